@@ -1,0 +1,27 @@
+# Common commands. `make test` and `make demo` work on a fresh machine (they create .venv first).
+.PHONY: setup test lint demo simulate bench
+
+setup:
+	./scripts/setup.sh
+
+lint: setup
+	.venv/bin/ruff check .
+	.venv/bin/ruff format --check .
+	.venv/bin/mypy
+
+test: setup
+	./scripts/ensure-services.sh
+	./scripts/browsers.sh
+	.venv/bin/ruff check .
+	.venv/bin/ruff format --check .
+	.venv/bin/mypy
+	.venv/bin/pytest
+
+demo: setup
+	.venv/bin/olympiad demo
+
+simulate: setup
+	.venv/bin/olympiad simulate events/online-olympiad-2020.yaml --seed 2020
+
+bench: setup
+	.venv/bin/python bench/simulate_event.py

@@ -1,0 +1,64 @@
+"""The one settings object: nothing else reads the environment (STYLE habit 8)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+_INSECURE_SECRET = "dev-insecure-secret-change-me"
+
+
+class Settings(BaseSettings):
+    """Defaults run on a laptop (SQLite file, tasks in process); production values come from OLYMPIAD_*."""
+
+    model_config = SettingsConfigDict(env_prefix="OLYMPIAD_", env_file=".env", extra="ignore")
+
+    environment: str = Field(default="development", description="development | test | production")
+    data_dir: Path = Path("var")
+    database_url: str = Field(
+        default="",
+        validation_alias="DATABASE_URL",
+        description="SQLAlchemy URL; empty means a SQLite file in data_dir",
+    )
+    redis_url: str = Field(default="redis://127.0.0.1:6379/0", validation_alias="REDIS_URL")
+    # "eager" runs task functions in process (embedded default); "celery" sends them to the broker.
+    task_mode: str = "eager"
+
+    secret_key: SecretStr = SecretStr(_INSECURE_SECRET)
+    token_encryption_key: SecretStr = SecretStr("")  # Fernet key for game-server tokens
+    session_max_age_s: int = 14 * 24 * 3600
+    login_max_failures: int = 5
+    login_lockout_s: int = 300
+
+    # Game server (Lichess protocol). The stand-in server ships with the project.
+    gameserver_url: str = "http://127.0.0.1:8100"
+    gameserver_client_id: str = "olympiad-orchestrator"
+    gameserver_timeout_s: float = 10.0
+    gameserver_rate_limit_wait_s: float = 60.0
+    public_base_url: str = "http://127.0.0.1:8000"
+
+    # Stand-in game server behaviour
+    standin_speed: float = 1.0  # game-clock seconds per real second multiplier
+    standin_faults: str = ""  # comma list: 429,500,slow,truncate,aborted,nostart
+    standin_fault_rate: float = 0.0
+    standin_seed: int = 0
+
+    @property
+    def sqlalchemy_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{(self.data_dir / 'olympiad.sqlite3').as_posix()}"
+
+    @model_validator(mode="after")
+    def _refuse_insecure_secrets(self) -> Settings:
+        if self.environment == "production" and self.secret_key.get_secret_value() == _INSECURE_SECRET:
+            raise ValueError("OLYMPIAD_SECRET_KEY must be set to a random value in production")
+        return self
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()
