@@ -219,9 +219,7 @@ def match_is_final(results: Iterable[GameResult]) -> bool:
     return all(result.is_final for result in results)
 
 
-def no_show(
-    *, round: int, team_a: str, team_b: str, absent: str | None, boards: int
-) -> MatchRecord:
+def no_show(*, round: int, team_a: str, team_b: str, absent: str | None, boards: int) -> MatchRecord:
     """Whole-match forfeit record: the absent team loses 0–boards; ``absent=None`` is a double forfeit."""
     if absent is None:
         return MatchRecord(round, team_a, team_b, 0, 0, MatchForfeit.DOUBLE)

@@ -5,9 +5,28 @@ from pathlib import Path
 
 DOMAIN = Path(__file__).resolve().parents[2] / "orchestrator" / "domain"
 FORBIDDEN = {
-    "sqlmodel", "sqlalchemy", "fastapi", "starlette", "celery", "redis", "httpx", "requests",
-    "socket", "subprocess", "urllib", "http", "asyncio", "psycopg", "jinja2", "os", "shutil",
-    "pathlib", "sqlite3", "orchestrator.adapters", "orchestrator.services", "orchestrator.web",
+    "sqlmodel",
+    "sqlalchemy",
+    "fastapi",
+    "starlette",
+    "celery",
+    "redis",
+    "httpx",
+    "requests",
+    "socket",
+    "subprocess",
+    "urllib",
+    "http",
+    "asyncio",
+    "psycopg",
+    "jinja2",
+    "os",
+    "shutil",
+    "pathlib",
+    "sqlite3",
+    "orchestrator.adapters",
+    "orchestrator.services",
+    "orchestrator.web",
 }
 
 

@@ -15,9 +15,7 @@ FIDE_10 = """\
 
 
 def render(players: int) -> str:
-    return "\n".join(
-        " ".join(f"{p.first}-{p.second}" for p in rnd.pairings) for rnd in berger_table(players)
-    )
+    return "\n".join(" ".join(f"{p.first}-{p.second}" for p in rnd.pairings) for rnd in berger_table(players))
 
 
 def test_ten_team_table_is_fide_berger_table_exactly() -> None:

@@ -1,0 +1,89 @@
+"""Teams, players, board categories and eligibility (SPEC §1)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Category(Enum):
+    """Board categories of the 2020 format; which board has which category is event configuration."""
+
+    OPEN = "open"
+    WOMEN = "women"
+    JUNIOR = "junior"
+    GIRL = "girl"
+
+
+class Sex(Enum):
+    MALE = "m"
+    FEMALE = "f"
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    name: str
+    account: str  # game-server account name
+    sex: Sex
+    birth_year: int
+    rating: int
+
+
+@dataclass(frozen=True, slots=True)
+class TeamFormat:
+    """Board categories in board order, the junior cut-off year and how many reserves per category."""
+
+    board_categories: tuple[Category, ...]
+    cutoff_year: int
+    reserves: tuple[tuple[Category, int], ...] = ()
+
+    @property
+    def boards(self) -> int:
+        return len(self.board_categories)
+
+    def category_of(self, board: int) -> Category:
+        return self.board_categories[board - 1]
+
+    def first_board_of(self, category: Category) -> int | None:
+        """The first board of a category (Armageddon default nominee, SPEC §5)."""
+        for index, board_category in enumerate(self.board_categories, start=1):
+            if board_category is category:
+                return index
+        return None
+
+
+def is_eligible(player: Player, category: Category, cutoff_year: int) -> bool:
+    """Who may play a board of ``category`` (SPEC §1 table)."""
+    if category is Category.OPEN:
+        return True
+    if category is Category.WOMEN:
+        return player.sex is Sex.FEMALE
+    if category is Category.JUNIOR:
+        return player.birth_year >= cutoff_year
+    return player.sex is Sex.FEMALE and player.birth_year >= cutoff_year
+
+
+@dataclass(frozen=True, slots=True)
+class RosterEntry:
+    player: Player
+    main_board: int | None  # board of a main player (default lineup); None for a reserve
+    category: Category  # the category the player is registered for
+
+
+@dataclass(frozen=True, slots=True)
+class Team:
+    name: str
+    federation: str  # three-letter code
+    seed: int  # seeding rank (2020: the 2018 Gaprindashvili Cup ranking)
+    roster: tuple[RosterEntry, ...]
+
+    @property
+    def main_players(self) -> tuple[Player, ...]:
+        mains = sorted((e for e in self.roster if e.main_board is not None), key=lambda e: e.main_board or 0)
+        return tuple(e.player for e in mains)
+
+    @property
+    def strength(self) -> int:
+        """Average rating of the main players, in whole points rounded down (SPEC §3 pool strength)."""
+        mains = self.main_players
+        return sum(p.rating for p in mains) // len(mains) if mains else 0
