@@ -1,0 +1,129 @@
+"""Read a stage's matches from CSV (`round,team_a,team_b,score_a,score_b,forfeit`) into match records."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from orchestrator.domain.scoring import MatchForfeit, MatchRecord, ScoreError, parse_points
+
+HEADER = ("round", "team_a", "team_b", "score_a", "score_b", "forfeit")
+
+
+@dataclass(frozen=True, slots=True)
+class CsvProblem:
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
+class MatchCsvError(ValueError):
+    """Every problem found in a matches file, each naming its line."""
+
+    def __init__(self, source: str, problems: list[CsvProblem]) -> None:
+        self.source = source
+        self.problems = tuple(problems)
+        super().__init__("\n".join(f"{source}:{p.line}: {p.message}" for p in problems))
+
+
+@dataclass(frozen=True, slots=True)
+class MatchTable:
+    teams: tuple[str, ...]  # in order of first appearance
+    matches: tuple[MatchRecord, ...]
+
+
+def read_matches(
+    text: str, *, boards: int, source: str = "matches.csv", teams: Collection[str] | None = None
+) -> MatchTable:
+    """Parse and check a matches file; raise MatchCsvError listing every bad line.
+
+    ``teams``, when given, is the pool's team list: any other name is an unknown team.
+    """
+    problems: list[CsvProblem] = []
+    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    if not rows or tuple(cell.strip().lower() for cell in rows[0]) != HEADER:
+        raise MatchCsvError(source, [CsvProblem(1, f"the header must be {','.join(HEADER)}")])
+
+    known = set(teams) if teams is not None else None
+    seen_teams: dict[str, None] = dict.fromkeys(teams or ())
+    matches: list[MatchRecord] = []
+    playing: dict[tuple[int, str], int] = {}  # (round, team) -> line of its first match
+    max_half = boards * 2
+
+    for line_no, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        line_problems: list[str] = []
+        if len(row) != len(HEADER):
+            problems.append(CsvProblem(line_no, f"expected {len(HEADER)} columns, found {len(row)}"))
+            continue
+        round_text, team_a, team_b, score_a_text, score_b_text, forfeit_text = (c.strip() for c in row)
+
+        round_no = 0
+        if not round_text.isdigit() or int(round_text) < 1:
+            line_problems.append(f"round {round_text!r} is not a positive whole number")
+        else:
+            round_no = int(round_text)
+
+        if not team_a:
+            line_problems.append("team_a is empty")
+        is_bye = not team_b and not score_b_text
+        if not team_b and score_b_text:
+            line_problems.append("team_b is empty but score_b is given (a bye leaves both empty)")
+        for name in (team_a, team_b):
+            if name and known is not None and name not in known:
+                line_problems.append(f"unknown team {name!r}")
+        if team_a and team_a == team_b:
+            line_problems.append(f"{team_a!r} cannot meet itself")
+
+        try:
+            forfeit = MatchForfeit(forfeit_text)
+        except ValueError:
+            line_problems.append(f"forfeit {forfeit_text!r} must be empty, +-, -+ or --")
+            forfeit = MatchForfeit.NONE
+        if is_bye and forfeit is not MatchForfeit.NONE:
+            line_problems.append("a bye cannot also be a forfeit")
+
+        gp: list[int] = []
+        for label, value in (("score_a", score_a_text), ("score_b", score_b_text)):
+            if label == "score_b" and is_bye:
+                gp.append(0)
+                continue
+            try:
+                half = parse_points(value)
+            except ScoreError as exc:
+                line_problems.append(f"{label}: {exc}")
+                continue
+            if half > max_half:
+                line_problems.append(f"{label} {value} is more than the {boards} boards allow")
+            gp.append(half)
+        if len(gp) == 2 and not is_bye and gp[0] + gp[1] > max_half:
+            line_problems.append(
+                f"scores {score_a_text} + {score_b_text} add up to more than the {boards} boards allow"
+            )
+
+        if round_no:
+            for name in (team_a, team_b):
+                if not name:
+                    continue
+                first = playing.setdefault((round_no, name), line_no)
+                if first != line_no:
+                    line_problems.append(f"{name!r} is already paired in round {round_no} (line {first})")
+
+        if line_problems:
+            problems.extend(CsvProblem(line_no, message) for message in line_problems)
+            continue
+        seen_teams.setdefault(team_a)
+        if team_b:
+            seen_teams.setdefault(team_b)
+        matches.append(MatchRecord(round_no, team_a, team_b or None, gp[0], gp[1], forfeit))
+
+    if problems:
+        raise MatchCsvError(source, problems)
+    if not matches:
+        raise MatchCsvError(source, [CsvProblem(2, "the file holds no match")])
+    return MatchTable(tuple(seen_teams), tuple(matches))
