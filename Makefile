@@ -11,7 +11,8 @@ lint: setup
 
 test: setup
 	./scripts/ensure-services.sh
-	./scripts/browsers.sh
+	./scripts/system-packages.sh
+	OLYMPIAD_SECRET_KEY=ci OLYMPIAD_TOKEN_ENCRYPTION_KEY=ci docker-compose config -q
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .
 	.venv/bin/mypy
