@@ -1,0 +1,554 @@
+"""The database schema as SQLModel tables (the whole product's schema; later work only adds).
+
+Conventions: integer ids, singular snake_case table names, ``_at`` columns are timezone-aware UTC
+(``orchestrator.db.UTCDateTime``), closed vocabularies are strings guarded by CHECK constraints whose
+values come from the ``StrEnum`` classes below (and ``GameResult`` for board results).
+No relationships are declared: repositories run explicit queries (STYLE habit 7).
+"""
+
+# No ``from __future__ import annotations``: SQLModel reads the annotations at class creation.
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+from orchestrator.db import UTCDateTime, metadata, utcnow
+from orchestrator.domain.scoring import GameResult, MatchForfeit
+
+assert SQLModel.metadata is metadata  # the naming convention is set in orchestrator.db
+
+
+class Role(StrEnum):
+    OWNER = "owner"
+    ADMIN = "admin"
+    ARBITER = "arbiter"
+    CAPTAIN = "captain"
+
+
+STAFF_ROLES = frozenset({Role.OWNER, Role.ADMIN, Role.ARBITER})
+
+
+class EventStatus(StrEnum):
+    DRAFT = "draft"
+    PUBLISHED = "published"
+    RUNNING = "running"
+    CLOSED = "closed"
+
+
+class StageKind(StrEnum):
+    POOLS = "pools"
+    KNOCKOUT = "knockout"
+
+
+class StageStatus(StrEnum):
+    DRAFT = "draft"
+    PUBLISHED = "published"
+    RUNNING = "running"
+    CLOSED = "closed"
+
+
+class PoolStatus(StrEnum):
+    DRAFT = "draft"
+    PUBLISHED = "published"
+
+
+class RoundStatus(StrEnum):
+    SCHEDULED = "scheduled"  # known, games not yet created on the game server
+    PAIRED = "paired"  # games created (or being created) on the game server
+    PLAYING = "playing"
+    FINISHED = "finished"  # every board has a final result
+
+
+class MatchStatus(StrEnum):
+    SCHEDULED = "scheduled"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+class ResultSource(StrEnum):
+    SERVER = "server"  # pulled from the game server
+    ARBITER = "arbiter"  # entered by staff; always wins over a later poll (SPEC §6)
+    IMPORT = "import"  # read from a file or the Chess.com published-data API
+
+
+class AppealStatus(StrEnum):
+    OPEN = "open"
+    UPHELD = "upheld"
+    REJECTED = "rejected"
+
+
+class DuelStatus(StrEnum):
+    WAITING = "waiting"  # a side is not known yet
+    READY = "ready"
+    PLAYING = "playing"
+    ARMAGEDDON = "armageddon"
+    DECIDED = "decided"
+
+
+class ArmageddonStatus(StrEnum):
+    NOMINATING = "nominating"
+    CHOOSING = "choosing"  # both nominees known, the chooser picks a colour
+    READY = "ready"  # colour chosen, waiting for the arbiter's game
+    PLAYING = "playing"
+    DECIDED = "decided"
+
+
+class Colour(StrEnum):
+    WHITE = "white"
+    BLACK = "black"
+
+
+class LinkStatus(StrEnum):
+    LINKED = "linked"
+    MISSING = "missing"
+    REFUSED = "refused"
+
+
+class BulkStatus(StrEnum):
+    PENDING = "pending"
+    CREATED = "created"
+    REJECTED = "rejected"  # the server refused the bulk (e.g. a bad token): see error
+    FAILED = "failed"  # transport errors after retries
+    CANCELLED = "cancelled"
+
+
+class Sex(StrEnum):
+    MALE = "m"
+    FEMALE = "f"
+
+
+class CategoryCode(StrEnum):
+    OPEN = "open"
+    WOMEN = "women"
+    JUNIOR = "junior"
+    GIRL = "girl"
+
+
+RESULT_CODES: tuple[str, ...] = tuple(result.value for result in GameResult)
+FORFEIT_CODES: tuple[str, ...] = tuple(code.value for code in MatchForfeit)
+
+
+def one_of(column: str, values: Any, *, name: str | None = None, nullable: bool = False) -> CheckConstraint:
+    """A CHECK that ``column`` holds one of ``values`` (named ``ck_<table>_<column>``)."""
+    allowed = ", ".join("'" + str(getattr(v, "value", v)).replace("'", "''") + "'" for v in values)
+    sql = f"{column} IN ({allowed})"
+    if nullable:
+        sql = f"{column} IS NULL OR {sql}"
+    return CheckConstraint(sql, name=name or column)
+
+
+def _ref(
+    target: str, *, cascade: bool = False, nullable: bool = False, index: bool = False, unique: bool = False
+) -> Any:
+    """A foreign-key id column; ``cascade`` deletes the row with its parent."""
+    fk = ForeignKey(target, ondelete="CASCADE" if cascade else None)
+    if nullable:
+        return Field(default=None, sa_column_args=[fk], nullable=True, index=index, unique=unique)
+    return Field(sa_column_args=[fk], index=index, unique=unique)
+
+
+def _at(*, nullable: bool = False, index: bool = False) -> Any:
+    """A UTC timestamp column; non-null ones default to now."""
+    if nullable:
+        return Field(default=None, sa_type=UTCDateTime, nullable=True, index=index)
+    return Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False, index=index)
+
+
+# --- people and access -------------------------------------------------------------------------------
+
+
+class User(SQLModel, table=True):
+    """A login: staff (owner, admin, arbiter) or a team captain."""
+
+    __tablename__ = "user"
+    __table_args__ = (
+        one_of("role", Role),
+        CheckConstraint("role = 'captain' OR team_id IS NULL", name="team_only_for_captains"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    username: str = Field(max_length=80, unique=True)
+    display_name: str = Field(default="", max_length=120)
+    role: str = Field(max_length=16)
+    team_id: int | None = _ref("team.id", cascade=True, nullable=True, index=True)
+    # argon2id; None until an invited user sets a password
+    password_hash: str | None = Field(default=None, max_length=255)
+    invitation_token_hash: str | None = Field(default=None, max_length=64, unique=True)  # sha256 hex
+    invitation_expires_at: datetime | None = _at(nullable=True)
+    disabled: bool = Field(default=False)
+    # Bumped on password change or disabling: signed session cookies carry it, so old ones stop working.
+    session_generation: int = Field(default=1)
+    created_at: datetime = _at()
+    last_login_at: datetime | None = _at(nullable=True)
+
+
+class LoginAttempt(SQLModel, table=True):
+    """One login attempt, for throttling (Settings.login_max_failures within login_lockout_s)."""
+
+    __tablename__ = "login_attempt"
+    __table_args__ = (
+        Index("ix_login_attempt_username_at", "username", "at"),
+        Index("ix_login_attempt_ip_at", "ip", "at"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    username: str = Field(max_length=80)  # as typed, lower-cased; may not exist
+    ip: str = Field(default="", max_length=64)
+    at: datetime = _at()
+    success: bool = Field(default=False)
+
+
+class AuditLog(SQLModel, table=True):
+    """Who changed what, when and why (SPEC §6, §7). ``old``/``new`` never hold secrets."""
+
+    __tablename__ = "audit_log"
+    __table_args__ = (Index("ix_audit_log_entity_entity_id", "entity", "entity_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    at: datetime = _at(index=True)
+    actor: str = Field(max_length=80)  # username, or "system", "worker", "cli"
+    action: str = Field(max_length=64)  # e.g. "board.result", "user.create", "lot.draw"
+    entity: str = Field(max_length=32)  # table name
+    entity_id: int | None = Field(default=None)
+    event_id: int | None = _ref("event.id", cascade=True, nullable=True, index=True)
+    old: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+    new: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+    reason: str | None = Field(default=None, sa_type=Text)
+
+
+# --- event structure ----------------------------------------------------------------------------------
+
+
+class Event(SQLModel, table=True):
+    __tablename__ = "event"
+    __table_args__ = (one_of("status", EventStatus),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    slug: str = Field(max_length=80, unique=True)
+    name: str = Field(max_length=200)
+    definition_text: str = Field(default="", sa_type=Text)  # the YAML definition as staff wrote it
+    status: str = Field(default=EventStatus.DRAFT.value, max_length=16)
+    created_at: datetime = _at()
+    updated_at: datetime = _at()
+
+
+class Stage(SQLModel, table=True):
+    __tablename__ = "stage"
+    __table_args__ = (
+        UniqueConstraint("event_id", "key"),
+        one_of("kind", StageKind),
+        one_of("status", StageStatus),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = _ref("event.id", cascade=True, index=True)
+    key: str = Field(max_length=40)  # "base", "div4", ..., "playoff"
+    name: str = Field(max_length=120)
+    kind: str = Field(max_length=16)
+    position: int = Field(default=0)  # order of stages within the event
+    status: str = Field(default=StageStatus.DRAFT.value, max_length=16)
+    tiebreaks: list[str] = Field(default_factory=list, sa_type=JSON)  # tie-break codes in order
+    closed_at: datetime | None = _at(nullable=True)
+
+
+class Team(SQLModel, table=True):
+    __tablename__ = "team"
+    __table_args__ = (UniqueConstraint("event_id", "name"), UniqueConstraint("event_id", "seed"))
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = _ref("event.id", cascade=True, index=True)
+    name: str = Field(max_length=120)
+    federation: str = Field(max_length=8)  # three-letter code
+    seed: int
+    withdrawn_at: datetime | None = _at(nullable=True)
+
+
+class Player(SQLModel, table=True):
+    __tablename__ = "player"
+    __table_args__ = (
+        UniqueConstraint("event_id", "account"),  # a player belongs to one team (SPEC §1)
+        UniqueConstraint("team_id", "main_board"),
+        one_of("sex", Sex),
+        one_of("category", CategoryCode),
+        CheckConstraint("main_board IS NULL OR main_board >= 1", name="main_board_positive"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = _ref("event.id", cascade=True, index=True)
+    team_id: int = _ref("team.id", cascade=True, index=True)
+    name: str = Field(max_length=120)
+    account: str = Field(max_length=80)  # game-server account name, lower-cased
+    sex: str = Field(max_length=1)
+    birth_year: int
+    rating: int
+    main_board: int | None = Field(default=None)  # board of a main player; None for a reserve
+    category: str = Field(max_length=16)
+
+
+class Pool(SQLModel, table=True):
+    __tablename__ = "pool"
+    __table_args__ = (UniqueConstraint("stage_id", "letter"), one_of("status", PoolStatus))
+
+    id: int | None = Field(default=None, primary_key=True)
+    stage_id: int = _ref("stage.id", cascade=True, index=True)
+    letter: str = Field(max_length=4)
+    status: str = Field(default=PoolStatus.DRAFT.value, max_length=16)
+    published_at: datetime | None = _at(nullable=True)
+
+
+class PoolEntry(SQLModel, table=True):
+    __tablename__ = "pool_entry"
+    __table_args__ = (UniqueConstraint("pool_id", "team_id"), UniqueConstraint("pool_id", "pairing_number"))
+
+    id: int | None = Field(default=None, primary_key=True)
+    pool_id: int = _ref("pool.id", cascade=True, index=True)
+    team_id: int = _ref("team.id", cascade=True, index=True)
+    pairing_number: int  # Berger table number (C.05 Annex 1)
+
+
+class Duel(SQLModel, table=True):
+    """A play-off duel: two matches, then Armageddon on 1–1 in match points (SPEC §5)."""
+
+    __tablename__ = "duel"
+    __table_args__ = (UniqueConstraint("stage_id", "key"), one_of("status", DuelStatus))
+
+    id: int | None = Field(default=None, primary_key=True)
+    stage_id: int = _ref("stage.id", cascade=True, index=True)
+    key: str = Field(max_length=16)  # "I" .. "XI"
+    round_name: str = Field(max_length=40)
+    first_source: str = Field(default="", max_length=80)  # slot reference as written, "Top A 2"
+    second_source: str = Field(default="", max_length=80)
+    first_team_id: int | None = _ref("team.id", nullable=True, index=True)
+    second_team_id: int | None = _ref("team.id", nullable=True, index=True)
+    status: str = Field(default=DuelStatus.WAITING.value, max_length=16)
+    # Exceptional outcomes recorded by staff (e.g. joint winners) with their reason; None for normal ones.
+    outcome: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+    winner_team_id: int | None = _ref("team.id", nullable=True)
+    decided_at: datetime | None = _at(nullable=True)
+
+
+class Round(SQLModel, table=True):
+    __tablename__ = "round"
+    __table_args__ = (UniqueConstraint("stage_id", "number"), one_of("status", RoundStatus))
+
+    id: int | None = Field(default=None, primary_key=True)
+    stage_id: int = _ref("stage.id", cascade=True, index=True)
+    number: int
+    name: str = Field(default="", max_length=80)
+    scheduled_at: datetime | None = _at(nullable=True)
+    lineup_deadline_at: datetime | None = _at(nullable=True)
+    status: str = Field(default=RoundStatus.SCHEDULED.value, max_length=16)
+
+
+class Match(SQLModel, table=True):
+    """One team match of a round: in a pool (pool_id) or one leg of a duel (duel_id, leg)."""
+
+    __tablename__ = "match"
+    __table_args__ = (
+        UniqueConstraint("round_id", "match_no"),
+        UniqueConstraint("duel_id", "leg"),
+        one_of("status", MatchStatus),
+        one_of("forfeit", FORFEIT_CODES),
+        CheckConstraint("first_team_id <> second_team_id", name="two_teams"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    round_id: int = _ref("round.id", cascade=True, index=True)
+    pool_id: int | None = _ref("pool.id", cascade=True, nullable=True, index=True)
+    duel_id: int | None = _ref("duel.id", cascade=True, nullable=True, index=True)
+    leg: int | None = Field(default=None)  # 1 or 2 within a duel
+    match_no: int  # table number within the round
+    first_team_id: int = _ref("team.id", index=True)  # White on odd boards
+    second_team_id: int = _ref("team.id", index=True)
+    forfeit: str = Field(default=MatchForfeit.NONE.value, max_length=4)  # whole-match forfeit code
+    status: str = Field(default=MatchStatus.SCHEDULED.value, max_length=16)
+    finished_at: datetime | None = _at(nullable=True)
+
+
+class Board(SQLModel, table=True):
+    """One game of a match; ``version`` guards concurrent result entry (SPEC §6, seed 004)."""
+
+    __tablename__ = "board"
+    __table_args__ = (
+        UniqueConstraint("match_id", "board_no"),
+        one_of("result", RESULT_CODES),
+        one_of("result_source", ResultSource, nullable=True),
+        CheckConstraint("board_no >= 1", name="board_no_positive"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = _ref("match.id", cascade=True, index=True)
+    board_no: int
+    white_player_id: int | None = _ref("player.id", nullable=True, index=True)
+    black_player_id: int | None = _ref("player.id", nullable=True, index=True)
+    result: str = Field(default=GameResult.PENDING.value, max_length=8)
+    result_source: str | None = Field(default=None, max_length=16)
+    game_status: str | None = Field(default=None, max_length=32)  # the game server's status, e.g. "mate"
+    version: int = Field(default=1)
+    game_id: str | None = Field(default=None, max_length=64, unique=True)
+    game_url: str | None = Field(default=None, max_length=255)
+    pgn: str | None = Field(default=None, sa_type=Text)
+    updated_at: datetime = _at()
+    updated_by: str = Field(default="system", max_length=80)
+
+
+class Lineup(SQLModel, table=True):
+    """A captain's lineup for one match: ``boards`` lists player ids by board (None = board not filled)."""
+
+    __tablename__ = "lineup"
+    __table_args__ = (UniqueConstraint("match_id", "team_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = _ref("match.id", cascade=True, index=True)
+    team_id: int = _ref("team.id", cascade=True, index=True)
+    submitted_by: str = Field(max_length=80)
+    submitted_at: datetime = _at()
+    boards: list[int | None] = Field(default_factory=list, sa_type=JSON)
+
+
+class Appeal(SQLModel, table=True):
+    __tablename__ = "appeal"
+    __table_args__ = (one_of("status", AppealStatus),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = _ref("match.id", cascade=True, index=True)
+    team_id: int | None = _ref("team.id", nullable=True)  # the appealing team
+    opened_by: str = Field(default="", max_length=80)
+    grounds: str = Field(default="", sa_type=Text)
+    opened_at: datetime = _at()
+    deadline_at: datetime = Field(sa_type=UTCDateTime)
+    status: str = Field(default=AppealStatus.OPEN.value, max_length=16)
+    decision: str | None = Field(default=None, sa_type=Text)
+    decided_by: str | None = Field(default=None, max_length=80)
+    decided_at: datetime | None = _at(nullable=True)
+
+
+class Lot(SQLModel, table=True):
+    """A draw by lot: the SHA-256 commitment is published first, the seed after the draw (SPEC §7)."""
+
+    __tablename__ = "lot"
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = _ref("event.id", cascade=True, index=True)
+    purpose: str = Field(max_length=120)  # e.g. "armageddon-category duel XI", "tiebreak Top A"
+    commitment: str = Field(max_length=64, unique=True)  # sha256 hex of the seed
+    seed_hex: str | None = Field(default=None, max_length=128)  # None until revealed
+    candidates: list[Any] = Field(default_factory=list, sa_type=JSON)
+    outcome: list[Any] | None = Field(default=None, sa_type=JSON)
+    drawn_by: str = Field(max_length=80)
+    committed_at: datetime = _at()
+    revealed_at: datetime | None = _at(nullable=True)
+
+
+class Standing(SQLModel, table=True):
+    """A computed standings row; ``values`` holds every tie-break column by code (integers)."""
+
+    __tablename__ = "standing"
+    __table_args__ = (UniqueConstraint("stage_id", "pool_id", "team_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    stage_id: int = _ref("stage.id", cascade=True, index=True)
+    pool_id: int | None = _ref("pool.id", cascade=True, nullable=True, index=True)
+    team_id: int = _ref("team.id", cascade=True, index=True)
+    rank: int
+    values: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
+    # the tie-break that split this row from the one above
+    separated_by: str | None = Field(default=None, max_length=32)
+    provisional: bool = Field(default=True)
+    computed_at: datetime = _at()
+
+
+class Annulment(SQLModel, table=True):
+    """A fair-play ruling: all of a player's results in the event become losses (SPEC §2)."""
+
+    __tablename__ = "annulment"
+
+    id: int | None = Field(default=None, primary_key=True)
+    player_id: int = _ref("player.id", cascade=True, index=True)
+    reason: str = Field(sa_type=Text)
+    annulled_by: str = Field(max_length=80)
+    annulled_at: datetime = _at()
+
+
+class Armageddon(SQLModel, table=True):
+    """The deciding game of a 1–1 duel; nominations stay sealed until both are in (SPEC §5)."""
+
+    __tablename__ = "armageddon"
+    __table_args__ = (
+        one_of("category", CategoryCode),
+        one_of("status", ArmageddonStatus),
+        one_of("colour", Colour, nullable=True),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    duel_id: int = _ref("duel.id", cascade=True, unique=True)
+    category: str = Field(max_length=16)
+    category_lot_id: int | None = _ref("lot.id", nullable=True)
+    chooser_lot_id: int | None = _ref("lot.id", nullable=True)
+    first_nominee_id: int | None = _ref("player.id", nullable=True)
+    first_submitted_at: datetime | None = _at(nullable=True)
+    second_nominee_id: int | None = _ref("player.id", nullable=True)
+    second_submitted_at: datetime | None = _at(nullable=True)
+    deadline_at: datetime | None = _at(nullable=True)
+    chooser_player_id: int | None = _ref("player.id", nullable=True)
+    colour: str | None = Field(default=None, max_length=8)  # the colour the chooser took
+    status: str = Field(default=ArmageddonStatus.NOMINATING.value, max_length=16)
+    board_id: int | None = _ref("board.id", nullable=True)  # the game, once known
+
+
+class PlayerLink(SQLModel, table=True):
+    """A player's game-server OAuth link; the token is Fernet-encrypted and never shown."""
+
+    __tablename__ = "player_link"
+    __table_args__ = (one_of("status", LinkStatus),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    player_id: int = _ref("player.id", cascade=True, unique=True)
+    token_encrypted: str | None = Field(default=None, sa_type=Text)
+    linked_account: str | None = Field(default=None, max_length=80)  # account the token belongs to
+    token_expires_at: datetime | None = _at(nullable=True)
+    status: str = Field(default=LinkStatus.MISSING.value, max_length=16)
+    updated_at: datetime = _at()
+
+
+class GameserverBulk(SQLModel, table=True):
+    """One bulk pairing request for a round on the game server (SPEC §8)."""
+
+    __tablename__ = "gameserver_bulk"
+    __table_args__ = (one_of("status", BulkStatus),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    round_id: int = _ref("round.id", cascade=True, index=True)
+    bulk_id: str | None = Field(default=None, max_length=64, unique=True)  # the server's id
+    status: str = Field(default=BulkStatus.PENDING.value, max_length=16)
+    error: str | None = Field(default=None, sa_type=Text)  # says which player must re-link; no tokens
+    created_at: datetime = _at()
+    updated_at: datetime = _at()
+
+
+ALL_TABLES: tuple[type[SQLModel], ...] = (
+    User,
+    LoginAttempt,
+    AuditLog,
+    Event,
+    Stage,
+    Team,
+    Player,
+    Pool,
+    PoolEntry,
+    Duel,
+    Round,
+    Match,
+    Board,
+    Lineup,
+    Appeal,
+    Lot,
+    Standing,
+    Annulment,
+    Armageddon,
+    PlayerLink,
+    GameserverBulk,
+)
