@@ -32,6 +32,8 @@ class Settings(BaseSettings):
     session_max_age_s: int = 14 * 24 * 3600
     login_max_failures: int = 5
     login_lockout_s: int = 300
+    login_max_failures_per_ip: int = 20  # failures from one address within login_lockout_s
+    invitation_ttl_s: int = 7 * 24 * 3600  # how long a captain's invitation link works
 
     # Game server (Lichess protocol). The stand-in server ships with the project.
     gameserver_url: str = "http://127.0.0.1:8100"

@@ -1,0 +1,231 @@
+"""Every database query of the product (STYLE habit 7): web/ and workers/ never call select().
+
+Repositories take the unit of work's session and never commit; the unit of work does (habit 4).
+Add a method here for each new query, named for what it answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import func, text, update
+from sqlmodel import Session, SQLModel, col, select
+
+from orchestrator.adapters.tables import AuditLog, Board, Duel, Event, LoginAttempt, Pool, User
+from orchestrator.db import utcnow
+from orchestrator.services.errors import CurrentValue, NotFound, StaleEdit
+
+ModelT = TypeVar("ModelT", bound=SQLModel)
+
+
+class Repository:
+    """Shared plumbing: ``add``, ``get`` and ``get_or_raise`` for any table."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def add(self, row: ModelT) -> ModelT:
+        """Add a row and flush, so that its id is known before the commit."""
+        self.session.add(row)
+        self.session.flush()
+        return row
+
+    def get(self, model: type[ModelT], row_id: int) -> ModelT | None:
+        return self.session.get(model, row_id)
+
+    def get_or_raise(self, model: type[ModelT], row_id: int) -> ModelT:
+        row = self.session.get(model, row_id)
+        if row is None:
+            raise NotFound(f"{model.__tablename__} {row_id} does not exist")
+        return row
+
+
+class RowLocks(Repository):
+    """Serialise changes to one pool or duel (STYLE habit 6).
+
+    PostgreSQL: ``SELECT ... FOR UPDATE`` holds the row until the unit of work ends, so two workers
+    recording results of the same pool run one after the other. SQLite: a no-op read (SQLite takes a
+    database-wide write lock anyway, and its dialect has no row locks).
+    """
+
+    def lock(self, model: type[ModelT], row_id: int) -> ModelT:
+        statement = select(model).where(col(model.id) == row_id)  # type: ignore[attr-defined]
+        if self.session.get_bind().dialect.name != "sqlite":
+            statement = statement.with_for_update()
+        row = self.session.exec(statement).first()
+        if row is None:
+            raise NotFound(f"{model.__tablename__} {row_id} does not exist")
+        # A row already in the session may be stale; re-read it now that we hold the lock.
+        self.session.refresh(row)
+        return row
+
+    def lock_pool(self, pool_id: int) -> Pool:
+        return self.lock(Pool, pool_id)
+
+    def lock_duel(self, duel_id: int) -> Duel:
+        return self.lock(Duel, duel_id)
+
+
+def versioned_update(
+    session: Session, model: type[SQLModel], row_id: int, expected_version: int, values: Mapping[str, Any]
+) -> bool:
+    """Compare-and-set: apply ``values`` and bump ``version`` only if it still equals ``expected_version``.
+
+    Returns False when someone else changed the row first (or it is gone); nothing is written then.
+    """
+    table: Any = model
+    statement = (
+        update(table)
+        .where(table.id == row_id, table.version == expected_version)
+        .values(**values, version=table.version + 1)
+        .execution_options(synchronize_session=False)
+    )
+    result: Any = session.execute(statement)
+    return bool(result.rowcount == 1)
+
+
+class UserRepository(Repository):
+    def get_by_username(self, username: str) -> User | None:
+        return self.session.exec(select(User).where(User.username == username.strip().lower())).first()
+
+    def get_by_invitation_hash(self, token_hash: str) -> User | None:
+        return self.session.exec(select(User).where(User.invitation_token_hash == token_hash)).first()
+
+    def list_all(self) -> Sequence[User]:
+        return self.session.exec(select(User).order_by(col(User.role), col(User.username))).all()
+
+    def count(self) -> int:
+        return int(self.session.exec(select(func.count()).select_from(User)).one())
+
+
+class LoginAttemptRepository(Repository):
+    def record(self, *, username: str, ip: str, success: bool, at: datetime) -> None:
+        self.add(LoginAttempt(username=username, ip=ip, success=success, at=at))
+
+    def recent_failures_for_username(self, username: str, since: datetime) -> list[datetime]:
+        """Times of failed attempts for ``username`` after ``since`` and after its last success."""
+        last_success = self.session.exec(
+            select(func.max(LoginAttempt.at)).where(
+                LoginAttempt.username == username, col(LoginAttempt.success).is_(True)
+            )
+        ).one()
+        floor = max(since, last_success) if last_success is not None else since
+        return self._failure_times(LoginAttempt.username == username, floor)
+
+    def recent_failures_for_ip(self, ip: str, since: datetime) -> list[datetime]:
+        return self._failure_times(LoginAttempt.ip == ip, since)
+
+    def _failure_times(self, condition: Any, since: datetime) -> list[datetime]:
+        rows = self.session.exec(
+            select(LoginAttempt.at)
+            .where(condition, col(LoginAttempt.success).is_(False), LoginAttempt.at > since)
+            .order_by(col(LoginAttempt.at))
+        ).all()
+        return list(rows)
+
+    def delete_older_than(self, before: datetime) -> int:
+        result: Any = self.session.execute(
+            LoginAttempt.__table__.delete().where(LoginAttempt.__table__.c.at < before)  # type: ignore[attr-defined]
+        )
+        return int(result.rowcount or 0)
+
+
+class AuditRepository(Repository):
+    def record(
+        self,
+        *,
+        actor: str,
+        action: str,
+        entity: str,
+        entity_id: int | None,
+        old: dict[str, Any] | None = None,
+        new: dict[str, Any] | None = None,
+        reason: str | None = None,
+        event_id: int | None = None,
+        at: datetime | None = None,
+    ) -> AuditLog:
+        return self.add(
+            AuditLog(
+                at=at or utcnow(),
+                actor=actor,
+                action=action,
+                entity=entity,
+                entity_id=entity_id,
+                old=old,
+                new=new,
+                reason=reason,
+                event_id=event_id,
+            )
+        )
+
+    def for_entity(self, entity: str, entity_id: int) -> Sequence[AuditLog]:
+        return self.session.exec(
+            select(AuditLog)
+            .where(AuditLog.entity == entity, AuditLog.entity_id == entity_id)
+            .order_by(col(AuditLog.at), col(AuditLog.id))
+        ).all()
+
+    def latest(self, limit: int = 100, *, event_id: int | None = None) -> Sequence[AuditLog]:
+        statement = select(AuditLog)
+        if event_id is not None:
+            statement = statement.where(AuditLog.event_id == event_id)
+        return self.session.exec(statement.order_by(col(AuditLog.id).desc()).limit(limit)).all()
+
+
+class EventRepository(Repository):
+    def get_by_slug(self, slug: str) -> Event | None:
+        return self.session.exec(select(Event).where(Event.slug == slug)).first()
+
+    def list_all(self) -> Sequence[Event]:
+        return self.session.exec(select(Event).order_by(col(Event.created_at).desc(), col(Event.id))).all()
+
+
+class BoardRepository(Repository):
+    def get_by_game_id(self, game_id: str) -> Board | None:
+        return self.session.exec(select(Board).where(Board.game_id == game_id)).first()
+
+    def for_match(self, match_id: int) -> Sequence[Board]:
+        return self.session.exec(
+            select(Board).where(Board.match_id == match_id).order_by(col(Board.board_no))
+        ).all()
+
+    def update_versioned(
+        self,
+        board_id: int,
+        *,
+        expected_version: int,
+        values: Mapping[str, Any],
+        actor: str,
+        at: datetime | None = None,
+    ) -> Board:
+        """Change a board only if nobody else did since ``expected_version`` was read.
+
+        Raises ``StaleEdit`` naming who changed it and what it holds now; nothing is written then.
+        """
+        stamped = {**values, "updated_by": actor, "updated_at": at or utcnow()}
+        if not versioned_update(self.session, Board, board_id, expected_version, stamped):
+            current = self.get_or_raise(Board, board_id)
+            self.session.refresh(current)
+            raise StaleEdit(
+                [
+                    CurrentValue(
+                        entity="board",
+                        entity_id=board_id,
+                        field="result",
+                        value=current.result,
+                        version=current.version,
+                        changed_by=current.updated_by,
+                        changed_at=current.updated_at,
+                    )
+                ]
+            )
+        board = self.get_or_raise(Board, board_id)
+        self.session.refresh(board)
+        return board
+
+
+class HealthRepository(Repository):
+    def ping(self) -> bool:
+        return self.session.execute(text("SELECT 1")).scalar_one() == 1

@@ -1,0 +1,346 @@
+"""Accounts: create staff and captains, log in with throttling, invitation links (SPEC §9).
+
+Passwords are hashed with argon2id (argon2-cffi). Invitation tokens are random, shown once, and stored
+only as their SHA-256 hash. Nothing here logs or returns a password, hash or token except the raw
+invitation token returned to the caller that must hand it to the captain.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
+from orchestrator.adapters.tables import STAFF_ROLES, Role, Team, User
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.config import Settings, get_settings
+from orchestrator.db import utcnow
+from orchestrator.services.errors import Conflict, LoginRefused, LoginThrottled, NotFound, ValidationFailed
+
+PASSWORD_MIN_LENGTH = 10
+PASSWORD_MAX_LENGTH = 1024  # hashing megabytes of "password" would be a cheap denial of service
+USERNAME_MAX_LENGTH = 80
+WRONG_CREDENTIALS = "Wrong username or password."
+
+_hasher = PasswordHasher()  # argon2id with the library's current recommended parameters
+# Verified against when the username does not exist, so both paths cost one argon2 verification.
+_DUMMY_HASH = _hasher.hash(secrets.token_urlsafe(16))
+
+
+@dataclass(frozen=True, slots=True)
+class AuthUser:
+    """The logged-in user as the web sees it: no hashes, no tokens."""
+
+    id: int
+    username: str
+    role: Role
+    team_id: int | None
+    session_generation: int
+    display_name: str = ""
+
+    @property
+    def is_staff(self) -> bool:
+        return self.role in STAFF_ROLES
+
+    @classmethod
+    def of(cls, user: User) -> AuthUser:
+        assert user.id is not None
+        return cls(
+            id=user.id,
+            username=user.username,
+            role=Role(user.role),
+            team_id=user.team_id,
+            session_generation=user.session_generation,
+            display_name=user.display_name,
+        )
+
+
+def hash_password(password: str) -> str:
+    return _hasher.hash(password)
+
+
+def verify_password(password_hash: str | None, password: str) -> bool:
+    """True when ``password`` matches; a missing or malformed hash never matches."""
+    try:
+        return _hasher.verify(password_hash or _DUMMY_HASH, password) and password_hash is not None
+    except (VerifyMismatchError, VerificationError, InvalidHashError):
+        return False
+
+
+def hash_token(token: str) -> str:
+    """SHA-256 hex of a random token (tokens carry 256 bits, so no salt or slow hash is needed)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def normalise_username(username: str) -> str:
+    return username.strip().lower()
+
+
+def password_problems(password: str, *, username: str = "") -> list[str]:
+    problems = []
+    if len(password) < PASSWORD_MIN_LENGTH:
+        problems.append(f"The password must have at least {PASSWORD_MIN_LENGTH} characters.")
+    if len(password) > PASSWORD_MAX_LENGTH:
+        problems.append(f"The password must have at most {PASSWORD_MAX_LENGTH} characters.")
+    if username and password.strip().lower() == username:
+        problems.append("The password must not be the username.")
+    return problems
+
+
+def _username_problems(username: str) -> list[str]:
+    if not username:
+        return ["The username must not be empty."]
+    if len(username) > USERNAME_MAX_LENGTH:
+        return [f"The username must have at most {USERNAME_MAX_LENGTH} characters."]
+    if not all(c.isalnum() or c in "._-@" for c in username):
+        return ["The username may contain letters, digits and . _ - @ only."]
+    return []
+
+
+def create_user(
+    uow: UnitOfWork,
+    *,
+    username: str,
+    password: str | None,
+    role: Role | str,
+    team_id: int | None = None,
+    display_name: str = "",
+    actor: str = "system",
+) -> int:
+    """Create an account and return its id; ``password=None`` leaves it to an invitation."""
+    name = normalise_username(username)
+    problems = _username_problems(name)
+    checked_role: Role | None = None
+    try:
+        checked_role = Role(role)
+    except ValueError:
+        problems.append(f"Unknown role {role!r}: use one of {', '.join(r.value for r in Role)}.")
+    if password is not None:
+        problems += password_problems(password, username=name)
+    if checked_role == Role.CAPTAIN and team_id is None:
+        problems.append("A captain account needs a team.")
+    if checked_role not in (None, Role.CAPTAIN) and team_id is not None:
+        problems.append("Only captain accounts belong to a team.")
+    if problems or checked_role is None:
+        raise ValidationFailed(problems)
+    if team_id is not None and uow.repo.get(Team, team_id) is None:
+        raise NotFound(f"team {team_id} does not exist")
+    if uow.users.get_by_username(name) is not None:
+        raise Conflict(f"The username {name!r} is already taken.")
+    user = uow.users.add(
+        User(
+            username=name,
+            display_name=display_name.strip(),
+            role=checked_role.value,
+            team_id=team_id,
+            password_hash=hash_password(password) if password is not None else None,
+        )
+    )
+    assert user.id is not None
+    uow.audit.record(
+        actor=actor,
+        action="user.create",
+        entity="user",
+        entity_id=user.id,
+        new={"username": name, "role": checked_role.value, "team_id": team_id},
+    )
+    return user.id
+
+
+@dataclass(frozen=True, slots=True)
+class LoginVerdict:
+    """The outcome of a login attempt.
+
+    Returned rather than raised so that the unit of work commits the recorded attempt even when the
+    login is refused; call ``accepted_user()`` after the unit of work to get the user or the error.
+    """
+
+    user: AuthUser | None
+    refusal: LoginRefused | LoginThrottled | None = None
+
+    def accepted_user(self) -> AuthUser:
+        if self.refusal is not None:
+            raise self.refusal
+        assert self.user is not None
+        return self.user
+
+
+def authenticate(
+    uow: UnitOfWork,
+    *,
+    username: str,
+    password: str,
+    ip: str = "",
+    settings: Settings | None = None,
+    now: datetime | None = None,
+) -> LoginVerdict:
+    """Check a login and record the attempt; a refusal is a ``LoginRefused`` or ``LoginThrottled``.
+
+    Throttling: after ``login_max_failures`` failures for one username (since its last success), or
+    ``login_max_failures_per_ip`` from one address, within ``login_lockout_s``, logins are refused
+    without checking the password until the oldest of those failures leaves the window.
+    """
+    settings = settings or get_settings()
+    now = now or utcnow()
+    name = normalise_username(username)[:USERNAME_MAX_LENGTH]
+    ip = ip[:64]
+    window_start = now - timedelta(seconds=settings.login_lockout_s)
+    for failures, limit in (
+        (uow.login_attempts.recent_failures_for_username(name, window_start), settings.login_max_failures),
+        (uow.login_attempts.recent_failures_for_ip(ip, window_start), settings.login_max_failures_per_ip)
+        if ip
+        else ([], 0),
+    ):
+        if limit and len(failures) >= limit:
+            # The lock lifts when enough of the counted failures have left the window.
+            release = failures[len(failures) - limit] + timedelta(seconds=settings.login_lockout_s)
+            wait_s = max(1, int((release - now).total_seconds()) + 1)
+            minutes = max(1, -(-wait_s // 60))
+            message = f"Too many failed logins. Try again in {minutes} minute{'s' if minutes > 1 else ''}."
+            return LoginVerdict(None, LoginThrottled(message, retry_after_s=wait_s))
+
+    user = uow.users.get_by_username(name) if name else None
+    # Verify even for an unknown username, so timing does not tell which usernames exist.
+    ok = verify_password(user.password_hash if user else None, password[:PASSWORD_MAX_LENGTH])
+    if user is None or not ok:
+        uow.login_attempts.record(username=name, ip=ip, success=False, at=now)
+        return LoginVerdict(None, LoginRefused(WRONG_CREDENTIALS))
+    if user.disabled:
+        uow.login_attempts.record(username=name, ip=ip, success=False, at=now)
+        return LoginVerdict(None, LoginRefused("This account is disabled. Ask an administrator."))
+    uow.login_attempts.record(username=name, ip=ip, success=True, at=now)
+    assert user.password_hash is not None
+    if _hasher.check_needs_rehash(user.password_hash):
+        user.password_hash = hash_password(password)
+    user.last_login_at = now
+    uow.session.add(user)
+    return LoginVerdict(AuthUser.of(user))
+
+
+def load_session_user(uow: UnitOfWork, *, user_id: int, session_generation: int) -> AuthUser | None:
+    """The user a session cookie names, or None if it is gone, disabled or its sessions were revoked."""
+    user = uow.users.get(User, user_id)
+    if user is None or user.disabled or user.session_generation != session_generation:
+        return None
+    if user.password_hash is None:
+        return None
+    return AuthUser.of(user)
+
+
+def set_password(uow: UnitOfWork, *, user_id: int, password: str, actor: str) -> None:
+    """Change a password; every existing session of the user ends."""
+    user = uow.users.get_or_raise(User, user_id)
+    problems = password_problems(password, username=user.username)
+    if problems:
+        raise ValidationFailed(problems)
+    user.password_hash = hash_password(password)
+    user.session_generation += 1
+    uow.session.add(user)
+    uow.audit.record(actor=actor, action="user.password", entity="user", entity_id=user_id)
+
+
+def disable_user(uow: UnitOfWork, *, user_id: int, actor: str, reason: str | None = None) -> None:
+    """Disable an account and end its sessions."""
+    user = uow.users.get_or_raise(User, user_id)
+    user.disabled = True
+    user.session_generation += 1
+    user.invitation_token_hash = None
+    user.invitation_expires_at = None
+    uow.session.add(user)
+    uow.audit.record(
+        actor=actor,
+        action="user.disable",
+        entity="user",
+        entity_id=user_id,
+        old={"disabled": False},
+        new={"disabled": True},
+        reason=reason,
+    )
+
+
+def create_invitation(
+    uow: UnitOfWork,
+    *,
+    user_id: int,
+    actor: str,
+    settings: Settings | None = None,
+    now: datetime | None = None,
+) -> str:
+    """A fresh invitation token for ``user_id`` (the previous one stops working); return it once.
+
+    The caller builds the link ``/invitation/<token>`` and hands it to the person; only its hash is kept.
+    """
+    settings = settings or get_settings()
+    now = now or utcnow()
+    user = uow.users.get_or_raise(User, user_id)
+    if user.disabled:
+        raise Conflict("A disabled account cannot be invited.")
+    token = secrets.token_urlsafe(32)
+    user.invitation_token_hash = hash_token(token)
+    user.invitation_expires_at = now + timedelta(seconds=settings.invitation_ttl_s)
+    uow.session.add(user)
+    uow.audit.record(
+        actor=actor,
+        action="user.invite",
+        entity="user",
+        entity_id=user_id,
+        new={"expires_at": user.invitation_expires_at.isoformat()},
+    )
+    return token
+
+
+def invite_captain(
+    uow: UnitOfWork,
+    *,
+    username: str,
+    team_id: int,
+    actor: str,
+    display_name: str = "",
+    settings: Settings | None = None,
+    now: datetime | None = None,
+) -> tuple[int, str]:
+    """Create a captain account without a password and return (user id, invitation token)."""
+    user_id = create_user(
+        uow,
+        username=username,
+        password=None,
+        role=Role.CAPTAIN,
+        team_id=team_id,
+        display_name=display_name,
+        actor=actor,
+    )
+    return user_id, create_invitation(uow, user_id=user_id, actor=actor, settings=settings, now=now)
+
+
+def find_invitation(uow: UnitOfWork, *, token: str, now: datetime | None = None) -> User:
+    """The account an invitation token belongs to; NotFound for an unknown, used or expired token."""
+    now = now or utcnow()
+    user = uow.users.get_by_invitation_hash(hash_token(token)) if token else None
+    if (
+        user is None
+        or user.disabled
+        or user.invitation_expires_at is None
+        or user.invitation_expires_at <= now
+    ):
+        raise NotFound("This invitation link is not valid any more. Ask for a new one.")
+    return user
+
+
+def accept_invitation(uow: UnitOfWork, *, token: str, password: str, now: datetime | None = None) -> AuthUser:
+    """Set the password of an invited account; the token works once."""
+    user = find_invitation(uow, token=token, now=now)
+    problems = password_problems(password, username=user.username)
+    if problems:
+        raise ValidationFailed(problems)
+    user.password_hash = hash_password(password)
+    user.invitation_token_hash = None
+    user.invitation_expires_at = None
+    user.session_generation += 1
+    uow.session.add(user)
+    assert user.id is not None
+    uow.audit.record(actor=user.username, action="user.accept_invitation", entity="user", entity_id=user.id)
+    return AuthUser.of(user)
