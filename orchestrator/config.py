@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field, SecretStr, model_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 _INSECURE_SECRET = "dev-insecure-secret-change-me"
@@ -40,6 +40,8 @@ class Settings(BaseSettings):
     gameserver_client_id: str = "olympiad-orchestrator"
     gameserver_timeout_s: float = 10.0
     gameserver_rate_limit_wait_s: float = 60.0
+    # Organiser account token (scope challenge:bulk) used for bulk pairing and exports.
+    gameserver_admin_token: SecretStr = SecretStr("")
     public_base_url: str = "http://127.0.0.1:8000"
 
     # Stand-in game server behaviour
@@ -47,6 +49,15 @@ class Settings(BaseSettings):
     standin_faults: str = ""  # comma list: 429,500,slow,truncate,aborted,nostart
     standin_fault_rate: float = 0.0
     standin_seed: int = 0
+    standin_slow_s: float = 12.0  # delay of a "slow" fault; above gameserver_timeout_s it times out
+
+    @field_validator("standin_speed", mode="before")
+    @classmethod
+    def _instant_speed(cls, value: object) -> object:
+        # "instant" (or 0) finishes stand-in games as soon as their clocks start (benchmarks).
+        if isinstance(value, str) and value.strip().lower() == "instant":
+            return 0.0
+        return value
 
     @property
     def sqlalchemy_url(self) -> str:

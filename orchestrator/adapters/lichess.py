@@ -1,0 +1,643 @@
+"""Lichess-protocol game-server client: bulk pairing, export by ids, stream by ids (SPEC §8).
+
+Works against lichess.org and the project's stand-in server (orchestrator/standin). Every answer is
+mapped to data or to one of the errors below; the retry policy is data (``RetryPolicy``) so a Celery
+task can turn it into a countdown. Tokens are secrets: they never reach a log line, a repr or an error
+message. One request at a time per account (a lock per token), as the Lichess API asks.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import hashlib
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, TypeVar
+
+import httpx
+from pydantic import SecretStr
+
+from orchestrator.config import Settings
+
+log = logging.getLogger(__name__)
+
+EXPORT_MAX_IDS = 300  # POST /api/games/export/_ids silently drops ids past 300
+STREAM_MAX_IDS = 1000  # POST /api/stream/games/{streamId} with OAuth
+MIN_RATE_LIMIT_WAIT_S = 60.0  # Lichess API tips: after a 429, wait a full minute
+NDJSON = "application/x-ndjson"
+
+T = TypeVar("T")
+
+
+# ---------------------------------------------------------------- errors
+
+
+class GameServerError(Exception):
+    """Any failure talking to the game server."""
+
+
+class RateLimited(GameServerError):
+    """HTTP 429: wait ``retry_after`` seconds (never less than a minute) before the next request."""
+
+    def __init__(self, retry_after: float, message: str = "rate limited by the game server") -> None:
+        super().__init__(f"{message}; retry after {retry_after:.0f} s")
+        self.retry_after = retry_after
+
+
+class TransientError(GameServerError):
+    """5xx, timeout, dropped connection: try again later."""
+
+    def __init__(self, message: str, status_code: int | None = None) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+
+
+class NotFound(GameServerError):
+    """HTTP 404 (unknown bulk, bulk not paired yet for start-clocks)."""
+
+
+class Unauthorized(GameServerError):
+    """HTTP 401/403: the organiser token is missing, revoked or lacks a scope."""
+
+
+class RequestRejected(GameServerError):
+    """Another 4xx answer; retrying the same request will not help."""
+
+    def __init__(self, message: str, status_code: int) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+
+
+@dataclass(frozen=True, slots=True)
+class RejectedPlayer:
+    """A player named by a rejected bulk, and why."""
+
+    player_id: str
+    account: str
+    reason: str
+
+
+class BulkRejected(GameServerError):
+    """HTTP 400 on bulk pairing: nothing was created. ``players`` must re-link their accounts."""
+
+    def __init__(self, message: str, players: Sequence[RejectedPlayer] = (), error: str = "") -> None:
+        super().__init__(message)
+        self.players = tuple(players)
+        self.error = error
+
+    @property
+    def player_ids(self) -> tuple[str, ...]:
+        return tuple(p.player_id for p in self.players)
+
+
+# ---------------------------------------------------------------- retry policy
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """When to try again after an error; pure data so tasks can use it as a countdown."""
+
+    max_attempts: int = 8
+    rate_limit_base_s: float = MIN_RATE_LIMIT_WAIT_S
+    transient_base_s: float = 5.0
+    factor: float = 2.0
+    max_delay_s: float = 15 * 60.0
+
+    def next_retry_delay(self, attempt: int, error: BaseException) -> float | None:
+        """Seconds to wait before attempt ``attempt + 1`` (attempts count from 1); None = give up."""
+        if attempt >= self.max_attempts:
+            return None
+        growth = self.factor ** max(0, attempt - 1)
+        if isinstance(error, RateLimited):
+            backoff = min(self.rate_limit_base_s * growth, self.max_delay_s)
+            return max(backoff, error.retry_after, MIN_RATE_LIMIT_WAIT_S)
+        if isinstance(error, TransientError):
+            return min(self.transient_base_s * growth, self.max_delay_s)
+        return None
+
+
+DEFAULT_RETRY_POLICY = RetryPolicy()
+
+
+def next_retry_delay(
+    attempt: int, error: BaseException, policy: RetryPolicy = DEFAULT_RETRY_POLICY
+) -> float | None:
+    """Seconds to wait before retrying after ``error`` on attempt ``attempt``; None = do not retry."""
+    return policy.next_retry_delay(attempt, error)
+
+
+def call_with_retries(
+    call: Callable[[], T],
+    *,
+    policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+    sleep: Callable[[float], None] = time.sleep,
+) -> T:
+    """Run ``call`` until it succeeds, sleeping per ``policy`` after retryable errors."""
+    attempt = 1
+    while True:
+        try:
+            return call()
+        except GameServerError as error:
+            delay = policy.next_retry_delay(attempt, error)
+            if delay is None:
+                raise
+            log.info("game server: %s; retrying in %.0f s (attempt %d)", error, delay, attempt)
+            sleep(delay)
+            attempt += 1
+
+
+# ---------------------------------------------------------------- request and answer data
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLink:
+    """A player's linked game-server account; the token never shows in repr or str."""
+
+    player_id: str
+    account: str
+    token: SecretStr = field(repr=False)
+
+    def __str__(self) -> str:
+        return f"{self.player_id} ({self.account})"
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    white: PlayerLink
+    black: PlayerLink
+
+
+@dataclass(frozen=True, slots=True)
+class BulkSpec:
+    """Bulk pairing options; ``white_limit_s``/``black_limit_s`` are the stand-in's unequal clocks."""
+
+    clock_limit_s: int
+    clock_increment_s: int = 0
+    pair_at: datetime | int | None = None
+    start_clocks_at: datetime | int | None = None
+    rated: bool = False
+    variant: str = "standard"
+    rules: tuple[str, ...] = ("noAbort",)
+    message: str | None = None
+    white_limit_s: int | None = None
+    black_limit_s: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BulkGame:
+    id: str
+    white: str
+    black: str
+
+
+@dataclass(frozen=True, slots=True)
+class Bulk:
+    id: str
+    games: tuple[BulkGame, ...]
+    pair_at: int | None
+    start_clocks_at: int | None
+    paired_at: int | None
+    scheduled_at: int | None
+    raw: Mapping[str, Any] = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedLine:
+    """An NDJSON line that could not be read; ``excerpt`` is its first characters."""
+
+    line_number: int
+    reason: str
+    excerpt: str
+
+
+@dataclass(slots=True)
+class ExportResult:
+    """Games read from an export; ``missing`` ids were asked for and not returned (or unreadable)."""
+
+    games: list[dict[str, Any]] = field(default_factory=list)
+    skipped: list[SkippedLine] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+
+
+def _epoch_ms(value: datetime | int | None) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        return int(value.timestamp() * 1000)
+    return int(value)
+
+
+def _token_key(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+_locks_guard = threading.Lock()
+_account_locks: dict[str, threading.Lock] = {}
+
+
+def _account_lock(token: str) -> threading.Lock:
+    """One lock per account token (keyed by its hash), shared by every client in the process."""
+    key = _token_key(token)
+    with _locks_guard:
+        return _account_locks.setdefault(key, threading.Lock())
+
+
+def parse_ndjson_line(line: str, line_number: int) -> dict[str, Any] | SkippedLine | None:
+    """One NDJSON line as a game dict, a SkippedLine when unreadable, or None for keep-alive blanks."""
+    text = line.strip()
+    if not text:
+        return None
+    excerpt = text[:60]
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return SkippedLine(line_number, "not valid JSON (truncated?)", excerpt)
+    if not isinstance(value, dict):
+        return SkippedLine(line_number, "not a JSON object", excerpt)
+    game_id = value.get("id")
+    if not isinstance(game_id, str) or not game_id:
+        return SkippedLine(line_number, "no game id", excerpt)
+    if "status" not in value:
+        return SkippedLine(line_number, "no status", excerpt)
+    return value
+
+
+def _retry_after_s(response: httpx.Response, floor: float) -> float:
+    header = response.headers.get("Retry-After")
+    wait = floor
+    if header:
+        try:
+            wait = max(wait, float(header))
+        except ValueError:
+            when = email.utils.parsedate_to_datetime(header) if header.strip() else None
+            if when is not None:
+                wait = max(wait, when.timestamp() - time.time())
+    return max(wait, MIN_RATE_LIMIT_WAIT_S)
+
+
+def _json_or_none(response: httpx.Response) -> Any:
+    if "json" not in response.headers.get("content-type", ""):
+        return None
+    try:
+        return response.json()
+    except ValueError:
+        return None
+
+
+# ---------------------------------------------------------------- client
+
+
+class LichessClient:
+    """Synchronous Lichess-protocol client; inject ``http`` (an httpx.Client) or ``transport`` in tests."""
+
+    def __init__(
+        self,
+        base_url: str,
+        token: SecretStr | str,
+        *,
+        timeout_s: float = 10.0,
+        rate_limit_wait_s: float = MIN_RATE_LIMIT_WAIT_S,
+        http: httpx.Client | None = None,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self._token = token if isinstance(token, SecretStr) else SecretStr(token)
+        self.rate_limit_wait_s = max(rate_limit_wait_s, MIN_RATE_LIMIT_WAIT_S)
+        self._owns_http = http is None
+        self._http = http or httpx.Client(
+            base_url=self.base_url,
+            timeout=httpx.Timeout(timeout_s),
+            transport=transport,
+            headers={"User-Agent": "olympiad-orchestrator"},
+        )
+
+    @classmethod
+    def from_settings(cls, settings: Settings, **kwargs: Any) -> LichessClient:
+        """A client for ``settings.gameserver_url`` with the organiser token."""
+        return cls(
+            settings.gameserver_url,
+            settings.gameserver_admin_token,
+            timeout_s=settings.gameserver_timeout_s,
+            rate_limit_wait_s=settings.gameserver_rate_limit_wait_s,
+            **kwargs,
+        )
+
+    def __repr__(self) -> str:
+        return f"LichessClient(base_url={self.base_url!r}, token=***)"
+
+    __str__ = __repr__
+
+    def close(self) -> None:
+        if self._owns_http:
+            self._http.close()
+
+    def __enter__(self) -> LichessClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -------------------------------------------------------- plumbing
+
+    def _url(self, path: str) -> str:
+        return f"{self.base_url}{path}"
+
+    def _headers(self, token: SecretStr | None, accept: str = "application/json") -> dict[str, str]:
+        secret = (token or self._token).get_secret_value()
+        headers = {"Accept": accept}
+        if secret:
+            headers["Authorization"] = f"Bearer {secret}"
+        return headers
+
+    @contextmanager
+    def _send(
+        self,
+        method: str,
+        path: str,
+        *,
+        token: SecretStr | None = None,
+        accept: str = "application/json",
+        stream: bool = False,
+        lock: bool = True,
+        **kwargs: Any,
+    ) -> Iterator[httpx.Response]:
+        """Send one request under the account lock; map transport failures and 429/5xx to errors."""
+        secret = (token or self._token).get_secret_value()
+        guard = _account_lock(secret) if lock else threading.Lock()
+        with guard:
+            request = self._http.build_request(
+                method, self._url(path), headers=self._headers(token, accept), **kwargs
+            )
+            try:
+                response = self._http.send(request, stream=stream)
+            except httpx.TimeoutException as exc:
+                log.warning("game server %s %s timed out", method, path)
+                raise TransientError(f"{method} {path} timed out") from exc
+            except httpx.TransportError as exc:
+                log.warning("game server %s %s failed: %s", method, path, type(exc).__name__)
+                raise TransientError(f"{method} {path} failed: {type(exc).__name__}") from exc
+            try:
+                log.debug("game server %s %s -> %s", method, path, response.status_code)
+                if response.status_code == 429:
+                    # Some 429 answers are HTML pages from the edge: never parse the body.
+                    raise RateLimited(_retry_after_s(response, self.rate_limit_wait_s))
+                if response.status_code >= 500:
+                    raise TransientError(
+                        f"{method} {path}: server error {response.status_code}", response.status_code
+                    )
+                yield response
+            finally:
+                response.close()
+
+    def _read(self, response: httpx.Response) -> None:
+        try:
+            response.read()
+        except httpx.TimeoutException as exc:
+            raise TransientError("answer timed out while reading") from exc
+        except httpx.TransportError as exc:
+            raise TransientError(f"answer cut off: {type(exc).__name__}") from exc
+
+    def _check(self, response: httpx.Response, what: str) -> Any:
+        """The JSON body of a 2xx answer, or the matching error."""
+        self._read(response)
+        status = response.status_code
+        body = _json_or_none(response)
+        if 200 <= status < 300:
+            if body is None:
+                raise TransientError(f"{what}: unreadable answer")
+            return body
+        error = body.get("error") if isinstance(body, dict) else None
+        detail = f": {error}" if isinstance(error, str) else ""
+        if status == 404:
+            raise NotFound(f"{what}: not found{detail}")
+        if status in (401, 403):
+            raise Unauthorized(f"{what}: organiser token refused ({status}){detail}")
+        raise RequestRejected(f"{what}: rejected ({status}){detail}", status)
+
+    # -------------------------------------------------------- account
+
+    def account(self, token: SecretStr | str | None = None) -> dict[str, Any]:
+        """GET /api/account for ``token`` (default: the organiser); checks a freshly linked token."""
+        secret = SecretStr(token) if isinstance(token, str) else token
+        with self._send("GET", "/api/account", token=secret) as response:
+            return dict(self._check(response, "account"))
+
+    # -------------------------------------------------------- bulk pairing
+
+    def create_bulk(self, pairings: Sequence[Pairing], spec: BulkSpec) -> Bulk:
+        """POST /api/bulk-pairing; a 400 naming tokens becomes BulkRejected naming the players."""
+        form: dict[str, str] = {
+            "players": ",".join(
+                f"{p.white.token.get_secret_value()}:{p.black.token.get_secret_value()}" for p in pairings
+            ),
+            "clock.limit": str(spec.clock_limit_s),
+            "clock.increment": str(spec.clock_increment_s),
+            "rated": "true" if spec.rated else "false",
+            "variant": spec.variant,
+        }
+        if spec.rules:
+            form["rules"] = ",".join(spec.rules)
+        for name, value in (("pairAt", spec.pair_at), ("startClocksAt", spec.start_clocks_at)):
+            millis = _epoch_ms(value)
+            if millis is not None:
+                form[name] = str(millis)
+        if spec.message is not None:
+            form["message"] = spec.message
+        if spec.white_limit_s is not None or spec.black_limit_s is not None:
+            form["clock.whiteLimit"] = str(spec.white_limit_s or spec.clock_limit_s)
+            form["clock.blackLimit"] = str(spec.black_limit_s or spec.clock_limit_s)
+        with self._send("POST", "/api/bulk-pairing", data=form) as response:
+            if response.status_code == 400:
+                self._read(response)
+                raise _bulk_rejection(_json_or_none(response), pairings)
+            return _bulk_from_json(self._check(response, "bulk pairing"))
+
+    def show_bulk(self, bulk_id: str) -> Bulk:
+        """GET /api/bulk-pairing/{id}."""
+        with self._send("GET", f"/api/bulk-pairing/{bulk_id}") as response:
+            return _bulk_from_json(self._check(response, f"bulk {bulk_id}"))
+
+    def list_bulks(self) -> list[Bulk]:
+        """GET /api/bulk-pairing (the server answers ``{"bulks": [...]}``, the spec says a list)."""
+        with self._send("GET", "/api/bulk-pairing") as response:
+            body = self._check(response, "bulk list")
+        items = body.get("bulks", []) if isinstance(body, dict) else body
+        return [_bulk_from_json(item) for item in items]
+
+    def start_clocks(self, bulk_id: str) -> None:
+        """POST /api/bulk-pairing/{id}/start-clocks (NotFound while the bulk is not paired yet)."""
+        with self._send("POST", f"/api/bulk-pairing/{bulk_id}/start-clocks") as response:
+            self._check(response, f"start clocks of bulk {bulk_id}")
+
+    def cancel_bulk(self, bulk_id: str) -> None:
+        """DELETE /api/bulk-pairing/{id}: cancels a bulk not yet paired."""
+        with self._send("DELETE", f"/api/bulk-pairing/{bulk_id}") as response:
+            self._check(response, f"cancel bulk {bulk_id}")
+
+    # -------------------------------------------------------- export and stream
+
+    def export_games(
+        self,
+        ids: Iterable[str],
+        *,
+        moves: bool = True,
+        pgn_in_json: bool = False,
+        clocks: bool = False,
+    ) -> ExportResult:
+        """POST /api/games/export/_ids as NDJSON, 300 ids per call; bad lines are skipped and reported."""
+        wanted = list(dict.fromkeys(ids))
+        result = ExportResult()
+        for start in range(0, len(wanted), EXPORT_MAX_IDS):
+            chunk = wanted[start : start + EXPORT_MAX_IDS]
+            self._export_chunk(chunk, result, moves=moves, pgn_in_json=pgn_in_json, clocks=clocks)
+        returned = {game["id"] for game in result.games}
+        result.missing = [game_id for game_id in wanted if game_id not in returned]
+        return result
+
+    def _export_chunk(
+        self, chunk: list[str], result: ExportResult, *, moves: bool, pgn_in_json: bool, clocks: bool
+    ) -> None:
+        params = {
+            "moves": str(moves).lower(),
+            "pgnInJson": str(pgn_in_json).lower(),
+            "clocks": str(clocks).lower(),
+            "tags": "true",
+        }
+        asked = set(chunk)
+        with self._send(
+            "POST",
+            "/api/games/export/_ids",
+            accept=NDJSON,
+            stream=True,
+            params=params,
+            content=",".join(chunk).encode(),
+        ) as response:
+            if response.status_code != 200:
+                self._check(response, "export")
+            for number, line in self._lines(response):
+                parsed = parse_ndjson_line(line, number)
+                if parsed is None:
+                    continue
+                if isinstance(parsed, SkippedLine):
+                    log.warning("export: skipped line %d: %s", number, parsed.reason)
+                    result.skipped.append(parsed)
+                elif parsed["id"] not in asked:
+                    result.skipped.append(SkippedLine(number, "game id not asked for", line[:60]))
+                else:
+                    result.games.append(parsed)
+
+    def _lines(self, response: httpx.Response) -> Iterator[tuple[int, str]]:
+        number = 0
+        try:
+            for line in response.iter_lines():
+                number += 1
+                yield number, line
+        except httpx.TimeoutException as exc:
+            raise TransientError("answer timed out while streaming") from exc
+        except httpx.TransportError as exc:
+            raise TransientError(f"answer cut off: {type(exc).__name__}") from exc
+
+    def stream_games(
+        self, stream_id: str, ids: Iterable[str], *, skipped: list[SkippedLine] | None = None
+    ) -> Iterator[dict[str, Any]]:
+        """POST /api/stream/games/{streamId}: yields game events (GameStreamGame) until closed.
+
+        Not under the account lock: a stream stays open for hours, and Lichess limits streams
+        separately (4 per IP). Unreadable lines go to ``skipped`` when given.
+        """
+        body = ",".join(list(dict.fromkeys(ids))[:STREAM_MAX_IDS]).encode()
+        with self._send(
+            "POST", f"/api/stream/games/{stream_id}", accept=NDJSON, stream=True, lock=False, content=body
+        ) as response:
+            if response.status_code != 200:
+                self._check(response, "stream")
+            for number, line in self._lines(response):
+                parsed = parse_ndjson_line(line, number)
+                if parsed is None:
+                    continue
+                if isinstance(parsed, SkippedLine):
+                    log.warning("stream: skipped line %d: %s", number, parsed.reason)
+                    if skipped is not None:
+                        skipped.append(parsed)
+                    continue
+                yield parsed
+
+    def add_to_stream(self, stream_id: str, ids: Iterable[str]) -> None:
+        """POST /api/stream/games/{streamId}/add."""
+        body = ",".join(dict.fromkeys(ids)).encode()
+        with self._send("POST", f"/api/stream/games/{stream_id}/add", content=body) as response:
+            self._check(response, "add to stream")
+
+
+def _bulk_from_json(body: Any) -> Bulk:
+    if not isinstance(body, dict) or not isinstance(body.get("id"), str):
+        raise TransientError("bulk pairing: unreadable answer")
+    games = tuple(
+        BulkGame(str(g.get("id")), str(g.get("white")), str(g.get("black")))
+        for g in body.get("games") or []
+        if isinstance(g, dict)
+    )
+    return Bulk(
+        id=body["id"],
+        games=games,
+        pair_at=body.get("pairAt"),
+        start_clocks_at=body.get("startClocksAt"),
+        paired_at=body.get("pairedAt"),
+        scheduled_at=body.get("scheduledAt"),
+        raw=body,
+    )
+
+
+def _scrub(text: str, secrets: Iterable[str]) -> str:
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "***")
+    return text
+
+
+def _bulk_rejection(body: Any, pairings: Sequence[Pairing]) -> BulkRejected:
+    """A 400 body as BulkRejected naming players, never tokens (the body echoes raw tokens)."""
+    links = [link for pairing in pairings for link in (pairing.white, pairing.black)]
+    by_token = {link.token.get_secret_value(): link for link in links}
+    by_account = {link.account.lower(): link for link in links}
+    secrets = list(by_token)
+    rejected: list[RejectedPlayer] = []
+    if not isinstance(body, dict):
+        return BulkRejected("bulk pairing rejected (400) with an unreadable answer")
+    tokens = body.get("tokens")
+    if isinstance(tokens, dict):
+        unknown = 0
+        for token, why in tokens.items():
+            reason = _scrub(str(why), secrets)
+            link = by_token.get(str(token))
+            if link is None:
+                unknown += 1
+                continue
+            rejected.append(RejectedPlayer(link.player_id, link.account, reason))
+        names = "; ".join(f"{p.player_id} ({p.account}): {p.reason}" for p in rejected)
+        extra = f"; {unknown} token(s) we did not send" if unknown else ""
+        return BulkRejected(
+            f"bulk pairing rejected: these players must re-link their game-server account: {names}{extra}",
+            rejected,
+            "tokens",
+        )
+    duplicates = body.get("duplicateUsers")
+    if isinstance(duplicates, list):
+        for name in duplicates:
+            link = by_account.get(str(name).lower())
+            if link is not None:
+                rejected.append(RejectedPlayer(link.player_id, link.account, "paired more than once"))
+        names = ", ".join(str(p) for p in rejected) or ", ".join(_scrub(str(n), secrets) for n in duplicates)
+        return BulkRejected(
+            f"bulk pairing rejected: players paired twice: {names}", rejected, "duplicateUsers"
+        )
+    error = body.get("error")
+    if isinstance(error, str):
+        return BulkRejected(f"bulk pairing rejected: {_scrub(error, secrets)}", (), error)
+    return BulkRejected(f"bulk pairing rejected: {_scrub(json.dumps(body)[:300], secrets)}", (), "form")

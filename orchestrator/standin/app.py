@@ -1,0 +1,476 @@
+"""The stand-in game server: a FastAPI app speaking the Lichess protocol subset (docs/gameserver.md).
+
+Lichess paths and payload shapes for OAuth (PKCE), account, bulk pairing, export by ids and stream by
+ids; ``/_standin/`` endpoints let tests and demos create accounts, move time and force results. For
+demos and tests only: the ``/_standin/`` endpoints have no authentication.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import logging
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+from urllib.parse import urlencode
+
+from fastapi import FastAPI, Request
+from fastapi.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
+from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+
+from orchestrator.config import Settings
+from orchestrator.standin.faults import RATE_LIMIT_PAGE, FaultPlan
+from orchestrator.standin.store import WEEK_MS, StandinError, Store, User
+
+log = logging.getLogger(__name__)
+
+CLOCK_LIMITS = frozenset({0, 15, 30, 45, 60, 90}) | frozenset(m * 60 for m in range(2, 181))
+RULES = frozenset({"noAbort", "noRematch", "noGiveTime", "noClaimWin", "noEarlyDraw"})
+MAX_EXPORT_IDS = 300
+MAX_STREAM_IDS = 1000
+KEEPALIVE_S = 7.0
+STREAM_POLL_S = 0.05
+DEFAULT_SCOPES = frozenset({"challenge:write", "challenge:bulk", "challenge:read"})
+
+
+def _truthy(value: str | None, default: bool) -> bool:
+    # berserk sends "True"/"False"; lila reads "true"/"1" too.
+    if value is None or value == "":
+        return default
+    return value.strip().lower() in ("true", "1", "yes")
+
+
+def _bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def _error(status: int, body: dict[str, Any]) -> JSONResponse:
+    return JSONResponse(body, status_code=status)
+
+
+class FaultMiddleware(BaseHTTPMiddleware):
+    """Injects 429 (HTML body), 500 and slow answers on /api/ paths (not the OAuth token exchange)."""
+
+    def __init__(self, app: Any, plan: FaultPlan) -> None:
+        super().__init__(app)
+        self.plan = plan
+
+    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+        path = request.url.path
+        if path.startswith("/api/") and path != "/api/token":
+            fault = self.plan.http_fault()
+            if fault == "429":
+                headers = {}
+                retry_after = self.plan.retry_after()
+                if retry_after is not None:
+                    headers["Retry-After"] = retry_after
+                return HTMLResponse(RATE_LIMIT_PAGE, status_code=429, headers=headers)
+            if fault == "500":
+                return PlainTextResponse("Internal server error (injected)", status_code=500)
+            if fault == "slow":
+                await asyncio.sleep(self.plan.slow_s)
+        return await call_next(request)
+
+
+def create_standin_app(settings: Settings | None = None) -> FastAPI:
+    """The stand-in server configured by ``settings`` (speed, seed, faults)."""
+    settings = settings or Settings()
+    plan = FaultPlan.from_text(
+        settings.standin_faults, settings.standin_fault_rate, settings.standin_seed, settings.standin_slow_s
+    )
+    store = Store(
+        speed=settings.standin_speed,
+        seed=settings.standin_seed,
+        faults=plan,
+        base_url=settings.gameserver_url.rstrip("/"),
+    )
+    app = FastAPI(title="Olympiad stand-in game server", docs_url="/_standin/docs", openapi_url=None)
+    app.state.store = store
+    if plan.kinds & {"429", "500", "slow"} and plan.rate > 0:
+        app.add_middleware(FaultMiddleware, plan=plan)
+
+    @app.exception_handler(StandinError)
+    async def _standin_error(request: Request, exc: StandinError) -> JSONResponse:
+        return _error(exc.status_code, exc.body)
+
+    def authed(request: Request, scope: str | None = None) -> User:
+        found = store.token_user(_bearer(request))
+        if found is None:
+            raise StandinError(401, {"error": "No such token"})
+        user, info = found
+        if scope is not None and scope not in info.scopes:
+            raise StandinError(403, {"error": f"Missing scope {scope}"})
+        return user
+
+    # ------------------------------------------------------------ OAuth (authorization code + PKCE)
+
+    @app.get("/oauth", response_class=HTMLResponse)
+    def authorize(request: Request) -> Response:
+        q = request.query_params
+        redirect_uri = q.get("redirect_uri", "")
+        if q.get("response_type") != "code" or q.get("code_challenge_method") != "S256":
+            return HTMLResponse("response_type=code and code_challenge_method=S256 are required", 400)
+        if not redirect_uri or not q.get("code_challenge") or not q.get("client_id"):
+            return HTMLResponse("client_id, redirect_uri and code_challenge are required", 400)
+        username = (q.get("username") or "").strip()
+        if not username:
+            hidden = "".join(
+                f'<input type="hidden" name="{html.escape(k)}" value="{html.escape(v)}">'
+                for k, v in q.items()
+                if k != "username"
+            )
+            return HTMLResponse(
+                "<!DOCTYPE html><title>Stand-in: authorize</title><h1>Stand-in game server</h1>"
+                f"<p>{html.escape(q.get('client_id', ''))} asks to use your account.</p>"
+                f'<form method="get" action="/oauth">{hidden}'
+                '<label>Username <input name="username" required pattern="[A-Za-z0-9_-]{2,30}"></label> '
+                '<label>Rating <input name="rating" type="number" min="400" max="3400"></label> '
+                "<button>Authorize</button></form>"
+            )
+        if not all(c.isalnum() or c in "_-" for c in username) or len(username) > 30:
+            return HTMLResponse("invalid username", 400)
+        rating = q.get("rating")
+        user = store.user(username, int(rating) if rating and rating.isdigit() else None)
+        scopes = frozenset((q.get("scope") or "").split()) or DEFAULT_SCOPES
+        code = store.issue_code(
+            client_id=q["client_id"],
+            redirect_uri=redirect_uri,
+            challenge=q["code_challenge"],
+            user=user,
+            scopes=scopes,
+        )
+        params = {"code": code}
+        if q.get("state") is not None:
+            params["state"] = q["state"]
+        joiner = "&" if "?" in redirect_uri else "?"
+        return RedirectResponse(f"{redirect_uri}{joiner}{urlencode(params)}", status_code=303)
+
+    @app.post("/api/token")
+    async def token(request: Request) -> JSONResponse:
+        form = await request.form()
+        if form.get("grant_type") != "authorization_code":
+            return _error(400, {"error": "unsupported_grant_type"})
+        access = store.redeem_code(
+            code=str(form.get("code") or ""),
+            verifier=str(form.get("code_verifier") or ""),
+            redirect_uri=str(form.get("redirect_uri") or ""),
+            client_id=str(form.get("client_id") or ""),
+        )
+        return JSONResponse({"token_type": "Bearer", "access_token": access, "expires_in": 31536000})
+
+    @app.delete("/api/token")
+    def revoke(request: Request) -> Response:
+        token = _bearer(request)
+        if token:
+            store.revoke(token)
+        return Response(status_code=204)
+
+    @app.get("/api/account")
+    def account(request: Request) -> JSONResponse:
+        user = authed(request)
+        return JSONResponse(
+            {
+                "id": user.id,
+                "username": user.username,
+                "createdAt": user.created_at,
+                "perfs": {"rapid": {"games": 0, "rating": user.rating, "rd": 60, "prog": 0}},
+                "url": f"{store.base_url}/@/{user.username}",
+            }
+        )
+
+    # ------------------------------------------------------------ bulk pairing
+
+    @app.get("/api/bulk-pairing")
+    def list_bulks(request: Request) -> JSONResponse:
+        user = authed(request, "challenge:bulk")
+        store.tick()
+        mine = [b for b in store.bulks.values() if b.owner == user.id]
+        mine.sort(key=lambda b: -b.pair_at)
+        return JSONResponse({"bulks": [store.bulk_json(b) for b in mine[:100]]})
+
+    @app.post("/api/bulk-pairing")
+    async def create_bulk(request: Request) -> JSONResponse:
+        owner = authed(request, "challenge:bulk")
+        form = await request.form()
+        fields = {k: str(v) for k, v in form.items()}
+        return JSONResponse(store.bulk_json(_create_bulk(store, owner, fields)))
+
+    @app.get("/api/bulk-pairing/{bulk_id}")
+    def show_bulk(bulk_id: str, request: Request) -> JSONResponse:
+        user = authed(request, "challenge:bulk")
+        return JSONResponse(store.bulk_json(store.bulk(bulk_id, user)))
+
+    @app.delete("/api/bulk-pairing/{bulk_id}")
+    def cancel_bulk(bulk_id: str, request: Request) -> JSONResponse:
+        store.cancel_bulk(bulk_id, authed(request, "challenge:bulk"))
+        return JSONResponse({"ok": True})
+
+    @app.post("/api/bulk-pairing/{bulk_id}/start-clocks")
+    def start_clocks(bulk_id: str, request: Request) -> JSONResponse:
+        store.start_clocks(bulk_id, authed(request, "challenge:bulk"))
+        return JSONResponse({"ok": True})
+
+    @app.get("/api/bulk-pairing/{bulk_id}/games")
+    def bulk_games(bulk_id: str, request: Request) -> Response:
+        bulk = store.bulk(bulk_id, authed(request, "challenge:bulk"))
+        return _export(request, list(bulk.game_ids), truncate=True)
+
+    # ------------------------------------------------------------ export and stream
+
+    def _export(request: Request, ids: list[str], *, truncate: bool) -> Response:
+        q = request.query_params
+        views = store.views(ids)
+        flags = {
+            "moves": _truthy(q.get("moves"), True),
+            "pgn_in_json": _truthy(q.get("pgnInJson"), False),
+            "clocks": _truthy(q.get("clocks"), False),
+            "tags": _truthy(q.get("tags"), True),
+        }
+        if "application/x-ndjson" in request.headers.get("accept", ""):
+
+            def lines() -> Iterator[str]:
+                for view in views:
+                    line = json.dumps(store.game_json(view, **flags), separators=(",", ":"))
+                    yield (store.faults.truncate_line(line) if truncate else line) + "\n"
+
+            return StreamingResponse(lines(), media_type="application/x-ndjson")
+        pgns = [store.pgn(v, clocks=flags["clocks"], tags=flags["tags"]) for v in views]
+        return PlainTextResponse("\n".join(pgns), media_type="application/x-chess-pgn")
+
+    @app.post("/api/games/export/_ids")
+    async def export_ids(request: Request) -> Response:
+        body = (await request.body()).decode(errors="replace")
+        ids = [part.strip() for part in body.split(",") if part.strip()][:MAX_EXPORT_IDS]
+        return _export(request, ids, truncate=True)
+
+    streams: dict[str, set[str]] = {}
+
+    @app.post("/api/stream/games/{stream_id}")
+    async def stream_ids(stream_id: str, request: Request) -> StreamingResponse:
+        body = (await request.body()).decode(errors="replace")
+        watched = {part.strip() for part in body.split(",") if part.strip()}
+        watched = set(list(watched)[:MAX_STREAM_IDS])
+        streams[stream_id] = watched
+
+        async def events() -> AsyncIterator[str]:
+            sent: dict[str, str] = {}
+            idle = 0.0
+            try:
+                while True:
+                    emitted = False
+                    for view in store.views(sorted(streams.get(stream_id, set()))):
+                        if sent.get(view.game.id) == view.status:
+                            continue
+                        if view.game.id in sent and not view.finished:
+                            continue  # only starts and ends are events
+                        sent[view.game.id] = view.status
+                        emitted = True
+                        yield json.dumps(store.stream_json(view), separators=(",", ":")) + "\n"
+                        if view.finished:
+                            streams.get(stream_id, set()).discard(view.game.id)
+                    idle = 0.0 if emitted else idle + STREAM_POLL_S
+                    if idle >= KEEPALIVE_S:
+                        idle = 0.0
+                        yield "\n"
+                    await asyncio.sleep(STREAM_POLL_S)
+            finally:
+                if streams.get(stream_id) is watched:
+                    streams.pop(stream_id, None)
+
+        return StreamingResponse(events(), media_type="application/x-ndjson")
+
+    @app.post("/api/stream/games/{stream_id}/add")
+    async def stream_add(stream_id: str, request: Request) -> JSONResponse:
+        body = (await request.body()).decode(errors="replace")
+        ids = {part.strip() for part in body.split(",") if part.strip()}
+        if stream_id not in streams:
+            return _error(404, {"error": "Not found."})
+        streams[stream_id].update(ids)
+        return JSONResponse({"ok": True})
+
+    # ------------------------------------------------------------ /_standin/ admin (tests, demos)
+
+    @app.post("/_standin/users")
+    async def admin_user(request: Request) -> JSONResponse:
+        """Create (or re-rate) an account and hand out a fresh personal token."""
+        data = await request.json()
+        username = str(data.get("username", "")).strip()
+        if not username or not all(c.isalnum() or c in "_-" for c in username):
+            return _error(400, {"error": "username required (letters, digits, _ and -)"})
+        rating = data.get("rating")
+        user = store.user(username, int(rating) if rating is not None else None)
+        scopes = frozenset(data.get("scopes") or DEFAULT_SCOPES)
+        return JSONResponse(
+            {
+                "id": user.id,
+                "username": user.username,
+                "rating": user.rating,
+                "token": store.issue_token(user, scopes, prefix="lip_"),
+            }
+        )
+
+    @app.get("/_standin/games/{game_id}")
+    def admin_game(game_id: str) -> JSONResponse:
+        now = store.tick()
+        game = store.games.get(game_id)
+        if game is None:
+            return _error(404, {"error": "Not found."})
+        view = store.view(game, now)
+        return JSONResponse(
+            {
+                "id": game.id,
+                "bulk": game.bulk_id,
+                "status": view.status if game.created_at is not None else "created",
+                "winner": view.winner,
+                "planned": {
+                    "status": game.plan.status,
+                    "winner": game.plan.winner,
+                    "moves": " ".join(game.plan.moves),
+                    "endsAt": store._real_ms(game, game.plan.end_at_s) if game.clock_start else None,
+                },
+                "forced": game.forced is not None,
+                "createdAt": game.created_at,
+                "clockStart": game.clock_start,
+            }
+        )
+
+    @app.post("/_standin/games/{game_id}/result")
+    async def admin_force(game_id: str, request: Request) -> JSONResponse:
+        """Force a game's end: ``{"status": "resign", "winner": "white"}``."""
+        from orchestrator.domain.gameresults import STATUS_ID
+
+        data = await request.json()
+        status, winner = str(data.get("status", "")), data.get("winner")
+        if status not in STATUS_ID or winner not in (None, "white", "black"):
+            return _error(400, {"error": "status must be a Lichess status name, winner white/black/null"})
+        view = store.force_result(game_id, status, winner)
+        return JSONResponse(store.game_json(view))
+
+    @app.post("/_standin/time")
+    async def admin_time(request: Request) -> JSONResponse:
+        """Move stand-in time forward by ``advanceMs`` (pairAt/startClocksAt tests)."""
+        data = await request.json()
+        now = store.clock.advance(int(data.get("advanceMs", 0)))
+        store.tick()
+        return JSONResponse({"now": now})
+
+    @app.get("/_standin/state")
+    def admin_state() -> JSONResponse:
+        now = store.tick()
+        with store.lock:
+            views = [store.view(g, now) for g in store.games.values() if g.created_at is not None]
+        return JSONResponse(
+            {
+                "now": now,
+                "speed": store.speed,
+                "faults": sorted(plan.kinds),
+                "faultRate": plan.rate,
+                "users": len(store.users),
+                "bulks": len(store.bulks),
+                "games": len(store.games),
+                "finished": sum(1 for v in views if v.finished),
+            }
+        )
+
+    return app
+
+
+def _int_field(fields: dict[str, str], name: str, low: int, high: int) -> int | None:
+    raw = fields.get(name)
+    if raw is None or raw == "":
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        raise StandinError(400, {"error": {name: ["Invalid value"]}}) from None
+    if not low <= value <= high:
+        raise StandinError(400, {"error": {name: [f"Must be between {low} and {high}"]}})
+    return value
+
+
+def _create_bulk(store: Store, owner: User, fields: dict[str, str]) -> Any:
+    """Validate a bulk form like lila's BulkPairing controller and create it; any problem rejects all."""
+    now = store.clock.now_ms()
+    if fields.get("days"):
+        raise StandinError(400, {"error": "The stand-in plays real-time games only (no days)"})
+    limit = _int_field(fields, "clock.limit", 0, 10800)
+    increment = _int_field(fields, "clock.increment", 0, 60)
+    if limit is None or increment is None:
+        raise StandinError(400, {"error": {"clock": ["clock.limit and clock.increment are required"]}})
+    if limit not in CLOCK_LIMITS:
+        raise StandinError(400, {"error": {"clock.limit": ["Invalid clock limit"]}})
+    clock = {"limit": limit, "increment": increment}
+    # Extension: unequal clocks (Armageddon 5 v 4 min). Not in Lichess; see docs/gameserver.md.
+    white_limit = _int_field(fields, "clock.whiteLimit", 0, 10800)
+    black_limit = _int_field(fields, "clock.blackLimit", 0, 10800)
+    if white_limit is not None or black_limit is not None:
+        clock["whiteLimit"] = white_limit if white_limit is not None else limit
+        clock["blackLimit"] = black_limit if black_limit is not None else limit
+    pair_at = _int_field(fields, "pairAt", 0, now + WEEK_MS)
+    start_clocks_at = _int_field(fields, "startClocksAt", 0, now + WEEK_MS)
+    variant = fields.get("variant") or "standard"
+    if variant != "standard":
+        raise StandinError(400, {"error": f"The stand-in plays standard chess only, not {variant}"})
+    rules = tuple(r for r in (fields.get("rules") or "").split(",") if r)
+    if any(r not in RULES for r in rules):
+        raise StandinError(400, {"error": {"rules": ["Invalid rule"]}})
+    message = fields.get("message")
+    if message is not None and "{game}" not in message:
+        raise StandinError(400, {"error": {"message": ["Must contain {game}"]}})
+    pairs_text = [p for p in (fields.get("players") or "").split(",") if p.strip()]
+    if not pairs_text:
+        raise StandinError(400, {"error": {"players": ["This field is required"]}})
+    if len(pairs_text) > 500:
+        raise StandinError(400, {"error": {"players": ["At most 500 games"]}})
+    bad: dict[str, str] = {}
+    pairs: list[tuple[User, User]] = []
+    seen_tokens: set[str] = set()
+    for pair in pairs_text:
+        tokens = [t.strip() for t in pair.split(":")]
+        if len(tokens) != 2 or not all(tokens):
+            raise StandinError(400, {"error": {"players": ["Invalid pairing"]}})
+        users: list[User] = []
+        for token in tokens:
+            found = store.token_user(token)
+            if token in seen_tokens:
+                bad[token] = "Duplicate token"
+            elif found is None:
+                bad[token] = "Invalid token"
+            elif "challenge:write" not in found[1].scopes:
+                bad[token] = "Missing scope challenge:write"
+            seen_tokens.add(token)
+            if found is not None:
+                users.append(found[0])
+        if len(users) == 2:
+            pairs.append((users[0], users[1]))
+    if bad:
+        # Lichess echoes the raw tokens; the client must never log this body.
+        raise StandinError(400, {"tokens": bad})
+    counts: dict[str, int] = {}
+    for white, black in pairs:
+        for user in (white, black):
+            counts[user.id] = counts.get(user.id, 0) + 1
+    duplicates = sorted(uid for uid, n in counts.items() if n > 1)
+    if duplicates:
+        raise StandinError(400, {"duplicateUsers": duplicates})
+    return store.create_bulk(
+        owner=owner,
+        pairs=pairs,
+        pair_at=pair_at,
+        start_clocks_at=start_clocks_at,
+        rated=_truthy(fields.get("rated"), False),
+        variant=variant,
+        clock=clock,
+        rules=rules,
+        message=message,
+    )

@@ -1,0 +1,557 @@
+"""In-memory state of the stand-in server: accounts, tokens, bulks and games, on a stand-in clock.
+
+Games are evaluated lazily against the stand-in time: a bulk is paired once ``pairAt`` has passed,
+clocks start at ``startClocksAt`` (or on start-clocks, or on pairing when no time was given), and a
+game's planned plies and end are stretched by ``standin_speed`` (0 = instant).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import secrets
+import string
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from random import Random
+from typing import Any
+
+from orchestrator.standin.engine import (
+    TERMINATION,
+    PlannedGame,
+    pgn_result,
+    plan_game,
+    render_pgn,
+    speed_name,
+)
+from orchestrator.standin.faults import FaultPlan
+
+ID_ALPHABET = string.ascii_letters + string.digits
+TOKEN_ALPHABET = string.ascii_letters + string.digits
+WEEK_MS = 7 * 24 * 3600 * 1000
+CODE_TTL_S = 600
+FINISHED_STATUSES = frozenset(
+    {
+        "aborted",
+        "mate",
+        "resign",
+        "stalemate",
+        "timeout",
+        "draw",
+        "outoftime",
+        "cheat",
+        "noStart",
+        "unknownFinish",
+        "insufficientMaterialClaim",
+        "variantEnd",
+    }
+)
+
+
+class StandinError(Exception):
+    """A request the stand-in refuses; ``body`` is the Lichess-shaped JSON error."""
+
+    def __init__(self, status_code: int, body: dict[str, Any]) -> None:
+        super().__init__(str(body))
+        self.status_code = status_code
+        self.body = body
+
+
+class StandinClock:
+    """Real time plus an offset that tests and demos can advance."""
+
+    def __init__(self) -> None:
+        self.offset_ms = 0
+
+    def now_ms(self) -> int:
+        return int(time.time() * 1000) + self.offset_ms
+
+    def advance(self, ms: int) -> int:
+        self.offset_ms += max(0, ms)
+        return self.now_ms()
+
+
+@dataclass
+class User:
+    id: str
+    username: str
+    rating: int
+    created_at: int
+
+
+@dataclass
+class TokenInfo:
+    user_id: str
+    scopes: frozenset[str]
+
+
+@dataclass
+class AuthCode:
+    client_id: str
+    redirect_uri: str
+    challenge: str
+    user_id: str
+    scopes: frozenset[str]
+    expires: float
+
+
+@dataclass
+class Game:
+    id: str
+    bulk_id: str
+    white: User
+    black: User
+    rated: bool
+    variant: str
+    white_limit_s: int
+    black_limit_s: int
+    increment_s: int
+    rules: tuple[str, ...]
+    plan: PlannedGame
+    created_at: int | None = None
+    clock_start: int | None = None
+    forced: tuple[str, str | None, int] | None = None  # status, winner, at (ms)
+
+    @property
+    def unequal(self) -> bool:
+        return self.white_limit_s != self.black_limit_s
+
+
+@dataclass
+class Bulk:
+    id: str
+    owner: str
+    game_ids: list[str]
+    pair_at: int
+    start_clocks_at: int | None
+    scheduled_at: int
+    rated: bool
+    variant: str
+    clock: dict[str, int]
+    rules: tuple[str, ...]
+    message: str | None
+    paired_at: int | None = None
+
+
+@dataclass
+class GameView:
+    """A game as seen at one instant."""
+
+    game: Game
+    status: str
+    winner: str | None
+    plies: int
+    last_move_at: int
+
+    @property
+    def finished(self) -> bool:
+        return self.status in FINISHED_STATUSES
+
+
+@dataclass
+class Store:
+    speed: float
+    seed: int
+    faults: FaultPlan
+    base_url: str = "http://127.0.0.1:8100"
+    clock: StandinClock = field(default_factory=StandinClock)
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    users: dict[str, User] = field(default_factory=dict)
+    tokens: dict[str, TokenInfo] = field(default_factory=dict)
+    codes: dict[str, AuthCode] = field(default_factory=dict)
+    bulks: dict[str, Bulk] = field(default_factory=dict)
+    games: dict[str, Game] = field(default_factory=dict)
+    _ids: Random = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._ids = Random(f"{self.seed}/ids")
+
+    # ---------------------------------------------------- accounts and OAuth
+
+    def new_id(self, length: int = 8) -> str:
+        with self.lock:
+            while True:
+                candidate = "".join(self._ids.choice(ID_ALPHABET) for _ in range(length))
+                if candidate not in self.games and candidate not in self.bulks:
+                    return candidate
+
+    def user(self, username: str, rating: int | None = None) -> User:
+        """The account ``username`` (created on first use, rating seeded by name unless given)."""
+        key = username.lower()
+        with self.lock:
+            found = self.users.get(key)
+            if found is None:
+                seeded = Random(f"{self.seed}/rating/{key}").randrange(1200, 2700)
+                found = User(key, username, rating if rating is not None else seeded, self.clock.now_ms())
+                self.users[key] = found
+            elif rating is not None:
+                found.rating = rating
+            return found
+
+    def issue_token(self, user: User, scopes: frozenset[str], prefix: str = "lio_") -> str:
+        """A fresh random token (never seeded: tokens must not be guessable from the seed)."""
+        token = prefix + "".join(secrets.choice(TOKEN_ALPHABET) for _ in range(24))
+        with self.lock:
+            self.tokens[token] = TokenInfo(user.id, scopes)
+        return token
+
+    def token_user(self, token: str | None) -> tuple[User, TokenInfo] | None:
+        if not token:
+            return None
+        with self.lock:
+            info = self.tokens.get(token)
+            if info is None:
+                return None
+            return self.users[info.user_id], info
+
+    def revoke(self, token: str) -> None:
+        with self.lock:
+            self.tokens.pop(token, None)
+
+    def issue_code(
+        self, *, client_id: str, redirect_uri: str, challenge: str, user: User, scopes: frozenset[str]
+    ) -> str:
+        code = "liu_" + secrets.token_urlsafe(24)
+        with self.lock:
+            self.codes[code] = AuthCode(
+                client_id, redirect_uri, challenge, user.id, scopes, time.time() + CODE_TTL_S
+            )
+        return code
+
+    def redeem_code(self, *, code: str, verifier: str, redirect_uri: str, client_id: str) -> str:
+        """Exchange an authorization code (PKCE S256) for an access token; one use only."""
+        with self.lock:
+            grant = self.codes.pop(code, None)
+        if grant is None or grant.expires < time.time():
+            raise StandinError(400, {"error": "invalid_grant", "error_description": "unknown or used code"})
+        if grant.client_id != client_id or grant.redirect_uri != redirect_uri:
+            raise StandinError(
+                400, {"error": "invalid_grant", "error_description": "client_id or redirect_uri mismatch"}
+            )
+        digest = hashlib.sha256(verifier.encode()).digest()
+        if base64.urlsafe_b64encode(digest).rstrip(b"=").decode() != grant.challenge:
+            raise StandinError(
+                400,
+                {"error": "invalid_grant", "error_description": "hash of code_verifier does not match"},
+            )
+        return self.issue_token(self.users[grant.user_id], grant.scopes)
+
+    # ---------------------------------------------------- bulks and games
+
+    def create_bulk(
+        self,
+        *,
+        owner: User,
+        pairs: list[tuple[User, User]],
+        pair_at: int | None,
+        start_clocks_at: int | None,
+        rated: bool,
+        variant: str,
+        clock: dict[str, int],
+        rules: tuple[str, ...],
+        message: str | None,
+    ) -> Bulk:
+        now = self.clock.now_ms()
+        white_limit = clock.get("whiteLimit", clock["limit"])
+        black_limit = clock.get("blackLimit", clock["limit"])
+        with self.lock:
+            effective_pair_at = pair_at if pair_at is not None else now
+            players = {u.id for pair in pairs for u in pair}
+            for other in self.bulks.values():
+                if other.paired_at is None and other.pair_at == effective_pair_at:
+                    others = {p for gid in other.game_ids for p in self._players_of(gid)}
+                    if players & others:
+                        raise StandinError(
+                            400,
+                            {"error": "A bulk containing the same players is scheduled at the same time"},
+                        )
+            bulk = Bulk(
+                id=self.new_id(),
+                owner=owner.id,
+                game_ids=[],
+                pair_at=effective_pair_at,
+                start_clocks_at=start_clocks_at,
+                scheduled_at=now,
+                rated=rated,
+                variant=variant,
+                clock=clock,
+                rules=rules,
+                message=message,
+            )
+            self.bulks[bulk.id] = bulk
+            for white, black in pairs:
+                game_id = self.new_id()
+                rng = Random(f"{self.seed}/{game_id}")
+                plan = plan_game(
+                    rng,
+                    white_rating=white.rating,
+                    black_rating=black.rating,
+                    white_limit_s=white_limit,
+                    black_limit_s=black_limit,
+                    increment_s=clock["increment"],
+                    fault=self.faults.game_fault(game_id),
+                )
+                self.games[game_id] = Game(
+                    id=game_id,
+                    bulk_id=bulk.id,
+                    white=white,
+                    black=black,
+                    rated=rated,
+                    variant=variant,
+                    white_limit_s=white_limit,
+                    black_limit_s=black_limit,
+                    increment_s=clock["increment"],
+                    rules=rules,
+                    plan=plan,
+                )
+                bulk.game_ids.append(game_id)
+            self._tick_bulk(bulk, now)
+            return bulk
+
+    def _players_of(self, game_id: str) -> set[str]:
+        game = self.games.get(game_id)
+        return {game.white.id, game.black.id} if game else set()
+
+    def _tick_bulk(self, bulk: Bulk, now: int) -> None:
+        if bulk.paired_at is None and now >= bulk.pair_at:
+            bulk.paired_at = max(bulk.pair_at, bulk.scheduled_at)
+            for game_id in bulk.game_ids:
+                game = self.games[game_id]
+                game.created_at = bulk.paired_at
+                # Simulated players start at once unless told to wait for startClocksAt.
+                if bulk.start_clocks_at is None:
+                    game.clock_start = bulk.paired_at
+        if bulk.paired_at is not None and bulk.start_clocks_at is not None and now >= bulk.start_clocks_at:
+            for game_id in bulk.game_ids:
+                game = self.games[game_id]
+                if game.clock_start is None:
+                    game.clock_start = max(bulk.start_clocks_at, bulk.paired_at)
+
+    def tick(self) -> int:
+        """Bring every bulk up to the stand-in time; returns that time."""
+        now = self.clock.now_ms()
+        with self.lock:
+            for bulk in self.bulks.values():
+                self._tick_bulk(bulk, now)
+        return now
+
+    def bulk(self, bulk_id: str, owner: User | None = None) -> Bulk:
+        self.tick()
+        with self.lock:
+            bulk = self.bulks.get(bulk_id)
+            if bulk is None or (owner is not None and bulk.owner != owner.id):
+                raise StandinError(404, {"error": "Not found."})
+            return bulk
+
+    def cancel_bulk(self, bulk_id: str, owner: User) -> None:
+        bulk = self.bulk(bulk_id, owner)
+        with self.lock:
+            if bulk.paired_at is None:
+                for game_id in bulk.game_ids:
+                    self.games.pop(game_id, None)
+                del self.bulks[bulk_id]
+
+    def start_clocks(self, bulk_id: str, owner: User) -> None:
+        bulk = self.bulk(bulk_id, owner)
+        now = self.clock.now_ms()
+        with self.lock:
+            if bulk.paired_at is None:
+                raise StandinError(404, {"error": "Not found."})
+            for game_id in bulk.game_ids:
+                game = self.games[game_id]
+                if game.clock_start is None:
+                    game.clock_start = now
+
+    def force_result(self, game_id: str, status: str, winner: str | None) -> GameView:
+        """Admin: end a game now with ``status``/``winner`` (tests and demos)."""
+        self.tick()
+        now = self.clock.now_ms()
+        with self.lock:
+            game = self.games.get(game_id)
+            if game is None:
+                raise StandinError(404, {"error": "Not found."})
+            if game.created_at is None:
+                game.created_at = now
+            if game.clock_start is None:
+                game.clock_start = now
+            game.forced = (status, winner, now)
+        return self.view(game, now)
+
+    # ---------------------------------------------------- views
+
+    def _real_ms(self, game: Game, game_s: float) -> int:
+        assert game.clock_start is not None
+        if self.speed <= 0:
+            return game.clock_start
+        return game.clock_start + int(game_s * 1000 / self.speed)
+
+    def view(self, game: Game, now: int) -> GameView:
+        """The game's status, winner and number of plies played at stand-in time ``now``."""
+        created = game.created_at or now
+        if game.forced is not None:
+            status, winner, at = game.forced
+            played = sum(1 for s in game.plan.ply_at_s if self._real_ms(game, s) <= at)
+            return GameView(game, status, winner, played, at)
+        if game.clock_start is None or now < game.clock_start:
+            return GameView(game, "started", None, 0, created)
+        end = self._real_ms(game, game.plan.end_at_s)
+        if now >= end:
+            return GameView(game, game.plan.status, game.plan.winner, len(game.plan.moves), end)
+        played = sum(1 for s in game.plan.ply_at_s if self._real_ms(game, s) <= now)
+        last = self._real_ms(game, game.plan.ply_at_s[played - 1]) if played else game.clock_start
+        return GameView(game, "started", None, played, last)
+
+    def views(self, ids: list[str]) -> list[GameView]:
+        """Existing games among ``ids``, most recent first (as Lichess sorts an export)."""
+        now = self.tick()
+        with self.lock:
+            found = [self.games[i] for i in dict.fromkeys(ids) if i in self.games]
+            seen = [self.view(g, now) for g in found if g.created_at is not None]
+        return sorted(seen, key=lambda v: (-(v.game.created_at or 0), v.game.id))
+
+    def bulk_json(self, bulk: Bulk) -> dict[str, Any]:
+        """BulkPairing JSON (lila ChallengeBulkSetup.toJson); clock may carry the unequal extension."""
+        body: dict[str, Any] = {
+            "id": bulk.id,
+            "games": [
+                {"id": gid, "white": self.games[gid].white.id, "black": self.games[gid].black.id}
+                for gid in bulk.game_ids
+                if gid in self.games
+            ],
+            "variant": bulk.variant,
+            "clock": dict(bulk.clock),
+            "rated": bulk.rated,
+            "pairAt": bulk.pair_at,
+            "startClocksAt": bulk.start_clocks_at,
+            "scheduledAt": bulk.scheduled_at,
+            "pairedAt": bulk.paired_at,
+        }
+        if bulk.rules:
+            body["rules"] = list(bulk.rules)
+        if bulk.message is not None:
+            body["message"] = bulk.message
+        return body
+
+    def _clock_json(self, game: Game) -> dict[str, int]:
+        clock = {
+            "initial": game.white_limit_s,
+            "increment": game.increment_s,
+            "totalTime": game.white_limit_s + 40 * game.increment_s,
+        }
+        if game.unequal:
+            clock["whiteInitial"] = game.white_limit_s
+            clock["blackInitial"] = game.black_limit_s
+        return clock
+
+    def game_json(
+        self,
+        view: GameView,
+        *,
+        moves: bool = True,
+        pgn_in_json: bool = False,
+        clocks: bool = False,
+        tags: bool = True,
+    ) -> dict[str, Any]:
+        """GameJson (lila GameApiV2.toJson) for an export line."""
+        game = view.game
+        speed = speed_name(game.white_limit_s, game.black_limit_s, game.increment_s)
+        body: dict[str, Any] = {
+            "id": game.id,
+            "rated": game.rated,
+            "variant": game.variant,
+            "speed": speed,
+            "perf": speed,
+            "createdAt": game.created_at,
+            "lastMoveAt": view.last_move_at,
+            "status": view.status,
+            "source": "api",
+            "players": {
+                "white": {
+                    "user": {"id": game.white.id, "name": game.white.username},
+                    "rating": game.white.rating,
+                },
+                "black": {
+                    "user": {"id": game.black.id, "name": game.black.username},
+                    "rating": game.black.rating,
+                },
+            },
+        }
+        if view.winner is not None:
+            body["winner"] = view.winner
+        shown = self._shown_plies(view)
+        if moves:
+            body["moves"] = " ".join(game.plan.moves[:shown])
+        if clocks:
+            body["clocks"] = list(game.plan.clocks_cs[:shown])
+        if pgn_in_json:
+            body["pgn"] = self.pgn(view, clocks=clocks, tags=tags)
+        body["clock"] = self._clock_json(game)
+        return body
+
+    @staticmethod
+    def _shown_plies(view: GameView) -> int:
+        # Ongoing games are delayed by 3 moves, as on Lichess.
+        return view.plies if view.finished else max(0, view.plies - 3)
+
+    def stream_json(self, view: GameView) -> dict[str, Any]:
+        """GameStreamGame: integer status plus statusName, players by userId."""
+        from orchestrator.domain.gameresults import STATUS_ID
+
+        game = view.game
+        speed = speed_name(game.white_limit_s, game.black_limit_s, game.increment_s)
+        body: dict[str, Any] = {
+            "id": game.id,
+            "rated": game.rated,
+            "variant": game.variant,
+            "speed": speed,
+            "perf": speed,
+            "createdAt": game.created_at,
+            "status": STATUS_ID[view.status],
+            "statusName": view.status,
+            "clock": self._clock_json(game),
+            "players": {
+                "white": {"userId": game.white.id, "rating": game.white.rating},
+                "black": {"userId": game.black.id, "rating": game.black.rating},
+            },
+        }
+        if view.winner is not None:
+            body["winner"] = view.winner
+        return body
+
+    def pgn(self, view: GameView, *, clocks: bool = False, tags: bool = True) -> str:
+        """PGN with lila's tags; the unequal-clock extension adds WhiteClock/BlackClock tags."""
+        game = view.game
+        result = pgn_result(view.status, view.winner)
+        created = datetime.fromtimestamp((game.created_at or 0) / 1000, tz=UTC)
+        speed = speed_name(game.white_limit_s, game.black_limit_s, game.increment_s).capitalize()
+        headers: list[tuple[str, str]] = []
+        if tags:
+            headers = [
+                ("Event", f"{'Rated' if game.rated else 'Casual'} {speed} game"),
+                ("Site", f"{self.base_url}/{game.id}"),
+                ("Date", created.strftime("%Y.%m.%d")),
+                ("Round", "-"),
+                ("White", game.white.username),
+                ("Black", game.black.username),
+                ("Result", result),
+                ("GameId", game.id),
+                ("UTCDate", created.strftime("%Y.%m.%d")),
+                ("UTCTime", created.strftime("%H:%M:%S")),
+                ("WhiteElo", str(game.white.rating)),
+                ("BlackElo", str(game.black.rating)),
+                ("Variant", "Standard"),
+                ("TimeControl", f"{game.white_limit_s}+{game.increment_s}"),
+            ]
+            if game.unequal:
+                headers.append(("WhiteClock", f"{game.white_limit_s}+{game.increment_s}"))
+                headers.append(("BlackClock", f"{game.black_limit_s}+{game.increment_s}"))
+            headers.append(("Termination", TERMINATION.get(view.status, "Normal")))
+        shown = self._shown_plies(view)
+        return render_pgn(
+            headers,
+            game.plan.moves[:shown],
+            result,
+            clocks_cs=game.plan.clocks_cs[:shown] if clocks else None,
+        )
