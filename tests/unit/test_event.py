@@ -1,0 +1,360 @@
+"""Event definitions: the 2020 file validates, the seed's errors are refused with their lines, and every
+kind of mistake in SPEC §3 is reported (all of them at once)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from orchestrator.domain.bracket import PoolPlace, WinnerOf
+from orchestrator.domain.event import (
+    EventDefinition,
+    EventDefinitionError,
+    Problem,
+    Qualifiers,
+    SeedRange,
+    parse_event,
+    pool_letters,
+    stage_entrants,
+    summary,
+)
+from orchestrator.domain.teams import Category
+
+EVENTS = Path(__file__).resolve().parents[2] / "events"
+CORRECT_TEXT = (EVENTS / "online-olympiad-2020.yaml").read_text()
+ERRORS_TEXT = (EVENTS / "seed-errors-2020.yaml").read_text()
+
+
+@pytest.fixture(scope="module")
+def event() -> EventDefinition:
+    return parse_event(CORRECT_TEXT, source="online-olympiad-2020.yaml")
+
+
+def problems_of(text: str) -> tuple[Problem, ...]:
+    with pytest.raises(EventDefinitionError) as caught:
+        parse_event(text)
+    return caught.value.problems
+
+
+def line_of(text: str, fragment: str, *, after: str | None = None) -> int:
+    """1-based number of the first line containing ``fragment`` (after the line containing ``after``)."""
+    lines = text.splitlines()
+    start = 0
+    if after is not None:
+        start = next(i for i, line in enumerate(lines) if after in line) + 1
+    return next(i for i in range(start, len(lines)) if fragment in lines[i]) + 1
+
+
+def edit(old: str, new: str, *, count: int = 1) -> str:
+    assert old in CORRECT_TEXT, old
+    return CORRECT_TEXT.replace(old, new, count)
+
+
+def messages(problems: tuple[Problem, ...]) -> str:
+    return "\n".join(str(p) for p in problems)
+
+
+# --- the 2020 event -------------------------------------------------------------------------------------
+
+
+def test_the_2020_event_has_five_pool_stages_and_a_knockout(event: EventDefinition) -> None:
+    assert [s.key for s in event.stages] == ["base", "div4", "div3", "div2", "top", "playoff"]
+    assert [(s.pool_count, s.pool_size, s.advance) for s in event.stages[:5]] == [
+        (3, 10, 4),
+        (5, 10, 3),
+        (5, 10, 3),
+        (5, 10, 3),
+        (4, 10, 3),
+    ]
+    assert event.stage("top").entrants == (Qualifiers("div2", 3), SeedRange(1, 25))
+    assert event.stage("playoff").kind == "knockout"
+
+
+def test_the_2020_event_has_the_real_duel_iv_and_eleven_duels(event: EventDefinition) -> None:
+    duels = {duel.key: duel for duel in event.bracket}
+    assert len(duels) == 11
+    assert (duels["IV"].first, duels["IV"].second) == (PoolPlace("top", "D", 2), PoolPlace("top", "C", 3))
+    assert (duels["V"].first, duels["V"].second) == (PoolPlace("top", "A", 1), WinnerOf("IV"))
+    assert duels["XI"].round_name == "Final"
+
+
+def test_the_2020_event_keeps_rules_settings(event: EventDefinition) -> None:
+    assert (event.time_control.minutes, event.time_control.increment_seconds) == (15, 5)
+    assert event.appeal_window_minutes == 15
+    assert (event.armageddon.white_minutes, event.armageddon.black_minutes) == (5, 4)
+    assert event.armageddon.increment_seconds == 0
+    assert event.team_format.board_categories == (
+        Category.OPEN,
+        Category.OPEN,
+        Category.WOMEN,
+        Category.WOMEN,
+        Category.JUNIOR,
+        Category.GIRL,
+    )
+    assert all(stage.tiebreaks == ("online-2020",) for stage in event.stages if stage.is_pools)
+
+
+def test_the_2020_schedule_matches_the_real_dates_three_rounds_a_day(event: EventDefinition) -> None:
+    days = {s.key: sorted({moment.date().isoformat() for moment in s.schedule}) for s in event.stages}
+    assert days["base"] == ["2020-07-25", "2020-07-26", "2020-07-27"]
+    assert days["div4"] == ["2020-07-31", "2020-08-01", "2020-08-02"]
+    assert days["top"] == ["2020-08-21", "2020-08-22", "2020-08-23"]
+    assert days["playoff"] == ["2020-08-27", "2020-08-28", "2020-08-29", "2020-08-30"]
+    assert all(len(s.schedule) == 9 for s in event.stages[:5])
+
+
+def test_the_demo_field_has_163_teams_with_strength_falling_with_seed(event: EventDefinition) -> None:
+    teams = sorted(event.teams, key=lambda t: t.seed)
+    assert [t.seed for t in teams] == list(range(1, 164))
+    assert 2450 <= teams[0].strength <= 2650
+    assert 1250 <= teams[-1].strength <= 1550
+    assert teams[0].strength > teams[80].strength > teams[-1].strength
+    accounts = [entry.player.account.lower() for t in teams for entry in t.roster]
+    assert len(accounts) == len(set(accounts))
+
+
+def test_summary_lists_stages_entrants_and_bracket(event: EventDefinition) -> None:
+    result = summary(event)
+    top = next(s for s in result.stages if s.key == "top")
+    assert top.entrant_count == 40
+    assert top.pools == "4 × 10"
+    assert "15 qualifiers" in top.entrants and "seeds 1–25 (25)" in top.entrants
+    assert result.bracket[3] == "IV (First round): Top Division D 2nd – Top Division C 3rd"
+    assert "Play-off" in str(result)
+
+
+# --- the seed's errors ----------------------------------------------------------------------------------
+
+
+def test_seed_errors_report_the_thirteen_qualifiers_and_duel_iv_on_their_lines() -> None:
+    problems = problems_of(ERRORS_TEXT)
+    count_line = line_of(ERRORS_TEXT, "count: 13")
+    duel_iv_line = line_of(ERRORS_TEXT, "duel: IV,")
+    fill = [p for p in problems if "38 entrants" in p.message]
+    assert [p.message for p in fill] == [
+        "Top Division: 13 qualifiers + 25 seeds = 38 entrants, but 4 pools of 10 need 40"
+    ]
+    stated = [p for p in problems if p.line == count_line]
+    assert stated and "15" in stated[0].message
+    same_pool = [p for p in problems if "same pool" in p.message]
+    assert [(p.line, p.message) for p in same_pool] == [
+        (duel_iv_line, "duel IV: Top D 2nd vs Top D 3rd are from the same pool")
+    ]
+    assert any("Top Division C 3rd qualifies but is never placed" in p.message for p in problems)
+    assert any("already placed in duel III" in p.message for p in problems)
+
+
+def test_problem_text_names_file_line_path_and_subject() -> None:
+    problems = problems_of(ERRORS_TEXT)
+    fill = next(p for p in problems if "38 entrants" in p.message)
+    assert str(fill).startswith(f"event.yaml:{fill.line}: stages[4].entrants (top): Top Division: 13")
+
+
+def test_error_report_lists_every_problem_in_line_order() -> None:
+    problems = problems_of(ERRORS_TEXT)
+    lines = [p.line or 0 for p in problems]
+    assert lines == sorted(lines)
+    assert len(problems) >= 4
+
+
+# --- each kind of mistake -------------------------------------------------------------------------------
+
+
+def test_place_eleven_of_a_ten_team_pool_does_not_exist() -> None:
+    text = edit("first: Top A 1st", "first: Top A 11th")
+    assert "place 11 does not exist in a pool of 10" in messages(problems_of(text))
+
+
+def test_pool_e_does_not_exist_with_four_pools() -> None:
+    text = edit("first: Top D 1st", "first: Top E 1st")
+    assert "there is no pool E; Top Division has 4 pools (A–D)" in messages(problems_of(text))
+
+
+def test_a_place_that_does_not_qualify_is_refused() -> None:
+    text = edit("second: Top B 3rd", "second: Top B 4th")
+    assert "only the top 3 of each Top Division pool advance" in messages(problems_of(text))
+
+
+def test_qualifiers_from_an_unknown_stage() -> None:
+    text = edit("{from: base, top: 4}", "{from: basis, top: 4}")
+    problems = problems_of(text)
+    assert any("no stage 'basis'" in p.message and p.path == "stages[1].entrants[0].from" for p in problems)
+
+
+def test_qualifiers_from_a_later_stage() -> None:
+    text = edit("{from: div3, top: 3}", "{from: top, top: 3}")
+    assert "qualifiers must come from an earlier stage" in messages(problems_of(text))
+
+
+def test_overlapping_seed_ranges_are_reported() -> None:
+    text = edit("{seeds: 96-133}", "{seeds: 90-133}")
+    text_problems = messages(problems_of(text))
+    assert "seeds 61–95 overlaps seeds already placed in Division 4 (90–95)" in text_problems
+    assert "12 qualifiers + 44 seeds = 56 entrants, but 5 pools of 10 need 50" in text_problems
+
+
+def test_a_gap_in_the_seed_ranges_is_reported() -> None:
+    text = edit("{seeds: 61-95}", "{seeds: 62-95}")
+    assert "seeds 61 enter no stage" in messages(problems_of(text))
+
+
+def test_winner_of_an_unknown_duel() -> None:
+    text = edit("first: winner IX", "first: winner XII")
+    assert "winner XII: there is no duel XII" in messages(problems_of(text))
+
+
+def test_winner_of_a_later_duel() -> None:
+    text = edit("second: winner IV}", "second: winner IX}")
+    assert "winner IX: duel IX is not played before duel V" in messages(problems_of(text))
+
+
+def test_a_duel_whose_winner_goes_nowhere() -> None:
+    text = edit("first: winner IX, second: winner X}", "first: winner IX, second: winner IX}")
+    found = messages(problems_of(text))
+    assert "the winner of duel X is never placed in a later duel" in found
+    assert "winner IX is already placed in duel XI" in found
+
+
+def test_the_bracket_must_seat_what_the_top_stage_advances() -> None:
+    text = edit(
+        '    advance: 3\n    tiebreaks: online-2020\n    schedule: {start: "2020-08-21',
+        ('    advance: 2\n    tiebreaks: online-2020\n    schedule: {start: "2020-08-21'),
+    )
+    found = messages(problems_of(text))
+    assert "takes the top 3 of each Top Division pool, but only the top 2 advance" in found
+    assert "Top D 3rd does not qualify" in found
+
+
+def test_duplicate_and_missing_seeds() -> None:
+    text = edit("    seed: 5\n", "    seed: 4\n")
+    found = messages(problems_of(text))
+    assert "seed 4 is also given to teams[3]" in found
+    assert "missing: 5" in found
+
+
+def test_an_account_in_two_teams() -> None:
+    text = edit('account: "gzuveson_chn"', 'account: "ODORZAR_UKR"')
+    problems = problems_of(text)
+    assert [(p.line, p.subject, p.message) for p in problems] == [
+        (
+            line_of(text, 'account: "odorzar_ukr"'),
+            "Ukraine",
+            "account 'odorzar_ukr' is already used by teams[1].players[1]: a player belongs to one team",
+        )
+    ]
+
+
+def test_a_man_on_the_girl_board_is_not_eligible() -> None:
+    first_girl = CORRECT_TEXT.index("{board: 6,")
+    line_end = CORRECT_TEXT.index("\n", first_girl)
+    bad_line = CORRECT_TEXT[first_girl:line_end].replace("sex: f", "sex: m")
+    text = CORRECT_TEXT[:first_girl] + bad_line + CORRECT_TEXT[line_end:]
+    problems = problems_of(text)
+    assert len(problems) == 1
+    assert "is not female: not eligible for a girl board" in problems[0].message
+    assert problems[0].line == CORRECT_TEXT.count("\n", 0, first_girl) + 1
+
+
+def test_a_junior_born_before_the_cutoff_is_not_eligible() -> None:
+    first = CORRECT_TEXT.index("{board: 5,")
+    line_end = CORRECT_TEXT.index("\n", first)
+    line = CORRECT_TEXT[first:line_end]
+    born = line.split("born: ")[1].split(",")[0]
+    text = CORRECT_TEXT[:first] + line.replace(f"born: {born}", "born: 1999") + CORRECT_TEXT[line_end:]
+    assert "born in 1999: not eligible for a junior board, born 2000 or later" in messages(problems_of(text))
+
+
+def test_too_many_reserves_are_refused() -> None:
+    reserve = CORRECT_TEXT.index("{reserve: open,")
+    line_end = CORRECT_TEXT.index("\n", reserve) + 1
+    line = CORRECT_TEXT[reserve - 8 : line_end]
+    extra = [line.replace('account: "', f'account: "extra{n}_') for n in range(2)]
+    text = CORRECT_TEXT[:line_end] + "".join(extra) + CORRECT_TEXT[line_end:]
+    assert "open reserves, at most 2 allowed" in messages(problems_of(text))
+
+
+def test_unknown_keys_get_a_suggestion_and_bad_types_are_named() -> None:
+    text = edit("    pool_size: 10\n", "    pool_sise: 10\n").replace("pool_count: 4", "pool_count: four", 1)
+    found = messages(problems_of(text))
+    assert "unknown key 'pool_sise' (did you mean 'pool_size'?)" in found
+    assert "expected a whole number, found 'four'" in found
+
+
+def test_unknown_tie_break_code_is_refused() -> None:
+    text = edit("tiebreaks: online-2020", "tiebreaks: [MP, GP, XYZ]")
+    assert "XYZ" in messages(problems_of(text))
+
+
+def test_wrong_number_of_start_times_for_the_play_off() -> None:
+    text = edit('"2020-08-30 10:00", "2020-08-30 12:00"]', '"2020-08-30 10:00"]')
+    assert "7 start times, but Play-off has 8 matches" in messages(problems_of(text))
+
+
+def test_a_stage_that_starts_before_the_previous_one_ends() -> None:
+    text = edit('start: "2020-07-31 10:00"', 'start: "2020-07-27 12:00"')
+    assert "Division 4 starts at 2020-07-27 12:00, before Base ends" in messages(problems_of(text))
+
+
+def test_many_mistakes_are_all_reported_together() -> None:
+    text = CORRECT_TEXT
+    for old, new in [
+        ("first: Top A 1st", "first: Top A 11th"),
+        ("{from: base, top: 4}", "{from: basis, top: 4}"),
+        ("first: winner IX", "first: winner XII"),
+        ("    seed: 5\n", "    seed: 4\n"),
+    ]:
+        text = text.replace(old, new, 1)
+    found = messages(problems_of(text))
+    for fragment in ("place 11", "no stage 'basis'", "no duel XII", "seed 4 is also"):
+        assert fragment in found
+
+
+def test_invalid_yaml_reports_its_line() -> None:
+    problems = problems_of("name: x\nstages: [\n  - a\n")
+    assert len(problems) == 1
+    assert problems[0].line is not None and "not valid YAML" in problems[0].message
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [("", "empty"), ("- 1\n", "expected a mapping"), ("name: x\n", "missing 'slug'")],
+)
+def test_an_empty_or_shapeless_file_is_refused(text: str, fragment: str) -> None:
+    assert fragment in messages(problems_of(text))
+
+
+# --- helpers --------------------------------------------------------------------------------------------
+
+
+def test_pool_letters_run_a_to_z_then_aa() -> None:
+    assert pool_letters(4) == ("A", "B", "C", "D")
+    assert pool_letters(28)[25:] == ("Z", "AA", "AB")
+
+
+def standings_for(event: EventDefinition, key: str, teams: list[str]) -> list[list[str]]:
+    stage = event.stage(key)
+    return [teams[i * stage.pool_size : (i + 1) * stage.pool_size] for i in range(stage.pool_count)]
+
+
+def test_stage_entrants_takes_pool_places_then_seeds(event: EventDefinition) -> None:
+    base_teams = stage_entrants(event, "base", {})
+    assert base_teams[0] == event.team_by_seed(134).name and len(base_teams) == 30
+    pools = standings_for(event, "base", base_teams)
+    div4 = stage_entrants(event, "div4", {"base": pools})
+    assert div4[:3] == [pools[0][0], pools[1][0], pools[2][0]]
+    assert div4[3:6] == [pools[0][1], pools[1][1], pools[2][1]]
+    assert div4[12:] == [event.team_by_seed(s).name for s in range(96, 134)]
+    assert len(set(div4)) == 50
+
+
+def test_stage_entrants_needs_the_previous_standings(event: EventDefinition) -> None:
+    with pytest.raises(KeyError, match="Base"):
+        stage_entrants(event, "div4", {})
+
+
+def test_playoff_entrants_are_the_top_three_of_each_top_pool(event: EventDefinition) -> None:
+    names: Callable[[int], list[str]] = lambda p: [f"T{p}{i}" for i in range(10)]  # noqa: E731
+    entrants = stage_entrants(event, "playoff", {"top": [names(p) for p in range(4)]})
+    assert entrants == [f"T{p}{i}" for i in range(3) for p in range(4)]
