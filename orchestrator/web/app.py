@@ -1,0 +1,251 @@
+"""The FastAPI application: ``create_app(settings=None)``.
+
+Server-rendered Jinja2 pages (templates/ at the repository root) that work without JavaScript, a JSON API
+under /api/v1 with OpenAPI docs at /api/v1/docs, a signed session cookie, CSRF on every unsafe request
+and an access rule on every route (web/auth.py).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.config import Settings, get_settings
+from orchestrator.db import REPO_ROOT, get_session_factory, init_db, is_sqlite
+from orchestrator.services.errors import NotAuthenticated, ServiceError, StaleEdit, ValidationFailed
+from orchestrator.web import routes_auth
+from orchestrator.web.auth import PUBLIC, allow_public, current_user, register_route_rule
+from orchestrator.web.csrf import csrf_token
+from orchestrator.web.deps import render, wants_json
+
+log = logging.getLogger(__name__)
+
+TEMPLATES_DIR = REPO_ROOT / "templates"
+STATIC_DIR = REPO_ROOT / "orchestrator" / "web" / "static"
+SESSION_COOKIE = "olympiad_session"
+API_DOCS = "/api/v1/docs"
+API_SCHEMA = "/api/v1/openapi.json"
+
+# No inline scripts or styles: the pages work without JavaScript, and any script is a static file.
+CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+)
+# The Swagger UI page loads its assets from a CDN and runs an inline bootstrap script.
+DOCS_CSP = (
+    "default-src 'self'; img-src 'self' data: https://fastapi.tiangolo.com; "
+    "style-src 'self' https://cdn.jsdelivr.net; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+    "object-src 'none'; base-uri 'self'; frame-ancestors 'none'"
+)
+
+
+class SecurityHeaders:
+    """Pure ASGI middleware (safe for streamed SSE responses) adding the security headers."""
+
+    def __init__(self, app: ASGIApp, *, hsts: bool) -> None:
+        self.app = app
+        self.hsts = hsts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope.get("path", "")
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {name.lower() for name, _ in headers}
+
+                def add(name: str, value: str) -> None:
+                    if name.encode() not in present:
+                        headers.append((name.encode(), value.encode()))
+
+                add("x-content-type-options", "nosniff")
+                add("x-frame-options", "DENY")
+                add("referrer-policy", "same-origin")
+                add("permissions-policy", "camera=(), microphone=(), geolocation=(), payment=()")
+                add("cross-origin-opener-policy", "same-origin")
+                add("content-security-policy", DOCS_CSP if path == API_DOCS else CSP)
+                if not path.startswith("/static/"):
+                    add("cache-control", "no-store")
+                if self.hsts:
+                    add("strict-transport-security", "max-age=31536000; includeSubDomains")
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+class RedactInvitationTokens(logging.Filter):
+    """Access logs print request paths; invitation links carry a secret in theirs."""
+
+    pattern = re.compile(r"(/invitation/)[^\s/?\"]+")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.args:
+            record.args = tuple(
+                self.pattern.sub(r"\1[redacted]", a) if isinstance(a, str) else a for a in record.args
+            )
+        if isinstance(record.msg, str):
+            record.msg = self.pattern.sub(r"\1[redacted]", record.msg)
+        return True
+
+
+def _install_log_redaction() -> None:
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactInvitationTokens) for f in logger.filters):
+            logger.addFilter(RedactInvitationTokens())
+
+
+def _template_context(request: Request) -> dict[str, Any]:
+    return {
+        "current_user": getattr(request.state, "user", None),
+        # A callable, so that only pages with a form create a token (and a session cookie).
+        "csrf_token": lambda: csrf_token(request),
+    }
+
+
+def _error_response(request: Request, status_code: int, message: str, **extra: Any) -> Response:
+    if wants_json(request):
+        return JSONResponse({"detail": message, **extra}, status_code=status_code)
+    try:
+        current_user(request)  # cached when the route's rule already ran
+    except Exception:  # the error page must render even when the database is down
+        request.state.user = None
+    context = {"status_code": status_code, "message": message, **extra}
+    return render(request, "error.html", context, status_code=status_code)
+
+
+async def _service_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ServiceError)
+    if isinstance(exc, NotAuthenticated) and not wants_json(request) and request.method in ("GET", "HEAD"):
+        target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        return RedirectResponse(f"/login?next={quote(target, safe='/')}", status_code=303)
+    extra: dict[str, Any] = {}
+    if isinstance(exc, ValidationFailed):
+        extra["problems"] = list(exc.problems)
+    if isinstance(exc, StaleEdit):
+        extra["current"] = [
+            {
+                "entity": c.entity,
+                "id": c.entity_id,
+                "field": c.field,
+                "value": c.value,
+                "version": c.version,
+                "changed_by": c.changed_by,
+                "changed_at": c.changed_at.isoformat(),
+            }
+            for c in exc.current
+        ]
+    response = _error_response(request, exc.status_code, exc.message, **extra)
+    retry_after = getattr(exc, "retry_after_s", None)
+    if retry_after:
+        response.headers["Retry-After"] = str(retry_after)
+    return response
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    messages = {404: "This page does not exist.", 405: "This action is not available here."}
+    message = messages.get(exc.status_code, str(exc.detail))
+    response = _error_response(request, exc.status_code, message)
+    if exc.headers:
+        response.headers.update(exc.headers)
+    return response
+
+
+async def _validation_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
+    problems = [
+        f"{'.'.join(str(p) for p in error.get('loc', ())[1:]) or 'request'}: {error.get('msg', 'invalid')}"
+        for error in exc.errors()
+    ]
+    return _error_response(request, 422, "The request could not be read.", problems=problems)
+
+
+def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> FastAPI:
+    """Build the web application for ``settings`` (default: the environment's)."""
+    settings = settings or get_settings()
+    session_factory = get_session_factory(settings)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # A SQLite file needs no set-up; PostgreSQL is migrated by the operator (init_db / alembic).
+        if is_sqlite(settings.sqlalchemy_url):
+            init_db(settings)
+        yield
+
+    app = FastAPI(
+        title="Olympiad orchestrator",
+        version="0.1.0",
+        openapi_url=API_SCHEMA,
+        docs_url=API_DOCS,
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.uow_factory = uow_factory or (lambda: UnitOfWork(session_factory))
+    app.state.templates = Jinja2Templates(
+        directory=str(TEMPLATES_DIR), context_processors=[_template_context]
+    )
+
+    https = settings.public_base_url.startswith("https://")
+    app.add_middleware(
+        SessionMiddleware,
+        secret_key=settings.secret_key.get_secret_value(),
+        session_cookie=SESSION_COOKIE,
+        max_age=settings.session_max_age_s,
+        same_site="lax",
+        https_only=https,
+    )
+    app.add_middleware(SecurityHeaders, hsts=https)
+
+    app.add_exception_handler(ServiceError, _service_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+
+    app.include_router(routes_auth.router)
+    app.include_router(routes_auth.api)
+
+    @app.get("/healthz", dependencies=[allow_public()], tags=["health"])
+    def healthz(request: Request) -> JSONResponse:
+        """Liveness and database reachability (no details that could help an attacker)."""
+        try:
+            with request.app.state.uow_factory() as uow:
+                ok = uow.health.ping()
+        except Exception:
+            log.exception("health check: database unreachable")
+            ok = False
+        body = {"status": "ok" if ok else "unavailable", "database": "ok" if ok else "unreachable"}
+        return JSONResponse(body, status_code=200 if ok else 503)
+
+    @app.get("/", dependencies=[allow_public()], include_in_schema=False)
+    def home(request: Request) -> Response:
+        with request.app.state.uow_factory() as uow:
+            events = [{"slug": e.slug, "name": e.name, "status": e.status} for e in uow.events.list_all()]
+        return render(request, "home.html", {"events": events})
+
+    app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
+    register_route_rule("/static", PUBLIC)
+    register_route_rule(API_SCHEMA, PUBLIC)
+    register_route_rule(API_DOCS, PUBLIC)
+    register_route_rule(API_DOCS + "/oauth2-redirect", PUBLIC)
+
+    _install_log_redaction()
+    return app

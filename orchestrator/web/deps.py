@@ -1,0 +1,57 @@
+"""Request-scoped helpers for routes: settings, units of work, templates, the client address."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import Request
+from fastapi.templating import Jinja2Templates
+from starlette.responses import Response
+
+from orchestrator.adapters.uow import UnitOfWorkFactory
+from orchestrator.config import Settings
+
+
+def get_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_uow_factory(request: Request) -> UnitOfWorkFactory:
+    """A factory, not an open unit of work: routes commit before rendering (``with factory() as uow``)."""
+    factory: UnitOfWorkFactory = request.app.state.uow_factory
+    return factory
+
+
+def client_ip(request: Request) -> str:
+    # Behind a proxy, run uvicorn with --proxy-headers so that request.client is the real address.
+    return request.client.host if request.client else ""
+
+
+def templates(request: Request) -> Jinja2Templates:
+    engine: Jinja2Templates = request.app.state.templates
+    return engine
+
+
+def render(
+    request: Request, name: str, context: dict[str, Any] | None = None, *, status_code: int = 200
+) -> Response:
+    """Render ``templates/<name>`` with the common context (user, csrf_token())."""
+    return templates(request).TemplateResponse(request, name, context or {}, status_code=status_code)
+
+
+def safe_next(target: str | None, default: str = "/") -> str:
+    """A same-site path to go to after login; anything else (other hosts, //evil) becomes ``default``."""
+    if not target:
+        return default
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+        return default
+    if "\\" in target or any(ord(c) < 32 for c in target):
+        return default
+    return target
+
+
+def wants_json(request: Request) -> bool:
+    return request.url.path.startswith("/api/")
