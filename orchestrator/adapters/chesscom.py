@@ -418,6 +418,8 @@ class ChessComImporter:
                 needs_arbiter=False,
             )
         imported = _imported(slot.board_no, games[0], what)
+        if status == "finished" and not imported.result.is_final and not imported.needs_arbiter:
+            imported = _flag(imported, "the match is finished but this game has no result")
         # The match record can differ from the game after a fair-play adjustment by Chess.com.
         recorded = w_codes.get("played_as_white")
         game_code = (games[0]["white"].get("result") or "").lower()

@@ -341,3 +341,14 @@ def test_an_unknown_white_player_is_not_found() -> None:
         served_archives().importer().import_from_archives(
             [BoardSlot(1, "Ghost", "BetaBishop")], ROUND_START, ROUND_END
         )
+
+
+def test_a_game_without_result_in_a_finished_match_goes_to_the_arbiter() -> None:
+    board = fixture("match_1201_board_1.json")
+    for colour in ("white", "black"):
+        del board["games"][0][colour]["result"]
+    fake = served_match_1201()
+    fake.serve("/pub/match/1201/1", board)
+    (game,) = fake.importer().import_team_match(1201, [BoardSlot(1, "AlphaKnight", "BetaBishop")])
+    assert (game.result, game.needs_arbiter) == (GameResult.PENDING, True)
+    assert "no result" in game.note
