@@ -269,14 +269,18 @@ def parse_ndjson_line(line: str, line_number: int) -> dict[str, Any] | SkippedLi
 
 
 def _retry_after_s(response: httpx.Response, floor: float) -> float:
-    header = response.headers.get("Retry-After")
+    """Seconds to wait after a 429: Retry-After (seconds or HTTP date) if longer than ``floor``."""
+    header = (response.headers.get("Retry-After") or "").strip()
     wait = floor
     if header:
         try:
             wait = max(wait, float(header))
         except ValueError:
-            when = email.utils.parsedate_to_datetime(header) if header.strip() else None
-            if when is not None:
+            try:
+                when = email.utils.parsedate_to_datetime(header)
+            except (TypeError, ValueError):
+                when = None
+            if when is not None and when.tzinfo is not None:
                 wait = max(wait, when.timestamp() - time.time())
     return max(wait, MIN_RATE_LIMIT_WAIT_S)
 
@@ -573,6 +577,60 @@ class LichessClient:
         body = ",".join(dict.fromkeys(ids)).encode()
         with self._send("POST", f"/api/stream/games/{stream_id}/add", content=body) as response:
             self._check(response, "add to stream")
+
+
+def bulk_matches(bulk: Bulk, pairings: Sequence[Pairing], pair_at: int | None = None) -> bool:
+    """True when ``bulk`` pairs exactly these accounts with these colours (and at ``pair_at`` if given)."""
+    if pair_at is not None and bulk.pair_at != pair_at:
+        return False
+    ours = sorted((p.white.account.lower(), p.black.account.lower()) for p in pairings)
+    theirs = sorted((g.white.lower(), g.black.lower()) for g in bulk.games)
+    return ours == theirs
+
+
+def ensure_bulk(
+    client: LichessClient,
+    pairings: Sequence[Pairing],
+    spec: BulkSpec,
+    *,
+    policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+    sleep: Callable[[float], None] = time.sleep,
+) -> Bulk:
+    """Create a bulk with retries, never twice: after a timeout or 5xx the answer may be lost while the
+    bulk exists, so the organiser's scheduled bulks are searched before each new attempt.
+
+    Lichess drops a bulk from the list once it is paired and clocked; give ``pair_at`` or
+    ``start_clocks_at`` a little in the future so a lost answer can still be found.
+    """
+    pair_at = _epoch_ms(spec.pair_at)
+    attempt = 1
+    uncertain = False
+    while True:
+        try:
+            if uncertain:
+                for bulk in client.list_bulks():
+                    if bulk_matches(bulk, pairings, pair_at):
+                        return bulk
+            return client.create_bulk(pairings, spec)
+        except TransientError as error:
+            uncertain = True
+            delay = policy.next_retry_delay(attempt, error)
+            if delay is None:
+                raise
+            sleep(delay)
+        except RateLimited as error:
+            delay = policy.next_retry_delay(attempt, error)
+            if delay is None:
+                raise
+            sleep(delay)
+        except BulkRejected as error:
+            # The lost first attempt may be what blocks this one ("same players at the same time").
+            if (
+                not uncertain
+                or error.error != "A bulk containing the same players is scheduled at the same time"
+            ):
+                raise
+        attempt += 1
 
 
 def _bulk_from_json(body: Any) -> Bulk:
