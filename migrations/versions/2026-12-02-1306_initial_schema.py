@@ -2,7 +2,7 @@
 
 Revision ID: 45a0ad0bcd6c
 Revises: 
-Create Date: 2026-12-02 13:06:26.545821+00:00
+Create Date: 2026-12-02 13:11:36.749657+00:00
 """
 
 from collections.abc import Sequence
@@ -117,10 +117,10 @@ def upgrade() -> None:
     sa.Column('winner_team_id', sa.Integer(), nullable=True),
     sa.Column('decided_at', sa.DateTime(timezone=True), nullable=True),
     sa.CheckConstraint("status IN ('waiting', 'ready', 'playing', 'armageddon', 'decided')", name=op.f('ck_duel_status')),
-    sa.ForeignKeyConstraint(['first_team_id'], ['team.id'], name=op.f('fk_duel_first_team_id_team')),
-    sa.ForeignKeyConstraint(['second_team_id'], ['team.id'], name=op.f('fk_duel_second_team_id_team')),
+    sa.ForeignKeyConstraint(['first_team_id'], ['team.id'], name=op.f('fk_duel_first_team_id_team'), initially='DEFERRED', deferrable=True),
+    sa.ForeignKeyConstraint(['second_team_id'], ['team.id'], name=op.f('fk_duel_second_team_id_team'), initially='DEFERRED', deferrable=True),
     sa.ForeignKeyConstraint(['stage_id'], ['stage.id'], name=op.f('fk_duel_stage_id_stage'), ondelete='CASCADE'),
-    sa.ForeignKeyConstraint(['winner_team_id'], ['team.id'], name=op.f('fk_duel_winner_team_id_team')),
+    sa.ForeignKeyConstraint(['winner_team_id'], ['team.id'], name=op.f('fk_duel_winner_team_id_team'), initially='DEFERRED', deferrable=True),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_duel')),
     sa.UniqueConstraint('stage_id', 'key', name=op.f('uq_duel_stage_id_key'))
     )
@@ -236,10 +236,10 @@ def upgrade() -> None:
     sa.CheckConstraint("status IN ('scheduled', 'playing', 'finished')", name=op.f('ck_match_status')),
     sa.CheckConstraint('first_team_id <> second_team_id', name=op.f('ck_match_two_teams')),
     sa.ForeignKeyConstraint(['duel_id'], ['duel.id'], name=op.f('fk_match_duel_id_duel'), ondelete='CASCADE'),
-    sa.ForeignKeyConstraint(['first_team_id'], ['team.id'], name=op.f('fk_match_first_team_id_team')),
+    sa.ForeignKeyConstraint(['first_team_id'], ['team.id'], name=op.f('fk_match_first_team_id_team'), initially='DEFERRED', deferrable=True),
     sa.ForeignKeyConstraint(['pool_id'], ['pool.id'], name=op.f('fk_match_pool_id_pool'), ondelete='CASCADE'),
     sa.ForeignKeyConstraint(['round_id'], ['round.id'], name=op.f('fk_match_round_id_round'), ondelete='CASCADE'),
-    sa.ForeignKeyConstraint(['second_team_id'], ['team.id'], name=op.f('fk_match_second_team_id_team')),
+    sa.ForeignKeyConstraint(['second_team_id'], ['team.id'], name=op.f('fk_match_second_team_id_team'), initially='DEFERRED', deferrable=True),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_match')),
     sa.UniqueConstraint('duel_id', 'leg', name=op.f('uq_match_duel_id_leg')),
     sa.UniqueConstraint('round_id', 'match_no', name=op.f('uq_match_round_id_match_no'))
@@ -308,7 +308,7 @@ def upgrade() -> None:
     sa.Column('decided_at', sa.DateTime(timezone=True), nullable=True),
     sa.CheckConstraint("status IN ('open', 'upheld', 'rejected')", name=op.f('ck_appeal_status')),
     sa.ForeignKeyConstraint(['match_id'], ['match.id'], name=op.f('fk_appeal_match_id_match'), ondelete='CASCADE'),
-    sa.ForeignKeyConstraint(['team_id'], ['team.id'], name=op.f('fk_appeal_team_id_team')),
+    sa.ForeignKeyConstraint(['team_id'], ['team.id'], name=op.f('fk_appeal_team_id_team'), initially='DEFERRED', deferrable=True),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_appeal'))
     )
     op.create_index(op.f('ix_appeal_match_id'), 'appeal', ['match_id'], unique=False)
@@ -330,9 +330,9 @@ def upgrade() -> None:
     sa.CheckConstraint("result IN ('1-0', '½-½', '0-1', '+/-', '-/+', '-/-', '*')", name=op.f('ck_board_result')),
     sa.CheckConstraint("result_source IS NULL OR result_source IN ('server', 'arbiter', 'import')", name=op.f('ck_board_result_source')),
     sa.CheckConstraint('board_no >= 1', name=op.f('ck_board_board_no_positive')),
-    sa.ForeignKeyConstraint(['black_player_id'], ['player.id'], name=op.f('fk_board_black_player_id_player')),
+    sa.ForeignKeyConstraint(['black_player_id'], ['player.id'], name=op.f('fk_board_black_player_id_player'), initially='DEFERRED', deferrable=True),
     sa.ForeignKeyConstraint(['match_id'], ['match.id'], name=op.f('fk_board_match_id_match'), ondelete='CASCADE'),
-    sa.ForeignKeyConstraint(['white_player_id'], ['player.id'], name=op.f('fk_board_white_player_id_player')),
+    sa.ForeignKeyConstraint(['white_player_id'], ['player.id'], name=op.f('fk_board_white_player_id_player'), initially='DEFERRED', deferrable=True),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_board')),
     sa.UniqueConstraint('game_id', name=op.f('uq_board_game_id')),
     sa.UniqueConstraint('match_id', 'board_no', name=op.f('uq_board_match_id_board_no'))
@@ -372,13 +372,13 @@ def upgrade() -> None:
     sa.CheckConstraint("category IN ('open', 'women', 'junior', 'girl')", name=op.f('ck_armageddon_category')),
     sa.CheckConstraint("colour IS NULL OR colour IN ('white', 'black')", name=op.f('ck_armageddon_colour')),
     sa.CheckConstraint("status IN ('nominating', 'choosing', 'ready', 'playing', 'decided')", name=op.f('ck_armageddon_status')),
-    sa.ForeignKeyConstraint(['board_id'], ['board.id'], name=op.f('fk_armageddon_board_id_board')),
-    sa.ForeignKeyConstraint(['category_lot_id'], ['lot.id'], name=op.f('fk_armageddon_category_lot_id_lot')),
-    sa.ForeignKeyConstraint(['chooser_lot_id'], ['lot.id'], name=op.f('fk_armageddon_chooser_lot_id_lot')),
-    sa.ForeignKeyConstraint(['chooser_player_id'], ['player.id'], name=op.f('fk_armageddon_chooser_player_id_player')),
+    sa.ForeignKeyConstraint(['board_id'], ['board.id'], name=op.f('fk_armageddon_board_id_board'), initially='DEFERRED', deferrable=True),
+    sa.ForeignKeyConstraint(['category_lot_id'], ['lot.id'], name=op.f('fk_armageddon_category_lot_id_lot'), initially='DEFERRED', deferrable=True),
+    sa.ForeignKeyConstraint(['chooser_lot_id'], ['lot.id'], name=op.f('fk_armageddon_chooser_lot_id_lot'), initially='DEFERRED', deferrable=True),
+    sa.ForeignKeyConstraint(['chooser_player_id'], ['player.id'], name=op.f('fk_armageddon_chooser_player_id_player'), initially='DEFERRED', deferrable=True),
     sa.ForeignKeyConstraint(['duel_id'], ['duel.id'], name=op.f('fk_armageddon_duel_id_duel'), ondelete='CASCADE'),
-    sa.ForeignKeyConstraint(['first_nominee_id'], ['player.id'], name=op.f('fk_armageddon_first_nominee_id_player')),
-    sa.ForeignKeyConstraint(['second_nominee_id'], ['player.id'], name=op.f('fk_armageddon_second_nominee_id_player')),
+    sa.ForeignKeyConstraint(['first_nominee_id'], ['player.id'], name=op.f('fk_armageddon_first_nominee_id_player'), initially='DEFERRED', deferrable=True),
+    sa.ForeignKeyConstraint(['second_nominee_id'], ['player.id'], name=op.f('fk_armageddon_second_nominee_id_player'), initially='DEFERRED', deferrable=True),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_armageddon')),
     sa.UniqueConstraint('duel_id', name=op.f('uq_armageddon_duel_id'))
     )

@@ -143,8 +143,15 @@ def one_of(column: str, values: Any, *, name: str | None = None, nullable: bool 
 def _ref(
     target: str, *, cascade: bool = False, nullable: bool = False, index: bool = False, unique: bool = False
 ) -> Any:
-    """A foreign-key id column; ``cascade`` deletes the row with its parent."""
-    fk = ForeignKey(target, ondelete="CASCADE" if cascade else None)
+    """A foreign-key id column; ``cascade`` deletes the row with its parent.
+
+    Other references are checked at commit (DEFERRABLE INITIALLY DEFERRED), so that deleting a whole
+    event, whose cascades reach matches and teams by different paths, succeeds in one transaction.
+    """
+    if cascade:
+        fk = ForeignKey(target, ondelete="CASCADE")
+    else:
+        fk = ForeignKey(target, deferrable=True, initially="DEFERRED")
     if nullable:
         return Field(default=None, sa_column_args=[fk], nullable=True, index=index, unique=unique)
     return Field(sa_column_args=[fk], index=index, unique=unique)

@@ -1,0 +1,93 @@
+"""Integration fixtures on the real PostgreSQL server (127.0.0.1:5432, trust auth, user postgres).
+
+A fresh database ``olympiad_test_<random>`` is created for the test session, migrated to head and
+dropped at the end. If PostgreSQL is not reachable the tests fail when CI=true and are skipped otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.engine import make_url
+
+from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
+from orchestrator.db import init_db, make_engine, make_session_factory
+
+ADMIN_URL = os.environ.get(
+    "OLYMPIAD_TEST_PG_ADMIN_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+)
+
+
+def _admin_engine() -> Engine:
+    return create_engine(ADMIN_URL, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 3})
+
+
+def _require_postgres() -> None:
+    try:
+        with _admin_engine().connect() as connection:
+            connection.execute(text("SELECT 1"))
+    except Exception as error:  # any reason at all: the message says which
+        reason = f"PostgreSQL is not reachable at {make_url(ADMIN_URL).render_as_string()}: {error}"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+
+def create_database(prefix: str = "olympiad_test") -> str:
+    """Create an empty database and return its URL."""
+    name = f"{prefix}_{secrets.token_hex(6)}"
+    admin = _admin_engine()
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return make_url(ADMIN_URL).set(database=name).render_as_string(hide_password=False)
+
+
+def drop_database(url: str) -> None:
+    name = make_url(url).database
+    admin = _admin_engine()
+    with admin.connect() as connection:
+        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def pg_empty_url() -> Iterator[str]:
+    """A fresh, empty PostgreSQL database for this test session (no schema)."""
+    _require_postgres()
+    url = create_database("olympiad_test_empty")
+    try:
+        yield url
+    finally:
+        drop_database(url)
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    """A fresh PostgreSQL database migrated to head, dropped after the session."""
+    _require_postgres()
+    url = create_database()
+    engine = make_engine(url)
+    try:
+        init_db(engine=engine)
+        yield url
+    finally:
+        engine.dispose()
+        drop_database(url)
+
+
+@pytest.fixture(scope="session")
+def pg_engine(pg_url: str) -> Iterator[Engine]:
+    engine = make_engine(pg_url)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def uow_factory(pg_engine: Engine) -> UnitOfWorkFactory:
+    session_factory = make_session_factory(pg_engine)
+    return lambda: UnitOfWork(session_factory)

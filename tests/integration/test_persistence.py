@@ -1,0 +1,383 @@
+"""Schema, migrations, unit of work, row locks and optimistic concurrency on real PostgreSQL (and SQLite)."""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, inspect, text
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from orchestrator.adapters.tables import (
+    ALL_TABLES,
+    Board,
+    Event,
+    Match,
+    Player,
+    Pool,
+    Round,
+    Stage,
+    Team,
+)
+from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
+from orchestrator.db import alembic_config, init_db, make_engine, make_session_factory, metadata
+from orchestrator.services.errors import StaleEdit
+
+pytestmark = pytest.mark.integration
+
+
+def schema_drift(engine: Engine) -> list[object]:
+    with engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        return list(compare_metadata(context, metadata))
+
+
+def head_revision() -> str:
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def current_revision(engine: Engine) -> str | None:
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+@dataclass
+class MatchIds:
+    event: int
+    pool: int
+    match: int
+    boards: list[int]
+
+
+def seed_match(uow: UnitOfWork) -> MatchIds:
+    """An event with one pool stage, two teams of two players, one round and one two-board match."""
+    tag = secrets.token_hex(4)
+    event = uow.repo.add(Event(slug=f"ev-{tag}", name=f"Event {tag}"))
+    assert event.id is not None
+    stage = uow.repo.add(Stage(event_id=event.id, key="top", name="Top", kind="pools"))
+    assert stage.id is not None
+    pool = uow.repo.add(Pool(stage_id=stage.id, letter="A"))
+    teams = [
+        uow.repo.add(Team(event_id=event.id, name=f"Team {n}", federation="FID", seed=n)) for n in (1, 2)
+    ]
+    players = [
+        uow.repo.add(
+            Player(
+                event_id=event.id,
+                team_id=team.id or 0,
+                name=f"P{team.seed}{board}",
+                account=f"p{team.seed}{board}-{tag}",
+                sex="m",
+                birth_year=1990,
+                rating=2500,
+                main_board=board,
+                category="open",
+            )
+        )
+        for team in teams
+        for board in (1, 2)
+    ]
+    rnd = uow.repo.add(Round(stage_id=stage.id, number=1))
+    match = uow.repo.add(
+        Match(
+            round_id=rnd.id or 0,
+            pool_id=pool.id,
+            match_no=1,
+            first_team_id=teams[0].id or 0,
+            second_team_id=teams[1].id or 0,
+        )
+    )
+    boards = [
+        uow.repo.add(
+            Board(
+                match_id=match.id or 0,
+                board_no=1,
+                white_player_id=players[0].id,
+                black_player_id=players[2].id,
+            )
+        ),
+        uow.repo.add(
+            Board(
+                match_id=match.id or 0,
+                board_no=2,
+                white_player_id=players[3].id,
+                black_player_id=players[1].id,
+            )
+        ),
+    ]
+    return MatchIds(event.id, pool.id or 0, match.id or 0, [b.id or 0 for b in boards])
+
+
+# --- migrations ---------------------------------------------------------------------------------------
+
+
+def test_upgrade_head_on_a_fresh_postgresql_database_creates_every_table_without_drift(
+    pg_empty_url: str,
+) -> None:
+    engine = make_engine(pg_empty_url)
+    try:
+        init_db(engine=engine)
+        tables = set(inspect(engine).get_table_names())
+        assert {t.__tablename__ for t in ALL_TABLES} <= tables  # type: ignore[attr-defined]
+        assert current_revision(engine) == head_revision()
+        assert schema_drift(engine) == []
+        init_db(engine=engine)  # running it again is harmless
+        assert current_revision(engine) == head_revision()
+    finally:
+        engine.dispose()
+
+
+def test_upgrade_head_on_a_fresh_sqlite_file_creates_its_directory_and_shows_no_drift(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'nested' / 'dir' / 'olympiad.sqlite3'}"
+    engine = make_engine(url)
+    try:
+        init_db(engine=engine)
+        assert current_revision(engine) == head_revision()
+        assert schema_drift(engine) == []
+        with engine.connect() as connection:
+            assert connection.execute(text("PRAGMA foreign_keys")).scalar_one() == 1
+            assert connection.execute(text("PRAGMA journal_mode")).scalar_one() == "wal"
+    finally:
+        engine.dispose()
+
+
+def test_downgrade_to_base_and_upgrade_again_round_trips_on_sqlite(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    try:
+        init_db(engine=engine)
+        with engine.begin() as connection:
+            config = alembic_config()
+            config.attributes["connection"] = connection
+            command.downgrade(config, "base")
+        assert set(inspect(engine).get_table_names()) <= {"alembic_version"}
+        init_db(engine=engine)
+        assert schema_drift(engine) == []
+    finally:
+        engine.dispose()
+
+
+def test_migration_files_are_named_by_date_and_slug() -> None:
+    versions = Path(__file__).resolve().parents[2] / "migrations" / "versions"
+    names = sorted(p.name for p in versions.glob("*.py"))
+    assert names, "no migration found"
+    for name in names:
+        stamp, _, slug = name.partition("_")
+        datetime.strptime(stamp, "%Y-%m-%d-%H%M")
+        assert slug.endswith(".py") and slug[:-3].replace("_", "").isalnum()
+
+
+# --- constraints and types ----------------------------------------------------------------------------
+
+
+def test_timestamps_come_back_timezone_aware_in_utc(uow_factory: UnitOfWorkFactory) -> None:
+    moment = datetime(2020, 8, 20, 15, 30, tzinfo=timezone(timedelta(hours=3)))
+    with uow_factory() as uow:
+        ids = seed_match(uow)
+        round_ = uow.repo.get_or_raise(Match, ids.match)
+        round_.finished_at = moment
+    with uow_factory() as uow:
+        stored = uow.repo.get_or_raise(Match, ids.match).finished_at
+    assert stored == moment
+    assert stored is not None and stored.utcoffset() == timedelta(0)
+
+
+def test_a_naive_timestamp_is_refused(uow_factory: UnitOfWorkFactory) -> None:
+    with pytest.raises(Exception, match="naive datetime"), uow_factory() as uow:
+        ids = seed_match(uow)
+        uow.repo.get_or_raise(Match, ids.match).finished_at = datetime(2020, 8, 20, 15, 30)
+        uow.flush()
+
+
+def test_the_database_refuses_an_unknown_result_code(uow_factory: UnitOfWorkFactory) -> None:
+    with uow_factory() as uow:
+        ids = seed_match(uow)
+    with pytest.raises(IntegrityError, match="ck_board_result"), uow_factory() as uow:
+        uow.repo.get_or_raise(Board, ids.boards[0]).result = "2-0"
+        uow.flush()
+
+
+def test_a_game_server_account_is_unique_within_an_event(uow_factory: UnitOfWorkFactory) -> None:
+    with uow_factory() as uow:
+        ids = seed_match(uow)
+        player = uow.repo.get_or_raise(Board, ids.boards[0]).white_player_id
+        existing = uow.repo.get_or_raise(Player, player or 0)
+        account, team_id = existing.account, existing.team_id
+    with pytest.raises(IntegrityError, match="uq_player_event_id_account"), uow_factory() as uow:
+        uow.repo.add(
+            Player(
+                event_id=ids.event,
+                team_id=team_id,
+                name="Copy",
+                account=account,
+                sex="f",
+                birth_year=2001,
+                rating=2000,
+                category="women",
+            )
+        )
+
+
+def test_deleting_an_event_deletes_its_structure_with_it(uow_factory: UnitOfWorkFactory) -> None:
+    with uow_factory() as uow:
+        ids = seed_match(uow)
+    with uow_factory() as uow:
+        uow.session.delete(uow.repo.get_or_raise(Event, ids.event))
+    with uow_factory() as uow:
+        assert uow.repo.get(Board, ids.boards[0]) is None
+        assert uow.repo.get(Pool, ids.pool) is None
+
+
+# --- unit of work -------------------------------------------------------------------------------------
+
+
+def test_the_unit_of_work_commits_on_leaving_and_runs_queued_calls_after_the_commit(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    seen: list[str | None] = []
+    slug = f"commit-{secrets.token_hex(4)}"
+
+    def look_from_another_session() -> None:
+        with uow_factory() as other:
+            event = other.events.get_by_slug(slug)
+            seen.append(event.name if event else None)
+
+    with uow_factory() as uow:
+        uow.repo.add(Event(slug=slug, name="Committed"))
+        uow.after_commit(look_from_another_session)
+        assert seen == []  # queued, not run
+    assert seen == ["Committed"]
+
+
+def test_an_error_rolls_back_and_drops_queued_calls(uow_factory: UnitOfWorkFactory) -> None:
+    sent: list[int] = []
+    slug = f"rollback-{secrets.token_hex(4)}"
+    with pytest.raises(RuntimeError), uow_factory() as uow:
+        uow.repo.add(Event(slug=slug, name="Never"))
+        uow.after_commit(sent.append, 1)
+        raise RuntimeError("boom")
+    assert sent == []
+    with uow_factory() as uow:
+        assert uow.events.get_by_slug(slug) is None
+
+
+def test_a_failed_commit_drops_queued_calls(uow_factory: UnitOfWorkFactory) -> None:
+    sent: list[int] = []
+    slug = f"dup-{secrets.token_hex(4)}"
+    with uow_factory() as uow:
+        uow.repo.add(Event(slug=slug, name="First"))
+    with pytest.raises(IntegrityError), uow_factory() as uow:
+        uow.session.add(Event(slug=slug, name="Second"))  # not flushed: fails at the commit
+        uow.after_commit(sent.append, 1)
+    assert sent == []
+
+
+def test_a_failing_queued_call_does_not_undo_the_commit_or_stop_the_others(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    sent: list[int] = []
+    slug = f"after-{secrets.token_hex(4)}"
+
+    def broken() -> None:
+        raise ValueError("broker down")
+
+    with uow_factory() as uow:
+        uow.repo.add(Event(slug=slug, name="Kept"))
+        uow.after_commit(broken)
+        uow.after_commit(sent.append, 2)
+    assert sent == [2]
+    with uow_factory() as uow:
+        assert uow.events.get_by_slug(slug) is not None
+
+
+# --- optimistic concurrency and row locks ------------------------------------------------------------
+
+
+def test_a_board_edit_based_on_an_old_version_is_refused_and_names_who_changed_it(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    with uow_factory() as uow:
+        board_id = seed_match(uow).boards[0]
+        version = uow.repo.get_or_raise(Board, board_id).version
+    with uow_factory() as uow:
+        saved = uow.boards.update_versioned(
+            board_id,
+            expected_version=version,
+            values={"result": "1-0", "result_source": "arbiter"},
+            actor="alice",
+        )
+        assert saved.version == version + 1
+    with pytest.raises(StaleEdit) as raised, uow_factory() as uow:
+        uow.boards.update_versioned(
+            board_id,
+            expected_version=version,
+            values={"result": "0-1", "result_source": "arbiter"},
+            actor="bob",
+        )
+    current = raised.value.current[0]
+    assert (current.value, current.changed_by, current.version) == ("1-0", "alice", version + 1)
+    assert "alice" in raised.value.message
+    with uow_factory() as uow:
+        board = uow.repo.get_or_raise(Board, board_id)
+        assert (board.result, board.updated_by) == ("1-0", "alice")
+
+
+def test_a_locked_pool_cannot_be_locked_by_a_second_transaction_until_the_first_ends(
+    uow_factory: UnitOfWorkFactory, pg_engine: Engine
+) -> None:
+    with uow_factory() as uow:
+        pool_id = seed_match(uow).pool
+    locked = threading.Event()
+    release = threading.Event()
+
+    def hold_lock() -> None:
+        with uow_factory() as uow:
+            uow.locks.lock_pool(pool_id)
+            locked.set()
+            release.wait(30)
+
+    holder = threading.Thread(target=hold_lock)
+    holder.start()
+    try:
+        assert locked.wait(30)
+        with pg_engine.connect() as other, pytest.raises(OperationalError, match="could not obtain lock"):
+            other.execute(text("SELECT id FROM pool WHERE id = :id FOR UPDATE NOWAIT"), {"id": pool_id})
+    finally:
+        release.set()
+        holder.join(30)
+    with pg_engine.connect() as other:
+        assert other.execute(
+            text("SELECT id FROM pool WHERE id = :id FOR UPDATE NOWAIT"), {"id": pool_id}
+        ).one()
+
+
+def test_row_locks_are_a_plain_read_on_sqlite(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'lock.sqlite3'}")
+    try:
+        init_db(engine=engine)
+        factory = make_session_factory(engine)
+        with UnitOfWork(factory) as uow:
+            pool_id = seed_match(uow).pool
+        with UnitOfWork(factory) as uow:
+            assert uow.locks.lock_pool(pool_id).letter == "A"
+    finally:
+        engine.dispose()
+
+
+def test_an_event_created_now_stores_a_utc_creation_time(uow_factory: UnitOfWorkFactory) -> None:
+    before = datetime.now(UTC)
+    with uow_factory() as uow:
+        event = uow.repo.add(Event(slug=f"t-{secrets.token_hex(4)}", name="Timed"))
+        event_id = event.id or 0
+    with uow_factory() as uow:
+        created = uow.repo.get_or_raise(Event, event_id).created_at
+    assert created.tzinfo is not None and before <= created <= datetime.now(UTC)
