@@ -31,6 +31,7 @@ EXPORT_MAX_IDS = 300  # POST /api/games/export/_ids silently drops ids past 300
 STREAM_MAX_IDS = 1000  # POST /api/stream/games/{streamId} with OAuth
 MIN_RATE_LIMIT_WAIT_S = 60.0  # Lichess API tips: after a 429, wait a full minute
 NDJSON = "application/x-ndjson"
+SAME_TIME_ERROR = "A bulk containing the same players is scheduled at the same time"
 
 T = TypeVar("T")
 
@@ -625,10 +626,7 @@ def ensure_bulk(
             sleep(delay)
         except BulkRejected as error:
             # The lost first attempt may be what blocks this one ("same players at the same time").
-            if (
-                not uncertain
-                or error.error != "A bulk containing the same players is scheduled at the same time"
-            ):
+            if not uncertain or error.error != SAME_TIME_ERROR or attempt >= policy.max_attempts:
                 raise
         attempt += 1
 

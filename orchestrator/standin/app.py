@@ -25,6 +25,7 @@ from fastapi.responses import (
     StreamingResponse,
 )
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+from starlette.requests import ClientDisconnect
 
 from orchestrator.config import Settings
 from orchestrator.standin.faults import RATE_LIMIT_PAGE, FaultPlan
@@ -102,6 +103,11 @@ def create_standin_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(StandinError)
     async def _standin_error(request: Request, exc: StandinError) -> JSONResponse:
         return _error(exc.status_code, exc.body)
+
+    @app.exception_handler(ClientDisconnect)
+    async def _gone(request: Request, exc: ClientDisconnect) -> Response:
+        # The client gave up (e.g. after a "slow" fault): nothing to answer, nothing was changed.
+        return Response(status_code=499)
 
     def authed(request: Request, scope: str | None = None) -> User:
         found = store.token_user(_bearer(request))

@@ -157,7 +157,9 @@ def test_more_than_300_ids_are_split_into_calls_of_at_most_300():
 
 def test_a_bulk_rejected_for_a_bad_token_names_the_player_who_must_relink_and_not_the_token():
     bad = TOKENS["p3"]
-    client = client_for(lambda r: httpx.Response(400, json={"tokens": {bad: "Missing scope challenge:write"}}))
+    client = client_for(
+        lambda r: httpx.Response(400, json={"tokens": {bad: "Missing scope challenge:write"}})
+    )
     with pytest.raises(BulkRejected) as caught:
         client.create_bulk(PAIRINGS, BulkSpec(900, 10))
     error = caught.value
