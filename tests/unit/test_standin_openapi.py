@@ -1,0 +1,180 @@
+"""The stand-in's answers validate against the Lichess OpenAPI schemas (shared/reference/lichess-openapi).
+
+Schemas are the multi-file originals; relative ``$ref``s are resolved to the specs/schemas/*.yaml files.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import time
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from fastapi.testclient import TestClient
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from orchestrator.config import Settings
+from orchestrator.standin.app import create_standin_app
+from orchestrator.standin.engine import MATES
+
+SPECS = Path("/work/shared/reference/lichess-openapi/specs")
+if not SPECS.is_dir():
+    SPECS = Path(__file__).resolve().parents[3] / "shared" / "reference" / "lichess-openapi" / "specs"
+pytestmark = pytest.mark.skipif(not SPECS.is_dir(), reason="Lichess OpenAPI reference copy not present")
+
+
+def _retrieve(uri: str) -> Resource:
+    path = Path(uri.removeprefix("file://"))
+    return Resource.from_contents(yaml.safe_load(path.read_text()), default_specification=DRAFT202012)
+
+
+@cache
+def validator(schema_file: str, pointer: str = "") -> Draft202012Validator:
+    """A validator for a schema file (or a JSON pointer inside a path file), refs resolved from disk."""
+    uri = (SPECS / schema_file).resolve().as_uri()
+    registry: Registry = Registry(retrieve=_retrieve)
+    return Draft202012Validator({"$ref": f"{uri}#{pointer}"}, registry=registry)
+
+
+def check(schema_file: str, instance: Any, pointer: str = "") -> None:
+    errors = sorted(validator(schema_file, pointer).iter_errors(instance), key=str)
+    assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors)
+
+
+@pytest.fixture
+def standin() -> TestClient:
+    return TestClient(create_standin_app(Settings(standin_speed=0, standin_seed=3)))
+
+
+def new_user(standin: TestClient, name: str, rating: int) -> str:
+    return standin.post("/_standin/users", json={"username": name, "rating": rating}).json()["token"]
+
+
+def create_bulk(standin: TestClient, boards: int, **fields: str) -> tuple[str, dict]:
+    organiser = new_user(standin, "organiser", 2000)
+    tokens = [new_user(standin, f"u{n}", 1500 + 37 * n) for n in range(2 * boards)]
+    players = ",".join(f"{tokens[i]}:{tokens[i + 1]}" for i in range(0, len(tokens), 2))
+    form = {"players": players, "clock.limit": "900", "clock.increment": "10", "rules": "noAbort", **fields}
+    answer = standin.post("/api/bulk-pairing", data=form, headers={"Authorization": f"Bearer {organiser}"})
+    assert answer.status_code == 200, answer.text
+    return organiser, answer.json()
+
+
+def export(standin: TestClient, ids: list[str], query: str = "") -> list[dict]:
+    answer = standin.post(
+        f"/api/games/export/_ids{query}", content=",".join(ids), headers={"Accept": "application/x-ndjson"}
+    )
+    assert answer.headers["content-type"].startswith("application/x-ndjson")
+    return [json.loads(line) for line in answer.text.splitlines() if line]
+
+
+def test_bulk_pairing_answers_match_the_bulk_pairing_schema(standin):
+    soon = int(time.time() * 1000) + 60_000
+    organiser, bulk = create_bulk(standin, 3, startClocksAt=str(soon))
+    check("schemas/BulkPairing.yaml", bulk)
+    auth = {"Authorization": f"Bearer {organiser}"}
+    check("schemas/BulkPairing.yaml", standin.get(f"/api/bulk-pairing/{bulk['id']}", headers=auth).json())
+    check(
+        "schemas/Ok.yaml", standin.post(f"/api/bulk-pairing/{bulk['id']}/start-clocks", headers=auth).json()
+    )
+    missing = standin.get("/api/bulk-pairing/nosuchid", headers=auth)
+    assert missing.status_code == 404
+    check("schemas/NotFound.yaml", missing.json())
+
+
+def test_a_bulk_without_start_clocks_at_answers_null_like_lichess_which_the_schema_does_not_allow(standin):
+    _, bulk = create_bulk(standin, 1)
+    assert bulk["startClocksAt"] is None
+    with pytest.raises(AssertionError, match="startClocksAt"):
+        check("schemas/BulkPairing.yaml", bulk)
+
+
+@pytest.mark.parametrize("query", ["", "?pgnInJson=true&clocks=true", "?moves=false"])
+def test_export_lines_match_the_game_json_schema(standin, query):
+    _, bulk = create_bulk(standin, 6)
+    lines = export(standin, [g["id"] for g in bulk["games"]], query)
+    assert len(lines) == 6
+    for line in lines:
+        check("schemas/GameJson.yaml", line)
+
+
+def test_ongoing_and_unequal_clock_games_match_the_game_json_schema():
+    standin = TestClient(create_standin_app(Settings(standin_speed=1.0, standin_seed=3)))
+    _, bulk = create_bulk(
+        standin, 2, **{"clock.limit": "300", "clock.whiteLimit": "300", "clock.blackLimit": "240"}
+    )
+    standin.post("/_standin/time", json={"advanceMs": 60_000})
+    lines = export(standin, [g["id"] for g in bulk["games"]], "?clocks=true&pgnInJson=true")
+    assert {line["status"] for line in lines} == {"started"}
+    for line in lines:
+        check("schemas/GameJson.yaml", line)
+
+
+def test_faulty_games_match_the_game_json_schema():
+    standin = TestClient(
+        create_standin_app(
+            Settings(standin_speed=0, standin_seed=3, standin_faults="aborted,nostart", standin_fault_rate=1)
+        )
+    )
+    _, bulk = create_bulk(standin, 6)
+    lines = export(standin, [g["id"] for g in bulk["games"]])
+    assert {line["status"] for line in lines} <= {"aborted", "noStart"}
+    for line in lines:
+        check("schemas/GameJson.yaml", line)
+
+
+def test_stream_events_match_the_game_stream_game_schema(standin):
+    _, bulk = create_bulk(standin, 4)
+    store = standin.app.state.store
+    for view in store.views([g["id"] for g in bulk["games"]]):
+        check("schemas/GameStreamGame.yaml", store.stream_json(view))
+
+
+def test_oauth_and_account_answers_match_their_schemas(standin):
+    verifier = "v" * 64
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    params = {
+        "response_type": "code",
+        "client_id": "demo",
+        "redirect_uri": "http://x.test/cb",
+        "code_challenge_method": "S256",
+        "code_challenge": challenge,
+        "username": "alice",
+    }
+    location = standin.get("/oauth", params=params, follow_redirects=False).headers["location"]
+    code = location.split("code=")[1].split("&")[0]
+    form = {"grant_type": "authorization_code", "code": code, "code_verifier": verifier}
+    form |= {"redirect_uri": "http://x.test/cb", "client_id": "demo"}
+    token = standin.post("/api/token", data=form)
+    pointer = "/post/responses/200/content/application~1json/schema"
+    check("tags/oauth/api-token.yaml", token.json(), pointer)
+    check("schemas/OAuthError.yaml", standin.post("/api/token", data=form).json())
+    account = standin.get("/api/account", headers={"Authorization": f"Bearer {token.json()['access_token']}"})
+    check("schemas/UserExtended.yaml", account.json())
+
+
+def test_the_mate_miniatures_are_legal_and_end_in_mate_for_the_right_side():
+    chess = pytest.importorskip("chess")
+    for winner, games in MATES.items():
+        for sans in games:
+            board = chess.Board()
+            for san in sans.split():
+                board.push_san(san)
+            assert board.is_checkmate() and board.turn == (winner == "black")
+
+
+def test_the_schema_check_follows_refs_and_rejects_what_lichess_would_not_send(standin):
+    _, bulk = create_bulk(standin, 1)
+    [line] = export(standin, [bulk["games"][0]["id"]])
+    bad_status = {**line, "status": "resigned"}
+    no_rating = {**line, "players": {**line["players"], "black": {"user": line["players"]["black"]["user"]}}}
+    for broken, where in ((bad_status, "status"), (no_rating, "rating")):
+        with pytest.raises(AssertionError, match=where):
+            check("schemas/GameJson.yaml", broken)
