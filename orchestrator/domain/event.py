@@ -1521,7 +1521,11 @@ def _check_bracket(
             reader.report(f"bracket[{duel.index}].duel", f"duel {duel.key} is defined twice")
         else:
             position[duel.key] = duel.index
-    feeding = {e.stage for _, e in knockout.entrants if isinstance(e, Qualifiers)} if knockout else set()
+    feeding = (
+        {e.stage for _, e in knockout.entrants if isinstance(e, Qualifiers) and e.stage in by_key}
+        if knockout
+        else set()
+    )
 
     resolved: list[tuple[_DuelDraft, SlotRef | None, SlotRef | None]] = []
     used: dict[SlotRef, str] = {}

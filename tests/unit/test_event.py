@@ -358,3 +358,30 @@ def test_playoff_entrants_are_the_top_three_of_each_top_pool(event: EventDefinit
     names: Callable[[int], list[str]] = lambda p: [f"T{p}{i}" for i in range(10)]  # noqa: E731
     entrants = stage_entrants(event, "playoff", {"top": [names(p) for p in range(4)]})
     assert entrants == [f"T{p}{i}" for i in range(3) for p in range(4)]
+
+
+def test_committed_event_files_are_what_the_generator_writes() -> None:
+    import importlib.util
+
+    script = EVENTS.parent / "scripts" / "make_demo_field.py"
+    spec = importlib.util.spec_from_file_location("make_demo_field", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for path, text in module.render().items():
+        assert path.read_text() == text, f"{path.name} is stale: run scripts/make_demo_field.py"
+
+
+def test_any_one_line_damage_is_reported_as_problems_never_a_crash() -> None:
+    head = CORRECT_TEXT[: CORRECT_TEXT.index("  - name: Georgia")]  # header and the first seven teams
+    lines = head.splitlines(keepends=True)
+    damaged: list[str] = []
+    for i, line in enumerate(lines):
+        damaged.append("".join(lines[:i] + lines[i + 1 :]))
+        for old, new in [(":", " "), ("1", "x"), ("top", "nope"), ("A", "Q"), ("pools", "knockout")]:
+            if old in line:
+                damaged.append("".join([*lines[:i], line.replace(old, new, 1), *lines[i + 1 :]]))
+    for text in damaged:
+        with pytest.raises(EventDefinitionError) as caught:
+            parse_event(text)
+        assert caught.value.problems
