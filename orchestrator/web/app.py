@@ -197,6 +197,7 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
         openapi_url=API_SCHEMA,
         docs_url=API_DOCS,
         redoc_url=None,
+        swagger_ui_oauth2_redirect_url=API_DOCS + "/oauth2-redirect",
         lifespan=lifespan,
     )
     app.state.settings = settings

@@ -15,15 +15,14 @@ The rule also checks the CSRF token on unsafe methods (web/csrf.py).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import Depends
 from fastapi.dependencies.models import Dependant
-from fastapi.routing import APIRoute
 from starlette.requests import Request
-from starlette.routing import BaseRoute, Mount, Route
+from starlette.routing import Mount
 
 from orchestrator.adapters.tables import STAFF_ROLES, Role
 from orchestrator.services.errors import Forbidden, NotAuthenticated
@@ -146,13 +145,44 @@ def _rules_in(dependant: Dependant) -> Iterable[AccessRule]:
         yield from _rules_in(dependency)
 
 
-def rule_of(route: BaseRoute) -> AccessRule | None:
-    """The access rule a route declared, or None (a bug the matrix test reports)."""
-    if isinstance(route, APIRoute):
-        rules = list(_rules_in(route.dependant))
+def rule_of(route: Any) -> AccessRule | None:
+    """The access rule a route declared, or None (a bug the matrix test reports).
+
+    ``route`` is an APIRoute, a route context from ``iter_routes`` or a plain Starlette Route/Mount.
+    """
+    dependant = getattr(route, "dependant", None)
+    if isinstance(dependant, Dependant):
+        rules = list(_rules_in(dependant))
         if len({id(rule) for rule in rules}) > 1:
             return None  # two different rules on one route is ambiguous: treat as undeclared
         return rules[0] if rules else None
-    if isinstance(route, Mount | Route):
-        return _ROUTE_RULES.get(route.path)
-    return None
+    path = getattr(route, "path", None)
+    return _ROUTE_RULES.get(path) if isinstance(path, str) else None
+
+
+@dataclass(frozen=True)
+class RouteInfo:
+    path: str
+    methods: frozenset[str]
+    is_mount: bool
+    rule: AccessRule | None
+
+
+def iter_routes(app: Any) -> Iterator[RouteInfo]:
+    """Every route the application serves, with routers' prefixes applied, and its rule."""
+    try:  # FastAPI >= 0.16x keeps included routers as lazy entries of app.routes
+        from fastapi.routing import iter_route_contexts
+
+        routes: Iterable[Any] = iter_route_contexts(app.routes)
+    except ImportError:  # older FastAPI flattens included routes into app.routes
+        routes = app.routes
+    for route in routes:
+        original = getattr(route, "original_route", route)
+        path = str(getattr(route, "path", None) or getattr(original, "path", ""))
+        methods = getattr(route, "methods", None) or set()
+        yield RouteInfo(
+            path=path,
+            methods=frozenset(methods),
+            is_mount=isinstance(original, Mount),
+            rule=rule_of(route),
+        )

@@ -57,7 +57,8 @@ def login_submit(
             request,
             "auth/login.html",
             {"next": safe_next(next), "username": username, "error": verdict.refusal.message},
-            status_code=verdict.refusal.status_code,
+            # The form is shown again: 200 for a wrong password (the page is the answer), 429 when throttled.
+            status_code=429 if isinstance(verdict.refusal, LoginThrottled) else 200,
         )
         response.headers.update(headers)
         return response

@@ -1,0 +1,249 @@
+"""Accounts, password hashing, login throttling and invitations (SQLite in a temporary directory)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from orchestrator.adapters.tables import Event, Role, Team, User
+from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
+from orchestrator.config import Settings
+from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
+from orchestrator.services import users
+from orchestrator.services.errors import Conflict, LoginRefused, LoginThrottled, NotFound, ValidationFailed
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(data_dir=tmp_path, environment="test", login_max_failures=3, login_lockout_s=300)
+
+
+@pytest.fixture
+def uow_factory(settings: Settings) -> UnitOfWorkFactory:
+    engine = make_engine(settings.sqlalchemy_url)
+    init_db(engine=engine)
+    factory = make_session_factory(engine)
+    return lambda: UnitOfWork(factory)
+
+
+def login(
+    uow_factory: UnitOfWorkFactory, settings: Settings, password: str, **kwargs: object
+) -> users.LoginVerdict:
+    with uow_factory() as uow:
+        return users.authenticate(uow, username="Anna", password=password, settings=settings, **kwargs)  # type: ignore[arg-type]
+
+
+def make_owner(uow_factory: UnitOfWorkFactory) -> int:
+    with uow_factory() as uow:
+        return users.create_user(uow, username="anna", password=PASSWORD, role="owner")
+
+
+def make_team(uow_factory: UnitOfWorkFactory) -> int:
+    with uow_factory() as uow:
+        event = uow.repo.add(Event(slug="ev", name="Event"))
+        team = uow.repo.add(Team(event_id=event.id or 0, name="Norway", federation="NOR", seed=1))
+        return team.id or 0
+
+
+def test_passwords_are_stored_as_argon2id_hashes_that_verify() -> None:
+    stored = users.hash_password(PASSWORD)
+    assert stored.startswith("$argon2id$") and PASSWORD not in stored
+    assert users.verify_password(stored, PASSWORD)
+    assert not users.verify_password(stored, PASSWORD + "x")
+    assert not users.verify_password(None, PASSWORD)
+    assert not users.verify_password("not a hash", PASSWORD)
+
+
+def test_a_created_user_can_log_in_with_the_username_in_any_case(
+    uow_factory: UnitOfWorkFactory, settings: Settings
+) -> None:
+    user_id = make_owner(uow_factory)
+    user = login(uow_factory, settings, PASSWORD).accepted_user()
+    assert (user.id, user.username, user.role) == (user_id, "anna", Role.OWNER)
+
+
+def test_creating_a_user_reports_every_problem_at_once(uow_factory: UnitOfWorkFactory) -> None:
+    with pytest.raises(ValidationFailed) as raised, uow_factory() as uow:
+        users.create_user(uow, username="bad name!", password="short", role="wizard")
+    assert len(raised.value.problems) == 3
+
+
+def test_a_taken_username_is_a_conflict(uow_factory: UnitOfWorkFactory) -> None:
+    make_owner(uow_factory)
+    with pytest.raises(Conflict), uow_factory() as uow:
+        users.create_user(uow, username="ANNA", password=PASSWORD, role="admin")
+
+
+def test_a_captain_needs_a_team_and_staff_have_none(uow_factory: UnitOfWorkFactory) -> None:
+    team_id = make_team(uow_factory)
+    with pytest.raises(ValidationFailed, match="needs a team"), uow_factory() as uow:
+        users.create_user(uow, username="cap", password=PASSWORD, role="captain")
+    with pytest.raises(ValidationFailed, match="Only captain"), uow_factory() as uow:
+        users.create_user(uow, username="arb", password=PASSWORD, role="arbiter", team_id=team_id)
+
+
+def test_creating_a_user_is_audited_without_the_password_or_its_hash(uow_factory: UnitOfWorkFactory) -> None:
+    user_id = make_owner(uow_factory)
+    with uow_factory() as uow:
+        (entry,) = uow.audit.for_entity("user", user_id)
+        stored_hash = uow.repo.get_or_raise(User, user_id).password_hash or ""
+    assert entry.action == "user.create"
+    assert PASSWORD not in str(entry.new) and stored_hash not in str(entry.new)
+
+
+def test_a_wrong_password_and_an_unknown_user_get_the_same_answer(
+    uow_factory: UnitOfWorkFactory, settings: Settings
+) -> None:
+    make_owner(uow_factory)
+    wrong = login(uow_factory, settings, "wrong password")
+    with uow_factory() as uow:
+        unknown = users.authenticate(uow, username="nobody", password=PASSWORD, settings=settings)
+    assert isinstance(wrong.refusal, LoginRefused) and isinstance(unknown.refusal, LoginRefused)
+    assert wrong.refusal.message == unknown.refusal.message == users.WRONG_CREDENTIALS
+
+
+def test_after_too_many_failures_even_the_right_password_is_refused_with_a_clear_message(
+    uow_factory: UnitOfWorkFactory, settings: Settings
+) -> None:
+    make_owner(uow_factory)
+    now = utcnow()
+    for n in range(settings.login_max_failures):
+        verdict = login(uow_factory, settings, "wrong password", now=now + timedelta(seconds=n))
+        assert isinstance(verdict.refusal, LoginRefused)
+    throttled = login(uow_factory, settings, PASSWORD, now=now + timedelta(seconds=10))
+    assert isinstance(throttled.refusal, LoginThrottled)
+    assert "Too many failed logins" in throttled.refusal.message
+    assert 0 < throttled.refusal.retry_after_s <= settings.login_lockout_s
+    with pytest.raises(LoginThrottled):
+        throttled.accepted_user()
+
+
+def test_the_lock_lifts_when_the_failures_leave_the_window(
+    uow_factory: UnitOfWorkFactory, settings: Settings
+) -> None:
+    make_owner(uow_factory)
+    now = utcnow()
+    for n in range(settings.login_max_failures):
+        login(uow_factory, settings, "wrong password", now=now + timedelta(seconds=n))
+    later = now + timedelta(seconds=settings.login_lockout_s + settings.login_max_failures + 1)
+    assert login(uow_factory, settings, PASSWORD, now=later).user is not None
+
+
+def test_a_successful_login_clears_the_earlier_failures(
+    uow_factory: UnitOfWorkFactory, settings: Settings
+) -> None:
+    make_owner(uow_factory)
+    now = utcnow()
+    for n in range(settings.login_max_failures - 1):
+        login(uow_factory, settings, "wrong password", now=now + timedelta(seconds=n))
+    assert login(uow_factory, settings, PASSWORD, now=now + timedelta(seconds=5)).user is not None
+    for n in range(settings.login_max_failures - 1):
+        login(uow_factory, settings, "wrong password", now=now + timedelta(seconds=6 + n))
+    assert login(uow_factory, settings, PASSWORD, now=now + timedelta(seconds=20)).user is not None
+
+
+def test_one_address_trying_many_usernames_is_throttled(
+    uow_factory: UnitOfWorkFactory, tmp_path: Path
+) -> None:
+    settings = Settings(data_dir=tmp_path, login_max_failures=100, login_max_failures_per_ip=4)
+    make_owner(uow_factory)
+    now = utcnow()
+    for n in range(4):
+        with uow_factory() as uow:
+            users.authenticate(
+                uow, username=f"guess{n}", password="x" * 12, ip="203.0.113.9", settings=settings, now=now
+            )
+    with uow_factory() as uow:
+        verdict = users.authenticate(
+            uow, username="anna", password=PASSWORD, ip="203.0.113.9", settings=settings, now=now
+        )
+    assert isinstance(verdict.refusal, LoginThrottled)
+    with uow_factory() as uow:
+        other = users.authenticate(
+            uow, username="anna", password=PASSWORD, ip="198.51.100.1", settings=settings
+        )
+    assert other.user is not None
+
+
+def test_a_disabled_account_cannot_log_in_and_its_sessions_end(
+    uow_factory: UnitOfWorkFactory, settings: Settings
+) -> None:
+    user_id = make_owner(uow_factory)
+    before = login(uow_factory, settings, PASSWORD).accepted_user()
+    with uow_factory() as uow:
+        users.disable_user(uow, user_id=user_id, actor="root", reason="left the federation")
+    verdict = login(uow_factory, settings, PASSWORD)
+    assert isinstance(verdict.refusal, LoginRefused) and "disabled" in verdict.refusal.message
+    with uow_factory() as uow:
+        assert (
+            users.load_session_user(uow, user_id=user_id, session_generation=before.session_generation)
+            is None
+        )
+
+
+def test_changing_the_password_ends_existing_sessions(
+    uow_factory: UnitOfWorkFactory, settings: Settings
+) -> None:
+    user_id = make_owner(uow_factory)
+    before = login(uow_factory, settings, PASSWORD).accepted_user()
+    with uow_factory() as uow:
+        assert users.load_session_user(uow, user_id=user_id, session_generation=before.session_generation)
+        users.set_password(uow, user_id=user_id, password="another long password", actor="anna")
+    with uow_factory() as uow:
+        assert (
+            users.load_session_user(uow, user_id=user_id, session_generation=before.session_generation)
+            is None
+        )
+
+
+def test_an_invited_captain_sets_a_password_once_and_can_then_log_in(
+    uow_factory: UnitOfWorkFactory, settings: Settings
+) -> None:
+    team_id = make_team(uow_factory)
+    with uow_factory() as uow:
+        user_id, token = users.invite_captain(
+            uow, username="cap", team_id=team_id, actor="anna", settings=settings
+        )
+    with uow_factory() as uow:
+        stored = uow.repo.get_or_raise(User, user_id)
+        assert stored.password_hash is None and stored.invitation_token_hash == users.hash_token(token)
+        assert token not in str([e.new for e in uow.audit.for_entity("user", user_id)])
+    with uow_factory() as uow:
+        assert users.authenticate(uow, username="cap", password=PASSWORD, settings=settings).user is None
+    with uow_factory() as uow:
+        captain = users.accept_invitation(uow, token=token, password=PASSWORD)
+    assert (captain.role, captain.team_id) == (Role.CAPTAIN, team_id)
+    with uow_factory() as uow:
+        assert users.authenticate(uow, username="cap", password=PASSWORD, settings=settings).user is not None
+    with pytest.raises(NotFound), uow_factory() as uow:
+        users.accept_invitation(uow, token=token, password="yet another password")
+
+
+def test_an_expired_invitation_is_refused(uow_factory: UnitOfWorkFactory, settings: Settings) -> None:
+    team_id = make_team(uow_factory)
+    with uow_factory() as uow:
+        _, token = users.invite_captain(uow, username="cap", team_id=team_id, actor="anna", settings=settings)
+    too_late = utcnow() + timedelta(seconds=settings.invitation_ttl_s + 1)
+    with pytest.raises(NotFound, match="not valid any more"), uow_factory() as uow:
+        users.accept_invitation(uow, token=token, password=PASSWORD, now=too_late)
+
+
+def test_a_new_invitation_replaces_the_previous_link(
+    uow_factory: UnitOfWorkFactory, settings: Settings
+) -> None:
+    team_id = make_team(uow_factory)
+    with uow_factory() as uow:
+        user_id, first = users.invite_captain(
+            uow, username="cap", team_id=team_id, actor="anna", settings=settings
+        )
+    with uow_factory() as uow:
+        second = users.create_invitation(uow, user_id=user_id, actor="anna", settings=settings)
+    assert first != second
+    with pytest.raises(NotFound), uow_factory() as uow:
+        users.find_invitation(uow, token=first)
+    with uow_factory() as uow:
+        assert users.find_invitation(uow, token=second).id == user_id

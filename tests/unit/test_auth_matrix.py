@@ -1,0 +1,107 @@
+"""Every route declares who may use it, and the declaration holds for every kind of visitor.
+
+Enumerates app.routes × (anonymous, captain, arbiter, admin, owner): a route without a rule fails the
+test; each visitor the rule admits gets past authorisation, each one it refuses gets 401/403 or is sent
+to the login page. Unsafe requests carry a valid CSRF token, so this tests authorisation, not CSRF.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from orchestrator.adapters.tables import Event, Role, Team
+from orchestrator.config import Settings
+from orchestrator.services.users import create_user
+from orchestrator.web.app import create_app
+from orchestrator.web.auth import AccessRule, RouteInfo, iter_routes
+
+PASSWORD = "correct horse battery"
+PERSONAS: tuple[Role | None, ...] = (None, Role.CAPTAIN, Role.ARBITER, Role.ADMIN, Role.OWNER)
+SAMPLE_PATH_VALUES = {"token": "not-a-real-token", "path": "site.css"}
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FastAPI]:
+    data_dir: Path = tmp_path_factory.mktemp("matrix")
+    application = create_app(Settings(data_dir=data_dir, environment="test", login_max_failures=1000))
+    with TestClient(application):  # runs the lifespan: migrates the SQLite file
+        with application.state.uow_factory() as uow:
+            event = uow.repo.add(Event(slug="ev", name="Event"))
+            team = uow.repo.add(Team(event_id=event.id or 0, name="Norway", federation="NOR", seed=1))
+            for role in PERSONAS:
+                if role is not None:
+                    create_user(
+                        uow,
+                        username=role.value,
+                        password=PASSWORD,
+                        role=role,
+                        team_id=team.id if role is Role.CAPTAIN else None,
+                    )
+        yield application
+
+
+def client_for(app: FastAPI, role: Role | None) -> tuple[TestClient, str]:
+    """A client logged in as ``role`` (or anonymous) and its session's CSRF token."""
+    client = TestClient(app, follow_redirects=False)
+    if role is None:
+        page = client.get("/login")
+        token = re.search(r'name="csrf_token" value="([^"]+)"', page.text)
+        assert token is not None
+        return client, token.group(1)
+    answer = client.post("/api/v1/auth/login", json={"username": role.value, "password": PASSWORD})
+    assert answer.status_code == 200, answer.text
+    return client, answer.json()["csrf_token"]
+
+
+def requests_of(route: RouteInfo) -> list[tuple[str, str]]:
+    """(method, concrete path) pairs that exercise ``route``."""
+    if route.is_mount:
+        return [("GET", f"{route.path}/site.css")]
+    concrete = re.sub(r"\{(\w+)(:\w+)?\}", lambda m: SAMPLE_PATH_VALUES.get(m.group(1), "1"), route.path)
+    methods = sorted((route.methods or {"GET"}) - {"HEAD"})
+    return [(method, concrete) for method in methods]
+
+
+def denied(status: int, location: str) -> bool:
+    return status in (401, 403) or (status in (302, 303, 307) and location.startswith("/login"))
+
+
+def test_every_route_declares_an_access_rule(app: FastAPI) -> None:
+    missing = [route.path for route in iter_routes(app) if route.rule is None]
+    assert missing == [], f"routes without an access rule: {missing}"
+
+
+def test_the_routes_include_the_pages_and_the_api_so_the_matrix_is_not_empty(app: FastAPI) -> None:
+    paths = {route.path for route in iter_routes(app)}
+    assert {"/login", "/logout", "/api/v1/auth/login", "/api/v1/auth/me", "/healthz", "/static"} <= paths
+
+
+@pytest.mark.parametrize("role", PERSONAS, ids=lambda r: r.value if r else "anonymous")
+def test_each_visitor_gets_exactly_what_each_route_rule_allows(app: FastAPI, role: Role | None) -> None:
+    client, csrf = client_for(app, role)
+    wrong: list[str] = []
+    for route in iter_routes(app):
+        rule = route.rule
+        assert isinstance(rule, AccessRule), route.path
+        for method, path in requests_of(route):
+            if path in ("/logout", "/api/v1/auth/logout"):
+                continue  # would end this client's session; covered by the logout test below
+            answer = client.request(method, path, headers={"X-CSRF-Token": csrf})
+            was_denied = denied(answer.status_code, answer.headers.get("location", ""))
+            if rule.allows(role) == was_denied:
+                wrong.append(f"{method} {path}: rule {rule.name!r}, got {answer.status_code}")
+    assert wrong == []
+
+
+@pytest.mark.parametrize("role", PERSONAS, ids=lambda r: r.value if r else "anonymous")
+def test_logout_is_for_logged_in_users_only(app: FastAPI, role: Role | None) -> None:
+    for path in ("/logout", "/api/v1/auth/logout"):
+        client, csrf = client_for(app, role)
+        answer = client.post(path, headers={"X-CSRF-Token": csrf})
+        assert denied(answer.status_code, answer.headers.get("location", "")) == (role is None), path
