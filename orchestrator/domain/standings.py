@@ -84,7 +84,7 @@ def compute_standings(
     bye_mp: int | None = None,
 ) -> Standings:
     """Rank ``teams`` by ``chain``; teams tied after it share the higher rank (1, 2, 2, 4)."""
-    codes = parse_chain(list(chain))
+    codes = parse_chain(chain)
     event = build_event(
         teams, matches, boards=boards, scoring=scoring, round_robin=round_robin, bye_mp=bye_mp
     )
