@@ -1,0 +1,272 @@
+"""The `olympiad` command line: translate arguments, call services and the domain, print results."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+if TYPE_CHECKING:
+    from orchestrator.adapters.match_csv import MatchTable
+
+app = typer.Typer(
+    help="Orchestrator for online team chess events run in stages (FIDE Online Olympiad format).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,  # locals may hold secrets
+)
+out = Console()
+err = Console(stderr=True, soft_wrap=True)
+
+EXIT_INVALID = 1  # a definition that does not validate
+EXIT_BAD_INPUT = 2  # input that cannot be read
+
+DEFAULT_EVENT = Path("events/online-olympiad-2020.yaml")
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        err.print(f"[red]error:[/] cannot read {path}: {exc.strerror}")
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+
+
+def _number(value: Fraction | int) -> int | float:
+    """Exact values for JSON: whole numbers as int, halves and quarters as float (exactly representable)."""
+    value = Fraction(value)
+    return int(value) if value.denominator == 1 else float(value)
+
+
+def _show(value: Fraction | int) -> str:
+    """One decimal as FIDE prints them (28.5); quarter points keep two (899.25)."""
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    if value.denominator == 2:
+        return f"{float(value):.1f}"
+    return f"{float(value):.2f}"
+
+
+@app.command()
+def validate(event_file: Annotated[Path, typer.Argument(help="event definition (YAML)")]) -> None:
+    """Check an event definition; list every problem with its place in the file."""
+    from orchestrator.domain.event import EventDefinitionError, parse_event, summary
+
+    text = _read_text(event_file)
+    try:
+        event = parse_event(text, source=str(event_file))
+    except EventDefinitionError as exc:
+        err.print(f"[red]{event_file}: {len(exc.problems)} problem(s)[/]")
+        for problem in exc.problems:
+            err.print(f"  {problem}", markup=False, highlight=False)
+        raise typer.Exit(EXIT_INVALID) from None
+    out.print(f"[green]{event_file} is valid[/]")
+    out.print(summary(event), markup=False, highlight=False)
+
+
+def _load_table(matches_file: Path, boards: int, teams_file: Path | None) -> MatchTable:
+    from orchestrator.adapters.match_csv import MatchCsvError, read_matches
+
+    teams = None
+    if teams_file is not None:
+        teams = [t.strip() for t in _read_text(teams_file).splitlines() if t.strip()]
+    try:
+        return read_matches(_read_text(matches_file), boards=boards, source=str(matches_file), teams=teams)
+    except MatchCsvError as exc:
+        err.print(f"[red]{matches_file}: {len(exc.problems)} problem(s)[/]")
+        for problem in exc.problems:
+            err.print(f"  {matches_file}:{problem.line}: {problem.message}", markup=False, highlight=False)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+
+
+def _chain(spec: str) -> tuple[str, ...]:
+    from orchestrator.domain.tiebreaks import TieBreakError, parse_chain
+
+    try:
+        return parse_chain(spec)
+    except TieBreakError as exc:
+        err.print(f"[red]error:[/] {exc}", highlight=False)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+
+
+TiebreaksOpt = Annotated[
+    str,
+    typer.Option(
+        "--tiebreaks", "-t", help="preset (online-2020, olympiad-2026, fide-team-swiss) or CODE,CODE"
+    ),
+]
+BoardsOpt = Annotated[int, typer.Option("--boards", "-b", min=1, help="boards per match")]
+TeamsOpt = Annotated[
+    Path | None, typer.Option("--teams", help="file with the pool's team names, one per line")
+]
+
+
+@app.command()
+def standings(
+    matches_file: Annotated[Path, typer.Argument(help="CSV: round,team_a,team_b,score_a,score_b,forfeit")],
+    tiebreaks: TiebreaksOpt = "online-2020",
+    boards: BoardsOpt = 6,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv or json")] = "table",
+    teams_file: TeamsOpt = None,
+    lot_seed: Annotated[
+        str | None,
+        typer.Option("--lot-seed", help="hex seed of a recorded lot for ties left after the chain"),
+    ] = None,
+    swiss: Annotated[
+        bool, typer.Option("--swiss", help="the matches are a Swiss, not a round robin")
+    ] = False,
+) -> None:
+    """Rank the teams of a pool or stage from its match results."""
+    from orchestrator.services.standings_report import rank_table
+
+    if fmt not in ("table", "csv", "json"):
+        err.print("[red]error:[/] --format must be table, csv or json")
+        raise typer.Exit(EXIT_BAD_INPUT)
+    table = _load_table(matches_file, boards, teams_file)
+    chain = _chain(tiebreaks)
+    try:
+        report = rank_table(table, chain=chain, boards=boards, lot_seed=lot_seed, round_robin=not swiss)
+    except ValueError as exc:
+        err.print(f"[red]error:[/] {exc}", highlight=False)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    codes = [code for code in chain if code != "LOT"]
+    rows = report.standings.rows
+    if fmt == "json":
+        data = [
+            {"rank": r.rank, "team": r.team, "values": {c: _number(r.values[c]) for c in codes}} for r in rows
+        ]
+        typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    if fmt == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(["rank", "team", *codes, "separated_by"])
+        for r in rows:
+            writer.writerow([r.rank, r.team, *(_show(r.values[c]) for c in codes), r.separated_by or ""])
+        typer.echo(buffer.getvalue(), nl=False)
+        return
+    grid = Table(title=f"Standings ({', '.join(chain)})", title_justify="left")
+    grid.add_column("#", justify="right")
+    grid.add_column("Team")
+    for code in codes:
+        grid.add_column(code, justify="right")
+    grid.add_column("separated by", style="dim")
+    for r in rows:
+        grid.add_row(str(r.rank), r.team, *(_show(r.values[c]) for c in codes), r.separated_by or "")
+    out.print(grid)
+    for note in report.notes:
+        out.print(note, markup=False, highlight=False)
+
+
+@app.command()
+def trf(
+    matches_file: Annotated[Path, typer.Argument(help="CSV: round,team_a,team_b,score_a,score_b,forfeit")],
+    tiebreaks: TiebreaksOpt = "online-2020",
+    boards: BoardsOpt = 6,
+    teams_file: TeamsOpt = None,
+    name: Annotated[str, typer.Option("--name", help="tournament name (record 012)")] = "Pool",
+    swiss: Annotated[
+        bool, typer.Option("--swiss", help="the matches are a Swiss, not a round robin")
+    ] = False,
+) -> None:
+    """Write the matches as a TRF-2026 file (FIDE's checker can read it)."""
+    from orchestrator.services.standings_report import trf_text
+
+    table = _load_table(matches_file, boards, teams_file)
+    chain = _chain(tiebreaks)
+    typer.echo(trf_text(table, chain=chain, boards=boards, name=name, round_robin=not swiss), nl=False)
+
+
+@app.command()
+def simulate(
+    event_file: Annotated[Path, typer.Argument(help="event definition (YAML)")] = DEFAULT_EVENT,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", help="random seed: the same seed plays the same event")
+    ] = 2020,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="print only the champion")] = False,
+) -> None:
+    """Play the whole event in process with a rating-based game model and print every stage."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from orchestrator.domain.event import EventDefinitionError, parse_event
+    from orchestrator.domain.simulation import match_count, simulate_event
+
+    try:
+        event = parse_event(_read_text(event_file), source=str(event_file))
+    except EventDefinitionError as exc:
+        err.print(
+            f"[red]{event_file} does not validate ({len(exc.problems)} problem(s)); run olympiad validate[/]"
+        )
+        raise typer.Exit(EXIT_INVALID) from None
+    columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True, disable=quiet) as bar:
+        task = bar.add_task("matches", total=match_count(event))
+        result = simulate_event(event, seed=seed, progress=lambda n: bar.advance(task, n))
+    if quiet:
+        out.print(f"Champion: {' and '.join(result.champions) or 'none'}")
+        return
+    _print_simulation(event, result)
+
+
+def _print_simulation(event: Any, result: Any) -> None:
+    out.print(f"[bold]{event.name}[/] — simulation with seed {result.seed}")
+    for stage in result.stages:
+        out.rule(f"{stage.name}")
+        for pool in stage.pools:
+            chain = [code for code in pool.standings.chain if code != "LOT"]
+            grid = Table(
+                title=f"{stage.name} pool {pool.letter} (average rating {pool.average:.0f})",
+                title_justify="left",
+            )
+            grid.add_column("#", justify="right")
+            grid.add_column("Team")
+            for code in chain:
+                grid.add_column(code, justify="right")
+            grid.add_column("separated by", style="dim")
+            for row in pool.standings.rows:
+                grid.add_row(
+                    str(row.rank), row.team, *(_show(row.values[c]) for c in chain), row.separated_by or ""
+                )
+            out.print(grid)
+        out.print(f"Qualified from {stage.name}: {', '.join(stage.advancing)}", highlight=False)
+        for lot in stage.lots:
+            if "tie-break" in lot.purpose:
+                out.print(
+                    f"Lot ({lot.purpose}): {' > '.join(lot.outcome)}; seed {lot.seed_hex[:16]}…",
+                    highlight=False,
+                )
+    if result.duels:
+        out.rule("Play-off")
+        for duel in result.duels:
+            out.print(f"[bold]{duel.key}[/] {duel.round_name}: {duel.outcome.sentence}", highlight=False)
+            state = duel.armageddon
+            if state is not None and state.category is not None:
+                nominees = ", ".join(
+                    f"{n.team}: {n.player.name if n.player else 'nobody'}"
+                    + (" (default)" if n.by_default else "")
+                    for n in state.sealed
+                    if n is not None
+                )
+                out.print(
+                    f"    Armageddon: category {state.category.value} (lot), nominated {nominees}; "
+                    f"{state.chooser} chose the colour; {state.white} had White",
+                    highlight=False,
+                )
+    out.rule()
+    out.print(f"[bold green]Champion: {' and '.join(result.champions) or 'none'}[/]")
+
+
+def main() -> Any:
+    return app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,282 @@
+"""Play a whole event in process: pools, standings, qualifiers, the play-off and its Armageddons.
+
+Everything is derived from one integer seed, so a simulation is reproducible. The game model is
+``game_model.play_game``; lineups are the six main players; lots use the commit-reveal procedure of
+``lots`` with seeds drawn from the simulation's random generator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from random import Random
+
+from orchestrator.domain import lots
+from orchestrator.domain.bracket import PoolPlace
+from orchestrator.domain.event import EventDefinition, StageDef, pool_letters, stage_entrants
+from orchestrator.domain.game_model import play_game
+from orchestrator.domain.knockout import (
+    ArmageddonClock,
+    ArmageddonState,
+    DuelMatch,
+    DuelOutcome,
+    DuelReason,
+    DuelRecord,
+    armageddon_game,
+    armageddon_result,
+    choose_colour,
+    decide_duel,
+    draw_category,
+    draw_chooser,
+    duel_match_colours,
+    nominate,
+    record_armageddon,
+    resolve_bracket,
+    reveal,
+    start_armageddon,
+)
+from orchestrator.domain.pools import PoolEntrant, entrant_of, split_pools
+from orchestrator.domain.round_robin import berger_table
+from orchestrator.domain.scoring import GameResult, MatchRecord, match_game_points
+from orchestrator.domain.standings import Standings, compute_standings
+from orchestrator.domain.teams import Player, Team, is_eligible
+from orchestrator.domain.tiebreaks import parse_chain
+
+Progress = Callable[[int], None]  # called with the number of matches just played
+
+
+@dataclass(frozen=True, slots=True)
+class SimulatedPool:
+    letter: str
+    average: float  # display only; the split itself compares exact totals
+    standings: Standings
+    matches: tuple[MatchRecord, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SimulatedStage:
+    key: str
+    name: str
+    pools: tuple[SimulatedPool, ...]
+    advancing: tuple[str, ...]
+    lots: tuple[lots.Lot, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SimulatedDuel:
+    key: str
+    round_name: str
+    record: DuelRecord
+    outcome: DuelOutcome
+    armageddon: ArmageddonState | None
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationResult:
+    seed: int
+    stages: tuple[SimulatedStage, ...]
+    duels: tuple[SimulatedDuel, ...]
+    champions: tuple[str, ...]
+
+
+def match_count(event: EventDefinition) -> int:
+    """How many pool matches and play-off matches the event has (for a progress bar)."""
+    pool_matches = sum(
+        stage.pool_count * (stage.pool_size // 2) * (stage.pool_size - 1 + stage.pool_size % 2)
+        for stage in event.stages
+        if stage.kind == "pools"
+    )
+    return pool_matches + 2 * len(event.bracket)
+
+
+def simulate_event(
+    event: EventDefinition, *, seed: int, progress: Progress | None = None
+) -> SimulationResult:
+    """Play every stage of ``event`` with the rating model; reproducible from ``seed``."""
+    rng = Random(seed)
+    teams = {team.name: team for team in event.teams}
+    tick = progress or (lambda _count: None)
+    finals: dict[str, list[list[str]]] = {}  # stage key -> final pool orders
+    stages: list[SimulatedStage] = []
+    previous_winners: list[str] = []
+    for stage in event.stages:
+        if stage.kind != "pools":
+            continue
+        simulated = _play_pool_stage(event, stage, finals, previous_winners, teams, rng, tick)
+        stages.append(simulated)
+        finals[stage.key] = [list(pool.standings.order) for pool in simulated.pools]
+        previous_winners = [pool.standings.order[0] for pool in simulated.pools]
+    duels = _play_bracket(event, finals, teams, rng, tick)
+    champions = next((d.outcome.winners for d in duels if d.key == _final_key(event)), ())
+    return SimulationResult(seed, tuple(stages), tuple(duels), tuple(champions))
+
+
+def _play_pool_stage(
+    event: EventDefinition,
+    stage: StageDef,
+    finals: dict[str, list[list[str]]],
+    previous_winners: Sequence[str],
+    teams: dict[str, Team],
+    rng: Random,
+    tick: Progress,
+) -> SimulatedStage:
+    names = stage_entrants(event, stage.key, finals)
+    entrants: list[PoolEntrant] = [entrant_of(teams[name]) for name in names]
+    apart = [name for name in previous_winners if name in names] if stage.winners_apart else []
+    split = split_pools(entrants, pool_count=stage.pool_count, pool_size=stage.pool_size, apart=apart)
+    chain = parse_chain(stage.tiebreaks[0] if len(stage.tiebreaks) == 1 else stage.tiebreaks)
+    boards = event.team_format.boards
+    pools: list[SimulatedPool] = []
+    stage_lots: list[lots.Lot] = []
+    for pool in split.pools:
+        # Pairing numbers are drawn by lot, as at the real event.
+        numbering = lots.run_lot(
+            rng.randbytes(32),
+            list(pool.teams),
+            purpose=f"{stage.name} pool {pool.letter} pairing numbers",
+            kind=lots.LotKind.ORDER,
+        )
+        stage_lots.append(numbering)
+        order = list(numbering.outcome)
+        matches: list[MatchRecord] = []
+        for rnd in berger_table(len(order)):
+            for pairing in rnd.pairings:
+                first, second = teams[order[pairing.first - 1]], teams[order[pairing.second - 1]]
+                results = _play_match(rng, first.main_players, second.main_players, first_white=True)
+                gp_a, gp_b = match_game_points(results)
+                matches.append(MatchRecord(rnd.number, first.name, second.name, gp_a, gp_b))
+            tick(len(rnd.pairings))
+        standings = compute_standings(order, matches, chain=chain, boards=boards, scoring=event.match_scoring)
+        if standings.unresolved_ties and "LOT" in chain:
+            numbers: dict[str, int] = {}
+            for group in standings.unresolved_ties:
+                lot = lots.run_lot(
+                    rng.randbytes(32),
+                    list(group),
+                    purpose=f"{stage.name} pool {pool.letter} tie-break LOT",
+                    kind=lots.LotKind.ORDER,
+                )
+                stage_lots.append(lot)
+                numbers.update({team: place for place, team in enumerate(lot.outcome, start=1)})
+            standings = compute_standings(
+                order, matches, chain=chain, boards=boards, scoring=event.match_scoring, lots=numbers
+            )
+        pools.append(SimulatedPool(pool.letter, float(pool.average), standings, tuple(matches)))
+    advancing = tuple(team for pool in pools for team in pool.standings.order[: stage.advance])
+    return SimulatedStage(stage.key, stage.name, tuple(pools), advancing, tuple(stage_lots))
+
+
+def _play_match(
+    rng: Random, first: Sequence[Player], second: Sequence[Player], *, first_white: bool
+) -> tuple[GameResult, ...]:
+    """Board results from White's side; ``first_white``: the first team has White on the odd boards."""
+    results: list[GameResult] = []
+    for index, (a, b) in enumerate(zip(first, second, strict=True)):
+        a_white = (index % 2 == 0) == first_white
+        white, black = (a, b) if a_white else (b, a)
+        results.append(play_game(rng, white.rating, black.rating))
+    return tuple(results)
+
+
+def _final_key(event: EventDefinition) -> str | None:
+    referenced = {getattr(spec.first, "duel", None) for spec in event.bracket}
+    referenced |= {getattr(spec.second, "duel", None) for spec in event.bracket}
+    finals = [spec.key for spec in event.bracket if spec.key not in referenced]
+    return finals[-1] if finals else None
+
+
+def _play_bracket(
+    event: EventDefinition,
+    finals: dict[str, list[list[str]]],
+    teams: dict[str, Team],
+    rng: Random,
+    tick: Progress,
+) -> list[SimulatedDuel]:
+    if not event.bracket:
+        return []
+    places: dict[PoolPlace, str] = {}
+    for stage_key, pools in finals.items():
+        for letter, order in zip(pool_letters(len(pools)), pools, strict=True):
+            for place, team in enumerate(order, start=1):
+                places[PoolPlace(stage_key, letter, place)] = team
+    outcomes: dict[str, DuelOutcome] = {}
+    played: dict[str, SimulatedDuel] = {}
+    while True:
+        ready = [
+            duel
+            for duel in resolve_bracket(event.bracket, places, outcomes)
+            if duel.first and duel.second and duel.spec.key not in outcomes
+        ]
+        if not ready:
+            break
+        for duel in ready:
+            assert duel.first is not None and duel.second is not None
+            simulated = _play_duel(
+                event, duel.spec.key, duel.spec.round_name, teams[duel.first], teams[duel.second], rng
+            )
+            tick(2)
+            outcomes[duel.spec.key] = simulated.outcome
+            played[duel.spec.key] = simulated
+    return [played[spec.key] for spec in event.bracket if spec.key in played]
+
+
+def _play_duel(
+    event: EventDefinition, key: str, round_name: str, first: Team, second: Team, rng: Random
+) -> SimulatedDuel:
+    boards = event.team_format.boards
+    matches = []
+    for match_no in (1, 2):
+        first_white = duel_match_colours(match_no, boards)[0] == "W"
+        results = _play_match(rng, first.main_players, second.main_players, first_white=first_white)
+        matches.append(DuelMatch(results=results))
+    record = DuelRecord(key, first.name, second.name, tuple(matches), boards=boards)
+    outcome = decide_duel(record, scoring=event.match_scoring)
+    if outcome.reason is not DuelReason.ARMAGEDDON_NEEDED:
+        return SimulatedDuel(key, round_name, record, outcome, None)
+    state = _play_armageddon(event, key, first, second, rng)
+    record = DuelRecord(
+        key, first.name, second.name, tuple(matches), armageddon=armageddon_result(state), boards=boards
+    )
+    return SimulatedDuel(key, round_name, record, decide_duel(record, scoring=event.match_scoring), state)
+
+
+def _play_armageddon(
+    event: EventDefinition, key: str, first: Team, second: Team, rng: Random
+) -> ArmageddonState:
+    now = datetime(2020, 8, 30, 12, 0, tzinfo=UTC)
+    settings = event.armageddon
+    state = start_armageddon(
+        duel_key=key,
+        teams=(first.name, second.name),
+        team_format=event.team_format,
+        deadline=now + timedelta(minutes=10),
+        match2_lineups=(first.main_players, second.main_players),
+        clock=ArmageddonClock(
+            settings.white_minutes * 60, settings.black_minutes * 60, settings.increment_seconds
+        ),
+    )
+    state = draw_category(state, rng.randbytes(32))
+    category = state.category
+    assert category is not None
+    for team in (first, second):
+        # Each captain nominates the team's highest-rated eligible player of the drawn category.
+        eligible = [
+            entry.player
+            for entry in team.roster
+            if is_eligible(entry.player, category, event.team_format.cutoff_year)
+        ]
+        if eligible:
+            best = max(eligible, key=lambda player: (player.rating, player.account))
+            state = nominate(state, team, best.account, now)
+    state = reveal(state, state.deadline)
+    if state.result.is_final:  # decided by forfeit at the reveal
+        return state
+    state = draw_chooser(state, rng.randbytes(32))
+    assert state.chooser is not None
+    # With draw odds for Black, the chooser takes Black.
+    state = choose_colour(state, state.chooser, "B")
+    game = armageddon_game(state)
+    # White must win: model White's extra minute as a small edge; a draw counts for Black.
+    result = play_game(rng, game.white.rating + 40, game.black.rating)
+    return record_armageddon(state, result)
