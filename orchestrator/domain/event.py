@@ -300,6 +300,10 @@ class EventSummary:
     stages: tuple[StageSummary, ...]
     bracket: tuple[str, ...]  # "I (Preliminary): Top A 2nd – Top B 3rd"
 
+    def __rich__(self) -> str:
+        """Consoles that pretty-print dataclasses (rich) show the text instead."""
+        return str(self)
+
     def __str__(self) -> str:
         lines = [
             f"{self.name} ({self.slug}): {self.teams} teams, time control {self.time_control}, "
