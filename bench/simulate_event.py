@@ -31,8 +31,10 @@ def main() -> None:
         if done.returncode != 0:
             sys.exit(f"run {run + 1} failed ({done.returncode}):\n{done.stderr}")
         timings.append(elapsed)
-    print(f"olympiad simulate (163 teams, {args.runs} runs): "
-          f"min {min(timings):.2f} s, median {statistics.median(timings):.2f} s, max {max(timings):.2f} s")
+    print(
+        f"olympiad simulate (163 teams, {args.runs} runs): "
+        f"min {min(timings):.2f} s, median {statistics.median(timings):.2f} s, max {max(timings):.2f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -69,7 +69,7 @@ def validate(event_file: Annotated[Path, typer.Argument(help="event definition (
             err.print(f"  {problem}", markup=False, highlight=False)
         raise typer.Exit(EXIT_INVALID) from None
     out.print(f"[green]{event_file} is valid[/]")
-    out.print(summary(event), markup=False, highlight=False)
+    out.print(str(summary(event)), markup=False, highlight=False)
 
 
 def _load_table(matches_file: Path, boards: int, teams_file: Path | None) -> MatchTable:

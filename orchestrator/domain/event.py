@@ -1418,6 +1418,16 @@ def _check_stages_and_bracket(
                     f"{stage.name}: {' + '.join(parts) or 'no teams'} = {total} "
                     f"entrants, but {stage.pool_count} pools of {stage.pool_size} need {stage.size}",
                 )
+        if stage.kind == "pools" and stage.winners_apart and stage.pool_count:
+            # SPEC §3: winners of the previous stage's pools must not share a pool.
+            for _, entrant in stage.entrants:
+                source = by_key.get(entrant.stage) if isinstance(entrant, Qualifiers) else None
+                if source is not None and source.kind == "pools" and source.pool_count > stage.pool_count:
+                    reader.report(
+                        f"{path}.winners_apart",
+                        f"the {source.pool_count} {source.name} pool winners cannot be kept apart in "
+                        f"{stage.pool_count} pools; set winners_apart: false",
+                    )
 
     for stage in stages:
         if stage.kind != "pools" or not stage.advance:

@@ -219,8 +219,8 @@ def test_a_duel_whose_winner_goes_nowhere() -> None:
 
 def test_the_bracket_must_seat_what_the_top_stage_advances() -> None:
     text = edit(
-        '    advance: 3\n    tiebreaks: online-2020\n    schedule: {start: "2020-08-21',
-        ('    advance: 2\n    tiebreaks: online-2020\n    schedule: {start: "2020-08-21'),
+        "    advance: 3\n    tiebreaks: online-2020\n    # 5 Division 2",
+        ("    advance: 2\n    tiebreaks: online-2020\n    # 5 Division 2"),
     )
     found = messages(problems_of(text))
     assert "takes the top 3 of each Top Division pool, but only the top 2 advance" in found
@@ -385,3 +385,9 @@ def test_any_one_line_damage_is_reported_as_problems_never_a_crash() -> None:
         with pytest.raises(EventDefinitionError) as caught:
             parse_event(text)
         assert caught.value.problems
+
+
+def test_more_previous_pool_winners_than_pools_cannot_be_kept_apart() -> None:
+    text = edit("    winners_apart: false\n", "")
+    found = messages(problems_of(text))
+    assert "the 5 Division 2 pool winners cannot be kept apart in 4 pools" in found
