@@ -193,7 +193,7 @@ stages:
       - {{seeds: 1-25}}
     advance: 3
     tiebreaks: online-2020
-    # 5 Division 2 pool winners cannot be kept apart in 4 pools (the 2020 rules ask it of Div 3 and Div 2 only)
+    # 5 Division 2 pool winners cannot be kept apart in 4 pools (2020 rules ask it of Div 3 and Div 2 only)
     winners_apart: false
     schedule: {{start: "2020-08-21 10:00", rounds_per_day: 3, minutes_between_rounds: 90}}
 
