@@ -9,6 +9,6 @@ COPY templates ./templates
 COPY migrations ./migrations
 COPY alembic.ini ./
 COPY events ./events
-RUN pip install --no-cache-dir '.[pgn]'
+RUN pip install --no-cache-dir -e '.[pgn]'
 EXPOSE 8000 8100
 CMD ["olympiad", "serve", "--host", "0.0.0.0", "--port", "8000"]

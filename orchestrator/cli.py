@@ -264,6 +264,80 @@ def _print_simulation(event: Any, result: Any) -> None:
     out.print(f"[bold green]Champion: {' and '.join(result.champions) or 'none'}[/]")
 
 
+@app.command()
+def migrate() -> None:
+    """Bring the database (DATABASE_URL, or the SQLite file by default) to the newest schema."""
+    from orchestrator.config import get_settings
+    from orchestrator.db import init_db
+
+    settings = get_settings()
+    init_db(settings)
+    out.print(f"database at schema head ({_safe_url(settings.sqlalchemy_url)})", highlight=False)
+
+
+def _safe_url(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="interface to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port")] = 8000,
+) -> None:
+    """Run the web app (staff pages, spectator pages, /api/v1) with uvicorn."""
+    import uvicorn
+
+    from orchestrator.web.app import create_app
+
+    out.print(f"serving on http://{host}:{port}", highlight=False)
+    uvicorn.run(create_app(), host=host, port=port, log_level="info", timeout_graceful_shutdown=2)
+
+
+@app.command("create-user")
+def create_user_command(
+    username: Annotated[str, typer.Argument(help="login name")],
+    role: Annotated[str, typer.Option("--role", "-r", help="owner, admin or arbiter")] = "arbiter",
+    password: Annotated[
+        str | None,
+        typer.Option("--password", help="omit to be asked (hidden); or set OLYMPIAD_NEW_PASSWORD"),
+    ] = None,
+) -> None:
+    """Create a staff account (the password is asked for, never echoed)."""
+    import os
+
+    from orchestrator.adapters.uow import UnitOfWork
+    from orchestrator.config import get_settings
+    from orchestrator.db import init_db
+    from orchestrator.services.errors import ValidationFailed
+    from orchestrator.services.users import create_user
+
+    secret = (
+        password
+        or os.environ.get("OLYMPIAD_NEW_PASSWORD")
+        or typer.prompt("Password", hide_input=True, confirmation_prompt=True)
+    )
+    settings = get_settings()
+    init_db(settings)
+    try:
+        with UnitOfWork(settings=settings) as uow:
+            user_id = create_user(uow, username=username, password=secret, role=role, actor="cli")
+    except ValidationFailed as exc:
+        for problem in exc.problems:
+            err.print(f"[red]error:[/] {problem}", highlight=False)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    out.print(f"created {role} {username!r} (id {user_id})", highlight=False)
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def standin(ctx: typer.Context) -> None:
+    """Run the stand-in game server (Lichess protocol): --host --port --speed --seed --faults --fault-rate."""
+    from orchestrator.standin.__main__ import main as standin_main
+
+    standin_main(ctx.args)
+
+
 def main() -> Any:
     return app()
 

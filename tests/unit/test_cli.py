@@ -106,3 +106,26 @@ def test_simulate_is_reproducible_for_a_seed() -> None:
     again = run("simulate", str(EVENT), "--seed", "11", "--quiet")
     assert first.exit_code == 0, first.output
     assert first.output == again.output
+
+
+def test_create_user_makes_a_staff_account_and_refuses_bad_input(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from orchestrator.adapters.uow import UnitOfWork
+    from orchestrator.config import get_settings
+    from orchestrator.db import dispose_engines
+
+    monkeypatch.setenv("OLYMPIAD_DATA_DIR", str(tmp_path))
+    get_settings.cache_clear()
+    try:
+        ok = run("create-user", "alice", "--role", "admin", "--password", "a long enough secret 7")
+        assert ok.exit_code == 0, ok.output
+        assert "a long enough secret" not in ok.output
+        bad = run("create-user", "bob", "--role", "nobody", "--password", "short")
+        assert bad.exit_code == 2
+        assert "Unknown role" in bad.output and "at least 10 characters" in bad.output
+        with UnitOfWork(settings=get_settings()) as uow:
+            user = uow.users.get_by_username("alice")
+            assert user is not None and user.role == "admin"
+            assert uow.users.get_by_username("bob") is None
+    finally:
+        dispose_engines()
+        get_settings.cache_clear()
