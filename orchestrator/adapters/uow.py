@@ -16,6 +16,7 @@ from typing import Any, Self
 
 from sqlmodel import Session
 
+from orchestrator.adapters.repo_results import ResultsRepository
 from orchestrator.adapters.repositories import (
     AuditRepository,
     BoardRepository,
@@ -48,6 +49,7 @@ class UnitOfWork:
     events: EventRepository
     boards: BoardRepository
     health: HealthRepository
+    results: ResultsRepository
 
     def __init__(self, session_factory: SessionFactory | None = None, *, settings: Settings | None = None):
         self._session_factory = session_factory or get_session_factory(settings)
@@ -70,6 +72,7 @@ class UnitOfWork:
         self.events = EventRepository(self.session)
         self.boards = BoardRepository(self.session)
         self.health = HealthRepository(self.session)
+        self.results = ResultsRepository(self.session)
         return self
 
     def __exit__(

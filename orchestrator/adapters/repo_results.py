@@ -1,0 +1,236 @@
+"""Queries of the results slice: boards and matches of a pool, appeals, annulments, standings, lots, audit.
+
+Like repositories.py: takes the unit of work's session, never commits (STYLE habits 4 and 7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, or_
+from sqlmodel import col, select
+
+from orchestrator.adapters.repositories import Repository
+from orchestrator.adapters.tables import (
+    Annulment,
+    Appeal,
+    AppealStatus,
+    AuditLog,
+    Board,
+    Event,
+    Lot,
+    Match,
+    Player,
+    Pool,
+    PoolEntry,
+    Round,
+    Stage,
+    Standing,
+    Team,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PoolTeam:
+    team_id: int
+    name: str
+    pairing_number: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchInRound:
+    match: Match
+    round_number: int
+
+
+class ResultsRepository(Repository):
+    # --- structure ------------------------------------------------------------------------------
+
+    def stage_of_pool(self, pool: Pool) -> Stage:
+        return self.get_or_raise(Stage, pool.stage_id)
+
+    def event_of_stage(self, stage: Stage) -> Event:
+        return self.get_or_raise(Event, stage.event_id)
+
+    def round_of_match(self, match: Match) -> Round:
+        return self.get_or_raise(Round, match.round_id)
+
+    def stage_of_match(self, match: Match) -> Stage:
+        return self.get_or_raise(Stage, self.round_of_match(match).stage_id)
+
+    def pools_of_stage(self, stage_id: int) -> Sequence[Pool]:
+        return self.session.exec(
+            select(Pool).where(Pool.stage_id == stage_id).order_by(col(Pool.letter))
+        ).all()
+
+    def rounds_of_stage(self, stage_id: int) -> Sequence[Round]:
+        return self.session.exec(
+            select(Round).where(Round.stage_id == stage_id).order_by(col(Round.number))
+        ).all()
+
+    def stages_of_event(self, event_id: int) -> Sequence[Stage]:
+        return self.session.exec(
+            select(Stage).where(Stage.event_id == event_id).order_by(col(Stage.position), col(Stage.id))
+        ).all()
+
+    def teams_of_pool(self, pool_id: int) -> list[PoolTeam]:
+        rows = self.session.exec(
+            select(PoolEntry, Team)
+            .where(PoolEntry.pool_id == pool_id, PoolEntry.team_id == Team.id)
+            .order_by(col(PoolEntry.pairing_number))
+        ).all()
+        return [PoolTeam(team.id or 0, team.name, entry.pairing_number) for entry, team in rows]
+
+    def teams_by_id(self, team_ids: Iterable[int]) -> dict[int, Team]:
+        ids = set(team_ids)
+        if not ids:
+            return {}
+        rows = self.session.exec(select(Team).where(col(Team.id).in_(ids))).all()
+        return {team.id or 0: team for team in rows}
+
+    def players_by_id(self, player_ids: Iterable[int | None]) -> dict[int, Player]:
+        ids = {pid for pid in player_ids if pid is not None}
+        if not ids:
+            return {}
+        rows = self.session.exec(select(Player).where(col(Player.id).in_(ids))).all()
+        return {player.id or 0: player for player in rows}
+
+    # --- matches and boards ---------------------------------------------------------------------
+
+    def matches_of_pool(self, pool_id: int) -> list[MatchInRound]:
+        rows = self.session.exec(
+            select(Match, Round)
+            .where(Match.pool_id == pool_id, Match.round_id == Round.id)
+            .order_by(col(Round.number), col(Match.match_no))
+        ).all()
+        return [MatchInRound(match, rnd.number) for match, rnd in rows]
+
+    def matches_of_round(self, round_id: int) -> Sequence[Match]:
+        return self.session.exec(
+            select(Match).where(Match.round_id == round_id).order_by(col(Match.match_no))
+        ).all()
+
+    def matches_of_stage(self, stage_id: int) -> Sequence[Match]:
+        return self.session.exec(
+            select(Match)
+            .join(Round, col(Match.round_id) == col(Round.id))
+            .where(Round.stage_id == stage_id)
+            .order_by(col(Round.number), col(Match.match_no))
+        ).all()
+
+    def boards_of_matches(self, match_ids: Iterable[int]) -> dict[int, list[Board]]:
+        ids = set(match_ids)
+        out: dict[int, list[Board]] = {match_id: [] for match_id in ids}
+        if not ids:
+            return out
+        rows = self.session.exec(
+            select(Board)
+            .where(col(Board.match_id).in_(ids))
+            .order_by(col(Board.match_id), col(Board.board_no))
+        ).all()
+        for board in rows:
+            out[board.match_id].append(board)
+        return out
+
+    def boards_of_player(self, player_id: int) -> Sequence[Board]:
+        return self.session.exec(
+            select(Board)
+            .where(or_(col(Board.white_player_id) == player_id, col(Board.black_player_id) == player_id))
+            .order_by(col(Board.match_id), col(Board.board_no))
+        ).all()
+
+    # --- appeals ----------------------------------------------------------------------------------
+
+    def appeals_of_matches(self, match_ids: Iterable[int], *, only_open: bool = False) -> Sequence[Appeal]:
+        ids = set(match_ids)
+        if not ids:
+            return []
+        statement = select(Appeal).where(col(Appeal.match_id).in_(ids))
+        if only_open:
+            statement = statement.where(Appeal.status == AppealStatus.OPEN.value)
+        return self.session.exec(statement.order_by(col(Appeal.opened_at), col(Appeal.id))).all()
+
+    def appeals_of_event(self, event_id: int) -> Sequence[Appeal]:
+        return self.session.exec(
+            select(Appeal)
+            .join(Match, col(Appeal.match_id) == col(Match.id))
+            .join(Round, col(Match.round_id) == col(Round.id))
+            .join(Stage, col(Round.stage_id) == col(Stage.id))
+            .where(Stage.event_id == event_id)
+            .order_by(col(Appeal.opened_at).desc(), col(Appeal.id).desc())
+        ).all()
+
+    # --- fair play -------------------------------------------------------------------------------
+
+    def annulled_player_ids(self, event_id: int) -> set[int]:
+        rows = self.session.exec(
+            select(Annulment.player_id)
+            .join(Player, col(Annulment.player_id) == col(Player.id))
+            .where(Player.event_id == event_id)
+        ).all()
+        return set(rows)
+
+    def annulments_of_event(self, event_id: int) -> Sequence[tuple[Annulment, Player]]:
+        rows = self.session.exec(
+            select(Annulment, Player)
+            .where(Annulment.player_id == Player.id, Player.event_id == event_id)
+            .order_by(col(Annulment.annulled_at))
+        ).all()
+        return [(annulment, player) for annulment, player in rows]
+
+    def annulment_of_player(self, player_id: int) -> Annulment | None:
+        return self.session.exec(select(Annulment).where(Annulment.player_id == player_id)).first()
+
+    # --- standings and lots ----------------------------------------------------------------------
+
+    def standings_of_pool(self, pool_id: int) -> Sequence[Standing]:
+        return self.session.exec(
+            select(Standing).where(Standing.pool_id == pool_id).order_by(col(Standing.rank), col(Standing.id))
+        ).all()
+
+    def delete_standings_of_pool(self, pool_id: int, *, keep_team_ids: Iterable[int]) -> None:
+        keep = set(keep_team_ids)
+        table: Any = Standing
+        statement = delete(table).where(table.pool_id == pool_id)
+        if keep:
+            statement = statement.where(table.team_id.notin_(keep))
+        self.session.execute(statement)
+
+    def lots_with_purpose(self, event_id: int, purpose: str) -> Sequence[Lot]:
+        return self.session.exec(
+            select(Lot).where(Lot.event_id == event_id, Lot.purpose == purpose).order_by(col(Lot.id))
+        ).all()
+
+    # --- audit ------------------------------------------------------------------------------------
+
+    def audit(
+        self,
+        *,
+        event_id: int | None = None,
+        board_ids: Iterable[int] | None = None,
+        match_id: int | None = None,
+        action_prefix: str | None = None,
+        entity: str | None = None,
+        entity_id: int | None = None,
+        limit: int = 500,
+    ) -> Sequence[AuditLog]:
+        statement = select(AuditLog)
+        if event_id is not None:
+            statement = statement.where(AuditLog.event_id == event_id)
+        if board_ids is not None or match_id is not None:
+            clauses = []
+            ids = list(board_ids or [])
+            if ids:
+                clauses.append((col(AuditLog.entity) == "board") & col(AuditLog.entity_id).in_(ids))
+            if match_id is not None:
+                clauses.append((col(AuditLog.entity) == "match") & (col(AuditLog.entity_id) == match_id))
+            statement = statement.where(or_(*clauses)) if clauses else statement.where(col(AuditLog.id) < 0)
+        if action_prefix is not None:
+            statement = statement.where(col(AuditLog.action).startswith(action_prefix))
+        if entity is not None:
+            statement = statement.where(AuditLog.entity == entity)
+        if entity_id is not None:
+            statement = statement.where(AuditLog.entity_id == entity_id)
+        return self.session.exec(statement.order_by(col(AuditLog.id).desc()).limit(limit)).all()
