@@ -17,6 +17,7 @@ from typing import Any, Self
 from sqlmodel import Session
 
 from orchestrator.adapters.repo_results import ResultsRepository
+from orchestrator.adapters.repo_setup import SetupRepository
 from orchestrator.adapters.repositories import (
     AuditRepository,
     BoardRepository,
@@ -49,6 +50,7 @@ class UnitOfWork:
     events: EventRepository
     boards: BoardRepository
     health: HealthRepository
+    setup: SetupRepository
     results: ResultsRepository
 
     def __init__(self, session_factory: SessionFactory | None = None, *, settings: Settings | None = None):
@@ -72,6 +74,7 @@ class UnitOfWork:
         self.events = EventRepository(self.session)
         self.boards = BoardRepository(self.session)
         self.health = HealthRepository(self.session)
+        self.setup = SetupRepository(self.session)
         self.results = ResultsRepository(self.session)
         return self
 
