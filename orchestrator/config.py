@@ -43,6 +43,16 @@ class Settings(BaseSettings):
     # Organiser account token (scope challenge:bulk) used for bulk pairing and exports.
     gameserver_admin_token: SecretStr = SecretStr("")
     public_base_url: str = "http://127.0.0.1:8000"
+    # Game-server automation (docs/workers.md). Retry waits are multiplied by gameserver_retry_scale:
+    # production keeps 1 (a 429 waits at least 60 s); tests shorten every wait with a small scale.
+    gameserver_retry_scale: float = 1.0
+    gameserver_pair_lead_s: int = 300  # a round's games are created this long before it starts
+    gameserver_clock_delay_s: int = 60  # clocks start this long after pairAt (the round's start)
+    gameserver_clock_limit_s: int = 15 * 60
+    gameserver_clock_increment_s: int = 10
+    beat_open_due_s: float = 30.0  # how often beat runs rounds.open_due
+    beat_reconcile_s: float = 30.0  # how often beat runs results.reconcile (re-reads open games)
+    appeal_window_s: int = 15 * 60  # a stage advances once its last match is this old (SPEC §6)
 
     # Stand-in game server behaviour
     standin_speed: float = 1.0  # game-clock seconds per real second multiplier
@@ -69,6 +79,8 @@ class Settings(BaseSettings):
     def _refuse_insecure_secrets(self) -> Settings:
         if self.environment == "production" and self.secret_key.get_secret_value() == _INSECURE_SECRET:
             raise ValueError("OLYMPIAD_SECRET_KEY must be set to a random value in production")
+        if self.environment == "production" and self.gameserver_retry_scale < 1:
+            raise ValueError("OLYMPIAD_GAMESERVER_RETRY_SCALE below 1 is for tests only (429 waits >= 60 s)")
         return self
 
 

@@ -16,6 +16,7 @@ from typing import Any, Self
 
 from sqlmodel import Session
 
+from orchestrator.adapters.repo_gameserver import GameserverRepository
 from orchestrator.adapters.repo_results import ResultsRepository
 from orchestrator.adapters.repo_setup import SetupRepository
 from orchestrator.adapters.repositories import (
@@ -52,6 +53,7 @@ class UnitOfWork:
     health: HealthRepository
     setup: SetupRepository
     results: ResultsRepository
+    gameserver: GameserverRepository
 
     def __init__(self, session_factory: SessionFactory | None = None, *, settings: Settings | None = None):
         self._session_factory = session_factory or get_session_factory(settings)
@@ -76,6 +78,7 @@ class UnitOfWork:
         self.health = HealthRepository(self.session)
         self.setup = SetupRepository(self.session)
         self.results = ResultsRepository(self.session)
+        self.gameserver = GameserverRepository(self.session)
         return self
 
     def __exit__(

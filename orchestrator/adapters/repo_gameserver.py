@@ -1,0 +1,235 @@
+"""Queries of the game-server automation: due and open rounds, boards by game id, bulks, player links.
+
+Part of the adapters layer (STYLE habit 7): services/gameserver.py, services/ingestion.py and
+services/player_links.py call these through ``uow.gameserver``; nothing else runs these queries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import bindparam, func, update
+from sqlmodel import col, select
+
+from orchestrator.adapters.repositories import Repository
+from orchestrator.adapters.tables import (
+    AuditLog,
+    Board,
+    BulkStatus,
+    GameserverBulk,
+    LinkStatus,
+    Match,
+    Player,
+    PlayerLink,
+    Round,
+    RoundStatus,
+    Stage,
+    StageStatus,
+    Team,
+)
+from orchestrator.domain.scoring import GameResult
+
+OPEN_ROUND_STATUSES = (RoundStatus.PAIRED.value, RoundStatus.PLAYING.value)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardInMatch:
+    """A board with the match fields ingestion needs (which pool or duel to lock, which round)."""
+
+    board: Board
+    match_id: int
+    round_id: int
+    pool_id: int | None
+    duel_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLinkRow:
+    """A player of an event with the state of their game-server link (no token)."""
+
+    player: Player
+    team: Team
+    status: str
+    linked_account: str | None
+    updated_at: datetime | None
+
+
+class GameserverRepository(Repository):
+    # ------------------------------------------------------------ rounds and stages
+
+    def due_rounds(self, now: datetime, lead: timedelta) -> Sequence[Round]:
+        """Scheduled rounds of running stages whose start is within ``lead`` of ``now`` (or past)."""
+        return self.session.exec(
+            select(Round)
+            .join(Stage, col(Stage.id) == Round.stage_id)
+            .where(
+                Round.status == RoundStatus.SCHEDULED.value,
+                col(Round.scheduled_at).is_not(None),
+                col(Round.scheduled_at) <= now + lead,
+                Stage.status == StageStatus.RUNNING.value,
+            )
+            .order_by(col(Round.scheduled_at), col(Round.id))
+        ).all()
+
+    def open_rounds(self) -> Sequence[Round]:
+        """Rounds whose games exist on the game server and are not all final yet."""
+        return self.session.exec(
+            select(Round).where(col(Round.status).in_(OPEN_ROUND_STATUSES)).order_by(col(Round.id))
+        ).all()
+
+    def running_stages(self) -> Sequence[Stage]:
+        return self.session.exec(
+            select(Stage).where(Stage.status == StageStatus.RUNNING.value).order_by(col(Stage.id))
+        ).all()
+
+    def rounds_of_stage(self, stage_id: int) -> Sequence[Round]:
+        return self.session.exec(
+            select(Round).where(Round.stage_id == stage_id).order_by(col(Round.number))
+        ).all()
+
+    def matches_of_round(self, round_id: int) -> Sequence[Match]:
+        return self.session.exec(
+            select(Match).where(Match.round_id == round_id).order_by(col(Match.match_no))
+        ).all()
+
+    def latest_match_finish(self, stage_id: int) -> datetime | None:
+        return self.session.exec(
+            select(func.max(Match.finished_at))
+            .join(Round, col(Round.id) == Match.round_id)
+            .where(Round.stage_id == stage_id)
+        ).one()
+
+    # ------------------------------------------------------------ boards
+
+    def boards_of_round(self, round_id: int) -> list[BoardInMatch]:
+        rows = self.session.exec(
+            select(Board, Match)
+            .join(Match, col(Match.id) == Board.match_id)
+            .where(Match.round_id == round_id)
+            .order_by(col(Match.match_no), col(Board.board_no))
+        ).all()
+        return [_in_match(board, match) for board, match in rows]
+
+    def boards_by_game_ids(self, game_ids: Iterable[str]) -> dict[str, BoardInMatch]:
+        """Boards holding these game ids, keyed by game id (one query)."""
+        wanted = list(dict.fromkeys(game_ids))
+        if not wanted:
+            return {}
+        rows = self.session.exec(
+            select(Board, Match)
+            .join(Match, col(Match.id) == Board.match_id)
+            .where(col(Board.game_id).in_(wanted))
+        ).all()
+        return {board.game_id or "": _in_match(board, match) for board, match in rows}
+
+    def open_game_ids(self, round_id: int) -> list[str]:
+        """Game ids of the round's boards that have no final result yet."""
+        rows = self.session.exec(
+            select(Board.game_id)
+            .join(Match, col(Match.id) == Board.match_id)
+            .where(
+                Match.round_id == round_id,
+                col(Board.game_id).is_not(None),
+                Board.result == GameResult.PENDING.value,
+            )
+            .order_by(col(Board.id))
+        ).all()
+        return [game_id for game_id in rows if game_id]
+
+    def update_boards_versioned(self, changes: Sequence[Mapping[str, Any]]) -> int:
+        """Compare-and-set many boards in one statement (executemany); returns the rows changed.
+
+        Each change has ``b_id``, ``b_version`` and the new values under the column names; every
+        change must carry the same set of columns.
+        """
+        if not changes:
+            return 0
+        table: Any = Board.__table__  # type: ignore[attr-defined]
+        columns = [key for key in changes[0] if key not in ("b_id", "b_version")]
+        statement = (
+            update(table)
+            .where(table.c.id == bindparam("b_id"), table.c.version == bindparam("b_version"))
+            .values({name: bindparam(name) for name in columns} | {"version": table.c.version + 1})
+        )
+        result: Any = self.session.connection().execute(statement, list(changes))
+        self.session.expire_all()
+        return int(result.rowcount or 0)
+
+    def add_audit_rows(self, rows: Sequence[AuditLog]) -> None:
+        if rows:
+            self.session.add_all(rows)
+            self.session.flush()
+
+    # ------------------------------------------------------------ bulks
+
+    def bulk_of_round(self, round_id: int) -> GameserverBulk | None:
+        """The round's newest bulk record."""
+        return self.session.exec(
+            select(GameserverBulk)
+            .where(GameserverBulk.round_id == round_id)
+            .order_by(col(GameserverBulk.id).desc())
+        ).first()
+
+    def failed_bulk_rounds(self) -> Sequence[Round]:
+        """Scheduled rounds whose last bulk attempt failed for transport reasons (to try again)."""
+        return self.session.exec(
+            select(Round)
+            .join(GameserverBulk, col(GameserverBulk.round_id) == Round.id)
+            .where(
+                Round.status == RoundStatus.SCHEDULED.value,
+                col(GameserverBulk.status).in_([BulkStatus.FAILED.value, BulkStatus.PENDING.value]),
+            )
+            .distinct()
+        ).all()
+
+    # ------------------------------------------------------------ players and links
+
+    def players_by_id(self, player_ids: Iterable[int]) -> dict[int, Player]:
+        ids = sorted(set(player_ids))
+        if not ids:
+            return {}
+        rows = self.session.exec(select(Player).where(col(Player.id).in_(ids))).all()
+        return {player.id or 0: player for player in rows}
+
+    def links_by_player(self, player_ids: Iterable[int]) -> dict[int, PlayerLink]:
+        ids = sorted(set(player_ids))
+        if not ids:
+            return {}
+        rows = self.session.exec(select(PlayerLink).where(col(PlayerLink.player_id).in_(ids))).all()
+        return {link.player_id: link for link in rows}
+
+    def link_of_player(self, player_id: int) -> PlayerLink | None:
+        return self.session.exec(select(PlayerLink).where(PlayerLink.player_id == player_id)).first()
+
+    def players_with_links(self, event_id: int) -> list[PlayerLinkRow]:
+        """Every player of an event with their link state (missing when no link row exists)."""
+        rows = self.session.exec(
+            select(Player, Team, PlayerLink)
+            .join(Team, col(Team.id) == Player.team_id)
+            .join(PlayerLink, col(PlayerLink.player_id) == Player.id, isouter=True)
+            .where(Player.event_id == event_id)
+            .order_by(col(Team.seed), col(Player.main_board).nulls_last(), col(Player.name))
+        ).all()
+        return [
+            PlayerLinkRow(
+                player=player,
+                team=team,
+                status=link.status if link is not None else LinkStatus.MISSING.value,
+                linked_account=link.linked_account if link is not None else None,
+                updated_at=link.updated_at if link is not None else None,
+            )
+            for player, team, link in rows
+        ]
+
+
+def _in_match(board: Board, match: Match) -> BoardInMatch:
+    return BoardInMatch(
+        board=board,
+        match_id=match.id or 0,
+        round_id=match.round_id,
+        pool_id=match.pool_id,
+        duel_id=match.duel_id,
+    )
