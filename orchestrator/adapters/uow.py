@@ -17,6 +17,7 @@ from typing import Any, Self
 from sqlmodel import Session
 
 from orchestrator.adapters.repo_gameserver import GameserverRepository
+from orchestrator.adapters.repo_public import PublicRepository
 from orchestrator.adapters.repo_results import ResultsRepository
 from orchestrator.adapters.repo_setup import SetupRepository
 from orchestrator.adapters.repositories import (
@@ -53,6 +54,7 @@ class UnitOfWork:
     health: HealthRepository
     setup: SetupRepository
     results: ResultsRepository
+    public: PublicRepository
     gameserver: GameserverRepository
 
     def __init__(self, session_factory: SessionFactory | None = None, *, settings: Settings | None = None):
@@ -78,6 +80,7 @@ class UnitOfWork:
         self.health = HealthRepository(self.session)
         self.setup = SetupRepository(self.session)
         self.results = ResultsRepository(self.session)
+        self.public = PublicRepository(self.session)
         self.gameserver = GameserverRepository(self.session)
         return self
 
