@@ -129,6 +129,7 @@ class CategoryCode(StrEnum):
 
 RESULT_CODES: tuple[str, ...] = tuple(result.value for result in GameResult)
 FORFEIT_CODES: tuple[str, ...] = tuple(code.value for code in MatchForfeit)
+LOT_KINDS: tuple[str, ...] = ("order", "one")  # orchestrator.domain.lots.LotKind values
 
 
 def one_of(column: str, values: Any, *, name: str | None = None, nullable: bool = False) -> CheckConstraint:
@@ -437,12 +438,16 @@ class Lot(SQLModel, table=True):
     """A draw by lot: the SHA-256 commitment is published first, the seed after the draw (SPEC §7)."""
 
     __tablename__ = "lot"
+    __table_args__ = (one_of("kind", LOT_KINDS),)
 
     id: int | None = Field(default=None, primary_key=True)
     event_id: int = _ref("event.id", cascade=True, index=True)
     purpose: str = Field(max_length=120)  # e.g. "armageddon-category duel XI", "tiebreak Top A"
     commitment: str = Field(max_length=64, unique=True)  # sha256 hex of the seed
     seed_hex: str | None = Field(default=None, max_length=128)  # None until revealed
+    # The secret seed between commit and reveal (cleared on reveal); never shown or logged.
+    sealed_seed_hex: str | None = Field(default=None, max_length=128)
+    kind: str = Field(default="order", max_length=8, sa_column_kwargs={"server_default": "order"})
     candidates: list[Any] = Field(default_factory=list, sa_type=JSON)
     outcome: list[Any] | None = Field(default=None, sa_type=JSON)
     drawn_by: str = Field(max_length=80)
