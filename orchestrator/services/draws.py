@@ -1,0 +1,230 @@
+"""Draws by lot, persisted: commit to a fresh secret seed, publish its SHA-256, reveal it after (SPEC §7).
+
+The procedure (candidates in canonical order, HMAC-SHA256 stream, Fisher–Yates) is the pure
+``orchestrator.domain.lots`` one described in docs/lots.md, so anyone can recompute an outcome from the
+published purpose, candidates and seed. Between commit and reveal the seed sits in ``lot.sealed_seed_hex``,
+which no page, API answer, log line or live message ever shows; the reveal moves it to ``seed_hex``.
+Who ran the draw and when goes to the audit log.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from orchestrator.adapters.tables import Event, Lot
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.db import utcnow
+from orchestrator.domain import lots
+from orchestrator.services import live
+from orchestrator.services.errors import Conflict, ValidationFailed
+
+SEED_BYTES = 32
+
+
+@dataclass(frozen=True, slots=True)
+class LotView:
+    """A lot as anyone may see it: the seed and the outcome only once revealed."""
+
+    id: int
+    event_id: int
+    purpose: str
+    kind: str
+    candidates: tuple[str, ...]
+    commitment: str
+    seed_hex: str | None
+    outcome: tuple[str, ...] | None
+    drawn_by: str
+    committed_at: datetime
+    revealed_at: datetime | None
+
+    @property
+    def revealed(self) -> bool:
+        return self.seed_hex is not None
+
+    def verifies(self) -> bool:
+        """Recompute the outcome from the revealed seed (False before the reveal or on any mismatch)."""
+        if self.seed_hex is None or self.outcome is None:
+            return False
+        record = lots.Lot(
+            self.purpose,
+            lots.LotKind(self.kind),
+            self.candidates,
+            self.commitment,
+            self.seed_hex,
+            self.outcome,
+        )
+        return lots.check_lot(record)
+
+    def public(self) -> dict[str, Any]:
+        """JSON for spectators: commitment always, seed and outcome only after the reveal."""
+        return {
+            "id": self.id,
+            "purpose": self.purpose,
+            "kind": self.kind,
+            "candidates": list(self.candidates),
+            "commitment": self.commitment,
+            "seed_hex": self.seed_hex,
+            "outcome": list(self.outcome) if self.outcome is not None else None,
+            "drawn_by": self.drawn_by,
+            "committed_at": self.committed_at.isoformat(),
+            "revealed_at": self.revealed_at.isoformat() if self.revealed_at else None,
+            "procedure": lots.PROCEDURE,
+        }
+
+
+def view_of(lot: Lot) -> LotView:
+    assert lot.id is not None
+    revealed = lot.seed_hex is not None
+    return LotView(
+        id=lot.id,
+        event_id=lot.event_id,
+        purpose=lot.purpose,
+        kind=lot.kind,
+        candidates=tuple(str(c) for c in lot.candidates),
+        commitment=lot.commitment,
+        seed_hex=lot.seed_hex if revealed else None,
+        outcome=tuple(str(c) for c in lot.outcome) if revealed and lot.outcome is not None else None,
+        drawn_by=lot.drawn_by,
+        committed_at=lot.committed_at,
+        revealed_at=lot.revealed_at,
+    )
+
+
+def _checked(purpose: str, candidates: Sequence[str], kind: str) -> tuple[str, tuple[str, ...], lots.LotKind]:
+    problems: list[str] = []
+    purpose = purpose.strip()
+    if not purpose:
+        problems.append("purpose: say what the lot decides (e.g. 'Armageddon category, duel XI')")
+    elif len(purpose) > 120:
+        problems.append("purpose: at most 120 characters")
+    cleaned = tuple(c.strip() for c in candidates if c.strip())
+    if len(cleaned) < 2:
+        problems.append("candidates: a lot needs at least two candidates")
+    else:
+        try:
+            lots.canonical_order(cleaned)
+        except lots.LotError as error:
+            problems.append(f"candidates: {error}")
+    lot_kind = lots.LotKind.ORDER
+    try:
+        lot_kind = lots.LotKind(kind)
+    except ValueError:
+        problems.append(f"kind: 'order' (a full order) or 'one' (one candidate), not {kind!r}")
+    if problems:
+        raise ValidationFailed(problems)
+    return purpose, cleaned, lot_kind
+
+
+def commit_lot(
+    uow: UnitOfWork,
+    *,
+    event_id: int,
+    purpose: str,
+    candidates: Sequence[str],
+    actor: str,
+    kind: str = "order",
+    seed: bytes | None = None,
+) -> int:
+    """Commit to a fresh secret seed and publish only its SHA-256 (the draw happens at ``reveal_lot``).
+
+    ``seed`` is for replays and tests only; staff draws always take ``secrets.token_bytes(32)``.
+    """
+    event = uow.repo.get_or_raise(Event, event_id)
+    purpose, cleaned, lot_kind = _checked(purpose, candidates, kind)
+    secret = seed if seed is not None else secrets.token_bytes(SEED_BYTES)
+    if len(secret) < lots.MIN_SEED_BYTES:
+        raise ValidationFailed([f"seed: at least {lots.MIN_SEED_BYTES} bytes"])
+    lot = uow.repo.add(
+        Lot(
+            event_id=event_id,
+            purpose=purpose,
+            kind=lot_kind.value,
+            commitment=lots.commitment(secret),
+            sealed_seed_hex=secret.hex(),
+            candidates=list(cleaned),
+            drawn_by=actor,
+            committed_at=utcnow(),
+        )
+    )
+    assert lot.id is not None
+    uow.audit.record(
+        actor=actor,
+        action="lot.commit",
+        entity="lot",
+        entity_id=lot.id,
+        event_id=event_id,
+        new={
+            "purpose": purpose,
+            "kind": lot_kind.value,
+            "candidates": list(cleaned),
+            "commitment": lot.commitment,
+        },
+    )
+    live.announce(uow, f"event:{event.slug}", kind="lot", lot_id=lot.id)
+    return lot.id
+
+
+def reveal_lot(uow: UnitOfWork, *, lot_id: int, actor: str) -> LotView:
+    """Run the committed draw: compute the outcome from the sealed seed, publish seed and outcome."""
+    lot = uow.repo.get_or_raise(Lot, lot_id)
+    if lot.seed_hex is not None:
+        raise Conflict(
+            f"lot {lot_id} ({lot.purpose}) was already drawn on {lot.revealed_at:%Y-%m-%d %H:%M} UTC"
+        )
+    if lot.sealed_seed_hex is None:
+        raise Conflict(f"lot {lot_id} has no sealed seed; commit a new lot")
+    seed = bytes.fromhex(lot.sealed_seed_hex)
+    record = lots.run_lot(
+        seed, [str(c) for c in lot.candidates], purpose=lot.purpose, kind=lots.LotKind(lot.kind)
+    )
+    if record.commitment != lot.commitment:  # the stored seed is not the committed one: refuse to draw
+        raise Conflict(f"lot {lot_id}: the sealed seed does not match the published commitment")
+    now = utcnow()
+    lot.seed_hex = record.seed_hex
+    lot.sealed_seed_hex = None
+    lot.outcome = list(record.outcome)
+    lot.revealed_at = now
+    uow.repo.add(lot)
+    uow.audit.record(
+        actor=actor,
+        action="lot.draw",
+        entity="lot",
+        entity_id=lot_id,
+        event_id=lot.event_id,
+        new={"purpose": lot.purpose, "seed_hex": record.seed_hex, "outcome": list(record.outcome)},
+        at=now,
+    )
+    event = uow.repo.get_or_raise(Event, lot.event_id)
+    live.announce(uow, f"event:{event.slug}", kind="lot", lot_id=lot_id)
+    return view_of(lot)
+
+
+def draw_recorded_lot(
+    uow: UnitOfWork,
+    *,
+    event_id: int,
+    purpose: str,
+    candidates: Sequence[str],
+    actor: str,
+    kind: str = "order",
+    seed: bytes | None = None,
+) -> LotView:
+    """Commit and reveal in one unit of work, for draws that are part of a larger step (pairing numbers)."""
+    lot_id = commit_lot(
+        uow, event_id=event_id, purpose=purpose, candidates=candidates, actor=actor, kind=kind, seed=seed
+    )
+    return reveal_lot(uow, lot_id=lot_id, actor=actor)
+
+
+def list_lots(uow: UnitOfWork, *, event_id: int) -> list[LotView]:
+    """Every lot of an event in the order they were committed (sealed ones without seed or outcome)."""
+    uow.repo.get_or_raise(Event, event_id)
+    return [view_of(lot) for lot in uow.setup.lots_of(event_id)]
+
+
+def get_lot(uow: UnitOfWork, *, lot_id: int) -> LotView:
+    return view_of(uow.repo.get_or_raise(Lot, lot_id))

@@ -1,0 +1,102 @@
+"""Builders of stored events for tests, on any database (SQLite in a tmp path, or PostgreSQL).
+
+Each builder takes an OPEN unit of work and works inside it (the caller's ``with`` block commits):
+
+    with uow_factory() as uow:
+        stage_id = running_stage(uow)              # the small event, its first stage running
+    with uow_factory() as uow:
+        event_id = make_event(uow, EVENT_2020)     # the 2020 Online Olympiad with its 163-team demo field
+
+``small.yaml`` (tests/fixtures/events): 4 teams (Norway, Sweden, Denmark, Finland; seeds 1-4), stage
+``group`` = one pool of 4 (3 rounds, 2 matches a round, 6 boards a match), stage ``final`` = the top 2
+in a pool of 2 (1 round).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from orchestrator.adapters.tables import Standing
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.services import event_setup
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SMALL_EVENT_PATH = REPO_ROOT / "tests" / "fixtures" / "events" / "small.yaml"
+EVENT_2020_PATH = REPO_ROOT / "events" / "online-olympiad-2020.yaml"
+SMALL_EVENT = SMALL_EVENT_PATH.read_text(encoding="utf-8")
+EVENT_2020 = EVENT_2020_PATH.read_text(encoding="utf-8")
+TEST_PAIRING_SEED = bytes(range(32))  # fixed, so that a test's pairings are the same every run
+ACTOR = "test"
+
+
+def make_event(
+    uow: UnitOfWork, text: str | None = None, *, slug: str | None = None, actor: str = ACTOR
+) -> int:
+    """Store an event (default: the small test event); ``slug`` replaces the file's to store it twice."""
+    definition = SMALL_EVENT if text is None else text
+    if slug is not None:
+        lines = definition.splitlines(keepends=True)
+        definition = "".join(f"slug: {slug}\n" if line.startswith("slug:") else line for line in lines)
+    return event_setup.create_event(uow, definition_text=definition, source="event.yaml", actor=actor)
+
+
+def stage_id_of(uow: UnitOfWork, event_id: int, key: str | None = None) -> int:
+    """The id of stage ``key`` of an event (default: its first stage)."""
+    ids = event_setup.stage_ids_by_key(uow, event_id=event_id)
+    return ids[key] if key is not None else next(iter(ids.values()))
+
+
+def drafted_stage(
+    uow: UnitOfWork, *, event_id: int | None = None, stage_key: str | None = None, actor: str = ACTOR
+) -> int:
+    """A stage with draft pools (a new small event unless ``event_id`` is given)."""
+    event_id = make_event(uow) if event_id is None else event_id
+    stage_id = stage_id_of(uow, event_id, stage_key)
+    event_setup.draft_pools(uow, stage_id=stage_id, actor=actor)
+    return stage_id
+
+
+def published_stage(
+    uow: UnitOfWork, *, event_id: int | None = None, stage_key: str | None = None, actor: str = ACTOR
+) -> int:
+    """A stage whose pools are drafted and published."""
+    stage_id = drafted_stage(uow, event_id=event_id, stage_key=stage_key, actor=actor)
+    event_setup.publish_pools(uow, stage_id=stage_id, actor=actor)
+    return stage_id
+
+
+def running_stage(
+    uow: UnitOfWork,
+    *,
+    event_id: int | None = None,
+    stage_key: str | None = None,
+    actor: str = ACTOR,
+    pairing_seed: bytes | None = TEST_PAIRING_SEED,
+) -> int:
+    """A started stage: rounds, matches and boards (default lineups, no results) exist."""
+    stage_id = published_stage(uow, event_id=event_id, stage_key=stage_key, actor=actor)
+    event_setup.start_stage(uow, stage_id=stage_id, actor=actor, pairing_seed=pairing_seed)
+    return stage_id
+
+
+def store_final_standings(
+    uow: UnitOfWork, *, stage_id: int, orders: Mapping[str, Sequence[str]] | None = None
+) -> None:
+    """Write FINAL standing rows for a stage's pools (what closing a stage leaves behind).
+
+    ``orders`` maps a pool letter to team names, best first; a pool not given keeps its pairing order.
+    Only for tests that need the next stage's entrants; the standings service computes real ones.
+    """
+    pools = event_setup.describe_pools(uow, stage_id=stage_id)
+    for pool in pools.pools:
+        by_name = {team.name: team.team_id for team in pool.teams}
+        names = (
+            list(orders[pool.letter]) if orders and pool.letter in orders else [t.name for t in pool.teams]
+        )
+        for rank, name in enumerate(names, start=1):
+            uow.repo.add(
+                Standing(
+                    stage_id=stage_id, pool_id=pool.id, team_id=by_name[name], rank=rank, provisional=False
+                )
+            )
