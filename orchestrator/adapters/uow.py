@@ -17,6 +17,7 @@ from typing import Any, Self
 from sqlmodel import Session
 
 from orchestrator.adapters.repo_gameserver import GameserverRepository
+from orchestrator.adapters.repo_playoff import PlayoffRepository
 from orchestrator.adapters.repo_public import PublicRepository
 from orchestrator.adapters.repo_results import ResultsRepository
 from orchestrator.adapters.repo_setup import SetupRepository
@@ -56,6 +57,7 @@ class UnitOfWork:
     results: ResultsRepository
     public: PublicRepository
     gameserver: GameserverRepository
+    playoff: PlayoffRepository
 
     def __init__(self, session_factory: SessionFactory | None = None, *, settings: Settings | None = None):
         self._session_factory = session_factory or get_session_factory(settings)
@@ -82,6 +84,7 @@ class UnitOfWork:
         self.results = ResultsRepository(self.session)
         self.public = PublicRepository(self.session)
         self.gameserver = GameserverRepository(self.session)
+        self.playoff = PlayoffRepository(self.session)
         return self
 
     def __exit__(

@@ -1,0 +1,272 @@
+"""Queries of the play-off, lineups and captains: duels, their matches and boards, Armageddons, lineups.
+
+Exposed on the unit of work as ``uow.playoff``. Like every repository it never commits (STYLE habit 7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+from sqlalchemy import func, or_
+from sqlmodel import col, select
+
+from orchestrator.adapters.repositories import Repository
+from orchestrator.adapters.tables import (
+    Appeal,
+    AppealStatus,
+    Armageddon,
+    ArmageddonStatus,
+    Board,
+    Duel,
+    Event,
+    Lineup,
+    Lot,
+    Match,
+    Player,
+    Pool,
+    Round,
+    RoundStatus,
+    Stage,
+    StageKind,
+    StageStatus,
+    Standing,
+    Team,
+    User,
+)
+
+
+def _ids(values: Iterable[int | None]) -> list[int]:
+    return sorted({v for v in values if v is not None})
+
+
+class PlayoffRepository(Repository):
+    # --- events and stages ---------------------------------------------------------------------
+
+    def event_of_stage(self, stage_id: int) -> tuple[Event, Stage]:
+        stage = self.get_or_raise(Stage, stage_id)
+        return self.get_or_raise(Event, stage.event_id), stage
+
+    def event_by_slug(self, slug: str) -> Event | None:
+        return self.session.exec(select(Event).where(Event.slug == slug)).first()
+
+    def stages_of_event(self, event_id: int) -> Sequence[Stage]:
+        return self.session.exec(
+            select(Stage).where(Stage.event_id == event_id).order_by(col(Stage.position), col(Stage.id))
+        ).all()
+
+    def stage_by_key(self, event_id: int, key: str) -> Stage | None:
+        return self.session.exec(select(Stage).where(Stage.event_id == event_id, Stage.key == key)).first()
+
+    def knockout_stages(self, event_id: int) -> Sequence[Stage]:
+        return self.session.exec(
+            select(Stage)
+            .where(Stage.event_id == event_id, Stage.kind == StageKind.KNOCKOUT.value)
+            .order_by(col(Stage.position), col(Stage.id))
+        ).all()
+
+    def running_knockout_stages(self) -> Sequence[Stage]:
+        return self.session.exec(
+            select(Stage)
+            .where(Stage.kind == StageKind.KNOCKOUT.value, Stage.status == StageStatus.RUNNING.value)
+            .order_by(col(Stage.id))
+        ).all()
+
+    def pools_of_stage(self, stage_id: int) -> Sequence[Pool]:
+        return self.session.exec(
+            select(Pool).where(Pool.stage_id == stage_id).order_by(func.length(Pool.letter), col(Pool.letter))
+        ).all()
+
+    def final_standings(self, stage_id: int) -> Sequence[Standing]:
+        """Closed (not provisional) standing rows of a stage, by pool and rank."""
+        return self.session.exec(
+            select(Standing)
+            .where(Standing.stage_id == stage_id, col(Standing.provisional).is_(False))
+            .order_by(col(Standing.pool_id), col(Standing.rank), col(Standing.id))
+        ).all()
+
+    # --- teams, players, captains ---------------------------------------------------------------
+
+    def teams_by_id(self, team_ids: Iterable[int | None]) -> dict[int, Team]:
+        ids = _ids(team_ids)
+        if not ids:
+            return {}
+        return {t.id or 0: t for t in self.session.exec(select(Team).where(col(Team.id).in_(ids))).all()}
+
+    def teams_of_event(self, event_id: int) -> Sequence[Team]:
+        return self.session.exec(
+            select(Team).where(Team.event_id == event_id).order_by(col(Team.seed), col(Team.id))
+        ).all()
+
+    def players_of_team(self, team_id: int) -> Sequence[Player]:
+        return self.session.exec(
+            select(Player)
+            .where(Player.team_id == team_id)
+            .order_by(col(Player.main_board).is_(None), col(Player.main_board), col(Player.id))
+        ).all()
+
+    def players_by_id(self, player_ids: Iterable[int | None]) -> dict[int, Player]:
+        ids = _ids(player_ids)
+        if not ids:
+            return {}
+        rows = self.session.exec(select(Player).where(col(Player.id).in_(ids))).all()
+        return {p.id or 0: p for p in rows}
+
+    def captains_of_team(self, team_id: int) -> Sequence[User]:
+        return self.session.exec(
+            select(User).where(User.team_id == team_id).order_by(col(User.username))
+        ).all()
+
+    def captains_of_event(self, event_id: int) -> Sequence[User]:
+        return self.session.exec(
+            select(User)
+            .join(Team, col(Team.id) == col(User.team_id))
+            .where(Team.event_id == event_id)
+            .order_by(col(User.username))
+        ).all()
+
+    # --- duels --------------------------------------------------------------------------------
+
+    def duels_of_stage(self, stage_id: int) -> Sequence[Duel]:
+        return self.session.exec(select(Duel).where(Duel.stage_id == stage_id).order_by(col(Duel.id))).all()
+
+    def duel_by_key(self, stage_id: int, key: str) -> Duel | None:
+        return self.session.exec(select(Duel).where(Duel.stage_id == stage_id, Duel.key == key)).first()
+
+    def duels_of_team(self, team_id: int) -> Sequence[Duel]:
+        return self.session.exec(
+            select(Duel)
+            .where(or_(col(Duel.first_team_id) == team_id, col(Duel.second_team_id) == team_id))
+            .order_by(col(Duel.id))
+        ).all()
+
+    # --- rounds, matches, boards ----------------------------------------------------------------
+
+    def rounds_of_stage(self, stage_id: int) -> Sequence[Round]:
+        return self.session.exec(
+            select(Round).where(Round.stage_id == stage_id).order_by(col(Round.number))
+        ).all()
+
+    def round_by_number(self, stage_id: int, number: int) -> Round | None:
+        return self.session.exec(
+            select(Round).where(Round.stage_id == stage_id, Round.number == number)
+        ).first()
+
+    def matches_of_round(self, round_id: int) -> Sequence[Match]:
+        return self.session.exec(
+            select(Match).where(Match.round_id == round_id).order_by(col(Match.match_no))
+        ).all()
+
+    def matches_of_duels(self, duel_ids: Iterable[int | None]) -> dict[int, list[Match]]:
+        ids = _ids(duel_ids)
+        out: dict[int, list[Match]] = {i: [] for i in ids}
+        if not ids:
+            return out
+        rows = self.session.exec(
+            select(Match).where(col(Match.duel_id).in_(ids)).order_by(col(Match.duel_id), col(Match.leg))
+        ).all()
+        for match in rows:
+            out[match.duel_id or 0].append(match)
+        return out
+
+    def boards_of_matches(self, match_ids: Iterable[int | None]) -> dict[int, list[Board]]:
+        ids = _ids(match_ids)
+        out: dict[int, list[Board]] = {i: [] for i in ids}
+        if not ids:
+            return out
+        rows = self.session.exec(
+            select(Board)
+            .where(col(Board.match_id).in_(ids))
+            .order_by(col(Board.match_id), col(Board.board_no))
+        ).all()
+        for board in rows:
+            out[board.match_id].append(board)
+        return out
+
+    def matches_of_team(self, team_id: int) -> Sequence[tuple[Match, Round]]:
+        rows = self.session.exec(
+            select(Match, Round)
+            .where(
+                Match.round_id == Round.id,
+                or_(col(Match.first_team_id) == team_id, col(Match.second_team_id) == team_id),
+            )
+            .order_by(col(Round.scheduled_at), col(Round.stage_id), col(Round.number), col(Match.match_no))
+        ).all()
+        return [(m, r) for m, r in rows]
+
+    def due_lineup_rounds(self, now: datetime) -> Sequence[Round]:
+        """Scheduled rounds whose lineup deadline (or, without one, start) has passed."""
+        deadline = func.coalesce(col(Round.lineup_deadline_at), col(Round.scheduled_at))
+        return self.session.exec(
+            select(Round)
+            .where(Round.status == RoundStatus.SCHEDULED.value, deadline.is_not(None), deadline <= now)
+            .order_by(col(Round.id))
+        ).all()
+
+    def open_appeal_match_ids(self, match_ids: Iterable[int | None]) -> set[int]:
+        ids = _ids(match_ids)
+        if not ids:
+            return set()
+        rows = self.session.exec(
+            select(Appeal.match_id).where(
+                col(Appeal.match_id).in_(ids), Appeal.status == AppealStatus.OPEN.value
+            )
+        ).all()
+        return set(rows)
+
+    # --- lineups --------------------------------------------------------------------------------
+
+    def lineup_of(self, match_id: int, team_id: int) -> Lineup | None:
+        return self.session.exec(
+            select(Lineup).where(Lineup.match_id == match_id, Lineup.team_id == team_id)
+        ).first()
+
+    def lineups_of_matches(self, match_ids: Iterable[int | None]) -> dict[tuple[int, int], Lineup]:
+        ids = _ids(match_ids)
+        if not ids:
+            return {}
+        rows = self.session.exec(select(Lineup).where(col(Lineup.match_id).in_(ids))).all()
+        return {(lineup.match_id, lineup.team_id): lineup for lineup in rows}
+
+    # --- Armageddon and lots --------------------------------------------------------------------
+
+    def armageddon_of_duel(self, duel_id: int) -> Armageddon | None:
+        return self.session.exec(select(Armageddon).where(Armageddon.duel_id == duel_id)).first()
+
+    def armageddons_of_duels(self, duel_ids: Iterable[int | None]) -> dict[int, Armageddon]:
+        ids = _ids(duel_ids)
+        if not ids:
+            return {}
+        rows = self.session.exec(select(Armageddon).where(col(Armageddon.duel_id).in_(ids))).all()
+        return {a.duel_id: a for a in rows}
+
+    def due_armageddons(self, now: datetime) -> Sequence[Armageddon]:
+        """Armageddons still sealed whose nomination deadline has passed."""
+        return self.session.exec(
+            select(Armageddon).where(
+                Armageddon.status == ArmageddonStatus.NOMINATING.value,
+                col(Armageddon.deadline_at).is_not(None),
+                col(Armageddon.deadline_at) <= now,
+            )
+        ).all()
+
+    def latest_lot(self, event_id: int, purpose: str) -> Lot | None:
+        return self.session.exec(
+            select(Lot).where(Lot.event_id == event_id, Lot.purpose == purpose).order_by(col(Lot.id).desc())
+        ).first()
+
+    def lots_by_id(self, lot_ids: Iterable[int | None]) -> dict[int, Lot]:
+        ids = _ids(lot_ids)
+        if not ids:
+            return {}
+        return {lot.id or 0: lot for lot in self.session.exec(select(Lot).where(col(Lot.id).in_(ids))).all()}
+
+    def lots_with_purposes(self, event_id: int, purposes: Iterable[str]) -> dict[str, Lot]:
+        """The latest lot of each purpose (a purpose names one duel's lot)."""
+        wanted = sorted(set(purposes))
+        if not wanted:
+            return {}
+        rows = self.session.exec(
+            select(Lot).where(Lot.event_id == event_id, col(Lot.purpose).in_(wanted)).order_by(col(Lot.id))
+        ).all()
+        return {lot.purpose: lot for lot in rows}
