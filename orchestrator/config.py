@@ -52,7 +52,6 @@ class Settings(BaseSettings):
     gameserver_clock_increment_s: int = 10
     beat_open_due_s: float = 30.0  # how often beat runs rounds.open_due
     beat_reconcile_s: float = 30.0  # how often beat runs results.reconcile (re-reads open games)
-    appeal_window_s: int = 15 * 60  # a stage advances once its last match is this old (SPEC §6)
 
     # Stand-in game server behaviour
     standin_speed: float = 1.0  # game-clock seconds per real second multiplier

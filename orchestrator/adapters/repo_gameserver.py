@@ -44,6 +44,7 @@ class BoardInMatch:
     round_id: int
     pool_id: int | None
     duel_id: int | None
+    event_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,12 +107,15 @@ class GameserverRepository(Repository):
 
     def boards_of_round(self, round_id: int) -> list[BoardInMatch]:
         rows = self.session.exec(
-            select(Board, Match)
+            select(Board, Match, Stage.event_id)
             .join(Match, col(Match.id) == Board.match_id)
+            .join(Round, col(Round.id) == Match.round_id)
+            .join(Stage, col(Stage.id) == Round.stage_id)
             .where(Match.round_id == round_id)
             .order_by(col(Match.match_no), col(Board.board_no))
+            .execution_options(populate_existing=True)
         ).all()
-        return [_in_match(board, match) for board, match in rows]
+        return [_in_match(board, match, event_id) for board, match, event_id in rows]
 
     def boards_by_game_ids(self, game_ids: Iterable[str]) -> dict[str, BoardInMatch]:
         """Boards holding these game ids, keyed by game id (one query)."""
@@ -119,11 +123,14 @@ class GameserverRepository(Repository):
         if not wanted:
             return {}
         rows = self.session.exec(
-            select(Board, Match)
+            select(Board, Match, Stage.event_id)
             .join(Match, col(Match.id) == Board.match_id)
+            .join(Round, col(Round.id) == Match.round_id)
+            .join(Stage, col(Stage.id) == Round.stage_id)
             .where(col(Board.game_id).in_(wanted))
+            .execution_options(populate_existing=True)
         ).all()
-        return {board.game_id or "": _in_match(board, match) for board, match in rows}
+        return {board.game_id or "": _in_match(board, match, event_id) for board, match, event_id in rows}
 
     def open_game_ids(self, round_id: int) -> list[str]:
         """Game ids of the round's boards that have no final result yet."""
@@ -225,11 +232,12 @@ class GameserverRepository(Repository):
         ]
 
 
-def _in_match(board: Board, match: Match) -> BoardInMatch:
+def _in_match(board: Board, match: Match, event_id: int | None) -> BoardInMatch:
     return BoardInMatch(
         board=board,
         match_id=match.id or 0,
         round_id=match.round_id,
         pool_id=match.pool_id,
         duel_id=match.duel_id,
+        event_id=event_id,
     )

@@ -1,0 +1,405 @@
+"""Rounds that run themselves on the game server (SPEC §8): create games, pull results, close, advance.
+
+The use cases below are what the Celery tasks (workers/tasks.py, via services/tasks.py) call:
+
+- ``open_due_rounds``: scheduled rounds of running stages that start within ``gameserver_pair_lead_s``
+  get a ``rounds.create_games`` job each;
+- ``create_round_games``: one bulk pairing per round with the players' tokens, ``pairAt`` = the round's
+  start and ``startClocksAt`` ``gameserver_clock_delay_s`` later; the game ids go on the boards. The round
+  row is locked for the whole call and the organiser's scheduled bulks are searched before creating one
+  (``bulk_matches``/``ensure_bulk``), so a retried or redelivered task never pairs a round twice;
+- ``pull_round_results``: export the round's open games by id (300 per call), map them (``map_game``)
+  and ingest them (services/ingestion.py), then settle the round;
+- ``reconcile_open_games``: the periodic catch-up (STYLE habit 6): pull every open round again and
+  advance stages whose rounds are all finished;
+- ``advance_stage``: close a pool stage through the results slice's ``close_stage`` once every result is
+  final, no appeal is open and the appeal windows have passed.
+
+Game-server failures never escape as exceptions: the use case records what happened and returns
+``retry_in`` (seconds, from the Lichess ``RetryPolicy`` times ``Settings.gameserver_retry_scale``) so the
+task can retry with a countdown after the unit of work has committed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from pydantic import SecretStr
+
+from orchestrator.adapters.lichess import (
+    EXPORT_MAX_IDS,
+    Bulk,
+    BulkRejected,
+    BulkSpec,
+    GameServerError,
+    LichessClient,
+    Pairing,
+    PlayerLink,
+    RateLimited,
+    RetryPolicy,
+    TransientError,
+    bulk_matches,
+    ensure_bulk,
+    next_retry_delay,
+)
+from orchestrator.adapters.repo_gameserver import BoardInMatch
+from orchestrator.adapters.tables import (
+    Board,
+    BulkStatus,
+    GameserverBulk,
+    LinkStatus,
+    MatchStatus,
+    Round,
+    RoundStatus,
+    Stage,
+    StageKind,
+    StageStatus,
+)
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.config import Settings
+from orchestrator.db import utcnow
+from orchestrator.domain.gameresults import map_game
+from orchestrator.domain.scoring import GameResult, MatchForfeit
+from orchestrator.services import live
+from orchestrator.services.ingestion import GameUpdate, IngestReport, ingest_games
+from orchestrator.services.player_links import decrypt_token, mark_refused
+from orchestrator.services.tasks import ADVANCE_STAGE, CREATE_GAMES, PULL_ROUND, enqueue
+
+log = logging.getLogger(__name__)
+
+# One attempt per task run: every retry is a task countdown, so no wait ever holds the round's row lock.
+SINGLE_ATTEMPT = RetryPolicy(max_attempts=1)
+
+
+def retry_delay(attempt: int, error: BaseException, settings: Settings) -> float | None:
+    """Seconds before attempt ``attempt + 1`` (Lichess RetryPolicy × gameserver_retry_scale); None = stop."""
+    delay = next_retry_delay(attempt, error)
+    return None if delay is None else delay * settings.gameserver_retry_scale
+
+
+# ---------------------------------------------------------------- opening rounds
+
+
+def open_due_rounds(uow: UnitOfWork, *, now: datetime, settings: Settings) -> list[int]:
+    """Queue ``rounds.create_games`` for every round due within the pairing lead; returns their ids."""
+    due = uow.gameserver.due_rounds(now, timedelta(seconds=settings.gameserver_pair_lead_s))
+    ids = [rnd.id or 0 for rnd in due]
+    for round_id in ids:
+        enqueue(uow, CREATE_GAMES, round_id)
+    return ids
+
+
+@dataclass(frozen=True, slots=True)
+class RoundGames:
+    """What ``create_round_games`` did. ``status``: created, already, rejected, retry, failed, empty."""
+
+    round_id: int
+    status: str
+    games: int = 0
+    bulk_id: str | None = None
+    error: str | None = None
+    retry_in: float | None = None
+
+
+def create_round_games(
+    uow: UnitOfWork,
+    *,
+    round_id: int,
+    client: LichessClient,
+    settings: Settings,
+    attempt: int = 1,
+    actor: str,
+    now: datetime | None = None,
+) -> RoundGames:
+    """Create the round's games with one bulk pairing and store their ids on the boards (idempotent)."""
+    now = now or utcnow()
+    rnd = uow.locks.lock(Round, round_id)  # held until commit: concurrent runs wait, then see PAIRED
+    if rnd.status != RoundStatus.SCHEDULED.value:
+        return RoundGames(round_id, "already")
+    rows = uow.gameserver.boards_of_round(round_id)
+    to_pair = [
+        r for r in rows if r.board.game_id is None and r.board.white_player_id and r.board.black_player_id
+    ]
+    if not to_pair:
+        if not any(r.board.game_id for r in rows):
+            return RoundGames(round_id, "empty", error="the round has no boards with two players")
+        _mark_paired(uow, rnd, actor=actor, detail={"games": 0})
+        return RoundGames(round_id, "already")
+    record = uow.gameserver.bulk_of_round(round_id)
+    if record is None or record.status in (BulkStatus.CREATED.value, BulkStatus.CANCELLED.value):
+        record = uow.gameserver.add(GameserverBulk(round_id=round_id))
+    pairings, missing = _pairings(uow, to_pair, settings)
+    if missing:
+        names = "; ".join(missing)
+        error = f"games not created: these players must link their game-server account: {names}"
+        _record_bulk(uow, record, BulkStatus.REJECTED, error, now)
+        live.announce(uow, f"stage:{rnd.stage_id}", kind="round", round_id=round_id)
+        return RoundGames(round_id, "rejected", error=error)
+    spec = _bulk_spec(rnd, settings, now)
+    try:
+        bulk = _find_bulk(client, pairings, spec) or ensure_bulk(
+            client, pairings, spec, policy=SINGLE_ATTEMPT
+        )
+    except BulkRejected as error:
+        message = str(error)  # names players, never tokens (the client scrubs them)
+        _record_bulk(uow, record, BulkStatus.REJECTED, message, now)
+        if error.error == "tokens":
+            mark_refused(
+                uow,
+                player_ids=[int(p.player_id) for p in error.players],
+                reason=f"round {rnd.number}: {message}",
+                actor=actor,
+            )
+        live.announce(uow, f"stage:{rnd.stage_id}", kind="round", round_id=round_id)
+        return RoundGames(round_id, "rejected", error=message)
+    except (RateLimited, TransientError) as error:
+        delay = retry_delay(attempt, error, settings)
+        status = "retry" if delay is not None else "failed"
+        suffix = f"; trying again in {delay:.0f} s" if delay is not None else "; giving up for now"
+        _record_bulk(uow, record, BulkStatus.FAILED, f"game server unavailable: {error}{suffix}", now)
+        return RoundGames(round_id, status, error=str(error), retry_in=delay)
+    except GameServerError as error:
+        _record_bulk(uow, record, BulkStatus.FAILED, f"game server refused: {error}", now)
+        return RoundGames(round_id, "failed", error=str(error))
+    by_pair = {(g.white.lower(), g.black.lower()): g.id for g in bulk.games}
+    base = settings.gameserver_url.rstrip("/")
+    stored = 0
+    for row, pairing in zip(to_pair, pairings, strict=True):
+        game_id = by_pair.get((pairing.white.account.lower(), pairing.black.account.lower()))
+        if game_id is None:
+            continue
+        uow.boards.update_versioned(
+            row.board.id or 0,
+            expected_version=row.board.version,
+            values={"game_id": game_id, "game_url": f"{base}/{game_id}", "game_status": "created"},
+            actor=actor,
+            at=now,
+        )
+        stored += 1
+    record.bulk_id = bulk.id
+    _record_bulk(uow, record, BulkStatus.CREATED, None, now)
+    _mark_paired(uow, rnd, actor=actor, detail={"games": stored, "bulk_id": bulk.id})
+    return RoundGames(round_id, "created", games=stored, bulk_id=bulk.id)
+
+
+def _pairings(
+    uow: UnitOfWork, rows: Sequence[BoardInMatch], settings: Settings
+) -> tuple[list[Pairing], list[str]]:
+    """Pairings in board order, and the players who cannot be paired (no usable link)."""
+    player_ids = [pid for r in rows for pid in (r.board.white_player_id, r.board.black_player_id) if pid]
+    players = uow.gameserver.players_by_id(player_ids)
+    links = uow.gameserver.links_by_player(player_ids)
+    pairings: list[Pairing] = []
+    missing: list[str] = []
+    for row in rows:
+        sides: list[PlayerLink] = []
+        for pid in (row.board.white_player_id or 0, row.board.black_player_id or 0):
+            player = players[pid]
+            link = links.get(pid)
+            if link is None or link.status != LinkStatus.LINKED.value or not link.token_encrypted:
+                state = link.status if link is not None else LinkStatus.MISSING.value
+                missing.append(f"{player.name} ({player.account}, link {state})")
+                continue
+            token: SecretStr = decrypt_token(settings, link.token_encrypted)
+            sides.append(PlayerLink(str(pid), link.linked_account or player.account, token))
+        if len(sides) == 2:
+            pairings.append(Pairing(sides[0], sides[1]))
+    return pairings, missing
+
+
+def _bulk_spec(rnd: Round, settings: Settings, now: datetime) -> BulkSpec:
+    # pairAt in the future keeps a bulk listed until it is paired, so a lost answer can be found again;
+    # a late round is paired at once (no pairAt) and then matched on its players alone.
+    start = rnd.scheduled_at if rnd.scheduled_at is not None and rnd.scheduled_at > now else None
+    clocks = (start or now) + timedelta(seconds=settings.gameserver_clock_delay_s)
+    return BulkSpec(
+        clock_limit_s=settings.gameserver_clock_limit_s,
+        clock_increment_s=settings.gameserver_clock_increment_s,
+        pair_at=start,
+        start_clocks_at=clocks,
+        rules=("noAbort",),
+    )
+
+
+def _find_bulk(client: LichessClient, pairings: Sequence[Pairing], spec: BulkSpec) -> Bulk | None:
+    """The organiser's scheduled bulk for exactly these pairings, if an earlier run created it."""
+    pair_at = int(spec.pair_at.timestamp() * 1000) if isinstance(spec.pair_at, datetime) else spec.pair_at
+    for bulk in client.list_bulks():
+        if bulk_matches(bulk, pairings, pair_at):
+            log.info("round bulk %s already exists: reusing it", bulk.id)
+            return bulk
+    return None
+
+
+def _record_bulk(
+    uow: UnitOfWork, record: GameserverBulk, status: BulkStatus, error: str | None, now: datetime
+) -> None:
+    record.status = status.value
+    record.error = error
+    record.updated_at = now
+    uow.gameserver.add(record)
+
+
+def _mark_paired(uow: UnitOfWork, rnd: Round, *, actor: str, detail: dict[str, object]) -> None:
+    rnd.status = RoundStatus.PAIRED.value
+    uow.gameserver.add(rnd)
+    for match in uow.gameserver.matches_of_round(rnd.id or 0):
+        if match.status == MatchStatus.SCHEDULED.value:
+            match.status = MatchStatus.PLAYING.value
+            uow.gameserver.add(match)
+    stage = uow.gameserver.get_or_raise(Stage, rnd.stage_id)
+    uow.audit.record(
+        actor=actor,
+        action="round.games_created",
+        entity="round",
+        entity_id=rnd.id,
+        event_id=stage.event_id,
+        new=detail,
+    )
+    live.announce(uow, f"stage:{rnd.stage_id}", kind="round", round_id=rnd.id)
+
+
+# ---------------------------------------------------------------- pulling results
+
+
+@dataclass(slots=True)
+class PullOutcome:
+    round_id: int
+    asked: int = 0
+    report: IngestReport = field(default_factory=IngestReport)
+    missing: list[str] = field(default_factory=list)
+    round_finished: bool = False
+    retry_in: float | None = None
+    error: str | None = None
+
+
+def pull_round_results(
+    uow: UnitOfWork,
+    *,
+    round_id: int,
+    client: LichessClient,
+    settings: Settings,
+    attempt: int = 1,
+    actor: str,
+    now: datetime | None = None,
+) -> PullOutcome:
+    """Export the round's open games, ingest them, and settle the round (idempotent)."""
+    outcome = PullOutcome(round_id)
+    rnd = uow.gameserver.get_or_raise(Round, round_id)
+    if rnd.status not in (RoundStatus.PAIRED.value, RoundStatus.PLAYING.value):
+        return outcome
+    ids = uow.gameserver.open_game_ids(round_id)
+    outcome.asked = len(ids)
+    if ids:
+        try:
+            export = client.export_games(ids, pgn_in_json=True)
+        except (RateLimited, TransientError) as error:
+            outcome.error = str(error)
+            outcome.retry_in = retry_delay(attempt, error, settings)
+            return outcome
+        except GameServerError as error:
+            outcome.error = str(error)
+            log.warning("round %s: export refused: %s", round_id, error)
+            return outcome
+        outcome.missing = list(export.missing)
+        for start in range(0, len(export.games), EXPORT_MAX_IDS):
+            batch = export.games[start : start + EXPORT_MAX_IDS]
+            updates = [GameUpdate(str(g["id"]), map_game(g), _pgn(g)) for g in batch]
+            outcome.report.merge(ingest_games(uow, games=updates, actor=actor))
+        if export.missing or export.skipped:
+            # Unreadable or absent lines: ask again soon for those ids (they were not ingested).
+            outcome.retry_in = retry_delay(attempt, TransientError("export incomplete"), settings)
+    outcome.round_finished = settle_round(uow, round_id=round_id, actor=actor, now=now)
+    return outcome
+
+
+def _pgn(game: dict[str, object]) -> str | None:
+    pgn = game.get("pgn")
+    return pgn if isinstance(pgn, str) else None
+
+
+def settle_round(uow: UnitOfWork, *, round_id: int, actor: str, now: datetime | None = None) -> bool:
+    """Finish matches whose boards are all final; close the round when every match is; True if closed."""
+    now = now or utcnow()
+    rnd = uow.locks.lock(Round, round_id)
+    if rnd.status == RoundStatus.FINISHED.value:
+        return True
+    matches = uow.gameserver.matches_of_round(round_id)
+    rows = uow.gameserver.boards_of_round(round_id)
+    by_match: dict[int, list[Board]] = {}
+    for row in rows:
+        by_match.setdefault(row.match_id, []).append(row.board)
+    if rnd.status == RoundStatus.PAIRED.value and any(
+        b.game_status not in (None, "created") or b.result != GameResult.PENDING.value
+        for b in (r.board for r in rows)
+    ):
+        rnd.status = RoundStatus.PLAYING.value
+        uow.gameserver.add(rnd)
+    all_done = bool(matches)
+    for match in matches:
+        boards = by_match.get(match.id or 0, [])
+        complete = MatchForfeit(match.forfeit) is not MatchForfeit.NONE or (
+            bool(boards) and all(GameResult(b.result).is_final for b in boards)
+        )
+        if not complete:
+            all_done = False
+            continue
+        if match.status != MatchStatus.FINISHED.value:
+            match.status = MatchStatus.FINISHED.value
+            match.finished_at = match.finished_at or now
+            uow.gameserver.add(match)
+            live.announce(uow, f"match:{match.id}", kind="finished")
+    if not all_done:
+        return False
+    rnd.status = RoundStatus.FINISHED.value
+    uow.gameserver.add(rnd)
+    stage = uow.gameserver.get_or_raise(Stage, rnd.stage_id)
+    uow.audit.record(
+        actor=actor, action="round.close", entity="round", entity_id=rnd.id, event_id=stage.event_id
+    )
+    live.announce(uow, f"stage:{rnd.stage_id}", kind="round-finished", round_id=rnd.id)
+    enqueue(uow, ADVANCE_STAGE, rnd.stage_id)
+    return True
+
+
+# ---------------------------------------------------------------- reconciling and advancing
+
+
+@dataclass(frozen=True, slots=True)
+class Reconciled:
+    pulled_rounds: tuple[int, ...]
+    stages_to_advance: tuple[int, ...]
+
+
+def reconcile_open_games(uow: UnitOfWork, *, now: datetime, settings: Settings) -> Reconciled:
+    """Queue a pull for every round with open games and an advance for every stage that may close."""
+    rounds = tuple(rnd.id or 0 for rnd in uow.gameserver.open_rounds())
+    for round_id in rounds:
+        enqueue(uow, PULL_ROUND, round_id)
+    stages: list[int] = []
+    for stage in uow.gameserver.running_stages():
+        if stage.kind != StageKind.POOLS.value:
+            continue
+        stage_rounds = uow.gameserver.rounds_of_stage(stage.id or 0)
+        if stage_rounds and all(r.status == RoundStatus.FINISHED.value for r in stage_rounds):
+            stages.append(stage.id or 0)
+            enqueue(uow, ADVANCE_STAGE, stage.id or 0)
+    return Reconciled(rounds, tuple(stages))
+
+
+def advance_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | None = None) -> bool:
+    """Close a running pool stage when nothing stands in the way (results slice's ``close_stage``)."""
+    from orchestrator.services.standings import close_stage, closing_problems
+
+    stage = uow.locks.lock(Stage, stage_id)  # one closer at a time
+    if stage.status != StageStatus.RUNNING.value or stage.kind != StageKind.POOLS.value:
+        return False
+    problems = closing_problems(uow, stage_id=stage_id, now=now)
+    if problems:
+        log.info("stage %s not closed yet: %s", stage_id, " ".join(problems))
+        return False
+    close_stage(uow, stage_id=stage_id, actor=actor, now=now)
+    return True

@@ -1,0 +1,193 @@
+"""Game-server results into boards: idempotent, serialized per pool, never over an arbiter (STYLE habit 6).
+
+``ingest_games`` takes mapped games (``orchestrator.domain.gameresults.map_game``) and, in the caller's unit
+of work:
+
+- loads the boards by game id in one query, then locks their pools and duels (ascending ids, so two
+  workers never deadlock) and reads the boards again under the locks;
+- leaves a board alone when an arbiter entered its result (SPEC §6) or when nothing changes: the same
+  final result ingested again writes nothing, bumps no version and adds no audit row;
+- holds a result that needs an arbiter (cheat, aborted, inconsistent data): the board stays ``*``, its
+  ``game_status`` names the reason, and one ``board.result.held`` audit row says what the server proposed;
+- writes every change with one compare-and-set statement (executemany) and the audit rows in one batch;
+- after the commit announces the matches and pools and queues ``standings.recompute_pool`` for each pool
+  whose results changed.
+
+A result is a board's state, never an increment, so a game ingested twice is never counted twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from orchestrator.adapters.repo_gameserver import BoardInMatch
+from orchestrator.adapters.tables import AuditLog, Board, ResultSource
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.db import utcnow
+from orchestrator.domain.gameresults import MappedResult
+from orchestrator.domain.scoring import GameResult
+from orchestrator.services import live
+from orchestrator.services.errors import Conflict
+
+log = logging.getLogger(__name__)
+
+WORKER = "worker"
+
+
+@dataclass(frozen=True, slots=True)
+class GameUpdate:
+    """One game as read from the game server."""
+
+    game_id: str
+    mapped: MappedResult
+    pgn: str | None = None
+
+
+@dataclass(slots=True)
+class IngestReport:
+    """What one ingestion did; ``changed``/``held`` are board ids."""
+
+    changed: list[int] = field(default_factory=list)
+    held: list[int] = field(default_factory=list)
+    progressed: list[int] = field(default_factory=list)  # status only (e.g. created -> started)
+    unchanged: int = 0
+    kept_arbiter: list[int] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)  # game ids that are on no board
+    pool_ids: set[int] = field(default_factory=set)
+    match_ids: set[int] = field(default_factory=set)
+    round_ids: set[int] = field(default_factory=set)
+
+    def merge(self, other: IngestReport) -> None:
+        self.changed += other.changed
+        self.held += other.held
+        self.progressed += other.progressed
+        self.unchanged += other.unchanged
+        self.kept_arbiter += other.kept_arbiter
+        self.unknown += other.unknown
+        self.pool_ids |= other.pool_ids
+        self.match_ids |= other.match_ids
+        self.round_ids |= other.round_ids
+
+
+def server_may_overwrite(board: Board) -> bool:
+    """A poll never replaces a result an arbiter entered (SPEC §6)."""
+    return board.result_source != ResultSource.ARBITER.value
+
+
+def ingest_game(
+    uow: UnitOfWork, *, game_id: str, mapped: MappedResult, pgn: str | None = None, actor: str = WORKER
+) -> IngestReport:
+    """Ingest one game (see ``ingest_games``)."""
+    return ingest_games(uow, games=[GameUpdate(game_id, mapped, pgn)], actor=actor)
+
+
+def ingest_games(uow: UnitOfWork, *, games: Sequence[GameUpdate], actor: str = WORKER) -> IngestReport:
+    """Ingest a batch of games in the caller's unit of work (one statement for all board changes)."""
+    report = IngestReport()
+    latest = {game.game_id: game for game in games}  # the last line for a game id wins
+    if not latest:
+        return report
+    first_read = uow.gameserver.boards_by_game_ids(latest)
+    for pool_id in sorted({row.pool_id for row in first_read.values() if row.pool_id is not None}):
+        uow.locks.lock_pool(pool_id)
+    for duel_id in sorted({row.duel_id for row in first_read.values() if row.duel_id is not None}):
+        uow.locks.lock_duel(duel_id)
+    rows = uow.gameserver.boards_by_game_ids(latest) if first_read else {}
+    now = utcnow()
+    changes: list[dict[str, Any]] = []
+    audits: list[AuditLog] = []
+    for game_id, game in latest.items():
+        row = rows.get(game_id)
+        if row is None:
+            report.unknown.append(game_id)
+            continue
+        _decide(row, game, now, actor, report, changes, audits)
+    if changes:
+        written = uow.gameserver.update_boards_versioned(changes)
+        if written != len(changes):
+            # Someone changed a board without the pool lock: roll back, the next pull sees the new state.
+            raise Conflict(f"{len(changes) - written} board(s) changed during ingestion; try again")
+        uow.gameserver.add_audit_rows(audits)
+    _announce(uow, report)
+    return report
+
+
+def _decide(
+    row: BoardInMatch,
+    game: GameUpdate,
+    now: datetime,
+    actor: str,
+    report: IngestReport,
+    changes: list[dict[str, Any]],
+    audits: list[AuditLog],
+) -> None:
+    board = row.board
+    mapped = game.mapped
+    if not server_may_overwrite(board):
+        report.kept_arbiter.append(board.id or 0)
+        return
+    old_result = board.result
+    status = mapped.status or None
+    if mapped.final:
+        new_result = mapped.result.value
+        kind = "changed"
+    elif mapped.needs_arbiter:
+        new_result = GameResult.PENDING.value
+        kind = "held"
+    else:
+        new_result = old_result  # still playing; a poll never takes a result back
+        kind = "progressed"
+    if new_result == old_result and status == board.game_status:
+        report.unchanged += 1
+        return
+    changes.append(
+        {
+            "b_id": board.id,
+            "b_version": board.version,
+            "result": new_result,
+            "result_source": ResultSource.SERVER.value if kind != "progressed" else board.result_source,
+            "game_status": status,
+            "pgn": game.pgn if game.pgn is not None else board.pgn,
+            "updated_by": actor,
+            "updated_at": now,
+        }
+    )
+    getattr(report, kind).append(board.id or 0)
+    if kind != "progressed":
+        report.match_ids.add(row.match_id)
+        report.round_ids.add(row.round_id)
+        if row.pool_id is not None:
+            report.pool_ids.add(row.pool_id)
+        audits.append(
+            AuditLog(
+                at=now,
+                actor=actor,
+                action="board.result" if kind == "changed" else "board.result.held",
+                entity="board",
+                entity_id=board.id,
+                event_id=row.event_id,
+                old={"result": old_result, "source": board.result_source, "game_status": board.game_status},
+                new={
+                    "result": new_result,
+                    "source": ResultSource.SERVER.value,
+                    "game_status": status,
+                    "game_id": game.game_id,
+                    **({"proposed": mapped.proposed.value} if mapped.proposed is not None else {}),
+                },
+                reason=f"game server: {mapped.reason}",
+            )
+        )
+
+
+def _announce(uow: UnitOfWork, report: IngestReport) -> None:
+    from orchestrator.services.tasks import enqueue
+
+    for match_id in sorted(report.match_ids):
+        live.announce(uow, f"match:{match_id}", kind="result")
+    for pool_id in sorted(report.pool_ids):
+        live.announce(uow, f"pool:{pool_id}", kind="result")
+        enqueue(uow, "standings.recompute_pool", pool_id)

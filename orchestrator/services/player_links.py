@@ -1,0 +1,262 @@
+"""Players link their game-server account by OAuth (authorization code with PKCE, SPEC §8).
+
+- Staff hand each player a link ``/link/<signed player id>`` (``link_path``); it redirects to
+  ``{gameserver_url}/oauth`` with a PKCE S256 challenge. The game server sends the player back to
+  ``/link/callback?code=...&state=...``; ``finish_link`` exchanges the code for a token, checks which account
+  it belongs to, and stores it ENCRYPTED (Fernet, ``Settings.token_encryption_key``).
+- No server-side state is kept for a pending link: ``state`` is signed with ``Settings.secret_key`` (valid
+  ``LINK_STATE_MAX_AGE_S``) and the PKCE verifier is an HMAC of the state under the same key, so only this
+  server can compute it.
+- Tokens are secrets: never logged, shown, put in an error message or an audit row.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import logging
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from urllib.parse import urlencode
+
+import httpx
+from cryptography.fernet import Fernet, InvalidToken
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+from pydantic import SecretStr
+
+from orchestrator.adapters.repo_gameserver import PlayerLinkRow
+from orchestrator.adapters.tables import LinkStatus, Player, PlayerLink
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.config import Settings
+from orchestrator.db import utcnow
+from orchestrator.services.errors import Conflict, Forbidden, NotFound, ServiceError, ValidationFailed
+
+log = logging.getLogger(__name__)
+
+LINK_STATE_MAX_AGE_S = 15 * 60
+LINK_INVITE_MAX_AGE_S = 30 * 24 * 3600
+SCOPES = "challenge:write"
+CALLBACK_PATH = "/link/callback"
+
+
+class LinkError(ServiceError):
+    """The game server refused the link or the answer could not be used."""
+
+    status_code = 502
+
+
+# ---------------------------------------------------------------- encryption
+
+
+def _fernet(settings: Settings) -> Fernet:
+    key = settings.token_encryption_key.get_secret_value()
+    if not key:
+        raise ServiceError("OLYMPIAD_TOKEN_ENCRYPTION_KEY is not set: game-server tokens cannot be stored")
+    return Fernet(key.encode())
+
+
+def encrypt_token(settings: Settings, token: str) -> str:
+    """The token encrypted for storage in ``player_link.token_encrypted``."""
+    return _fernet(settings).encrypt(token.encode()).decode()
+
+
+def decrypt_token(settings: Settings, encrypted: str) -> SecretStr:
+    """The stored token, wrapped so it never prints; a wrong key raises ServiceError (no detail)."""
+    try:
+        return SecretStr(_fernet(settings).decrypt(encrypted.encode()).decode())
+    except InvalidToken:
+        raise ServiceError("a stored game-server token cannot be decrypted with the configured key") from None
+
+
+def store_link(
+    uow: UnitOfWork,
+    *,
+    player_id: int,
+    account: str,
+    token: str,
+    settings: Settings,
+    expires_in_s: int | None = None,
+    actor: str,
+) -> PlayerLink:
+    """Store (or replace) a player's link with the token encrypted; audit without the token."""
+    player = uow.gameserver.get_or_raise(Player, player_id)
+    link = uow.gameserver.link_of_player(player_id) or PlayerLink(player_id=player_id)
+    old_status = link.status if link.id is not None else None
+    now = utcnow()
+    link.token_encrypted = encrypt_token(settings, token)
+    link.linked_account = account.lower()
+    link.status = LinkStatus.LINKED.value
+    link.token_expires_at = now + timedelta(seconds=expires_in_s) if expires_in_s else None
+    link.updated_at = now
+    uow.gameserver.add(link)
+    uow.audit.record(
+        actor=actor,
+        action="player.link",
+        entity="player",
+        entity_id=player_id,
+        event_id=player.event_id,
+        old={"status": old_status},
+        new={"status": link.status, "account": link.linked_account},
+    )
+    return link
+
+
+def mark_refused(uow: UnitOfWork, *, player_ids: list[int], reason: str, actor: str) -> None:
+    """The game server refused these players' tokens: they must link again (shown on the staff page)."""
+    now = utcnow()
+    for player_id in sorted(set(player_ids)):
+        player = uow.gameserver.get(Player, player_id)
+        if player is None:
+            continue
+        link = uow.gameserver.link_of_player(player_id) or PlayerLink(player_id=player_id)
+        if link.status == LinkStatus.REFUSED.value:
+            continue
+        old = link.status if link.id is not None else None
+        link.status = LinkStatus.REFUSED.value
+        link.updated_at = now
+        uow.gameserver.add(link)
+        uow.audit.record(
+            actor=actor,
+            action="player.link.refused",
+            entity="player",
+            entity_id=player_id,
+            event_id=player.event_id,
+            old={"status": old},
+            new={"status": link.status},
+            reason=reason,
+        )
+
+
+def players_needing_links(uow: UnitOfWork, *, event_id: int) -> list[PlayerLinkRow]:
+    """Players of an event whose link is missing or refused (the staff page)."""
+    return [row for row in uow.gameserver.players_with_links(event_id) if row.status != LinkStatus.LINKED]
+
+
+# ---------------------------------------------------------------- OAuth with PKCE
+
+
+def _serializer(settings: Settings, salt: str) -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(settings.secret_key.get_secret_value(), salt=salt)
+
+
+def link_token(settings: Settings, *, player_id: int) -> str:
+    """The signed part of a player's invitation link ``/link/<token>`` (carries the player id only)."""
+    return _serializer(settings, "player-link-invite").dumps({"p": player_id})
+
+
+def link_path(settings: Settings, *, player_id: int) -> str:
+    return f"/link/{link_token(settings, player_id=player_id)}"
+
+
+def _verifier(settings: Settings, state: str) -> str:
+    digest = hmac.new(settings.secret_key.get_secret_value().encode(), f"pkce:{state}".encode(), "sha256")
+    return base64.urlsafe_b64encode(digest.digest()).decode().rstrip("=")
+
+
+def _challenge(verifier: str) -> str:
+    return base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
+
+
+def _redirect_uri(settings: Settings) -> str:
+    return settings.public_base_url.rstrip("/") + CALLBACK_PATH
+
+
+@dataclass(frozen=True, slots=True)
+class LinkStart:
+    player_id: int
+    player_name: str
+    account: str
+    authorize_url: str
+
+
+def start_link(uow: UnitOfWork, *, token: str, settings: Settings) -> LinkStart:
+    """Read an invitation link and build the game server's authorization URL (PKCE S256)."""
+    try:
+        data = _serializer(settings, "player-link-invite").loads(token, max_age=LINK_INVITE_MAX_AGE_S)
+    except SignatureExpired:
+        raise Forbidden("This link has expired: ask the organisers for a new one.") from None
+    except BadSignature:
+        raise NotFound("This link is not valid.") from None
+    player = uow.gameserver.get_or_raise(Player, int(data["p"]))
+    state = _serializer(settings, "player-link-state").dumps({"p": player.id, "n": secrets.token_urlsafe(8)})
+    query = {
+        "response_type": "code",
+        "client_id": settings.gameserver_client_id,
+        "redirect_uri": _redirect_uri(settings),
+        "code_challenge_method": "S256",
+        "code_challenge": _challenge(_verifier(settings, state)),
+        "scope": SCOPES,
+        "state": state,
+    }
+    url = f"{settings.gameserver_url.rstrip('/')}/oauth?{urlencode(query)}"
+    return LinkStart(player.id or 0, player.name, player.account, url)
+
+
+def finish_link(
+    uow: UnitOfWork,
+    *,
+    code: str,
+    state: str,
+    settings: Settings,
+    http: httpx.Client | None = None,
+) -> PlayerLink:
+    """Exchange the code for a token, check its account is the player's, store it encrypted."""
+    try:
+        data = _serializer(settings, "player-link-state").loads(state, max_age=LINK_STATE_MAX_AGE_S)
+    except SignatureExpired:
+        raise Forbidden("The link took too long: open your link again.") from None
+    except BadSignature:
+        raise ValidationFailed(
+            ["The answer from the game server is not valid: open your link again."]
+        ) from None
+    if not code:
+        raise ValidationFailed(["The game server did not grant access: open your link again."])
+    player = uow.gameserver.get_or_raise(Player, int(data["p"]))
+    own = http is None
+    client = http or httpx.Client(timeout=settings.gameserver_timeout_s)
+    base = settings.gameserver_url.rstrip("/")
+    try:
+        answer = client.post(
+            f"{base}/api/token",
+            data={
+                "grant_type": "authorization_code",
+                "code": code,
+                "code_verifier": _verifier(settings, state),
+                "redirect_uri": _redirect_uri(settings),
+                "client_id": settings.gameserver_client_id,
+            },
+        )
+        if answer.status_code != 200:
+            raise LinkError(f"The game server refused the link ({answer.status_code}): open your link again.")
+        body = answer.json()
+        token = str(body.get("access_token") or "")
+        if not token:
+            raise LinkError("The game server gave no token: open your link again.")
+        account_answer = client.get(f"{base}/api/account", headers={"Authorization": f"Bearer {token}"})
+        if account_answer.status_code != 200:
+            raise LinkError("The game server did not accept its own token: open your link again.")
+        account = str(account_answer.json().get("username") or "")
+    except httpx.HTTPError as error:
+        raise LinkError(f"The game server could not be reached ({type(error).__name__}).") from None
+    except ValueError:
+        raise LinkError("The game server's answer could not be read.") from None
+    finally:
+        if own:
+            client.close()
+    if account.lower() != player.account.lower():
+        raise Conflict(
+            f"You authorized the account {account!r}, but {player.name} plays as {player.account!r}: "
+            "log in to the game server with that account and open your link again."
+        )
+    expires = body.get("expires_in")
+    return store_link(
+        uow,
+        player_id=player.id or 0,
+        account=account,
+        token=token,
+        settings=settings,
+        expires_in_s=int(expires) if isinstance(expires, int | float) else None,
+        actor=f"player:{player.id}",
+    )

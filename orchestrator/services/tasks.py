@@ -1,0 +1,199 @@
+"""Background work: named, id-only jobs and how they are sent (STYLE habits 4 and 5).
+
+``enqueue(uow, name, *ids)`` queues a job on the unit of work's after-commit list, so nothing is sent for a
+rolled-back transaction. Once committed, ``send`` hands it to Celery when ``Settings.task_mode == "celery"``
+(the worker runs ``workers/tasks.py``, which calls ``run_job`` below) or runs the same job in this process
+when ``task_mode == "eager"`` (the laptop default; a retry then waits in a daemon timer thread).
+
+A job opens its own unit of work, calls one service and returns how long to wait before trying again
+(``None`` = done). Job bodies live here rather than in ``workers/`` so the eager mode and the Celery worker
+run exactly the same code.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from orchestrator.adapters.lichess import LichessClient
+from orchestrator.adapters.uow import UnitOfWorkFactory, unit_of_work_factory
+from orchestrator.config import Settings, get_settings
+from orchestrator.db import utcnow
+
+log = logging.getLogger(__name__)
+
+OPEN_DUE = "rounds.open_due"
+CREATE_GAMES = "rounds.create_games"
+PULL_ROUND = "results.pull_round"
+RECONCILE = "results.reconcile"
+RECOMPUTE_POOL = "standings.recompute_pool"
+ADVANCE_STAGE = "stages.advance"
+TASK_NAMES = (OPEN_DUE, CREATE_GAMES, PULL_ROUND, RECONCILE, RECOMPUTE_POOL, ADVANCE_STAGE)
+
+ACTOR = "worker"
+
+
+class _AfterCommit(Protocol):
+    def after_commit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> None: ...
+
+
+@dataclass
+class Runtime:
+    """What jobs need: settings, a unit-of-work factory and a game-server client factory."""
+
+    settings: Settings
+    uow_factory: UnitOfWorkFactory
+    client_factory: Callable[[], LichessClient]
+    sent: list[tuple[str, tuple[int, ...]]] = field(default_factory=list)  # eager mode: what ran
+
+
+_runtime: Runtime | None = None
+_runtime_lock = threading.Lock()
+
+
+def configure(
+    settings: Settings | None = None,
+    *,
+    uow_factory: UnitOfWorkFactory | None = None,
+    client_factory: Callable[[], LichessClient] | None = None,
+) -> Runtime:
+    """Set the process's runtime (the worker and the web app call this once; tests too)."""
+    global _runtime
+    settings = settings or get_settings()
+    runtime = Runtime(
+        settings=settings,
+        uow_factory=uow_factory or unit_of_work_factory(settings),
+        client_factory=client_factory or (lambda: LichessClient.from_settings(settings)),
+    )
+    with _runtime_lock:
+        _runtime = runtime
+    return runtime
+
+
+def runtime() -> Runtime:
+    """The configured runtime, built from ``get_settings()`` on first use."""
+    with _runtime_lock:
+        current = _runtime
+    return current or configure()
+
+
+# ---------------------------------------------------------------- dispatch
+
+
+def enqueue(uow: _AfterCommit, name: str, *ids: int, countdown: float | None = None) -> None:
+    """Send job ``name`` with ``ids`` once ``uow`` has committed (dropped on rollback)."""
+    _check(name, ids)
+    uow.after_commit(send, name, *ids, countdown=countdown)
+
+
+def send(name: str, *ids: int, countdown: float | None = None) -> None:
+    """Send a job now (outside a unit of work): to Celery, or run it in process in eager mode."""
+    _check(name, ids)
+    current = runtime()
+    if current.settings.task_mode == "celery":
+        from workers.app import celery_app
+
+        celery_app.send_task(name, args=list(ids), countdown=countdown)
+        return
+    if countdown:
+        _later(countdown, name, ids, attempt=1)
+        return
+    _run_eager(name, ids, attempt=1)
+
+
+def _check(name: str, ids: tuple[int, ...]) -> None:
+    if name not in JOBS:
+        raise ValueError(f"unknown task {name!r}; known: {', '.join(TASK_NAMES)}")
+    if not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
+        raise TypeError("tasks take ids only")
+
+
+def _run_eager(name: str, ids: tuple[int, ...], *, attempt: int) -> None:
+    current = runtime()
+    current.sent.append((name, ids))
+    try:
+        delay = run_job(name, *ids, attempt=attempt)
+    except Exception:
+        log.exception("task %s%s failed; the periodic reconciliation will try again", name, ids)
+        return
+    if delay is not None:
+        _later(delay, name, ids, attempt=attempt + 1)
+
+
+def _later(delay: float, name: str, ids: tuple[int, ...], *, attempt: int) -> None:
+    timer = threading.Timer(delay, _run_eager, args=(name, ids), kwargs={"attempt": attempt})
+    timer.daemon = True
+    timer.start()
+
+
+# ---------------------------------------------------------------- jobs
+
+
+def run_job(name: str, *ids: int, attempt: int = 1) -> float | None:
+    """Run job ``name``; returns seconds to wait before attempt ``attempt + 1``, or None when done."""
+    return JOBS[name](runtime(), *ids, attempt=attempt)
+
+
+def _open_due(rt: Runtime, *, attempt: int) -> float | None:
+    from orchestrator.services.gameserver import open_due_rounds
+
+    with rt.uow_factory() as uow:
+        open_due_rounds(uow, now=utcnow(), settings=rt.settings)
+    return None
+
+
+def _create_games(rt: Runtime, round_id: int, *, attempt: int) -> float | None:
+    from orchestrator.services.gameserver import create_round_games
+
+    with rt.client_factory() as client, rt.uow_factory() as uow:
+        outcome = create_round_games(
+            uow, round_id=round_id, client=client, settings=rt.settings, attempt=attempt, actor=ACTOR
+        )
+    return outcome.retry_in
+
+
+def _pull_round(rt: Runtime, round_id: int, *, attempt: int) -> float | None:
+    from orchestrator.services.gameserver import pull_round_results
+
+    with rt.client_factory() as client, rt.uow_factory() as uow:
+        outcome = pull_round_results(
+            uow, round_id=round_id, client=client, settings=rt.settings, attempt=attempt, actor=ACTOR
+        )
+    return outcome.retry_in
+
+
+def _reconcile(rt: Runtime, *, attempt: int) -> float | None:
+    from orchestrator.services.gameserver import reconcile_open_games
+
+    with rt.uow_factory() as uow:
+        reconcile_open_games(uow, now=utcnow(), settings=rt.settings)
+    return None
+
+
+def _recompute_pool(rt: Runtime, pool_id: int, *, attempt: int) -> float | None:
+    from orchestrator.services.standings import recompute_pool
+
+    with rt.uow_factory() as uow:
+        recompute_pool(uow, pool_id=pool_id, actor=ACTOR)
+    return None
+
+
+def _advance_stage(rt: Runtime, stage_id: int, *, attempt: int) -> float | None:
+    from orchestrator.services.gameserver import advance_stage
+
+    with rt.uow_factory() as uow:
+        advance_stage(uow, stage_id=stage_id, now=utcnow(), actor=ACTOR)
+    return None
+
+
+JOBS: dict[str, Callable[..., float | None]] = {
+    OPEN_DUE: _open_due,
+    CREATE_GAMES: _create_games,
+    PULL_ROUND: _pull_round,
+    RECONCILE: _reconcile,
+    RECOMPUTE_POOL: _recompute_pool,
+    ADVANCE_STAGE: _advance_stage,
+}

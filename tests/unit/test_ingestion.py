@@ -1,0 +1,255 @@
+"""Ingestion of game-server results: idempotent by game id, never over an arbiter, held when it must be."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from sqlmodel import select
+
+from orchestrator.adapters.tables import (
+    AuditLog,
+    Board,
+    Event,
+    Match,
+    Player,
+    Pool,
+    ResultSource,
+    Round,
+    Stage,
+    StageStatus,
+    Team,
+)
+from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
+from orchestrator.config import Settings
+from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
+from orchestrator.domain.gameresults import map_status
+from orchestrator.domain.scoring import GameResult
+from orchestrator.services import tasks
+from orchestrator.services.ingestion import GameUpdate, ingest_game, ingest_games
+
+
+@pytest.fixture
+def uow_factory(tmp_path: Path) -> UnitOfWorkFactory:
+    engine = make_engine(Settings(data_dir=tmp_path).sqlalchemy_url)
+    init_db(engine=engine)
+    factory = make_session_factory(engine)
+    return lambda: UnitOfWork(factory)
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[int, ...]]]:
+    """Jobs handed over after commit (recorded instead of run)."""
+    calls: list[tuple[str, tuple[int, ...]]] = []
+    monkeypatch.setattr(tasks, "send", lambda name, *ids, countdown=None: calls.append((name, ids)))
+    return calls
+
+
+@dataclass(frozen=True)
+class RoundRows:
+    event_id: int
+    stage_id: int
+    pool_id: int
+    round_id: int
+    match_id: int
+    board_ids: list[int]
+    player_ids: list[int]
+
+
+def make_round(
+    uow_factory: UnitOfWorkFactory,
+    *,
+    boards: int = 2,
+    game_ids: list[str | None] | None = None,
+    starts_in: timedelta = timedelta(minutes=1),
+    slug: str = "ev",
+) -> RoundRows:
+    """One running pool stage with one round, one match of ``boards`` boards and linked-less players."""
+    with uow_factory() as uow:
+        event = uow.repo.add(Event(slug=slug, name="Event"))
+        stage = uow.repo.add(
+            Stage(event_id=event.id or 0, key="base", name="Base", kind="pools", status=StageStatus.RUNNING)
+        )
+        pool = uow.repo.add(Pool(stage_id=stage.id or 0, letter="A", status="published"))
+        teams = [
+            uow.repo.add(Team(event_id=event.id or 0, name=name, federation=name[:3].upper(), seed=seed))
+            for seed, name in enumerate(("Norway", "Sweden"), start=1)
+        ]
+        players: list[Player] = []
+        for team in teams:
+            for board_no in range(1, boards + 1):
+                players.append(
+                    uow.repo.add(
+                        Player(
+                            event_id=event.id or 0,
+                            team_id=team.id or 0,
+                            name=f"{team.name} {board_no}",
+                            account=f"{slug}{team.federation.lower()}{board_no}",
+                            sex="m",
+                            birth_year=1990,
+                            rating=2000 + board_no,
+                            main_board=board_no,
+                            category="open",
+                        )
+                    )
+                )
+        rnd = uow.repo.add(
+            Round(stage_id=stage.id or 0, number=1, scheduled_at=utcnow() + starts_in, status="scheduled")
+        )
+        match = uow.repo.add(
+            Match(
+                round_id=rnd.id or 0,
+                pool_id=pool.id,
+                match_no=1,
+                first_team_id=teams[0].id or 0,
+                second_team_id=teams[1].id or 0,
+            )
+        )
+        ids = game_ids or [None] * boards
+        board_rows = []
+        for n in range(boards):
+            first, second = players[n], players[boards + n]
+            white, black = (first, second) if n % 2 == 0 else (second, first)
+            board_rows.append(
+                uow.repo.add(
+                    Board(
+                        match_id=match.id or 0,
+                        board_no=n + 1,
+                        white_player_id=white.id,
+                        black_player_id=black.id,
+                        game_id=ids[n],
+                    )
+                )
+            )
+        return RoundRows(
+            event.id or 0,
+            stage.id or 0,
+            pool.id or 0,
+            rnd.id or 0,
+            match.id or 0,
+            [b.id or 0 for b in board_rows],
+            [p.id or 0 for p in players],
+        )
+
+
+def board(uow_factory: UnitOfWorkFactory, board_id: int) -> Board:
+    with uow_factory() as uow:
+        row = uow.repo.get_or_raise(Board, board_id)
+        uow.session.expunge(row)
+        return row
+
+
+def audit_rows(uow_factory: UnitOfWorkFactory, board_id: int) -> list[AuditLog]:
+    with uow_factory() as uow:
+        rows = list(uow.audit.for_entity("board", board_id))
+        for row in rows:
+            uow.session.expunge(row)
+        return rows
+
+
+RESIGN_WHITE = map_status("resign", "white")
+DRAW = map_status("draw")
+STARTED = map_status("started")
+CHEAT = map_status("cheat", "black")
+
+
+def test_a_final_result_is_stored_from_the_server_with_one_audit_row(uow_factory, sent):
+    rows = make_round(uow_factory, game_ids=["g1", "g2"])
+    with uow_factory() as uow:
+        report = ingest_game(uow, game_id="g1", mapped=RESIGN_WHITE, pgn="1. e4 1-0")
+    stored = board(uow_factory, rows.board_ids[0])
+    assert (stored.result, stored.result_source, stored.game_status) == ("1-0", "server", "resign")
+    assert stored.pgn == "1. e4 1-0" and stored.version == 2
+    assert report.changed == [rows.board_ids[0]] and report.pool_ids == {rows.pool_id}
+    [entry] = audit_rows(uow_factory, rows.board_ids[0])
+    assert entry.action == "board.result" and entry.new and entry.new["result"] == "1-0"
+    assert entry.event_id == rows.event_id
+    assert ("standings.recompute_pool", (rows.pool_id,)) in sent
+
+
+def test_the_same_final_result_again_changes_nothing_and_writes_no_audit_row(uow_factory, sent):
+    rows = make_round(uow_factory, game_ids=["g1", "g2"])
+    for _ in range(3):
+        with uow_factory() as uow:
+            report = ingest_game(uow, game_id="g1", mapped=RESIGN_WHITE)
+    assert report.changed == [] and report.unchanged == 1
+    assert board(uow_factory, rows.board_ids[0]).version == 2
+    assert len(audit_rows(uow_factory, rows.board_ids[0])) == 1
+    assert sent.count(("standings.recompute_pool", (rows.pool_id,))) == 1
+
+
+def test_an_arbiters_result_is_never_overwritten_by_a_poll(uow_factory, sent):
+    rows = make_round(uow_factory, game_ids=["g1", "g2"])
+    with uow_factory() as uow:
+        uow.boards.update_versioned(
+            rows.board_ids[0],
+            expected_version=1,
+            values={"result": "0-1", "result_source": ResultSource.ARBITER.value},
+            actor="arbiter",
+        )
+    with uow_factory() as uow:
+        report = ingest_game(uow, game_id="g1", mapped=RESIGN_WHITE)
+    stored = board(uow_factory, rows.board_ids[0])
+    assert (stored.result, stored.result_source, stored.version) == ("0-1", "arbiter", 2)
+    assert report.kept_arbiter == [rows.board_ids[0]] and audit_rows(uow_factory, rows.board_ids[0]) == []
+
+
+def test_a_cheat_verdict_is_held_for_an_arbiter_and_flagged_once(uow_factory, sent):
+    rows = make_round(uow_factory, game_ids=["g1", "g2"])
+    for _ in range(2):
+        with uow_factory() as uow:
+            report = ingest_game(uow, game_id="g2", mapped=CHEAT)
+    stored = board(uow_factory, rows.board_ids[1])
+    assert (stored.result, stored.game_status) == ("*", "cheat")
+    [entry] = audit_rows(uow_factory, rows.board_ids[1])
+    assert entry.action == "board.result.held" and entry.new and entry.new["proposed"] == "0-1"
+    assert report.unchanged == 1
+
+
+def test_a_server_result_later_reported_as_cheat_is_taken_back_and_held(uow_factory, sent):
+    rows = make_round(uow_factory, game_ids=["g1", "g2"])
+    with uow_factory() as uow:
+        ingest_game(uow, game_id="g1", mapped=RESIGN_WHITE)
+    with uow_factory() as uow:
+        ingest_game(uow, game_id="g1", mapped=CHEAT)
+    stored = board(uow_factory, rows.board_ids[0])
+    assert (stored.result, stored.game_status) == ("*", "cheat")
+    assert [e.action for e in audit_rows(uow_factory, rows.board_ids[0])] == [
+        "board.result",
+        "board.result.held",
+    ]
+
+
+def test_a_game_in_progress_only_moves_its_status_and_writes_no_audit(uow_factory, sent):
+    rows = make_round(uow_factory, game_ids=["g1", "g2"])
+    for _ in range(2):
+        with uow_factory() as uow:
+            report = ingest_game(uow, game_id="g1", mapped=STARTED)
+    stored = board(uow_factory, rows.board_ids[0])
+    assert (stored.result, stored.result_source, stored.game_status) == ("*", None, "started")
+    assert stored.version == 2
+    assert audit_rows(uow_factory, rows.board_ids[0]) == [] and sent == []
+    assert report.unchanged == 1
+
+
+def test_a_batch_changes_every_board_in_one_go_and_reports_unknown_games(uow_factory, sent):
+    rows = make_round(uow_factory, boards=4, game_ids=["a", "b", "c", "d"])
+    games = [GameUpdate("a", RESIGN_WHITE), GameUpdate("b", DRAW), GameUpdate("zz", DRAW)]
+    games += [GameUpdate("c", STARTED), GameUpdate("d", map_status("noStart", None, moves=""))]
+    with uow_factory() as uow:
+        report = ingest_games(uow, games=games)
+    results = [board(uow_factory, b).result for b in rows.board_ids]
+    assert results == ["1-0", "½-½", "*", GameResult.BLACK_WINS_FORFEIT.value]
+    assert report.unknown == ["zz"] and len(report.changed) == 3 and report.progressed == [rows.board_ids[2]]
+
+
+def test_nothing_is_sent_when_the_unit_of_work_rolls_back(uow_factory, sent):
+    rows = make_round(uow_factory, game_ids=["g1", "g2"])
+    with pytest.raises(RuntimeError), uow_factory() as uow:
+        ingest_game(uow, game_id="g1", mapped=RESIGN_WHITE)
+        raise RuntimeError("boom")
+    assert sent == [] and board(uow_factory, rows.board_ids[0]).result == "*"
+    with uow_factory() as uow:
+        assert uow.session.exec(select(AuditLog)).all() == []
