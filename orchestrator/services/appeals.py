@@ -1,0 +1,148 @@
+"""Appeals after a match (SPEC §6): standings stay provisional and the stage cannot close while one is open.
+
+Deciding an appeal records the decision; when it is upheld, the committee's changed results are entered
+with ``results.record_result`` (or ``correct_result`` on a closed stage) like any other change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from orchestrator.adapters.tables import Appeal, AppealStatus, Match, Round, Stage, StageStatus
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.db import utcnow
+from orchestrator.services import live
+from orchestrator.services import standings as standings_service
+from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
+
+
+@dataclass(frozen=True, slots=True)
+class AppealView:
+    appeal_id: int
+    match_id: int
+    team_id: int | None
+    status: str
+    grounds: str
+    opened_by: str
+    opened_at: datetime
+    deadline_at: datetime
+    decision: str | None
+    decided_by: str | None
+    decided_at: datetime | None
+
+    @classmethod
+    def of(cls, appeal: Appeal) -> AppealView:
+        return cls(
+            appeal_id=appeal.id or 0,
+            match_id=appeal.match_id,
+            team_id=appeal.team_id,
+            status=appeal.status,
+            grounds=appeal.grounds,
+            opened_by=appeal.opened_by,
+            opened_at=appeal.opened_at,
+            deadline_at=appeal.deadline_at,
+            decision=appeal.decision,
+            decided_by=appeal.decided_by,
+            decided_at=appeal.decided_at,
+        )
+
+
+def _stage_of(uow: UnitOfWork, match: Match) -> Stage:
+    rnd = uow.results.get_or_raise(Round, match.round_id)
+    return uow.results.get_or_raise(Stage, rnd.stage_id)
+
+
+def _refresh(uow: UnitOfWork, match: Match, stage: Stage, *, actor: str) -> None:
+    if match.pool_id is not None:
+        standings_service.recompute_pool(uow, pool_id=match.pool_id, actor=actor)
+    if match.duel_id is not None:
+        live.announce(uow, f"duel:{match.duel_id}", kind="appeal")
+    live.announce(uow, f"match:{match.id}", kind="appeal")
+    event = uow.results.event_of_stage(stage)
+    live.announce(uow, f"event:{event.slug}", kind="appeal", match_id=match.id)
+
+
+def open_appeal(
+    uow: UnitOfWork,
+    *,
+    match_id: int,
+    actor: str,
+    grounds: str = "",
+    team_id: int | None = None,
+    deadline_minutes: int | None = None,
+    now: datetime | None = None,
+) -> AppealView:
+    """Open an appeal on a match; the committee's deadline defaults to the event's appeal window (15 min)."""
+    match = uow.results.get(Match, match_id)
+    if match is None:
+        raise NotFound(f"match {match_id} does not exist")
+    stage = _stage_of(uow, match)
+    if stage.status == StageStatus.CLOSED.value:
+        raise Conflict(f"Stage {stage.name} is closed: a late change is a correction, with a reason.")
+    if team_id is not None and team_id not in (match.first_team_id, match.second_team_id):
+        raise ValidationFailed([f"team {team_id} does not play match {match_id}"])
+    if deadline_minutes is None:
+        event = uow.results.event_of_stage(stage)
+        deadline_minutes = standings_service.event_rules(event).appeal_window_minutes
+    if deadline_minutes < 0:
+        raise ValidationFailed(["the deadline cannot be in the past"])
+    now = now or utcnow()
+    appeal = uow.results.add(
+        Appeal(
+            match_id=match_id,
+            team_id=team_id,
+            opened_by=actor,
+            grounds=grounds.strip(),
+            opened_at=now,
+            deadline_at=now + timedelta(minutes=deadline_minutes),
+        )
+    )
+    uow.audit.record(
+        actor=actor,
+        action="appeal.open",
+        entity="appeal",
+        entity_id=appeal.id,
+        event_id=stage.event_id,
+        new={"match_id": match_id, "team_id": team_id, "deadline_at": appeal.deadline_at.isoformat()},
+        reason=appeal.grounds or None,
+    )
+    _refresh(uow, match, stage, actor=actor)
+    return AppealView.of(appeal)
+
+
+def decide_appeal(uow: UnitOfWork, *, appeal_id: int, decision: str, upheld: bool, actor: str) -> AppealView:
+    """Record the committee's decision; the pool's standings are stored again."""
+    appeal = uow.results.get(Appeal, appeal_id)
+    if appeal is None:
+        raise NotFound(f"appeal {appeal_id} does not exist")
+    if appeal.status != AppealStatus.OPEN.value:
+        raise Conflict(f"appeal {appeal_id} was already decided ({appeal.status} by {appeal.decided_by})")
+    if not decision.strip():
+        raise ValidationFailed(["write the decision (it is kept in the audit log)"])
+    match = uow.results.get_or_raise(Match, appeal.match_id)
+    stage = _stage_of(uow, match)
+    if match.pool_id is not None:
+        uow.locks.lock_pool(match.pool_id)
+    appeal.status = (AppealStatus.UPHELD if upheld else AppealStatus.REJECTED).value
+    appeal.decision = decision.strip()
+    appeal.decided_by = actor
+    appeal.decided_at = utcnow()
+    uow.session.add(appeal)
+    uow.session.flush()
+    uow.audit.record(
+        actor=actor,
+        action="appeal.decide",
+        entity="appeal",
+        entity_id=appeal.id,
+        event_id=stage.event_id,
+        old={"status": AppealStatus.OPEN.value},
+        new={"status": appeal.status},
+        reason=appeal.decision,
+    )
+    _refresh(uow, match, stage, actor=actor)
+    return AppealView.of(appeal)
+
+
+def event_appeals(uow: UnitOfWork, *, event_id: int) -> list[AppealView]:
+    return [AppealView.of(a) for a in uow.results.appeals_of_event(event_id)]

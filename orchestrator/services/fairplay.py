@@ -1,0 +1,118 @@
+"""Fair-play rulings (SPEC §2): all of one player's results in the event become losses, after the fact.
+
+How: an ``annulment`` row is stored and every standings computation scores each final game of that player
+as a forfeit loss (a win by forfeit for the opponent, whatever the game's result; ``-/-`` when the
+opponent is annulled too). The board keeps the game's own result (spectators still see what was played);
+the audit log keeps, per board, the original result and what it is now scored as. Every pool the player
+played in is stored again; a closed stage's final standings change with an audit entry, and a later stage
+already seeded from them is flagged (an audit entry ``stage.seeding_affected`` shown as a warning on the
+stage), never silently re-seeded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from orchestrator.adapters.tables import Annulment, Match, Player, Round, Stage, StageStatus
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.domain.scoring import GameResult
+from orchestrator.services import live
+from orchestrator.services import standings as standings_service
+from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
+
+
+@dataclass(frozen=True, slots=True)
+class AnnulmentReport:
+    annulment_id: int
+    player_id: int
+    boards: tuple[int, ...]  # boards whose result is now scored as a loss for the player
+    pools: tuple[int, ...]  # pools whose standings were stored again
+    flagged_stages: tuple[int, ...]  # later stages already seeded from changed final standings
+
+
+def annul_player(uow: UnitOfWork, *, player_id: int, reason: str, actor: str) -> AnnulmentReport:
+    """Turn all of a player's results in the event into losses; recompute and flag what depended on them."""
+    reason = reason.strip()
+    if not reason:
+        raise ValidationFailed(["a fair-play ruling needs its reason"])
+    player = uow.results.get(Player, player_id)
+    if player is None:
+        raise NotFound(f"player {player_id} does not exist")
+    if uow.results.annulment_of_player(player_id) is not None:
+        raise Conflict(f"{player.name}'s results are already annulled")
+    boards = uow.results.boards_of_player(player_id)
+    matches = {b.match_id: uow.results.get_or_raise(Match, b.match_id) for b in boards}
+    pool_ids = sorted({m.pool_id for m in matches.values() if m.pool_id is not None})
+    for pool_id in pool_ids:
+        uow.locks.lock_pool(pool_id)
+    annulment = uow.results.add(Annulment(player_id=player_id, reason=reason, annulled_by=actor))
+    annulled = uow.results.annulled_player_ids(player.event_id)
+    changed: list[int] = []
+    for board in boards:
+        before = GameResult(board.result)
+        if not before.is_final:
+            continue
+        counted = standings_service.effective_result(board, annulled)
+        changed.append(board.id or 0)
+        uow.audit.record(
+            actor=actor,
+            action="board.annulled",
+            entity="board",
+            entity_id=board.id,
+            event_id=player.event_id,
+            old={"result": board.result},
+            new={"counted_as": counted.value, "player_id": player_id},
+            reason=reason,
+        )
+    uow.audit.record(
+        actor=actor,
+        action="player.annul",
+        entity="player",
+        entity_id=player_id,
+        event_id=player.event_id,
+        new={"annulment_id": annulment.id, "boards": changed},
+        reason=reason,
+    )
+    stages: dict[int, Stage] = {}
+    for match in matches.values():
+        rnd = uow.results.get_or_raise(Round, match.round_id)
+        stages[rnd.stage_id] = uow.results.get_or_raise(Stage, rnd.stage_id)
+    for pool_id in pool_ids:
+        standings_service.recompute_pool(uow, pool_id=pool_id, actor=actor)
+    flagged = _flag_later_stages(uow, list(stages.values()), player=player, actor=actor)
+    for match in matches.values():
+        live.announce(uow, f"match:{match.id}", kind="annulment")
+        if match.duel_id is not None:
+            live.announce(uow, f"duel:{match.duel_id}", kind="annulment")
+    for stage in stages.values():
+        event = uow.results.event_of_stage(stage)
+        live.announce(uow, f"event:{event.slug}", kind="annulment")
+        break
+    return AnnulmentReport(annulment.id or 0, player_id, tuple(changed), tuple(pool_ids), tuple(flagged))
+
+
+def _flag_later_stages(uow: UnitOfWork, affected: list[Stage], *, player: Player, actor: str) -> list[int]:
+    """Later stages already drawn from a closed stage whose final standings changed get a warning."""
+    closed = [s for s in affected if s.status == StageStatus.CLOSED.value]
+    if not closed:
+        return []
+    flagged: list[int] = []
+    for stage in uow.results.stages_of_event(player.event_id):
+        sources = [s for s in closed if s.position < stage.position and s.id != stage.id]
+        if not sources or not uow.results.pools_of_stage(stage.id or 0):
+            continue
+        names = ", ".join(s.name for s in sources)
+        uow.audit.record(
+            actor=actor,
+            action="stage.seeding_affected",
+            entity="stage",
+            entity_id=stage.id,
+            event_id=player.event_id,
+            new={"player_id": player.id, "source_stages": [s.id for s in sources]},
+            reason=(
+                f"Seeded from {names}, whose final standings changed after a fair-play ruling on "
+                f"{player.name}: check the pools of {stage.name}."
+            ),
+        )
+        flagged.append(stage.id or 0)
+    return flagged

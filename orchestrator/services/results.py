@@ -1,0 +1,599 @@
+"""Entering, saving and correcting board results (SPEC §6; seed 004).
+
+- Every save is a compare-and-set on ``board.version``: when someone else changed the board since the
+  user read it, nothing is saved and ``StaleEdit`` says who changed it, when, and what it holds now.
+- An arbiter's result (``result_source="arbiter"``) always wins over a later game-server poll:
+  ``may_server_overwrite`` is the rule the ingestion workers apply (``ingest_server_result`` applies it).
+  Clearing a result back to "no result" also clears its source, so the game server may fill it again.
+- The audit log gets every staff entry and every change of a result that was already final (who, when,
+  old, new, reason); a game server's first result is not audited (the board itself records it).
+- After a change the pool's standings are stored again (provisional) in the same unit of work, and the
+  match, pool and event topics are announced after the commit.
+- A closed stage's boards change only through ``correct_result``/``save_corrections``, with a reason,
+  and always keep a result; the final standings are stored again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from orchestrator.adapters.tables import (
+    Board,
+    Match,
+    MatchStatus,
+    ResultSource,
+    Round,
+    RoundStatus,
+    Stage,
+    StageStatus,
+)
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.db import utcnow
+from orchestrator.domain.scoring import (
+    GameResult,
+    MatchForfeit,
+    ScoreError,
+    format_points,
+    match_game_points,
+    parse_result,
+)
+from orchestrator.services import live
+from orchestrator.services import standings as standings_service
+from orchestrator.services.errors import Conflict, CurrentValue, NotFound, StaleEdit, ValidationFailed
+
+# The choices of the result entry page, in the seed's order; "–" is "no result yet".
+RESULT_CHOICES: tuple[tuple[str, str], ...] = (
+    ("1-0", "1-0"),
+    ("½-½", "½-½"),
+    ("0-1", "0-1"),
+    ("+/-", "+/- (White wins by forfeit)"),
+    ("-/+", "-/+ (Black wins by forfeit)"),
+    ("-/-", "-/- (both lose by forfeit)"),
+    ("*", "– (no result)"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardState:
+    """A board as the entry page and the API show it after a save."""
+
+    board_id: int
+    match_id: int
+    board_no: int
+    result: str
+    version: int
+    result_source: str | None
+    updated_by: str
+    updated_at: datetime
+
+    @classmethod
+    def of(cls, board: Board) -> BoardState:
+        return cls(
+            board_id=board.id or 0,
+            match_id=board.match_id,
+            board_no=board.board_no,
+            result=board.result,
+            version=board.version,
+            result_source=board.result_source,
+            updated_by=board.updated_by,
+            updated_at=board.updated_at,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ResultEntry:
+    """One board of a "Save results" form: the result chosen, the version read and the result shown."""
+
+    board_id: int
+    result: str
+    expected_version: int
+    shown: str | None = None  # the result the page showed; lets a board nobody touched be skipped
+
+
+class ResultsConflict(StaleEdit):
+    """Some boards were changed by someone else: nothing was saved; ``mine`` holds the user's choices."""
+
+    def __init__(self, current: Iterable[CurrentValue], mine: dict[int, str]) -> None:
+        current = tuple(current)
+        super().__init__(current)
+        self.mine = dict(mine)
+        parts = [
+            f"board {c.entity_id}: {c.changed_by} saved {display(c.value)} at "
+            f"{c.changed_at:%Y-%m-%d %H:%M} UTC; yours was {display(mine.get(c.entity_id, '*'))}"
+            for c in current
+        ]
+        self.message = "Changed by someone else, nothing was saved. " + "; ".join(parts)
+        self.args = (self.message,)
+
+
+def display(code: str) -> str:
+    return "–" if code in ("*", "", "–") else code
+
+
+def parse_code(text: str) -> GameResult:
+    try:
+        return parse_result(text)
+    except ScoreError as error:
+        raise ValidationFailed([str(error)]) from None
+
+
+def may_server_overwrite(board: Board) -> bool:
+    """Whether a game-server result may replace the board's result (an arbiter's entry always wins)."""
+    return board.result_source != ResultSource.ARBITER.value
+
+
+# --- context ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    board: Board
+    match: Match
+    round: Round
+    stage: Stage
+
+    @property
+    def closed(self) -> bool:
+        return self.stage.status == StageStatus.CLOSED.value
+
+
+def _context(uow: UnitOfWork, board: Board) -> _Context:
+    match = uow.results.get_or_raise(Match, board.match_id)
+    rnd = uow.results.get_or_raise(Round, match.round_id)
+    stage = uow.results.get_or_raise(Stage, rnd.stage_id)
+    return _Context(board, match, rnd, stage)
+
+
+def _lock(uow: UnitOfWork, match: Match) -> None:
+    """Serialise changes to one pool or duel (STYLE habit 6): standings are recomputed after each."""
+    if match.pool_id is not None:
+        uow.locks.lock_pool(match.pool_id)
+    elif match.duel_id is not None:
+        uow.locks.lock_duel(match.duel_id)
+
+
+def _stale(board: Board) -> StaleEdit:
+    return StaleEdit([_current(board)])
+
+
+def _current(board: Board) -> CurrentValue:
+    return CurrentValue(
+        entity="board",
+        entity_id=board.id or 0,
+        field="result",
+        value=board.result,
+        version=board.version,
+        changed_by=board.updated_by,
+        changed_at=board.updated_at,
+    )
+
+
+def _apply(
+    uow: UnitOfWork,
+    ctx: _Context,
+    new: GameResult,
+    *,
+    expected_version: int,
+    actor: str,
+    source: ResultSource,
+    reason: str,
+    action: str,
+    extra: dict[str, object] | None = None,
+) -> Board:
+    """The compare-and-set itself, its audit entry and the match's status; no recompute here."""
+    old_result = ctx.board.result
+    old_source = ctx.board.result_source
+    values: dict[str, object] = {
+        "result": new.value,
+        "result_source": source.value if new.is_final else None,
+        **(extra or {}),
+    }
+    board = uow.boards.update_versioned(
+        ctx.board.id or 0, expected_version=expected_version, values=values, actor=actor
+    )
+    if GameResult(old_result).is_final or source is ResultSource.ARBITER:
+        uow.audit.record(
+            actor=actor,
+            action=action,
+            entity="board",
+            entity_id=board.id,
+            event_id=ctx.stage.event_id,
+            old={"result": old_result, "source": old_source, "version": expected_version},
+            new={"result": board.result, "source": board.result_source, "version": board.version},
+            reason=reason or None,
+        )
+    _update_statuses(uow, ctx.match, ctx.round)
+    return board
+
+
+def _update_statuses(uow: UnitOfWork, match: Match, rnd: Round) -> None:
+    boards = uow.boards.for_match(match.id or 0)
+    complete = standings_service.match_is_complete(match, boards)
+    if complete and match.status != MatchStatus.FINISHED.value:
+        match.status = MatchStatus.FINISHED.value
+        match.finished_at = utcnow()
+    elif not complete and match.status == MatchStatus.FINISHED.value:
+        match.status = MatchStatus.PLAYING.value
+        match.finished_at = None
+    uow.session.add(match)
+    uow.session.flush()
+    in_round = uow.results.matches_of_round(rnd.id or 0)
+    if all(m.status == MatchStatus.FINISHED.value for m in in_round):
+        rnd.status = RoundStatus.FINISHED.value
+    elif rnd.status == RoundStatus.FINISHED.value:
+        rnd.status = RoundStatus.PLAYING.value
+    uow.session.add(rnd)
+
+
+def after_match_change(uow: UnitOfWork, match: Match, stage: Stage, *, actor: str) -> None:
+    """Store the pool's standings again and announce the match, duel, pool and event topics."""
+    if match.pool_id is not None:
+        standings_service.recompute_pool(uow, pool_id=match.pool_id, actor=actor)
+    if match.duel_id is not None:
+        live.announce(uow, f"duel:{match.duel_id}", kind="result")
+    live.announce(uow, f"match:{match.id}", kind="result")
+    event = uow.results.event_of_stage(stage)
+    live.announce(uow, f"event:{event.slug}", kind="result", match_id=match.id)
+
+
+def _load(uow: UnitOfWork, board_id: int) -> _Context:
+    board = uow.results.get(Board, board_id)
+    if board is None:
+        raise NotFound(f"board {board_id} does not exist")
+    ctx = _context(uow, board)
+    _lock(uow, ctx.match)
+    uow.session.refresh(board)  # re-read under the lock
+    return ctx
+
+
+# --- use cases -------------------------------------------------------------------------------------------
+
+
+def record_result(
+    uow: UnitOfWork,
+    *,
+    board_id: int,
+    result: str,
+    expected_version: int,
+    actor: str,
+    reason: str = "",
+    source: ResultSource | str = ResultSource.ARBITER,
+) -> BoardState:
+    """Save one board's result if nobody changed it since ``expected_version`` (else StaleEdit)."""
+    new = parse_code(result)
+    source = ResultSource(source)
+    ctx = _load(uow, board_id)
+    if ctx.closed:
+        raise Conflict(
+            f"Stage {ctx.stage.name} is closed: correct this board with Save corrections and a reason."
+        )
+    if ctx.board.version != expected_version:
+        raise _stale(ctx.board)
+    if ctx.board.result == new.value:
+        return BoardState.of(ctx.board)  # nothing to change: no new version, no audit entry
+    board = _apply(
+        uow,
+        ctx,
+        new,
+        expected_version=expected_version,
+        actor=actor,
+        source=source,
+        reason=reason,
+        action="board.result",
+    )
+    after_match_change(uow, ctx.match, ctx.stage, actor=actor)
+    return BoardState.of(board)
+
+
+def ingest_server_result(
+    uow: UnitOfWork,
+    *,
+    board_id: int,
+    result: str,
+    game_id: str | None = None,
+    game_status: str | None = None,
+    pgn: str | None = None,
+    actor: str = "worker",
+) -> BoardState | None:
+    """A game server's result for a board; None when it was not applied (arbiter's entry, closed stage).
+
+    Idempotent: the same result and status again change nothing (STYLE habit 6).
+    """
+    new = parse_code(result)
+    ctx = _load(uow, board_id)
+    board = ctx.board
+    if not may_server_overwrite(board) or ctx.closed:
+        return None
+    extra: dict[str, object] = {}
+    if game_id is not None and game_id != board.game_id:
+        extra["game_id"] = game_id
+    if game_status is not None and game_status != board.game_status:
+        extra["game_status"] = game_status
+    if pgn is not None and pgn != board.pgn:
+        extra["pgn"] = pgn
+    if board.result == new.value and not extra:
+        return BoardState.of(board)
+    if board.result == new.value:
+        updated = uow.boards.update_versioned(
+            board.id or 0, expected_version=board.version, values=extra, actor=actor
+        )
+        return BoardState.of(updated)
+    updated = _apply(
+        uow,
+        ctx,
+        new,
+        expected_version=board.version,
+        actor=actor,
+        source=ResultSource.SERVER,
+        reason="",
+        action="board.server_result",
+        extra=extra,
+    )
+    after_match_change(uow, ctx.match, ctx.stage, actor=actor)
+    return BoardState.of(updated)
+
+
+EntryLike = ResultEntry | tuple[int, str, int] | tuple[int, str, int, str]
+
+
+def _entries(raw: Sequence[EntryLike]) -> list[ResultEntry]:
+    out: list[ResultEntry] = []
+    for item in raw:
+        out.append(item if isinstance(item, ResultEntry) else ResultEntry(*item))
+    return out
+
+
+def _save_many(
+    uow: UnitOfWork,
+    *,
+    match_id: int,
+    entries: Sequence[EntryLike],
+    actor: str,
+    reason: str,
+    correcting: bool,
+) -> list[BoardState]:
+    match = uow.results.get(Match, match_id)
+    if match is None:
+        raise NotFound(f"match {match_id} does not exist")
+    _lock(uow, match)
+    rnd = uow.results.get_or_raise(Round, match.round_id)
+    stage = uow.results.get_or_raise(Stage, rnd.stage_id)
+    closed = stage.status == StageStatus.CLOSED.value
+    if closed and not correcting:
+        raise Conflict(f"Stage {stage.name} is closed: use Save corrections, with a reason.")
+    boards = {b.id: b for b in uow.boards.for_match(match_id)}
+    for b in boards.values():
+        uow.session.refresh(b)
+    problems: list[str] = []
+    parsed: list[tuple[ResultEntry, GameResult]] = []
+    for entry in _entries(entries):
+        if entry.board_id not in boards:
+            problems.append(f"board {entry.board_id} is not a board of match {match_id}")
+            continue
+        try:
+            new = parse_result(entry.result)
+        except ScoreError as error:
+            problems.append(f"board {boards[entry.board_id].board_no}: {error}")
+            continue
+        if closed and not new.is_final:
+            problems.append(
+                f"board {boards[entry.board_id].board_no}: a board of a closed stage always keeps a result"
+            )
+            continue
+        parsed.append((entry, new))
+    if problems:
+        raise ValidationFailed(problems)
+
+    changed: list[tuple[ResultEntry, GameResult, Board]] = []
+    conflicts: list[Board] = []
+    for entry, new in parsed:
+        board = boards[entry.board_id]
+        if entry.shown is not None and parse_code(entry.shown) is new:
+            continue  # the user did not touch this board
+        if board.version == entry.expected_version:
+            if board.result != new.value:
+                changed.append((entry, new, board))
+        elif board.result != new.value:
+            conflicts.append(board)
+    if conflicts:
+        mine = {entry.board_id: new.value for entry, new in parsed}
+        raise ResultsConflict([_current(b) for b in conflicts], mine)
+
+    saved: list[BoardState] = []
+    for entry, new, board in changed:
+        ctx = _Context(board, match, rnd, stage)
+        updated = _apply(
+            uow,
+            ctx,
+            new,
+            expected_version=entry.expected_version,
+            actor=actor,
+            source=ResultSource.ARBITER,
+            reason=reason,
+            action="board.correction" if correcting else "board.result",
+        )
+        saved.append(BoardState.of(updated))
+    if saved:
+        after_match_change(uow, match, stage, actor=actor)
+    return saved
+
+
+def save_results(
+    uow: UnitOfWork,
+    *,
+    match_id: int,
+    entries: Sequence[EntryLike],
+    actor: str,
+    reason: str = "",
+) -> list[BoardState]:
+    """The "Save results" button: save only changed boards, and nothing if one was changed meanwhile."""
+    return _save_many(uow, match_id=match_id, entries=entries, actor=actor, reason=reason, correcting=False)
+
+
+def _need_reason(reason: str) -> str:
+    reason = reason.strip()
+    if not reason:
+        raise ValidationFailed(["a correction needs a reason (it goes to the audit log)"])
+    return reason
+
+
+def save_corrections(
+    uow: UnitOfWork,
+    *,
+    match_id: int,
+    entries: Sequence[EntryLike],
+    actor: str,
+    reason: str,
+) -> list[BoardState]:
+    """The "Save corrections" button of a closed stage: like save_results, with a reason required."""
+    reason = _need_reason(reason)
+    return _save_many(uow, match_id=match_id, entries=entries, actor=actor, reason=reason, correcting=True)
+
+
+def correct_result(
+    uow: UnitOfWork, *, board_id: int, result: str, expected_version: int, actor: str, reason: str
+) -> BoardState:
+    """A late correction (closed stage allowed): audited with its reason; final standings stored again."""
+    reason = _need_reason(reason)
+    board = uow.results.get(Board, board_id)
+    if board is None:
+        raise NotFound(f"board {board_id} does not exist")
+    saved = save_corrections(
+        uow,
+        match_id=board.match_id,
+        entries=[ResultEntry(board_id, result, expected_version)],
+        actor=actor,
+        reason=reason,
+    )
+    if saved:
+        return saved[0]
+    uow.session.refresh(board)
+    return BoardState.of(board)
+
+
+def set_match_forfeit(
+    uow: UnitOfWork, *, match_id: int, forfeit: str, actor: str, reason: str = ""
+) -> MatchForfeit:
+    """Record (or clear with "") a whole-match forfeit: the absent team loses 0–boards (SPEC §2)."""
+    try:
+        code = MatchForfeit(forfeit)
+    except ValueError:
+        raise ValidationFailed(["forfeit must be '+-' (first team wins), '-+', '--' or ''"]) from None
+    match = uow.results.get(Match, match_id)
+    if match is None:
+        raise NotFound(f"match {match_id} does not exist")
+    _lock(uow, match)
+    rnd = uow.results.get_or_raise(Round, match.round_id)
+    stage = uow.results.get_or_raise(Stage, rnd.stage_id)
+    if stage.status == StageStatus.CLOSED.value and not reason.strip():
+        raise ValidationFailed(["a correction of a closed stage needs a reason"])
+    old = match.forfeit
+    if old == code.value:
+        return code
+    match.forfeit = code.value
+    uow.session.add(match)
+    uow.audit.record(
+        actor=actor,
+        action="match.forfeit",
+        entity="match",
+        entity_id=match.id,
+        event_id=stage.event_id,
+        old={"forfeit": old},
+        new={"forfeit": code.value},
+        reason=reason or None,
+    )
+    _update_statuses(uow, match, rnd)
+    after_match_change(uow, match, stage, actor=actor)
+    return code
+
+
+# --- the entry page -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLine:
+    board_id: int
+    board_no: int
+    white: str
+    black: str
+    white_team: str
+    result: str
+    version: int
+    source: str | None
+    updated_by: str
+    updated_at: datetime
+    game_url: str | None
+    has_pgn: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSheet:
+    match_id: int
+    round_id: int
+    round_number: int
+    stage_id: int
+    stage_name: str
+    stage_closed: bool
+    event_id: int
+    event_slug: str
+    pool_id: int | None
+    first_team: str
+    second_team: str
+    forfeit: str
+    score: str
+    boards: tuple[BoardLine, ...]
+
+
+def match_sheet(uow: UnitOfWork, *, match_id: int) -> MatchSheet:
+    """Everything the result entry page shows for one match."""
+    match = uow.results.get(Match, match_id)
+    if match is None:
+        raise NotFound(f"match {match_id} does not exist")
+    rnd = uow.results.get_or_raise(Round, match.round_id)
+    stage = uow.results.get_or_raise(Stage, rnd.stage_id)
+    event = uow.results.event_of_stage(stage)
+    teams = uow.results.teams_by_id([match.first_team_id, match.second_team_id])
+    boards = list(uow.boards.for_match(match_id))
+    players = uow.results.players_by_id(pid for b in boards for pid in (b.white_player_id, b.black_player_id))
+    first, second = teams[match.first_team_id].name, teams[match.second_team_id].name
+    annulled = uow.results.annulled_player_ids(event.id or 0)
+    results = [standings_service.effective_result(b, annulled) for b in boards]
+    gp_a, gp_b = match_game_points(results)
+    lines = []
+    for board in boards:
+        white = players.get(board.white_player_id or 0)
+        black = players.get(board.black_player_id or 0)
+        lines.append(
+            BoardLine(
+                board_id=board.id or 0,
+                board_no=board.board_no,
+                white=white.name if white else "—",
+                black=black.name if black else "—",
+                white_team=first if board.board_no % 2 == 1 else second,
+                result=board.result,
+                version=board.version,
+                source=board.result_source,
+                updated_by=board.updated_by,
+                updated_at=board.updated_at,
+                game_url=board.game_url,
+                has_pgn=bool(board.pgn),
+            )
+        )
+    return MatchSheet(
+        match_id=match.id or 0,
+        round_id=rnd.id or 0,
+        round_number=rnd.number,
+        stage_id=stage.id or 0,
+        stage_name=stage.name,
+        stage_closed=stage.status == StageStatus.CLOSED.value,
+        event_id=event.id or 0,
+        event_slug=event.slug,
+        pool_id=match.pool_id,
+        first_team=first,
+        second_team=second,
+        forfeit=match.forfeit,
+        score=f"{format_points(gp_a)}–{format_points(gp_b)}",
+        boards=tuple(lines),
+    )

@@ -1,0 +1,461 @@
+"""Pool standings from the database, stored standings rows, and closing a stage (SPEC §4, §6, §7).
+
+Rules applied when a pool is read (``pool_records``):
+
+- a match counts once every board has a final result, or when it is a whole-match forfeit
+  (``match.forfeit``: the absent team loses 0–boards); a match still missing a result does not count;
+- a fair-play annulment (SPEC §2) scores each final game of the annulled player as a forfeit loss (a win by
+  forfeit for the opponent, whatever the game's result; ``-/-`` when both players are annulled); the board
+  keeps the game's own result,
+  and the audit log keeps what it was scored as;
+- tie-breaks follow the stage's chain (``stage.tiebreaks``, default the 2020 list); a tie left after the
+  chain is broken by a recorded lot only when the chain ends with LOT and the stage is being closed.
+
+Stored ``standing`` rows: ``values`` holds every tie-break by code as an exact fraction written as text
+("23/2"), plus "LOT" (the lot position) when a lot separated teams; ``provisional`` is False only for the
+final standings of a closed stage (the next stage is seeded from those alone).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from fractions import Fraction
+from functools import lru_cache
+
+from orchestrator.adapters.tables import (
+    Board,
+    Event,
+    Lot,
+    Match,
+    MatchStatus,
+    Pool,
+    RoundStatus,
+    Stage,
+    StageKind,
+    StageStatus,
+    Standing,
+)
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.db import utcnow
+from orchestrator.domain import lots as lot_rules
+from orchestrator.domain.event import EventDefinitionError, parse_event
+from orchestrator.domain.scoring import (
+    DEFAULT_SCORING,
+    GameResult,
+    MatchForfeit,
+    MatchRecord,
+    MatchScoring,
+    match_game_points,
+)
+from orchestrator.domain.standings import Standings, compute_standings
+from orchestrator.domain.tiebreaks import PRESETS, parse_chain
+from orchestrator.services import live
+from orchestrator.services.errors import Conflict, NotFound
+
+DEFAULT_CHAIN = PRESETS["online-2020"]
+DEFAULT_BOARDS = 6
+DEFAULT_APPEAL_WINDOW_MIN = 15
+
+
+# --- event settings ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EventRules:
+    """What the results slice needs from the event definition (defaults when there is none)."""
+
+    scoring: MatchScoring = DEFAULT_SCORING
+    boards: int = DEFAULT_BOARDS
+    appeal_window_minutes: int = DEFAULT_APPEAL_WINDOW_MIN
+
+
+@lru_cache(maxsize=32)
+def _rules_from_text(text: str) -> EventRules:
+    if not text.strip():
+        return EventRules()
+    try:
+        definition = parse_event(text)
+    except (EventDefinitionError, ValueError):
+        return EventRules()
+    return EventRules(
+        scoring=definition.match_scoring,
+        boards=len(definition.team_format.board_categories),
+        appeal_window_minutes=definition.appeal_window_minutes,
+    )
+
+
+def event_rules(event: Event) -> EventRules:
+    return _rules_from_text(event.definition_text or "")
+
+
+def stage_chain(stage: Stage) -> tuple[str, ...]:
+    return parse_chain(list(stage.tiebreaks) if stage.tiebreaks else DEFAULT_CHAIN)
+
+
+# --- effective results ----------------------------------------------------------------------------
+
+
+def effective_result(board: Board, annulled: set[int]) -> GameResult:
+    """The result a board counts as: its own, or a forfeit loss for an annulled player (SPEC §2)."""
+    result = GameResult(board.result)
+    if not result.is_final:
+        return result
+    white_out = board.white_player_id in annulled
+    black_out = board.black_player_id in annulled
+    if white_out and black_out:
+        return GameResult.DOUBLE_FORFEIT
+    if white_out:
+        return GameResult.BLACK_WINS_FORFEIT
+    if black_out:
+        return GameResult.WHITE_WINS_FORFEIT
+    return result
+
+
+def forfeit_record(round_no: int, a: str, b: str, forfeit: MatchForfeit, boards: int) -> MatchRecord:
+    if forfeit is MatchForfeit.A_WINS:
+        return MatchRecord(round_no, a, b, 2 * boards, 0, forfeit)
+    if forfeit is MatchForfeit.B_WINS:
+        return MatchRecord(round_no, a, b, 0, 2 * boards, forfeit)
+    return MatchRecord(round_no, a, b, 0, 0, MatchForfeit.DOUBLE)
+
+
+def match_is_complete(match: Match, boards: Sequence[Board]) -> bool:
+    if MatchForfeit(match.forfeit) is not MatchForfeit.NONE:
+        return True
+    return bool(boards) and all(GameResult(b.result).is_final for b in boards)
+
+
+@dataclass(frozen=True, slots=True)
+class PoolRecords:
+    """A pool as the domain sees it."""
+
+    pool: Pool
+    stage: Stage
+    event: Event
+    teams: tuple[str, ...]
+    team_ids: Mapping[str, int]
+    records: tuple[MatchRecord, ...]
+    games: Mapping[tuple[int, str], tuple[GameResult, ...]]
+    chain: tuple[str, ...]
+    rules: EventRules
+    incomplete_matches: tuple[int, ...]
+    open_appeals: tuple[int, ...]
+    boards: int
+
+
+def pool_records(uow: UnitOfWork, *, pool_id: int) -> PoolRecords:
+    """Read a pool's teams and counted matches (module docstring for the rules)."""
+    pool = uow.results.get_or_raise(Pool, pool_id)
+    stage = uow.results.stage_of_pool(pool)
+    event = uow.results.event_of_stage(stage)
+    rules = event_rules(event)
+    pool_teams = uow.results.teams_of_pool(pool_id)
+    in_rounds = uow.results.matches_of_pool(pool_id)
+    boards_by_match = uow.results.boards_of_matches(m.match.id or 0 for m in in_rounds)
+    annulled = uow.results.annulled_player_ids(event.id or 0)
+    names = {t.team_id: t.name for t in pool_teams}
+    extra_ids = {
+        tid for m in in_rounds for tid in (m.match.first_team_id, m.match.second_team_id) if tid not in names
+    }
+    names.update({tid: team.name for tid, team in uow.results.teams_by_id(extra_ids).items()})
+    board_counts = [len(b) for b in boards_by_match.values() if b]
+    boards = max(board_counts) if board_counts else rules.boards
+
+    records: list[MatchRecord] = []
+    games: dict[tuple[int, str], tuple[GameResult, ...]] = {}
+    incomplete: list[int] = []
+    for item in in_rounds:
+        match = item.match
+        match_boards = boards_by_match.get(match.id or 0, [])
+        a, b = names[match.first_team_id], names[match.second_team_id]
+        if not match_is_complete(match, match_boards):
+            incomplete.append(match.id or 0)
+            continue
+        forfeit = MatchForfeit(match.forfeit)
+        if forfeit is not MatchForfeit.NONE:
+            records.append(forfeit_record(item.round_number, a, b, forfeit, boards))
+            continue
+        results = tuple(effective_result(board, annulled) for board in match_boards)
+        gp_a, gp_b = match_game_points(results)
+        records.append(MatchRecord(item.round_number, a, b, gp_a, gp_b))
+        games[(item.round_number, a)] = results
+    open_appeals = uow.results.appeals_of_matches((m.match.id or 0 for m in in_rounds), only_open=True)
+    return PoolRecords(
+        pool=pool,
+        stage=stage,
+        event=event,
+        teams=tuple(t.name for t in pool_teams),
+        team_ids={name: tid for tid, name in names.items()},
+        records=tuple(records),
+        games=games,
+        chain=stage_chain(stage),
+        rules=rules,
+        incomplete_matches=tuple(incomplete),
+        open_appeals=tuple(a.id or 0 for a in open_appeals),
+        boards=boards,
+    )
+
+
+def _standings(data: PoolRecords, lots: Mapping[str, int] | None = None) -> Standings:
+    return compute_standings(
+        data.teams,
+        data.records,
+        chain=data.chain,
+        boards=data.boards,
+        scoring=data.rules.scoring,
+        lots=lots,
+    )
+
+
+def pool_standings(uow: UnitOfWork, *, pool_id: int) -> Standings:
+    """The pool's standings from the database now (final results only, annulments applied)."""
+    data = pool_records(uow, pool_id=pool_id)
+    return _standings(data, _recorded_lot_numbers(uow, data))
+
+
+# --- lots for tie-break LOT ---------------------------------------------------------------------------
+
+
+def lot_purpose(pool: Pool) -> str:
+    return f"tie-break LOT pool {pool.id}"
+
+
+def _recorded_lot_numbers(uow: UnitOfWork, data: PoolRecords) -> dict[str, int] | None:
+    """Lot positions from earlier recorded draws whose candidates are exactly a group still tied."""
+    if "LOT" not in data.chain:
+        return None
+    standings = _standings(data)
+    groups = standings.unresolved_ties
+    if not groups:
+        return None
+    recorded = uow.results.lots_with_purpose(data.event.id or 0, lot_purpose(data.pool))
+    numbers: dict[str, int] = {}
+    for group in groups:
+        for lot in reversed(recorded):
+            if set(lot.candidates) == set(group) and lot.outcome:
+                numbers.update({team: i for i, team in enumerate(lot.outcome, start=1)})
+                break
+    complete = all(all(team in numbers for team in group) for group in groups)
+    return numbers if complete and numbers else None
+
+
+def _draw_lots(uow: UnitOfWork, data: PoolRecords, *, actor: str) -> dict[str, int] | None:
+    """Recorded lots for every group still tied after the chain (SPEC §7): reuse one, else draw anew."""
+    if "LOT" not in data.chain:
+        return None
+    groups = _standings(data).unresolved_ties
+    if not groups:
+        return None
+    recorded = uow.results.lots_with_purpose(data.event.id or 0, lot_purpose(data.pool))
+    numbers: dict[str, int] = {}
+    for group in groups:
+        reuse = next(
+            (lot for lot in reversed(recorded) if set(lot.candidates) == set(group) and lot.outcome), None
+        )
+        if reuse is not None:
+            order = list(reuse.outcome or [])
+        else:
+            seed = secrets.token_bytes(32)
+            purpose = lot_purpose(data.pool)
+            drawn = lot_rules.run_lot(seed, group, purpose=purpose, kind=lot_rules.LotKind.ORDER)
+            now = utcnow()
+            row = uow.results.add(
+                Lot(
+                    event_id=data.event.id or 0,
+                    purpose=purpose,
+                    commitment=drawn.commitment,
+                    seed_hex=drawn.seed_hex,
+                    candidates=list(drawn.candidates),
+                    outcome=list(drawn.outcome),
+                    drawn_by=actor,
+                    committed_at=now,
+                    revealed_at=now,
+                )
+            )
+            uow.audit.record(
+                actor=actor,
+                action="lot.draw",
+                entity="lot",
+                entity_id=row.id,
+                event_id=data.event.id,
+                new={
+                    "purpose": purpose,
+                    "procedure": lot_rules.PROCEDURE,
+                    "candidates": list(drawn.candidates),
+                    "commitment": drawn.commitment,
+                    "seed": drawn.seed_hex,
+                    "outcome": list(drawn.outcome),
+                },
+                reason=f"teams still tied after the tie-break chain in pool {data.pool.letter}",
+            )
+            order = list(drawn.outcome)
+        numbers.update({team: i for i, team in enumerate(order, start=1)})
+    return numbers
+
+
+# --- stored standings ----------------------------------------------------------------------------------
+
+
+def value_text(value: Fraction) -> str:
+    return str(Fraction(value))
+
+
+def stored_value(row: Standing, code: str) -> Fraction | None:
+    """A stored tie-break value as an exact fraction (None when absent)."""
+    raw = row.values.get(code)
+    return None if raw is None else Fraction(str(raw))
+
+
+@dataclass(frozen=True, slots=True)
+class PoolResult:
+    pool_id: int
+    standings: Standings
+    provisional: bool
+    incomplete_matches: tuple[int, ...]
+    open_appeals: tuple[int, ...]
+    lots: Mapping[str, int] = field(default_factory=dict)
+
+
+def _store(
+    uow: UnitOfWork, data: PoolRecords, standings: Standings, *, provisional: bool, lots: Mapping[str, int]
+) -> None:
+    team_ids = [data.team_ids[row.team] for row in standings.rows]
+    uow.results.delete_standings_of_pool(data.pool.id or 0, keep_team_ids=team_ids)
+    existing = {row.team_id: row for row in uow.results.standings_of_pool(data.pool.id or 0)}
+    now = utcnow()
+    for row in standings.rows:
+        team_id = data.team_ids[row.team]
+        values = {code: value_text(value) for code, value in row.values.items()}
+        if row.team in lots:
+            values["LOT"] = str(lots[row.team])
+        stored = existing.get(team_id)
+        if stored is None:
+            stored = Standing(
+                stage_id=data.stage.id or 0, pool_id=data.pool.id, team_id=team_id, rank=row.rank
+            )
+        stored.rank = row.rank
+        stored.values = values
+        stored.separated_by = row.separated_by
+        stored.provisional = provisional
+        stored.computed_at = now
+        uow.session.add(stored)
+    uow.session.flush()
+
+
+def recompute_pool(uow: UnitOfWork, *, pool_id: int, actor: str = "system") -> PoolResult:
+    """Store the pool's standings again; final (provisional=False) only when its stage is closed."""
+    uow.locks.lock_pool(pool_id)
+    data = pool_records(uow, pool_id=pool_id)
+    closed = data.stage.status == StageStatus.CLOSED.value
+    provisional = not closed or bool(data.incomplete_matches) or bool(data.open_appeals)
+    lots = (_draw_lots(uow, data, actor=actor) if not provisional else _recorded_lot_numbers(uow, data)) or {}
+    standings = _standings(data, lots or None)
+    _store(uow, data, standings, provisional=provisional, lots=lots)
+    live.announce(uow, f"pool:{pool_id}", kind="standings")
+    live.announce(uow, f"stage:{data.stage.id}", kind="standings")
+    return PoolResult(pool_id, standings, provisional, data.incomplete_matches, data.open_appeals, dict(lots))
+
+
+# --- closing a stage ----------------------------------------------------------------------------------
+
+
+def closing_problems(uow: UnitOfWork, *, stage_id: int, now: datetime | None = None) -> list[str]:
+    """Why the stage cannot be closed now (empty when it can): open rounds, boards, appeals, windows."""
+    now = now or utcnow()
+    stage = uow.results.get_or_raise(Stage, stage_id)
+    if stage.status == StageStatus.CLOSED.value:
+        return [f"Stage {stage.name} is already closed."]
+    if stage.kind != StageKind.POOLS.value:
+        return [f"Stage {stage.name} is a knockout stage: it ends with its duels, not here."]
+    event = uow.results.event_of_stage(stage)
+    window = timedelta(minutes=event_rules(event).appeal_window_minutes)
+    problems: list[str] = []
+    rounds = uow.results.rounds_of_stage(stage_id)
+    if not rounds:
+        problems.append(f"Stage {stage.name} has no rounds yet.")
+    matches = uow.results.matches_of_stage(stage_id)
+    boards = uow.results.boards_of_matches(m.id or 0 for m in matches)
+    teams = uow.results.teams_by_id(t for m in matches for t in (m.first_team_id, m.second_team_id))
+    round_no = {r.id: r.number for r in rounds}
+    for rnd in rounds:
+        if rnd.status != RoundStatus.FINISHED.value:
+            in_round = [m for m in matches if m.round_id == rnd.id]
+            if not in_round or not all(match_is_complete(m, boards.get(m.id or 0, [])) for m in in_round):
+                problems.append(f"Round {rnd.number} is still open.")
+    for match in matches:
+        label = f"round {round_no.get(match.round_id)}, {teams[match.first_team_id].name} – " + (
+            f"{teams[match.second_team_id].name}"
+        )
+        if MatchForfeit(match.forfeit) is not MatchForfeit.NONE:
+            continue
+        missing = [b.board_no for b in boards.get(match.id or 0, []) if not GameResult(b.result).is_final]
+        if not boards.get(match.id or 0):
+            problems.append(f"Match {label} has no boards.")
+        elif missing:
+            where = ", ".join(str(n) for n in missing)
+            problems.append(f"Match {label}: board {where} has no result.")
+        elif match.finished_at is not None and match.finished_at + window > now:
+            until = match.finished_at + window
+            problems.append(f"Match {label}: the appeal window is open until {until:%H:%M} UTC.")
+    for appeal in uow.results.appeals_of_matches((m.id or 0 for m in matches), only_open=True):
+        match = next(m for m in matches if m.id == appeal.match_id)
+        label = f"{teams[match.first_team_id].name} – {teams[match.second_team_id].name}"
+        problems.append(f"Appeal {appeal.id} on {label} (round {round_no.get(match.round_id)}) is open.")
+    return problems
+
+
+@dataclass(frozen=True, slots=True)
+class ClosedStage:
+    stage_id: int
+    pools: tuple[PoolResult, ...]
+
+
+def close_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | None = None) -> ClosedStage:
+    """Close a pool stage: refuse with every open round, board or appeal; store the final standings."""
+    stage = uow.results.get(Stage, stage_id)
+    if stage is None:
+        raise NotFound(f"stage {stage_id} does not exist")
+    pools = uow.results.pools_of_stage(stage_id)
+    for pool in pools:
+        uow.locks.lock_pool(pool.id or 0)
+    problems = closing_problems(uow, stage_id=stage_id, now=now)
+    if problems:
+        raise Conflict(f"Stage {stage.name} cannot be closed: " + " ".join(problems))
+    stage.status = StageStatus.CLOSED.value
+    stage.closed_at = now or utcnow()
+    uow.session.add(stage)
+    for match in uow.results.matches_of_stage(stage_id):
+        if match.status != MatchStatus.FINISHED.value:
+            match.status = MatchStatus.FINISHED.value
+            match.finished_at = match.finished_at or stage.closed_at
+            uow.session.add(match)
+    uow.session.flush()
+    results = tuple(recompute_pool(uow, pool_id=pool.id or 0, actor=actor) for pool in pools)
+    uow.audit.record(
+        actor=actor,
+        action="stage.close",
+        entity="stage",
+        entity_id=stage_id,
+        event_id=stage.event_id,
+        new={
+            "pools": {
+                str(result.pool_id): [
+                    {"rank": row.rank, "team": row.team, **{k: value_text(v) for k, v in row.values.items()}}
+                    for row in result.standings.rows
+                ]
+                for result in results
+            }
+        },
+    )
+    event = uow.results.event_of_stage(stage)
+    live.announce(uow, f"event:{event.slug}", kind="stage-closed", stage_id=stage_id)
+    return ClosedStage(stage_id, results)
+
+
+def stage_warnings(uow: UnitOfWork, *, stage_id: int) -> list[str]:
+    """Warnings staff must see on a stage, e.g. seeded from standings that a fair-play ruling changed."""
+    entries = uow.results.audit(entity="stage", entity_id=stage_id, action_prefix="stage.seeding_affected")
+    return [entry.reason or "The standings this stage was seeded from have changed." for entry in entries]
