@@ -52,6 +52,8 @@ class Settings(BaseSettings):
     gameserver_clock_increment_s: int = 10
     beat_open_due_s: float = 30.0  # how often beat runs rounds.open_due
     beat_reconcile_s: float = 30.0  # how often beat runs results.reconcile (re-reads open games)
+    # A task taken by a worker that died unacknowledged goes back to the queue after this long (Redis).
+    worker_visibility_timeout_s: int = 3600
 
     # Stand-in game server behaviour
     standin_speed: float = 1.0  # game-clock seconds per real second multiplier

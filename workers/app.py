@@ -1,0 +1,41 @@
+"""The Celery application: Redis broker and result backend, late acks, beat schedule (docs/workers.md).
+
+Run ``celery -A workers.app worker --pool=threads`` and ``celery -A workers.app beat``. Settings come from
+``orchestrator.config.Settings`` (OLYMPIAD_* environment variables), like everything else.
+"""
+
+from __future__ import annotations
+
+from celery import Celery
+
+from orchestrator.config import get_settings
+from orchestrator.services.tasks import OPEN_DUE, RECONCILE
+
+settings = get_settings()
+
+celery_app = Celery(
+    "olympiad", broker=settings.redis_url, backend=settings.redis_url, include=["workers.tasks"]
+)
+celery_app.conf.update(
+    # A task is acknowledged only when it has run, so a worker that dies mid-task loses nothing: the
+    # message goes back to the queue (Redis: after worker_visibility_timeout_s) and runs again. Every
+    # task is idempotent, so running twice changes nothing.
+    task_acks_late=True,
+    task_reject_on_worker_lost=True,
+    worker_prefetch_multiplier=1,
+    broker_transport_options={"visibility_timeout": settings.worker_visibility_timeout_s},
+    broker_connection_retry_on_startup=True,
+    task_serializer="json",
+    accept_content=["json"],
+    result_serializer="json",
+    result_expires=3600,
+    task_ignore_result=True,  # tasks report through the database, not the result backend
+    timezone="UTC",
+    enable_utc=True,
+    worker_hijack_root_logger=False,
+    beat_schedule={
+        "open-due-rounds": {"task": OPEN_DUE, "schedule": settings.beat_open_due_s},
+        "reconcile-open-games": {"task": RECONCILE, "schedule": settings.beat_reconcile_s},
+    },
+)
+app = celery_app  # ``celery -A workers.app`` finds ``app``

@@ -1,0 +1,49 @@
+"""Thin, named, id-only Celery tasks (STYLE habit 5): each runs one job of orchestrator.services.tasks.
+
+A job returns how long to wait before trying again (game server rate-limited or unavailable, from the
+Lichess RetryPolicy); the task then retries itself with that countdown. Every job is idempotent, so a
+redelivered or retried task never duplicates anything.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from orchestrator.services import tasks as jobs
+from workers.app import celery_app
+
+
+def _run(task: Any, name: str, *ids: int) -> None:
+    delay = jobs.run_job(name, *ids, attempt=task.request.retries + 1)
+    if delay is not None:
+        raise task.retry(countdown=delay, max_retries=None)
+
+
+@celery_app.task(name=jobs.OPEN_DUE, bind=True)
+def open_due(self: Any) -> None:
+    _run(self, jobs.OPEN_DUE)
+
+
+@celery_app.task(name=jobs.CREATE_GAMES, bind=True)
+def create_games(self: Any, round_id: int) -> None:
+    _run(self, jobs.CREATE_GAMES, round_id)
+
+
+@celery_app.task(name=jobs.PULL_ROUND, bind=True)
+def pull_round(self: Any, round_id: int) -> None:
+    _run(self, jobs.PULL_ROUND, round_id)
+
+
+@celery_app.task(name=jobs.RECONCILE, bind=True)
+def reconcile(self: Any) -> None:
+    _run(self, jobs.RECONCILE)
+
+
+@celery_app.task(name=jobs.RECOMPUTE_POOL, bind=True)
+def recompute_pool(self: Any, pool_id: int) -> None:
+    _run(self, jobs.RECOMPUTE_POOL, pool_id)
+
+
+@celery_app.task(name=jobs.ADVANCE_STAGE, bind=True)
+def advance_stage(self: Any, stage_id: int) -> None:
+    _run(self, jobs.ADVANCE_STAGE, stage_id)
