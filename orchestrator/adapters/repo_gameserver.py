@@ -45,6 +45,7 @@ class BoardInMatch:
     pool_id: int | None
     duel_id: int | None
     event_id: int | None = None
+    stage_closed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +108,7 @@ class GameserverRepository(Repository):
 
     def boards_of_round(self, round_id: int) -> list[BoardInMatch]:
         rows = self.session.exec(
-            select(Board, Match, Stage.event_id)
+            select(Board, Match, Stage.event_id, Stage.status)
             .join(Match, col(Match.id) == Board.match_id)
             .join(Round, col(Round.id) == Match.round_id)
             .join(Stage, col(Stage.id) == Round.stage_id)
@@ -115,7 +116,7 @@ class GameserverRepository(Repository):
             .order_by(col(Match.match_no), col(Board.board_no))
             .execution_options(populate_existing=True)
         ).all()
-        return [_in_match(board, match, event_id) for board, match, event_id in rows]
+        return [_in_match(board, match, event_id, status) for board, match, event_id, status in rows]
 
     def boards_by_game_ids(self, game_ids: Iterable[str]) -> dict[str, BoardInMatch]:
         """Boards holding these game ids, keyed by game id (one query)."""
@@ -123,14 +124,17 @@ class GameserverRepository(Repository):
         if not wanted:
             return {}
         rows = self.session.exec(
-            select(Board, Match, Stage.event_id)
+            select(Board, Match, Stage.event_id, Stage.status)
             .join(Match, col(Match.id) == Board.match_id)
             .join(Round, col(Round.id) == Match.round_id)
             .join(Stage, col(Stage.id) == Round.stage_id)
             .where(col(Board.game_id).in_(wanted))
             .execution_options(populate_existing=True)
         ).all()
-        return {board.game_id or "": _in_match(board, match, event_id) for board, match, event_id in rows}
+        return {
+            board.game_id or "": _in_match(board, match, event_id, status)
+            for board, match, event_id, status in rows
+        }
 
     def open_game_ids(self, round_id: int) -> list[str]:
         """Game ids of the round's boards that have no final result yet."""
@@ -232,7 +236,7 @@ class GameserverRepository(Repository):
         ]
 
 
-def _in_match(board: Board, match: Match, event_id: int | None) -> BoardInMatch:
+def _in_match(board: Board, match: Match, event_id: int | None, stage_status: str) -> BoardInMatch:
     return BoardInMatch(
         board=board,
         match_id=match.id or 0,
@@ -240,4 +244,5 @@ def _in_match(board: Board, match: Match, event_id: int | None) -> BoardInMatch:
         pool_id=match.pool_id,
         duel_id=match.duel_id,
         event_id=event_id,
+        stage_closed=stage_status == StageStatus.CLOSED.value,
     )

@@ -25,13 +25,14 @@ from datetime import datetime
 from typing import Any
 
 from orchestrator.adapters.repo_gameserver import BoardInMatch
-from orchestrator.adapters.tables import AuditLog, Board, ResultSource
+from orchestrator.adapters.tables import AuditLog, ResultSource
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain.gameresults import MappedResult
 from orchestrator.domain.scoring import GameResult
 from orchestrator.services import live
 from orchestrator.services.errors import Conflict
+from orchestrator.services.results import may_server_overwrite
 
 log = logging.getLogger(__name__)
 
@@ -71,11 +72,6 @@ class IngestReport:
         self.pool_ids |= other.pool_ids
         self.match_ids |= other.match_ids
         self.round_ids |= other.round_ids
-
-
-def server_may_overwrite(board: Board) -> bool:
-    """A poll never replaces a result an arbiter entered (SPEC §6)."""
-    return board.result_source != ResultSource.ARBITER.value
 
 
 def ingest_game(
@@ -127,7 +123,8 @@ def _decide(
 ) -> None:
     board = row.board
     mapped = game.mapped
-    if not server_may_overwrite(board):
+    if not may_server_overwrite(board) or row.stage_closed:
+        # An arbiter's entry always wins (SPEC §6); a closed stage changes only by staff corrections.
         report.kept_arbiter.append(board.id or 0)
         return
     old_result = board.result
