@@ -1,0 +1,369 @@
+"""Importing teams and rosters from a CSV file (SPEC §1, §9): all of it or nothing, every bad line listed.
+
+Columns (a header row names them; order free, case and spaces ignored):
+
+    team, federation, seed, name, account, sex, birth_year, rating, role
+
+``role`` is a main board number (``1`` .. boards of the team format) or ``reserve:<category>``
+(``reserve:women``). A team listed in the file gets exactly the roster the file gives (its players are
+replaced); teams not in the file are left as they are. A team that already plays in a started or published
+stage cannot be changed here. Eligibility is the domain's rule (``teams.is_eligible``) with the event's
+cut-off year; reserves are limited per category by the event's team format.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from orchestrator.adapters.tables import Event, Player, StageStatus, Team
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.domain.teams import Category, Sex, TeamFormat, is_eligible
+from orchestrator.domain.teams import Player as DomainPlayer
+from orchestrator.services import live
+from orchestrator.services.errors import ValidationFailed
+from orchestrator.services.event_setup import definition_of
+
+COLUMNS = ("team", "federation", "seed", "name", "account", "sex", "birth_year", "rating", "role")
+_ALIASES = {"player": "name", "player_name": "name", "born": "birth_year", "birthyear": "birth_year"}
+MAX_CSV_BYTES = 2_000_000
+Report = Callable[[int, str], None]  # (line, message)
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    """What an import did (it either did all of it or raised ValidationFailed listing every bad line)."""
+
+    teams_created: tuple[str, ...]
+    teams_replaced: tuple[str, ...]
+    players: int
+    lines: int
+
+
+@dataclass
+class _Row:
+    line: int
+    team: str
+    federation: str
+    seed: int
+    name: str
+    account: str
+    sex: Sex
+    birth_year: int
+    rating: int
+    main_board: int | None
+    category: Category
+
+
+@dataclass
+class _TeamRows:
+    name: str
+    first_line: int
+    federation: str
+    seed: int
+    rows: list[_Row] = field(default_factory=list)
+
+
+def _column(name: str) -> str:
+    key = re.sub(r"[\s-]+", "_", name.strip().lower())
+    return _ALIASES.get(key, key)
+
+
+def _integer(text: str, what: str, low: int, high: int, problems: list[str]) -> int | None:
+    try:
+        value = int(text.strip())
+    except ValueError:
+        problems.append(f"{what} must be a whole number, found {text.strip()!r}")
+        return None
+    if not low <= value <= high:
+        problems.append(f"{what} must be between {low} and {high}, found {value}")
+        return None
+    return value
+
+
+def _category_problem(player: DomainPlayer, category: Category, cutoff_year: int) -> str:
+    needs = {
+        Category.WOMEN: "a female player",
+        Category.JUNIOR: f"a player born in {cutoff_year} or later",
+        Category.GIRL: f"a female player born in {cutoff_year} or later",
+    }.get(category, "any player")
+    return (
+        f"{player.name} ({player.sex.value}, born {player.birth_year}) is not eligible for "
+        f"{category.value}: it needs {needs}"
+    )
+
+
+def _read_row(values: dict[str, str], line: int, team_format: TeamFormat) -> tuple[_Row | None, list[str]]:
+    problems: list[str] = []
+    text = {key: (values.get(key) or "").strip() for key in COLUMNS}
+    for key in ("team", "name", "account"):
+        if not text[key]:
+            problems.append(f"{key} is empty")
+    federation = text["federation"].upper()
+    if not re.fullmatch(r"[A-Z]{3}", federation):
+        problems.append(f"federation must be a three-letter code such as NOR, found {text['federation']!r}")
+    seed = _integer(text["seed"], "seed", 1, 100_000, problems)
+    birth_year = _integer(text["birth_year"], "birth_year", 1900, 2100, problems)
+    rating = _integer(text["rating"], "rating", 0, 3500, problems)
+    sex: Sex | None = None
+    try:
+        sex = Sex(text["sex"].lower())
+    except ValueError:
+        problems.append(f"sex must be m or f, found {text['sex']!r}")
+    role = text["role"].lower().replace(" ", "")
+    main_board: int | None = None
+    category: Category | None = None
+    if role.startswith("reserve"):
+        _, _, name = role.partition(":")
+        try:
+            category = Category(name)
+        except ValueError:
+            known = ", ".join(c.value for c in Category)
+            problems.append(f"unknown category {name!r} in role {text['role']!r} (use reserve:<{known}>)")
+    elif role.isdigit():
+        main_board = int(role)
+        if not 1 <= main_board <= team_format.boards:
+            problems.append(f"board {main_board} does not exist: teams play on {team_format.boards} boards")
+            main_board = None
+        else:
+            category = team_format.category_of(main_board)
+    else:
+        problems.append(
+            f"role must be a main board number (1-{team_format.boards}) or reserve:<category>, "
+            f"found {text['role']!r}"
+        )
+    if problems or seed is None or birth_year is None or rating is None or sex is None or category is None:
+        return None, problems
+    player = DomainPlayer(
+        name=text["name"], account=text["account"], sex=sex, birth_year=birth_year, rating=rating
+    )
+    if not is_eligible(player, category, team_format.cutoff_year):
+        where = f"board {main_board}" if main_board is not None else "reserve"
+        return None, [f"{where}: {_category_problem(player, category, team_format.cutoff_year)}"]
+    row = _Row(
+        line=line,
+        team=text["team"],
+        federation=federation,
+        seed=seed,
+        name=text["name"],
+        account=text["account"].lower(),
+        sex=sex,
+        birth_year=birth_year,
+        rating=rating,
+        main_board=main_board,
+        category=category,
+    )
+    return row, []
+
+
+def import_rosters(uow: UnitOfWork, *, event_id: int, csv_text: str, actor: str) -> ImportReport:
+    """Create or replace the teams and rosters a CSV lists; refuse the whole file listing every bad line."""
+    event = uow.repo.get_or_raise(Event, event_id)
+    team_format = definition_of(event).team_format
+    if len(csv_text.encode("utf-8", "replace")) > MAX_CSV_BYTES:
+        raise ValidationFailed([f"the file is larger than {MAX_CSV_BYTES // 1_000_000} MB"])
+    problems: list[str] = []
+
+    def bad(line: int, message: str) -> None:
+        problems.append(f"line {line}: {message}")
+
+    reader = csv.reader(io.StringIO(csv_text.lstrip("\ufeff")))
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise ValidationFailed(
+            ["the file is empty: the first line names the columns " + ", ".join(COLUMNS)]
+        ) from None
+    columns = [_column(h) for h in header]
+    missing = [c for c in COLUMNS if c not in columns]
+    unknown = [h for h, c in zip(header, columns, strict=True) if c not in COLUMNS and h.strip()]
+    if missing or unknown:
+        parts = []
+        if missing:
+            parts.append(f"missing column(s): {', '.join(missing)}")
+        if unknown:
+            parts.append(f"unknown column(s): {', '.join(unknown)}")
+        raise ValidationFailed([f"line 1: {'; '.join(parts)} (expected: {', '.join(COLUMNS)})"])
+
+    teams: dict[str, _TeamRows] = {}
+    accounts: dict[str, int] = {}
+    lines = 0
+    for values in reader:
+        line = reader.line_num
+        if not any(v.strip() for v in values):
+            continue
+        lines += 1
+        if len(values) != len(columns):
+            bad(line, f"{len(values)} fields, expected {len(columns)}")
+            continue
+        row, row_problems = _read_row(dict(zip(columns, values, strict=True)), line, team_format)
+        for message in row_problems:
+            bad(line, message)
+        if row is None:
+            continue
+        if row.account in accounts:
+            bad(
+                line,
+                f"duplicate account {row.account!r}: already on line {accounts[row.account]} "
+                "(a player plays for one team)",
+            )
+            continue
+        accounts[row.account] = line
+        team = teams.get(row.team)
+        if team is None:
+            teams[row.team] = team = _TeamRows(row.team, line, row.federation, row.seed)
+        elif (row.federation, row.seed) != (team.federation, team.seed):
+            bad(
+                line,
+                f"team {row.team} has federation {team.federation} and seed {team.seed} on line "
+                f"{team.first_line}, here {row.federation} and {row.seed}",
+            )
+            continue
+        team.rows.append(row)
+    if lines == 0 and not problems:
+        problems.append("the file has a header but no players")
+
+    stored = {t.name: t for t in uow.setup.teams_of(event_id)}
+    kept = {name: t for name, t in stored.items() if name not in teams}
+    _check_teams(teams, kept, team_format, bad)
+    _check_accounts(uow, event_id, teams, kept, bad)
+    _check_started(uow, event_id, teams, stored, bad)
+    if problems:
+        raise ValidationFailed(sorted(problems, key=_line_key))
+
+    created: list[str] = []
+    replaced: list[str] = []
+    players = 0
+    # Seeds may move between teams of the file: free the seeds of the stored teams that change first.
+    for team in teams.values():
+        stored_team = stored.get(team.name)
+        if stored_team is not None:
+            uow.setup.delete_players_of_team(stored_team.id or 0)
+            replaced.append(team.name)
+            if stored_team.seed != team.seed:
+                stored_team.seed = -(stored_team.id or 0)
+                uow.session.add(stored_team)
+    uow.flush()
+    for team in teams.values():
+        if team.name not in stored:
+            uow.repo.add(Team(event_id=event_id, name=team.name, federation=team.federation, seed=team.seed))
+            created.append(team.name)
+    for team in teams.values():
+        team_row = uow.setup.team_by_name(event_id, team.name)
+        assert team_row is not None and team_row.id is not None
+        team_row.federation, team_row.seed = team.federation, team.seed
+        uow.session.add(team_row)
+        for player in team.rows:
+            uow.session.add(
+                Player(
+                    event_id=event_id,
+                    team_id=team_row.id,
+                    name=player.name,
+                    account=player.account,
+                    sex=player.sex.value,
+                    birth_year=player.birth_year,
+                    rating=player.rating,
+                    main_board=player.main_board,
+                    category=player.category.value,
+                )
+            )
+            players += 1
+    uow.flush()
+    uow.audit.record(
+        actor=actor,
+        action="rosters.import",
+        entity="event",
+        entity_id=event_id,
+        event_id=event_id,
+        new={"created": created, "replaced": replaced, "players": players, "lines": lines},
+    )
+    live.announce(uow, f"event:{event.slug}", kind="teams")
+    return ImportReport(tuple(created), tuple(replaced), players, lines)
+
+
+def _line_key(problem: str) -> tuple[int, str]:
+    match = re.match(r"line (\d+)", problem)
+    return (int(match.group(1)) if match else 0, problem)
+
+
+def _check_teams(
+    teams: dict[str, _TeamRows], kept: dict[str, Team], team_format: TeamFormat, bad: Report
+) -> None:
+    report = bad
+    seeds: dict[int, str] = {t.seed: t.name for t in kept.values()}
+    federations: dict[str, str] = {t.federation: t.name for t in kept.values()}
+    allowed = dict(team_format.reserves)
+    for team in teams.values():
+        if team.seed in seeds:
+            report(team.first_line, f"duplicate seed {team.seed}: team {seeds[team.seed]} already has it")
+        seeds.setdefault(team.seed, team.name)
+        if team.federation in federations:
+            report(
+                team.first_line,
+                f"federation {team.federation} already has a team ({federations[team.federation]})",
+            )
+        federations.setdefault(team.federation, team.name)
+        mains: dict[int, list[_Row]] = defaultdict(list)
+        reserves: dict[Category, list[_Row]] = defaultdict(list)
+        for row in team.rows:
+            if row.main_board is not None:
+                mains[row.main_board].append(row)
+            else:
+                reserves[row.category].append(row)
+        for board in range(1, team_format.boards + 1):
+            if not mains.get(board):
+                category = team_format.category_of(board).value
+                report(
+                    team.first_line,
+                    f"team {team.name}: missing main board {board} ({category}): no player has role {board}",
+                )
+            for extra in mains.get(board, [])[1:]:
+                report(
+                    extra.line,
+                    f"team {team.name}: board {board} already has a main player "
+                    f"(line {mains[board][0].line})",
+                )
+        for reserve_category, rows in reserves.items():
+            limit = allowed.get(reserve_category, 0)
+            for extra in rows[limit:]:
+                report(
+                    extra.line,
+                    f"team {team.name}: too many {reserve_category.value} reserves (at most {limit})",
+                )
+
+
+def _check_accounts(
+    uow: UnitOfWork, event_id: int, teams: dict[str, _TeamRows], kept: dict[str, Team], bad: Report
+) -> None:
+    kept_ids = {t.id: t.name for t in kept.values()}
+    taken = {
+        p.account.lower(): kept_ids[p.team_id]
+        for p in uow.setup.players_of_event(event_id)
+        if p.team_id in kept_ids
+    }
+    for team in teams.values():
+        for row in team.rows:
+            if row.account in taken:
+                bad(row.line, f"duplicate account {row.account!r}: already plays for {taken[row.account]}")
+
+
+def _check_started(
+    uow: UnitOfWork, event_id: int, teams: dict[str, _TeamRows], stored: dict[str, Team], bad: Report
+) -> None:
+    for stage in uow.setup.stages_of(event_id):
+        if stage.status == StageStatus.DRAFT.value:
+            continue
+        for pool in uow.setup.pools_of(stage.id or 0):
+            for entry in uow.setup.entries_of_pool(pool.id or 0):
+                for team in teams.values():
+                    row = stored.get(team.name)
+                    if row is not None and row.id == entry.team_id:
+                        bad(
+                            team.first_line,
+                            f"team {team.name} already plays in {stage.name} ({stage.status}): "
+                            "its roster cannot be replaced by an import",
+                        )

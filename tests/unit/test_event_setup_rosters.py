@@ -1,0 +1,134 @@
+"""Roster import from CSV: all or nothing, every bad line listed with its reason (SPEC §1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
+from orchestrator.config import Settings
+from orchestrator.db import init_db, make_engine, make_session_factory
+from orchestrator.services.errors import ValidationFailed
+from orchestrator.services.rosters import import_rosters
+from tests.support.factories import make_event, running_stage
+
+HEADER = "team,federation,seed,name,account,sex,birth_year,rating,role\n"
+ICELAND = (
+    "Iceland,ISL,5,Jon Jonsson,jjonsson_isl,m,1990,2450,1\n"
+    "Iceland,ISL,5,Helgi Dam,hdam_isl,m,1985,2400,2\n"
+    "Iceland,ISL,5,Lenka Ptacnikova,lptacnikova_isl,f,1976,2200,3\n"
+    "Iceland,ISL,5,Gudrun Ola,gola_isl,f,1999,2000,4\n"
+    "Iceland,ISL,5,Vignir Stefansson,vstefansson_isl,m,2003,2300,5\n"
+    "Iceland,ISL,5,Saga Kristjans,skristjans_isl,f,2006,1900,6\n"
+    "Iceland,ISL,5,Bragi Thor,bthor_isl,m,1970,2350,reserve:open\n"
+)
+
+
+@pytest.fixture
+def uow_factory(tmp_path: Path) -> UnitOfWorkFactory:
+    engine = make_engine(Settings(data_dir=tmp_path, environment="test").sqlalchemy_url)
+    init_db(engine=engine)
+    factory = make_session_factory(engine)
+    return lambda: UnitOfWork(factory)
+
+
+@pytest.fixture
+def event_id(uow_factory: UnitOfWorkFactory) -> int:
+    with uow_factory() as uow:
+        return make_event(uow)
+
+
+def accounts(uow: UnitOfWork, event_id: int) -> list[str]:
+    return sorted(p.account for p in uow.setup.players_of_event(event_id))
+
+
+def test_a_good_file_creates_new_teams_and_replaces_listed_rosters(
+    uow_factory: UnitOfWorkFactory, event_id: int
+) -> None:
+    norway = ICELAND.replace("Iceland,ISL,5", "Norway,NOR,1").replace("_isl", "_nor2")
+    with uow_factory() as uow:
+        report = import_rosters(uow, event_id=event_id, csv_text=HEADER + ICELAND + norway, actor="anna")
+    assert report.teams_created == ("Iceland",) and report.teams_replaced == ("Norway",)
+    assert report.players == 14 and report.lines == 14
+    with uow_factory() as uow:
+        teams = {t.name: t for t in uow.setup.teams_of(event_id)}
+        assert teams["Iceland"].seed == 5 and teams["Iceland"].federation == "ISL"
+        norway_players = uow.setup.players_of_team(teams["Norway"].id or 0)
+        assert sorted(p.account for p in norway_players) == sorted(
+            line.split(",")[4] for line in norway.strip().splitlines()
+        )
+        reserve = next(p for p in norway_players if p.main_board is None)
+        assert reserve.category == "open"
+        assert len(uow.setup.players_of_team(teams["Sweden"].id or 0)) == 6  # not in the file: untouched
+        audit = uow.audit.latest(event_id=event_id)
+        assert any(a.action == "rosters.import" and a.actor == "anna" for a in audit)
+
+
+def test_a_bad_file_lists_every_bad_line_and_imports_nothing(
+    uow_factory: UnitOfWorkFactory, event_id: int
+) -> None:
+    lines = ICELAND.splitlines(keepends=True)
+    bad = (
+        HEADER
+        + lines[0]  # line 2 fine
+        + "Iceland,ISL,5,Helgi Dam,hdam_isl,m,1985,2400,reserve:veteran\n"  # 3 unknown category
+        + "Iceland,ISL,5,Lenka Man,lman_isl,m,1976,2200,3\n"  # 4 a man on a women board
+        + lines[3]  # 5 fine (board 4)
+        + "Iceland,ISL,5,Old Junior,ojunior_isl,m,1995,2300,5\n"  # 6 born before the cut-off year
+        + "Iceland,ISL,5,Saga Copy,JJONSSON_ISL,f,2006,1900,6\n"  # 7 duplicate account (case-insensitive)
+        + "Iceland,ISL,5,Reserve One,r1_isl,m,1970,2350,reserve:junior\n"  # 8 not a junior
+        + "Finland2,FIN,4,Some One,someone_fin2,m,1990,2300,1\n"  # 9 duplicate seed and federation
+        + "Iceland,ISL,5,Extra Girl,egirl_isl,f,2005,1800,reserve:girl\n"  # 10 fine
+        + "Iceland,ISL,5,Extra Girl2,egirl2_isl,f,2005,1800,reserve:girl\n"  # 11 too many girl reserves
+        + "Iceland,ISL,5,No Rating,nrating_isl,f,2005,strong,reserve:women\n"  # 12 bad rating
+        + "Iceland,ISL,5,Taken,nberg_nor,m,1990,2300,reserve:open\n"  # 13 account of a Norway player
+    )
+    with uow_factory() as uow:
+        before = accounts(uow, event_id)
+    with uow_factory() as uow, pytest.raises(ValidationFailed) as refused:
+        import_rosters(uow, event_id=event_id, csv_text=bad, actor="anna")
+    problems = refused.value.problems
+    text = "\n".join(problems)
+    expected = {
+        3: "unknown category 'veteran'",
+        4: "not eligible for women",
+        6: "not eligible for junior",
+        7: "duplicate account 'jjonsson_isl'",
+        8: "not eligible for junior",
+        9: "duplicate seed 4",
+        11: "too many girl reserves",
+        12: "rating must be a whole number",
+        13: "already plays for Norway",
+    }
+    for line, reason in expected.items():
+        assert any(p.startswith(f"line {line}:") and reason in p for p in problems), (line, text)
+    assert any("federation FIN already has a team" in p for p in problems)
+    assert any("missing main board 3" in p for p in problems)  # line 4 was refused, so board 3 is empty
+    assert not any(p.startswith(("line 5:", "line 10:")) for p in problems), text
+    # line 2 is fine itself; the team-wide problems of Iceland are reported on its first line
+    assert all("team Iceland: missing main board" in p for p in problems if p.startswith("line 2:")), text
+    with uow_factory() as uow:
+        assert accounts(uow, event_id) == before
+        assert [t.name for t in uow.setup.teams_of(event_id)] == ["Norway", "Sweden", "Denmark", "Finland"]
+
+
+def test_a_file_without_the_expected_columns_is_refused_on_its_first_line(
+    uow_factory: UnitOfWorkFactory, event_id: int
+) -> None:
+    with uow_factory() as uow, pytest.raises(ValidationFailed) as refused:
+        import_rosters(uow, event_id=event_id, csv_text="team,name,colour\nX,Y,Z\n", actor="anna")
+    [problem] = refused.value.problems
+    assert problem.startswith("line 1:") and "missing column(s)" in problem and "colour" in problem
+
+
+def test_a_team_playing_in_a_started_stage_keeps_its_roster(
+    uow_factory: UnitOfWorkFactory, event_id: int
+) -> None:
+    with uow_factory() as uow:
+        running_stage(uow, event_id=event_id)
+    norway = ICELAND.replace("Iceland,ISL,5", "Norway,NOR,1").replace("_isl", "_nor2")
+    with uow_factory() as uow, pytest.raises(ValidationFailed, match="already plays in Group"):
+        import_rosters(uow, event_id=event_id, csv_text=HEADER + norway, actor="anna")
+    with uow_factory() as uow:
+        assert "nberg_nor" in accounts(uow, event_id) and "jjonsson_nor2" not in accounts(uow, event_id)
