@@ -26,8 +26,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings, get_settings
 from orchestrator.db import REPO_ROOT, get_session_factory, init_db, is_sqlite
+from orchestrator.services import live_redis
 from orchestrator.services.errors import NotAuthenticated, ServiceError, StaleEdit, ValidationFailed
-from orchestrator.web import routes_auth
+from orchestrator.web import routes_api_public, routes_auth, routes_public, sse
 from orchestrator.web.auth import PUBLIC, allow_public, current_user, register_route_rule
 from orchestrator.web.csrf import csrf_token
 from orchestrator.web.deps import render, wants_json
@@ -189,7 +190,11 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
         # A SQLite file needs no set-up; PostgreSQL is migrated by the operator (init_db / alembic).
         if is_sqlite(settings.sqlalchemy_url):
             init_db(settings)
+        live_redis.install_publisher(settings)  # other processes' spectators hear this one's changes
+        listener = live_redis.start_listener(settings)
         yield
+        if listener is not None:
+            listener.stop()
 
     app = FastAPI(
         title="Olympiad orchestrator",
@@ -223,6 +228,9 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
 
     app.include_router(routes_auth.router)
     app.include_router(routes_auth.api)
+    app.include_router(routes_public.router)
+    app.include_router(routes_api_public.router)
+    app.include_router(sse.router)
 
     @app.get("/healthz", dependencies=[allow_public()], tags=["health"])
     def healthz(request: Request) -> JSONResponse:
@@ -235,12 +243,6 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
             ok = False
         body = {"status": "ok" if ok else "unavailable", "database": "ok" if ok else "unreachable"}
         return JSONResponse(body, status_code=200 if ok else 503)
-
-    @app.get("/", dependencies=[allow_public()], include_in_schema=False)
-    def home(request: Request) -> Response:
-        with request.app.state.uow_factory() as uow:
-            events = [{"slug": e.slug, "name": e.name, "status": e.status} for e in uow.events.list_all()]
-        return render(request, "home.html", {"events": events})
 
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     register_route_rule("/static", PUBLIC)

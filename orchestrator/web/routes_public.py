@@ -1,0 +1,87 @@
+"""Spectator pages (no login): events, stages, pools, matches, teams. Complete without JavaScript.
+
+Every page answers conditional requests (web/caching.py) and names its live topics for live.js.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Request
+from starlette.responses import Response
+
+from orchestrator.services import views
+from orchestrator.web.auth import allow_public
+from orchestrator.web.caching import conditional
+from orchestrator.web.deps import get_uow_factory, render
+
+router = APIRouter(dependencies=[allow_public()], include_in_schema=False)
+
+
+def live_url(slug: str, topics: tuple[str, ...]) -> str:
+    """The server-sent-events address a page listens to."""
+    return f"/events/{slug}/live?" + urlencode([("topic", t) for t in topics if t != f"event:{slug}"])
+
+
+def _page(request: Request, template: str, view: object, **extra: object) -> Response:
+    context = {"view": view, "live_url": None, **extra}
+    topics = getattr(view, "topics", None)
+    event = getattr(view, "event", None)
+    if topics is not None and event is not None:
+        context["live_url"] = live_url(event.slug, topics)
+    return conditional(request, render(request, template, context))
+
+
+@router.get("/")
+def home(request: Request) -> Response:
+    with get_uow_factory(request)() as uow:
+        events = views.list_events(uow)
+    return conditional(request, render(request, "home.html", {"events": events}))
+
+
+@router.get("/events/{slug}")
+def event_page(request: Request, slug: str) -> Response:
+    with get_uow_factory(request)() as uow:
+        view = views.event_view(uow, slug=slug)
+    return _page(request, "public/event.html", view)
+
+
+@router.get("/events/{slug}/stages/{stage_key}")
+def stage_page(request: Request, slug: str, stage_key: str) -> Response:
+    with get_uow_factory(request)() as uow:
+        view = views.stage_view(uow, slug=slug, stage_key=stage_key)
+    return _page(request, "public/stage.html", view)
+
+
+@router.get("/events/{slug}/stages/{stage_key}/pools/{letter}")
+def pool_page(request: Request, slug: str, stage_key: str, letter: str) -> Response:
+    with get_uow_factory(request)() as uow:
+        view = views.pool_view(uow, slug=slug, stage_key=stage_key, letter=letter)
+    return _page(request, "public/pool.html", view)
+
+
+@router.get("/events/{slug}/matches/{match_id}")
+def match_page(request: Request, slug: str, match_id: int) -> Response:
+    with get_uow_factory(request)() as uow:
+        view = views.match_view(uow, slug=slug, match_id=match_id)
+    return _page(request, "public/match.html", view)
+
+
+@router.get("/events/{slug}/matches/{match_id}/boards/{board_no}.pgn")
+def board_pgn(request: Request, slug: str, match_id: int, board_no: int) -> Response:
+    with get_uow_factory(request)() as uow:
+        pgn = views.board_pgn(uow, slug=slug, match_id=match_id, board_no=board_no)
+    filename = f"{slug}-match-{match_id}-board-{board_no}.pgn"
+    response = Response(
+        pgn.encode("utf-8"),
+        media_type="application/x-chess-pgn; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+    return conditional(request, response)
+
+
+@router.get("/events/{slug}/teams/{team_id}")
+def team_page(request: Request, slug: str, team_id: int) -> Response:
+    with get_uow_factory(request)() as uow:
+        view = views.team_view(uow, slug=slug, team_id=team_id)
+    return _page(request, "public/team.html", view)

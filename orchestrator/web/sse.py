@@ -1,0 +1,81 @@
+"""Server-sent events for spectators: ``GET /events/{slug}/live?topic=pool:12&topic=match:34``.
+
+Each page names the topics it shows (``data-live-topics``); live.js opens this stream and re-reads the
+page's live regions when a message arrives. A message carries the topic and a few ids, never anything
+secret or sealed (services only announce ids and kinds; this module forwards only those).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from sse_starlette.sse import EventSourceResponse
+
+from orchestrator.services import live
+from orchestrator.services.errors import NotFound, ValidationFailed
+from orchestrator.web.auth import allow_public
+
+router = APIRouter(tags=["live"])
+
+TOPIC = re.compile(r"^(event|stage|pool|match|duel|team):[A-Za-z0-9_-]{1,80}$")
+MAX_TOPICS = 100
+PING_S = 15
+_SAFE_KEY = re.compile(r"^(kind|status|[a-z]+_id)$")
+_WORD = re.compile(r"[a-z-]{1,32}")
+
+
+def safe_payload(message: live.Message) -> dict[str, Any]:
+    """What a spectator may see of a message: its topic, its kind and ids (ints), nothing else."""
+    payload: dict[str, Any] = {"topic": message.topic}
+    for key, value in message.data.items():
+        if not _SAFE_KEY.match(key):
+            continue
+        is_id = isinstance(value, int) and not isinstance(value, bool)
+        is_word = isinstance(value, str) and key in ("kind", "status") and _WORD.fullmatch(value)
+        if is_id or is_word:
+            payload[key] = value
+    return payload
+
+
+def _event_exists(request: Request, slug: str) -> bool:
+    with request.app.state.uow_factory() as uow:
+        return uow.public.visible_event(slug) is not None
+
+
+@router.get(
+    "/events/{slug}/live",
+    dependencies=[allow_public()],
+    summary="Live changes of an event (text/event-stream)",
+    response_description="A stream of `ready` then `change` events whose data is JSON {topic, kind, *_id}",
+)
+async def event_live(
+    request: Request,
+    slug: str,
+    topic: list[str] = Query(default=[], description="Topics to follow, e.g. pool:12, match:34"),
+) -> EventSourceResponse:
+    """Server-sent events for the event's topic and the given ones; pages re-read what changed."""
+    bad = [t for t in topic if not TOPIC.match(t)]
+    if bad or len(topic) > MAX_TOPICS:
+        problems = [f"topic {t!r}: write kind:id, e.g. pool:12" for t in bad[:5]]
+        if len(topic) > MAX_TOPICS:
+            problems.append(f"at most {MAX_TOPICS} topics")
+        raise ValidationFailed(problems)
+    if not await run_in_threadpool(_event_exists, request, slug):
+        raise NotFound(f"There is no event {slug!r}.")
+    topics = frozenset({f"event:{slug}", *topic})
+
+    async def stream() -> AsyncIterator[dict[str, str]]:
+        async with live.broadcaster.subscribe(topics) as queue:
+            yield {"event": "ready", "data": json.dumps({"topics": sorted(topics)})}
+            while True:
+                message = await queue.get()
+                yield {"event": "change", "data": json.dumps(safe_payload(message))}
+
+    return EventSourceResponse(
+        stream(), ping=PING_S, headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    )
