@@ -28,7 +28,14 @@ from orchestrator.config import Settings, get_settings
 from orchestrator.db import REPO_ROOT, get_session_factory, init_db, is_sqlite
 from orchestrator.services import live_redis
 from orchestrator.services.errors import NotAuthenticated, ServiceError, StaleEdit, ValidationFailed
-from orchestrator.web import routes_api_public, routes_auth, routes_public, sse
+from orchestrator.web import (
+    routes_api_public,
+    routes_api_setup,
+    routes_auth,
+    routes_public,
+    routes_staff_setup,
+    sse,
+)
 from orchestrator.web.auth import PUBLIC, allow_public, current_user, register_route_rule
 from orchestrator.web.csrf import csrf_token
 from orchestrator.web.deps import render, wants_json
@@ -231,6 +238,9 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
     app.include_router(routes_public.router)
     app.include_router(routes_api_public.router)
     app.include_router(sse.router)
+    app.include_router(routes_staff_setup.router)
+    app.include_router(routes_api_setup.staff)
+    app.include_router(routes_api_setup.public)
 
     @app.get("/healthz", dependencies=[allow_public()], tags=["health"])
     def healthz(request: Request) -> JSONResponse:
