@@ -54,6 +54,7 @@ class Settings(BaseSettings):
     beat_reconcile_s: float = 30.0  # how often beat runs results.reconcile (re-reads open games)
     # A task taken by a worker that died unacknowledged goes back to the queue after this long (Redis).
     worker_visibility_timeout_s: int = 3600
+    worker_queue: str = "olympiad"  # the Celery queue every task goes to
 
     # Stand-in game server behaviour
     standin_speed: float = 1.0  # game-clock seconds per real second multiplier

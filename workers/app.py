@@ -25,6 +25,7 @@ celery_app.conf.update(
     worker_prefetch_multiplier=1,
     broker_transport_options={"visibility_timeout": settings.worker_visibility_timeout_s},
     broker_connection_retry_on_startup=True,
+    task_default_queue=settings.worker_queue,
     task_serializer="json",
     accept_content=["json"],
     result_serializer="json",

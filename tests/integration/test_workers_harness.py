@@ -1,0 +1,281 @@
+"""Real processes for the worker tests: the stand-in under uvicorn, a Celery worker and beat (subprocesses).
+
+Every process is started by the test with ``subprocess.Popen`` and ended in ``finally`` by its own pid.
+Redis must answer at REDIS_URL (default 127.0.0.1:6379): without it the tests fail when CI=true and are
+skipped otherwise. Each run gets its own Celery queue, its own PostgreSQL database and its own stand-in.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import redis
+from cryptography.fernet import Fernet
+from sqlalchemy import text
+from sqlmodel import col, select
+
+from orchestrator.adapters.tables import AuditLog, Stage
+from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
+from orchestrator.config import Settings
+from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
+from orchestrator.domain.gameresults import map_status
+from orchestrator.services.player_links import store_link
+from tests.integration.conftest import _require_postgres, create_database, drop_database
+from tests.support.factories import SMALL_EVENT, make_event, running_stage
+
+REPO = Path(__file__).resolve().parents[2]
+VENV_BIN = REPO / ".venv" / "bin"
+REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def require_redis() -> None:
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
+    except Exception as error:
+        reason = f"Redis is not reachable at {REDIS_URL}: {error}"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for(predicate: Callable[[], Any], *, timeout: float, what: str, every: float = 0.25) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+        time.sleep(every)
+
+
+def stop(process: subprocess.Popen[bytes] | None, *, hard: bool = False) -> None:
+    """End a process this test started (by its pid), and reap it."""
+    if process is None or process.poll() is not None:
+        return
+    process.send_signal(signal.SIGKILL if hard else signal.SIGTERM)
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(10)
+
+
+@dataclass
+class Standin:
+    url: str
+    process: subprocess.Popen[bytes]
+    http: httpx.Client
+
+    def user(self, username: str, rating: int, scopes: list[str]) -> str:
+        body = {"username": username, "rating": rating, "scopes": scopes}
+        return str(self.http.post("/_standin/users", json=body).raise_for_status().json()["token"])
+
+    def truth(self, game_id: str) -> dict[str, Any]:
+        return dict(self.http.get(f"/_standin/games/{game_id}").raise_for_status().json())
+
+
+@contextlib.contextmanager
+def standin_process(
+    *, seed: int, speed: str = "1000", faults: str = "", fault_rate: float = 0.0, log: Path
+) -> Iterator[Standin]:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    args = [sys.executable, "-m", "orchestrator.standin", "--port", str(port), "--speed", speed]
+    args += ["--seed", str(seed)]
+    if faults:
+        args += ["--faults", faults, "--fault-rate", str(fault_rate)]
+    env = {**os.environ, "OLYMPIAD_GAMESERVER_URL": url, "OLYMPIAD_STANDIN_SLOW_S": "2.5"}
+    with log.open("wb") as out:
+        process = subprocess.Popen(args, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+    http = httpx.Client(base_url=url, timeout=10)
+    try:
+
+        def up() -> bool:
+            assert process.poll() is None, f"stand-in exited: {log.read_text()[-2000:]}"
+            try:
+                return http.get("/_standin/state").status_code == 200
+            except httpx.HTTPError:
+                return False
+
+        wait_for(up, timeout=30, what="the stand-in")
+        yield Standin(url, process, http)
+    finally:
+        http.close()
+        stop(process)
+
+
+@dataclass
+class Run:
+    """One automated run: its database, its settings (as environment) and its processes."""
+
+    db_url: str
+    env: dict[str, str]
+    tmp: Path
+    uow_factory: UnitOfWorkFactory
+    worker: subprocess.Popen[bytes] | None = None
+    beat: subprocess.Popen[bytes] | None = None
+    workers_started: int = 0
+    processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+
+    def start_worker(self, pool: str = "threads") -> subprocess.Popen[bytes]:
+        self.workers_started += 1
+        n = self.workers_started
+        args = [str(VENV_BIN / "celery"), "-A", "workers.app", "worker", f"--pool={pool}", "--loglevel=INFO"]
+        args += ["-n", f"w{n}-{secrets.token_hex(3)}@%h", "--without-gossip", "--without-mingle"]
+        if pool == "threads":
+            args.append("--concurrency=4")
+        with (self.tmp / f"worker{n}.log").open("wb") as out:
+            self.worker = subprocess.Popen(args, cwd=REPO, env=self.env, stdout=out, stderr=subprocess.STDOUT)
+        self.processes.append(self.worker)
+        return self.worker
+
+    def start_beat(self) -> subprocess.Popen[bytes]:
+        args = [str(VENV_BIN / "celery"), "-A", "workers.app", "beat", "--loglevel=INFO"]
+        args += ["--schedule", str(self.tmp / "beat-schedule")]
+        with (self.tmp / "beat.log").open("wb") as out:
+            self.beat = subprocess.Popen(args, cwd=REPO, env=self.env, stdout=out, stderr=subprocess.STDOUT)
+        self.processes.append(self.beat)
+        return self.beat
+
+    def logs(self) -> str:
+        parts = []
+        for path in sorted(self.tmp.glob("*.log")):
+            parts.append(f"--- {path.name}\n{path.read_text(errors='replace')[-3000:]}")
+        return "\n".join(parts)
+
+
+def small_event_without_appeal_window(slug: str) -> str:
+    return SMALL_EVENT.replace("appeal_window_minutes: 15", "appeal_window_minutes: 0").replace(
+        "slug: small-test-cup", f"slug: {slug}"
+    )
+
+
+@contextlib.contextmanager
+def automated_run(
+    tmp: Path, standin: Standin, *, round_gap_s: float = 8.0, first_round_in_s: float = 4.0, **env: str
+) -> Iterator[tuple[Run, int]]:
+    """A fresh database with the small event's group stage running, every player linked on the stand-in,
+    rounds scheduled ``round_gap_s`` apart from now; yields the run (no process started yet) and stage id."""
+    _require_postgres()
+    require_redis()
+    db_url = create_database("olympiad_workers")
+    engine = make_engine(db_url)
+    run: Run | None = None
+    try:
+        init_db(engine=engine)
+        factory = make_session_factory(engine)
+
+        def uow_factory() -> UnitOfWork:
+            return UnitOfWork(factory)
+
+        key = Fernet.generate_key().decode()
+        settings = Settings(token_encryption_key=key, database_url=db_url)  # type: ignore[arg-type]
+        with uow_factory() as uow:
+            event_id = make_event(uow, small_event_without_appeal_window("workers-cup"))
+            stage_id = running_stage(uow, event_id=event_id)
+        with uow_factory() as uow:
+            start = utcnow() + timedelta(seconds=first_round_in_s)
+            for rnd in uow.gameserver.rounds_of_stage(stage_id):
+                rnd.scheduled_at = start + timedelta(seconds=round_gap_s * (rnd.number - 1))
+                uow.session.add(rnd)
+            for player in uow.setup.players_of_event(event_id):
+                token = standin.user(player.account, player.rating, ["challenge:write"])
+                store_link(
+                    uow,
+                    player_id=player.id or 0,
+                    account=player.account,
+                    token=token,
+                    settings=settings,
+                    actor="test",
+                )
+        organiser = standin.user("organiser", 2000, ["challenge:bulk"])
+        full_env = {
+            **os.environ,
+            "DATABASE_URL": db_url,
+            "REDIS_URL": REDIS_URL,
+            "OLYMPIAD_ENVIRONMENT": "test",
+            "OLYMPIAD_TASK_MODE": "celery",
+            "OLYMPIAD_WORKER_QUEUE": f"test-{secrets.token_hex(6)}",
+            "OLYMPIAD_WORKER_VISIBILITY_TIMEOUT_S": "6",
+            "OLYMPIAD_GAMESERVER_URL": standin.url,
+            "OLYMPIAD_GAMESERVER_ADMIN_TOKEN": organiser,
+            "OLYMPIAD_TOKEN_ENCRYPTION_KEY": key,
+            "OLYMPIAD_GAMESERVER_RETRY_SCALE": "0.01",
+            "OLYMPIAD_GAMESERVER_TIMEOUT_S": "1.5",
+            "OLYMPIAD_GAMESERVER_PAIR_LEAD_S": "2",
+            "OLYMPIAD_GAMESERVER_CLOCK_DELAY_S": "1",
+            "OLYMPIAD_BEAT_OPEN_DUE_S": "1",
+            "OLYMPIAD_BEAT_RECONCILE_S": "1",
+            **env,
+        }
+        run = Run(db_url, full_env, tmp, uow_factory)
+        yield run, stage_id
+    finally:
+        if run is not None:
+            for process in run.processes:
+                stop(process, hard=True)
+        engine.dispose()
+        drop_database(db_url)
+
+
+def stage_closed(run: Run, stage_id: int) -> bool:
+    with run.uow_factory() as uow:
+        return uow.gameserver.get_or_raise(Stage, stage_id).status == "closed"
+
+
+@dataclass(frozen=True)
+class BoardOutcome:
+    position: tuple[int, int, int]  # round, match, board
+    game_id: str | None
+    result: str
+    source: str | None
+    game_status: str | None
+    audit: tuple[str, ...]
+
+
+def outcomes(run: Run, stage_id: int) -> list[BoardOutcome]:
+    """Every board of the stage with its result and the actions of its audit rows, in board order."""
+    with run.uow_factory() as uow:
+        rows = uow.session.execute(
+            text(
+                "SELECT r.number, m.match_no, b.board_no, b.id, b.game_id, b.result, b.result_source,"
+                " b.game_status FROM board b JOIN match m ON m.id = b.match_id"
+                " JOIN round r ON r.id = m.round_id WHERE r.stage_id = :s ORDER BY 1, 2, 3"
+            ),
+            {"s": stage_id},
+        ).all()
+        audit: dict[int, list[str]] = {}
+        entries = uow.session.exec(
+            select(AuditLog).where(AuditLog.entity == "board").order_by(col(AuditLog.id))
+        )
+        for entry in entries:
+            audit.setdefault(entry.entity_id or 0, []).append(entry.action)
+    return [
+        BoardOutcome((r[0], r[1], r[2]), r[4], r[5], r[6], r[7], tuple(audit.get(r[3], []))) for r in rows
+    ]
+
+
+def expected_result(standin: Standin, game_id: str) -> str:
+    planned = standin.truth(game_id)["planned"]
+    return map_status(planned["status"], planned["winner"], moves=planned["moves"]).result.value
