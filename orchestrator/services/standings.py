@@ -213,7 +213,7 @@ def _standings(data: PoolRecords, lots: Mapping[str, int] | None = None) -> Stan
 def pool_standings(uow: UnitOfWork, *, pool_id: int) -> Standings:
     """The pool's standings from the database now (final results only, annulments applied)."""
     data = pool_records(uow, pool_id=pool_id)
-    return _standings(data, _recorded_lot_numbers(uow, data))
+    return _standings(data, recorded_lot_numbers(uow, data))
 
 
 # --- lots for tie-break LOT ---------------------------------------------------------------------------
@@ -223,7 +223,7 @@ def lot_purpose(pool: Pool) -> str:
     return f"tie-break LOT pool {pool.id}"
 
 
-def _recorded_lot_numbers(uow: UnitOfWork, data: PoolRecords) -> dict[str, int] | None:
+def recorded_lot_numbers(uow: UnitOfWork, data: PoolRecords) -> dict[str, int] | None:
     """Lot positions from earlier recorded draws whose candidates are exactly a group still tied."""
     if "LOT" not in data.chain:
         return None
@@ -351,7 +351,7 @@ def recompute_pool(uow: UnitOfWork, *, pool_id: int, actor: str = "system") -> P
     data = pool_records(uow, pool_id=pool_id)
     closed = data.stage.status == StageStatus.CLOSED.value
     provisional = not closed or bool(data.incomplete_matches) or bool(data.open_appeals)
-    lots = (_draw_lots(uow, data, actor=actor) if not provisional else _recorded_lot_numbers(uow, data)) or {}
+    lots = (_draw_lots(uow, data, actor=actor) if not provisional else recorded_lot_numbers(uow, data)) or {}
     standings = _standings(data, lots or None)
     _store(uow, data, standings, provisional=provisional, lots=lots)
     live.announce(uow, f"pool:{pool_id}", kind="standings")

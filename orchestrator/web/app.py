@@ -30,9 +30,11 @@ from orchestrator.services import live_redis
 from orchestrator.services.errors import NotAuthenticated, ServiceError, StaleEdit, ValidationFailed
 from orchestrator.web import (
     routes_api_public,
+    routes_api_results,
     routes_api_setup,
     routes_auth,
     routes_public,
+    routes_staff_results,
     routes_staff_setup,
     sse,
 )
@@ -238,6 +240,8 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
     app.include_router(routes_public.router)
     app.include_router(routes_api_public.router)
     app.include_router(sse.router)
+    app.include_router(routes_staff_results.router)
+    app.include_router(routes_api_results.router)
     app.include_router(routes_staff_setup.router)
     app.include_router(routes_api_setup.staff)
     app.include_router(routes_api_setup.public)

@@ -1,0 +1,403 @@
+"""JSON API for results under /api/v1: result entry (autosave), Save results, corrections, forfeits,
+standings, closing, appeals, fair play, audit and exports. Errors: 409 with ``current`` (and ``yours``)
+when someone else changed a board; 422 with every problem.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+
+from orchestrator.adapters.tables import Stage
+from orchestrator.services import appeals as appeal_service
+from orchestrator.services import exports
+from orchestrator.services import fairplay as fairplay_service
+from orchestrator.services import results as result_service
+from orchestrator.services import standings as standings_service
+from orchestrator.services.errors import NotFound
+from orchestrator.services.users import AuthUser
+from orchestrator.web.auth import require_role, require_staff
+from orchestrator.web.deps import get_uow_factory
+
+router = APIRouter(prefix="/api/v1", tags=["results"])
+ADMINS = ("owner", "admin")
+
+
+class BoardStateOut(BaseModel):
+    board_id: int
+    match_id: int
+    board_no: int
+    result: str
+    version: int
+    result_source: str | None
+    updated_by: str
+    updated_at: datetime
+
+    @classmethod
+    def of(cls, state: result_service.BoardState) -> BoardStateOut:
+        return cls(**{name: getattr(state, name) for name in cls.model_fields})
+
+
+class ResultIn(BaseModel):
+    result: str = Field(max_length=16, description="1-0, ½-½ (or 1/2-1/2), 0-1, +/-, -/+, -/-, * or –")
+    expected_version: int
+    reason: str = Field(default="", max_length=2000)
+
+
+class CorrectionIn(ResultIn):
+    reason: str = Field(min_length=1, max_length=2000)
+
+
+class EntryIn(BaseModel):
+    board_id: int
+    result: str = Field(max_length=16)
+    expected_version: int
+    shown: str | None = Field(default=None, max_length=16, description="the result the page showed")
+
+
+class EntriesIn(BaseModel):
+    entries: list[EntryIn]
+    reason: str = Field(default="", max_length=2000)
+
+
+class ForfeitIn(BaseModel):
+    forfeit: str = Field(max_length=4, description="'+-' first team wins, '-+', '--', or '' to clear")
+    reason: str = Field(default="", max_length=2000)
+
+
+class AppealIn(BaseModel):
+    grounds: str = Field(default="", max_length=4000)
+    team_id: int | None = None
+    deadline_minutes: int | None = Field(default=None, ge=0, le=7 * 24 * 60)
+
+
+class DecisionIn(BaseModel):
+    decision: str = Field(min_length=1, max_length=4000)
+    upheld: bool
+
+
+class AnnulIn(BaseModel):
+    reason: str = Field(min_length=1, max_length=4000)
+
+
+def _conflict(error: result_service.ResultsConflict) -> JSONResponse:
+    return JSONResponse(
+        {
+            "detail": error.message,
+            "current": [
+                {
+                    "entity": c.entity,
+                    "id": c.entity_id,
+                    "field": c.field,
+                    "value": c.value,
+                    "version": c.version,
+                    "changed_by": c.changed_by,
+                    "changed_at": c.changed_at.isoformat(),
+                    "yours": error.mine.get(c.entity_id),
+                }
+                for c in error.current
+            ],
+        },
+        status_code=409,
+    )
+
+
+def _entries(body: EntriesIn) -> list[result_service.ResultEntry]:
+    return [
+        result_service.ResultEntry(e.board_id, e.result, e.expected_version, e.shown) for e in body.entries
+    ]
+
+
+# --- boards and matches ------------------------------------------------------------------------------
+
+
+@router.get("/matches/{match_id}/results")
+def get_match_results(request: Request, match_id: int, user: AuthUser = require_staff()) -> dict[str, Any]:
+    """A match's boards with their result, version and who saved it."""
+    with get_uow_factory(request)() as uow:
+        sheet = result_service.match_sheet(uow, match_id=match_id)
+    return {
+        "match_id": sheet.match_id,
+        "round": sheet.round_number,
+        "stage_id": sheet.stage_id,
+        "stage_closed": sheet.stage_closed,
+        "first_team": sheet.first_team,
+        "second_team": sheet.second_team,
+        "forfeit": sheet.forfeit,
+        "score": sheet.score,
+        "boards": [
+            {
+                "board_id": b.board_id,
+                "board_no": b.board_no,
+                "white": b.white,
+                "black": b.black,
+                "result": b.result,
+                "version": b.version,
+                "result_source": b.source,
+                "updated_by": b.updated_by,
+                "updated_at": b.updated_at.isoformat(),
+            }
+            for b in sheet.boards
+        ],
+    }
+
+
+@router.put("/boards/{board_id}/result")
+def put_board_result(
+    request: Request, board_id: int, body: ResultIn, user: AuthUser = require_staff()
+) -> BoardStateOut:
+    """Save one board (autosave); 409 with the stored result when someone else changed it first."""
+    with get_uow_factory(request)() as uow:
+        state = result_service.record_result(
+            uow,
+            board_id=board_id,
+            result=body.result,
+            expected_version=body.expected_version,
+            actor=user.username,
+            reason=body.reason,
+        )
+    return BoardStateOut.of(state)
+
+
+@router.post("/matches/{match_id}/results", response_model=None)
+def post_match_results(
+    request: Request, match_id: int, body: EntriesIn, user: AuthUser = require_staff()
+) -> list[BoardStateOut] | JSONResponse:
+    """ "Save results": only changed boards; nothing when one was changed by someone else (409)."""
+    try:
+        with get_uow_factory(request)() as uow:
+            saved = result_service.save_results(
+                uow, match_id=match_id, entries=_entries(body), actor=user.username, reason=body.reason
+            )
+    except result_service.ResultsConflict as error:
+        return _conflict(error)
+    return [BoardStateOut.of(s) for s in saved]
+
+
+@router.post("/matches/{match_id}/corrections", response_model=None)
+def post_match_corrections(
+    request: Request, match_id: int, body: EntriesIn, user: AuthUser = require_role(*ADMINS)
+) -> list[BoardStateOut] | JSONResponse:
+    """ "Save corrections" (a closed stage too): a reason is required; final standings stored again."""
+    try:
+        with get_uow_factory(request)() as uow:
+            saved = result_service.save_corrections(
+                uow, match_id=match_id, entries=_entries(body), actor=user.username, reason=body.reason
+            )
+    except result_service.ResultsConflict as error:
+        return _conflict(error)
+    return [BoardStateOut.of(s) for s in saved]
+
+
+@router.post("/boards/{board_id}/correction")
+def post_board_correction(
+    request: Request, board_id: int, body: CorrectionIn, user: AuthUser = require_role(*ADMINS)
+) -> BoardStateOut:
+    with get_uow_factory(request)() as uow:
+        state = result_service.correct_result(
+            uow,
+            board_id=board_id,
+            result=body.result,
+            expected_version=body.expected_version,
+            actor=user.username,
+            reason=body.reason,
+        )
+    return BoardStateOut.of(state)
+
+
+@router.put("/matches/{match_id}/forfeit")
+def put_match_forfeit(
+    request: Request, match_id: int, body: ForfeitIn, user: AuthUser = require_staff()
+) -> dict[str, Any]:
+    """A whole-match forfeit: the absent team loses 0–boards."""
+    with get_uow_factory(request)() as uow:
+        code = result_service.set_match_forfeit(
+            uow, match_id=match_id, forfeit=body.forfeit, actor=user.username, reason=body.reason
+        )
+    return {"match_id": match_id, "forfeit": code.value}
+
+
+# --- standings and closing -------------------------------------------------------------------------------
+
+
+@router.get("/pools/{pool_id}/standings")
+def get_pool_standings(request: Request, pool_id: int, user: AuthUser = require_staff()) -> dict[str, Any]:
+    """The stored standings rows (rank, every tie-break value as an exact fraction, provisional flag)."""
+    with get_uow_factory(request)() as uow:
+        data = standings_service.pool_records(uow, pool_id=pool_id)
+        names = {tid: name for name, tid in data.team_ids.items()}
+        rows = [
+            {
+                "rank": row.rank,
+                "team_id": row.team_id,
+                "team": names.get(row.team_id),
+                "values": dict(row.values),
+                "separated_by": row.separated_by,
+                "provisional": row.provisional,
+            }
+            for row in uow.results.standings_of_pool(pool_id)
+        ]
+    return {"pool_id": pool_id, "chain": list(data.chain), "rows": rows}
+
+
+@router.get("/stages/{stage_id}/close")
+def get_stage_closing(request: Request, stage_id: int, user: AuthUser = require_staff()) -> dict[str, Any]:
+    """Whether the stage can be closed now, and every reason it cannot."""
+    with get_uow_factory(request)() as uow:
+        stage = uow.results.get(Stage, stage_id)
+        if stage is None:
+            raise NotFound(f"stage {stage_id} does not exist")
+        problems = standings_service.closing_problems(uow, stage_id=stage_id)
+        warnings = standings_service.stage_warnings(uow, stage_id=stage_id)
+    return {"stage_id": stage_id, "status": stage.status, "problems": problems, "warnings": warnings}
+
+
+@router.post("/stages/{stage_id}/close")
+def post_stage_close(
+    request: Request, stage_id: int, user: AuthUser = require_role(*ADMINS)
+) -> dict[str, Any]:
+    """Close the stage (409 naming each open round, board or appeal); final standings are stored."""
+    with get_uow_factory(request)() as uow:
+        closed = standings_service.close_stage(uow, stage_id=stage_id, actor=user.username)
+    return {
+        "stage_id": closed.stage_id,
+        "pools": [
+            {"pool_id": p.pool_id, "order": list(p.standings.order), "lots": dict(p.lots)}
+            for p in closed.pools
+        ],
+    }
+
+
+# --- appeals and fair play ----------------------------------------------------------------------------
+
+
+def _appeal(view: appeal_service.AppealView) -> dict[str, Any]:
+    return {
+        "appeal_id": view.appeal_id,
+        "match_id": view.match_id,
+        "team_id": view.team_id,
+        "status": view.status,
+        "grounds": view.grounds,
+        "opened_by": view.opened_by,
+        "opened_at": view.opened_at.isoformat(),
+        "deadline_at": view.deadline_at.isoformat(),
+        "decision": view.decision,
+        "decided_by": view.decided_by,
+        "decided_at": view.decided_at.isoformat() if view.decided_at else None,
+    }
+
+
+@router.post("/matches/{match_id}/appeals", status_code=201)
+def post_appeal(
+    request: Request, match_id: int, body: AppealIn, user: AuthUser = require_staff()
+) -> dict[str, Any]:
+    with get_uow_factory(request)() as uow:
+        view = appeal_service.open_appeal(
+            uow,
+            match_id=match_id,
+            actor=user.username,
+            grounds=body.grounds,
+            team_id=body.team_id,
+            deadline_minutes=body.deadline_minutes,
+        )
+    return _appeal(view)
+
+
+@router.post("/appeals/{appeal_id}/decision")
+def post_decision(
+    request: Request, appeal_id: int, body: DecisionIn, user: AuthUser = require_staff()
+) -> dict[str, Any]:
+    with get_uow_factory(request)() as uow:
+        view = appeal_service.decide_appeal(
+            uow, appeal_id=appeal_id, decision=body.decision, upheld=body.upheld, actor=user.username
+        )
+    return _appeal(view)
+
+
+@router.get("/events/{slug}/appeals")
+def get_appeals(request: Request, slug: str, user: AuthUser = require_staff()) -> list[dict[str, Any]]:
+    with get_uow_factory(request)() as uow:
+        event = uow.events.get_by_slug(slug)
+        if event is None:
+            raise NotFound(f"event {slug!r} does not exist")
+        return [_appeal(v) for v in appeal_service.event_appeals(uow, event_id=event.id or 0)]
+
+
+@router.post("/players/{player_id}/annulment", status_code=201)
+def post_annulment(
+    request: Request, player_id: int, body: AnnulIn, user: AuthUser = require_role(*ADMINS)
+) -> dict[str, Any]:
+    """Fair-play ruling: all of the player's results in the event count as forfeit losses."""
+    with get_uow_factory(request)() as uow:
+        report = fairplay_service.annul_player(
+            uow, player_id=player_id, reason=body.reason, actor=user.username
+        )
+    return {
+        "annulment_id": report.annulment_id,
+        "player_id": report.player_id,
+        "boards": list(report.boards),
+        "pools": list(report.pools),
+        "flagged_stages": list(report.flagged_stages),
+    }
+
+
+@router.get("/events/{slug}/audit")
+def get_audit(
+    request: Request,
+    slug: str,
+    match_id: int | None = None,
+    limit: int = 200,
+    user: AuthUser = require_staff(),
+) -> list[dict[str, Any]]:
+    """The audit log of an event, newest first; ``match_id`` keeps a match and its boards."""
+    with get_uow_factory(request)() as uow:
+        event = uow.events.get_by_slug(slug)
+        if event is None:
+            raise NotFound(f"event {slug!r} does not exist")
+        board_ids = [b.id or 0 for b in uow.boards.for_match(match_id)] if match_id is not None else None
+        entries = uow.results.audit(
+            event_id=event.id, board_ids=board_ids, match_id=match_id, limit=max(1, min(limit, 1000))
+        )
+        return [
+            {
+                "id": e.id,
+                "at": e.at.isoformat(),
+                "actor": e.actor,
+                "action": e.action,
+                "entity": e.entity,
+                "entity_id": e.entity_id,
+                "old": e.old,
+                "new": e.new,
+                "reason": e.reason,
+            }
+            for e in entries
+        ]
+
+
+# --- exports ---------------------------------------------------------------------------------------------
+
+
+@router.get("/pools/{pool_id}/standings.csv", response_class=PlainTextResponse)
+def get_standings_csv(request: Request, pool_id: int, user: AuthUser = require_staff()) -> Response:
+    with get_uow_factory(request)() as uow:
+        return PlainTextResponse(
+            exports.standings_csv(uow, pool_id=pool_id), media_type="text/csv; charset=utf-8"
+        )
+
+
+@router.get("/pools/{pool_id}/trf", response_class=PlainTextResponse)
+def get_trf(request: Request, pool_id: int, user: AuthUser = require_staff()) -> Response:
+    with get_uow_factory(request)() as uow:
+        return PlainTextResponse(exports.pool_trf(uow, pool_id=pool_id))
+
+
+@router.get("/matches/{match_id}/pgn", response_class=PlainTextResponse)
+def get_pgn(request: Request, match_id: int, user: AuthUser = require_staff()) -> Response:
+    with get_uow_factory(request)() as uow:
+        return PlainTextResponse(
+            exports.match_pgn(uow, match_id=match_id), media_type="application/x-chess-pgn"
+        )

@@ -1,0 +1,440 @@
+"""Staff pages for results: entry per round and match, corrections, audit log, appeals, fair play, closing.
+
+Every page works without JavaScript (forms post and redirect); static/results.js adds autosave per board.
+Routes only translate: the rules live in services/results.py, standings.py, appeals.py, fairplay.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Request
+from starlette.datastructures import FormData
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
+
+from orchestrator.adapters.tables import Event, Player, Round, Stage, Team
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.services import appeals as appeal_service
+from orchestrator.services import exports
+from orchestrator.services import fairplay as fairplay_service
+from orchestrator.services import results as result_service
+from orchestrator.services import standings as standings_service
+from orchestrator.services.errors import NotFound, ServiceError, ValidationFailed
+from orchestrator.services.users import AuthUser
+from orchestrator.web.auth import require_role, require_staff
+from orchestrator.web.deps import get_uow_factory, render
+
+router = APIRouter(prefix="/staff", include_in_schema=False)
+
+ADMINS = ("owner", "admin")
+
+
+def _event(uow: UnitOfWork, slug: str) -> Event:
+    event = uow.events.get_by_slug(slug)
+    if event is None:
+        raise NotFound(f"event {slug!r} does not exist")
+    return event
+
+
+def _sheets_of_round(uow: UnitOfWork, round_id: int) -> list[result_service.MatchSheet]:
+    return [
+        result_service.match_sheet(uow, match_id=m.id or 0) for m in uow.results.matches_of_round(round_id)
+    ]
+
+
+def _entries(form: FormData) -> list[result_service.ResultEntry]:
+    entries: list[result_service.ResultEntry] = []
+    problems: list[str] = []
+    for key, value in form.multi_items():
+        if not key.startswith("board_") or not isinstance(value, str):
+            continue
+        try:
+            board_id = int(key.removeprefix("board_"))
+            version = int(str(form.get(f"version_{board_id}", "")))
+        except ValueError:
+            problems.append(f"{key}: the page is incomplete; reload it")
+            continue
+        shown = form.get(f"shown_{board_id}")
+        entries.append(
+            result_service.ResultEntry(board_id, value, version, shown if isinstance(shown, str) else None)
+        )
+    if problems:
+        raise ValidationFailed(problems)
+    return entries
+
+
+def _back(form: FormData, default: str) -> str:
+    target = form.get("back")
+    if isinstance(target, str) and target.startswith("/staff/") and not target.startswith("//"):
+        return target
+    return default
+
+
+# --- overview and entry pages ----------------------------------------------------------------------------
+
+
+@router.get("/events/{slug}/results")
+def results_overview(request: Request, slug: str, user: AuthUser = require_staff()) -> Response:
+    with get_uow_factory(request)() as uow:
+        event = _event(uow, slug)
+        stages = []
+        for stage in uow.results.stages_of_event(event.id or 0):
+            rounds = []
+            for rnd in uow.results.rounds_of_stage(stage.id or 0):
+                sheets = _sheets_of_round(uow, rnd.id or 0)
+                missing = sum(1 for s in sheets for b in s.boards if b.result == "*" and not s.forfeit)
+                rounds.append({"round": rnd, "matches": len(sheets), "missing": missing})
+            warnings = standings_service.stage_warnings(uow, stage_id=stage.id or 0)
+            pools = list(uow.results.pools_of_stage(stage.id or 0))
+            stages.append({"stage": stage, "rounds": rounds, "warnings": warnings, "pools": pools})
+        context = {"event": event, "stages": stages}
+    return render(request, "staff/results/overview.html", context)
+
+
+@router.get("/rounds/{round_id}/results")
+def round_results(request: Request, round_id: int, user: AuthUser = require_staff()) -> Response:
+    with get_uow_factory(request)() as uow:
+        rnd = uow.results.get_or_raise(Round, round_id)
+        stage = uow.results.get_or_raise(Stage, rnd.stage_id)
+        event = uow.results.event_of_stage(stage)
+        sheets = _sheets_of_round(uow, round_id)
+    return render(
+        request,
+        "staff/results/round.html",
+        {
+            "event": event,
+            "stage": stage,
+            "round": rnd,
+            "sheets": sheets,
+            "choices": result_service.RESULT_CHOICES,
+            "saved": request.query_params.get("saved"),
+            "back": request.url.path,
+        },
+    )
+
+
+@router.get("/matches/{match_id}/results")
+def match_results(request: Request, match_id: int, user: AuthUser = require_staff()) -> Response:
+    with get_uow_factory(request)() as uow:
+        sheet = result_service.match_sheet(uow, match_id=match_id)
+        event = _event(uow, sheet.event_slug)
+    return render(
+        request,
+        "staff/results/match.html",
+        {
+            "event": event,
+            "sheet": sheet,
+            "choices": result_service.RESULT_CHOICES,
+            "saved": request.query_params.get("saved"),
+            "back": request.url.path,
+        },
+    )
+
+
+def _conflict_page(
+    request: Request, match_id: int, error: result_service.ResultsConflict, *, correcting: bool, reason: str
+) -> Response:
+    with get_uow_factory(request)() as uow:
+        sheet = result_service.match_sheet(uow, match_id=match_id)
+        event = _event(uow, sheet.event_slug)
+    conflicts = {c.entity_id: c for c in error.current}
+    return render(
+        request,
+        "staff/results/match.html",
+        {
+            "event": event,
+            "sheet": sheet,
+            "choices": result_service.RESULT_CHOICES,
+            "conflicts": conflicts,
+            "mine": error.mine,
+            "error": "Changed by someone else: nothing was saved. Each board below shows the stored result "
+            "beside yours; check them and save again.",
+            "reason": reason,
+            "back": f"/staff/matches/{match_id}/results",
+        },
+        status_code=409,
+    )
+
+
+@router.post("/matches/{match_id}/results")
+async def save_match_results(request: Request, match_id: int, user: AuthUser = require_staff()) -> Response:
+    form = await request.form()
+    entries = _entries(form)
+    try:
+        with get_uow_factory(request)() as uow:
+            saved = result_service.save_results(uow, match_id=match_id, entries=entries, actor=user.username)
+    except result_service.ResultsConflict as error:
+        return _conflict_page(request, match_id, error, correcting=False, reason="")
+    target = _back(form, f"/staff/matches/{match_id}/results")
+    return RedirectResponse(f"{target}?saved={len(saved)}#match-{match_id}", status_code=303)
+
+
+@router.post("/matches/{match_id}/corrections")
+async def save_match_corrections(
+    request: Request, match_id: int, user: AuthUser = require_role(*ADMINS)
+) -> Response:
+    form = await request.form()
+    entries = _entries(form)
+    reason = str(form.get("reason", ""))
+    try:
+        with get_uow_factory(request)() as uow:
+            saved = result_service.save_corrections(
+                uow, match_id=match_id, entries=entries, actor=user.username, reason=reason
+            )
+    except result_service.ResultsConflict as error:
+        return _conflict_page(request, match_id, error, correcting=True, reason=reason)
+    except ValidationFailed as error:
+        with get_uow_factory(request)() as uow:
+            sheet = result_service.match_sheet(uow, match_id=match_id)
+            event = _event(uow, sheet.event_slug)
+        return render(
+            request,
+            "staff/results/match.html",
+            {
+                "event": event,
+                "sheet": sheet,
+                "choices": result_service.RESULT_CHOICES,
+                "problems": list(error.problems),
+                "reason": reason,
+                "back": f"/staff/matches/{match_id}/results",
+            },
+            status_code=422,
+        )
+    return RedirectResponse(f"/staff/matches/{match_id}/results?saved={len(saved)}", status_code=303)
+
+
+@router.post("/matches/{match_id}/forfeit")
+async def save_match_forfeit(request: Request, match_id: int, user: AuthUser = require_staff()) -> Response:
+    form = await request.form()
+    with get_uow_factory(request)() as uow:
+        result_service.set_match_forfeit(
+            uow,
+            match_id=match_id,
+            forfeit=str(form.get("forfeit", "")),
+            actor=user.username,
+            reason=str(form.get("reason", "")),
+        )
+    return RedirectResponse(f"/staff/matches/{match_id}/results?saved=1", status_code=303)
+
+
+# --- closing a stage ----------------------------------------------------------------------------------
+
+
+@router.get("/stages/{stage_id}/close")
+def close_stage_page(request: Request, stage_id: int, user: AuthUser = require_staff()) -> Response:
+    with get_uow_factory(request)() as uow:
+        stage = uow.results.get_or_raise(Stage, stage_id)
+        event = uow.results.event_of_stage(stage)
+        problems = standings_service.closing_problems(uow, stage_id=stage_id)
+        warnings = standings_service.stage_warnings(uow, stage_id=stage_id)
+        pools = []
+        for pool in uow.results.pools_of_stage(stage_id):
+            data = standings_service.pool_records(uow, pool_id=pool.id or 0)
+            table = standings_service.pool_standings(uow, pool_id=pool.id or 0)
+            stored = {row.team_id: row for row in uow.results.standings_of_pool(pool.id or 0)}
+            pools.append({"pool": pool, "table": table, "data": data, "stored": stored})
+    return render(
+        request,
+        "staff/results/close.html",
+        {
+            "event": event,
+            "stage": stage,
+            "refusals": problems,
+            "warnings": warnings,
+            "pools": pools,
+            "can_close": user.role.value in ADMINS,
+            "closed_now": request.query_params.get("closed"),
+        },
+    )
+
+
+@router.post("/stages/{stage_id}/close")
+def close_stage_submit(request: Request, stage_id: int, user: AuthUser = require_role(*ADMINS)) -> Response:
+    try:
+        with get_uow_factory(request)() as uow:
+            standings_service.close_stage(uow, stage_id=stage_id, actor=user.username)
+    except ServiceError as error:
+        if error.status_code != 409:
+            raise
+        with get_uow_factory(request)() as uow:
+            stage = uow.results.get_or_raise(Stage, stage_id)
+            event = uow.results.event_of_stage(stage)
+            problems = standings_service.closing_problems(uow, stage_id=stage_id)
+        return render(
+            request,
+            "staff/results/close.html",
+            {
+                "event": event,
+                "stage": stage,
+                "refusals": problems,
+                "warnings": [],
+                "pools": [],
+                "can_close": True,
+                "error": error.message,
+            },
+            status_code=409,
+        )
+    return RedirectResponse(f"/staff/stages/{stage_id}/close?closed=1", status_code=303)
+
+
+# --- audit log ----------------------------------------------------------------------------------------
+
+
+@router.get("/events/{slug}/audit")
+def audit_page(
+    request: Request, slug: str, match_id: int | None = None, user: AuthUser = require_staff()
+) -> Response:
+    with get_uow_factory(request)() as uow:
+        event = _event(uow, slug)
+        board_ids = None
+        if match_id is not None:
+            board_ids = [b.id or 0 for b in uow.boards.for_match(match_id)]
+        entries = list(uow.results.audit(event_id=event.id, board_ids=board_ids, match_id=match_id))
+    return render(request, "staff/audit.html", {"event": event, "entries": entries, "match_id": match_id})
+
+
+# --- appeals --------------------------------------------------------------------------------------------
+
+
+@router.get("/events/{slug}/appeals")
+def appeals_page(request: Request, slug: str, user: AuthUser = require_staff()) -> Response:
+    with get_uow_factory(request)() as uow:
+        event = _event(uow, slug)
+        appeals = appeal_service.event_appeals(uow, event_id=event.id or 0)
+        labels = {}
+        for appeal in appeals:
+            sheet = result_service.match_sheet(uow, match_id=appeal.match_id)
+            labels[appeal.match_id] = f"Round {sheet.round_number}: {sheet.first_team} – {sheet.second_team}"
+    return render(request, "staff/appeals.html", {"event": event, "appeals": appeals, "labels": labels})
+
+
+@router.post("/matches/{match_id}/appeals")
+async def open_appeal_submit(request: Request, match_id: int, user: AuthUser = require_staff()) -> Response:
+    form = await request.form()
+    team = str(form.get("team_id", "") or "")
+    with get_uow_factory(request)() as uow:
+        appeal = appeal_service.open_appeal(
+            uow,
+            match_id=match_id,
+            actor=user.username,
+            grounds=str(form.get("grounds", "")),
+            team_id=int(team) if team.isdigit() else None,
+        )
+        slug = result_service.match_sheet(uow, match_id=appeal.match_id).event_slug
+    return RedirectResponse(f"/staff/events/{quote(slug)}/appeals", status_code=303)
+
+
+@router.post("/appeals/{appeal_id}/decision")
+async def decide_appeal_submit(
+    request: Request, appeal_id: int, user: AuthUser = require_staff()
+) -> Response:
+    form = await request.form()
+    with get_uow_factory(request)() as uow:
+        appeal = appeal_service.decide_appeal(
+            uow,
+            appeal_id=appeal_id,
+            decision=str(form.get("decision", "")),
+            upheld=form.get("upheld") == "yes",
+            actor=user.username,
+        )
+        slug = result_service.match_sheet(uow, match_id=appeal.match_id).event_slug
+    return RedirectResponse(f"/staff/events/{quote(slug)}/appeals", status_code=303)
+
+
+# --- fair play -----------------------------------------------------------------------------------------
+
+
+@router.get("/events/{slug}/fairplay")
+def fairplay_page(request: Request, slug: str, user: AuthUser = require_role(*ADMINS)) -> Response:
+    return _fairplay(request, slug)
+
+
+def _fairplay(request: Request, slug: str, **extra: Any) -> Response:
+    status = int(extra.pop("status", 200))
+    with get_uow_factory(request)() as uow:
+        event = _event(uow, slug)
+        annulments = [
+            {"player": p.name, "reason": a.reason, "by": a.annulled_by, "at": a.annulled_at}
+            for a, p in uow.results.annulments_of_event(event.id or 0)
+        ]
+        players = _players_of_event(uow, event.id or 0)
+    context = {"event": event, "annulments": annulments, "players": players, **extra}
+    return render(request, "staff/results/fairplay.html", context, status_code=status)
+
+
+def _players_of_event(uow: UnitOfWork, event_id: int) -> list[tuple[int, str]]:
+    stages = uow.results.stages_of_event(event_id)
+    team_ids: set[int] = set()
+    for stage in stages:
+        for pool in uow.results.pools_of_stage(stage.id or 0):
+            team_ids.update(t.team_id for t in uow.results.teams_of_pool(pool.id or 0))
+    teams = uow.results.teams_by_id(team_ids)
+    boards = [b for m in (uow.results.matches_of_stage(s.id or 0) for s in stages) for b in m]
+    player_ids = {
+        pid
+        for match_boards in uow.results.boards_of_matches(m.id or 0 for m in boards).values()
+        for b in match_boards
+        for pid in (b.white_player_id, b.black_player_id)
+    }
+    players = uow.results.players_by_id(player_ids)
+    return sorted(
+        ((pid, f"{p.name} ({_team_name(teams, p)})") for pid, p in players.items()), key=lambda x: x[1]
+    )
+
+
+def _team_name(teams: dict[int, Team], player: Player) -> str:
+    team = teams.get(player.team_id)
+    return team.name if team else str(player.team_id)
+
+
+@router.post("/events/{slug}/fairplay")
+async def fairplay_submit(request: Request, slug: str, user: AuthUser = require_role(*ADMINS)) -> Response:
+    form = await request.form()
+    raw = str(form.get("player_id", ""))
+    if not raw.isdigit():
+        raise ValidationFailed(["choose the player"])
+    with get_uow_factory(request)() as uow:
+        report = fairplay_service.annul_player(
+            uow, player_id=int(raw), reason=str(form.get("reason", "")), actor=user.username
+        )
+    notice = (
+        f"Annulled: {len(report.boards)} results now count as losses; {len(report.pools)} pools recomputed."
+    )
+    if report.flagged_stages:
+        notice += f" {len(report.flagged_stages)} later stage(s) flagged: check their pools."
+    return _fairplay(request, slug, notice=notice)
+
+
+# --- exports --------------------------------------------------------------------------------------------
+
+
+@router.get("/pools/{pool_id}/standings.csv")
+def standings_csv(request: Request, pool_id: int, user: AuthUser = require_staff()) -> Response:
+    with get_uow_factory(request)() as uow:
+        text = exports.standings_csv(uow, pool_id=pool_id)
+    return PlainTextResponse(
+        text,
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="pool-{pool_id}-standings.csv"'},
+    )
+
+
+@router.get("/pools/{pool_id}/pool.trf")
+def pool_trf(request: Request, pool_id: int, user: AuthUser = require_staff()) -> Response:
+    with get_uow_factory(request)() as uow:
+        text = exports.pool_trf(uow, pool_id=pool_id)
+    return PlainTextResponse(
+        text, headers={"Content-Disposition": f'attachment; filename="pool-{pool_id}.trf"'}
+    )
+
+
+@router.get("/matches/{match_id}/games.pgn")
+def match_pgn(request: Request, match_id: int, user: AuthUser = require_staff()) -> Response:
+    with get_uow_factory(request)() as uow:
+        text = exports.match_pgn(uow, match_id=match_id)
+    return PlainTextResponse(
+        text,
+        media_type="application/x-chess-pgn",
+        headers={"Content-Disposition": f'attachment; filename="match-{match_id}.pgn"'},
+    )
