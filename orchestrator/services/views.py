@@ -25,6 +25,7 @@ from orchestrator.adapters.tables import (
     Player,
     PoolStatus,
     Round,
+    RoundStatus,
     Stage,
     StageKind,
     Standing,
@@ -219,7 +220,7 @@ class CrossRow:
 
     @property
     def gp_text(self) -> str:
-        return format_points(self.gp_half)
+        return format_value(Fraction(self.gp_half, 2))
 
 
 @dataclass(frozen=True, slots=True)
@@ -769,16 +770,22 @@ def _rounds(pool_rounds: Sequence[Round], matches: Sequence[MatchLine]) -> tuple
     by_round: dict[int, list[MatchLine]] = defaultdict(list)
     for line in matches:
         by_round[line.round_number].append(line)
-    return tuple(
-        RoundView(
-            r.number,
-            r.name or f"Round {r.number}",
-            r.scheduled_at,
-            r.status,
-            tuple(sorted(by_round.get(r.number, []), key=lambda m: m.match_no)),
+    out = []
+    for r in sorted(pool_rounds, key=lambda r: r.number):
+        lines = tuple(sorted(by_round.get(r.number, []), key=lambda m: m.match_no))
+        out.append(
+            RoundView(r.number, r.name or f"Round {r.number}", r.scheduled_at, _round_status(r, lines), lines)
         )
-        for r in sorted(pool_rounds, key=lambda r: r.number)
-    )
+    return tuple(out)
+
+
+def _round_status(rnd: Round, matches: Sequence[MatchLine]) -> str:
+    """The round's status as spectators see it: the boards tell when it is being played or over."""
+    if matches and all(m.final for m in matches):
+        return RoundStatus.FINISHED.value
+    if any(m.started for m in matches) and rnd.status != RoundStatus.FINISHED.value:
+        return RoundStatus.PLAYING.value
+    return rnd.status
 
 
 def _crosstable(pool: _PoolData, standings: Sequence[StandingLine]) -> tuple[CrossRow, ...]:

@@ -1,0 +1,308 @@
+"""Spectator read models (services/views.py) on a stored small event (SQLite), built with the setup
+session's factories and results entered through the results service.
+
+``seed_small_pool`` and ``play`` are shared with the integration and browser tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from orchestrator.adapters.tables import Event, EventStatus
+from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
+from orchestrator.config import Settings
+from orchestrator.db import init_db, make_engine, make_session_factory
+from orchestrator.services import results, views
+from orchestrator.services.errors import NotFound
+from tests.support.factories import TEST_PAIRING_SEED, make_event, running_stage
+
+SLUG = "small-test-cup"
+
+
+@dataclass(frozen=True)
+class SeededPool:
+    slug: str
+    stage_key: str
+    stage_id: int
+    pool_id: int
+    letter: str
+    teams: dict[str, int]  # name -> id
+    matches: dict[tuple[int, str, str], int]  # (round, first, second) -> match id
+
+    def match_of(self, round_no: int, team: str) -> int:
+        return next(m for (r, a, b), m in self.matches.items() if r == round_no and team in (a, b))
+
+    def pairing(self, match_id: int) -> tuple[int, str, str]:
+        return next(key for key, value in self.matches.items() if value == match_id)
+
+
+def seed_small_pool(
+    uow_factory: UnitOfWorkFactory, *, slug: str | None = None, pairing_seed: bytes = TEST_PAIRING_SEED
+) -> SeededPool:
+    """The small test event (4 teams, one pool, 3 rounds) with its first stage running, no results."""
+    with uow_factory() as uow:
+        event_id = make_event(uow, slug=slug)
+        stage_id = running_stage(uow, event_id=event_id, pairing_seed=pairing_seed)
+    with uow_factory() as uow:
+        event = uow.repo.get_or_raise(Event, event_id)
+        pool = uow.public.pools_of_stages([stage_id])[0]
+        teams = {t.name: t.id or 0 for t in uow.public.teams_of_event(event_id)}
+        names = {v: k for k, v in teams.items()}
+        rounds = {r.id: r.number for r in uow.public.rounds_of_stages([stage_id])}
+        matches = {
+            (rounds[m.round_id], names[m.first_team_id], names[m.second_team_id]): m.id or 0
+            for m in uow.public.matches_of_pools([pool.id or 0])
+        }
+        stage_key = uow.public.stages_of_events([event_id])[0].key
+        return SeededPool(event.slug, stage_key, stage_id, pool.id or 0, pool.letter, teams, matches)
+
+
+def play(
+    uow_factory: UnitOfWorkFactory, match_id: int, codes: Sequence[str], *, actor: str = "arbiter"
+) -> None:
+    """Enter each board's result (White's side, board order) through the results service."""
+    with uow_factory() as uow:
+        boards = [(b.id or 0, b.version) for b in uow.public.boards_of_matches([match_id])]
+    for (board_id, version), code in zip(boards, codes, strict=True):
+        with uow_factory() as uow:
+            results.record_result(uow, board_id=board_id, result=code, expected_version=version, actor=actor)
+
+
+# Board results from White's side; the first-named team has White on the odd boards.
+DRAW_3_3 = ("½-½",) * 6
+FIRST_WINS_6_0 = ("1-0", "0-1", "1-0", "0-1", "1-0", "0-1")
+
+
+@pytest.fixture
+def uow_factory(tmp_path: Path) -> Iterator[UnitOfWorkFactory]:
+    settings = Settings(data_dir=tmp_path, environment="test")
+    engine = make_engine(settings.sqlalchemy_url)
+    init_db(engine=engine)
+    session_factory = make_session_factory(engine)
+    yield lambda: UnitOfWork(session_factory)
+    engine.dispose()
+
+
+@pytest.fixture
+def seeded(uow_factory: UnitOfWorkFactory) -> SeededPool:
+    return seed_small_pool(uow_factory)
+
+
+def pool_view(uow_factory: UnitOfWorkFactory, seeded: SeededPool) -> views.PoolView:
+    with uow_factory() as uow:
+        return views.pool_view(uow, slug=seeded.slug, stage_key=seeded.stage_key, letter=seeded.letter)
+
+
+def test_a_6_0_board_list_gives_the_first_named_team_all_six_points(
+    uow_factory: UnitOfWorkFactory, seeded: SeededPool
+) -> None:
+    match_id = seeded.matches[min(seeded.matches)]
+    play(uow_factory, match_id, FIRST_WINS_6_0)
+    with uow_factory() as uow:
+        view = views.match_view(uow, slug=seeded.slug, match_id=match_id)
+    assert (view.match.first_half, view.match.second_half) == (12, 0)
+    assert view.match.score_text == "6–0"
+    assert [b.first_colour for b in view.boards] == ["white", "black"] * 3
+    assert all(b.first_score == "1" and b.second_score == "0" for b in view.boards)
+
+
+def test_before_any_result_every_team_is_level_and_nothing_is_separated(
+    uow_factory: UnitOfWorkFactory, seeded: SeededPool
+) -> None:
+    view = pool_view(uow_factory, seeded)
+    assert [line.rank for line in view.standings] == [1, 1, 1, 1]
+    assert all(line.mp == 0 for line in view.standings)
+    assert [line.tied_with_previous for line in view.standings] == [False, True, True, True]
+    assert view.provisional
+
+
+def test_standings_follow_the_results_and_name_the_separating_tiebreak(
+    uow_factory: UnitOfWorkFactory, seeded: SeededPool
+) -> None:
+    # Round 1: first-named teams win 6-0 and draw 3-3; round 2: first-named teams win 6-0 twice.
+    r1 = sorted(k for k in seeded.matches if k[0] == 1)
+    r2 = sorted(k for k in seeded.matches if k[0] == 2)
+    play(uow_factory, seeded.matches[r1[0]], FIRST_WINS_6_0)
+    play(uow_factory, seeded.matches[r1[1]], DRAW_3_3)
+    for key in r2:
+        play(uow_factory, seeded.matches[key], FIRST_WINS_6_0)
+    mp = {name: 0 for name in seeded.teams}
+    gp = {name: 0 for name in seeded.teams}
+    for (_, a, b), half in ((r1[0], (12, 0)), (r1[1], (6, 6)), (r2[0], (12, 0)), (r2[1], (12, 0))):
+        gp[a] += half[0]
+        gp[b] += half[1]
+        mp[a] += 2 if half[0] > half[1] else 1 if half[0] == half[1] else 0
+        mp[b] += 2 if half[1] > half[0] else 1 if half[0] == half[1] else 0
+    view = pool_view(uow_factory, seeded)
+    expected_order = sorted(seeded.teams, key=lambda n: (-mp[n], -gp[n], n))
+    assert [line.team.name for line in view.standings][:1] == expected_order[:1]
+    for line in view.standings:
+        assert (line.mp, line.gp_half) == (mp[line.team.name], gp[line.team.name])
+        codes = [cell.code for cell in line.values]
+        assert codes == [col.code for col in view.chain]
+        assert "LOT" not in codes
+    # every row below the first either ties with the one above or names the criterion that split them
+    for above, line in zip(view.standings, view.standings[1:], strict=False):
+        if line.rank == above.rank:
+            assert line.tied_with_previous and line.separated_by is None
+        else:
+            assert line.separated_by in [col.code for col in view.chain] + ["LOT"]
+            split = line.separated_by
+            if split in ("MP", "GP"):
+                value = {"MP": (line.mp, above.mp), "GP": (line.gp_half, above.gp_half)}[split]
+                assert value[0] < value[1]
+
+
+def test_the_cross_table_mirrors_each_finished_match_and_leaves_open_ones_empty(
+    uow_factory: UnitOfWorkFactory, seeded: SeededPool
+) -> None:
+    key = sorted(k for k in seeded.matches if k[0] == 1)[0]
+    play(uow_factory, seeded.matches[key], FIRST_WINS_6_0)
+    view = pool_view(uow_factory, seeded)
+    order = [row.team.name for row in view.crosstable]
+    _, first, second = key
+    row_a = view.crosstable[order.index(first)]
+    row_b = view.crosstable[order.index(second)]
+    cell_ab = row_a.cells[order.index(second)]
+    cell_ba = row_b.cells[order.index(first)]
+    assert cell_ab is not None and cell_ba is not None
+    assert (cell_ab.text, cell_ab.outcome, cell_ba.text, cell_ba.outcome) == ("6", "win", "0", "loss")
+    assert row_a.cells[order.index(first)] is None  # the diagonal
+    unplayed = [c for row in view.crosstable for c in row.cells if c is not None and c.own_half is None]
+    assert len(unplayed) == 4 * 3 - 2
+    assert (row_a.mp, row_a.gp_text) == (2, "6")
+
+
+def test_rounds_list_every_pairing_and_a_round_with_all_results_is_finished(
+    uow_factory: UnitOfWorkFactory, seeded: SeededPool
+) -> None:
+    for key in [k for k in seeded.matches if k[0] == 1]:
+        play(uow_factory, seeded.matches[key], DRAW_3_3)
+    view = pool_view(uow_factory, seeded)
+    assert [r.number for r in view.rounds] == [1, 2, 3]
+    assert all(len(r.matches) == 2 for r in view.rounds)
+    assert view.rounds[0].status == "finished"
+    assert view.rounds[1].status != "finished"
+    assert [m.score_text for m in view.rounds[0].matches] == ["3–3", "3–3"]
+    assert f"pool:{seeded.pool_id}" in view.topics
+    assert {f"match:{m}" for m in seeded.matches.values()} <= set(view.topics)
+
+
+def test_the_team_page_lists_each_players_games_and_performance(
+    uow_factory: UnitOfWorkFactory, seeded: SeededPool
+) -> None:
+    key = sorted(k for k in seeded.matches if k[0] == 1)[0]
+    play(uow_factory, seeded.matches[key], FIRST_WINS_6_0)
+    _, first, second = key
+    with uow_factory() as uow:
+        view = views.team_view(uow, slug=seeded.slug, team_id=seeded.teams[first])
+        opponents = {
+            p.id: p.rating for p in uow.public.players_of_teams([seeded.teams[second]]) if p.main_board
+        }
+    board_one = next(p for p in view.players if p.main_board == 1)
+    assert [g.round_number for g in board_one.games] == [1, 2, 3]  # seated by the default lineups
+    assert [g.text for g in board_one.games] == ["1", "*", "*"]
+    game = board_one.games[0]
+    assert (game.colour, game.text, game.played, game.round_number) == ("white", "1", True, 1)
+    assert game.opponent is not None and game.opponent.id in opponents
+    assert board_one.performance is not None
+    assert board_one.performance.rating == opponents[game.opponent.id] + 800
+    reserves = [p for p in view.players if p.main_board is None]
+    assert all(p.games == () and p.performance is None for p in reserves)
+    assert view.matches[0].score_text == "6–0" and view.matches[0].outcome == "win"
+
+
+def test_a_forfeited_board_counts_points_but_not_for_the_performance(
+    uow_factory: UnitOfWorkFactory, seeded: SeededPool
+) -> None:
+    key = sorted(k for k in seeded.matches if k[0] == 1)[0]
+    play(uow_factory, seeded.matches[key], ("+/-", "0-1", "1-0", "0-1", "1-0", "0-1"))
+    _, first, _ = key
+    with uow_factory() as uow:
+        view = views.team_view(uow, slug=seeded.slug, team_id=seeded.teams[first])
+    board_one = next(p for p in view.players if p.main_board == 1)
+    assert board_one.half_points == 2 and board_one.games[0].text == "+"
+    assert board_one.performance is None
+
+
+def test_the_event_timeline_lists_stages_in_order_with_their_dates(
+    uow_factory: UnitOfWorkFactory, seeded: SeededPool
+) -> None:
+    with uow_factory() as uow:
+        view = views.event_view(uow, slug=seeded.slug)
+    assert [s.key for s in view.stages] == ["group", "final"]
+    group, final = view.stages
+    assert group.has_page and group.pool_count == 1 and group.team_count == 4 and group.rounds == 3
+    assert group.advance == 2 and group.next_stage == "Final"
+    assert not final.has_page  # its pools are not published yet: no link to an empty page
+    assert final.first_round_at is not None and final.first_round_at.tzinfo is not None
+    assert view.current_stage == "group"
+
+
+def test_draft_events_and_unpublished_pools_stay_hidden(
+    uow_factory: UnitOfWorkFactory, seeded: SeededPool
+) -> None:
+    with uow_factory() as uow:
+        uow.repo.add(Event(slug="secret", name="Not yet", status=EventStatus.DRAFT.value))
+    with uow_factory() as uow:
+        assert [item.event.slug for item in views.list_events(uow)] == [seeded.slug]
+        with pytest.raises(NotFound):
+            views.event_view(uow, slug="secret")
+        with pytest.raises(NotFound):
+            views.stage_view(uow, slug=seeded.slug, stage_key="nope")
+        final = views.stage_view(uow, slug=seeded.slug, stage_key="final")
+        assert final.pools == () and not final.pools_published
+
+
+def test_a_match_of_another_event_is_not_found_under_this_one(
+    uow_factory: UnitOfWorkFactory, seeded: SeededPool
+) -> None:
+    other = seed_small_pool(uow_factory, slug="other-cup", pairing_seed=bytes(range(1, 33)))
+    with uow_factory() as uow, pytest.raises(NotFound):
+        views.match_view(uow, slug=seeded.slug, match_id=next(iter(other.matches.values())))
+
+
+def test_a_board_with_a_game_link_and_pgn_shows_both(
+    uow_factory: UnitOfWorkFactory, seeded: SeededPool
+) -> None:
+    match_id = next(iter(seeded.matches.values()))
+    with uow_factory() as uow:
+        board = uow.public.boards_of_matches([match_id])[0]
+        board.game_url = "https://lichess.org/abcd1234"
+        board.pgn = '[Event "x"]\n\n1. e4 *'
+        uow.session.add(board)
+    with uow_factory() as uow:
+        view = views.match_view(uow, slug=seeded.slug, match_id=match_id)
+        pgn = views.board_pgn(uow, slug=seeded.slug, match_id=match_id, board_no=1)
+        with pytest.raises(NotFound):
+            views.board_pgn(uow, slug=seeded.slug, match_id=match_id, board_no=2)
+    assert view.boards[0].game_url == "https://lichess.org/abcd1234" and view.boards[0].has_pgn
+    assert pgn.startswith('[Event "x"]')
+    assert not view.boards[1].has_pgn
+
+
+def test_a_game_link_that_is_not_http_is_not_shown(
+    uow_factory: UnitOfWorkFactory, seeded: SeededPool
+) -> None:
+    match_id = next(iter(seeded.matches.values()))
+    with uow_factory() as uow:
+        board = uow.public.boards_of_matches([match_id])[0]
+        board.game_url = "javascript:alert(1)"
+        uow.session.add(board)
+    with uow_factory() as uow:
+        view = views.match_view(uow, slug=seeded.slug, match_id=match_id)
+    assert view.boards[0].game_url is None
+
+
+def test_tiebreak_values_print_exactly() -> None:
+    from fractions import Fraction
+
+    assert views.format_value(Fraction(29, 2)) == "14.5"
+    assert views.format_value(Fraction(16)) == "16"
+    assert views.format_value(Fraction(647, 4)) == "161.75"
+    assert views.format_score(9) == "4½" and views.format_score(1) == "½" and views.format_score(6) == "3"
+    assert views.tiebreak_label("EMGSB/C1")[0] == "SB-MG C1"

@@ -1,0 +1,153 @@
+"""Spectator pages and the public API over ASGI (SQLite): content, conditional requests, errors."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from orchestrator.config import Settings
+from orchestrator.web.app import create_app
+from tests.unit.test_views import DRAW_3_3, FIRST_WINS_6_0, SeededPool, play, seed_small_pool
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[FastAPI]:
+    application = create_app(Settings(data_dir=tmp_path, environment="test"))
+    with TestClient(application):
+        yield application
+
+
+@pytest.fixture
+def client(app: FastAPI) -> TestClient:
+    return TestClient(app)
+
+
+@pytest.fixture
+def seeded(app: FastAPI) -> SeededPool:
+    return seed_small_pool(app.state.uow_factory)
+
+
+def pool_path(seeded: SeededPool) -> str:
+    return f"/events/{seeded.slug}/stages/{seeded.stage_key}/pools/{seeded.letter}"
+
+
+def test_the_pool_page_shows_every_tiebreak_column_and_the_separating_criterion(
+    app: FastAPI, client: TestClient, seeded: SeededPool
+) -> None:
+    r1 = sorted(k for k in seeded.matches if k[0] == 1)
+    play(app.state.uow_factory, seeded.matches[r1[0]], FIRST_WINS_6_0)
+    play(app.state.uow_factory, seeded.matches[r1[1]], DRAW_3_3)
+    page = client.get(pool_path(seeded))
+    assert page.status_code == 200
+    head = page.text.split('class="standings standings-full"')[1].split("</thead>")[0]
+    for short in ("MP", "GP", "DE-MP", "DE-GP", "SB-MP", "SB-GP", "Separated by"):
+        assert f">{short}<" in head
+    # 6-0 winner first, then the two drawn teams (tied on MP and GP...), then the 0-6 loser
+    body = page.text.split('class="standings standings-full"')[1].split("</table>")[0]
+    rows = re.findall(r"<tr class=\"[^\"]*\">(.*?)</tr>", body, re.S)
+    assert r1[0][1] in rows[0] and r1[0][2] in rows[3]
+    assert 'class="sep-label">MP<' in rows[1]  # 1 MP below 2 MP
+    assert 'class="sep-label">MP<' in rows[3]
+    assert "Cross table" in page.text and "Rounds" in page.text
+    assert f'data-live-src="/events/{seeded.slug}/live?' in page.text
+    assert f"pool%3A{seeded.pool_id}" in page.text
+
+
+def test_a_second_request_with_the_etag_gets_304_and_a_new_result_changes_the_etag(
+    app: FastAPI, client: TestClient, seeded: SeededPool
+) -> None:
+    for path in (pool_path(seeded), f"/api/v1/events/{seeded.slug}/stages/{seeded.stage_key}/pools/A"):
+        first = client.get(path)
+        etag = first.headers["etag"]
+        assert first.headers["cache-control"] == "no-cache"
+        again = client.get(path, headers={"If-None-Match": etag})
+        assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == etag
+    page_etag = client.get(pool_path(seeded)).headers["etag"]
+    play(app.state.uow_factory, seeded.matches[min(seeded.matches)], FIRST_WINS_6_0)
+    changed = client.get(pool_path(seeded), headers={"If-None-Match": page_etag})
+    assert changed.status_code == 200 and changed.headers["etag"] != page_etag
+
+
+def test_every_public_page_answers_with_an_etag(app: FastAPI, client: TestClient, seeded: SeededPool) -> None:
+    match_id = min(seeded.matches.values())
+    team_id = next(iter(seeded.teams.values()))
+    paths = [
+        "/",
+        f"/events/{seeded.slug}",
+        f"/events/{seeded.slug}/stages/{seeded.stage_key}",
+        pool_path(seeded),
+        f"/events/{seeded.slug}/matches/{match_id}",
+        f"/events/{seeded.slug}/teams/{team_id}",
+        "/api/v1/events",
+        f"/api/v1/events/{seeded.slug}",
+        f"/api/v1/events/{seeded.slug}/stages/{seeded.stage_key}",
+        f"/api/v1/events/{seeded.slug}/matches/{match_id}",
+        f"/api/v1/events/{seeded.slug}/teams/{team_id}",
+    ]
+    for path in paths:
+        answer = client.get(path)
+        assert answer.status_code == 200, path
+        assert answer.headers["etag"].startswith('"'), path
+        assert client.get(path, headers={"If-None-Match": answer.headers["etag"]}).status_code == 304, path
+
+
+def test_the_pool_api_gives_exact_values_separated_by_and_the_cross_table(
+    app: FastAPI, client: TestClient, seeded: SeededPool
+) -> None:
+    play(app.state.uow_factory, seeded.matches[min(seeded.matches)], FIRST_WINS_6_0)
+    data = client.get(f"/api/v1/events/{seeded.slug}/stages/{seeded.stage_key}/pools/A").json()
+    assert [c["code"] for c in data["chain"]] == ["MP", "GP", "DE:MP", "DE:GP", "EMMSB", "EGGSB"]
+    top = data["standings"][0]
+    assert top["mp"] == 2 and top["gp_half"] == 12 and top["separated_by"] is None
+    assert {"code": "GP", "text": "6", "exact": "6/1"} in top["values"]
+    assert data["standings"][1]["separated_by"] == "MP"
+    assert len(data["crosstable"]) == 4 and len(data["crosstable"][0]["cells"]) == 4
+    assert len(data["rounds"]) == 3 and data["rounds"][0]["matches"][0]["first"]["name"]
+
+
+def test_the_openapi_document_describes_the_public_answers(client: TestClient) -> None:
+    schema = client.get("/api/v1/openapi.json").json()
+    pool = schema["paths"]["/api/v1/events/{slug}/stages/{stage_key}/pools/{letter}"]["get"]
+    ref = pool["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+    assert ref.endswith("/PoolView")
+    assert "separated_by" in schema["components"]["schemas"]["StandingLine"]["properties"]
+
+
+def test_unknown_things_are_404_pages_and_json_404s(client: TestClient, seeded: SeededPool) -> None:
+    assert client.get("/events/nope").status_code == 404
+    assert client.get(f"/events/{seeded.slug}/stages/group/pools/Z").status_code == 404
+    assert client.get(f"/events/{seeded.slug}/matches/99999").status_code == 404
+    answer = client.get("/api/v1/events/nope")
+    assert answer.status_code == 404 and "nope" in answer.json()["detail"]
+
+
+def test_the_live_stream_refuses_bad_topics_and_unknown_events(
+    client: TestClient, seeded: SeededPool
+) -> None:
+    assert client.get(f"/events/{seeded.slug}/live?topic=not-a-topic").status_code == 422
+    assert client.get("/events/nope/live?topic=pool:1").status_code == 404
+
+
+def test_a_pgn_downloads_as_a_file(app: FastAPI, client: TestClient, seeded: SeededPool) -> None:
+    match_id = min(seeded.matches.values())
+    with app.state.uow_factory() as uow:
+        board = uow.public.boards_of_matches([match_id])[0]
+        board.pgn = '[Event "Small Test Cup"]\n\n1. d4 d5 *\n'
+        uow.session.add(board)
+    answer = client.get(f"/events/{seeded.slug}/matches/{match_id}/boards/1.pgn")
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].startswith("application/x-chess-pgn")
+    assert "attachment" in answer.headers["content-disposition"]
+    assert answer.text.startswith('[Event "Small Test Cup"]')
+    page = client.get(f"/events/{seeded.slug}/matches/{match_id}")
+    assert f"/matches/{match_id}/boards/1.pgn" in page.text
+
+
+def test_the_start_page_lists_published_events(client: TestClient, seeded: SeededPool) -> None:
+    page = client.get("/")
+    assert f'href="/events/{seeded.slug}"' in page.text and "Small Test Cup" in page.text
