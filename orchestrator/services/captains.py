@@ -1,0 +1,199 @@
+"""Captains: invitation links per team, who may act for a team, and a captain's own to-do list (SPEC §9).
+
+A captain sees and changes only their own team's forms. Every captain-facing use case calls
+``ensure_team_access`` with the logged-in user; routes never decide it alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from orchestrator.adapters.tables import ArmageddonStatus, DuelStatus, Role, Team, User
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.config import Settings
+from orchestrator.db import utcnow
+from orchestrator.services.errors import Forbidden, NotFound
+from orchestrator.services.users import AuthUser, create_invitation, invite_captain
+
+NOT_YOUR_TEAM = "Captains can only see and change their own team's forms."
+
+
+def ensure_team_access(user: AuthUser, team_id: int) -> None:
+    """Staff may act for any team; a captain only for their own (Forbidden otherwise)."""
+    if user.is_staff:
+        return
+    if user.role is not Role.CAPTAIN or user.team_id is None or user.team_id != team_id:
+        raise Forbidden(NOT_YOUR_TEAM)
+
+
+def team_of_user(user: AuthUser, team_id: int | None = None) -> int:
+    """The team a form is for: a captain's own team, or the team staff chose."""
+    if user.is_staff:
+        if team_id is None:
+            raise NotFound("Choose a team.")
+        return team_id
+    if user.team_id is None:
+        raise Forbidden(NOT_YOUR_TEAM)
+    if team_id is not None and team_id != user.team_id:
+        raise Forbidden(NOT_YOUR_TEAM)
+    return user.team_id
+
+
+def create_captain_invitation(
+    uow: UnitOfWork,
+    *,
+    team_id: int,
+    actor: str,
+    username: str | None = None,
+    display_name: str = "",
+    settings: Settings | None = None,
+    now: datetime | None = None,
+) -> tuple[int, str]:
+    """An invitation link token for the team's captain: a new account, or a fresh link for the existing one.
+
+    Returns (user id, token); the token is shown once and only its hash is stored.
+    """
+    team = uow.repo.get_or_raise(Team, team_id)
+    existing = list(uow.playoff.captains_of_team(team_id))
+    if existing and username is None:
+        user = existing[0]
+        assert user.id is not None
+        return user.id, create_invitation(uow, user_id=user.id, actor=actor, settings=settings, now=now)
+    name = username or f"captain-{team.federation.lower()}-{team.event_id}"
+    return invite_captain(
+        uow,
+        username=name,
+        team_id=team_id,
+        actor=actor,
+        display_name=display_name or f"Captain of {team.name}",
+        settings=settings,
+        now=now,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CaptainAccount:
+    team_id: int
+    team: str
+    user_id: int | None
+    username: str | None
+    has_password: bool
+    invitation_pending: bool
+
+
+def captain_accounts(uow: UnitOfWork, *, event_id: int, now: datetime | None = None) -> list[CaptainAccount]:
+    """Every team of an event with its captain account's state (staff page)."""
+    now = now or utcnow()
+    users: dict[int, User] = {}
+    for user in uow.playoff.captains_of_event(event_id):
+        if user.team_id is not None:
+            users.setdefault(user.team_id, user)
+    out = []
+    for team in uow.playoff.teams_of_event(event_id):
+        account = users.get(team.id or 0)
+        pending = bool(
+            account
+            and account.invitation_token_hash
+            and account.invitation_expires_at is not None
+            and account.invitation_expires_at > now
+        )
+        out.append(
+            CaptainAccount(
+                team_id=team.id or 0,
+                team=team.name,
+                user_id=account.id if account else None,
+                username=account.username if account else None,
+                has_password=bool(account and account.password_hash),
+                invitation_pending=pending,
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class CaptainMatch:
+    match_id: int
+    round_name: str
+    opponent: str
+    starts_at: datetime | None
+    lineup_submitted: bool
+    open: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CaptainDuel:
+    duel_id: int
+    key: str
+    round_name: str
+    opponent: str
+    armageddon_status: str | None  # None: no Armageddon in this duel (yet)
+    nominated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CaptainHome:
+    team_id: int
+    team: str
+    matches: tuple[CaptainMatch, ...]
+    duels: tuple[CaptainDuel, ...]
+
+
+def captain_home(uow: UnitOfWork, *, user: AuthUser, team_id: int | None = None) -> CaptainHome:
+    """The captain's to-do list: lineups to submit, Armageddon nominations to make."""
+    from orchestrator.services.lineups import effective_deadline, lineup_is_open
+
+    own = team_of_user(user, team_id)
+    ensure_team_access(user, own)
+    team = uow.repo.get_or_raise(Team, own)
+    rows = uow.playoff.matches_of_team(own)
+    lineups = uow.playoff.lineups_of_matches(m.id for m, _ in rows)
+    teams = uow.playoff.teams_by_id(
+        t for m, _ in rows for t in (m.first_team_id, m.second_team_id) if t != own
+    )
+    matches = []
+    now = utcnow()
+    for match, rnd in rows:
+        if match.leg == 3:
+            continue  # the Armageddon game has no lineup
+        other = match.second_team_id if match.first_team_id == own else match.first_team_id
+        matches.append(
+            CaptainMatch(
+                match_id=match.id or 0,
+                round_name=rnd.name or f"Round {rnd.number}",
+                opponent=teams[other].name if other in teams else "?",
+                starts_at=effective_deadline(rnd),
+                lineup_submitted=(match.id or 0, own) in lineups,
+                open=lineup_is_open(rnd, now),
+            )
+        )
+    duels = []
+    duel_rows = list(uow.playoff.duels_of_team(own))
+    armageddons = uow.playoff.armageddons_of_duels(d.id for d in duel_rows)
+    duel_teams = uow.playoff.teams_by_id(
+        t for d in duel_rows for t in (d.first_team_id, d.second_team_id) if t != own
+    )
+    for duel in duel_rows:
+        other_id = duel.second_team_id if duel.first_team_id == own else duel.first_team_id
+        armageddon = armageddons.get(duel.id or 0)
+        nominated = False
+        if armageddon is not None:
+            first = duel.first_team_id == own
+            nominated = (armageddon.first_nominee_id if first else armageddon.second_nominee_id) is not None
+        if duel.status == DuelStatus.WAITING.value:
+            continue
+        duels.append(
+            CaptainDuel(
+                duel_id=duel.id or 0,
+                key=duel.key,
+                round_name=duel.round_name,
+                opponent=duel_teams[other_id].name if other_id in duel_teams else "?",
+                armageddon_status=armageddon.status if armageddon else None,
+                nominated=nominated and armageddon is not None,
+            )
+        )
+    return CaptainHome(own, team.name, tuple(matches), tuple(duels))
+
+
+def captain_must_nominate(home: CaptainHome) -> list[CaptainDuel]:
+    return [d for d in home.duels if d.armageddon_status == ArmageddonStatus.NOMINATING.value]

@@ -1,0 +1,385 @@
+"""Lineups: which eligible roster player plays each board of a match (SPEC §1).
+
+A captain submits a lineup for each match of their team (pool matches and duel matches) until the
+round's lineup deadline (``round.lineup_deadline_at``, or the round's start without one) and while the
+round's games are not created yet. Without a lineup the main players play their boards. At the deadline
+``apply_lineups`` writes the players onto the boards; a board a team cannot fill is a forfeit loss for that
+team on that board. Lineups stay private to their team and staff until they are applied.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from orchestrator.adapters.tables import (
+    Board,
+    Event,
+    Lineup,
+    Match,
+    MatchStatus,
+    Player,
+    ResultSource,
+    Round,
+    RoundStatus,
+    Stage,
+    Team,
+)
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.db import utcnow
+from orchestrator.domain import teams as domain_teams
+from orchestrator.domain.event import EventDefinition, EventDefinitionError, parse_event
+from orchestrator.domain.scoring import GameResult, MatchForfeit, board_colours
+from orchestrator.domain.teams import Category, TeamFormat
+from orchestrator.services import live
+from orchestrator.services.captains import ensure_team_access
+from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
+from orchestrator.services.users import AuthUser
+
+# The 2020 format (SPEC §1), for events stored without a definition file.
+DEFAULT_FORMAT = TeamFormat(
+    board_categories=(
+        Category.OPEN,
+        Category.OPEN,
+        Category.WOMEN,
+        Category.WOMEN,
+        Category.JUNIOR,
+        Category.GIRL,
+    ),
+    cutoff_year=2000,
+)
+LINEUP_ACTOR = "lineup"  # boards' updated_by when apply_lineups writes a forfeit for an empty board
+
+
+@functools.lru_cache(maxsize=8)
+def _parse(text: str) -> EventDefinition | None:
+    try:
+        return parse_event(text)
+    except EventDefinitionError:
+        return None
+
+
+def definition_of(event: Event) -> EventDefinition | None:
+    """The event's parsed definition file (cached by text), or None when there is none or it is invalid."""
+    return _parse(event.definition_text) if event.definition_text.strip() else None
+
+
+def team_format_of(event: Event) -> TeamFormat:
+    definition = definition_of(event)
+    return definition.team_format if definition else DEFAULT_FORMAT
+
+
+def domain_player(player: Player) -> domain_teams.Player:
+    return domain_teams.Player(
+        player.name, player.account, domain_teams.Sex(player.sex), player.birth_year, player.rating
+    )
+
+
+def ineligibility(player: Player, category: Category, cutoff_year: int) -> str | None:
+    """Why ``player`` may not play a board of ``category`` (SPEC §1), or None when they may."""
+    if domain_teams.is_eligible(domain_player(player), category, cutoff_year):
+        return None
+    female = player.sex == "f"
+    if category is Category.WOMEN or (category is Category.GIRL and not female):
+        return f"{category.value} boards are for female players"
+    return f"born {player.birth_year}; {category.value} boards are for players born {cutoff_year} or later"
+
+
+def effective_deadline(rnd: Round) -> datetime | None:
+    """The lineup deadline: the round's own, or its start."""
+    return rnd.lineup_deadline_at or rnd.scheduled_at
+
+
+def lineup_is_open(rnd: Round, now: datetime) -> bool:
+    """Lineups may change until the deadline and while the round's games are not created."""
+    deadline = effective_deadline(rnd)
+    return rnd.status == RoundStatus.SCHEDULED.value and (deadline is None or now < deadline)
+
+
+def default_lineup(players: Sequence[Player], boards: int) -> list[int | None]:
+    """The main players on their boards (SPEC §1); a board without a main player stays empty."""
+    out: list[int | None] = [None] * boards
+    for player in players:
+        if player.main_board is not None and 1 <= player.main_board <= boards:
+            out[player.main_board - 1] = player.id
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerOption:
+    id: int
+    label: str  # "Nils Berg (2600), board 1" / "(reserve)"
+
+
+@dataclass(frozen=True, slots=True)
+class BoardChoice:
+    board_no: int
+    category: str
+    colour: str  # "White" / "Black" for this team
+    options: tuple[PlayerOption, ...]  # the eligible roster players
+    selected: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class LineupForm:
+    match_id: int
+    team_id: int
+    team: str
+    opponent: str
+    round_name: str
+    deadline: datetime | None
+    open: bool
+    boards: tuple[BoardChoice, ...]
+    submitted_at: datetime | None  # None: no lineup yet, the default is shown
+    submitted_by: str | None
+
+
+def _match_context(uow: UnitOfWork, match_id: int) -> tuple[Match, Round, Stage, Event]:
+    match = uow.repo.get(Match, match_id)
+    if match is None:
+        raise NotFound(f"match {match_id} does not exist")
+    rnd = uow.repo.get_or_raise(Round, match.round_id)
+    event, stage = uow.playoff.event_of_stage(rnd.stage_id)
+    return match, rnd, stage, event
+
+
+def _check_team_in_match(match: Match, team_id: int) -> None:
+    if team_id not in (match.first_team_id, match.second_team_id):
+        raise NotFound(f"team {team_id} does not play match {match.id}")
+
+
+def _player_label(player: Player) -> str:
+    where = f"board {player.main_board}" if player.main_board else f"reserve, {player.category}"
+    return f"{player.name} ({player.rating}), {where}"
+
+
+def lineup_form(
+    uow: UnitOfWork, *, match_id: int, team_id: int, user: AuthUser, now: datetime | None = None
+) -> LineupForm:
+    """The lineup form of one team for one match: eligible players per board, current choice, deadline."""
+    now = now or utcnow()
+    ensure_team_access(user, team_id)
+    match, rnd, _stage, event = _match_context(uow, match_id)
+    _check_team_in_match(match, team_id)
+    if match.leg == 3:
+        raise NotFound("The Armageddon game has no lineup; nominate a player instead.")
+    fmt = team_format_of(event)
+    players = list(uow.playoff.players_of_team(team_id))
+    lineup = uow.playoff.lineup_of(match_id, team_id)
+    current = list(lineup.boards) if lineup else default_lineup(players, fmt.boards)
+    current = (current + [None] * fmt.boards)[: fmt.boards]
+    colours = board_colours(fmt.boards, first_named=match.first_team_id == team_id)
+    choices = []
+    for board_no, category in enumerate(fmt.board_categories, start=1):
+        options = tuple(
+            PlayerOption(p.id or 0, _player_label(p))
+            for p in players
+            if ineligibility(p, category, fmt.cutoff_year) is None
+        )
+        choices.append(
+            BoardChoice(
+                board_no=board_no,
+                category=category.value,
+                colour="White" if colours[board_no - 1] == "W" else "Black",
+                options=options,
+                selected=current[board_no - 1],
+            )
+        )
+    teams = uow.playoff.teams_by_id([match.first_team_id, match.second_team_id])
+    other = match.second_team_id if match.first_team_id == team_id else match.first_team_id
+    return LineupForm(
+        match_id=match_id,
+        team_id=team_id,
+        team=teams[team_id].name,
+        opponent=teams[other].name,
+        round_name=rnd.name or f"Round {rnd.number}",
+        deadline=effective_deadline(rnd),
+        open=lineup_is_open(rnd, now),
+        boards=tuple(choices),
+        submitted_at=lineup.submitted_at if lineup else None,
+        submitted_by=lineup.submitted_by if lineup else None,
+    )
+
+
+def lineup_problems(
+    boards: Sequence[int | None], players: Sequence[Player], team: Team, fmt: TeamFormat
+) -> list[str]:
+    """Every reason a lineup cannot be accepted (all of them, board by board)."""
+    problems: list[str] = []
+    if len(boards) != fmt.boards:
+        problems.append(f"A lineup has {fmt.boards} boards, not {len(boards)}.")
+        return problems
+    roster = {p.id: p for p in players}
+    seen: dict[int, int] = {}
+    for board_no, player_id in enumerate(boards, start=1):
+        if player_id is None:
+            continue
+        player = roster.get(player_id)
+        if player is None:
+            problems.append(f"Board {board_no}: player {player_id} is not on the roster of {team.name}.")
+            continue
+        category = fmt.category_of(board_no)
+        why = ineligibility(player, category, fmt.cutoff_year)
+        if why is not None:
+            problems.append(f"Board {board_no}: {player.name} cannot play a {category.value} board: {why}.")
+        if player_id in seen:
+            problems.append(
+                f"Board {board_no}: {player.name} is already on board {seen[player_id]}; "
+                "a player plays at most one board per match."
+            )
+        else:
+            seen[player_id] = board_no
+    return problems
+
+
+def submit_lineup(
+    uow: UnitOfWork,
+    *,
+    match_id: int,
+    team_id: int,
+    boards: Sequence[int | None],
+    user: AuthUser,
+    now: datetime | None = None,
+) -> int:
+    """Store a team's lineup for a match (replacing an earlier one); refused after the deadline."""
+    now = now or utcnow()
+    ensure_team_access(user, team_id)
+    match, rnd, _stage, event = _match_context(uow, match_id)
+    _check_team_in_match(match, team_id)
+    if match.leg == 3:
+        raise NotFound("The Armageddon game has no lineup; nominate a player instead.")
+    if not lineup_is_open(rnd, now):
+        deadline = effective_deadline(rnd)
+        when = f" at {deadline:%Y-%m-%d %H:%M} UTC" if deadline else ""
+        raise Conflict(f"Lineups for {rnd.name or f'round {rnd.number}'} closed{when}.")
+    team = uow.repo.get_or_raise(Team, team_id)
+    fmt = team_format_of(event)
+    players = list(uow.playoff.players_of_team(team_id))
+    problems = lineup_problems(boards, players, team, fmt)
+    if problems:
+        raise ValidationFailed(problems)
+    lineup = uow.playoff.lineup_of(match_id, team_id)
+    old = list(lineup.boards) if lineup else None
+    if lineup is None:
+        lineup = Lineup(match_id=match_id, team_id=team_id, submitted_by=user.username, boards=list(boards))
+    else:
+        lineup.boards = list(boards)
+        lineup.submitted_by = user.username
+    lineup.submitted_at = now
+    uow.repo.add(lineup)
+    # The audit entry names the match only: the lineup stays private until the deadline.
+    uow.audit.record(
+        actor=user.username,
+        action="lineup.submit",
+        entity="lineup",
+        entity_id=lineup.id,
+        event_id=event.id,
+        new={"match_id": match_id, "team_id": team_id, "replaced": old is not None},
+    )
+    assert lineup.id is not None
+    return lineup.id
+
+
+@dataclass(frozen=True, slots=True)
+class MissingLineup:
+    match_id: int
+    team_id: int
+    team: str
+    opponent: str
+
+
+def missing_lineups(uow: UnitOfWork, *, round_id: int) -> list[MissingLineup]:
+    """Teams of a round that have not submitted a lineup (they get the default one)."""
+    uow.repo.get_or_raise(Round, round_id)
+    matches = [m for m in uow.playoff.matches_of_round(round_id) if m.leg != 3]
+    lineups = uow.playoff.lineups_of_matches(m.id for m in matches)
+    teams = uow.playoff.teams_by_id(t for m in matches for t in (m.first_team_id, m.second_team_id))
+    out = []
+    for match in matches:
+        for own, other in (
+            (match.first_team_id, match.second_team_id),
+            (match.second_team_id, match.first_team_id),
+        ):
+            if (match.id or 0, own) not in lineups:
+                out.append(MissingLineup(match.id or 0, own, teams[own].name, teams[other].name))
+    return out
+
+
+def _forfeit_code(white: int | None, black: int | None) -> GameResult:
+    if white is None and black is None:
+        return GameResult.DOUBLE_FORFEIT
+    if white is None:
+        return GameResult.BLACK_WINS_FORFEIT
+    if black is None:
+        return GameResult.WHITE_WINS_FORFEIT
+    return GameResult.PENDING
+
+
+def lineup_of_team(uow: UnitOfWork, match: Match, team_id: int, fmt: TeamFormat) -> list[int | None]:
+    """The lineup that plays: the submitted one, else the main players."""
+    lineup = uow.playoff.lineup_of(match.id or 0, team_id)
+    if lineup is not None:
+        return (list(lineup.boards) + [None] * fmt.boards)[: fmt.boards]
+    return default_lineup(list(uow.playoff.players_of_team(team_id)), fmt.boards)
+
+
+def apply_lineups(uow: UnitOfWork, *, round_id: int, actor: str) -> int:
+    """Write each match's lineups onto its boards before the games are created; returns boards changed.
+
+    An empty board is a forfeit loss for the team that left it empty (both empty: ``-/-``). Boards whose
+    game already exists on the game server, matches forfeited whole and the Armageddon game are left alone.
+    """
+    rnd = uow.repo.get_or_raise(Round, round_id)
+    event, _stage = uow.playoff.event_of_stage(rnd.stage_id)
+    fmt = team_format_of(event)
+    changed = 0
+    matches = [m for m in uow.playoff.matches_of_round(round_id) if m.leg != 3]
+    boards_by_match = uow.playoff.boards_of_matches(m.id for m in matches)
+    for match in matches:
+        if match.forfeit != MatchForfeit.NONE.value:
+            continue
+        first = lineup_of_team(uow, match, match.first_team_id, fmt)
+        second = lineup_of_team(uow, match, match.second_team_id, fmt)
+        colours = board_colours(fmt.boards, first_named=True)
+        boards = {b.board_no: b for b in boards_by_match.get(match.id or 0, [])}
+        for board_no in range(1, fmt.boards + 1):
+            a, b = first[board_no - 1], second[board_no - 1]
+            white, black = (a, b) if colours[board_no - 1] == "W" else (b, a)
+            board = boards.get(board_no)
+            if board is None:
+                board = uow.repo.add(Board(match_id=match.id or 0, board_no=board_no))
+            if board.game_id is not None:
+                continue  # too late: the game exists
+            values: dict[str, object] = {}
+            if (board.white_player_id, board.black_player_id) != (white, black):
+                values.update(white_player_id=white, black_player_id=black)
+            forfeit = _forfeit_code(white, black)
+            current = GameResult(board.result)
+            ours = current is GameResult.PENDING or (current.is_forfeit and board.updated_by == LINEUP_ACTOR)
+            if ours and forfeit is not current:
+                values["result"] = forfeit.value
+                values["result_source"] = ResultSource.ARBITER.value if forfeit.is_final else None
+            if values:
+                uow.boards.update_versioned(
+                    board.id or 0, expected_version=board.version, values=values, actor=LINEUP_ACTOR
+                )
+                changed += 1
+        if all(
+            _forfeit_code(*((a, b) if c == "W" else (b, a))).is_final
+            for a, b, c in zip(first, second, colours, strict=True)
+        ):
+            match.status = MatchStatus.FINISHED.value
+            match.finished_at = match.finished_at or utcnow()
+            uow.session.add(match)
+        live.announce(uow, f"match:{match.id}", match_id=match.id)
+    uow.audit.record(
+        actor=actor,
+        action="lineup.apply",
+        entity="round",
+        entity_id=round_id,
+        event_id=event.id,
+        new={"boards_changed": changed},
+    )
+    return changed

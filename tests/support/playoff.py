@@ -1,0 +1,113 @@
+"""Builders for play-off tests: the 2020 event with closed Top standings, and duel matches played out.
+
+with uow_factory() as uow:
+    setup = playoff_event(uow)                  # Top A-D closed (seeds 1-12 on the 12 places)
+    playoff.build_bracket(uow, stage_id=setup.playoff_stage_id, actor="arbiter")
+with uow_factory() as uow:
+    play(uow, duel_match(uow, setup, "I", 1), "WWWDDD")   # from duel I's first team's side
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from orchestrator.adapters.tables import Duel, Event, EventStatus, Match, Pool, PoolStatus, Standing
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.services import lineups, playoff, results
+from tests.support.factories import EVENT_2020, make_event, stage_id_of
+
+# Top division places used by the replays: pool letter -> seeds on places 1, 2, 3.
+TOP_PLACES = {"A": (1, 5, 9), "B": (2, 6, 10), "C": (3, 7, 11), "D": (4, 8, 12)}
+
+
+@dataclass(frozen=True)
+class PlayoffSetup:
+    event_id: int
+    slug: str
+    top_stage_id: int
+    playoff_stage_id: int
+    team_ids: dict[str, int]  # team name -> id
+    place_team: dict[str, str]  # "A1" -> team name
+
+
+def playoff_event(uow: UnitOfWork, *, slug: str | None = None, close_top: bool = True) -> PlayoffSetup:
+    """The 2020 event stored, its Top division closed with seeds 1-12 on the qualifying places."""
+    event_id = make_event(uow, EVENT_2020, slug=slug)
+    event = uow.repo.get_or_raise(Event, event_id)
+    event.status = EventStatus.RUNNING.value
+    uow.session.add(event)
+    top = stage_id_of(uow, event_id, "top")
+    teams = {t.seed: t for t in uow.playoff.teams_of_event(event_id)}
+    place_team: dict[str, str] = {}
+    for letter, seeds in TOP_PLACES.items():
+        pool = uow.repo.add(Pool(stage_id=top, letter=letter, status=PoolStatus.PUBLISHED.value))
+        for rank, seed in enumerate(seeds, start=1):
+            team = teams[seed]
+            place_team[f"{letter}{rank}"] = team.name
+            uow.repo.add(
+                Standing(
+                    stage_id=top, pool_id=pool.id, team_id=team.id or 0, rank=rank, provisional=not close_top
+                )
+            )
+    return PlayoffSetup(
+        event_id=event_id,
+        slug=event.slug,
+        top_stage_id=top,
+        playoff_stage_id=stage_id_of(uow, event_id, "playoff"),
+        team_ids={t.name: t.id or 0 for t in teams.values()},
+        place_team=place_team,
+    )
+
+
+def duel(uow: UnitOfWork, setup: PlayoffSetup, key: str) -> Duel:
+    found = uow.playoff.duel_by_key(setup.playoff_stage_id, key)
+    assert found is not None, f"no duel {key}"
+    return found
+
+
+def duel_match(uow: UnitOfWork, setup: PlayoffSetup, key: str, leg: int) -> Match:
+    d = duel(uow, setup, key)
+    matches = uow.playoff.matches_of_duels([d.id])[d.id or 0]
+    found = next((m for m in matches if m.leg == leg), None)
+    assert found is not None, f"duel {key} has no match {leg}"
+    return found
+
+
+def play(uow: UnitOfWork, match: Match, boards: str, *, actor: str = "arbiter") -> None:
+    """Enter a duel match's results board by board: W/D/L from the DUEL's first team's side.
+
+    Goes through the results service (versioned entry), then moves the bracket on.
+    """
+    duel_row = uow.repo.get_or_raise(Duel, match.duel_id or 0)
+    lineups.apply_lineups(uow, round_id=match.round_id, actor=actor)  # what the deadline does
+    duel_first_is_match_first = match.first_team_id == duel_row.first_team_id
+    for board in uow.playoff.boards_of_matches([match.id])[match.id or 0]:
+        outcome = boards[board.board_no - 1]
+        first_white = (board.board_no % 2 == 1) == duel_first_is_match_first
+        if outcome == "D":
+            code = "½-½"
+        elif (outcome == "W") == first_white:
+            code = "1-0"
+        else:
+            code = "0-1"
+        if board.result != code:
+            results.record_result(
+                uow, board_id=board.id or 0, result=code, expected_version=board.version, actor=actor
+            )
+    playoff.advance_after_match(uow, match_id=match.id or 0, actor=actor)
+
+
+SEED_A = bytes(range(32))
+SEED_B = bytes(range(32, 64))
+
+
+def eligible_accounts(uow: UnitOfWork, setup: PlayoffSetup, key: str, team: str) -> list[str]:
+    """Accounts a team's captain may nominate for duel ``key``'s drawn category."""
+    from orchestrator.adapters.tables import Role
+    from orchestrator.services.users import AuthUser
+
+    staff = AuthUser(id=0, username="arbiter", role=Role.ARBITER, team_id=None, session_generation=1)
+    form = playoff.nomination_form(
+        uow, duel_id=duel(uow, setup, key).id or 0, team_id=setup.team_ids[team], user=staff
+    )
+    return [account for account, _label in form.options]
