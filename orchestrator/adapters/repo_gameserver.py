@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, func, update
+from sqlalchemy import bindparam, func, insert, update
 from sqlmodel import col, select
 
 from orchestrator.adapters.repositories import Repository
@@ -169,10 +169,10 @@ class GameserverRepository(Repository):
         self.session.expire_all()
         return int(result.rowcount or 0)
 
-    def add_audit_rows(self, rows: Sequence[AuditLog]) -> None:
+    def add_audit_rows(self, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Insert audit rows (column values) in one executemany statement."""
         if rows:
-            self.session.add_all(rows)
-            self.session.flush()
+            self.session.connection().execute(insert(AuditLog.__table__), list(rows))  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------ bulks
 

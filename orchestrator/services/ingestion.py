@@ -25,7 +25,7 @@ from datetime import datetime
 from typing import Any
 
 from orchestrator.adapters.repo_gameserver import BoardInMatch
-from orchestrator.adapters.tables import AuditLog, ResultSource
+from orchestrator.adapters.tables import ResultSource
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain.gameresults import MappedResult
@@ -95,7 +95,7 @@ def ingest_games(uow: UnitOfWork, *, games: Sequence[GameUpdate], actor: str = W
     rows = uow.gameserver.boards_by_game_ids(latest) if first_read else {}
     now = utcnow()
     changes: list[dict[str, Any]] = []
-    audits: list[AuditLog] = []
+    audits: list[dict[str, Any]] = []
     for game_id, game in latest.items():
         row = rows.get(game_id)
         if row is None:
@@ -119,7 +119,7 @@ def _decide(
     actor: str,
     report: IngestReport,
     changes: list[dict[str, Any]],
-    audits: list[AuditLog],
+    audits: list[dict[str, Any]],
 ) -> None:
     board = row.board
     mapped = game.mapped
@@ -160,23 +160,27 @@ def _decide(
         if row.pool_id is not None:
             report.pool_ids.add(row.pool_id)
         audits.append(
-            AuditLog(
-                at=now,
-                actor=actor,
-                action="board.result" if kind == "changed" else "board.result.held",
-                entity="board",
-                entity_id=board.id,
-                event_id=row.event_id,
-                old={"result": old_result, "source": board.result_source, "game_status": board.game_status},
-                new={
+            {
+                "at": now,
+                "actor": actor,
+                "action": "board.result" if kind == "changed" else "board.result.held",
+                "entity": "board",
+                "entity_id": board.id,
+                "event_id": row.event_id,
+                "old": {
+                    "result": old_result,
+                    "source": board.result_source,
+                    "game_status": board.game_status,
+                },
+                "new": {
                     "result": new_result,
                     "source": ResultSource.SERVER.value,
                     "game_status": status,
                     "game_id": game.game_id,
                     **({"proposed": mapped.proposed.value} if mapped.proposed is not None else {}),
                 },
-                reason=f"game server: {mapped.reason}",
-            )
+                "reason": f"game server: {mapped.reason}",
+            }
         )
 
 
