@@ -1,0 +1,381 @@
+"""Game-server use cases against httpx.MockTransport: bulk creation, rejections, retries, pulls, dispatch."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+from urllib.parse import parse_qs
+
+import httpx
+import pytest
+from cryptography.fernet import Fernet
+from sqlmodel import select
+
+from orchestrator.adapters.lichess import LichessClient
+from orchestrator.adapters.tables import (
+    AuditLog,
+    Board,
+    GameserverBulk,
+    LinkStatus,
+    Player,
+    PlayerLink,
+    Round,
+)
+from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
+from orchestrator.config import Settings
+from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
+from orchestrator.services import gameserver, tasks
+from orchestrator.services.player_links import decrypt_token, store_link
+from tests.unit.test_ingestion import RoundRows, make_round
+
+KEY = Fernet.generate_key().decode()
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(data_dir=tmp_path, token_encryption_key=KEY, gameserver_url="http://gs.test")  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def uow_factory(settings: Settings) -> UnitOfWorkFactory:
+    engine = make_engine(settings.sqlalchemy_url)
+    init_db(engine=engine)
+    factory = make_session_factory(engine)
+    return lambda: UnitOfWork(factory)
+
+
+@pytest.fixture(autouse=True)
+def fresh_runtime():
+    yield
+    tasks._runtime = None  # configure() in a test must not leak into the next one
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[int, ...]]]:
+    calls: list[tuple[str, tuple[int, ...]]] = []
+    monkeypatch.setattr(tasks, "send", lambda name, *ids, countdown=None: calls.append((name, ids)))
+    return calls
+
+
+class FakeServer:
+    """A scripted Lichess-protocol server: bulks, list, export; ``faults`` answers the next requests."""
+
+    def __init__(self) -> None:
+        self.tokens: dict[str, str] = {}  # token -> account
+        self.bulks: list[dict] = []
+        self.games: dict[str, dict] = {}
+        self.requests: list[str] = []
+        self.faults: list[Callable[[httpx.Request], httpx.Response | None]] = []
+        self.refuse: set[str] = set()  # accounts whose token is refused
+
+    def handler(self, request: httpx.Request) -> httpx.Response:
+        key = f"{request.method} {request.url.path}"
+        self.requests.append(key)
+        if self.faults:
+            answer = self.faults.pop(0)(request)
+            if answer is not None:
+                return answer
+        if key == "POST /api/bulk-pairing":
+            return self._create(request)
+        if key == "GET /api/bulk-pairing":
+            return httpx.Response(200, json={"bulks": self.bulks})
+        if key == "POST /api/games/export/_ids":
+            ids = request.content.decode().split(",")
+            lines = [json.dumps(self.games[i]) for i in ids if i in self.games]
+            return httpx.Response(
+                200, text="\n".join(lines), headers={"content-type": "application/x-ndjson"}
+            )
+        return httpx.Response(404, json={"error": "Not found."})
+
+    def _create(self, request: httpx.Request) -> httpx.Response:
+        form = {k: v[0] for k, v in parse_qs(request.content.decode()).items()}
+        pairs = [pair.split(":") for pair in form["players"].split(",")]
+        refused = {t: "token refused" for pair in pairs for t in pair if self.tokens[t] in self.refuse}
+        if refused:
+            return httpx.Response(400, json={"tokens": refused})
+        n = len(self.bulks)
+        games = []
+        for i, (white, black) in enumerate(pairs):
+            game_id = f"g{n}x{i:03d}"
+            games.append({"id": game_id, "white": self.tokens[white], "black": self.tokens[black]})
+            self.games[game_id] = {"id": game_id, "status": "started", "players": {}}
+        bulk = {"id": f"bulk{n}", "games": games, "pairAt": int(form.get("pairAt", 0)) or None}
+        self.bulks.append(bulk)
+        return httpx.Response(200, json=bulk)
+
+    def finish(self, game_id: str, status: str, winner: str | None = None) -> None:
+        self.games[game_id] |= {"status": status, **({"winner": winner} if winner else {})}
+
+    def client(self) -> LichessClient:
+        return LichessClient("http://gs.test", "organiser", transport=httpx.MockTransport(self.handler))
+
+
+def link_players(
+    uow_factory: UnitOfWorkFactory, settings: Settings, server: FakeServer, rows: RoundRows
+) -> None:
+    with uow_factory() as uow:
+        for player_id in rows.player_ids:
+            player = uow.repo.get_or_raise(Player, player_id)
+            token = f"lio_{player.account}"
+            server.tokens[token] = player.account
+            store_link(
+                uow, player_id=player_id, account=player.account, token=token, settings=settings, actor="t"
+            )
+
+
+def create(
+    uow_factory: UnitOfWorkFactory, settings: Settings, server: FakeServer, rows: RoundRows, attempt: int = 1
+):
+    with server.client() as client, uow_factory() as uow:
+        return gameserver.create_round_games(
+            uow, round_id=rows.round_id, client=client, settings=settings, attempt=attempt, actor="worker"
+        )
+
+
+def boards(uow_factory: UnitOfWorkFactory, rows: RoundRows) -> list[Board]:
+    with uow_factory() as uow:
+        found = [uow.repo.get_or_raise(Board, b) for b in rows.board_ids]
+        for b in found:
+            uow.session.expunge(b)
+        return found
+
+
+def bulk_record(uow_factory: UnitOfWorkFactory, rows: RoundRows) -> GameserverBulk:
+    with uow_factory() as uow:
+        record = uow.gameserver.bulk_of_round(rows.round_id)
+        assert record is not None
+        uow.session.expunge(record)
+        return record
+
+
+def status_500(request: httpx.Request) -> httpx.Response:
+    return httpx.Response(500, text="oops")
+
+
+def html_429(request: httpx.Request) -> httpx.Response:
+    return httpx.Response(429, text="<html>Too many</html>", headers={"content-type": "text/html"})
+
+
+# ---------------------------------------------------------------- creating games
+
+
+def test_a_round_gets_one_bulk_and_every_board_its_game_id(uow_factory, settings, sent):
+    server = FakeServer()
+    rows = make_round(uow_factory, boards=4)
+    link_players(uow_factory, settings, server, rows)
+    outcome = create(uow_factory, settings, server, rows)
+    assert (outcome.status, outcome.games, outcome.bulk_id) == ("created", 4, "bulk0")
+    stored = boards(uow_factory, rows)
+    assert [b.game_id for b in stored] == ["g0x000", "g0x001", "g0x002", "g0x003"]
+    assert stored[0].game_url == "http://gs.test/g0x000"
+    assert (bulk_record(uow_factory, rows).status, bulk_record(uow_factory, rows).bulk_id) == (
+        "created",
+        "bulk0",
+    )
+    with uow_factory() as uow:
+        assert uow.repo.get_or_raise(Round, rows.round_id).status == "paired"
+
+
+def test_creating_a_paired_round_again_asks_the_server_nothing(uow_factory, settings, sent):
+    server = FakeServer()
+    rows = make_round(uow_factory)
+    link_players(uow_factory, settings, server, rows)
+    create(uow_factory, settings, server, rows)
+    before = len(server.requests)
+    assert create(uow_factory, settings, server, rows).status == "already"
+    assert len(server.requests) == before and len(server.bulks) == 1
+
+
+def test_a_bulk_whose_answer_was_lost_is_found_again_and_never_created_twice(uow_factory, settings, sent):
+    server = FakeServer()
+    rows = make_round(uow_factory, starts_in=timedelta(minutes=5))
+
+    def created_then_lost(request: httpx.Request) -> httpx.Response | None:
+        server._create(request)  # the server did create it ...
+        return httpx.Response(502, text="bad gateway")  # ... but the answer never arrived
+
+    link_players(uow_factory, settings, server, rows)
+    server.faults = [lambda r: None, created_then_lost]  # list_bulks answers, then the create is lost
+    first = create(uow_factory, settings, server, rows)
+    assert first.status == "retry" and first.retry_in == 5.0
+    assert bulk_record(uow_factory, rows).status == "failed"
+    second = create(uow_factory, settings, server, rows, attempt=2)
+    assert (second.status, second.bulk_id) == ("created", "bulk0")
+    assert len(server.bulks) == 1 and server.requests.count("POST /api/bulk-pairing") == 1
+
+
+def test_a_refused_token_rejects_the_bulk_and_names_the_player_who_must_relink(uow_factory, settings, sent):
+    server = FakeServer()
+    rows = make_round(uow_factory)
+    link_players(uow_factory, settings, server, rows)
+    with uow_factory() as uow:
+        victim = uow.repo.get_or_raise(Player, rows.player_ids[0])
+        victim_name, victim_account = victim.name, victim.account
+    server.refuse.add(victim_account)
+    outcome = create(uow_factory, settings, server, rows)
+    record = bulk_record(uow_factory, rows)
+    assert outcome.status == "rejected" and record.status == "rejected"
+    assert record.error is not None and victim_account in record.error and "re-link" in record.error
+    assert "lio_" not in record.error  # never a token
+    with uow_factory() as uow:
+        link = uow.gameserver.link_of_player(rows.player_ids[0])
+        assert link is not None and link.status == LinkStatus.REFUSED.value
+        assert uow.repo.get_or_raise(Round, rows.round_id).status == "scheduled"
+        audit = uow.session.exec(select(AuditLog).where(AuditLog.action == "player.link.refused")).all()
+        assert [a.entity_id for a in audit] == [rows.player_ids[0]]
+    assert victim_name
+
+
+def test_a_player_without_a_link_is_named_and_nothing_is_sent(uow_factory, settings, sent):
+    server = FakeServer()
+    rows = make_round(uow_factory)
+    link_players(uow_factory, settings, server, rows)
+    with uow_factory() as uow:
+        link = uow.gameserver.link_of_player(rows.player_ids[1])
+        assert link is not None
+        uow.session.delete(link)
+        account = uow.repo.get_or_raise(Player, rows.player_ids[1]).account
+    outcome = create(uow_factory, settings, server, rows)
+    assert outcome.status == "rejected" and outcome.error and account in outcome.error
+    assert "link missing" in (bulk_record(uow_factory, rows).error or "") and server.requests == []
+
+
+def test_a_rate_limited_bulk_waits_at_least_a_minute_times_the_retry_scale(uow_factory, settings, sent):
+    server = FakeServer()
+    rows = make_round(uow_factory)
+    link_players(uow_factory, settings, server, rows)
+    server.faults = [html_429]
+    assert create(uow_factory, settings, server, rows).retry_in == 60.0
+    server.faults = [html_429]
+    scaled = settings.model_copy(update={"gameserver_retry_scale": 0.01})
+    assert create(uow_factory, scaled, server, rows, attempt=2).retry_in == pytest.approx(1.2)
+    assert bulk_record(uow_factory, rows).status == "failed" and server.bulks == []
+
+
+def test_a_production_retry_scale_below_one_is_refused():
+    with pytest.raises(ValueError, match="429"):
+        Settings(environment="production", secret_key="x" * 32, gameserver_retry_scale=0.5)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- pulling results
+
+
+def paired_round(uow_factory, settings, server, sent) -> RoundRows:  # type: ignore[no-untyped-def]
+    rows = make_round(uow_factory)
+    link_players(uow_factory, settings, server, rows)
+    create(uow_factory, settings, server, rows)
+    return rows
+
+
+def pull(uow_factory, settings, server, rows, attempt: int = 1):  # type: ignore[no-untyped-def]
+    with server.client() as client, uow_factory() as uow:
+        return gameserver.pull_round_results(
+            uow, round_id=rows.round_id, client=client, settings=settings, attempt=attempt, actor="worker"
+        )
+
+
+def test_a_server_error_during_a_pull_changes_nothing_and_asks_for_a_retry(uow_factory, settings, sent):
+    server = FakeServer()
+    rows = paired_round(uow_factory, settings, server, sent)
+    server.finish("g0x000", "resign", "white")
+    server.faults = [status_500]
+    outcome = pull(uow_factory, settings, server, rows)
+    assert outcome.retry_in == 5.0 and [b.result for b in boards(uow_factory, rows)] == ["*", "*"]
+
+
+def test_a_truncated_export_line_is_asked_for_again_and_counted_once(uow_factory, settings, sent):
+    server = FakeServer()
+    rows = paired_round(uow_factory, settings, server, sent)
+    server.finish("g0x000", "resign", "white")
+    server.finish("g0x001", "draw")
+
+    def truncated(request: httpx.Request) -> httpx.Response:
+        body = json.dumps(server.games["g0x000"]) + "\n" + json.dumps(server.games["g0x001"])[:20]
+        return httpx.Response(200, text=body, headers={"content-type": "application/x-ndjson"})
+
+    server.faults = [truncated]
+    first = pull(uow_factory, settings, server, rows)
+    assert first.missing == ["g0x001"] and first.retry_in is not None and not first.round_finished
+    second = pull(uow_factory, settings, server, rows, attempt=2)
+    assert second.round_finished and second.retry_in is None
+    assert [b.result for b in boards(uow_factory, rows)] == ["1-0", "½-½"]
+    assert pull(uow_factory, settings, server, rows).asked == 0  # a finished round is not asked again
+    with uow_factory() as uow:
+        audit = uow.session.exec(select(AuditLog).where(AuditLog.entity == "board")).all()
+    assert len(audit) == 2
+    assert ("stages.advance", (rows.stage_id,)) in sent
+
+
+def test_reconciliation_queues_a_pull_for_every_open_round(uow_factory, settings, sent):
+    server = FakeServer()
+    rows = paired_round(uow_factory, settings, server, sent)
+    with uow_factory() as uow:
+        result = gameserver.reconcile_open_games(uow, now=utcnow(), settings=settings)
+    assert result.pulled_rounds == (rows.round_id,) and ("results.pull_round", (rows.round_id,)) in sent
+
+
+def test_due_rounds_are_opened_within_the_pairing_lead_only(uow_factory, settings, sent):
+    soon = make_round(uow_factory, starts_in=timedelta(minutes=1), slug="a")
+    later = make_round(uow_factory, starts_in=timedelta(hours=2), slug="b")
+    with uow_factory() as uow:
+        opened = gameserver.open_due_rounds(uow, now=utcnow(), settings=settings)
+    assert opened == [soon.round_id] and later.round_id not in opened
+    assert sent == [("rounds.create_games", (soon.round_id,))]
+
+
+# ---------------------------------------------------------------- dispatch and tokens
+
+
+def test_eager_dispatch_runs_the_job_after_the_commit_and_never_after_a_rollback(
+    uow_factory, settings, monkeypatch
+):
+    ran: list[tuple[int, ...]] = []
+    monkeypatch.setitem(tasks.JOBS, tasks.RECOMPUTE_POOL, lambda rt, *ids, attempt: ran.append(ids))
+    tasks.configure(settings.model_copy(update={"task_mode": "eager"}), uow_factory=uow_factory)
+    with uow_factory() as uow:
+        tasks.enqueue(uow, tasks.RECOMPUTE_POOL, 7)
+        assert ran == []  # not before the commit
+    assert ran == [(7,)]
+    with pytest.raises(RuntimeError), uow_factory() as uow:
+        tasks.enqueue(uow, tasks.RECOMPUTE_POOL, 8)
+        raise RuntimeError("rolled back")
+    assert ran == [(7,)]
+
+
+def test_celery_dispatch_sends_the_named_task_with_ids_only(uow_factory, settings, monkeypatch):
+    from workers.app import celery_app
+
+    calls: list[tuple[str, list[int], float | None]] = []
+    monkeypatch.setattr(
+        celery_app, "send_task", lambda name, args, countdown=None: calls.append((name, args, countdown))
+    )
+    tasks.configure(settings.model_copy(update={"task_mode": "celery"}), uow_factory=uow_factory)
+    with uow_factory() as uow:
+        tasks.enqueue(uow, tasks.PULL_ROUND, 3)
+    assert calls == [("results.pull_round", [3], None)]
+    with pytest.raises(ValueError), uow_factory() as uow:
+        tasks.enqueue(uow, "no.such.task", 1)
+    with pytest.raises(TypeError), uow_factory() as uow:
+        tasks.enqueue(uow, tasks.PULL_ROUND, "3")  # type: ignore[arg-type]
+
+
+def test_player_tokens_are_stored_encrypted_and_read_back(uow_factory, settings, sent):
+    rows = make_round(uow_factory)
+    with uow_factory() as uow:
+        store_link(
+            uow,
+            player_id=rows.player_ids[0],
+            account="Someone",
+            token="lio_secret",
+            settings=settings,
+            actor="t",
+        )
+    with uow_factory() as uow:
+        link = uow.session.exec(select(PlayerLink)).one()
+        assert link.token_encrypted and "lio_secret" not in link.token_encrypted
+        assert decrypt_token(settings, link.token_encrypted).get_secret_value() == "lio_secret"
+        assert link.linked_account == "someone" and link.status == "linked"
+        audit = uow.session.exec(select(AuditLog).where(AuditLog.action == "player.link")).one()
+        assert "lio_secret" not in json.dumps([audit.old, audit.new, audit.reason])
