@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, tzinfo
 from fractions import Fraction
 from functools import lru_cache
@@ -713,7 +713,8 @@ def _standings(
     records = [r for r in (_record(m) for m in pool.matches) if r is not None]
     keys = [str(t) for t in pool.entries]
     totals = team_totals(keys, records, scoring=data.scoring)
-    advance = item.advance or 0
+    # Qualifying places are marked once the pool has a finished match, not on an empty table.
+    advance = (item.advance or 0) if records else 0
     lines: list[StandingLine] = []
     complete = {s.team_id for s in stored} == set(pool.entries) and bool(pool.entries)
     if complete:
@@ -873,7 +874,8 @@ def stage_view(uow: UnitOfWork, *, slug: str, stage_key: str) -> StageView:
     summaries = []
     stored_all = list(uow.public.standings_of_pools(_id(p.id) for p in pools))
     strengths = _strengths(uow, [e.team_id for e in data.entries if e.pool_id in {p.id for p in pools}])
-    for pool in _load_pools(data, pools):
+    loaded = _load_pools(data, pools)
+    for pool in loaded:
         stored = [s for s in stored_all if s.pool_id == pool.pool.id]
         lines, _source, _provisional = _standings(data, stage, item, pool, stored)
         summaries.append(
@@ -888,7 +890,11 @@ def stage_view(uow: UnitOfWork, *, slug: str, stage_key: str) -> StageView:
             )
         )
     duels = _duels(data, stage) if stage.kind == StageKind.KNOCKOUT else ()
-    rounds = _rounds([r for r in data.rounds if r.stage_id == stage.id], [])
+    all_matches = [m for pool in loaded for m in pool.matches]
+    rounds = tuple(
+        replace(r, matches=())
+        for r in _rounds([r for r in data.rounds if r.stage_id == stage.id], all_matches)
+    )
     topics = (f"event:{slug}", f"stage:{stage.id}", *(f"pool:{p.id}" for p in summaries))
     return StageView(
         event=data.ref,

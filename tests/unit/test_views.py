@@ -118,6 +118,7 @@ def test_before_any_result_every_team_is_level_and_nothing_is_separated(
     assert all(line.mp == 0 for line in view.standings)
     assert [line.tied_with_previous for line in view.standings] == [False, True, True, True]
     assert view.provisional
+    assert not any(line.qualifies for line in view.standings)  # no qualifying marks on an empty table
 
 
 def test_standings_follow_the_results_and_name_the_separating_tiebreak(
@@ -139,6 +140,7 @@ def test_standings_follow_the_results_and_name_the_separating_tiebreak(
         mp[b] += 2 if half[1] > half[0] else 1 if half[0] == half[1] else 0
     view = pool_view(uow_factory, seeded)
     expected_order = sorted(seeded.teams, key=lambda n: (-mp[n], -gp[n], n))
+    assert [line.qualifies for line in view.standings] == [line.rank <= 2 for line in view.standings]
     assert [line.team.name for line in view.standings][:1] == expected_order[:1]
     for line in view.standings:
         assert (line.mp, line.gp_half) == (mp[line.team.name], gp[line.team.name])
