@@ -60,6 +60,9 @@ class RedisPublisher:
             log.warning("live update for %s not sent to Redis", message.topic)
 
 
+_installed: dict[tuple[int, str], RedisPublisher] = {}
+
+
 def _enabled(settings: Settings) -> bool:
     return settings.task_mode == "celery"
 
@@ -70,8 +73,12 @@ def install_publisher(
     """Forward this process's messages to Redis when tasks run in Celery; None otherwise."""
     if not _enabled(settings):
         return None
+    key = (id(broadcaster), settings.redis_url)
+    if key in _installed:  # an app built twice in one process must not send every message twice
+        return _installed[key]
     publisher = RedisPublisher(redis.Redis.from_url(settings.redis_url))
     broadcaster.add_forwarder(publisher)
+    _installed[key] = publisher
     return publisher
 
 

@@ -80,6 +80,8 @@ def test_every_route_declares_an_access_rule(app: FastAPI) -> None:
 def test_the_routes_include_the_pages_and_the_api_so_the_matrix_is_not_empty(app: FastAPI) -> None:
     paths = {route.path for route in iter_routes(app)}
     assert {"/login", "/logout", "/api/v1/auth/login", "/api/v1/auth/me", "/healthz", "/static"} <= paths
+    spectators = {"/", "/events/{slug}", "/events/{slug}/live", "/api/v1/events/{slug}/matches/{match_id}"}
+    assert spectators <= paths
 
 
 @pytest.mark.parametrize("role", PERSONAS, ids=lambda r: r.value if r else "anonymous")

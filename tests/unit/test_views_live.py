@@ -61,3 +61,12 @@ def test_the_bridge_stays_off_when_tasks_run_in_process() -> None:
     settings = Settings(task_mode="eager")
     assert live_redis.install_publisher(settings, live.Broadcaster()) is None
     assert live_redis.start_listener(settings, live.Broadcaster()) is None
+
+
+def test_installing_the_publisher_twice_forwards_each_message_once() -> None:
+    settings = Settings(task_mode="celery", redis_url="redis://127.0.0.1:1/0")  # never contacted here
+    broadcaster = live.Broadcaster()
+    first = live_redis.install_publisher(settings, broadcaster)
+    second = live_redis.install_publisher(settings, broadcaster)
+    assert first is not None and first is second
+    assert len(broadcaster._forwarders) == 1
