@@ -16,6 +16,7 @@ from typing import Any, Self
 
 from sqlmodel import Session
 
+from orchestrator.adapters.repo_demo import DemoRepository
 from orchestrator.adapters.repo_gameserver import GameserverRepository
 from orchestrator.adapters.repo_playoff import PlayoffRepository
 from orchestrator.adapters.repo_public import PublicRepository
@@ -58,6 +59,7 @@ class UnitOfWork:
     public: PublicRepository
     gameserver: GameserverRepository
     playoff: PlayoffRepository
+    demo: DemoRepository
 
     def __init__(self, session_factory: SessionFactory | None = None, *, settings: Settings | None = None):
         self._session_factory = session_factory or get_session_factory(settings)
@@ -85,6 +87,7 @@ class UnitOfWork:
         self.public = PublicRepository(self.session)
         self.gameserver = GameserverRepository(self.session)
         self.playoff = PlayoffRepository(self.session)
+        self.demo = DemoRepository(self.session)
         return self
 
     def __exit__(

@@ -33,6 +33,7 @@ from orchestrator.web import (
     routes_api_results,
     routes_api_setup,
     routes_auth,
+    routes_links,
     routes_public,
     routes_staff_results,
     routes_staff_setup,
@@ -237,6 +238,7 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
 
     app.include_router(routes_auth.router)
     app.include_router(routes_auth.api)
+    app.include_router(routes_links.router)
     app.include_router(routes_public.router)
     app.include_router(routes_api_public.router)
     app.include_router(sse.router)
