@@ -1638,3 +1638,79 @@ def duel_topics(uow: UnitOfWork, *, stage_id: int) -> list[str]:
     return [f"event:{event.slug}", f"stage:{stage_id}"] + [
         f"duel:{d.id}" for d in uow.playoff.duels_of_stage(stage_id)
     ]
+
+
+def stage_of_match(uow: UnitOfWork, *, match_id: int) -> int:
+    match = uow.repo.get(Match, match_id)
+    if match is None:
+        raise NotFound(f"match {match_id} does not exist")
+    return uow.repo.get_or_raise(Round, match.round_id).stage_id
+
+
+@dataclass(frozen=True, slots=True)
+class DeskDuel:
+    """What the staff desk needs to offer the next step of a duel (ids, never sealed choices)."""
+
+    duel_id: int
+    key: str
+    teams: tuple[tuple[int, str], ...]  # (id, name) of the known teams
+    matches: tuple[tuple[int, int], ...]  # (leg, match id) of matches 1 and 2
+    next_step: str  # "category-commit", "category-reveal", "nominating", "colour-commit", ...
+    chooser_team_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class StaffDesk:
+    stage_id: int
+    event_slug: str
+    built: bool
+    duels: dict[str, DeskDuel]
+    withdrawable: tuple[tuple[int, str], ...]  # teams still in the bracket
+
+
+def staff_desk(uow: UnitOfWork, *, stage_id: int) -> StaffDesk:
+    """The staff desk's data: each duel's next Armageddon step and the ids its forms post."""
+    ctx = _load(uow, stage_id)
+    duels: dict[str, DeskDuel] = {}
+    in_bracket: dict[int, str] = {}
+    for key, duel in ctx.duels.items():
+        teams = tuple(
+            (t, ctx.name(t) or "?") for t in (duel.first_team_id, duel.second_team_id) if t is not None
+        )
+        if duel.status != DuelStatus.DECIDED.value:
+            in_bracket.update({t: n for t, n in teams if ctx.teams[t].withdrawn_at is None})
+        arm = ctx.armageddons.get(duel.id or 0)
+        category_lot = ctx.lots.get(_purpose(key, "category"))
+        colour_lot = ctx.lots.get(_purpose(key, "colour"))
+        step = ""
+        chooser = None
+        if duel.status == DuelStatus.ARMAGEDDON.value and arm is None:
+            step = (
+                "category-reveal"
+                if category_lot is not None and category_lot.seed_hex is None
+                else "category-commit"
+            )
+        elif arm is not None:
+            if arm.status == ArmageddonStatus.NOMINATING.value:
+                step = "nominating"
+            elif arm.status == ArmageddonStatus.CHOOSING.value and arm.chooser_lot_id is None:
+                step = (
+                    "colour-reveal"
+                    if colour_lot is not None and colour_lot.seed_hex is None
+                    else "colour-commit"
+                )
+            elif arm.status == ArmageddonStatus.CHOOSING.value:
+                step = "choose-colour"
+                if colour_lot is not None and colour_lot.outcome:
+                    chooser = ctx.team_id(str(colour_lot.outcome[0]))
+            elif arm.status in (ArmageddonStatus.READY.value, ArmageddonStatus.PLAYING.value):
+                step = "game"
+        matches = tuple((m.leg or 0, m.id or 0) for m in ctx.matches.get(duel.id or 0, []) if m.leg in (1, 2))
+        duels[key] = DeskDuel(duel.id or 0, key, teams, matches, step, chooser)
+    return StaffDesk(
+        stage_id=stage_id,
+        event_slug=ctx.event.slug,
+        built=bool(ctx.duels),
+        duels=duels,
+        withdrawable=tuple(sorted(in_bracket.items(), key=lambda item: item[1])),
+    )

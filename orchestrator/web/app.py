@@ -29,11 +29,14 @@ from orchestrator.db import REPO_ROOT, get_session_factory, init_db, is_sqlite
 from orchestrator.services import live_redis
 from orchestrator.services.errors import NotAuthenticated, ServiceError, StaleEdit, ValidationFailed
 from orchestrator.web import (
+    routes_api_playoff,
     routes_api_public,
     routes_api_results,
     routes_api_setup,
     routes_auth,
+    routes_captain,
     routes_links,
+    routes_playoff,
     routes_public,
     routes_staff_results,
     routes_staff_setup,
@@ -247,6 +250,9 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
     app.include_router(routes_staff_setup.router)
     app.include_router(routes_api_setup.staff)
     app.include_router(routes_api_setup.public)
+    app.include_router(routes_playoff.router)
+    app.include_router(routes_captain.router)
+    app.include_router(routes_api_playoff.router)
 
     @app.get("/healthz", dependencies=[allow_public()], tags=["health"])
     def healthz(request: Request) -> JSONResponse:

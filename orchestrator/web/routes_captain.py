@@ -1,0 +1,165 @@
+"""Captains' pages (lineups, Armageddon nomination, colour choice) and the staff pages that serve them
+(invitation links, teams without a lineup). A captain only ever reaches their own team: the services
+check ``user.team_id``; staff pass ``team_id`` to act for a team.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Form, Request
+from starlette.responses import RedirectResponse, Response
+
+from orchestrator.services import captains, lineups, playoff
+from orchestrator.services.errors import ValidationFailed
+from orchestrator.services.users import AuthUser
+from orchestrator.web.auth import require_login, require_staff
+from orchestrator.web.deps import get_settings, get_uow_factory, render
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/captain")
+def captain_home(request: Request, team_id: int | None = None, user: AuthUser = require_login()) -> Response:
+    """A captain's to-do list: lineups for the coming matches, Armageddon nominations."""
+    with get_uow_factory(request)() as uow:
+        home = captains.captain_home(uow, user=user, team_id=team_id)
+    return render(request, "captain/home.html", {"home": home, "as_staff": user.is_staff})
+
+
+def _lineup_page(
+    request: Request, user: AuthUser, match_id: int, team_id: int | None, **extra: object
+) -> Response:
+    with get_uow_factory(request)() as uow:
+        team = captains.team_of_user(user, team_id)
+        form = lineups.lineup_form(uow, match_id=match_id, team_id=team, user=user)
+    status = 422 if extra.get("problems") else 409 if extra.get("error") else 200
+    return render(request, "captain/lineup.html", {"form": form, **extra}, status_code=status)
+
+
+@router.get("/captain/matches/{match_id}/lineup")
+def lineup_page(
+    request: Request, match_id: int, team_id: int | None = None, user: AuthUser = require_login()
+) -> Response:
+    notice = (
+        "Lineup saved. You can change it until the deadline." if request.query_params.get("saved") else None
+    )
+    return _lineup_page(request, user, match_id, team_id, notice=notice)
+
+
+@router.post("/captain/matches/{match_id}/lineup")
+async def lineup_submit(request: Request, match_id: int, user: AuthUser = require_login()) -> Response:
+    data = await request.form()
+    raw_team = str(data.get("team_id") or "")
+    team_id = int(raw_team) if raw_team.isdigit() else None
+    boards: list[int | None] = []
+    problems: list[str] = []
+    number = 1
+    while f"board_{number}" in data:
+        value = str(data.get(f"board_{number}") or "").strip()
+        if value and not value.isdigit():
+            problems.append(f"Board {number}: choose a player from the list.")
+        boards.append(int(value) if value.isdigit() else None)
+        number += 1
+    if problems:
+        return _lineup_page(request, user, match_id, team_id, problems=problems)
+    try:
+        with get_uow_factory(request)() as uow:
+            team = captains.team_of_user(user, team_id)
+            lineups.submit_lineup(uow, match_id=match_id, team_id=team, boards=boards, user=user)
+    except ValidationFailed as error:
+        return _lineup_page(request, user, match_id, team_id, problems=list(error.problems))
+    query = f"?saved=1&team_id={team}" if user.is_staff else "?saved=1"
+    return RedirectResponse(f"/captain/matches/{match_id}/lineup{query}", status_code=303)
+
+
+def _armageddon_page(
+    request: Request, user: AuthUser, duel_id: int, team_id: int | None, **extra: object
+) -> Response:
+    with get_uow_factory(request)() as uow:
+        team = captains.team_of_user(user, team_id)
+        form = playoff.nomination_form(uow, duel_id=duel_id, team_id=team, user=user)
+    status = 422 if extra.get("problems") else 409 if extra.get("error") else 200
+    return render(request, "captain/armageddon.html", {"form": form, **extra}, status_code=status)
+
+
+@router.get("/captain/duels/{duel_id}/armageddon")
+def armageddon_page(
+    request: Request, duel_id: int, team_id: int | None = None, user: AuthUser = require_login()
+) -> Response:
+    notice = "Saved." if request.query_params.get("saved") else None
+    return _armageddon_page(request, user, duel_id, team_id, notice=notice)
+
+
+def _back(user: AuthUser, duel_id: int, team: int) -> RedirectResponse:
+    query = f"?saved=1&team_id={team}" if user.is_staff else "?saved=1"
+    return RedirectResponse(f"/captain/duels/{duel_id}/armageddon{query}", status_code=303)
+
+
+@router.post("/captain/duels/{duel_id}/nomination")
+def nomination_submit(
+    request: Request,
+    duel_id: int,
+    user: AuthUser = require_login(),
+    team_id: int | None = Form(default=None),
+    account: str = Form(default=""),
+) -> Response:
+    team = captains.team_of_user(user, team_id)
+    try:
+        with get_uow_factory(request)() as uow:
+            playoff.nominate(uow, duel_id=duel_id, team_id=team, account=account, actor=user)
+    except ValidationFailed as error:
+        return _armageddon_page(request, user, duel_id, team, problems=list(error.problems))
+    return _back(user, duel_id, team)
+
+
+@router.post("/captain/duels/{duel_id}/colour")
+def colour_submit(
+    request: Request,
+    duel_id: int,
+    user: AuthUser = require_login(),
+    team_id: int | None = Form(default=None),
+    colour: str = Form(default=""),
+) -> Response:
+    team = captains.team_of_user(user, team_id)
+    with get_uow_factory(request)() as uow:
+        playoff.choose_colour(uow, duel_id=duel_id, team_id=team, colour=colour, actor=user)
+    return _back(user, duel_id, team)
+
+
+# --- staff ----------------------------------------------------------------------------------------
+
+
+@router.get("/staff/events/{event_id}/captains")
+def captains_page(request: Request, event_id: int, user: AuthUser = require_staff()) -> Response:
+    with get_uow_factory(request)() as uow:
+        accounts = captains.captain_accounts(uow, event_id=event_id)
+    return render(request, "captain/staff_captains.html", {"accounts": accounts, "event_id": event_id})
+
+
+@router.post("/staff/teams/{team_id}/captain-invitation")
+def invite(
+    request: Request,
+    team_id: int,
+    user: AuthUser = require_staff(),
+    username: str = Form(default=""),
+    event_id: int = Form(default=0),
+) -> Response:
+    """Create the captain's account (or a fresh link for it) and show the invitation link once."""
+    settings = get_settings(request)
+    with get_uow_factory(request)() as uow:
+        user_id, token = captains.create_captain_invitation(
+            uow, team_id=team_id, actor=user.username, username=username.strip() or None, settings=settings
+        )
+        accounts = captains.captain_accounts(uow, event_id=event_id) if event_id else []
+    link = f"{settings.public_base_url.rstrip('/')}/invitation/{token}"
+    return render(
+        request,
+        "captain/staff_captains.html",
+        {"accounts": accounts, "event_id": event_id, "link": link, "link_user_id": user_id},
+    )
+
+
+@router.get("/staff/rounds/{round_id}/lineups")
+def missing_page(request: Request, round_id: int, user: AuthUser = require_staff()) -> Response:
+    with get_uow_factory(request)() as uow:
+        missing = lineups.missing_lineups(uow, round_id=round_id)
+    return render(request, "captain/staff_missing.html", {"missing": missing, "round_id": round_id})

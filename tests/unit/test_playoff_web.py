@@ -1,0 +1,270 @@
+"""The play-off over HTTP (ASGI, SQLite): captain isolation through pages, JSON and guessed ids; sealed
+nominations invisible to everyone else (pages, API, live messages, audit, error messages) until both are
+in; deadlines enforced by the server; the public bracket page and its JSON."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from orchestrator.adapters.tables import Role, Round
+from orchestrator.config import Settings
+from orchestrator.db import utcnow
+from orchestrator.services import live, playoff
+from orchestrator.services.users import create_user
+from orchestrator.web.app import create_app
+from tests.support.playoff import SEED_A, PlayoffSetup, duel, duel_match, play, playoff_event
+
+PASSWORD = "correct horse battery"
+
+
+@dataclass
+class World:
+    app: FastAPI
+    setup: PlayoffSetup
+    duel_id: int
+    first: str  # duel III's teams
+    second: str
+    first_accounts: list[tuple[str, str]]  # (account, name) eligible for the drawn category
+    second_accounts: list[tuple[str, str]]
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[World]:
+    app = create_app(Settings(data_dir=tmp_path, environment="test", login_max_failures=1000))
+    with TestClient(app):
+        factory = app.state.uow_factory
+        with factory() as uow:
+            setup = playoff_event(uow)
+        with factory() as uow:
+            playoff.build_bracket(uow, stage_id=setup.playoff_stage_id, actor="arbiter")
+        for leg, boards in ((1, "WWWWDD"), (2, "LLLLDD")):
+            with factory() as uow:
+                play(uow, duel_match(uow, setup, "III", leg), boards)
+        with factory() as uow:
+            d = duel(uow, setup, "III")
+            duel_id = d.id or 0
+            playoff.commit_armageddon_lot(
+                uow, duel_id=duel_id, which="category", actor="arbiter", seed=SEED_A
+            )
+        with factory() as uow:
+            category = playoff.reveal_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter")
+        with factory() as uow:
+            first, second = setup.place_team["C2"], setup.place_team["D3"]
+            accounts: dict[str, list[tuple[str, str]]] = {}
+            for name in (first, second):
+                players = uow.playoff.players_of_team(setup.team_ids[name])
+                accounts[name] = [
+                    (p.account, p.name)
+                    for p in players
+                    if playoff.ineligibility(p, playoff.Category(category), 2000) is None
+                ]
+            for username, team in (("cap1", first), ("cap2", second), ("cap3", setup.place_team["A1"])):
+                create_user(
+                    uow, username=username, password=PASSWORD, role=Role.CAPTAIN, team_id=setup.team_ids[team]
+                )
+            create_user(uow, username="arb", password=PASSWORD, role=Role.ARBITER)
+        yield World(app, setup, duel_id, first, second, accounts[first], accounts[second])
+
+
+def login(app: FastAPI, username: str) -> tuple[TestClient, str]:
+    client = TestClient(app, follow_redirects=False)
+    answer = client.post("/api/v1/auth/login", json={"username": username, "password": PASSWORD})
+    assert answer.status_code == 200, answer.text
+    return client, answer.json()["csrf_token"]
+
+
+def nominate_html(client: TestClient, csrf: str, duel_id: int, account: str) -> int:
+    answer = client.post(
+        f"/captain/duels/{duel_id}/nomination", data={"account": account, "csrf_token": csrf}
+    )
+    return answer.status_code
+
+
+# --- captain isolation ---------------------------------------------------------------------------------
+
+
+def test_a_captain_cannot_read_or_change_another_teams_lineup_by_page_json_or_guessed_ids(
+    world: World,
+) -> None:
+    cap1, csrf = login(world.app, "cap1")
+    with world.app.state.uow_factory() as uow:
+        other_match = duel_match(uow, world.setup, "I", 1)  # cap1's team does not play duel I
+        other_team = other_match.first_team_id
+        own_match = duel_match(uow, world.setup, "III", 1)
+    # Another team's form, named explicitly: refused.
+    assert cap1.get(f"/captain/matches/{other_match.id}/lineup?team_id={other_team}").status_code == 403
+    assert cap1.get(f"/api/v1/matches/{other_match.id}/lineup?team_id={other_team}").status_code == 403
+    answer = cap1.put(
+        f"/api/v1/matches/{other_match.id}/lineup",
+        json={"team_id": other_team, "boards": [None] * 6},
+        headers={"X-CSRF-Token": csrf},
+    )
+    assert answer.status_code == 403
+    # A guessed match id of a match the captain's team does not play: not found, nothing learnt.
+    assert cap1.get(f"/captain/matches/{other_match.id}/lineup").status_code == 404
+    assert cap1.get(f"/api/v1/matches/{other_match.id}/lineup").status_code == 404
+    # The opponent's side of the captain's own match: refused.
+    opponent = (
+        own_match.second_team_id
+        if own_match.first_team_id == world.setup.team_ids[world.first]
+        else own_match.first_team_id
+    )
+    assert cap1.get(f"/api/v1/matches/{own_match.id}/lineup?team_id={opponent}").status_code == 403
+    # Staff pages are not for captains.
+    assert cap1.get(f"/staff/playoff/{world.setup.playoff_stage_id}").status_code == 403
+
+
+def test_a_captain_cannot_read_or_make_another_teams_nomination(world: World) -> None:
+    cap3, csrf = login(world.app, "cap3")  # Top A 1st: not in duel III
+    other = world.setup.team_ids[world.first]
+    assert cap3.get(f"/captain/duels/{world.duel_id}/armageddon").status_code == 403
+    assert cap3.get(f"/api/v1/duels/{world.duel_id}/armageddon?team_id={other}").status_code == 403
+    answer = cap3.put(
+        f"/api/v1/duels/{world.duel_id}/nomination",
+        json={"team_id": other, "account": world.first_accounts[0][0]},
+        headers={"X-CSRF-Token": csrf},
+    )
+    assert answer.status_code == 403
+    cap2, csrf2 = login(world.app, "cap2")
+    answer = cap2.put(
+        f"/api/v1/duels/{world.duel_id}/nomination",
+        json={"team_id": other, "account": world.first_accounts[0][0]},
+        headers={"X-CSRF-Token": csrf2},
+    )
+    assert answer.status_code == 403  # the opponent's captain cannot nominate for the other side
+
+
+# --- sealing --------------------------------------------------------------------------------------------
+
+
+def visible_to_others(world: World, client: TestClient) -> str:
+    """Everything the other captain and spectators can read about the duel."""
+    public = TestClient(world.app)
+    parts = [
+        public.get(f"/events/{world.setup.slug}/bracket").text,
+        public.get(f"/api/v1/events/{world.setup.slug}/bracket").text,
+        client.get(f"/captain/duels/{world.duel_id}/armageddon").text,
+        client.get(f"/api/v1/duels/{world.duel_id}/armageddon").text,
+    ]
+    text = "\n".join(parts)
+    # The live status and CSRF tokens differ per request; they carry no nomination.
+    return re.sub(r'name="csrf_token" value="[^"]+"', "", text)
+
+
+def test_a_sealed_nomination_is_invisible_to_the_other_captain_and_spectators_whichever_player_it_is(
+    world: World,
+) -> None:
+    cap1, csrf1 = login(world.app, "cap1")
+    cap2, csrf2 = login(world.app, "cap2")
+    messages: list[live.Message] = []
+    live.broadcaster.add_forwarder(messages.append)
+    seen = []
+    audit_texts = []
+    errors = []
+    (acc_a, name_a), (acc_b, name_b) = world.first_accounts[0], world.first_accounts[-1]
+    assert acc_a != acc_b
+    for account in (acc_a, acc_b):
+        messages.clear()
+        assert nominate_html(cap1, csrf1, world.duel_id, account) == 303
+        assert all(acc_a not in json.dumps(m.data) and acc_b not in json.dumps(m.data) for m in messages)
+        seen.append(visible_to_others(world, cap2))
+        # The other captain's refused nomination (a player of the wrong team) says the same either way.
+        answer = cap2.put(
+            f"/api/v1/duels/{world.duel_id}/nomination",
+            json={"account": acc_a},
+            headers={"X-CSRF-Token": csrf2},
+        )
+        errors.append((answer.status_code, answer.json()))
+        with world.app.state.uow_factory() as uow:
+            audit_texts.append(json.dumps([(a.action, a.new, a.old, a.reason) for a in uow.audit.latest(50)]))
+    assert seen[0] == seen[1]
+    for text in seen:
+        assert name_a not in text and name_b not in text and acc_a not in text and acc_b not in text
+    assert errors[0] == errors[1] and errors[0][0] == 422
+    for text in audit_texts:
+        assert acc_a not in text and acc_b not in text and name_a not in text and name_b not in text
+    # The captain sees their own sealed choice.
+    assert name_b in cap1.get(f"/captain/duels/{world.duel_id}/armageddon").text
+    # Once both are in, everyone sees both.
+    assert nominate_html(cap2, csrf2, world.duel_id, world.second_accounts[0][0]) == 303
+    page = TestClient(world.app).get(f"/events/{world.setup.slug}/bracket").text
+    assert name_b in page and world.second_accounts[0][1] in page
+
+
+def test_nominations_are_refused_after_the_deadline_and_the_default_applies(world: World) -> None:
+    cap1, csrf1 = login(world.app, "cap1")
+    assert nominate_html(cap1, csrf1, world.duel_id, world.first_accounts[0][0]) == 303
+    with world.app.state.uow_factory() as uow:
+        arm = uow.playoff.armageddon_of_duel(world.duel_id)
+        assert arm is not None
+        arm.deadline_at = utcnow() - timedelta(seconds=1)
+        uow.session.add(arm)
+    cap2, csrf2 = login(world.app, "cap2")
+    answer = cap2.put(
+        f"/api/v1/duels/{world.duel_id}/nomination",
+        json={"account": world.second_accounts[0][0]},
+        headers={"X-CSRF-Token": csrf2},
+    )
+    assert answer.status_code == 409 and answer.json()["detail"] == playoff.NOMINATIONS_CLOSED
+    # Spectators see the nominations as soon as the deadline has passed, defaults applied.
+    data = TestClient(world.app).get(f"/api/v1/events/{world.setup.slug}/bracket").json()
+    arm_json = next(d for r in data["rounds"] for d in r["duels"] if d["key"] == "III")["armageddon"]
+    assert arm_json["sealed"] is False
+    assert [n["by_default"] for n in arm_json["nominees"]] == [False, True]
+    with world.app.state.uow_factory() as uow:
+        done = playoff.apply_due_deadlines(uow)
+    assert done["armageddons_revealed"] == 1
+
+
+def test_lineups_are_refused_after_the_round_deadline(world: World) -> None:
+    with world.app.state.uow_factory() as uow:
+        own = world.setup.team_ids[world.setup.place_team["A2"]]
+        create_user(uow, username="cap4", password=PASSWORD, role=Role.CAPTAIN, team_id=own)
+        match = duel_match(uow, world.setup, "I", 1)
+        rnd = uow.repo.get_or_raise(Round, match.round_id)
+        rnd.lineup_deadline_at = utcnow() + timedelta(hours=1)
+        uow.session.add(rnd)
+    cap4, csrf4 = login(world.app, "cap4")
+    form = cap4.get(f"/api/v1/matches/{match.id}/lineup").json()
+    boards = [b["player_id"] for b in form["boards"]]
+    answer = cap4.put(
+        f"/api/v1/matches/{match.id}/lineup", json={"boards": boards}, headers={"X-CSRF-Token": csrf4}
+    )
+    assert answer.status_code == 200, answer.text
+    with world.app.state.uow_factory() as uow:
+        rnd = uow.repo.get_or_raise(Round, match.round_id)
+        rnd.lineup_deadline_at = utcnow() - timedelta(seconds=1)
+        uow.session.add(rnd)
+    answer = cap4.put(
+        f"/api/v1/matches/{match.id}/lineup", json={"boards": boards}, headers={"X-CSRF-Token": csrf4}
+    )
+    assert answer.status_code == 409 and "closed" in answer.json()["detail"]
+    page = cap4.post(
+        f"/captain/matches/{match.id}/lineup",
+        data={"csrf_token": csrf4, **{f"board_{i + 1}": str(b or "") for i, b in enumerate(boards)}},
+    )
+    assert page.status_code == 409
+
+
+def test_the_public_bracket_page_and_json_show_the_tree_without_login(world: World) -> None:
+    public = TestClient(world.app)
+    page = public.get(f"/events/{world.setup.slug}/bracket")
+    assert page.status_code == 200
+    for heading in ("First round", "Quarter-final", "Semi-final", "Final"):
+        assert heading in page.text
+    assert "data-live-src" in page.text and "duel%3A" in page.text
+    data = public.get(f"/api/v1/events/{world.setup.slug}/bracket").json()
+    assert [r["name"] for r in data["rounds"]] == ["First round", "Quarter-final", "Semi-final", "Final"]
+    third = next(d for r in data["rounds"] for d in r["duels"] if d["key"] == "III")
+    assert third["status"] == "armageddon" and third["armageddon"]["category_lot"]["seed_hex"]
+    schema = public.get("/api/v1/openapi.json").json()
+    assert "/api/v1/events/{slug}/bracket" in schema["paths"]
