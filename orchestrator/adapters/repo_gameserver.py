@@ -196,6 +196,24 @@ class GameserverRepository(Repository):
             .distinct()
         ).all()
 
+    def bulk_problems(self, event_id: int) -> list[tuple[Stage, Round, GameserverBulk]]:
+        """Rounds of an event not yet paired whose last bulk attempt was refused or failed."""
+        rows = self.session.exec(
+            select(Stage, Round, GameserverBulk)
+            .join(Round, col(Round.stage_id) == Stage.id)
+            .join(GameserverBulk, col(GameserverBulk.round_id) == Round.id)
+            .where(
+                Stage.event_id == event_id,
+                Round.status == RoundStatus.SCHEDULED.value,
+                col(GameserverBulk.status).in_([BulkStatus.REJECTED.value, BulkStatus.FAILED.value]),
+            )
+            .order_by(col(Stage.position), col(Round.number), col(GameserverBulk.id).desc())
+        ).all()
+        latest: dict[int, tuple[Stage, Round, GameserverBulk]] = {}
+        for stage, rnd, bulk in rows:
+            latest.setdefault(rnd.id or 0, (stage, rnd, bulk))
+        return list(latest.values())
+
     # ------------------------------------------------------------ players and links
 
     def players_by_id(self, player_ids: Iterable[int]) -> dict[int, Player]:
