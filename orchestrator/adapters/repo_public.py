@@ -110,6 +110,14 @@ class PublicRepository(Repository):
         )
         return self.session.exec(statement).all()
 
+    def matches_of_duels(self, duel_ids: Iterable[int]) -> Sequence[Match]:
+        statement = (
+            select(Match)
+            .where(col(Match.duel_id).in_(_ids(duel_ids)))
+            .order_by(col(Match.duel_id), col(Match.leg))
+        )
+        return self.session.exec(statement).all()
+
     def matches_of_team(self, team_id: int) -> Sequence[Match]:
         statement = (
             select(Match)

@@ -38,7 +38,6 @@ from orchestrator.domain.event import EventDefinition, EventDefinitionError, par
 from orchestrator.domain.performance import Performance, PlayedGame, performance
 from orchestrator.domain.scoring import (
     DEFAULT_SCORING,
-    GameResult,
     MatchForfeit,
     MatchRecord,
     MatchScoring,
@@ -48,6 +47,7 @@ from orchestrator.domain.scoring import (
 from orchestrator.domain.standings import compute_standings, team_totals
 from orchestrator.domain.tiebreaks import PRESETS, TieBreakError, parse_chain
 from orchestrator.services.errors import NotFound
+from orchestrator.services.standings import effective_result
 
 log = logging.getLogger(__name__)
 
@@ -335,6 +335,8 @@ class BoardLine:
     forfeit: bool
     game_url: str | None
     has_pgn: bool
+    annulled: bool = False  # a fair-play ruling turned this game into a loss (SPEC §2)
+    played_result: str = ""  # the result on the board before the ruling
 
     @property
     def first_score(self) -> str:
@@ -516,6 +518,7 @@ class _EventData:
             uow.public.duels_of_stages(_id(s.id) for s in self.stages if s.kind == StageKind.KNOCKOUT)
         )
         self.items = {_id(s.id): self._stage_item(s) for s in self.stages}
+        self.annulled = uow.public.annulled_player_ids(_id(event.id))
 
     @property
     def boards(self) -> int:
@@ -606,11 +609,16 @@ def _is_public(pool: PoolRow) -> bool:
 
 
 def _match_line(
-    match: Match, round_number: int, teams: Mapping[int, Team], boards: Sequence[Board], board_count: int
+    match: Match,
+    round_number: int,
+    teams: Mapping[int, Team],
+    boards: Sequence[Board],
+    board_count: int,
+    annulled: set[int] | None = None,
 ) -> MatchLine:
     first_half = second_half = final = 0
     for board in boards:
-        result = GameResult(board.result)
+        result = effective_result(board, annulled or set())
         if result.is_final:
             final += 1
         if board.board_no % 2 == 1:  # the first-named team has White on odd boards (SPEC §1)
@@ -692,7 +700,9 @@ def _load_pools(data: _EventData, pools: Sequence[PoolRow]) -> list[_PoolData]:
     for pool in pools:
         pool_matches = [m for m in matches if m.pool_id == pool.id]
         lines = [
-            _match_line(m, round_by_id[m.round_id].number, teams, boards[_id(m.id)], data.boards)
+            _match_line(
+                m, round_by_id[m.round_id].number, teams, boards[_id(m.id)], data.boards, data.annulled
+            )
             for m in pool_matches
             if m.round_id in round_by_id
         ]
@@ -912,8 +922,20 @@ def _duels(data: _EventData, stage: Stage) -> tuple[DuelLine, ...]:
     uow = data.uow
     duels = [d for d in data.duels if d.stage_id == stage.id]
     teams = {_id(t.id): t for t in uow.public.teams_of_event(_id(data.row.id))}
+    legs = list(uow.public.matches_of_duels(_id(d.id) for d in duels))
+    boards: dict[int, list[Board]] = defaultdict(list)
+    for board in uow.public.boards_of_matches(_id(m.id) for m in legs):
+        boards[board.match_id].append(board)
+    round_by_id = {r.id: r.number for r in data.rounds}
     out = []
     for duel in duels:
+        lines = tuple(
+            _match_line(
+                m, round_by_id.get(m.round_id, 0), teams, boards[_id(m.id)], data.boards, data.annulled
+            )
+            for m in legs
+            if m.duel_id == duel.id
+        )
         out.append(
             DuelLine(
                 key=duel.key,
@@ -924,7 +946,7 @@ def _duels(data: _EventData, stage: Stage) -> tuple[DuelLine, ...]:
                 second_source=duel.second_source,
                 status=duel.status,
                 winner=_ref_team(teams[duel.winner_team_id]) if duel.winner_team_id else None,
-                matches=(),
+                matches=lines,
             )
         )
     return tuple(out)
@@ -984,10 +1006,10 @@ def match_view(uow: UnitOfWork, *, slug: str, match_id: int) -> MatchView:
     players = uow.public.players_by_id(
         [b.white_player_id for b in boards] + [b.black_player_id for b in boards]
     )
-    line = _match_line(match, rnd.number, teams, boards, data.boards)
+    line = _match_line(match, rnd.number, teams, boards, data.boards, data.annulled)
     board_lines = []
     for board in boards:
-        result = GameResult(board.result)
+        result = effective_result(board, data.annulled)
         first_white = board.board_no % 2 == 1
         white = _ref_player(players[board.white_player_id]) if board.white_player_id in players else None
         black = _ref_player(players[board.black_player_id]) if board.black_player_id in players else None
@@ -1004,6 +1026,8 @@ def match_view(uow: UnitOfWork, *, slug: str, match_id: int) -> MatchView:
                 forfeit=result.is_forfeit,
                 game_url=board.game_url if board.game_url and board.game_url.startswith("http") else None,
                 has_pgn=bool(board.pgn),
+                annulled=result.value != board.result,
+                played_result=board.result,
             )
         )
     pool_letter = None
@@ -1065,7 +1089,9 @@ def team_view(uow: UnitOfWork, *, slug: str, team_id: int) -> TeamView:
                                                  round_by_id[m.round_id].number)):  # fmt: skip
         rnd = round_by_id[match.round_id]
         stage = data.stage_by_id(rnd.stage_id)
-        line = _match_line(match, rnd.number, teams, boards_by_match[_id(match.id)], data.boards)
+        line = _match_line(
+            match, rnd.number, teams, boards_by_match[_id(match.id)], data.boards, data.annulled
+        )
         is_first = match.first_team_id == team_id
         opponent_team = line.second if is_first else line.first
         match_lines.append(
@@ -1079,7 +1105,7 @@ def team_view(uow: UnitOfWork, *, slug: str, team_id: int) -> TeamView:
             )
         )
         for board in boards_by_match[_id(match.id)]:
-            result = GameResult(board.result)
+            result = effective_result(board, data.annulled)
             for player_id, colour, opp_id in (
                 (board.white_player_id, "white", board.black_player_id),
                 (board.black_player_id, "black", board.white_player_id),

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.adapters.tables import Event, EventStatus
+from orchestrator.adapters.tables import Annulment, Event, EventStatus
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import init_db, make_engine, make_session_factory
@@ -308,3 +308,25 @@ def test_tiebreak_values_print_exactly() -> None:
     assert views.format_value(Fraction(647, 4)) == "161.75"
     assert views.format_score(9) == "4½" and views.format_score(1) == "½" and views.format_score(6) == "3"
     assert views.tiebreak_label("EMGSB/C1")[0] == "SB-MG C1"
+
+
+def test_a_fair_play_annulment_turns_the_players_wins_into_losses_on_every_page(
+    uow_factory: UnitOfWorkFactory, seeded: SeededPool
+) -> None:
+    key = sorted(k for k in seeded.matches if k[0] == 1)[0]
+    match_id = seeded.matches[key]
+    play(uow_factory, match_id, FIRST_WINS_6_0)
+    _, first, _ = key
+    with uow_factory() as uow:
+        board_one = uow.public.boards_of_matches([match_id])[0]  # the first team's board-1 player had White
+        uow.repo.add(
+            Annulment(player_id=board_one.white_player_id or 0, reason="engine use", annulled_by="chief")
+        )
+    with uow_factory() as uow:
+        match = views.match_view(uow, slug=seeded.slug, match_id=match_id)
+        team = views.team_view(uow, slug=seeded.slug, team_id=seeded.teams[first])
+    assert match.match.score_text == "5–1"
+    assert match.boards[0].annulled and match.boards[0].played_result == "1-0"
+    assert (match.boards[0].first_score, match.boards[0].second_score) == ("−", "+")
+    player = next(p for p in team.players if p.main_board == 1)
+    assert player.games[0].text == "−" and player.performance is None
