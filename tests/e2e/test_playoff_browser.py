@@ -1,0 +1,153 @@
+"""The play-off in real browsers (Playwright, headless Chromium, uvicorn on a free port, SQLite file).
+
+Two captains nominate their Armageddon players through the web form; the lots are drawn; a spectator's
+bracket page shows the nominees, the colours and the result without a reload. Screenshots of the bracket
+at phone and desktop width go to docs/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from orchestrator.adapters.tables import Role
+from orchestrator.services import playoff
+from orchestrator.services.users import AuthUser, create_user
+from tests.e2e.conftest import LiveServer
+from tests.support.playoff import SEED_A, SEED_B, PlayoffSetup, duel, duel_match, play, playoff_event
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = "/usr/bin/chromium"
+PASSWORD = "correct horse battery"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+ARBITER = AuthUser(id=0, username="arbiter", role=Role.ARBITER, team_id=None, session_generation=1)
+
+
+@dataclass
+class Scene:
+    setup: PlayoffSetup
+    duel_id: int
+    first: str
+    second: str
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"{CHROMIUM} is missing")
+        pytest.skip(f"{CHROMIUM} is missing")
+    with playwright_api.sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture(scope="module")
+def scene(live_server: LiveServer) -> Scene:
+    """A play-off in progress: first round I, II decided, III level and its Armageddon category drawn."""
+    factory = live_server.uow_factory
+    with factory() as uow:
+        setup = playoff_event(uow, slug="playoff-e2e")
+    with factory() as uow:
+        playoff.build_bracket(uow, stage_id=setup.playoff_stage_id, actor="arbiter")
+    for key, m1, m2 in (("I", "WWWDDD", "WWWWDD"), ("II", "LLLWDD", "DDDDDD"), ("III", "WWWWDD", "LLLLDD")):
+        for leg, boards in ((1, m1), (2, m2)):
+            with factory() as uow:
+                play(uow, duel_match(uow, setup, key, leg), boards)
+    with factory() as uow:
+        duel_id = duel(uow, setup, "III").id or 0
+        playoff.commit_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter", seed=SEED_A)
+    with factory() as uow:
+        playoff.reveal_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter")
+    first, second = setup.place_team["C2"], setup.place_team["D3"]
+    with factory() as uow:
+        for username, team in (("cap-first", first), ("cap-second", second)):
+            create_user(
+                uow, username=username, password=PASSWORD, role=Role.CAPTAIN, team_id=setup.team_ids[team]
+            )
+    return Scene(setup, duel_id, first, second)
+
+
+def captain_nominates(browser: object, live_server: LiveServer, scene: Scene, username: str) -> str:
+    page = browser.new_context().new_page()  # type: ignore[attr-defined]
+    page.goto(f"{live_server.base_url}/login?next=/captain")
+    page.fill("#username", username)
+    page.fill("#password", PASSWORD)
+    page.click("form.form button[type=submit]")
+    page.wait_for_url("**/captain")
+    page.click(f"a[href='/captain/duels/{scene.duel_id}/armageddon']")
+    choice = page.locator("#account option").last.inner_text()
+    page.select_option("#account", index=page.locator("#account option").count() - 1)
+    page.click("text=Nominate (sealed)")
+    playwright_api.expect(page.locator(".message-notice, #own-nomination").first).to_be_visible()
+    name = choice.split(" (")[0]
+    page.context.close()
+    return name
+
+
+def test_two_captains_nominate_the_lots_are_drawn_and_the_spectator_sees_the_result_live(
+    browser: object, live_server: LiveServer, scene: Scene
+) -> None:
+    spectator = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()  # type: ignore[attr-defined]
+    spectator.goto(f"{live_server.base_url}/events/{scene.setup.slug}/bracket")
+    playwright_api.expect(spectator.locator(".live-status")).to_contain_text("Live")
+    spectator.evaluate("window.__notReloaded = true")
+    card = spectator.locator("#duel-III")
+    playwright_api.expect(card).to_contain_text("sealed (0 of 2 in)")
+
+    first_name = captain_nominates(browser, live_server, scene, "cap-first")
+    playwright_api.expect(card).to_contain_text("sealed")
+    assert first_name not in card.inner_text()  # still sealed for the spectator
+    second_name = captain_nominates(browser, live_server, scene, "cap-second")
+    playwright_api.expect(card).to_contain_text(first_name)
+    playwright_api.expect(card).to_contain_text(second_name)
+
+    factory = live_server.uow_factory
+    with factory() as uow:
+        playoff.commit_armageddon_lot(
+            uow, duel_id=scene.duel_id, which="colour", actor="arbiter", seed=SEED_B
+        )
+    playwright_api.expect(card).to_contain_text("draw to come")
+    with factory() as uow:
+        chooser = playoff.reveal_armageddon_lot(uow, duel_id=scene.duel_id, which="colour", actor="arbiter")
+    with factory() as uow:
+        playoff.choose_colour(
+            uow, duel_id=scene.duel_id, team_id=scene.setup.team_ids[chooser], colour="white", actor=ARBITER
+        )
+    with factory() as uow:
+        playoff.set_armageddon_game(
+            uow, duel_id=scene.duel_id, game_ref="lichess.org/Xy12Ab34", actor="arbiter"
+        )
+    with factory() as uow:
+        playoff.record_armageddon_result(uow, duel_id=scene.duel_id, result="0-1", actor="arbiter")
+    black = scene.second if chooser == scene.first else scene.first
+    playwright_api.expect(card).to_contain_text("Result 0-1")
+    playwright_api.expect(card).to_contain_text(f"{black} through on Armageddon")
+    # The quarter-final fed by duel III now names the winner, still without a reload.
+    playwright_api.expect(spectator.locator("#duel-VI")).to_contain_text(black)
+    assert spectator.evaluate("window.__notReloaded") is True
+
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    playwright_api.expect(spectator.locator(".live-updated")).to_have_count(0)  # the change flash is over
+    spectator.screenshot(path=str(SCREENSHOTS / "bracket-desktop.png"), full_page=True)
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2).new_page()  # type: ignore[attr-defined]
+    phone.goto(f"{live_server.base_url}/events/{scene.setup.slug}/bracket")
+    phone.screenshot(path=str(SCREENSHOTS / "bracket-phone.png"), full_page=True)
+    # On a phone the rounds stack: the Final comes below the first round, not beside it.
+    first_round = phone.locator(".bracket-round").first.bounding_box()
+    final = phone.locator(".bracket-round").last.bounding_box()
+    assert first_round is not None and final is not None and final["y"] > first_round["y"]
+    assert abs(final["x"] - first_round["x"]) < 1
