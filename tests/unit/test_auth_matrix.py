@@ -107,3 +107,21 @@ def test_logout_is_for_logged_in_users_only(app: FastAPI, role: Role | None) -> 
         client, csrf = client_for(app, role)
         answer = client.post(path, headers={"X-CSRF-Token": csrf})
         assert denied(answer.status_code, answer.headers.get("location", "")) == (role is None), path
+
+
+def test_the_play_off_routes_are_in_the_matrix_with_their_rules(app: FastAPI) -> None:
+    rules = {route.path: route.rule for route in iter_routes(app)}
+    assert rules["/events/{slug}/bracket"] is not None and rules["/events/{slug}/bracket"].allows(None)
+    assert rules["/api/v1/events/{slug}/bracket"] is not None and rules[
+        "/api/v1/events/{slug}/bracket"
+    ].allows(None)
+    for path in ("/captain", "/captain/matches/{match_id}/lineup", "/api/v1/duels/{duel_id}/nomination"):
+        rule = rules[path]
+        assert rule is not None and rule.allows(Role.CAPTAIN) and not rule.allows(None)
+    for path in (
+        "/staff/playoff/{stage_id}",
+        "/api/v1/playoff/{stage_id}/build",
+        "/staff/teams/{team_id}/captain-invitation",
+    ):
+        rule = rules[path]
+        assert rule is not None and rule.allows(Role.ARBITER) and not rule.allows(Role.CAPTAIN)
