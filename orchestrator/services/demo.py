@@ -1,0 +1,899 @@
+"""The one-command demo: a whole event played on the stand-in game server at an accelerated speed.
+
+``olympiad demo`` (orchestrator/cli.py) builds a ``Demo`` and runs it. Everything below calls the use cases
+of the other services and the jobs of services/tasks.py; the queries it needs are repository methods.
+
+- Settings: the embedded default (a SQLite file under ``var/demo/``, fresh each run unless ``keep``), tasks
+  in process (``task_mode="eager"``): the SAME job functions the Celery tasks run.
+- ``Beat``: a daemon thread that plays Celery beat's role (workers/app.py's ``beat_schedule``): it sends
+  ``rounds.open_due`` and ``results.reconcile`` every tick; the jobs those queue (create games, pull results,
+  recompute standings, close stages) run in process after each commit.
+- Servers: the stand-in game server and (unless ``web=False``) the web app, each under uvicorn in a thread.
+- Set-up: the event from its file (appeal window set to 0: fifteen minutes of a month-long event are
+  nothing in demo time), an owner account with a random password, every player's game-server account
+  created on the stand-in (its demo user endpoint) and linked with its token stored encrypted (a random
+  Fernet key per run when none is configured).
+- ``DemoDriver.step``: what staff and captains do, one tick at a time. Draft, publish and start each pool
+  stage once the previous one is closed, with its rounds compressed into demo time; build the bracket
+  from the Top division's final standings; schedule each bracket round once all its duels are known; run
+  the deadline check (default lineups, default Armageddon nominations); draw the Armageddon lots (category
+  with the nomination deadline at once, so the defaults apply; then the colour), let the chooser take a
+  colour, and set up the Armageddon game on the stand-in (5 v 4 minutes, the stand-in's unequal clocks)
+  the way an arbiter does on Lichess. It stops when the bracket has a champion.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+import secrets
+import socket
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import httpx
+from cryptography.fernet import Fernet
+from pydantic import SecretStr
+
+from orchestrator.adapters.lichess import LichessClient, Pairing, PlayerLink
+from orchestrator.adapters.repo_demo import StageProgress
+from orchestrator.adapters.tables import (
+    Duel,
+    DuelStatus,
+    Event,
+    LinkStatus,
+    Role,
+    RoundStatus,
+    Stage,
+    StageKind,
+    StageStatus,
+)
+from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
+from orchestrator.config import Settings, get_settings
+from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
+from orchestrator.domain.event import EventDefinition, bracket_rounds, parse_event
+from orchestrator.services import event_setup, playoff, tasks
+from orchestrator.services.errors import ServiceError
+from orchestrator.services.player_links import decrypt_token, store_link
+from orchestrator.services.users import AuthUser, create_user, set_password
+
+log = logging.getLogger(__name__)
+
+DEFAULT_EVENT = Path("events/online-olympiad-2020.yaml")
+DEFAULT_DATA_DIR = Path("var/demo")
+OWNER = "owner"
+ORGANISER_ACCOUNT = "olympiad-organiser"
+STAFF_ACTOR = OWNER  # staff steps are the owner's; jobs act as "worker"
+LOG_LINES = 8
+
+
+class DemoError(RuntimeError):
+    """The demo cannot start or go on (a port in use, an invalid event file ...)."""
+
+
+# ------------------------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True, slots=True)
+class DemoOptions:
+    """What ``olympiad demo`` and bench/whole_event.py choose."""
+
+    event_file: Path = DEFAULT_EVENT
+    minutes: float = 4.0  # demo time for the whole event (approximate: the work itself takes time too)
+    web: bool = True
+    host: str = "127.0.0.1"
+    port: int = 8000
+    standin_port: int = 8100  # 0: any free port
+    standin_url: str | None = None  # an already running stand-in (benchmarks); None: start one in process
+    data_dir: Path = DEFAULT_DATA_DIR
+    database_url: str = ""  # empty: the SQLite file in data_dir
+    keep: bool = False  # keep the database of earlier runs (the event then gets a new slug)
+    seed: int | None = None  # stand-in results and the colour choices; None: random
+    speed: float | None = None  # stand-in speed (game seconds per second, 0 = instant); None: from minutes
+    round_gap_s: float | None = None  # seconds between two rounds; None: from minutes
+    tick_s: float | None = None  # how often beat and the driver run; None: from the round gap
+
+
+@dataclass(frozen=True, slots=True)
+class DemoPlan:
+    """Demo time: every stage's rounds ``round_gap_s`` apart, games that last a fraction of that."""
+
+    round_gap_s: float
+    speed: float  # 0 = instant
+    tick_s: float
+    lead_s: float  # a stage's first round starts this long after the stage starts
+
+
+def plan_for(definition: EventDefinition, options: DemoOptions, settings: Settings) -> DemoPlan:
+    """Spread the rounds over ``options.minutes``; the stand-in speed ends a game within half a gap."""
+    slots = sum(s.rounds + 1 for s in definition.stages if s.is_pools)
+    slots += 3 * bracket_rounds(definition.bracket)  # match 1, match 2, an Armageddon
+    gap = options.round_gap_s if options.round_gap_s is not None else options.minutes * 60 / max(slots, 1)
+    gap = max(gap, 0.0)
+    # The longest stand-in game: both sides spend up to 85 % of their time plus increments.
+    longest_game_s = 2 * (settings.gameserver_clock_limit_s + 60 * settings.gameserver_clock_increment_s)
+    if options.speed is not None:
+        speed = options.speed
+    else:
+        speed = 0.0 if gap == 0 else max(1.0, longest_game_s / (0.5 * gap))
+    tick = options.tick_s if options.tick_s is not None else min(0.5, max(0.05, gap / 8))
+    return DemoPlan(round_gap_s=gap, speed=speed, tick_s=tick, lead_s=min(gap, 2.0))
+
+
+def demo_definition(text: str, *, slug: str | None = None) -> str:
+    """The event file for the demo: appeal window 0 (and ``slug`` when given); lines keep their numbers."""
+    lines = text.splitlines(keepends=True)
+    out: list[str] = []
+    window_set = False
+    for line in lines:
+        if re.match(r"^appeal_window_minutes\s*:", line):
+            out.append("appeal_window_minutes: 0  # demo: no wait for appeals\n")
+            window_set = True
+        elif slug is not None and re.match(r"^slug\s*:", line):
+            out.append(f"slug: {slug}\n")
+        else:
+            out.append(line)
+    result = "".join(out)
+    if not window_set:
+        result = re.sub(r"^(slug\s*:.*\n)", r"\1appeal_window_minutes: 0\n", result, count=1, flags=re.M)
+    return result
+
+
+def demo_settings(
+    options: DemoOptions, *, standin_url: str, web_url: str, base: Settings | None = None
+) -> Settings:
+    """The run's settings: the embedded default, tasks in process, short waits, a stand-in at demo speed.
+
+    Secrets: the configured ones when set; otherwise a random session key and a random Fernet key for the
+    players' tokens, valid for this run only (the database of a kept run is then unreadable for tokens,
+    which the demo links again).
+    """
+    base = base or get_settings()
+    token_key = base.token_encryption_key.get_secret_value() or Fernet.generate_key().decode()
+    secret = base.secret_key
+    if base.environment != "production":
+        secret = SecretStr(secrets.token_urlsafe(32))
+    return base.model_copy(
+        update={
+            "data_dir": options.data_dir,
+            "database_url": options.database_url,
+            "task_mode": "eager",
+            "secret_key": secret,
+            "token_encryption_key": SecretStr(token_key),
+            "gameserver_url": standin_url,
+            "public_base_url": web_url,
+            "gameserver_retry_scale": 0.01,
+            "gameserver_pair_lead_s": 1,
+            "gameserver_clock_delay_s": 0,
+            "standin_faults": "",
+            "standin_fault_rate": 0.0,
+            "standin_seed": options.seed if options.seed is not None else secrets.randbelow(2**31),
+        }
+    )
+
+
+# ------------------------------------------------------------------------------------------- threads
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        return int(sock.getsockname()[1])
+
+
+class ServerThread:
+    """An ASGI app under uvicorn in a daemon thread (no signal handlers: Ctrl-C goes to the main thread)."""
+
+    def __init__(self, app: Any, *, host: str, port: int, name: str) -> None:
+        import uvicorn
+
+        self.name = name
+        self.url = f"http://{host}:{port}"
+        config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self._serve, name=name, daemon=True)
+
+    def _serve(self) -> None:
+        with contextlib.suppress(SystemExit):  # uvicorn exits when it cannot bind the port
+            self.server.run()
+
+    def start(self, *, attempts: int = 400) -> ServerThread:
+        self.thread.start()
+        for _ in range(attempts):
+            if self.server.started:
+                return self
+            if not self.thread.is_alive():
+                break
+            time.sleep(0.025)
+        raise DemoError(f"the {self.name} could not start on {self.url} (is the port in use?)")
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        if self.thread.is_alive():
+            self.thread.join(10)
+
+
+class Beat:
+    """Celery beat's role in process: send the scheduled jobs every ``period_s`` (eager: run here)."""
+
+    JOBS = (tasks.OPEN_DUE, tasks.RECONCILE)  # workers/app.py beat_schedule
+
+    def __init__(self, period_s: float) -> None:
+        self.period_s = period_s
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="demo-beat", daemon=True)
+        self.ticks = 0
+
+    def start(self) -> Beat:
+        self.thread.start()
+        return self
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            for name in self.JOBS:
+                if self._stop.is_set():
+                    break
+                try:
+                    tasks.send(name)
+                except Exception:  # a job failing must not end beat; reconciliation catches up
+                    log.exception("beat: %s failed", name)
+            self.ticks += 1
+            self._stop.wait(self.period_s)
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self.thread.is_alive():
+            self.thread.join(30)
+
+
+# ------------------------------------------------------------------------------------------- status
+
+
+@dataclass(frozen=True, slots=True)
+class StageTiming:
+    key: str
+    name: str
+    kind: str
+    started_at: datetime
+    finished_at: datetime | None = None
+    games: int = 0
+
+    @property
+    def seconds(self) -> float | None:
+        if self.finished_at is None:
+            return None
+        return (self.finished_at - self.started_at).total_seconds()
+
+
+@dataclass(frozen=True, slots=True)
+class DemoStatus:
+    """A snapshot for the terminal."""
+
+    phase: str  # "playing", "play-off", "finished"
+    event_name: str
+    event_url: str | None
+    stage_name: str | None
+    stage_number: int
+    stage_count: int
+    round_text: str
+    games_done: int
+    games_total: int
+    pool_url: str | None
+    bracket_url: str | None
+    champions: tuple[str, ...]
+    log: tuple[str, ...]
+    elapsed_s: float
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class DemoSetup:
+    event_id: int
+    slug: str
+    event_name: str
+    owner_password: str | None  # shown once on the terminal; None when the account could not be reset
+    players_linked: int
+    web_url: str | None
+    standin_url: str
+    database: str
+    plan: DemoPlan
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class DemoResult:
+    champions: tuple[str, ...]
+    stages: tuple[StageTiming, ...]
+    seconds: float
+    stopped: bool  # Ctrl-C (or stop) before the end
+
+
+# ------------------------------------------------------------------------------------------- set-up
+
+
+def create_owner(uow: UnitOfWork, *, password: str, actor: str) -> None:
+    """The demo's owner account (username ``owner``); with a kept database its password is set anew."""
+    existing = uow.users.get_by_username(OWNER)
+    if existing is None:
+        create_user(uow, username=OWNER, password=password, role=Role.OWNER, actor=actor)
+    else:
+        set_password(uow, user_id=existing.id or 0, password=password, actor=actor)
+
+
+def free_slug(uow: UnitOfWork, slug: str) -> str:
+    """``slug``, or ``slug-2``, ``slug-3`` ... when a kept database already holds it."""
+    candidate, n = slug, 1
+    while uow.events.get_by_slug(candidate) is not None:
+        n += 1
+        candidate = f"{slug}-{n}"
+    return candidate
+
+
+def standin_account(http: httpx.Client, *, username: str, rating: int, scopes: Sequence[str]) -> str:
+    """Create (or re-rate) an account on the stand-in; returns its fresh personal token (a secret)."""
+    answer = http.post(
+        "/_standin/users", json={"username": username, "rating": rating, "scopes": list(scopes)}
+    )
+    if answer.status_code != 200:
+        raise DemoError(f"the stand-in refused account {username!r} ({answer.status_code})")
+    return str(answer.json()["token"])
+
+
+def link_players(
+    uow_factory: UnitOfWorkFactory, settings: Settings, http: httpx.Client, *, event_id: int, actor: str
+) -> int:
+    """Every player's account created on the stand-in and linked (token stored encrypted); a count."""
+    with uow_factory() as uow:
+        players = [(p.id or 0, p.account, p.rating) for p in uow.setup.players_of_event(event_id)]
+    tokens = {
+        pid: standin_account(http, username=account, rating=rating, scopes=("challenge:write",))
+        for pid, account, rating in players
+    }
+    with uow_factory() as uow:
+        for pid, account, _rating in players:
+            store_link(uow, player_id=pid, account=account, token=tokens[pid], settings=settings, actor=actor)
+    tokens.clear()
+    return len(players)
+
+
+# ------------------------------------------------------------------------------------------- driver
+
+
+def compress_rounds(
+    uow: UnitOfWork, *, stage_id: int, start: datetime, gap_s: float, actor: str
+) -> list[int]:
+    """Demo time: the stage's rounds ``gap_s`` apart from ``start`` (the file's dates are real dates)."""
+    rounds = [r for r in uow.gameserver.rounds_of_stage(stage_id) if r.status == RoundStatus.SCHEDULED.value]
+    for rnd in rounds:
+        rnd.scheduled_at = start + timedelta(seconds=gap_s * (rnd.number - 1))
+        uow.repo.add(rnd)
+    stage = uow.repo.get_or_raise(Stage, stage_id)
+    uow.audit.record(
+        actor=actor,
+        action="stage.demo_schedule",
+        entity="stage",
+        entity_id=stage_id,
+        event_id=stage.event_id,
+        new={"first_round_at": start.isoformat(), "gap_s": gap_s, "rounds": len(rounds)},
+        reason="demo: the stage's schedule compressed into demo time",
+    )
+    return [r.id or 0 for r in rounds]
+
+
+class DemoDriver:
+    """Staff and captains of the demo, one ``step`` at a time (the workers do the rest)."""
+
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        plan: DemoPlan,
+        uow_factory: UnitOfWorkFactory,
+        event_id: int,
+        web_url: str | None,
+        rng: Random,
+        owner_id: int = 0,
+    ) -> None:
+        self.settings = settings
+        self.plan = plan
+        self.uow_factory = uow_factory
+        self.event_id = event_id
+        self.web_url = web_url.rstrip("/") if web_url else None
+        self.rng = rng
+        self.staff = AuthUser(
+            id=owner_id, username=STAFF_ACTOR, role=Role.OWNER, team_id=None, session_generation=1
+        )
+        self.timings: dict[str, StageTiming] = {}
+        self.champions: tuple[str, ...] = ()
+        self.log: deque[str] = deque(maxlen=LOG_LINES)
+        self._timed_rounds: set[int] = set()
+        self._duel_status: dict[str, str] = {}
+        self._said: set[str] = set()
+        self._started = time.monotonic()
+        self._status: DemoStatus | None = None
+        with uow_factory() as uow:
+            event = uow.repo.get_or_raise(Event, event_id)
+            self.slug, self.event_name = event.slug, event.name
+
+    # --- the loop ------------------------------------------------------------------------------
+
+    def say(self, text: str, *, once: str | None = None) -> None:
+        if once is not None:
+            if once in self._said:
+                return
+            self._said.add(once)
+        self.log.append(text)
+        log.info("demo: %s", text)
+
+    def step(self, now: datetime | None = None) -> bool:
+        """One tick: start what is due, play the play-off's staff and captain parts; True at the end."""
+        now = now or utcnow()
+        with self.uow_factory() as uow:
+            stages = [
+                (s.id or 0, s.key, s.name, s.kind, s.status, s.closed_at)
+                for s in uow.setup.stages_of(self.event_id)
+            ]
+        current: tuple[int, str, str, str, str, datetime | None] | None = None
+        for stage in stages:
+            stage_id, key, name, kind, status, closed_at = stage
+            if status == StageStatus.CLOSED.value:
+                self._closed(stage_id, key, name, closed_at or now)
+                continue
+            current = stage
+            break
+        if current is None:
+            self._finish_without_playoff(stages, now)
+            return True
+        stage_id, key, name, kind, status, _closed_at = current
+        if kind == StageKind.POOLS.value:
+            if status in (StageStatus.DRAFT.value, StageStatus.PUBLISHED.value):
+                self._start_pool_stage(stage_id, key, name, kind, status, now)
+        else:
+            if status in (StageStatus.DRAFT.value, StageStatus.PUBLISHED.value):
+                self._build_bracket(stage_id, key, name, kind, now)
+            self._playoff_tick(stage_id, key, now)
+        self._status = self._snapshot(stages, current)
+        return bool(self.champions)
+
+    def status(self) -> DemoStatus | None:
+        return self._status
+
+    # --- pool stages ---------------------------------------------------------------------------
+
+    def _start_pool_stage(
+        self, stage_id: int, key: str, name: str, kind: str, status: str, now: datetime
+    ) -> None:
+        self.timings.setdefault(key, StageTiming(key, name, kind, utcnow()))
+        if status == StageStatus.DRAFT.value:
+            with self.uow_factory() as uow:
+                pool_ids = event_setup.draft_pools(uow, stage_id=stage_id, actor=STAFF_ACTOR)
+            self.say(f"{name}: {len(pool_ids)} pools drafted")
+            with self.uow_factory() as uow:
+                event_setup.publish_pools(uow, stage_id=stage_id, actor=STAFF_ACTOR)
+            self.say(f"{name}: pools published")
+        with self.uow_factory() as uow:
+            round_ids = event_setup.start_stage(uow, stage_id=stage_id, actor=STAFF_ACTOR)
+            # Same transaction: beat never sees the file's real (past) dates, which would all be due at once.
+            start = utcnow() + timedelta(seconds=self.plan.lead_s)
+            compress_rounds(
+                uow, stage_id=stage_id, start=start, gap_s=self.plan.round_gap_s, actor=STAFF_ACTOR
+            )
+        self.say(f"{name}: started, {len(round_ids)} rounds {self.plan.round_gap_s:.1f} s apart")
+
+    def _closed(self, stage_id: int, key: str, name: str, closed_at: datetime) -> None:
+        timing = self.timings.get(key)
+        if timing is not None and timing.finished_at is None:
+            with self.uow_factory() as uow:
+                progress = uow.demo.stage_progress(stage_id)
+                winners = self._pool_winners(uow, stage_id)
+            self.timings[key] = replace(timing, finished_at=closed_at, games=progress.boards_with_game)
+            self.say(f"{name} closed; pool winners: {', '.join(winners)}")
+
+    @staticmethod
+    def _pool_winners(uow: UnitOfWork, stage_id: int) -> list[str]:
+        rows = [r for r in uow.playoff.final_standings(stage_id) if r.rank == 1]
+        teams = uow.playoff.teams_by_id(r.team_id for r in rows)
+        return [teams[r.team_id].name for r in rows if r.team_id in teams]
+
+    def _finish_without_playoff(
+        self, stages: Sequence[tuple[int, str, str, str, str, datetime | None]], now: datetime
+    ) -> None:
+        """An event without a play-off: the last stage's pool winner(s) are the champions."""
+        if self.champions or not stages:
+            return
+        with self.uow_factory() as uow:
+            self.champions = tuple(self._pool_winners(uow, stages[-1][0]))
+        self.say(f"Champion: {' and '.join(self.champions) or 'none'}")
+        self._status = self._snapshot(stages, None)
+
+    # --- the play-off --------------------------------------------------------------------------
+
+    def _build_bracket(self, stage_id: int, key: str, name: str, kind: str, now: datetime) -> None:
+        self.timings.setdefault(key, StageTiming(key, name, kind, utcnow()))
+        with self.uow_factory() as uow:
+            duel_ids = playoff.build_bracket(uow, stage_id=stage_id, actor=STAFF_ACTOR, now=now)
+            self._schedule_bracket_rounds(uow, stage_id, utcnow())
+        self.say(f"{name}: bracket built from the final standings ({len(duel_ids)} duels)")
+
+    def _schedule_bracket_rounds(self, uow: UnitOfWork, stage_id: int, now: datetime) -> None:
+        """A bracket round's two match rounds start once all its duels are known; until then they wait.
+
+        Rounds are created with the file's real dates as soon as one duel of the bracket round is known;
+        this keeps them from being paired before the other duels' matches exist.
+        """
+        view = playoff.bracket_view(uow, stage_id=stage_id, now=now)
+        complete = {
+            index
+            for index, (_name, duels) in enumerate(view.rounds)
+            if duels and all(d.first_known and d.second_known for d in duels)
+        }
+        timed: list[int] = []
+        for rnd in uow.playoff.rounds_of_stage(stage_id):
+            if (
+                rnd.number >= playoff.ARMAGEDDON_ROUND_BASE
+                or rnd.status != RoundStatus.SCHEDULED.value
+                or (rnd.id or 0) in self._timed_rounds
+            ):
+                continue
+            index, leg = divmod(rnd.number - 1, 2)
+            if index in complete:
+                rnd.scheduled_at = now + timedelta(seconds=self.plan.lead_s + leg * self.plan.round_gap_s)
+                rnd.lineup_deadline_at = (
+                    now  # captains keep the default lineups (the deadline check applies them)
+                )
+                timed.append(rnd.id or 0)
+            elif rnd.scheduled_at is not None:
+                rnd.scheduled_at = None  # held: not every duel of this bracket round is known yet
+            uow.repo.add(rnd)
+        if timed:
+            uow.after_commit(self._timed_rounds.update, timed)
+
+    def _playoff_tick(self, stage_id: int, key: str, now: datetime) -> None:
+        with self.uow_factory() as uow:
+            playoff.apply_due_deadlines(uow, now, actor="worker")
+            self._schedule_bracket_rounds(uow, stage_id, now)
+            view = playoff.bracket_view(uow, stage_id=stage_id, now=now)
+        for duel in view.duels():
+            self._report_duel(duel)
+            if duel.status == DuelStatus.ARMAGEDDON.value:
+                try:
+                    self._armageddon_step(stage_id, duel)
+                except ServiceError as error:
+                    self.say(f"Duel {duel.key}: {error.message}", once=f"{duel.key}:{error.message}")
+        if view.champions and not self.champions:
+            self.champions = tuple(view.champions)
+            timing = self.timings.get(key)
+            if timing is not None:
+                self.timings[key] = replace(timing, finished_at=utcnow())
+            self.say(f"Champion: {' and '.join(self.champions)}")
+
+    def _report_duel(self, duel: playoff.DuelInfo) -> None:
+        before = self._duel_status.get(duel.key)
+        if before == duel.status:
+            return
+        self._duel_status[duel.key] = duel.status
+        if duel.status == DuelStatus.DECIDED.value and duel.sentence:
+            self.say(f"{duel.round_name} {duel.key}: {duel.sentence}")
+        elif duel.status == DuelStatus.ARMAGEDDON.value:
+            self.say(f"{duel.round_name} {duel.key}: {duel.first} – {duel.second} level, Armageddon")
+
+    def _armageddon_step(self, stage_id: int, duel: playoff.DuelInfo) -> None:
+        arm = duel.armageddon
+        phase = arm.phase if arm is not None else "draw_category"
+        if phase == "draw_category":
+            self._draw(duel, "category")
+        elif phase == "draw_chooser":
+            self._draw(duel, "colour")
+        elif phase == "choose_colour" and arm is not None and arm.chooser:
+            self._choose_colour(duel, arm.chooser)
+        elif phase == "ready" and arm is not None and not arm.game_url:
+            self._create_armageddon_game(duel)
+        elif phase == "finished":
+            self._settle_armageddon(duel)
+        # "nominating": the captains keep the defaults; the deadline check reveals them.
+
+    def _draw(self, duel: playoff.DuelInfo, which: playoff.LotWhich) -> None:
+        # Two transactions: the lot's hash is published (committed) before its seed is drawn (SPEC §7).
+        with self.uow_factory() as uow:
+            playoff.commit_armageddon_lot(uow, duel_id=duel.id, which=which, actor=STAFF_ACTOR)
+        with self.uow_factory() as uow:
+            drawn = playoff.reveal_armageddon_lot(
+                uow, duel_id=duel.id, which=which, actor=STAFF_ACTOR, nomination_minutes=0
+            )
+        if which == "category":
+            self.say(f"Armageddon {duel.key}: category {drawn} drawn; default nominations at the deadline")
+        else:
+            self.say(f"Armageddon {duel.key}: {drawn} won the colour lot")
+
+    def _choose_colour(self, duel: playoff.DuelInfo, chooser: str) -> None:
+        with self.uow_factory() as uow:
+            row = uow.playoff.duel_by_key(uow.repo.get_or_raise(Duel, duel.id).stage_id, duel.key)
+            assert row is not None
+            team_id = row.first_team_id if chooser == duel.first else row.second_team_id
+            colour = self.rng.choice(("white", "black"))
+            playoff.choose_colour(uow, duel_id=duel.id, team_id=team_id or 0, colour=colour, actor=self.staff)
+        self.say(f"Armageddon {duel.key}: {chooser} chose {colour}")
+
+    def _create_armageddon_game(self, duel: playoff.DuelInfo) -> None:
+        """The arbiter's part: the 5 v 4 game created on the stand-in (unequal clocks), then tracked."""
+        with self.uow_factory() as uow:
+            pairing = playoff.armageddon_pairing(uow, duel_id=duel.id)
+            ids = [pairing.white_player_id, pairing.black_player_id]
+            links = uow.gameserver.links_by_player(ids)
+            players = uow.gameserver.players_by_id(ids)
+            sides: list[PlayerLink] = []
+            for pid in ids:
+                link = links.get(pid)
+                if link is None or link.status != LinkStatus.LINKED.value or not link.token_encrypted:
+                    raise DemoError(f"{players[pid].name} has no linked game-server account")
+                token = decrypt_token(self.settings, link.token_encrypted)
+                sides.append(PlayerLink(str(pid), link.linked_account or players[pid].account, token))
+        with LichessClient.from_settings(self.settings) as client:
+            bulk = client.create_bulk([Pairing(sides[0], sides[1])], pairing.spec)
+        if not bulk.games:
+            raise DemoError(f"the stand-in created no Armageddon game for duel {duel.key}")
+        game_id = bulk.games[0].id
+        with self.uow_factory() as uow:
+            playoff.set_armageddon_game(
+                uow,
+                duel_id=duel.id,
+                game_ref=f"{self.settings.gameserver_url.rstrip('/')}/{game_id}",
+                actor=STAFF_ACTOR,
+            )
+        self.say(f"Armageddon {duel.key}: game {game_id} created (White 5 min, Black 4 min)")
+
+    def _settle_armageddon(self, duel: playoff.DuelInfo) -> None:
+        with self.uow_factory() as uow:
+            matches = uow.playoff.matches_of_duels([duel.id]).get(duel.id, [])
+            game = next((m for m in matches if m.leg == playoff.ARMAGEDDON_LEG), None)
+            if game is not None:
+                playoff.advance_after_match(uow, match_id=game.id or 0, actor="worker")
+
+    # --- status --------------------------------------------------------------------------------
+
+    def _snapshot(
+        self,
+        stages: Sequence[tuple[int, str, str, str, str, datetime | None]],
+        current: tuple[int, str, str, str, str, datetime | None] | None,
+    ) -> DemoStatus:
+        event_url = f"{self.web_url}/events/{self.slug}" if self.web_url else None
+        has_playoff = any(kind == StageKind.KNOCKOUT.value for _i, _k, _n, kind, _s, _c in stages)
+        bracket_url = f"{event_url}/bracket" if event_url and has_playoff else None
+        stage_name, pool_url, round_text = None, None, ""
+        done = total = 0
+        number = len(stages)
+        if current is not None:
+            stage_id, key, stage_name, kind, _status, _closed = current
+            number = [s[0] for s in stages].index(stage_id) + 1
+            with self.uow_factory() as uow:
+                progress = uow.demo.stage_progress(stage_id)
+                pools = uow.setup.pools_of(stage_id)
+            done, total = progress.boards_final, progress.boards
+            round_text = _round_text(progress, kind)
+            if event_url and pools:
+                pool_url = f"{event_url}/stages/{key}/pools/{pools[0].letter}"
+        phase = (
+            "finished" if self.champions else ("play-off" if current and current[3] != "pools" else "playing")
+        )
+        return DemoStatus(
+            phase=phase,
+            event_name=self.event_name,
+            event_url=event_url,
+            stage_name=stage_name,
+            stage_number=number,
+            stage_count=len(stages),
+            round_text=round_text,
+            games_done=done,
+            games_total=total,
+            pool_url=pool_url,
+            bracket_url=bracket_url,
+            champions=self.champions,
+            log=tuple(self.log),
+            elapsed_s=time.monotonic() - self._started,
+        )
+
+
+def _round_text(progress: StageProgress, kind: str) -> str:
+    if progress.rounds == 0:
+        return "no rounds yet"
+    what = "rounds" if kind == StageKind.POOLS.value else "match rounds"
+    return f"{progress.rounds_finished} of {progress.rounds} {what} finished, {progress.rounds_open} playing"
+
+
+# ------------------------------------------------------------------------------------------- the demo
+
+
+@dataclass
+class Demo:
+    """A whole demo run: ``with Demo(options) as demo: demo.setup(); demo.run(stop)``."""
+
+    options: DemoOptions
+    base_settings: Settings | None = None
+    settings: Settings | None = None
+    plan: DemoPlan | None = None
+    driver: DemoDriver | None = None
+    beat: Beat | None = None
+    servers: list[ServerThread] = field(default_factory=list)
+    _engine: Any = None
+
+    def __enter__(self) -> Demo:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def setup(self, *, on_step: Callable[[str], None] | None = None) -> DemoSetup:
+        """Servers, database, event, owner account and player links; nothing is played yet."""
+        started = time.monotonic()
+        note = on_step or (lambda _text: None)
+        options = self.options
+        text = _read(options.event_file)
+        try:
+            definition = parse_event(text, source=str(options.event_file))
+        except Exception as error:
+            raise DemoError(f"{options.event_file} is not a valid event file: {error}") from None
+        web_url = f"http://{options.host}:{options.port}" if options.web else None
+        standin_url = options.standin_url
+        if standin_url is None:
+            port = options.standin_port or free_port(options.host)
+            standin_url = f"http://{options.host}:{port}"
+        settings = demo_settings(
+            options,
+            standin_url=standin_url,
+            web_url=web_url or "http://127.0.0.1:8000",
+            base=self.base_settings,
+        )
+        plan = plan_for(definition, options, settings)
+        settings = settings.model_copy(update={"standin_speed": plan.speed})
+        if not options.database_url and not options.keep:
+            _remove_sqlite(settings.sqlalchemy_url)
+        if options.standin_url is None:
+            from orchestrator.standin import create_standin_app
+
+            self.servers.append(
+                ServerThread(
+                    create_standin_app(settings), host=options.host, port=_port(standin_url), name="stand-in"
+                ).start()
+            )
+            note(f"stand-in game server on {standin_url} (speed {plan.speed:.0f}×)")
+        http = httpx.Client(base_url=standin_url, timeout=30)
+        try:
+            organiser = standin_account(
+                http, username=ORGANISER_ACCOUNT, rating=2000, scopes=("challenge:bulk",)
+            )
+            settings = settings.model_copy(update={"gameserver_admin_token": SecretStr(organiser)})
+            self.settings, self.plan = settings, plan
+            self._engine = make_engine(settings.sqlalchemy_url)
+            init_db(settings, engine=self._engine)
+            session_factory = make_session_factory(self._engine)
+
+            def uow_factory() -> UnitOfWork:
+                return UnitOfWork(session_factory)
+
+            tasks.configure(settings, uow_factory=uow_factory)
+            password = secrets.token_urlsafe(12)
+            with uow_factory() as uow:
+                create_owner(uow, password=password, actor="demo")
+                owner = uow.users.get_by_username(OWNER)
+                owner_id = owner.id or 0 if owner is not None else 0
+                slug = free_slug(uow, definition.slug)
+                event_id = event_setup.create_event(
+                    uow,
+                    definition_text=demo_definition(text, slug=slug),
+                    source=str(options.event_file),
+                    actor=STAFF_ACTOR,
+                )
+            note(f"event {definition.name!r} created ({len(definition.teams)} teams)")
+            linked = link_players(uow_factory, settings, http, event_id=event_id, actor="demo")
+            note(f"{linked} players linked to the stand-in (tokens stored encrypted)")
+        finally:
+            http.close()
+        if options.web:
+            from orchestrator.web.app import create_app
+
+            app = create_app(settings, uow_factory=uow_factory)
+            self.servers.append(
+                ServerThread(app, host=options.host, port=options.port, name="web app").start()
+            )
+            note(f"web app on {web_url}")
+        self.driver = DemoDriver(
+            settings=settings,
+            plan=plan,
+            uow_factory=uow_factory,
+            event_id=event_id,
+            web_url=web_url,
+            rng=Random(settings.standin_seed),
+            owner_id=owner_id,
+        )
+        return DemoSetup(
+            event_id=event_id,
+            slug=self.driver.slug,
+            event_name=definition.name,
+            owner_password=password,
+            players_linked=linked,
+            web_url=web_url,
+            standin_url=standin_url,
+            database=_safe_url(settings.sqlalchemy_url),
+            plan=plan,
+            seconds=time.monotonic() - started,
+        )
+
+    def run(
+        self, stop: threading.Event | None = None, *, on_status: Callable[[DemoStatus], None] | None = None
+    ) -> DemoResult:
+        """Play the event until a champion (or ``stop``); beat runs in its own thread meanwhile."""
+        assert self.driver is not None and self.plan is not None, "call setup() first"
+        stop = stop or threading.Event()
+        started = time.monotonic()
+        self.beat = Beat(self.plan.tick_s).start()
+        done = False
+        try:
+            while not stop.is_set():
+                try:
+                    done = self.driver.step()
+                except ServiceError as error:
+                    self.driver.say(f"waiting: {error.message}", once=error.message)
+                status = self.driver.status()
+                if status is not None and on_status is not None:
+                    on_status(status)
+                if done:
+                    break
+                stop.wait(self.plan.tick_s)
+        finally:
+            self.beat.stop()
+        return DemoResult(
+            champions=self.driver.champions,
+            stages=tuple(self.driver.timings.values()),
+            seconds=time.monotonic() - started,
+            stopped=not done,
+        )
+
+    def close(self) -> None:
+        """Stop beat and the servers this demo started, and close its database connections."""
+        if self.beat is not None:
+            self.beat.stop()
+        for server in reversed(self.servers):
+            server.stop()
+        self.servers.clear()
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise DemoError(f"cannot read {path}: {error.strerror}") from None
+
+
+def _port(url: str) -> int:
+    return int(url.rsplit(":", 1)[1].split("/")[0])
+
+
+def _safe_url(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def _remove_sqlite(url: str) -> None:
+    """A fresh demo database: remove the SQLite file (and its WAL files) of an earlier run."""
+    from sqlalchemy.engine import make_url
+
+    sa_url = make_url(url)
+    if sa_url.get_backend_name() != "sqlite" or not sa_url.database:
+        return
+    for suffix in ("", "-wal", "-shm"):
+        Path(sa_url.database + suffix).unlink(missing_ok=True)
