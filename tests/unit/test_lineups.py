@@ -1,0 +1,192 @@
+"""Lineups: eligible players per board, every invalid choice listed, the deadline, the default lineup,
+and short-handed teams forfeiting their empty boards when the lineups are applied."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from orchestrator.adapters.tables import Player, Role, Round
+from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
+from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
+from orchestrator.services import lineups, playoff
+from orchestrator.services.errors import Conflict, ValidationFailed
+from orchestrator.services.users import AuthUser
+from tests.support.playoff import PlayoffSetup, duel_match, playoff_event
+
+
+@pytest.fixture
+def uow_factory(tmp_path: Path) -> Iterator[UnitOfWorkFactory]:
+    engine = make_engine(f"sqlite:///{tmp_path / 'lineups.sqlite3'}")
+    init_db(engine=engine)
+    factory = make_session_factory(engine)
+    yield lambda: UnitOfWork(factory)
+    engine.dispose()
+
+
+@pytest.fixture
+def setup(uow_factory: UnitOfWorkFactory) -> PlayoffSetup:
+    with uow_factory() as uow:
+        built = playoff_event(uow)
+    with uow_factory() as uow:
+        playoff.build_bracket(uow, stage_id=built.playoff_stage_id, actor="arbiter")
+        for rnd in uow.playoff.rounds_of_stage(built.playoff_stage_id):
+            rnd.scheduled_at = utcnow() + timedelta(hours=2)  # the 2020 dates are long past
+            uow.session.add(rnd)
+    return built
+
+
+def captain_of(setup: PlayoffSetup, team: str) -> AuthUser:
+    return AuthUser(
+        id=99, username=f"cap-{team}", role=Role.CAPTAIN, team_id=setup.team_ids[team], session_generation=1
+    )
+
+
+def roster(uow: UnitOfWork, setup: PlayoffSetup, team: str) -> list[Player]:
+    return list(uow.playoff.players_of_team(setup.team_ids[team]))
+
+
+def test_each_board_lists_only_the_players_eligible_for_its_category(
+    uow_factory: UnitOfWorkFactory, setup: PlayoffSetup
+) -> None:
+    team = setup.place_team["A2"]
+    with uow_factory() as uow:
+        match = duel_match(uow, setup, "I", 1)
+        form = lineups.lineup_form(
+            uow, match_id=match.id or 0, team_id=setup.team_ids[team], user=captain_of(setup, team)
+        )
+        players = {p.id: p for p in roster(uow, setup, team)}
+    assert [b.category for b in form.boards] == ["open", "open", "women", "women", "junior", "girl"]
+    for board in form.boards:
+        for option in board.options:
+            p = players[option.id]
+            if board.category in ("women", "girl"):
+                assert p.sex == "f"
+            if board.category in ("junior", "girl"):
+                assert p.birth_year >= 2000
+    assert len(form.boards[0].options) == len(players)  # open boards take anyone
+    # Without a lineup the main players are shown on their boards.
+    assert [b.selected for b in form.boards] == [
+        next(p.id for p in players.values() if p.main_board == n) for n in range(1, 7)
+    ]
+    assert form.open and form.submitted_at is None
+
+
+def test_every_invalid_choice_is_listed_at_once(uow_factory: UnitOfWorkFactory, setup: PlayoffSetup) -> None:
+    team, other = setup.place_team["A2"], setup.place_team["B3"]
+    with uow_factory() as uow:
+        match = duel_match(uow, setup, "I", 1)
+        mine = {p.main_board: p for p in roster(uow, setup, team) if p.main_board}
+        stranger = roster(uow, setup, other)[0]
+        boards = [
+            mine[1].id,
+            mine[1].id,  # twice
+            mine[1].id if mine[1].sex == "m" else mine[2].id,  # a man on a women board (board 1 or 2 is male)
+            stranger.id,  # another team's player
+            mine[5].id,
+            mine[6].id,
+        ]
+        with pytest.raises(ValidationFailed) as caught:
+            lineups.submit_lineup(
+                uow,
+                match_id=match.id or 0,
+                team_id=setup.team_ids[team],
+                boards=boards,
+                user=captain_of(setup, team),
+            )
+    problems = caught.value.problems
+    assert any("Board 2" in p and "at most one board" in p for p in problems)
+    assert any("Board 3" in p and "women boards are for female players" in p for p in problems)
+    assert any("Board 4" in p and "not on the roster" in p for p in problems)
+    assert len(problems) >= 3
+
+
+def test_a_lineup_is_refused_after_the_deadline_but_staff_see_who_is_missing(
+    uow_factory: UnitOfWorkFactory, setup: PlayoffSetup
+) -> None:
+    team = setup.place_team["A2"]
+    with uow_factory() as uow:
+        match = duel_match(uow, setup, "I", 1)
+        rnd = uow.repo.get_or_raise(Round, match.round_id)
+        lineup = lineups.default_lineup(roster(uow, setup, team), 6)
+        lineups.submit_lineup(
+            uow,
+            match_id=match.id or 0,
+            team_id=setup.team_ids[team],
+            boards=lineup,
+            user=captain_of(setup, team),
+        )
+        missing = lineups.missing_lineups(uow, round_id=rnd.id or 0)
+        assert team not in [m.team for m in missing]
+        assert setup.place_team["B3"] in [m.team for m in missing]
+        rnd.lineup_deadline_at = utcnow() - timedelta(minutes=1)
+        uow.session.add(rnd)
+    with uow_factory() as uow, pytest.raises(Conflict, match="closed"):
+        lineups.submit_lineup(
+            uow,
+            match_id=match.id or 0,
+            team_id=setup.team_ids[team],
+            boards=lineup,
+            user=captain_of(setup, team),
+        )
+
+
+def test_applying_lineups_puts_the_players_on_the_boards_and_an_empty_board_is_a_forfeit_loss(
+    uow_factory: UnitOfWorkFactory, setup: PlayoffSetup
+) -> None:
+    first, second = setup.place_team["A2"], setup.place_team["B3"]
+    with uow_factory() as uow:
+        match = duel_match(uow, setup, "I", 1)
+        mine = lineups.default_lineup(roster(uow, setup, first), 6)
+        mine[2] = None  # short-handed on board 3 (the first team has White on odd boards)
+        mine[3] = None  # and on board 4 (Black)
+        lineups.submit_lineup(
+            uow,
+            match_id=match.id or 0,
+            team_id=setup.team_ids[first],
+            boards=mine,
+            user=captain_of(setup, first),
+        )
+    with uow_factory() as uow:
+        assert lineups.apply_lineups(uow, round_id=match.round_id, actor="system") > 0
+    with uow_factory() as uow:
+        boards = {b.board_no: b for b in uow.playoff.boards_of_matches([match.id])[match.id or 0]}
+        theirs = lineups.default_lineup(roster(uow, setup, second), 6)
+    assert boards[1].white_player_id == mine[0] and boards[1].black_player_id == theirs[0]
+    assert boards[2].white_player_id == theirs[1] and boards[2].black_player_id == mine[1]
+    # Board 3: the first team (White) is empty, so Black wins by forfeit; board 4 the other way round.
+    assert boards[3].result == "-/+" and boards[4].result == "+/-"
+    assert boards[1].result == "*"
+    # Applying again changes nothing.
+    with uow_factory() as uow:
+        assert lineups.apply_lineups(uow, round_id=match.round_id, actor="system") == 0
+
+
+def test_a_team_that_cannot_field_six_plays_its_mains_and_forfeits_the_rest_by_default(
+    uow_factory: UnitOfWorkFactory, setup: PlayoffSetup
+) -> None:
+    second = setup.place_team["B3"]
+    with uow_factory() as uow:
+        match = duel_match(uow, setup, "I", 1)
+        for p in roster(uow, setup, second):
+            if p.main_board in (4, 5, 6):
+                uow.session.delete(p)
+    with uow_factory() as uow:
+        lineups.apply_lineups(uow, round_id=match.round_id, actor="system")
+    with uow_factory() as uow:
+        results = [b.result for b in uow.playoff.boards_of_matches([match.id])[match.id or 0]]
+    # Boards 4, 5, 6 empty for the second team (White on even boards in match 1, Black on odd ones).
+    assert results == ["*", "*", "*", "-/+", "+/-", "-/+"]
+
+
+def test_a_captain_cannot_open_another_teams_lineup(
+    uow_factory: UnitOfWorkFactory, setup: PlayoffSetup
+) -> None:
+    with uow_factory() as uow:
+        match = duel_match(uow, setup, "I", 1)
+        stranger = captain_of(setup, setup.place_team["A1"])
+        with pytest.raises(Exception, match="own team"):
+            lineups.lineup_form(uow, match_id=match.id or 0, team_id=match.first_team_id, user=stranger)
