@@ -540,9 +540,9 @@ def pairing_lot_purpose(stage_name: str, letter: str) -> str:
     return f"{stage_name} pool {letter} pairing numbers"
 
 
-def _pool_seed(pairing_seed: bytes, stage_key: str, letter: str) -> bytes:
-    # One seed per pool so that every lot has its own commitment (the commitment is unique).
-    return hashlib.sha256(pairing_seed + f"|{stage_key}|{letter}".encode()).digest()
+def _pool_seed(pairing_seed: bytes, event_slug: str, stage_key: str, letter: str) -> bytes:
+    # One seed per event and pool, so that every lot has its own commitment (commitments are unique).
+    return hashlib.sha256(pairing_seed + f"|{event_slug}|{stage_key}|{letter}".encode()).digest()
 
 
 def start_stage(
@@ -589,7 +589,9 @@ def start_stage(
     for pool in pools:
         entries = list(uow.setup.entries_of_pool(pool.id or 0))
         names = [field.name(e.team_id) for e in entries]
-        seed = _pool_seed(pairing_seed, stage.key, pool.letter) if pairing_seed is not None else None
+        seed = (
+            _pool_seed(pairing_seed, event.slug, stage.key, pool.letter) if pairing_seed is not None else None
+        )
         lot = draws.draw_recorded_lot(
             uow,
             event_id=event.id or 0,

@@ -271,3 +271,14 @@ def test_a_team_missing_a_main_player_gets_an_empty_seat_on_that_board(
                 board6 = uow.boards.for_match(match.id or 0)[5]
                 seats[(board6.white_player_id is None) or (board6.black_player_id is None)] += 1
         assert seats == Counter({True: 3})
+
+
+def test_two_events_started_with_the_same_test_seed_get_different_lots(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    with uow_factory() as uow:
+        running_stage(uow, event_id=make_event(uow, slug="first-cup"), pairing_seed=TEST_PAIRING_SEED)
+        running_stage(uow, event_id=make_event(uow, slug="second-cup"), pairing_seed=TEST_PAIRING_SEED)
+    with uow_factory() as uow:
+        commitments = [lot.commitment for lot in rows(uow, Lot)]
+        assert len(commitments) == 2 and len(set(commitments)) == 2
