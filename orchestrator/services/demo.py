@@ -197,7 +197,10 @@ class ServerThread:
 
         self.name = name
         self.url = f"http://{host}:{port}"
-        config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+        # log_config=None: uvicorn's loggers go wherever the caller sends logging (the demo: a file).
+        config = uvicorn.Config(
+            app, host=host, port=port, log_level="warning", lifespan="on", log_config=None
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self._serve, name=name, daemon=True)
 
@@ -575,7 +578,9 @@ class DemoDriver:
             self.champions = tuple(view.champions)
             timing = self.timings.get(key)
             if timing is not None:
-                self.timings[key] = replace(timing, finished_at=utcnow())
+                with self.uow_factory() as uow:
+                    games = uow.demo.stage_progress(stage_id).boards_with_game
+                self.timings[key] = replace(timing, finished_at=utcnow(), games=games)
             self.say(f"Champion: {' and '.join(self.champions)}")
 
     def _report_duel(self, duel: playoff.DuelInfo) -> None:
@@ -639,8 +644,12 @@ class DemoDriver:
                     raise DemoError(f"{players[pid].name} has no linked game-server account")
                 token = decrypt_token(self.settings, link.token_encrypted)
                 sides.append(PlayerLink(str(pid), link.linked_account or players[pid].account, token))
+        spec = pairing.spec
+        if spec.message is not None and "{game}" not in spec.message:
+            # Lichess (and the stand-in) refuse a bulk message without the game link placeholder.
+            spec = replace(spec, message=f"{spec.message} {{game}}")
         with LichessClient.from_settings(self.settings) as client:
-            bulk = client.create_bulk([Pairing(sides[0], sides[1])], pairing.spec)
+            bulk = client.create_bulk([Pairing(sides[0], sides[1])], spec)
         if not bulk.games:
             raise DemoError(f"the stand-in created no Armageddon game for duel {duel.key}")
         game_id = bulk.games[0].id
