@@ -9,6 +9,9 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 _INSECURE_SECRET = "dev-insecure-secret-change-me"
+# Chess.com asks for a User-Agent naming a contact. The placeholder works on a laptop; in production the
+# importer refuses it (services/chesscom_import.py), so a deployment that never imports still starts.
+CHESSCOM_PLACEHOLDER_AGENT = "olympiad-orchestrator (set OLYMPIAD_CHESSCOM_USER_AGENT: ops@example.invalid)"
 
 
 class Settings(BaseSettings):
@@ -55,6 +58,10 @@ class Settings(BaseSettings):
     # A task taken by a worker that died unacknowledged goes back to the queue after this long (Redis).
     worker_visibility_timeout_s: int = 3600
     worker_queue: str = "olympiad"  # the Celery queue every task goes to
+
+    # Chess.com published-data API (read-only importer, docs/chesscom.md); the agent must name a contact.
+    chesscom_url: str = "https://api.chess.com"
+    chesscom_user_agent: str = CHESSCOM_PLACEHOLDER_AGENT
 
     # Stand-in game server behaviour
     standin_speed: float = 1.0  # game-clock seconds per real second multiplier

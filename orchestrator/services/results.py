@@ -296,12 +296,18 @@ def ingest_server_result(
     game_status: str | None = None,
     pgn: str | None = None,
     actor: str = "worker",
+    source: ResultSource | str = ResultSource.SERVER,
+    game_url: str | None = None,
 ) -> BoardState | None:
     """A game server's result for a board; None when it was not applied (arbiter's entry, closed stage).
 
-    Idempotent: the same result and status again change nothing (STYLE habit 6).
+    Idempotent: the same result and status again change nothing (STYLE habit 6). ``source`` is IMPORT
+    for results read from Chess.com (services/chesscom_import.py); an arbiter's entry still wins.
     """
     new = parse_code(result)
+    source = ResultSource(source)
+    if source is ResultSource.ARBITER:
+        raise ValueError("an arbiter's result goes through record_result, not ingestion")
     ctx = _load(uow, board_id)
     board = ctx.board
     if not may_server_overwrite(board) or ctx.closed:
@@ -313,6 +319,8 @@ def ingest_server_result(
         extra["game_status"] = game_status
     if pgn is not None and pgn != board.pgn:
         extra["pgn"] = pgn
+    if game_url is not None and game_url != board.game_url:
+        extra["game_url"] = game_url
     if board.result == new.value and not extra:
         return BoardState.of(board)
     if board.result == new.value:
@@ -326,9 +334,9 @@ def ingest_server_result(
         new,
         expected_version=board.version,
         actor=actor,
-        source=ResultSource.SERVER,
+        source=source,
         reason="",
-        action="board.server_result",
+        action="board.import_result" if source is ResultSource.IMPORT else "board.server_result",
         extra=extra,
     )
     after_match_change(uow, ctx.match, ctx.stage, actor=actor)

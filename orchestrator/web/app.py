@@ -35,6 +35,7 @@ from orchestrator.web import (
     routes_api_setup,
     routes_auth,
     routes_captain,
+    routes_chesscom,
     routes_links,
     routes_playoff,
     routes_public,
@@ -253,6 +254,7 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
     app.include_router(routes_playoff.router)
     app.include_router(routes_captain.router)
     app.include_router(routes_api_playoff.router)
+    app.include_router(routes_chesscom.router)
 
     @app.get("/healthz", dependencies=[allow_public()], tags=["health"])
     def healthz(request: Request) -> JSONResponse:
