@@ -128,8 +128,15 @@ def plan_for(definition: EventDefinition, options: DemoOptions, settings: Settin
     return DemoPlan(round_gap_s=gap, speed=speed, tick_s=tick, lead_s=min(gap, 2.0))
 
 
-def demo_definition(text: str, *, slug: str | None = None) -> str:
-    """The event file for the demo: appeal window 0 (and ``slug`` when given); lines keep their numbers."""
+def demo_definition(text: str, *, slug: str | None = None, knockout_matches: int = 0) -> str:
+    """The event file for the demo: appeal window 0, the play-off's dates in 2099, ``slug`` when given.
+
+    The play-off's rounds are created with the file's dates as soon as one duel of a bracket round is
+    known; far-future dates keep them from being paired before the round's other duels have matches (the
+    driver times each bracket round once all its duels are known).
+    """
+    if knockout_matches:
+        text = _far_future_knockout_schedule(text, knockout_matches)
     lines = text.splitlines(keepends=True)
     out: list[str] = []
     window_set = False
@@ -147,6 +154,32 @@ def demo_definition(text: str, *, slug: str | None = None) -> str:
     return result
 
 
+def _far_future_knockout_schedule(text: str, matches: int) -> str:
+    """Replace the knockout stage's ``schedule`` block by ``matches`` start times in 2099 (two a day)."""
+    times = ", ".join(f'"2099-01-{1 + n // 2:02d} {10 + 2 * (n % 2)}:00"' for n in range(matches))
+    lines = text.splitlines(keepends=True)
+    knockout = next((i for i, line in enumerate(lines) if re.match(r"^\s+kind\s*:\s*knockout\b", line)), None)
+    if knockout is None:
+        return text
+    start = knockout
+    while start > 0 and not re.match(r"^\s*-\s+key\s*:", lines[start]):
+        start -= 1
+    end = knockout + 1
+    while end < len(lines) and not re.match(r"^(\s*-\s+key\s*:|\S)", lines[end]):
+        end += 1
+    for i in range(start, end):
+        found = re.match(r"^(\s+)schedule\s*:", lines[i])
+        if found is None:
+            continue
+        indent = len(found.group(1))
+        stop = i + 1  # the block: the lines indented deeper than its key
+        while stop < end and lines[stop].strip() and len(lines[stop]) - len(lines[stop].lstrip()) > indent:
+            stop += 1
+        block = f"{found.group(1)}schedule: {{rounds: [{times}]}}  # demo: timed by the driver\n"
+        return "".join([*lines[:i], block, *lines[stop:]])
+    return text
+
+
 def demo_settings(
     options: DemoOptions, *, standin_url: str, web_url: str, base: Settings | None = None
 ) -> Settings:
@@ -157,27 +190,35 @@ def demo_settings(
     which the demo links again).
     """
     base = base or get_settings()
+    fields = type(base).model_fields
     token_key = base.token_encryption_key.get_secret_value() or Fernet.generate_key().decode()
     secret = base.secret_key
     if base.environment != "production":
         secret = SecretStr(secrets.token_urlsafe(32))
-    return base.model_copy(
-        update={
-            "data_dir": options.data_dir,
-            "database_url": options.database_url,
-            "task_mode": "eager",
-            "secret_key": secret,
-            "token_encryption_key": SecretStr(token_key),
-            "gameserver_url": standin_url,
-            "public_base_url": web_url,
-            "gameserver_retry_scale": 0.01,
-            "gameserver_pair_lead_s": 1,
-            "gameserver_clock_delay_s": 0,
-            "standin_faults": "",
-            "standin_fault_rate": 0.0,
-            "standin_seed": options.seed if options.seed is not None else secrets.randbelow(2**31),
-        }
-    )
+    update: dict[str, Any] = {
+        "data_dir": options.data_dir,
+        "database_url": options.database_url,
+        "task_mode": "eager",
+        "secret_key": secret,
+        "token_encryption_key": SecretStr(token_key),
+        "gameserver_url": standin_url,
+        "public_base_url": web_url,
+        "gameserver_retry_scale": 0.01,
+        "gameserver_pair_lead_s": 1,
+        "gameserver_clock_delay_s": 0,
+        "standin_faults": "",
+        "standin_fault_rate": 0.0,
+        "standin_seed": options.seed if options.seed is not None else secrets.randbelow(2**31),
+        # The play-off without staff, in demo time (used when the workers run the play-off tick).
+        "eager_scheduler": False,  # the demo's Beat is the only scheduler thread
+        "auto_build_bracket": True,
+        "auto_draw_lots": True,
+        "auto_lot_reveal_delay_s": 0.5,
+        "armageddon_nomination_minutes": 0,  # the defaults apply at once
+        "armageddon_colour_minutes": 0,  # the colour-lot winner gets the default colour
+        "gameserver_unequal_clocks": True,  # the stand-in takes White 5 min, Black 4 min
+    }
+    return base.model_copy(update={k: v for k, v in update.items() if k in fields})
 
 
 # ------------------------------------------------------------------------------------------- threads
@@ -227,7 +268,7 @@ class ServerThread:
 class Beat:
     """Celery beat's role in process: send the scheduled jobs every ``period_s`` (eager: run here)."""
 
-    JOBS = (tasks.OPEN_DUE, tasks.RECONCILE)  # workers/app.py beat_schedule
+    JOBS: tuple[str, ...] = getattr(tasks, "PERIODIC", (tasks.OPEN_DUE, tasks.RECONCILE))  # beat_schedule
 
     def __init__(self, period_s: float) -> None:
         self.period_s = period_s
@@ -425,6 +466,9 @@ class DemoDriver:
         self._said: set[str] = set()
         self._started = time.monotonic()
         self._status: DemoStatus | None = None
+        # The workers' play-off tick (beat) builds the bracket, applies deadlines, draws the lots and
+        # creates the Armageddon game; without it the driver does those staff steps itself.
+        self.automated = "playoff.tick" in Beat.JOBS
         with uow_factory() as uow:
             event = uow.repo.get_or_raise(Event, event_id)
             self.slug, self.event_name = event.slug, event.name
@@ -451,20 +495,25 @@ class DemoDriver:
         for stage in stages:
             stage_id, key, name, kind, status, closed_at = stage
             if status == StageStatus.CLOSED.value:
-                self._closed(stage_id, key, name, closed_at or now)
+                if kind == StageKind.KNOCKOUT.value:
+                    self._playoff_tick(stage_id, key, now)  # closed by the workers once the final is decided
+                else:
+                    self._closed(stage_id, key, name, closed_at or now)
                 continue
             current = stage
             break
         if current is None:
             self._finish_without_playoff(stages, now)
+            self._status = self._snapshot(stages, None)
             return True
         stage_id, key, name, kind, status, _closed_at = current
         if kind == StageKind.POOLS.value:
             if status in (StageStatus.DRAFT.value, StageStatus.PUBLISHED.value):
                 self._start_pool_stage(stage_id, key, name, kind, status, now)
         else:
-            if status in (StageStatus.DRAFT.value, StageStatus.PUBLISHED.value):
-                self._build_bracket(stage_id, key, name, kind, now)
+            self.timings.setdefault(key, StageTiming(key, name, kind, utcnow()))
+            if status in (StageStatus.DRAFT.value, StageStatus.PUBLISHED.value) and not self.automated:
+                self._build_bracket(stage_id, name, now)
             self._playoff_tick(stage_id, key, now)
         self._status = self._snapshot(stages, current)
         return bool(self.champions)
@@ -513,21 +562,19 @@ class DemoDriver:
         self, stages: Sequence[tuple[int, str, str, str, str, datetime | None]], now: datetime
     ) -> None:
         """An event without a play-off: the last stage's pool winner(s) are the champions."""
-        if self.champions or not stages:
+        if self.champions or not stages or stages[-1][3] == StageKind.KNOCKOUT.value:
             return
         with self.uow_factory() as uow:
             self.champions = tuple(self._pool_winners(uow, stages[-1][0]))
         self.say(f"Champion: {' and '.join(self.champions) or 'none'}")
-        self._status = self._snapshot(stages, None)
 
     # --- the play-off --------------------------------------------------------------------------
 
-    def _build_bracket(self, stage_id: int, key: str, name: str, kind: str, now: datetime) -> None:
-        self.timings.setdefault(key, StageTiming(key, name, kind, utcnow()))
+    def _build_bracket(self, stage_id: int, name: str, now: datetime) -> None:
         with self.uow_factory() as uow:
             duel_ids = playoff.build_bracket(uow, stage_id=stage_id, actor=STAFF_ACTOR, now=now)
             self._schedule_bracket_rounds(uow, stage_id, utcnow())
-        self.say(f"{name}: bracket built from the final standings ({len(duel_ids)} duels)")
+        self.say(f"{name}: bracket built ({len(duel_ids)} duels)")
 
     def _schedule_bracket_rounds(self, uow: UnitOfWork, stage_id: int, now: datetime) -> None:
         """A bracket round's two match rounds start once all its duels are known; until then they wait.
@@ -564,12 +611,15 @@ class DemoDriver:
 
     def _playoff_tick(self, stage_id: int, key: str, now: datetime) -> None:
         with self.uow_factory() as uow:
-            playoff.apply_due_deadlines(uow, now, actor="worker")
+            if not self.automated:
+                playoff.apply_due_deadlines(uow, now, actor="worker")
             self._schedule_bracket_rounds(uow, stage_id, now)
             view = playoff.bracket_view(uow, stage_id=stage_id, now=now)
+        if view.built:
+            self.say(f"{view.stage_name}: bracket built from the final standings", once=f"built:{stage_id}")
         for duel in view.duels():
             self._report_duel(duel)
-            if duel.status == DuelStatus.ARMAGEDDON.value:
+            if duel.status == DuelStatus.ARMAGEDDON.value and not self.automated:
                 try:
                     self._armageddon_step(stage_id, duel)
                 except ServiceError as error:
@@ -584,6 +634,20 @@ class DemoDriver:
             self.say(f"Champion: {' and '.join(self.champions)}")
 
     def _report_duel(self, duel: playoff.DuelInfo) -> None:
+        arm = duel.armageddon
+        if arm is not None:
+            if arm.category:
+                self.say(f"Armageddon {duel.key}: category {arm.category} drawn", once=f"{duel.key}:category")
+            if arm.nominees:
+                names = " v ".join(
+                    f"{n.player}{' (default)' if n.by_default else ''} for {n.team}" for n in arm.nominees
+                )
+                self.say(f"Armageddon {duel.key}: {names}", once=f"{duel.key}:nominees")
+            if arm.white and arm.black:
+                self.say(
+                    f"Armageddon {duel.key}: {arm.white} White, {arm.black} Black ({arm.clock})",
+                    once=f"{duel.key}:colours",
+                )
         before = self._duel_status.get(duel.key)
         if before == duel.status:
             return
@@ -799,7 +863,9 @@ class Demo:
                 slug = free_slug(uow, definition.slug)
                 event_id = event_setup.create_event(
                     uow,
-                    definition_text=demo_definition(text, slug=slug),
+                    definition_text=demo_definition(
+                        text, slug=slug, knockout_matches=2 * bracket_rounds(definition.bracket)
+                    ),
                     source=str(options.event_file),
                     actor=STAFF_ACTOR,
                 )
