@@ -6,9 +6,13 @@ Run ``celery -A workers.app worker --pool=threads`` and ``celery -A workers.app 
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import Celery
+from celery.signals import worker_init, worker_process_init
 
 from orchestrator.config import get_settings
+from orchestrator.services import live_redis
 from orchestrator.services.tasks import OPEN_DUE, RECONCILE
 
 settings = get_settings()
@@ -40,3 +44,14 @@ celery_app.conf.update(
     },
 )
 app = celery_app  # ``celery -A workers.app`` finds ``app``
+
+
+@worker_init.connect
+@worker_process_init.connect
+def install_live_publisher(**_: Any) -> None:
+    """Forward this worker's live messages to Redis, so results a worker records reach spectators at once.
+
+    ``worker_init`` fires in the main worker process (``--pool=threads``/``solo`` run tasks there);
+    ``worker_process_init`` in each prefork child. ``install_publisher`` is idempotent per process.
+    """
+    live_redis.install_publisher(settings)

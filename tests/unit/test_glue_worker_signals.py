@@ -1,0 +1,56 @@
+"""A Celery worker process forwards its live messages to Redis as soon as it starts (workers/app.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from celery.signals import worker_init, worker_process_init
+
+import workers.app as worker_app
+from orchestrator.config import Settings
+from orchestrator.services import live, live_redis
+
+
+class FakeRedis:
+    def __init__(self) -> None:
+        self.published: list[tuple[str, str]] = []
+
+    def publish(self, channel: str, data: str) -> None:
+        self.published.append((channel, data))
+
+
+@pytest.fixture
+def fake_redis(monkeypatch: pytest.MonkeyPatch) -> Any:
+    fake = FakeRedis()
+    monkeypatch.setattr(live_redis.redis.Redis, "from_url", staticmethod(lambda _url: fake))
+    before = list(live.broadcaster._forwarders)
+    installed = dict(live_redis._installed)
+    yield fake
+    live.broadcaster._forwarders[:] = before
+    live_redis._installed.clear()
+    live_redis._installed.update(installed)
+
+
+@pytest.mark.parametrize("signal", [worker_init, worker_process_init], ids=["worker_init", "process_init"])
+def test_a_starting_celery_worker_installs_the_redis_publisher_so_its_results_reach_spectators(
+    signal: Any, fake_redis: FakeRedis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = Settings(task_mode="celery", redis_url="redis://127.0.0.1:6379/13")
+    monkeypatch.setattr(worker_app, "settings", settings)
+    signal.send(sender=None)
+    live.publish("match:7", kind="result")
+    assert len(fake_redis.published) == 1
+    channel, data = fake_redis.published[0]
+    assert channel == live_redis.CHANNEL
+    assert live_redis.decode(data) is not None and live_redis.decode(data)[1].topic == "match:7"  # type: ignore[index]
+
+
+def test_a_worker_started_twice_in_one_process_sends_each_message_once(
+    fake_redis: FakeRedis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(worker_app, "settings", Settings(task_mode="celery", redis_url="redis://h:1/12"))
+    worker_init.send(sender=None)
+    worker_process_init.send(sender=None)
+    live.publish("pool:3", kind="result")
+    assert len(fake_redis.published) == 1
