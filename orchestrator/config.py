@@ -58,6 +58,23 @@ class Settings(BaseSettings):
     # A task taken by a worker that died unacknowledged goes back to the queue after this long (Redis).
     worker_visibility_timeout_s: int = 3600
     worker_queue: str = "olympiad"  # the Celery queue every task goes to
+    beat_playoff_s: float = 30.0  # how often beat runs playoff.tick (deadlines, lots, brackets)
+    # Eager mode (no Celery): a thread of the web app runs every periodic job every eager_scheduler_s.
+    # Off by default (tests); `olympiad serve` turns it on (OLYMPIAD_EAGER_SCHEDULER=1 does too).
+    eager_scheduler: bool = False
+    eager_scheduler_s: float = 30.0
+
+    # The play-off without staff (docs/playoff.md, "Running by itself"). Captains' forms stay optional.
+    auto_build_bracket: bool = True  # build the bracket once every earlier stage is closed
+    auto_draw_lots: bool = True  # the tick commits due Armageddon lots and draws them a delay later
+    auto_lot_reveal_delay_s: float = 60.0  # the lot's hash is public at least this long before its seed
+    armageddon_nomination_minutes: int = 15  # captains' time to nominate after the category lot
+    armageddon_colour_minutes: int = 10  # the colour-lot winner's time to choose before the default
+    armageddon_default_colour: str = "black"  # what the colour-lot winner gets when they do not choose
+    # The game server accepts clock.whiteLimit/clock.blackLimit (the stand-in does, Lichess does not):
+    # the Armageddon game is then created by bulk pairing; otherwise the arbiter gives its id or URL.
+    # Unset: true unless gameserver_url is on lichess.org.
+    gameserver_unequal_clocks: bool = True
 
     # Chess.com published-data API (read-only importer, docs/chesscom.md); the agent must name a contact.
     chesscom_url: str = "https://api.chess.com"
@@ -85,11 +102,19 @@ class Settings(BaseSettings):
         return f"sqlite:///{(self.data_dir / 'olympiad.sqlite3').as_posix()}"
 
     @model_validator(mode="after")
+    def _real_lichess_has_equal_clocks(self) -> Settings:
+        if "gameserver_unequal_clocks" not in self.model_fields_set and "lichess.org" in self.gameserver_url:
+            self.gameserver_unequal_clocks = False
+        return self
+
+    @model_validator(mode="after")
     def _refuse_insecure_secrets(self) -> Settings:
         if self.environment == "production" and self.secret_key.get_secret_value() == _INSECURE_SECRET:
             raise ValueError("OLYMPIAD_SECRET_KEY must be set to a random value in production")
         if self.environment == "production" and self.gameserver_retry_scale < 1:
             raise ValueError("OLYMPIAD_GAMESERVER_RETRY_SCALE below 1 is for tests only (429 waits >= 60 s)")
+        if self.armageddon_default_colour not in ("white", "black"):
+            raise ValueError("OLYMPIAD_ARMAGEDDON_DEFAULT_COLOUR must be white or black")
         return self
 
 

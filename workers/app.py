@@ -13,7 +13,7 @@ from celery.signals import worker_init, worker_process_init
 
 from orchestrator.config import get_settings
 from orchestrator.services import live_redis
-from orchestrator.services.tasks import OPEN_DUE, RECONCILE
+from orchestrator.services.tasks import OPEN_DUE, PLAYOFF_TICK, RECONCILE
 
 settings = get_settings()
 
@@ -41,6 +41,7 @@ celery_app.conf.update(
     beat_schedule={
         "open-due-rounds": {"task": OPEN_DUE, "schedule": settings.beat_open_due_s},
         "reconcile-open-games": {"task": RECONCILE, "schedule": settings.beat_reconcile_s},
+        "playoff-tick": {"task": PLAYOFF_TICK, "schedule": settings.beat_playoff_s},
     },
 )
 app = celery_app  # ``celery -A workers.app`` finds ``app``

@@ -47,3 +47,13 @@ def recompute_pool(self: Any, pool_id: int) -> None:
 @celery_app.task(name=jobs.ADVANCE_STAGE, bind=True)
 def advance_stage(self: Any, stage_id: int) -> None:
     _run(self, jobs.ADVANCE_STAGE, stage_id)
+
+
+@celery_app.task(name=jobs.PLAYOFF_ADVANCE, bind=True)
+def playoff_advance(self: Any, stage_id: int) -> None:
+    _run(self, jobs.PLAYOFF_ADVANCE, stage_id)
+
+
+@celery_app.task(name=jobs.PLAYOFF_TICK, bind=True)
+def playoff_tick(self: Any) -> None:
+    _run(self, jobs.PLAYOFF_TICK)

@@ -21,6 +21,7 @@ from orchestrator.adapters.repo_gameserver import GameserverRepository
 from orchestrator.adapters.repo_playoff import PlayoffRepository
 from orchestrator.adapters.repo_public import PublicRepository
 from orchestrator.adapters.repo_results import ResultsRepository
+from orchestrator.adapters.repo_scheduler import SchedulerRepository
 from orchestrator.adapters.repo_setup import SetupRepository
 from orchestrator.adapters.repositories import (
     AuditRepository,
@@ -88,6 +89,7 @@ class UnitOfWork:
         self.gameserver = GameserverRepository(self.session)
         self.playoff = PlayoffRepository(self.session)
         self.demo = DemoRepository(self.session)
+        self.scheduler = SchedulerRepository(self.session)
         return self
 
     def __exit__(

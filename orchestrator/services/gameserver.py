@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from pydantic import SecretStr
@@ -65,8 +65,15 @@ from orchestrator.domain.gameresults import map_game
 from orchestrator.domain.scoring import GameResult, MatchForfeit
 from orchestrator.services import live
 from orchestrator.services.ingestion import GameUpdate, IngestReport, ingest_games
+from orchestrator.services.lineups import apply_lineups
 from orchestrator.services.player_links import decrypt_token, mark_refused
-from orchestrator.services.tasks import ADVANCE_STAGE, CREATE_GAMES, PULL_ROUND, enqueue
+from orchestrator.services.playoff import (
+    ARMAGEDDON_LEG,
+    ARMAGEDDON_ROUND_BASE,
+    armageddon_pairing,
+    set_armageddon_game,
+)
+from orchestrator.services.tasks import ADVANCE_STAGE, CREATE_GAMES, PLAYOFF_TICK, PULL_ROUND, enqueue
 
 log = logging.getLogger(__name__)
 
@@ -119,15 +126,28 @@ def create_round_games(
     rnd = uow.locks.lock(Round, round_id)  # held until commit: concurrent runs wait, then see PAIRED
     if rnd.status != RoundStatus.SCHEDULED.value:
         return RoundGames(round_id, "already")
+    armageddon = _armageddon_duel(uow, rnd)
+    if armageddon is not None and not settings.gameserver_unequal_clocks:
+        # Lichess cannot give White 5 min and Black 4: the arbiter creates the game and gives its id.
+        return RoundGames(round_id, "manual", error="the arbiter creates the Armageddon game by hand")
+    if armageddon is None:
+        # Submitted lineups (and short-handed forfeits) go on the boards before the games are paired.
+        apply_lineups(uow, round_id=round_id, actor=actor)
     rows = uow.gameserver.boards_of_round(round_id)
     to_pair = [
-        r for r in rows if r.board.game_id is None and r.board.white_player_id and r.board.black_player_id
+        r
+        for r in rows
+        if r.board.game_id is None
+        and r.board.white_player_id
+        and r.board.black_player_id
+        and r.board.result == GameResult.PENDING.value  # a forfeit board gets no game
     ]
     if not to_pair:
-        if not any(r.board.game_id for r in rows):
-            return RoundGames(round_id, "empty", error="the round has no boards with two players")
-        _mark_paired(uow, rnd, actor=actor, detail={"games": 0})
-        return RoundGames(round_id, "already")
+        if rows and all(r.board.game_id or GameResult(r.board.result).is_final for r in rows):
+            _mark_paired(uow, rnd, actor=actor, detail={"games": 0})
+            settle_round(uow, round_id=round_id, actor=actor, now=now)  # e.g. every board forfeited
+            return RoundGames(round_id, "already")
+        return RoundGames(round_id, "empty", error="the round has no boards with two players")
     record = uow.gameserver.bulk_of_round(round_id)
     if record is None or record.status in (BulkStatus.CREATED.value, BulkStatus.CANCELLED.value):
         record = uow.gameserver.add(GameserverBulk(round_id=round_id))
@@ -138,7 +158,13 @@ def create_round_games(
         _record_bulk(uow, record, BulkStatus.REJECTED, error, now)
         live.announce(uow, f"stage:{rnd.stage_id}", kind="round", round_id=round_id)
         return RoundGames(round_id, "rejected", error=error)
+    if armageddon is not None and rnd.scheduled_at is None:
+        # Paired a little in the future so that a lost answer can still be found in the bulk list.
+        rnd.scheduled_at = now + timedelta(seconds=settings.gameserver_clock_delay_s)
+        uow.gameserver.add(rnd)
     spec = _bulk_spec(rnd, settings, now)
+    if armageddon is not None:
+        spec = _armageddon_spec(uow, armageddon, spec)
     try:
         bulk = _find_bulk(client, pairings, spec) or ensure_bulk(
             client, pairings, spec, policy=SINGLE_ATTEMPT
@@ -166,6 +192,8 @@ def create_round_games(
         return RoundGames(round_id, "failed", error=str(error))
     by_pair = {(g.white.lower(), g.black.lower()): g.id for g in bulk.games}
     base = settings.gameserver_url.rstrip("/")
+    if armageddon is not None:
+        return _store_armageddon_game(uow, rnd, record, bulk, by_pair, pairings, armageddon, base, actor, now)
     stored = 0
     for row, pairing in zip(to_pair, pairings, strict=True):
         game_id = by_pair.get((pairing.white.account.lower(), pairing.black.account.lower()))
@@ -183,6 +211,46 @@ def create_round_games(
     _record_bulk(uow, record, BulkStatus.CREATED, None, now)
     _mark_paired(uow, rnd, actor=actor, detail={"games": stored, "bulk_id": bulk.id})
     return RoundGames(round_id, "created", games=stored, bulk_id=bulk.id)
+
+
+def _armageddon_duel(uow: UnitOfWork, rnd: Round) -> int | None:
+    """The duel whose Armageddon game this round holds (a knockout round numbered 1000 + duel id)."""
+    if rnd.number < ARMAGEDDON_ROUND_BASE:
+        return None
+    for match in uow.gameserver.matches_of_round(rnd.id or 0):
+        if match.leg == ARMAGEDDON_LEG and match.duel_id is not None:
+            return match.duel_id
+    return None
+
+
+def _armageddon_spec(uow: UnitOfWork, duel_id: int, round_spec: BulkSpec) -> BulkSpec:
+    """The event's Armageddon clocks (White 5 min, Black 4 min) at the round's pairAt and startClocksAt."""
+    spec = armageddon_pairing(uow, duel_id=duel_id).spec
+    return replace(spec, pair_at=round_spec.pair_at, start_clocks_at=round_spec.start_clocks_at)
+
+
+def _store_armageddon_game(
+    uow: UnitOfWork,
+    rnd: Round,
+    record: GameserverBulk,
+    bulk: Bulk,
+    by_pair: dict[tuple[str, str], str],
+    pairings: Sequence[Pairing],
+    duel_id: int,
+    base: str,
+    actor: str,
+    now: datetime,
+) -> RoundGames:
+    pairing = pairings[0]
+    game_id = by_pair.get((pairing.white.account.lower(), pairing.black.account.lower()))
+    record.bulk_id = bulk.id
+    if game_id is None:
+        _record_bulk(uow, record, BulkStatus.FAILED, "the game server paired no Armageddon game", now)
+        return RoundGames(rnd.id or 0, "failed", error="no Armageddon game in the bulk")
+    _record_bulk(uow, record, BulkStatus.CREATED, None, now)
+    set_armageddon_game(uow, duel_id=duel_id, game_ref=f"{base}/{game_id}", actor=actor)
+    _mark_paired(uow, rnd, actor=actor, detail={"games": 1, "bulk_id": bulk.id, "armageddon": duel_id})
+    return RoundGames(rnd.id or 0, "created", games=1, bulk_id=bulk.id)
 
 
 def _pairings(
@@ -391,15 +459,59 @@ def reconcile_open_games(uow: UnitOfWork, *, now: datetime, settings: Settings) 
 
 
 def advance_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | None = None) -> bool:
-    """Close a running pool stage when nothing stands in the way (results slice's ``close_stage``)."""
+    """Close a running stage when nothing stands in the way; True when it was closed now.
+
+    A pool stage closes through the results slice's ``close_stage`` (every result final, no open appeal,
+    appeal windows over); the next knockout stage's bracket is then built when every earlier stage is
+    closed (a ``playoff.tick`` job, ``Settings.auto_build_bracket``). A knockout stage first advances its
+    bracket, and closes once
+    its final is decided (champions recorded in the audit) and the final's appeal window has passed.
+    """
     from orchestrator.services.standings import close_stage, closing_problems
 
+    now = now or utcnow()
     stage = uow.locks.lock(Stage, stage_id)  # one closer at a time
-    if stage.status != StageStatus.RUNNING.value or stage.kind != StageKind.POOLS.value:
+    if stage.status != StageStatus.RUNNING.value:
         return False
+    if stage.kind == StageKind.KNOCKOUT.value:
+        return _close_knockout(uow, stage, actor=actor, now=now)
     problems = closing_problems(uow, stage_id=stage_id, now=now)
     if problems:
         log.info("stage %s not closed yet: %s", stage_id, " ".join(problems))
         return False
     close_stage(uow, stage_id=stage_id, actor=actor, now=now)
+    enqueue(uow, PLAYOFF_TICK)  # after the commit: the next knockout stage's bracket may be due
+    return True
+
+
+def _close_knockout(uow: UnitOfWork, stage: Stage, *, actor: str, now: datetime) -> bool:
+    from orchestrator.services.playoff import advance_stage_bracket, bracket_view
+    from orchestrator.services.standings import event_rules
+
+    stage_id = stage.id or 0
+    if not uow.playoff.duels_of_stage(stage_id):
+        return False  # the bracket is not built yet
+    advance_stage_bracket(uow, stage_id=stage_id, actor=actor, now=now)
+    champions = bracket_view(uow, stage_id=stage_id, now=now).champions
+    if not champions:
+        return False
+    event, _stage = uow.playoff.event_of_stage(stage_id)
+    window = timedelta(minutes=event_rules(event).appeal_window_minutes)
+    last = uow.gameserver.latest_match_finish(stage_id)
+    if last is not None and last + window > now:
+        log.info("stage %s: the final's appeal window is open until %s", stage_id, last + window)
+        return False
+    stage.status = StageStatus.CLOSED.value
+    stage.closed_at = now
+    uow.gameserver.add(stage)
+    uow.audit.record(
+        actor=actor,
+        action="stage.close",
+        entity="stage",
+        entity_id=stage_id,
+        event_id=stage.event_id,
+        new={"champions": list(champions)},
+    )
+    live.announce(uow, f"stage:{stage_id}", kind="stage-closed", stage_id=stage_id)
+    live.announce(uow, f"event:{event.slug}", kind="stage-closed", stage_id=stage_id)
     return True

@@ -11,7 +11,7 @@ of work:
   ``game_status`` names the reason, and one ``board.result.held`` audit row says what the server proposed;
 - writes every change with one compare-and-set statement (executemany) and the audit rows in one batch;
 - after the commit announces the matches and pools and queues ``standings.recompute_pool`` for each pool
-  whose results changed.
+  whose results changed, and ``playoff.advance`` for each knockout stage whose duels' results changed.
 
 A result is a board's state, never an increment, so a game ingested twice is never counted twice.
 """
@@ -61,6 +61,7 @@ class IngestReport:
     pool_ids: set[int] = field(default_factory=set)
     match_ids: set[int] = field(default_factory=set)
     round_ids: set[int] = field(default_factory=set)
+    duel_ids: set[int] = field(default_factory=set)  # duels whose results changed (play-off)
 
     def merge(self, other: IngestReport) -> None:
         self.changed += other.changed
@@ -72,6 +73,7 @@ class IngestReport:
         self.pool_ids |= other.pool_ids
         self.match_ids |= other.match_ids
         self.round_ids |= other.round_ids
+        self.duel_ids |= other.duel_ids
 
 
 def ingest_game(
@@ -159,6 +161,8 @@ def _decide(
         report.round_ids.add(row.round_id)
         if row.pool_id is not None:
             report.pool_ids.add(row.pool_id)
+        if row.duel_id is not None:
+            report.duel_ids.add(row.duel_id)
         audits.append(
             {
                 "at": now,
@@ -185,10 +189,15 @@ def _decide(
 
 
 def _announce(uow: UnitOfWork, report: IngestReport) -> None:
-    from orchestrator.services.tasks import enqueue
+    from orchestrator.adapters.tables import Duel
+    from orchestrator.services.tasks import PLAYOFF_ADVANCE, enqueue
 
     for match_id in sorted(report.match_ids):
         live.announce(uow, f"match:{match_id}", kind="result")
     for pool_id in sorted(report.pool_ids):
         live.announce(uow, f"pool:{pool_id}", kind="result")
         enqueue(uow, "standings.recompute_pool", pool_id)
+    stages = {uow.repo.get_or_raise(Duel, duel_id).stage_id for duel_id in report.duel_ids}
+    for stage_id in sorted(stages):
+        live.announce(uow, f"stage:{stage_id}", kind="result")
+        enqueue(uow, PLAYOFF_ADVANCE, stage_id)  # a duel's result changed: the bracket moves on

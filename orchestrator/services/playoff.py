@@ -1032,6 +1032,22 @@ def choose_colour(uow: UnitOfWork, *, duel_id: int, team_id: int, colour: str, a
     team = ctx.teams[team_id].name
     if state.phase is ko.ArmageddonPhase.CHOOSE_COLOUR and state.chooser != team:
         raise Forbidden(f"{state.chooser} won the colour lot; their nominee chooses.")
+    _settle_colour(uow, ctx, duel, arm, state, team_id=team_id, code=code, actor=actor.username)
+
+
+def _settle_colour(
+    uow: UnitOfWork,
+    ctx: _Ctx,
+    duel: Duel,
+    arm: Armageddon,
+    state: ko.ArmageddonState,
+    *,
+    team_id: int,
+    code: str,
+    actor: str,
+    reason: str | None = None,
+) -> None:
+    team = ctx.teams[team_id].name
     try:
         state = ko.choose_colour(state, team, "W" if code == "W" else "B")
     except ko.KnockoutError as error:
@@ -1041,15 +1057,53 @@ def choose_colour(uow: UnitOfWork, *, duel_id: int, team_id: int, colour: str, a
     uow.session.add(arm)
     _store_game(uow, ctx, duel, state)
     uow.audit.record(
-        actor=actor.username,
+        actor=actor,
         action="armageddon.colour",
         entity="armageddon",
         entity_id=arm.id,
         event_id=ctx.event.id,
         new={"team_id": team_id, "colour": arm.colour, "white": state.white},
+        reason=reason,
     )
-    live.announce(uow, f"duel:{duel_id}", duel_id=duel_id)
-    live.announce(uow, f"event:{ctx.event.slug}", duel_id=duel_id)
+    live.announce(uow, f"duel:{duel.id}", duel_id=duel.id)
+    live.announce(uow, f"event:{ctx.event.slug}", duel_id=duel.id)
+
+
+def apply_default_colour(uow: UnitOfWork, *, duel_id: int, colour: str, actor: str) -> bool:
+    """For the tick: the colour-lot winner did not choose in time, so their nominee gets ``colour``.
+
+    Returns False (and changes nothing) when the duel is not waiting for a colour choice.
+    """
+    code = {"white": "W", "black": "B"}.get(colour.strip().lower())
+    if code is None:
+        raise ValidationFailed(["colour: white or black"])
+    ctx, duel = _duel_ctx(uow, duel_id, lock=True)
+    arm = ctx.armageddons.get(duel_id)
+    if arm is None or arm.status != ArmageddonStatus.CHOOSING.value or arm.colour is not None:
+        return False
+    state = _state(uow, ctx, duel)
+    if state.phase is not ko.ArmageddonPhase.CHOOSE_COLOUR or state.chooser is None:
+        return False
+    team_id = ctx.team_id(state.chooser)
+    assert team_id is not None
+    reason = f"{state.chooser} did not choose a colour in time: the default ({colour}) applies"
+    _settle_colour(uow, ctx, duel, arm, state, team_id=team_id, code=code, actor=actor, reason=reason)
+    return True
+
+
+def lot_purpose(key: str, which: LotWhich) -> str:
+    """The purpose (and lookup key) of a duel's Armageddon lot."""
+    return _purpose(key, which)
+
+
+def advance_stage_bracket(
+    uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | None = None
+) -> list[str]:
+    """For the workers: bring every Armageddon's status in line with its game, then advance the bracket."""
+    for duel in uow.playoff.duels_of_stage(stage_id):
+        _sync_armageddon_status(uow, duel)
+    uow.flush()
+    return advance_bracket(uow, stage_id=stage_id, actor=actor, now=now)
 
 
 _LICHESS_ID = re.compile(r"^[A-Za-z0-9]{8}$")
@@ -1132,7 +1186,7 @@ def armageddon_pairing(uow: UnitOfWork, *, duel_id: int) -> ArmageddonPairing:
         clock_increment_s=clock.increment_seconds,
         white_limit_s=clock.white_seconds,
         black_limit_s=clock.black_seconds,
-        message=f"{ctx.event.name}: Armageddon of duel {duel.key}. White must win.",
+        message=f"{ctx.event.name}: Armageddon of duel {duel.key}. White must win. {{game}}",
     )
     return ArmageddonPairing(duel_id, game[1].white_player_id, game[1].black_player_id, spec)
 

@@ -16,6 +16,7 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol
 
 from orchestrator.adapters.lichess import LichessClient
@@ -31,7 +32,20 @@ PULL_ROUND = "results.pull_round"
 RECONCILE = "results.reconcile"
 RECOMPUTE_POOL = "standings.recompute_pool"
 ADVANCE_STAGE = "stages.advance"
-TASK_NAMES = (OPEN_DUE, CREATE_GAMES, PULL_ROUND, RECONCILE, RECOMPUTE_POOL, ADVANCE_STAGE)
+PLAYOFF_ADVANCE = "playoff.advance"
+PLAYOFF_TICK = "playoff.tick"
+TASK_NAMES = (
+    OPEN_DUE,
+    CREATE_GAMES,
+    PULL_ROUND,
+    RECONCILE,
+    RECOMPUTE_POOL,
+    ADVANCE_STAGE,
+    PLAYOFF_ADVANCE,
+    PLAYOFF_TICK,
+)
+# Beat's schedule (workers/app.py) and periodic_tick's order: open rounds, pull results, move play-offs.
+PERIODIC = (OPEN_DUE, RECONCILE, PLAYOFF_TICK)
 
 ACTOR = "worker"
 
@@ -137,11 +151,11 @@ def run_job(name: str, *ids: int, attempt: int = 1) -> float | None:
     return JOBS[name](runtime(), *ids, attempt=attempt)
 
 
-def _open_due(rt: Runtime, *, attempt: int) -> float | None:
+def _open_due(rt: Runtime, *, attempt: int, now: datetime | None = None) -> float | None:
     from orchestrator.services.gameserver import open_due_rounds
 
     with rt.uow_factory() as uow:
-        open_due_rounds(uow, now=utcnow(), settings=rt.settings)
+        open_due_rounds(uow, now=now or utcnow(), settings=rt.settings)
     return None
 
 
@@ -165,11 +179,11 @@ def _pull_round(rt: Runtime, round_id: int, *, attempt: int) -> float | None:
     return outcome.retry_in
 
 
-def _reconcile(rt: Runtime, *, attempt: int) -> float | None:
+def _reconcile(rt: Runtime, *, attempt: int, now: datetime | None = None) -> float | None:
     from orchestrator.services.gameserver import reconcile_open_games
 
     with rt.uow_factory() as uow:
-        reconcile_open_games(uow, now=utcnow(), settings=rt.settings)
+        reconcile_open_games(uow, now=now or utcnow(), settings=rt.settings)
     return None
 
 
@@ -189,6 +203,48 @@ def _advance_stage(rt: Runtime, stage_id: int, *, attempt: int) -> float | None:
     return None
 
 
+def _playoff_advance(rt: Runtime, stage_id: int, *, attempt: int) -> float | None:
+    """A duel match's result changed: move the bracket on; once the final is decided, try to close."""
+    from orchestrator.adapters.tables import Stage, StageKind, StageStatus
+    from orchestrator.services.playoff import advance_stage_bracket, bracket_view
+
+    with rt.uow_factory() as uow:
+        stage = uow.locks.lock(Stage, stage_id)  # one bracket writer at a time (the stage, then duels)
+        if stage.kind != StageKind.KNOCKOUT.value or stage.status != StageStatus.RUNNING.value:
+            return None
+        if not uow.playoff.duels_of_stage(stage_id):
+            return None
+        advance_stage_bracket(uow, stage_id=stage_id, actor=ACTOR)
+        if bracket_view(uow, stage_id=stage_id).champions:
+            enqueue(uow, ADVANCE_STAGE, stage_id)
+    return None
+
+
+def _playoff_tick(rt: Runtime, *, attempt: int, now: datetime | None = None) -> float | None:
+    from orchestrator.services.scheduler import run_playoff_tick
+
+    run_playoff_tick(rt.uow_factory, now=now or utcnow(), settings=rt.settings, actor=ACTOR)
+    return None
+
+
+def periodic_tick(now: datetime | None = None) -> list[str]:
+    """Run every periodic job once, in this process, in beat's order; returns the names that failed.
+
+    For eager deployments (the web app's scheduler thread, ``olympiad demo``): call it in a loop, e.g.
+    every ``Settings.eager_scheduler_s``. The jobs these queue (create games, pull a round, advance a
+    stage...) go through ``send``: in process in eager mode, to the broker in Celery mode.
+    """
+    current = runtime()
+    failed: list[str] = []
+    for name in PERIODIC:
+        try:
+            JOBS[name](current, attempt=1, now=now)
+        except Exception:  # one job failing must not stop the others; the next tick tries again
+            log.exception("periodic job %s failed", name)
+            failed.append(name)
+    return failed
+
+
 JOBS: dict[str, Callable[..., float | None]] = {
     OPEN_DUE: _open_due,
     CREATE_GAMES: _create_games,
@@ -196,4 +252,6 @@ JOBS: dict[str, Callable[..., float | None]] = {
     RECONCILE: _reconcile,
     RECOMPUTE_POOL: _recompute_pool,
     ADVANCE_STAGE: _advance_stage,
+    PLAYOFF_ADVANCE: _playoff_advance,
+    PLAYOFF_TICK: _playoff_tick,
 }

@@ -194,6 +194,18 @@ async def _validation_error(request: Request, exc: Exception) -> Response:
     return _error_response(request, 422, "The request could not be read.", problems=problems)
 
 
+def _start_eager_scheduler(settings: Settings, uow_factory: Any) -> Any:
+    """Eager mode has no beat: with ``Settings.eager_scheduler`` a thread runs every periodic job (open due
+    rounds, pull results, the play-off tick) every ``eager_scheduler_s`` (docs/workers.md)."""
+    if settings.task_mode != "eager" or not settings.eager_scheduler:
+        return None
+    from orchestrator.services import tasks
+    from orchestrator.services.scheduler import EagerScheduler
+
+    tasks.configure(settings, uow_factory=uow_factory)  # the jobs use this app's database
+    return EagerScheduler(tasks.periodic_tick, settings.eager_scheduler_s).start()
+
+
 def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> FastAPI:
     """Build the web application for ``settings`` (default: the environment's)."""
     settings = settings or get_settings()
@@ -206,7 +218,10 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
             init_db(settings)
         live_redis.install_publisher(settings)  # other processes' spectators hear this one's changes
         listener = live_redis.start_listener(settings)
+        scheduler = _start_eager_scheduler(settings, _app.state.uow_factory)
         yield
+        if scheduler is not None:
+            scheduler.stop()
         if listener is not None:
             listener.stop()
 

@@ -1,0 +1,233 @@
+"""The play-off without staff, and the periodic jobs in eager mode (docs/workers.md, docs/playoff.md).
+
+``run_playoff_tick`` is the body of the ``playoff.tick`` job (beat, or ``services.tasks.periodic_tick``).
+Each step runs in its own unit of work, so one duel's problem never holds up the others:
+
+1. **Brackets**: a knockout stage of a running event whose earlier stages are all closed gets its bracket
+   (``playoff.build_bracket``), when ``Settings.auto_build_bracket``.
+2. **Deadlines**: ``playoff.apply_due_deadlines`` (default nominations, lineups, bracket advance).
+3. **Lots** (``Settings.auto_draw_lots``): a duel level on match points gets its category lot committed
+   (hash published); a later tick, at least ``auto_lot_reveal_delay_s`` after the commitment, draws it and
+   publishes the seed (SPEC §7). The same for the colour lot once the nominations are revealed.
+4. **Colour**: the colour-lot winner who has not chosen ``armageddon_colour_minutes`` after the lot gets
+   ``armageddon_default_colour``.
+5. **Armageddon game**: with ``gameserver_unequal_clocks`` a ready Armageddon gets a ``rounds.create_games``
+   job for its round (bulk pairing with White 5 min / Black 4 min); without, the arbiter gives the game.
+6. **Closing**: ``gameserver.advance_stage`` for every running knockout stage (closes it once the final is
+   decided and its appeal window has passed).
+
+``EagerScheduler`` is the web app's thread that calls ``services.tasks.periodic_tick`` in eager mode.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from orchestrator.adapters.tables import ArmageddonStatus, Duel, DuelStatus, RoundStatus, StageStatus
+from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
+from orchestrator.config import Settings
+from orchestrator.services import playoff
+from orchestrator.services.errors import ServiceError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class PlayoffTick:
+    """What one ``run_playoff_tick`` did (ids and counts, for logs and tests)."""
+
+    brackets_built: list[int] = field(default_factory=list)
+    deadlines: dict[str, int] = field(default_factory=dict)
+    lots_committed: list[str] = field(default_factory=list)  # "<duel id>:<category|colour>"
+    lots_drawn: list[str] = field(default_factory=list)
+    default_colours: list[int] = field(default_factory=list)  # duel ids
+    armageddon_rounds: list[int] = field(default_factory=list)  # rounds sent to rounds.create_games
+    stages_closed: list[int] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def run_playoff_tick(
+    uow_factory: UnitOfWorkFactory, *, now: datetime, settings: Settings, actor: str
+) -> PlayoffTick:
+    """One pass of every play-off automation (idempotent: running it twice in a row does nothing more)."""
+    tick = PlayoffTick()
+    if settings.auto_build_bracket:
+        _build_due_brackets(uow_factory, now=now, actor=actor, tick=tick)
+    with uow_factory() as uow:
+        tick.deadlines = playoff.apply_due_deadlines(uow, now, actor=actor)
+    for stage_id, duel_id in _armageddon_duels(uow_factory):
+        _step(
+            tick,
+            f"duel {duel_id}",
+            _armageddon_step,
+            uow_factory,
+            stage_id,
+            duel_id,
+            now,
+            settings,
+            actor,
+            tick,
+        )
+    _close_knockout_stages(uow_factory, now=now, actor=actor, tick=tick)
+    return tick
+
+
+def _step(tick: PlayoffTick, what: str, fn: Callable[..., None], *args: object) -> None:
+    try:
+        fn(*args)
+    except ServiceError as error:  # refused for a reason staff must see: logged, the next tick tries again
+        log.warning("playoff tick, %s: %s", what, error)
+        tick.errors.append(f"{what}: {error}")
+
+
+# ---------------------------------------------------------------- brackets
+
+
+def _build_due_brackets(
+    uow_factory: UnitOfWorkFactory, *, now: datetime, actor: str, tick: PlayoffTick
+) -> None:
+    with uow_factory() as uow:
+        due = [
+            stage.id or 0
+            for stage in uow.scheduler.knockout_stages_not_started()
+            if _earlier_closed(uow, stage.id or 0)
+        ]
+    for stage_id in due:
+        _step(tick, f"stage {stage_id}", _build, uow_factory, stage_id, now, actor, tick)
+
+
+def _earlier_closed(uow: UnitOfWork, stage_id: int) -> bool:
+    event, stage = uow.playoff.event_of_stage(stage_id)
+    earlier = [s for s in uow.playoff.stages_of_event(event.id or 0) if s.position < stage.position]
+    return bool(earlier) and all(s.status == StageStatus.CLOSED.value for s in earlier)
+
+
+def _build(
+    uow_factory: UnitOfWorkFactory, stage_id: int, now: datetime, actor: str, tick: PlayoffTick
+) -> None:
+    with uow_factory() as uow:
+        playoff.build_bracket(uow, stage_id=stage_id, actor=actor, now=now)
+    tick.brackets_built.append(stage_id)
+
+
+# ---------------------------------------------------------------- Armageddon
+
+
+def _armageddon_duels(uow_factory: UnitOfWorkFactory) -> list[tuple[int, int]]:
+    with uow_factory() as uow:
+        return [
+            (stage.id or 0, duel.id or 0)
+            for stage in uow.playoff.running_knockout_stages()
+            for duel in uow.playoff.duels_of_stage(stage.id or 0)
+            if duel.status == DuelStatus.ARMAGEDDON.value
+        ]
+
+
+def _armageddon_step(
+    uow_factory: UnitOfWorkFactory,
+    stage_id: int,
+    duel_id: int,
+    now: datetime,
+    settings: Settings,
+    actor: str,
+    tick: PlayoffTick,
+) -> None:
+    """At most one move per duel and tick, so a lot's commitment and its draw are never one transaction."""
+    from orchestrator.services.tasks import CREATE_GAMES, enqueue
+
+    with uow_factory() as uow:
+        event, _stage = uow.playoff.event_of_stage(stage_id)
+        duel = uow.playoff.get_or_raise(Duel, duel_id)
+        arm = uow.playoff.armageddon_of_duel(duel_id)
+        purposes = {which: playoff.lot_purpose(duel.key, which) for which in ("category", "colour")}
+        lots = uow.playoff.lots_with_purposes(event.id or 0, purposes.values())
+        delay = timedelta(seconds=settings.auto_lot_reveal_delay_s)
+        which: playoff.LotWhich | None = None
+        if arm is None:
+            which = "category"
+        elif arm.status == ArmageddonStatus.CHOOSING.value and arm.chooser_lot_id is None:
+            which = "colour"
+        if which is not None:
+            if not settings.auto_draw_lots:
+                return
+            lot = lots.get(purposes[which])
+            if lot is None or lot.sealed_seed_hex is None:
+                playoff.commit_armageddon_lot(uow, duel_id=duel_id, which=which, actor=actor)
+                tick.lots_committed.append(f"{duel_id}:{which}")
+            elif lot.committed_at + delay <= now:
+                playoff.reveal_armageddon_lot(
+                    uow,
+                    duel_id=duel_id,
+                    which=which,
+                    actor=actor,
+                    now=now,
+                    nomination_minutes=settings.armageddon_nomination_minutes,
+                )
+                tick.lots_drawn.append(f"{duel_id}:{which}")
+            return
+        assert arm is not None
+        if arm.status == ArmageddonStatus.CHOOSING.value and arm.colour is None:
+            chooser_lot = lots.get(purposes["colour"])
+            drawn_at = chooser_lot.revealed_at if chooser_lot is not None else None
+            waited = timedelta(minutes=settings.armageddon_colour_minutes)
+            due = drawn_at is not None and drawn_at + waited <= now
+            colour = settings.armageddon_default_colour
+            if due and playoff.apply_default_colour(uow, duel_id=duel_id, colour=colour, actor=actor):
+                tick.default_colours.append(duel_id)
+            return
+        if arm.status == ArmageddonStatus.READY.value and settings.gameserver_unequal_clocks:
+            rnd = uow.playoff.round_by_number(stage_id, playoff.ARMAGEDDON_ROUND_BASE + duel_id)
+            if rnd is not None and rnd.status == RoundStatus.SCHEDULED.value:
+                enqueue(uow, CREATE_GAMES, rnd.id or 0)  # idempotent: the round is locked while pairing
+                tick.armageddon_rounds.append(rnd.id or 0)
+
+
+# ---------------------------------------------------------------- closing
+
+
+def _close_knockout_stages(
+    uow_factory: UnitOfWorkFactory, *, now: datetime, actor: str, tick: PlayoffTick
+) -> None:
+    from orchestrator.services.gameserver import advance_stage
+
+    with uow_factory() as uow:
+        stage_ids = [stage.id or 0 for stage in uow.playoff.running_knockout_stages()]
+    for stage_id in stage_ids:
+        with uow_factory() as uow:
+            if advance_stage(uow, stage_id=stage_id, actor=actor, now=now):
+                tick.stages_closed.append(stage_id)
+
+
+# ---------------------------------------------------------------- eager mode
+
+
+class EagerScheduler:
+    """Beat's role in an eager deployment: a daemon thread calling ``tick(now)`` every ``period_s``."""
+
+    def __init__(self, tick: Callable[[], object], period_s: float) -> None:
+        self._tick = tick
+        self.period_s = period_s
+        self.ticks = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="eager-scheduler", daemon=True)
+
+    def start(self) -> EagerScheduler:
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.period_s):
+            try:
+                self._tick()
+            except Exception:  # one failing pass must not end the scheduler; the next pass catches up
+                log.exception("periodic tick failed")
+            self.ticks += 1
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)

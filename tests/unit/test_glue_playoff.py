@@ -1,0 +1,416 @@
+"""Glue between the slices: lineups before pairing, the play-off tick, the Armageddon game on the stand-in,
+the bracket moving on after results, and a whole play-off run by ``periodic_tick`` alone (eager mode).
+
+SQLite in a temporary directory; the stand-in runs in process (``create_standin_app`` behind a TestClient)
+at speed ``instant``; stand-in time is moved forward with ``/_standin/time`` instead of waiting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from cryptography.fernet import Fernet
+from fastapi.testclient import TestClient
+
+from orchestrator.adapters.lichess import LichessClient
+from orchestrator.adapters.tables import (
+    Board,
+    Duel,
+    Event,
+    EventStatus,
+    Role,
+    Stage,
+    StageStatus,
+)
+from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
+from orchestrator.config import Settings
+from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
+from orchestrator.services import gameserver, lineups, playoff, tasks
+from orchestrator.services.player_links import store_link
+from orchestrator.services.scheduler import run_playoff_tick
+from orchestrator.services.users import AuthUser
+from orchestrator.standin.app import create_standin_app
+from tests.support.factories import REPO_ROOT, make_event, running_stage, stage_id_of, store_final_standings
+from tests.support.playoff import duel_match, play
+
+SMALL_PLAYOFF = (REPO_ROOT / "tests" / "fixtures" / "events" / "small-playoff.yaml").read_text("utf-8")
+STAFF = AuthUser(id=0, username="arbiter", role=Role.ARBITER, team_id=None, session_generation=1)
+
+
+@dataclass
+class World:
+    settings: Settings
+    uow_factory: UnitOfWorkFactory
+    standin: TestClient
+
+    def client(self) -> LichessClient:
+        return LichessClient.from_settings(self.settings, http=self.standin)
+
+    def advance(self, seconds: float) -> None:
+        self.standin.post("/_standin/time", json={"advanceMs": int(seconds * 1000)}).raise_for_status()
+
+    def link_everyone(self, event_id: int) -> None:
+        with self.uow_factory() as uow:
+            for player in uow.setup.players_of_event(event_id):
+                body = {"username": player.account, "rating": player.rating, "scopes": ["challenge:write"]}
+                token = self.standin.post("/_standin/users", json=body).raise_for_status().json()["token"]
+                store_link(
+                    uow,
+                    player_id=player.id or 0,
+                    account=player.account,
+                    token=token,
+                    settings=self.settings,
+                    actor="test",
+                )
+
+
+def make_world(tmp_path: Path, **overrides: object) -> Iterator[World]:
+    values: dict[str, object] = {
+        "data_dir": tmp_path,
+        "environment": "test",
+        "token_encryption_key": Fernet.generate_key().decode(),
+        "gameserver_url": "http://gs.test",
+        "standin_speed": 0,
+        "gameserver_clock_delay_s": 0,
+        "gameserver_retry_scale": 0.001,
+        "auto_lot_reveal_delay_s": 0,
+        "armageddon_nomination_minutes": 0,
+        "armageddon_colour_minutes": 0,
+        **overrides,
+    }
+    settings = Settings(**values)  # type: ignore[arg-type]
+    engine = make_engine(settings.sqlalchemy_url)
+    init_db(engine=engine)
+    factory = make_session_factory(engine)
+
+    def uow_factory() -> UnitOfWork:
+        return UnitOfWork(factory)
+
+    standin = TestClient(create_standin_app(settings), base_url="http://gs.test")
+    organiser = standin.post(
+        "/_standin/users", json={"username": "organiser", "rating": 2000, "scopes": ["challenge:bulk"]}
+    ).json()["token"]
+    settings = Settings(**values, gameserver_admin_token=organiser)  # type: ignore[arg-type]
+    world = World(settings, uow_factory, standin)
+    tasks.configure(settings, uow_factory=uow_factory, client_factory=world.client)
+    try:
+        yield world
+    finally:
+        tasks._runtime = None  # configure() in a test must not leak into the next one
+        standin.close()
+        engine.dispose()
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[World]:
+    yield from make_world(tmp_path)
+
+
+def playoff_ready(world: World, *, appeal_minutes: int = 15) -> tuple[int, int, int]:
+    """The small play-off event with its group stage closed (stored final standings); returns
+    (event id, group stage id, play-off stage id). Every player is linked on the stand-in."""
+    text = SMALL_PLAYOFF.replace("appeal_window_minutes: 15", f"appeal_window_minutes: {appeal_minutes}")
+    with world.uow_factory() as uow:
+        event_id = make_event(uow, text)
+        group = running_stage(uow, event_id=event_id, stage_key="group")
+        store_final_standings(uow, stage_id=group)
+        stage = uow.repo.get_or_raise(Stage, group)
+        stage.status = StageStatus.CLOSED.value
+        stage.closed_at = utcnow()
+        uow.repo.add(stage)
+        event = uow.repo.get_or_raise(Event, event_id)
+        event.status = EventStatus.RUNNING.value
+        uow.repo.add(event)
+        knockout = stage_id_of(uow, event_id, "playoff")
+    world.link_everyone(event_id)
+    return event_id, group, knockout
+
+
+def tick(world: World, *, times: int = 1) -> None:
+    for _ in range(times):
+        run_playoff_tick(world.uow_factory, now=utcnow(), settings=world.settings, actor="worker")
+
+
+def the_duel(world: World, stage_id: int, key: str) -> Duel:
+    with world.uow_factory() as uow:
+        found = uow.playoff.duel_by_key(stage_id, key)
+        assert found is not None
+        return found
+
+
+def armageddon_board(world: World, duel_id: int) -> Board | None:
+    with world.uow_factory() as uow:
+        match = next(
+            (m for m in uow.playoff.matches_of_duels([duel_id]).get(duel_id, []) if m.leg == 3), None
+        )
+        if match is None:
+            return None
+        return uow.playoff.boards_of_matches([match.id])[match.id or 0][0]
+
+
+def level_duel(world: World, knockout: int, key: str = "I") -> int:
+    """Duel ``key`` is level after a win each: it needs an Armageddon. Returns its id."""
+    with world.uow_factory() as uow:
+        setup = type("S", (), {"playoff_stage_id": knockout})()
+        play(uow, duel_match(uow, setup, key, 1), "WWWWDD")  # type: ignore[arg-type]
+    with world.uow_factory() as uow:
+        play(uow, duel_match(uow, setup, key, 2), "LLLLDD")  # type: ignore[arg-type]
+    duel = the_duel(world, knockout, key)
+    assert duel.status == "armageddon"
+    return duel.id or 0
+
+
+# ------------------------------------------------------------------------------ lineups before pairing
+
+
+def test_creating_a_rounds_games_applies_the_submitted_lineups_and_pairs_no_forfeited_board(
+    world: World,
+) -> None:
+    with world.uow_factory() as uow:
+        event_id = make_event(uow, SMALL_PLAYOFF)
+        stage_id = running_stage(uow, event_id=event_id, stage_key="group")
+        rnd = uow.playoff.rounds_of_stage(stage_id)[0]
+        match = uow.playoff.matches_of_round(rnd.id or 0)[0]
+        team_id = match.first_team_id
+        roster = {p.main_board: p for p in uow.playoff.players_of_team(team_id) if p.main_board}
+        reserve = next(p for p in uow.playoff.players_of_team(team_id) if p.main_board is None)
+        round_id, match_id = rnd.id or 0, match.id or 0
+        rnd.scheduled_at = utcnow() + timedelta(minutes=5)
+        rnd.lineup_deadline_at = None
+        uow.repo.add(rnd)
+    world.link_everyone(event_id)
+    # The captain fields a reserve on board 1 and leaves board 6 empty.
+    boards = (
+        [reserve.id if reserve.category == "open" else roster[1].id]
+        + [roster[n].id for n in range(2, 6)]
+        + [None]
+    )
+    with world.uow_factory() as uow:
+        lineups.submit_lineup(uow, match_id=match_id, team_id=team_id, boards=boards, user=STAFF)
+    with world.client() as client, world.uow_factory() as uow:
+        outcome = gameserver.create_round_games(
+            uow, round_id=round_id, client=client, settings=world.settings, actor="worker"
+        )
+    assert outcome.status == "created"
+    with world.uow_factory() as uow:
+        stored = {b.board_no: b for b in uow.playoff.boards_of_matches([match_id])[match_id]}
+        # Board 1: the first team has White on odd boards.
+        assert stored[1].white_player_id == boards[0]
+        # Board 6: the first team (Black on even boards) left it empty: White wins by forfeit, no game.
+        assert stored[6].result == "+/-" and stored[6].game_id is None
+        assert all(stored[n].game_id for n in range(1, 6))
+        games_in_round = sum(1 for r in uow.gameserver.boards_of_round(round_id) if r.board.game_id)
+        pairs_in_round = sum(1 for r in uow.gameserver.boards_of_round(round_id))
+    assert outcome.games == games_in_round == pairs_in_round - 1
+
+
+# ------------------------------------------------------------------------------ the bracket moves on
+
+
+def test_the_tick_builds_the_bracket_once_the_group_stage_is_closed(world: World) -> None:
+    _event, _group, knockout = playoff_ready(world)
+    tick(world)
+    with world.uow_factory() as uow:
+        duels = uow.playoff.duels_of_stage(knockout)
+        assert [d.key for d in duels] == ["I", "II", "III"]
+        assert uow.repo.get_or_raise(Stage, knockout).status == StageStatus.RUNNING.value
+    tick(world)  # again: nothing new
+    with world.uow_factory() as uow:
+        assert len(uow.playoff.duels_of_stage(knockout)) == 3
+
+
+def test_a_duel_result_ingested_from_the_game_server_moves_the_bracket_on(world: World) -> None:
+    _event, _group, knockout = playoff_ready(world)
+    tick(world)
+    with world.uow_factory() as uow:
+        duel = uow.playoff.duel_by_key(knockout, "I")
+        assert duel is not None
+        matches = uow.playoff.matches_of_duels([duel.id])[duel.id or 0]
+        boards = uow.playoff.boards_of_matches(m.id for m in matches)
+        # Stand-in style games already created: give every board a game id.
+        ids = {}
+        for match in matches:
+            for board in boards[match.id or 0]:
+                game_id = f"g{match.leg}{board.board_no}xxxxx"[:8]
+                uow.boards.update_versioned(
+                    board.id or 0, expected_version=board.version, values={"game_id": game_id}, actor="t"
+                )
+                # The duel's first team wins every game of both matches.
+                first_white = (board.board_no % 2 == 1) == (match.first_team_id == duel.first_team_id)
+                ids[game_id] = "white" if first_white else "black"
+        winner_team = duel.first_team_id
+    from orchestrator.domain.gameresults import map_status
+    from orchestrator.services.ingestion import GameUpdate, ingest_games
+
+    with world.uow_factory() as uow:
+        ingest_games(
+            uow,
+            games=[GameUpdate(g, map_status("resign", w)) for g, w in ids.items()],
+            actor="worker",
+        )
+    # After the commit the playoff.advance job ran (eager): duel I is decided and feeds the final.
+    assert (tasks.PLAYOFF_ADVANCE, (knockout,)) in tasks.runtime().sent
+    final = the_duel(world, knockout, "III")
+    assert the_duel(world, knockout, "I").winner_team_id == winner_team
+    assert final.first_team_id == winner_team
+
+
+def test_an_arbiters_result_on_a_duel_match_moves_the_bracket_on_without_any_other_call(world: World) -> None:
+    from orchestrator.services import results
+
+    _event, _group, knockout = playoff_ready(world)
+    tick(world)
+    with world.uow_factory() as uow:
+        duel = uow.playoff.duel_by_key(knockout, "II")
+        assert duel is not None
+        for match in uow.playoff.matches_of_duels([duel.id])[duel.id or 0]:
+            lineups.apply_lineups(uow, round_id=match.round_id, actor="t")
+            boards = uow.playoff.boards_of_matches([match.id])[match.id or 0]
+            entries = []
+            for board in boards:
+                first_white = (board.board_no % 2 == 1) == (match.first_team_id == duel.first_team_id)
+                entries.append((board.id or 0, "0-1" if first_white else "1-0", board.version))
+            results.save_results(uow, match_id=match.id or 0, entries=entries, actor="arbiter")
+    final = the_duel(world, knockout, "III")
+    assert the_duel(world, knockout, "II").winner_team_id == duel.second_team_id
+    assert final.second_team_id == duel.second_team_id
+
+
+# ------------------------------------------------------------------------------ the Armageddon
+
+
+def test_the_tick_draws_the_lots_applies_the_defaults_and_creates_the_armageddon_game_with_5_and_4_minutes(
+    world: World,
+) -> None:
+    _event, _group, knockout = playoff_ready(world)
+    tick(world)
+    duel_id = level_duel(world, knockout)
+    tick(world)  # category lot: hash published
+    with world.uow_factory() as uow:
+        lot = uow.playoff.latest_lot(
+            uow.playoff.event_of_stage(knockout)[0].id or 0, "Armageddon category, duel I"
+        )
+        assert lot is not None and lot.sealed_seed_hex is not None and lot.seed_hex is None
+        assert uow.playoff.armageddon_of_duel(duel_id) is None
+    tick(world)  # drawn: seed published, nominations open until now + 0 minutes
+    with world.uow_factory() as uow:
+        lot = uow.repo.get_or_raise(type(lot), lot.id or 0)
+        assert lot.seed_hex is not None and lot.sealed_seed_hex is None and lot.outcome
+    tick(world, times=4)  # defaults revealed, colour lot committed and drawn, default colour, game queued
+    with world.uow_factory() as uow:
+        arm = uow.playoff.armageddon_of_duel(duel_id)
+        assert (
+            arm is not None
+            and arm.status == "playing"
+            and arm.colour == world.settings.armageddon_default_colour
+        )
+    board = armageddon_board(world, duel_id)
+    assert board is not None and board.game_id is not None
+    assert board.game_url == f"http://gs.test/{board.game_id}"
+    with world.client() as client:
+        clock = client.export_games([board.game_id]).games[0]["clock"]
+    assert (clock["whiteInitial"], clock["blackInitial"]) == (300, 240)
+    state = world.standin.get("/_standin/state").json()
+    tick(world, times=3)  # never a second Armageddon game
+    assert world.standin.get("/_standin/state").json()["games"] == state["games"]
+    with world.client() as client, world.uow_factory() as uow:
+        rnd = uow.playoff.round_by_number(knockout, playoff.ARMAGEDDON_ROUND_BASE + duel_id)
+        assert rnd is not None
+        again = gameserver.create_round_games(
+            uow, round_id=rnd.id or 0, client=client, settings=world.settings, actor="worker"
+        )
+    assert again.status == "already"
+    # The game ends on the stand-in; the periodic pull ingests it and the duel is decided.
+    world.advance(600)
+    tasks.periodic_tick()
+    duel = the_duel(world, knockout, "I")
+    assert duel.status == "decided" and duel.winner_team_id is not None
+    with world.uow_factory() as uow:
+        arm = uow.playoff.armageddon_of_duel(duel_id)
+        assert arm is not None and arm.status == "decided"
+
+
+@pytest.fixture
+def lichess_world(tmp_path: Path) -> Iterator[World]:
+    yield from make_world(tmp_path, gameserver_unequal_clocks=False)
+
+
+def test_without_unequal_clocks_the_armageddon_game_waits_for_the_arbiter(lichess_world: World) -> None:
+    world = lichess_world
+    _event, _group, knockout = playoff_ready(world)
+    tick(world)
+    duel_id = level_duel(world, knockout)
+    tick(world, times=8)
+    with world.uow_factory() as uow:
+        arm = uow.playoff.armageddon_of_duel(duel_id)
+        assert arm is not None and arm.status == "ready"
+        rnd = uow.playoff.round_by_number(knockout, playoff.ARMAGEDDON_ROUND_BASE + duel_id)
+        assert rnd is not None
+    games = world.standin.get("/_standin/state").json()["games"]
+    with world.client() as client, world.uow_factory() as uow:
+        outcome = gameserver.create_round_games(
+            uow, round_id=rnd.id or 0, client=client, settings=world.settings, actor="worker"
+        )
+    assert outcome.status == "manual"
+    assert world.standin.get("/_standin/state").json()["games"] == games
+    with world.uow_factory() as uow:
+        playoff.set_armageddon_game(
+            uow, duel_id=duel_id, game_ref="https://lichess.org/AbCd1234", actor="arb"
+        )
+    board = armageddon_board(world, duel_id)
+    assert board is not None and board.game_id == "AbCd1234"
+
+
+def test_real_lichess_has_no_unequal_clocks_unless_told() -> None:
+    assert Settings(gameserver_url="https://lichess.org").gameserver_unequal_clocks is False
+    assert Settings(gameserver_url="http://127.0.0.1:8100").gameserver_unequal_clocks is True
+    assert Settings(
+        gameserver_url="https://lichess.org", gameserver_unequal_clocks=True
+    ).gameserver_unequal_clocks
+
+
+def test_lots_are_left_to_staff_when_auto_draw_is_off(tmp_path: Path) -> None:
+    for world in make_world(tmp_path, auto_draw_lots=False):
+        _event, _group, knockout = playoff_ready(world)
+        tick(world)
+        duel_id = level_duel(world, knockout)
+        tick(world, times=3)
+        with world.uow_factory() as uow:
+            assert uow.playoff.armageddon_of_duel(duel_id) is None
+            event_id = uow.playoff.event_of_stage(knockout)[0].id or 0
+            assert uow.playoff.latest_lot(event_id, "Armageddon category, duel I") is None
+
+
+# ------------------------------------------------------------------------------ a whole play-off
+
+
+def test_periodic_tick_alone_runs_the_play_off_to_a_champion_and_closes_the_stage(tmp_path: Path) -> None:
+    for world in make_world(tmp_path):
+        _event, _group, knockout = playoff_ready(world, appeal_minutes=0)
+        for _ in range(60):
+            tasks.periodic_tick()
+            world.advance(900)
+            with world.uow_factory() as uow:
+                if uow.repo.get_or_raise(Stage, knockout).status == StageStatus.CLOSED.value:
+                    break
+        with world.uow_factory() as uow:
+            assert uow.repo.get_or_raise(Stage, knockout).status == StageStatus.CLOSED.value
+            champions = playoff.bracket_view(uow, stage_id=knockout).champions
+            closing = uow.results.audit(entity="stage", entity_id=knockout, action_prefix="stage.close")
+            final = uow.playoff.duel_by_key(knockout, "III")
+            assert final is not None and final.status == "decided"
+            boards_without_result = [
+                b
+                for ms in uow.playoff.matches_of_duels(
+                    d.id for d in uow.playoff.duels_of_stage(knockout)
+                ).values()
+                for bs in uow.playoff.boards_of_matches(m.id for m in ms).values()
+                for b in bs
+                if b.result == "*"
+            ]
+        assert len(champions) == 1 and closing and closing[0].new == {"champions": list(champions)}
+        assert boards_without_result == []

@@ -1,0 +1,100 @@
+"""Periodic work without Celery beat: ``tasks.periodic_tick`` and the web app's eager scheduler thread."""
+
+from __future__ import annotations
+
+import threading
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from orchestrator.config import Settings
+from orchestrator.services import tasks
+from orchestrator.web.app import create_app
+
+
+@pytest.fixture(autouse=True)
+def fresh_runtime() -> Any:
+    yield
+    tasks._runtime = None  # configure() in a test must not leak into the next one
+
+
+def test_periodic_tick_runs_every_periodic_job_once_in_beats_order_and_survives_a_failing_one(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    tasks.configure(Settings(data_dir=tmp_path, environment="test"))
+    ran: list[tuple[str, datetime | None]] = []
+
+    def job(name: str, fail: bool = False) -> Any:
+        def run(_rt: tasks.Runtime, *, attempt: int, now: datetime | None = None) -> None:
+            ran.append((name, now))
+            if fail:
+                raise RuntimeError("server down")
+
+        return run
+
+    monkeypatch.setitem(tasks.JOBS, tasks.OPEN_DUE, job(tasks.OPEN_DUE))
+    monkeypatch.setitem(tasks.JOBS, tasks.RECONCILE, job(tasks.RECONCILE, fail=True))
+    monkeypatch.setitem(tasks.JOBS, tasks.PLAYOFF_TICK, job(tasks.PLAYOFF_TICK))
+    now = datetime.fromisoformat("2024-03-03T10:00:00+00:00")
+    failed = tasks.periodic_tick(now)
+    assert ran == [(tasks.OPEN_DUE, now), (tasks.RECONCILE, now), (tasks.PLAYOFF_TICK, now)]
+    assert failed == [tasks.RECONCILE]
+
+
+def test_the_playoff_jobs_are_named_id_only_celery_tasks_and_the_tick_is_on_beats_schedule() -> None:
+    import workers.tasks  # noqa: F401  (registers the tasks)
+    from workers.app import celery_app
+
+    for name in (tasks.PLAYOFF_ADVANCE, tasks.PLAYOFF_TICK):
+        assert name in celery_app.tasks
+    schedule = {entry["task"] for entry in celery_app.conf.beat_schedule.values()}
+    assert set(tasks.PERIODIC) <= schedule
+    with pytest.raises(TypeError):
+        tasks.send(tasks.PLAYOFF_ADVANCE, "stage-1")  # type: ignore[arg-type]
+
+
+def _app_with_counter(
+    monkeypatch: pytest.MonkeyPatch, settings: Settings
+) -> tuple[Any, threading.Event, list[int]]:
+    calls: list[int] = []
+    twice = threading.Event()
+
+    def counting_tick(now: datetime | None = None) -> list[str]:
+        calls.append(1)
+        if len(calls) >= 2:
+            twice.set()
+        return []
+
+    monkeypatch.setattr(tasks, "periodic_tick", counting_tick)
+    return create_app(settings), twice, calls
+
+
+def test_an_eager_web_app_with_the_scheduler_on_runs_the_periodic_jobs_by_itself(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    settings = Settings(data_dir=tmp_path, environment="test", eager_scheduler=True, eager_scheduler_s=0.02)
+    app, twice, _calls = _app_with_counter(monkeypatch, settings)
+    with TestClient(app):
+        assert twice.wait(30), "the scheduler thread never ran periodic_tick twice"
+        assert tasks.runtime().settings is settings  # the jobs use this app's database
+    assert not any(t.name == "eager-scheduler" and t.is_alive() for t in threading.enumerate())
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [{"eager_scheduler": False}, {"eager_scheduler": True, "task_mode": "celery"}],
+    ids=["off", "celery"],
+)
+def test_no_scheduler_thread_runs_when_it_is_off_or_celery_beat_does_the_work(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, overrides: dict[str, Any]
+) -> None:
+    settings = Settings(data_dir=tmp_path, environment="test", eager_scheduler_s=0.01, **overrides)
+    app, _twice, calls = _app_with_counter(monkeypatch, settings)
+    monkeypatch.setattr("orchestrator.services.live_redis.install_publisher", lambda *_a, **_k: None)
+    monkeypatch.setattr("orchestrator.services.live_redis.start_listener", lambda *_a, **_k: None)
+    with TestClient(app):
+        assert not any(t.name == "eager-scheduler" for t in threading.enumerate())
+    assert calls == []
