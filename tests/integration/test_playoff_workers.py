@@ -1,0 +1,209 @@
+"""A whole event runs itself: the group stage closes, the bracket is built, the duels are played, an
+Armageddon is drawn, nominated by default, coloured by default and played with 5 v 4 minutes, and the
+knockout stage closes with a champion. Real Celery worker and beat processes, the stand-in over HTTP,
+PostgreSQL and Redis; the orchestrator gets no human action at all.
+
+To be sure the Armageddon path runs, the test makes duel I level on the stand-in's side (its admin endpoint
+ends duel I's games: the first team wins match 1, the second team match 2). Everything else is played out
+by the stand-in from the ratings.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import secrets
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from cryptography.fernet import Fernet
+
+from orchestrator.adapters.lichess import LichessClient
+from orchestrator.adapters.tables import Stage
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.config import Settings
+from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
+from orchestrator.services import playoff
+from orchestrator.services.player_links import store_link
+from tests.integration.conftest import _require_postgres, create_database, drop_database
+from tests.integration.test_workers_harness import (
+    REDIS_URL,
+    Run,
+    Standin,
+    require_redis,
+    stage_closed,
+    standin_process,
+    stop,
+    wait_for,
+)
+from tests.support.factories import REPO_ROOT, make_event, running_stage, stage_id_of
+
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(420)]
+
+SMALL_PLAYOFF = (REPO_ROOT / "tests" / "fixtures" / "events" / "small-playoff.yaml").read_text("utf-8")
+
+
+@contextlib.contextmanager
+def playoff_run(tmp: Path, standin: Standin, *, round_gap_s: float = 6.0) -> Iterator[tuple[Run, int, int]]:
+    """The small play-off event with its group stage running (rounds ``round_gap_s`` apart from now), every
+    player linked on the stand-in; the knockout stage keeps the file's (past) dates, so each of its rounds
+    is paired as soon as its matches exist. Yields the run, the group stage id and the knockout stage id."""
+    _require_postgres()
+    require_redis()
+    db_url = create_database("olympiad_playoff")
+    engine = make_engine(db_url)
+    run: Run | None = None
+    try:
+        init_db(engine=engine)
+        factory = make_session_factory(engine)
+
+        def uow_factory() -> UnitOfWork:
+            return UnitOfWork(factory)
+
+        key = Fernet.generate_key().decode()
+        settings = Settings(token_encryption_key=key, database_url=db_url)  # type: ignore[arg-type]
+        text = SMALL_PLAYOFF.replace("appeal_window_minutes: 15", "appeal_window_minutes: 0")
+        with uow_factory() as uow:
+            event_id = make_event(uow, text, slug=f"playoff-{secrets.token_hex(3)}")
+            group = running_stage(uow, event_id=event_id, stage_key="group")
+            knockout = stage_id_of(uow, event_id, "playoff")
+        with uow_factory() as uow:
+            start = utcnow() + timedelta(seconds=4)
+            for rnd in uow.gameserver.rounds_of_stage(group):
+                rnd.scheduled_at = start + timedelta(seconds=round_gap_s * (rnd.number - 1))
+                uow.session.add(rnd)
+            for player in uow.setup.players_of_event(event_id):
+                token = standin.user(player.account, player.rating, ["challenge:write"])
+                store_link(
+                    uow,
+                    player_id=player.id or 0,
+                    account=player.account,
+                    token=token,
+                    settings=settings,
+                    actor="test",
+                )
+        organiser = standin.user("organiser", 2000, ["challenge:bulk"])
+        env = {
+            **os.environ,
+            "DATABASE_URL": db_url,
+            "REDIS_URL": REDIS_URL,
+            "OLYMPIAD_ENVIRONMENT": "test",
+            "OLYMPIAD_TASK_MODE": "celery",
+            "OLYMPIAD_WORKER_QUEUE": f"test-{secrets.token_hex(6)}",
+            "OLYMPIAD_WORKER_VISIBILITY_TIMEOUT_S": "6",
+            "OLYMPIAD_GAMESERVER_URL": standin.url,
+            "OLYMPIAD_GAMESERVER_ADMIN_TOKEN": organiser,
+            "OLYMPIAD_TOKEN_ENCRYPTION_KEY": key,
+            "OLYMPIAD_GAMESERVER_RETRY_SCALE": "0.01",
+            "OLYMPIAD_GAMESERVER_TIMEOUT_S": "3",
+            "OLYMPIAD_GAMESERVER_PAIR_LEAD_S": "2",
+            "OLYMPIAD_GAMESERVER_CLOCK_DELAY_S": "1",
+            "OLYMPIAD_BEAT_OPEN_DUE_S": "1",
+            "OLYMPIAD_BEAT_RECONCILE_S": "1",
+            "OLYMPIAD_BEAT_PLAYOFF_S": "1",
+            # The play-off without staff: lots drawn by the tick, defaults at short deadlines.
+            "OLYMPIAD_AUTO_LOT_REVEAL_DELAY_S": "1",
+            "OLYMPIAD_ARMAGEDDON_NOMINATION_MINUTES": "0",
+            "OLYMPIAD_ARMAGEDDON_COLOUR_MINUTES": "0",
+        }
+        run = Run(db_url, env, tmp, uow_factory)
+        yield run, group, knockout
+    finally:
+        if run is not None:
+            for process in run.processes:
+                stop(process, hard=True)
+        engine.dispose()
+        drop_database(db_url)
+
+
+def force_duel_level(run: Run, standin: Standin, knockout: int, forced: set[str]) -> bool:
+    """End duel I's games on the stand-in as they appear: its first team wins match 1, its second match 2."""
+    with run.uow_factory() as uow:
+        duel = uow.playoff.duel_by_key(knockout, "I")
+        if duel is None:
+            return False
+        matches = [
+            m for m in uow.playoff.matches_of_duels([duel.id]).get(duel.id or 0, []) if m.leg in (1, 2)
+        ]
+        boards = uow.playoff.boards_of_matches(m.id for m in matches)
+        todo = []
+        for match in matches:
+            winner_team = duel.first_team_id if match.leg == 1 else duel.second_team_id
+            for board in boards.get(match.id or 0, []):
+                if board.game_id and board.game_id not in forced:
+                    first_white = board.board_no % 2 == 1
+                    white_team = match.first_team_id if first_white else match.second_team_id
+                    todo.append((board.game_id, "white" if white_team == winner_team else "black"))
+    for game_id, winner in todo:
+        answer = standin.http.post(
+            f"/_standin/games/{game_id}/result", json={"status": "resign", "winner": winner}
+        )
+        answer.raise_for_status()
+        forced.add(game_id)
+    return len(forced) == 12
+
+
+def test_the_group_stage_and_the_play_off_run_to_a_champion_with_no_human_action(tmp_path: Path) -> None:
+    with (
+        standin_process(seed=23, speed="300", log=tmp_path / "standin.log") as standin,
+        playoff_run(tmp_path, standin) as (run, group, knockout),
+    ):
+        run.start_worker()
+        run.start_beat()
+        forced: set[str] = set()
+        try:
+            wait_for(lambda: stage_closed(run, group), timeout=150, what="the group stage to close")
+            wait_for(
+                lambda: force_duel_level(run, standin, knockout, forced),
+                timeout=90,
+                what="duel I's games to exist on the stand-in",
+                every=0.1,
+            )
+            wait_for(lambda: stage_closed(run, knockout), timeout=200, what="the play-off to close")
+        except AssertionError:
+            print(run.logs())
+            raise
+        with run.uow_factory() as uow:
+            view = playoff.bracket_view(uow, stage_id=knockout)
+            duels = {d.key: d for d in view.duels()}
+            event_id = uow.playoff.event_of_stage(knockout)[0].id or 0
+            lots = [
+                uow.playoff.latest_lot(event_id, playoff.lot_purpose("I", which))
+                for which in ("category", "colour")
+            ]
+            duel_i = uow.playoff.duel_by_key(knockout, "I")
+            assert duel_i is not None
+            arm = uow.playoff.armageddon_of_duel(duel_i.id or 0)
+            game = next(m for m in uow.playoff.matches_of_duels([duel_i.id])[duel_i.id or 0] if m.leg == 3)
+            board = uow.playoff.boards_of_matches([game.id])[game.id or 0][0]
+            closing = uow.results.audit(entity="stage", entity_id=knockout, action_prefix="stage.close")
+            knockout_status = uow.repo.get_or_raise(Stage, knockout).status
+            all_boards = [
+                b
+                for ms in uow.playoff.matches_of_duels(
+                    d.id for d in uow.playoff.duels_of_stage(knockout)
+                ).values()
+                for bs in uow.playoff.boards_of_matches(m.id for m in ms).values()
+                for b in bs
+            ]
+        with LichessClient(standin.url, run.env["OLYMPIAD_GAMESERVER_ADMIN_TOKEN"]) as client:
+            clock = client.export_games([board.game_id or ""]).games[0]["clock"]
+
+    assert knockout_status == "closed"
+    assert len(view.champions) == 1 and closing and closing[0].new == {"champions": list(view.champions)}
+    assert {key: d.status for key, d in duels.items()} == {"I": "decided", "II": "decided", "III": "decided"}
+    # Duel I went to an Armageddon run by the tick: both lots committed before their seed was published.
+    for lot in lots:
+        assert lot is not None and lot.seed_hex is not None and lot.sealed_seed_hex is None
+        assert hashlib.sha256(bytes.fromhex(lot.seed_hex)).hexdigest() == lot.commitment
+        assert lot.revealed_at is not None and lot.committed_at < lot.revealed_at
+    assert arm is not None and arm.status == "decided"
+    assert arm.first_nominee_id is not None and arm.second_nominee_id is not None  # defaults applied
+    assert board.game_id is not None and board.result_source == "server" and board.result != "*"
+    assert (clock["whiteInitial"], clock["blackInitial"]) == (300, 240)  # created by bulk pairing, 5 v 4
+    # Every knockout game got its result from the game server, none is left open.
+    assert all(b.result != "*" for b in all_boards)
+    assert all(b.result_source == "server" for b in all_boards if b.game_id)
