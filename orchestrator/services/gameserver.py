@@ -71,6 +71,7 @@ from orchestrator.services.playoff import (
     ARMAGEDDON_LEG,
     ARMAGEDDON_ROUND_BASE,
     armageddon_pairing,
+    duels_waiting_for_round,
     set_armageddon_game,
 )
 from orchestrator.services.tasks import ADVANCE_STAGE, CREATE_GAMES, PLAYOFF_TICK, PULL_ROUND, enqueue
@@ -101,7 +102,8 @@ def open_due_rounds(uow: UnitOfWork, *, now: datetime, settings: Settings) -> li
 
 @dataclass(frozen=True, slots=True)
 class RoundGames:
-    """What ``create_round_games`` did. ``status``: created, already, rejected, retry, failed, empty."""
+    """What ``create_round_games`` did. ``status``: created, already, rejected, retry, failed, empty,
+    waiting (a bracket round with a duel still missing a team), manual (Armageddon, equal clocks only)."""
 
     round_id: int
     status: str
@@ -131,6 +133,10 @@ def create_round_games(
         # Lichess cannot give White 5 min and Black 4: the arbiter creates the game and gives its id.
         return RoundGames(round_id, "manual", error="the arbiter creates the Armageddon game by hand")
     if armageddon is None:
+        waiting = duels_waiting_for_round(uow, round_id=round_id)
+        if waiting:
+            # A bracket round is paired once all its duels are known (the beat tries again meanwhile).
+            return RoundGames(round_id, "waiting", error=f"duels {', '.join(waiting)} wait for a team")
         # Submitted lineups (and short-handed forfeits) go on the boards before the games are paired.
         apply_lineups(uow, round_id=round_id, actor=actor)
     rows = uow.gameserver.boards_of_round(round_id)

@@ -1091,6 +1091,28 @@ def apply_default_colour(uow: UnitOfWork, *, duel_id: int, colour: str, actor: s
     return True
 
 
+def duels_waiting_for_round(uow: UnitOfWork, *, round_id: int) -> list[str]:
+    """Keys of the duels of this match round's bracket round that still wait for a team (empty for a pool
+    round or an Armageddon round). The workers pair a bracket round only once all its duels are known, so
+    that no duel's matches land in a round whose games were already created."""
+    rnd = uow.repo.get_or_raise(Round, round_id)
+    if rnd.number >= ARMAGEDDON_ROUND_BASE:
+        return []
+    event, stage = uow.playoff.event_of_stage(rnd.stage_id)
+    if stage.kind != StageKind.KNOCKOUT.value:
+        return []
+    definition = definition_of(event)
+    if definition is None or not definition.bracket:
+        return []
+    index = (rnd.number - 1) // 2
+    duels = {d.key: d for d in uow.playoff.duels_of_stage(stage.id or 0)}
+    return [
+        key
+        for key, at in _round_index(definition.bracket).items()
+        if at == index and key in duels and duels[key].status == DuelStatus.WAITING.value
+    ]
+
+
 def lot_purpose(key: str, which: LotWhich) -> str:
     """The purpose (and lookup key) of a duel's Armageddon lot."""
     return _purpose(key, which)

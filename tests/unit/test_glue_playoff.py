@@ -23,6 +23,7 @@ from orchestrator.adapters.tables import (
     Event,
     EventStatus,
     Role,
+    Round,
     Stage,
     StageStatus,
 )
@@ -414,3 +415,29 @@ def test_periodic_tick_alone_runs_the_play_off_to_a_champion_and_closes_the_stag
             ]
         assert len(champions) == 1 and closing and closing[0].new == {"champions": list(champions)}
         assert boards_without_result == []
+
+
+def test_a_bracket_round_is_not_paired_while_one_of_its_duels_still_waits_for_a_team(world: World) -> None:
+    from tests.support.playoff import duel as duel_of
+    from tests.support.playoff import playoff_event
+
+    with world.uow_factory() as uow:
+        setup = playoff_event(uow)
+    with world.uow_factory() as uow:
+        playoff.build_bracket(uow, stage_id=setup.playoff_stage_id, actor="arbiter")
+    for leg in (1, 2):  # duel IV decided 2-0: quarter-final V knows both teams, VI-VIII do not
+        with world.uow_factory() as uow:
+            play(uow, duel_match(uow, setup, "IV", leg), "WWWWDD")
+    with world.uow_factory() as uow:
+        quarter = duel_match(uow, setup, "V", 1)
+        round_id = quarter.round_id
+        assert duel_of(uow, setup, "VI").status == "waiting"
+    with world.client() as client, world.uow_factory() as uow:
+        outcome = gameserver.create_round_games(
+            uow, round_id=round_id, client=client, settings=world.settings, actor="worker"
+        )
+    assert outcome.status == "waiting"
+    assert outcome.error == "duels VI, VII, VIII wait for a team"
+    with world.uow_factory() as uow:
+        assert uow.repo.get_or_raise(Round, round_id).status == "scheduled"
+        assert uow.gameserver.bulk_of_round(round_id) is None
