@@ -286,13 +286,21 @@ def serve(
     host: Annotated[str, typer.Option(help="interface to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port")] = 8000,
 ) -> None:
-    """Run the web app (staff pages, spectator pages, /api/v1) with uvicorn."""
+    """Run the web app (staff pages, spectator pages, /api/v1) with uvicorn.
+
+    On the embedded default (task_mode eager) an in-process scheduler plays Celery beat's role, so rounds
+    open, results are pulled and stages advance without a worker.
+    """
     import uvicorn
 
+    from orchestrator.config import get_settings
     from orchestrator.web.app import create_app
 
-    out.print(f"serving on http://{host}:{port}", highlight=False)
-    uvicorn.run(create_app(), host=host, port=port, log_level="info", timeout_graceful_shutdown=2)
+    settings = get_settings()
+    if settings.task_mode == "eager":
+        settings = settings.model_copy(update={"eager_scheduler": True})
+    out.print(f"serving on http://{host}:{port} (tasks: {settings.task_mode})", highlight=False)
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="info", timeout_graceful_shutdown=2)
 
 
 @app.command("create-user")
@@ -328,6 +336,18 @@ def create_user_command(
             err.print(f"[red]error:[/] {problem}", highlight=False)
         raise typer.Exit(EXIT_BAD_INPUT) from None
     out.print(f"created {role} {username!r} (id {user_id})", highlight=False)
+
+
+@app.command()
+def tick() -> None:
+    """Run every periodic job once (what beat schedules): open due rounds, pull results, play-off tick."""
+    from orchestrator.services.tasks import periodic_tick
+
+    failed = periodic_tick()
+    if failed:
+        err.print(f"[red]failed:[/] {', '.join(failed)}", highlight=False)
+        raise typer.Exit(1)
+    out.print("periodic jobs done")
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
