@@ -1,0 +1,156 @@
+"""Wall-clock time of the whole 163-team event through the real stack, with instant games.
+
+Run: .venv/bin/python bench/whole_event.py [--sqlite] [--event events/online-olympiad-2020.yaml] [--runs 1]
+        [--tick 0.02] [--profile out.prof]
+Needs PostgreSQL unless --sqlite (OLYMPIAD_BENCH_PG_ADMIN_URL, default
+postgresql+psycopg://postgres@127.0.0.1:5432/postgres): a scratch database is created and dropped after.
+Target (issue: game server integration): <= 10 s.
+
+What runs is ``olympiad demo``'s driver (orchestrator/services/demo.py) without the web app and with no
+demo time: every round of a stage is due as soon as the stage starts, and the stand-in (its own process,
+``python -m orchestrator.standin --speed instant``, over real HTTP) ends each game as soon as it is paired.
+Beat's jobs run in a thread every ``--tick`` seconds and the jobs they queue run in process, exactly as the
+Celery tasks would (services/tasks.py): bulk pairing, export and ingestion, standings, closing, seeding the
+next stage, then the bracket, duels, Armageddons and the champion.
+
+Printed: the set-up (event, owner, 1,450 players linked; not in the figure), then the event's wall clock
+from the first draft to the champion, and each stage's share with its games. bench/ingest_games.py times
+ingestion alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from orchestrator.services.demo import Demo, DemoOptions, DemoResult, free_port  # noqa: E402
+
+ADMIN_URL = os.environ.get(
+    "OLYMPIAD_BENCH_PG_ADMIN_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+)
+
+
+def create_database() -> str:
+    name = f"olympiad_bench_{secrets.token_hex(6)}"
+    admin = create_engine(ADMIN_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return make_url(ADMIN_URL).set(database=name).render_as_string(hide_password=False)
+
+
+def drop_database(url: str) -> None:
+    admin = create_engine(ADMIN_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)'))
+    admin.dispose()
+
+
+def start_standin(seed: int) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    args = [sys.executable, "-m", "orchestrator.standin", "--port", str(port), "--speed", "instant"]
+    process = subprocess.Popen(
+        [*args, "--seed", str(seed)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    for _ in range(400):
+        try:
+            if httpx.get(f"{url}/_standin/state", timeout=1).status_code == 200:
+                return process, url
+        except httpx.HTTPError:
+            pass
+        if process.poll() is not None:
+            break
+        time.sleep(0.05)
+    process.terminate()
+    raise SystemExit(f"the stand-in did not start on {url}")
+
+
+def one_run(args: argparse.Namespace, database_url: str, data_dir: Path) -> tuple[float, DemoResult]:
+    process, standin_url = start_standin(args.seed)
+    try:
+        options = DemoOptions(
+            event_file=args.event,
+            web=False,
+            standin_url=standin_url,
+            data_dir=data_dir,
+            database_url=database_url,
+            seed=args.seed,
+            speed=0,
+            round_gap_s=0,
+            tick_s=args.tick,
+        )
+        with Demo(options) as demo:
+            setup = demo.setup()
+            profiler = cProfile.Profile() if args.profile else None
+            if profiler is not None:
+                profiler.enable()
+            result = demo.run()
+            if profiler is not None:
+                profiler.disable()
+                profiler.dump_stats(args.profile)
+        return setup.seconds, result
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--sqlite", action="store_true", help="a SQLite file instead of PostgreSQL")
+    parser.add_argument("--event", type=Path, default=ROOT / "events" / "online-olympiad-2020.yaml")
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--tick", type=float, default=0.02, help="beat and driver period (s)")
+    parser.add_argument("--seed", type=int, default=2020)
+    parser.add_argument("--profile", help="write a cProfile of the (last) run's event phase here")
+    args = parser.parse_args()
+
+    figures: list[float] = []
+    for run in range(1, args.runs + 1):
+        with tempfile.TemporaryDirectory(prefix="olympiad-bench-") as tmp:
+            database_url = "" if args.sqlite else create_database()
+            try:
+                setup_s, result = one_run(args, database_url, Path(tmp))
+            finally:
+                if database_url:
+                    drop_database(database_url)
+        if not result.champions:
+            raise SystemExit(f"run {run}: no champion (stopped={result.stopped})")
+        figures.append(result.seconds)
+        backend = "SQLite" if args.sqlite else "PostgreSQL"
+        print(
+            f"run {run} ({backend}): set-up {setup_s:.2f} s (not counted), event {result.seconds:.2f} s, "
+            f"champion {' and '.join(result.champions)}"
+        )
+        games = 0
+        for stage in result.stages:
+            seconds = stage.seconds if stage.seconds is not None else float("nan")
+            games += stage.games
+            print(f"  {stage.name:<14} {seconds:6.2f} s  {stage.games:5d} games")
+        print(f"  {'total':<14} {result.seconds:6.2f} s  {games:5d} games")
+    if len(figures) > 1:
+        ordered = sorted(figures)
+        print(
+            f"event wall clock over {len(figures)} runs: median {ordered[len(ordered) // 2]:.2f} s, "
+            f"min {ordered[0]:.2f}, max {ordered[-1]:.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
