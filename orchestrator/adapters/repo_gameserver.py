@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import bindparam, func, insert, update
 from sqlmodel import col, select
 
-from orchestrator.adapters.repositories import Repository
+from orchestrator.adapters.repositories import Lookups
 from orchestrator.adapters.tables import (
     AuditLog,
     Board,
@@ -59,7 +59,7 @@ class PlayerLinkRow:
     updated_at: datetime | None
 
 
-class GameserverRepository(Repository):
+class GameserverRepository(Lookups):
     # ------------------------------------------------------------ rounds and stages
 
     def due_rounds(self, now: datetime, lead: timedelta) -> Sequence[Round]:
@@ -85,16 +85,6 @@ class GameserverRepository(Repository):
     def running_stages(self) -> Sequence[Stage]:
         return self.session.exec(
             select(Stage).where(Stage.status == StageStatus.RUNNING.value).order_by(col(Stage.id))
-        ).all()
-
-    def rounds_of_stage(self, stage_id: int) -> Sequence[Round]:
-        return self.session.exec(
-            select(Round).where(Round.stage_id == stage_id).order_by(col(Round.number))
-        ).all()
-
-    def matches_of_round(self, round_id: int) -> Sequence[Match]:
-        return self.session.exec(
-            select(Match).where(Match.round_id == round_id).order_by(col(Match.match_no))
         ).all()
 
     def latest_match_finish(self, stage_id: int) -> datetime | None:
@@ -215,13 +205,6 @@ class GameserverRepository(Repository):
         return list(latest.values())
 
     # ------------------------------------------------------------ players and links
-
-    def players_by_id(self, player_ids: Iterable[int]) -> dict[int, Player]:
-        ids = sorted(set(player_ids))
-        if not ids:
-            return {}
-        rows = self.session.exec(select(Player).where(col(Player.id).in_(ids))).all()
-        return {player.id or 0: player for player in rows}
 
     def links_by_player(self, player_ids: Iterable[int]) -> dict[int, PlayerLink]:
         ids = sorted(set(player_ids))

@@ -11,52 +11,30 @@ from datetime import datetime
 from sqlalchemy import func, or_
 from sqlmodel import col, select
 
-from orchestrator.adapters.repositories import Repository
+from orchestrator.adapters.repositories import Lookups, known_ids
 from orchestrator.adapters.tables import (
     Appeal,
     AppealStatus,
     Armageddon,
     ArmageddonStatus,
-    Board,
     Duel,
-    Event,
     Lineup,
     Lot,
     Match,
-    Player,
-    Pool,
     Round,
     RoundStatus,
     Stage,
     StageKind,
     StageStatus,
-    Standing,
     Team,
     User,
 )
 
 
-def _ids(values: Iterable[int | None]) -> list[int]:
-    return sorted({v for v in values if v is not None})
-
-
-class PlayoffRepository(Repository):
+class PlayoffRepository(Lookups):
     # --- events and stages ---------------------------------------------------------------------
 
-    def event_of_stage(self, stage_id: int) -> tuple[Event, Stage]:
-        stage = self.get_or_raise(Stage, stage_id)
-        return self.get_or_raise(Event, stage.event_id), stage
-
-    def event_by_slug(self, slug: str) -> Event | None:
-        return self.session.exec(select(Event).where(Event.slug == slug)).first()
-
-    def stages_of_event(self, event_id: int) -> Sequence[Stage]:
-        return self.session.exec(
-            select(Stage).where(Stage.event_id == event_id).order_by(col(Stage.position), col(Stage.id))
-        ).all()
-
-    def stage_by_key(self, event_id: int, key: str) -> Stage | None:
-        return self.session.exec(select(Stage).where(Stage.event_id == event_id, Stage.key == key)).first()
+    event_of_stage = Lookups.event_and_stage
 
     def knockout_stages(self, event_id: int) -> Sequence[Stage]:
         return self.session.exec(
@@ -72,45 +50,7 @@ class PlayoffRepository(Repository):
             .order_by(col(Stage.id))
         ).all()
 
-    def pools_of_stage(self, stage_id: int) -> Sequence[Pool]:
-        return self.session.exec(
-            select(Pool).where(Pool.stage_id == stage_id).order_by(func.length(Pool.letter), col(Pool.letter))
-        ).all()
-
-    def final_standings(self, stage_id: int) -> Sequence[Standing]:
-        """Closed (not provisional) standing rows of a stage, by pool and rank."""
-        return self.session.exec(
-            select(Standing)
-            .where(Standing.stage_id == stage_id, col(Standing.provisional).is_(False))
-            .order_by(col(Standing.pool_id), col(Standing.rank), col(Standing.id))
-        ).all()
-
     # --- teams, players, captains ---------------------------------------------------------------
-
-    def teams_by_id(self, team_ids: Iterable[int | None]) -> dict[int, Team]:
-        ids = _ids(team_ids)
-        if not ids:
-            return {}
-        return {t.id or 0: t for t in self.session.exec(select(Team).where(col(Team.id).in_(ids))).all()}
-
-    def teams_of_event(self, event_id: int) -> Sequence[Team]:
-        return self.session.exec(
-            select(Team).where(Team.event_id == event_id).order_by(col(Team.seed), col(Team.id))
-        ).all()
-
-    def players_of_team(self, team_id: int) -> Sequence[Player]:
-        return self.session.exec(
-            select(Player)
-            .where(Player.team_id == team_id)
-            .order_by(col(Player.main_board).is_(None), col(Player.main_board), col(Player.id))
-        ).all()
-
-    def players_by_id(self, player_ids: Iterable[int | None]) -> dict[int, Player]:
-        ids = _ids(player_ids)
-        if not ids:
-            return {}
-        rows = self.session.exec(select(Player).where(col(Player.id).in_(ids))).all()
-        return {p.id or 0: p for p in rows}
 
     def captains_of_team(self, team_id: int) -> Sequence[User]:
         return self.session.exec(
@@ -142,23 +82,13 @@ class PlayoffRepository(Repository):
 
     # --- rounds, matches, boards ----------------------------------------------------------------
 
-    def rounds_of_stage(self, stage_id: int) -> Sequence[Round]:
-        return self.session.exec(
-            select(Round).where(Round.stage_id == stage_id).order_by(col(Round.number))
-        ).all()
-
     def round_by_number(self, stage_id: int, number: int) -> Round | None:
         return self.session.exec(
             select(Round).where(Round.stage_id == stage_id, Round.number == number)
         ).first()
 
-    def matches_of_round(self, round_id: int) -> Sequence[Match]:
-        return self.session.exec(
-            select(Match).where(Match.round_id == round_id).order_by(col(Match.match_no))
-        ).all()
-
     def matches_of_duels(self, duel_ids: Iterable[int | None]) -> dict[int, list[Match]]:
-        ids = _ids(duel_ids)
+        ids = known_ids(duel_ids)
         out: dict[int, list[Match]] = {i: [] for i in ids}
         if not ids:
             return out
@@ -169,19 +99,7 @@ class PlayoffRepository(Repository):
             out[match.duel_id or 0].append(match)
         return out
 
-    def boards_of_matches(self, match_ids: Iterable[int | None]) -> dict[int, list[Board]]:
-        ids = _ids(match_ids)
-        out: dict[int, list[Board]] = {i: [] for i in ids}
-        if not ids:
-            return out
-        rows = self.session.exec(
-            select(Board)
-            .where(col(Board.match_id).in_(ids))
-            .order_by(col(Board.match_id), col(Board.board_no))
-        ).all()
-        for board in rows:
-            out[board.match_id].append(board)
-        return out
+    boards_of_matches = Lookups.boards_by_match
 
     def matches_of_team(self, team_id: int) -> Sequence[tuple[Match, Round]]:
         rows = self.session.exec(
@@ -204,7 +122,7 @@ class PlayoffRepository(Repository):
         ).all()
 
     def open_appeal_match_ids(self, match_ids: Iterable[int | None]) -> set[int]:
-        ids = _ids(match_ids)
+        ids = known_ids(match_ids)
         if not ids:
             return set()
         rows = self.session.exec(
@@ -222,7 +140,7 @@ class PlayoffRepository(Repository):
         ).first()
 
     def lineups_of_matches(self, match_ids: Iterable[int | None]) -> dict[tuple[int, int], Lineup]:
-        ids = _ids(match_ids)
+        ids = known_ids(match_ids)
         if not ids:
             return {}
         rows = self.session.exec(select(Lineup).where(col(Lineup.match_id).in_(ids))).all()
@@ -234,7 +152,7 @@ class PlayoffRepository(Repository):
         return self.session.exec(select(Armageddon).where(Armageddon.duel_id == duel_id)).first()
 
     def armageddons_of_duels(self, duel_ids: Iterable[int | None]) -> dict[int, Armageddon]:
-        ids = _ids(duel_ids)
+        ids = known_ids(duel_ids)
         if not ids:
             return {}
         rows = self.session.exec(select(Armageddon).where(col(Armageddon.duel_id).in_(ids))).all()
@@ -256,7 +174,7 @@ class PlayoffRepository(Repository):
         ).first()
 
     def lots_by_id(self, lot_ids: Iterable[int | None]) -> dict[int, Lot]:
-        ids = _ids(lot_ids)
+        ids = known_ids(lot_ids)
         if not ids:
             return {}
         return {lot.id or 0: lot for lot in self.session.exec(select(Lot).where(col(Lot.id).in_(ids))).all()}

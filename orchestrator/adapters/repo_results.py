@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import delete, or_
 from sqlmodel import col, select
 
-from orchestrator.adapters.repositories import Repository
+from orchestrator.adapters.repositories import Lookups
 from orchestrator.adapters.tables import (
     Annulment,
     Appeal,
@@ -45,7 +45,7 @@ class MatchInRound:
     round_number: int
 
 
-class ResultsRepository(Repository):
+class ResultsRepository(Lookups):
     # --- structure ------------------------------------------------------------------------------
 
     def stage_of_pool(self, pool: Pool) -> Stage:
@@ -61,18 +61,10 @@ class ResultsRepository(Repository):
         return self.get_or_raise(Stage, self.round_of_match(match).stage_id)
 
     def pools_of_stage(self, stage_id: int) -> Sequence[Pool]:
+        # Plain letter order (AA before B), as the results pages and close_stage have always listed them;
+        # Lookups.pools_of_stage puts Z before AA.
         return self.session.exec(
             select(Pool).where(Pool.stage_id == stage_id).order_by(col(Pool.letter))
-        ).all()
-
-    def rounds_of_stage(self, stage_id: int) -> Sequence[Round]:
-        return self.session.exec(
-            select(Round).where(Round.stage_id == stage_id).order_by(col(Round.number))
-        ).all()
-
-    def stages_of_event(self, event_id: int) -> Sequence[Stage]:
-        return self.session.exec(
-            select(Stage).where(Stage.event_id == event_id).order_by(col(Stage.position), col(Stage.id))
         ).all()
 
     def teams_of_pool(self, pool_id: int) -> list[PoolTeam]:
@@ -82,20 +74,6 @@ class ResultsRepository(Repository):
             .order_by(col(PoolEntry.pairing_number))
         ).all()
         return [PoolTeam(team.id or 0, team.name, entry.pairing_number) for entry, team in rows]
-
-    def teams_by_id(self, team_ids: Iterable[int]) -> dict[int, Team]:
-        ids = set(team_ids)
-        if not ids:
-            return {}
-        rows = self.session.exec(select(Team).where(col(Team.id).in_(ids))).all()
-        return {team.id or 0: team for team in rows}
-
-    def players_by_id(self, player_ids: Iterable[int | None]) -> dict[int, Player]:
-        ids = {pid for pid in player_ids if pid is not None}
-        if not ids:
-            return {}
-        rows = self.session.exec(select(Player).where(col(Player.id).in_(ids))).all()
-        return {player.id or 0: player for player in rows}
 
     # --- matches and boards ---------------------------------------------------------------------
 
@@ -107,11 +85,6 @@ class ResultsRepository(Repository):
         ).all()
         return [MatchInRound(match, rnd.number) for match, rnd in rows]
 
-    def matches_of_round(self, round_id: int) -> Sequence[Match]:
-        return self.session.exec(
-            select(Match).where(Match.round_id == round_id).order_by(col(Match.match_no))
-        ).all()
-
     def matches_of_stage(self, stage_id: int) -> Sequence[Match]:
         return self.session.exec(
             select(Match)
@@ -120,19 +93,7 @@ class ResultsRepository(Repository):
             .order_by(col(Round.number), col(Match.match_no))
         ).all()
 
-    def boards_of_matches(self, match_ids: Iterable[int]) -> dict[int, list[Board]]:
-        ids = set(match_ids)
-        out: dict[int, list[Board]] = {match_id: [] for match_id in ids}
-        if not ids:
-            return out
-        rows = self.session.exec(
-            select(Board)
-            .where(col(Board.match_id).in_(ids))
-            .order_by(col(Board.match_id), col(Board.board_no))
-        ).all()
-        for board in rows:
-            out[board.match_id].append(board)
-        return out
+    boards_of_matches = Lookups.boards_by_match
 
     def boards_of_player(self, player_id: int) -> Sequence[Board]:
         return self.session.exec(
@@ -163,14 +124,6 @@ class ResultsRepository(Repository):
         ).all()
 
     # --- fair play -------------------------------------------------------------------------------
-
-    def annulled_player_ids(self, event_id: int) -> set[int]:
-        rows = self.session.exec(
-            select(Annulment.player_id)
-            .join(Player, col(Annulment.player_id) == col(Player.id))
-            .where(Player.event_id == event_id)
-        ).all()
-        return set(rows)
 
     def annulments_of_event(self, event_id: int) -> Sequence[tuple[Annulment, Player]]:
         rows = self.session.exec(

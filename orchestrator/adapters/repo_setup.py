@@ -10,43 +10,30 @@ from collections.abc import Sequence
 from sqlalchemy import delete, func
 from sqlmodel import col, select
 
-from orchestrator.adapters.repositories import Repository
+from orchestrator.adapters.repositories import Lookups
 from orchestrator.adapters.tables import (
     Board,
-    Event,
     Lot,
     Match,
     Player,
     Pool,
     PoolEntry,
     Round,
-    Stage,
-    Standing,
     Team,
 )
 
 
-class SetupRepository(Repository):
+class SetupRepository(Lookups):
+    """Stage, team, player, pool, round and standing reads come from ``Lookups`` under setup's names."""
+
     # --- events and stages ---------------------------------------------------------------------------
 
-    def event_of_stage(self, stage_id: int) -> tuple[Event, Stage]:
-        stage = self.get_or_raise(Stage, stage_id)
-        return self.get_or_raise(Event, stage.event_id), stage
-
-    def stages_of(self, event_id: int) -> Sequence[Stage]:
-        return self.session.exec(
-            select(Stage).where(Stage.event_id == event_id).order_by(col(Stage.position), col(Stage.id))
-        ).all()
-
-    def stage_by_key(self, event_id: int, key: str) -> Stage | None:
-        return self.session.exec(select(Stage).where(Stage.event_id == event_id, Stage.key == key)).first()
+    event_of_stage = Lookups.event_and_stage
+    stages_of = Lookups.stages_of_event
 
     # --- teams and players ---------------------------------------------------------------------------
 
-    def teams_of(self, event_id: int) -> Sequence[Team]:
-        return self.session.exec(
-            select(Team).where(Team.event_id == event_id).order_by(col(Team.seed), col(Team.id))
-        ).all()
+    teams_of = Lookups.teams_of_event
 
     def team_by_name(self, event_id: int, name: str) -> Team | None:
         return self.session.exec(select(Team).where(Team.event_id == event_id, Team.name == name)).first()
@@ -60,23 +47,12 @@ class SetupRepository(Repository):
             )
         ).all()
 
-    def players_of_team(self, team_id: int) -> Sequence[Player]:
-        return self.session.exec(
-            select(Player)
-            .where(Player.team_id == team_id)
-            .order_by(col(Player.main_board).is_(None), col(Player.main_board), col(Player.id))
-        ).all()
-
     def delete_players_of_team(self, team_id: int) -> None:
         self.session.execute(delete(Player).where(col(Player.team_id) == team_id))
 
     # --- pools ---------------------------------------------------------------------------------------
 
-    def pools_of(self, stage_id: int) -> Sequence[Pool]:
-        # Letters are A..Z, AA, AB...: order by length first so that Z comes before AA.
-        return self.session.exec(
-            select(Pool).where(Pool.stage_id == stage_id).order_by(func.length(Pool.letter), col(Pool.letter))
-        ).all()
+    pools_of = Lookups.pools_of_stage
 
     def entries_of_pool(self, pool_id: int) -> Sequence[PoolEntry]:
         return self.session.exec(
@@ -95,20 +71,9 @@ class SetupRepository(Repository):
         self.session.execute(delete(PoolEntry).where(col(PoolEntry.pool_id).in_(pool_ids)))
         self.session.execute(delete(Pool).where(col(Pool.stage_id) == stage_id))
 
-    def final_standings(self, stage_id: int) -> Sequence[Standing]:
-        """Final (not provisional) standing rows of a stage, by pool and rank (SPEC §6: never provisional)."""
-        return self.session.exec(
-            select(Standing)
-            .where(Standing.stage_id == stage_id, col(Standing.provisional).is_(False))
-            .order_by(col(Standing.pool_id), col(Standing.rank), col(Standing.id))
-        ).all()
-
     # --- rounds, matches, boards ---------------------------------------------------------------------
 
-    def rounds_of(self, stage_id: int) -> Sequence[Round]:
-        return self.session.exec(
-            select(Round).where(Round.stage_id == stage_id).order_by(col(Round.number))
-        ).all()
+    rounds_of = Lookups.rounds_of_stage
 
     def matches_of_pool(self, pool_id: int) -> Sequence[Match]:
         return self.session.exec(

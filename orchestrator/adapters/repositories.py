@@ -6,14 +6,29 @@ Add a method here for each new query, named for what it answers.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import func, text, update
 from sqlmodel import Session, SQLModel, col, select
 
-from orchestrator.adapters.tables import AuditLog, Board, Duel, Event, LoginAttempt, Pool, User
+from orchestrator.adapters.tables import (
+    Annulment,
+    AuditLog,
+    Board,
+    Duel,
+    Event,
+    LoginAttempt,
+    Match,
+    Player,
+    Pool,
+    Round,
+    Stage,
+    Standing,
+    Team,
+    User,
+)
 from orchestrator.db import utcnow
 from orchestrator.services.errors import CurrentValue, NotFound, StaleEdit
 
@@ -40,6 +55,112 @@ class Repository:
         if row is None:
             raise NotFound(f"{model.__tablename__} {row_id} does not exist")
         return row
+
+
+def known_ids(values: Iterable[int | None]) -> list[int]:
+    """The distinct ids among ``values``, ascending, without None (for ``IN (...)`` queries)."""
+    return sorted({v for v in values if v is not None})
+
+
+class Lookups(Repository):
+    """Reads that several area repositories (``uow.setup``, ``uow.results``, ``uow.playoff``, ``uow.public``,
+    ``uow.gameserver``) all need: each query is written once here and inherited.
+    """
+
+    # --- events and stages ---------------------------------------------------------------------------
+
+    def event_by_slug(self, slug: str) -> Event | None:
+        return EventRepository(self.session).get_by_slug(slug)
+
+    def event_and_stage(self, stage_id: int) -> tuple[Event, Stage]:
+        stage = self.get_or_raise(Stage, stage_id)
+        return self.get_or_raise(Event, stage.event_id), stage
+
+    def stages_of_event(self, event_id: int) -> Sequence[Stage]:
+        return self.session.exec(
+            select(Stage).where(Stage.event_id == event_id).order_by(col(Stage.position), col(Stage.id))
+        ).all()
+
+    def stage_by_key(self, event_id: int, key: str) -> Stage | None:
+        return self.session.exec(select(Stage).where(Stage.event_id == event_id, Stage.key == key)).first()
+
+    def final_standings(self, stage_id: int) -> Sequence[Standing]:
+        """Final (not provisional) standing rows of a stage, by pool and rank (SPEC §6: never provisional)."""
+        return self.session.exec(
+            select(Standing)
+            .where(Standing.stage_id == stage_id, col(Standing.provisional).is_(False))
+            .order_by(col(Standing.pool_id), col(Standing.rank), col(Standing.id))
+        ).all()
+
+    # --- teams and players ---------------------------------------------------------------------------
+
+    def teams_of_event(self, event_id: int) -> Sequence[Team]:
+        return self.session.exec(
+            select(Team).where(Team.event_id == event_id).order_by(col(Team.seed), col(Team.id))
+        ).all()
+
+    def teams_by_id(self, team_ids: Iterable[int | None]) -> dict[int, Team]:
+        ids = known_ids(team_ids)
+        if not ids:
+            return {}
+        return {t.id or 0: t for t in self.session.exec(select(Team).where(col(Team.id).in_(ids))).all()}
+
+    def players_of_team(self, team_id: int) -> Sequence[Player]:
+        """Main players by board, then reserves."""
+        return self.session.exec(
+            select(Player)
+            .where(Player.team_id == team_id)
+            .order_by(col(Player.main_board).is_(None), col(Player.main_board), col(Player.id))
+        ).all()
+
+    def players_by_id(self, player_ids: Iterable[int | None]) -> dict[int, Player]:
+        ids = known_ids(player_ids)
+        if not ids:
+            return {}
+        rows = self.session.exec(select(Player).where(col(Player.id).in_(ids))).all()
+        return {p.id or 0: p for p in rows}
+
+    def annulled_player_ids(self, event_id: int) -> set[int]:
+        """Players of the event whose games were annulled for fair play."""
+        rows = self.session.exec(
+            select(Annulment.player_id)
+            .join(Player, col(Annulment.player_id) == col(Player.id))
+            .where(Player.event_id == event_id)
+        ).all()
+        return set(rows)
+
+    # --- pools, rounds, matches, boards --------------------------------------------------------------
+
+    def pools_of_stage(self, stage_id: int) -> Sequence[Pool]:
+        # Letters are A..Z, AA, AB...: order by length first so that Z comes before AA.
+        return self.session.exec(
+            select(Pool).where(Pool.stage_id == stage_id).order_by(func.length(Pool.letter), col(Pool.letter))
+        ).all()
+
+    def rounds_of_stage(self, stage_id: int) -> Sequence[Round]:
+        return self.session.exec(
+            select(Round).where(Round.stage_id == stage_id).order_by(col(Round.number))
+        ).all()
+
+    def matches_of_round(self, round_id: int) -> Sequence[Match]:
+        return self.session.exec(
+            select(Match).where(Match.round_id == round_id).order_by(col(Match.match_no))
+        ).all()
+
+    def boards_by_match(self, match_ids: Iterable[int | None]) -> dict[int, list[Board]]:
+        """Boards of these matches by board number, keyed by match id in ascending order (one query)."""
+        ids = known_ids(match_ids)
+        out: dict[int, list[Board]] = {i: [] for i in ids}
+        if not ids:
+            return out
+        rows = self.session.exec(
+            select(Board)
+            .where(col(Board.match_id).in_(ids))
+            .order_by(col(Board.match_id), col(Board.board_no))
+        ).all()
+        for board in rows:
+            out[board.match_id].append(board)
+        return out
 
 
 class RowLocks(Repository):
