@@ -99,7 +99,7 @@ def test_the_demo_serves_the_event_a_pool_and_the_bracket_while_it_plays(tmp_pat
         try:
             with httpx.Client(base_url=setup.web_url, timeout=10) as http:
                 for _ in range(2000):
-                    if not runner.is_alive() or len(seen) == len(pages):
+                    if not runner.is_alive() or all(seen.get(name) == 200 for name in pages):
                         break
                     for name, path in pages.items():
                         if name not in seen or seen[name] != 200:
