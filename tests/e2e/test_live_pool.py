@@ -5,39 +5,16 @@ An arbiter enters a result in another browser context; the spectator's page show
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-
 import pytest
 
 from orchestrator.adapters.tables import Role
 from orchestrator.services.users import create_user
-from tests.e2e.conftest import LiveServer
+from tests.support.browser import log_in
+from tests.support.server import LiveServer
 from tests.unit.test_views import SeededPool, play, seed_small_pool
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = "/usr/bin/chromium"
 PASSWORD = "correct horse battery"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"{CHROMIUM} is missing")
-        pytest.skip(f"{CHROMIUM} is missing")
-    with playwright_api.sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield instance
-        instance.close()
 
 
 @pytest.fixture(scope="module")
@@ -66,11 +43,7 @@ def test_a_result_entered_by_an_arbiter_appears_on_the_spectators_pool_page_with
     playwright_api.expect(score).to_have_text("–")
 
     arbiter = browser.new_context().new_page()  # type: ignore[attr-defined]
-    arbiter.goto(f"{live_server.base_url}/login")
-    arbiter.fill("#username", "arbiter")
-    arbiter.fill("#password", PASSWORD)
-    arbiter.click("button[type=submit]")
-    arbiter.wait_for_url(f"{live_server.base_url}/")
+    log_in(arbiter, live_server.base_url, "arbiter", PASSWORD)
     with live_server.uow_factory() as uow:
         board_id = uow.public.boards_of_matches([match_id])[0].id
     arbiter.goto(f"{live_server.base_url}/staff/matches/{match_id}/results")

@@ -7,8 +7,6 @@ at phone and desktop width go to docs/screenshots/.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,20 +15,12 @@ import pytest
 from orchestrator.adapters.tables import Role
 from orchestrator.services import playoff
 from orchestrator.services.users import AuthUser, create_user
-from tests.e2e.conftest import LiveServer
+from tests.support.browser import log_in
 from tests.support.playoff import SEED_A, SEED_B, PlayoffSetup, duel, duel_match, play, playoff_event
+from tests.support.server import LiveServer
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = "/usr/bin/chromium"
 PASSWORD = "correct horse battery"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 ARBITER = AuthUser(id=0, username="arbiter", role=Role.ARBITER, team_id=None, session_generation=1)
 
@@ -41,18 +31,6 @@ class Scene:
     duel_id: int
     first: str
     second: str
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"{CHROMIUM} is missing")
-        pytest.skip(f"{CHROMIUM} is missing")
-    with playwright_api.sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield instance
-        instance.close()
 
 
 @pytest.fixture(scope="module")
@@ -83,11 +61,7 @@ def scene(live_server: LiveServer) -> Scene:
 
 def captain_nominates(browser: object, live_server: LiveServer, scene: Scene, username: str) -> str:
     page = browser.new_context().new_page()  # type: ignore[attr-defined]
-    page.goto(f"{live_server.base_url}/login?next=/captain")
-    page.fill("#username", username)
-    page.fill("#password", PASSWORD)
-    page.click("form.form button[type=submit]")
-    page.wait_for_url("**/captain")
+    log_in(page, live_server.base_url, username, PASSWORD, landing="/captain")
     page.click(f"a[href='/captain/duels/{scene.duel_id}/armageddon']")
     choice = page.locator("#account option").last.inner_text()
     page.select_option("#account", index=page.locator("#account option").count() - 1)

@@ -6,40 +6,17 @@ With JavaScript a board saves as soon as a result is chosen and shows "Saved"; w
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-
 import pytest
 
 from orchestrator.adapters.tables import Board, Role
 from orchestrator.services import results
 from orchestrator.services.users import create_user
-from tests.e2e.conftest import LiveServer
+from tests.support.browser import log_in
+from tests.support.server import LiveServer
 from tests.unit.test_results_fixtures import BuiltPool, build_pool
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = "/usr/bin/chromium"
 PASSWORD = "correct horse battery"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"{CHROMIUM} is missing")
-        pytest.skip(f"{CHROMIUM} is missing")
-    with playwright_api.sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield instance
-        instance.close()
 
 
 @pytest.fixture(scope="module")
@@ -53,11 +30,7 @@ def pool(live_server: LiveServer) -> BuiltPool:
 def logged_in_page(browser: object, live_server: LiveServer, *, javascript: bool) -> object:
     context = browser.new_context(java_script_enabled=javascript)  # type: ignore[attr-defined]
     page = context.new_page()
-    page.goto(f"{live_server.base_url}/login")
-    page.fill("#username", "arbiter")
-    page.fill("#password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{live_server.base_url}/")
+    log_in(page, live_server.base_url, "arbiter", PASSWORD)
     return page
 
 

@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from orchestrator.services.users import create_user
-from tests.e2e.conftest import LiveServer
 from tests.support.factories import SMALL_EVENT
+from tests.support.server import LiveServer
 
 pytestmark = pytest.mark.e2e
 

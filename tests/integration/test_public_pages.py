@@ -7,14 +7,11 @@ import asyncio
 import json
 import re
 import secrets
-import socket
-import threading
 from collections.abc import Iterator
 
 import httpx
 import pytest
 import redis
-import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -22,6 +19,7 @@ from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.services import live, live_redis, views
 from orchestrator.web.app import create_app
+from tests.support.server import free_port, serving
 from tests.unit.test_views import DRAW_3_3, FIRST_WINS_6_0, SeededPool, play, seed_small_pool
 
 pytestmark = pytest.mark.integration
@@ -87,32 +85,11 @@ def test_304_while_nothing_changes_then_200_with_a_new_etag_after_a_result(
         assert answer.headers["etag"] != etags[path]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture
 def served(pg_url: str, uow_factory: UnitOfWorkFactory) -> Iterator[str]:
-    port = _free_port()
     application = create_app(Settings(database_url=pg_url, environment="test"), uow_factory=uow_factory)
-    server = uvicorn.Server(uvicorn.Config(application, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.TransportError:
-            pass
-        threading.Event().wait(0.05)
-    else:
-        pytest.fail("uvicorn did not start")
-    yield base
-    server.should_exit = True
-    thread.join(10)
+    with serving(application, free_port(), lifespan="auto") as base:
+        yield base
 
 
 def test_the_live_stream_delivers_a_change_after_a_result_is_committed(
