@@ -5,6 +5,7 @@ when someone else changed a board; 422 with every problem.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -13,6 +14,7 @@ from pydantic import BaseModel, Field
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 from orchestrator.adapters.tables import Stage
+from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.services import appeals as appeal_service
 from orchestrator.services import exports
 from orchestrator.services import fairplay as fairplay_service
@@ -106,10 +108,50 @@ def _conflict(error: result_service.ResultsConflict) -> JSONResponse:
     )
 
 
-def _entries(body: EntriesIn) -> list[result_service.ResultEntry]:
-    return [
+def _save_board(
+    request: Request,
+    save: Callable[..., result_service.BoardState],
+    board_id: int,
+    body: ResultIn,
+    user: AuthUser,
+) -> BoardStateOut:
+    """One board through ``save`` (record_result or correct_result); StaleEdit goes on to the app's 409."""
+    with get_uow_factory(request)() as uow:
+        state = save(
+            uow,
+            board_id=board_id,
+            result=body.result,
+            expected_version=body.expected_version,
+            actor=user.username,
+            reason=body.reason,
+        )
+    return BoardStateOut.of(state)
+
+
+def _save_entries(
+    request: Request,
+    save: Callable[..., list[result_service.BoardState]],
+    match_id: int,
+    body: EntriesIn,
+    user: AuthUser,
+) -> list[BoardStateOut] | JSONResponse:
+    """A match's entries through ``save`` (save_results or save_corrections); a conflict answers 409."""
+    entries = [
         result_service.ResultEntry(e.board_id, e.result, e.expected_version, e.shown) for e in body.entries
     ]
+    try:
+        with get_uow_factory(request)() as uow:
+            saved = save(uow, match_id=match_id, entries=entries, actor=user.username, reason=body.reason)
+    except result_service.ResultsConflict as error:
+        return _conflict(error)
+    return [BoardStateOut.of(s) for s in saved]
+
+
+def _event_id(uow: UnitOfWork, slug: str) -> int:
+    event = uow.events.get_by_slug(slug)
+    if event is None:
+        raise NotFound(f"event {slug!r} does not exist")
+    return event.id or 0
 
 
 # --- boards and matches ------------------------------------------------------------------------------
@@ -151,16 +193,7 @@ def put_board_result(
     request: Request, board_id: int, body: ResultIn, user: AuthUser = require_staff()
 ) -> BoardStateOut:
     """Save one board (autosave); 409 with the stored result when someone else changed it first."""
-    with get_uow_factory(request)() as uow:
-        state = result_service.record_result(
-            uow,
-            board_id=board_id,
-            result=body.result,
-            expected_version=body.expected_version,
-            actor=user.username,
-            reason=body.reason,
-        )
-    return BoardStateOut.of(state)
+    return _save_board(request, result_service.record_result, board_id, body, user)
 
 
 @router.post("/matches/{match_id}/results", response_model=None)
@@ -168,14 +201,7 @@ def post_match_results(
     request: Request, match_id: int, body: EntriesIn, user: AuthUser = require_staff()
 ) -> list[BoardStateOut] | JSONResponse:
     """ "Save results": only changed boards; nothing when one was changed by someone else (409)."""
-    try:
-        with get_uow_factory(request)() as uow:
-            saved = result_service.save_results(
-                uow, match_id=match_id, entries=_entries(body), actor=user.username, reason=body.reason
-            )
-    except result_service.ResultsConflict as error:
-        return _conflict(error)
-    return [BoardStateOut.of(s) for s in saved]
+    return _save_entries(request, result_service.save_results, match_id, body, user)
 
 
 @router.post("/matches/{match_id}/corrections", response_model=None)
@@ -183,30 +209,14 @@ def post_match_corrections(
     request: Request, match_id: int, body: EntriesIn, user: AuthUser = require_role(*ADMINS)
 ) -> list[BoardStateOut] | JSONResponse:
     """ "Save corrections" (a closed stage too): a reason is required; final standings stored again."""
-    try:
-        with get_uow_factory(request)() as uow:
-            saved = result_service.save_corrections(
-                uow, match_id=match_id, entries=_entries(body), actor=user.username, reason=body.reason
-            )
-    except result_service.ResultsConflict as error:
-        return _conflict(error)
-    return [BoardStateOut.of(s) for s in saved]
+    return _save_entries(request, result_service.save_corrections, match_id, body, user)
 
 
 @router.post("/boards/{board_id}/correction")
 def post_board_correction(
     request: Request, board_id: int, body: CorrectionIn, user: AuthUser = require_role(*ADMINS)
 ) -> BoardStateOut:
-    with get_uow_factory(request)() as uow:
-        state = result_service.correct_result(
-            uow,
-            board_id=board_id,
-            result=body.result,
-            expected_version=body.expected_version,
-            actor=user.username,
-            reason=body.reason,
-        )
-    return BoardStateOut.of(state)
+    return _save_board(request, result_service.correct_result, board_id, body, user)
 
 
 @router.put("/matches/{match_id}/forfeit")
@@ -321,10 +331,7 @@ def post_decision(
 @router.get("/events/{slug}/appeals")
 def get_appeals(request: Request, slug: str, user: AuthUser = require_staff()) -> list[dict[str, Any]]:
     with get_uow_factory(request)() as uow:
-        event = uow.events.get_by_slug(slug)
-        if event is None:
-            raise NotFound(f"event {slug!r} does not exist")
-        return [_appeal(v) for v in appeal_service.event_appeals(uow, event_id=event.id or 0)]
+        return [_appeal(v) for v in appeal_service.event_appeals(uow, event_id=_event_id(uow, slug))]
 
 
 @router.post("/players/{player_id}/annulment", status_code=201)
@@ -355,12 +362,10 @@ def get_audit(
 ) -> list[dict[str, Any]]:
     """The audit log of an event, newest first; ``match_id`` keeps a match and its boards."""
     with get_uow_factory(request)() as uow:
-        event = uow.events.get_by_slug(slug)
-        if event is None:
-            raise NotFound(f"event {slug!r} does not exist")
+        event_id = _event_id(uow, slug)
         board_ids = [b.id or 0 for b in uow.boards.for_match(match_id)] if match_id is not None else None
         entries = uow.results.audit(
-            event_id=event.id, board_ids=board_ids, match_id=match_id, limit=max(1, min(limit, 1000))
+            event_id=event_id, board_ids=board_ids, match_id=match_id, limit=max(1, min(limit, 1000))
         )
         return [
             {
