@@ -2,13 +2,18 @@
 
 The result comes from the rating model (orchestrator.domain.game_model: Elo expectation with an
 online-rapid draw rate). Moves are legal and end the way the status says: a mate is a known miniature,
-a resignation or flag is a short random legal game whose last move is the winner's. python-chess (GPL,
+a resignation or flag is a short random legal game whose last move is the winner's (a prefix of one of
+the seed's long random lines, made once). Only the result, termination and length are drawn when a game
+is planned; moves and clocks are made the first time a client asks for them. python-chess (GPL,
 optional) is imported lazily here only; without it a fixed opening is used.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import importlib.util
+import threading
+from collections.abc import Callable
+from functools import cache
 from random import Random
 
 from orchestrator.domain.game_model import play_game
@@ -40,20 +45,82 @@ NO_START_WAIT_S = 30.0  # Lichess gives noStart when the first move does not com
 ABORT_WAIT_S = 20.0
 
 
-@dataclass(frozen=True, slots=True)
 class PlannedGame:
-    """How a game will go: final status and winner, the moves, and when each ply is made.
+    """How a game will go: final status and winner, then (lazily) the moves and when each ply is made.
 
-    ``ply_at_s`` is game-clock time (seconds after the clocks start) of each ply; ``end_at_s`` when the
-    game ends. ``clocks_cs`` is the mover's remaining time after each ply, in centiseconds.
+    The status, winner and number of plies are decided when the game is planned (cheap: the rating
+    model and a few draws). The moves, ``ply_at_s`` (game-clock time, seconds after the clocks start, of
+    each ply), ``clocks_cs`` (the mover's remaining time after each ply, in centiseconds) and ``end_at_s``
+    (when the game ends) are made the first time someone asks and then kept. They follow from seeds
+    drawn at planning time, so the same seed always gives the same game, whenever it is asked for.
     """
 
-    status: str
-    winner: str | None
-    moves: tuple[str, ...]
-    ply_at_s: tuple[float, ...]
-    clocks_cs: tuple[int, ...]
-    end_at_s: float
+    __slots__ = (
+        "_clock_seed",
+        "_clocks",
+        "_flagged",
+        "_limits",
+        "_make_moves",
+        "_moves",
+        "plies",
+        "status",
+        "winner",
+    )
+
+    def __init__(
+        self,
+        status: str,
+        winner: str | None,
+        plies: int,
+        make_moves: Callable[[], tuple[str, ...]],
+        *,
+        limits: tuple[int, int, int],
+        flagged: str | None = None,
+        clock_seed: int = 0,
+        fixed_clocks: tuple[tuple[float, ...], tuple[int, ...], float] | None = None,
+    ) -> None:
+        self.status = status
+        self.winner = winner
+        self.plies = plies
+        self._make_moves = make_moves
+        self._moves: tuple[str, ...] | None = None
+        self._limits = limits
+        self._flagged = flagged
+        self._clock_seed = clock_seed
+        self._clocks = fixed_clocks
+
+    @property
+    def moves(self) -> tuple[str, ...]:
+        moves = self._moves
+        if moves is None:
+            moves = self._moves = self._make_moves()
+        return moves
+
+    def _clock_plan(self) -> tuple[tuple[float, ...], tuple[int, ...], float]:
+        clocks = self._clocks
+        if clocks is None:
+            white_limit_s, black_limit_s, increment_s = self._limits
+            clocks = self._clocks = _clock_plan(
+                Random(self._clock_seed),
+                self.plies,
+                white_limit_s=white_limit_s,
+                black_limit_s=black_limit_s,
+                increment_s=increment_s,
+                flagged=self._flagged,
+            )
+        return clocks
+
+    @property
+    def ply_at_s(self) -> tuple[float, ...]:
+        return self._clock_plan()[0]
+
+    @property
+    def clocks_cs(self) -> tuple[int, ...]:
+        return self._clock_plan()[1]
+
+    @property
+    def end_at_s(self) -> float:
+        return self._clock_plan()[2]
 
 
 def _result_winner(result: GameResult) -> str | None:
@@ -65,7 +132,10 @@ def _result_winner(result: GameResult) -> str | None:
 
 
 def random_moves(rng: Random, plies: int) -> tuple[str, ...]:
-    """A legal game of ``plies`` plies (an opening, then random moves) that is not over at its end."""
+    """A legal game of ``plies`` plies (an opening, then random moves) that is not over at its end.
+
+    Every position along the way is not over either, so every prefix of the answer is such a game too.
+    """
     opening = rng.choice(OPENINGS).split()
     try:
         import chess  # GPL, optional: only the stand-in uses it
@@ -135,6 +205,37 @@ def _clock_plan(
     return tuple(ply_at), tuple(clocks), end
 
 
+# Resignations, flags and draws are prefixes of a few long random lines, made once per seed and line on
+# first use: a game costs a slice instead of a python-chess play-out (about 6 ms a game).
+LINE_COUNT = 64
+LINE_PLIES = 120  # longer than any planned game (draws 40-119 plies, decisive games 30-110)
+_lines: dict[tuple[str, int], tuple[str, ...]] = {}
+_lines_lock = threading.Lock()
+
+
+@cache
+def chess_available() -> bool:
+    """python-chess is installed (an optional dependency of the stand-in)."""
+    return importlib.util.find_spec("chess") is not None
+
+
+def random_line(seed: str, index: int) -> tuple[str, ...]:
+    """Line ``index`` for ``seed``: ``LINE_PLIES`` legal plies, no position along it over (cached)."""
+    key = (seed, index)
+    line = _lines.get(key)
+    if line is None:
+        with _lines_lock:
+            line = _lines.get(key)
+            attempt = 0
+            while line is None:
+                made = random_moves(Random(f"{seed}/line/{index}/{attempt}"), LINE_PLIES)
+                if len(made) == LINE_PLIES or attempt >= 20:
+                    line = made
+                attempt += 1
+            _lines[key] = line
+    return line
+
+
 def plan_game(
     rng: Random,
     *,
@@ -144,45 +245,59 @@ def plan_game(
     black_limit_s: int,
     increment_s: int,
     fault: str | None = None,
+    line_seed: str = "",
 ) -> PlannedGame:
-    """Plan a game from the ratings; ``fault`` is "aborted" or "noStart" for injected failures."""
-    moves: tuple[str, ...]
+    """Plan a game from the ratings; ``fault`` is "aborted" or "noStart" for injected failures.
+
+    Only the result, the termination and the length are drawn here; the moves (a prefix of one of the
+    seed's random lines, or a mate miniature) and the clocks are made when first asked for.
+    """
+    limits = (white_limit_s, black_limit_s, increment_s)
     winner: str | None
     if fault in ("aborted", "noStart"):
         # No first move (White did not start) or one move (Black did not start).
         plies = rng.choice((0, 1))
-        moves = ("e4",) if plies else ()
+        fixed: tuple[str, ...] = ("e4",) if plies else ()
         winner = None if fault == "aborted" else ("white" if plies else "black")
         wait = ABORT_WAIT_S if fault == "aborted" else NO_START_WAIT_S
-        return PlannedGame(fault, winner, moves, (1.0,) * plies, (white_limit_s * 100,) * plies, wait)
+        clocks = ((1.0,) * plies, (white_limit_s * 100,) * plies, wait)
+        return PlannedGame(fault, winner, plies, lambda: fixed, limits=limits, fixed_clocks=clocks)
     winner = _result_winner(play_game(rng, white_rating, black_rating))
     if winner is None:
         status = "draw"
-        moves = random_moves(rng, rng.randrange(40, 120))
+        plies = rng.randrange(40, 120)
     else:
         roll = rng.random()
         status = "mate" if roll < 0.2 else "outoftime" if roll < 0.35 else "resign"
         if status == "mate":
-            moves = tuple(rng.choice(MATES[winner]).split())
+            mate = tuple(rng.choice(MATES[winner]).split())
+            plies = len(mate)
         else:
             plies = rng.randrange(30, 110)
             # The winner made the last move: white's plies are odd-numbered.
             if (plies % 2 == 1) != (winner == "white"):
                 plies += 1
-            moves = random_moves(rng, plies)
-            if len(moves) < plies:
-                status = "resign"  # shorter than planned: the loser resigns on the spot
     loser = None if winner is None else ("black" if winner == "white" else "white")
     flagged = loser if status == "outoftime" else None
-    ply_at, clocks, end = _clock_plan(
-        rng,
-        len(moves),
-        white_limit_s=white_limit_s,
-        black_limit_s=black_limit_s,
-        increment_s=increment_s,
-        flagged=flagged,
+    clock_seed = rng.getrandbits(64)
+    if status == "mate":
+        return PlannedGame(status, winner, plies, lambda: mate, limits=limits, clock_seed=clock_seed)
+    if not chess_available():  # pragma: no cover - only without the optional dependency
+        moves = random_moves(rng, plies)
+        if len(moves) < plies:
+            status, flagged = "resign", None  # shorter than planned: the loser resigns on the spot
+        return PlannedGame(
+            status, winner, len(moves), lambda: moves, limits=limits, flagged=flagged, clock_seed=clock_seed
+        )
+    index = rng.randrange(LINE_COUNT)
+    length = plies
+
+    def make_moves() -> tuple[str, ...]:
+        return random_line(line_seed, index)[:length]
+
+    return PlannedGame(
+        status, winner, plies, make_moves, limits=limits, flagged=flagged, clock_seed=clock_seed
     )
-    return PlannedGame(status, winner, moves, ply_at, clocks, end)
 
 
 def speed_name(white_limit_s: int, black_limit_s: int, increment_s: int) -> str:

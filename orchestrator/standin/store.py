@@ -292,6 +292,7 @@ class Store:
                     black_limit_s=black_limit,
                     increment_s=clock["increment"],
                     fault=self.faults.game_fault(game_id),
+                    line_seed=str(self.seed),
                 )
                 self.games[game_id] = Game(
                     id=game_id,
@@ -396,9 +397,10 @@ class Store:
             return GameView(game, status, winner, played, at)
         if game.clock_start is None or now < game.clock_start:
             return GameView(game, "started", None, 0, created)
-        end = self._real_ms(game, game.plan.end_at_s)
+        # At instant speed a game ends when its clocks start: its clock plan is not needed to say so.
+        end = game.clock_start if self.speed <= 0 else self._real_ms(game, game.plan.end_at_s)
         if now >= end:
-            return GameView(game, game.plan.status, game.plan.winner, len(game.plan.moves), end)
+            return GameView(game, game.plan.status, game.plan.winner, game.plan.plies, end)
         played = sum(1 for s in game.plan.ply_at_s if self._real_ms(game, s) <= now)
         last = self._real_ms(game, game.plan.ply_at_s[played - 1]) if played else game.clock_start
         return GameView(game, "started", None, played, last)
