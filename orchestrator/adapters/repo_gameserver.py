@@ -148,6 +148,7 @@ class GameserverRepository(Lookups):
         """
         if not changes:
             return 0
+        self.session.flush()  # pending ORM changes go first: expire_all below would drop them
         table: Any = Board.__table__  # type: ignore[attr-defined]
         columns = [key for key in changes[0] if key not in ("b_id", "b_version")]
         statement = (

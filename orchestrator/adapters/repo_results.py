@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, or_
+from sqlalchemy import select as sa_select
 from sqlmodel import col, select
 
 from orchestrator.adapters.repositories import Lookups
@@ -30,6 +31,7 @@ from orchestrator.adapters.tables import (
     Standing,
     Team,
 )
+from orchestrator.domain.scoring import GameResult, MatchForfeit
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +96,31 @@ class ResultsRepository(Lookups):
         ).all()
 
     boards_of_matches = Lookups.boards_by_match
+
+    def stage_has_open_results(self, stage_id: int) -> bool:
+        """A board of a played (not forfeited) match still has no result, or an appeal is open (1 query).
+
+        Either one keeps the stage from closing: a cheap check before the full ``closing_problems``.
+        """
+        pending = (
+            select(Board.id)
+            .join(Match, col(Match.id) == Board.match_id)
+            .join(Round, col(Round.id) == Match.round_id)
+            .where(
+                Round.stage_id == stage_id,
+                Match.forfeit == MatchForfeit.NONE.value,
+                Board.result == GameResult.PENDING.value,
+            )
+            .exists()
+        )
+        appeal = (
+            select(Appeal.id)
+            .join(Match, col(Match.id) == Appeal.match_id)
+            .join(Round, col(Round.id) == Match.round_id)
+            .where(Round.stage_id == stage_id, Appeal.status == AppealStatus.OPEN.value)
+            .exists()
+        )
+        return bool(self.session.execute(sa_select(or_(pending, appeal))).scalar())
 
     def boards_of_player(self, player_id: int) -> Sequence[Board]:
         return self.session.exec(

@@ -64,6 +64,7 @@ from orchestrator.db import utcnow
 from orchestrator.domain.gameresults import map_game
 from orchestrator.domain.scoring import GameResult, MatchForfeit
 from orchestrator.services import live
+from orchestrator.services.errors import CurrentValue, StaleEdit
 from orchestrator.services.ingestion import GameUpdate, IngestReport, ingest_games
 from orchestrator.services.lineups import apply_lineups
 from orchestrator.services.player_links import decrypt_token, mark_refused
@@ -200,23 +201,55 @@ def create_round_games(
     base = settings.gameserver_url.rstrip("/")
     if armageddon is not None:
         return _store_armageddon_game(uow, rnd, record, bulk, by_pair, pairings, armageddon, base, actor, now)
-    stored = 0
+    changes: list[dict[str, object]] = []
     for row, pairing in zip(to_pair, pairings, strict=True):
         game_id = by_pair.get((pairing.white.account.lower(), pairing.black.account.lower()))
         if game_id is None:
             continue
-        uow.boards.update_versioned(
-            row.board.id or 0,
-            expected_version=row.board.version,
-            values={"game_id": game_id, "game_url": f"{base}/{game_id}", "game_status": "created"},
-            actor=actor,
-            at=now,
+        changes.append(
+            {
+                "b_id": row.board.id or 0,
+                "b_version": row.board.version,
+                "game_id": game_id,
+                "game_url": f"{base}/{game_id}",
+                "game_status": "created",
+                "updated_by": actor,
+                "updated_at": now,
+            }
         )
-        stored += 1
+    _store_game_ids(uow, changes)
+    stored = len(changes)
     record.bulk_id = bulk.id
     _record_bulk(uow, record, BulkStatus.CREATED, None, now)
     _mark_paired(uow, rnd, actor=actor, detail={"games": stored, "bulk_id": bulk.id})
     return RoundGames(round_id, "created", games=stored, bulk_id=bulk.id)
+
+
+def _store_game_ids(uow: UnitOfWork, changes: list[dict[str, object]]) -> None:
+    """The game ids on their boards: one compare-and-set statement for the round (version bumped).
+
+    A board changed by someone else since it was read makes the whole call fail with ``StaleEdit`` (the
+    unit of work rolls back; the next run finds the bulk again), as the one-board update does.
+    """
+    written = uow.gameserver.update_boards_versioned(changes)
+    if written == len(changes):
+        return
+    current: list[CurrentValue] = []
+    for change in changes:
+        board = uow.boards.get_or_raise(Board, int(str(change["b_id"])))
+        if board.version != change["b_version"]:
+            current.append(
+                CurrentValue(
+                    entity="board",
+                    entity_id=board.id or 0,
+                    field="result",
+                    value=board.result,
+                    version=board.version,
+                    changed_by=board.updated_by,
+                    changed_at=board.updated_at,
+                )
+            )
+    raise StaleEdit(current)
 
 
 def _armageddon_duel(uow: UnitOfWork, rnd: Round) -> int | None:
@@ -481,6 +514,11 @@ def advance_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime |
         return False
     if stage.kind == StageKind.KNOCKOUT.value:
         return _close_knockout(uow, stage, actor=actor, now=now)
+    if uow.results.stage_has_open_results(stage_id):
+        # One aggregate query: a board without a result or an open appeal. The full check below lists
+        # every problem, so it runs only when the stage may close.
+        log.info("stage %s not closed yet: results or appeals still open", stage_id)
+        return False
     problems = closing_problems(uow, stage_id=stage_id, now=now)
     if problems:
         log.info("stage %s not closed yet: %s", stage_id, " ".join(problems))

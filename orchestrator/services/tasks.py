@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -97,9 +98,32 @@ def runtime() -> Runtime:
 # ---------------------------------------------------------------- dispatch
 
 
+# Jobs already queued per transaction (keyed by the unit of work's session, which is new for each one).
+_queued: weakref.WeakKeyDictionary[Any, set[tuple[str, tuple[int, ...], float | None]]] = (
+    weakref.WeakKeyDictionary()
+)
+_queued_lock = threading.Lock()
+
+
 def enqueue(uow: _AfterCommit, name: str, *ids: int, countdown: float | None = None) -> None:
-    """Send job ``name`` with ``ids`` once ``uow`` has committed (dropped on rollback)."""
+    """Send job ``name`` with ``ids`` once ``uow`` has committed (dropped on rollback).
+
+    The same job (name, ids, countdown) queued again in the same transaction is sent once: jobs are
+    idempotent and read the committed state, so e.g. a pool touched by every ingestion batch of a pull
+    is recomputed once per pull.
+    """
     _check(name, ids)
+    session = getattr(uow, "session", None)
+    if session is not None:
+        key = (name, ids, countdown)
+        with _queued_lock:
+            try:
+                seen = _queued.setdefault(session, set())
+            except TypeError:  # not weakly referenceable: no de-duplication
+                seen = set()
+            if key in seen:
+                return
+            seen.add(key)
     uow.after_commit(send, name, *ids, countdown=countdown)
 
 
