@@ -6,20 +6,19 @@ of the other services and the jobs of services/tasks.py; the queries it needs ar
 - Settings: the embedded default (a SQLite file under ``var/demo/``, fresh each run unless ``keep``), tasks
   in process (``task_mode="eager"``): the SAME job functions the Celery tasks run.
 - ``Beat``: a daemon thread that plays Celery beat's role (workers/app.py's ``beat_schedule``): it sends
-  ``rounds.open_due`` and ``results.reconcile`` every tick; the jobs those queue (create games, pull results,
-  recompute standings, close stages) run in process after each commit.
+  ``rounds.open_due``, ``results.reconcile`` and ``playoff.tick`` every tick; the jobs those queue (create
+  games, pull results, recompute standings, close stages) run in process after each commit.
 - Servers: the stand-in game server and (unless ``web=False``) the web app, each under uvicorn in a thread.
 - Set-up: the event from its file (appeal window set to 0: fifteen minutes of a month-long event are
   nothing in demo time), an owner account with a random password, every player's game-server account
   created on the stand-in (its demo user endpoint) and linked with its token stored encrypted (a random
   Fernet key per run when none is configured).
-- ``DemoDriver.step``: what staff and captains do, one tick at a time. Draft, publish and start each pool
-  stage once the previous one is closed, with its rounds compressed into demo time; build the bracket
-  from the Top division's final standings; schedule each bracket round once all its duels are known; run
-  the deadline check (default lineups, default Armageddon nominations); draw the Armageddon lots (category
-  with the nomination deadline at once, so the defaults apply; then the colour), let the chooser take a
-  colour, and set up the Armageddon game on the stand-in (5 v 4 minutes, the stand-in's unequal clocks)
-  the way an arbiter does on Lichess. It stops when the bracket has a champion.
+- ``DemoDriver.step``: what staff do, one tick at a time. Draft, publish and start each pool stage once
+  the previous one is closed, with its rounds compressed into demo time; schedule each bracket round once
+  all its duels are known. Beat's ``playoff.tick`` does the rest of the play-off as the workers do: the
+  bracket from the Top division's final standings, the deadline check (default lineups, default Armageddon
+  nominations), the Armageddon lots, the default colour and the 5 v 4 game on the stand-in (unequal
+  clocks). It stops when the bracket has a champion.
 """
 
 from __future__ import annotations
@@ -43,13 +42,10 @@ import httpx
 from cryptography.fernet import Fernet
 from pydantic import SecretStr
 
-from orchestrator.adapters.lichess import LichessClient, Pairing, PlayerLink
 from orchestrator.adapters.repo_demo import StageProgress
 from orchestrator.adapters.tables import (
-    Duel,
     DuelStatus,
     Event,
-    LinkStatus,
     Role,
     RoundStatus,
     Stage,
@@ -62,7 +58,7 @@ from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
 from orchestrator.domain.event import EventDefinition, bracket_rounds, parse_event
 from orchestrator.services import event_setup, playoff, tasks
 from orchestrator.services.errors import ServiceError
-from orchestrator.services.player_links import decrypt_token, store_link
+from orchestrator.services.player_links import store_link
 from orchestrator.services.users import AuthUser, create_user, set_password
 
 log = logging.getLogger(__name__)
@@ -268,7 +264,7 @@ class ServerThread:
 class Beat:
     """Celery beat's role in process: send the scheduled jobs every ``period_s`` (eager: run here)."""
 
-    JOBS: tuple[str, ...] = getattr(tasks, "PERIODIC", (tasks.OPEN_DUE, tasks.RECONCILE))  # beat_schedule
+    JOBS: tuple[str, ...] = tasks.PERIODIC  # beat_schedule: open due rounds, reconcile, play-off tick
 
     def __init__(self, period_s: float) -> None:
         self.period_s = period_s
@@ -466,9 +462,7 @@ class DemoDriver:
         self._said: set[str] = set()
         self._started = time.monotonic()
         self._status: DemoStatus | None = None
-        # The workers' play-off tick (beat) builds the bracket, applies deadlines, draws the lots and
-        # creates the Armageddon game; without it the driver does those staff steps itself.
-        self.automated = "playoff.tick" in Beat.JOBS
+        self._seen: tuple[Sequence[tuple[int, str, str, str, str, datetime | None]], Any] | None = None
         with uow_factory() as uow:
             event = uow.repo.get_or_raise(Event, event_id)
             self.slug, self.event_name = event.slug, event.name
@@ -504,7 +498,7 @@ class DemoDriver:
             break
         if current is None:
             self._finish_without_playoff(stages, now)
-            self._status = self._snapshot(stages, None)
+            self._seen, self._status = (stages, None), None
             return True
         stage_id, key, name, kind, status, _closed_at = current
         if kind == StageKind.POOLS.value:
@@ -512,13 +506,14 @@ class DemoDriver:
                 self._start_pool_stage(stage_id, key, name, kind, status, now)
         else:
             self.timings.setdefault(key, StageTiming(key, name, kind, utcnow()))
-            if status in (StageStatus.DRAFT.value, StageStatus.PUBLISHED.value) and not self.automated:
-                self._build_bracket(stage_id, name, now)
-            self._playoff_tick(stage_id, key, now)
-        self._status = self._snapshot(stages, current)
+            self._playoff_tick(stage_id, key, now)  # beat's playoff.tick builds the bracket, draws lots ...
+        self._seen, self._status = (stages, current), None
         return bool(self.champions)
 
     def status(self) -> DemoStatus | None:
+        """What the terminal shows, as of the last step (read when asked: a headless run never asks)."""
+        if self._status is None and self._seen is not None:
+            self._status = self._snapshot(*self._seen)
         return self._status
 
     # --- pool stages ---------------------------------------------------------------------------
@@ -570,12 +565,6 @@ class DemoDriver:
 
     # --- the play-off --------------------------------------------------------------------------
 
-    def _build_bracket(self, stage_id: int, name: str, now: datetime) -> None:
-        with self.uow_factory() as uow:
-            duel_ids = playoff.build_bracket(uow, stage_id=stage_id, actor=STAFF_ACTOR, now=now)
-            self._schedule_bracket_rounds(uow, stage_id, utcnow())
-        self.say(f"{name}: bracket built ({len(duel_ids)} duels)")
-
     def _schedule_bracket_rounds(self, uow: UnitOfWork, stage_id: int, now: datetime) -> None:
         """A bracket round's two match rounds start once all its duels are known; until then they wait.
 
@@ -611,19 +600,12 @@ class DemoDriver:
 
     def _playoff_tick(self, stage_id: int, key: str, now: datetime) -> None:
         with self.uow_factory() as uow:
-            if not self.automated:
-                playoff.apply_due_deadlines(uow, now, actor="worker")
             self._schedule_bracket_rounds(uow, stage_id, now)
             view = playoff.bracket_view(uow, stage_id=stage_id, now=now)
         if view.built:
             self.say(f"{view.stage_name}: bracket built from the final standings", once=f"built:{stage_id}")
         for duel in view.duels():
             self._report_duel(duel)
-            if duel.status == DuelStatus.ARMAGEDDON.value and not self.automated:
-                try:
-                    self._armageddon_step(stage_id, duel)
-                except ServiceError as error:
-                    self.say(f"Duel {duel.key}: {error.message}", once=f"{duel.key}:{error.message}")
         if view.champions and not self.champions:
             self.champions = tuple(view.champions)
             timing = self.timings.get(key)
@@ -656,82 +638,6 @@ class DemoDriver:
             self.say(f"{duel.round_name} {duel.key}: {duel.sentence}")
         elif duel.status == DuelStatus.ARMAGEDDON.value:
             self.say(f"{duel.round_name} {duel.key}: {duel.first} – {duel.second} level, Armageddon")
-
-    def _armageddon_step(self, stage_id: int, duel: playoff.DuelInfo) -> None:
-        arm = duel.armageddon
-        phase = arm.phase if arm is not None else "draw_category"
-        if phase == "draw_category":
-            self._draw(duel, "category")
-        elif phase == "draw_chooser":
-            self._draw(duel, "colour")
-        elif phase == "choose_colour" and arm is not None and arm.chooser:
-            self._choose_colour(duel, arm.chooser)
-        elif phase == "ready" and arm is not None and not arm.game_url:
-            self._create_armageddon_game(duel)
-        elif phase == "finished":
-            self._settle_armageddon(duel)
-        # "nominating": the captains keep the defaults; the deadline check reveals them.
-
-    def _draw(self, duel: playoff.DuelInfo, which: playoff.LotWhich) -> None:
-        # Two transactions: the lot's hash is published (committed) before its seed is drawn (SPEC §7).
-        with self.uow_factory() as uow:
-            playoff.commit_armageddon_lot(uow, duel_id=duel.id, which=which, actor=STAFF_ACTOR)
-        with self.uow_factory() as uow:
-            drawn = playoff.reveal_armageddon_lot(
-                uow, duel_id=duel.id, which=which, actor=STAFF_ACTOR, nomination_minutes=0
-            )
-        if which == "category":
-            self.say(f"Armageddon {duel.key}: category {drawn} drawn; default nominations at the deadline")
-        else:
-            self.say(f"Armageddon {duel.key}: {drawn} won the colour lot")
-
-    def _choose_colour(self, duel: playoff.DuelInfo, chooser: str) -> None:
-        with self.uow_factory() as uow:
-            row = uow.playoff.duel_by_key(uow.repo.get_or_raise(Duel, duel.id).stage_id, duel.key)
-            assert row is not None
-            team_id = row.first_team_id if chooser == duel.first else row.second_team_id
-            colour = self.rng.choice(("white", "black"))
-            playoff.choose_colour(uow, duel_id=duel.id, team_id=team_id or 0, colour=colour, actor=self.staff)
-        self.say(f"Armageddon {duel.key}: {chooser} chose {colour}")
-
-    def _create_armageddon_game(self, duel: playoff.DuelInfo) -> None:
-        """The arbiter's part: the 5 v 4 game created on the stand-in (unequal clocks), then tracked."""
-        with self.uow_factory() as uow:
-            pairing = playoff.armageddon_pairing(uow, duel_id=duel.id)
-            ids = [pairing.white_player_id, pairing.black_player_id]
-            links = uow.gameserver.links_by_player(ids)
-            players = uow.gameserver.players_by_id(ids)
-            sides: list[PlayerLink] = []
-            for pid in ids:
-                link = links.get(pid)
-                if link is None or link.status != LinkStatus.LINKED.value or not link.token_encrypted:
-                    raise DemoError(f"{players[pid].name} has no linked game-server account")
-                token = decrypt_token(self.settings, link.token_encrypted)
-                sides.append(PlayerLink(str(pid), link.linked_account or players[pid].account, token))
-        spec = pairing.spec
-        if spec.message is not None and "{game}" not in spec.message:
-            # Lichess (and the stand-in) refuse a bulk message without the game link placeholder.
-            spec = replace(spec, message=f"{spec.message} {{game}}")
-        with LichessClient.from_settings(self.settings) as client:
-            bulk = client.create_bulk([Pairing(sides[0], sides[1])], spec)
-        if not bulk.games:
-            raise DemoError(f"the stand-in created no Armageddon game for duel {duel.key}")
-        game_id = bulk.games[0].id
-        with self.uow_factory() as uow:
-            playoff.set_armageddon_game(
-                uow,
-                duel_id=duel.id,
-                game_ref=f"{self.settings.gameserver_url.rstrip('/')}/{game_id}",
-                actor=STAFF_ACTOR,
-            )
-        self.say(f"Armageddon {duel.key}: game {game_id} created (White 5 min, Black 4 min)")
-
-    def _settle_armageddon(self, duel: playoff.DuelInfo) -> None:
-        with self.uow_factory() as uow:
-            matches = uow.playoff.matches_of_duels([duel.id]).get(duel.id, [])
-            game = next((m for m in matches if m.leg == playoff.ARMAGEDDON_LEG), None)
-            if game is not None:
-                playoff.advance_after_match(uow, match_id=game.id or 0, actor="worker")
 
     # --- status --------------------------------------------------------------------------------
 
@@ -919,9 +825,10 @@ class Demo:
                     done = self.driver.step()
                 except ServiceError as error:
                     self.driver.say(f"waiting: {error.message}", once=error.message)
-                status = self.driver.status()
-                if status is not None and on_status is not None:
-                    on_status(status)
+                if on_status is not None:
+                    status = self.driver.status()
+                    if status is not None:
+                        on_status(status)
                 if done:
                     break
                 stop.wait(self.plan.tick_s)
