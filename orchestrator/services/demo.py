@@ -565,13 +565,15 @@ class DemoDriver:
 
     # --- the play-off --------------------------------------------------------------------------
 
-    def _schedule_bracket_rounds(self, uow: UnitOfWork, stage_id: int, now: datetime) -> None:
+    def _schedule_bracket_rounds(
+        self, uow: UnitOfWork, stage_id: int, now: datetime, *, view: playoff.BracketView | None = None
+    ) -> None:
         """A bracket round's two match rounds start once all its duels are known; until then they wait.
 
         Rounds are created with the file's real dates as soon as one duel of the bracket round is known;
         this keeps them from being paired before the other duels' matches exist.
         """
-        view = playoff.bracket_view(uow, stage_id=stage_id, now=now)
+        view = view or playoff.bracket_view(uow, stage_id=stage_id, now=now)
         complete = {
             index
             for index, (_name, duels) in enumerate(view.rounds)
@@ -600,8 +602,8 @@ class DemoDriver:
 
     def _playoff_tick(self, stage_id: int, key: str, now: datetime) -> None:
         with self.uow_factory() as uow:
-            self._schedule_bracket_rounds(uow, stage_id, now)
             view = playoff.bracket_view(uow, stage_id=stage_id, now=now)
+            self._schedule_bracket_rounds(uow, stage_id, now, view=view)
         if view.built:
             self.say(f"{view.stage_name}: bracket built from the final standings", once=f"built:{stage_id}")
         for duel in view.duels():

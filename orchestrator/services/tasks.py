@@ -13,12 +13,15 @@ run exactly the same code.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
+
+import httpx
 
 from orchestrator.adapters.lichess import LichessClient
 from orchestrator.adapters.uow import UnitOfWorkFactory, unit_of_work_factory
@@ -69,6 +72,32 @@ _runtime: Runtime | None = None
 _runtime_lock = threading.Lock()
 
 
+class _SharedTransport(httpx.BaseTransport):
+    """One HTTP connection pool for every job's game-server client in this process.
+
+    Each job still gets its own ``LichessClient`` (and closes it), but TLS set-up and connections are
+    kept between jobs instead of being made again for each one. Closing a client leaves the pool open.
+    Made per process on first use, so a forked worker never shares its parent's sockets.
+    """
+
+    def __init__(self) -> None:
+        self._pid = 0
+        self._inner: httpx.HTTPTransport | None = None
+        self._lock = threading.Lock()
+
+    def _transport(self) -> httpx.HTTPTransport:
+        with self._lock:
+            if self._inner is None or self._pid != os.getpid():
+                self._inner, self._pid = httpx.HTTPTransport(), os.getpid()
+            return self._inner
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        return self._transport().handle_request(request)
+
+    def close(self) -> None:
+        """Kept open: other jobs' clients use the same pool."""
+
+
 def configure(
     settings: Settings | None = None,
     *,
@@ -78,10 +107,16 @@ def configure(
     """Set the process's runtime (the worker and the web app call this once; tests too)."""
     global _runtime
     settings = settings or get_settings()
+    if client_factory is None:
+        transport = _SharedTransport()
+
+        def client_factory() -> LichessClient:
+            return LichessClient.from_settings(settings, transport=transport)
+
     runtime = Runtime(
         settings=settings,
         uow_factory=uow_factory or unit_of_work_factory(settings),
-        client_factory=client_factory or (lambda: LichessClient.from_settings(settings)),
+        client_factory=client_factory,
     )
     with _runtime_lock:
         _runtime = runtime
