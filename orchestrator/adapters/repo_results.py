@@ -87,6 +87,35 @@ class ResultsRepository(Lookups):
         ).all()
         return [MatchInRound(match, rnd.number) for match, rnd in rows]
 
+    def pool_context(self, pool_id: int) -> tuple[Pool, Stage, Event] | None:
+        """A pool with its stage and event (one query)."""
+        row = self.session.exec(
+            select(Pool, Stage, Event).where(
+                Pool.id == pool_id, Pool.stage_id == Stage.id, Stage.event_id == Event.id
+            )
+        ).first()
+        return None if row is None else (row[0], row[1], row[2])
+
+    def matches_and_boards_of_pool(self, pool_id: int) -> tuple[list[MatchInRound], dict[int, list[Board]]]:
+        """``matches_of_pool`` and ``boards_of_matches`` of those matches in one query."""
+        rows = self.session.exec(
+            select(Match, Round.number, Board)
+            .join(Round, col(Round.id) == col(Match.round_id))
+            .outerjoin(Board, col(Board.match_id) == col(Match.id))
+            .where(Match.pool_id == pool_id)
+            .order_by(col(Round.number), col(Match.match_no), col(Match.id), col(Board.board_no))
+        ).all()
+        matches: list[MatchInRound] = []
+        boards: dict[int, list[Board]] = {}
+        for match, number, board in rows:
+            key = match.id or 0
+            if key not in boards:
+                boards[key] = []
+                matches.append(MatchInRound(match, number))
+            if board is not None:
+                boards[key].append(board)
+        return matches, dict(sorted(boards.items()))
+
     def matches_of_stage(self, stage_id: int) -> Sequence[Match]:
         return self.session.exec(
             select(Match)

@@ -113,6 +113,21 @@ class Lookups(Repository):
             .order_by(col(Player.main_board).is_(None), col(Player.main_board), col(Player.id))
         ).all()
 
+    def rosters_by_team(self, team_ids: Iterable[int | None]) -> dict[int, list[Player]]:
+        """``players_of_team`` for several teams in one query (every asked team has a list)."""
+        ids = known_ids(team_ids)
+        out: dict[int, list[Player]] = {i: [] for i in ids}
+        if not ids:
+            return out
+        rows = self.session.exec(
+            select(Player)
+            .where(col(Player.team_id).in_(ids))
+            .order_by(col(Player.main_board).is_(None), col(Player.main_board), col(Player.id))
+        ).all()
+        for player in rows:
+            out[player.team_id].append(player)
+        return out
+
     def players_by_id(self, player_ids: Iterable[int | None]) -> dict[int, Player]:
         ids = known_ids(player_ids)
         if not ids:

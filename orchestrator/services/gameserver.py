@@ -530,7 +530,7 @@ def advance_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime |
 
 def _close_knockout(uow: UnitOfWork, stage: Stage, *, actor: str, now: datetime) -> bool:
     from orchestrator.services.playoff import advance_stage_bracket, bracket_view
-    from orchestrator.services.standings import event_rules
+    from orchestrator.services.standings import event_rules, mark_stage_closed
 
     stage_id = stage.id or 0
     if not uow.playoff.duels_of_stage(stage_id):
@@ -545,9 +545,6 @@ def _close_knockout(uow: UnitOfWork, stage: Stage, *, actor: str, now: datetime)
     if last is not None and last + window > now:
         log.info("stage %s: the final's appeal window is open until %s", stage_id, last + window)
         return False
-    stage.status = StageStatus.CLOSED.value
-    stage.closed_at = now
-    uow.gameserver.add(stage)
     uow.audit.record(
         actor=actor,
         action="stage.close",
@@ -556,6 +553,7 @@ def _close_knockout(uow: UnitOfWork, stage: Stage, *, actor: str, now: datetime)
         event_id=stage.event_id,
         new={"champions": list(champions)},
     )
+    mark_stage_closed(uow, stage, actor=actor, now=now)  # the event closes with its last stage
     live.announce(uow, f"stage:{stage_id}", kind="stage-closed", stage_id=stage_id)
     live.announce(uow, f"event:{event.slug}", kind="stage-closed", stage_id=stage_id)
     return True

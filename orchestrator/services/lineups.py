@@ -336,12 +336,21 @@ def apply_lineups(uow: UnitOfWork, *, round_id: int, actor: str) -> int:
     fmt = team_format_of(event)
     changed = 0
     matches = [m for m in uow.playoff.matches_of_round(round_id) if m.leg != 3]
-    boards_by_match = uow.playoff.boards_of_matches(m.id for m in matches)
-    for match in matches:
-        if match.forfeit != MatchForfeit.NONE.value:
-            continue
-        first = lineup_of_team(uow, match, match.first_team_id, fmt)
-        second = lineup_of_team(uow, match, match.second_team_id, fmt)
+    playing = [m for m in matches if m.forfeit == MatchForfeit.NONE.value]
+    boards_by_match = uow.playoff.boards_of_matches(m.id for m in playing)
+    # One query each for every match's lineups and every team's roster (not two per team).
+    lineups = uow.playoff.lineups_of_matches(m.id for m in playing)
+    rosters = uow.playoff.rosters_by_team(t for m in playing for t in (m.first_team_id, m.second_team_id))
+
+    def playing_lineup(match: Match, team_id: int) -> list[int | None]:
+        lineup = lineups.get((match.id or 0, team_id))
+        if lineup is not None:
+            return (list(lineup.boards) + [None] * fmt.boards)[: fmt.boards]
+        return default_lineup(rosters.get(team_id, []), fmt.boards)
+
+    for match in playing:
+        first = playing_lineup(match, match.first_team_id)
+        second = playing_lineup(match, match.second_team_id)
         colours = board_colours(fmt.boards, first_named=True)
         boards = {b.board_no: b for b in boards_by_match.get(match.id or 0, [])}
         for board_no in range(1, fmt.boards + 1):

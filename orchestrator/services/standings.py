@@ -28,6 +28,7 @@ from functools import lru_cache
 from orchestrator.adapters.tables import (
     Board,
     Event,
+    EventStatus,
     Lot,
     Match,
     MatchStatus,
@@ -146,16 +147,21 @@ class PoolRecords:
     boards: int
 
 
-def pool_records(uow: UnitOfWork, *, pool_id: int) -> PoolRecords:
-    """Read a pool's teams and counted matches (module docstring for the rules)."""
-    pool = uow.results.get_or_raise(Pool, pool_id)
-    stage = uow.results.stage_of_pool(pool)
-    event = uow.results.event_of_stage(stage)
+def pool_records(uow: UnitOfWork, *, pool_id: int, annulled: set[int] | None = None) -> PoolRecords:
+    """Read a pool's teams and counted matches (module docstring for the rules).
+
+    ``annulled``: the event's annulled player ids when the caller has read them already (closing a stage
+    reads them once for all its pools).
+    """
+    context = uow.results.pool_context(pool_id)
+    if context is None:
+        raise NotFound(f"pool {pool_id} does not exist")
+    pool, stage, event = context
     rules = event_rules(event)
     pool_teams = uow.results.teams_of_pool(pool_id)
-    in_rounds = uow.results.matches_of_pool(pool_id)
-    boards_by_match = uow.results.boards_of_matches(m.match.id or 0 for m in in_rounds)
-    annulled = uow.results.annulled_player_ids(event.id or 0)
+    in_rounds, boards_by_match = uow.results.matches_and_boards_of_pool(pool_id)
+    if annulled is None:
+        annulled = uow.results.annulled_player_ids(event.id or 0)
     names = {t.team_id: t.name for t in pool_teams}
     extra_ids = {
         tid for m in in_rounds for tid in (m.match.first_team_id, m.match.second_team_id) if tid not in names
@@ -200,13 +206,28 @@ def pool_records(uow: UnitOfWork, *, pool_id: int) -> PoolRecords:
 
 
 def _standings(data: PoolRecords, lots: Mapping[str, int] | None = None) -> Standings:
+    lot_items = tuple(sorted(lots.items())) if lots is not None else None
+    return _computed(data.teams, data.records, data.chain, data.boards, data.rules.scoring, lot_items)
+
+
+@lru_cache(maxsize=256)
+def _computed(
+    teams: tuple[str, ...],
+    records: tuple[MatchRecord, ...],
+    chain: tuple[str, ...],
+    boards: int,
+    scoring: MatchScoring,
+    lots: tuple[tuple[str, int], ...] | None,
+) -> Standings:
+    """compute_standings is pure: the same pool read twice (a recompute that found nothing new, the
+    lot check before the ranking) is ranked once. The result is frozen."""
     return compute_standings(
-        data.teams,
-        data.records,
-        chain=data.chain,
-        boards=data.boards,
-        scoring=data.rules.scoring,
-        lots=lots,
+        teams,
+        records,
+        chain=chain,
+        boards=boards,
+        scoring=scoring,
+        lots=dict(lots) if lots is not None else None,
     )
 
 
@@ -322,9 +343,17 @@ class PoolResult:
 def _store(
     uow: UnitOfWork, data: PoolRecords, standings: Standings, *, provisional: bool, lots: Mapping[str, int]
 ) -> None:
-    team_ids = [data.team_ids[row.team] for row in standings.rows]
-    uow.results.delete_standings_of_pool(data.pool.id or 0, keep_team_ids=team_ids)
-    existing = {row.team_id: row for row in uow.results.standings_of_pool(data.pool.id or 0)}
+    """Write the rows that differ from the stored ones (one read; nothing written when nothing changed)."""
+    team_ids = {data.team_ids[row.team] for row in standings.rows}
+    existing: dict[int, Standing] = {}
+    stale = False
+    for stored_row in uow.results.standings_of_pool(data.pool.id or 0):
+        if stored_row.team_id in team_ids:
+            existing[stored_row.team_id] = stored_row
+        else:
+            stale = True
+    if stale:
+        uow.results.delete_standings_of_pool(data.pool.id or 0, keep_team_ids=team_ids)
     now = utcnow()
     for row in standings.rows:
         team_id = data.team_ids[row.team]
@@ -336,6 +365,13 @@ def _store(
             stored = Standing(
                 stage_id=data.stage.id or 0, pool_id=data.pool.id, team_id=team_id, rank=row.rank
             )
+        elif (stored.rank, stored.values, stored.separated_by, stored.provisional) == (
+            row.rank,
+            values,
+            row.separated_by,
+            provisional,
+        ):
+            continue  # unchanged since the last computation
         stored.rank = row.rank
         stored.values = values
         stored.separated_by = row.separated_by
@@ -345,10 +381,15 @@ def _store(
     uow.session.flush()
 
 
-def recompute_pool(uow: UnitOfWork, *, pool_id: int, actor: str = "system") -> PoolResult:
-    """Store the pool's standings again; final (provisional=False) only when its stage is closed."""
+def recompute_pool(
+    uow: UnitOfWork, *, pool_id: int, actor: str = "system", annulled: set[int] | None = None
+) -> PoolResult:
+    """Store the pool's standings again; final (provisional=False) only when its stage is closed.
+
+    ``annulled``: as for ``pool_records`` (the event's annulled players, when already read).
+    """
     uow.locks.lock_pool(pool_id)
-    data = pool_records(uow, pool_id=pool_id)
+    data = pool_records(uow, pool_id=pool_id, annulled=annulled)
     closed = data.stage.status == StageStatus.CLOSED.value
     provisional = not closed or bool(data.incomplete_matches) or bool(data.open_appeals)
     lots = (_draw_lots(uow, data, actor=actor) if not provisional else recorded_lot_numbers(uow, data)) or {}
@@ -424,7 +465,7 @@ def close_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | N
     problems = closing_problems(uow, stage_id=stage_id, now=now)
     if problems:
         raise Conflict(f"Stage {stage.name} cannot be closed: " + " ".join(problems))
-    stage.status = StageStatus.CLOSED.value
+    stage.status = StageStatus.CLOSED.value  # before the recomputation: the standings become final
     stage.closed_at = now or utcnow()
     uow.session.add(stage)
     for match in uow.results.matches_of_stage(stage_id):
@@ -433,7 +474,10 @@ def close_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | N
             match.finished_at = match.finished_at or stage.closed_at
             uow.session.add(match)
     uow.session.flush()
-    results = tuple(recompute_pool(uow, pool_id=pool.id or 0, actor=actor) for pool in pools)
+    annulled = uow.results.annulled_player_ids(stage.event_id)
+    results = tuple(
+        recompute_pool(uow, pool_id=pool.id or 0, actor=actor, annulled=annulled) for pool in pools
+    )
     uow.audit.record(
         actor=actor,
         action="stage.close",
@@ -450,9 +494,39 @@ def close_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | N
             }
         },
     )
-    event = uow.results.event_of_stage(stage)
+    event = mark_stage_closed(uow, stage, actor=actor, now=stage.closed_at)
     live.announce(uow, f"event:{event.slug}", kind="stage-closed", stage_id=stage_id)
     return ClosedStage(stage_id, results)
+
+
+def mark_stage_closed(uow: UnitOfWork, stage: Stage, *, actor: str, now: datetime | None = None) -> Event:
+    """Mark ``stage`` closed (if not yet); once every stage of its event is closed, close the event too.
+
+    Shared by the pool stage's ``close_stage`` and the knockout stage's closing
+    (``gameserver.advance_stage``). The event's closing gets its own audit entry (``event.close``).
+    Returns the stage's event.
+    """
+    if stage.status != StageStatus.CLOSED.value:
+        stage.status = StageStatus.CLOSED.value
+        stage.closed_at = now or utcnow()
+        uow.session.add(stage)
+    event = uow.results.event_of_stage(stage)
+    stages = uow.results.stages_of_event(event.id or 0)
+    if event.status != EventStatus.CLOSED.value and all(s.status == StageStatus.CLOSED.value for s in stages):
+        old = event.status
+        event.status = EventStatus.CLOSED.value
+        uow.session.add(event)
+        uow.audit.record(
+            actor=actor,
+            action="event.close",
+            entity="event",
+            entity_id=event.id,
+            event_id=event.id,
+            old={"status": old},
+            new={"status": event.status, "last_stage_id": stage.id},
+        )
+        live.announce(uow, f"event:{event.slug}", kind="event-closed")
+    return event
 
 
 def stage_warnings(uow: UnitOfWork, *, stage_id: int) -> list[str]:

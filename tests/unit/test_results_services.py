@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 from sqlmodel import select
 
-from orchestrator.adapters.tables import Board, Lot, Match, Stage, Standing
+from orchestrator.adapters.tables import Board, Event, Lot, Match, Stage, Standing
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.db import utcnow
 from orchestrator.domain import lots as lot_rules
@@ -336,6 +336,31 @@ def test_a_pool_without_lot_in_its_chain_keeps_teams_tied_and_draws_no_lot(uowf:
         assert (
             list(uow.results.lots_with_purpose(built.event_id, f"tie-break LOT pool {built.pool_id}")) == []
         )
+
+
+def test_closing_the_last_stage_closes_the_event_with_an_audit_entry(uowf: UnitOfWorkFactory) -> None:
+    with uowf() as uow:
+        built = build_pool(uow, slug="single")  # the event's only stage
+    play_all(uowf, built)
+    with uowf() as uow:
+        standings_service.close_stage(uow, stage_id=built.stage_id, actor="boss", now=utcnow() + LATER)
+    with uowf() as uow:
+        assert uow.results.get_or_raise(Event, built.event_id).status == "closed"
+    entries = audit(uowf, action_prefix="event.")
+    assert [(action, old, new) for action, old, new, _reason in entries] == [
+        ("event.close", {"status": "running"}, {"status": "closed", "last_stage_id": built.stage_id})
+    ]
+
+
+def test_closing_a_stage_before_the_last_leaves_the_event_running(
+    uowf: UnitOfWorkFactory, pool: BuiltPool
+) -> None:
+    play_all(uowf, pool)
+    with uowf() as uow:
+        standings_service.close_stage(uow, stage_id=pool.stage_id, actor="boss", now=utcnow() + LATER)
+    with uowf() as uow:
+        assert uow.results.get_or_raise(Event, pool.event_id).status == "running"
+    assert audit(uowf, action_prefix="event.") == []
 
 
 # --- corrections --------------------------------------------------------------------------------------
