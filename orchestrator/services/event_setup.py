@@ -13,6 +13,7 @@ Use cases (SPEC §1, §3, §7, §9), each in the caller's unit of work:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -68,9 +69,15 @@ from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
 def definition_of(event: Event) -> EventDefinition:
     """The stored definition, parsed again (it was valid when stored; the domain parser is pure)."""
     try:
-        return parse_event(event.definition_text, source=f"{event.slug}.yaml")
+        return _parsed_definition(event.definition_text, f"{event.slug}.yaml")
     except EventDefinitionError as error:  # pragma: no cover - only if the parser got stricter since
         raise Conflict(f"the stored definition of {event.slug} no longer validates: {error}") from None
+
+
+@functools.lru_cache(maxsize=32)
+def _parsed_definition(text: str, source: str) -> EventDefinition:
+    """``parse_event`` of a stored text, parsed once per text (the definition is frozen: safe to share)."""
+    return parse_event(text, source=source)
 
 
 def domain_team(team: Team, players: Sequence[Player]) -> domain_teams.Team:
