@@ -463,11 +463,16 @@ class DemoDriver:
         self._started = time.monotonic()
         self._status: DemoStatus | None = None
         self._seen: tuple[Sequence[tuple[int, str, str, str, str, datetime | None]], Any] | None = None
+        # The play-off tick's last bracket state (knockout fingerprint) and when its view was last built:
+        # the view is built again only when the state changed or it is older than VIEW_MAX_AGE_S.
+        self._knockout_seen: dict[int, tuple[tuple[Any, ...], float]] = {}
         with uow_factory() as uow:
             event = uow.repo.get_or_raise(Event, event_id)
             self.slug, self.event_name = event.slug, event.name
 
     # --- the loop ------------------------------------------------------------------------------
+
+    VIEW_MAX_AGE_S = 1.0  # the bracket view is built at least this often (its sealed parts follow the clock)
 
     def say(self, text: str, *, once: str | None = None) -> None:
         if once is not None:
@@ -602,8 +607,17 @@ class DemoDriver:
 
     def _playoff_tick(self, stage_id: int, key: str, now: datetime) -> None:
         with self.uow_factory() as uow:
+            fingerprint = uow.gameserver.knockout_fingerprint(stage_id)
+            seen = self._knockout_seen.get(stage_id)
+            if (
+                seen is not None
+                and seen[0] == fingerprint
+                and time.monotonic() - seen[1] < self.VIEW_MAX_AGE_S
+            ):
+                return  # the bracket is as the last tick saw it: nothing new to schedule or report
             view = playoff.bracket_view(uow, stage_id=stage_id, now=now)
             self._schedule_bracket_rounds(uow, stage_id, now, view=view)
+            uow.after_commit(self._knockout_seen.__setitem__, stage_id, (fingerprint, time.monotonic()))
         if view.built:
             self.say(f"{view.stage_name}: bracket built from the final standings", once=f"built:{stage_id}")
         for duel in view.duels():
