@@ -75,6 +75,7 @@ from orchestrator.services.playoff import (
     duels_waiting_for_round,
     set_armageddon_game,
 )
+from orchestrator.services.results import board_current_value
 from orchestrator.services.tasks import ADVANCE_STAGE, CREATE_GAMES, PLAYOFF_TICK, PULL_ROUND, enqueue
 
 log = logging.getLogger(__name__)
@@ -238,17 +239,7 @@ def _store_game_ids(uow: UnitOfWork, changes: list[dict[str, object]]) -> None:
     for change in changes:
         board = uow.boards.get_or_raise(Board, int(str(change["b_id"])))
         if board.version != change["b_version"]:
-            current.append(
-                CurrentValue(
-                    entity="board",
-                    entity_id=board.id or 0,
-                    field="result",
-                    value=board.result,
-                    version=board.version,
-                    changed_by=board.updated_by,
-                    changed_at=board.updated_at,
-                )
-            )
+            current.append(board_current_value(board))
     raise StaleEdit(current)
 
 

@@ -155,10 +155,11 @@ def _lock(uow: UnitOfWork, match: Match) -> None:
 
 
 def _stale(board: Board) -> StaleEdit:
-    return StaleEdit([_current(board)])
+    return StaleEdit([board_current_value(board)])
 
 
-def _current(board: Board) -> CurrentValue:
+def board_current_value(board: Board) -> CurrentValue:
+    """What a stale edit reports about ``board``: its stored result, version and last change."""
     return CurrentValue(
         entity="board",
         entity_id=board.id or 0,
@@ -412,7 +413,7 @@ def _save_many(
             conflicts.append(board)
     if conflicts:
         mine = {entry.board_id: new.value for entry, new in parsed}
-        raise ResultsConflict([_current(b) for b in conflicts], mine)
+        raise ResultsConflict([board_current_value(b) for b in conflicts], mine)
 
     saved: list[BoardState] = []
     for entry, new, board in changed:
