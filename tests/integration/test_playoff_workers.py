@@ -12,34 +12,24 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 import secrets
 from collections.abc import Iterator
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from cryptography.fernet import Fernet
 
 from orchestrator.adapters.lichess import LichessClient
 from orchestrator.adapters.tables import Stage
-from orchestrator.adapters.uow import UnitOfWork
-from orchestrator.config import Settings
-from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
 from orchestrator.services import playoff
-from orchestrator.services.player_links import store_link
-from tests.integration.conftest import _require_postgres, create_database, drop_database
 from tests.integration.test_workers_harness import (
-    REDIS_URL,
     Run,
     Standin,
-    require_redis,
+    event_run,
     stage_closed,
     standin_process,
-    stop,
     wait_for,
 )
-from tests.support.factories import REPO_ROOT, make_event, running_stage, stage_id_of
+from tests.support.factories import REPO_ROOT, stage_id_of
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(420)]
 
@@ -51,72 +41,28 @@ def playoff_run(tmp: Path, standin: Standin, *, round_gap_s: float = 6.0) -> Ite
     """The small play-off event with its group stage running (rounds ``round_gap_s`` apart from now), every
     player linked on the stand-in; the knockout stage keeps the file's (past) dates, so each of its rounds
     is paired as soon as its matches exist. Yields the run, the group stage id and the knockout stage id."""
-    _require_postgres()
-    require_redis()
-    db_url = create_database("olympiad_playoff")
-    engine = make_engine(db_url)
-    run: Run | None = None
-    try:
-        init_db(engine=engine)
-        factory = make_session_factory(engine)
-
-        def uow_factory() -> UnitOfWork:
-            return UnitOfWork(factory)
-
-        key = Fernet.generate_key().decode()
-        settings = Settings(token_encryption_key=key, database_url=db_url)  # type: ignore[arg-type]
-        text = SMALL_PLAYOFF.replace("appeal_window_minutes: 15", "appeal_window_minutes: 0")
-        with uow_factory() as uow:
-            event_id = make_event(uow, text, slug=f"playoff-{secrets.token_hex(3)}")
-            group = running_stage(uow, event_id=event_id, stage_key="group")
+    play_off_env = {
+        "OLYMPIAD_GAMESERVER_TIMEOUT_S": "3",
+        "OLYMPIAD_BEAT_PLAYOFF_S": "1",
+        # The play-off without staff: lots drawn by the tick, defaults at short deadlines.
+        "OLYMPIAD_AUTO_LOT_REVEAL_DELAY_S": "1",
+        "OLYMPIAD_ARMAGEDDON_NOMINATION_MINUTES": "0",
+        "OLYMPIAD_ARMAGEDDON_COLOUR_MINUTES": "0",
+    }
+    with event_run(
+        tmp,
+        standin,
+        database="olympiad_playoff",
+        event_text=SMALL_PLAYOFF.replace("appeal_window_minutes: 15", "appeal_window_minutes: 0"),
+        slug=f"playoff-{secrets.token_hex(3)}",
+        stage_key="group",
+        round_gap_s=round_gap_s,
+        first_round_in_s=4,
+        **play_off_env,
+    ) as (run, event_id, group):
+        with run.uow_factory() as uow:
             knockout = stage_id_of(uow, event_id, "playoff")
-        with uow_factory() as uow:
-            start = utcnow() + timedelta(seconds=4)
-            for rnd in uow.gameserver.rounds_of_stage(group):
-                rnd.scheduled_at = start + timedelta(seconds=round_gap_s * (rnd.number - 1))
-                uow.session.add(rnd)
-            for player in uow.setup.players_of_event(event_id):
-                token = standin.user(player.account, player.rating, ["challenge:write"])
-                store_link(
-                    uow,
-                    player_id=player.id or 0,
-                    account=player.account,
-                    token=token,
-                    settings=settings,
-                    actor="test",
-                )
-        organiser = standin.user("organiser", 2000, ["challenge:bulk"])
-        env = {
-            **os.environ,
-            "DATABASE_URL": db_url,
-            "REDIS_URL": REDIS_URL,
-            "OLYMPIAD_ENVIRONMENT": "test",
-            "OLYMPIAD_TASK_MODE": "celery",
-            "OLYMPIAD_WORKER_QUEUE": f"test-{secrets.token_hex(6)}",
-            "OLYMPIAD_WORKER_VISIBILITY_TIMEOUT_S": "6",
-            "OLYMPIAD_GAMESERVER_URL": standin.url,
-            "OLYMPIAD_GAMESERVER_ADMIN_TOKEN": organiser,
-            "OLYMPIAD_TOKEN_ENCRYPTION_KEY": key,
-            "OLYMPIAD_GAMESERVER_RETRY_SCALE": "0.01",
-            "OLYMPIAD_GAMESERVER_TIMEOUT_S": "3",
-            "OLYMPIAD_GAMESERVER_PAIR_LEAD_S": "2",
-            "OLYMPIAD_GAMESERVER_CLOCK_DELAY_S": "1",
-            "OLYMPIAD_BEAT_OPEN_DUE_S": "1",
-            "OLYMPIAD_BEAT_RECONCILE_S": "1",
-            "OLYMPIAD_BEAT_PLAYOFF_S": "1",
-            # The play-off without staff: lots drawn by the tick, defaults at short deadlines.
-            "OLYMPIAD_AUTO_LOT_REVEAL_DELAY_S": "1",
-            "OLYMPIAD_ARMAGEDDON_NOMINATION_MINUTES": "0",
-            "OLYMPIAD_ARMAGEDDON_COLOUR_MINUTES": "0",
-        }
-        run = Run(db_url, env, tmp, uow_factory)
         yield run, group, knockout
-    finally:
-        if run is not None:
-            for process in run.processes:
-                stop(process, hard=True)
-        engine.dispose()
-        drop_database(db_url)
 
 
 def force_duel_level(run: Run, standin: Standin, knockout: int, forced: set[str]) -> bool:

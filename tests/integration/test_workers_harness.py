@@ -177,9 +177,38 @@ def automated_run(
 ) -> Iterator[tuple[Run, int]]:
     """A fresh database with the small event's group stage running, every player linked on the stand-in,
     rounds scheduled ``round_gap_s`` apart from now; yields the run (no process started yet) and stage id."""
+    with event_run(
+        tmp,
+        standin,
+        database="olympiad_workers",
+        event_text=small_event_without_appeal_window("workers-cup"),
+        round_gap_s=round_gap_s,
+        first_round_in_s=first_round_in_s,
+        **env,
+    ) as (run, _event_id, stage_id):
+        yield run, stage_id
+
+
+@contextlib.contextmanager
+def event_run(
+    tmp: Path,
+    standin: Standin,
+    *,
+    database: str,
+    event_text: str,
+    slug: str | None = None,
+    stage_key: str | None = None,
+    round_gap_s: float,
+    first_round_in_s: float,
+    **env: str,
+) -> Iterator[tuple[Run, int, int]]:
+    """A fresh database (name prefix ``database``) with ``event_text`` stored (as ``slug`` if given), its
+    stage ``stage_key`` running (default: as ``running_stage``), every player linked on the stand-in, the
+    stage's rounds ``round_gap_s`` apart from ``first_round_in_s`` from now; ``env`` is added to the
+    processes' environment. Yields the run (no process started yet), the event id and the stage id."""
     _require_postgres()
     require_redis()
-    db_url = create_database("olympiad_workers")
+    db_url = create_database(database)
     engine = make_engine(db_url)
     run: Run | None = None
     try:
@@ -192,8 +221,8 @@ def automated_run(
         key = Fernet.generate_key().decode()
         settings = Settings(token_encryption_key=key, database_url=db_url)  # type: ignore[arg-type]
         with uow_factory() as uow:
-            event_id = make_event(uow, small_event_without_appeal_window("workers-cup"))
-            stage_id = running_stage(uow, event_id=event_id)
+            event_id = make_event(uow, event_text, slug=slug)
+            stage_id = running_stage(uow, event_id=event_id, stage_key=stage_key)
         with uow_factory() as uow:
             start = utcnow() + timedelta(seconds=first_round_in_s)
             for rnd in uow.gameserver.rounds_of_stage(stage_id):
@@ -230,7 +259,7 @@ def automated_run(
             **env,
         }
         run = Run(db_url, full_env, tmp, uow_factory)
-        yield run, stage_id
+        yield run, event_id, stage_id
     finally:
         if run is not None:
             for process in run.processes:
