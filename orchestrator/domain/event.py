@@ -991,7 +991,7 @@ def _read_seed_range(reader: _Reader, node: yaml.Node, path: str) -> SeedRange |
 def _tiebreak_problem(codes: tuple[str, ...]) -> str | None:
     """Why a tie-break list is not usable (per orchestrator.domain.tiebreaks), or None."""
     try:
-        parse_chain(codes[0] if len(codes) == 1 else codes)
+        parse_chain(codes)
     except TieBreakError as error:
         return str(error)
     return None

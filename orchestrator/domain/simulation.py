@@ -125,7 +125,7 @@ def _play_pool_stage(
     entrants: list[PoolEntrant] = [entrant_of(teams[name]) for name in names]
     apart = [name for name in previous_winners if name in names] if stage.winners_apart else []
     split = split_pools(entrants, pool_count=stage.pool_count, pool_size=stage.pool_size, apart=apart)
-    chain = parse_chain(stage.tiebreaks[0] if len(stage.tiebreaks) == 1 else stage.tiebreaks)
+    chain = parse_chain(stage.tiebreaks)
     boards = event.team_format.boards
     pools: list[SimulatedPool] = []
     stage_lots: list[lots.Lot] = []

@@ -76,7 +76,12 @@ def normalise_code(text: str) -> str | None:
 
 
 def parse_chain(spec: str | Sequence[str]) -> tuple[str, ...]:
-    """A tie-break chain from a preset name or a comma list; unknown codes raise TieBreakError."""
+    """A tie-break chain from a preset name or a comma list; unknown codes raise TieBreakError.
+
+    A sequence holding one preset name (as an event file's ``tiebreaks: online-2020`` is stored) expands too.
+    """
+    if not isinstance(spec, str) and len(spec) == 1:
+        spec = spec[0]
     if isinstance(spec, str):
         name = spec.strip().lower()
         if name in PRESETS:

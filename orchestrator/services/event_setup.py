@@ -176,8 +176,7 @@ def create_event(uow: UnitOfWork, *, definition_text: str, source: str, actor: s
         tiebreaks: list[str] = []
         if stage.is_pools and stage.tiebreaks:
             try:
-                spec = stage.tiebreaks[0] if len(stage.tiebreaks) == 1 else stage.tiebreaks
-                tiebreaks = list(parse_chain(spec))
+                tiebreaks = list(parse_chain(stage.tiebreaks))
             except TieBreakError:  # pragma: no cover - the parser checked the chain already
                 tiebreaks = list(stage.tiebreaks)
         uow.repo.add(

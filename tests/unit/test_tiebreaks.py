@@ -149,6 +149,7 @@ def test_swiss_forfeit_loss_is_cut_first_by_cut_one() -> None:
         ("mp, gp, de, de:gp, emmsb, eggsb, lot", PRESETS["online-2020"]),
         ("MP,EDE,emgsb-c1,bh/c1,mpvgp", PRESETS["fide-team-swiss"]),
         (["MP", "tb1", "GP", "tb3"], PRESETS["olympiad-2026"]),
+        (("online-2020",), PRESETS["online-2020"]),  # an event file's `tiebreaks: online-2020` as stored
     ],
 )
 def test_parse_chain_accepts_presets_and_normalises_spelling(spec: object, expected: tuple[str, ...]) -> None:
