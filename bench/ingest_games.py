@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
-import socket
 import subprocess
 import sys
 import time
@@ -36,6 +35,7 @@ from orchestrator.adapters.tables import Board, Event, Match, Pool, Round, Stage
 from orchestrator.adapters.uow import UnitOfWork  # noqa: E402
 from orchestrator.db import init_db, make_engine, make_session_factory  # noqa: E402
 from orchestrator.domain.gameresults import map_game  # noqa: E402
+from orchestrator.ports import free_port  # noqa: E402
 from orchestrator.services import tasks  # noqa: E402
 from orchestrator.services.ingestion import GameUpdate, ingest_games  # noqa: E402
 
@@ -43,12 +43,6 @@ ADMIN_URL = os.environ.get(
     "OLYMPIAD_BENCH_PG_ADMIN_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 )
 BULK_GAMES = 500
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def start_standin(port: int) -> subprocess.Popen[bytes]:

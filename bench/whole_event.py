@@ -37,7 +37,8 @@ from sqlalchemy.engine import make_url
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from orchestrator.services.demo import Demo, DemoOptions, DemoResult, free_port  # noqa: E402
+from orchestrator.ports import free_port  # noqa: E402
+from orchestrator.services.demo import Demo, DemoOptions, DemoResult  # noqa: E402
 
 ADMIN_URL = os.environ.get(
     "OLYMPIAD_BENCH_PG_ADMIN_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"

@@ -27,7 +27,6 @@ import contextlib
 import logging
 import re
 import secrets
-import socket
 import threading
 import time
 from collections import deque
@@ -56,6 +55,7 @@ from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings, get_settings
 from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
 from orchestrator.domain.event import EventDefinition, bracket_rounds, parse_event
+from orchestrator.ports import free_port
 from orchestrator.services import event_setup, playoff, tasks
 from orchestrator.services.errors import ServiceError
 from orchestrator.services.player_links import store_link
@@ -218,12 +218,6 @@ def demo_settings(
 
 
 # ------------------------------------------------------------------------------------------- threads
-
-
-def free_port(host: str = "127.0.0.1") -> int:
-    with socket.socket() as sock:
-        sock.bind((host, 0))
-        return int(sock.getsockname()[1])
 
 
 class ServerThread:

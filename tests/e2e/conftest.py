@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from orchestrator.config import Settings
+from orchestrator.ports import free_port
 from orchestrator.web.app import create_app
 from tests.support.browser import chromium
-from tests.support.server import LiveServer, free_port, serving
+from tests.support.server import LiveServer, serving
 
 __all__ = ["LiveServer"]
 

@@ -23,8 +23,9 @@ import pytest
 from orchestrator.adapters.tables import StageKind
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import make_engine, make_session_factory
+from orchestrator.ports import free_port
 from orchestrator.services import playoff
-from orchestrator.services.demo import Demo, DemoOptions, DemoResult, free_port
+from orchestrator.services.demo import Demo, DemoOptions, DemoResult
 
 pytestmark = [pytest.mark.timeout(300)]
 

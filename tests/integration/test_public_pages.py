@@ -17,9 +17,10 @@ from fastapi.testclient import TestClient
 
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
+from orchestrator.ports import free_port
 from orchestrator.services import live, live_redis, views
 from orchestrator.web.app import create_app
-from tests.support.server import free_port, serving
+from tests.support.server import serving
 from tests.unit.test_views import DRAW_3_3, FIRST_WINS_6_0, SeededPool, play, seed_small_pool
 
 pytestmark = pytest.mark.integration

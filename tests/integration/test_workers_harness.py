@@ -11,7 +11,6 @@ import contextlib
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -33,6 +32,7 @@ from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
 from orchestrator.domain.gameresults import map_status
+from orchestrator.ports import free_port
 from orchestrator.services.player_links import store_link
 from tests.integration.conftest import _require_postgres, create_database, drop_database
 from tests.support.factories import SMALL_EVENT, make_event, running_stage
@@ -50,12 +50,6 @@ def require_redis() -> None:
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(reason)
         pytest.skip(reason)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def wait_for(predicate: Callable[[], Any], *, timeout: float, what: str, every: float = 0.25) -> Any:

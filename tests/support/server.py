@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,12 +20,6 @@ from orchestrator.adapters.uow import UnitOfWorkFactory
 class LiveServer:
     base_url: str
     uow_factory: UnitOfWorkFactory
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @contextmanager
