@@ -9,9 +9,9 @@ Target (issue: game server integration): <= 10 s.
 What runs is ``olympiad demo``'s driver (orchestrator/services/demo.py) without the web app and with no
 demo time: every round of a stage is due as soon as the stage starts, and the stand-in (its own process,
 ``python -m orchestrator.standin --speed instant``, over real HTTP) ends each game as soon as it is paired.
-Beat's jobs run in a thread every ``--tick`` seconds and the jobs they queue run in process, exactly as the
-Celery tasks would (services/tasks.py): bulk pairing, export and ingestion, standings, closing, seeding the
-next stage, then the bracket, duels, Armageddons and the champion.
+Beat's jobs and the driver run in one thread every ``--tick`` seconds, and the jobs they queue run in process,
+exactly as the Celery tasks would (services/tasks.py): bulk pairing, export and ingestion, standings,
+closing, seeding the next stage, then the bracket, duels, Armageddons and the champion.
 
 Printed: the set-up (event, owner, 1,450 players linked; not in the figure), then the event's wall clock
 from the first draft to the champion, and each stage's share with its games. bench/ingest_games.py times

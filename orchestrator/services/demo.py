@@ -5,9 +5,11 @@ of the other services and the jobs of services/tasks.py; the queries it needs ar
 
 - Settings: the embedded default (a SQLite file under ``var/demo/``, fresh each run unless ``keep``), tasks
   in process (``task_mode="eager"``): the SAME job functions the Celery tasks run.
-- ``Beat``: a daemon thread that plays Celery beat's role (workers/app.py's ``beat_schedule``): it sends
-  ``rounds.open_due``, ``results.reconcile`` and ``playoff.tick`` every tick; the jobs those queue (create
-  games, pull results, recompute standings, close stages) run in process after each commit.
+- ``Beat``: plays Celery beat's role (workers/app.py's ``beat_schedule``): each ``tick`` sends
+  ``rounds.open_due``, ``results.reconcile`` and ``playoff.tick``; the jobs those queue (create games, pull
+  results, recompute standings, close stages) run in process after each commit. ``Demo.run`` calls the
+  beat tick and the driver's step one after the other in ONE thread: two Python threads polling the
+  database every tick fought for the interpreter lock and slowed each other down.
 - Servers: the stand-in game server and (unless ``web=False``) the web app, each under uvicorn in a thread.
 - Set-up: the event from its file (appeal window set to 0: fifteen minutes of a month-long event are
   nothing in demo time), an owner account with a random password, every player's game-server account
@@ -256,36 +258,22 @@ class ServerThread:
 
 
 class Beat:
-    """Celery beat's role in process: send the scheduled jobs every ``period_s`` (eager: run here)."""
+    """Celery beat's role in process: ``tick`` sends the scheduled jobs (eager: they run here)."""
 
     JOBS: tuple[str, ...] = tasks.PERIODIC  # beat_schedule: open due rounds, reconcile, play-off tick
 
-    def __init__(self, period_s: float) -> None:
-        self.period_s = period_s
-        self._stop = threading.Event()
-        self.thread = threading.Thread(target=self._run, name="demo-beat", daemon=True)
+    def __init__(self) -> None:
         self.ticks = 0
 
-    def start(self) -> Beat:
-        self.thread.start()
-        return self
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            for name in self.JOBS:
-                if self._stop.is_set():
-                    break
-                try:
-                    tasks.send(name)
-                except Exception:  # a job failing must not end beat; reconciliation catches up
-                    log.exception("beat: %s failed", name)
-            self.ticks += 1
-            self._stop.wait(self.period_s)
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self.thread.is_alive():
-            self.thread.join(30)
+    def tick(self, stop: threading.Event | None = None) -> None:
+        for name in self.JOBS:
+            if stop is not None and stop.is_set():
+                break
+            try:
+                tasks.send(name)
+            except Exception:  # a job failing must not end beat; reconciliation catches up
+                log.exception("beat: %s failed", name)
+        self.ticks += 1
 
 
 # ------------------------------------------------------------------------------------------- status
@@ -823,27 +811,25 @@ class Demo:
     def run(
         self, stop: threading.Event | None = None, *, on_status: Callable[[DemoStatus], None] | None = None
     ) -> DemoResult:
-        """Play the event until a champion (or ``stop``); beat runs in its own thread meanwhile."""
+        """Play the event until a champion (or ``stop``): a beat tick, then a driver step, every tick."""
         assert self.driver is not None and self.plan is not None, "call setup() first"
         stop = stop or threading.Event()
         started = time.monotonic()
-        self.beat = Beat(self.plan.tick_s).start()
+        self.beat = Beat()
         done = False
-        try:
-            while not stop.is_set():
-                try:
-                    done = self.driver.step()
-                except ServiceError as error:
-                    self.driver.say(f"waiting: {error.message}", once=error.message)
-                if on_status is not None:
-                    status = self.driver.status()
-                    if status is not None:
-                        on_status(status)
-                if done:
-                    break
-                stop.wait(self.plan.tick_s)
-        finally:
-            self.beat.stop()
+        while not stop.is_set():
+            self.beat.tick(stop)
+            try:
+                done = self.driver.step()
+            except ServiceError as error:
+                self.driver.say(f"waiting: {error.message}", once=error.message)
+            if on_status is not None:
+                status = self.driver.status()
+                if status is not None:
+                    on_status(status)
+            if done:
+                break
+            stop.wait(self.plan.tick_s)
         return DemoResult(
             champions=self.driver.champions,
             stages=tuple(self.driver.timings.values()),
@@ -852,9 +838,7 @@ class Demo:
         )
 
     def close(self) -> None:
-        """Stop beat and the servers this demo started, and close its database connections."""
-        if self.beat is not None:
-            self.beat.stop()
+        """Stop the servers this demo started, and close its database connections."""
         for server in reversed(self.servers):
             server.stop()
         self.servers.clear()

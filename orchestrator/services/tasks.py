@@ -5,6 +5,11 @@ rolled-back transaction. Once committed, ``send`` hands it to Celery when ``Sett
 (the worker runs ``workers/tasks.py``, which calls ``run_job`` below) or runs the same job in this process
 when ``task_mode == "eager"`` (the laptop default; a retry then waits in a daemon timer thread).
 
+Eager mode has a queue per thread, first in first out, as a broker would: the jobs one transaction queues
+are all put on it before any of them runs, and a job already waiting there is not queued twice (it has not
+started, so it will read everything committed before it runs). A pull of each of nine rounds then
+recomputes each pool once, after the nine pulls, instead of nine times.
+
 A job opens its own unit of work, calls one service and returns how long to wait before trying again
 (``None`` = done). Job bodies live here rather than in ``workers/`` so the eager mode and the Celery worker
 run exactly the same code.
@@ -16,7 +21,9 @@ import logging
 import os
 import threading
 import weakref
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -133,10 +140,10 @@ def runtime() -> Runtime:
 # ---------------------------------------------------------------- dispatch
 
 
-# Jobs already queued per transaction (keyed by the unit of work's session, which is new for each one).
-_queued: weakref.WeakKeyDictionary[Any, set[tuple[str, tuple[int, ...], float | None]]] = (
-    weakref.WeakKeyDictionary()
-)
+Job = tuple[str, tuple[int, ...], float | None]  # name, ids, countdown
+
+# Jobs queued per transaction (keyed by the unit of work's session, which is new for each one), in order.
+_queued: weakref.WeakKeyDictionary[Any, list[Job]] = weakref.WeakKeyDictionary()
 _queued_lock = threading.Lock()
 
 
@@ -145,21 +152,38 @@ def enqueue(uow: _AfterCommit, name: str, *ids: int, countdown: float | None = N
 
     The same job (name, ids, countdown) queued again in the same transaction is sent once: jobs are
     idempotent and read the committed state, so e.g. a pool touched by every ingestion batch of a pull
-    is recomputed once per pull.
+    is recomputed once per pull. A transaction's jobs are sent together, in the order they were queued.
     """
     _check(name, ids)
+    job: Job = (name, ids, countdown)
     session = getattr(uow, "session", None)
-    if session is not None:
-        key = (name, ids, countdown)
-        with _queued_lock:
+    if session is None:
+        uow.after_commit(send, name, *ids, countdown=countdown)
+        return
+    with _queued_lock:
+        try:
+            jobs = _queued.get(session)
+            first = jobs is None
+            if jobs is None:
+                jobs = _queued[session] = []
+        except TypeError:  # not weakly referenceable: no de-duplication, one send per job
+            uow.after_commit(send, name, *ids, countdown=countdown)
+            return
+        if job in jobs:
+            return
+        jobs.append(job)
+    if first:
+        uow.after_commit(_send_all, jobs)
+
+
+def _send_all(jobs: list[Job]) -> None:
+    """A committed transaction's jobs: in eager mode all are queued before the first one runs."""
+    with _eager_batch():
+        for name, ids, countdown in jobs:
             try:
-                seen = _queued.setdefault(session, set())
-            except TypeError:  # not weakly referenceable: no de-duplication
-                seen = set()
-            if key in seen:
-                return
-            seen.add(key)
-    uow.after_commit(send, name, *ids, countdown=countdown)
+                send(name, *ids, countdown=countdown)
+            except Exception:  # one failed send must not drop the others; reconciliation catches up
+                log.exception("sending task %s%s failed", name, ids)
 
 
 def send(name: str, *ids: int, countdown: float | None = None) -> None:
@@ -174,7 +198,49 @@ def send(name: str, *ids: int, countdown: float | None = None) -> None:
     if countdown:
         _later(countdown, name, ids, attempt=1)
         return
-    _run_eager(name, ids, attempt=1)
+    with _eager_batch() as queue:
+        queue.push(name, ids)
+
+
+class _EagerQueue(threading.local):
+    """This thread's eager jobs: first in, first out; a job waiting to run is not queued twice."""
+
+    def __init__(self) -> None:
+        self.jobs: deque[tuple[str, tuple[int, ...]]] = deque()
+        self.waiting: set[tuple[str, tuple[int, ...]]] = set()
+        self.draining = False
+
+    def push(self, name: str, ids: tuple[int, ...]) -> None:
+        key = (name, ids)
+        if key not in self.waiting:
+            self.waiting.add(key)
+            self.jobs.append(key)
+
+    def drain(self) -> None:
+        while self.jobs:
+            key = self.jobs.popleft()
+            self.waiting.discard(key)  # from here on, a new request for the same job queues it again
+            _run_eager(*key, attempt=1)
+
+
+_eager_queue = _EagerQueue()
+
+
+@contextmanager
+def _eager_batch() -> Iterator[_EagerQueue]:
+    """Jobs pushed inside run when the outermost batch of this thread ends (at once if none is open)."""
+    queue = _eager_queue
+    if queue.draining:
+        yield queue
+        return
+    queue.draining = True
+    try:
+        yield queue
+        queue.drain()
+    finally:
+        queue.draining = False
+        queue.jobs.clear()  # only left by an interrupt: the periodic reconciliation catches up
+        queue.waiting.clear()
 
 
 def _check(name: str, ids: tuple[int, ...]) -> None:
