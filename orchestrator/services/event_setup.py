@@ -13,7 +13,6 @@ Use cases (SPEC §1, §3, §7, §9), each in the caller's unit of work:
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -23,7 +22,6 @@ from fractions import Fraction
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from orchestrator.adapters.tables import (
-    Board,
     Event,
     EventStatus,
     Match,
@@ -46,6 +44,7 @@ from orchestrator.domain.event import (
     Qualifiers,
     StageDef,
     parse_event,
+    parse_stored_event,
     summary,
 )
 from orchestrator.domain.event import stage_entrants as domain_stage_entrants
@@ -74,10 +73,12 @@ def definition_of(event: Event) -> EventDefinition:
         raise Conflict(f"the stored definition of {event.slug} no longer validates: {error}") from None
 
 
-@functools.lru_cache(maxsize=32)
 def _parsed_definition(text: str, source: str) -> EventDefinition:
-    """``parse_event`` of a stored text, parsed once per text (the definition is frozen: safe to share)."""
-    return parse_event(text, source=source)
+    """The stored text parsed once per process (shared cache); an error names ``source``."""
+    try:
+        return parse_stored_event(text)
+    except EventDefinitionError:
+        return parse_event(text, source=source)  # raises again, naming the event's file
 
 
 def domain_team(team: Team, players: Sequence[Player]) -> domain_teams.Team:
@@ -551,6 +552,27 @@ def _pool_seed(pairing_seed: bytes, event_slug: str, stage_key: str, letter: str
     return hashlib.sha256(pairing_seed + f"|{event_slug}|{stage_key}|{letter}".encode()).digest()
 
 
+def new_board_row(
+    match_id: int, board_no: int, white: int | None, black: int | None, actor: str, now: datetime
+) -> dict[str, object]:
+    """A board's column values as ``Board()`` would make them: no result, no game, version 1."""
+    return {
+        "match_id": match_id,
+        "board_no": board_no,
+        "white_player_id": white,
+        "black_player_id": black,
+        "result": GameResult.PENDING.value,
+        "result_source": None,
+        "game_status": None,
+        "version": 1,
+        "game_id": None,
+        "game_url": None,
+        "pgn": None,
+        "updated_at": now,
+        "updated_by": actor,
+    }
+
+
 def start_stage(
     uow: UnitOfWork, *, stage_id: int, actor: str, pairing_seed: bytes | None = None
 ) -> list[int]:
@@ -576,15 +598,16 @@ def start_stage(
     field = _field(uow, event.id or 0)
     boards = definition.team_format.boards
     first_colours = board_colours(boards, first_named=True)
+    now = utcnow()
 
     rounds: dict[int, Round] = {}
     for number in range(1, stage_def.rounds + 1):
         scheduled = stage_def.schedule[number - 1] if number <= len(stage_def.schedule) else None
-        rounds[number] = uow.repo.add(
-            Round(
-                stage_id=stage_id, number=number, name=f"Round {number}", scheduled_at=_utc(scheduled, zone)
-            )
+        rounds[number] = Round(
+            stage_id=stage_id, number=number, name=f"Round {number}", scheduled_at=_utc(scheduled, zone)
         )
+    uow.session.add_all(rounds.values())
+    uow.flush()
 
     main_by_team: dict[int, dict[int, int]] = {
         team_id: {p.main_board: p.id for p in players if p.main_board is not None and p.id is not None}
@@ -624,39 +647,34 @@ def start_stage(
 
         table = berger_table(len(entries))
         tables_per_round = max(len(r.pairings) for r in table)
-        for rr_round in table:
-            round_row = rounds[rr_round.number]
-            for pairing in rr_round.pairings:
-                first, second = team_of_number[pairing.first], team_of_number[pairing.second]
-                match = uow.repo.add(
-                    Match(
-                        round_id=round_row.id or 0,
-                        pool_id=pool.id,
-                        match_no=offset + pairing.table,
-                        first_team_id=first,
-                        second_team_id=second,
-                    )
-                )
-                for board_no in range(1, boards + 1):
-                    first_player = main_by_team.get(first, {}).get(board_no)
-                    second_player = main_by_team.get(second, {}).get(board_no)
-                    white, black = (
-                        (first_player, second_player)
-                        if first_colours[board_no - 1] == "W"
-                        else (second_player, first_player)
-                    )
-                    uow.session.add(
-                        Board(
-                            match_id=match.id or 0,
-                            board_no=board_no,
-                            white_player_id=white,
-                            black_player_id=black,
-                            result=GameResult.PENDING.value,
-                            updated_by=actor,
-                        )
-                    )
-        offset += tables_per_round
+        # The pool's matches in one flush (their ids come back in one statement), then their boards.
+        pool_matches = [
+            Match(
+                round_id=rounds[rr_round.number].id or 0,
+                pool_id=pool.id,
+                match_no=offset + pairing.table,
+                first_team_id=team_of_number[pairing.first],
+                second_team_id=team_of_number[pairing.second],
+            )
+            for rr_round in table
+            for pairing in rr_round.pairings
+        ]
+        uow.session.add_all(pool_matches)
         uow.flush()
+        board_rows: list[dict[str, object]] = []
+        for match in pool_matches:
+            first, second = match.first_team_id, match.second_team_id
+            for board_no in range(1, boards + 1):
+                first_player = main_by_team.get(first, {}).get(board_no)
+                second_player = main_by_team.get(second, {}).get(board_no)
+                white, black = (
+                    (first_player, second_player)
+                    if first_colours[board_no - 1] == "W"
+                    else (second_player, first_player)
+                )
+                board_rows.append(new_board_row(match.id or 0, board_no, white, black, actor, now))
+        uow.setup.insert_boards(board_rows)
+        offset += tables_per_round
 
     stage.status = StageStatus.RUNNING.value
     uow.session.add(stage)

@@ -9,7 +9,6 @@ team on that board. Lineups stay private to their team and staff until they are 
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -30,7 +29,7 @@ from orchestrator.adapters.tables import (
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain import teams as domain_teams
-from orchestrator.domain.event import EventDefinition, EventDefinitionError, parse_event
+from orchestrator.domain.event import EventDefinition, EventDefinitionError, parse_stored_event
 from orchestrator.domain.scoring import GameResult, MatchForfeit, board_colours
 from orchestrator.domain.teams import Category, TeamFormat
 from orchestrator.services import live
@@ -53,10 +52,9 @@ DEFAULT_FORMAT = TeamFormat(
 LINEUP_ACTOR = "lineup"  # boards' updated_by when apply_lineups writes a forfeit for an empty board
 
 
-@functools.lru_cache(maxsize=8)
 def _parse(text: str) -> EventDefinition | None:
     try:
-        return parse_event(text)
+        return parse_stored_event(text)
     except EventDefinitionError:
         return None
 

@@ -42,7 +42,7 @@ from orchestrator.adapters.tables import (
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain import lots as lot_rules
-from orchestrator.domain.event import EventDefinitionError, parse_event
+from orchestrator.domain.event import EventDefinitionError, parse_stored_event
 from orchestrator.domain.scoring import (
     DEFAULT_SCORING,
     GameResult,
@@ -78,7 +78,7 @@ def _rules_from_text(text: str) -> EventRules:
     if not text.strip():
         return EventRules()
     try:
-        definition = parse_event(text)
+        definition = parse_stored_event(text)
     except (EventDefinitionError, ValueError):
         return EventRules()
     return EventRules(

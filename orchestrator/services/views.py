@@ -15,7 +15,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, tzinfo
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -34,7 +33,7 @@ from orchestrator.adapters.tables import (
 from orchestrator.adapters.tables import Event as EventRow
 from orchestrator.adapters.tables import Pool as PoolRow
 from orchestrator.adapters.uow import UnitOfWork
-from orchestrator.domain.event import EventDefinition, EventDefinitionError, parse_event
+from orchestrator.domain.event import EventDefinition, EventDefinitionError, parse_stored_event
 from orchestrator.domain.performance import Performance, PlayedGame, performance
 from orchestrator.domain.scoring import (
     DEFAULT_SCORING,
@@ -443,12 +442,11 @@ class TeamView:
 # --- helpers -------------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=16)
 def _definition(text: str) -> EventDefinition | None:
     if not text.strip():
         return None
     try:
-        return parse_event(text)
+        return parse_stored_event(text)
     except EventDefinitionError:
         log.warning("stored event definition does not parse; spectator pages use defaults")
         return None
