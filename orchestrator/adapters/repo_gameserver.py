@@ -52,6 +52,18 @@ class BoardInMatch:
 
 
 @dataclass(frozen=True, slots=True)
+class PairingAccount:
+    """What pairing a player needs: their name and account, and their link (status, token) if any."""
+
+    player_id: int
+    name: str
+    account: str
+    link_status: str  # LinkStatus value; "missing" without a link row
+    linked_account: str | None
+    token_encrypted: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerLinkRow:
     """A player of an event with the state of their game-server link (no token)."""
 
@@ -210,12 +222,27 @@ class GameserverRepository(Lookups):
 
     # ------------------------------------------------------------ players and links
 
-    def links_by_player(self, player_ids: Iterable[int]) -> dict[int, PlayerLink]:
+    def pairing_accounts(self, player_ids: Iterable[int]) -> dict[int, PairingAccount]:
+        """Players with their link columns, keyed by id: one query, plain rows (a round pairs 300)."""
         ids = sorted(set(player_ids))
         if not ids:
             return {}
-        rows = self.session.exec(select(PlayerLink).where(col(PlayerLink.player_id).in_(ids))).all()
-        return {link.player_id: link for link in rows}
+        rows = self.session.execute(
+            sa_select(
+                col(Player.id),
+                col(Player.name),
+                col(Player.account),
+                col(PlayerLink.status),
+                col(PlayerLink.linked_account),
+                col(PlayerLink.token_encrypted),
+            )
+            .join(PlayerLink, col(PlayerLink.player_id) == Player.id, isouter=True)
+            .where(col(Player.id).in_(ids))
+        ).all()
+        return {
+            pid: PairingAccount(pid, name, account, status or LinkStatus.MISSING.value, linked, token)
+            for pid, name, account, status, linked, token in rows
+        }
 
     def link_of_player(self, player_id: int) -> PlayerLink | None:
         return self.session.exec(select(PlayerLink).where(PlayerLink.player_id == player_id)).first()

@@ -732,7 +732,12 @@ class Demo:
             base=self.base_settings,
         )
         plan = plan_for(definition, options, settings)
-        settings = settings.model_copy(update={"standin_speed": plan.speed})
+        # A lot's hash is public this long before its draw: a quarter of a round gap in demo time, at most
+        # the configured half second (a benchmark with no gap between rounds draws on the next tick).
+        reveal_s = min(settings.auto_lot_reveal_delay_s, plan.round_gap_s / 4)
+        settings = settings.model_copy(
+            update={"standin_speed": plan.speed, "auto_lot_reveal_delay_s": reveal_s}
+        )
         if not options.database_url and not options.keep:
             _remove_sqlite(settings.sqlalchemy_url)
         if options.standin_url is None:

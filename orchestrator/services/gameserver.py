@@ -288,21 +288,18 @@ def _pairings(
 ) -> tuple[list[Pairing], list[str]]:
     """Pairings in board order, and the players who cannot be paired (no usable link)."""
     player_ids = [pid for r in rows for pid in (r.board.white_player_id, r.board.black_player_id) if pid]
-    players = uow.gameserver.players_by_id(player_ids)
-    links = uow.gameserver.links_by_player(player_ids)
+    accounts = uow.gameserver.pairing_accounts(player_ids)
     pairings: list[Pairing] = []
     missing: list[str] = []
     for row in rows:
         sides: list[PlayerLink] = []
         for pid in (row.board.white_player_id or 0, row.board.black_player_id or 0):
-            player = players[pid]
-            link = links.get(pid)
-            if link is None or link.status != LinkStatus.LINKED.value or not link.token_encrypted:
-                state = link.status if link is not None else LinkStatus.MISSING.value
-                missing.append(f"{player.name} ({player.account}, link {state})")
+            player = accounts[pid]
+            if player.link_status != LinkStatus.LINKED.value or not player.token_encrypted:
+                missing.append(f"{player.name} ({player.account}, link {player.link_status})")
                 continue
-            token: SecretStr = decrypt_token(settings, link.token_encrypted)
-            sides.append(PlayerLink(str(pid), link.linked_account or player.account, token))
+            token: SecretStr = decrypt_token(settings, player.token_encrypted)
+            sides.append(PlayerLink(str(pid), player.linked_account or player.account, token))
         if len(sides) == 2:
             pairings.append(Pairing(sides[0], sides[1]))
     return pairings, missing
