@@ -11,7 +11,8 @@ import asyncio
 import html
 import json
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import urlencode
 
@@ -24,6 +25,7 @@ from fastapi.responses import (
     Response,
     StreamingResponse,
 )
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.requests import ClientDisconnect
 
@@ -83,8 +85,17 @@ class FaultMiddleware(BaseHTTPMiddleware):
         return await call_next(request)
 
 
-def create_standin_app(settings: Settings | None = None) -> FastAPI:
-    """The stand-in server configured by ``settings`` (speed, seed, faults)."""
+async def _once(body: bytes) -> AsyncIterator[bytes]:
+    if body:
+        yield body
+
+
+def create_standin_app(settings: Settings | None = None, *, prerender: bool = True) -> FastAPI:
+    """The stand-in server configured by ``settings`` (speed, seed, faults).
+
+    ``prerender`` renders finished games for export in a background thread (answers are the same
+    without it, only slower); the thread stops when the app shuts down.
+    """
     settings = settings or Settings()
     plan = FaultPlan.from_text(
         settings.standin_faults, settings.standin_fault_rate, settings.standin_seed, settings.standin_slow_s
@@ -94,8 +105,19 @@ def create_standin_app(settings: Settings | None = None) -> FastAPI:
         seed=settings.standin_seed,
         faults=plan,
         base_url=settings.gameserver_url.rstrip("/"),
+        prerender=prerender,
     )
-    app = FastAPI(title="Olympiad stand-in game server", docs_url="/_standin/docs", openapi_url=None)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            store.close()
+
+    app = FastAPI(
+        title="Olympiad stand-in game server", docs_url="/_standin/docs", openapi_url=None, lifespan=lifespan
+    )
     app.state.store = store
     if plan.kinds & {"429", "500", "slow"} and plan.rate > 0:
         app.add_middleware(FaultMiddleware, plan=plan)
@@ -234,6 +256,11 @@ def create_standin_app(settings: Settings | None = None) -> FastAPI:
     # ------------------------------------------------------------ export and stream
 
     def _export(request: Request, ids: list[str], *, truncate: bool) -> Response:
+        """The export of ``ids``, made whole before it is sent (one write instead of one per line).
+
+        Lines come from the store's cached pieces (``Store.export_line``); a truncate fault draws once
+        per line, in line order, as before.
+        """
         q = request.query_params
         views = store.views(ids)
         flags = {
@@ -243,13 +270,11 @@ def create_standin_app(settings: Settings | None = None) -> FastAPI:
             "tags": _truthy(q.get("tags"), True),
         }
         if "application/x-ndjson" in request.headers.get("accept", ""):
-
-            def lines() -> Iterator[str]:
-                for view in views:
-                    line = json.dumps(store.game_json(view, **flags), separators=(",", ":"))
-                    yield (store.faults.truncate_line(line) if truncate else line) + "\n"
-
-            return StreamingResponse(lines(), media_type="application/x-ndjson")
+            lines = [store.export_line(view, **flags) for view in views]
+            if truncate:
+                lines = [store.faults.truncate_line(line) for line in lines]
+            body = "".join(line + "\n" for line in lines).encode()
+            return StreamingResponse(_once(body), media_type="application/x-ndjson")
         pgns = [store.pgn(v, clocks=flags["clocks"], tags=flags["tags"]) for v in views]
         return PlainTextResponse("\n".join(pgns), media_type="application/x-chess-pgn")
 
@@ -257,7 +282,8 @@ def create_standin_app(settings: Settings | None = None) -> FastAPI:
     async def export_ids(request: Request) -> Response:
         body = (await request.body()).decode(errors="replace")
         ids = [part.strip() for part in body.split(",") if part.strip()][:MAX_EXPORT_IDS]
-        return _export(request, ids, truncate=True)
+        # One hop to a worker thread: games not rendered yet must not hold up the event loop (streams).
+        return await run_in_threadpool(_export, request, ids, truncate=True)
 
     streams: dict[str, set[str]] = {}
 

@@ -3,12 +3,19 @@
 Games are evaluated lazily against the stand-in time: a bulk is paired once ``pairAt`` has passed,
 clocks start at ``startClocksAt`` (or on start-clocks, or on pairing when no time was given), and a
 game's planned plies and end are stretched by ``standin_speed`` (0 = instant).
+
+Export lines are assembled from pieces (``RenderedGame``) kept per finished game. A background thread
+(``Prerenderer``) makes a game's moves and pieces when the game is planned, its clocks start or it ends
+(found by ``tick``), so an export mostly joins cached text; whatever is not cached yet is made on demand,
+and the answer is the same either way. Ongoing games are never cached.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import heapq
+import json
 import secrets
 import string
 import threading
@@ -27,6 +34,7 @@ from orchestrator.standin.engine import (
     speed_name,
 )
 from orchestrator.standin.faults import FaultPlan
+from orchestrator.standin.prerender import Prerenderer
 
 ID_ALPHABET = string.ascii_letters + string.digits
 TOKEN_ALPHABET = string.ascii_letters + string.digits
@@ -150,6 +158,27 @@ class GameView:
         return self.status in FINISHED_STATUSES
 
 
+@dataclass(slots=True)
+class RenderedGame:
+    """A game's export line in pieces, for one ``key`` (what the line depends on that can change).
+
+    ``head`` is the GameJson up to ``winner`` without its closing brace, ``moves`` and ``tail`` (the
+    ``clock`` object and the brace) are ``,"name":value`` pieces; ``clocks`` and the ``pgn`` pieces (by
+    clocks and tags flags) are added when first needed.
+    """
+
+    key: tuple[Any, ...]
+    head: str
+    moves: str
+    tail: str
+    clocks: str | None = None
+    pgns: dict[tuple[bool, bool], str] = field(default_factory=dict)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
 @dataclass
 class Store:
     speed: float
@@ -163,10 +192,34 @@ class Store:
     codes: dict[str, AuthCode] = field(default_factory=dict)
     bulks: dict[str, Bulk] = field(default_factory=dict)
     games: dict[str, Game] = field(default_factory=dict)
+    prerender: bool = True  # render finished games' export pieces in a background thread
     _ids: Random = field(init=False)
+    _rendered: dict[str, RenderedGame] = field(default_factory=dict, init=False, repr=False)
+    _rendered_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+    _ends: list[tuple[int, str]] = field(default_factory=list, init=False, repr=False)  # heap
+    _prerenderer: Prerenderer = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._ids = Random(f"{self.seed}/ids")
+        self._prerenderer = Prerenderer(self._prerender)
+
+    def close(self) -> None:
+        """Stop the background rendering thread (server shutdown)."""
+        self._prerenderer.close()
+
+    def wait_prerendered(self, timeout_s: float = 30.0) -> bool:
+        """Block until the background thread has nothing left to render (tests, benchmarks)."""
+        return self._prerenderer.wait_idle(timeout_s)
+
+    def cached(self, game_id: str) -> str | None:
+        """The status ``game_id``'s export pieces were cached with, or None if none are."""
+        with self._rendered_lock:
+            found = self._rendered.get(game_id)
+        return None if found is None else str(found.key[0])
+
+    def prerender_running(self) -> bool:
+        """The background rendering thread is alive (it stops when idle and on ``close``)."""
+        return self._prerenderer.running()
 
     # ---------------------------------------------------- accounts and OAuth
 
@@ -308,6 +361,7 @@ class Store:
                     plan=plan,
                 )
                 bulk.game_ids.append(game_id)
+            self._submit(bulk.game_ids)
             self._tick_bulk(bulk, now)
             return bulk
 
@@ -316,6 +370,7 @@ class Store:
         return {game.white.id, game.black.id} if game else set()
 
     def _tick_bulk(self, bulk: Bulk, now: int) -> None:
+        started: list[str] = []
         if bulk.paired_at is None and now >= bulk.pair_at:
             bulk.paired_at = max(bulk.pair_at, bulk.scheduled_at)
             for game_id in bulk.game_ids:
@@ -324,18 +379,28 @@ class Store:
                 # Simulated players start at once unless told to wait for startClocksAt.
                 if bulk.start_clocks_at is None:
                     game.clock_start = bulk.paired_at
+                    started.append(game_id)
         if bulk.paired_at is not None and bulk.start_clocks_at is not None and now >= bulk.start_clocks_at:
             for game_id in bulk.game_ids:
                 game = self.games[game_id]
                 if game.clock_start is None:
                     game.clock_start = max(bulk.start_clocks_at, bulk.paired_at)
+                    started.append(game_id)
+        self._submit(started)
 
     def tick(self) -> int:
-        """Bring every bulk up to the stand-in time; returns that time."""
+        """Bring every bulk up to the stand-in time; returns that time.
+
+        Games whose planned end has passed go to the background renderer.
+        """
         now = self.clock.now_ms()
         with self.lock:
             for bulk in self.bulks.values():
                 self._tick_bulk(bulk, now)
+            ended: list[str] = []
+            while self._ends and self._ends[0][0] <= now:
+                ended.append(heapq.heappop(self._ends)[1])
+            self._submit(ended)
         return now
 
     def bulk(self, bulk_id: str, owner: User | None = None) -> Bulk:
@@ -360,10 +425,13 @@ class Store:
         with self.lock:
             if bulk.paired_at is None:
                 raise StandinError(404, {"error": "Not found."})
+            started = []
             for game_id in bulk.game_ids:
                 game = self.games[game_id]
                 if game.clock_start is None:
                     game.clock_start = now
+                    started.append(game_id)
+            self._submit(started)
 
     def force_result(self, game_id: str, status: str, winner: str | None) -> GameView:
         """Admin: end a game now with ``status``/``winner`` (tests and demos)."""
@@ -378,7 +446,8 @@ class Store:
             if game.clock_start is None:
                 game.clock_start = now
             game.forced = (status, winner, now)
-        return self.view(game, now)
+            self._submit([game_id])
+            return self.view(game, now)
 
     # ---------------------------------------------------- views
 
@@ -525,6 +594,10 @@ class Store:
     def pgn(self, view: GameView, *, clocks: bool = False, tags: bool = True) -> str:
         """PGN with lila's tags; the unequal-clock extension adds WhiteClock/BlackClock tags."""
         game = view.game
+        return self._pgn(view, (game.white.rating, game.black.rating), clocks=clocks, tags=tags)
+
+    def _pgn(self, view: GameView, ratings: tuple[int, int], *, clocks: bool, tags: bool) -> str:
+        game = view.game
         result = pgn_result(view.status, view.winner)
         created = datetime.fromtimestamp((game.created_at or 0) / 1000, tz=UTC)
         speed = speed_name(game.white_limit_s, game.black_limit_s, game.increment_s).capitalize()
@@ -541,8 +614,8 @@ class Store:
                 ("GameId", game.id),
                 ("UTCDate", created.strftime("%Y.%m.%d")),
                 ("UTCTime", created.strftime("%H:%M:%S")),
-                ("WhiteElo", str(game.white.rating)),
-                ("BlackElo", str(game.black.rating)),
+                ("WhiteElo", str(ratings[0])),
+                ("BlackElo", str(ratings[1])),
                 ("Variant", "Standard"),
                 ("TimeControl", f"{game.white_limit_s}+{game.increment_s}"),
             ]
@@ -557,3 +630,133 @@ class Store:
             result,
             clocks_cs=game.plan.clocks_cs[:shown] if clocks else None,
         )
+
+    # ---------------------------------------------------- export lines from cached pieces
+
+    def export_line(
+        self,
+        view: GameView,
+        *,
+        moves: bool = True,
+        pgn_in_json: bool = False,
+        clocks: bool = False,
+        tags: bool = True,
+    ) -> str:
+        """The export NDJSON line of ``view`` (no newline): ``game_json`` serialised, from cached pieces."""
+        rendered = self._rendered_game(view)
+        parts = [rendered.head]
+        if moves:
+            parts.append(rendered.moves)
+        if clocks:
+            parts.append(self._clocks_piece(view, rendered))
+        if pgn_in_json:
+            parts.append(self._pgn_piece(view, rendered, clocks=clocks, tags=tags))
+        parts.append(rendered.tail)
+        return "".join(parts)
+
+    @staticmethod
+    def _render_key(view: GameView) -> tuple[Any, ...]:
+        game = view.game
+        # Everything in the line that can change once the game exists: the view, pairing time, ratings.
+        return (
+            view.status,
+            view.winner,
+            view.plies,
+            view.last_move_at,
+            game.created_at,
+            game.white.rating,
+            game.black.rating,
+        )
+
+    def _rendered_game(self, view: GameView) -> RenderedGame:
+        """The pieces of ``view``'s line: cached ones if made for the same key, else made now.
+
+        Only finished views are kept: an ongoing game changes, and must never be served as finished.
+        """
+        key = self._render_key(view)
+        with self._rendered_lock:
+            found = self._rendered.get(view.game.id)
+        if found is not None and found.key == key:
+            return found
+        made = self._render(view, key)
+        if view.finished:
+            with self._rendered_lock:
+                self._rendered[view.game.id] = made
+        return made
+
+    def _render(self, view: GameView, key: tuple[Any, ...]) -> RenderedGame:
+        """Pieces of ``game_json`` (same fields, same order) with the ratings of ``key``."""
+        game = view.game
+        speed = speed_name(game.white_limit_s, game.black_limit_s, game.increment_s)
+        head: dict[str, Any] = {
+            "id": game.id,
+            "rated": game.rated,
+            "variant": game.variant,
+            "speed": speed,
+            "perf": speed,
+            "createdAt": game.created_at,
+            "lastMoveAt": view.last_move_at,
+            "status": view.status,
+            "source": "api",
+            "players": {
+                "white": {"user": {"id": game.white.id, "name": game.white.username}, "rating": key[5]},
+                "black": {"user": {"id": game.black.id, "name": game.black.username}, "rating": key[6]},
+            },
+        }
+        if view.winner is not None:
+            head["winner"] = view.winner
+        shown = self._shown_plies(view)
+        return RenderedGame(
+            key=key,
+            head=_dumps(head)[:-1],
+            moves=',"moves":' + _dumps(" ".join(game.plan.moves[:shown])),
+            tail=',"clock":' + _dumps(self._clock_json(game)) + "}",
+        )
+
+    def _clocks_piece(self, view: GameView, rendered: RenderedGame) -> str:
+        piece = rendered.clocks
+        if piece is None:
+            shown = self._shown_plies(view)
+            piece = rendered.clocks = ',"clocks":' + _dumps(list(view.game.plan.clocks_cs[:shown]))
+        return piece
+
+    def _pgn_piece(self, view: GameView, rendered: RenderedGame, *, clocks: bool, tags: bool) -> str:
+        piece = rendered.pgns.get((clocks, tags))
+        if piece is None:
+            ratings = (rendered.key[5], rendered.key[6])
+            piece = ',"pgn":' + _dumps(self._pgn(view, ratings, clocks=clocks, tags=tags))
+            rendered.pgns[(clocks, tags)] = piece
+        return piece
+
+    # ---------------------------------------------------- background rendering
+
+    def _submit(self, game_ids: list[str]) -> None:
+        if game_ids and self.prerender:
+            self._prerenderer.submit(game_ids)
+
+    def _prerender(self, game_id: str) -> None:
+        """Background: make ``game_id``'s moves and, once it is over, its line pieces for the usual flags.
+
+        The orchestrator exports with moves, tags and pgnInJson, without clocks. A game not over yet is
+        put on the ``_ends`` heap; ``tick`` hands it back when its planned end has passed.
+        """
+        game = self.games.get(game_id)
+        if game is None:
+            return
+        # Outside the store lock: a seed's first lines take a while. The same seeds give the same moves
+        # and clocks whichever thread makes them first.
+        game.plan.moves  # noqa: B018 - made and kept by the property
+        if self.speed > 0:
+            game.plan.end_at_s  # noqa: B018 - the view of a game in progress needs the clock plan
+        now = self.clock.now_ms()
+        with self.lock:
+            if self.games.get(game_id) is not game or game.created_at is None:
+                return  # cancelled, or not paired yet (pairing hands it over again)
+            view = self.view(game, now)
+            if not view.finished:
+                if game.clock_start is not None and game.forced is None:
+                    end = self._real_ms(game, game.plan.end_at_s)
+                    heapq.heappush(self._ends, (end, game_id))
+                return
+        rendered = self._rendered_game(view)
+        self._pgn_piece(view, rendered, clocks=False, tags=True)
