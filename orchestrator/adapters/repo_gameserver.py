@@ -25,6 +25,7 @@ from orchestrator.adapters.tables import (
     GameserverBulk,
     LinkStatus,
     Match,
+    MatchStatus,
     Player,
     PlayerLink,
     Round,
@@ -154,6 +155,26 @@ class GameserverRepository(Lookups):
             .order_by(col(Board.id))
         ).all()
         return [game_id for game_id in rows if game_id]
+
+    def start_matches(self, round_id: int) -> None:
+        """The round's scheduled matches are playing: one statement (the session's copies follow)."""
+        self.session.execute(
+            update(Match)
+            .where(col(Match.round_id) == round_id, col(Match.status) == MatchStatus.SCHEDULED.value)
+            .values(status=MatchStatus.PLAYING.value)
+        )
+
+    def finish_matches(self, match_ids: Iterable[int], now: datetime) -> None:
+        """These matches are finished (``finished_at`` kept where set): one statement."""
+        ids = sorted(set(match_ids))
+        if not ids:
+            return
+        self.session.execute(
+            update(Match)
+            .where(col(Match.id).in_(ids))
+            .values(status=MatchStatus.FINISHED.value, finished_at=func.coalesce(Match.finished_at, now)),
+            execution_options={"synchronize_session": "fetch"},
+        )
 
     def update_boards_versioned(self, changes: Sequence[Mapping[str, Any]]) -> int:
         """Compare-and-set many boards in one statement (executemany); returns the rows changed.

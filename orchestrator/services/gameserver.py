@@ -341,10 +341,7 @@ def _record_bulk(
 def _mark_paired(uow: UnitOfWork, rnd: Round, *, actor: str, detail: dict[str, object]) -> None:
     rnd.status = RoundStatus.PAIRED.value
     uow.gameserver.add(rnd)
-    for match in uow.gameserver.matches_of_round(rnd.id or 0):
-        if match.status == MatchStatus.SCHEDULED.value:
-            match.status = MatchStatus.PLAYING.value
-            uow.gameserver.add(match)
+    uow.gameserver.start_matches(rnd.id or 0)
     stage = uow.gameserver.get_or_raise(Stage, rnd.stage_id)
     uow.audit.record(
         actor=actor,
@@ -434,6 +431,7 @@ def settle_round(uow: UnitOfWork, *, round_id: int, actor: str, now: datetime | 
         rnd.status = RoundStatus.PLAYING.value
         uow.gameserver.add(rnd)
     all_done = bool(matches)
+    finished: list[int] = []
     for match in matches:
         boards = by_match.get(match.id or 0, [])
         complete = MatchForfeit(match.forfeit) is not MatchForfeit.NONE or (
@@ -443,10 +441,9 @@ def settle_round(uow: UnitOfWork, *, round_id: int, actor: str, now: datetime | 
             all_done = False
             continue
         if match.status != MatchStatus.FINISHED.value:
-            match.status = MatchStatus.FINISHED.value
-            match.finished_at = match.finished_at or now
-            uow.gameserver.add(match)
+            finished.append(match.id or 0)
             live.announce(uow, f"match:{match.id}", kind="finished")
+    uow.gameserver.finish_matches(finished, now)  # one statement for the round
     if not all_done:
         return False
     rnd.status = RoundStatus.FINISHED.value
@@ -517,14 +514,13 @@ def advance_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime |
 
 
 def _close_knockout(uow: UnitOfWork, stage: Stage, *, actor: str, now: datetime) -> bool:
-    from orchestrator.services.playoff import advance_stage_bracket, bracket_view
+    from orchestrator.services.playoff import settle_stage_bracket
     from orchestrator.services.standings import event_rules, mark_stage_closed
 
     stage_id = stage.id or 0
-    if not uow.playoff.duels_of_stage(stage_id):
-        return False  # the bracket is not built yet
-    advance_stage_bracket(uow, stage_id=stage_id, actor=actor, now=now)
-    champions = bracket_view(uow, stage_id=stage_id, now=now).champions
+    # The bracket advanced, then its champions: none before it is built or while the final is open (two
+    # queries of plain rows when nothing changed since an earlier close found nothing to do).
+    champions = settle_stage_bracket(uow, stage_id=stage_id, actor=actor, now=now)
     if not champions:
         return False
     event, _stage = uow.playoff.event_of_stage(stage_id)
