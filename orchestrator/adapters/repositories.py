@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import func, text, update
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, SQLModel, col, select
 
 from orchestrator.adapters.tables import (
@@ -113,19 +114,19 @@ class Lookups(Repository):
             .order_by(col(Player.main_board).is_(None), col(Player.main_board), col(Player.id))
         ).all()
 
-    def rosters_by_team(self, team_ids: Iterable[int | None]) -> dict[int, list[Player]]:
-        """``players_of_team`` for several teams in one query (every asked team has a list)."""
+    def main_boards_by_team(self, team_ids: Iterable[int | None]) -> dict[int, dict[int, int]]:
+        """Each team's main players as {board number: player id}, in one query of plain rows."""
         ids = known_ids(team_ids)
-        out: dict[int, list[Player]] = {i: [] for i in ids}
+        out: dict[int, dict[int, int]] = {i: {} for i in ids}
         if not ids:
             return out
-        rows = self.session.exec(
-            select(Player)
-            .where(col(Player.team_id).in_(ids))
-            .order_by(col(Player.main_board).is_(None), col(Player.main_board), col(Player.id))
+        rows = self.session.execute(
+            sa_select(col(Player.team_id), col(Player.main_board), col(Player.id)).where(
+                col(Player.team_id).in_(ids), col(Player.main_board).is_not(None)
+            )
         ).all()
-        for player in rows:
-            out[player.team_id].append(player)
+        for team_id, board, player_id in rows:
+            out[team_id][board] = player_id
         return out
 
     def players_by_id(self, player_ids: Iterable[int | None]) -> dict[int, Player]:

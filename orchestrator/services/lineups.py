@@ -338,13 +338,14 @@ def apply_lineups(uow: UnitOfWork, *, round_id: int, actor: str) -> int:
     boards_by_match = uow.playoff.boards_of_matches(m.id for m in playing)
     # One query each for every match's lineups and every team's roster (not two per team).
     lineups = uow.playoff.lineups_of_matches(m.id for m in playing)
-    rosters = uow.playoff.rosters_by_team(t for m in playing for t in (m.first_team_id, m.second_team_id))
+    main = uow.playoff.main_boards_by_team(t for m in playing for t in (m.first_team_id, m.second_team_id))
 
     def playing_lineup(match: Match, team_id: int) -> list[int | None]:
         lineup = lineups.get((match.id or 0, team_id))
         if lineup is not None:
             return (list(lineup.boards) + [None] * fmt.boards)[: fmt.boards]
-        return default_lineup(rosters.get(team_id, []), fmt.boards)
+        boards = main.get(team_id, {})
+        return [boards.get(board_no) for board_no in range(1, fmt.boards + 1)]  # default_lineup's rule
 
     for match in playing:
         first = playing_lineup(match, match.first_team_id)
