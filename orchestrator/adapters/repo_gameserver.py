@@ -142,6 +142,21 @@ class GameserverRepository(Lookups):
             for board, match, event_id, status in rows
         }
 
+    def pools_and_duels_of_games(self, game_ids: Iterable[str]) -> tuple[list[int], list[int]]:
+        """The pools and duels whose boards hold these game ids, each sorted (the locks to take)."""
+        wanted = list(dict.fromkeys(game_ids))
+        if not wanted:
+            return [], []
+        rows = self.session.execute(
+            sa_select(col(Match.pool_id), col(Match.duel_id))
+            .join(Board, col(Board.match_id) == Match.id)
+            .where(col(Board.game_id).in_(wanted))
+            .distinct()
+        ).all()
+        pools = sorted({pool for pool, _duel in rows if pool is not None})
+        duels = sorted({duel for _pool, duel in rows if duel is not None})
+        return pools, duels
+
     def open_game_ids(self, round_id: int) -> list[str]:
         """Game ids of the round's boards that have no final result yet."""
         rows = self.session.exec(

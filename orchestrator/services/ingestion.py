@@ -89,12 +89,13 @@ def ingest_games(uow: UnitOfWork, *, games: Sequence[GameUpdate], actor: str = W
     latest = {game.game_id: game for game in games}  # the last line for a game id wins
     if not latest:
         return report
-    first_read = uow.gameserver.boards_by_game_ids(latest)
-    for pool_id in sorted({row.pool_id for row in first_read.values() if row.pool_id is not None}):
+    # Lock first (pools, then duels, each in id order), then read the boards under the locks.
+    pool_ids, duel_ids = uow.gameserver.pools_and_duels_of_games(latest)
+    for pool_id in pool_ids:
         uow.locks.lock_pool(pool_id)
-    for duel_id in sorted({row.duel_id for row in first_read.values() if row.duel_id is not None}):
+    for duel_id in duel_ids:
         uow.locks.lock_duel(duel_id)
-    rows = uow.gameserver.boards_by_game_ids(latest) if first_read else {}
+    rows = uow.gameserver.boards_by_game_ids(latest)
     now = utcnow()
     changes: list[dict[str, Any]] = []
     audits: list[dict[str, Any]] = []
