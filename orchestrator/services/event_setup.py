@@ -314,8 +314,9 @@ def draft_pools(uow: UnitOfWork, *, stage_id: int, actor: str) -> list[int]:
         )
     except PoolSplitError as error:
         raise ValidationFailed([f"{stage.name}: {error}"]) from None
-    uow.setup.delete_pools(stage_id)
-    uow.flush()
+    if uow.setup.pools_of(stage_id):  # a draft again: the previous draft goes
+        uow.setup.delete_pools(stage_id)
+        uow.flush()
     pool_ids: list[int] = []
     for pool in split.pools:
         row = uow.repo.add(Pool(stage_id=stage_id, letter=pool.letter, status=PoolStatus.DRAFT.value))
