@@ -64,7 +64,7 @@ from orchestrator.db import utcnow
 from orchestrator.domain.gameresults import map_game
 from orchestrator.domain.scoring import GameResult, MatchForfeit
 from orchestrator.services import live
-from orchestrator.services.errors import CurrentValue, StaleEdit
+from orchestrator.services.errors import Conflict, CurrentValue, StaleEdit
 from orchestrator.services.ingestion import GameUpdate, IngestReport, ingest_games
 from orchestrator.services.lineups import apply_lineups
 from orchestrator.services.player_links import decrypt_token, mark_refused
@@ -491,7 +491,7 @@ def advance_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime |
     bracket, and closes once
     its final is decided (champions recorded in the audit) and the final's appeal window has passed.
     """
-    from orchestrator.services.standings import close_stage, closing_problems
+    from orchestrator.services.standings import close_stage
 
     now = now or utcnow()
     stage = uow.locks.lock(Stage, stage_id)  # one closer at a time
@@ -504,11 +504,11 @@ def advance_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime |
         # every problem, so it runs only when the stage may close.
         log.info("stage %s not closed yet: results or appeals still open", stage_id)
         return False
-    problems = closing_problems(uow, stage_id=stage_id, now=now)
-    if problems:
-        log.info("stage %s not closed yet: %s", stage_id, " ".join(problems))
+    try:  # close_stage lists every problem (appeal windows...) under the pool locks, and changes nothing then
+        close_stage(uow, stage_id=stage_id, actor=actor, now=now)
+    except Conflict as error:
+        log.info("stage %s not closed yet: %s", stage_id, error)
         return False
-    close_stage(uow, stage_id=stage_id, actor=actor, now=now)
     enqueue(uow, PLAYOFF_TICK)  # after the commit: the next knockout stage's bracket may be due
     return True
 
