@@ -262,7 +262,6 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
         per line, in line order, as before.
         """
         q = request.query_params
-        views = store.views(ids)
         flags = {
             "moves": _truthy(q.get("moves"), True),
             "pgn_in_json": _truthy(q.get("pgnInJson"), False),
@@ -270,11 +269,14 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
             "tags": _truthy(q.get("tags"), True),
         }
         if "application/x-ndjson" in request.headers.get("accept", ""):
-            lines = [store.export_line(view, **flags) for view in views]
+            with store.exporting():
+                views = store.views(ids)
+                lines = [store.export_line(view, **flags) for view in views]
             if truncate:
                 lines = [store.faults.truncate_line(line) for line in lines]
             body = "".join(line + "\n" for line in lines).encode()
             return StreamingResponse(_once(body), media_type="application/x-ndjson")
+        views = store.views(ids)
         pgns = [store.pgn(v, clocks=flags["clocks"], tags=flags["tags"]) for v in views]
         return PlainTextResponse("\n".join(pgns), media_type="application/x-chess-pgn")
 

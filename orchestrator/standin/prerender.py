@@ -4,7 +4,9 @@ The store hands it game ids when games are planned, start their clocks or end; t
 store's ``render`` for each, one at a time, in the order given (an id already waiting is not queued
 twice). It is a daemon, starts on the first id, stops after ``idle_exit_s`` without work (so a test
 process that makes many stand-ins does not keep their threads) and stops for good on ``close``.
-Rendering only fills caches; the export answers the same, byte for byte, whether it ran or not.
+While a request ``hold``s it, it starts no new game: the request has the interpreter to itself and
+renders what it needs; the thread then finds those games cached. Rendering only fills caches; the export
+answers the same, byte for byte, whether it ran or not.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +35,7 @@ class Prerenderer:
         self._thread: threading.Thread | None = None
         self._closed = False
         self._busy = False  # the thread is rendering a game
+        self._holds = 0  # requests that want the thread to wait
 
     def submit(self, game_ids: Iterable[str]) -> None:
         """Queue ``game_ids`` (those not waiting already); starts the thread if it is not running."""
@@ -48,6 +52,19 @@ class Prerenderer:
                 self._thread = threading.Thread(target=self._run, name="standin-prerender", daemon=True)
                 self._thread.start()
             self._cond.notify_all()  # the thread, not only a wait_idle caller
+
+    @contextmanager
+    def hold(self) -> Iterator[None]:
+        """While inside, the thread starts no new game (it finishes the one it is rendering)."""
+        with self._cond:
+            self._holds += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._holds -= 1
+                if not self._holds:
+                    self._cond.notify_all()
 
     def pending(self) -> int:
         """How many ids wait to be rendered."""
@@ -85,10 +102,11 @@ class Prerenderer:
         """The next id, or None when closed or idle too long (the thread then ends)."""
         with self._cond:
             self._busy = False
-            self._cond.notify_all()  # wake wait_idle
-            while not self._queue and not self._closed:
+            if not self._queue:
+                self._cond.notify_all()  # wake wait_idle
+            while not self._closed and not (self._queue and not self._holds):
                 if not self._cond.wait(self._idle_exit_s) and not self._queue:
-                    break
+                    break  # idle too long
             if self._closed or not self._queue:
                 self._thread = None
                 return None
@@ -103,5 +121,3 @@ class Prerenderer:
                 self._render(game_id)
             except Exception:  # pragma: no cover - a bug here must not kill the thread or the server
                 log.exception("stand-in: rendering game %s in the background failed", game_id)
-            # Let request threads in between games: an export waiting on the interpreter lock comes first.
-            time.sleep(0)

@@ -20,6 +20,7 @@ import secrets
 import string
 import threading
 import time
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from random import Random
@@ -210,6 +211,10 @@ class Store:
     def wait_prerendered(self, timeout_s: float = 30.0) -> bool:
         """Block until the background thread has nothing left to render (tests, benchmarks)."""
         return self._prerenderer.wait_idle(timeout_s)
+
+    def exporting(self) -> AbstractContextManager[None]:
+        """Hold the background thread while an export is made (it would compete for the interpreter)."""
+        return self._prerenderer.hold()
 
     def cached(self, game_id: str) -> str | None:
         """The status ``game_id``'s export pieces were cached with, or None if none are."""

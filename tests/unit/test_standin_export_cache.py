@@ -198,3 +198,15 @@ def test_the_prerenderer_renders_each_waiting_id_once_idles_out_and_ignores_ids_
     worker.close()
     worker.submit(["e"])
     assert not worker.running() and "e" not in rendered
+
+
+def test_the_prerenderer_starts_no_game_while_a_request_holds_it():
+    rendered: list[str] = []
+    worker = Prerenderer(rendered.append)
+    with worker.hold():
+        worker.submit(["a", "b"])
+        assert not worker.wait_idle(0.2)
+        assert rendered == [] and worker.pending() == 2
+    assert worker.wait_idle(5)
+    assert rendered == ["a", "b"]
+    worker.close()
