@@ -5,10 +5,15 @@ Exposed on the unit of work as ``uow.playoff``. Like every repository it never c
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import func, or_
+from sqlalchemy import bindparam, func, or_
+from sqlalchemy import select as sa_select
+from sqlalchemy.orm import defer
 from sqlmodel import col, select
 
 from orchestrator.adapters.repositories import Lookups, known_ids
@@ -17,7 +22,9 @@ from orchestrator.adapters.tables import (
     AppealStatus,
     Armageddon,
     ArmageddonStatus,
+    Board,
     Duel,
+    DuelStatus,
     Lineup,
     Lot,
     Match,
@@ -29,6 +36,57 @@ from orchestrator.adapters.tables import (
     Team,
     User,
 )
+
+
+@dataclass(frozen=True, slots=True)
+class BracketState:
+    """What the bracket advance reads of a knockout stage, as plain values (``bracket_state``).
+
+    ``duels``: per duel, its columns, its Armageddon's columns (None without one), its two teams'
+    withdrawal times, and the event's id; ``boards``: per match, its columns, then
+    per board its id, version, result and game id, and the match's open appeals. Equal states mean the
+    advance finds the same bracket (an event's file never changes once the event exists).
+    """
+
+    duels: tuple[tuple[Any, ...], ...]
+    boards: tuple[tuple[Any, ...], ...]
+
+
+@functools.cache
+def _bracket_state_queries() -> tuple[Any, Any]:
+    """``bracket_state``'s two statements, built once (plain Core: no ORM entities to set up per call)."""
+    duel: Any = Duel.__table__  # type: ignore[attr-defined]
+    arm: Any = Armageddon.__table__  # type: ignore[attr-defined]
+    stage: Any = Stage.__table__  # type: ignore[attr-defined]
+    match: Any = Match.__table__  # type: ignore[attr-defined]
+    board: Any = Board.__table__  # type: ignore[attr-defined]
+    appeal: Any = Appeal.__table__  # type: ignore[attr-defined]
+    team: Any = Team.__table__  # type: ignore[attr-defined]
+    first, second = team.alias("first_team"), team.alias("second_team")
+    stage_id: Any = bindparam("stage_id")
+    duels = (
+        sa_select(duel, arm, first.c.withdrawn_at, second.c.withdrawn_at, stage.c.event_id)
+        .select_from(duel)
+        .join(stage, stage.c.id == duel.c.stage_id)
+        .outerjoin(arm, arm.c.duel_id == duel.c.id)
+        .outerjoin(first, first.c.id == duel.c.first_team_id)
+        .outerjoin(second, second.c.id == duel.c.second_team_id)
+        .where(duel.c.stage_id == stage_id)
+        .order_by(duel.c.id)
+    )
+    open_appeals = (
+        sa_select(func.count())
+        .where(appeal.c.match_id == match.c.id, appeal.c.status == AppealStatus.OPEN.value)
+        .scalar_subquery()
+    )
+    matches = (
+        sa_select(match, board.c.id, board.c.version, board.c.result, board.c.game_id, open_appeals)
+        .select_from(match)
+        .outerjoin(board, board.c.match_id == match.c.id)
+        .where(match.c.duel_id.in_(sa_select(duel.c.id).where(duel.c.stage_id == stage_id)))
+        .order_by(match.c.id, board.c.board_no)
+    )
+    return duels, matches
 
 
 class PlayoffRepository(Lookups):
@@ -70,6 +128,30 @@ class PlayoffRepository(Lookups):
     def duels_of_stage(self, stage_id: int) -> Sequence[Duel]:
         return self.session.exec(select(Duel).where(Duel.stage_id == stage_id).order_by(col(Duel.id))).all()
 
+    def armageddon_duels(self) -> list[tuple[int, int]]:
+        """(stage id, duel id) of every duel level on match points in a running knockout stage (one query)."""
+        rows = self.session.execute(
+            sa_select(col(Duel.stage_id), col(Duel.id))
+            .join(Stage, col(Stage.id) == col(Duel.stage_id))
+            .where(
+                col(Stage.kind) == StageKind.KNOCKOUT.value,
+                col(Stage.status) == StageStatus.RUNNING.value,
+                col(Duel.status) == DuelStatus.ARMAGEDDON.value,
+            )
+            .order_by(col(Duel.stage_id), col(Duel.id))
+        ).all()
+        return [(stage_id, duel_id or 0) for stage_id, duel_id in rows]
+
+    def bracket_state(self, stage_id: int) -> BracketState:
+        """The stage's bracket as the advance reads it, in two queries of plain rows (no ORM objects)."""
+        self.session.flush()  # this transaction's own changes count
+        duels_of_stage, matches_of_stage = _bracket_state_queries()
+        duels = self.session.execute(duels_of_stage, {"stage_id": stage_id}).all()
+        if not duels:
+            return BracketState((), ())
+        boards = self.session.execute(matches_of_stage, {"stage_id": stage_id}).all()
+        return BracketState(tuple(tuple(r) for r in duels), tuple(tuple(r) for r in boards))
+
     def duel_by_key(self, stage_id: int, key: str) -> Duel | None:
         return self.session.exec(select(Duel).where(Duel.stage_id == stage_id, Duel.key == key)).first()
 
@@ -99,7 +181,22 @@ class PlayoffRepository(Lookups):
             out[match.duel_id or 0].append(match)
         return out
 
-    boards_of_matches = Lookups.boards_by_match
+    def boards_of_matches(self, match_ids: Iterable[int | None]) -> dict[int, list[Board]]:
+        """``boards_by_match`` without loading the games' PGN (the play-off never reads it; it loads on
+        first access if someone does)."""
+        ids = known_ids(match_ids)
+        out: dict[int, list[Board]] = {i: [] for i in ids}
+        if not ids:
+            return out
+        rows = self.session.exec(
+            select(Board)
+            .where(col(Board.match_id).in_(ids))
+            .order_by(col(Board.match_id), col(Board.board_no))
+            .options(defer(Board.pgn))  # type: ignore[arg-type]
+        ).all()
+        for board in rows:
+            out[board.match_id].append(board)
+        return out
 
     def matches_of_team(self, team_id: int) -> Sequence[tuple[Match, Round]]:
         rows = self.session.exec(

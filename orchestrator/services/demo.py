@@ -589,7 +589,8 @@ class DemoDriver:
 
     def _playoff_tick(self, stage_id: int, key: str, now: datetime) -> None:
         with self.uow_factory() as uow:
-            fingerprint = uow.gameserver.knockout_fingerprint(stage_id)
+            state = uow.playoff.bracket_state(stage_id)  # duels, Armageddons, matches, boards: plain rows
+            fingerprint = (state.duels, state.boards)
             seen = self._knockout_seen.get(stage_id)
             if (
                 seen is not None

@@ -20,13 +20,15 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 from orchestrator.adapters.lichess import BulkSpec
+from orchestrator.adapters.repo_playoff import BracketState
 from orchestrator.adapters.tables import (
     Armageddon,
     ArmageddonStatus,
@@ -106,7 +108,9 @@ class _Ctx:
         return next((m for m in self.matches.get(duel.id or 0, []) if m.leg == leg), None)
 
 
-def _load(uow: UnitOfWork, stage_id: int) -> _Ctx:
+def _load(uow: UnitOfWork, stage_id: int, *, all_teams: bool = False, lots: bool = True) -> _Ctx:
+    """The stage's bracket; ``teams`` holds the teams the duels name (every team of the event with
+    ``all_teams``, for building the bracket from the standings); ``lots`` empty unless asked for."""
     event, stage = uow.playoff.event_of_stage(stage_id)
     if stage.kind != StageKind.KNOCKOUT.value:
         raise Conflict(f"{stage.name} is not a knockout stage.")
@@ -128,11 +132,17 @@ def _load(uow: UnitOfWork, stage_id: int) -> _Ctx:
         definition=definition,
         specs=definition.bracket,
         duels=duels,
-        teams={t.id or 0: t for t in uow.playoff.teams_of_event(event.id or 0)},
+        teams=(
+            {t.id or 0: t for t in uow.playoff.teams_of_event(event.id or 0)}
+            if all_teams
+            else uow.playoff.teams_by_id(
+                t for d in duels.values() for t in (d.first_team_id, d.second_team_id, d.winner_team_id)
+            )
+        ),
         matches=matches,
         boards=uow.playoff.boards_of_matches(match_ids),
         armageddons=uow.playoff.armageddons_of_duels(duel_ids),
-        lots=uow.playoff.lots_with_purposes(event.id or 0, purposes),
+        lots=uow.playoff.lots_with_purposes(event.id or 0, purposes) if lots else {},
         open_appeals=uow.playoff.open_appeal_match_ids(match_ids),
     )
 
@@ -295,7 +305,7 @@ def build_bracket(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime |
 
     Safe to repeat: existing duels are kept. Returns the duel ids in bracket order.
     """
-    ctx = _load(uow, stage_id)
+    ctx = _load(uow, stage_id, all_teams=True)
     places = _places(uow, ctx)
     ids: list[int] = []
     for spec in ctx.specs:
@@ -409,10 +419,26 @@ def advance_bracket(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime
 
     Idempotent: the beat may call it as often as it likes (``apply_due_deadlines`` does).
     """
+    return _advance(uow, stage_id=stage_id, actor=actor, now=now).changed
+
+
+@dataclass
+class _Advanced:
+    """What one bracket advance did: the duels it changed, those it made level (they now need an
+    Armageddon), and how many ``duel.conflict`` entries it wrote."""
+
+    ctx: _Ctx
+    changed: list[str] = field(default_factory=list)
+    levelled: list[str] = field(default_factory=list)
+    conflicts: int = 0
+
+
+def _advance(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | None = None) -> _Advanced:
     now = now or utcnow()
-    ctx = _load(uow, stage_id)
+    ctx = _load(uow, stage_id, lots=False)  # the advance never reads the lots
+    done = _Advanced(ctx)
     if not ctx.duels:
-        return []
+        return done
     order = _topological(ctx.specs)
     round_index = _round_index(ctx.specs)
     # Pool places come from the duels' stored teams (filled from closed standings at build time).
@@ -427,7 +453,7 @@ def advance_bracket(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime
             if isinstance(ref, PoolPlace) and name is not None:
                 places[ref] = name
     outcomes: dict[str, ko.DuelOutcome] = {}
-    changed: list[str] = []
+    changed = done.changed
     for index, spec in enumerate(order):
         resolved = ko.resolve_bracket(order[: index + 1], places, outcomes)[-1]
         duel = ctx.duels.get(spec.key)
@@ -446,6 +472,7 @@ def advance_bracket(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime
                     event_id=ctx.event.id,
                     reason=f"the bracket now gives {resolved.first} – {resolved.second}",
                 )
+                done.conflicts += 1
                 continue
             _drop_matches(uow, ctx, duel)
             duel.first_team_id, duel.second_team_id = first_id, second_id
@@ -475,6 +502,8 @@ def advance_bracket(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime
         after = (duel.first_team_id, duel.second_team_id, duel.status, duel.winner_team_id)
         if after != before:
             changed.append(duel.key)
+            if status == DuelStatus.ARMAGEDDON.value and before[2] != status:
+                done.levelled.append(duel.key)
             uow.audit.record(
                 actor=actor,
                 action="duel.update",
@@ -492,7 +521,7 @@ def advance_bracket(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime
     uow.flush()
     if changed:
         live.announce(uow, f"event:{ctx.event.slug}", stage_id=stage_id)
-    return changed
+    return done
 
 
 def _other(outcome: ko.DuelOutcome, team: str) -> str:
@@ -653,7 +682,7 @@ def _match2_lineups(uow: UnitOfWork, ctx: _Ctx, duel: Duel) -> tuple[list[Any], 
     if match is None:
         return sides
     boards = ctx.boards.get(match.id or 0, [])
-    players = uow.playoff.players_by_id(p for b in boards for p in (b.white_player_id, b.black_player_id))
+    players = _players(uow, ctx, (p for b in boards for p in (b.white_player_id, b.black_player_id)))
     for board in boards:
         # The match's first team has White on odd boards.
         first_player = board.white_player_id if board.board_no % 2 == 1 else board.black_player_id
@@ -666,6 +695,15 @@ def _match2_lineups(uow: UnitOfWork, ctx: _Ctx, duel: Duel) -> tuple[list[Any], 
             if player_id is not None and player_id in players and board.board_no <= ctx.fmt.boards:
                 sides[side][board.board_no - 1] = domain_player(players[player_id])
     return sides
+
+
+def _players(uow: UnitOfWork, ctx: _Ctx, player_ids: Iterable[int | None]) -> dict[int, Player]:
+    """Players by id, read once per context (``bracket_view`` reads every Armageddon's in one query)."""
+    wanted = {p for p in player_ids if p is not None}
+    missing = wanted - ctx.players.keys()
+    if missing:
+        ctx.players.update(uow.playoff.players_by_id(missing))
+    return {p: ctx.players[p] for p in wanted if p in ctx.players}
 
 
 def _domain_lot(lot: Lot | None) -> domain_lots.Lot | None:
@@ -707,7 +745,7 @@ def _state(uow: UnitOfWork, ctx: _Ctx, duel: Duel) -> ko.ArmageddonState:
     if arm is None:
         return state
     revealed = arm.status != ArmageddonStatus.NOMINATING.value
-    players = uow.playoff.players_by_id([arm.first_nominee_id, arm.second_nominee_id])
+    players = _players(uow, ctx, [arm.first_nominee_id, arm.second_nominee_id])
     sealed: list[ko.Nomination | None] = []
     for team, nominee, at in (
         (first, arm.first_nominee_id, arm.first_submitted_at),
@@ -1121,11 +1159,89 @@ def lot_purpose(key: str, which: LotWhich) -> str:
 def advance_stage_bracket(
     uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | None = None
 ) -> list[str]:
-    """For the workers: bring every Armageddon's status in line with its game, then advance the bracket."""
-    for duel in uow.playoff.duels_of_stage(stage_id):
-        _sync_armageddon_status(uow, duel)
+    """For the workers: bring every Armageddon's status in line with its game, then advance the bracket.
+
+    A duel the advance makes level queues a ``playoff.tick`` (after the commit): its category lot can be
+    committed at once instead of on the next beat.
+    """
+    return _advance_for_workers(uow, stage_id=stage_id, actor=actor, now=now).changed
+
+
+def _advance_for_workers(
+    uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | None = None, follow_up: bool = True
+) -> _Advanced:
+    _sync_armageddons(uow, stage_id)
     uow.flush()
-    return advance_bracket(uow, stage_id=stage_id, actor=actor, now=now)
+    done = _advance(uow, stage_id=stage_id, actor=actor, now=now)
+    if done.levelled and follow_up:
+        from orchestrator.services.tasks import PLAYOFF_TICK, enqueue
+
+        enqueue(uow, PLAYOFF_TICK)
+    return done
+
+
+# The workers' fast path: a bracket state (``uow.playoff.bracket_state``) an earlier advance left as it was,
+# with no champion yet, per database and stage. The advance is a function of that state alone (the event
+# file never changes once the event exists), so the same state needs no advance, view or champion check:
+# a tick that has nothing to do reads two queries' worth of plain rows. Per process; a stale entry only
+# names a state that has since changed, which never matches again.
+_settled: dict[tuple[str, int], BracketState] = {}
+_settled_lock = threading.Lock()
+
+
+def _settled_key(uow: UnitOfWork, stage_id: int) -> tuple[str, int]:
+    bind: Any = uow.session.get_bind()
+    return (str(bind.url), stage_id)
+
+
+def _is_settled(uow: UnitOfWork, stage_id: int, state: BracketState) -> bool:
+    with _settled_lock:
+        return _settled.get(_settled_key(uow, stage_id)) == state
+
+
+def _remember_settled(key: tuple[str, int], state: BracketState) -> None:
+    with _settled_lock:
+        _settled[key] = state
+
+
+def settle_stage_bracket(
+    uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | None = None
+) -> tuple[str, ...]:
+    """For the workers' close: ``advance_stage_bracket``, then the champions (empty until the final is
+    decided, or before the bracket is built).
+
+    Skips both when the stored bracket is in a state an earlier call found nothing to change in and no
+    champion: the advance is a function of that state, so it would find nothing again.
+    """
+    return _advance_unless_settled(uow, stage_id=stage_id, actor=actor, now=now)[1]
+
+
+def _advance_unless_settled(
+    uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | None, follow_up: bool = True
+) -> tuple[list[str], tuple[str, ...]]:
+    """``_advance_for_workers`` unless the stage's bracket is settled; (changed duel keys, champions).
+
+    A state is remembered as settled when the advance left it exactly as it was (the state read after it
+    equals the one read before), wrote no ``duel.conflict`` (those are written again on every advance
+    until staff act) and the final is not decided.
+    """
+    state = uow.playoff.bracket_state(stage_id)
+    if not state.duels or _is_settled(uow, stage_id, state):
+        return [], ()
+    done = _advance_for_workers(uow, stage_id=stage_id, actor=actor, now=now, follow_up=follow_up)
+    champions = _champions(uow, done.ctx, now)
+    if not champions and not done.conflicts and uow.playoff.bracket_state(stage_id) == state:
+        uow.after_commit(_remember_settled, _settled_key(uow, stage_id), state)
+    return done.changed, champions
+
+
+def _champions(uow: UnitOfWork, ctx: _Ctx, now: datetime | None) -> tuple[str, ...]:
+    """``bracket_view(...).champions``, without building the view while the final is not decided."""
+    final = ko.final_duel(ko.resolve_bracket(ctx.specs, {}, {}))
+    duel = ctx.duels.get(final.spec.key) if final is not None else None
+    if duel is None or duel.status != DuelStatus.DECIDED.value:
+        return ()
+    return bracket_view(uow, stage_id=ctx.stage.id or 0, now=now).champions
 
 
 _LICHESS_ID = re.compile(r"^[A-Za-z0-9]{8}$")
@@ -1249,6 +1365,32 @@ def record_armageddon_result(uow: UnitOfWork, *, duel_id: int, result: str, acto
     advance_bracket(uow, stage_id=duel.stage_id, actor=actor)
 
 
+def _sync_armageddons(uow: UnitOfWork, stage_id: int) -> None:
+    """``_sync_armageddon_status`` for every duel of the stage, in three queries."""
+    arms = uow.playoff.armageddons_of_duels(d.id for d in uow.playoff.duels_of_stage(stage_id))
+    if not arms:
+        return
+    games = {
+        m.duel_id or 0: m
+        for ms in uow.playoff.matches_of_duels(arms).values()
+        for m in ms
+        if m.leg == ARMAGEDDON_LEG
+    }
+    boards = uow.playoff.boards_of_matches(m.id for m in games.values())
+    for duel_id, arm in arms.items():
+        match = games.get(duel_id)
+        if match is not None:
+            _sync_armageddon(uow, arm, boards.get(match.id or 0, []))
+
+
+def _sync_armageddon(uow: UnitOfWork, arm: Armageddon, boards: Sequence[Board]) -> None:
+    if boards and GameResult(boards[0].result).is_final:
+        arm.status = ArmageddonStatus.DECIDED.value
+    elif boards and boards[0].game_id:
+        arm.status = ArmageddonStatus.PLAYING.value
+    uow.session.add(arm)
+
+
 def _sync_armageddon_status(uow: UnitOfWork, duel: Duel) -> None:
     arm = uow.playoff.armageddon_of_duel(duel.id or 0)
     if arm is None:
@@ -1258,12 +1400,7 @@ def _sync_armageddon_status(uow: UnitOfWork, duel: Duel) -> None:
     )
     if match is None:
         return
-    boards = uow.playoff.boards_of_matches([match.id])[match.id or 0]
-    if boards and GameResult(boards[0].result).is_final:
-        arm.status = ArmageddonStatus.DECIDED.value
-    elif boards and boards[0].game_id:
-        arm.status = ArmageddonStatus.PLAYING.value
-    uow.session.add(arm)
+    _sync_armageddon(uow, arm, uow.playoff.boards_of_matches([match.id])[match.id or 0])
 
 
 # --------------------------------------------------------------------------------------- deadlines
@@ -1273,7 +1410,9 @@ def apply_due_deadlines(
     uow: UnitOfWork, now: datetime | None = None, *, actor: str = "system"
 ) -> dict[str, int]:
     """For the beat: unseal Armageddons past their deadline (defaults apply), apply lineups of rounds past
-    their lineup deadline, and move running brackets on. Idempotent; returns what it did."""
+    their lineup deadline, and move running brackets on (each Armageddon's status brought in line with its
+    game first; nothing to do for a bracket in a state an earlier advance left as it was). Idempotent;
+    returns what it did."""
     from orchestrator.services.lineups import apply_lineups
 
     now = now or utcnow()
@@ -1289,8 +1428,10 @@ def apply_due_deadlines(
         apply_lineups(uow, round_id=rnd.id or 0, actor=actor)
         done["rounds_lined_up"] += 1
     for stage in uow.playoff.running_knockout_stages():
-        if uow.playoff.duels_of_stage(stage.id or 0):
-            done["duels_changed"] += len(advance_bracket(uow, stage_id=stage.id or 0, actor=actor, now=now))
+        changed, _final = _advance_unless_settled(
+            uow, stage_id=stage.id or 0, actor=actor, now=now, follow_up=False
+        )
+        done["duels_changed"] += len(changed)
     return done
 
 
@@ -1552,7 +1693,12 @@ def _match_info(ctx: _Ctx, duel: Duel, match: Match, starts_at: datetime | None)
 
 
 def _duel_info(
-    uow: UnitOfWork, ctx: _Ctx, spec: DuelSpec, now: datetime, viewer_team: int | None
+    uow: UnitOfWork,
+    ctx: _Ctx,
+    spec: DuelSpec,
+    now: datetime,
+    viewer_team: int | None,
+    rounds: dict[int | None, Round],
 ) -> DuelInfo:
     duel = ctx.duels.get(spec.key)
     first_label, second_label = (
@@ -1580,7 +1726,6 @@ def _duel_info(
         )
     first, second = ctx.name(duel.first_team_id), ctx.name(duel.second_team_id)
     outcome = _decide(ctx, duel) if first and second else None
-    rounds = {r.id: r for r in uow.playoff.rounds_of_stage(ctx.stage.id or 0)}
     matches = []
     for match in ctx.matches.get(duel.id or 0, []):
         if match.leg == ARMAGEDDON_LEG:
@@ -1629,7 +1774,24 @@ def bracket_view(
     """The whole bracket for pages and the API; sealed nominations stay sealed (domain public_view)."""
     now = now or utcnow()
     ctx = _load(uow, stage_id)
-    duels = [_duel_info(uow, ctx, spec, now, viewer_team) for spec in ctx.specs]
+    stage_rounds = {r.id: r for r in uow.playoff.rounds_of_stage(stage_id)}
+    # Every Armageddon's players (match 2's boards and the nominees) in one query.
+    with_armageddon = [d for d in ctx.duels.values() if (d.id or 0) in ctx.armageddons]
+    match2 = [m for d in with_armageddon if (m := ctx.match(d, 2)) is not None]
+    _players(
+        uow,
+        ctx,
+        [
+            *(
+                p
+                for m in match2
+                for b in ctx.boards.get(m.id or 0, [])
+                for p in (b.white_player_id, b.black_player_id)
+            ),
+            *(p for a in ctx.armageddons.values() for p in (a.first_nominee_id, a.second_nominee_id)),
+        ],
+    )
+    duels = [_duel_info(uow, ctx, spec, now, viewer_team, stage_rounds) for spec in ctx.specs]
     by_key = {d.key: d for d in duels}
     resolved = ko.resolve_bracket(ctx.specs, {}, {})
     rounds = tuple(

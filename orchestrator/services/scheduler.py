@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from orchestrator.adapters.tables import ArmageddonStatus, Duel, DuelStatus, RoundStatus, StageStatus
+from orchestrator.adapters.tables import ArmageddonStatus, Duel, RoundStatus, StageStatus
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.services import playoff
@@ -119,12 +119,7 @@ def _build(
 
 def _armageddon_duels(uow_factory: UnitOfWorkFactory) -> list[tuple[int, int]]:
     with uow_factory() as uow:
-        return [
-            (stage.id or 0, duel.id or 0)
-            for stage in uow.playoff.running_knockout_stages()
-            for duel in uow.playoff.duels_of_stage(stage.id or 0)
-            if duel.status == DuelStatus.ARMAGEDDON.value
-        ]
+        return uow.playoff.armageddon_duels()
 
 
 def _armageddon_step(
@@ -136,8 +131,15 @@ def _armageddon_step(
     actor: str,
     tick: PlayoffTick,
 ) -> None:
-    """At most one move per duel and tick, so a lot's commitment and its draw are never one transaction."""
-    from orchestrator.services.tasks import CREATE_GAMES, enqueue
+    """At most one move per duel and tick, so a lot's commitment and its draw are never one transaction.
+
+    A move that makes the next one possible queues a ``playoff.tick`` after its commit instead of leaving it
+    to the next beat: a lot's draw ``auto_lot_reveal_delay_s`` after its commitment (with a delay of 0 the
+    draw waits for the next beat, so the hash is public for at least one beat period), the default
+    nominations at once when ``armageddon_nomination_minutes`` is 0, the default colour at once when
+    ``armageddon_colour_minutes`` is 0. The default colour readies the game: its pairing is queued with it.
+    """
+    from orchestrator.services.tasks import CREATE_GAMES, PLAYOFF_TICK, enqueue
 
     with uow_factory() as uow:
         event, _stage = uow.playoff.event_of_stage(stage_id)
@@ -158,6 +160,8 @@ def _armageddon_step(
             if lot is None or lot.sealed_seed_hex is None:
                 playoff.commit_armageddon_lot(uow, duel_id=duel_id, which=which, actor=actor)
                 tick.lots_committed.append(f"{duel_id}:{which}")
+                if settings.auto_lot_reveal_delay_s > 0:  # the draw is due then
+                    enqueue(uow, PLAYOFF_TICK, countdown=settings.auto_lot_reveal_delay_s)
             elif lot.committed_at + delay <= now:
                 playoff.reveal_armageddon_lot(
                     uow,
@@ -168,6 +172,13 @@ def _armageddon_step(
                     nomination_minutes=settings.armageddon_nomination_minutes,
                 )
                 tick.lots_drawn.append(f"{duel_id}:{which}")
+                waits = (
+                    settings.armageddon_nomination_minutes
+                    if which == "category"
+                    else settings.armageddon_colour_minutes
+                )
+                if waits == 0:  # the default nominations (or colour) apply at once
+                    enqueue(uow, PLAYOFF_TICK)
             return
         assert arm is not None
         if arm.status == ArmageddonStatus.CHOOSING.value and arm.colour is None:
@@ -176,9 +187,9 @@ def _armageddon_step(
             waited = timedelta(minutes=settings.armageddon_colour_minutes)
             due = drawn_at is not None and drawn_at + waited <= now
             colour = settings.armageddon_default_colour
-            if due and playoff.apply_default_colour(uow, duel_id=duel_id, colour=colour, actor=actor):
-                tick.default_colours.append(duel_id)
-            return
+            if not (due and playoff.apply_default_colour(uow, duel_id=duel_id, colour=colour, actor=actor)):
+                return
+            tick.default_colours.append(duel_id)  # the Armageddon is ready: its game is paired below
         if arm.status == ArmageddonStatus.READY.value and settings.gameserver_unequal_clocks:
             rnd = uow.playoff.round_by_number(stage_id, playoff.ARMAGEDDON_ROUND_BASE + duel_id)
             if rnd is not None and rnd.status == RoundStatus.SCHEDULED.value:
