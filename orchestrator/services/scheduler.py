@@ -16,6 +16,11 @@ Each step runs in its own unit of work, so one duel's problem never holds up the
 6. **Closing**: ``gameserver.advance_stage`` for every running knockout stage (closes it once the final is
    decided and its appeal window has passed).
 
+A step that makes the next one possible queues the next ``playoff.tick`` after its commit rather than waiting
+for beat (``_armageddon_step``; a worker's advance that makes a duel level does the same). Steps 2 and 6
+cost two plain-row queries per stage when the bracket is as an earlier advance left it
+(``playoff.settle_stage_bracket``).
+
 ``EagerScheduler`` is the web app's thread that calls ``services.tasks.periodic_tick`` in eager mode.
 """
 

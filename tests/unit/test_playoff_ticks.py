@@ -1,0 +1,359 @@
+"""The play-off tick's chain and fast path (services/scheduler.py, playoff.settle_stage_bracket).
+
+- A step that makes the next one possible queues a ``playoff.tick`` after its commit instead of waiting
+  for beat: a worker's advance that makes a duel level, a lot committed with a reveal delay (the tick is
+  due when the draw is), a drawn lot whose defaults apply at once, the default colour (its pairing).
+- A lot's commitment and its draw are never one transaction, and with a delay of 0 the draw waits for
+  the next tick.
+- A tick that finds the bracket as an earlier advance left it does not advance it again; a stored change
+  (a result, an appeal, a withdrawal) makes it advance again, and a conflict is recorded on every tick.
+
+SQLite in a temporary directory, eager jobs; no game server (the Armageddon pairing job is replaced by a
+recorder where a test needs it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
+from orchestrator.adapters.tables import (
+    Appeal,
+    AppealStatus,
+    Armageddon,
+    Duel,
+    Event,
+    EventStatus,
+    Lot,
+    Stage,
+    StageStatus,
+    Team,
+)
+from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
+from orchestrator.config import Settings
+from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
+from orchestrator.services import playoff, tasks
+from orchestrator.services.scheduler import PlayoffTick, run_playoff_tick
+from tests.support.factories import REPO_ROOT, make_event, running_stage, stage_id_of, store_final_standings
+
+SMALL_PLAYOFF = (REPO_ROOT / "tests" / "fixtures" / "events" / "small-playoff.yaml").read_text("utf-8")
+
+
+@dataclass
+class World:
+    settings: Settings
+    uow_factory: UnitOfWorkFactory
+    engine: Engine
+    knockout: int
+
+
+def make_world(tmp_path: Path, **overrides: Any) -> Iterator[World]:
+    """The small play-off event with its group stage closed (final standings stored), tasks in process."""
+    values: dict[str, Any] = {
+        "data_dir": tmp_path,
+        "environment": "test",
+        "auto_lot_reveal_delay_s": 0,
+        "armageddon_nomination_minutes": 0,
+        "armageddon_colour_minutes": 0,
+        "gameserver_unequal_clocks": False,
+        **overrides,
+    }
+    settings = Settings(**values)
+    engine = make_engine(settings.sqlalchemy_url)
+    init_db(engine=engine)
+    factory = make_session_factory(engine)
+
+    def uow_factory() -> UnitOfWork:
+        return UnitOfWork(factory)
+
+    tasks.configure(settings, uow_factory=uow_factory)
+    with uow_factory() as uow:
+        event_id = make_event(uow, SMALL_PLAYOFF)
+        group = running_stage(uow, event_id=event_id, stage_key="group")
+        store_final_standings(uow, stage_id=group)
+        stage = uow.repo.get_or_raise(Stage, group)
+        stage.status, stage.closed_at = StageStatus.CLOSED.value, utcnow()
+        uow.repo.add(stage)
+        row = uow.repo.get_or_raise(Event, event_id)
+        row.status = EventStatus.RUNNING.value
+        uow.repo.add(row)
+        knockout = stage_id_of(uow, event_id, "playoff")
+    try:
+        yield World(settings, uow_factory, engine, knockout)
+    finally:
+        tasks._runtime = None  # configure() in a test must not leak into the next one
+        engine.dispose()
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[World]:
+    yield from make_world(tmp_path)
+
+
+def tick(world: World, now: datetime | None = None) -> PlayoffTick:
+    return run_playoff_tick(world.uow_factory, now=now or utcnow(), settings=world.settings, actor="worker")
+
+
+def the_duel(world: World, key: str) -> Duel:
+    with world.uow_factory() as uow:
+        found = uow.playoff.duel_by_key(world.knockout, key)
+        assert found is not None
+        return found
+
+
+def store_results(world: World, key: str, winner: str, *, legs: tuple[int, ...] = (1, 2)) -> None:
+    """Every board of duel ``key``'s matches ``legs`` gets a result, stored as ingestion stores it
+    (versioned board write) and with no bracket advance: nothing else tells the bracket. ``winner``:
+    "white" (White wins every board: 3-3), "first" or "second" (that team of the duel wins every board)."""
+    duel = the_duel(world, key)
+    with world.uow_factory() as uow:
+        for match in uow.playoff.matches_of_duels([duel.id])[duel.id or 0]:
+            if match.leg not in legs:
+                continue
+            for board in uow.playoff.boards_of_matches([match.id])[match.id or 0]:
+                first_white = (board.board_no % 2 == 1) == (match.first_team_id == duel.first_team_id)
+                white_wins = winner == "white" or first_white == (winner == "first")
+                uow.boards.update_versioned(
+                    board.id or 0,
+                    expected_version=board.version,
+                    values={"result": "1-0" if white_wins else "0-1"},
+                    actor="t",
+                )
+
+
+def level(world: World, key: str = "I") -> int:
+    """White wins every board of both matches: 3-3 twice, level on match points. Returns the duel id."""
+    store_results(world, key, "white")
+    with world.uow_factory() as uow:
+        playoff.advance_bracket(uow, stage_id=world.knockout, actor="arbiter")  # the arbiter's path: no tick
+    assert the_duel(world, key).status == "armageddon"
+    return the_duel(world, key).id or 0
+
+
+def lot_of(world: World, key: str, which: playoff.LotWhich) -> Lot | None:
+    with world.uow_factory() as uow:
+        event_id = uow.playoff.event_of_stage(world.knockout)[0].id or 0
+        return uow.playoff.latest_lot(event_id, playoff.lot_purpose(key, which))
+
+
+def armageddon(world: World, duel_id: int) -> Armageddon | None:
+    with world.uow_factory() as uow:
+        return uow.playoff.armageddon_of_duel(duel_id)
+
+
+def ticks_sent(since: int) -> int:
+    return sum(1 for name, _ids in tasks.runtime().sent[since:] if name == tasks.PLAYOFF_TICK)
+
+
+# ------------------------------------------------------------------------------ the chain
+
+
+def test_a_duel_a_workers_advance_makes_level_gets_its_category_lot_committed_by_a_queued_tick(
+    world: World,
+) -> None:
+    tick(world)  # the bracket
+    store_results(world, "I", "white")
+    assert the_duel(world, "I").status != "armageddon"
+    before = len(tasks.runtime().sent)
+    with world.uow_factory() as uow:  # what playoff.advance does after an ingestion
+        changed = playoff.advance_stage_bracket(uow, stage_id=world.knockout, actor="worker")
+    assert "I" in changed
+    assert ticks_sent(before) == 1
+    lot = lot_of(world, "I", "category")
+    assert lot is not None and lot.sealed_seed_hex is not None and lot.seed_hex is None  # draw to come
+
+
+def test_an_arbiters_advance_queues_no_tick(world: World) -> None:
+    tick(world)
+    before = len(tasks.runtime().sent)
+    level(world)
+    assert ticks_sent(before) == 0
+    assert lot_of(world, "I", "category") is None
+
+
+def test_with_a_reveal_delay_the_commitment_queues_the_tick_that_draws_the_lot_when_it_is_due(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for world in make_world(tmp_path, auto_lot_reveal_delay_s=30):
+        later: list[tuple[float, str, tuple[int, ...]]] = []
+        monkeypatch.setattr(
+            tasks, "_later", lambda delay, name, ids, *, attempt, seen=later: seen.append((delay, name, ids))
+        )  # eager countdowns: a timer thread otherwise
+        tick(world)
+        level(world)
+        assert tick(world).lots_committed
+        assert later == [(30, tasks.PLAYOFF_TICK, ())]
+        lot = lot_of(world, "I", "category")
+        assert lot is not None and lot.seed_hex is None
+        assert not tick(world, now=lot.committed_at + timedelta(seconds=29)).lots_drawn  # not yet due
+        assert tick(world, now=lot.committed_at + timedelta(seconds=30)).lots_drawn
+        drawn = lot_of(world, "I", "category")
+        assert drawn is not None and drawn.seed_hex is not None and drawn.sealed_seed_hex is None
+
+
+def test_with_no_reveal_delay_the_draw_waits_for_the_next_tick_whose_draw_then_moves_on_at_once(
+    world: World,
+) -> None:
+    tick(world)
+    duel_id = level(world)
+    before = len(tasks.runtime().sent)
+    assert tick(world).lots_committed == [f"{duel_id}:category"]
+    assert ticks_sent(before) == 0  # the published hash stands until the next tick
+    category = lot_of(world, "I", "category")
+    assert category is not None and category.seed_hex is None
+    assert armageddon(world, duel_id) is None
+    # The draw opens nominations until "now + 0 minutes": the queued tick applies the defaults and commits
+    # the colour lot, whose draw again waits for the next tick.
+    before = len(tasks.runtime().sent)
+    assert tick(world).lots_drawn == [f"{duel_id}:category"]
+    assert ticks_sent(before) == 1
+    arm = armageddon(world, duel_id)
+    assert arm is not None and arm.status == "choosing" and arm.chooser_lot_id is None
+    colour = lot_of(world, "I", "colour")
+    assert colour is not None and colour.sealed_seed_hex is not None and colour.seed_hex is None
+    with world.uow_factory() as uow:
+        commit, draw = (
+            uow.results.audit(entity="lot", entity_id=category.id, action_prefix=action)
+            for action in ("lot.commit", "lot.draw")
+        )
+    assert len(commit) == len(draw) == 1 and commit[0].id < draw[0].id
+
+
+def test_the_colour_draw_applies_the_default_colour_and_queues_the_armageddon_pairing_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for world in make_world(tmp_path, gameserver_unequal_clocks=True):
+        paired: list[int] = []
+        monkeypatch.setitem(
+            tasks.JOBS,
+            tasks.CREATE_GAMES,
+            lambda _rt, round_id, *, attempt, seen=paired: seen.append(round_id),
+        )
+        tick(world)
+        duel_id = level(world)
+        tick(world)  # category lot committed
+        tick(world)  # drawn; the queued tick: defaults, colour lot committed
+        assert paired == []
+        assert tick(world).lots_drawn == [f"{duel_id}:colour"]
+        arm = armageddon(world, duel_id)
+        assert arm is not None and arm.status == "ready"
+        assert arm.colour == world.settings.armageddon_default_colour
+        with world.uow_factory() as uow:
+            rnd = uow.playoff.round_by_number(world.knockout, playoff.ARMAGEDDON_ROUND_BASE + duel_id)
+        assert rnd is not None and paired == [rnd.id]
+
+
+# ------------------------------------------------------------------------------ the fast path
+
+
+def test_a_tick_with_nothing_new_does_not_advance_and_a_stored_result_makes_it_advance_again(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tick(world)  # builds the bracket; finds it settled
+    calls: list[int] = []
+    real = playoff._advance
+
+    def counting(uow: UnitOfWork, **kwargs: Any) -> Any:
+        calls.append(kwargs["stage_id"])
+        return real(uow, **kwargs)
+
+    monkeypatch.setattr(playoff, "_advance", counting)
+    tick(world)
+    assert calls == []
+    store_results(world, "I", "white")  # no advance: only the tick can notice
+    tick(world)
+    assert calls
+    assert the_duel(world, "I").status == "armageddon"
+
+
+def test_the_bracket_state_changes_with_a_result_an_open_appeal_and_a_withdrawal(world: World) -> None:
+    tick(world)
+
+    def state() -> Any:
+        with world.uow_factory() as uow:
+            return uow.playoff.bracket_state(world.knockout)
+
+    before = state()
+    duel = the_duel(world, "I")
+    with world.uow_factory() as uow:
+        match = uow.playoff.matches_of_duels([duel.id])[duel.id or 0][0]
+        appeal = uow.repo.add(Appeal(match_id=match.id or 0, deadline_at=utcnow() + timedelta(hours=1)))
+    assert state() != before
+    with world.uow_factory() as uow:
+        row = uow.repo.get_or_raise(Appeal, appeal.id or 0)
+        row.status = AppealStatus.REJECTED.value
+        uow.repo.add(row)
+    assert state() == before  # no open appeal any more: the advance reads the same
+    with world.uow_factory() as uow:
+        team = uow.repo.get_or_raise(Team, duel.first_team_id or 0)
+        team.withdrawn_at = utcnow()
+        uow.repo.add(team)
+    assert state() != before
+    store_results(world, "II", "white", legs=(1,))
+    assert state() != before
+
+
+def test_a_conflict_is_recorded_on_every_tick_while_it_lasts(world: World) -> None:
+    tick(world)
+    store_results(world, "I", "first")
+    store_results(world, "II", "first")
+    tick(world)
+    final = the_duel(world, "III")
+    assert final.first_team_id == the_duel(world, "I").first_team_id
+    with world.uow_factory() as uow:  # the final has started
+        match = uow.playoff.matches_of_duels([final.id])[final.id or 0][0]
+        board = uow.playoff.boards_of_matches([match.id])[match.id or 0][0]
+        uow.boards.update_versioned(
+            board.id or 0, expected_version=board.version, values={"result": "1-0"}, actor="t"
+        )
+    store_results(world, "I", "second")  # duel I corrected: its second team won
+
+    def conflicts() -> int:
+        with world.uow_factory() as uow:
+            return len(uow.results.audit(entity="duel", entity_id=final.id, action_prefix="duel.conflict"))
+
+    tick(world)
+    first = conflicts()
+    tick(world)
+    assert first > 0 and conflicts() > first
+    assert the_duel(world, "III").first_team_id == final.first_team_id  # staff must sort it out
+
+
+def test_the_bracket_view_reads_as_many_queries_with_two_armageddons_as_with_one(world: World) -> None:
+    tick(world)
+    level(world, "I")
+    tick(world)
+    tick(world)  # duel I: drawn, defaults in, colour lot committed
+
+    def queries() -> int:
+        count = 0
+
+        def counted(*_args: Any) -> None:
+            nonlocal count
+            count += 1
+
+        event.listen(world.engine, "before_cursor_execute", counted)
+        try:
+            with world.uow_factory() as uow:
+                playoff.bracket_view(uow, stage_id=world.knockout)
+        finally:
+            event.remove(world.engine, "before_cursor_execute", counted)
+        return count
+
+    one = queries()
+    level(world, "II")
+    tick(world)
+    tick(world)  # duel II as far as duel I
+    with world.uow_factory() as uow:
+        assert (
+            len(uow.playoff.armageddons_of_duels(d.id for d in uow.playoff.duels_of_stage(world.knockout)))
+            == 2
+        )
+    assert queries() == one
