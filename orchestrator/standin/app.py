@@ -222,16 +222,15 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
     def list_bulks(request: Request) -> JSONResponse:
         user = authed(request, "challenge:bulk")
         store.tick()
-        mine = [b for b in store.bulks.values() if b.owner == user.id]
-        mine.sort(key=lambda b: -b.pair_at)
-        return JSONResponse({"bulks": [store.bulk_json(b) for b in mine[:100]]})
+        return JSONResponse({"bulks": [store.bulk_json(b) for b in store.listed_bulks(user)]})
 
     @app.post("/api/bulk-pairing")
     async def create_bulk(request: Request) -> JSONResponse:
         owner = authed(request, "challenge:bulk")
         form = await request.form()
         fields = {k: str(v) for k, v in form.items()}
-        return JSONResponse(store.bulk_json(_create_bulk(store, owner, fields)))
+        with store.serving():
+            return JSONResponse(store.bulk_json(_create_bulk(store, owner, fields)))
 
     @app.get("/api/bulk-pairing/{bulk_id}")
     def show_bulk(bulk_id: str, request: Request) -> JSONResponse:
@@ -269,7 +268,7 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
             "tags": _truthy(q.get("tags"), True),
         }
         if "application/x-ndjson" in request.headers.get("accept", ""):
-            with store.exporting():
+            with store.serving():
                 views = store.views(ids)
                 lines = [store.export_line(view, **flags) for view in views]
             if truncate:

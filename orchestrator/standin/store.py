@@ -212,8 +212,11 @@ class Store:
         """Block until the background thread has nothing left to render (tests, benchmarks)."""
         return self._prerenderer.wait_idle(timeout_s)
 
-    def exporting(self) -> AbstractContextManager[None]:
-        """Hold the background thread while an export is made (it would compete for the interpreter)."""
+    def serving(self) -> AbstractContextManager[None]:
+        """Hold the background thread while a request the client waits on runs (bulk pairing, export).
+
+        The thread would compete with the request for the interpreter lock.
+        """
         return self._prerenderer.hold()
 
     def cached(self, game_id: str) -> str | None:
@@ -423,6 +426,20 @@ class Store:
                 for game_id in bulk.game_ids:
                     self.games.pop(game_id, None)
                 del self.bulks[bulk_id]
+
+    def listed_bulks(self, owner: User) -> list[Bulk]:
+        """The owner's bulks as Lichess lists them: newest ``pairAt`` first, at most 100, and only those
+        not yet paired and clocked (Lichess deletes a bulk once its games are paired and their clocks
+        started; GAMESERVER-NOTES "Other endpoints")."""
+        with self.lock:
+            mine = [
+                b
+                for b in self.bulks.values()
+                if b.owner == owner.id
+                and (b.paired_at is None or any(self.games[g].clock_start is None for g in b.game_ids))
+            ]
+        mine.sort(key=lambda b: -b.pair_at)
+        return mine[:100]
 
     def start_clocks(self, bulk_id: str, owner: User) -> None:
         bulk = self.bulk(bulk_id, owner)

@@ -201,11 +201,13 @@ def test_start_clocks_starts_waiting_games_and_a_future_bulk_can_be_cancelled():
             waiting = client.create_bulk(pair_up(links[:4]), BulkSpec(600, 0, start_clocks_at=tomorrow))
             ids = [g.id for g in waiting.games]
             assert {g["status"] for g in client.export_games(ids).games} == {"started"}
+            assert [b.id for b in client.list_bulks()] == [waiting.id]  # paired, clocks not started
             client.start_clocks(waiting.id)
             assert all(map_game(g).final for g in client.export_games(ids).games)
 
             future = client.create_bulk(pair_up(links[4:]), BulkSpec(600, 0, pair_at=tomorrow))
-            assert {b.id for b in client.list_bulks()} == {waiting.id, future.id}
+            # As on Lichess, a bulk paired and clocked leaves the list; one still to be paired stays.
+            assert {b.id for b in client.list_bulks()} == {future.id}
             client.cancel_bulk(future.id)
             with pytest.raises(NotFound):
                 client.show_bulk(future.id)
