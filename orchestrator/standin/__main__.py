@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from urllib.parse import urlsplit
 
@@ -37,6 +38,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     if overrides:
         settings = Settings.model_validate({**settings.model_dump(), **overrides})
     app = create_standin_app(settings)
+    # The background renderer (standin/prerender.py) is CPU-bound: a request thread waiting for the
+    # interpreter lock would wait up to the default 5 ms switch interval each time it wakes up.
+    sys.setswitchinterval(0.0005)
     # Short graceful shutdown: open game streams never end on their own.
     uvicorn.run(app, host=args.host, port=args.port, log_level="info", timeout_graceful_shutdown=2)
 

@@ -110,6 +110,7 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store.warm_lines()  # while the client sets up (accounts, tokens), before the first game
         try:
             yield
         finally:

@@ -219,6 +219,12 @@ def chess_available() -> bool:
     return importlib.util.find_spec("chess") is not None
 
 
+def lines_made(seed: str) -> int:
+    """How many of ``seed``'s random lines are made and cached so far."""
+    with _lines_lock:
+        return sum(1 for made_seed, _ in _lines if made_seed == seed)
+
+
 def random_line(seed: str, index: int) -> tuple[str, ...]:
     """Line ``index`` for ``seed``: ``LINE_PLIES`` legal plies, no position along it over (cached)."""
     key = (seed, index)

@@ -27,16 +27,20 @@ from random import Random
 from typing import Any
 
 from orchestrator.standin.engine import (
+    LINE_COUNT,
     TERMINATION,
     PlannedGame,
+    chess_available,
     pgn_result,
     plan_game,
+    random_line,
     render_pgn,
     speed_name,
 )
 from orchestrator.standin.faults import FaultPlan
 from orchestrator.standin.prerender import Prerenderer
 
+LINE_KEY = "line:"  # background job "line:<index>": make the seed's random line <index> (ids are alnum)
 ID_ALPHABET = string.ascii_letters + string.digits
 TOKEN_ALPHABET = string.ascii_letters + string.digits
 WEEK_MS = 7 * 24 * 3600 * 1000
@@ -207,6 +211,14 @@ class Store:
     def close(self) -> None:
         """Stop the background rendering thread (server shutdown)."""
         self._prerenderer.close()
+
+    def warm_lines(self) -> None:
+        """Make the seed's random lines in the background now (server start-up), not on the first game.
+
+        They depend on the seed only (about 0.7 s of python-chess for all of them).
+        """
+        if chess_available():
+            self._submit([f"{LINE_KEY}{index}" for index in range(LINE_COUNT)])
 
     def wait_prerendered(self, timeout_s: float = 30.0) -> bool:
         """Block until the background thread has nothing left to render (tests, benchmarks)."""
@@ -760,8 +772,12 @@ class Store:
         """Background: make ``game_id``'s moves and, once it is over, its line pieces for the usual flags.
 
         The orchestrator exports with moves, tags and pgnInJson, without clocks. A game not over yet is
-        put on the ``_ends`` heap; ``tick`` hands it back when its planned end has passed.
+        put on the ``_ends`` heap; ``tick`` hands it back when its planned end has passed. A
+        ``line:<index>`` key makes one of the seed's random lines (``warm_lines``).
         """
+        if game_id.startswith(LINE_KEY):
+            random_line(str(self.seed), int(game_id.removeprefix(LINE_KEY)))
+            return
         game = self.games.get(game_id)
         if game is None:
             return

@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from orchestrator.config import Settings
 from orchestrator.standin.app import create_standin_app
+from orchestrator.standin.engine import LINE_COUNT, lines_made
 from orchestrator.standin.prerender import Prerenderer
 from orchestrator.standin.store import StandinClock, Store
 
@@ -171,6 +172,14 @@ def test_the_background_thread_is_a_daemon_and_stops_when_the_app_shuts_down():
         assert store.prerender_running()
     assert not store.prerender_running()
     assert not any(t.is_alive() for t in threads)
+
+
+def test_the_seed_s_random_lines_are_made_in_the_background_when_the_server_starts():
+    settings = Settings(standin_speed=0, standin_seed=424242)
+    with TestClient(create_standin_app(settings)) as client:
+        assert store_of(client).wait_prerendered()
+        assert lines_made("424242") == LINE_COUNT
+    assert lines_made("424243") == 0
 
 
 def test_the_prerenderer_renders_each_waiting_id_once_idles_out_and_ignores_ids_after_close():
