@@ -24,6 +24,7 @@ from orchestrator.services.errors import Conflict, LoginRefused, LoginThrottled,
 PASSWORD_MIN_LENGTH = 10
 PASSWORD_MAX_LENGTH = 1024  # hashing megabytes of "password" would be a cheap denial of service
 USERNAME_MAX_LENGTH = 80
+LOGIN_ATTEMPTS_KEPT = timedelta(days=1)  # login attempts are deleted after this (or the lockout window)
 WRONG_CREDENTIALS = "Wrong username or password."
 
 _hasher = PasswordHasher()  # argon2id with the library's current recommended parameters
@@ -189,6 +190,9 @@ def authenticate(
     name = normalise_username(username)[:USERNAME_MAX_LENGTH]
     ip = ip[:64]
     window_start = now - timedelta(seconds=settings.login_lockout_s)
+    # Attempts older than the window (and than a day, kept for staff asking "who tried?") count for
+    # nothing: each login removes them, so the table stays as small as the traffic of one day.
+    uow.login_attempts.delete_older_than(min(window_start, now - LOGIN_ATTEMPTS_KEPT))
     for failures, limit in (
         (uow.login_attempts.recent_failures_for_username(name, window_start), settings.login_max_failures),
         (uow.login_attempts.recent_failures_for_ip(ip, window_start), settings.login_max_failures_per_ip)

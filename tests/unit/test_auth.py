@@ -247,3 +247,16 @@ def test_a_new_invitation_replaces_the_previous_link(
         users.find_invitation(uow, token=first)
     with uow_factory() as uow:
         assert users.find_invitation(uow, token=second).id == user_id
+
+
+def test_login_attempts_older_than_a_day_are_deleted_by_the_next_login(
+    uow_factory: UnitOfWorkFactory, settings: Settings
+) -> None:
+    make_owner(uow_factory)
+    now = utcnow()
+    login(uow_factory, settings, "wrong password", now=now - timedelta(days=2))
+    login(uow_factory, settings, "wrong password", now=now - timedelta(hours=2))
+    assert login(uow_factory, settings, PASSWORD, now=now).user is not None
+    with uow_factory() as uow:
+        left = uow.login_attempts.delete_older_than(now + timedelta(seconds=1))  # counts what was left
+    assert left == 2  # the failure of two hours ago and today's success; the two-day-old one was gone
