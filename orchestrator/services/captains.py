@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from orchestrator.adapters.tables import ArmageddonStatus, DuelStatus, Role, Team, User
+from orchestrator.adapters.tables import ArmageddonStatus, DuelStatus, Event, Role, Team, User
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings
 from orchestrator.db import utcnow
+from orchestrator.domain.event import EventDefinitionError, parse_stored_event
 from orchestrator.services.errors import Forbidden, NotFound
 from orchestrator.services.users import AuthUser, create_invitation, invite_captain
 
@@ -66,10 +67,20 @@ def create_captain_invitation(
         username=name,
         team_id=team_id,
         actor=actor,
-        display_name=display_name or f"Captain of {team.name}",
+        display_name=display_name or file_captain(uow, team) or f"Captain of {team.name}",
         settings=settings,
         now=now,
     )
+
+
+def file_captain(uow: UnitOfWork, team: Team) -> str | None:
+    """The captain the event file names for ``team`` (its ``captain:`` field), if any."""
+    event = uow.repo.get_or_raise(Event, team.event_id)
+    try:
+        definition = parse_stored_event(event.definition_text)
+    except EventDefinitionError:  # an event made without a file (tests, API): no names
+        return None
+    return dict(definition.captains).get(team.name)
 
 
 @dataclass(frozen=True, slots=True)

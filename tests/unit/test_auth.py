@@ -12,7 +12,9 @@ from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
 from orchestrator.services import users
+from orchestrator.services.captains import create_captain_invitation
 from orchestrator.services.errors import Conflict, LoginRefused, LoginThrottled, NotFound, ValidationFailed
+from tests.support.factories import make_event
 
 PASSWORD = "correct horse battery"
 
@@ -260,3 +262,16 @@ def test_login_attempts_older_than_a_day_are_deleted_by_the_next_login(
     with uow_factory() as uow:
         left = uow.login_attempts.delete_older_than(now + timedelta(seconds=1))  # counts what was left
     assert left == 2  # the failure of two hours ago and today's success; the two-day-old one was gone
+
+
+def test_a_captain_invited_by_staff_gets_the_name_the_event_file_gives(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    with uow_factory() as uow:
+        event_id = make_event(uow)
+        teams = {t.name: t.id or 0 for t in uow.setup.teams_of(event_id)}
+        norway, _token = create_captain_invitation(uow, team_id=teams["Norway"], actor="staff")
+        sweden, _token = create_captain_invitation(uow, team_id=teams["Sweden"], actor="staff")
+    with uow_factory() as uow:
+        names = [uow.users.get_or_raise(User, i).display_name for i in (norway, sweden)]
+    assert names == ["Kari Nordmann", "Captain of Sweden"]  # small.yaml names Norway's captain only
