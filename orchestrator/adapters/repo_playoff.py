@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, func, or_
 from sqlalchemy import select as sa_select
-from sqlalchemy.orm import defer
+from sqlalchemy.orm import aliased, defer
 from sqlmodel import col, select
 
 from orchestrator.adapters.repositories import Lookups, known_ids
@@ -50,6 +50,50 @@ class BracketState:
 
     duels: tuple[tuple[Any, ...], ...]
     boards: tuple[tuple[Any, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BracketRows:
+    """A knockout stage's duels with what deciding them reads, as ORM rows (``bracket_rows``)."""
+
+    duels: list[Duel]  # by id
+    armageddons: dict[int, Armageddon]  # by duel id
+    teams: dict[int, Team]  # the teams the duels name
+    matches: dict[int, list[Match]]  # by duel id (every duel), by leg
+    boards: dict[int, list[Board]]  # by match id (every match), by board number; no PGN loaded
+    open_appeals: set[int]  # match ids with an open appeal
+
+
+_FIRST_TEAM = aliased(Team, name="first_team")
+_SECOND_TEAM = aliased(Team, name="second_team")
+
+
+@functools.cache
+def _bracket_rows_queries() -> tuple[Any, Any]:
+    """``bracket_rows``' two statements, built once."""
+    stage_id: Any = bindparam("stage_id")
+    duels = (
+        select(Duel, Armageddon, _FIRST_TEAM, _SECOND_TEAM)
+        .outerjoin(Armageddon, col(Armageddon.duel_id) == col(Duel.id))
+        .outerjoin(_FIRST_TEAM, col(_FIRST_TEAM.id) == col(Duel.first_team_id))
+        .outerjoin(_SECOND_TEAM, col(_SECOND_TEAM.id) == col(Duel.second_team_id))
+        .where(col(Duel.stage_id) == stage_id)
+        .order_by(col(Duel.id))
+    )
+    open_appeals = (
+        sa_select(func.count())
+        .where(col(Appeal.match_id) == col(Match.id), col(Appeal.status) == AppealStatus.OPEN.value)
+        .correlate(Match)
+        .scalar_subquery()
+    )
+    matches = (
+        select(Match, Board, open_appeals)
+        .outerjoin(Board, col(Board.match_id) == col(Match.id))
+        .where(col(Match.duel_id).in_(sa_select(col(Duel.id)).where(col(Duel.stage_id) == stage_id)))
+        .order_by(col(Match.duel_id), col(Match.leg), col(Match.id), col(Board.board_no))
+        .options(defer(Board.pgn))  # type: ignore[arg-type]
+    )
+    return duels, matches
 
 
 @functools.cache
@@ -141,6 +185,34 @@ class PlayoffRepository(Lookups):
             .order_by(col(Duel.stage_id), col(Duel.id))
         ).all()
         return [(stage_id, duel_id or 0) for stage_id, duel_id in rows]
+
+    def bracket_rows(self, stage_id: int) -> BracketRows:
+        """The stage's duels, Armageddons, teams, matches, boards and open appeals in two queries."""
+        duel_query, match_query = _bracket_rows_queries()
+        params = {"stage_id": stage_id}
+        duels: list[Duel] = []
+        armageddons: dict[int, Armageddon] = {}
+        teams: dict[int, Team] = {}
+        for duel, arm, first, second in self.session.exec(duel_query, params=params).all():
+            duels.append(duel)
+            if arm is not None:
+                armageddons[arm.duel_id] = arm
+            teams.update({t.id or 0: t for t in (first, second) if t is not None})
+        missing = {d.winner_team_id for d in duels} - teams.keys() - {None}  # a winner is one of the two
+        if missing:
+            teams.update(self.teams_by_id(missing))
+        matches: dict[int, list[Match]] = {d.id or 0: [] for d in duels}
+        boards: dict[int, list[Board]] = {}
+        open_appeals: set[int] = set()
+        for match, board, appeals in self.session.exec(match_query, params=params).all():
+            if match.id not in boards:
+                boards[match.id or 0] = []
+                matches.setdefault(match.duel_id or 0, []).append(match)
+                if appeals:
+                    open_appeals.add(match.id or 0)
+            if board is not None:
+                boards[match.id or 0].append(board)
+        return BracketRows(duels, armageddons, teams, matches, boards, open_appeals)
 
     def bracket_state(self, stage_id: int) -> BracketState:
         """The stage's bracket as the advance reads it, in two queries of plain rows (no ORM objects)."""

@@ -117,10 +117,8 @@ def _load(uow: UnitOfWork, stage_id: int, *, all_teams: bool = False, lots: bool
     definition = definition_of(event)
     if definition is None or not definition.bracket:
         raise Conflict(f"{event.name} has no valid event file with a bracket: the play-off cannot be built.")
-    duels = {d.key: d for d in uow.playoff.duels_of_stage(stage_id)}
-    duel_ids = [d.id for d in duels.values()]
-    matches = uow.playoff.matches_of_duels(duel_ids)
-    match_ids = [m.id for ms in matches.values() for m in ms]
+    rows = uow.playoff.bracket_rows(stage_id)
+    duels = {d.key: d for d in rows.duels}
     purposes = [
         p
         for spec in definition.bracket
@@ -133,17 +131,13 @@ def _load(uow: UnitOfWork, stage_id: int, *, all_teams: bool = False, lots: bool
         specs=definition.bracket,
         duels=duels,
         teams=(
-            {t.id or 0: t for t in uow.playoff.teams_of_event(event.id or 0)}
-            if all_teams
-            else uow.playoff.teams_by_id(
-                t for d in duels.values() for t in (d.first_team_id, d.second_team_id, d.winner_team_id)
-            )
+            {t.id or 0: t for t in uow.playoff.teams_of_event(event.id or 0)} if all_teams else rows.teams
         ),
-        matches=matches,
-        boards=uow.playoff.boards_of_matches(match_ids),
-        armageddons=uow.playoff.armageddons_of_duels(duel_ids),
+        matches=rows.matches,
+        boards=rows.boards,
+        armageddons=rows.armageddons,
         lots=uow.playoff.lots_with_purposes(event.id or 0, purposes) if lots else {},
-        open_appeals=uow.playoff.open_appeal_match_ids(match_ids),
+        open_appeals=rows.open_appeals,
     )
 
 
