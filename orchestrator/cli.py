@@ -338,6 +338,94 @@ def create_user_command(
     out.print(f"created {role} {username!r} (id {user_id})", highlight=False)
 
 
+def _chesscom_client(settings: Any) -> Any:
+    """The Chess.com PubAPI client the import uses (tests replace this function)."""
+    from orchestrator.services.chesscom_import import make_client
+
+    return make_client(settings)
+
+
+def _utc_time(text: str, option: str) -> Any:
+    from datetime import UTC, datetime
+
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        err.print(f"[red]error:[/] {option} {text!r} is not a date and time (2020-08-16T12:00)")
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+@app.command("chesscom-import")
+def chesscom_import(
+    match_id: Annotated[int, typer.Argument(help="our match id (the staff match page shows it)")],
+    team_match: Annotated[
+        str | None, typer.Option("--team-match", help="Chess.com team match number or URL")
+    ] = None,
+    since: Annotated[
+        str | None, typer.Option("--since", help="archives: games ending after (ISO time, UTC if bare)")
+    ] = None,
+    until: Annotated[
+        str | None, typer.Option("--until", help="archives: games ending before (ISO time, UTC if bare)")
+    ] = None,
+    time_class: Annotated[str, typer.Option("--time-class", help="archives: rapid, blitz...")] = "rapid",
+    actor: Annotated[str, typer.Option("--actor", help="who the audit names")] = "cli",
+) -> None:
+    """Fill a match's boards from Chess.com's published data (a team match, or the players' archives).
+
+    Read-only on Chess.com. Flagged games, arbiters' results and boards without a game are listed, not
+    changed; every recorded result is audited as an import (docs/chesscom.md).
+    """
+    from orchestrator.adapters.uow import UnitOfWork
+    from orchestrator.config import get_settings
+    from orchestrator.db import init_db
+    from orchestrator.services.chesscom_import import import_chesscom_results
+    from orchestrator.services.errors import ServiceError, ValidationFailed
+
+    if (team_match is None) == (since is None and until is None):
+        err.print("[red]error:[/] give either --team-match, or --since and --until (the players' archives)")
+        raise typer.Exit(EXIT_BAD_INPUT)
+    window = None
+    if team_match is None:
+        if since is None or until is None:
+            err.print("[red]error:[/] the archives need both --since and --until")
+            raise typer.Exit(EXIT_BAD_INPUT)
+        window = (_utc_time(since, "--since"), _utc_time(until, "--until"))
+    settings = get_settings()
+    init_db(settings)
+    try:
+        with UnitOfWork(settings=settings) as uow:
+            summary = import_chesscom_results(
+                uow,
+                match_id=match_id,
+                source="team_match" if team_match is not None else "archives",
+                chesscom_match_id=team_match,
+                window=window,
+                actor=actor,
+                client=_chesscom_client(settings),
+                time_class=time_class,
+            )
+    except ValidationFailed as exc:
+        for problem in exc.problems:
+            err.print(f"[red]error:[/] {problem}", highlight=False)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    except ServiceError as exc:
+        err.print(f"[red]error:[/] {exc}", highlight=False)
+        raise typer.Exit(EXIT_INVALID) from None
+    table = Table(title=f"Match {match_id}: Chess.com import")
+    for column in ("board", "white", "black", "outcome", "Chess.com", "stored", "note"):
+        table.add_column(column)
+    for line in summary.boards:
+        cells = (line.white, line.black, line.outcome.value, line.proposed, line.stored, line.note)
+        table.add_row(str(line.board_no), *cells)
+    out.print(table)
+    out.print(
+        f"{len(summary.recorded)} recorded, {len(summary.flagged)} flagged for an arbiter, "
+        f"{len(summary.arbiter_kept)} arbiter results kept",
+        highlight=False,
+    )
+
+
 @app.command()
 def tick() -> None:
     """Run every periodic job once (what beat schedules): open due rounds, pull results, play-off tick."""

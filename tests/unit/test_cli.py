@@ -129,3 +129,38 @@ def test_create_user_makes_a_staff_account_and_refuses_bad_input(tmp_path: Path,
     finally:
         dispose_engines()
         get_settings.cache_clear()
+
+
+def test_chesscom_import_fills_a_match_from_a_team_match_and_refuses_unclear_input(  # type: ignore[no-untyped-def]
+    tmp_path: Path, monkeypatch
+) -> None:
+    from orchestrator import cli
+    from orchestrator.adapters.tables import Board
+    from orchestrator.adapters.uow import UnitOfWork
+    from orchestrator.config import get_settings
+    from orchestrator.db import dispose_engines, init_db
+    from tests.unit.test_chesscom_fake import served_match_1201
+    from tests.unit.test_chesscom_import_service import match_with_chesscom_accounts
+
+    monkeypatch.setenv("OLYMPIAD_DATA_DIR", str(tmp_path))
+    get_settings.cache_clear()
+    monkeypatch.setattr(cli, "_chesscom_client", lambda _settings: served_match_1201().client())
+    try:
+        init_db(get_settings())
+        with UnitOfWork(settings=get_settings()) as uow:
+            played = match_with_chesscom_accounts(uow)
+        done = run("chesscom-import", str(played.match_id), "--team-match", "1201")
+        assert done.exit_code == 0, done.output
+        assert "1 recorded" in done.output and "flagged" in done.output
+        with UnitOfWork(settings=get_settings()) as uow:
+            board = uow.results.get_or_raise(Board, played.boards[1])
+            assert (board.result, board.result_source, board.updated_by) == ("1-0", "import", "cli")
+        both = run("chesscom-import", str(played.match_id), "--team-match", "1201", "--since", "2020-08-16")
+        assert both.exit_code == 2 and "either --team-match" in both.output
+        half = run("chesscom-import", str(played.match_id), "--since", "2020-08-16")
+        assert half.exit_code == 2 and "both --since and --until" in half.output
+        missing = run("chesscom-import", "999999", "--team-match", "1201")
+        assert missing.exit_code == 1 and "999999" in missing.output
+    finally:
+        dispose_engines()
+        get_settings.cache_clear()
