@@ -28,6 +28,7 @@ from fastapi.responses import (
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.requests import ClientDisconnect
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from orchestrator.config import Settings
 from orchestrator.standin.faults import RATE_LIMIT_PAGE, FaultPlan
@@ -59,6 +60,26 @@ def _bearer(request: Request) -> str | None:
 
 def _error(status: int, body: dict[str, Any]) -> JSONResponse:
     return JSONResponse(body, status_code=status)
+
+
+class HoldRendererMiddleware:
+    """Holds the store's background renderer while an API request is answered, its body sent included.
+
+    The client waits on these answers; the renderer only fills caches and can wait. Game streams are
+    long-lived and are not held.
+    """
+
+    def __init__(self, app: ASGIApp, store: Store) -> None:
+        self.app = app
+        self.store = store
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "") if scope["type"] == "http" else ""
+        if path.startswith("/api/") and not path.startswith("/api/stream/"):
+            with self.store.serving():
+                await self.app(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
 
 
 class FaultMiddleware(BaseHTTPMiddleware):
@@ -120,6 +141,7 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
         title="Olympiad stand-in game server", docs_url="/_standin/docs", openapi_url=None, lifespan=lifespan
     )
     app.state.store = store
+    app.add_middleware(HoldRendererMiddleware, store=store)  # inside the faults: a slow fault holds nothing
     if plan.kinds & {"429", "500", "slow"} and plan.rate > 0:
         app.add_middleware(FaultMiddleware, plan=plan)
 
@@ -230,8 +252,7 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
         owner = authed(request, "challenge:bulk")
         form = await request.form()
         fields = {k: str(v) for k, v in form.items()}
-        with store.serving():
-            return JSONResponse(store.bulk_json(_create_bulk(store, owner, fields)))
+        return JSONResponse(store.bulk_json(_create_bulk(store, owner, fields)))
 
     @app.get("/api/bulk-pairing/{bulk_id}")
     def show_bulk(bulk_id: str, request: Request) -> JSONResponse:
@@ -262,6 +283,7 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
         per line, in line order, as before.
         """
         q = request.query_params
+        views = store.views(ids)
         flags = {
             "moves": _truthy(q.get("moves"), True),
             "pgn_in_json": _truthy(q.get("pgnInJson"), False),
@@ -269,14 +291,11 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
             "tags": _truthy(q.get("tags"), True),
         }
         if "application/x-ndjson" in request.headers.get("accept", ""):
-            with store.serving():
-                views = store.views(ids)
-                lines = [store.export_line(view, **flags) for view in views]
+            lines = [store.export_line(view, **flags) for view in views]
             if truncate:
                 lines = [store.faults.truncate_line(line) for line in lines]
             body = "".join(line + "\n" for line in lines).encode()
             return StreamingResponse(_once(body), media_type="application/x-ndjson")
-        views = store.views(ids)
         pgns = [store.pgn(v, clocks=flags["clocks"], tags=flags["tags"]) for v in views]
         return PlainTextResponse("\n".join(pgns), media_type="application/x-chess-pgn")
 

@@ -225,9 +225,9 @@ class Store:
         return self._prerenderer.wait_idle(timeout_s)
 
     def serving(self) -> AbstractContextManager[None]:
-        """Hold the background thread while a request the client waits on runs (bulk pairing, export).
+        """Hold the background thread while a request the client waits on is answered.
 
-        The thread would compete with the request for the interpreter lock.
+        The thread would compete with the request for the interpreter lock (app.HoldRendererMiddleware).
         """
         return self._prerenderer.hold()
 

@@ -11,11 +11,14 @@ import json
 import threading
 
 import pytest
+from fastapi.responses import PlainTextResponse
 from fastapi.testclient import TestClient
+from starlette.types import Receive, Scope, Send
 
 from orchestrator.config import Settings
-from orchestrator.standin.app import create_standin_app
+from orchestrator.standin.app import HoldRendererMiddleware, create_standin_app
 from orchestrator.standin.engine import LINE_COUNT, lines_made
+from orchestrator.standin.faults import FaultPlan
 from orchestrator.standin.prerender import Prerenderer
 from orchestrator.standin.store import StandinClock, Store
 
@@ -219,3 +222,28 @@ def test_the_prerenderer_starts_no_game_while_a_request_holds_it():
     assert worker.wait_idle(5)
     assert rendered == ["a", "b"]
     worker.close()
+
+
+def test_api_answers_hold_the_background_thread_and_game_streams_do_not():
+    rendered: list[str] = []
+    store = Store(speed=0, seed=1, faults=FaultPlan.from_text("", 0.0, 1))
+    store._prerenderer = Prerenderer(rendered.append)  # records instead of rendering games
+    held: dict[str, bool] = {}
+
+    async def inner(scope: Scope, receive: Receive, send: Send) -> None:
+        store._submit([scope["path"]])
+        held[scope["path"]] = not store.wait_prerendered(0.2)
+        await PlainTextResponse("ok")(scope, receive, send)
+
+    client = TestClient(HoldRendererMiddleware(inner, store))
+    for path in ("/api/games/export/_ids", "/api/bulk-pairing", "/api/stream/games/x", "/_standin/state"):
+        assert client.get(path).text == "ok"
+    assert store.wait_prerendered(5)
+    assert held == {
+        "/api/games/export/_ids": True,
+        "/api/bulk-pairing": True,
+        "/api/stream/games/x": False,
+        "/_standin/state": False,
+    }
+    assert sorted(rendered) == sorted(held)
+    store.close()
