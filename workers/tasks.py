@@ -14,6 +14,7 @@ from workers.app import celery_app
 
 
 def _run(task: Any, name: str, *ids: int) -> None:
+    jobs.job_started(name, *ids)  # before reading anything: a change from now on queues the job again
     delay = jobs.run_job(name, *ids, attempt=task.request.retries + 1)
     if delay is not None:
         raise task.retry(countdown=delay, max_retries=None)

@@ -8,7 +8,9 @@ when ``task_mode == "eager"`` (the laptop default; a retry then waits in a daemo
 Eager mode has a queue per thread, first in first out, as a broker would: the jobs one transaction queues
 are all put on it before any of them runs, and a job already waiting there is not queued twice (it has not
 started, so it will read everything committed before it runs). A pull of each of nine rounds then
-recomputes each pool once, after the nine pulls, instead of nine times.
+recomputes each pool once, after the nine pulls, instead of nine times. Celery mode gets the same rule from
+marks in Redis (adapters/job_marks.py): ``send`` skips a job whose copy is queued and not started yet, and
+the worker clears the mark when the job starts (``job_started``).
 
 A job opens its own unit of work, calls one service and returns how long to wait before trying again
 (``None`` = done). Job bodies live here rather than in ``workers/`` so the eager mode and the Celery worker
@@ -30,6 +32,7 @@ from typing import Any, Protocol
 
 import httpx
 
+from orchestrator.adapters.job_marks import job_marks
 from orchestrator.adapters.lichess import LichessClient
 from orchestrator.adapters.uow import UnitOfWorkFactory, unit_of_work_factory
 from orchestrator.config import Settings, get_settings
@@ -193,7 +196,17 @@ def send(name: str, *ids: int, countdown: float | None = None) -> None:
     if current.settings.task_mode == "celery":
         from workers.app import celery_app
 
-        celery_app.send_task(name, args=list(ids), countdown=countdown)
+        settings = current.settings
+        marks = job_marks(settings.redis_url, settings.worker_queue)
+        # Marked until a worker starts it; a message redelivered after a lost worker is covered too.
+        ttl_s = int(settings.worker_visibility_timeout_s + (countdown or 0) + 60)
+        if not marks.claim(name, ids, ttl_s):
+            return  # the same job is already waiting in the queue: it will read what was just committed
+        try:
+            celery_app.send_task(name, args=list(ids), countdown=countdown, queue=settings.worker_queue)
+        except Exception:
+            marks.release(name, ids)
+            raise
         return
     if countdown:
         _later(countdown, name, ids, attempt=1)
@@ -274,6 +287,12 @@ def _later(delay: float, name: str, ids: tuple[int, ...], *, attempt: int) -> No
 def run_job(name: str, *ids: int, attempt: int = 1) -> float | None:
     """Run job ``name``; returns seconds to wait before attempt ``attempt + 1``, or None when done."""
     return JOBS[name](runtime(), *ids, attempt=attempt)
+
+
+def job_started(name: str, *ids: int) -> None:
+    """A worker starts job ``name``: from now on, sending it again queues a new copy (Celery mode)."""
+    settings = runtime().settings
+    job_marks(settings.redis_url, settings.worker_queue).release(name, ids)
 
 
 def _open_due(rt: Runtime, *, attempt: int, now: datetime | None = None) -> float | None:
