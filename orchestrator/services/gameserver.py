@@ -105,7 +105,8 @@ def open_due_rounds(uow: UnitOfWork, *, now: datetime, settings: Settings) -> li
 @dataclass(frozen=True, slots=True)
 class RoundGames:
     """What ``create_round_games`` did. ``status``: created, already, rejected, retry, failed, empty,
-    waiting (a bracket round with a duel still missing a team), manual (Armageddon, equal clocks only)."""
+    waiting (a bracket round with a duel still missing a team), manual (Armageddon, equal clocks only),
+    busy (another run is pairing the round at this moment)."""
 
     round_id: int
     status: str
@@ -127,6 +128,9 @@ def create_round_games(
 ) -> RoundGames:
     """Create the round's games with one bulk pairing and store their ids on the boards (idempotent)."""
     now = now or utcnow()
+    if not uow.locks.try_job_lock(CREATE_GAMES, (round_id,)):
+        # Another worker is pairing this round right now (beat queued it again meanwhile): leave it.
+        return RoundGames(round_id, "busy")
     rnd = uow.locks.lock(Round, round_id)  # held until commit: concurrent runs wait, then see PAIRED
     if rnd.status != RoundStatus.SCHEDULED.value:
         return RoundGames(round_id, "already")
@@ -380,6 +384,8 @@ def pull_round_results(
 ) -> PullOutcome:
     """Export the round's open games, ingest them, and settle the round (idempotent)."""
     outcome = PullOutcome(round_id)
+    if not uow.locks.try_job_lock(PULL_ROUND, (round_id,)):
+        return outcome  # another worker is pulling this round now; the next reconcile asks again
     rnd = uow.gameserver.get_or_raise(Round, round_id)
     if rnd.status not in (RoundStatus.PAIRED.value, RoundStatus.PLAYING.value):
         return outcome
