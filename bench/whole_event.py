@@ -13,6 +13,11 @@ Beat's jobs and the driver run in one thread every ``--tick`` seconds, and the j
 exactly as the Celery tasks would (services/tasks.py): bulk pairing, export and ingestion, standings,
 closing, seeding the next stage, then the bracket, duels, Armageddons and the champion.
 
+With ``--celery`` the jobs do not run in this process: beat's tick sends them to Redis and a real Celery
+worker process (``celery -A workers.app worker --pool=threads``, started here after the set-up, with the
+run's settings in its environment and a queue of its own) runs them, as in production; only the staff
+driver stays here. Needs Redis (REDIS_URL, default redis://127.0.0.1:6379/0).
+
 Printed: the set-up (event, owner, 1,450 players linked; not in the figure), then the event's wall clock
 from the first draft to the champion, and each stage's share with its games. bench/ingest_games.py times
 ingestion alone.
@@ -37,6 +42,9 @@ from sqlalchemy.engine import make_url
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from pydantic import SecretStr  # noqa: E402
+
+from orchestrator.config import Settings, get_settings  # noqa: E402
 from orchestrator.ports import free_port  # noqa: E402
 from orchestrator.services.demo import Demo, DemoOptions, DemoResult  # noqa: E402
 
@@ -81,8 +89,56 @@ def start_standin(seed: int) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit(f"the stand-in did not start on {url}")
 
 
+# The run's settings a Celery worker needs, as environment (everything else is the default in both).
+WORKER_SETTINGS = (
+    "gameserver_url",
+    "gameserver_admin_token",
+    "token_encryption_key",
+    "gameserver_retry_scale",
+    "gameserver_pair_lead_s",
+    "gameserver_clock_delay_s",
+    "auto_build_bracket",
+    "auto_draw_lots",
+    "auto_lot_reveal_delay_s",
+    "armageddon_nomination_minutes",
+    "armageddon_colour_minutes",
+    "armageddon_default_colour",
+    "gameserver_unequal_clocks",
+    "worker_queue",
+)
+
+
+def worker_env(settings: Settings) -> dict[str, str]:
+    env = {**os.environ, "DATABASE_URL": settings.database_url, "REDIS_URL": settings.redis_url}
+    env["OLYMPIAD_TASK_MODE"] = "celery"
+    for name in WORKER_SETTINGS:
+        value = getattr(settings, name)
+        value = value.get_secret_value() if isinstance(value, SecretStr) else value
+        env[f"OLYMPIAD_{name.upper()}"] = str(value).lower() if isinstance(value, bool) else str(value)
+    return env
+
+
+def start_worker(settings: Settings, log_path: Path, concurrency: int) -> subprocess.Popen[bytes]:
+    celery = Path(sys.executable).with_name("celery")
+    args = [str(celery), "-A", "workers.app", "worker", "--pool=threads", f"--concurrency={concurrency}"]
+    args += ["--loglevel=INFO", "--without-gossip", "--without-mingle"]
+    args += ["-n", f"bench-{secrets.token_hex(3)}@%h"]
+    env = worker_env(settings)
+    with log_path.open("wb") as out:
+        process = subprocess.Popen(args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    for _ in range(600):
+        if b" ready." in log_path.read_bytes():
+            return process
+        if process.poll() is not None:
+            break
+        time.sleep(0.05)
+    process.terminate()
+    raise SystemExit(f"the Celery worker did not start:\n{log_path.read_text(errors='replace')[-2000:]}")
+
+
 def one_run(args: argparse.Namespace, database_url: str, data_dir: Path) -> tuple[float, DemoResult]:
     process, standin_url = start_standin(args.seed)
+    worker: subprocess.Popen[bytes] | None = None
     try:
         options = DemoOptions(
             event_file=args.event,
@@ -94,9 +150,14 @@ def one_run(args: argparse.Namespace, database_url: str, data_dir: Path) -> tupl
             speed=0,
             round_gap_s=0,
             tick_s=args.tick,
+            task_mode="celery" if args.celery else "eager",
         )
         with Demo(options) as demo:
             setup = demo.setup()
+            if args.celery:
+                assert demo.settings is not None
+                log_dir = Path(args.worker_log) if args.worker_log else data_dir
+                worker = start_worker(demo.settings, log_dir / "worker.log", args.concurrency)
             profiler = cProfile.Profile() if args.profile else None
             if profiler is not None:
                 profiler.enable()
@@ -106,8 +167,13 @@ def one_run(args: argparse.Namespace, database_url: str, data_dir: Path) -> tupl
                 profiler.dump_stats(args.profile)
         return setup.seconds, result
     finally:
-        process.terminate()
-        process.wait(10)
+        for child in (worker, process):
+            if child is not None:
+                child.terminate()
+                try:
+                    child.wait(10)
+                except subprocess.TimeoutExpired:
+                    child.kill()
 
 
 def main() -> None:
@@ -117,10 +183,21 @@ def main() -> None:
     parser.add_argument("--sqlite", action="store_true", help="a SQLite file instead of PostgreSQL")
     parser.add_argument("--event", type=Path, default=ROOT / "events" / "online-olympiad-2020.yaml")
     parser.add_argument("--runs", type=int, default=1)
-    parser.add_argument("--tick", type=float, default=0.02, help="beat and driver period (s)")
+    parser.add_argument("--tick", type=float, help="beat and driver period (s); 0.02, with --celery 0.1")
+    parser.add_argument("--celery", action="store_true", help="jobs run by a real Celery worker process")
+    parser.add_argument("--concurrency", type=int, default=4, help="--celery: the worker's threads")
+    parser.add_argument("--worker-log", help="--celery: keep the worker's log in this folder")
     parser.add_argument("--seed", type=int, default=2020)
     parser.add_argument("--profile", help="write a cProfile of the (last) run's event phase here")
     args = parser.parse_args()
+    if args.tick is None:
+        args.tick = 0.1 if args.celery else 0.02
+    if args.celery:
+        if args.sqlite:
+            raise SystemExit("--celery needs PostgreSQL (a worker process and this one share the database)")
+        # A queue of this run's own (set before any settings are read: workers.app reads them at import).
+        os.environ["OLYMPIAD_WORKER_QUEUE"] = f"bench-{secrets.token_hex(4)}"
+        get_settings.cache_clear()
 
     figures: list[float] = []
     for run in range(1, args.runs + 1):
@@ -135,6 +212,8 @@ def main() -> None:
             raise SystemExit(f"run {run}: no champion (stopped={result.stopped})")
         figures.append(result.seconds)
         backend = "SQLite" if args.sqlite else "PostgreSQL"
+        if args.celery:
+            backend += f", Celery worker ({args.concurrency} threads) over Redis"
         print(
             f"run {run} ({backend}): set-up {setup_s:.2f} s (not counted), event {result.seconds:.2f} s, "
             f"champion {' and '.join(result.champions)}"

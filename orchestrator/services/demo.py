@@ -98,6 +98,9 @@ class DemoOptions:
     speed: float | None = None  # stand-in speed (game seconds per second, 0 = instant); None: from minutes
     round_gap_s: float | None = None  # seconds between two rounds; None: from minutes
     tick_s: float | None = None  # how often beat and the driver run; None: from the round gap
+    # "celery": beat's jobs go to the broker and a Celery worker the caller started runs them
+    # (bench/whole_event.py --celery); "eager": they run in this process.
+    task_mode: str = "eager"
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +199,7 @@ def demo_settings(
     update: dict[str, Any] = {
         "data_dir": options.data_dir,
         "database_url": options.database_url,
-        "task_mode": "eager",
+        "task_mode": options.task_mode,
         "secret_key": secret,
         "token_encryption_key": SecretStr(token_key),
         "gameserver_url": standin_url,
