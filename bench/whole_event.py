@@ -118,9 +118,9 @@ def worker_env(settings: Settings) -> dict[str, str]:
     return env
 
 
-def start_worker(settings: Settings, log_path: Path, concurrency: int) -> subprocess.Popen[bytes]:
+def start_worker(settings: Settings, log_path: Path, concurrency: int, pool: str) -> subprocess.Popen[bytes]:
     celery = Path(sys.executable).with_name("celery")
-    args = [str(celery), "-A", "workers.app", "worker", "--pool=threads", f"--concurrency={concurrency}"]
+    args = [str(celery), "-A", "workers.app", "worker", f"--pool={pool}", f"--concurrency={concurrency}"]
     args += ["--loglevel=INFO", "--without-gossip", "--without-mingle"]
     args += ["-n", f"bench-{secrets.token_hex(3)}@%h"]
     env = worker_env(settings)
@@ -157,7 +157,7 @@ def one_run(args: argparse.Namespace, database_url: str, data_dir: Path) -> tupl
             if args.celery:
                 assert demo.settings is not None
                 log_dir = Path(args.worker_log) if args.worker_log else data_dir
-                worker = start_worker(demo.settings, log_dir / "worker.log", args.concurrency)
+                worker = start_worker(demo.settings, log_dir / "worker.log", args.concurrency, args.pool)
             profiler = cProfile.Profile() if args.profile else None
             if profiler is not None:
                 profiler.enable()
@@ -185,7 +185,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--tick", type=float, help="beat and driver period (s); 0.02, with --celery 0.1")
     parser.add_argument("--celery", action="store_true", help="jobs run by a real Celery worker process")
-    parser.add_argument("--concurrency", type=int, default=4, help="--celery: the worker's threads")
+    parser.add_argument("--concurrency", type=int, default=2, help="--celery: the worker's threads")
+    parser.add_argument("--pool", default="threads", help="--celery: the worker's pool (threads, prefork)")
     parser.add_argument("--worker-log", help="--celery: keep the worker's log in this folder")
     parser.add_argument("--seed", type=int, default=2020)
     parser.add_argument("--profile", help="write a cProfile of the (last) run's event phase here")
@@ -213,7 +214,7 @@ def main() -> None:
         figures.append(result.seconds)
         backend = "SQLite" if args.sqlite else "PostgreSQL"
         if args.celery:
-            backend += f", Celery worker ({args.concurrency} threads) over Redis"
+            backend += f", Celery worker ({args.pool} x {args.concurrency}) over Redis"
         print(
             f"run {run} ({backend}): set-up {setup_s:.2f} s (not counted), event {result.seconds:.2f} s, "
             f"champion {' and '.join(result.champions)}"
