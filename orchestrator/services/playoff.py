@@ -428,14 +428,8 @@ class _Advanced:
 
 
 def _advance(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | None = None) -> _Advanced:
-    return _advance_pass(uow, _load(uow, stage_id, lots=False), actor=actor, now=now)  # no lot is read
-
-
-def _advance_pass(uow: UnitOfWork, ctx: _Ctx, *, actor: str, now: datetime | None = None) -> _Advanced:
-    """One advance over a loaded context; the context follows every change it makes (teams, statuses,
-    matches created or dropped), so a second pass over it sees what a fresh load would."""
     now = now or utcnow()
-    stage_id = ctx.stage.id or 0
+    ctx = _load(uow, stage_id, lots=False)  # the advance never reads the lots
     done = _Advanced(ctx)
     if not ctx.duels:
         return done
@@ -1159,13 +1153,12 @@ def lot_purpose(key: str, which: LotWhich) -> str:
 def advance_stage_bracket(
     uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | None = None
 ) -> list[str]:
-    """For the workers: bring every Armageddon's status in line with its game, then advance the bracket
-    (nothing to do when it is as an earlier advance left it: ``_advance_unless_settled``).
+    """For the workers: bring every Armageddon's status in line with its game, then advance the bracket.
 
     A duel the advance makes level queues a ``playoff.tick`` (after the commit): its category lot can be
     committed at once instead of on the next beat.
     """
-    return _advance_unless_settled(uow, stage_id=stage_id, actor=actor, now=now)[0]
+    return _advance_for_workers(uow, stage_id=stage_id, actor=actor, now=now).changed
 
 
 def _advance_for_workers(
@@ -1174,17 +1167,11 @@ def _advance_for_workers(
     _sync_armageddons(uow, stage_id)
     uow.flush()
     done = _advance(uow, stage_id=stage_id, actor=actor, now=now)
-    if follow_up:
-        _follow_up(uow, done)
-    return done
-
-
-def _follow_up(uow: UnitOfWork, done: _Advanced) -> None:
-    """A duel made level needs its category lot: the tick that commits it runs after this commit."""
-    if done.levelled:
+    if done.levelled and follow_up:
         from orchestrator.services.tasks import PLAYOFF_TICK, enqueue
 
         enqueue(uow, PLAYOFF_TICK)
+    return done
 
 
 # The workers' fast path: a bracket state (``uow.playoff.bracket_state``) an earlier advance left as it was,
@@ -1228,27 +1215,20 @@ def _advance_unless_settled(
 ) -> tuple[list[str], tuple[str, ...]]:
     """``_advance_for_workers`` unless the stage's bracket is settled; (changed duel keys, champions).
 
-    A state is remembered as settled once an advance is seen to leave it exactly as it was (the state read
-    after it equals the one read before), with no ``duel.conflict`` written (those are written again on
-    every advance until staff act) and the final not decided. When the advance changed the bracket, a
-    second pass over the same context (no reads) checks that the new state is settled, so that the next
-    job or tick need not load the bracket again to find out.
+    A state is remembered as settled when the advance left it exactly as it was (the state read after it
+    equals the one read before), wrote no ``duel.conflict`` (those are written again on every advance
+    until staff act) and the final is not decided. Comparing two reads also keeps it safe beside other
+    workers: a result another transaction commits while the advance runs (each statement sees the latest
+    commits) makes the two reads differ, so a remembered state is always one the advance itself read.
+    Remembering the state an advance *produced* instead is not safe for that reason.
     """
     state = uow.playoff.bracket_state(stage_id)
     if not state.duels or _is_settled(uow, stage_id, state):
         return [], ()
     done = _advance_for_workers(uow, stage_id=stage_id, actor=actor, now=now, follow_up=follow_up)
     champions = _champions(uow, done.ctx, now)
-    if champions or done.conflicts:
-        return done.changed, champions
-    after = uow.playoff.bracket_state(stage_id)
-    if after != state:
-        again = _advance_pass(uow, done.ctx, actor=actor, now=now)
-        if follow_up:
-            _follow_up(uow, again)
-        if again.changed or again.conflicts or uow.playoff.bracket_state(stage_id) != after:
-            return [*done.changed, *again.changed], champions  # not settled yet: the next advance will see
-    uow.after_commit(_remember_settled, _settled_key(uow, stage_id), after)
+    if not champions and not done.conflicts and uow.playoff.bracket_state(stage_id) == state:
+        uow.after_commit(_remember_settled, _settled_key(uow, stage_id), state)
     return done.changed, champions
 
 

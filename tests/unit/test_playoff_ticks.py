@@ -273,27 +273,6 @@ def test_a_tick_with_nothing_new_does_not_advance_and_a_stored_result_makes_it_a
     assert the_duel(world, "I").status == "armageddon"
 
 
-def test_after_a_workers_advance_that_moved_the_bracket_the_next_tick_does_not_load_it_again(
-    world: World, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    tick(world)
-    store_results(world, "I", "first")
-    with world.uow_factory() as uow:  # what playoff.advance does after an ingestion
-        assert playoff.advance_stage_bracket(uow, stage_id=world.knockout, actor="worker") == ["I", "III"]
-    calls: list[int] = []
-    real = playoff._advance
-
-    def counting(uow: UnitOfWork, **kwargs: Any) -> Any:
-        calls.append(kwargs["stage_id"])
-        return real(uow, **kwargs)
-
-    monkeypatch.setattr(playoff, "_advance", counting)
-    tick(world)
-    assert calls == []  # the advance checked its own result: the new state is settled
-    final = the_duel(world, "III")
-    assert final.first_team_id == the_duel(world, "I").first_team_id and final.second_team_id is None
-
-
 def test_the_bracket_state_changes_with_a_result_an_open_appeal_and_a_withdrawal(world: World) -> None:
     tick(world)
 
