@@ -62,6 +62,7 @@ TASK_NAMES = (
 PERIODIC = (OPEN_DUE, RECONCILE, PLAYOFF_TICK)
 
 ACTOR = "worker"
+JOB_MARK_TTL_S = 120  # Celery mode: how long a queued job's mark keeps copies of it from being sent
 
 
 class _AfterCommit(Protocol):
@@ -198,8 +199,9 @@ def send(name: str, *ids: int, countdown: float | None = None) -> None:
 
         settings = current.settings
         marks = job_marks(settings.redis_url, settings.worker_queue)
-        # Marked until a worker starts it; a message redelivered after a lost worker is covered too.
-        ttl_s = int(settings.worker_visibility_timeout_s + (countdown or 0) + 60)
+        # Marked until a worker starts it, at most JOB_MARK_TTL_S after it is due (a purged queue or a lost
+        # message then blocks nothing for long; a copy sent after that only repeats idempotent work).
+        ttl_s = int((countdown or 0) + JOB_MARK_TTL_S)
         if not marks.claim(name, ids, ttl_s):
             return  # the same job is already waiting in the queue: it will read what was just committed
         try:

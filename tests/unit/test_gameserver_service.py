@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
@@ -347,14 +348,18 @@ def test_eager_dispatch_runs_the_job_after_the_commit_and_never_after_a_rollback
 def test_celery_dispatch_sends_the_named_task_with_ids_only(uow_factory, settings, monkeypatch):
     from workers.app import celery_app
 
-    calls: list[tuple[str, list[int], float | None]] = []
+    calls: list[tuple[str, list[int], float | None, str]] = []
     monkeypatch.setattr(
-        celery_app, "send_task", lambda name, args, countdown=None: calls.append((name, args, countdown))
+        celery_app,
+        "send_task",
+        lambda name, args, countdown=None, queue="": calls.append((name, args, countdown, queue)),
     )
-    tasks.configure(settings.model_copy(update={"task_mode": "celery"}), uow_factory=uow_factory)
+    queue = f"unit-{secrets.token_hex(4)}"  # a queue of its own: no job mark left by an earlier run
+    update = {"task_mode": "celery", "worker_queue": queue}
+    tasks.configure(settings.model_copy(update=update), uow_factory=uow_factory)
     with uow_factory() as uow:
         tasks.enqueue(uow, tasks.PULL_ROUND, 3)
-    assert calls == [("results.pull_round", [3], None)]
+    assert calls == [("results.pull_round", [3], None, queue)]
     with pytest.raises(ValueError), uow_factory() as uow:
         tasks.enqueue(uow, "no.such.task", 1)
     with pytest.raises(TypeError), uow_factory() as uow:
