@@ -17,11 +17,9 @@ from sqlmodel import col, select
 
 from orchestrator.adapters.repositories import Lookups
 from orchestrator.adapters.tables import (
-    Armageddon,
     AuditLog,
     Board,
     BulkStatus,
-    Duel,
     GameserverBulk,
     LinkStatus,
     Match,
@@ -302,31 +300,6 @@ class GameserverRepository(Lookups):
             )
             for player, team, link in rows
         ]
-
-    def knockout_fingerprint(self, stage_id: int) -> tuple[Any, ...]:
-        """Everything the bracket advance reads of a knockout stage, compactly (4 queries): its duels,
-        their matches, a digest of their boards (every board change bumps its version) and the
-        Armageddons. Equal fingerprints mean an advance would find the same state."""
-        duels = self.session.exec(select(Duel).where(Duel.stage_id == stage_id).order_by(col(Duel.id))).all()
-        duel_ids = [d.id for d in duels]
-        duel_part = tuple(tuple(sorted(d.model_dump().items())) for d in duels)
-        if not duel_ids:
-            return (stage_id, duel_part)
-        matches = self.session.execute(
-            sa_select(Match.__table__)  # type: ignore[attr-defined]
-            .where(col(Match.duel_id).in_(duel_ids))
-            .order_by(col(Match.id))
-        ).all()
-        boards = self.session.execute(
-            sa_select(func.count(), func.coalesce(func.sum(Board.version), 0), func.max(Board.id))
-            .join(Match, col(Match.id) == col(Board.match_id))
-            .where(col(Match.duel_id).in_(duel_ids))
-        ).one()
-        arms = self.session.exec(
-            select(Armageddon).where(col(Armageddon.duel_id).in_(duel_ids)).order_by(col(Armageddon.id))
-        ).all()
-        arm_part = tuple(tuple(sorted(a.model_dump().items())) for a in arms)
-        return (stage_id, duel_part, tuple(tuple(m) for m in matches), tuple(boards), arm_part)
 
 
 def _in_match(board: Board, match: Match, event_id: int | None, stage_status: str) -> BoardInMatch:

@@ -299,6 +299,7 @@ def build_bracket(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime |
 
     Safe to repeat: existing duels are kept. Returns the duel ids in bracket order.
     """
+    uow.locks.lock(Stage, stage_id)  # one bracket writer at a time: a second build then finds the duels
     ctx = _load(uow, stage_id, all_teams=True)
     places = _places(uow, ctx)
     ids: list[int] = []
@@ -1414,6 +1415,9 @@ def apply_due_deadlines(
 
     now = now or utcnow()
     done = {"armageddons_revealed": 0, "rounds_lined_up": 0, "duels_changed": 0}
+    stages = list(uow.playoff.running_knockout_stages())
+    for stage in stages:  # the stage, then duels, then rounds: the order every bracket writer takes
+        uow.locks.lock(Stage, stage.id or 0)
     for arm in uow.playoff.due_armageddons(now):
         ctx, duel = _duel_ctx(uow, arm.duel_id, lock=True)
         if ctx.armageddons[arm.duel_id].status == ArmageddonStatus.NOMINATING.value:
@@ -1422,9 +1426,10 @@ def apply_due_deadlines(
     for rnd in uow.playoff.due_lineup_rounds(now):
         if rnd.number >= ARMAGEDDON_ROUND_BASE:
             continue
+        uow.locks.lock(Round, rnd.id or 0)  # as the pairing does: never beside it on the same boards
         apply_lineups(uow, round_id=rnd.id or 0, actor=actor)
         done["rounds_lined_up"] += 1
-    for stage in uow.playoff.running_knockout_stages():
+    for stage in stages:
         changed, _final = _advance_unless_settled(
             uow, stage_id=stage.id or 0, actor=actor, now=now, follow_up=False
         )
