@@ -460,7 +460,7 @@ def close_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | N
     if stage is None:
         raise NotFound(f"stage {stage_id} does not exist")
     pools = uow.results.pools_of_stage(stage_id)
-    for pool in pools:
+    for pool in sorted(pools, key=lambda pool: pool.id or 0):  # id order, as ingestion locks them
         uow.locks.lock_pool(pool.id or 0)
     problems = closing_problems(uow, stage_id=stage_id, now=now)
     if problems:
