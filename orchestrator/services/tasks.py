@@ -31,6 +31,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 import httpx
+from sqlalchemy.exc import OperationalError
 
 from orchestrator.adapters.job_marks import job_marks
 from orchestrator.adapters.lichess import LichessClient
@@ -286,9 +287,26 @@ def _later(delay: float, name: str, ids: tuple[int, ...], *, attempt: int) -> No
 # ---------------------------------------------------------------- jobs
 
 
+# PostgreSQL aborts one of two transactions that wait for each other (deadlock_detected) or, under a
+# stricter isolation level, one that read what another changed (serialization_failure): run it again.
+RETRYABLE_SQLSTATES = frozenset({"40P01", "40001"})
+DB_RETRY_ATTEMPTS = 5
+
+
 def run_job(name: str, *ids: int, attempt: int = 1) -> float | None:
-    """Run job ``name``; returns seconds to wait before attempt ``attempt + 1``, or None when done."""
-    return JOBS[name](runtime(), *ids, attempt=attempt)
+    """Run job ``name``; returns seconds to wait before attempt ``attempt + 1``, or None when done.
+
+    A transaction the database aborted for a deadlock is tried again a moment later (jobs are
+    idempotent and the aborted one changed nothing), up to ``DB_RETRY_ATTEMPTS`` times.
+    """
+    try:
+        return JOBS[name](runtime(), *ids, attempt=attempt)
+    except OperationalError as error:
+        sqlstate = getattr(error.orig, "sqlstate", None)
+        if sqlstate not in RETRYABLE_SQLSTATES or attempt >= DB_RETRY_ATTEMPTS:
+            raise
+        log.info("task %s%s: the database aborted it (%s); trying again", name, ids, sqlstate)
+        return 0.1 * attempt
 
 
 def job_started(name: str, *ids: int) -> None:

@@ -98,3 +98,32 @@ def test_no_scheduler_thread_runs_when_it_is_off_or_celery_beat_does_the_work(
     with TestClient(app):
         assert not any(t.name == "eager-scheduler" for t in threading.enumerate())
     assert calls == []
+
+
+class _PgError(Exception):
+    def __init__(self, sqlstate: str) -> None:
+        super().__init__(sqlstate)
+        self.sqlstate = sqlstate
+
+
+def test_a_job_the_database_aborted_for_a_deadlock_is_tried_again_and_other_errors_are_not(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    tasks.configure(Settings(data_dir=tmp_path, environment="test"))
+
+    def failing(sqlstate: str) -> Any:
+        def run(_rt: tasks.Runtime, _pool_id: int, *, attempt: int) -> None:
+            raise OperationalError("UPDATE standing ...", {}, _PgError(sqlstate))
+
+        return run
+
+    monkeypatch.setitem(tasks.JOBS, tasks.RECOMPUTE_POOL, failing("40P01"))  # deadlock_detected
+    assert tasks.run_job(tasks.RECOMPUTE_POOL, 3, attempt=1) == pytest.approx(0.1)
+    assert tasks.run_job(tasks.RECOMPUTE_POOL, 3, attempt=2) == pytest.approx(0.2)
+    with pytest.raises(OperationalError):  # not for ever
+        tasks.run_job(tasks.RECOMPUTE_POOL, 3, attempt=tasks.DB_RETRY_ATTEMPTS)
+    monkeypatch.setitem(tasks.JOBS, tasks.RECOMPUTE_POOL, failing("08006"))  # connection failure
+    with pytest.raises(OperationalError):
+        tasks.run_job(tasks.RECOMPUTE_POOL, 3, attempt=1)
