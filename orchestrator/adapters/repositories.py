@@ -189,14 +189,18 @@ class RowLocks(Repository):
     """
 
     def lock(self, model: type[ModelT], row_id: int) -> ModelT:
-        statement = select(model).where(col(model.id) == row_id)  # type: ignore[attr-defined]
+        # populate_existing: a copy of the row already in the session is overwritten with what this
+        # statement read under the lock (one query; it used to be a second SELECT to refresh it).
+        statement = (
+            select(model)
+            .where(col(model.id) == row_id)  # type: ignore[attr-defined]
+            .execution_options(populate_existing=True)
+        )
         if self.session.get_bind().dialect.name != "sqlite":
             statement = statement.with_for_update()
         row = self.session.exec(statement).first()
         if row is None:
             raise NotFound(f"{model.__tablename__} {row_id} does not exist")
-        # A row already in the session may be stale; re-read it now that we hold the lock.
-        self.session.refresh(row)
         return row
 
     def try_job_lock(self, name: str, ids: tuple[int, ...]) -> bool:
