@@ -176,6 +176,24 @@ def one_run(args: argparse.Namespace, database_url: str, data_dir: Path) -> tupl
                     child.kill()
 
 
+def machine_reference(event_file: Path) -> float:
+    """Seconds for a fixed CPU-only workload (the pure simulation of the event, in process, best of 3).
+
+    Printed beside the figures: shared machines change speed from hour to hour, and this tells how fast
+    this one was at the time (compare figures only between runs with a similar reference).
+    """
+    from orchestrator.domain.event import parse_event
+    from orchestrator.domain.simulation import simulate_event
+
+    definition = parse_event(event_file.read_text(encoding="utf-8"))
+    times = []
+    for _ in range(3):
+        started = time.perf_counter()
+        simulate_event(definition, seed=2020)
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -225,6 +243,8 @@ def main() -> None:
             games += stage.games
             print(f"  {stage.name:<14} {seconds:6.2f} s  {stage.games:5d} games")
         print(f"  {'total':<14} {result.seconds:6.2f} s  {games:5d} games")
+    reference = machine_reference(args.event)
+    print(f"machine reference (pure simulation of the event, best of 3): {reference:.2f} s")
     if len(figures) > 1:
         ordered = sorted(figures)
         print(
