@@ -458,7 +458,7 @@ def demo(
     data_dir: Annotated[Path, typer.Option(help="where the demo database and log go")] = Path("var/demo"),
     keep: Annotated[bool, typer.Option("--keep", help="keep the database of earlier demo runs")] = False,
     seed: Annotated[
-        int | None, typer.Option(help="stand-in seed (results, game ids); default random")
+        int | None, typer.Option(help="seeds stand-in results, game ids, pairing lots; default random")
     ] = None,
     stay: Annotated[
         bool, typer.Option("--stay/--exit", help="with the web app: keep serving after the champion (Ctrl-C)")

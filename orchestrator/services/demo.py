@@ -26,6 +26,7 @@ of the other services and the jobs of services/tasks.py; the queries it needs ar
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import re
 import secrets
@@ -94,7 +95,7 @@ class DemoOptions:
     data_dir: Path = DEFAULT_DATA_DIR
     database_url: str = ""  # empty: the SQLite file in data_dir
     keep: bool = False  # keep the database of earlier runs (the event then gets a new slug)
-    seed: int | None = None  # stand-in results and the colour choices; None: random
+    seed: int | None = None  # stand-in results, colour choices, pairing lots; None: random
     speed: float | None = None  # stand-in speed (game seconds per second, 0 = instant); None: from minutes
     round_gap_s: float | None = None  # seconds between two rounds; None: from minutes
     tick_s: float | None = None  # how often beat and the driver run; None: from the round gap
@@ -429,8 +430,12 @@ class DemoDriver:
         web_url: str | None,
         rng: Random,
         owner_id: int = 0,
+        pairing_seed: bytes | None = None,
     ) -> None:
         self.settings = settings
+        # A demo run with --seed draws its pairing lots from it (the same pools play the same games
+        # again); without, every lot takes a fresh secret seed as in a real event.
+        self.pairing_seed = pairing_seed
         self.plan = plan
         self.uow_factory = uow_factory
         self.event_id = event_id
@@ -520,7 +525,9 @@ class DemoDriver:
                 event_setup.publish_pools(uow, stage_id=stage_id, actor=STAFF_ACTOR)
             self.say(f"{name}: pools published")
         with self.uow_factory() as uow:
-            round_ids = event_setup.start_stage(uow, stage_id=stage_id, actor=STAFF_ACTOR)
+            round_ids = event_setup.start_stage(
+                uow, stage_id=stage_id, actor=STAFF_ACTOR, pairing_seed=self.pairing_seed
+            )
             # Same transaction: beat never sees the file's real (past) dates, which would all be due at once.
             start = utcnow() + timedelta(seconds=self.plan.lead_s)
             compress_rounds(
@@ -803,6 +810,11 @@ class Demo:
             web_url=web_url,
             rng=Random(settings.standin_seed),
             owner_id=owner_id,
+            pairing_seed=(
+                hashlib.sha256(f"olympiad-demo/{options.seed}".encode()).digest()
+                if options.seed is not None
+                else None
+            ),
         )
         return DemoSetup(
             event_id=event_id,

@@ -118,3 +118,24 @@ def test_the_demo_serves_the_event_a_pool_and_the_bracket_while_it_plays(tmp_pat
     assert seen == {"event": 200, "pool": 200, "bracket": 200}
     assert login.status_code == 200
     assert outcome and outcome[0].champions
+
+
+def test_a_demo_run_again_with_the_same_seed_draws_the_same_pairings(tmp_path: Path):
+    def first_stage_pairings(name: str, seed: int) -> list[tuple[str, ...]]:
+        options = DemoOptions(
+            event_file=SMALL_PLAYOFF, web=False, standin_port=0, data_dir=tmp_path / name, seed=seed
+        )
+        with Demo(options) as demo:
+            demo.setup()
+            assert demo.driver is not None and demo.settings is not None
+            demo.driver.step()  # drafts, publishes and starts the first stage: its pairing lots are drawn
+            engine = make_engine(demo.settings.sqlalchemy_url)
+            try:
+                with UnitOfWork(make_session_factory(engine)) as uow:
+                    return [tuple(lot.outcome or ()) for lot in uow.setup.lots_of(demo.driver.event_id)]
+            finally:
+                engine.dispose()
+
+    first, again, other = (first_stage_pairings(name, seed) for name, seed in (("a", 7), ("b", 7), ("c", 8)))
+    assert first and first == again
+    assert other != first  # another seed, other pairing numbers (4 teams a pool: 24 orders each)
