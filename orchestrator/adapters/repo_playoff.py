@@ -254,21 +254,8 @@ class PlayoffRepository(Lookups):
         return out
 
     def boards_of_matches(self, match_ids: Iterable[int | None]) -> dict[int, list[Board]]:
-        """``boards_by_match`` without loading the games' PGN (the play-off never reads it; it loads on
-        first access if someone does)."""
-        ids = known_ids(match_ids)
-        out: dict[int, list[Board]] = {i: [] for i in ids}
-        if not ids:
-            return out
-        rows = self.session.exec(
-            select(Board)
-            .where(col(Board.match_id).in_(ids))
-            .order_by(col(Board.match_id), col(Board.board_no))
-            .options(defer(Board.pgn))  # type: ignore[arg-type]
-        ).all()
-        for board in rows:
-            out[board.match_id].append(board)
-        return out
+        """``boards_by_match`` without loading the games' PGN (the play-off never reads it)."""
+        return self.boards_by_match(match_ids, with_pgn=False)
 
     def matches_of_team(self, team_id: int) -> Sequence[tuple[Match, Round]]:
         rows = self.session.exec(

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import func, text, update
 from sqlalchemy import select as sa_select
+from sqlalchemy.orm import defer
 from sqlmodel import Session, SQLModel, col, select
 
 from orchestrator.adapters.tables import (
@@ -164,17 +165,25 @@ class Lookups(Repository):
             select(Match).where(Match.round_id == round_id).order_by(col(Match.match_no))
         ).all()
 
-    def boards_by_match(self, match_ids: Iterable[int | None]) -> dict[int, list[Board]]:
-        """Boards of these matches by board number, keyed by match id in ascending order (one query)."""
+    def boards_by_match(
+        self, match_ids: Iterable[int | None], *, with_pgn: bool = True
+    ) -> dict[int, list[Board]]:
+        """Boards of these matches by board number, keyed by match id in ascending order (one query).
+
+        ``with_pgn=False`` leaves the games' PGN unread (it loads on first access if someone reads it).
+        """
         ids = known_ids(match_ids)
         out: dict[int, list[Board]] = {i: [] for i in ids}
         if not ids:
             return out
-        rows = self.session.exec(
+        statement = (
             select(Board)
             .where(col(Board.match_id).in_(ids))
             .order_by(col(Board.match_id), col(Board.board_no))
-        ).all()
+        )
+        if not with_pgn:
+            statement = statement.options(defer(Board.pgn))  # type: ignore[arg-type]
+        rows = self.session.exec(statement).all()
         for board in rows:
             out[board.match_id].append(board)
         return out

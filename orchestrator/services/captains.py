@@ -13,7 +13,6 @@ from orchestrator.adapters.tables import ArmageddonStatus, DuelStatus, Event, Ro
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings
 from orchestrator.db import utcnow
-from orchestrator.domain.event import EventDefinitionError, parse_stored_event
 from orchestrator.services.errors import Forbidden, NotFound
 from orchestrator.services.users import AuthUser, create_invitation, invite_captain
 
@@ -75,12 +74,10 @@ def create_captain_invitation(
 
 def file_captain(uow: UnitOfWork, team: Team) -> str | None:
     """The captain the event file names for ``team`` (its ``captain:`` field), if any."""
-    event = uow.repo.get_or_raise(Event, team.event_id)
-    try:
-        definition = parse_stored_event(event.definition_text)
-    except EventDefinitionError:  # an event made without a file (tests, API): no names
-        return None
-    return dict(definition.captains).get(team.name)
+    from orchestrator.services.lineups import definition_of  # lineups imports this module
+
+    definition = definition_of(uow.repo.get_or_raise(Event, team.event_id))
+    return dict(definition.captains).get(team.name) if definition is not None else None
 
 
 @dataclass(frozen=True, slots=True)

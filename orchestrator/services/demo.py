@@ -5,7 +5,7 @@ of the other services and the jobs of services/tasks.py; the queries it needs ar
 
 - Settings: the embedded default (a SQLite file under ``var/demo/``, fresh each run unless ``keep``), tasks
   in process (``task_mode="eager"``): the SAME job functions the Celery tasks run.
-- ``Beat``: plays Celery beat's role (workers/app.py's ``beat_schedule``): each ``tick`` sends
+- ``beat_tick``: plays Celery beat's role (workers/app.py's ``beat_schedule``): each call sends
   ``rounds.open_due``, ``results.reconcile`` and ``playoff.tick``; the jobs those queue (create games, pull
   results, recompute standings, close stages) run in process after each commit. ``Demo.run`` calls the
   beat tick and the driver's step one after the other in ONE thread: two Python threads polling the
@@ -212,7 +212,7 @@ def demo_settings(
         "standin_fault_rate": 0.0,
         "standin_seed": options.seed if options.seed is not None else secrets.randbelow(2**31),
         # The play-off without staff, in demo time (used when the workers run the play-off tick).
-        "eager_scheduler": False,  # the demo's Beat is the only scheduler thread
+        "eager_scheduler": False,  # the demo's beat_tick is the only scheduler
         "auto_build_bracket": True,
         "auto_draw_lots": True,
         "auto_lot_reveal_delay_s": 0.5,
@@ -261,23 +261,15 @@ class ServerThread:
             self.thread.join(10)
 
 
-class Beat:
-    """Celery beat's role in process: ``tick`` sends the scheduled jobs (eager: they run here)."""
-
-    JOBS: tuple[str, ...] = tasks.PERIODIC  # beat_schedule: open due rounds, reconcile, play-off tick
-
-    def __init__(self) -> None:
-        self.ticks = 0
-
-    def tick(self, stop: threading.Event | None = None) -> None:
-        for name in self.JOBS:
-            if stop is not None and stop.is_set():
-                break
-            try:
-                tasks.send(name)
-            except Exception:  # a job failing must not end beat; reconciliation catches up
-                log.exception("beat: %s failed", name)
-        self.ticks += 1
+def beat_tick(stop: threading.Event | None = None) -> None:
+    """Celery beat's role in process: send the scheduled jobs once (eager: they run here)."""
+    for name in tasks.PERIODIC:  # beat_schedule: open due rounds, reconcile, play-off tick
+        if stop is not None and stop.is_set():
+            break
+        try:
+            tasks.send(name)
+        except Exception:  # a job failing must not end beat; reconciliation catches up
+            log.exception("beat: %s failed", name)
 
 
 # ------------------------------------------------------------------------------------------- status
@@ -711,7 +703,6 @@ class Demo:
     settings: Settings | None = None
     plan: DemoPlan | None = None
     driver: DemoDriver | None = None
-    beat: Beat | None = None
     servers: list[ServerThread] = field(default_factory=list)
     _engine: Any = None
 
@@ -836,10 +827,9 @@ class Demo:
         assert self.driver is not None and self.plan is not None, "call setup() first"
         stop = stop or threading.Event()
         started = time.monotonic()
-        self.beat = Beat()
         done = False
         while not stop.is_set():
-            self.beat.tick(stop)
+            beat_tick(stop)
             try:
                 done = self.driver.step()
             except ServiceError as error:

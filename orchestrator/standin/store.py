@@ -561,8 +561,23 @@ class Store:
     ) -> dict[str, Any]:
         """GameJson (lila GameApiV2.toJson) for an export line."""
         game = view.game
+        body = self._head_json(view, game.white.rating, game.black.rating)
+        shown = self._shown_plies(view)
+        if moves:
+            body["moves"] = " ".join(game.plan.moves[:shown])
+        if clocks:
+            body["clocks"] = list(game.plan.clocks_cs[:shown])
+        if pgn_in_json:
+            body["pgn"] = self.pgn(view, clocks=clocks, tags=tags)
+        body["clock"] = self._clock_json(game)
+        return body
+
+    @staticmethod
+    def _head_json(view: GameView, white_rating: int, black_rating: int) -> dict[str, Any]:
+        """GameJson's fields up to ``winner``, in lila's order (``game_json`` and the cached pieces)."""
+        game = view.game
         speed = speed_name(game.white_limit_s, game.black_limit_s, game.increment_s)
-        body: dict[str, Any] = {
+        head: dict[str, Any] = {
             "id": game.id,
             "rated": game.rated,
             "variant": game.variant,
@@ -573,27 +588,13 @@ class Store:
             "status": view.status,
             "source": "api",
             "players": {
-                "white": {
-                    "user": {"id": game.white.id, "name": game.white.username},
-                    "rating": game.white.rating,
-                },
-                "black": {
-                    "user": {"id": game.black.id, "name": game.black.username},
-                    "rating": game.black.rating,
-                },
+                "white": {"user": {"id": game.white.id, "name": game.white.username}, "rating": white_rating},
+                "black": {"user": {"id": game.black.id, "name": game.black.username}, "rating": black_rating},
             },
         }
         if view.winner is not None:
-            body["winner"] = view.winner
-        shown = self._shown_plies(view)
-        if moves:
-            body["moves"] = " ".join(game.plan.moves[:shown])
-        if clocks:
-            body["clocks"] = list(game.plan.clocks_cs[:shown])
-        if pgn_in_json:
-            body["pgn"] = self.pgn(view, clocks=clocks, tags=tags)
-        body["clock"] = self._clock_json(game)
-        return body
+            head["winner"] = view.winner
+        return head
 
     @staticmethod
     def _shown_plies(view: GameView) -> int:
@@ -721,24 +722,7 @@ class Store:
     def _render(self, view: GameView, key: tuple[Any, ...]) -> RenderedGame:
         """Pieces of ``game_json`` (same fields, same order) with the ratings of ``key``."""
         game = view.game
-        speed = speed_name(game.white_limit_s, game.black_limit_s, game.increment_s)
-        head: dict[str, Any] = {
-            "id": game.id,
-            "rated": game.rated,
-            "variant": game.variant,
-            "speed": speed,
-            "perf": speed,
-            "createdAt": game.created_at,
-            "lastMoveAt": view.last_move_at,
-            "status": view.status,
-            "source": "api",
-            "players": {
-                "white": {"user": {"id": game.white.id, "name": game.white.username}, "rating": key[5]},
-                "black": {"user": {"id": game.black.id, "name": game.black.username}, "rating": key[6]},
-            },
-        }
-        if view.winner is not None:
-            head["winner"] = view.winner
+        head = self._head_json(view, key[5], key[6])
         shown = self._shown_plies(view)
         return RenderedGame(
             key=key,
