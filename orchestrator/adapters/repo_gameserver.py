@@ -51,6 +51,18 @@ class BoardInMatch:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchProgress:
+    """How far a match of a round has got: its boards, those with a final result, those under way."""
+
+    match_id: int
+    status: str
+    forfeit: str
+    boards: int
+    final: int
+    started: int
+
+
+@dataclass(frozen=True, slots=True)
 class PairingAccount:
     """What pairing a player needs: their name and account, and their link (status, token) if any."""
 
@@ -169,6 +181,33 @@ class GameserverRepository(Lookups):
         ).all()
         return [game_id for game_id in rows if game_id]
 
+    def match_progress(self, round_id: int) -> list[MatchProgress]:
+        """Every match of the round with its board counts (one aggregate query, no board loaded).
+
+        ``started``: boards whose game has moved past "created" or that hold a result.
+        """
+        pending = GameResult.PENDING.value
+        final = func.count(col(Board.id)).filter(col(Board.result) != pending)
+        started = func.count(col(Board.id)).filter(
+            (col(Board.result) != pending)
+            | (col(Board.game_status).is_not(None) & (col(Board.game_status) != "created"))
+        )
+        rows = self.session.execute(
+            sa_select(
+                col(Match.id),
+                col(Match.status),
+                col(Match.forfeit),
+                func.count(col(Board.id)),
+                final,
+                started,
+            )
+            .join(Board, col(Board.match_id) == Match.id, isouter=True)
+            .where(col(Match.round_id) == round_id)
+            .group_by(col(Match.id), col(Match.status), col(Match.forfeit))
+            .order_by(col(Match.id))
+        ).all()
+        return [MatchProgress(*row) for row in rows]
+
     def start_matches(self, round_id: int) -> None:
         """The round's scheduled matches are playing: one statement (the session's copies follow)."""
         self.session.execute(
@@ -197,7 +236,7 @@ class GameserverRepository(Lookups):
         """
         if not changes:
             return 0
-        self.session.flush()  # pending ORM changes go first: expire_all below would drop them
+        self.session.flush()  # pending ORM changes go first: expiring the boards below would drop them
         table: Any = Board.__table__  # type: ignore[attr-defined]
         columns = [key for key in changes[0] if key not in ("b_id", "b_version")]
         statement = (
@@ -206,7 +245,12 @@ class GameserverRepository(Lookups):
             .values({name: bindparam(name) for name in columns} | {"version": table.c.version + 1})
         )
         result: Any = self.session.connection().execute(statement, list(changes))
-        self.session.expire_all()
+        # Only the boards written are out of date in the session (expiring everything made the round and
+        # bulk records of the same unit of work load again).
+        for change in changes:
+            board = self.session.identity_map.get(self.session.identity_key(Board, int(change["b_id"])))
+            if board is not None:
+                self.session.expire(board)
         return int(result.rowcount or 0)
 
     def add_audit_rows(self, rows: Sequence[Mapping[str, Any]]) -> None:

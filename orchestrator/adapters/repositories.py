@@ -51,13 +51,25 @@ class Repository:
         return row
 
     def get(self, model: type[ModelT], row_id: int) -> ModelT | None:
-        return self.session.get(model, row_id)
+        return _held(self.session, model, row_id, self.session.get(model, row_id))
 
     def get_or_raise(self, model: type[ModelT], row_id: int) -> ModelT:
-        row = self.session.get(model, row_id)
+        row = self.get(model, row_id)
         if row is None:
             raise NotFound(f"{model.__tablename__} {row_id} does not exist")
         return row
+
+
+def _held(session: Session, model: type[ModelT], row_id: int, row: ModelT | None) -> ModelT | None:
+    """Keep a row read by id for the rest of the unit of work.
+
+    The session's identity map holds rows weakly: a stage or an event read by one helper was forgotten
+    once that helper returned, so the next helper's ``get`` of the same row read it again (an event row
+    carries its whole definition file). A unit of work is short, so holding these few rows costs nothing.
+    """
+    if row is not None:
+        session.info.setdefault("held_rows", {})[(model, row_id)] = row
+    return row
 
 
 def known_ids(values: Iterable[int | None]) -> list[int]:
@@ -229,6 +241,17 @@ class RowLocks(Repository):
     def lock_pool(self, pool_id: int) -> Pool:
         return self.lock(Pool, pool_id)
 
+    def lock_pools(self, pool_ids: Iterable[int]) -> None:
+        """Lock several pools in one statement, in id order (the order every pool writer follows)."""
+        ids = known_ids(pool_ids)
+        if not ids:
+            return
+        statement = select(Pool).where(col(Pool.id).in_(ids)).order_by(col(Pool.id))
+        if self.session.get_bind().dialect.name != "sqlite":
+            statement = statement.with_for_update()
+        statement = statement.execution_options(populate_existing=True)
+        self.session.exec(statement).all()
+
     def lock_duel(self, duel_id: int) -> Duel:
         return self.lock(Duel, duel_id)
 
@@ -311,19 +334,21 @@ class AuditRepository(Repository):
         event_id: int | None = None,
         at: datetime | None = None,
     ) -> AuditLog:
-        return self.add(
-            AuditLog(
-                at=at or utcnow(),
-                actor=actor,
-                action=action,
-                entity=entity,
-                entity_id=entity_id,
-                old=old,
-                new=new,
-                reason=reason,
-                event_id=event_id,
-            )
+        """Queue an audit row: it is written with the unit of work's next flush or its commit, batched with
+        the others (nothing reads an audit row's id in the transaction that writes it)."""
+        row = AuditLog(
+            at=at or utcnow(),
+            actor=actor,
+            action=action,
+            entity=entity,
+            entity_id=entity_id,
+            old=old,
+            new=new,
+            reason=reason,
+            event_id=event_id,
         )
+        self.session.add(row)
+        return row
 
     def for_entity(self, entity: str, entity_id: int) -> Sequence[AuditLog]:
         return self.session.exec(

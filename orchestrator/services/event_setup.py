@@ -596,7 +596,11 @@ def start_stage(
     definition = definition_of(event)
     stage_def = _stage_def(definition, stage)
     zone = _zone(definition.timezone)
-    field = _field(uow, event.id or 0)
+    # Only the pools' teams: their names and main players (plain rows, not the whole field as objects).
+    entries_of = {pool.id or 0: list(uow.setup.entries_of_pool(pool.id or 0)) for pool in pools}
+    team_ids = [entry.team_id for entries in entries_of.values() for entry in entries]
+    team_name = {team_id: team.name for team_id, team in uow.setup.teams_by_id(team_ids).items()}
+    main_by_team = uow.setup.main_boards_by_team(team_ids)
     boards = definition.team_format.boards
     first_colours = board_colours(boards, first_named=True)
     now = utcnow()
@@ -610,15 +614,11 @@ def start_stage(
     uow.session.add_all(rounds.values())
     uow.flush()
 
-    main_by_team: dict[int, dict[int, int]] = {
-        team_id: {p.main_board: p.id for p in players if p.main_board is not None and p.id is not None}
-        for team_id, players in field.players.items()
-    }
     lot_ids: list[int] = []
     offset = 0
     for pool in pools:
-        entries = list(uow.setup.entries_of_pool(pool.id or 0))
-        names = [field.name(e.team_id) for e in entries]
+        entries = entries_of[pool.id or 0]
+        names = [team_name[e.team_id] for e in entries]
         seed = (
             _pool_seed(pairing_seed, event.slug, stage.key, pool.letter) if pairing_seed is not None else None
         )
@@ -641,7 +641,7 @@ def start_stage(
         uow.flush()
         team_of_number: dict[int, int] = {}
         for entry in entries:
-            entry.pairing_number = number_of[field.name(entry.team_id)]
+            entry.pairing_number = number_of[team_name[entry.team_id]]
             team_of_number[entry.pairing_number] = entry.team_id
             uow.session.add(entry)
         uow.flush()

@@ -143,9 +143,14 @@ def create_round_games(
         if waiting:
             # A bracket round is paired once all its duels are known (the beat tries again meanwhile).
             return RoundGames(round_id, "waiting", error=f"duels {', '.join(waiting)} wait for a team")
-        # Submitted lineups (and short-handed forfeits) go on the boards before the games are paired.
-        apply_lineups(uow, round_id=round_id, actor=actor)
     rows = uow.gameserver.boards_of_round(round_id)
+    if armageddon is None:
+        # Submitted lineups (and short-handed forfeits) go on the boards before the games are paired.
+        by_match: dict[int, list[Board]] = {}
+        for row in rows:
+            by_match.setdefault(row.match_id, []).append(row.board)
+        if apply_lineups(uow, round_id=round_id, actor=actor, round_boards=by_match):
+            rows = uow.gameserver.boards_of_round(round_id)  # read again with what changed
     to_pair = [
         r
         for r in rows
@@ -425,30 +430,22 @@ def settle_round(uow: UnitOfWork, *, round_id: int, actor: str, now: datetime | 
     rnd = uow.locks.lock(Round, round_id)
     if rnd.status == RoundStatus.FINISHED.value:
         return True
-    matches = uow.gameserver.matches_of_round(round_id)
-    rows = uow.gameserver.boards_of_round(round_id)
-    by_match: dict[int, list[Board]] = {}
-    for row in rows:
-        by_match.setdefault(row.match_id, []).append(row.board)
-    if rnd.status == RoundStatus.PAIRED.value and any(
-        b.game_status not in (None, "created") or b.result != GameResult.PENDING.value
-        for b in (r.board for r in rows)
-    ):
-        rnd.status = RoundStatus.PLAYING.value
-        uow.gameserver.add(rnd)
-    all_done = bool(matches)
+    progress = uow.gameserver.match_progress(round_id)  # counts per match, no board loaded
+    all_done = bool(progress)
     finished: list[int] = []
-    for match in matches:
-        boards = by_match.get(match.id or 0, [])
+    for match in progress:
         complete = MatchForfeit(match.forfeit) is not MatchForfeit.NONE or (
-            bool(boards) and all(GameResult(b.result).is_final for b in boards)
+            match.boards > 0 and match.final == match.boards
         )
         if not complete:
             all_done = False
             continue
         if match.status != MatchStatus.FINISHED.value:
-            finished.append(match.id or 0)
-            live.announce(uow, f"match:{match.id}", kind="finished")
+            finished.append(match.match_id)
+            live.announce(uow, f"match:{match.match_id}", kind="finished")
+    if not all_done and rnd.status == RoundStatus.PAIRED.value and any(m.started for m in progress):
+        rnd.status = RoundStatus.PLAYING.value
+        uow.gameserver.add(rnd)
     uow.gameserver.finish_matches(finished, now)  # one statement for the round
     if not all_done:
         return False

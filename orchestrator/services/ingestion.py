@@ -91,8 +91,7 @@ def ingest_games(uow: UnitOfWork, *, games: Sequence[GameUpdate], actor: str = W
         return report
     # Lock first (pools, then duels, each in id order), then read the boards under the locks.
     pool_ids, duel_ids = uow.gameserver.pools_and_duels_of_games(latest)
-    for pool_id in pool_ids:
-        uow.locks.lock_pool(pool_id)
+    uow.locks.lock_pools(pool_ids)
     for duel_id in duel_ids:
         uow.locks.lock_duel(duel_id)
     rows = uow.gameserver.boards_by_game_ids(latest)

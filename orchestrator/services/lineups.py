@@ -9,7 +9,7 @@ team on that board. Lineups stay private to their team and staff until they are 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -323,11 +323,14 @@ def lineup_of_team(uow: UnitOfWork, match: Match, team_id: int, fmt: TeamFormat)
     return default_lineup(list(uow.playoff.players_of_team(team_id)), fmt.boards)
 
 
-def apply_lineups(uow: UnitOfWork, *, round_id: int, actor: str) -> int:
+def apply_lineups(
+    uow: UnitOfWork, *, round_id: int, actor: str, round_boards: Mapping[int, Sequence[Board]] | None = None
+) -> int:
     """Write each match's lineups onto its boards before the games are created; returns boards changed.
 
     An empty board is a forfeit loss for the team that left it empty (both empty: ``-/-``). Boards whose
     game already exists on the game server, matches forfeited whole and the Armageddon game are left alone.
+    ``round_boards``: the round's boards by match id, when the caller has just read them (else one query).
     """
     rnd = uow.repo.get_or_raise(Round, round_id)
     event, _stage = uow.playoff.event_of_stage(rnd.stage_id)
@@ -335,7 +338,9 @@ def apply_lineups(uow: UnitOfWork, *, round_id: int, actor: str) -> int:
     changed = 0
     matches = [m for m in uow.playoff.matches_of_round(round_id) if m.leg != 3]
     playing = [m for m in matches if m.forfeit == MatchForfeit.NONE.value]
-    boards_by_match = uow.playoff.boards_of_matches(m.id for m in playing)
+    boards_by_match = (
+        round_boards if round_boards is not None else uow.playoff.boards_of_matches(m.id for m in playing)
+    )
     # One query each for every match's lineups and every team's roster (not two per team).
     lineups = uow.playoff.lineups_of_matches(m.id for m in playing)
     main = uow.playoff.main_boards_by_team(t for m in playing for t in (m.first_team_id, m.second_team_id))

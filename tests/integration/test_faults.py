@@ -99,8 +99,11 @@ def _run_to_the_end(tmp_path: Path, *, seed: int, kill_mid_pull: bool) -> tuple[
                 pool_id = uow.results.pools_of_stage(stage_id)[0].id or 0
 
             def paired() -> bool:
+                # Paired, or already under way: a pull can come within a few ms of the pairing and move the
+                # round on to "playing" between two polls (seen once). Its games stay open for seconds.
                 with run.uow_factory() as uow:
-                    return uow.gameserver.rounds_of_stage(stage_id)[0].status == RoundStatus.PAIRED.value
+                    status = uow.gameserver.rounds_of_stage(stage_id)[0].status
+                return status in (RoundStatus.PAIRED.value, RoundStatus.PLAYING.value)
 
             wait_for(paired, timeout=60, what="round 1 to be paired")
             holder = create_engine(run.db_url)
