@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, update
+from sqlalchemy import bindparam, func, insert, text, update
 from sqlalchemy import select as sa_select
 from sqlmodel import col, select
 
@@ -239,12 +239,33 @@ class GameserverRepository(Lookups):
         self.session.flush()  # pending ORM changes go first: expiring the boards below would drop them
         table: Any = Board.__table__  # type: ignore[attr-defined]
         columns = [key for key in changes[0] if key not in ("b_id", "b_version")]
-        statement = (
-            update(table)
-            .where(table.c.id == bindparam("b_id"), table.c.version == bindparam("b_version"))
-            .values({name: bindparam(name) for name in columns} | {"version": table.c.version + 1})
-        )
-        result: Any = self.session.connection().execute(statement, list(changes))
+        connection = self.session.connection()
+        if connection.dialect.name == "postgresql":
+            # One statement for every row: UPDATE ... FROM unnest(arrays). As executemany, PostgreSQL ran one
+            # UPDATE per board (150 a round); a VALUES list instead cost SQLAlchemy ~70 ms to compile each
+            # time. This text is the same for every call with the same columns (one array per column).
+            quote = connection.dialect.identifier_preparer.quote
+            keys = ["b_id", "b_version", *columns]
+            sql_type = {
+                "b_id": "INTEGER",
+                "b_version": "INTEGER",
+                **{name: table.c[name].type.compile(dialect=connection.dialect) for name in columns},
+            }
+            arrays = ", ".join(f"CAST(:{key} AS {sql_type[key]}[])" for key in keys)
+            assignments = ", ".join(f"{quote(name)} = given.{quote(name)}" for name in columns)
+            statement = text(
+                f"UPDATE board SET {assignments}, version = board.version + 1"
+                f" FROM unnest({arrays}) AS given({', '.join(quote(key) for key in keys)})"
+                " WHERE board.id = given.b_id AND board.version = given.b_version"
+            )
+            result: Any = connection.execute(statement, {key: [c[key] for c in changes] for key in keys})
+        else:
+            many = (
+                update(table)
+                .where(table.c.id == bindparam("b_id"), table.c.version == bindparam("b_version"))
+                .values({name: bindparam(name) for name in columns} | {"version": table.c.version + 1})
+            )
+            result = connection.execute(many, list(changes))
         # Only the boards written are out of date in the session (expiring everything made the round and
         # bulk records of the same unit of work load again).
         for change in changes:

@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy import delete, or_
 from sqlalchemy import select as sa_select
+from sqlalchemy.orm import defer
 from sqlmodel import col, select
 
 from orchestrator.adapters.repositories import Lookups
@@ -97,13 +98,17 @@ class ResultsRepository(Lookups):
         return None if row is None else (row[0], row[1], row[2])
 
     def matches_and_boards_of_pool(self, pool_id: int) -> tuple[list[MatchInRound], dict[int, list[Board]]]:
-        """``matches_of_pool`` and ``boards_of_matches`` of those matches in one query."""
+        """``matches_of_pool`` and ``boards_of_matches`` of those matches in one query.
+
+        The games' PGN is not read (a pool's 270 games carry ~0.5 MB of it; it loads if someone reads it).
+        """
         rows = self.session.exec(
             select(Match, Round.number, Board)
             .join(Round, col(Round.id) == col(Match.round_id))
             .outerjoin(Board, col(Board.match_id) == col(Match.id))
             .where(Match.pool_id == pool_id)
             .order_by(col(Round.number), col(Match.match_no), col(Match.id), col(Board.board_no))
+            .options(defer(Board.pgn))  # type: ignore[arg-type]
         ).all()
         matches: list[MatchInRound] = []
         boards: dict[int, list[Board]] = {}

@@ -418,7 +418,7 @@ def closing_problems(uow: UnitOfWork, *, stage_id: int, now: datetime | None = N
     if not rounds:
         problems.append(f"Stage {stage.name} has no rounds yet.")
     matches = uow.results.matches_of_stage(stage_id)
-    boards = uow.results.boards_of_matches(m.id or 0 for m in matches)
+    boards = uow.results.boards_of_matches((m.id or 0 for m in matches), with_pgn=False)
     teams = uow.results.teams_by_id(t for m in matches for t in (m.first_team_id, m.second_team_id))
     round_no = {r.id: r.number for r in rounds}
     for rnd in rounds:

@@ -331,6 +331,50 @@ def test_a_board_edit_based_on_an_old_version_is_refused_and_names_who_changed_i
         assert (board.result, board.updated_by) == ("1-0", "alice")
 
 
+def _bulk_compare_and_set(factory: UnitOfWorkFactory) -> None:
+    """Two boards in one statement: the current version is written, the stale one is left as it was."""
+    at = datetime(2026, 12, 2, 20, 0, tzinfo=UTC)
+    with factory() as uow:
+        first, second = seed_match(uow).boards
+    with factory() as uow:
+        stale = uow.repo.get_or_raise(Board, second).version - 1
+        changes = [
+            {
+                "b_id": board_id,
+                "b_version": version,
+                "result": "0-1",
+                "game_status": None,
+                "pgn": pgn,
+                "updated_by": "worker",
+                "updated_at": at,
+            }
+            for board_id, version, pgn in ((first, 1, "1. e4 e5 0-1"), (second, stale, None))
+        ]
+        assert uow.gameserver.update_boards_versioned(changes) == 1
+        board = uow.repo.get_or_raise(Board, first)  # read again, not the copy from before the update
+        assert (board.result, board.version, board.pgn, board.updated_at) == ("0-1", 2, "1. e4 e5 0-1", at)
+    with factory() as uow:
+        untouched = uow.repo.get_or_raise(Board, second)
+        assert (untouched.result, untouched.version) == ("*", 1)
+        assert untouched.updated_by != "worker"
+
+
+def test_many_boards_are_compared_and_set_in_one_statement_on_postgresql(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    _bulk_compare_and_set(uow_factory)
+
+
+def test_many_boards_are_compared_and_set_on_sqlite_too(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'cas.sqlite3'}")
+    try:
+        init_db(engine=engine)
+        factory = make_session_factory(engine)
+        _bulk_compare_and_set(lambda: UnitOfWork(factory))
+    finally:
+        engine.dispose()
+
+
 def test_a_locked_pool_cannot_be_locked_by_a_second_transaction_until_the_first_ends(
     uow_factory: UnitOfWorkFactory, pg_engine: Engine
 ) -> None:
