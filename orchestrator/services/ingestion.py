@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from orchestrator.adapters.repo_gameserver import BoardInMatch
+from orchestrator.adapters.repo_gameserver import GameBoard
 from orchestrator.adapters.tables import ResultSource
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
@@ -115,7 +115,7 @@ def ingest_games(uow: UnitOfWork, *, games: Sequence[GameUpdate], actor: str = W
 
 
 def _decide(
-    row: BoardInMatch,
+    row: GameBoard,
     game: GameUpdate,
     now: datetime,
     actor: str,
@@ -123,7 +123,7 @@ def _decide(
     changes: list[dict[str, Any]],
     audits: list[dict[str, Any]],
 ) -> None:
-    board = row.board
+    board = row  # the board's own columns sit beside its match's on the plain row
     mapped = game.mapped
     if not may_server_overwrite(board) or row.stage_closed:
         # An arbiter's entry always wins (SPEC §6); a closed stage changes only by staff corrections.

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 from orchestrator.adapters.tables import (
     Board,
@@ -119,7 +120,12 @@ def parse_code(text: str) -> GameResult:
         raise ValidationFailed([str(error)]) from None
 
 
-def may_server_overwrite(board: Board) -> bool:
+class _HasResultSource(Protocol):
+    @property
+    def result_source(self) -> str | None: ...
+
+
+def may_server_overwrite(board: _HasResultSource) -> bool:
     """Whether a game-server result may replace the board's result (an arbiter's entry always wins)."""
     return board.result_source != ResultSource.ARBITER.value
 
