@@ -369,7 +369,9 @@ def _add_match(
             second_team_id=second,
         )
     )
-    made = [uow.repo.add(Board(match_id=match.id or 0, board_no=n)) for n in range(1, boards + 1)]
+    made = [Board(match_id=match.id or 0, board_no=n) for n in range(1, boards + 1)]
+    uow.session.add_all(made)
+    uow.flush()  # the match's boards in one flush, not one INSERT round trip each
     ctx.matches.setdefault(duel.id or 0, []).append(match)
     ctx.matches[duel.id or 0].sort(key=lambda m: m.leg or 0)
     ctx.boards[match.id or 0] = made
