@@ -6,9 +6,11 @@ Exposed on the unit of work as ``uow.setup``. Like every repository it never com
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, func, insert
+from sqlalchemy import select as sa_select
 from sqlmodel import col, select
 
 from orchestrator.adapters.repositories import Lookups
@@ -22,6 +24,20 @@ from orchestrator.adapters.tables import (
     Round,
     Team,
 )
+
+
+@dataclass(frozen=True, slots=True)
+class RosterRow:
+    """A player as a roster needs them (plain values, the same names as ``Player``'s columns)."""
+
+    team_id: int
+    name: str
+    account: str
+    sex: str
+    birth_year: int
+    rating: int
+    main_board: int | None
+    category: str
 
 
 class SetupRepository(Lookups):
@@ -55,6 +71,26 @@ class SetupRepository(Lookups):
                 col(Player.team_id), col(Player.main_board).is_(None), col(Player.main_board), col(Player.id)
             )
         ).all()
+
+    def roster_rows_of_event(self, event_id: int) -> list[RosterRow]:
+        """``players_of_event`` as plain rows (drafting reads the whole field's 1,450 players each time)."""
+        rows = self.session.execute(
+            sa_select(
+                col(Player.team_id),
+                col(Player.name),
+                col(Player.account),
+                col(Player.sex),
+                col(Player.birth_year),
+                col(Player.rating),
+                col(Player.main_board),
+                col(Player.category),
+            )
+            .where(col(Player.event_id) == event_id)
+            .order_by(
+                col(Player.team_id), col(Player.main_board).is_(None), col(Player.main_board), col(Player.id)
+            )
+        ).all()
+        return [RosterRow(*row) for row in rows]
 
     def delete_players_of_team(self, team_id: int) -> None:
         self.session.execute(delete(Player).where(col(Player.team_id) == team_id))

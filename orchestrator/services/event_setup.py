@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from fractions import Fraction
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from orchestrator.adapters.repo_setup import RosterRow
 from orchestrator.adapters.tables import (
     Event,
     EventStatus,
@@ -81,7 +82,7 @@ def _parsed_definition(text: str, source: str) -> EventDefinition:
         return parse_event(text, source=source)  # raises again, naming the event's file
 
 
-def domain_team(team: Team, players: Sequence[Player]) -> domain_teams.Team:
+def domain_team(team: Team, players: Sequence[Player | RosterRow]) -> domain_teams.Team:
     """A stored team as the pure domain sees it (its roster from the stored players)."""
     roster = tuple(
         domain_teams.RosterEntry(
@@ -107,7 +108,7 @@ class _Field:
     rows: dict[int, Team]
     by_name: dict[str, int]
     domain: dict[int, domain_teams.Team]
-    players: dict[int, list[Player]]
+    players: dict[int, list[RosterRow]]
 
     def name(self, team_id: int) -> str:
         return self.rows[team_id].name
@@ -115,8 +116,8 @@ class _Field:
 
 def _field(uow: UnitOfWork, event_id: int) -> _Field:
     rows = {t.id: t for t in uow.setup.teams_of(event_id) if t.id is not None}
-    players: dict[int, list[Player]] = defaultdict(list)
-    for player in uow.setup.players_of_event(event_id):
+    players: dict[int, list[RosterRow]] = defaultdict(list)
+    for player in uow.setup.roster_rows_of_event(event_id):
         players[player.team_id].append(player)
     return _Field(
         rows=rows,
