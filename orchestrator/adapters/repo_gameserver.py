@@ -15,7 +15,7 @@ from sqlalchemy import bindparam, func, insert, update
 from sqlalchemy import select as sa_select
 from sqlmodel import col, select
 
-from orchestrator.adapters.repositories import Lookups
+from orchestrator.adapters.repositories import Lookups, among
 from orchestrator.adapters.tables import (
     AuditLog,
     Board,
@@ -179,7 +179,7 @@ class GameserverRepository(Lookups):
             .join(Match, col(Match.id) == Board.match_id)
             .join(Round, col(Round.id) == Match.round_id)
             .join(Stage, col(Stage.id) == Round.stage_id)
-            .where(col(Board.game_id).in_(wanted))
+            .where(among(self.session, col(Board.game_id), wanted))
         ).all()
         return {
             game_id: GameBoard(
@@ -221,7 +221,7 @@ class GameserverRepository(Lookups):
         rows = self.session.execute(
             sa_select(col(Match.pool_id), col(Match.duel_id))
             .join(Board, col(Board.match_id) == Match.id)
-            .where(col(Board.game_id).in_(wanted))
+            .where(among(self.session, col(Board.game_id), wanted))
             .distinct()
         ).all()
         pools = sorted({pool for pool, _duel in rows if pool is not None})

@@ -16,7 +16,7 @@ from sqlalchemy import select as sa_select
 from sqlalchemy.orm import aliased, defer
 from sqlmodel import col, select
 
-from orchestrator.adapters.repositories import Lookups, known_ids
+from orchestrator.adapters.repositories import Lookups, among, known_ids
 from orchestrator.adapters.tables import (
     Appeal,
     AppealStatus,
@@ -299,7 +299,7 @@ class PlayoffRepository(Lookups):
         ids = known_ids(match_ids)
         if not ids:
             return {}
-        rows = self.session.exec(select(Lineup).where(col(Lineup.match_id).in_(ids))).all()
+        rows = self.session.exec(select(Lineup).where(among(self.session, col(Lineup.match_id), ids))).all()
         return {(lineup.match_id, lineup.team_id): lineup for lineup in rows}
 
     # --- Armageddon and lots --------------------------------------------------------------------

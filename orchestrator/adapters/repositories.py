@@ -11,8 +11,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import func, text, update
+from sqlalchemy import any_, bindparam, func, text, update
 from sqlalchemy import select as sa_select
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import defer
 from sqlmodel import Session, SQLModel, col, select
 
@@ -70,6 +71,18 @@ def _held(session: Session, model: type[ModelT], row_id: int, row: ModelT | None
     if row is not None:
         session.info.setdefault("held_rows", {})[(model, row_id)] = row
     return row
+
+
+def among(session: Session, column: Any, values: Sequence[Any]) -> Any:
+    """``column IN values``; on PostgreSQL ``column = ANY(one array parameter)``.
+
+    An IN list is a new statement for every count of values (a round's 300 player ids, 150 game ids):
+    PostgreSQL parsed and planned each one again and no statement could be prepared. The array keeps one
+    statement text whatever the count.
+    """
+    if session.get_bind().dialect.name == "postgresql":
+        return column == any_(bindparam(None, list(values), type_=ARRAY(column.type)))
+    return column.in_(values)
 
 
 def known_ids(values: Iterable[int | None]) -> list[int]:
@@ -136,7 +149,7 @@ class Lookups(Repository):
             return out
         rows = self.session.execute(
             sa_select(col(Player.team_id), col(Player.main_board), col(Player.id)).where(
-                col(Player.team_id).in_(ids), col(Player.main_board).is_not(None)
+                among(self.session, col(Player.team_id), ids), col(Player.main_board).is_not(None)
             )
         ).all()
         for team_id, board, player_id in rows:
@@ -190,7 +203,7 @@ class Lookups(Repository):
             return out
         statement = (
             select(Board)
-            .where(col(Board.match_id).in_(ids))
+            .where(among(self.session, col(Board.match_id), ids))
             .order_by(col(Board.match_id), col(Board.board_no))
         )
         if not with_pgn:

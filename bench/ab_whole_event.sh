@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Interleaved A/B of bench/whole_event.py: an earlier commit against the working tree, run after run.
+#
+#   bench/ab_whole_event.sh <commit> [pairs=3] [extra whole_event.py options...]
+#
+# This 2-core machine changes speed by 1.5-2x within an hour, so two figures taken an hour apart say little;
+# runs that alternate (A, B, A, B, ...) share the machine's mood. The commit is checked out in a temporary
+# git worktree and run with PYTHONPATH pointing at it (same venv, same PostgreSQL and stand-in settings).
+# Prints one line per run: which side, the event's wall clock, and the machine reference of that run.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+base="${1:?usage: bench/ab_whole_event.sh <commit> [pairs] [whole_event.py options]}"
+pairs="${2:-3}"
+shift $(( $# >= 2 ? 2 : 1 ))
+python="$root/.venv/bin/python"
+tree="$(mktemp -d)/base"
+git -C "$root" worktree add --detach -q "$tree" "$base"
+trap 'git -C "$root" worktree remove --force "$tree"' EXIT
+
+run() {  # $1: label, $2: source tree, then whole_event.py options
+  local label="$1" src="$2" out
+  shift 2
+  out="$(cd "$src" && PYTHONPATH="$src" "$python" bench/whole_event.py --runs 1 "$@" 2>&1)" || {
+    echo "$label: run failed"; echo "$out" | tail -5; return 1; }
+  printf '%-8s event %6s s   machine reference %s s\n' "$label" \
+    "$(echo "$out" | sed -nE 's/.*event ([0-9.]+) s.*/\1/p' | head -1)" \
+    "$(echo "$out" | sed -nE 's/.*best of 3\): ([0-9.]+) s.*/\1/p' | head -1)"
+}
+
+for _ in $(seq "$pairs"); do
+  run "$(git -C "$tree" rev-parse --short HEAD)" "$tree" "$@"
+  run "tree" "$root" "$@"
+done
