@@ -1,0 +1,80 @@
+"""Where the whole event's wall clock goes: CPU seconds of this process, the stand-in and PostgreSQL.
+
+Run: .venv/bin/python bench/cpu_split.py [any bench/whole_event.py option, e.g. --runs 1]
+
+Runs bench/whole_event.py unchanged and, around each run's event phase (``Demo.run``), reads the CPU time
+(user + system, /proc) of this process (the orchestrator's jobs and driver), of the stand-in process and
+of every PostgreSQL process on the machine (so keep the machine otherwise idle). Jobs run in one thread,
+so with no parallelism the three figures add up to about the wall clock; their shares say what to work on.
+Linux only.
+"""
+
+from __future__ import annotations
+
+import os
+import runpy
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from orchestrator.services import demo  # noqa: E402
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: str) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS
+    except (OSError, IndexError, ValueError):
+        return 0.0  # the process ended meanwhile
+
+
+def pids(match: str) -> list[str]:
+    found = []
+    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+        try:
+            if match in Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode():
+                found.append(pid)
+        except OSError:
+            continue
+    return found
+
+
+def postgres_cpu() -> float:
+    total = 0.0
+    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+        try:
+            if Path(f"/proc/{pid}/comm").read_text().startswith("postgres"):
+                total += cpu_seconds(pid)
+        except OSError:
+            continue
+    return total
+
+
+_run = demo.Demo.run
+
+
+def measured_run(self: demo.Demo, *args: Any, **kwargs: Any) -> demo.DemoResult:
+    standin = pids("orchestrator.standin")
+    standin_before = sum(cpu_seconds(p) for p in standin)
+    pg_before = postgres_cpu()  # the run's connections stay open in its pool until it ends
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = _run(self, *args, **kwargs)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    standin_cpu = sum(cpu_seconds(p) for p in standin) - standin_before
+    pg_cpu = postgres_cpu() - pg_before
+    print(
+        f"event phase: wall {wall:.2f} s; CPU: orchestrator {cpu:.2f} s, stand-in {standin_cpu:.2f} s, "
+        f"PostgreSQL {pg_cpu:.2f} s (sum {cpu + standin_cpu + pg_cpu:.2f} s)"
+    )
+    return result
+
+
+demo.Demo.run = measured_run  # type: ignore[method-assign]
+sys.argv = [str(ROOT / "bench" / "whole_event.py"), *sys.argv[1:]]
+runpy.run_path(sys.argv[0], run_name="__main__")
