@@ -39,15 +39,10 @@ OPEN_ROUND_STATUSES = (RoundStatus.PAIRED.value, RoundStatus.PLAYING.value)
 
 @dataclass(frozen=True, slots=True)
 class BoardInMatch:
-    """A board with the match fields ingestion needs (which pool or duel to lock, which round)."""
+    """A round's board (an ORM object: pairing writes the lineups through it) and its match's id."""
 
     board: Board
     match_id: int
-    round_id: int
-    pool_id: int | None
-    duel_id: int | None
-    event_id: int | None = None
-    stage_closed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,15 +137,13 @@ class GameserverRepository(Lookups):
 
     def boards_of_round(self, round_id: int) -> list[BoardInMatch]:
         rows = self.session.exec(
-            select(Board, Match, Stage.event_id, Stage.status)
+            select(Board, Match.id)
             .join(Match, col(Match.id) == Board.match_id)
-            .join(Round, col(Round.id) == Match.round_id)
-            .join(Stage, col(Stage.id) == Round.stage_id)
             .where(Match.round_id == round_id)
             .order_by(col(Match.match_no), col(Board.board_no))
             .execution_options(populate_existing=True)
         ).all()
-        return [_in_match(board, match, event_id, status) for board, match, event_id, status in rows]
+        return [BoardInMatch(board, match_id or 0) for board, match_id in rows]
 
     def boards_by_game_ids(self, game_ids: Iterable[str]) -> dict[str, GameBoard]:
         """Boards holding these game ids, keyed by game id: one query of plain rows (no ORM objects).
@@ -427,15 +420,3 @@ class GameserverRepository(Lookups):
             )
             for player, team, link in rows
         ]
-
-
-def _in_match(board: Board, match: Match, event_id: int | None, stage_status: str) -> BoardInMatch:
-    return BoardInMatch(
-        board=board,
-        match_id=match.id or 0,
-        round_id=match.round_id,
-        pool_id=match.pool_id,
-        duel_id=match.duel_id,
-        event_id=event_id,
-        stage_closed=stage_status == StageStatus.CLOSED.value,
-    )
