@@ -100,6 +100,7 @@ WORKER_SETTINGS = (
     "auto_build_bracket",
     "auto_draw_lots",
     "auto_lot_reveal_delay_s",
+    "replay_lot_seed",
     "armageddon_nomination_minutes",
     "armageddon_colour_minutes",
     "armageddon_default_colour",

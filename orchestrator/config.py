@@ -68,6 +68,10 @@ class Settings(BaseSettings):
     auto_build_bracket: bool = True  # build the bracket once every earlier stage is closed
     auto_draw_lots: bool = True  # the tick commits due Armageddon lots and draws them a delay later
     auto_lot_reveal_delay_s: float = 60.0  # the lot's hash is public at least this long before its seed
+    # Replays and demos only (`olympiad demo --seed`): the automatic Armageddon lots take seeds derived from
+    # this instead of fresh secret ones, so a run can be played again. Empty in a real event: anyone who
+    # knew it could compute every lot's outcome in advance.
+    replay_lot_seed: SecretStr = SecretStr("")
     armageddon_nomination_minutes: int = 15  # captains' time to nominate after the category lot
     armageddon_colour_minutes: int = 10  # the colour-lot winner's time to choose before the default
     armageddon_default_colour: str = "black"  # what the colour-lot winner gets when they do not choose

@@ -211,6 +211,8 @@ def demo_settings(
         "standin_faults": "",
         "standin_fault_rate": 0.0,
         "standin_seed": options.seed if options.seed is not None else secrets.randbelow(2**31),
+        # --seed replays the Armageddon lots too (the pairing lots: DemoDriver.pairing_seed).
+        "replay_lot_seed": SecretStr(f"olympiad-demo/{options.seed}" if options.seed is not None else ""),
         # The play-off without staff, in demo time (used when the workers run the play-off tick).
         "eager_scheduler": False,  # the demo's beat_tick is the only scheduler
         "auto_build_bracket": True,

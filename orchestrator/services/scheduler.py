@@ -26,6 +26,7 @@ cost two plain-row queries per stage when the bracket is as an earlier advance l
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 from collections.abc import Callable
@@ -163,7 +164,8 @@ def _armageddon_step(
                 return
             lot = lots.get(purposes[which])
             if lot is None or lot.sealed_seed_hex is None:
-                playoff.commit_armageddon_lot(uow, duel_id=duel_id, which=which, actor=actor)
+                seed = _replay_seed(settings, event.slug, purposes[which])
+                playoff.commit_armageddon_lot(uow, duel_id=duel_id, which=which, actor=actor, seed=seed)
                 tick.lots_committed.append(f"{duel_id}:{which}")
                 if settings.auto_lot_reveal_delay_s > 0:  # the draw is due then
                     enqueue(uow, PLAYOFF_TICK, countdown=settings.auto_lot_reveal_delay_s)
@@ -200,6 +202,15 @@ def _armageddon_step(
             if rnd is not None and rnd.status == RoundStatus.SCHEDULED.value:
                 enqueue(uow, CREATE_GAMES, rnd.id or 0)  # idempotent: the round is locked while pairing
                 tick.armageddon_rounds.append(rnd.id or 0)
+
+
+def _replay_seed(settings: Settings, event_slug: str, purpose: str) -> bytes | None:
+    """The lot's seed in a replay (``Settings.replay_lot_seed``): one per event and purpose, so every
+    commitment differs; None in a real event (the lot takes a fresh secret seed)."""
+    replay = settings.replay_lot_seed.get_secret_value()
+    if not replay:
+        return None
+    return hashlib.sha256(f"{replay}|{event_slug}|{purpose}".encode()).digest()
 
 
 # ---------------------------------------------------------------- closing

@@ -357,3 +357,24 @@ def test_the_bracket_view_reads_as_many_queries_with_two_armageddons_as_with_one
             == 2
         )
     assert queries() == one
+
+
+def test_a_replay_seed_makes_the_automatic_armageddon_lots_the_same_again_and_without_it_they_differ(
+    tmp_path: Path,
+) -> None:
+    def committed(name: str, replay: str) -> str:
+        for world in make_world(tmp_path / name, replay_lot_seed=replay):
+            tick(world)
+            level(world)
+            assert tick(world).lots_committed
+            lot = lot_of(world, "I", "category")
+            assert lot is not None
+            return lot.commitment
+        raise AssertionError("no world")
+
+    first, again = committed("a", "demo/7"), committed("b", "demo/7")
+    other = committed("c", "demo/8")
+    secret, secret_again = committed("d", ""), committed("e", "")
+    assert first == again  # the same replay seed: the same published hash, so the same draw
+    assert other != first
+    assert secret != secret_again  # a real event: a fresh secret seed each time
