@@ -222,16 +222,16 @@ class RowLocks(Repository):
     database-wide write lock anyway, and its dialect has no row locks).
     """
 
-    def lock(self, model: type[ModelT], row_id: int) -> ModelT:
-        # populate_existing: a copy of the row already in the session is overwritten with what this
+    def _locking(self, statement: Any) -> Any:
+        # populate_existing: a copy of a row already in the session is overwritten with what this
         # statement read under the lock (one query; it used to be a second SELECT to refresh it).
-        statement = (
-            select(model)
-            .where(col(model.id) == row_id)  # type: ignore[attr-defined]
-            .execution_options(populate_existing=True)
-        )
+        statement = statement.execution_options(populate_existing=True)
         if self.session.get_bind().dialect.name != "sqlite":
             statement = statement.with_for_update()
+        return statement
+
+    def lock(self, model: type[ModelT], row_id: int) -> ModelT:
+        statement = self._locking(select(model).where(col(model.id) == row_id))  # type: ignore[attr-defined]
         row = self.session.exec(statement).first()
         if row is None:
             raise NotFound(f"{model.__tablename__} {row_id} does not exist")
@@ -259,11 +259,9 @@ class RowLocks(Repository):
         ids = known_ids(pool_ids)
         if not ids:
             return
-        statement = select(Pool).where(col(Pool.id).in_(ids)).order_by(col(Pool.id))
-        if self.session.get_bind().dialect.name != "sqlite":
-            statement = statement.with_for_update()
-        statement = statement.execution_options(populate_existing=True)
-        self.session.exec(statement).all()
+        self.session.exec(
+            self._locking(select(Pool).where(col(Pool.id).in_(ids)).order_by(col(Pool.id)))
+        ).all()
 
     def lock_duel(self, duel_id: int) -> Duel:
         return self.lock(Duel, duel_id)

@@ -108,7 +108,6 @@ class _Field:
     rows: dict[int, Team]
     by_name: dict[str, int]
     domain: dict[int, domain_teams.Team]
-    players: dict[int, list[RosterRow]]
 
     def name(self, team_id: int) -> str:
         return self.rows[team_id].name
@@ -123,7 +122,6 @@ def _field(uow: UnitOfWork, event_id: int) -> _Field:
         rows=rows,
         by_name={t.name: team_id for team_id, t in rows.items()},
         domain={team_id: domain_team(t, players[team_id]) for team_id, t in rows.items()},
-        players=dict(players),
     )
 
 

@@ -51,11 +51,11 @@ class LinkError(ServiceError):
 # ---------------------------------------------------------------- encryption
 
 
-def _fernet(settings: Settings) -> Fernet:
+def _key(settings: Settings) -> str:
     key = settings.token_encryption_key.get_secret_value()
     if not key:
         raise ServiceError("OLYMPIAD_TOKEN_ENCRYPTION_KEY is not set: game-server tokens cannot be stored")
-    return _fernet_of(key)
+    return key
 
 
 @lru_cache(maxsize=4)
@@ -72,14 +72,13 @@ def _decrypted(key: str, encrypted: str) -> str:
 
 def encrypt_token(settings: Settings, token: str) -> str:
     """The token encrypted for storage in ``player_link.token_encrypted``."""
-    return _fernet(settings).encrypt(token.encode()).decode()
+    return _fernet_of(_key(settings)).encrypt(token.encode()).decode()
 
 
 def decrypt_token(settings: Settings, encrypted: str) -> SecretStr:
     """The stored token, wrapped so it never prints; a wrong key raises ServiceError (no detail)."""
     try:
-        _fernet(settings)  # the missing-key error first
-        return SecretStr(_decrypted(settings.token_encryption_key.get_secret_value(), encrypted))
+        return SecretStr(_decrypted(_key(settings), encrypted))
     except InvalidToken:
         raise ServiceError("a stored game-server token cannot be decrypted with the configured key") from None
 
