@@ -309,6 +309,29 @@ def run_job(name: str, *ids: int, attempt: int = 1) -> float | None:
         return 0.1 * attempt
 
 
+def import_job_modules() -> None:
+    """Import what the jobs import lazily (services that import this module back).
+
+    A Celery worker calls this at start-up, before prefork forks its children, so the first task of each
+    child does not spend its time importing.
+    """
+    from orchestrator.services import gameserver, playoff, scheduler, standings  # noqa: F401
+
+
+def warm_up() -> None:
+    """Make this process ready for its first job: the job modules imported, one database connection open.
+
+    Called in each worker process (after the fork, so no connection is shared with the parent). A warm-up
+    that fails is only logged: the first job then meets the same problem and reports it.
+    """
+    import_job_modules()
+    try:
+        with runtime().uow_factory() as uow:
+            uow.health.ping()
+    except Exception:
+        log.warning("worker warm-up: the database did not answer", exc_info=True)
+
+
 def job_started(name: str, *ids: int) -> None:
     """A worker starts job ``name``: from now on, sending it again queues a new copy (Celery mode)."""
     settings = runtime().settings
