@@ -11,10 +11,9 @@ from typing import Any
 
 from sqlalchemy import delete, or_
 from sqlalchemy import select as sa_select
-from sqlalchemy.orm import defer
 from sqlmodel import col, select
 
-from orchestrator.adapters.repositories import Lookups
+from orchestrator.adapters.repositories import BOARD_SCORE_COLUMNS, BoardScore, Lookups
 from orchestrator.adapters.tables import (
     Annulment,
     Appeal,
@@ -97,28 +96,30 @@ class ResultsRepository(Lookups):
         ).first()
         return None if row is None else (row[0], row[1], row[2])
 
-    def matches_and_boards_of_pool(self, pool_id: int) -> tuple[list[MatchInRound], dict[int, list[Board]]]:
-        """``matches_of_pool`` and ``boards_of_matches`` of those matches in one query.
+    def matches_and_boards_of_pool(
+        self, pool_id: int
+    ) -> tuple[list[MatchInRound], dict[int, list[BoardScore]]]:
+        """``matches_of_pool`` and the scores of those matches' boards in one query.
 
-        The games' PGN is not read (a pool's 270 games carry ~0.5 MB of it; it loads if someone reads it).
+        The boards come as plain ``BoardScore`` rows: a recompute reads a pool's 270 boards and needs only
+        their results and players, not 270 ORM objects.
         """
-        rows = self.session.exec(
-            select(Match, Round.number, Board)
+        rows = self.session.execute(
+            sa_select(Match, col(Round.number), *BOARD_SCORE_COLUMNS)
             .join(Round, col(Round.id) == col(Match.round_id))
             .outerjoin(Board, col(Board.match_id) == col(Match.id))
-            .where(Match.pool_id == pool_id)
+            .where(col(Match.pool_id) == pool_id)
             .order_by(col(Round.number), col(Match.match_no), col(Match.id), col(Board.board_no))
-            .options(defer(Board.pgn))  # type: ignore[arg-type]
         ).all()
         matches: list[MatchInRound] = []
-        boards: dict[int, list[Board]] = {}
-        for match, number, board in rows:
+        boards: dict[int, list[BoardScore]] = {}
+        for match, number, *board in rows:
             key = match.id or 0
             if key not in boards:
                 boards[key] = []
                 matches.append(MatchInRound(match, number))
-            if board is not None:
-                boards[key].append(board)
+            if board[0] is not None:
+                boards[key].append(BoardScore(*board))
         return matches, dict(sorted(boards.items()))
 
     def matches_of_stage(self, stage_id: int) -> Sequence[Match]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy import any_, bindparam, func, text, update
 from sqlalchemy import select as sa_select
@@ -88,6 +88,25 @@ def among(session: Session, column: Any, values: Sequence[Any]) -> Any:
 def known_ids(values: Iterable[int | None]) -> list[int]:
     """The distinct ids among ``values``, ascending, without None (for ``IN (...)`` queries)."""
     return sorted({v for v in values if v is not None})
+
+
+class BoardScore(NamedTuple):
+    """A board as standings and closing checks read it: no ORM object (a pool's 270 boards per recompute)."""
+
+    match_id: int
+    board_no: int
+    result: str
+    white_player_id: int | None
+    black_player_id: int | None
+
+
+BOARD_SCORE_COLUMNS = (
+    col(Board.match_id),
+    col(Board.board_no),
+    col(Board.result),
+    col(Board.white_player_id),
+    col(Board.black_player_id),
+)
 
 
 class Lookups(Repository):
@@ -211,6 +230,21 @@ class Lookups(Repository):
         rows = self.session.exec(statement).all()
         for board in rows:
             out[board.match_id].append(board)
+        return out
+
+    def board_scores_by_match(self, match_ids: Iterable[int | None]) -> dict[int, list[BoardScore]]:
+        """``boards_by_match`` as plain ``BoardScore`` rows (result and players only; one query)."""
+        ids = known_ids(match_ids)
+        out: dict[int, list[BoardScore]] = {i: [] for i in ids}
+        if not ids:
+            return out
+        statement = (
+            sa_select(*BOARD_SCORE_COLUMNS)
+            .where(among(self.session, col(Board.match_id), ids))
+            .order_by(col(Board.match_id), col(Board.board_no))
+        )
+        for row in self.session.execute(statement):
+            out[row[0]].append(BoardScore(*row))
         return out
 
 

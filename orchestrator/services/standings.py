@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from fractions import Fraction
 from functools import lru_cache
+from typing import Protocol
 
 from orchestrator.adapters.tables import (
-    Board,
     Event,
     EventStatus,
     Lot,
@@ -99,7 +99,18 @@ def stage_chain(stage: Stage) -> tuple[str, ...]:
 # --- effective results ----------------------------------------------------------------------------
 
 
-def effective_result(board: Board, annulled: set[int]) -> GameResult:
+class ScoredBoard(Protocol):
+    """What scoring reads of a board: an ORM ``Board`` or a plain ``BoardScore`` row."""
+
+    @property
+    def result(self) -> str: ...
+    @property
+    def white_player_id(self) -> int | None: ...
+    @property
+    def black_player_id(self) -> int | None: ...
+
+
+def effective_result(board: ScoredBoard, annulled: set[int]) -> GameResult:
     """The result a board counts as: its own, or a forfeit loss for an annulled player (SPEC §2)."""
     result = GameResult(board.result)
     if not result.is_final:
@@ -123,7 +134,7 @@ def forfeit_record(round_no: int, a: str, b: str, forfeit: MatchForfeit, boards:
     return MatchRecord(round_no, a, b, 0, 0, MatchForfeit.DOUBLE)
 
 
-def match_is_complete(match: Match, boards: Sequence[Board]) -> bool:
+def match_is_complete(match: Match, boards: Sequence[ScoredBoard]) -> bool:
     if MatchForfeit(match.forfeit) is not MatchForfeit.NONE:
         return True
     return bool(boards) and all(GameResult(b.result).is_final for b in boards)
@@ -418,7 +429,7 @@ def closing_problems(uow: UnitOfWork, *, stage_id: int, now: datetime | None = N
     if not rounds:
         problems.append(f"Stage {stage.name} has no rounds yet.")
     matches = uow.results.matches_of_stage(stage_id)
-    boards = uow.results.boards_of_matches((m.id or 0 for m in matches), with_pgn=False)
+    boards = uow.results.board_scores_by_match(m.id or 0 for m in matches)
     teams = uow.results.teams_by_id(t for m in matches for t in (m.first_team_id, m.second_team_id))
     round_no = {r.id: r.number for r in rounds}
     for rnd in rounds:
