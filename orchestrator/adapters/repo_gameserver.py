@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam, func, insert, update
 from sqlalchemy import select as sa_select
@@ -37,11 +37,25 @@ from orchestrator.domain.scoring import GameResult
 OPEN_ROUND_STATUSES = (RoundStatus.PAIRED.value, RoundStatus.PLAYING.value)
 
 
+class RoundBoard(NamedTuple):
+    """A round's board as pairing reads it (plain values; writes go through compare-and-set updates)."""
+
+    id: int
+    board_no: int
+    white_player_id: int | None
+    black_player_id: int | None
+    result: str
+    result_source: str | None
+    game_id: str | None
+    version: int
+    updated_by: str
+
+
 @dataclass(frozen=True, slots=True)
 class BoardInMatch:
-    """A round's board (an ORM object: pairing writes the lineups through it) and its match's id."""
+    """A round's board and its match's id."""
 
-    board: Board
+    board: RoundBoard
     match_id: int
 
 
@@ -136,14 +150,25 @@ class GameserverRepository(Lookups):
     # ------------------------------------------------------------ boards
 
     def boards_of_round(self, round_id: int) -> list[BoardInMatch]:
-        rows = self.session.exec(
-            select(Board, Match.id)
-            .join(Match, col(Match.id) == Board.match_id)
-            .where(Match.round_id == round_id)
+        """The round's boards in match and board order: one query of plain rows (no ORM objects)."""
+        rows = self.session.execute(
+            sa_select(
+                col(Board.id),
+                col(Board.board_no),
+                col(Board.white_player_id),
+                col(Board.black_player_id),
+                col(Board.result),
+                col(Board.result_source),
+                col(Board.game_id),
+                col(Board.version),
+                col(Board.updated_by),
+                col(Board.match_id),
+            )
+            .join(Match, col(Match.id) == col(Board.match_id))
+            .where(col(Match.round_id) == round_id)
             .order_by(col(Match.match_no), col(Board.board_no))
-            .execution_options(populate_existing=True)
         ).all()
-        return [BoardInMatch(board, match_id or 0) for board, match_id in rows]
+        return [BoardInMatch(RoundBoard(*row[:9]), row[9]) for row in rows]
 
     def boards_by_game_ids(self, game_ids: Iterable[str]) -> dict[str, GameBoard]:
         """Boards holding these game ids, keyed by game id: one query of plain rows (no ORM objects).

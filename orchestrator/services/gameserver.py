@@ -45,9 +45,8 @@ from orchestrator.adapters.lichess import (
     ensure_bulk,
     next_retry_delay,
 )
-from orchestrator.adapters.repo_gameserver import BoardInMatch
+from orchestrator.adapters.repo_gameserver import BoardInMatch, RoundBoard
 from orchestrator.adapters.tables import (
-    Board,
     BulkStatus,
     GameserverBulk,
     LinkStatus,
@@ -64,7 +63,7 @@ from orchestrator.db import utcnow
 from orchestrator.domain.gameresults import map_game
 from orchestrator.domain.scoring import GameResult, MatchForfeit
 from orchestrator.services import live
-from orchestrator.services.errors import Conflict, CurrentValue, StaleEdit
+from orchestrator.services.errors import Conflict
 from orchestrator.services.ingestion import GameUpdate, IngestReport, ingest_games
 from orchestrator.services.lineups import apply_lineups
 from orchestrator.services.player_links import decrypt_token, mark_refused
@@ -75,7 +74,7 @@ from orchestrator.services.playoff import (
     duels_waiting_for_round,
     set_armageddon_game,
 )
-from orchestrator.services.results import board_current_value
+from orchestrator.services.results import update_boards_or_stale
 from orchestrator.services.tasks import ADVANCE_STAGE, CREATE_GAMES, PLAYOFF_TICK, PULL_ROUND, enqueue
 
 log = logging.getLogger(__name__)
@@ -146,7 +145,7 @@ def create_round_games(
     rows = uow.gameserver.boards_of_round(round_id)
     if armageddon is None:
         # Submitted lineups (and short-handed forfeits) go on the boards before the games are paired.
-        by_match: dict[int, list[Board]] = {}
+        by_match: dict[int, list[RoundBoard]] = {}
         for row in rows:
             by_match.setdefault(row.match_id, []).append(row.board)
         if apply_lineups(uow, round_id=round_id, actor=actor, round_boards=by_match):
@@ -227,29 +226,12 @@ def create_round_games(
                 "updated_at": now,
             }
         )
-    _store_game_ids(uow, changes)
+    update_boards_or_stale(uow, changes)  # the game ids on their boards: one statement for the round
     stored = len(changes)
     record.bulk_id = bulk.id
     _record_bulk(uow, record, BulkStatus.CREATED, None, now)
     _mark_paired(uow, rnd, actor=actor, detail={"games": stored, "bulk_id": bulk.id})
     return RoundGames(round_id, "created", games=stored, bulk_id=bulk.id)
-
-
-def _store_game_ids(uow: UnitOfWork, changes: list[dict[str, object]]) -> None:
-    """The game ids on their boards: one compare-and-set statement for the round (version bumped).
-
-    A board changed by someone else since it was read makes the whole call fail with ``StaleEdit`` (the
-    unit of work rolls back; the next run finds the bulk again), as the one-board update does.
-    """
-    written = uow.gameserver.update_boards_versioned(changes)
-    if written == len(changes):
-        return
-    current: list[CurrentValue] = []
-    for change in changes:
-        board = uow.boards.get_or_raise(Board, int(str(change["b_id"])))
-        if board.version != change["b_version"]:
-            current.append(board_current_value(board))
-    raise StaleEdit(current)
 
 
 def _armageddon_duel(uow: UnitOfWork, rnd: Round) -> int | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 from orchestrator.adapters.tables import (
     Board,
@@ -35,6 +36,7 @@ from orchestrator.domain.teams import Category, TeamFormat
 from orchestrator.services import live
 from orchestrator.services.captains import ensure_team_access
 from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
+from orchestrator.services.results import update_boards_or_stale
 from orchestrator.services.users import AuthUser
 
 # The 2020 format (SPEC §1), for events stored without a definition file.
@@ -323,8 +325,35 @@ def lineup_of_team(uow: UnitOfWork, match: Match, team_id: int, fmt: TeamFormat)
     return default_lineup(list(uow.playoff.players_of_team(team_id)), fmt.boards)
 
 
+class LineupBoard(Protocol):
+    """What ``apply_lineups`` reads of a board: an ORM ``Board`` or a plain ``RoundBoard`` row."""
+
+    @property
+    def id(self) -> int | None: ...
+    @property
+    def board_no(self) -> int: ...
+    @property
+    def white_player_id(self) -> int | None: ...
+    @property
+    def black_player_id(self) -> int | None: ...
+    @property
+    def result(self) -> str: ...
+    @property
+    def game_id(self) -> str | None: ...
+    @property
+    def result_source(self) -> str | None: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def updated_by(self) -> str: ...
+
+
 def apply_lineups(
-    uow: UnitOfWork, *, round_id: int, actor: str, round_boards: Mapping[int, Sequence[Board]] | None = None
+    uow: UnitOfWork,
+    *,
+    round_id: int,
+    actor: str,
+    round_boards: Mapping[int, Sequence[LineupBoard]] | None = None,
 ) -> int:
     """Write each match's lineups onto its boards before the games are created; returns boards changed.
 
@@ -335,7 +364,6 @@ def apply_lineups(
     rnd = uow.repo.get_or_raise(Round, round_id)
     event, _stage = uow.playoff.event_of_stage(rnd.stage_id)
     fmt = team_format_of(event)
-    changed = 0
     matches = [m for m in uow.playoff.matches_of_round(round_id) if m.leg != 3]
     playing = [m for m in matches if m.forfeit == MatchForfeit.NONE.value]
     boards_by_match = (
@@ -352,6 +380,8 @@ def apply_lineups(
         boards = main.get(team_id, {})
         return [boards.get(board_no) for board_no in range(1, fmt.boards + 1)]  # default_lineup's rule
 
+    changes: list[dict[str, object]] = []  # written in one compare-and-set statement below
+    now = utcnow()
     for match in playing:
         first = playing_lineup(match, match.first_team_id)
         second = playing_lineup(match, match.second_team_id)
@@ -363,22 +393,29 @@ def apply_lineups(
             board = boards.get(board_no)
             if board is None:
                 board = uow.repo.add(Board(match_id=match.id or 0, board_no=board_no))
+                uow.flush()  # its id, for the update below
             if board.game_id is not None:
                 continue  # too late: the game exists
-            values: dict[str, object] = {}
-            if (board.white_player_id, board.black_player_id) != (white, black):
-                values.update(white_player_id=white, black_player_id=black)
+            result, source = board.result, board.result_source
             forfeit = _forfeit_code(white, black)
             current = GameResult(board.result)
             ours = current is GameResult.PENDING or (current.is_forfeit and board.updated_by == LINEUP_ACTOR)
             if ours and forfeit is not current:
-                values["result"] = forfeit.value
-                values["result_source"] = ResultSource.ARBITER.value if forfeit.is_final else None
-            if values:
-                uow.boards.update_versioned(
-                    board.id or 0, expected_version=board.version, values=values, actor=LINEUP_ACTOR
+                result = forfeit.value
+                source = ResultSource.ARBITER.value if forfeit.is_final else None
+            if (board.white_player_id, board.black_player_id, result) != (white, black, board.result):
+                changes.append(
+                    {
+                        "b_id": board.id or 0,
+                        "b_version": board.version,
+                        "white_player_id": white,
+                        "black_player_id": black,
+                        "result": result,
+                        "result_source": source,
+                        "updated_by": LINEUP_ACTOR,
+                        "updated_at": now,
+                    }
                 )
-                changed += 1
         if all(
             _forfeit_code(*((a, b) if c == "W" else (b, a))).is_final
             for a, b, c in zip(first, second, colours, strict=True)
@@ -387,12 +424,13 @@ def apply_lineups(
             match.finished_at = match.finished_at or utcnow()
             uow.session.add(match)
         live.announce(uow, f"match:{match.id}", match_id=match.id)
+    update_boards_or_stale(uow, changes)
     uow.audit.record(
         actor=actor,
         action="lineup.apply",
         entity="round",
         entity_id=round_id,
         event_id=event.id,
-        new={"boards_changed": changed},
+        new={"boards_changed": len(changes)},
     )
-    return changed
+    return len(changes)

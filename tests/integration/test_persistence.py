@@ -30,6 +30,7 @@ from orchestrator.adapters.tables import (
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.db import alembic_config, init_db, make_engine, make_session_factory, metadata
 from orchestrator.services.errors import StaleEdit
+from orchestrator.services.results import update_boards_or_stale
 
 pytestmark = pytest.mark.integration
 
@@ -357,6 +358,16 @@ def _bulk_compare_and_set(factory: UnitOfWorkFactory) -> None:
         untouched = uow.repo.get_or_raise(Board, second)
         assert (untouched.result, untouched.version) == ("*", 1)
         assert untouched.updated_by != "worker"
+    # Through the service: the stale board is named (who changed it, what it holds), the board the statement
+    # did write is not, and the rollback leaves both as they were.
+    with factory() as uow:
+        versions = {b: uow.repo.get_or_raise(Board, b).version for b in (first, second)}
+    changes[0]["b_version"], changes[1]["b_version"] = versions[first], versions[second] - 1
+    with pytest.raises(StaleEdit) as raised, factory() as uow:
+        update_boards_or_stale(uow, changes)
+    assert [(c.entity_id, c.version) for c in raised.value.current] == [(second, versions[second])]
+    with factory() as uow:
+        assert uow.repo.get_or_raise(Board, first).version == versions[first]
 
 
 def test_many_boards_are_compared_and_set_in_one_statement_on_postgresql(

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from orchestrator.adapters.repo_gameserver import RoundBoard
 from orchestrator.adapters.tables import Player, Role, Round
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
 from orchestrator.services import lineups, playoff
-from orchestrator.services.errors import Conflict, ValidationFailed
+from orchestrator.services.errors import Conflict, StaleEdit, ValidationFailed
 from orchestrator.services.users import AuthUser
 from tests.support.playoff import PlayoffSetup, duel_match, playoff_event
 
@@ -163,6 +164,41 @@ def test_applying_lineups_puts_the_players_on_the_boards_and_an_empty_board_is_a
     # Applying again changes nothing.
     with uow_factory() as uow:
         assert lineups.apply_lineups(uow, round_id=match.round_id, actor="system") == 0
+
+
+def test_lineups_on_boards_changed_since_they_were_read_are_refused_whole_naming_who_changed_them(
+    uow_factory: UnitOfWorkFactory, setup: PlayoffSetup
+) -> None:
+    first = setup.place_team["A2"]
+    with uow_factory() as uow:
+        match = duel_match(uow, setup, "I", 1)
+        mine = lineups.default_lineup(roster(uow, setup, first), 6)
+        mine[0], mine[1] = mine[1], mine[0]  # boards 1 and 2 change
+        lineups.submit_lineup(
+            uow,
+            match_id=match.id or 0,
+            team_id=setup.team_ids[first],
+            boards=mine,
+            user=captain_of(setup, first),
+        )
+    with uow_factory() as uow:  # what pairing read ...
+        read = uow.gameserver.boards_of_round(match.round_id)
+    with uow_factory() as uow:  # ... before an arbiter changed board 2
+        board_2 = next(r.board for r in read if r.match_id == match.id and r.board.board_no == 2)
+        uow.boards.update_versioned(
+            board_2.id, expected_version=board_2.version, values={"result": "1-0"}, actor="arbiter-ann"
+        )
+    by_match: dict[int, list[RoundBoard]] = {}
+    for row in read:
+        by_match.setdefault(row.match_id, []).append(row.board)
+    with pytest.raises(StaleEdit) as refused, uow_factory() as uow:
+        lineups.apply_lineups(uow, round_id=match.round_id, actor="system", round_boards=by_match)
+    assert [(c.entity_id, c.changed_by, c.value) for c in refused.value.current] == [
+        (board_2.id, "arbiter-ann", "1-0")
+    ]
+    with uow_factory() as uow:  # nothing was written, board 1 included
+        boards = {b.board_no: b for b in uow.playoff.boards_of_matches([match.id])[match.id or 0]}
+    assert boards[1].white_player_id != mine[0] and boards[1].updated_by != lineups.LINEUP_ACTOR
 
 
 def test_a_team_that_cannot_field_six_plays_its_mains_and_forfeits_the_rest_by_default(
