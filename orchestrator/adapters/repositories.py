@@ -251,9 +251,14 @@ class Lookups(Repository):
 class RowLocks(Repository):
     """Serialise changes to one pool or duel (STYLE habit 6).
 
-    PostgreSQL: ``SELECT ... FOR UPDATE`` holds the row until the unit of work ends, so two workers
+    PostgreSQL: ``SELECT ... FOR NO KEY UPDATE`` holds the row until the unit of work ends, so two workers
     recording results of the same pool run one after the other. SQLite: a no-op read (SQLite takes a
     database-wide write lock anyway, and its dialect has no row locks).
+
+    Not ``FOR UPDATE``: that also blocks the foreign-key checks of other transactions (``FOR KEY SHARE``),
+    so a stage's closing (stage locked, then its pools) and a pool's recomputation (pool locked, then
+    standings inserted, which refer to the stage) deadlocked, each stuck for PostgreSQL's one-second
+    deadlock timeout before one was aborted. Nothing here deletes a locked row or changes its key.
     """
 
     def _locking(self, statement: Any) -> Any:
@@ -261,7 +266,7 @@ class RowLocks(Repository):
         # statement read under the lock (one query; it used to be a second SELECT to refresh it).
         statement = statement.execution_options(populate_existing=True)
         if self.session.get_bind().dialect.name != "sqlite":
-            statement = statement.with_for_update()
+            statement = statement.with_for_update(key_share=True)  # FOR NO KEY UPDATE
         return statement
 
     def lock(self, model: type[ModelT], row_id: int) -> ModelT:

@@ -415,6 +415,46 @@ def test_a_locked_pool_cannot_be_locked_by_a_second_transaction_until_the_first_
         ).one()
 
 
+def test_a_locked_row_still_lets_other_transactions_insert_rows_that_refer_to_it(
+    uow_factory: UnitOfWorkFactory, pg_engine: Engine
+) -> None:
+    """A row lock is FOR NO KEY UPDATE: a foreign-key check (FOR KEY SHARE) of another transaction passes.
+
+    With FOR UPDATE, closing a stage (stage locked, then each pool) and a pool's recomputation (pool locked,
+    then standings rows inserted, whose foreign key checks the stage) waited for each other until
+    PostgreSQL's deadlock detection aborted one, a second later.
+    """
+    with uow_factory() as uow:
+        pool_id = seed_match(uow).pool
+        stage_id = uow.repo.get_or_raise(Pool, pool_id).stage_id
+    locked = threading.Event()
+    release = threading.Event()
+
+    def hold_locks() -> None:
+        with uow_factory() as uow:
+            uow.locks.lock(Stage, stage_id)
+            uow.locks.lock_pools([pool_id])
+            locked.set()
+            release.wait(30)
+
+    holder = threading.Thread(target=hold_locks)
+    holder.start()
+    try:
+        assert locked.wait(30)
+        for table, row_id in (("stage", stage_id), ("pool", pool_id)):
+            with pg_engine.connect() as other:  # what the foreign key check of an INSERT takes
+                assert other.execute(
+                    text(f"SELECT id FROM {table} WHERE id = :id FOR KEY SHARE NOWAIT"), {"id": row_id}
+                ).one()
+            with pg_engine.connect() as other, pytest.raises(OperationalError, match="could not obtain"):
+                other.execute(  # a second writer still waits
+                    text(f"SELECT id FROM {table} WHERE id = :id FOR NO KEY UPDATE NOWAIT"), {"id": row_id}
+                )
+    finally:
+        release.set()
+        holder.join(30)
+
+
 def test_row_locks_are_a_plain_read_on_sqlite(tmp_path: Path) -> None:
     engine = make_engine(f"sqlite:///{tmp_path / 'lock.sqlite3'}")
     try:
