@@ -392,8 +392,7 @@ def apply_lineups(
             white, black = (a, b) if colours[board_no - 1] == "W" else (b, a)
             board = boards.get(board_no)
             if board is None:
-                board = uow.repo.add(Board(match_id=match.id or 0, board_no=board_no))
-                uow.flush()  # its id, for the update below
+                board = uow.repo.add(Board(match_id=match.id or 0, board_no=board_no))  # flushed: has its id
             if board.game_id is not None:
                 continue  # too late: the game exists
             result, source = board.result, board.result_source

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from celery.signals import worker_init, worker_process_init
+from celery.concurrency.prefork import TaskPool as PreforkPool
+from celery.signals import worker_init, worker_process_init, worker_ready
 
 import workers.app as worker_app
 from orchestrator.config import Settings
-from orchestrator.services import live, live_redis
+from orchestrator.services import live, live_redis, tasks
 
 
 class FakeRedis:
@@ -54,3 +55,64 @@ def test_a_worker_started_twice_in_one_process_sends_each_message_once(
     worker_process_init.send(sender=None)
     live.publish("pool:3", kind="result")
     assert len(fake_redis.published) == 1
+
+
+class CountingUow:
+    """A unit of work whose only use is the warm-up's ping."""
+
+    def __init__(self, pings: list[str], fail: bool = False) -> None:
+        self.pings, self.fail = pings, fail
+        self.health = self
+
+    def __enter__(self) -> CountingUow:
+        if self.fail:
+            raise OSError("connection refused")
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        return None
+
+    def ping(self) -> bool:
+        self.pings.append("ping")
+        return True
+
+
+@pytest.fixture
+def pings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    seen: list[str] = []
+    runtime = tasks.Runtime(Settings(), uow_factory=lambda: CountingUow(seen), client_factory=lambda: None)  # type: ignore[arg-type,return-value]
+    monkeypatch.setattr(tasks, "_runtime", runtime)
+    return seen
+
+
+def test_each_prefork_child_opens_its_database_connection_before_its_first_task(
+    pings: list[str], fake_redis: FakeRedis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(worker_app, "settings", Settings(task_mode="celery", redis_url="redis://h:1/12"))
+    worker_process_init.send(sender=None)
+    assert pings == ["ping"]
+
+
+class Consumer:
+    """What ``worker_ready`` sends: the worker's consumer, holding its pool."""
+
+    def __init__(self, pool: object) -> None:
+        self.pool = pool
+
+
+def test_a_thread_pool_warms_up_its_main_process_and_a_prefork_parent_does_not(pings: list[str]) -> None:
+    worker_ready.send(sender=Consumer(object.__new__(PreforkPool)))  # tasks run in the children
+    assert pings == []
+    worker_ready.send(sender=Consumer(object()))  # threads or solo: tasks run here
+    assert pings == ["ping"]
+
+
+def test_a_database_that_does_not_answer_at_start_up_is_logged_and_does_not_stop_the_worker(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    failing = tasks.Runtime(
+        Settings(), uow_factory=lambda: CountingUow([], fail=True), client_factory=lambda: None
+    )  # type: ignore[arg-type,return-value]
+    monkeypatch.setattr(tasks, "_runtime", failing)
+    tasks.warm_up()
+    assert "warm-up: the database did not answer" in caplog.text
