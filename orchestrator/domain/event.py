@@ -162,9 +162,16 @@ class EventDefinition:
     teams: tuple[Team, ...]
     match_scoring: MatchScoring = field(default_factory=MatchScoring)
     appeal_window_minutes: int = 15
+    lineup_deadline_minutes: int = 0  # lineups close this long before a round starts (0: at its start)
     armageddon: ArmageddonSettings = field(default_factory=ArmageddonSettings)
     timezone: str = "UTC"
     captains: tuple[tuple[str, str], ...] = ()  # (team name, captain name)
+
+    def lineup_deadline(self, start: datetime | None) -> datetime | None:
+        """When the lineups of a round starting at ``start`` close; None: at its start (or no start yet)."""
+        if start is None or not self.lineup_deadline_minutes:
+            return None
+        return start - timedelta(minutes=self.lineup_deadline_minutes)
 
     def stage(self, key: str) -> StageDef:
         for stage in self.stages:
@@ -613,11 +620,14 @@ def _join(path: str, key: str) -> str:
     return f"{path}.{key}" if path else key
 
 
+MAX_LINEUP_DEADLINE_MINUTES = 7 * 24 * 60  # a week before the round at most
+
 _TOP_KEYS_REQUIRED = ("name", "slug", "team_format", "time_control", "stages", "teams")
 _TOP_KEYS_OPTIONAL = (
     "timezone",
     "match_scoring",
     "appeal_window_minutes",
+    "lineup_deadline_minutes",
     "armageddon",
     "bracket",
 )
@@ -663,6 +673,15 @@ def parse_event(text: str, *, source: str = "event.yaml") -> EventDefinition:
     if "appeal_window_minutes" in top:
         appeal_value = reader.integer(top["appeal_window_minutes"], "appeal_window_minutes", minimum=0)
         appeal = appeal_value if appeal_value is not None else 15
+    lineup_deadline = 0
+    if "lineup_deadline_minutes" in top:
+        deadline_value = reader.integer(
+            top["lineup_deadline_minutes"],
+            "lineup_deadline_minutes",
+            minimum=0,
+            maximum=MAX_LINEUP_DEADLINE_MINUTES,
+        )
+        lineup_deadline = deadline_value if deadline_value is not None else 0
     armageddon = _read_armageddon(reader, top["armageddon"]) if "armageddon" in top else ArmageddonSettings()
     stages = _read_stages(reader, top["stages"], timezone) if "stages" in top else []
     duels = _read_bracket(reader, top["bracket"]) if "bracket" in top else []
@@ -698,6 +717,7 @@ def parse_event(text: str, *, source: str = "event.yaml") -> EventDefinition:
         teams=tuple(teams),
         match_scoring=scoring,
         appeal_window_minutes=appeal,
+        lineup_deadline_minutes=lineup_deadline,
         armageddon=armageddon,
         timezone=timezone,
         captains=tuple(captains),

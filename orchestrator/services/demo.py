@@ -397,6 +397,7 @@ def compress_rounds(
     rounds = [r for r in uow.gameserver.rounds_of_stage(stage_id) if r.status == RoundStatus.SCHEDULED.value]
     for rnd in rounds:
         rnd.scheduled_at = start + timedelta(seconds=gap_s * (rnd.number - 1))
+        rnd.lineup_deadline_at = None  # demo time: lineups close when the round starts
         uow.repo.add(rnd)
     stage = uow.repo.get_or_raise(Stage, stage_id)
     uow.audit.record(

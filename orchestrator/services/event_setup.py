@@ -607,8 +607,13 @@ def start_stage(
     rounds: dict[int, Round] = {}
     for number in range(1, stage_def.rounds + 1):
         scheduled = stage_def.schedule[number - 1] if number <= len(stage_def.schedule) else None
+        start = _utc(scheduled, zone)
         rounds[number] = Round(
-            stage_id=stage_id, number=number, name=f"Round {number}", scheduled_at=_utc(scheduled, zone)
+            stage_id=stage_id,
+            number=number,
+            name=f"Round {number}",
+            scheduled_at=start,
+            lineup_deadline_at=definition.lineup_deadline(start),
         )
     uow.session.add_all(rounds.values())
     uow.flush()

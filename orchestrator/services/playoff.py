@@ -348,7 +348,16 @@ def _round_for(uow: UnitOfWork, ctx: _Ctx, number: int, name: str) -> Round:
         return rnd
     schedule = ctx.definition.stage(ctx.stage.key).schedule if _has_stage(ctx) else ()
     when = _utc(schedule[number - 1], ctx.definition.timezone) if number <= len(schedule) else None
-    return uow.repo.add(Round(stage_id=ctx.stage.id or 0, number=number, name=name, scheduled_at=when))
+    deadline = ctx.definition.lineup_deadline(when)
+    return uow.repo.add(
+        Round(
+            stage_id=ctx.stage.id or 0,
+            number=number,
+            name=name,
+            scheduled_at=when,
+            lineup_deadline_at=deadline,
+        )
+    )
 
 
 def _has_stage(ctx: _Ctx) -> bool:

@@ -4,6 +4,7 @@ kind of mistake in SPEC §3 is reported (all of them at once)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -391,3 +392,28 @@ def test_more_previous_pool_winners_than_pools_cannot_be_kept_apart() -> None:
     text = edit("    winners_apart: false\n", "")
     found = messages(problems_of(text))
     assert "the 5 Division 2 pool winners cannot be kept apart in 4 pools" in found
+
+
+def test_lineups_close_at_the_round_start_unless_the_file_sets_a_deadline(event: EventDefinition) -> None:
+    start = datetime(2020, 8, 1, 10, 0, tzinfo=UTC)
+    assert event.lineup_deadline_minutes == 0 and event.lineup_deadline(start) is None
+    earlier = parse_event(
+        edit("appeal_window_minutes: 15\n", "appeal_window_minutes: 15\nlineup_deadline_minutes: 30\n")
+    )
+    assert earlier.lineup_deadline(start) == datetime(2020, 8, 1, 9, 30, tzinfo=UTC)
+    assert earlier.lineup_deadline(None) is None  # a round without a time yet
+
+
+def test_a_negative_or_over_a_week_lineup_deadline_is_a_problem_with_its_line() -> None:
+    for value, expected in (
+        ("-5", "must be at least 0, found -5"),
+        ("20000", "must be at most 10080, found 20000"),
+    ):
+        text = edit(
+            "appeal_window_minutes: 15\n", f"appeal_window_minutes: 15\nlineup_deadline_minutes: {value}\n"
+        )
+        found = problems_of(text)
+        assert [(p.path, p.line) for p in found] == [
+            ("lineup_deadline_minutes", line_of(text, "lineup_deadline"))
+        ]
+        assert expected in messages(found)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -220,6 +221,28 @@ def test_starting_a_stage_creates_berger_rounds_matches_and_boards_with_default_
                 assert first.team_id == match.first_team_id and second.team_id == match.second_team_id
                 assert white.main_board == black.main_board == board.board_no
                 assert board.result == "*" and board.result_source is None
+
+
+def test_a_stage_started_from_a_file_with_a_lineup_deadline_closes_each_rounds_lineups_before_it_starts(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    text = SMALL_EVENT.replace(
+        "appeal_window_minutes: 15\n", "appeal_window_minutes: 15\nlineup_deadline_minutes: 45\n"
+    )
+    assert text != SMALL_EVENT
+    with uow_factory() as uow:
+        stage_id = running_stage(uow, event_id=make_event(uow, text))
+    with uow_factory() as uow:
+        rounds = uow.setup.rounds_of(stage_id)
+        # 09:00, 10:30 and 12:00 UTC starts; lineups close 45 minutes before each
+        assert [(r.scheduled_at, r.lineup_deadline_at) for r in rounds] == [
+            (r.scheduled_at, r.scheduled_at - timedelta(minutes=45)) for r in rounds if r.scheduled_at
+        ]
+        assert [r.lineup_deadline_at.strftime("%H:%M") for r in rounds if r.lineup_deadline_at] == [
+            "08:15",
+            "09:45",
+            "11:15",
+        ]
 
 
 def test_pairing_numbers_come_from_a_revealed_lot_that_anyone_can_recompute(
