@@ -37,6 +37,7 @@ from orchestrator.services import live
 from orchestrator.services.captains import ensure_team_access
 from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services.results import update_boards_or_stale
+from orchestrator.services.standings import ScoredBoard
 from orchestrator.services.users import AuthUser
 
 # The 2020 format (SPEC §1), for events stored without a definition file.
@@ -325,19 +326,13 @@ def lineup_of_team(uow: UnitOfWork, match: Match, team_id: int, fmt: TeamFormat)
     return default_lineup(list(uow.playoff.players_of_team(team_id)), fmt.boards)
 
 
-class LineupBoard(Protocol):
+class LineupBoard(ScoredBoard, Protocol):
     """What ``apply_lineups`` reads of a board: an ORM ``Board`` or a plain ``RoundBoard`` row."""
 
     @property
     def id(self) -> int | None: ...
     @property
     def board_no(self) -> int: ...
-    @property
-    def white_player_id(self) -> int | None: ...
-    @property
-    def black_player_id(self) -> int | None: ...
-    @property
-    def result(self) -> str: ...
     @property
     def game_id(self) -> str | None: ...
     @property

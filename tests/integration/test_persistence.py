@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import secrets
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
@@ -386,29 +388,38 @@ def test_many_boards_are_compared_and_set_on_sqlite_too(tmp_path: Path) -> None:
         engine.dispose()
 
 
+@contextmanager
+def holding(uow_factory: UnitOfWorkFactory, take: Callable[[UnitOfWork], object]) -> Iterator[None]:
+    """Run ``take`` in a unit of work on another thread and keep that transaction open inside the block."""
+    locked, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with uow_factory() as uow:
+            take(uow)
+            locked.set()
+            release.wait(30)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert locked.wait(30)
+        yield
+    finally:
+        release.set()
+        holder.join(30)
+
+
 def test_a_locked_pool_cannot_be_locked_by_a_second_transaction_until_the_first_ends(
     uow_factory: UnitOfWorkFactory, pg_engine: Engine
 ) -> None:
     with uow_factory() as uow:
         pool_id = seed_match(uow).pool
-    locked = threading.Event()
-    release = threading.Event()
-
-    def hold_lock() -> None:
-        with uow_factory() as uow:
-            uow.locks.lock_pool(pool_id)
-            locked.set()
-            release.wait(30)
-
-    holder = threading.Thread(target=hold_lock)
-    holder.start()
-    try:
-        assert locked.wait(30)
-        with pg_engine.connect() as other, pytest.raises(OperationalError, match="could not obtain lock"):
-            other.execute(text("SELECT id FROM pool WHERE id = :id FOR UPDATE NOWAIT"), {"id": pool_id})
-    finally:
-        release.set()
-        holder.join(30)
+    with (
+        holding(uow_factory, lambda uow: uow.locks.lock_pool(pool_id)),
+        pg_engine.connect() as other,
+        pytest.raises(OperationalError, match="could not obtain lock"),
+    ):
+        other.execute(text("SELECT id FROM pool WHERE id = :id FOR UPDATE NOWAIT"), {"id": pool_id})
     with pg_engine.connect() as other:
         assert other.execute(
             text("SELECT id FROM pool WHERE id = :id FOR UPDATE NOWAIT"), {"id": pool_id}
@@ -427,20 +438,12 @@ def test_a_locked_row_still_lets_other_transactions_insert_rows_that_refer_to_it
     with uow_factory() as uow:
         pool_id = seed_match(uow).pool
         stage_id = uow.repo.get_or_raise(Pool, pool_id).stage_id
-    locked = threading.Event()
-    release = threading.Event()
 
-    def hold_locks() -> None:
-        with uow_factory() as uow:
-            uow.locks.lock(Stage, stage_id)
-            uow.locks.lock_pools([pool_id])
-            locked.set()
-            release.wait(30)
+    def lock_both(uow: UnitOfWork) -> None:
+        uow.locks.lock(Stage, stage_id)
+        uow.locks.lock_pools([pool_id])
 
-    holder = threading.Thread(target=hold_locks)
-    holder.start()
-    try:
-        assert locked.wait(30)
+    with holding(uow_factory, lock_both):
         for table, row_id in (("stage", stage_id), ("pool", pool_id)):
             with pg_engine.connect() as other:  # what the foreign key check of an INSERT takes
                 assert other.execute(
@@ -450,9 +453,6 @@ def test_a_locked_row_still_lets_other_transactions_insert_rows_that_refer_to_it
                 other.execute(  # a second writer still waits
                     text(f"SELECT id FROM {table} WHERE id = :id FOR NO KEY UPDATE NOWAIT"), {"id": row_id}
                 )
-    finally:
-        release.set()
-        holder.join(30)
 
 
 def test_row_locks_are_a_plain_read_on_sqlite(tmp_path: Path) -> None:
