@@ -130,15 +130,16 @@ def plan_for(definition: EventDefinition, options: DemoOptions, settings: Settin
     return DemoPlan(round_gap_s=gap, speed=speed, tick_s=tick, lead_s=min(gap, 2.0))
 
 
-def demo_definition(text: str, *, slug: str | None = None, knockout_matches: int = 0) -> str:
-    """The event file for the demo: appeal window 0, the play-off's dates in 2099, ``slug`` when given.
+def demo_definition(text: str, *, slug: str | None = None, untimed_knockout: bool = False) -> str:
+    """The event file for the demo: appeal window 0, the play-off without dates, ``slug`` when given.
 
-    The play-off's rounds are created with the file's dates as soon as one duel of a bracket round is
-    known; far-future dates keep them from being paired before the round's other duels have matches (the
-    driver times each bracket round once all its duels are known).
+    The file's play-off dates are real dates, in the past: rounds created with them would be due at once,
+    before the round's other duels have matches. Without a schedule the bracket rounds have no time until
+    the driver times each bracket round once all its duels are known; the event page then shows the
+    play-off without dates instead of made-up ones.
     """
-    if knockout_matches:
-        text = _far_future_knockout_schedule(text, knockout_matches)
+    if untimed_knockout:
+        text = _without_knockout_schedule(text)
     lines = text.splitlines(keepends=True)
     out: list[str] = []
     window_set = False
@@ -156,9 +157,8 @@ def demo_definition(text: str, *, slug: str | None = None, knockout_matches: int
     return result
 
 
-def _far_future_knockout_schedule(text: str, matches: int) -> str:
-    """Replace the knockout stage's ``schedule`` block by ``matches`` start times in 2099 (two a day)."""
-    times = ", ".join(f'"2099-01-{1 + n // 2:02d} {10 + 2 * (n % 2)}:00"' for n in range(matches))
+def _without_knockout_schedule(text: str) -> str:
+    """Remove the knockout stage's ``schedule`` block (the key and the lines indented under it)."""
     lines = text.splitlines(keepends=True)
     knockout = next((i for i, line in enumerate(lines) if re.match(r"^\s+kind\s*:\s*knockout\b", line)), None)
     if knockout is None:
@@ -177,8 +177,7 @@ def _far_future_knockout_schedule(text: str, matches: int) -> str:
         stop = i + 1  # the block: the lines indented deeper than its key
         while stop < end and lines[stop].strip() and len(lines[stop]) - len(lines[stop].lstrip()) > indent:
             stop += 1
-        block = f"{found.group(1)}schedule: {{rounds: [{times}]}}  # demo: timed by the driver\n"
-        return "".join([*lines[:i], block, *lines[stop:]])
+        return "".join([*lines[:i], *lines[stop:]])
     return text
 
 
@@ -778,7 +777,7 @@ class Demo:
                 event_id = event_setup.create_event(
                     uow,
                     definition_text=demo_definition(
-                        text, slug=slug, knockout_matches=2 * bracket_rounds(definition.bracket)
+                        text, slug=slug, untimed_knockout=bool(definition.bracket)
                     ),
                     source=str(options.event_file),
                     actor=STAFF_ACTOR,
