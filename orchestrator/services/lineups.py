@@ -35,7 +35,7 @@ from orchestrator.domain.scoring import GameResult, MatchForfeit, board_colours
 from orchestrator.domain.teams import Category, TeamFormat
 from orchestrator.services import live
 from orchestrator.services.captains import ensure_team_access
-from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
+from orchestrator.services.errors import Conflict, CurrentValue, NotFound, StaleEdit, ValidationFailed
 from orchestrator.services.results import update_boards_or_stale
 from orchestrator.services.standings import ScoredBoard
 from orchestrator.services.users import AuthUser
@@ -306,6 +306,78 @@ def missing_lineups(uow: UnitOfWork, *, round_id: int) -> list[MissingLineup]:
             if (match.id or 0, own) not in lineups:
                 out.append(MissingLineup(match.id or 0, own, teams[own].name, teams[other].name))
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class RoundDeadline:
+    """A round's lineup deadline as staff see it (UTC), whether lineups can still change, and whether staff
+    can still move it (until the round's games exist)."""
+
+    round_id: int
+    name: str
+    starts_at: datetime | None
+    deadline: datetime | None
+    is_open: bool
+    movable: bool
+
+
+DEADLINE_ACTION = "round.lineup_deadline"
+
+
+def round_deadline(uow: UnitOfWork, *, round_id: int, now: datetime | None = None) -> RoundDeadline:
+    rnd = uow.repo.get_or_raise(Round, round_id)
+    return RoundDeadline(
+        round_id,
+        rnd.name or f"Round {rnd.number}",
+        rnd.scheduled_at,
+        effective_deadline(rnd),
+        lineup_is_open(rnd, now or utcnow()),
+        rnd.status == RoundStatus.SCHEDULED.value,
+    )
+
+
+def set_lineup_deadline(
+    uow: UnitOfWork,
+    *,
+    round_id: int,
+    deadline: datetime,
+    expected: datetime | None,
+    actor: str,
+    reason: str = "",
+) -> RoundDeadline:
+    """Staff move a round's lineup deadline (e.g. after a game-server outage); audited with the reason.
+
+    ``expected``: the deadline the form showed. If someone changed it since, nothing is saved and
+    ``StaleEdit`` names who did. Refused once the round's games exist, or for a deadline after its start.
+    """
+    rnd = uow.locks.lock(Round, round_id)  # two staff editing: one after the other
+    current = effective_deadline(rnd)
+    if current != expected:
+        changes = [a for a in uow.audit.for_entity("round", round_id) if a.action == DEADLINE_ACTION]
+        by, at = (changes[-1].actor, changes[-1].at) if changes else ("the event file", rnd.scheduled_at)
+        shown = f"{current:%Y-%m-%d %H:%M} UTC" if current else "none"
+        value = CurrentValue("round", round_id, "lineup deadline", shown, 0, by, at or utcnow())
+        raise StaleEdit([value])
+    name = rnd.name or f"round {rnd.number}"
+    if rnd.status != RoundStatus.SCHEDULED.value:
+        raise Conflict(f"The games of {name} exist already: its lineups are closed for good.")
+    if rnd.scheduled_at is not None and deadline > rnd.scheduled_at:
+        start = f"{rnd.scheduled_at:%Y-%m-%d %H:%M} UTC"
+        raise ValidationFailed([f"The deadline must be at or before the start of {name} ({start})."])
+    event, _stage = uow.playoff.event_of_stage(rnd.stage_id)
+    rnd.lineup_deadline_at = deadline
+    uow.session.add(rnd)
+    uow.audit.record(
+        actor=actor,
+        action=DEADLINE_ACTION,
+        entity="round",
+        entity_id=round_id,
+        event_id=event.id,
+        old={"deadline": current.isoformat() if current else None},
+        new={"deadline": deadline.isoformat()},
+        reason=reason or None,
+    )
+    return round_deadline(uow, round_id=round_id)
 
 
 def _forfeit_code(white: int | None, black: int | None) -> GameResult:

@@ -5,11 +5,13 @@ check ``user.team_id``; staff pass ``team_id`` to act for a team.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from fastapi import APIRouter, Form, Request
 from starlette.responses import RedirectResponse, Response
 
 from orchestrator.services import captains, lineups, playoff
-from orchestrator.services.errors import ValidationFailed
+from orchestrator.services.errors import StaleEdit, ValidationFailed
 from orchestrator.services.users import AuthUser
 from orchestrator.web.auth import require_login, require_staff
 from orchestrator.web.deps import get_settings, get_uow_factory, render
@@ -158,8 +160,43 @@ def invite(
     )
 
 
-@router.get("/staff/rounds/{round_id}/lineups")
-def missing_page(request: Request, round_id: int, user: AuthUser = require_staff()) -> Response:
+def _missing_page(request: Request, round_id: int, *, status_code: int = 200, **extra: object) -> Response:
     with get_uow_factory(request)() as uow:
         missing = lineups.missing_lineups(uow, round_id=round_id)
-    return render(request, "captain/staff_missing.html", {"missing": missing, "round_id": round_id})
+        deadline = lineups.round_deadline(uow, round_id=round_id)
+    context = {"missing": missing, "round_id": round_id, "deadline": deadline, **extra}
+    return render(request, "captain/staff_missing.html", context, status_code=status_code)
+
+
+@router.get("/staff/rounds/{round_id}/lineups")
+def missing_page(request: Request, round_id: int, user: AuthUser = require_staff()) -> Response:
+    notice = "Lineup deadline moved." if request.query_params.get("moved") else None
+    return _missing_page(request, round_id, notice=notice)
+
+
+@router.post("/staff/rounds/{round_id}/lineup-deadline")
+def deadline_submit(
+    request: Request,
+    round_id: int,
+    user: AuthUser = require_staff(),
+    deadline: str = Form(default=""),
+    expected: str = Form(default=""),
+    reason: str = Form(default=""),
+) -> Response:
+    """Move a round's lineup deadline; the form's times are UTC (``2020-08-01T09:30``)."""
+    try:
+        moment = datetime.fromisoformat(deadline.strip()).replace(tzinfo=UTC)
+    except ValueError:
+        problem = "Deadline: give a date and time such as 2020-08-01 09:30 (UTC)."
+        return _missing_page(request, round_id, status_code=422, problems=[problem])
+    shown = datetime.fromisoformat(expected) if expected.strip() else None
+    try:
+        with get_uow_factory(request)() as uow:
+            lineups.set_lineup_deadline(
+                uow, round_id=round_id, deadline=moment, expected=shown, actor=user.username, reason=reason
+            )
+    except ValidationFailed as error:
+        return _missing_page(request, round_id, status_code=422, problems=list(error.problems))
+    except StaleEdit as error:
+        return _missing_page(request, round_id, status_code=409, error=error.message)
+    return RedirectResponse(f"/staff/rounds/{round_id}/lineups?moved=1", status_code=303)

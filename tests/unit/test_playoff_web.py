@@ -268,3 +268,56 @@ def test_the_public_bracket_page_and_json_show_the_tree_without_login(world: Wor
     assert third["status"] == "armageddon" and third["armageddon"]["category_lot"]["seed_hex"]
     schema = public.get("/api/v1/openapi.json").json()
     assert "/api/v1/events/{slug}/bracket" in schema["paths"]
+
+
+def test_staff_move_a_closed_lineup_deadline_and_a_stale_form_names_who_moved_it_first(world: World) -> None:
+    with world.app.state.uow_factory() as uow:
+        own = world.setup.team_ids[world.setup.place_team["A2"]]
+        create_user(uow, username="cap5", password=PASSWORD, role=Role.CAPTAIN, team_id=own)
+        match = duel_match(uow, world.setup, "I", 1)
+        rnd = uow.repo.get_or_raise(Round, match.round_id)
+        rnd.scheduled_at = (utcnow() + timedelta(hours=2)).replace(second=0, microsecond=0)
+        rnd.lineup_deadline_at = rnd.scheduled_at - timedelta(hours=3)  # closed an hour ago
+        uow.session.add(rnd)
+        closed_at, starts_at = rnd.lineup_deadline_at, rnd.scheduled_at
+    cap5, csrf5 = login(world.app, "cap5")
+    boards = [b["player_id"] for b in cap5.get(f"/api/v1/matches/{match.id}/lineup").json()["boards"]]
+
+    def submit() -> int:
+        answer = cap5.put(
+            f"/api/v1/matches/{match.id}/lineup", json={"boards": boards}, headers={"X-CSRF-Token": csrf5}
+        )
+        return answer.status_code
+
+    assert submit() == 409
+    arb, csrf = login(world.app, "arb")
+    page = arb.get(f"/staff/rounds/{match.round_id}/lineups")
+    assert page.status_code == 200 and "(closed)" in page.text
+    url = f"/staff/rounds/{match.round_id}/lineup-deadline"
+    reopened = starts_at - timedelta(minutes=30)
+    form = {"csrf_token": csrf, "expected": closed_at.isoformat(), "reason": "server outage"}
+    moved = arb.post(url, data={**form, "deadline": reopened.strftime("%Y-%m-%dT%H:%M")})
+    assert moved.status_code == 303
+    assert "(open)" in arb.get(moved.headers["location"]).text
+    assert submit() == 200  # the captain can submit again
+    with world.app.state.uow_factory() as uow:
+        entry = [
+            a for a in uow.audit.for_entity("round", match.round_id) if a.action == "round.lineup_deadline"
+        ]
+    assert [(a.actor, a.reason, a.new) for a in entry] == [
+        ("arb", "server outage", {"deadline": reopened.isoformat()})
+    ]
+    # A second form still showing the old deadline saves nothing and says who moved it.
+    stale = arb.post(url, data={**form, "deadline": closed_at.strftime("%Y-%m-%dT%H:%M")})
+    assert stale.status_code == 409 and "changed by someone else (arb" in stale.text
+    late = {
+        **form,
+        "expected": reopened.isoformat(),
+        "deadline": (starts_at + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M"),
+    }
+    refused = arb.post(url, data=late)
+    assert refused.status_code == 422 and "at or before the start" in refused.text
+    assert arb.post(url, data={**form, "deadline": "tomorrow"}).status_code == 422
+    assert (
+        cap5.post(url, data={**form, "csrf_token": csrf5, "deadline": "2099-01-01T00:00"}).status_code == 403
+    )
