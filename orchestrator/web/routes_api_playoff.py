@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field
+from pydantic import AwareDatetime, BaseModel, Field
 
 from orchestrator.services import captains, lineups, playoff
 from orchestrator.services.users import AuthUser
@@ -54,6 +54,25 @@ class ForfeitIn(BaseModel):
 
 class WithdrawIn(BaseModel):
     reason: str
+
+
+class DeadlineIn(BaseModel):
+    deadline: AwareDatetime = Field(description="When the round's lineups close (with a time zone offset)")
+    expected: AwareDatetime | None = Field(
+        description="The deadline as last read (GET); refused with 409 if someone moved it since"
+    )
+    reason: str = ""
+
+
+def _deadline_json(deadline: lineups.RoundDeadline) -> dict[str, Any]:
+    return {
+        "round_id": deadline.round_id,
+        "name": deadline.name,
+        "starts_at": deadline.starts_at.isoformat() if deadline.starts_at else None,
+        "deadline": deadline.deadline.isoformat() if deadline.deadline else None,
+        "open": deadline.is_open,
+        "movable": deadline.movable,
+    }
 
 
 def _form_json(form: lineups.LineupForm) -> dict[str, Any]:
@@ -155,6 +174,28 @@ def post_colour(
 
 
 # --- staff -------------------------------------------------------------------------------------------
+
+
+@router.get("/rounds/{round_id}/lineup-deadline", summary="A round's lineup deadline (UTC)")
+def get_deadline(request: Request, round_id: int, user: AuthUser = require_staff()) -> dict[str, Any]:
+    with get_uow_factory(request)() as uow:
+        return _deadline_json(lineups.round_deadline(uow, round_id=round_id))
+
+
+@router.put("/rounds/{round_id}/lineup-deadline", summary="Move a round's lineup deadline (audited)")
+def put_deadline(
+    request: Request, round_id: int, body: DeadlineIn, user: AuthUser = require_staff()
+) -> dict[str, Any]:
+    with get_uow_factory(request)() as uow:
+        moved = lineups.set_lineup_deadline(
+            uow,
+            round_id=round_id,
+            deadline=body.deadline,
+            expected=body.expected,
+            actor=user.username,
+            reason=body.reason,
+        )
+    return _deadline_json(moved)
 
 
 @router.post("/playoff/{stage_id}/build", summary="Build the bracket from the closed Top standings")

@@ -321,3 +321,28 @@ def test_staff_move_a_closed_lineup_deadline_and_a_stale_form_names_who_moved_it
     assert (
         cap5.post(url, data={**form, "csrf_token": csrf5, "deadline": "2099-01-01T00:00"}).status_code == 403
     )
+
+
+def test_the_lineup_deadline_is_read_and_moved_through_the_json_api_too(world: World) -> None:
+    with world.app.state.uow_factory() as uow:
+        round_id = duel_match(uow, world.setup, "II", 1).round_id
+        rnd = uow.repo.get_or_raise(Round, round_id)
+        rnd.scheduled_at = utcnow() + timedelta(hours=2)
+        rnd.lineup_deadline_at = None  # closes when the round starts
+        uow.session.add(rnd)
+    arb, csrf = login(world.app, "arb")
+    url = f"/api/v1/rounds/{round_id}/lineup-deadline"
+    shown = arb.get(url).json()
+    assert shown["deadline"] == shown["starts_at"] and shown["open"] and shown["movable"]
+    earlier = (utcnow() + timedelta(hours=1)).isoformat()
+    body = {"deadline": earlier, "expected": shown["deadline"], "reason": "earlier start"}
+    moved = arb.put(url, json=body, headers={"X-CSRF-Token": csrf})
+    assert moved.status_code == 200, moved.text
+    assert moved.json()["deadline"] == earlier
+    again = arb.put(url, json=body, headers={"X-CSRF-Token": csrf})  # still expects the old deadline
+    assert again.status_code == 409 and "arb" in again.json()["detail"]
+    naive = arb.put(url, json={**body, "deadline": "2030-01-01T10:00"}, headers={"X-CSRF-Token": csrf})
+    assert naive.status_code == 422  # a time without its offset is refused, not guessed
+    cap, cap_csrf = login(world.app, "cap1")
+    assert cap.get(url).status_code == 403
+    assert cap.put(url, json=body, headers={"X-CSRF-Token": cap_csrf}).status_code == 403
