@@ -465,6 +465,53 @@ class BoardRepository(Repository):
         self.session.refresh(board)
         return board
 
+    def update_boards_versioned(self, changes: Sequence[Mapping[str, Any]]) -> int:
+        """Compare-and-set many boards in one statement (executemany); returns the rows changed.
+
+        Each change has ``b_id``, ``b_version`` and the new values under the column names; every
+        change must carry the same set of columns.
+        """
+        if not changes:
+            return 0
+        self.session.flush()  # pending ORM changes go first: expiring the boards below would drop them
+        table: Any = Board.__table__  # type: ignore[attr-defined]
+        columns = [key for key in changes[0] if key not in ("b_id", "b_version")]
+        connection = self.session.connection()
+        if connection.dialect.name == "postgresql":
+            # One statement for every row: UPDATE ... FROM unnest(arrays). As executemany, PostgreSQL ran one
+            # UPDATE per board (150 a round); a VALUES list instead cost SQLAlchemy ~70 ms to compile each
+            # time. The arrays go in binary (%(name)b): in text, psycopg escaped every quote of every PGN.
+            quote = connection.dialect.identifier_preparer.quote
+            keys = ["b_id", "b_version", *columns]
+            sql_type = {
+                "b_id": "INTEGER",
+                "b_version": "INTEGER",
+                **{name: table.c[name].type.compile(dialect=connection.dialect) for name in columns},
+            }
+            arrays = ", ".join(f"CAST(%({key})b AS {sql_type[key]}[])" for key in keys)
+            assignments = ", ".join(f"{quote(name)} = given.{quote(name)}" for name in columns)
+            statement = (
+                f"UPDATE board SET {assignments}, version = board.version + 1"
+                f" FROM unnest({arrays}) AS given({', '.join(quote(key) for key in keys)})"
+                " WHERE board.id = given.b_id AND board.version = given.b_version"
+            )
+            params = {key: [c[key] for c in changes] for key in keys}
+            result: Any = connection.exec_driver_sql(statement, params)
+        else:
+            many = (
+                update(table)
+                .where(table.c.id == bindparam("b_id"), table.c.version == bindparam("b_version"))
+                .values({name: bindparam(name) for name in columns} | {"version": table.c.version + 1})
+            )
+            result = connection.execute(many, list(changes))
+        # Only the boards written are out of date in the session (expiring everything made the round and
+        # bulk records of the same unit of work load again).
+        for change in changes:
+            board = self.session.identity_map.get(self.session.identity_key(Board, int(change["b_id"])))
+            if board is not None:
+                self.session.expire(board)
+        return int(result.rowcount or 0)
+
 
 class HealthRepository(Repository):
     def ping(self) -> bool:

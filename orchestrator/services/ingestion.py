@@ -105,7 +105,7 @@ def ingest_games(uow: UnitOfWork, *, games: Sequence[GameUpdate], actor: str = W
             continue
         _decide(row, game, now, actor, report, changes, audits)
     if changes:
-        written = uow.gameserver.update_boards_versioned(changes)
+        written = uow.boards.update_boards_versioned(changes)
         if written != len(changes):
             # Someone changed a board without the pool lock: roll back, the next pull sees the new state.
             raise Conflict(f"{len(changes) - written} board(s) changed during ingestion; try again")

@@ -320,6 +320,16 @@ class RoundDeadline:
     is_open: bool
     movable: bool
 
+    def as_json(self) -> dict[str, object]:
+        return {
+            "round_id": self.round_id,
+            "name": self.name,
+            "starts_at": self.starts_at.isoformat() if self.starts_at else None,
+            "deadline": self.deadline.isoformat() if self.deadline else None,
+            "open": self.is_open,
+            "movable": self.movable,
+        }
+
 
 DEADLINE_ACTION = "round.lineup_deadline"
 

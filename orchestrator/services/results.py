@@ -184,7 +184,7 @@ def update_boards_or_stale(uow: UnitOfWork, changes: Sequence[Mapping[str, objec
     A board changed by someone else since it was read makes the whole call fail with ``StaleEdit`` naming
     who changed it (the unit of work rolls back), as the one-board update does.
     """
-    written = uow.gameserver.update_boards_versioned(changes)
+    written = uow.boards.update_boards_versioned(changes)
     if written == len(changes):
         return
     # The boards whose version matched were written by the statement: they are not what went wrong

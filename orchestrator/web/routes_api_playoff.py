@@ -64,17 +64,6 @@ class DeadlineIn(BaseModel):
     reason: str = ""
 
 
-def _deadline_json(deadline: lineups.RoundDeadline) -> dict[str, Any]:
-    return {
-        "round_id": deadline.round_id,
-        "name": deadline.name,
-        "starts_at": deadline.starts_at.isoformat() if deadline.starts_at else None,
-        "deadline": deadline.deadline.isoformat() if deadline.deadline else None,
-        "open": deadline.is_open,
-        "movable": deadline.movable,
-    }
-
-
 def _form_json(form: lineups.LineupForm) -> dict[str, Any]:
     return {
         "match_id": form.match_id,
@@ -179,7 +168,7 @@ def post_colour(
 @router.get("/rounds/{round_id}/lineup-deadline", summary="A round's lineup deadline (UTC)")
 def get_deadline(request: Request, round_id: int, user: AuthUser = require_staff()) -> dict[str, Any]:
     with get_uow_factory(request)() as uow:
-        return _deadline_json(lineups.round_deadline(uow, round_id=round_id))
+        return lineups.round_deadline(uow, round_id=round_id).as_json()
 
 
 @router.put("/rounds/{round_id}/lineup-deadline", summary="Move a round's lineup deadline (audited)")
@@ -195,7 +184,7 @@ def put_deadline(
             actor=user.username,
             reason=body.reason,
         )
-    return _deadline_json(moved)
+    return moved.as_json()
 
 
 @router.post("/playoff/{stage_id}/build", summary="Build the bracket from the closed Top standings")

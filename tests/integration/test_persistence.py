@@ -353,7 +353,7 @@ def _bulk_compare_and_set(factory: UnitOfWorkFactory) -> None:
             }
             for board_id, version, pgn in ((first, 1, "1. e4 e5 0-1"), (second, stale, None))
         ]
-        assert uow.gameserver.update_boards_versioned(changes) == 1
+        assert uow.boards.update_boards_versioned(changes) == 1
         board = uow.repo.get_or_raise(Board, first)  # read again, not the copy from before the update
         assert (board.result, board.version, board.pgn, board.updated_at) == ("0-1", 2, "1. e4 e5 0-1", at)
     with factory() as uow:
