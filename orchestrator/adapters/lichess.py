@@ -1,4 +1,4 @@
-"""Lichess-protocol game-server client: bulk pairing, export by ids, stream by ids (SPEC §8).
+"""Lichess-protocol game-server client: bulk pairing, export by ids, stream by ids (docs/rules.md §8).
 
 Works against lichess.org and the project's stand-in server (orchestrator/standin). Every answer is
 mapped to data or to one of the errors below; the retry policy is data (``RetryPolicy``) so a Celery

@@ -70,7 +70,7 @@ class MatchStatus(StrEnum):
 
 class ResultSource(StrEnum):
     SERVER = "server"  # pulled from the game server
-    ARBITER = "arbiter"  # entered by staff; always wins over a later poll (SPEC §6)
+    ARBITER = "arbiter"  # entered by staff; always wins over a later poll (docs/rules.md §6)
     IMPORT = "import"  # read from a file or the Chess.com published-data API
 
 
@@ -210,7 +210,7 @@ class LoginAttempt(SQLModel, table=True):
 
 
 class AuditLog(SQLModel, table=True):
-    """Who changed what, when and why (SPEC §6, §7). ``old``/``new`` never hold secrets."""
+    """Who changed what, when and why (docs/rules.md §6, §7). ``old``/``new`` never hold secrets."""
 
     __tablename__ = "audit_log"
     __table_args__ = (Index("ix_audit_log_entity_entity_id", "entity", "entity_id"),)
@@ -277,7 +277,7 @@ class Team(SQLModel, table=True):
 class Player(SQLModel, table=True):
     __tablename__ = "player"
     __table_args__ = (
-        UniqueConstraint("event_id", "account"),  # a player belongs to one team (SPEC §1)
+        UniqueConstraint("event_id", "account"),  # a player belongs to one team (docs/rules.md §1)
         UniqueConstraint("team_id", "main_board"),
         one_of("sex", Sex),
         one_of("category", CategoryCode),
@@ -318,7 +318,7 @@ class PoolEntry(SQLModel, table=True):
 
 
 class Duel(SQLModel, table=True):
-    """A play-off duel: two matches, then Armageddon on 1–1 in match points (SPEC §5)."""
+    """A play-off duel: two matches, then Armageddon on 1–1 in match points (docs/rules.md §5)."""
 
     __tablename__ = "duel"
     __table_args__ = (UniqueConstraint("stage_id", "key"), one_of("status", DuelStatus))
@@ -377,7 +377,7 @@ class Match(SQLModel, table=True):
 
 
 class Board(SQLModel, table=True):
-    """One game of a match; ``version`` guards concurrent result entry (SPEC §6, seed 004)."""
+    """One game of a match; ``version`` guards concurrent result entry (docs/rules.md §6, docs/rules.md §6)."""
 
     __tablename__ = "board"
     __table_args__ = (
@@ -435,7 +435,7 @@ class Appeal(SQLModel, table=True):
 
 
 class Lot(SQLModel, table=True):
-    """A draw by lot: the SHA-256 commitment is published first, the seed after the draw (SPEC §7)."""
+    """A draw by lot: the SHA-256 commitment is published first, the seed after the draw (docs/rules.md §7)."""
 
     __tablename__ = "lot"
     __table_args__ = (one_of("kind", LOT_KINDS),)
@@ -474,7 +474,7 @@ class Standing(SQLModel, table=True):
 
 
 class Annulment(SQLModel, table=True):
-    """A fair-play ruling: all of a player's results in the event become losses (SPEC §2)."""
+    """A fair-play ruling: all of a player's results in the event become losses (docs/rules.md §2)."""
 
     __tablename__ = "annulment"
 
@@ -486,7 +486,7 @@ class Annulment(SQLModel, table=True):
 
 
 class Armageddon(SQLModel, table=True):
-    """The deciding game of a 1–1 duel; nominations stay sealed until both are in (SPEC §5)."""
+    """The deciding game of a 1–1 duel; nominations stay sealed until both are in (docs/rules.md §5)."""
 
     __tablename__ = "armageddon"
     __table_args__ = (
@@ -527,7 +527,7 @@ class PlayerLink(SQLModel, table=True):
 
 
 class GameserverBulk(SQLModel, table=True):
-    """One bulk pairing request for a round on the game server (SPEC §8)."""
+    """One bulk pairing request for a round on the game server (docs/rules.md §8)."""
 
     __tablename__ = "gameserver_bulk"
     __table_args__ = (one_of("status", BulkStatus),)

@@ -1,4 +1,4 @@
-"""References to bracket slots: who fills each side of a play-off duel (SPEC §3 play-off table)."""
+"""References to bracket slots: who fills each side of a play-off duel (docs/rules.md §3 play-off table)."""
 
 from __future__ import annotations
 

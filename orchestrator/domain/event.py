@@ -1,4 +1,4 @@
-"""Event definition: team format, stage graph, bracket, schedule and field of an event (SPEC §1, §3, §5).
+"""Event definition: team format, stage graph, bracket, schedule and field of an event (docs/rules.md §1, §3, §5).
 
 ``parse_event`` reads the YAML text of an event file and checks it as a whole: it collects every problem
 (schema, counts, seeds, qualifiers, bracket, rosters) with the line it was found on, and raises
@@ -72,7 +72,7 @@ class TimeControl:
 
 @dataclass(frozen=True, slots=True)
 class ArmageddonSettings:
-    """Armageddon clocks (SPEC §5: White 5 min, Black 4 min, no increment; White must win)."""
+    """Armageddon clocks (docs/rules.md §5: White 5 min, Black 4 min, no increment; White must win)."""
 
     white_minutes: int = 5
     black_minutes: int = 4
@@ -129,7 +129,7 @@ class StageDef:
     advance: int
     tiebreaks: tuple[str, ...]
     schedule: tuple[datetime, ...]
-    winners_apart: bool = True  # winners of the previous stage's pools go to different pools (SPEC §3)
+    winners_apart: bool = True  # winners of the previous stage's pools go to different pools (docs/rules.md §3)
 
     @property
     def is_pools(self) -> bool:
@@ -1450,7 +1450,7 @@ def _check_stages_and_bracket(
                     f"entrants, but {stage.pool_count} pools of {stage.pool_size} need {stage.size}",
                 )
         if stage.kind == "pools" and stage.winners_apart and stage.pool_count:
-            # SPEC §3: winners of the previous stage's pools must not share a pool.
+            # docs/rules.md §3: winners of the previous stage's pools must not share a pool.
             for _, entrant in stage.entrants:
                 source = by_key.get(entrant.stage) if isinstance(entrant, Qualifiers) else None
                 if source is not None and source.kind == "pools" and source.pool_count > stage.pool_count:

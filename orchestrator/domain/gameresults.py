@@ -1,4 +1,4 @@
-"""Reading a game-server game (Lichess JSON) into our result (SPEC §8).
+"""Reading a game-server game (Lichess JSON) into our result (docs/rules.md §8).
 
 Pure: the export line or stream event is a plain mapping; nothing here does I/O. The result comes from
 ``winner`` (absent = draw or unfinished) read together with ``status``, never from the status alone.
@@ -101,7 +101,7 @@ def map_status(
     moves: object = None,
     no_start_as_forfeit: bool = True,
 ) -> MappedResult:
-    """Our result for a game-server ``status`` and ``winner`` (SPEC §8 mapping table, docs/gameserver.md)."""
+    """Our result for a game-server ``status`` and ``winner`` (docs/rules.md §8 mapping table, docs/gameserver.md)."""
     if winner is not None and winner not in ("white", "black"):
         return _arbiter(status, f"unreadable winner {winner!r} with status {status!r}")
     won = _winner_result(winner)

@@ -1,4 +1,4 @@
-"""Play-off duels, the Armageddon tie-break and the bracket (SPEC §5, SPEC §3 play-off table).
+"""Play-off duels, the Armageddon tie-break and the bracket (docs/rules.md §5, docs/rules.md §3 play-off table).
 
 A duel is two matches; match points decide it, game points never do; a level duel goes to one Armageddon
 game. Everything here is pure: lots come in as seeds, time comes in as ``now``. Choices the rules leave
@@ -207,7 +207,7 @@ def _forfeited_by(team: str, record: DuelRecord, matches: Sequence[MatchRecord])
 
 
 def decide_duel(record: DuelRecord, *, scoring: MatchScoring = DEFAULT_SCORING) -> DuelOutcome:
-    """Where a duel stands (SPEC §5): match points decide, then Armageddon; then forfeits or rulings."""
+    """Where a duel stands (docs/rules.md §5): match points decide, then Armageddon; then forfeits or rulings."""
     _check_record(record)
     matches = _match_records(record)
     mp_a = sum(m.mp(scoring)[0] for m in matches)
@@ -354,7 +354,7 @@ def armageddon_categories(team_format: TeamFormat) -> tuple[Category, ...]:
 def default_nominee(
     team_format: TeamFormat, category: Category, match2_lineup: Sequence[Player | None]
 ) -> Player | None:
-    """The player of the category's first board in match 2 (SPEC §5), or None if that board was empty."""
+    """The player of the category's first board in match 2 (docs/rules.md §5), or None if that board was empty."""
     board = team_format.first_board_of(category)
     if board is None or board > len(match2_lineup):
         return None
@@ -378,7 +378,7 @@ def start_armageddon(
 
 
 def draw_category(state: ArmageddonState, seed: bytes) -> ArmageddonState:
-    """Draw the Armageddon category by lot among the format's categories (SPEC §5, §7)."""
+    """Draw the Armageddon category by lot among the format's categories (docs/rules.md §5, §7)."""
     if state.phase is not ArmageddonPhase.DRAW_CATEGORY:
         raise KnockoutError(f"duel {state.duel_key}: the Armageddon category is already drawn")
     candidates = [c.value for c in armageddon_categories(state.team_format)]
@@ -447,7 +447,7 @@ def reveal(state: ArmageddonState, now: datetime) -> ArmageddonState:
     missing = [n.team for n in filled if n.player is None]
     if not missing:
         return revealed
-    # A team with nobody to field forfeits the game (SPEC §5: a forfeit by one nominee loses).
+    # A team with nobody to field forfeits the game (docs/rules.md §5: a forfeit by one nominee loses).
     if len(missing) == 2:
         return replace(revealed, white=state.teams[0], result=GameResult.DOUBLE_FORFEIT)
     present = state.teams[1 - state.side(missing[0])]

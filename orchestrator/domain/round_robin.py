@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Pairing:
-    """One match of a round: ``first`` is the first-named team (White on board 1, SPEC §1)."""
+    """One match of a round: ``first`` is the first-named team (White on board 1, docs/rules.md §1)."""
 
     round: int
     table: int

@@ -1,4 +1,4 @@
-"""Game results, game points and match points (SPEC §2; FIDE C.07 Art. 11).
+"""Game results, game points and match points (docs/rules.md §2; FIDE C.07 Art. 11).
 
 All points are integer half-points: 1 = ½ game point, 2 = one game point. No float ever decides a rank.
 """
@@ -18,7 +18,7 @@ class ScoreError(ValueError):
 
 
 class GameResult(Enum):
-    """One board's result, from White's side (SPEC §2 result codes)."""
+    """One board's result, from White's side (docs/rules.md §2 result codes)."""
 
     WHITE_WINS = "1-0"
     DRAW = "½-½"
@@ -138,7 +138,7 @@ class MatchScoring:
     loss: int = 0
 
     def match_points(self, own_half: HalfPoints, other_half: HalfPoints) -> int:
-        """Match points from the two teams' game points (SPEC §2)."""
+        """Match points from the two teams' game points (docs/rules.md §2)."""
         if own_half > other_half:
             return self.win
         if own_half == other_half:
@@ -193,7 +193,7 @@ class MatchRecord:
 
 
 def board_colours(boards: int, *, first_named: bool = True) -> tuple[str, ...]:
-    """Colours of a team on each board: the first-named team has White on the odd boards (SPEC §1)."""
+    """Colours of a team on each board: the first-named team has White on the odd boards (docs/rules.md §1)."""
     odd, even = ("W", "B") if first_named else ("B", "W")
     return tuple(odd if board % 2 == 1 else even for board in range(1, boards + 1))
 
@@ -203,7 +203,7 @@ def match_game_points(
 ) -> tuple[HalfPoints, HalfPoints]:
     """Game points of the two teams from their boards' results (White's side per board).
 
-    Board 1 is White for the first-named team (SPEC §1), so on odd boards team_a is White.
+    Board 1 is White for the first-named team (docs/rules.md §1), so on odd boards team_a is White.
     """
     a = b = 0
     for index, result in enumerate(results):

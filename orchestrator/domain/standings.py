@@ -1,4 +1,4 @@
-"""Pool standings: apply a tie-break chain (FIDE C.07 Art. 4.2; our rules in rules/TIEBREAKS.md).
+"""Pool standings: apply a tie-break chain (FIDE C.07 Art. 4.2; our rules in docs/tiebreaks.md).
 
 Ranking works on groups: all teams start tied; each criterion splits only the groups still tied.
 Values are exact Fractions. For the direct-encounter codes (DE:MP, DE:GP, EDE) the value shown is

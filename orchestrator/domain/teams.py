@@ -1,4 +1,4 @@
-"""Teams, players, board categories and eligibility (SPEC §1)."""
+"""Teams, players, board categories and eligibility (docs/rules.md §1)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ class TeamFormat:
         return self.board_categories[board - 1]
 
     def first_board_of(self, category: Category) -> int | None:
-        """The first board of a category (Armageddon default nominee, SPEC §5)."""
+        """The first board of a category (Armageddon default nominee, docs/rules.md §5)."""
         for index, board_category in enumerate(self.board_categories, start=1):
             if board_category is category:
                 return index
@@ -53,7 +53,7 @@ class TeamFormat:
 
 
 def is_eligible(player: Player, category: Category, cutoff_year: int) -> bool:
-    """Who may play a board of ``category`` (SPEC §1 table)."""
+    """Who may play a board of ``category`` (docs/rules.md §1 table)."""
     if category is Category.OPEN:
         return True
     if category is Category.WOMEN:
@@ -84,6 +84,6 @@ class Team:
 
     @property
     def strength(self) -> int:
-        """Average rating of the main players, in whole points rounded down (SPEC §3 pool strength)."""
+        """Average rating of the main players, in whole points rounded down (docs/rules.md §3 pool strength)."""
         mains = self.main_players
         return sum(p.rating for p in mains) // len(mains) if mains else 0

@@ -1,4 +1,4 @@
-"""Team tie-breaks (FIDE C.07 2026, Olympiad 2026 Appendix 2; our decisions in rules/TIEBREAKS.md).
+"""Team tie-breaks (FIDE C.07 2026, Olympiad 2026 Appendix 2; our decisions in docs/tiebreaks.md).
 
 Every value is exact: scores are Fractions built from integer match points and integer half-points.
 A criterion is either a *value* (one number per team, higher ranks higher) or a *group* criterion
@@ -197,7 +197,7 @@ def build_event(
             MatchForfeit.B_WINS: (RoundKind.FORFEIT_LOSS, RoundKind.FORFEIT_WIN),
             MatchForfeit.DOUBLE: (RoundKind.DOUBLE_FORFEIT, RoundKind.DOUBLE_FORFEIT),
         }[m.forfeit]
-        # A double forfeit gives both teams 0 MP and 0 GP, not a draw (TIEBREAKS.md).
+        # A double forfeit gives both teams 0 MP and 0 GP, not a draw (docs/tiebreaks.md).
         gp_a, gp_b = (0, 0) if m.forfeit is MatchForfeit.DOUBLE else (m.gp_a, m.gp_b)
         put(m.team_a, TeamRound(m.round, kind_a, m.team_b, mp_a, gp_a, mp_b, gp_b))
         put(m.team_b, TeamRound(m.round, kind_b, m.team_a, mp_b, gp_b, mp_a, gp_a))
@@ -484,7 +484,7 @@ def direct_encounter(
     """Order a tied group by DE:MP, DE:GP (C.07 6) or EDE (C.07 13.3); returns ordered subgroups.
 
     EDE alternates between the primary and the secondary score, each to a fixed point, and keeps
-    using the secondary score inside a subgroup it created, as FIDE's checker does (TIEBREAKS.md).
+    using the secondary score inside a subgroup it created, as FIDE's checker does (docs/tiebreaks.md).
     """
     parts = [sorted(group)]
     if code in ("DE:MP", "DE:GP"):

@@ -1,4 +1,4 @@
-"""TRF-2026 export of one pool or stage (FIDE TRF-2026; columns as in rules/FIDE-NOTES.md §3).
+"""TRF-2026 export of one pool or stage (FIDE TRF-2026; columns as in docs/trf.md).
 
 Players: when only match totals are known (no per-board results), each team gets ``boards``
 synthetic players "Team, Board k" and every match gets per-board results that add up to the

@@ -1,6 +1,6 @@
 """Setting an event up: create it from its definition, draft and adjust pools, publish them, start a stage.
 
-Use cases (SPEC §1, §3, §7, §9), each in the caller's unit of work:
+Use cases (docs/rules.md §1, §3, §7, §9), each in the caller's unit of work:
 
 - ``create_event``: validate the YAML definition (every problem, each with its line), store the event, its
   stages and the definition's field (teams and rosters).
@@ -254,7 +254,7 @@ def _final_pool_orders(uow: UnitOfWork, stage: Stage, field: _Field) -> list[lis
 @dataclass(frozen=True, slots=True)
 class _Entrants:
     names: list[str]
-    apart: list[str]  # previous stages' pool winners that must not share a pool (SPEC §3)
+    apart: list[str]  # previous stages' pool winners that must not share a pool (docs/rules.md §3)
 
 
 def _entrants(
@@ -291,7 +291,7 @@ def _require_pool_stage(stage: Stage) -> None:
 
 
 def draft_pools(uow: UnitOfWork, *, stage_id: int, actor: str) -> list[int]:
-    """Split a stage's entrants into draft pools of approximately equal strength (SPEC §3); returns pool ids.
+    """Split a stage's entrants into draft pools of approximately equal strength (docs/rules.md §3); returns pool ids.
 
     Drafting again replaces the previous draft; published pools are not touched.
     """
@@ -444,7 +444,7 @@ def describe_pools(uow: UnitOfWork, *, stage_id: int) -> StagePools:
 def swap_teams(uow: UnitOfWork, *, stage_id: int, team_a_id: int, team_b_id: int, actor: str) -> PoolSplit:
     """Swap two teams between two draft pools; returns the new averages and spread (evaluate_split).
 
-    Refused (nothing changes) when a pool would hold two previous pool winners (SPEC §3).
+    Refused (nothing changes) when a pool would hold two previous pool winners (docs/rules.md §3).
     """
     event, stage = uow.setup.event_of_stage(stage_id)
     _require_pool_stage(stage)
@@ -578,8 +578,8 @@ def start_stage(
 ) -> list[int]:
     """Start a published pool stage: pairing numbers, rounds, matches and boards; returns the round ids.
 
-    Each pool's pairing numbers are drawn by a recorded lot (SPEC §7); pairings follow the Berger tables
-    (FIDE C.05 Annex 1); the first-named team has White on the odd boards (SPEC §1); every board starts
+    Each pool's pairing numbers are drawn by a recorded lot (docs/rules.md §7); pairings follow the Berger tables
+    (FIDE C.05 Annex 1); the first-named team has White on the odd boards (docs/rules.md §1); every board starts
     with the default lineup (the teams' main players) and no result. ``pairing_seed`` is for tests and
     replays only: without it every pool's lot takes a fresh secret seed.
     """

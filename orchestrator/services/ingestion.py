@@ -5,7 +5,7 @@ of work:
 
 - loads the boards by game id in one query, then locks their pools and duels (ascending ids, so two
   workers never deadlock) and reads the boards again under the locks;
-- leaves a board alone when an arbiter entered its result (SPEC §6) or when nothing changes: the same
+- leaves a board alone when an arbiter entered its result (docs/rules.md §6) or when nothing changes: the same
   final result ingested again writes nothing, bumps no version and adds no audit row;
 - holds a result that needs an arbiter (cheat, aborted, inconsistent data): the board stays ``*``, its
   ``game_status`` names the reason, and one ``board.result.held`` audit row says what the server proposed;
@@ -126,7 +126,7 @@ def _decide(
     board = row  # the board's own columns sit beside its match's on the plain row
     mapped = game.mapped
     if not may_server_overwrite(board) or row.stage_closed:
-        # An arbiter's entry always wins (SPEC §6); a closed stage changes only by staff corrections.
+        # An arbiter's entry always wins (docs/rules.md §6); a closed stage changes only by staff corrections.
         report.kept_arbiter.append(board.id or 0)
         return
     old_result = board.result

@@ -1,4 +1,4 @@
-"""Lineups: which eligible roster player plays each board of a match (SPEC §1).
+"""Lineups: which eligible roster player plays each board of a match (docs/rules.md §1).
 
 A captain submits a lineup for each match of their team (pool matches and duel matches) until the
 round's lineup deadline (``round.lineup_deadline_at``, or the round's start without one) and while the
@@ -40,7 +40,7 @@ from orchestrator.services.results import update_boards_or_stale
 from orchestrator.services.standings import ScoredBoard
 from orchestrator.services.users import AuthUser
 
-# The 2020 format (SPEC §1), for events stored without a definition file.
+# The 2020 format (docs/rules.md §1), for events stored without a definition file.
 DEFAULT_FORMAT = TeamFormat(
     board_categories=(
         Category.OPEN,
@@ -79,7 +79,7 @@ def domain_player(player: Player) -> domain_teams.Player:
 
 
 def ineligibility(player: Player, category: Category, cutoff_year: int) -> str | None:
-    """Why ``player`` may not play a board of ``category`` (SPEC §1), or None when they may."""
+    """Why ``player`` may not play a board of ``category`` (docs/rules.md §1), or None when they may."""
     if domain_teams.is_eligible(domain_player(player), category, cutoff_year):
         return None
     female = player.sex == "f"
@@ -100,7 +100,7 @@ def lineup_is_open(rnd: Round, now: datetime) -> bool:
 
 
 def default_lineup(players: Sequence[Player], boards: int) -> list[int | None]:
-    """The main players on their boards (SPEC §1); a board without a main player stays empty."""
+    """The main players on their boards (docs/rules.md §1); a board without a main player stays empty."""
     out: list[int | None] = [None] * boards
     for player in players:
         if player.main_board is not None and 1 <= player.main_board <= boards:

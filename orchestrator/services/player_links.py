@@ -1,4 +1,4 @@
-"""Players link their game-server account by OAuth (authorization code with PKCE, SPEC §8).
+"""Players link their game-server account by OAuth (authorization code with PKCE, docs/rules.md §8).
 
 - Staff hand each player a link ``/link/<signed player id>`` (``link_path``); it redirects to
   ``{gameserver_url}/oauth`` with a PKCE S256 challenge. The game server sends the player back to

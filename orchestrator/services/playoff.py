@@ -1,4 +1,4 @@
-"""The play-off: the bracket from the Top division's closed standings, duels, and the Armageddon (SPEC §5).
+"""The play-off: the bracket from the Top division's closed standings, duels, and the Armageddon (docs/rules.md §5).
 
 Rules live in ``orchestrator.domain.knockout`` (docs/knockout.md); this module stores and reloads them:
 
@@ -257,7 +257,7 @@ def _decide(ctx: _Ctx, duel: Duel) -> ko.DuelOutcome:
 
 
 def _places(uow: UnitOfWork, ctx: _Ctx) -> dict[PoolPlace, str]:
-    """Teams on the pool places the bracket names, from closed standings only (SPEC §6)."""
+    """Teams on the pool places the bracket names, from closed standings only (docs/rules.md §6)."""
     needed = {ref for s in ctx.specs for ref in (s.first, s.second) if isinstance(ref, PoolPlace)}
     places: dict[PoolPlace, str] = {}
     problems: list[str] = []
@@ -489,7 +489,7 @@ def _advance(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | None
                 t for t in (duel.first_team_id, duel.second_team_id) if ctx.teams[t].withdrawn_at is not None
             ]
             if not outcome.is_decided and len(gone) == 1:
-                # Withdrew after winning an earlier duel (SPEC §5): the opponent goes through.
+                # Withdrew after winning an earlier duel (docs/rules.md §5): the opponent goes through.
                 duel.outcome = {**(duel.outcome or {}), "withdrawn_team_id": gone[0]}
                 outcome = _decide(ctx, duel)
             if not (outcome.reason is ko.DuelReason.WITHDRAWAL and not ctx.matches.get(duel.id or 0)):
@@ -566,7 +566,7 @@ def advance_after_match(uow: UnitOfWork, *, match_id: int, actor: str) -> list[s
 def forfeit_match(
     uow: UnitOfWork, *, match_id: int, absent_team_id: int, actor: str, reason: str = ""
 ) -> None:
-    """A team did not play a match: it loses it 0–6 by forfeit (SPEC §2, §5)."""
+    """A team did not play a match: it loses it 0–6 by forfeit (docs/rules.md §2, §5)."""
     match = uow.repo.get_or_raise(Match, match_id)
     if absent_team_id not in (match.first_team_id, match.second_team_id):
         raise ValidationFailed([f"team {absent_team_id} does not play match {match_id}"])
@@ -598,7 +598,7 @@ def forfeit_match(
 def withdraw_team(
     uow: UnitOfWork, *, team_id: int, actor: str, reason: str, now: datetime | None = None
 ) -> None:
-    """A team withdraws: it loses its remaining matches, and the bracket moves on (SPEC §5)."""
+    """A team withdraws: it loses its remaining matches, and the bracket moves on (docs/rules.md §5)."""
     now = now or utcnow()
     if not reason.strip():
         raise ValidationFailed(["reason: say why the team withdraws"])
@@ -785,7 +785,7 @@ def _state(uow: UnitOfWork, ctx: _Ctx, duel: Duel) -> ko.ArmageddonState:
 def commit_armageddon_lot(
     uow: UnitOfWork, *, duel_id: int, which: LotWhich, actor: str, seed: bytes | None = None
 ) -> int:
-    """Publish the SHA-256 of a fresh secret seed for the category or colour lot (SPEC §7); returns its id.
+    """Publish the SHA-256 of a fresh secret seed for the category or colour lot (docs/rules.md §7); returns its id.
 
     ``seed`` is for tests and replays; a staff draw always takes ``secrets.token_bytes(32)``.
     """

@@ -1,4 +1,4 @@
-"""Entering, saving and correcting board results (SPEC §6; seed 004).
+"""Entering, saving and correcting board results (docs/rules.md §6; docs/rules.md §6).
 
 - Every save is a compare-and-set on ``board.version``: when someone else changed the board since the
   user read it, nothing is saved and ``StaleEdit`` says who changed it, when, and what it holds now.
@@ -523,7 +523,7 @@ def correct_result(
 def set_match_forfeit(
     uow: UnitOfWork, *, match_id: int, forfeit: str, actor: str, reason: str = ""
 ) -> MatchForfeit:
-    """Record (or clear with "") a whole-match forfeit: the absent team loses 0–boards (SPEC §2)."""
+    """Record (or clear with "") a whole-match forfeit: the absent team loses 0–boards (docs/rules.md §2)."""
     try:
         code = MatchForfeit(forfeit)
     except ValueError:

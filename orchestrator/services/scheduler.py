@@ -8,7 +8,7 @@ Each step runs in its own unit of work, so one duel's problem never holds up the
 2. **Deadlines**: ``playoff.apply_due_deadlines`` (default nominations, lineups, bracket advance).
 3. **Lots** (``Settings.auto_draw_lots``): a duel level on match points gets its category lot committed
    (hash published); a later tick, at least ``auto_lot_reveal_delay_s`` after the commitment, draws it and
-   publishes the seed (SPEC §7). The same for the colour lot once the nominations are revealed.
+   publishes the seed (docs/rules.md §7). The same for the colour lot once the nominations are revealed.
 4. **Colour**: the colour-lot winner who has not chosen ``armageddon_colour_minutes`` after the lot gets
    ``armageddon_default_colour``.
 5. **Armageddon game**: with ``gameserver_unequal_clocks`` a ready Armageddon gets a ``rounds.create_games``

@@ -1,10 +1,10 @@
-"""Pool standings from the database, stored standings rows, and closing a stage (SPEC §4, §6, §7).
+"""Pool standings from the database, stored standings rows, and closing a stage (docs/rules.md §4, §6, §7).
 
 Rules applied when a pool is read (``pool_records``):
 
 - a match counts once every board has a final result, or when it is a whole-match forfeit
   (``match.forfeit``: the absent team loses 0–boards); a match still missing a result does not count;
-- a fair-play annulment (SPEC §2) scores each final game of the annulled player as a forfeit loss (a win by
+- a fair-play annulment (docs/rules.md §2) scores each final game of the annulled player as a forfeit loss (a win by
   forfeit for the opponent, whatever the game's result; ``-/-`` when both players are annulled); the board
   keeps the game's own result,
   and the audit log keeps what it was scored as;
@@ -111,7 +111,7 @@ class ScoredBoard(Protocol):
 
 
 def effective_result(board: ScoredBoard, annulled: set[int]) -> GameResult:
-    """The result a board counts as: its own, or a forfeit loss for an annulled player (SPEC §2)."""
+    """The result a board counts as: its own, or a forfeit loss for an annulled player (docs/rules.md §2)."""
     result = GameResult(board.result)
     if not result.is_final:
         return result
@@ -275,7 +275,7 @@ def recorded_lot_numbers(uow: UnitOfWork, data: PoolRecords) -> dict[str, int] |
 
 
 def _draw_lots(uow: UnitOfWork, data: PoolRecords, *, actor: str) -> dict[str, int] | None:
-    """Recorded lots for every group still tied after the chain (SPEC §7): reuse one, else draw anew."""
+    """Recorded lots for every group still tied after the chain (docs/rules.md §7): reuse one, else draw anew."""
     if "LOT" not in data.chain:
         return None
     groups = _standings(data).unresolved_ties

@@ -1,4 +1,4 @@
-"""Accounts: create staff and captains, log in with throttling, invitation links (SPEC §9).
+"""Accounts: create staff and captains, log in with throttling, invitation links (docs/rules.md §9).
 
 Passwords are hashed with argon2id (argon2-cffi). Invitation tokens are random, shown once, and stored
 only as their SHA-256 hash. Nothing here logs or returns a password, hash or token except the raw

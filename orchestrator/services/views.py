@@ -334,7 +334,7 @@ class BoardLine:
     forfeit: bool
     game_url: str | None
     has_pgn: bool
-    annulled: bool = False  # a fair-play ruling turned this game into a loss (SPEC §2)
+    annulled: bool = False  # a fair-play ruling turned this game into a loss (docs/rules.md §2)
     played_result: str = ""  # the result on the board before the ruling
 
     @property
@@ -619,7 +619,7 @@ def _match_line(
         result = effective_result(board, annulled or set())
         if result.is_final:
             final += 1
-        if board.board_no % 2 == 1:  # the first-named team has White on odd boards (SPEC §1)
+        if board.board_no % 2 == 1:  # the first-named team has White on odd boards (docs/rules.md §1)
             first_half += result.white_half
             second_half += result.black_half
         else:
@@ -661,7 +661,7 @@ def _record(line: MatchLine) -> MatchRecord | None:
 
 
 def _team_strength(players: Iterable[Player]) -> int | None:
-    """Average rating of the main players (SPEC §3), rounded half up."""
+    """Average rating of the main players (docs/rules.md §3), rounded half up."""
     ratings = [p.rating for p in players if p.main_board is not None]
     return _round_half_up(Fraction(sum(ratings), len(ratings))) if ratings else None
 

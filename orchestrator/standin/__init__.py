@@ -1,4 +1,4 @@
-"""Stand-in game server speaking the Lichess protocol subset, for demos and tests (SPEC §8)."""
+"""Stand-in game server speaking the Lichess protocol subset, for demos and tests (docs/rules.md §8)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """JSON API for event setup under /api/v1/staff (owners and administrators change, staff read), and the
-public lots of an event (commitment always; seed and outcome once drawn, SPEC §7).
+public lots of an event (commitment always; seed and outcome once drawn, docs/rules.md §7).
 
 The same use cases as the staff pages (orchestrator/services/event_setup.py, rosters.py, draws.py).
 Errors follow the app's mapping: 422 with every problem, 409 for a step taken out of order, 404.

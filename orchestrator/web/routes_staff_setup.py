@@ -1,5 +1,5 @@
 """Staff pages for setting an event up: create it, import rosters, draft/adjust/publish pools, start a
-stage, run draws by lot (SPEC §3, §7, §9). Plain forms (no JavaScript), CSRF on every form.
+stage, run draws by lot (docs/rules.md §3, §7, §9). Plain forms (no JavaScript), CSRF on every form.
 
 Owners and administrators change things; arbiters see every page (and may run draws by lot).
 A refused form is shown again with every problem listed; a done action redirects back with a notice.

@@ -1,4 +1,4 @@
-"""Event setup on PostgreSQL: the 2020 Base stage from definition to running rounds (SPEC §1, §3)."""
+"""Event setup on PostgreSQL: the 2020 Base stage from definition to running rounds (docs/rules.md §1, §3)."""
 
 from __future__ import annotations
 

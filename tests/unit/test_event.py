@@ -1,5 +1,5 @@
 """Event definitions: the 2020 file validates, the seed's errors are refused with their lines, and every
-kind of mistake in SPEC §3 is reported (all of them at once)."""
+kind of mistake in docs/rules.md §3 is reported (all of them at once)."""
 
 from __future__ import annotations
 

@@ -215,7 +215,7 @@ def test_starting_a_stage_creates_berger_rounds_matches_and_boards_with_default_
             boards = uow.boards.for_match(match.id or 0)
             assert [b.board_no for b in boards] == [1, 2, 3, 4, 5, 6]
             for board in boards:
-                first_is_white = board.board_no % 2 == 1  # SPEC §1
+                first_is_white = board.board_no % 2 == 1  # docs/rules.md §1
                 white, black = players[board.white_player_id], players[board.black_player_id]  # type: ignore[index]
                 first, second = (white, black) if first_is_white else (black, white)
                 assert first.team_id == match.first_team_id and second.team_id == match.second_team_id

@@ -1,4 +1,4 @@
-"""Roster import from CSV: all or nothing, every bad line listed with its reason (SPEC §1)."""
+"""Roster import from CSV: all or nothing, every bad line listed with its reason (docs/rules.md §1)."""
 
 from __future__ import annotations
 

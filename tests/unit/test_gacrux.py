@@ -2,7 +2,7 @@
 
 Random pools are written with write_trf, read back by ``python -m gacrux.tiebreakchecker`` and every
 value and the final rank of every team are compared, for every code gacrux knows. Differences
-that TIEBREAKS.md decides against gacrux are listed in docs/tiebreaks.md and asserted there.
+that our rules (docs/rules.md §4) decide against gacrux are listed in docs/tiebreaks.md and asserted there.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Play-off duels (SPEC §5): two matches, match points decide, game points never break a tie."""
+"""Play-off duels (docs/rules.md §5): two matches, match points decide, game points never break a tie."""
 
 import pytest
 
@@ -127,7 +127,7 @@ def test_a_team_defaulting_its_second_match_loses_it_zero_six_and_with_it_the_du
 
 
 def test_a_team_that_won_match_one_and_then_defaults_goes_to_armageddon_level() -> None:
-    # The forfeit costs match 2 only (SPEC §5); a withdrawal would cost every remaining game.
+    # The forfeit costs match 2 only (docs/rules.md §5); a withdrawal would cost every remaining game.
     outcome = decide_duel(duel(m(1, "1 ½ ½ ½ ½ ½"), DuelMatch(forfeit=MatchForfeit.B_WINS)))
     assert outcome.mp == (2, 2)
     assert outcome.reason is DuelReason.ARMAGEDDON_NEEDED

@@ -1,4 +1,4 @@
-"""Draws by lot (SPEC §7): commitment, reproducibility, permutation, uniformity."""
+"""Draws by lot (docs/rules.md §7): commitment, reproducibility, permutation, uniformity."""
 
 import hashlib
 from collections import Counter

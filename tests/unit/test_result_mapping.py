@@ -1,4 +1,4 @@
-"""Reading a game-server game into our result (SPEC §8; docs/gameserver.md mapping table)."""
+"""Reading a game-server game into our result (docs/rules.md §8; docs/gameserver.md mapping table)."""
 
 from __future__ import annotations
 

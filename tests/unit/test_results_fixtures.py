@@ -1,7 +1,7 @@
 """A small stored round-robin pool for the results tests, built row by row (no setup services needed).
 
 ``build_pool(uow)`` stores an event, a running pool stage with one pool of ``teams`` teams, their players,
-every Berger round with its matches and boards (players seated by SPEC §1 colours, no results yet).
+every Berger round with its matches and boards (players seated by docs/rules.md §1 colours, no results yet).
 """
 
 from __future__ import annotations

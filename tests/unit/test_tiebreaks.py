@@ -1,4 +1,4 @@
-"""Golden, hand-computed tie-break values (FIDE C.07; rules/TIEBREAKS.md)."""
+"""Golden, hand-computed tie-break values (FIDE C.07; docs/tiebreaks.md)."""
 
 from __future__ import annotations
 

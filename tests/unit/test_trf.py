@@ -1,4 +1,4 @@
-"""TRF-2026 export: exact columns (rules/FIDE-NOTES.md §3.1, §3.4) and synthetic boards."""
+"""TRF-2026 export: exact columns (FIDE TRF-2026, player and team records) and synthetic boards."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-// Autosave on the result entry page: each board is saved as soon as a result is chosen (seed 004).
+// Autosave on the result entry page: each board is saved as soon as a result is chosen (docs/rules.md §6).
 // Without JavaScript the form's "Save results" button does the same for every changed board.
 (function () {
   "use strict";
