@@ -1,4 +1,5 @@
-"""Read-only importer for Chess.com's Published-Data API: team matches and monthly game archives (docs/rules.md §8).
+"""Read-only importer for Chess.com's Published-Data API: team matches and monthly game archives
+(docs/rules.md §8).
 
 A second source of results (the 2020 Online Olympiad was played on Chess.com). Nothing here writes
 anywhere: the importer proposes one ``ImportedGame`` per board and the caller records it through the

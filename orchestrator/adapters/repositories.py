@@ -132,7 +132,8 @@ class Lookups(Repository):
         return self.session.exec(select(Stage).where(Stage.event_id == event_id, Stage.key == key)).first()
 
     def final_standings(self, stage_id: int) -> Sequence[Standing]:
-        """Final (not provisional) standing rows of a stage, by pool and rank (docs/rules.md §6: never provisional)."""
+        """Final (not provisional) standing rows of a stage, by pool and rank (docs/rules.md §6: never
+        provisional)."""
         return self.session.exec(
             select(Standing)
             .where(Standing.stage_id == stage_id, col(Standing.provisional).is_(False))

@@ -377,7 +377,7 @@ class Match(SQLModel, table=True):
 
 
 class Board(SQLModel, table=True):
-    """One game of a match; ``version`` guards concurrent result entry (docs/rules.md §6, docs/rules.md §6)."""
+    """One game of a match; ``version`` guards concurrent result entry (docs/rules.md §6)."""
 
     __tablename__ = "board"
     __table_args__ = (
@@ -435,7 +435,8 @@ class Appeal(SQLModel, table=True):
 
 
 class Lot(SQLModel, table=True):
-    """A draw by lot: the SHA-256 commitment is published first, the seed after the draw (docs/rules.md §7)."""
+    """A draw by lot: the SHA-256 commitment is published first, the seed after the draw (docs/rules.md
+    §7)."""
 
     __tablename__ = "lot"
     __table_args__ = (one_of("kind", LOT_KINDS),)

@@ -1,4 +1,5 @@
-"""Event definition: team format, stage graph, bracket, schedule and field of an event (docs/rules.md §1, §3, §5).
+"""Event definition: team format, stage graph, bracket, schedule and field of an event (docs/rules.md §1,
+§3, §5).
 
 ``parse_event`` reads the YAML text of an event file and checks it as a whole: it collects every problem
 (schema, counts, seeds, qualifiers, bracket, rosters) with the line it was found on, and raises
@@ -129,7 +130,8 @@ class StageDef:
     advance: int
     tiebreaks: tuple[str, ...]
     schedule: tuple[datetime, ...]
-    winners_apart: bool = True  # winners of the previous stage's pools go to different pools (docs/rules.md §3)
+    # Winners of the previous stage's pools go to different pools (docs/rules.md §3).
+    winners_apart: bool = True
 
     @property
     def is_pools(self) -> bool:

@@ -101,7 +101,8 @@ def map_status(
     moves: object = None,
     no_start_as_forfeit: bool = True,
 ) -> MappedResult:
-    """Our result for a game-server ``status`` and ``winner`` (docs/rules.md §8 mapping table, docs/gameserver.md)."""
+    """Our result for a game-server ``status`` and ``winner`` (docs/rules.md §8 mapping table,
+    docs/gameserver.md)."""
     if winner is not None and winner not in ("white", "black"):
         return _arbiter(status, f"unreadable winner {winner!r} with status {status!r}")
     won = _winner_result(winner)

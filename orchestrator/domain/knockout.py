@@ -1,4 +1,5 @@
-"""Play-off duels, the Armageddon tie-break and the bracket (docs/rules.md §5, docs/rules.md §3 play-off table).
+"""Play-off duels, the Armageddon tie-break and the bracket (docs/rules.md §5, docs/rules.md §3 play-off
+table).
 
 A duel is two matches; match points decide it, game points never do; a level duel goes to one Armageddon
 game. Everything here is pure: lots come in as seeds, time comes in as ``now``. Choices the rules leave
@@ -207,7 +208,8 @@ def _forfeited_by(team: str, record: DuelRecord, matches: Sequence[MatchRecord])
 
 
 def decide_duel(record: DuelRecord, *, scoring: MatchScoring = DEFAULT_SCORING) -> DuelOutcome:
-    """Where a duel stands (docs/rules.md §5): match points decide, then Armageddon; then forfeits or rulings."""
+    """Where a duel stands (docs/rules.md §5): match points decide, then Armageddon; then forfeits or
+    rulings."""
     _check_record(record)
     matches = _match_records(record)
     mp_a = sum(m.mp(scoring)[0] for m in matches)
@@ -354,7 +356,8 @@ def armageddon_categories(team_format: TeamFormat) -> tuple[Category, ...]:
 def default_nominee(
     team_format: TeamFormat, category: Category, match2_lineup: Sequence[Player | None]
 ) -> Player | None:
-    """The player of the category's first board in match 2 (docs/rules.md §5), or None if that board was empty."""
+    """The player of the category's first board in match 2 (docs/rules.md §5), or None if that board was
+    empty."""
     board = team_format.first_board_of(category)
     if board is None or board > len(match2_lineup):
         return None

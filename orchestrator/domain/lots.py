@@ -1,4 +1,5 @@
-"""Draws by lot with a published commitment, recomputable by anyone (docs/rules.md §7; procedure in docs/lots.md).
+"""Draws by lot with a published commitment, recomputable by anyone (docs/rules.md §7; procedure in
+docs/lots.md).
 
 The caller (a service) makes a fresh secret seed, publishes ``commitment(seed)`` together with the
 purpose and the candidates, runs the draw, then publishes the seed. Nothing here makes randomness: every

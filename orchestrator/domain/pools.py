@@ -2,7 +2,8 @@
 
 Strength is the average rating of a team's six main players. The draft split is a serpentine by strength
 (strongest first; ties by seed, then name), then the winners of the previous stage's pools are moved apart
-(docs/rules.md §3: they must not share a pool), then deterministic improving swaps reduce the spread of the pool
+(docs/rules.md §3: they must not share a pool), then deterministic improving swaps reduce the spread of the
+pool
 averages until no single swap of two teams improves it. Staff may adjust the draft before publishing it;
 ``evaluate_split`` reports averages and checks a split they made by hand.
 """

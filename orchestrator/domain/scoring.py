@@ -193,7 +193,8 @@ class MatchRecord:
 
 
 def board_colours(boards: int, *, first_named: bool = True) -> tuple[str, ...]:
-    """Colours of a team on each board: the first-named team has White on the odd boards (docs/rules.md §1)."""
+    """Colours of a team on each board: the first-named team has White on the odd boards (docs/rules.md
+    §1)."""
     odd, even = ("W", "B") if first_named else ("B", "W")
     return tuple(odd if board % 2 == 1 else even for board in range(1, boards + 1))
 

@@ -84,6 +84,7 @@ class Team:
 
     @property
     def strength(self) -> int:
-        """Average rating of the main players, in whole points rounded down (docs/rules.md §3 pool strength)."""
+        """Average rating of the main players, in whole points rounded down (docs/rules.md §3 pool
+        strength)."""
         mains = self.main_players
         return sum(p.rating for p in mains) // len(mains) if mains else 0

@@ -1,4 +1,5 @@
-"""Appeals after a match (docs/rules.md §6): standings stay provisional and the stage cannot close while one is open.
+"""Appeals after a match (docs/rules.md §6): standings stay provisional and the stage cannot close while
+one is open.
 
 Deciding an appeal records the decision; when it is upheld, the committee's changed results are entered
 with ``results.record_result`` (or ``correct_result`` on a closed stage) like any other change.

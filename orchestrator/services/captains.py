@@ -1,4 +1,5 @@
-"""Captains: invitation links per team, who may act for a team, and a captain's own to-do list (docs/rules.md §9).
+"""Captains: invitation links per team, who may act for a team, and a captain's own to-do list
+(docs/rules.md §9).
 
 A captain sees and changes only their own team's forms. Every captain-facing use case calls
 ``ensure_team_access`` with the logged-in user; routes never decide it alone.

@@ -1,4 +1,5 @@
-"""Fill a match's boards from Chess.com's published data (docs/rules.md §8; docs/chesscom.md "Staff workflow").
+"""Fill a match's boards from Chess.com's published data (docs/rules.md §8; docs/chesscom.md "Staff
+workflow").
 
 - The importer (adapters/chesscom.py) is read-only; this use case records what it proposes through the
   ordinary ingestion use case (``results.ingest_server_result`` with source IMPORT), so an arbiter's

@@ -1,4 +1,5 @@
-"""Draws by lot, persisted: commit to a fresh secret seed, publish its SHA-256, reveal it after (docs/rules.md §7).
+"""Draws by lot, persisted: commit to a fresh secret seed, publish its SHA-256, reveal it after
+(docs/rules.md §7).
 
 The procedure (candidates in canonical order, HMAC-SHA256 stream, Fisher–Yates) is the pure
 ``orchestrator.domain.lots`` one described in docs/lots.md, so anyone can recompute an outcome from the

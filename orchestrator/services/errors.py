@@ -50,7 +50,8 @@ class CurrentValue:
 
 
 class StaleEdit(Conflict):
-    """Someone else changed the row since it was read: nothing was saved (docs/rules.md §6, docs/rules.md §6)."""
+    """Someone else changed the row since it was read: nothing was saved (docs/rules.md §6, docs/rules.md
+    §6)."""
 
     def __init__(self, current: Iterable[CurrentValue]) -> None:
         self.current = tuple(current)

@@ -291,7 +291,8 @@ def _require_pool_stage(stage: Stage) -> None:
 
 
 def draft_pools(uow: UnitOfWork, *, stage_id: int, actor: str) -> list[int]:
-    """Split a stage's entrants into draft pools of approximately equal strength (docs/rules.md §3); returns pool ids.
+    """Split a stage's entrants into draft pools of approximately equal strength (docs/rules.md §3);
+    returns pool ids.
 
     Drafting again replaces the previous draft; published pools are not touched.
     """
@@ -578,8 +579,10 @@ def start_stage(
 ) -> list[int]:
     """Start a published pool stage: pairing numbers, rounds, matches and boards; returns the round ids.
 
-    Each pool's pairing numbers are drawn by a recorded lot (docs/rules.md §7); pairings follow the Berger tables
-    (FIDE C.05 Annex 1); the first-named team has White on the odd boards (docs/rules.md §1); every board starts
+    Each pool's pairing numbers are drawn by a recorded lot (docs/rules.md §7); pairings follow the Berger
+    tables
+    (FIDE C.05 Annex 1); the first-named team has White on the odd boards (docs/rules.md §1); every board
+    starts
     with the default lineup (the teams' main players) and no result. ``pairing_seed`` is for tests and
     replays only: without it every pool's lot takes a fresh secret seed.
     """

@@ -1,4 +1,5 @@
-"""Fair-play rulings (docs/rules.md §2): all of one player's results in the event become losses, after the fact.
+"""Fair-play rulings (docs/rules.md §2): all of one player's results in the event become losses, after the
+fact.
 
 How: an ``annulment`` row is stored and every standings computation scores each final game of that player
 as a forfeit loss (a win by forfeit for the opponent, whatever the game's result; ``-/-`` when the

@@ -1,4 +1,5 @@
-"""Rounds that run themselves on the game server (docs/rules.md §8): create games, pull results, close, advance.
+"""Rounds that run themselves on the game server (docs/rules.md §8): create games, pull results, close,
+advance.
 
 The use cases below are what the Celery tasks (workers/tasks.py, via services/tasks.py) call:
 

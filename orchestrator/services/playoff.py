@@ -1,4 +1,5 @@
-"""The play-off: the bracket from the Top division's closed standings, duels, and the Armageddon (docs/rules.md §5).
+"""The play-off: the bracket from the Top division's closed standings, duels, and the Armageddon
+(docs/rules.md §5).
 
 Rules live in ``orchestrator.domain.knockout`` (docs/knockout.md); this module stores and reloads them:
 
@@ -785,7 +786,8 @@ def _state(uow: UnitOfWork, ctx: _Ctx, duel: Duel) -> ko.ArmageddonState:
 def commit_armageddon_lot(
     uow: UnitOfWork, *, duel_id: int, which: LotWhich, actor: str, seed: bytes | None = None
 ) -> int:
-    """Publish the SHA-256 of a fresh secret seed for the category or colour lot (docs/rules.md §7); returns its id.
+    """Publish the SHA-256 of a fresh secret seed for the category or colour lot (docs/rules.md §7);
+    returns its id.
 
     ``seed`` is for tests and replays; a staff draw always takes ``secrets.token_bytes(32)``.
     """

@@ -1,4 +1,5 @@
-"""Importing teams and rosters from a CSV file (docs/rules.md §1, §9): all of it or nothing, every bad line listed.
+"""Importing teams and rosters from a CSV file (docs/rules.md §1, §9): all of it or nothing, every bad line
+listed.
 
 Columns (a header row names them; order free, case and spaces ignored):
 

@@ -4,7 +4,8 @@ Rules applied when a pool is read (``pool_records``):
 
 - a match counts once every board has a final result, or when it is a whole-match forfeit
   (``match.forfeit``: the absent team loses 0–boards); a match still missing a result does not count;
-- a fair-play annulment (docs/rules.md §2) scores each final game of the annulled player as a forfeit loss (a win by
+- a fair-play annulment (docs/rules.md §2) scores each final game of the annulled player as a forfeit loss
+(a win by
   forfeit for the opponent, whatever the game's result; ``-/-`` when both players are annulled); the board
   keeps the game's own result,
   and the audit log keeps what it was scored as;
@@ -275,7 +276,8 @@ def recorded_lot_numbers(uow: UnitOfWork, data: PoolRecords) -> dict[str, int] |
 
 
 def _draw_lots(uow: UnitOfWork, data: PoolRecords, *, actor: str) -> dict[str, int] | None:
-    """Recorded lots for every group still tied after the chain (docs/rules.md §7): reuse one, else draw anew."""
+    """Recorded lots for every group still tied after the chain (docs/rules.md §7): reuse one, else draw
+    anew."""
     if "LOT" not in data.chain:
         return None
     groups = _standings(data).unresolved_ties

@@ -25,7 +25,8 @@ def rank_table(
     lot_seed: str | None = None,
     round_robin: bool = True,
 ) -> StandingsReport:
-    """Standings of the table; ties left after the chain are drawn by lot when a seed is given (docs/rules.md §7)."""
+    """Standings of the table; ties left after the chain are drawn by lot when a seed is given
+    (docs/rules.md §7)."""
     standings = compute_standings(
         table.teams, table.matches, chain=chain, boards=boards, round_robin=round_robin
     )

@@ -1,4 +1,5 @@
-"""Armageddon (docs/rules.md §5): category lot, sealed nominations, defaults, colour lot and choice, the game."""
+"""Armageddon (docs/rules.md §5): category lot, sealed nominations, defaults, colour lot and choice, the
+game."""
 
 import hashlib
 from datetime import UTC, datetime, timedelta

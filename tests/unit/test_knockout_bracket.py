@@ -1,4 +1,5 @@
-"""The play-off bracket (docs/rules.md §3 table, §5): slots filled from pools and duels, withdrawals, champion."""
+"""The play-off bracket (docs/rules.md §3 table, §5): slots filled from pools and duels, withdrawals,
+champion."""
 
 import pytest
 
