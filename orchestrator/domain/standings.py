@@ -13,15 +13,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
 
+from orchestrator.domain.direct_encounter import DirectEncounterTrace, direct_encounter
 from orchestrator.domain.scoring import DEFAULT_SCORING, MatchRecord, MatchScoring
 from orchestrator.domain.tiebreaks import (
     GROUP_CODES,
-    DirectEncounterTrace,
-    Event,
+    PoolHistory,
     TieBreakError,
     all_values,
     build_event,
-    direct_encounter,
     parse_chain,
     primary_score,
 )
@@ -130,7 +129,7 @@ def compute_standings(
 
 
 def _split(
-    event: Event,
+    event: PoolHistory,
     group: list[str],
     code: str,
     values: Mapping[str, Mapping[str, Fraction]],

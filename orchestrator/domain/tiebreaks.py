@@ -2,15 +2,15 @@
 
 Every value is exact: scores are Fractions built from integer match points and integer half-points.
 A criterion is either a *value* (one number per team, higher ranks higher) or a *group* criterion
-(direct encounter: computed inside each subgroup still tied, C.07 4.2 and 6.2) or the drawing of lots.
+(direct encounter: computed inside each subgroup still tied, C.07 4.2 and 6.2; direct_encounter.py)
+or the drawing of lots. Each code is defined once, in ``REGISTRY``.
 """
 
 from __future__ import annotations
 
 import re
-from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 
@@ -21,28 +21,390 @@ class TieBreakError(ValueError):
     """A tie-break list or input the engine cannot use."""
 
 
-# --- codes and presets ---------------------------------------------------------------------------
+# --- one team's record ---------------------------------------------------------------------------
 
-ESB_CODES = ("EMMSB", "EMGSB", "EGMSB", "EGGSB")
-KNOWN_CODES: tuple[str, ...] = (
-    "MP",
-    "GP",
-    "DE:MP",
-    "DE:GP",
-    "EDE",
-    *ESB_CODES,
-    *(f"{code}/C1" for code in ESB_CODES),
-    "BH:MP",
-    "BH:MP/C1",
-    "BH:GP",
-    "BH:GP/C1",
-    "WIN",
-    "MPvGP",
-    "OLY-TB1",
-    "OLY-TB3",
-    "LOT",
+
+class RoundKind(Enum):
+    PLAYED = "played"
+    FORFEIT_WIN = "forfeit win"
+    FORFEIT_LOSS = "forfeit loss"
+    DOUBLE_FORFEIT = "double forfeit"
+    BYE = "pairing-allocated bye"
+    ABSENT = "not paired"
+
+    @property
+    def is_vur(self) -> bool:
+        """Voluntary unplayed round: forfeit loss or absence (C.07 16.1.2); a double forfeit is both."""
+        return self in (RoundKind.FORFEIT_LOSS, RoundKind.DOUBLE_FORFEIT, RoundKind.ABSENT)
+
+
+@dataclass(frozen=True, slots=True)
+class TeamRound:
+    """One round of one team: its match points and half-points, and the opponent's, if any."""
+
+    round: int
+    kind: RoundKind
+    opponent: str | None
+    mp: int
+    gp: int  # half-points
+    opp_mp: int = 0
+    opp_gp: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PoolHistory:
+    """All teams' rounds of one pool or stage, ready for tie-break computation."""
+
+    teams: tuple[str, ...]
+    rounds: Mapping[str, tuple[TeamRound, ...]]
+    number_of_rounds: int
+    boards: int
+    scoring: MatchScoring
+    round_robin: bool
+
+    def mp(self, team: str) -> int:
+        return sum(r.mp for r in self.rounds[team])
+
+    def gp(self, team: str) -> int:
+        return sum(r.gp for r in self.rounds[team])
+
+    def played(self, team: str) -> int:
+        return sum(1 for r in self.rounds[team] if r.kind is RoundKind.PLAYED)
+
+
+def build_event(
+    teams: Sequence[str],
+    matches: Sequence[MatchRecord],
+    *,
+    boards: int = 6,
+    scoring: MatchScoring = DEFAULT_SCORING,
+    round_robin: bool = True,
+    bye_mp: int | None = None,
+) -> PoolHistory:
+    """Each team's rounds from the match records; a round without a record is an absence."""
+    if len(set(teams)) != len(teams):
+        raise TieBreakError("a team is listed twice")
+    known = set(teams)
+    per_team: dict[str, dict[int, TeamRound]] = {team: {} for team in teams}
+    bye_points = scoring.draw if bye_mp is None else bye_mp
+
+    def put(team: str, entry: TeamRound) -> None:
+        if team not in known:
+            raise TieBreakError(f"round {entry.round}: {team!r} is not a team of this pool")
+        if entry.round in per_team[team]:
+            raise TieBreakError(f"{team!r} has two matches in round {entry.round}")
+        per_team[team][entry.round] = entry
+
+    for m in sorted(matches, key=lambda m: (m.round, m.team_a, m.team_b or "")):
+        if m.team_b is None:
+            # C.04.6 1.4: a pairing-allocated bye gets the points of a draw unless configured.
+            put(m.team_a, TeamRound(m.round, RoundKind.BYE, None, bye_points, m.gp_a))
+            continue
+        mp_a, mp_b = m.mp(scoring)
+        kind_a, kind_b = {
+            MatchForfeit.NONE: (RoundKind.PLAYED, RoundKind.PLAYED),
+            MatchForfeit.A_WINS: (RoundKind.FORFEIT_WIN, RoundKind.FORFEIT_LOSS),
+            MatchForfeit.B_WINS: (RoundKind.FORFEIT_LOSS, RoundKind.FORFEIT_WIN),
+            MatchForfeit.DOUBLE: (RoundKind.DOUBLE_FORFEIT, RoundKind.DOUBLE_FORFEIT),
+        }[m.forfeit]
+        # A double forfeit gives both teams 0 MP and 0 GP, not a draw (docs/tiebreaks.md).
+        gp_a, gp_b = (0, 0) if m.forfeit is MatchForfeit.DOUBLE else (m.gp_a, m.gp_b)
+        put(m.team_a, TeamRound(m.round, kind_a, m.team_b, mp_a, gp_a, mp_b, gp_b))
+        put(m.team_b, TeamRound(m.round, kind_b, m.team_a, mp_b, gp_b, mp_a, gp_a))
+    number_of_rounds = max((m.round for m in matches), default=0)
+    rounds = {
+        team: tuple(
+            per_team[team].get(r, TeamRound(r, RoundKind.ABSENT, None, 0, 0))
+            for r in range(1, number_of_rounds + 1)
+        )
+        for team in teams
+    }
+    return PoolHistory(tuple(teams), rounds, number_of_rounds, boards, scoring, round_robin)
+
+
+# --- scores ---------------------------------------------------------------------------------------
+
+Score = str  # "MP" or "GP"
+
+
+def points_of(entry: TeamRound, score: Score) -> Fraction:
+    """The team's match points or game points of one round."""
+    return Fraction(entry.mp) if score == "MP" else Fraction(entry.gp, 2)
+
+
+def _total(history: PoolHistory, team: str, score: Score) -> Fraction:
+    return sum((points_of(r, score) for r in history.rounds[team]), Fraction(0))
+
+
+def _draw(history: PoolHistory, score: Score) -> Fraction:
+    return Fraction(history.scoring.draw) if score == "MP" else Fraction(history.boards, 2)
+
+
+def adjusted_score(history: PoolHistory, team: str, score: Score) -> Fraction:
+    """The team's score as its opponents see it (C.07 16.3; 15.2: round robins use the final score)."""
+    if history.round_robin:
+        return _total(history, team, score)
+    rounds = history.rounds[team]
+    last_not_vur = max((r.round for r in rounds if not r.kind.is_vur), default=0)
+    total = Fraction(0)
+    for r in rounds:
+        # 16.3.2: an absence followed only by voluntary unplayed rounds counts as a draw.
+        if r.kind is RoundKind.ABSENT and r.round > last_not_vur:
+            total += _draw(history, score)
+        else:
+            total += points_of(r, score)
+    return total
+
+
+@dataclass(frozen=True, slots=True)
+class _Element:
+    """One addend of a Buchholz / Sonneborn-Berger sum, before any cut."""
+
+    opp_score: Fraction
+    value: Fraction
+    vur: bool
+
+
+def _elements(history: PoolHistory, team: str, opp_score: Score, own_score: Score | None) -> list[_Element]:
+    """Opponents' scores (× own score against them when ``own_score``) per round.
+
+    Round robin: byes and absences are no element (C.07 15.2). Swiss: unplayed rounds meet the
+    dummy, whose score is the team's own, capped (C.07 16.4.1 forfeits, 16.4.2 other rounds).
+    """
+    own_total = _total(history, team, opp_score)
+    out: list[_Element] = []
+    for r in history.rounds[team]:
+        if r.opponent is not None and (r.kind is RoundKind.PLAYED or history.round_robin):
+            opp = adjusted_score(history, r.opponent, opp_score)
+        elif history.round_robin:
+            continue
+        elif r.opponent is not None:
+            opp = min(own_total, adjusted_score(history, r.opponent, opp_score))
+        else:
+            opp = min(own_total, _draw(history, opp_score) * history.number_of_rounds)
+        value = opp if own_score is None else opp * points_of(r, own_score)
+        vur = r.kind.is_vur and not history.round_robin
+        out.append(_Element(opp, value, vur))
+    return out
+
+
+def _cut_one(elements: list[_Element]) -> list[_Element]:
+    """C.07 14.1 / 14.1.2: drop the lowest-scoring opponent's element (ties: lowest value);
+    16.5: a voluntary unplayed round's element goes first when it is not below that one."""
+    if not elements:
+        return elements
+    lsv = min(range(len(elements)), key=lambda i: (elements[i].opp_score, elements[i].value))
+    vurs = [i for i in range(len(elements)) if elements[i].vur]
+    drop = lsv
+    if vurs:
+        vur = min(vurs, key=lambda i: (elements[i].value, elements[i].opp_score))
+        if elements[lsv].value <= elements[vur].value:
+            drop = vur
+    return elements[:drop] + elements[drop + 1 :]
+
+
+def sonneborn_berger(history: PoolHistory, team: str, *, opp: Score, own: Score, cut: bool) -> Fraction:
+    """Σ opponent's ``opp`` score × own ``own`` score against them (C.07 13.2); ``cut``: 14.1.2."""
+    elements = _elements(history, team, opp, own)
+    if cut:
+        elements = _cut_one(elements)
+    return sum((e.value for e in elements), Fraction(0))
+
+
+def buchholz(history: PoolHistory, team: str, *, score: Score, cut: bool) -> Fraction:
+    """Σ opponents' ``score`` (C.07 8.1 applied to teams, 13 preamble); ``cut``: 14.1 a."""
+    elements = _elements(history, team, score, None)
+    if cut:
+        elements = _cut_one(elements)
+    return sum((e.value for e in elements), Fraction(0))
+
+
+def _unpaired_rounds(history: PoolHistory, team: str) -> int:
+    return sum(1 for r in history.rounds[team] if r.kind is RoundKind.ABSENT)
+
+
+def olympiad_tb1(history: PoolHistory, team: str) -> Fraction:
+    """Olympiad 2026 App. 2.I TB1: Σ GP vs i × i's final MP, without the bye round, else without
+    the lowest-MP opponent (ties: lowest product); unplayed matches per App. 2.IV (FMP + UR)."""
+    items: list[tuple[Fraction, Fraction]] = []
+    had_bye = False
+    for r in history.rounds[team]:
+        if r.kind is RoundKind.BYE:
+            had_bye = True
+            continue
+        if r.opponent is None:
+            continue
+        fmp = Fraction(history.mp(r.opponent) + _unpaired_rounds(history, r.opponent))
+        items.append((fmp, fmp * Fraction(r.gp, 2)))
+    if not had_bye and items:
+        items.remove(min(items))
+    return sum((value for _, value in items), Fraction(0))
+
+
+def olympiad_tb3(history: PoolHistory, team: str) -> Fraction:
+    """Olympiad 2026 App. 2.I TB3: Σ opponents' MP less the lowest (a bye round is no opponent)."""
+    scores = [
+        Fraction(history.mp(r.opponent) + _unpaired_rounds(history, r.opponent))
+        for r in history.rounds[team]
+        if r.opponent is not None
+    ]
+    if scores:
+        scores.remove(min(scores))
+    return sum(scores, Fraction(0))
+
+
+def primary_score(chain: Sequence[str]) -> Score:
+    """MP unless the chain names GP before MP (C.04.6 1.2.2 default)."""
+    for code in chain:
+        if code in ("MP", "GP"):
+            return code
+    return "MP"
+
+
+def match_points(history: PoolHistory, team: str) -> Fraction:
+    return Fraction(history.mp(team))  # C.07 11.1.1
+
+
+def game_points(history: PoolHistory, team: str) -> Fraction:
+    return Fraction(history.gp(team), 2)  # C.07 11.1.2
+
+
+def matches_won(history: PoolHistory, team: str) -> Fraction:
+    """C.07 7.1: rounds with as many match points as a win, with or without playing."""
+    return Fraction(sum(1 for r in history.rounds[team] if r.mp == history.scoring.win))
+
+
+def other_primary_score(history: PoolHistory, team: str, *, primary: Score) -> Fraction:
+    """C.07 13.1 MPvGP: game points when match points are primary, and the other way round."""
+    return game_points(history, team) if primary == "MP" else match_points(history, team)
+
+
+def value_of(history: PoolHistory, team: str, code: str, *, primary: Score = "MP") -> Fraction:
+    """A value criterion for one team (higher ranks higher)."""
+    compute = tiebreak(code).value
+    if compute is None:
+        raise TieBreakError(f"{code} is not a value tie-break")
+    return compute(history, team, primary)
+
+
+def all_values(
+    history: PoolHistory, chain: Iterable[str], *, primary: Score = "MP"
+) -> dict[str, dict[str, Fraction]]:
+    """Every value criterion of the chain for every team: code -> team -> value."""
+    return {
+        code: {team: value_of(history, team, code, primary=primary) for team in history.teams}
+        for code in chain
+        if tiebreak(code).criterion is Criterion.VALUE
+    }
+
+
+# --- the registry: every code once --------------------------------------------------------------
+
+
+class Criterion(Enum):
+    VALUE = "value"  # one number per team, higher ranks higher
+    GROUP = "group"  # direct encounter: computed inside each subgroup still tied (C.07 4.2, 6.2)
+    LOT = "lot"  # the drawing of lots
+
+
+ValueFunction = Callable[[PoolHistory, str, Score], Fraction]  # (history, team, primary score)
+
+
+@dataclass(frozen=True, slots=True)
+class TieBreak:
+    """One tie-break code: its column heading and meaning for people, its TRF-2026 code (record 202;
+    None when FIDE has none) and what computes it."""
+
+    code: str
+    short: str
+    meaning: str
+    trf: str | None
+    criterion: Criterion
+    value: ValueFunction | None = None  # value criteria
+    score: Score | None = None  # direct encounter: the score compared; None for EDE (both in turn)
+
+
+def _plain(compute: Callable[[PoolHistory, str], Fraction]) -> ValueFunction:
+    return lambda history, team, primary: compute(history, team)
+
+
+def _sb(opp: Score, own: Score, cut: bool) -> ValueFunction:
+    return lambda history, team, primary: sonneborn_berger(history, team, opp=opp, own=own, cut=cut)
+
+
+def _bh(score: Score, cut: bool) -> ValueFunction:
+    return lambda history, team, primary: buchholz(history, team, score=score, cut=cut)
+
+
+def _other(history: PoolHistory, team: str, primary: Score) -> Fraction:
+    return other_primary_score(history, team, primary=primary)
+
+
+_CUT = ", least significant value cut"
+_SB_KINDS = (  # code, heading, meaning, opponents' score, own score (C.07 13.2)
+    ("EMMSB", "SB-MP", "Sonneborn-Berger on match points", "MP", "MP"),
+    ("EMGSB", "SB-MG", "Sonneborn-Berger, opponents' match points × game points", "MP", "GP"),
+    ("EGMSB", "SB-GM", "Sonneborn-Berger, opponents' game points × match points", "GP", "MP"),
+    ("EGGSB", "SB-GP", "Sonneborn-Berger on game points", "GP", "GP"),
 )
-GROUP_CODES = frozenset({"DE:MP", "DE:GP", "EDE"})
+_BH_KINDS = (  # code, heading, meaning, opponents' score (C.07 8.1)
+    ("BH:MP", "BH-MP", "Buchholz on match points", "MP"),
+    ("BH:GP", "BH-GP", "Buchholz on game points", "GP"),
+)
+
+
+def _sonneborn_berger_codes() -> Iterator[TieBreak]:
+    for code, short, meaning, opp, own in _SB_KINDS:
+        yield TieBreak(code, short, meaning, code, Criterion.VALUE, _sb(opp, own, False))
+    for code, short, meaning, opp, own in _SB_KINDS:
+        cut = f"{code}/C1"
+        yield TieBreak(cut, f"{short} C1", meaning + _CUT, cut, Criterion.VALUE, _sb(opp, own, True))
+
+
+def _buchholz_codes() -> Iterator[TieBreak]:
+    for code, short, meaning, score in _BH_KINDS:
+        yield TieBreak(code, short, meaning, code, Criterion.VALUE, _bh(score, False))
+        cut = f"{code}/C1"
+        yield TieBreak(cut, f"{short} C1", meaning + _CUT, cut, Criterion.VALUE, _bh(score, True))
+
+
+REGISTRY: tuple[TieBreak, ...] = (
+    TieBreak("MP", "MP", "match points", None, Criterion.VALUE, _plain(match_points)),
+    # C.07 13.1: game points are the secondary score when MP is primary.
+    TieBreak("GP", "GP", "game points", "MPVGP", Criterion.VALUE, _plain(game_points)),
+    TieBreak("DE:MP", "DE-MP", "match points among the tied teams", "DE:MP", Criterion.GROUP, score="MP"),
+    TieBreak("DE:GP", "DE-GP", "game points among the tied teams", "DE:GP", Criterion.GROUP, score="GP"),
+    TieBreak("EDE", "EDE", "extended direct encounter", "EDE", Criterion.GROUP),
+    *_sonneborn_berger_codes(),
+    *_buchholz_codes(),
+    TieBreak("WIN", "Wins", "matches won", "WIN", Criterion.VALUE, _plain(matches_won)),
+    TieBreak("MPvGP", "MPvGP", "the other primary score", "MPVGP", Criterion.VALUE, _other),
+    # Olympiad 2026 Appendix 2.I; FIDE's TRF has no code for them.
+    TieBreak("OLY-TB1", "TB1", "Olympiad Sonneborn-Berger", None, Criterion.VALUE, _plain(olympiad_tb1)),
+    TieBreak(
+        "OLY-TB3",
+        "TB3",
+        "opponents' match points less the lowest",
+        None,
+        Criterion.VALUE,
+        _plain(olympiad_tb3),
+    ),
+    TieBreak("LOT", "Lot", "drawing of lots", None, Criterion.LOT),
+)
+TIEBREAKS: dict[str, TieBreak] = {entry.code: entry for entry in REGISTRY}
+KNOWN_CODES: tuple[str, ...] = tuple(TIEBREAKS)
+GROUP_CODES = frozenset(code for code, entry in TIEBREAKS.items() if entry.criterion is Criterion.GROUP)
+
+
+def tiebreak(code: str) -> TieBreak:
+    """The registered tie-break of a code in our spelling; an unknown code raises TieBreakError."""
+    entry = TIEBREAKS.get(code)
+    if entry is None:
+        raise TieBreakError(f"unknown tie-break code {code!r}; known: {', '.join(KNOWN_CODES)}")
+    return entry
+
+
+# --- presets and parsing ------------------------------------------------------------------------
 
 PRESETS: dict[str, tuple[str, ...]] = {
     "online-2020": ("MP", "GP", "DE:MP", "DE:GP", "EMMSB", "EGGSB", "LOT"),
@@ -109,404 +471,3 @@ def parse_chain(spec: str | Sequence[str]) -> tuple[str, ...]:
     if duplicates:
         raise TieBreakError(f"tie-break code(s) listed twice: {', '.join(duplicates)}")
     return tuple(chain)
-
-
-# --- one team's record ---------------------------------------------------------------------------
-
-
-class RoundKind(Enum):
-    PLAYED = "played"
-    FORFEIT_WIN = "forfeit win"
-    FORFEIT_LOSS = "forfeit loss"
-    DOUBLE_FORFEIT = "double forfeit"
-    BYE = "pairing-allocated bye"
-    ABSENT = "not paired"
-
-    @property
-    def is_vur(self) -> bool:
-        """Voluntary unplayed round: forfeit loss or absence (C.07 16.1.2); a double forfeit is both."""
-        return self in (RoundKind.FORFEIT_LOSS, RoundKind.DOUBLE_FORFEIT, RoundKind.ABSENT)
-
-
-@dataclass(frozen=True, slots=True)
-class TeamRound:
-    """One round of one team: its match points and half-points, and the opponent's, if any."""
-
-    round: int
-    kind: RoundKind
-    opponent: str | None
-    mp: int
-    gp: int  # half-points
-    opp_mp: int = 0
-    opp_gp: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """All teams' rounds of one pool or stage, ready for tie-break computation."""
-
-    teams: tuple[str, ...]
-    rounds: Mapping[str, tuple[TeamRound, ...]]
-    number_of_rounds: int
-    boards: int
-    scoring: MatchScoring
-    round_robin: bool
-
-    def mp(self, team: str) -> int:
-        return sum(r.mp for r in self.rounds[team])
-
-    def gp(self, team: str) -> int:
-        return sum(r.gp for r in self.rounds[team])
-
-    def played(self, team: str) -> int:
-        return sum(1 for r in self.rounds[team] if r.kind is RoundKind.PLAYED)
-
-
-def build_event(
-    teams: Sequence[str],
-    matches: Sequence[MatchRecord],
-    *,
-    boards: int = 6,
-    scoring: MatchScoring = DEFAULT_SCORING,
-    round_robin: bool = True,
-    bye_mp: int | None = None,
-) -> Event:
-    """Each team's rounds from the match records; a round without a record is an absence."""
-    if len(set(teams)) != len(teams):
-        raise TieBreakError("a team is listed twice")
-    known = set(teams)
-    per_team: dict[str, dict[int, TeamRound]] = {team: {} for team in teams}
-    bye_points = scoring.draw if bye_mp is None else bye_mp
-
-    def put(team: str, entry: TeamRound) -> None:
-        if team not in known:
-            raise TieBreakError(f"round {entry.round}: {team!r} is not a team of this pool")
-        if entry.round in per_team[team]:
-            raise TieBreakError(f"{team!r} has two matches in round {entry.round}")
-        per_team[team][entry.round] = entry
-
-    for m in sorted(matches, key=lambda m: (m.round, m.team_a, m.team_b or "")):
-        if m.team_b is None:
-            # C.04.6 1.4: a pairing-allocated bye gets the points of a draw unless configured.
-            put(m.team_a, TeamRound(m.round, RoundKind.BYE, None, bye_points, m.gp_a))
-            continue
-        mp_a, mp_b = m.mp(scoring)
-        kind_a, kind_b = {
-            MatchForfeit.NONE: (RoundKind.PLAYED, RoundKind.PLAYED),
-            MatchForfeit.A_WINS: (RoundKind.FORFEIT_WIN, RoundKind.FORFEIT_LOSS),
-            MatchForfeit.B_WINS: (RoundKind.FORFEIT_LOSS, RoundKind.FORFEIT_WIN),
-            MatchForfeit.DOUBLE: (RoundKind.DOUBLE_FORFEIT, RoundKind.DOUBLE_FORFEIT),
-        }[m.forfeit]
-        # A double forfeit gives both teams 0 MP and 0 GP, not a draw (docs/tiebreaks.md).
-        gp_a, gp_b = (0, 0) if m.forfeit is MatchForfeit.DOUBLE else (m.gp_a, m.gp_b)
-        put(m.team_a, TeamRound(m.round, kind_a, m.team_b, mp_a, gp_a, mp_b, gp_b))
-        put(m.team_b, TeamRound(m.round, kind_b, m.team_a, mp_b, gp_b, mp_a, gp_a))
-    number_of_rounds = max((m.round for m in matches), default=0)
-    rounds = {
-        team: tuple(
-            per_team[team].get(r, TeamRound(r, RoundKind.ABSENT, None, 0, 0))
-            for r in range(1, number_of_rounds + 1)
-        )
-        for team in teams
-    }
-    return Event(tuple(teams), rounds, number_of_rounds, boards, scoring, round_robin)
-
-
-# --- scores ---------------------------------------------------------------------------------------
-
-Score = str  # "MP" or "GP"
-
-
-def _pts(entry: TeamRound, score: Score) -> Fraction:
-    return Fraction(entry.mp) if score == "MP" else Fraction(entry.gp, 2)
-
-
-def _total(event: Event, team: str, score: Score) -> Fraction:
-    return sum((_pts(r, score) for r in event.rounds[team]), Fraction(0))
-
-
-def _draw(event: Event, score: Score) -> Fraction:
-    return Fraction(event.scoring.draw) if score == "MP" else Fraction(event.boards, 2)
-
-
-def _win(event: Event, score: Score) -> Fraction:
-    return Fraction(event.scoring.win) if score == "MP" else Fraction(event.boards)
-
-
-def adjusted_score(event: Event, team: str, score: Score) -> Fraction:
-    """The team's score as its opponents see it (C.07 16.3; 15.2: round robins use the final score)."""
-    if event.round_robin:
-        return _total(event, team, score)
-    rounds = event.rounds[team]
-    last_not_vur = max((r.round for r in rounds if not r.kind.is_vur), default=0)
-    total = Fraction(0)
-    for r in rounds:
-        # 16.3.2: an absence followed only by voluntary unplayed rounds counts as a draw.
-        if r.kind is RoundKind.ABSENT and r.round > last_not_vur:
-            total += _draw(event, score)
-        else:
-            total += _pts(r, score)
-    return total
-
-
-@dataclass(frozen=True, slots=True)
-class _Element:
-    """One addend of a Buchholz / Sonneborn-Berger sum, before any cut."""
-
-    opp_score: Fraction
-    value: Fraction
-    vur: bool
-
-
-def _elements(event: Event, team: str, opp_score: Score, own_score: Score | None) -> list[_Element]:
-    """Opponents' scores (× own score against them when ``own_score``) per round.
-
-    Round robin: byes and absences are no element (C.07 15.2). Swiss: unplayed rounds meet the
-    dummy, whose score is the team's own, capped (C.07 16.4.1 forfeits, 16.4.2 other rounds).
-    """
-    own_total = _total(event, team, opp_score)
-    out: list[_Element] = []
-    for r in event.rounds[team]:
-        if r.opponent is not None and (r.kind is RoundKind.PLAYED or event.round_robin):
-            opp = adjusted_score(event, r.opponent, opp_score)
-        elif event.round_robin:
-            continue
-        elif r.opponent is not None:
-            opp = min(own_total, adjusted_score(event, r.opponent, opp_score))
-        else:
-            opp = min(own_total, _draw(event, opp_score) * event.number_of_rounds)
-        value = opp if own_score is None else opp * _pts(r, own_score)
-        vur = r.kind.is_vur and not event.round_robin
-        out.append(_Element(opp, value, vur))
-    return out
-
-
-def _cut_one(elements: list[_Element]) -> list[_Element]:
-    """C.07 14.1 / 14.1.2: drop the lowest-scoring opponent's element (ties: lowest value);
-    16.5: a voluntary unplayed round's element goes first when it is not below that one."""
-    if not elements:
-        return elements
-    lsv = min(range(len(elements)), key=lambda i: (elements[i].opp_score, elements[i].value))
-    vurs = [i for i in range(len(elements)) if elements[i].vur]
-    drop = lsv
-    if vurs:
-        vur = min(vurs, key=lambda i: (elements[i].value, elements[i].opp_score))
-        if elements[lsv].value <= elements[vur].value:
-            drop = vur
-    return elements[:drop] + elements[drop + 1 :]
-
-
-def sonneborn_berger(event: Event, team: str, code: str) -> Fraction:
-    """EMMSB, EMGSB, EGMSB, EGGSB (C.07 13.2), with ``/C1`` the cut of 14.1.2."""
-    base, _, modifier = code.partition("/")
-    opp = "MP" if base[1] == "M" else "GP"
-    own = "MP" if base[2] == "M" else "GP"
-    elements = _elements(event, team, opp, own)
-    if modifier == "C1":
-        elements = _cut_one(elements)
-    return sum((e.value for e in elements), Fraction(0))
-
-
-def buchholz(event: Event, team: str, code: str) -> Fraction:
-    """BH:MP / BH:GP (C.07 8.1 applied to teams, 13 preamble), ``/C1`` per 14.1 a."""
-    base, _, modifier = code.partition("/")
-    score = base.split(":")[1]
-    elements = _elements(event, team, score, None)
-    if modifier == "C1":
-        elements = _cut_one(elements)
-    return sum((e.value for e in elements), Fraction(0))
-
-
-def _unpaired_rounds(event: Event, team: str) -> int:
-    return sum(1 for r in event.rounds[team] if r.kind is RoundKind.ABSENT)
-
-
-def olympiad_tb1(event: Event, team: str) -> Fraction:
-    """Olympiad 2026 App. 2.I TB1: Σ GP vs i × i's final MP, without the bye round, else without
-    the lowest-MP opponent (ties: lowest product); unplayed matches per App. 2.IV (FMP + UR)."""
-    items: list[tuple[Fraction, Fraction]] = []
-    had_bye = False
-    for r in event.rounds[team]:
-        if r.kind is RoundKind.BYE:
-            had_bye = True
-            continue
-        if r.opponent is None:
-            continue
-        fmp = Fraction(event.mp(r.opponent) + _unpaired_rounds(event, r.opponent))
-        items.append((fmp, fmp * Fraction(r.gp, 2)))
-    if not had_bye and items:
-        items.remove(min(items))
-    return sum((value for _, value in items), Fraction(0))
-
-
-def olympiad_tb3(event: Event, team: str) -> Fraction:
-    """Olympiad 2026 App. 2.I TB3: Σ opponents' MP less the lowest (a bye round is no opponent)."""
-    scores = [
-        Fraction(event.mp(r.opponent) + _unpaired_rounds(event, r.opponent))
-        for r in event.rounds[team]
-        if r.opponent is not None
-    ]
-    if scores:
-        scores.remove(min(scores))
-    return sum(scores, Fraction(0))
-
-
-def primary_score(chain: Sequence[str]) -> Score:
-    """MP unless the chain names GP before MP (C.04.6 1.2.2 default)."""
-    for code in chain:
-        if code in ("MP", "GP"):
-            return code
-    return "MP"
-
-
-def value_of(event: Event, team: str, code: str, *, primary: Score = "MP") -> Fraction:
-    """A value criterion for one team (higher ranks higher)."""
-    if code == "MP":
-        return Fraction(event.mp(team))  # C.07 11.1.1
-    if code == "GP":
-        return Fraction(event.gp(team), 2)  # C.07 11.1.2
-    if code == "MPvGP":
-        return value_of(event, team, "GP" if primary == "MP" else "MP")  # C.07 13.1
-    if code == "WIN":
-        # C.07 7.1: rounds with as many match points as a win, with or without playing.
-        return Fraction(sum(1 for r in event.rounds[team] if r.mp == event.scoring.win))
-    if code.startswith("E") and code[:5] in ESB_CODES:
-        return sonneborn_berger(event, team, code)  # C.07 13.2, 14.1.2
-    if code.startswith("BH:"):
-        return buchholz(event, team, code)  # C.07 8.1, 14.1
-    if code == "OLY-TB1":
-        return olympiad_tb1(event, team)  # Olympiad 2026 Appendix 2.I TB1
-    if code == "OLY-TB3":
-        return olympiad_tb3(event, team)  # Olympiad 2026 Appendix 2.I TB3
-    raise TieBreakError(f"{code} is not a value tie-break")
-
-
-# --- direct encounter ----------------------------------------------------------------------------
-
-
-@dataclass
-class DirectEncounterTrace:
-    """Per team, the score inside the last group where direct encounter was computed for it."""
-
-    score: dict[str, Fraction] = field(default_factory=dict)
-
-
-def _de_scores(
-    event: Event, group: Sequence[str], score: Score
-) -> tuple[dict[str, Fraction], dict[str, Fraction], bool]:
-    """Score of each member against the others (C.07 6.1, repeated meetings averaged per 6.1.2),
-    the best it could reach if missing meetings were won, and whether all of them met."""
-    members = set(group)
-    current: dict[str, Fraction] = {}
-    best: dict[str, Fraction] = {}
-    all_met = True
-    for team in group:
-        per_opp: dict[str, list[Fraction]] = defaultdict(list)
-        for r in event.rounds[team]:
-            if r.opponent not in members:
-                continue
-            # 6.1.1: forfeits count only where 15.2 (pre-determined pairings) treats them as played.
-            if r.kind is RoundKind.PLAYED or event.round_robin:
-                per_opp[r.opponent].append(_pts(r, score))
-        total = sum((sum(v, Fraction(0)) / len(v) for v in per_opp.values()), Fraction(0))
-        missing = len(group) - 1 - len(per_opp)
-        current[team] = total
-        best[team] = total + missing * _win(event, score)
-        if missing and not event.round_robin:
-            all_met = False
-    return current, best, all_met
-
-
-def _de_split(
-    event: Event, group: Sequence[str], score: Score, trace: DirectEncounterTrace
-) -> list[list[str]]:
-    """One application of C.07 Art. 6 to a tied group: ordered subgroups (6.2 or, Swiss, 6.3)."""
-    current, best, all_met = _de_scores(event, group, score)
-    for team in group:
-        trace.score[team] = current[team]
-    ordered = sorted(group, key=lambda t: (-current[t], -best[t], t))
-    if all_met:
-        parts: list[list[str]] = []
-        for team in ordered:
-            if parts and current[parts[-1][0]] == current[team]:
-                parts[-1].append(team)
-            else:
-                parts.append([team])
-        return parts
-    # 6.3: a team goes ahead only when no outcome of the missing meetings can catch it.
-    parts = []
-    rest = list(ordered)
-    while len(rest) > 1:
-        head, others = rest[0], rest[1:]
-        if current[head] > max(best[t] for t in others):
-            parts.append([head])
-            rest = others
-        else:
-            break
-    if rest:
-        parts.append(rest)
-    return parts
-
-
-def _refine(
-    parts: list[list[str]], split: Callable[[list[str]], list[list[str]]]
-) -> tuple[list[list[str]], bool]:
-    """Apply ``split`` to every group still tied until nothing changes (C.07 6.2 reapplied)."""
-    changed_any = False
-    while True:
-        new_parts: list[list[str]] = []
-        changed = False
-        for part in parts:
-            if len(part) < 2:
-                new_parts.append(part)
-                continue
-            pieces = split(part)
-            changed = changed or len(pieces) > 1
-            new_parts.extend(pieces)
-        parts = new_parts
-        if not changed:
-            return parts, changed_any
-        changed_any = True
-
-
-def _splitter(
-    event: Event, score: Score, trace: DirectEncounterTrace
-) -> Callable[[list[str]], list[list[str]]]:
-    def split(group: list[str]) -> list[list[str]]:
-        return _de_split(event, group, score, trace)
-
-    return split
-
-
-def direct_encounter(
-    event: Event, group: Sequence[str], code: str, trace: DirectEncounterTrace, *, primary: Score = "MP"
-) -> list[list[str]]:
-    """Order a tied group by DE:MP, DE:GP (C.07 6) or EDE (C.07 13.3); returns ordered subgroups.
-
-    EDE alternates between the primary and the secondary score, each to a fixed point, and keeps
-    using the secondary score inside a subgroup it created, as FIDE's checker does (docs/tiebreaks.md).
-    """
-    parts = [sorted(group)]
-    if code in ("DE:MP", "DE:GP"):
-        score = code.split(":")[1]
-        return _refine(parts, _splitter(event, score, trace))[0]
-    if code != "EDE":
-        raise TieBreakError(f"{code} is not a direct-encounter tie-break")
-    scores = (primary, "GP" if primary == "MP" else "MP")
-    index, quiet = 0, 0
-    while quiet < 2:
-        parts, changed = _refine(parts, _splitter(event, scores[index], trace))
-        quiet = 0 if changed else quiet + 1
-        index = 1 - index
-    return parts
-
-
-def all_values(
-    event: Event, chain: Iterable[str], *, primary: Score = "MP"
-) -> dict[str, dict[str, Fraction]]:
-    """Every value criterion of the chain for every team: code -> team -> value."""
-    return {
-        code: {team: value_of(event, team, code, primary=primary) for team in event.teams}
-        for code in chain
-        if code not in GROUP_CODES and code != "LOT"
-    }

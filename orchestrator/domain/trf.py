@@ -22,32 +22,10 @@ from orchestrator.domain.scoring import (
     board_colours,
 )
 from orchestrator.domain.standings import Standings, compute_standings
-from orchestrator.domain.tiebreaks import TieBreakError, build_event, parse_chain
+from orchestrator.domain.tiebreaks import REGISTRY, TieBreakError, build_event, parse_chain
 
-# Our codes in TRF / TieBreakServer syntax (record 202); None: not a FIDE code.
-TRF_CODES: dict[str, str | None] = {
-    "GP": "MPVGP",  # C.07 13.1: game points are the secondary score when MP is primary
-    "DE:MP": "DE:MP",
-    "DE:GP": "DE:GP",
-    "EDE": "EDE",
-    "EMMSB": "EMMSB",
-    "EMGSB": "EMGSB",
-    "EGMSB": "EGMSB",
-    "EGGSB": "EGGSB",
-    "EMMSB/C1": "EMMSB/C1",
-    "EMGSB/C1": "EMGSB/C1",
-    "EGMSB/C1": "EGMSB/C1",
-    "EGGSB/C1": "EGGSB/C1",
-    "BH:MP": "BH:MP",
-    "BH:MP/C1": "BH:MP/C1",
-    "BH:GP": "BH:GP",
-    "BH:GP/C1": "BH:GP/C1",
-    "WIN": "WIN",
-    "MPvGP": "MPVGP",
-    "OLY-TB1": None,
-    "OLY-TB3": None,
-    "LOT": None,
-}
+# Our codes in TRF / TieBreakServer syntax (record 202); None: not a FIDE code. Defined in the registry.
+TRF_CODES: dict[str, str | None] = {entry.code: entry.trf for entry in REGISTRY}
 
 # Per-board result letters (TRF16 001 record, column 99 + 10 per round), own side first.
 _LETTERS: dict[GameResult, tuple[str, str]] = {

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from orchestrator.services import views
+from orchestrator.services.read import events, matches, stages, standings, teams
 from orchestrator.web.auth import allow_public
 from orchestrator.web.caching import conditional
 from orchestrator.web.deps import get_uow_factory, render
@@ -35,42 +35,42 @@ def _page(request: Request, template: str, view: object, **extra: object) -> Res
 @router.get("/")
 def home(request: Request) -> Response:
     with get_uow_factory(request)() as uow:
-        events = views.list_events(uow)
-    return conditional(request, render(request, "home.html", {"events": events}))
+        items = events.list_events(uow)
+    return conditional(request, render(request, "home.html", {"events": items}))
 
 
 @router.get("/events/{slug}")
 def event_page(request: Request, slug: str) -> Response:
     with get_uow_factory(request)() as uow:
-        view = views.event_view(uow, slug=slug)
+        view = events.event_view(uow, slug=slug)
     return _page(request, "public/event.html", view)
 
 
 @router.get("/events/{slug}/stages/{stage_key}")
 def stage_page(request: Request, slug: str, stage_key: str) -> Response:
     with get_uow_factory(request)() as uow:
-        view = views.stage_view(uow, slug=slug, stage_key=stage_key)
+        view = stages.stage_view(uow, slug=slug, stage_key=stage_key)
     return _page(request, "public/stage.html", view)
 
 
 @router.get("/events/{slug}/stages/{stage_key}/pools/{letter}")
 def pool_page(request: Request, slug: str, stage_key: str, letter: str) -> Response:
     with get_uow_factory(request)() as uow:
-        view = views.pool_view(uow, slug=slug, stage_key=stage_key, letter=letter)
+        view = standings.pool_view(uow, slug=slug, stage_key=stage_key, letter=letter)
     return _page(request, "public/pool.html", view)
 
 
 @router.get("/events/{slug}/matches/{match_id}")
 def match_page(request: Request, slug: str, match_id: int) -> Response:
     with get_uow_factory(request)() as uow:
-        view = views.match_view(uow, slug=slug, match_id=match_id)
+        view = matches.match_view(uow, slug=slug, match_id=match_id)
     return _page(request, "public/match.html", view)
 
 
 @router.get("/events/{slug}/matches/{match_id}/boards/{board_no}.pgn")
 def board_pgn(request: Request, slug: str, match_id: int, board_no: int) -> Response:
     with get_uow_factory(request)() as uow:
-        pgn = views.board_pgn(uow, slug=slug, match_id=match_id, board_no=board_no)
+        pgn = matches.board_pgn(uow, slug=slug, match_id=match_id, board_no=board_no)
     filename = f"{slug}-match-{match_id}-board-{board_no}.pgn"
     response = Response(
         pgn.encode("utf-8"),
@@ -83,5 +83,5 @@ def board_pgn(request: Request, slug: str, match_id: int, board_no: int) -> Resp
 @router.get("/events/{slug}/teams/{team_id}")
 def team_page(request: Request, slug: str, team_id: int) -> Response:
     with get_uow_factory(request)() as uow:
-        view = views.team_view(uow, slug=slug, team_id=team_id)
+        view = teams.team_view(uow, slug=slug, team_id=team_id)
     return _page(request, "public/team.html", view)

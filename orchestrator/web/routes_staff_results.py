@@ -13,14 +13,14 @@ from fastapi import APIRouter, Request
 from starlette.datastructures import FormData
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 
-from orchestrator.adapters.tables import Event, Player, Round, Stage, Team
-from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.adapters.tables import Round, Stage
 from orchestrator.services import appeals as appeal_service
 from orchestrator.services import exports
 from orchestrator.services import fairplay as fairplay_service
 from orchestrator.services import results as result_service
 from orchestrator.services import standings as standings_service
-from orchestrator.services.errors import NotFound, ServiceError, ValidationFailed
+from orchestrator.services.errors import ServiceError, ValidationFailed
+from orchestrator.services.read import staff
 from orchestrator.services.users import AuthUser
 from orchestrator.web.auth import require_role, require_staff
 from orchestrator.web.deps import get_uow_factory, render
@@ -28,19 +28,6 @@ from orchestrator.web.deps import get_uow_factory, render
 router = APIRouter(prefix="/staff", include_in_schema=False)
 
 ADMINS = ("owner", "admin")
-
-
-def _event(uow: UnitOfWork, slug: str) -> Event:
-    event = uow.events.get_by_slug(slug)
-    if event is None:
-        raise NotFound(f"event {slug!r} does not exist")
-    return event
-
-
-def _sheets_of_round(uow: UnitOfWork, round_id: int) -> list[result_service.MatchSheet]:
-    return [
-        result_service.match_sheet(uow, match_id=m.id or 0) for m in uow.results.matches_of_round(round_id)
-    ]
 
 
 def _entries(form: FormData) -> list[result_service.ResultEntry]:
@@ -77,18 +64,8 @@ def _back(form: FormData, default: str) -> str:
 @router.get("/events/{slug}/results")
 def results_overview(request: Request, slug: str, user: AuthUser = require_staff()) -> Response:
     with get_uow_factory(request)() as uow:
-        event = _event(uow, slug)
-        stages = []
-        for stage in uow.results.stages_of_event(event.id or 0):
-            rounds = []
-            for rnd in uow.results.rounds_of_stage(stage.id or 0):
-                sheets = _sheets_of_round(uow, rnd.id or 0)
-                missing = sum(1 for s in sheets for b in s.boards if b.result == "*" and not s.forfeit)
-                rounds.append({"round": rnd, "matches": len(sheets), "missing": missing})
-            warnings = standings_service.stage_warnings(uow, stage_id=stage.id or 0)
-            pools = list(uow.results.pools_of_stage(stage.id or 0))
-            stages.append({"stage": stage, "rounds": rounds, "warnings": warnings, "pools": pools})
-        context = {"event": event, "stages": stages}
+        overview = staff.results_overview(uow, slug=slug)
+    context = {"event": overview.event, "stages": overview.stages}
     return render(request, "staff/results/overview.html", context)
 
 
@@ -98,7 +75,7 @@ def round_results(request: Request, round_id: int, user: AuthUser = require_staf
         rnd = uow.results.get_or_raise(Round, round_id)
         stage = uow.results.get_or_raise(Stage, rnd.stage_id)
         event = uow.results.event_of_stage(stage)
-        sheets = _sheets_of_round(uow, round_id)
+        sheets = staff.sheets_of_round(uow, round_id=round_id)
     return render(
         request,
         "staff/results/round.html",
@@ -118,7 +95,7 @@ def round_results(request: Request, round_id: int, user: AuthUser = require_staf
 def match_results(request: Request, match_id: int, user: AuthUser = require_staff()) -> Response:
     with get_uow_factory(request)() as uow:
         sheet = result_service.match_sheet(uow, match_id=match_id)
-        event = _event(uow, sheet.event_slug)
+        event = staff.event_by_slug(uow, sheet.event_slug)
     return render(
         request,
         "staff/results/match.html",
@@ -137,7 +114,7 @@ def _conflict_page(
 ) -> Response:
     with get_uow_factory(request)() as uow:
         sheet = result_service.match_sheet(uow, match_id=match_id)
-        event = _event(uow, sheet.event_slug)
+        event = staff.event_by_slug(uow, sheet.event_slug)
     conflicts = {c.entity_id: c for c in error.current}
     return render(
         request,
@@ -187,7 +164,7 @@ async def save_match_corrections(
     except ValidationFailed as error:
         with get_uow_factory(request)() as uow:
             sheet = result_service.match_sheet(uow, match_id=match_id)
-            event = _event(uow, sheet.event_slug)
+            event = staff.event_by_slug(uow, sheet.event_slug)
         return render(
             request,
             "staff/results/match.html",
@@ -224,25 +201,16 @@ async def save_match_forfeit(request: Request, match_id: int, user: AuthUser = r
 @router.get("/stages/{stage_id}/close")
 def close_stage_page(request: Request, stage_id: int, user: AuthUser = require_staff()) -> Response:
     with get_uow_factory(request)() as uow:
-        stage = uow.results.get_or_raise(Stage, stage_id)
-        event = uow.results.event_of_stage(stage)
-        problems = standings_service.closing_problems(uow, stage_id=stage_id)
-        warnings = standings_service.stage_warnings(uow, stage_id=stage_id)
-        pools = []
-        for pool in uow.results.pools_of_stage(stage_id):
-            data = standings_service.pool_records(uow, pool_id=pool.id or 0)
-            table = standings_service.pool_standings(uow, pool_id=pool.id or 0)
-            stored = {row.team_id: row for row in uow.results.standings_of_pool(pool.id or 0)}
-            pools.append({"pool": pool, "table": table, "data": data, "stored": stored})
+        view = staff.closing_view(uow, stage_id=stage_id)
     return render(
         request,
         "staff/results/close.html",
         {
-            "event": event,
-            "stage": stage,
-            "refusals": problems,
-            "warnings": warnings,
-            "pools": pools,
+            "event": view.event,
+            "stage": view.stage,
+            "refusals": view.refusals,
+            "warnings": view.warnings,
+            "pools": view.pools,
             "can_close": user.role.value in ADMINS,
             "closed_now": request.query_params.get("closed"),
         },
@@ -258,18 +226,16 @@ def close_stage_submit(request: Request, stage_id: int, user: AuthUser = require
         if error.status_code != 409:
             raise
         with get_uow_factory(request)() as uow:
-            stage = uow.results.get_or_raise(Stage, stage_id)
-            event = uow.results.event_of_stage(stage)
-            problems = standings_service.closing_problems(uow, stage_id=stage_id)
+            view = staff.closing_view(uow, stage_id=stage_id, with_pools=False)
         return render(
             request,
             "staff/results/close.html",
             {
-                "event": event,
-                "stage": stage,
-                "refusals": problems,
-                "warnings": [],
-                "pools": [],
+                "event": view.event,
+                "stage": view.stage,
+                "refusals": view.refusals,
+                "warnings": view.warnings,
+                "pools": view.pools,
                 "can_close": True,
                 "error": error.message,
             },
@@ -286,12 +252,9 @@ def audit_page(
     request: Request, slug: str, match_id: int | None = None, user: AuthUser = require_staff()
 ) -> Response:
     with get_uow_factory(request)() as uow:
-        event = _event(uow, slug)
-        board_ids = None
-        if match_id is not None:
-            board_ids = [b.id or 0 for b in uow.boards.for_match(match_id)]
-        entries = list(uow.results.audit(event_id=event.id, board_ids=board_ids, match_id=match_id))
-    return render(request, "staff/audit.html", {"event": event, "entries": entries, "match_id": match_id})
+        view = staff.audit_view(uow, slug=slug, match_id=match_id)
+    context = {"event": view.event, "entries": view.entries, "match_id": view.match_id}
+    return render(request, "staff/audit.html", context)
 
 
 # --- appeals --------------------------------------------------------------------------------------------
@@ -300,13 +263,9 @@ def audit_page(
 @router.get("/events/{slug}/appeals")
 def appeals_page(request: Request, slug: str, user: AuthUser = require_staff()) -> Response:
     with get_uow_factory(request)() as uow:
-        event = _event(uow, slug)
-        appeals = appeal_service.event_appeals(uow, event_id=event.id or 0)
-        labels = {}
-        for appeal in appeals:
-            sheet = result_service.match_sheet(uow, match_id=appeal.match_id)
-            labels[appeal.match_id] = f"Round {sheet.round_number}: {sheet.first_team} – {sheet.second_team}"
-    return render(request, "staff/appeals.html", {"event": event, "appeals": appeals, "labels": labels})
+        view = staff.appeals_view(uow, slug=slug)
+    context = {"event": view.event, "appeals": view.appeals, "labels": view.labels}
+    return render(request, "staff/appeals.html", context)
 
 
 @router.post("/matches/{match_id}/appeals")
@@ -353,39 +312,9 @@ def fairplay_page(request: Request, slug: str, user: AuthUser = require_role(*AD
 def _fairplay(request: Request, slug: str, **extra: Any) -> Response:
     status = int(extra.pop("status", 200))
     with get_uow_factory(request)() as uow:
-        event = _event(uow, slug)
-        annulments = [
-            {"player": p.name, "reason": a.reason, "by": a.annulled_by, "at": a.annulled_at}
-            for a, p in uow.results.annulments_of_event(event.id or 0)
-        ]
-        players = _players_of_event(uow, event.id or 0)
-    context = {"event": event, "annulments": annulments, "players": players, **extra}
+        view = staff.fair_play_view(uow, slug=slug)
+    context = {"event": view.event, "annulments": view.annulments, "players": view.players, **extra}
     return render(request, "staff/results/fairplay.html", context, status_code=status)
-
-
-def _players_of_event(uow: UnitOfWork, event_id: int) -> list[tuple[int, str]]:
-    stages = uow.results.stages_of_event(event_id)
-    team_ids: set[int] = set()
-    for stage in stages:
-        for pool in uow.results.pools_of_stage(stage.id or 0):
-            team_ids.update(t.team_id for t in uow.results.teams_of_pool(pool.id or 0))
-    teams = uow.results.teams_by_id(team_ids)
-    boards = [b for m in (uow.results.matches_of_stage(s.id or 0) for s in stages) for b in m]
-    player_ids = {
-        pid
-        for match_boards in uow.results.boards_of_matches(m.id or 0 for m in boards).values()
-        for b in match_boards
-        for pid in (b.white_player_id, b.black_player_id)
-    }
-    players = uow.results.players_by_id(player_ids)
-    return sorted(
-        ((pid, f"{p.name} ({_team_name(teams, p)})") for pid, p in players.items()), key=lambda x: x[1]
-    )
-
-
-def _team_name(teams: dict[int, Team], player: Player) -> str:
-    team = teams.get(player.team_id)
-    return team.name if team else str(player.team_id)
 
 
 @router.post("/events/{slug}/fairplay")

@@ -13,9 +13,10 @@ from urllib.parse import quote
 from fastapi import APIRouter, File, Form, Request, UploadFile
 from starlette.responses import RedirectResponse, Response
 
-from orchestrator.adapters.tables import Event, Role
+from orchestrator.adapters.tables import Role
 from orchestrator.services import draws, event_setup, rosters
 from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
+from orchestrator.services.read import staff
 from orchestrator.services.users import AuthUser
 from orchestrator.web.auth import require_role, require_staff
 from orchestrator.web.deps import get_uow_factory, render
@@ -71,9 +72,7 @@ async def _read_upload(upload: UploadFile | None) -> str | None:
 @router.get("/events")
 def events_page(request: Request, user: AuthUser = require_staff()) -> Response:
     with get_uow_factory(request)() as uow:
-        events = [
-            {"id": e.id, "slug": e.slug, "name": e.name, "status": e.status} for e in uow.events.list_all()
-        ]
+        events = staff.staff_events(uow)
     context = {"events": events, "can_change": _can_change(user), "notice": _notice(request)}
     return render(request, "staff/events.html", context)
 
@@ -123,22 +122,10 @@ def event_page(request: Request, event_id: int, user: AuthUser = require_staff()
 
 def _roster_context(request: Request, event_id: int, user: AuthUser) -> dict[str, Any]:
     with get_uow_factory(request)() as uow:
-        event = uow.repo.get_or_raise(Event, event_id)
-        teams = []
-        players_by_team: dict[int, int] = {}
-        for player in uow.setup.players_of_event(event_id):
-            players_by_team[player.team_id] = players_by_team.get(player.team_id, 0) + 1
-        for team in uow.setup.teams_of(event_id):
-            teams.append(
-                {
-                    "name": team.name,
-                    "federation": team.federation,
-                    "seed": team.seed,
-                    "players": players_by_team.get(team.id or 0, 0),
-                }
-            )
+        event = staff.staff_event_ref(uow, event_id=event_id)
+        teams = staff.roster_teams(uow, event_id=event_id)
     return {
-        "event": {"id": event_id, "slug": event.slug, "name": event.name},
+        "event": event,
         "teams": teams,
         "columns": rosters.COLUMNS,
         "can_change": _can_change(user),
@@ -184,10 +171,10 @@ def _pools_page(
 ) -> Response:
     with get_uow_factory(request)() as uow:
         pools = event_setup.describe_pools(uow, stage_id=stage_id)
-        event = uow.repo.get_or_raise(Event, pools.event_id)
+        event = staff.staff_event_ref(uow, event_id=pools.event_id)
     context: dict[str, Any] = {
         "stage": pools,
-        "event": {"id": event.id, "slug": event.slug, "name": event.name},
+        "event": event,
         "can_change": _can_change(user),
         "notice": _notice(request),
         **extra,
@@ -272,10 +259,10 @@ def start_stage(
 
 def _lots_page(request: Request, event_id: int, *, status_code: int = 200, **extra: Any) -> Response:
     with get_uow_factory(request)() as uow:
-        event = uow.repo.get_or_raise(Event, event_id)
+        event = staff.staff_event_ref(uow, event_id=event_id)
         lots = draws.list_lots(uow, event_id=event_id)
     context: dict[str, Any] = {
-        "event": {"id": event_id, "slug": event.slug, "name": event.name},
+        "event": event,
         "lots": lots,
         "notice": _notice(request),
         "purpose": "",

@@ -18,7 +18,8 @@ from fastapi.testclient import TestClient
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.ports import free_port
-from orchestrator.services import live, live_redis, views
+from orchestrator.services import live, live_redis
+from orchestrator.services.read import standings
 from orchestrator.web.app import create_app
 from tests.support.server import serving
 from tests.unit.test_views import DRAW_3_3, FIRST_WINS_6_0, SeededPool, play, seed_small_pool
@@ -53,7 +54,7 @@ def test_the_pool_page_on_postgresql_shows_the_standings_and_cross_table_of_the_
     _, winner, loser = r1[0]
     _, drawn_a, drawn_b = r1[1]
     with uow_factory() as uow:
-        view = views.pool_view(uow, slug=seeded.slug, stage_key=seeded.stage_key, letter=seeded.letter)
+        view = standings.pool_view(uow, slug=seeded.slug, stage_key=seeded.stage_key, letter=seeded.letter)
     assert view.standings_source == "stored"  # the results service stored them on PostgreSQL
     names = [line.team.name for line in view.standings]
     assert (names[0], names[3]) == (winner, loser)

@@ -1,4 +1,4 @@
-"""Spectator read models (services/views.py) on a stored small event (SQLite), built with the setup
+"""Spectator read models (services/read/) on a stored small event (SQLite), built with the setup
 session's factories and results entered through the results service.
 
 ``seed_small_pool`` and ``play`` are shared with the integration and browser tests.
@@ -16,8 +16,9 @@ from orchestrator.adapters.tables import Annulment, Event, EventStatus
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import init_db, make_engine, make_session_factory
-from orchestrator.services import results, views
+from orchestrator.services import results
 from orchestrator.services.errors import NotFound
+from orchestrator.services.read import events, formatting, matches, stages, standings, teams
 from tests.support.factories import TEST_PAIRING_SEED, make_event, running_stage
 
 SLUG = "small-test-cup"
@@ -92,9 +93,9 @@ def seeded(uow_factory: UnitOfWorkFactory) -> SeededPool:
     return seed_small_pool(uow_factory)
 
 
-def pool_view(uow_factory: UnitOfWorkFactory, seeded: SeededPool) -> views.PoolView:
+def pool_view(uow_factory: UnitOfWorkFactory, seeded: SeededPool) -> standings.PoolView:
     with uow_factory() as uow:
-        return views.pool_view(uow, slug=seeded.slug, stage_key=seeded.stage_key, letter=seeded.letter)
+        return standings.pool_view(uow, slug=seeded.slug, stage_key=seeded.stage_key, letter=seeded.letter)
 
 
 def test_a_6_0_board_list_gives_the_first_named_team_all_six_points(
@@ -103,7 +104,7 @@ def test_a_6_0_board_list_gives_the_first_named_team_all_six_points(
     match_id = seeded.matches[min(seeded.matches)]
     play(uow_factory, match_id, FIRST_WINS_6_0)
     with uow_factory() as uow:
-        view = views.match_view(uow, slug=seeded.slug, match_id=match_id)
+        view = matches.match_view(uow, slug=seeded.slug, match_id=match_id)
     assert (view.match.first_half, view.match.second_half) == (12, 0)
     assert view.match.score_text == "6–0"
     assert [b.first_colour for b in view.boards] == ["white", "black"] * 3
@@ -203,7 +204,7 @@ def test_the_team_page_lists_each_players_games_and_performance(
     play(uow_factory, seeded.matches[key], FIRST_WINS_6_0)
     _, first, second = key
     with uow_factory() as uow:
-        view = views.team_view(uow, slug=seeded.slug, team_id=seeded.teams[first])
+        view = teams.team_view(uow, slug=seeded.slug, team_id=seeded.teams[first])
         opponents = {
             p.id: p.rating for p in uow.public.players_of_teams([seeded.teams[second]]) if p.main_board
         }
@@ -227,7 +228,7 @@ def test_a_forfeited_board_counts_points_but_not_for_the_performance(
     play(uow_factory, seeded.matches[key], ("+/-", "0-1", "1-0", "0-1", "1-0", "0-1"))
     _, first, _ = key
     with uow_factory() as uow:
-        view = views.team_view(uow, slug=seeded.slug, team_id=seeded.teams[first])
+        view = teams.team_view(uow, slug=seeded.slug, team_id=seeded.teams[first])
     board_one = next(p for p in view.players if p.main_board == 1)
     assert board_one.half_points == 2 and board_one.games[0].text == "+"
     assert board_one.performance is None
@@ -237,7 +238,7 @@ def test_the_event_timeline_lists_stages_in_order_with_their_dates(
     uow_factory: UnitOfWorkFactory, seeded: SeededPool
 ) -> None:
     with uow_factory() as uow:
-        view = views.event_view(uow, slug=seeded.slug)
+        view = events.event_view(uow, slug=seeded.slug)
     assert [s.key for s in view.stages] == ["group", "final"]
     group, final = view.stages
     assert group.has_page and group.pool_count == 1 and group.team_count == 4 and group.rounds == 3
@@ -253,12 +254,12 @@ def test_draft_events_and_unpublished_pools_stay_hidden(
     with uow_factory() as uow:
         uow.repo.add(Event(slug="secret", name="Not yet", status=EventStatus.DRAFT.value))
     with uow_factory() as uow:
-        assert [item.event.slug for item in views.list_events(uow)] == [seeded.slug]
+        assert [item.event.slug for item in events.list_events(uow)] == [seeded.slug]
         with pytest.raises(NotFound):
-            views.event_view(uow, slug="secret")
+            events.event_view(uow, slug="secret")
         with pytest.raises(NotFound):
-            views.stage_view(uow, slug=seeded.slug, stage_key="nope")
-        final = views.stage_view(uow, slug=seeded.slug, stage_key="final")
+            stages.stage_view(uow, slug=seeded.slug, stage_key="nope")
+        final = stages.stage_view(uow, slug=seeded.slug, stage_key="final")
         assert final.pools == () and not final.pools_published
 
 
@@ -267,7 +268,7 @@ def test_a_match_of_another_event_is_not_found_under_this_one(
 ) -> None:
     other = seed_small_pool(uow_factory, slug="other-cup", pairing_seed=bytes(range(1, 33)))
     with uow_factory() as uow, pytest.raises(NotFound):
-        views.match_view(uow, slug=seeded.slug, match_id=next(iter(other.matches.values())))
+        matches.match_view(uow, slug=seeded.slug, match_id=next(iter(other.matches.values())))
 
 
 def test_a_board_with_a_game_link_and_pgn_shows_both(
@@ -280,10 +281,10 @@ def test_a_board_with_a_game_link_and_pgn_shows_both(
         board.pgn = '[Event "x"]\n\n1. e4 *'
         uow.session.add(board)
     with uow_factory() as uow:
-        view = views.match_view(uow, slug=seeded.slug, match_id=match_id)
-        pgn = views.board_pgn(uow, slug=seeded.slug, match_id=match_id, board_no=1)
+        view = matches.match_view(uow, slug=seeded.slug, match_id=match_id)
+        pgn = matches.board_pgn(uow, slug=seeded.slug, match_id=match_id, board_no=1)
         with pytest.raises(NotFound):
-            views.board_pgn(uow, slug=seeded.slug, match_id=match_id, board_no=2)
+            matches.board_pgn(uow, slug=seeded.slug, match_id=match_id, board_no=2)
     assert view.boards[0].game_url == "https://lichess.org/abcd1234" and view.boards[0].has_pgn
     assert pgn.startswith('[Event "x"]')
     assert not view.boards[1].has_pgn
@@ -298,18 +299,22 @@ def test_a_game_link_that_is_not_http_is_not_shown(
         board.game_url = "javascript:alert(1)"
         uow.session.add(board)
     with uow_factory() as uow:
-        view = views.match_view(uow, slug=seeded.slug, match_id=match_id)
+        view = matches.match_view(uow, slug=seeded.slug, match_id=match_id)
     assert view.boards[0].game_url is None
 
 
 def test_tiebreak_values_print_exactly() -> None:
     from fractions import Fraction
 
-    assert views.format_value(Fraction(29, 2)) == "14.5"
-    assert views.format_value(Fraction(16)) == "16"
-    assert views.format_value(Fraction(647, 4)) == "161.75"
-    assert views.format_score(9) == "4½" and views.format_score(1) == "½" and views.format_score(6) == "3"
-    assert views.tiebreak_label("EMGSB/C1")[0] == "SB-MG C1"
+    assert formatting.format_value(Fraction(29, 2)) == "14.5"
+    assert formatting.format_value(Fraction(16)) == "16"
+    assert formatting.format_value(Fraction(647, 4)) == "161.75"
+    assert (
+        formatting.format_score(9) == "4½"
+        and formatting.format_score(1) == "½"
+        and formatting.format_score(6) == "3"
+    )
+    assert formatting.tiebreak_label("EMGSB/C1")[0] == "SB-MG C1"
 
 
 def test_a_fair_play_annulment_turns_the_players_wins_into_losses_on_every_page(
@@ -325,8 +330,8 @@ def test_a_fair_play_annulment_turns_the_players_wins_into_losses_on_every_page(
             Annulment(player_id=board_one.white_player_id or 0, reason="engine use", annulled_by="chief")
         )
     with uow_factory() as uow:
-        match = views.match_view(uow, slug=seeded.slug, match_id=match_id)
-        team = views.team_view(uow, slug=seeded.slug, team_id=seeded.teams[first])
+        match = matches.match_view(uow, slug=seeded.slug, match_id=match_id)
+        team = teams.team_view(uow, slug=seeded.slug, team_id=seeded.teams[first])
     assert match.match.score_text == "5–1"
     assert match.boards[0].annulled and match.boards[0].played_result == "1-0"
     assert (match.boards[0].first_score, match.boards[0].second_score) == ("−", "+")

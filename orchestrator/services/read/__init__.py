@@ -1,0 +1,6 @@
+"""The read side: what spectator pages, the public JSON API and staff pages show, as frozen read models.
+
+One module per page or concern: ``context`` (what every page of an event loads), ``formatting``,
+``events``, ``stages``, ``standings`` (pools), ``matches``, ``teams``, ``documents`` (the JSON form)
+and ``staff`` (staff pages assembled from several services).
+"""
