@@ -57,7 +57,8 @@ from orchestrator.adapters.tables import (
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings, get_settings
 from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
-from orchestrator.domain.event import EventDefinition, bracket_rounds, parse_event
+from orchestrator.domain.event import EventDefinition, bracket_rounds
+from orchestrator.eventfile import parse_event
 from orchestrator.ports import free_port
 from orchestrator.services import event_setup, playoff, tasks
 from orchestrator.services.errors import ServiceError

@@ -33,7 +33,6 @@ from orchestrator.adapters.tables import (
 from orchestrator.adapters.tables import Event as EventRow
 from orchestrator.adapters.tables import Pool as PoolRow
 from orchestrator.adapters.uow import UnitOfWork
-from orchestrator.domain.event import EventDefinition, EventDefinitionError, parse_stored_event
 from orchestrator.domain.performance import Performance, PlayedGame, performance
 from orchestrator.domain.scoring import (
     DEFAULT_SCORING,
@@ -45,6 +44,7 @@ from orchestrator.domain.scoring import (
 )
 from orchestrator.domain.standings import compute_standings, team_totals
 from orchestrator.domain.tiebreaks import PRESETS, TieBreakError, parse_chain
+from orchestrator.services.definitions import definition_or_none
 from orchestrator.services.errors import NotFound
 from orchestrator.services.standings import effective_result
 
@@ -442,16 +442,6 @@ class TeamView:
 # --- helpers -------------------------------------------------------------------------------------------
 
 
-def _definition(text: str) -> EventDefinition | None:
-    if not text.strip():
-        return None
-    try:
-        return parse_stored_event(text)
-    except EventDefinitionError:
-        log.warning("stored event definition does not parse; spectator pages use defaults")
-        return None
-
-
 def _ref_event(event: EventRow) -> EventRef:
     return EventRef(event.slug, event.name, event.status)
 
@@ -506,7 +496,7 @@ class _EventData:
         self.uow = uow
         self.row = event
         self.ref = _ref_event(event)
-        self.definition = _definition(event.definition_text)
+        self.definition = definition_or_none(event)
         self.stages = list(uow.public.stages_of_events([_id(event.id)]))
         stage_ids = [_id(s.id) for s in self.stages]
         self.pools = list(uow.public.pools_of_stages(stage_ids))

@@ -12,16 +12,14 @@ import pytest
 from orchestrator.domain.bracket import PoolPlace, WinnerOf
 from orchestrator.domain.event import (
     EventDefinition,
-    EventDefinitionError,
-    Problem,
     Qualifiers,
     SeedRange,
-    parse_event,
     pool_letters,
     stage_entrants,
     summary,
 )
 from orchestrator.domain.teams import Category
+from orchestrator.eventfile import EventDefinitionError, Problem, parse_event
 
 EVENTS = Path(__file__).resolve().parents[2] / "events"
 CORRECT_TEXT = (EVENTS / "online-olympiad-2020.yaml").read_text()

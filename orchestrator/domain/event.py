@@ -1,0 +1,365 @@
+"""Event definition: team format, stage graph, bracket, schedule, field (docs/rules.md §1, §3, §5).
+
+The model only: frozen dataclasses and the pure helpers the rest of the system needs (entrants of a stage,
+bracket rounds, the summary ``olympiad validate`` prints). Reading and checking an event file is
+``orchestrator.eventfile`` (the file format is described in docs/event-file.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Literal
+
+from orchestrator.domain.bracket import DuelSpec, LoserOf, PoolPlace, SlotRef, WinnerOf
+from orchestrator.domain.scoring import MatchScoring
+from orchestrator.domain.teams import Team, TeamFormat
+
+StageKind = Literal["pools", "knockout"]
+
+# --- the model --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    minutes: int
+    increment_seconds: int
+
+    def __str__(self) -> str:
+        return f"{self.minutes}+{self.increment_seconds}"
+
+
+@dataclass(frozen=True, slots=True)
+class ArmageddonSettings:
+    """Armageddon clocks (docs/rules.md §5: White 5 min, Black 4 min, no increment; White must win)."""
+
+    white_minutes: int = 5
+    black_minutes: int = 4
+    increment_seconds: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SeedRange:
+    """Teams seeded ``first`` to ``last`` (inclusive) enter this stage."""
+
+    first: int
+    last: int
+
+    @property
+    def size(self) -> int:
+        return self.last - self.first + 1
+
+    def __contains__(self, seed: object) -> bool:
+        return isinstance(seed, int) and self.first <= seed <= self.last
+
+    def __str__(self) -> str:
+        return f"seeds {self.first}–{self.last}" if self.first != self.last else f"seed {self.first}"
+
+
+@dataclass(frozen=True, slots=True)
+class Qualifiers:
+    """The top ``places_per_pool`` of every pool of ``stage`` enter this stage.
+
+    ``count`` is the number the rules state, if the file states one; it is checked, never trusted.
+    """
+
+    stage: str
+    places_per_pool: int
+    count: int | None = None
+
+
+Entrant = SeedRange | Qualifiers
+
+
+@dataclass(frozen=True, slots=True)
+class StageDef:
+    """One stage. For a knockout stage pool_count, pool_size and advance are 0.
+
+    ``schedule`` holds the start of each round (pools) or of each match of the bracket rounds (knockout:
+    two matches per bracket round, match 1 then match 2); naive datetimes in the event timezone.
+    """
+
+    key: str
+    name: str
+    kind: StageKind
+    pool_count: int
+    pool_size: int
+    entrants: tuple[Entrant, ...]
+    advance: int
+    tiebreaks: tuple[str, ...]
+    schedule: tuple[datetime, ...]
+    winners_apart: bool = (
+        True  # winners of the previous stage's pools go to different pools (docs/rules.md §3)
+    )
+    time_control: TimeControl | None = None  # the stage's clock when it differs from the event's
+    round_time_controls: tuple[TimeControl | None, ...] = ()  # a round's own clock, by round (schedule order)
+
+    @property
+    def is_pools(self) -> bool:
+        return self.kind == "pools"
+
+    @property
+    def rounds(self) -> int:
+        """Round-robin rounds of a pool (C.05 Annex 1: n-1 for even n, n with a bye for odd n)."""
+        if not self.is_pools:
+            return 0
+        return self.pool_size - 1 if self.pool_size % 2 == 0 else self.pool_size
+
+    @property
+    def size(self) -> int:
+        return self.pool_count * self.pool_size
+
+    @property
+    def advancing(self) -> int:
+        return self.pool_count * self.advance
+
+
+@dataclass(frozen=True, slots=True)
+class EventDefinition:
+    name: str
+    slug: str
+    team_format: TeamFormat
+    time_control: TimeControl
+    stages: tuple[StageDef, ...]
+    bracket: tuple[DuelSpec, ...]
+    teams: tuple[Team, ...]
+    match_scoring: MatchScoring = field(default_factory=MatchScoring)
+    appeal_window_minutes: int = 15
+    lineup_deadline_minutes: int = 0  # lineups close this long before a round starts (0: at its start)
+    armageddon: ArmageddonSettings = field(default_factory=ArmageddonSettings)
+    timezone: str = "UTC"
+    captains: tuple[tuple[str, str], ...] = ()  # (team name, captain name)
+
+    def lineup_deadline(self, start: datetime | None) -> datetime | None:
+        """When the lineups of a round starting at ``start`` close; None: at its start (or no start yet)."""
+        if start is None or not self.lineup_deadline_minutes:
+            return None
+        return start - timedelta(minutes=self.lineup_deadline_minutes)
+
+    def time_control_of(self, stage_key: str, round_number: int) -> TimeControl:
+        """The clock of a stage's round: the round's own, else the stage's, else the event's."""
+        stage = next((s for s in self.stages if s.key == stage_key), None)
+        if stage is None:
+            return self.time_control
+        index = round_number - 1
+        if 0 <= index < len(stage.round_time_controls):
+            own = stage.round_time_controls[index]
+            if own is not None:
+                return own
+        return stage.time_control or self.time_control
+
+    def stage(self, key: str) -> StageDef:
+        for stage in self.stages:
+            if stage.key == key:
+                return stage
+        raise KeyError(f"no stage {key!r}; stages are {', '.join(s.key for s in self.stages)}")
+
+    def team(self, name: str) -> Team:
+        for team in self.teams:
+            if team.name == name:
+                return team
+        raise KeyError(f"no team {name!r}")
+
+    def team_by_seed(self, seed: int) -> Team:
+        for team in self.teams:
+            if team.seed == seed:
+                return team
+        raise KeyError(f"no team seeded {seed}")
+
+
+# --- small helpers ----------------------------------------------------------------------------------------
+
+
+def pool_letters(n: int) -> tuple[str, ...]:
+    """Pool names A, B, C, ... Z, AA, AB, ... for ``n`` pools."""
+    letters: list[str] = []
+    for index in range(n):
+        name = ""
+        i = index + 1
+        while i:
+            i, rest = divmod(i - 1, 26)
+            name = chr(ord("A") + rest) + name
+        letters.append(name)
+    return tuple(letters)
+
+
+def ordinal(n: int) -> str:
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
+
+
+def slot_label(event: EventDefinition, ref: SlotRef) -> str:
+    """A bracket slot as people write it: ``Top A 2nd``, ``winner IV``."""
+    if isinstance(ref, PoolPlace):
+        names = {stage.key: stage.name for stage in event.stages}
+        return f"{names.get(ref.stage, ref.stage)} {ref.pool} {ordinal(ref.place)}"
+    return str(ref)
+
+
+def stage_entrants(
+    event: EventDefinition, stage_key: str, qualifiers: Mapping[str, Sequence[Sequence[str]]]
+) -> list[str]:
+    """Team names entering a stage: qualifiers first (all pool winners in pool order, then all 2nds, ...),
+    then the seeded teams in seed order.
+
+    ``qualifiers`` maps an earlier stage's key to its final pool standings: one ordered list of team names
+    per pool, in pool order (A, B, ...).
+    """
+    stage = event.stage(stage_key)
+    by_seed = {team.seed: team.name for team in event.teams}
+    names: list[str] = []
+    for entrant in stage.entrants:
+        if isinstance(entrant, Qualifiers):
+            source = event.stage(entrant.stage)
+            standings = qualifiers.get(entrant.stage)
+            if standings is None:
+                raise KeyError(f"{stage.name} needs the final standings of {source.name}")
+            if len(standings) != source.pool_count:
+                raise ValueError(
+                    f"{source.name} has {source.pool_count} pools, standings given for {len(standings)}"
+                )
+            letters = pool_letters(source.pool_count)
+            for place in range(1, entrant.places_per_pool + 1):
+                for letter, pool in zip(letters, standings, strict=True):
+                    if len(pool) < place:
+                        raise ValueError(f"{source.name} pool {letter} has no {ordinal(place)} place")
+                    names.append(pool[place - 1])
+        else:
+            for seed in range(entrant.first, entrant.last + 1):
+                names.append(by_seed[seed])
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise ValueError(f"{stage.name}: teams entered twice: {', '.join(duplicates)}")
+    return names
+
+
+def bracket_depths(bracket: Sequence[DuelSpec]) -> dict[str, int]:
+    """Bracket round of each duel: 1 for duels between pool places, 1 + the deepest feeding duel else."""
+    depths: dict[str, int] = {}
+    for duel in bracket:
+        depth = 1
+        for side in (duel.first, duel.second):
+            if isinstance(side, WinnerOf | LoserOf) and side.duel in depths:
+                depth = max(depth, depths[side.duel] + 1)
+        depths[duel.key] = depth
+    return depths
+
+
+def bracket_rounds(bracket: Sequence[DuelSpec]) -> int:
+    depths = bracket_depths(bracket)
+    return max(depths.values(), default=0)
+
+
+def default_round_name(depth: int, rounds: int) -> str:
+    from_end = rounds - depth
+    return {0: "Final", 1: "Semi-final", 2: "Quarter-final"}.get(from_end, f"Round {depth}")
+
+
+# --- summary ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StageSummary:
+    key: str
+    name: str
+    kind: StageKind
+    entrants: str  # "12 qualifiers (top 4 of 3 Base pools) + seeds 96–133 (38) = 50"
+    entrant_count: int
+    pools: str  # "5 × 10" or "knockout"
+    rounds: int  # round-robin rounds, or bracket rounds of a knockout
+    first_round: datetime | None
+    last_round: datetime | None
+    advance: str  # "top 3 of each pool (15) → Division 3"
+
+
+@dataclass(frozen=True, slots=True)
+class EventSummary:
+    name: str
+    slug: str
+    teams: int
+    time_control: str
+    timezone: str
+    stages: tuple[StageSummary, ...]
+    bracket: tuple[str, ...]  # "I (Preliminary): Top A 2nd – Top B 3rd"
+
+    def __rich__(self) -> str:
+        """Consoles that pretty-print dataclasses (rich) show the text instead."""
+        return str(self)
+
+    def __str__(self) -> str:
+        lines = [
+            f"{self.name} ({self.slug}): {self.teams} teams, time control {self.time_control}, "
+            f"times in {self.timezone}"
+        ]
+        for stage in self.stages:
+            when = ""
+            if stage.first_round and stage.last_round:
+                when = f", {stage.first_round:%Y-%m-%d %H:%M} – {stage.last_round:%Y-%m-%d %H:%M}"
+            rounds = f"{stage.rounds} rounds" if stage.kind == "pools" else f"{stage.rounds} bracket rounds"
+            lines.append(f"  {stage.name} [{stage.key}]: {stage.entrants}; {stage.pools}, {rounds}{when}")
+            if stage.advance:
+                lines.append(f"    advance: {stage.advance}")
+        if self.bracket:
+            lines.append("  Bracket:")
+            lines.extend(f"    {line}" for line in self.bracket)
+        return "\n".join(lines)
+
+
+def summary(event: EventDefinition) -> EventSummary:
+    """What ``olympiad validate`` prints: stages, entrants, pools, rounds, dates and the bracket."""
+    names = {stage.key: stage.name for stage in event.stages}
+    takers: dict[str, str] = {}
+    for stage in event.stages:
+        for entrant in stage.entrants:
+            if isinstance(entrant, Qualifiers):
+                takers[entrant.stage] = stage.name
+    stages: list[StageSummary] = []
+    for stage in event.stages:
+        parts: list[str] = []
+        total = 0
+        for entrant in stage.entrants:
+            if isinstance(entrant, Qualifiers):
+                source = event.stage(entrant.stage)
+                count = entrant.places_per_pool * source.pool_count
+                parts.append(
+                    f"{count} qualifiers (top {entrant.places_per_pool} of {source.pool_count} "
+                    f"{names[entrant.stage]} pools)"
+                )
+            else:
+                count = entrant.size
+                parts.append(f"{entrant} ({count})")
+            total += count
+        advance = ""
+        if stage.is_pools and stage.advance:
+            advance = f"top {stage.advance} of each pool ({stage.advancing})"
+            if stage.key in takers:
+                advance += f" → {takers[stage.key]}"
+        stages.append(
+            StageSummary(
+                key=stage.key,
+                name=stage.name,
+                kind=stage.kind,
+                entrants=" + ".join(parts) + f" = {total}",
+                entrant_count=total,
+                pools=f"{stage.pool_count} × {stage.pool_size}" if stage.is_pools else "knockout",
+                rounds=stage.rounds if stage.is_pools else bracket_rounds(event.bracket),
+                first_round=stage.schedule[0] if stage.schedule else None,
+                last_round=stage.schedule[-1] if stage.schedule else None,
+                advance=advance,
+            )
+        )
+    bracket = tuple(
+        f"{duel.key} ({duel.round_name}): {slot_label(event, duel.first)} – {slot_label(event, duel.second)}"
+        for duel in event.bracket
+    )
+    return EventSummary(
+        name=event.name,
+        slug=event.slug,
+        teams=len(event.teams),
+        time_control=str(event.time_control),
+        timezone=event.timezone,
+        stages=tuple(stages),
+        bracket=bracket,
+    )
