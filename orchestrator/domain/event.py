@@ -149,6 +149,13 @@ class EventDefinition:
                 return own
         return stage.time_control or self.time_control
 
+    def time_controls(self) -> tuple[TimeControl, ...]:
+        """Every clock the event plays with: the event's, then the stages' and the rounds' own."""
+        clocks = [self.time_control]
+        for stage in self.stages:
+            clocks.extend(c for c in (stage.time_control, *stage.round_time_controls) if c is not None)
+        return tuple(dict.fromkeys(clocks))
+
     def stage(self, key: str) -> StageDef:
         for stage in self.stages:
             if stage.key == key:
