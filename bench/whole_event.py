@@ -183,8 +183,8 @@ def machine_reference(event_file: Path) -> float:
     Printed beside the figures: shared machines change speed from hour to hour, and this tells how fast
     this one was at the time (compare figures only between runs with a similar reference).
     """
-    from orchestrator.domain.event import parse_event
     from orchestrator.domain.simulation import simulate_event
+    from orchestrator.eventfile import parse_event
 
     definition = parse_event(event_file.read_text(encoding="utf-8"))
     times = []

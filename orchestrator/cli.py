@@ -58,7 +58,8 @@ def _show(value: Fraction | int) -> str:
 @app.command()
 def validate(event_file: Annotated[Path, typer.Argument(help="event definition (YAML)")]) -> None:
     """Check an event definition; list every problem with its place in the file."""
-    from orchestrator.domain.event import EventDefinitionError, parse_event, summary
+    from orchestrator.domain.event import summary
+    from orchestrator.eventfile import EventDefinitionError, parse_event
 
     text = _read_text(event_file)
     try:
@@ -196,8 +197,8 @@ def simulate(
     """Play the whole event in process with a rating-based game model and print every stage."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from orchestrator.domain.event import EventDefinitionError, parse_event
     from orchestrator.domain.simulation import match_count, simulate_event
+    from orchestrator.eventfile import EventDefinitionError, parse_event
 
     try:
         event = parse_event(_read_text(event_file), source=str(event_file))

@@ -51,6 +51,8 @@ class Settings(BaseSettings):
     gameserver_retry_scale: float = 1.0
     gameserver_pair_lead_s: int = 300  # a round's games are created this long before it starts
     gameserver_clock_delay_s: int = 60  # clocks start this long after pairAt (the round's start)
+    # Deprecated fallback: games take their clock from the event file's time_control; these apply only to
+    # a round whose event has no usable definition file.
     gameserver_clock_limit_s: int = 15 * 60
     gameserver_clock_increment_s: int = 10
     beat_open_due_s: float = 30.0  # how often beat runs rounds.open_due

@@ -57,7 +57,8 @@ from orchestrator.adapters.tables import (
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings, get_settings
 from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
-from orchestrator.domain.event import EventDefinition, bracket_rounds, parse_event
+from orchestrator.domain.event import EventDefinition, bracket_rounds
+from orchestrator.eventfile import parse_event
 from orchestrator.ports import free_port
 from orchestrator.services import event_setup, playoff, tasks
 from orchestrator.services.errors import ServiceError
@@ -114,14 +115,14 @@ class DemoPlan:
     lead_s: float  # a stage's first round starts this long after the stage starts
 
 
-def plan_for(definition: EventDefinition, options: DemoOptions, settings: Settings) -> DemoPlan:
+def plan_for(definition: EventDefinition, options: DemoOptions) -> DemoPlan:
     """Spread the rounds over ``options.minutes``; the stand-in speed ends a game within half a gap."""
     slots = sum(s.rounds + 1 for s in definition.stages if s.is_pools)
     slots += 3 * bracket_rounds(definition.bracket)  # match 1, match 2, an Armageddon
     gap = options.round_gap_s if options.round_gap_s is not None else options.minutes * 60 / max(slots, 1)
     gap = max(gap, 0.0)
     # The longest stand-in game: both sides spend up to 85 % of their time plus increments.
-    longest_game_s = 2 * (settings.gameserver_clock_limit_s + 60 * settings.gameserver_clock_increment_s)
+    longest_game_s = max(2 * (c.minutes * 60 + 60 * c.increment_seconds) for c in definition.time_controls())
     if options.speed is not None:
         speed = options.speed
     else:
@@ -735,7 +736,7 @@ class Demo:
             web_url=web_url or "http://127.0.0.1:8000",
             base=self.base_settings,
         )
-        plan = plan_for(definition, options, settings)
+        plan = plan_for(definition, options)
         # A lot's hash is public this long before its draw: a quarter of a round gap in demo time, at most
         # the configured half second (a benchmark with no gap between rounds draws on the next tick).
         reveal_s = min(settings.auto_lot_reveal_delay_s, plan.round_gap_s / 4)

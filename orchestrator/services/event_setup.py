@@ -39,15 +39,7 @@ from orchestrator.adapters.tables import (
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain import teams as domain_teams
-from orchestrator.domain.event import (
-    EventDefinition,
-    EventDefinitionError,
-    Qualifiers,
-    StageDef,
-    parse_event,
-    parse_stored_event,
-    summary,
-)
+from orchestrator.domain.event import EventDefinition, Qualifiers, StageDef, summary
 from orchestrator.domain.event import stage_entrants as domain_stage_entrants
 from orchestrator.domain.pools import (
     PoolEntrant,
@@ -60,26 +52,10 @@ from orchestrator.domain.pools import (
 from orchestrator.domain.round_robin import berger_table
 from orchestrator.domain.scoring import GameResult, board_colours
 from orchestrator.domain.tiebreaks import TieBreakError, parse_chain
+from orchestrator.eventfile import EventDefinitionError, parse_event
 from orchestrator.services import draws, live
+from orchestrator.services.definitions import definition_of
 from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
-
-# --- reading the stored event back ----------------------------------------------------------------------
-
-
-def definition_of(event: Event) -> EventDefinition:
-    """The stored definition, parsed again (it was valid when stored; the domain parser is pure)."""
-    try:
-        return _parsed_definition(event.definition_text, f"{event.slug}.yaml")
-    except EventDefinitionError as error:  # pragma: no cover - only if the parser got stricter since
-        raise Conflict(f"the stored definition of {event.slug} no longer validates: {error}") from None
-
-
-def _parsed_definition(text: str, source: str) -> EventDefinition:
-    """The stored text parsed once per process (shared cache); an error names ``source``."""
-    try:
-        return parse_stored_event(text)
-    except EventDefinitionError:
-        return parse_event(text, source=source)  # raises again, naming the event's file
 
 
 def domain_team(team: Team, players: Sequence[Player | RosterRow]) -> domain_teams.Team:

@@ -5,10 +5,11 @@ The use cases below are what the Celery tasks (workers/tasks.py, via services/ta
 
 - ``open_due_rounds``: scheduled rounds of running stages that start within ``gameserver_pair_lead_s``
   get a ``rounds.create_games`` job each;
-- ``create_round_games``: one bulk pairing per round with the players' tokens, ``pairAt`` = the round's
-  start and ``startClocksAt`` ``gameserver_clock_delay_s`` later; the game ids go on the boards. The round
-  row is locked for the whole call and the organiser's scheduled bulks are searched before creating one
-  (``bulk_matches``/``ensure_bulk``), so a retried or redelivered task never pairs a round twice;
+- ``create_round_games``: one bulk pairing per round with the players' tokens and the round's clock from
+  the event file, ``pairAt`` = the round's start and ``startClocksAt`` ``gameserver_clock_delay_s``
+  later; the game ids go on the boards. The round row is locked for the whole call and the organiser's
+  scheduled bulks are searched before creating one (``bulk_matches``/``ensure_bulk``), so a retried or
+  redelivered task never pairs a round twice;
 - ``pull_round_results``: export the round's open games by id (300 per call), map them (``map_game``)
   and ingest them (services/ingestion.py), then settle the round;
 - ``reconcile_open_games``: the periodic catch-up (STYLE habit 6): pull every open round again and
@@ -64,6 +65,7 @@ from orchestrator.db import utcnow
 from orchestrator.domain.gameresults import map_game
 from orchestrator.domain.scoring import GameResult, MatchForfeit
 from orchestrator.services import live
+from orchestrator.services.definitions import DefinitionUnavailable, event_definition
 from orchestrator.services.errors import Conflict
 from orchestrator.services.ingestion import GameUpdate, IngestReport, ingest_games
 from orchestrator.services.lineups import apply_lineups
@@ -179,7 +181,7 @@ def create_round_games(
         # Paired a little in the future so that a lost answer can still be found in the bulk list.
         rnd.scheduled_at = now + timedelta(seconds=settings.gameserver_clock_delay_s)
         uow.gameserver.add(rnd)
-    spec = _bulk_spec(rnd, settings, now)
+    spec = _bulk_spec(rnd, _round_clock(uow, rnd, settings), settings, now)
     if armageddon is not None:
         spec = _armageddon_spec(uow, armageddon, spec)
     try:
@@ -297,14 +299,26 @@ def _pairings(
     return pairings, missing
 
 
-def _bulk_spec(rnd: Round, settings: Settings, now: datetime) -> BulkSpec:
+def _round_clock(uow: UnitOfWork, rnd: Round, settings: Settings) -> tuple[int, int]:
+    """The round's clock (limit, increment, in seconds) from the event file: the round's own, else its
+    stage's, else the event's ``time_control`` (docs/event-file.md). The settings' clock is the fallback
+    for an event without a usable file only."""
+    stage = uow.repo.get_or_raise(Stage, rnd.stage_id)
+    try:
+        clock = event_definition(uow, stage.event_id).time_control_of(stage.key, rnd.number)
+    except DefinitionUnavailable:
+        return settings.gameserver_clock_limit_s, settings.gameserver_clock_increment_s
+    return clock.minutes * 60, clock.increment_seconds
+
+
+def _bulk_spec(rnd: Round, clock: tuple[int, int], settings: Settings, now: datetime) -> BulkSpec:
     # pairAt in the future keeps a bulk listed until it is paired, so a lost answer can be found again;
     # a late round is paired at once (no pairAt) and then matched on its players alone.
     start = rnd.scheduled_at if rnd.scheduled_at is not None and rnd.scheduled_at > now else None
     clocks = (start or now) + timedelta(seconds=settings.gameserver_clock_delay_s)
     return BulkSpec(
-        clock_limit_s=settings.gameserver_clock_limit_s,
-        clock_increment_s=settings.gameserver_clock_increment_s,
+        clock_limit_s=clock[0],
+        clock_increment_s=clock[1],
         pair_at=start,
         start_clocks_at=clocks,
         rules=("noAbort",),

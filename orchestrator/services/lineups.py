@@ -30,11 +30,12 @@ from orchestrator.adapters.tables import (
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain import teams as domain_teams
-from orchestrator.domain.event import EventDefinition, EventDefinitionError, parse_stored_event
+from orchestrator.domain.event import EventDefinition
 from orchestrator.domain.scoring import GameResult, MatchForfeit, board_colours
 from orchestrator.domain.teams import Category, TeamFormat
 from orchestrator.services import live
 from orchestrator.services.captains import ensure_team_access
+from orchestrator.services.definitions import definition_or_none
 from orchestrator.services.errors import Conflict, CurrentValue, NotFound, StaleEdit, ValidationFailed
 from orchestrator.services.results import update_boards_or_stale
 from orchestrator.services.standings import ScoredBoard
@@ -55,16 +56,9 @@ DEFAULT_FORMAT = TeamFormat(
 LINEUP_ACTOR = "lineup"  # boards' updated_by when apply_lineups writes a forfeit for an empty board
 
 
-def _parse(text: str) -> EventDefinition | None:
-    try:
-        return parse_stored_event(text)
-    except EventDefinitionError:
-        return None
-
-
 def definition_of(event: Event) -> EventDefinition | None:
-    """The event's parsed definition file (cached by text), or None when there is none or it is invalid."""
-    return _parse(event.definition_text) if event.definition_text.strip() else None
+    """The event's definition (services/definitions.py), or None when there is none or it is invalid."""
+    return definition_or_none(event)
 
 
 def team_format_of(event: Event) -> TeamFormat:

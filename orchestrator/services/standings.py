@@ -43,7 +43,6 @@ from orchestrator.adapters.tables import (
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain import lots as lot_rules
-from orchestrator.domain.event import EventDefinitionError, parse_stored_event
 from orchestrator.domain.scoring import (
     DEFAULT_SCORING,
     GameResult,
@@ -55,6 +54,7 @@ from orchestrator.domain.scoring import (
 from orchestrator.domain.standings import Standings, compute_standings
 from orchestrator.domain.tiebreaks import PRESETS, parse_chain
 from orchestrator.services import live
+from orchestrator.services.definitions import definition_or_none
 from orchestrator.services.errors import Conflict, NotFound
 
 DEFAULT_CHAIN = PRESETS["online-2020"]
@@ -74,23 +74,16 @@ class EventRules:
     appeal_window_minutes: int = DEFAULT_APPEAL_WINDOW_MIN
 
 
-@lru_cache(maxsize=32)
-def _rules_from_text(text: str) -> EventRules:
-    if not text.strip():
-        return EventRules()
-    try:
-        definition = parse_stored_event(text)
-    except (EventDefinitionError, ValueError):
+def event_rules(event: Event) -> EventRules:
+    """The event's rules from its definition (services/definitions.py); defaults when it has none."""
+    definition = definition_or_none(event)
+    if definition is None:
         return EventRules()
     return EventRules(
         scoring=definition.match_scoring,
         boards=len(definition.team_format.board_categories),
         appeal_window_minutes=definition.appeal_window_minutes,
     )
-
-
-def event_rules(event: Event) -> EventRules:
-    return _rules_from_text(event.definition_text or "")
 
 
 def stage_chain(stage: Stage) -> tuple[str, ...]:

@@ -1,4 +1,4 @@
-"""The domain stays pure: no I/O library may be imported from orchestrator/domain (STYLE habit 1)."""
+"""The domain stays pure: no I/O or parsing library is imported from orchestrator/domain (STYLE habit 1)."""
 
 import ast
 from pathlib import Path
@@ -24,6 +24,7 @@ FORBIDDEN = {
     "shutil",
     "pathlib",
     "sqlite3",
+    "yaml",  # reading the event file is orchestrator/eventfile
     "orchestrator.adapters",
     "orchestrator.services",
     "orchestrator.web",

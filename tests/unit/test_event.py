@@ -12,16 +12,15 @@ import pytest
 from orchestrator.domain.bracket import PoolPlace, WinnerOf
 from orchestrator.domain.event import (
     EventDefinition,
-    EventDefinitionError,
-    Problem,
     Qualifiers,
     SeedRange,
-    parse_event,
+    TimeControl,
     pool_letters,
     stage_entrants,
     summary,
 )
 from orchestrator.domain.teams import Category
+from orchestrator.eventfile import EventDefinitionError, Problem, parse_event
 
 EVENTS = Path(__file__).resolve().parents[2] / "events"
 CORRECT_TEXT = (EVENTS / "online-olympiad-2020.yaml").read_text()
@@ -417,3 +416,44 @@ def test_a_negative_or_over_a_week_lineup_deadline_is_a_problem_with_its_line() 
             ("lineup_deadline_minutes", line_of(text, "lineup_deadline"))
         ]
         assert expected in messages(found)
+
+
+SMALL_TEXT = (Path(__file__).resolve().parents[1] / "fixtures" / "events" / "small.yaml").read_text()
+GROUP_SCHEDULE = 'schedule: {start: "2024-03-02 10:00", rounds_per_day: 3, minutes_between_rounds: 90}'
+
+
+def small_with(schedule: str) -> str:
+    text = SMALL_TEXT.replace(GROUP_SCHEDULE, schedule, 1)
+    assert text != SMALL_TEXT
+    return text
+
+
+def test_every_round_plays_the_events_time_control_unless_its_stage_or_the_round_gives_its_own() -> None:
+    plain = parse_event(SMALL_TEXT)
+    assert plain.time_control_of("group", 1) == TimeControl(15, 5)
+    assert plain.time_controls() == (TimeControl(15, 5),)
+    rounds = '["2024-03-02 10:00", {start: "2024-03-02 11:30", time_control: 5+2}, "2024-03-02 13:00"]'
+    event = parse_event(small_with(f"schedule:\n      rounds: {rounds}\n    time_control: 10+3"))
+    assert event.time_control_of("group", 1) == TimeControl(10, 3)  # the stage's
+    assert event.time_control_of("group", 2) == TimeControl(5, 2)  # the round's own
+    assert event.time_control_of("group", 3) == TimeControl(10, 3)
+    assert event.time_control_of("final", 1) == TimeControl(15, 5)  # the event's
+    assert event.stage("group").schedule[1] == datetime(2024, 3, 2, 11, 30)
+    assert set(event.time_controls()) == {TimeControl(15, 5), TimeControl(10, 3), TimeControl(5, 2)}
+
+
+def test_a_bad_stage_or_round_time_control_is_reported_with_its_path_and_line() -> None:
+    rounds = '["2024-03-02 10:00", {start: "2024-03-02 11:30", time_control: fast}, {time_control: 5+2}]'
+    text = small_with(
+        f"schedule:\n      rounds: {rounds}\n    time_control: {{minutes: 0, increment_seconds: 3}}"
+    )
+    found = problems_of(text)
+    schedule_line, stage_clock_line = line_of(text, "rounds: ["), line_of(text, "time_control: {minutes: 0")
+    assert [(p.path, p.line) for p in found] == [
+        ("stages[0].schedule.rounds[1].time_control", schedule_line),
+        ("stages[0].schedule.rounds[2]", schedule_line),
+        ("stages[0].time_control.minutes", stage_clock_line),
+    ]
+    assert "expected minutes+increment such as 15+5, found 'fast'" in messages(found)
+    assert "missing 'start'" in messages(found)
+    assert "must be at least 1, found 0" in messages(found)

@@ -17,9 +17,10 @@ from orchestrator.adapters.tables import Event as EventRow
 from orchestrator.adapters.tables import Player, PoolStatus, Stage, StageKind, Team
 from orchestrator.adapters.tables import Pool as PoolRow
 from orchestrator.adapters.uow import UnitOfWork
-from orchestrator.domain.event import EventDefinition, EventDefinitionError, StageDef, parse_stored_event
+from orchestrator.domain.event import StageDef
 from orchestrator.domain.scoring import DEFAULT_SCORING, MatchScoring
 from orchestrator.domain.tiebreaks import PRESETS, TieBreakError, parse_chain
+from orchestrator.services.definitions import definition_or_none
 from orchestrator.services.errors import NotFound
 from orchestrator.services.read.formatting import round_half_up
 
@@ -71,17 +72,6 @@ class StageItem:
     has_page: bool  # something published to show
 
 
-def stored_definition(text: str) -> EventDefinition | None:
-    """The event's stored definition, or None when it is empty or no longer parses (pages use defaults)."""
-    if not text.strip():
-        return None
-    try:
-        return parse_stored_event(text)
-    except EventDefinitionError:
-        log.warning("stored event definition does not parse; spectator pages use defaults")
-        return None
-
-
 def ref_event(event: EventRow) -> EventRef:
     return EventRef(event.slug, event.name, event.status)
 
@@ -125,7 +115,7 @@ class EventData:
         self.row = event
         self.id = require_id(event.id)
         self.ref = ref_event(event)
-        self.definition = stored_definition(event.definition_text)
+        self.definition = definition_or_none(event)
         self.stages = list(uow.public.stages_of_events([self.id]))
         stage_ids = [require_id(s.id) for s in self.stages]
         self.pools = list(uow.public.pools_of_stages(stage_ids))

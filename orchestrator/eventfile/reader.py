@@ -1,0 +1,139 @@
+"""Reading an event file: YAML text in, the checked ``EventDefinition`` out (docs/event-file.md).
+
+``parse_event`` reads the YAML text of an event file and checks it as a whole: it collects every problem
+(schema, counts, seeds, qualifiers, bracket, rosters) with the line it was found on, and raises
+``EventDefinitionError`` with all of them, so staff fix a file in one pass. Reading the file is the caller's
+job: this module takes text. A stored event's definition is read through services/definitions.py.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import yaml
+
+from orchestrator.domain.event import ArmageddonSettings, EventDefinition, TimeControl
+from orchestrator.domain.scoring import MatchScoring
+from orchestrator.domain.teams import TeamFormat
+from orchestrator.eventfile.nodes import NodeReader
+from orchestrator.eventfile.problems import EventDefinitionError, Problem
+from orchestrator.eventfile.validate_bracket import check_bracket, read_bracket
+from orchestrator.eventfile.validate_entrants import check_entrants
+from orchestrator.eventfile.validate_settings import (
+    read_armageddon,
+    read_scoring,
+    read_team_format,
+    read_time_control,
+)
+from orchestrator.eventfile.validate_stages import check_schedules, read_stages
+from orchestrator.eventfile.validate_teams import read_teams
+
+MAX_LINEUP_DEADLINE_MINUTES = 7 * 24 * 60  # a week before the round at most
+
+_SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_TOP_KEYS_REQUIRED = ("name", "slug", "team_format", "time_control", "stages", "teams")
+_TOP_KEYS_OPTIONAL = (
+    "timezone",
+    "match_scoring",
+    "appeal_window_minutes",
+    "lineup_deadline_minutes",
+    "armageddon",
+    "bracket",
+)
+
+
+@dataclass(slots=True)
+class _Settings:
+    """The top-level values of the file (None where missing or unreadable)."""
+
+    name: str | None
+    slug: str | None
+    timezone: str
+    team_format: TeamFormat | None
+    time_control: TimeControl | None
+    scoring: MatchScoring
+    appeal: int
+    lineup_deadline: int
+    armageddon: ArmageddonSettings
+
+
+def parse_event(text: str, *, source: str = "event.yaml") -> EventDefinition:
+    """Read and validate an event definition; raise EventDefinitionError listing every problem found."""
+    reader = NodeReader(source)
+    try:
+        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        detail = getattr(error, "problem", None) or str(error)
+        raise EventDefinitionError([Problem(line, "", f"not valid YAML: {detail}", source)]) from None
+    if root is None:
+        raise EventDefinitionError([Problem(None, "", "the event file is empty", source)])
+    top = reader.mapping(root, "", required=_TOP_KEYS_REQUIRED, optional=_TOP_KEYS_OPTIONAL)
+    if top is None:
+        raise EventDefinitionError(reader.problems)
+
+    settings = _read_settings(reader, top)
+    stages = read_stages(reader, top["stages"], settings.timezone) if "stages" in top else []
+    duels = read_bracket(reader, top["bracket"]) if "bracket" in top else []
+    teams, captains = read_teams(reader, top["teams"], settings.team_format) if "teams" in top else ([], [])
+
+    knockout = check_entrants(reader, stages, teams, has_bracket="bracket" in top)
+    bracket = check_bracket(reader, duels, stages, knockout)
+    check_schedules(reader, stages, bracket)
+
+    name, slug, team_format, time_control = (
+        settings.name,
+        settings.slug,
+        settings.team_format,
+        settings.time_control,
+    )
+    if reader.problems or name is None or slug is None or team_format is None or time_control is None:
+        problems = sorted(reader.problems, key=lambda p: p.line if p.line is not None else 0)
+        raise EventDefinitionError(problems or [Problem(None, "", "incomplete event definition", source)])
+    return EventDefinition(
+        name=name,
+        slug=slug,
+        team_format=team_format,
+        time_control=time_control,
+        stages=tuple(stage.model() for stage in stages),
+        bracket=tuple(bracket),
+        teams=tuple(teams),
+        match_scoring=settings.scoring,
+        appeal_window_minutes=settings.appeal,
+        lineup_deadline_minutes=settings.lineup_deadline,
+        armageddon=settings.armageddon,
+        timezone=settings.timezone,
+        captains=tuple(captains),
+    )
+
+
+def _read_settings(reader: NodeReader, top: dict[str, yaml.Node]) -> _Settings:
+    name = reader.text(top["name"], "name") if "name" in top else None
+    slug = reader.text(top["slug"], "slug") if "slug" in top else None
+    if slug is not None and not _SLUG_RE.match(slug):
+        reader.report("slug", f"use lower-case letters, digits and dashes, found {slug!r}", node=top["slug"])
+    timezone = "UTC"
+    if "timezone" in top:
+        timezone = reader.text(top["timezone"], "timezone") or "UTC"
+    team_format = read_team_format(reader, top["team_format"]) if "team_format" in top else None
+    time_control = read_time_control(reader, top["time_control"]) if "time_control" in top else None
+    scoring = read_scoring(reader, top["match_scoring"]) if "match_scoring" in top else MatchScoring()
+    appeal = 15
+    if "appeal_window_minutes" in top:
+        appeal_value = reader.integer(top["appeal_window_minutes"], "appeal_window_minutes", minimum=0)
+        appeal = appeal_value if appeal_value is not None else 15
+    lineup_deadline = 0
+    if "lineup_deadline_minutes" in top:
+        deadline_value = reader.integer(
+            top["lineup_deadline_minutes"],
+            "lineup_deadline_minutes",
+            minimum=0,
+            maximum=MAX_LINEUP_DEADLINE_MINUTES,
+        )
+        lineup_deadline = deadline_value if deadline_value is not None else 0
+    armageddon = read_armageddon(reader, top["armageddon"]) if "armageddon" in top else ArmageddonSettings()
+    return _Settings(
+        name, slug, timezone, team_format, time_control, scoring, appeal, lineup_deadline, armageddon
+    )

@@ -1,0 +1,143 @@
+"""The event file's settings: team format, clocks, match scoring, Armageddon (docs/event-file.md)."""
+
+from __future__ import annotations
+
+import re
+
+import yaml
+
+from orchestrator.domain.event import ArmageddonSettings, TimeControl
+from orchestrator.domain.scoring import MatchScoring
+from orchestrator.domain.teams import Category, TeamFormat
+from orchestrator.eventfile.nodes import NodeReader
+
+_TIME_RE = re.compile(r"^(\d+)\s*\+\s*(\d+)$")
+
+
+def read_category(reader: NodeReader, node: yaml.Node, path: str) -> Category | None:
+    value = reader.text(node, path)
+    if value is None:
+        return None
+    try:
+        return Category(value.lower())
+    except ValueError:
+        names = ", ".join(c.value for c in Category)
+        reader.report(path, f"unknown category {value!r}: use one of {names}", node=node)
+        return None
+
+
+def read_team_format(reader: NodeReader, node: yaml.Node) -> TeamFormat | None:
+    fields = reader.mapping(node, "team_format", required=("boards", "cutoff_year"), optional=("reserves",))
+    if fields is None:
+        return None
+    boards: list[Category] = []
+    ok = True
+    if "boards" in fields:
+        items = reader.sequence(fields["boards"], "team_format.boards")
+        if items is None:
+            ok = False
+        else:
+            if not items:
+                reader.report("team_format.boards", "a team needs at least one board", node=fields["boards"])
+                ok = False
+            for index, item in enumerate(items):
+                category = read_category(reader, item, f"team_format.boards[{index}]")
+                if category is None:
+                    ok = False
+                else:
+                    boards.append(category)
+    cutoff = (
+        reader.integer(fields["cutoff_year"], "team_format.cutoff_year", minimum=1900, maximum=2100)
+        if "cutoff_year" in fields
+        else None
+    )
+    reserves: list[tuple[Category, int]] = []
+    if "reserves" in fields:
+        entries = reader.mapping(
+            fields["reserves"], "team_format.reserves", optional=tuple(c.value for c in Category)
+        )
+        if entries is None:
+            ok = False
+        else:
+            for key, value_node in entries.items():
+                count = reader.integer(value_node, f"team_format.reserves.{key}", minimum=0)
+                if count is None:
+                    ok = False
+                else:
+                    reserves.append((Category(key), count))
+    if not ok or cutoff is None or not boards:
+        return None
+    return TeamFormat(board_categories=tuple(boards), cutoff_year=cutoff, reserves=tuple(reserves))
+
+
+def read_time_control(reader: NodeReader, node: yaml.Node, path: str = "time_control") -> TimeControl | None:
+    """``15+5`` or ``{minutes: 15, increment_seconds: 5}`` at ``path`` (the event's, a stage's, a round's)."""
+    if isinstance(node, yaml.ScalarNode):
+        match = _TIME_RE.match(str(node.value))
+        if match is None:
+            reader.report(path, f"expected minutes+increment such as 15+5, found {node.value!r}", node=node)
+            return None
+        return TimeControl(int(match[1]), int(match[2]))
+    fields = reader.mapping(node, path, required=("minutes", "increment_seconds"))
+    if fields is None:
+        return None
+    minutes = reader.integer(fields["minutes"], f"{path}.minutes", minimum=1) if "minutes" in fields else None
+    increment = (
+        reader.integer(fields["increment_seconds"], f"{path}.increment_seconds", minimum=0)
+        if "increment_seconds" in fields
+        else None
+    )
+    if minutes is None or increment is None:
+        return None
+    return TimeControl(minutes, increment)
+
+
+def read_scoring(reader: NodeReader, node: yaml.Node) -> MatchScoring:
+    fields = reader.mapping(node, "match_scoring", required=("win", "draw", "loss"))
+    if fields is None:
+        return MatchScoring()
+    values = {
+        key: reader.integer(fields[key], f"match_scoring.{key}", minimum=0)
+        for key in ("win", "draw", "loss")
+        if key in fields
+    }
+    win, draw, loss = values.get("win"), values.get("draw"), values.get("loss")
+    if win is None or draw is None or loss is None:
+        return MatchScoring()
+    if not win > draw >= loss:
+        reader.report(
+            "match_scoring",
+            f"a win must score more than a draw, a draw no less than a loss (found {win}/{draw}/{loss})",
+            node=node,
+        )
+    return MatchScoring(win=win, draw=draw, loss=loss)
+
+
+def read_armageddon(reader: NodeReader, node: yaml.Node) -> ArmageddonSettings:
+    fields = reader.mapping(
+        node, "armageddon", required=("white_minutes", "black_minutes"), optional=("increment_seconds",)
+    )
+    if fields is None:
+        return ArmageddonSettings()
+    white = (
+        reader.integer(fields["white_minutes"], "armageddon.white_minutes", minimum=1)
+        if "white_minutes" in fields
+        else None
+    )
+    black = (
+        reader.integer(fields["black_minutes"], "armageddon.black_minutes", minimum=1)
+        if "black_minutes" in fields
+        else None
+    )
+    increment = 0
+    if "increment_seconds" in fields:
+        increment = (
+            reader.integer(fields["increment_seconds"], "armageddon.increment_seconds", minimum=0) or 0
+        )
+    if white is None or black is None:
+        return ArmageddonSettings()
+    if white <= black:
+        reader.report(
+            "armageddon", f"White must have more time than Black (found {white} v {black} minutes)", node=node
+        )
+    return ArmageddonSettings(white_minutes=white, black_minutes=black, increment_seconds=increment)

@@ -1,0 +1,373 @@
+"""The stages of an event file as written: keys, kinds, pools, entrants, tie-breaks, schedules and clocks.
+
+Whether the stages fit together (counts, qualifiers, seeds) is checked in validate_entrants.py; whether the
+schedules do, here (``check_schedules``), once the bracket is known.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+import yaml
+
+from orchestrator.domain.bracket import DuelSpec
+from orchestrator.domain.event import Entrant, Qualifiers, SeedRange, StageKind, TimeControl, bracket_rounds
+from orchestrator.domain.tiebreaks import TieBreakError, parse_chain
+from orchestrator.eventfile.drafts import ScheduleSpec, StageDraft
+from orchestrator.eventfile.nodes import NodeReader, describe
+from orchestrator.eventfile.validate_settings import read_time_control
+
+_KEY_RE = re.compile(r"^[a-z][a-z0-9_-]*$")
+_SEEDS_RE = re.compile(r"^\s*(\d+)\s*(?:[-–—]|\.\.)\s*(\d+)\s*$")
+
+_STAGE_REQUIRED = ("key", "name", "kind", "entrants")
+_STAGE_OPTIONAL = (
+    "pool_count",
+    "pool_size",
+    "advance",
+    "tiebreaks",
+    "schedule",
+    "winners_apart",
+    "time_control",
+)
+
+
+def read_stages(reader: NodeReader, node: yaml.Node, timezone: str) -> list[StageDraft]:
+    """Every stage of the file as far as it reads; problems with a stage's own keys are reported here."""
+    items = reader.sequence(node, "stages")
+    if items is None:
+        return []
+    if not items:
+        reader.report("stages", "an event needs at least one stage", node=node)
+    drafts: list[StageDraft] = []
+    seen: dict[str, int] = {}
+    for index, item in enumerate(items):
+        draft = _read_stage(reader, item, index, seen, timezone)
+        if draft is not None:
+            drafts.append(draft)
+    return drafts
+
+
+def _read_stage(
+    reader: NodeReader, item: yaml.Node, index: int, seen: dict[str, int], timezone: str
+) -> StageDraft | None:
+    path = f"stages[{index}]"
+    fields = reader.mapping(item, path, required=_STAGE_REQUIRED, optional=_STAGE_OPTIONAL)
+    if fields is None:
+        return None
+    key = _read_stage_key(reader, fields, path, index, seen) if "key" in fields else None
+    name = reader.text(fields["name"], f"{path}.name") if "name" in fields else None
+    kind = _read_stage_kind(reader, fields, path) if "kind" in fields else None
+    pool_count, pool_size, advance = _read_pool_settings(reader, item, fields, path, kind)
+    entrants = _read_entrants(reader, fields["entrants"], f"{path}.entrants") if "entrants" in fields else []
+    tiebreaks: tuple[str, ...] = ("online-2020",) if kind == "pools" else ()
+    if "tiebreaks" in fields:
+        tiebreaks = _read_tiebreaks(reader, fields["tiebreaks"], f"{path}.tiebreaks") or tiebreaks
+    schedule = (
+        _read_schedule(reader, fields["schedule"], f"{path}.schedule", timezone)
+        if "schedule" in fields
+        else None
+    )
+    winners_apart = True
+    if "winners_apart" in fields:
+        value = reader.boolean(fields["winners_apart"], f"{path}.winners_apart")
+        winners_apart = True if value is None else value
+    time_control = (
+        read_time_control(reader, fields["time_control"], f"{path}.time_control")
+        if "time_control" in fields
+        else None
+    )
+    if key is None or name is None or kind is None:
+        return None
+    return StageDraft(
+        index,
+        key,
+        name,
+        kind,
+        pool_count,
+        pool_size,
+        entrants,
+        advance,
+        tiebreaks,
+        schedule,
+        winners_apart,
+        time_control=time_control,
+    )
+
+
+def _read_stage_key(
+    reader: NodeReader, fields: dict[str, yaml.Node], path: str, index: int, seen: dict[str, int]
+) -> str | None:
+    key = reader.text(fields["key"], f"{path}.key")
+    if key is None:
+        return None
+    reader.subjects[path] = key
+    if not _KEY_RE.match(key):
+        reader.report(
+            f"{path}.key",
+            f"use lower-case letters, digits, '-' or '_', found {key!r}",
+            node=fields["key"],
+        )
+    if key in seen:
+        reader.report(
+            f"{path}.key",
+            f"stage key {key!r} is already used by stages[{seen[key]}]",
+            node=fields["key"],
+        )
+        return None
+    seen[key] = index
+    return key
+
+
+def _read_stage_kind(reader: NodeReader, fields: dict[str, yaml.Node], path: str) -> StageKind | None:
+    kind_text = reader.text(fields["kind"], f"{path}.kind")
+    if kind_text == "pools":
+        return "pools"
+    if kind_text == "knockout":
+        return "knockout"
+    if kind_text is not None:
+        reader.report(
+            f"{path}.kind",
+            f"kind must be 'pools' or 'knockout', found {kind_text!r}",
+            node=fields["kind"],
+        )
+    return None
+
+
+def _read_pool_settings(
+    reader: NodeReader, item: yaml.Node, fields: dict[str, yaml.Node], path: str, kind: StageKind | None
+) -> tuple[int, int, int]:
+    """``pool_count``, ``pool_size`` and ``advance`` of a pools stage (0: a knockout, or unreadable)."""
+    pool_count = pool_size = advance = 0
+    if kind == "pools":
+        for needed in ("pool_count", "pool_size", "advance"):
+            if needed not in fields:
+                reader.report(path, f"a pools stage needs '{needed}'", node=item)
+        if "pool_count" in fields:
+            pool_count = reader.integer(fields["pool_count"], f"{path}.pool_count", minimum=1) or 0
+        if "pool_size" in fields:
+            pool_size = reader.integer(fields["pool_size"], f"{path}.pool_size", minimum=2) or 0
+        if "advance" in fields:
+            advance = reader.integer(fields["advance"], f"{path}.advance", minimum=0) or 0
+            if pool_size and advance > pool_size:
+                reader.report(
+                    f"{path}.advance",
+                    f"{advance} cannot advance from pools of {pool_size}",
+                    node=fields["advance"],
+                )
+    elif kind == "knockout":
+        for unwanted in ("pool_count", "pool_size", "advance", "winners_apart"):
+            if unwanted in fields:
+                reader.report(
+                    f"{path}.{unwanted}", f"a knockout stage has no '{unwanted}'", node=fields[unwanted]
+                )
+    return pool_count, pool_size, advance
+
+
+def _read_entrants(reader: NodeReader, node: yaml.Node, path: str) -> list[tuple[int, Entrant]]:
+    items = reader.sequence(node, path)
+    if items is None:
+        return []
+    if not items:
+        reader.report(path, "a stage needs entrants", node=node)
+    out: list[tuple[int, Entrant]] = []
+    for index, item in enumerate(items):
+        item_path = f"{path}[{index}]"
+        if isinstance(item, yaml.MappingNode) and any(
+            isinstance(k, yaml.ScalarNode) and k.value == "seeds" for k, _ in item.value
+        ):
+            fields = reader.mapping(item, item_path, required=("seeds",), optional=("count",))
+            if fields is None or "seeds" not in fields:
+                continue
+            seeds = _read_seed_range(reader, fields["seeds"], f"{item_path}.seeds")
+            if seeds is None:
+                continue
+            if "count" in fields:
+                count = reader.integer(fields["count"], f"{item_path}.count", minimum=0)
+                if count is not None and count != seeds.size:
+                    reader.report(
+                        f"{item_path}.count",
+                        f"says {count} seeded teams, but {seeds} are {seeds.size}",
+                        node=fields["count"],
+                    )
+            out.append((index, seeds))
+            continue
+        fields = reader.mapping(item, item_path, required=("from", "top"), optional=("count",))
+        if fields is None:
+            continue
+        stage = reader.text(fields["from"], f"{item_path}.from") if "from" in fields else None
+        top = reader.integer(fields["top"], f"{item_path}.top", minimum=1) if "top" in fields else None
+        count = (
+            reader.integer(fields["count"], f"{item_path}.count", minimum=0) if "count" in fields else None
+        )
+        if stage is not None and top is not None:
+            out.append((index, Qualifiers(stage, top, count)))
+    return out
+
+
+def _read_seed_range(reader: NodeReader, node: yaml.Node, path: str) -> SeedRange | None:
+    value = reader.scalar(node, path)
+    if isinstance(value, int) and not isinstance(value, bool):
+        first = last = value
+    elif isinstance(value, str) and (match := _SEEDS_RE.match(value)):
+        first, last = int(match[1]), int(match[2])
+    else:
+        if isinstance(node, yaml.ScalarNode):
+            reader.report(path, f"expected a seed range such as 26-60, found {describe(node)}", node=node)
+        return None
+    if first < 1 or last < first:
+        reader.report(path, f"seed range {first}-{last} is empty or starts below 1", node=node)
+        return None
+    return SeedRange(first, last)
+
+
+def _tiebreak_problem(codes: tuple[str, ...]) -> str | None:
+    """Why a tie-break list is not usable (per orchestrator.domain.tiebreaks), or None."""
+    try:
+        parse_chain(codes)
+    except TieBreakError as error:
+        return str(error)
+    return None
+
+
+def _read_tiebreaks(reader: NodeReader, node: yaml.Node, path: str) -> tuple[str, ...] | None:
+    if isinstance(node, yaml.SequenceNode):
+        items = reader.sequence(node, path) or []
+        codes = tuple(code for i, item in enumerate(items) if (code := reader.text(item, f"{path}[{i}]")))
+        if len(codes) != len(items):
+            return None
+    else:
+        text = reader.text(node, path)
+        if text is None:
+            return None
+        codes = (text,)
+    if not codes:
+        reader.report(path, "give a preset name or a list of tie-break codes", node=node)
+        return None
+    message = _tiebreak_problem(codes)
+    if message:
+        reader.report(path, message, node=node)
+        return None
+    return codes
+
+
+def _read_schedule(reader: NodeReader, node: yaml.Node, path: str, timezone: str) -> ScheduleSpec | None:
+    fields = reader.mapping(
+        node, path, optional=("rounds", "start", "rounds_per_day", "minutes_between_rounds")
+    )
+    if fields is None:
+        return None
+    spec = ScheduleSpec()
+    if "rounds" in fields:
+        if any(k in fields for k in ("start", "rounds_per_day", "minutes_between_rounds")):
+            reader.report(
+                path,
+                "give either 'rounds' (a list of start times) or 'start', 'rounds_per_day' "
+                "and 'minutes_between_rounds', not both",
+                node=node,
+            )
+            return None
+        items = reader.sequence(fields["rounds"], f"{path}.rounds")
+        if items is None:
+            return None
+        rounds = [_read_round(reader, item, f"{path}.rounds[{i}]", timezone) for i, item in enumerate(items)]
+        moments = [moment for moment, _ in rounds]
+        if any(m is None for m in moments):
+            return None
+        spec.rounds = [m for m in moments if m is not None]
+        spec.time_controls = [clock for _, clock in rounds]
+        return spec
+    missing = [k for k in ("start", "rounds_per_day", "minutes_between_rounds") if k not in fields]
+    if missing:
+        reader.report(
+            path,
+            f"give 'rounds' (a list of start times) or 'start', 'rounds_per_day' and "
+            f"'minutes_between_rounds' (missing {', '.join(missing)})",
+            node=node,
+        )
+        return None
+    spec.start = reader.moment(fields["start"], f"{path}.start", timezone)
+    spec.rounds_per_day = reader.integer(fields["rounds_per_day"], f"{path}.rounds_per_day", minimum=1)
+    spec.minutes_between_rounds = reader.integer(
+        fields["minutes_between_rounds"], f"{path}.minutes_between_rounds", minimum=1
+    )
+    if spec.start is None or spec.rounds_per_day is None or spec.minutes_between_rounds is None:
+        return None
+    if (spec.rounds_per_day - 1) * spec.minutes_between_rounds >= 24 * 60:
+        reader.report(
+            path,
+            f"{spec.rounds_per_day} rounds {spec.minutes_between_rounds} minutes apart do not fit in a day",
+            node=node,
+        )
+        return None
+    return spec
+
+
+def _read_round(
+    reader: NodeReader, node: yaml.Node, path: str, timezone: str
+) -> tuple[datetime | None, TimeControl | None]:
+    """A listed round: its start, or ``{start: ..., time_control: 10+5}`` for a round with its own clock."""
+    if not isinstance(node, yaml.MappingNode):
+        return reader.moment(node, path, timezone), None
+    fields = reader.mapping(node, path, required=("start",), optional=("time_control",))
+    if fields is None or "start" not in fields:
+        return None, None
+    moment = reader.moment(fields["start"], f"{path}.start", timezone)
+    clock = (
+        read_time_control(reader, fields["time_control"], f"{path}.time_control")
+        if "time_control" in fields
+        else None
+    )
+    return moment, clock
+
+
+def check_schedules(reader: NodeReader, stages: list[StageDraft], bracket: list[DuelSpec]) -> None:
+    previous: StageDraft | None = None
+    for stage in stages:
+        path = f"stages[{stage.index}].schedule"
+        if stage.schedule is None:
+            continue
+        if stage.kind == "pools":
+            needed = stage.rounds
+            unit = "rounds"
+        else:
+            needed = 2 * bracket_rounds(bracket)
+            unit = "matches (two per bracket round)"
+        spec = stage.schedule
+        if spec.rounds is not None:
+            moments = spec.rounds
+            if needed and len(moments) != needed:
+                reader.report(
+                    f"{path}.rounds", f"{len(moments)} start times, but {stage.name} has {needed} {unit}"
+                )
+        else:
+            assert spec.start is not None and spec.rounds_per_day and spec.minutes_between_rounds
+            moments = [
+                spec.start
+                + timedelta(
+                    days=n // spec.rounds_per_day,
+                    minutes=(n % spec.rounds_per_day) * spec.minutes_between_rounds,
+                )
+                for n in range(needed)
+            ]
+        for n in range(1, len(moments)):
+            if moments[n] <= moments[n - 1]:
+                reader.report(
+                    f"{path}.rounds[{n}]",
+                    f"round {n + 1} starts at {moments[n]:%Y-%m-%d %H:%M}, not "
+                    f"after round {n} ({moments[n - 1]:%Y-%m-%d %H:%M})",
+                )
+        if (
+            previous is not None
+            and previous.resolved_schedule
+            and moments
+            and moments[0] <= previous.resolved_schedule[-1]
+        ):
+            reader.report(
+                path,
+                f"{stage.name} starts at {moments[0]:%Y-%m-%d %H:%M}, before "
+                f"{previous.name} ends ({previous.resolved_schedule[-1]:%Y-%m-%d %H:%M})",
+            )
+        stage.resolved_schedule = tuple(moments)
+        previous = stage

@@ -1,0 +1,112 @@
+"""The one place that reads an event's stored definition file (docs/event-file.md).
+
+The stored YAML text is parsed once and the frozen ``EventDefinition`` kept, per event, under a digest of
+the text: pages, jobs and use cases that ask again get the same object without parsing again, and a
+definition that is stored anew is read anew. The cache is bounded (least recently used goes first) and
+also keeps a failed parse, so a stored file that no longer validates is not parsed on every request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from orchestrator.adapters.tables import Event
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.domain.event import EventDefinition
+from orchestrator.eventfile import EventDefinitionError, Problem, parse_event
+from orchestrator.services.errors import Conflict
+
+log = logging.getLogger(__name__)
+
+CACHE_SIZE = 32  # events whose parsed definition is kept (a 163-team definition is about 1 MB parsed)
+
+
+class DefinitionUnavailable(Conflict):
+    """An event has no stored definition, or the stored one no longer validates (the reader got stricter)."""
+
+    def __init__(self, message: str, problems: tuple[Problem, ...] = ()) -> None:
+        super().__init__(message)
+        self.problems = problems
+
+
+@dataclass(frozen=True, slots=True)
+class CacheStats:
+    """How often a stored definition was parsed and how often the parsed one was reused."""
+
+    parses: int
+    hits: int
+    size: int
+
+
+class _DefinitionCache:
+    """Parsed definitions (or the error of a failed parse) by (event id, digest of the stored text)."""
+
+    def __init__(self, maxsize: int) -> None:
+        self._maxsize = maxsize
+        self._entries: OrderedDict[tuple[int, bytes], EventDefinition | EventDefinitionError] = OrderedDict()
+        self._lock = threading.Lock()
+        self.parses = 0
+        self.hits = 0
+
+    def read(self, event_id: int, text: str, source: str) -> EventDefinition | EventDefinitionError:
+        key = (event_id, hashlib.blake2b(text.encode(), digest_size=16).digest())
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+                self.hits += 1
+                return found
+            self.parses += 1
+        parsed: EventDefinition | EventDefinitionError
+        try:
+            parsed = parse_event(text, source=source)  # outside the lock: other events are not held up
+        except EventDefinitionError as error:
+            log.warning("the stored definition of event %s no longer validates", event_id)
+            parsed = error
+        with self._lock:
+            self._entries[key] = parsed
+            self._entries.move_to_end(key)
+            while len(self._entries) > self._maxsize:
+                self._entries.popitem(last=False)
+        return parsed
+
+    def stats(self) -> CacheStats:
+        with self._lock:
+            return CacheStats(parses=self.parses, hits=self.hits, size=len(self._entries))
+
+
+_cache = _DefinitionCache(CACHE_SIZE)
+
+
+def cache_stats() -> CacheStats:
+    """The cache's counters since the process started (the tests read them to see what was parsed)."""
+    return _cache.stats()
+
+
+def definition_of(event: Event) -> EventDefinition:
+    """The event's definition; ``DefinitionUnavailable`` (409) when it has none or it no longer validates."""
+    if not event.definition_text.strip():
+        raise DefinitionUnavailable(f"{event.name} has no event definition file")
+    parsed = _cache.read(event.id or 0, event.definition_text, f"{event.slug}.yaml")
+    if isinstance(parsed, EventDefinitionError):
+        raise DefinitionUnavailable(
+            f"the stored definition of {event.slug} no longer validates: {parsed}", parsed.problems
+        )
+    return parsed
+
+
+def definition_or_none(event: Event) -> EventDefinition | None:
+    """The event's definition, or None when it has none or it no longer validates (callers use defaults)."""
+    try:
+        return definition_of(event)
+    except DefinitionUnavailable:
+        return None
+
+
+def event_definition(uow: UnitOfWork, event_id: int) -> EventDefinition:
+    """The definition of event ``event_id`` (NotFound, DefinitionUnavailable as ``definition_of``)."""
+    return definition_of(uow.repo.get_or_raise(Event, event_id))

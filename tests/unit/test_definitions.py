@@ -1,0 +1,135 @@
+"""The stored event definition is read in one place (services/definitions.py): parsed once per event and
+text, re-read when the stored text changes, a file that no longer validates refused with one error, the
+cache bounded; public pages read it without parsing it again."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from orchestrator.adapters.tables import Event
+from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
+from orchestrator.config import Settings
+from orchestrator.db import init_db, make_engine, make_session_factory
+from orchestrator.services import definitions
+from orchestrator.services.definitions import (
+    DefinitionUnavailable,
+    cache_stats,
+    definition_of,
+    event_definition,
+)
+from orchestrator.services.errors import Conflict
+from orchestrator.web.app import create_app
+from tests.support.factories import SMALL_EVENT, make_event
+from tests.unit.test_views import seed_small_pool
+
+
+@pytest.fixture
+def uow_factory(tmp_path: Path) -> UnitOfWorkFactory:
+    engine = make_engine(Settings(data_dir=tmp_path, environment="test").sqlalchemy_url)
+    init_db(engine=engine)
+    factory = make_session_factory(engine)
+    return lambda: UnitOfWork(factory)
+
+
+def unique_slug() -> str:
+    """A slug no other test used: the cache lives as long as the process, so a new text is parsed."""
+    return f"cache-{uuid.uuid4().hex[:12]}"
+
+
+def with_slug(text: str, slug: str) -> str:
+    return "".join(f"slug: {slug}\n" if line.startswith("slug:") else line for line in text.splitlines(True))
+
+
+def test_a_second_read_of_an_unchanged_event_does_not_parse_again(uow_factory: UnitOfWorkFactory) -> None:
+    with uow_factory() as uow:
+        event_id = make_event(uow, slug=unique_slug())
+    before = cache_stats()
+    with uow_factory() as uow:
+        first = event_definition(uow, event_id)
+    with uow_factory() as uow:
+        second = event_definition(uow, event_id)
+    after = cache_stats()
+    assert after.parses - before.parses == 1
+    assert after.hits - before.hits == 1
+    assert second is first
+
+
+def test_an_edited_definition_is_read_again(uow_factory: UnitOfWorkFactory) -> None:
+    slug = unique_slug()
+    with uow_factory() as uow:
+        event_id = make_event(uow, slug=slug)
+        assert event_definition(uow, event_id).name == "Small Test Cup"
+    with uow_factory() as uow:
+        event = uow.repo.get_or_raise(Event, event_id)
+        event.definition_text = event.definition_text.replace("name: Small Test Cup", "name: Renamed Cup", 1)
+        uow.repo.add(event)
+    before = cache_stats()
+    with uow_factory() as uow:
+        assert event_definition(uow, event_id).name == "Renamed Cup"
+    assert cache_stats().parses - before.parses == 1
+
+
+def test_a_stored_file_that_no_longer_validates_is_refused_with_its_problems_and_not_parsed_twice() -> None:
+    slug = unique_slug()
+    broken = with_slug(SMALL_EVENT, slug).replace("pool_size: 4", "pool_size: four", 1)
+    event = Event(id=10_000, slug=slug, name="Broken", definition_text=broken)
+    before = cache_stats()
+    with pytest.raises(DefinitionUnavailable) as first:
+        definition_of(event)
+    with pytest.raises(DefinitionUnavailable):
+        definition_of(event)
+    assert isinstance(first.value, Conflict)  # a 409 for staff, never a 500
+    assert any("pool_size" in problem.path for problem in first.value.problems)
+    assert f"{slug}.yaml" in str(first.value)
+    assert cache_stats().parses - before.parses == 1
+
+
+def test_an_event_without_a_definition_file_has_none() -> None:
+    event = Event(id=10_001, slug=unique_slug(), name="Bare", definition_text="  \n")
+    with pytest.raises(DefinitionUnavailable, match="no event definition"):
+        definition_of(event)
+    assert definitions.definition_or_none(event) is None
+
+
+def test_the_cache_keeps_a_bounded_number_of_definitions_and_reads_an_evicted_one_again() -> None:
+    events = [
+        Event(
+            id=20_000 + n,
+            slug=(slug := unique_slug()),
+            name=slug,
+            definition_text=with_slug(SMALL_EVENT, slug),
+        )
+        for n in range(definitions.CACHE_SIZE + 1)
+    ]
+    for event in events:
+        definition_of(event)
+    assert cache_stats().size <= definitions.CACHE_SIZE
+    before = cache_stats()
+    assert definition_of(events[0]).slug == events[0].slug  # the least recently read went first
+    assert cache_stats().parses - before.parses == 1
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[FastAPI]:
+    application = create_app(Settings(data_dir=tmp_path, environment="test"))
+    with TestClient(application):
+        yield application
+
+
+def test_public_pages_read_the_definition_without_parsing_it_on_every_request(app: FastAPI) -> None:
+    seeded = seed_small_pool(app.state.uow_factory, slug=unique_slug())
+    client = TestClient(app)
+    path = f"/events/{seeded.slug}/stages/{seeded.stage_key}/pools/{seeded.letter}"
+    assert client.get(path).status_code == 200
+    before = cache_stats()
+    for _ in range(3):
+        assert client.get(path).status_code == 200
+    after = cache_stats()
+    assert after.parses == before.parses
+    assert after.hits > before.hits
