@@ -46,7 +46,7 @@ from orchestrator.domain.scoring import (
 from orchestrator.domain.standings import compute_standings, team_totals
 from orchestrator.domain.tiebreaks import PRESETS, TieBreakError, parse_chain
 from orchestrator.services.errors import NotFound
-from orchestrator.services.standings import effective_result
+from orchestrator.services.results.standings import effective_result
 
 log = logging.getLogger(__name__)
 

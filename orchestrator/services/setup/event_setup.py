@@ -60,8 +60,9 @@ from orchestrator.domain.pools import (
 from orchestrator.domain.round_robin import berger_table
 from orchestrator.domain.scoring import GameResult, board_colours
 from orchestrator.domain.tiebreaks import TieBreakError, parse_chain
-from orchestrator.services import draws, live
+from orchestrator.services import live
 from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
+from orchestrator.services.setup import draws
 
 # --- reading the stored event back ----------------------------------------------------------------------
 
