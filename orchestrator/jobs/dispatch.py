@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from orchestrator.adapters.job_marks import job_marks
-from orchestrator.jobs.bodies import run_job
+from orchestrator.jobs import bodies
 from orchestrator.jobs.runtime import runtime
 from orchestrator.services.queue import Job, check_job, set_sender
 
@@ -114,7 +114,7 @@ def _run_eager(name: str, ids: tuple[int, ...], *, attempt: int) -> None:
     current = runtime()
     current.sent.append((name, ids))
     try:
-        delay = run_job(name, *ids, attempt=attempt)
+        delay = bodies.run_job(name, *ids, attempt=attempt)
     except Exception:
         log.exception("task %s%s failed; the periodic reconciliation will try again", name, ids)
         return
