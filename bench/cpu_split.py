@@ -21,7 +21,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from orchestrator.services import demo  # noqa: E402
+from orchestrator.demo import driver as demo  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 

@@ -35,9 +35,9 @@ from orchestrator.adapters.tables import Board, Event, Match, Pool, Round, Stage
 from orchestrator.adapters.uow import UnitOfWork  # noqa: E402
 from orchestrator.db import init_db, make_engine, make_session_factory  # noqa: E402
 from orchestrator.domain.gameresults import map_game  # noqa: E402
+from orchestrator.jobs import dispatch  # noqa: E402
 from orchestrator.ports import free_port  # noqa: E402
-from orchestrator.services import tasks  # noqa: E402
-from orchestrator.services.ingestion import GameUpdate, ingest_games  # noqa: E402
+from orchestrator.services.gameserver.ingestion import GameUpdate, ingest_games  # noqa: E402
 
 ADMIN_URL = os.environ.get(
     "OLYMPIAD_BENCH_PG_ADMIN_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
@@ -147,7 +147,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=300)
     parser.add_argument("--pgn", action="store_true", help="export and store each game's PGN too")
     args = parser.parse_args()
-    tasks.send = lambda name, *ids, countdown=None: None  # type: ignore[assignment]  # recompute not timed
+    dispatch.send = lambda name, *ids, countdown=None: None  # type: ignore[assignment]  # recompute not timed
 
     port = free_port()
     url = f"http://127.0.0.1:{port}"

@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python bench/job_times.py [whole_event.py options, e.g. --sqlite]
 
-Wraps every job of orchestrator.services.tasks (the same functions the Celery tasks run) and the demo
+Wraps every job of orchestrator.jobs.bodies (the same functions the Celery tasks run) and the demo
 driver's staff steps (starting a pool stage, the play-off's staff part) in a timer, counts the SQL
 statements each sends (SQLAlchemy's ``before_cursor_execute``), then prints one line per job after the
 event: calls, seconds, statements, milliseconds a call.
@@ -26,7 +26,8 @@ sys.path.insert(0, str(ROOT))
 from sqlalchemy import event  # noqa: E402
 from sqlalchemy.engine import Engine  # noqa: E402
 
-from orchestrator.services import demo, tasks  # noqa: E402
+from orchestrator.demo import driver as demo  # noqa: E402
+from orchestrator.jobs import bodies  # noqa: E402
 
 calls: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0])  # calls, seconds, statements
 current: list[str | None] = [None]
@@ -60,8 +61,8 @@ def _report() -> None:
         print(f"{name:30s} {int(count):5d} {seconds:8.3f} {int(statements):11d} {per_call:10.1f}")
 
 
-for job_name, job in list(tasks.JOBS.items()):
-    tasks.JOBS[job_name] = _timed(job_name, job)
+for job_name, job in list(bodies.JOBS.items()):
+    bodies.JOBS[job_name] = _timed(job_name, job)
 for step in ("_start_pool_stage", "_playoff_tick"):
     setattr(demo.DemoDriver, step, _timed(f"driver.{step}", getattr(demo.DemoDriver, step)))
 atexit.register(_report)

@@ -6,11 +6,11 @@ Needs PostgreSQL unless --sqlite (OLYMPIAD_BENCH_PG_ADMIN_URL, default
 postgresql+psycopg://postgres@127.0.0.1:5432/postgres): a scratch database is created and dropped after.
 Target (issue: game server integration): <= 10 s.
 
-What runs is ``olympiad demo``'s driver (orchestrator/services/demo.py) without the web app and with no
+What runs is ``olympiad demo``'s driver (orchestrator/demo/driver.py) without the web app and with no
 demo time: every round of a stage is due as soon as the stage starts, and the stand-in (its own process,
 ``python -m orchestrator.standin --speed instant``, over real HTTP) ends each game as soon as it is paired.
 Beat's jobs and the driver run in one thread every ``--tick`` seconds, and the jobs they queue run in process,
-exactly as the Celery tasks would (services/tasks.py): bulk pairing, export and ingestion, standings,
+exactly as the Celery tasks would (orchestrator/jobs): bulk pairing, export and ingestion, standings,
 closing, seeding the next stage, then the bracket, duels, Armageddons and the champion.
 
 With ``--celery`` the jobs do not run in this process: beat's tick sends them to Redis and a real Celery
@@ -45,8 +45,9 @@ sys.path.insert(0, str(ROOT))
 from pydantic import SecretStr  # noqa: E402
 
 from orchestrator.config import Settings, get_settings  # noqa: E402
+from orchestrator.demo.driver import Demo, DemoResult  # noqa: E402
+from orchestrator.demo.plan import DemoOptions  # noqa: E402
 from orchestrator.ports import free_port  # noqa: E402
-from orchestrator.services.demo import Demo, DemoOptions, DemoResult  # noqa: E402
 
 ADMIN_URL = os.environ.get(
     "OLYMPIAD_BENCH_PG_ADMIN_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"

@@ -126,7 +126,7 @@ def standings(
     ] = False,
 ) -> None:
     """Rank the teams of a pool or stage from its match results."""
-    from orchestrator.services.standings_report import rank_table
+    from orchestrator.services.results.standings_report import rank_table
 
     if fmt not in ("table", "csv", "json"):
         err.print("[red]error:[/] --format must be table, csv or json")
@@ -179,7 +179,7 @@ def trf(
     ] = False,
 ) -> None:
     """Write the matches as a TRF-2026 file (FIDE's checker can read it)."""
-    from orchestrator.services.standings_report import trf_text
+    from orchestrator.services.results.standings_report import trf_text
 
     table = _load_table(matches_file, boards, teams_file)
     chain = _chain(tiebreaks)
@@ -319,8 +319,8 @@ def create_user_command(
     from orchestrator.adapters.uow import UnitOfWork
     from orchestrator.config import get_settings
     from orchestrator.db import init_db
+    from orchestrator.services.accounts.users import create_user
     from orchestrator.services.errors import ValidationFailed
-    from orchestrator.services.users import create_user
 
     secret = (
         password
@@ -341,7 +341,7 @@ def create_user_command(
 
 def _chesscom_client(settings: Any) -> Any:
     """The Chess.com PubAPI client the import uses (tests replace this function)."""
-    from orchestrator.services.chesscom_import import make_client
+    from orchestrator.services.gameserver.chesscom_import import make_client
 
     return make_client(settings)
 
@@ -380,8 +380,8 @@ def chesscom_import(
     from orchestrator.adapters.uow import UnitOfWork
     from orchestrator.config import get_settings
     from orchestrator.db import init_db
-    from orchestrator.services.chesscom_import import import_chesscom_results
     from orchestrator.services.errors import ServiceError, ValidationFailed
+    from orchestrator.services.gameserver.chesscom_import import import_chesscom_results
 
     if (team_match is None) == (since is None and until is None):
         err.print("[red]error:[/] give either --team-match, or --since and --until (the players' archives)")
@@ -430,7 +430,7 @@ def chesscom_import(
 @app.command()
 def tick() -> None:
     """Run every periodic job once (what beat schedules): open due rounds, pull results, play-off tick."""
-    from orchestrator.services.tasks import periodic_tick
+    from orchestrator.jobs.bodies import periodic_tick
 
     failed = periodic_tick()
     if failed:
@@ -471,7 +471,8 @@ def demo(
 
     from rich.live import Live
 
-    from orchestrator.services.demo import Demo, DemoError, DemoOptions, DemoStatus
+    from orchestrator.demo.driver import Demo, DemoError, DemoStatus
+    from orchestrator.demo.plan import DemoOptions
 
     data_dir.mkdir(parents=True, exist_ok=True)
     log_file = data_dir / "demo.log"

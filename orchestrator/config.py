@@ -10,7 +10,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 _INSECURE_SECRET = "dev-insecure-secret-change-me"
 # Chess.com asks for a User-Agent naming a contact. The placeholder works on a laptop; in production the
-# importer refuses it (services/chesscom_import.py), so a deployment that never imports still starts.
+# importer refuses it (services/gameserver/chesscom_import.py), so a deployment that never imports still
+# starts.
 CHESSCOM_PLACEHOLDER_AGENT = "olympiad-orchestrator (set OLYMPIAD_CHESSCOM_USER_AGENT: ops@example.invalid)"
 
 

@@ -151,9 +151,6 @@ def init_db(settings: Settings | None = None, *, engine: Engine | None = None) -
     from alembic import command
 
     engine = engine or get_engine(settings)
-    # Import the tables so that the MetaData is complete whatever the caller imported before.
-    import orchestrator.adapters.tables  # noqa: F401
-
     with engine.begin() as connection:
         config = alembic_config()
         config.attributes["connection"] = connection

@@ -1,7 +1,9 @@
 """The Celery application: Redis broker and result backend, late acks, beat schedule (docs/workers.md).
 
 Run ``celery -A workers.app worker --pool=threads`` and ``celery -A workers.app beat``. Settings come from
-``orchestrator.config.Settings`` (OLYMPIAD_* environment variables), like everything else.
+``orchestrator.config.Settings`` (OLYMPIAD_* environment variables), like everything else. The job runtime
+sends through ``celery_app`` in celery mode (orchestrator/jobs/dispatch.py), so this module imports nothing
+of it; the tasks and the worker's warm-up are in workers/tasks.py.
 """
 
 from __future__ import annotations
@@ -9,12 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from celery import Celery
-from celery.concurrency.prefork import TaskPool as PreforkPool
-from celery.signals import worker_init, worker_process_init, worker_ready
+from celery.signals import worker_init, worker_process_init
 
 from orchestrator.config import get_settings
-from orchestrator.services import live_redis, tasks
-from orchestrator.services.tasks import OPEN_DUE, PLAYOFF_TICK, RECONCILE
+from orchestrator.services import live_redis
+from orchestrator.services.queue import OPEN_DUE, PLAYOFF_TICK, RECONCILE
 
 settings = get_settings()
 
@@ -57,22 +58,3 @@ def install_live_publisher(**_: Any) -> None:
     ``worker_process_init`` in each prefork child. ``install_publisher`` is idempotent per process.
     """
     live_redis.install_publisher(settings)
-
-
-@worker_init.connect
-def import_jobs(**_: Any) -> None:
-    """Import the job modules once in the main worker process, before prefork forks its children."""
-    tasks.import_job_modules()
-
-
-@worker_process_init.connect
-def warm_up_child(**_: Any) -> None:
-    """Each prefork child opens its database connection before its first task, not during it."""
-    tasks.warm_up()
-
-
-@worker_ready.connect
-def warm_up_threads(sender: Any = None, **_: Any) -> None:
-    """Thread and solo pools run tasks in the main process: open its connection there once it is ready."""
-    if not isinstance(getattr(sender, "pool", None), PreforkPool):
-        tasks.warm_up()

@@ -1,23 +1,44 @@
-"""Thin, named, id-only Celery tasks (STYLE habit 5): each runs one job of orchestrator.services.tasks.
+"""Thin, named, id-only Celery tasks (STYLE habit 5): each runs one job of orchestrator/jobs/bodies.py.
 
 A job returns how long to wait before trying again (game server rate-limited or unavailable, from the
 Lichess RetryPolicy); the task then retries itself with that countdown. Every job is idempotent, so a
 redelivered or retried task never duplicates anything.
+
+The worker's start-up hooks that need the job runtime live here too (Celery imports this module, listed in
+``include``, before it sends ``worker_init``); workers/app.py imports nothing of the runtime, because the
+runtime sends through its Celery app.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from orchestrator.services import tasks as jobs
+from celery.concurrency.prefork import TaskPool as PreforkPool
+from celery.signals import worker_process_init, worker_ready
+
+from orchestrator.jobs import bodies, dispatch
+from orchestrator.services import queue as jobs
 from workers.app import celery_app
 
 
 def _run(task: Any, name: str, *ids: int) -> None:
-    jobs.job_started(name, *ids)  # before reading anything: a change from now on queues the job again
-    delay = jobs.run_job(name, *ids, attempt=task.request.retries + 1)
+    dispatch.job_started(name, *ids)  # before reading anything: a change from now on queues the job again
+    delay = bodies.run_job(name, *ids, attempt=task.request.retries + 1)
     if delay is not None:
         raise task.retry(countdown=delay, max_retries=None)
+
+
+@worker_process_init.connect
+def warm_up_child(**_: Any) -> None:
+    """Each prefork child opens its database connection before its first task, not during it."""
+    dispatch.warm_up()
+
+
+@worker_ready.connect
+def warm_up_threads(sender: Any = None, **_: Any) -> None:
+    """Thread and solo pools run tasks in the main process: open its connection there once it is ready."""
+    if not isinstance(getattr(sender, "pool", None), PreforkPool):
+        dispatch.warm_up()
 
 
 @celery_app.task(name=jobs.OPEN_DUE, bind=True)

@@ -1,6 +1,6 @@
 """Marks in Redis for Celery jobs that are queued and have not started yet (docs/workers.md).
 
-``services.tasks.send`` claims a job's mark before sending it and skips the send when the same job (name
+``jobs.dispatch.send`` claims a job's mark before sending it and skips the send when the same job (name
 and ids) is already waiting in the queue: a job that has not started reads everything committed before it
 runs, so a second copy would only repeat its work. The worker releases the mark when the job starts, so
 anything that happens from then on queues the job again. This keeps beat's reconcile (which queues a pull

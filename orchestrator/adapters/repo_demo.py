@@ -1,4 +1,4 @@
-"""Queries of the one-command demo's progress display (services/demo.py), as ``uow.demo``.
+"""Queries of the one-command demo's progress display (orchestrator/demo/driver.py), as ``uow.demo``.
 
 One aggregate query per stage, so the terminal can show rounds and games done a few times a second
 without loading boards.

@@ -1,4 +1,5 @@
-"""Queries of the periodic jobs (services/scheduler.py), exposed on the unit of work as ``uow.scheduler``."""
+"""Queries of the periodic jobs (orchestrator/jobs/scheduler.py), exposed on the unit of work as
+``uow.scheduler``."""
 
 from __future__ import annotations
 

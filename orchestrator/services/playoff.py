@@ -61,10 +61,10 @@ from orchestrator.domain.scoring import GameResult, MatchForfeit, format_points
 from orchestrator.domain.teams import Category, RosterEntry, TeamFormat
 from orchestrator.domain.teams import Team as DomainTeam
 from orchestrator.services import live
-from orchestrator.services.captains import ensure_team_access
+from orchestrator.services.accounts.users import AuthUser, ensure_team_access
 from orchestrator.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
-from orchestrator.services.lineups import definition_of, domain_player, ineligibility
-from orchestrator.services.users import AuthUser
+from orchestrator.services.queue import PLAYOFF_TICK, enqueue
+from orchestrator.services.teams.lineups import apply_lineups, definition_of, domain_player, ineligibility
 
 ARMAGEDDON_LEG = 3  # the Armageddon game is stored as a one-board third match of the duel
 ARMAGEDDON_ROUND_BASE = 1000  # its round number: 1000 + the duel's id (never clashes with match rounds)
@@ -1182,8 +1182,6 @@ def _advance_for_workers(
     uow.flush()
     done = _advance(uow, stage_id=stage_id, actor=actor, now=now)
     if done.levelled and follow_up:
-        from orchestrator.services.tasks import PLAYOFF_TICK, enqueue
-
         enqueue(uow, PLAYOFF_TICK)
     return done
 
@@ -1424,8 +1422,6 @@ def apply_due_deadlines(
     their lineup deadline, and move running brackets on (each Armageddon's status brought in line with its
     game first; nothing to do for a bracket in a state an earlier advance left as it was). Idempotent;
     returns what it did."""
-    from orchestrator.services.lineups import apply_lineups
-
     now = now or utcnow()
     done = {"armageddons_revealed": 0, "rounds_lined_up": 0, "duels_changed": 0}
     stages = list(uow.playoff.running_knockout_stages())

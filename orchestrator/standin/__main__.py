@@ -8,13 +8,12 @@ from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 from orchestrator.config import Settings
+from orchestrator.standin.app import create_standin_app
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Serve the stand-in on the host and port of ``gameserver_url`` unless given on the command line."""
     import uvicorn
-
-    from orchestrator.standin.app import create_standin_app
 
     settings = Settings()
     default = urlsplit(settings.gameserver_url)

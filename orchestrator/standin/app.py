@@ -31,6 +31,7 @@ from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from orchestrator.config import Settings
+from orchestrator.domain.gameresults import STATUS_ID
 from orchestrator.standin.faults import RATE_LIMIT_PAGE, FaultPlan
 from orchestrator.standin.store import WEEK_MS, StandinError, Store, User
 
@@ -400,8 +401,6 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
     @app.post("/_standin/games/{game_id}/result")
     async def admin_force(game_id: str, request: Request) -> JSONResponse:
         """Force a game's end: ``{"status": "resign", "winner": "white"}``."""
-        from orchestrator.domain.gameresults import STATUS_ID
-
         data = await request.json()
         status, winner = str(data.get("status", "")), data.get("winner")
         if status not in STATUS_ID or winner not in (None, "white", "black"):

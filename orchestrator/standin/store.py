@@ -26,6 +26,7 @@ from datetime import UTC, datetime
 from random import Random
 from typing import Any
 
+from orchestrator.domain.gameresults import STATUS_ID
 from orchestrator.standin.engine import (
     LINE_COUNT,
     TERMINATION,
@@ -603,8 +604,6 @@ class Store:
 
     def stream_json(self, view: GameView) -> dict[str, Any]:
         """GameStreamGame: integer status plus statusName, players by userId."""
-        from orchestrator.domain.gameresults import STATUS_ID
-
         game = view.game
         speed = speed_name(game.white_limit_s, game.black_limit_s, game.increment_s)
         body: dict[str, Any] = {

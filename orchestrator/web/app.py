@@ -26,6 +26,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings, get_settings
 from orchestrator.db import REPO_ROOT, get_session_factory, init_db, is_sqlite
+from orchestrator.jobs import bodies, runtime
+from orchestrator.jobs.scheduler import EagerScheduler
 from orchestrator.services import live_redis
 from orchestrator.services.errors import NotAuthenticated, ServiceError, StaleEdit, ValidationFailed
 from orchestrator.web import (
@@ -199,11 +201,8 @@ def _start_eager_scheduler(settings: Settings, uow_factory: Any) -> Any:
     rounds, pull results, the play-off tick) every ``eager_scheduler_s`` (docs/workers.md)."""
     if settings.task_mode != "eager" or not settings.eager_scheduler:
         return None
-    from orchestrator.services import tasks
-    from orchestrator.services.scheduler import EagerScheduler
-
-    tasks.configure(settings, uow_factory=uow_factory)  # the jobs use this app's database
-    return EagerScheduler(tasks.periodic_tick, settings.eager_scheduler_s).start()
+    runtime.configure(settings, uow_factory=uow_factory)  # the jobs use this app's database
+    return EagerScheduler(bodies.periodic_tick, settings.eager_scheduler_s).start()
 
 
 def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> FastAPI:

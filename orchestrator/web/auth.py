@@ -25,9 +25,9 @@ from starlette.requests import Request
 from starlette.routing import Mount
 
 from orchestrator.adapters.tables import STAFF_ROLES, Role
+from orchestrator.services.accounts.users import AuthUser, load_session_user
 from orchestrator.services.errors import Forbidden, NotAuthenticated
-from orchestrator.services.users import AuthUser, load_session_user
-from orchestrator.web.csrf import verify_csrf
+from orchestrator.web.csrf import rotate_csrf_token, verify_csrf
 
 _UNSET = object()
 SESSION_USER_ID = "uid"
@@ -114,8 +114,6 @@ def current_user(request: Request) -> AuthUser | None:
 
 def log_in(request: Request, user: AuthUser) -> None:
     """Start a fresh session for ``user`` (a new CSRF token, nothing kept from before)."""
-    from orchestrator.web.csrf import rotate_csrf_token
-
     request.session.clear()
     request.session[SESSION_USER_ID] = user.id
     request.session[SESSION_GENERATION] = user.session_generation

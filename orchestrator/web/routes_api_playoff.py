@@ -11,8 +11,9 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request
 from pydantic import AwareDatetime, BaseModel, Field
 
-from orchestrator.services import captains, lineups, playoff
-from orchestrator.services.users import AuthUser
+from orchestrator.services import playoff
+from orchestrator.services.accounts.users import AuthUser
+from orchestrator.services.teams import captains, lineups
 from orchestrator.web.auth import allow_public, require_login, require_staff
 from orchestrator.web.deps import get_uow_factory
 

@@ -15,13 +15,13 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 from orchestrator.adapters.tables import Stage
 from orchestrator.adapters.uow import UnitOfWork
-from orchestrator.services import appeals as appeal_service
-from orchestrator.services import exports
-from orchestrator.services import fairplay as fairplay_service
-from orchestrator.services import results as result_service
-from orchestrator.services import standings as standings_service
+from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import NotFound
-from orchestrator.services.users import AuthUser
+from orchestrator.services.results import appeals as appeal_service
+from orchestrator.services.results import exports
+from orchestrator.services.results import fairplay as fairplay_service
+from orchestrator.services.results import results as result_service
+from orchestrator.services.results import standings as standings_service
 from orchestrator.web.auth import require_role, require_staff
 from orchestrator.web.deps import get_uow_factory
 

@@ -1,7 +1,7 @@
 """JSON API for event setup under /api/v1/staff (owners and administrators change, staff read), and the
 public lots of an event (commitment always; seed and outcome once drawn, docs/rules.md §7).
 
-The same use cases as the staff pages (orchestrator/services/event_setup.py, rosters.py, draws.py).
+The same use cases as the staff pages (orchestrator/services/setup/event_setup.py, rosters.py, draws.py).
 Errors follow the app's mapping: 422 with every problem, 409 for a step taken out of order, 404.
 """
 
@@ -14,9 +14,10 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from orchestrator.adapters.tables import Role
-from orchestrator.services import draws, event_setup, rosters
+from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import NotFound
-from orchestrator.services.users import AuthUser
+from orchestrator.services.setup import draws, event_setup
+from orchestrator.services.teams import rosters
 from orchestrator.web.auth import allow_public, require_role, require_staff
 from orchestrator.web.deps import get_uow_factory
 

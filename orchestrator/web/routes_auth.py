@@ -8,9 +8,9 @@ from fastapi import APIRouter, Depends, Form, Request
 from pydantic import BaseModel, Field
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
-from orchestrator.services import users as user_service
+from orchestrator.services.accounts import users as user_service
+from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import LoginThrottled, ValidationFailed
-from orchestrator.services.users import AuthUser
 from orchestrator.web.auth import (
     PUBLIC,
     PUBLIC_JSON_LOGIN,

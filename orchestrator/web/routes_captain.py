@@ -10,9 +10,10 @@ from datetime import UTC, datetime
 from fastapi import APIRouter, Form, Request
 from starlette.responses import RedirectResponse, Response
 
-from orchestrator.services import captains, lineups, playoff
+from orchestrator.services import playoff
+from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import StaleEdit, ValidationFailed
-from orchestrator.services.users import AuthUser
+from orchestrator.services.teams import captains, lineups
 from orchestrator.web.auth import require_login, require_staff
 from orchestrator.web.deps import get_settings, get_uow_factory, render
 

@@ -1,7 +1,8 @@
 """Staff import of a match's results from Chess.com: a page with two forms (a team match, or the players'
 monthly archives in a time window), a summary page, and the JSON equivalent.
 
-Routes only translate: the rules live in services/chesscom_import.py. The pages work without JavaScript.
+Routes only translate: the rules live in services/gameserver/chesscom_import.py. The pages work without
+JavaScript.
 Tests replace Chess.com by setting ``app.state.chesscom_client_factory`` (a callable returning a client).
 """
 
@@ -17,10 +18,10 @@ from starlette.responses import Response
 from orchestrator.adapters.chesscom import ChessComClient
 from orchestrator.adapters.tables import Round
 from orchestrator.config import CHESSCOM_PLACEHOLDER_AGENT
-from orchestrator.services import chesscom_import as service
-from orchestrator.services import results as result_service
+from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import ServiceError, ValidationFailed
-from orchestrator.services.users import AuthUser
+from orchestrator.services.gameserver import chesscom_import as service
+from orchestrator.services.results import results as result_service
 from orchestrator.web.auth import require_staff
 from orchestrator.web.deps import get_settings, get_uow_factory, render
 

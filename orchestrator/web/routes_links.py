@@ -3,7 +3,7 @@
 - ``GET /link/{token}`` (public): a player's invitation link; shows whom it links and sends them to the game
   server's ``/oauth`` page.
 - ``GET /link/callback`` (public): the game server's redirect back; the token is exchanged and stored
-  encrypted (services/player_links.py). Tokens never reach a page or a log line.
+  encrypted (services/gameserver/player_links.py). Tokens never reach a page or a log line.
 - ``GET /staff/events/{event_id}/links`` (staff): players whose link is missing or refused, each with the
   invitation link to send them, and rounds whose games could not be created (which player must re-link).
 """
@@ -14,9 +14,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from orchestrator.adapters.tables import Event
-from orchestrator.services import player_links
+from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import NotFound
-from orchestrator.services.users import AuthUser
+from orchestrator.services.gameserver import player_links
 from orchestrator.web.auth import allow_public, require_staff
 from orchestrator.web.deps import get_settings, get_uow_factory, render
 

@@ -12,8 +12,8 @@ from fastapi import APIRouter, Form, Request
 from starlette.responses import RedirectResponse, Response
 
 from orchestrator.services import playoff
+from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import NotFound, ValidationFailed
-from orchestrator.services.users import AuthUser
 from orchestrator.web.auth import allow_public, require_staff
 from orchestrator.web.caching import conditional
 from orchestrator.web.deps import get_uow_factory, render

@@ -1,7 +1,7 @@
 """Staff pages for results: entry per round and match, corrections, audit log, appeals, fair play, closing.
 
 Every page works without JavaScript (forms post and redirect); static/results.js adds autosave per board.
-Routes only translate: the rules live in services/results.py, standings.py, appeals.py, fairplay.py.
+Routes only translate: the rules live in services/results/results.py, standings.py, appeals.py, fairplay.py.
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ from starlette.datastructures import FormData
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 
 from orchestrator.adapters.tables import Round, Stage
-from orchestrator.services import appeals as appeal_service
-from orchestrator.services import exports
-from orchestrator.services import fairplay as fairplay_service
-from orchestrator.services import results as result_service
-from orchestrator.services import standings as standings_service
+from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import ServiceError, ValidationFailed
 from orchestrator.services.read import staff
-from orchestrator.services.users import AuthUser
+from orchestrator.services.results import appeals as appeal_service
+from orchestrator.services.results import exports
+from orchestrator.services.results import fairplay as fairplay_service
+from orchestrator.services.results import results as result_service
+from orchestrator.services.results import standings as standings_service
 from orchestrator.web.auth import require_role, require_staff
 from orchestrator.web.deps import get_uow_factory, render
 

@@ -14,10 +14,11 @@ from fastapi import APIRouter, File, Form, Request, UploadFile
 from starlette.responses import RedirectResponse, Response
 
 from orchestrator.adapters.tables import Role
-from orchestrator.services import draws, event_setup, rosters
+from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services.read import staff
-from orchestrator.services.users import AuthUser
+from orchestrator.services.setup import draws, event_setup
+from orchestrator.services.teams import rosters
 from orchestrator.web.auth import require_role, require_staff
 from orchestrator.web.deps import get_uow_factory, render
 

@@ -23,9 +23,10 @@ import pytest
 from orchestrator.adapters.tables import StageKind
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import make_engine, make_session_factory
+from orchestrator.demo.driver import Demo, DemoResult
+from orchestrator.demo.plan import DemoOptions
 from orchestrator.ports import free_port
 from orchestrator.services import playoff
-from orchestrator.services.demo import Demo, DemoOptions, DemoResult
 
 pytestmark = [pytest.mark.timeout(300)]
 

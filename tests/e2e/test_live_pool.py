@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from orchestrator.adapters.tables import Role
-from orchestrator.services.users import create_user
+from orchestrator.services.accounts.users import create_user
 from tests.support.browser import log_in
 from tests.support.server import LiveServer
 from tests.unit.test_views import SeededPool, play, seed_small_pool

@@ -7,7 +7,7 @@ import re
 import httpx
 import pytest
 
-from orchestrator.services.users import create_user
+from orchestrator.services.accounts.users import create_user
 from tests.support.server import LiveServer
 
 pytestmark = pytest.mark.e2e

@@ -17,7 +17,7 @@ import pytest
 
 from orchestrator.adapters.tables import Role
 from orchestrator.services import playoff
-from orchestrator.services.users import AuthUser, create_user
+from orchestrator.services.accounts.users import AuthUser, create_user
 from tests.support.browser import log_in
 from tests.support.playoff import SEED_A, SEED_B, PlayoffSetup, duel, duel_match, play, playoff_event
 from tests.support.server import LiveServer

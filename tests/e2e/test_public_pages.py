@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.services import results
+from orchestrator.services.results import results
 from tests.support.factories import EVENT_2020, make_event, running_stage
 from tests.support.server import LiveServer
 

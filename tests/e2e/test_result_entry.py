@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from orchestrator.adapters.tables import Board, Role
-from orchestrator.services import results
-from orchestrator.services.users import create_user
+from orchestrator.services.accounts.users import create_user
+from orchestrator.services.results import results
 from tests.support.browser import log_in
 from tests.support.server import LiveServer
 from tests.unit.test_results_fixtures import BuiltPool, build_pool

@@ -8,7 +8,7 @@ import re
 import httpx
 import pytest
 
-from orchestrator.services.users import create_user
+from orchestrator.services.accounts.users import create_user
 from tests.support.factories import SMALL_EVENT
 from tests.support.server import LiveServer
 

@@ -9,7 +9,7 @@ from sqlmodel import select
 from orchestrator.adapters.tables import Board, Lot, Match, Player, Stage
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.domain import lots
-from orchestrator.services import draws, event_setup
+from orchestrator.services.setup import draws, event_setup
 from tests.support.factories import EVENT_2020, make_event, running_stage, stage_id_of
 
 

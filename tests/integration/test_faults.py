@@ -14,7 +14,7 @@ from sqlalchemy import create_engine, text
 from sqlmodel import select
 
 from orchestrator.adapters.tables import Board, RoundStatus
-from orchestrator.services.results import record_result
+from orchestrator.services.results.results import record_result
 from tests.integration.test_workers_harness import (
     BoardOutcome,
     automated_run,

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
-from orchestrator.services import tasks
-from orchestrator.services.gameserver import create_round_games, pull_round_results
+from orchestrator.services import queue
+from orchestrator.services.gameserver.gameserver import create_round_games, pull_round_results
 
 
 class NoServer:
@@ -23,13 +23,13 @@ def test_a_job_lock_is_held_until_the_transaction_ends_and_only_blocks_the_same_
     uow_factory: UnitOfWorkFactory,
 ) -> None:
     with uow_factory() as first:
-        assert first.locks.try_job_lock(tasks.PULL_ROUND, (41,))
+        assert first.locks.try_job_lock(queue.PULL_ROUND, (41,))
         with uow_factory() as second:
-            assert not second.locks.try_job_lock(tasks.PULL_ROUND, (41,))
-            assert second.locks.try_job_lock(tasks.PULL_ROUND, (42,))  # another round
-            assert second.locks.try_job_lock(tasks.CREATE_GAMES, (41,))  # another job
+            assert not second.locks.try_job_lock(queue.PULL_ROUND, (41,))
+            assert second.locks.try_job_lock(queue.PULL_ROUND, (42,))  # another round
+            assert second.locks.try_job_lock(queue.CREATE_GAMES, (41,))  # another job
     with uow_factory() as third:
-        assert third.locks.try_job_lock(tasks.PULL_ROUND, (41,))  # released at the commit
+        assert third.locks.try_job_lock(queue.PULL_ROUND, (41,))  # released at the commit
 
 
 def test_a_second_create_or_pull_of_a_round_being_worked_on_leaves_without_calling_the_server(
@@ -37,8 +37,8 @@ def test_a_second_create_or_pull_of_a_round_being_worked_on_leaves_without_calli
 ) -> None:
     settings = Settings(environment="test")
     with uow_factory() as running:
-        assert running.locks.try_job_lock(tasks.CREATE_GAMES, (7,))
-        assert running.locks.try_job_lock(tasks.PULL_ROUND, (7,))
+        assert running.locks.try_job_lock(queue.CREATE_GAMES, (7,))
+        assert running.locks.try_job_lock(queue.PULL_ROUND, (7,))
         with uow_factory() as copy:
             made = create_round_games(
                 copy,

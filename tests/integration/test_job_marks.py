@@ -1,7 +1,7 @@
 """Celery mode on the real Redis: a job already waiting in the queue is not sent twice.
 
-``tasks.send`` marks a job in Redis before sending it; the worker clears the mark when the job starts
-(``tasks.job_started``). Beat's reconcile can then run as often as it likes without piling up copies.
+``dispatch.send`` marks a job in Redis before sending it; the worker clears the mark when the job starts
+(``dispatch.job_started``). Beat's reconcile can then run as often as it likes without piling up copies.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import pytest
 import redis
 
 from orchestrator.config import Settings
-from orchestrator.services import tasks
+from orchestrator.jobs import dispatch, runtime
+from orchestrator.services.queue import PULL_ROUND
 from tests.integration.test_workers_harness import REDIS_URL, require_redis
 
 
@@ -23,12 +24,12 @@ def queue() -> Iterator[tuple[str, redis.Redis]]:
     client = redis.Redis.from_url(REDIS_URL)
     name = f"test-marks-{secrets.token_hex(4)}"
     settings = Settings(environment="test", task_mode="celery", worker_queue=name, redis_url=REDIS_URL)
-    previous = tasks.runtime()
-    tasks.configure(settings, uow_factory=previous.uow_factory)
+    previous = runtime.runtime()
+    runtime.configure(settings, uow_factory=previous.uow_factory)
     try:
         yield name, client
     finally:
-        tasks.configure(previous.settings, uow_factory=previous.uow_factory)
+        runtime.configure(previous.settings, uow_factory=previous.uow_factory)
         for key in client.scan_iter(f"{name}*"):
             client.delete(key)
         for key in client.scan_iter(f"olympiad:queued:{name}:*"):
@@ -44,10 +45,10 @@ def test_a_job_waiting_in_the_queue_is_sent_once_and_again_once_a_worker_started
     queue: tuple[str, redis.Redis],
 ) -> None:
     name, client = queue
-    tasks.send(tasks.PULL_ROUND, 5)
-    tasks.send(tasks.PULL_ROUND, 5)  # still waiting: not sent again
-    tasks.send(tasks.PULL_ROUND, 6)  # another round: sent
+    dispatch.send(PULL_ROUND, 5)
+    dispatch.send(PULL_ROUND, 5)  # still waiting: not sent again
+    dispatch.send(PULL_ROUND, 6)  # another round: sent
     assert waiting(client, name) == 2
-    tasks.job_started(tasks.PULL_ROUND, 5)  # what the worker does first
-    tasks.send(tasks.PULL_ROUND, 5)  # a change after the start: the job runs again
+    dispatch.job_started(PULL_ROUND, 5)  # what the worker does first
+    dispatch.send(PULL_ROUND, 5)  # a change after the start: the job runs again
     assert waiting(client, name) == 3

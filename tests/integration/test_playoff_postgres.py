@@ -9,7 +9,7 @@ import threading
 from orchestrator.adapters.tables import ArmageddonStatus, Role
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.services import playoff
-from orchestrator.services.users import AuthUser
+from orchestrator.services.accounts.users import AuthUser
 from tests.support.playoff import SEED_A, SEED_B, duel, duel_match, eligible_accounts, play, playoff_event
 
 ARBITER = AuthUser(id=0, username="arbiter", role=Role.ARBITER, team_id=None, session_generation=1)

@@ -21,7 +21,7 @@ from orchestrator.adapters.tables import Role
 from orchestrator.config import Settings
 from orchestrator.domain.scoring import MatchRecord, match_game_points, parse_result
 from orchestrator.domain.standings import compute_standings
-from orchestrator.services.users import create_user
+from orchestrator.services.accounts.users import create_user
 from orchestrator.web.app import create_app
 from tests.support import factories
 

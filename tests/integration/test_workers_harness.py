@@ -33,7 +33,7 @@ from orchestrator.config import Settings
 from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
 from orchestrator.domain.gameresults import map_status
 from orchestrator.ports import free_port
-from orchestrator.services.player_links import store_link
+from orchestrator.services.gameserver.player_links import store_link
 from tests.integration.conftest import _require_postgres, create_database, drop_database
 from tests.support.factories import SMALL_EVENT, make_event, running_stage
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from orchestrator.adapters.tables import Standing
 from orchestrator.adapters.uow import UnitOfWork
-from orchestrator.services import event_setup
+from orchestrator.services.setup import event_setup
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SMALL_EVENT_PATH = REPO_ROOT / "tests" / "fixtures" / "events" / "small.yaml"

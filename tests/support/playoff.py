@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 from orchestrator.adapters.tables import Duel, Event, EventStatus, Match, Pool, PoolStatus, Standing
 from orchestrator.adapters.uow import UnitOfWork
-from orchestrator.services import lineups, playoff, results
+from orchestrator.services import playoff
+from orchestrator.services.results import results
+from orchestrator.services.teams import lineups
 from tests.support.factories import EVENT_2020, make_event, stage_id_of
 
 # Top division places used by the replays: pool letter -> seeds on places 1, 2, 3.
@@ -104,7 +106,7 @@ SEED_B = bytes(range(32, 64))
 def eligible_accounts(uow: UnitOfWork, setup: PlayoffSetup, key: str, team: str) -> list[str]:
     """Accounts a team's captain may nominate for duel ``key``'s drawn category."""
     from orchestrator.adapters.tables import Role
-    from orchestrator.services.users import AuthUser
+    from orchestrator.services.accounts.users import AuthUser
 
     staff = AuthUser(id=0, username="arbiter", role=Role.ARBITER, team_id=None, session_generation=1)
     form = playoff.nomination_form(

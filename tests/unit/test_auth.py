@@ -11,9 +11,9 @@ from orchestrator.adapters.tables import Event, Role, Team, User
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
-from orchestrator.services import users
-from orchestrator.services.captains import create_captain_invitation
+from orchestrator.services.accounts import users
 from orchestrator.services.errors import Conflict, LoginRefused, LoginThrottled, NotFound, ValidationFailed
+from orchestrator.services.teams.captains import create_captain_invitation
 from tests.support.factories import make_event
 
 PASSWORD = "correct horse battery"

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from orchestrator.adapters.tables import Event, Role, Team
 from orchestrator.config import Settings
-from orchestrator.services.users import create_user
+from orchestrator.services.accounts.users import create_user
 from orchestrator.web.app import create_app
 from orchestrator.web.auth import AccessRule, RouteInfo, iter_routes
 

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from orchestrator.adapters.tables import Event, Team
 from orchestrator.config import Settings
-from orchestrator.services.users import create_user, invite_captain
+from orchestrator.services.accounts.users import create_user, invite_captain
 from orchestrator.web.app import SESSION_COOKIE, RedactInvitationTokens, create_app
 from orchestrator.web.deps import safe_next
 

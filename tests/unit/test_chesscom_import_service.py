@@ -15,8 +15,8 @@ from orchestrator.adapters.tables import Board, Match, Player, Stage, StageStatu
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import init_db, make_engine, make_session_factory
-from orchestrator.services import results
-from orchestrator.services.chesscom_import import (
+from orchestrator.services.errors import Conflict, ValidationFailed
+from orchestrator.services.gameserver.chesscom_import import (
     ChessComUnavailable,
     ImportSummary,
     Outcome,
@@ -24,7 +24,7 @@ from orchestrator.services.chesscom_import import (
     make_client,
     parse_team_match,
 )
-from orchestrator.services.errors import Conflict, ValidationFailed
+from orchestrator.services.results import results
 from tests.support.factories import running_stage
 from tests.unit.test_chesscom_fake import FakeChessCom, served_match_1201
 

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from orchestrator.adapters.tables import Board, Role
 from orchestrator.config import Settings
-from orchestrator.services.users import create_user
+from orchestrator.services.accounts.users import create_user
 from orchestrator.web.app import create_app
 from orchestrator.web.auth import iter_routes
 from tests.unit.test_chesscom_fake import FakeChessCom, served_match_1201

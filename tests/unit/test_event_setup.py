@@ -14,8 +14,8 @@ from orchestrator.config import Settings
 from orchestrator.db import init_db, make_engine, make_session_factory
 from orchestrator.domain import lots
 from orchestrator.domain.round_robin import berger_table
-from orchestrator.services import event_setup
 from orchestrator.services.errors import Conflict, ValidationFailed
+from orchestrator.services.setup import event_setup
 from tests.support.factories import (
     SMALL_EVENT,
     TEST_PAIRING_SEED,

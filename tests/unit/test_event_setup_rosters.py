@@ -10,7 +10,7 @@ from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import init_db, make_engine, make_session_factory
 from orchestrator.services.errors import ValidationFailed
-from orchestrator.services.rosters import import_rosters
+from orchestrator.services.teams.rosters import import_rosters
 from tests.support.factories import make_event, running_stage
 
 HEADER = "team,federation,seed,name,account,sex,birth_year,rating,role\n"

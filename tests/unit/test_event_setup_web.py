@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from orchestrator.adapters.tables import Role
 from orchestrator.config import Settings
 from orchestrator.domain import lots
-from orchestrator.services.users import create_user
+from orchestrator.services.accounts.users import create_user
 from orchestrator.web.app import create_app
 from orchestrator.web.auth import iter_routes
 from tests.support.factories import SMALL_EVENT

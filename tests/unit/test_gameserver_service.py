@@ -27,8 +27,10 @@ from orchestrator.adapters.tables import (
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
-from orchestrator.services import gameserver, tasks
-from orchestrator.services.player_links import decrypt_token, store_link
+from orchestrator.jobs import bodies, dispatch, runtime
+from orchestrator.services import queue
+from orchestrator.services.gameserver import gameserver
+from orchestrator.services.gameserver.player_links import decrypt_token, store_link
 from tests.unit.test_ingestion import RoundRows, make_round
 
 KEY = Fernet.generate_key().decode()
@@ -50,13 +52,13 @@ def uow_factory(settings: Settings) -> UnitOfWorkFactory:
 @pytest.fixture(autouse=True)
 def fresh_runtime():
     yield
-    tasks._runtime = None  # configure() in a test must not leak into the next one
+    runtime._runtime = None  # configure() in a test must not leak into the next one
 
 
 @pytest.fixture
 def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[int, ...]]]:
     calls: list[tuple[str, tuple[int, ...]]] = []
-    monkeypatch.setattr(tasks, "send", lambda name, *ids, countdown=None: calls.append((name, ids)))
+    monkeypatch.setattr(dispatch, "send", lambda name, *ids, countdown=None: calls.append((name, ids)))
     return calls
 
 
@@ -333,14 +335,14 @@ def test_eager_dispatch_runs_the_job_after_the_commit_and_never_after_a_rollback
     uow_factory, settings, monkeypatch
 ):
     ran: list[tuple[int, ...]] = []
-    monkeypatch.setitem(tasks.JOBS, tasks.RECOMPUTE_POOL, lambda rt, *ids, attempt: ran.append(ids))
-    tasks.configure(settings.model_copy(update={"task_mode": "eager"}), uow_factory=uow_factory)
+    monkeypatch.setitem(bodies.JOBS, queue.RECOMPUTE_POOL, lambda rt, *ids, attempt: ran.append(ids))
+    runtime.configure(settings.model_copy(update={"task_mode": "eager"}), uow_factory=uow_factory)
     with uow_factory() as uow:
-        tasks.enqueue(uow, tasks.RECOMPUTE_POOL, 7)
+        queue.enqueue(uow, queue.RECOMPUTE_POOL, 7)
         assert ran == []  # not before the commit
     assert ran == [(7,)]
     with pytest.raises(RuntimeError), uow_factory() as uow:
-        tasks.enqueue(uow, tasks.RECOMPUTE_POOL, 8)
+        queue.enqueue(uow, queue.RECOMPUTE_POOL, 8)
         raise RuntimeError("rolled back")
     assert ran == [(7,)]
 
@@ -354,16 +356,16 @@ def test_celery_dispatch_sends_the_named_task_with_ids_only(uow_factory, setting
         "send_task",
         lambda name, args, countdown=None, queue="": calls.append((name, args, countdown, queue)),
     )
-    queue = f"unit-{secrets.token_hex(4)}"  # a queue of its own: no job mark left by an earlier run
-    update = {"task_mode": "celery", "worker_queue": queue}
-    tasks.configure(settings.model_copy(update=update), uow_factory=uow_factory)
+    worker_queue = f"unit-{secrets.token_hex(4)}"  # a queue of its own: no job mark left by an earlier run
+    update = {"task_mode": "celery", "worker_queue": worker_queue}
+    runtime.configure(settings.model_copy(update=update), uow_factory=uow_factory)
     with uow_factory() as uow:
-        tasks.enqueue(uow, tasks.PULL_ROUND, 3)
-    assert calls == [("results.pull_round", [3], None, queue)]
+        queue.enqueue(uow, queue.PULL_ROUND, 3)
+    assert calls == [("results.pull_round", [3], None, worker_queue)]
     with pytest.raises(ValueError), uow_factory() as uow:
-        tasks.enqueue(uow, "no.such.task", 1)
+        queue.enqueue(uow, "no.such.task", 1)
     with pytest.raises(TypeError), uow_factory() as uow:
-        tasks.enqueue(uow, tasks.PULL_ROUND, "3")  # type: ignore[arg-type]
+        queue.enqueue(uow, queue.PULL_ROUND, "3")  # type: ignore[arg-type]
 
 
 def test_player_tokens_are_stored_encrypted_and_read_back(uow_factory, settings, sent):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from orchestrator.db import utcnow
-from orchestrator.services import gameserver
+from orchestrator.services.gameserver import gameserver
 from tests.support.factories import make_event, running_stage
 from tests.unit.test_glue_playoff import SMALL_PLAYOFF, World, make_world
 

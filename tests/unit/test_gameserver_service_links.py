@@ -17,8 +17,8 @@ from sqlmodel import select
 
 from orchestrator.adapters.tables import PlayerLink
 from orchestrator.config import Settings
-from orchestrator.services.player_links import decrypt_token
-from orchestrator.services.users import create_user
+from orchestrator.services.accounts.users import create_user
+from orchestrator.services.gameserver.player_links import decrypt_token
 from orchestrator.standin.app import create_standin_app
 from orchestrator.web.app import create_app
 from tests.unit.test_ingestion import make_round

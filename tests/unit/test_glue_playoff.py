@@ -30,10 +30,13 @@ from orchestrator.adapters.tables import (
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
-from orchestrator.services import gameserver, lineups, playoff, tasks
-from orchestrator.services.player_links import store_link
-from orchestrator.services.scheduler import run_playoff_tick
-from orchestrator.services.users import AuthUser
+from orchestrator.jobs import bodies, runtime
+from orchestrator.jobs.scheduler import run_playoff_tick
+from orchestrator.services import playoff, queue
+from orchestrator.services.accounts.users import AuthUser
+from orchestrator.services.gameserver import gameserver
+from orchestrator.services.gameserver.player_links import store_link
+from orchestrator.services.teams import lineups
 from orchestrator.standin.app import create_standin_app
 from tests.support.factories import REPO_ROOT, make_event, running_stage, stage_id_of, store_final_standings
 from tests.support.playoff import duel_match, play
@@ -97,11 +100,11 @@ def make_world(tmp_path: Path, **overrides: object) -> Iterator[World]:
     ).json()["token"]
     settings = Settings(**values, gameserver_admin_token=organiser)  # type: ignore[arg-type]
     world = World(settings, uow_factory, standin)
-    tasks.configure(settings, uow_factory=uow_factory, client_factory=world.client)
+    runtime.configure(settings, uow_factory=uow_factory, client_factory=world.client)
     try:
         yield world
     finally:
-        tasks._runtime = None  # configure() in a test must not leak into the next one
+        runtime._runtime = None  # configure() in a test must not leak into the next one
         standin.close()
         engine.dispose()
 
@@ -245,7 +248,7 @@ def test_a_duel_result_ingested_from_the_game_server_moves_the_bracket_on(world:
                 ids[game_id] = "white" if first_white else "black"
         winner_team = duel.first_team_id
     from orchestrator.domain.gameresults import map_status
-    from orchestrator.services.ingestion import GameUpdate, ingest_games
+    from orchestrator.services.gameserver.ingestion import GameUpdate, ingest_games
 
     with world.uow_factory() as uow:
         ingest_games(
@@ -254,14 +257,14 @@ def test_a_duel_result_ingested_from_the_game_server_moves_the_bracket_on(world:
             actor="worker",
         )
     # After the commit the playoff.advance job ran (eager): duel I is decided and feeds the final.
-    assert (tasks.PLAYOFF_ADVANCE, (knockout,)) in tasks.runtime().sent
+    assert (queue.PLAYOFF_ADVANCE, (knockout,)) in runtime.runtime().sent
     final = the_duel(world, knockout, "III")
     assert the_duel(world, knockout, "I").winner_team_id == winner_team
     assert final.first_team_id == winner_team
 
 
 def test_an_arbiters_result_on_a_duel_match_moves_the_bracket_on_without_any_other_call(world: World) -> None:
-    from orchestrator.services import results
+    from orchestrator.services.results import results
 
     _event, _group, knockout = playoff_ready(world)
     tick(world)
@@ -327,7 +330,7 @@ def test_the_tick_draws_the_lots_applies_the_defaults_and_creates_the_armageddon
     assert again.status == "already"
     # The game ends on the stand-in; the periodic pull ingests it and the duel is decided.
     world.advance(600)
-    tasks.periodic_tick()
+    bodies.periodic_tick()
     duel = the_duel(world, knockout, "I")
     assert duel.status == "decided" and duel.winner_team_id is not None
     with world.uow_factory() as uow:
@@ -393,7 +396,7 @@ def test_periodic_tick_alone_runs_the_play_off_to_a_champion_and_closes_the_stag
     for world in make_world(tmp_path):
         _event, _group, knockout = playoff_ready(world, appeal_minutes=0)
         for _ in range(60):
-            tasks.periodic_tick()
+            bodies.periodic_tick()
             world.advance(900)
             with world.uow_factory() as uow:
                 if uow.repo.get_or_raise(Stage, knockout).status == StageStatus.CLOSED.value:

@@ -1,4 +1,4 @@
-"""Periodic work without Celery beat: ``tasks.periodic_tick`` and the web app's eager scheduler thread."""
+"""Periodic work without Celery beat: ``bodies.periodic_tick`` and the web app's eager scheduler thread."""
 
 from __future__ import annotations
 
@@ -11,49 +11,50 @@ import pytest
 from fastapi.testclient import TestClient
 
 from orchestrator.config import Settings
-from orchestrator.services import tasks
+from orchestrator.jobs import bodies, dispatch, runtime
+from orchestrator.services import queue
 from orchestrator.web.app import create_app
 
 
 @pytest.fixture(autouse=True)
 def fresh_runtime() -> Any:
     yield
-    tasks._runtime = None  # configure() in a test must not leak into the next one
+    runtime._runtime = None  # configure() in a test must not leak into the next one
 
 
 def test_periodic_tick_runs_every_periodic_job_once_in_beats_order_and_survives_a_failing_one(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    tasks.configure(Settings(data_dir=tmp_path, environment="test"))
+    runtime.configure(Settings(data_dir=tmp_path, environment="test"))
     ran: list[tuple[str, datetime | None]] = []
 
     def job(name: str, fail: bool = False) -> Any:
-        def run(_rt: tasks.Runtime, *, attempt: int, now: datetime | None = None) -> None:
+        def run(_rt: runtime.Runtime, *, attempt: int, now: datetime | None = None) -> None:
             ran.append((name, now))
             if fail:
                 raise RuntimeError("server down")
 
         return run
 
-    monkeypatch.setitem(tasks.JOBS, tasks.OPEN_DUE, job(tasks.OPEN_DUE))
-    monkeypatch.setitem(tasks.JOBS, tasks.RECONCILE, job(tasks.RECONCILE, fail=True))
-    monkeypatch.setitem(tasks.JOBS, tasks.PLAYOFF_TICK, job(tasks.PLAYOFF_TICK))
+    monkeypatch.setitem(bodies.JOBS, queue.OPEN_DUE, job(queue.OPEN_DUE))
+    monkeypatch.setitem(bodies.JOBS, queue.RECONCILE, job(queue.RECONCILE, fail=True))
+    monkeypatch.setitem(bodies.JOBS, queue.PLAYOFF_TICK, job(queue.PLAYOFF_TICK))
     now = datetime.fromisoformat("2024-03-03T10:00:00+00:00")
-    failed = tasks.periodic_tick(now)
-    assert ran == [(tasks.OPEN_DUE, now), (tasks.RECONCILE, now), (tasks.PLAYOFF_TICK, now)]
-    assert failed == [tasks.RECONCILE]
+    failed = bodies.periodic_tick(now)
+    assert ran == [(queue.OPEN_DUE, now), (queue.RECONCILE, now), (queue.PLAYOFF_TICK, now)]
+    assert failed == [queue.RECONCILE]
 
 
 def test_the_playoff_jobs_are_named_id_only_celery_tasks_and_the_tick_is_on_beats_schedule() -> None:
     import workers.tasks  # noqa: F401  (registers the tasks)
     from workers.app import celery_app
 
-    for name in (tasks.PLAYOFF_ADVANCE, tasks.PLAYOFF_TICK):
+    for name in (queue.PLAYOFF_ADVANCE, queue.PLAYOFF_TICK):
         assert name in celery_app.tasks
     schedule = {entry["task"] for entry in celery_app.conf.beat_schedule.values()}
-    assert set(tasks.PERIODIC) <= schedule
+    assert set(bodies.PERIODIC) <= schedule
     with pytest.raises(TypeError):
-        tasks.send(tasks.PLAYOFF_ADVANCE, "stage-1")  # type: ignore[arg-type]
+        dispatch.send(queue.PLAYOFF_ADVANCE, "stage-1")  # type: ignore[arg-type]
 
 
 def _app_with_counter(
@@ -68,7 +69,7 @@ def _app_with_counter(
             twice.set()
         return []
 
-    monkeypatch.setattr(tasks, "periodic_tick", counting_tick)
+    monkeypatch.setattr(bodies, "periodic_tick", counting_tick)
     return create_app(settings), twice, calls
 
 
@@ -79,7 +80,7 @@ def test_an_eager_web_app_with_the_scheduler_on_runs_the_periodic_jobs_by_itself
     app, twice, _calls = _app_with_counter(monkeypatch, settings)
     with TestClient(app):
         assert twice.wait(30), "the scheduler thread never ran periodic_tick twice"
-        assert tasks.runtime().settings is settings  # the jobs use this app's database
+        assert runtime.runtime().settings is settings  # the jobs use this app's database
     assert not any(t.name == "eager-scheduler" and t.is_alive() for t in threading.enumerate())
 
 
@@ -111,19 +112,19 @@ def test_a_job_the_database_aborted_for_a_deadlock_is_tried_again_and_other_erro
 ) -> None:
     from sqlalchemy.exc import OperationalError
 
-    tasks.configure(Settings(data_dir=tmp_path, environment="test"))
+    runtime.configure(Settings(data_dir=tmp_path, environment="test"))
 
     def failing(sqlstate: str) -> Any:
-        def run(_rt: tasks.Runtime, _pool_id: int, *, attempt: int) -> None:
+        def run(_rt: runtime.Runtime, _pool_id: int, *, attempt: int) -> None:
             raise OperationalError("UPDATE standing ...", {}, _PgError(sqlstate))
 
         return run
 
-    monkeypatch.setitem(tasks.JOBS, tasks.RECOMPUTE_POOL, failing("40P01"))  # deadlock_detected
-    assert tasks.run_job(tasks.RECOMPUTE_POOL, 3, attempt=1) == pytest.approx(0.1)
-    assert tasks.run_job(tasks.RECOMPUTE_POOL, 3, attempt=2) == pytest.approx(0.2)
+    monkeypatch.setitem(bodies.JOBS, queue.RECOMPUTE_POOL, failing("40P01"))  # deadlock_detected
+    assert bodies.run_job(queue.RECOMPUTE_POOL, 3, attempt=1) == pytest.approx(0.1)
+    assert bodies.run_job(queue.RECOMPUTE_POOL, 3, attempt=2) == pytest.approx(0.2)
     with pytest.raises(OperationalError):  # not for ever
-        tasks.run_job(tasks.RECOMPUTE_POOL, 3, attempt=tasks.DB_RETRY_ATTEMPTS)
-    monkeypatch.setitem(tasks.JOBS, tasks.RECOMPUTE_POOL, failing("08006"))  # connection failure
+        bodies.run_job(queue.RECOMPUTE_POOL, 3, attempt=bodies.DB_RETRY_ATTEMPTS)
+    monkeypatch.setitem(bodies.JOBS, queue.RECOMPUTE_POOL, failing("08006"))  # connection failure
     with pytest.raises(OperationalError):
-        tasks.run_job(tasks.RECOMPUTE_POOL, 3, attempt=1)
+        bodies.run_job(queue.RECOMPUTE_POOL, 3, attempt=1)

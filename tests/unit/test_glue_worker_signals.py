@@ -9,8 +9,10 @@ from celery.concurrency.prefork import TaskPool as PreforkPool
 from celery.signals import worker_init, worker_process_init, worker_ready
 
 import workers.app as worker_app
+import workers.tasks  # noqa: F401  (connects the warm-up to the worker's signals)
 from orchestrator.config import Settings
-from orchestrator.services import live, live_redis, tasks
+from orchestrator.jobs import dispatch, runtime
+from orchestrator.services import live, live_redis
 
 
 class FakeRedis:
@@ -80,8 +82,8 @@ class CountingUow:
 @pytest.fixture
 def pings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
-    runtime = tasks.Runtime(Settings(), uow_factory=lambda: CountingUow(seen), client_factory=lambda: None)  # type: ignore[arg-type,return-value]
-    monkeypatch.setattr(tasks, "_runtime", runtime)
+    counting = runtime.Runtime(Settings(), uow_factory=lambda: CountingUow(seen), client_factory=lambda: None)  # type: ignore[arg-type,return-value]
+    monkeypatch.setattr(runtime, "_runtime", counting)
     return seen
 
 
@@ -110,9 +112,9 @@ def test_a_thread_pool_warms_up_its_main_process_and_a_prefork_parent_does_not(p
 def test_a_database_that_does_not_answer_at_start_up_is_logged_and_does_not_stop_the_worker(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    failing = tasks.Runtime(
+    failing = runtime.Runtime(
         Settings(), uow_factory=lambda: CountingUow([], fail=True), client_factory=lambda: None
     )  # type: ignore[arg-type,return-value]
-    monkeypatch.setattr(tasks, "_runtime", failing)
-    tasks.warm_up()
+    monkeypatch.setattr(runtime, "_runtime", failing)
+    dispatch.warm_up()
     assert "warm-up: the database did not answer" in caplog.text

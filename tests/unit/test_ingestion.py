@@ -27,8 +27,8 @@ from orchestrator.config import Settings
 from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
 from orchestrator.domain.gameresults import map_status
 from orchestrator.domain.scoring import GameResult
-from orchestrator.services import tasks
-from orchestrator.services.ingestion import GameUpdate, ingest_game, ingest_games
+from orchestrator.jobs import dispatch
+from orchestrator.services.gameserver.ingestion import GameUpdate, ingest_game, ingest_games
 
 
 @pytest.fixture
@@ -43,7 +43,7 @@ def uow_factory(tmp_path: Path) -> UnitOfWorkFactory:
 def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[int, ...]]]:
     """Jobs handed over after commit (recorded instead of run)."""
     calls: list[tuple[str, tuple[int, ...]]] = []
-    monkeypatch.setattr(tasks, "send", lambda name, *ids, countdown=None: calls.append((name, ids)))
+    monkeypatch.setattr(dispatch, "send", lambda name, *ids, countdown=None: calls.append((name, ids)))
     return calls
 
 

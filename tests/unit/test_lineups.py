@@ -13,9 +13,10 @@ from orchestrator.adapters.repo_gameserver import RoundBoard
 from orchestrator.adapters.tables import Player, Role, Round
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
-from orchestrator.services import lineups, playoff
+from orchestrator.services import playoff
+from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import Conflict, StaleEdit, ValidationFailed
-from orchestrator.services.users import AuthUser
+from orchestrator.services.teams import lineups
 from tests.support.playoff import PlayoffSetup, duel_match, playoff_event
 
 

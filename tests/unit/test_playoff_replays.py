@@ -15,8 +15,8 @@ from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
 from orchestrator.domain import lots as domain_lots
 from orchestrator.services import playoff
+from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import Conflict
-from orchestrator.services.users import AuthUser
 from tests.support.playoff import (
     SEED_A,
     SEED_B,

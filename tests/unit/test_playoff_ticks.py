@@ -1,4 +1,4 @@
-"""The play-off tick's chain and fast path (services/scheduler.py, playoff.settle_stage_bracket).
+"""The play-off tick's chain and fast path (orchestrator/jobs/scheduler.py, playoff.settle_stage_bracket).
 
 - A step that makes the next one possible queues a ``playoff.tick`` after its commit instead of waiting
   for beat: a worker's advance that makes a duel level, a lot committed with a reveal delay (the tick is
@@ -39,8 +39,9 @@ from orchestrator.adapters.tables import (
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
-from orchestrator.services import playoff, tasks
-from orchestrator.services.scheduler import PlayoffTick, run_playoff_tick
+from orchestrator.jobs import bodies, dispatch, runtime
+from orchestrator.jobs.scheduler import PlayoffTick, run_playoff_tick
+from orchestrator.services import playoff, queue
 from tests.support.factories import REPO_ROOT, make_event, running_stage, stage_id_of, store_final_standings
 
 SMALL_PLAYOFF = (REPO_ROOT / "tests" / "fixtures" / "events" / "small-playoff.yaml").read_text("utf-8")
@@ -73,7 +74,7 @@ def make_world(tmp_path: Path, **overrides: Any) -> Iterator[World]:
     def uow_factory() -> UnitOfWork:
         return UnitOfWork(factory)
 
-    tasks.configure(settings, uow_factory=uow_factory)
+    runtime.configure(settings, uow_factory=uow_factory)
     with uow_factory() as uow:
         event_id = make_event(uow, SMALL_PLAYOFF)
         group = running_stage(uow, event_id=event_id, stage_key="group")
@@ -88,7 +89,7 @@ def make_world(tmp_path: Path, **overrides: Any) -> Iterator[World]:
     try:
         yield World(settings, uow_factory, engine, knockout)
     finally:
-        tasks._runtime = None  # configure() in a test must not leak into the next one
+        runtime._runtime = None  # configure() in a test must not leak into the next one
         engine.dispose()
 
 
@@ -149,7 +150,7 @@ def armageddon(world: World, duel_id: int) -> Armageddon | None:
 
 
 def ticks_sent(since: int) -> int:
-    return sum(1 for name, _ids in tasks.runtime().sent[since:] if name == tasks.PLAYOFF_TICK)
+    return sum(1 for name, _ids in runtime.runtime().sent[since:] if name == queue.PLAYOFF_TICK)
 
 
 # ------------------------------------------------------------------------------ the chain
@@ -161,7 +162,7 @@ def test_a_duel_a_workers_advance_makes_level_gets_its_category_lot_committed_by
     tick(world)  # the bracket
     store_results(world, "I", "white")
     assert the_duel(world, "I").status != "armageddon"
-    before = len(tasks.runtime().sent)
+    before = len(runtime.runtime().sent)
     with world.uow_factory() as uow:  # what playoff.advance does after an ingestion
         changed = playoff.advance_stage_bracket(uow, stage_id=world.knockout, actor="worker")
     assert "I" in changed
@@ -172,7 +173,7 @@ def test_a_duel_a_workers_advance_makes_level_gets_its_category_lot_committed_by
 
 def test_an_arbiters_advance_queues_no_tick(world: World) -> None:
     tick(world)
-    before = len(tasks.runtime().sent)
+    before = len(runtime.runtime().sent)
     level(world)
     assert ticks_sent(before) == 0
     assert lot_of(world, "I", "category") is None
@@ -184,12 +185,14 @@ def test_with_a_reveal_delay_the_commitment_queues_the_tick_that_draws_the_lot_w
     for world in make_world(tmp_path, auto_lot_reveal_delay_s=30):
         later: list[tuple[float, str, tuple[int, ...]]] = []
         monkeypatch.setattr(
-            tasks, "_later", lambda delay, name, ids, *, attempt, seen=later: seen.append((delay, name, ids))
+            dispatch,
+            "_later",
+            lambda delay, name, ids, *, attempt, seen=later: seen.append((delay, name, ids)),
         )  # eager countdowns: a timer thread otherwise
         tick(world)
         level(world)
         assert tick(world).lots_committed
-        assert later == [(30, tasks.PLAYOFF_TICK, ())]
+        assert later == [(30, queue.PLAYOFF_TICK, ())]
         lot = lot_of(world, "I", "category")
         assert lot is not None and lot.seed_hex is None
         assert not tick(world, now=lot.committed_at + timedelta(seconds=29)).lots_drawn  # not yet due
@@ -203,7 +206,7 @@ def test_with_no_reveal_delay_the_draw_waits_for_the_next_tick_whose_draw_then_m
 ) -> None:
     tick(world)
     duel_id = level(world)
-    before = len(tasks.runtime().sent)
+    before = len(runtime.runtime().sent)
     assert tick(world).lots_committed == [f"{duel_id}:category"]
     assert ticks_sent(before) == 0  # the published hash stands until the next tick
     category = lot_of(world, "I", "category")
@@ -211,7 +214,7 @@ def test_with_no_reveal_delay_the_draw_waits_for_the_next_tick_whose_draw_then_m
     assert armageddon(world, duel_id) is None
     # The draw opens nominations until "now + 0 minutes": the queued tick applies the defaults and commits
     # the colour lot, whose draw again waits for the next tick.
-    before = len(tasks.runtime().sent)
+    before = len(runtime.runtime().sent)
     assert tick(world).lots_drawn == [f"{duel_id}:category"]
     assert ticks_sent(before) == 1
     arm = armageddon(world, duel_id)
@@ -232,8 +235,8 @@ def test_the_colour_draw_applies_the_default_colour_and_queues_the_armageddon_pa
     for world in make_world(tmp_path, gameserver_unequal_clocks=True):
         paired: list[int] = []
         monkeypatch.setitem(
-            tasks.JOBS,
-            tasks.CREATE_GAMES,
+            bodies.JOBS,
+            queue.CREATE_GAMES,
             lambda _rt, round_id, *, attempt, seen=paired: seen.append(round_id),
         )
         tick(world)

@@ -19,7 +19,7 @@ from orchestrator.adapters.tables import Role, Round
 from orchestrator.config import Settings
 from orchestrator.db import utcnow
 from orchestrator.services import live, playoff
-from orchestrator.services.users import create_user
+from orchestrator.services.accounts.users import create_user
 from orchestrator.web.app import create_app
 from tests.support.playoff import SEED_A, PlayoffSetup, duel, duel_match, play, playoff_event
 

@@ -8,8 +8,8 @@ from datetime import timedelta
 from orchestrator.adapters.tables import Board
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.db import utcnow
-from orchestrator.services import exports
-from orchestrator.services import standings as standings_service
+from orchestrator.services.results import exports
+from orchestrator.services.results import standings as standings_service
 from tests.unit.test_results_fixtures import build_pool, results_uow_factory
 from tests.unit.test_results_services import play_all
 

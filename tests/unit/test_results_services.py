@@ -12,9 +12,9 @@ from orchestrator.adapters.tables import Board, Event, Lot, Match, Stage, Standi
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.db import utcnow
 from orchestrator.domain import lots as lot_rules
-from orchestrator.services import appeals, fairplay, results
-from orchestrator.services import standings as standings_service
 from orchestrator.services.errors import Conflict, StaleEdit, ValidationFailed
+from orchestrator.services.results import appeals, fairplay, results
+from orchestrator.services.results import standings as standings_service
 from tests.unit.test_results_fixtures import BuiltPool, build_pool, results_uow_factory
 
 __all__ = ["results_uow_factory"]

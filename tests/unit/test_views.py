@@ -16,9 +16,9 @@ from orchestrator.adapters.tables import Annulment, Event, EventStatus
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import init_db, make_engine, make_session_factory
-from orchestrator.services import results
 from orchestrator.services.errors import NotFound
 from orchestrator.services.read import events, formatting, matches, stages, standings, teams
+from orchestrator.services.results import results
 from tests.support.factories import TEST_PAIRING_SEED, make_event, running_stage
 
 SLUG = "small-test-cup"

@@ -25,7 +25,7 @@ from orchestrator.services.read.context import (
 )
 from orchestrator.services.read.documents import JsonDocument
 from orchestrator.services.read.formatting import format_score, game_text
-from orchestrator.services.standings import effective_result
+from orchestrator.services.results.standings import effective_result
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,12 +9,12 @@ from datetime import datetime
 from orchestrator.adapters.tables import AuditLog, Event, Player, Pool, Round, Stage, Standing, Team
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.standings import Standings
-from orchestrator.services import appeals as appeal_service
-from orchestrator.services import results as result_service
-from orchestrator.services import standings as standings_service
-from orchestrator.services.appeals import AppealView
 from orchestrator.services.errors import NotFound
-from orchestrator.services.standings import PoolRecords
+from orchestrator.services.results import appeals as appeal_service
+from orchestrator.services.results import results as result_service
+from orchestrator.services.results import standings as standings_service
+from orchestrator.services.results.appeals import AppealView
+from orchestrator.services.results.standings import PoolRecords
 
 
 @dataclass(frozen=True, slots=True)

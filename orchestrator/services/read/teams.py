@@ -26,7 +26,7 @@ from orchestrator.services.read.context import (
 from orchestrator.services.read.documents import JsonDocument
 from orchestrator.services.read.formatting import format_score, game_text
 from orchestrator.services.read.matches import MatchLine, boards_of, match_line
-from orchestrator.services.standings import effective_result
+from orchestrator.services.results.standings import effective_result
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,8 +26,8 @@ from orchestrator.adapters.tables import Board, Match, ResultSource, Round, Stag
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import CHESSCOM_PLACEHOLDER_AGENT, Settings, get_settings
 from orchestrator.domain.scoring import GameResult
-from orchestrator.services import results as result_service
 from orchestrator.services.errors import Conflict, NotFound, ServiceError, ValidationFailed
+from orchestrator.services.results import results as result_service
 
 Source = Literal["team_match", "archives"]
 SOURCES: tuple[str, ...] = ("team_match", "archives")

@@ -15,7 +15,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -41,8 +41,10 @@ from orchestrator.domain.scoring import (
     parse_result,
 )
 from orchestrator.services import live
-from orchestrator.services import standings as standings_service
+from orchestrator.services.boards import board_current_value
 from orchestrator.services.errors import Conflict, CurrentValue, NotFound, StaleEdit, ValidationFailed
+from orchestrator.services.playoff import advance_after_match
+from orchestrator.services.results import standings as standings_service
 
 # The choices of the result entry page, in the seed's order; "–" is "no result yet".
 RESULT_CHOICES: tuple[tuple[str, str], ...] = (
@@ -164,46 +166,6 @@ def _stale(board: Board) -> StaleEdit:
     return StaleEdit([board_current_value(board)])
 
 
-def board_current_value(board: Board) -> CurrentValue:
-    """What a stale edit reports about ``board``: its stored result, version and last change."""
-    return CurrentValue(
-        entity="board",
-        entity_id=board.id or 0,
-        field="result",
-        value=board.result,
-        version=board.version,
-        changed_by=board.updated_by,
-        changed_at=board.updated_at,
-    )
-
-
-def update_boards_or_stale(uow: UnitOfWork, changes: Sequence[Mapping[str, object]]) -> None:
-    """Many boards changed in one compare-and-set statement (each version bumped), or none at all.
-
-    Each change has ``b_id``, ``b_version`` and the new column values (the same columns in every change).
-    A board changed by someone else since it was read makes the whole call fail with ``StaleEdit`` naming
-    who changed it (the unit of work rolls back), as the one-board update does.
-    """
-    written = uow.boards.update_boards_versioned(changes)
-    if written == len(changes):
-        return
-    # The boards whose version matched were written by the statement: they are not what went wrong
-    # (and the rollback undoes them). The others were changed by someone else since they were read.
-    current: list[CurrentValue] = []
-    for change in changes:
-        board = uow.boards.get_or_raise(Board, int(str(change["b_id"])))
-        uow.session.refresh(board)
-        ours = board.version == int(str(change["b_version"])) + 1 and _same_stamp(board, change)
-        if not ours:
-            current.append(board_current_value(board))
-    raise StaleEdit(current)
-
-
-def _same_stamp(board: Board, change: Mapping[str, object]) -> bool:
-    """The board holds the writer and time ``change`` stamped (both times are aware UTC)."""
-    return board.updated_by == change.get("updated_by") and board.updated_at == change.get("updated_at")
-
-
 def _apply(
     uow: UnitOfWork,
     ctx: _Context,
@@ -267,8 +229,6 @@ def after_match_change(uow: UnitOfWork, match: Match, stage: Stage, *, actor: st
     if match.pool_id is not None:
         standings_service.recompute_pool(uow, pool_id=match.pool_id, actor=actor)
     if match.duel_id is not None:
-        from orchestrator.services.playoff import advance_after_match
-
         live.announce(uow, f"duel:{match.duel_id}", kind="result")
         if stage.status != StageStatus.CLOSED.value:
             advance_after_match(uow, match_id=match.id or 0, actor=actor)  # the bracket moves on at once
@@ -341,7 +301,7 @@ def ingest_server_result(
     """A game server's result for a board; None when it was not applied (arbiter's entry, closed stage).
 
     Idempotent: the same result and status again change nothing (STYLE habit 6). ``source`` is IMPORT
-    for results read from Chess.com (services/chesscom_import.py); an arbiter's entry still wins.
+    for results read from Chess.com (services/gameserver/chesscom_import.py); an arbiter's entry still wins.
     """
     new = parse_code(result)
     source = ResultSource(source)

@@ -1,6 +1,6 @@
 """The play-off without staff, and the periodic jobs in eager mode (docs/workers.md, docs/playoff.md).
 
-``run_playoff_tick`` is the body of the ``playoff.tick`` job (beat, or ``services.tasks.periodic_tick``).
+``run_playoff_tick`` is the body of the ``playoff.tick`` job (beat, or ``jobs.bodies.periodic_tick``).
 Each step runs in its own unit of work, so one duel's problem never holds up the others:
 
 1. **Brackets**: a knockout stage of a running event whose earlier stages are all closed gets its bracket
@@ -21,7 +21,7 @@ for beat (``_armageddon_step``; a worker's advance that makes a duel level does 
 cost two plain-row queries per stage when the bracket is as an earlier advance left it
 (``playoff.settle_stage_bracket``).
 
-``EagerScheduler`` is the web app's thread that calls ``services.tasks.periodic_tick`` in eager mode.
+``EagerScheduler`` is the web app's thread that calls ``jobs.bodies.periodic_tick`` in eager mode.
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.services import playoff
 from orchestrator.services.errors import ServiceError
+from orchestrator.services.gameserver.gameserver import advance_stage
+from orchestrator.services.queue import CREATE_GAMES, PLAYOFF_TICK, enqueue
 
 log = logging.getLogger(__name__)
 
@@ -145,8 +147,6 @@ def _armageddon_step(
     nominations at once when ``armageddon_nomination_minutes`` is 0, the default colour at once when
     ``armageddon_colour_minutes`` is 0. The default colour readies the game: its pairing is queued with it.
     """
-    from orchestrator.services.tasks import CREATE_GAMES, PLAYOFF_TICK, enqueue
-
     with uow_factory() as uow:
         event, _stage = uow.playoff.event_of_stage(stage_id)
         duel = uow.playoff.get_or_raise(Duel, duel_id)
@@ -219,8 +219,6 @@ def _replay_seed(settings: Settings, event_slug: str, purpose: str) -> bytes | N
 def _close_knockout_stages(
     uow_factory: UnitOfWorkFactory, *, now: datetime, actor: str, tick: PlayoffTick
 ) -> None:
-    from orchestrator.services.gameserver import advance_stage
-
     with uow_factory() as uow:
         stage_ids = [stage.id or 0 for stage in uow.playoff.running_knockout_stages()]
     for stage_id in stage_ids:

@@ -19,7 +19,14 @@ from orchestrator.adapters.tables import STAFF_ROLES, Role, Team, User
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings, get_settings
 from orchestrator.db import utcnow
-from orchestrator.services.errors import Conflict, LoginRefused, LoginThrottled, NotFound, ValidationFailed
+from orchestrator.services.errors import (
+    Conflict,
+    Forbidden,
+    LoginRefused,
+    LoginThrottled,
+    NotFound,
+    ValidationFailed,
+)
 
 PASSWORD_MIN_LENGTH = 10
 PASSWORD_MAX_LENGTH = 1024  # hashing megabytes of "password" would be a cheap denial of service
@@ -58,6 +65,17 @@ class AuthUser:
             session_generation=user.session_generation,
             display_name=user.display_name,
         )
+
+
+NOT_YOUR_TEAM = "Captains can only see and change their own team's forms."
+
+
+def ensure_team_access(user: AuthUser, team_id: int) -> None:
+    """Staff may act for any team; a captain only for their own (Forbidden otherwise)."""
+    if user.is_staff:
+        return
+    if user.role is not Role.CAPTAIN or user.team_id is None or user.team_id != team_id:
+        raise Forbidden(NOT_YOUR_TEAM)
 
 
 def hash_password(password: str) -> str:

@@ -14,8 +14,8 @@ from orchestrator.adapters.tables import Appeal, AppealStatus, Match, Round, Sta
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.services import live
-from orchestrator.services import standings as standings_service
 from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
+from orchestrator.services.results import standings as standings_service
 
 
 @dataclass(frozen=True, slots=True)

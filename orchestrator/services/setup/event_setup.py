@@ -53,9 +53,10 @@ from orchestrator.domain.round_robin import berger_table
 from orchestrator.domain.scoring import GameResult, board_colours
 from orchestrator.domain.tiebreaks import TieBreakError, parse_chain
 from orchestrator.eventfile import EventDefinitionError, parse_event
-from orchestrator.services import draws, live
+from orchestrator.services import live
 from orchestrator.services.definitions import definition_of
 from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
+from orchestrator.services.setup import draws
 
 
 def domain_team(team: Team, players: Sequence[Player | RosterRow]) -> domain_teams.Team:

@@ -1,7 +1,7 @@
 """Rounds that run themselves on the game server (docs/rules.md §8): create games, pull results, close,
 advance.
 
-The use cases below are what the Celery tasks (workers/tasks.py, via services/tasks.py) call:
+The use cases below are what the Celery tasks (workers/tasks.py, via orchestrator/jobs/bodies.py) call:
 
 - ``open_due_rounds``: scheduled rounds of running stages that start within ``gameserver_pair_lead_s``
   get a ``rounds.create_games`` job each;
@@ -11,7 +11,7 @@ The use cases below are what the Celery tasks (workers/tasks.py, via services/ta
   scheduled bulks are searched before creating one (``bulk_matches``/``ensure_bulk``), so a retried or
   redelivered task never pairs a round twice;
 - ``pull_round_results``: export the round's open games by id (300 per call), map them (``map_game``)
-  and ingest them (services/ingestion.py), then settle the round;
+  and ingest them (services/gameserver/ingestion.py), then settle the round;
 - ``reconcile_open_games``: the periodic catch-up (STYLE habit 6): pull every open round again and
   advance stages whose rounds are all finished;
 - ``advance_stage``: close a pool stage through the results slice's ``close_stage`` once every result is
@@ -65,20 +65,22 @@ from orchestrator.db import utcnow
 from orchestrator.domain.gameresults import map_game
 from orchestrator.domain.scoring import GameResult, MatchForfeit
 from orchestrator.services import live
+from orchestrator.services.boards import update_boards_or_stale
 from orchestrator.services.definitions import DefinitionUnavailable, event_definition
 from orchestrator.services.errors import Conflict
-from orchestrator.services.ingestion import GameUpdate, IngestReport, ingest_games
-from orchestrator.services.lineups import apply_lineups
-from orchestrator.services.player_links import decrypt_token, mark_refused
+from orchestrator.services.gameserver.ingestion import GameUpdate, IngestReport, ingest_games
+from orchestrator.services.gameserver.player_links import decrypt_token, mark_refused
 from orchestrator.services.playoff import (
     ARMAGEDDON_LEG,
     ARMAGEDDON_ROUND_BASE,
     armageddon_pairing,
     duels_waiting_for_round,
     set_armageddon_game,
+    settle_stage_bracket,
 )
-from orchestrator.services.results import update_boards_or_stale
-from orchestrator.services.tasks import ADVANCE_STAGE, CREATE_GAMES, PLAYOFF_TICK, PULL_ROUND, enqueue
+from orchestrator.services.queue import ADVANCE_STAGE, CREATE_GAMES, PLAYOFF_TICK, PULL_ROUND, enqueue
+from orchestrator.services.results.standings import close_stage, event_rules, mark_stage_closed
+from orchestrator.services.teams.lineups import apply_lineups
 
 log = logging.getLogger(__name__)
 
@@ -491,8 +493,6 @@ def advance_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime |
     bracket, and closes once
     its final is decided (champions recorded in the audit) and the final's appeal window has passed.
     """
-    from orchestrator.services.standings import close_stage
-
     now = now or utcnow()
     stage = uow.locks.lock(Stage, stage_id)  # one closer at a time
     if stage.status != StageStatus.RUNNING.value:
@@ -514,9 +514,6 @@ def advance_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime |
 
 
 def _close_knockout(uow: UnitOfWork, stage: Stage, *, actor: str, now: datetime) -> bool:
-    from orchestrator.services.playoff import settle_stage_bracket
-    from orchestrator.services.standings import event_rules, mark_stage_closed
-
     stage_id = stage.id or 0
     # The bracket advanced, then its champions: none before it is built or while the final is open (two
     # queries of plain rows when nothing changed since an earlier close found nothing to do).

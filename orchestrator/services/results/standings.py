@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from fractions import Fraction
 from functools import lru_cache
-from typing import Protocol
 
 from orchestrator.adapters.tables import (
     Event,
@@ -54,6 +53,7 @@ from orchestrator.domain.scoring import (
 from orchestrator.domain.standings import Standings, compute_standings
 from orchestrator.domain.tiebreaks import PRESETS, parse_chain
 from orchestrator.services import live
+from orchestrator.services.boards import ScoredBoard
 from orchestrator.services.definitions import definition_or_none
 from orchestrator.services.errors import Conflict, NotFound
 
@@ -91,17 +91,6 @@ def stage_chain(stage: Stage) -> tuple[str, ...]:
 
 
 # --- effective results ----------------------------------------------------------------------------
-
-
-class ScoredBoard(Protocol):
-    """What scoring reads of a board: an ORM ``Board`` or a plain ``BoardScore`` row."""
-
-    @property
-    def result(self) -> str: ...
-    @property
-    def white_player_id(self) -> int | None: ...
-    @property
-    def black_player_id(self) -> int | None: ...
 
 
 def effective_result(board: ScoredBoard, annulled: set[int]) -> GameResult:

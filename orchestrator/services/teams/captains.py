@@ -1,8 +1,8 @@
-"""Captains: invitation links per team, who may act for a team, and a captain's own to-do list
+"""Captains: invitation links per team, the team a form is for, and a captain's own to-do list
 (docs/rules.md §9).
 
 A captain sees and changes only their own team's forms. Every captain-facing use case calls
-``ensure_team_access`` with the logged-in user; routes never decide it alone.
+``ensure_team_access`` (services/accounts/users.py) with the logged-in user; routes never decide it alone.
 """
 
 from __future__ import annotations
@@ -10,22 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from orchestrator.adapters.tables import ArmageddonStatus, DuelStatus, Event, Role, Team, User
+from orchestrator.adapters.tables import ArmageddonStatus, DuelStatus, Event, Team, User
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings
 from orchestrator.db import utcnow
+from orchestrator.services.accounts.users import (
+    NOT_YOUR_TEAM,
+    AuthUser,
+    create_invitation,
+    ensure_team_access,
+    invite_captain,
+)
 from orchestrator.services.errors import Forbidden, NotFound
-from orchestrator.services.users import AuthUser, create_invitation, invite_captain
-
-NOT_YOUR_TEAM = "Captains can only see and change their own team's forms."
-
-
-def ensure_team_access(user: AuthUser, team_id: int) -> None:
-    """Staff may act for any team; a captain only for their own (Forbidden otherwise)."""
-    if user.is_staff:
-        return
-    if user.role is not Role.CAPTAIN or user.team_id is None or user.team_id != team_id:
-        raise Forbidden(NOT_YOUR_TEAM)
+from orchestrator.services.teams.lineups import definition_of, effective_deadline, lineup_is_open
 
 
 def team_of_user(user: AuthUser, team_id: int | None = None) -> int:
@@ -75,8 +72,6 @@ def create_captain_invitation(
 
 def file_captain(uow: UnitOfWork, team: Team) -> str | None:
     """The captain the event file names for ``team`` (its ``captain:`` field), if any."""
-    from orchestrator.services.lineups import definition_of  # lineups imports this module
-
     definition = definition_of(uow.repo.get_or_raise(Event, team.event_id))
     return dict(definition.captains).get(team.name) if definition is not None else None
 
@@ -150,8 +145,6 @@ class CaptainHome:
 
 def captain_home(uow: UnitOfWork, *, user: AuthUser, team_id: int | None = None) -> CaptainHome:
     """The captain's to-do list: lineups to submit, Armageddon nominations to make."""
-    from orchestrator.services.lineups import effective_deadline, lineup_is_open
-
     own = team_of_user(user, team_id)
     ensure_team_access(user, own)
     team = uow.repo.get_or_raise(Team, own)

@@ -25,14 +25,15 @@ from datetime import datetime
 from typing import Any
 
 from orchestrator.adapters.repo_gameserver import GameBoard
-from orchestrator.adapters.tables import ResultSource
+from orchestrator.adapters.tables import Duel, ResultSource
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain.gameresults import MappedResult
 from orchestrator.domain.scoring import GameResult
 from orchestrator.services import live
 from orchestrator.services.errors import Conflict
-from orchestrator.services.results import may_server_overwrite
+from orchestrator.services.queue import PLAYOFF_ADVANCE, RECOMPUTE_POOL, enqueue
+from orchestrator.services.results.results import may_server_overwrite
 
 log = logging.getLogger(__name__)
 
@@ -189,14 +190,11 @@ def _decide(
 
 
 def _announce(uow: UnitOfWork, report: IngestReport) -> None:
-    from orchestrator.adapters.tables import Duel
-    from orchestrator.services.tasks import PLAYOFF_ADVANCE, enqueue
-
     for match_id in sorted(report.match_ids):
         live.announce(uow, f"match:{match_id}", kind="result")
     for pool_id in sorted(report.pool_ids):
         live.announce(uow, f"pool:{pool_id}", kind="result")
-        enqueue(uow, "standings.recompute_pool", pool_id)
+        enqueue(uow, RECOMPUTE_POOL, pool_id)
     stages = {uow.repo.get_or_raise(Duel, duel_id).stage_id for duel_id in report.duel_ids}
     for stage_id in sorted(stages):
         live.announce(uow, f"stage:{stage_id}", kind="result")

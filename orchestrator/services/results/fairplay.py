@@ -18,8 +18,8 @@ from orchestrator.adapters.tables import Annulment, Match, Player, Round, Stage,
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.scoring import GameResult
 from orchestrator.services import live
-from orchestrator.services import standings as standings_service
 from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
+from orchestrator.services.results import standings as standings_service
 
 
 @dataclass(frozen=True, slots=True)

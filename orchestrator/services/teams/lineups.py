@@ -34,12 +34,10 @@ from orchestrator.domain.event import EventDefinition
 from orchestrator.domain.scoring import GameResult, MatchForfeit, board_colours
 from orchestrator.domain.teams import Category, TeamFormat
 from orchestrator.services import live
-from orchestrator.services.captains import ensure_team_access
+from orchestrator.services.accounts.users import AuthUser, ensure_team_access
+from orchestrator.services.boards import ScoredBoard, update_boards_or_stale
 from orchestrator.services.definitions import definition_or_none
 from orchestrator.services.errors import Conflict, CurrentValue, NotFound, StaleEdit, ValidationFailed
-from orchestrator.services.results import update_boards_or_stale
-from orchestrator.services.standings import ScoredBoard
-from orchestrator.services.users import AuthUser
 
 # The 2020 format (docs/rules.md §1), for events stored without a definition file.
 DEFAULT_FORMAT = TeamFormat(

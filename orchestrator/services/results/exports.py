@@ -15,8 +15,8 @@ from orchestrator.adapters.tables import Match, Round, Stage, Standing
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.scoring import format_points
 from orchestrator.domain.trf import write_trf
-from orchestrator.services import standings as standings_service
 from orchestrator.services.errors import NotFound
+from orchestrator.services.results import standings as standings_service
 
 
 def _label(uow: UnitOfWork, pool_id: int) -> tuple[standings_service.PoolRecords, str]:

@@ -1,0 +1,1 @@
+"""The one-command demo: a whole event played on the stand-in game server (``olympiad demo``)."""

@@ -1,0 +1,164 @@
+"""What a demo run is asked for and how its rounds fit in demo time: options, plan, event file, settings."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cryptography.fernet import Fernet
+from pydantic import SecretStr
+
+from orchestrator.config import Settings, get_settings
+from orchestrator.domain.event import EventDefinition, bracket_rounds
+
+DEFAULT_EVENT = Path("events/online-olympiad-2020.yaml")
+DEFAULT_DATA_DIR = Path("var/demo")
+
+
+# ------------------------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True, slots=True)
+class DemoOptions:
+    """What ``olympiad demo`` and bench/whole_event.py choose."""
+
+    event_file: Path = DEFAULT_EVENT
+    minutes: float = 4.0  # demo time for the whole event (approximate: the work itself takes time too)
+    web: bool = True
+    host: str = "127.0.0.1"
+    port: int = 8000
+    standin_port: int = 8100  # 0: any free port
+    standin_url: str | None = None  # an already running stand-in (benchmarks); None: start one in process
+    data_dir: Path = DEFAULT_DATA_DIR
+    database_url: str = ""  # empty: the SQLite file in data_dir
+    keep: bool = False  # keep the database of earlier runs (the event then gets a new slug)
+    seed: int | None = None  # stand-in results, colour choices, pairing lots; None: random
+    speed: float | None = None  # stand-in speed (game seconds per second, 0 = instant); None: from minutes
+    round_gap_s: float | None = None  # seconds between two rounds; None: from minutes
+    tick_s: float | None = None  # how often beat and the driver run; None: from the round gap
+    # "celery": beat's jobs go to the broker and a Celery worker the caller started runs them
+    # (bench/whole_event.py --celery); "eager": they run in this process.
+    task_mode: str = "eager"
+
+
+@dataclass(frozen=True, slots=True)
+class DemoPlan:
+    """Demo time: every stage's rounds ``round_gap_s`` apart, games that last a fraction of that."""
+
+    round_gap_s: float
+    speed: float  # 0 = instant
+    tick_s: float
+    lead_s: float  # a stage's first round starts this long after the stage starts
+
+
+def plan_for(definition: EventDefinition, options: DemoOptions) -> DemoPlan:
+    """Spread the rounds over ``options.minutes``; the stand-in speed ends a game within half a gap."""
+    slots = sum(s.rounds + 1 for s in definition.stages if s.is_pools)
+    slots += 3 * bracket_rounds(definition.bracket)  # match 1, match 2, an Armageddon
+    gap = options.round_gap_s if options.round_gap_s is not None else options.minutes * 60 / max(slots, 1)
+    gap = max(gap, 0.0)
+    # The longest stand-in game: both sides spend up to 85 % of their time plus increments.
+    longest_game_s = max(2 * (c.minutes * 60 + 60 * c.increment_seconds) for c in definition.time_controls())
+    if options.speed is not None:
+        speed = options.speed
+    else:
+        speed = 0.0 if gap == 0 else max(1.0, longest_game_s / (0.5 * gap))
+    tick = options.tick_s if options.tick_s is not None else min(0.5, max(0.05, gap / 8))
+    return DemoPlan(round_gap_s=gap, speed=speed, tick_s=tick, lead_s=min(gap, 2.0))
+
+
+def demo_definition(text: str, *, slug: str | None = None, untimed_knockout: bool = False) -> str:
+    """The event file for the demo: appeal window 0, the play-off without dates, ``slug`` when given.
+
+    The file's play-off dates are real dates, in the past: rounds created with them would be due at once,
+    before the round's other duels have matches. Without a schedule the bracket rounds have no time until
+    the driver times each bracket round once all its duels are known; the event page then shows the
+    play-off without dates instead of made-up ones.
+    """
+    if untimed_knockout:
+        text = _without_knockout_schedule(text)
+    lines = text.splitlines(keepends=True)
+    out: list[str] = []
+    window_set = False
+    for line in lines:
+        if re.match(r"^appeal_window_minutes\s*:", line):
+            out.append("appeal_window_minutes: 0  # demo: no wait for appeals\n")
+            window_set = True
+        elif slug is not None and re.match(r"^slug\s*:", line):
+            out.append(f"slug: {slug}\n")
+        else:
+            out.append(line)
+    result = "".join(out)
+    if not window_set:
+        result = re.sub(r"^(slug\s*:.*\n)", r"\1appeal_window_minutes: 0\n", result, count=1, flags=re.M)
+    return result
+
+
+def _without_knockout_schedule(text: str) -> str:
+    """Remove the knockout stage's ``schedule`` block (the key and the lines indented under it)."""
+    lines = text.splitlines(keepends=True)
+    knockout = next((i for i, line in enumerate(lines) if re.match(r"^\s+kind\s*:\s*knockout\b", line)), None)
+    if knockout is None:
+        return text
+    start = knockout
+    while start > 0 and not re.match(r"^\s*-\s+key\s*:", lines[start]):
+        start -= 1
+    end = knockout + 1
+    while end < len(lines) and not re.match(r"^(\s*-\s+key\s*:|\S)", lines[end]):
+        end += 1
+    for i in range(start, end):
+        found = re.match(r"^(\s+)schedule\s*:", lines[i])
+        if found is None:
+            continue
+        indent = len(found.group(1))
+        stop = i + 1  # the block: the lines indented deeper than its key
+        while stop < end and lines[stop].strip() and len(lines[stop]) - len(lines[stop].lstrip()) > indent:
+            stop += 1
+        return "".join([*lines[:i], *lines[stop:]])
+    return text
+
+
+def demo_settings(
+    options: DemoOptions, *, standin_url: str, web_url: str, base: Settings | None = None
+) -> Settings:
+    """The run's settings: the embedded default, tasks in process, short waits, a stand-in at demo speed.
+
+    Secrets: the configured ones when set; otherwise a random session key and a random Fernet key for the
+    players' tokens, valid for this run only (the database of a kept run is then unreadable for tokens,
+    which the demo links again).
+    """
+    base = base or get_settings()
+    fields = type(base).model_fields
+    token_key = base.token_encryption_key.get_secret_value() or Fernet.generate_key().decode()
+    secret = base.secret_key
+    if base.environment != "production":
+        secret = SecretStr(secrets.token_urlsafe(32))
+    update: dict[str, Any] = {
+        "data_dir": options.data_dir,
+        "database_url": options.database_url,
+        "task_mode": options.task_mode,
+        "secret_key": secret,
+        "token_encryption_key": SecretStr(token_key),
+        "gameserver_url": standin_url,
+        "public_base_url": web_url,
+        "gameserver_retry_scale": 0.01,
+        "gameserver_pair_lead_s": 1,
+        "gameserver_clock_delay_s": 0,
+        "standin_faults": "",
+        "standin_fault_rate": 0.0,
+        "standin_seed": options.seed if options.seed is not None else secrets.randbelow(2**31),
+        # --seed replays the Armageddon lots too (the pairing lots: DemoDriver.pairing_seed).
+        "replay_lot_seed": SecretStr(f"olympiad-demo/{options.seed}" if options.seed is not None else ""),
+        # The play-off without staff, in demo time (used when the workers run the play-off tick).
+        "eager_scheduler": False,  # the demo's beat_tick is the only scheduler
+        "auto_build_bracket": True,
+        "auto_draw_lots": True,
+        "auto_lot_reveal_delay_s": 0.5,
+        "armageddon_nomination_minutes": 0,  # the defaults apply at once
+        "armageddon_colour_minutes": 0,  # the colour-lot winner gets the default colour
+        "gameserver_unequal_clocks": True,  # the stand-in takes White 5 min, Black 4 min
+    }
+    return base.model_copy(update={k: v for k, v in update.items() if k in fields})

@@ -1,0 +1,154 @@
+"""The job bodies: each opens its own unit of work, calls one service and says when to try again.
+
+A body returns how long to wait before its next attempt (``None`` = done). ``run_job`` runs one by name,
+for the eager queue (orchestrator/jobs/dispatch.py) and the Celery tasks (workers/tasks.py) alike, so both
+modes run exactly the same code. ``periodic_tick`` runs beat's jobs once in this process.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+
+from sqlalchemy.exc import OperationalError
+
+from orchestrator.adapters.tables import Stage, StageKind, StageStatus
+from orchestrator.db import utcnow
+from orchestrator.jobs.runtime import ACTOR, Runtime, runtime
+from orchestrator.jobs.scheduler import run_playoff_tick
+from orchestrator.services.gameserver.gameserver import (
+    advance_stage,
+    create_round_games,
+    open_due_rounds,
+    pull_round_results,
+    reconcile_open_games,
+)
+from orchestrator.services.playoff import advance_stage_bracket, bracket_view
+from orchestrator.services.queue import (
+    ADVANCE_STAGE,
+    CREATE_GAMES,
+    OPEN_DUE,
+    PLAYOFF_ADVANCE,
+    PLAYOFF_TICK,
+    PULL_ROUND,
+    RECOMPUTE_POOL,
+    RECONCILE,
+    enqueue,
+)
+from orchestrator.services.results.standings import recompute_pool
+
+log = logging.getLogger(__name__)
+
+# Beat's schedule (workers/app.py) and periodic_tick's order: open rounds, pull results, move play-offs.
+PERIODIC = (OPEN_DUE, RECONCILE, PLAYOFF_TICK)
+
+# PostgreSQL aborts one of two transactions that wait for each other (deadlock_detected) or, under a
+# stricter isolation level, one that read what another changed (serialization_failure): run it again.
+RETRYABLE_SQLSTATES = frozenset({"40P01", "40001"})
+DB_RETRY_ATTEMPTS = 5
+
+
+def run_job(name: str, *ids: int, attempt: int = 1) -> float | None:
+    """Run job ``name``; returns seconds to wait before attempt ``attempt + 1``, or None when done.
+
+    A transaction the database aborted for a deadlock is tried again a moment later (jobs are
+    idempotent and the aborted one changed nothing), up to ``DB_RETRY_ATTEMPTS`` times.
+    """
+    try:
+        return JOBS[name](runtime(), *ids, attempt=attempt)
+    except OperationalError as error:
+        sqlstate = getattr(error.orig, "sqlstate", None)
+        if sqlstate not in RETRYABLE_SQLSTATES or attempt >= DB_RETRY_ATTEMPTS:
+            raise
+        log.info("task %s%s: the database aborted it (%s); trying again", name, ids, sqlstate)
+        return 0.1 * attempt
+
+
+def _open_due(rt: Runtime, *, attempt: int, now: datetime | None = None) -> float | None:
+    with rt.uow_factory() as uow:
+        open_due_rounds(uow, now=now or utcnow(), settings=rt.settings)
+    return None
+
+
+def _create_games(rt: Runtime, round_id: int, *, attempt: int) -> float | None:
+    with rt.client_factory() as client, rt.uow_factory() as uow:
+        outcome = create_round_games(
+            uow, round_id=round_id, client=client, settings=rt.settings, attempt=attempt, actor=ACTOR
+        )
+    return outcome.retry_in
+
+
+def _pull_round(rt: Runtime, round_id: int, *, attempt: int) -> float | None:
+    with rt.client_factory() as client, rt.uow_factory() as uow:
+        outcome = pull_round_results(
+            uow, round_id=round_id, client=client, settings=rt.settings, attempt=attempt, actor=ACTOR
+        )
+    return outcome.retry_in
+
+
+def _reconcile(rt: Runtime, *, attempt: int, now: datetime | None = None) -> float | None:
+    with rt.uow_factory() as uow:
+        reconcile_open_games(uow, now=now or utcnow(), settings=rt.settings)
+    return None
+
+
+def _recompute_pool(rt: Runtime, pool_id: int, *, attempt: int) -> float | None:
+    with rt.uow_factory() as uow:
+        recompute_pool(uow, pool_id=pool_id, actor=ACTOR)
+    return None
+
+
+def _advance_stage(rt: Runtime, stage_id: int, *, attempt: int) -> float | None:
+    with rt.uow_factory() as uow:
+        advance_stage(uow, stage_id=stage_id, now=utcnow(), actor=ACTOR)
+    return None
+
+
+def _playoff_advance(rt: Runtime, stage_id: int, *, attempt: int) -> float | None:
+    """A duel match's result changed: move the bracket on; once the final is decided, try to close."""
+    with rt.uow_factory() as uow:
+        stage = uow.locks.lock(Stage, stage_id)  # one bracket writer at a time (the stage, then duels)
+        if stage.kind != StageKind.KNOCKOUT.value or stage.status != StageStatus.RUNNING.value:
+            return None
+        if not uow.playoff.duels_of_stage(stage_id):
+            return None
+        advance_stage_bracket(uow, stage_id=stage_id, actor=ACTOR)
+        if bracket_view(uow, stage_id=stage_id).champions:
+            enqueue(uow, ADVANCE_STAGE, stage_id)
+    return None
+
+
+def _playoff_tick(rt: Runtime, *, attempt: int, now: datetime | None = None) -> float | None:
+    run_playoff_tick(rt.uow_factory, now=now or utcnow(), settings=rt.settings, actor=ACTOR)
+    return None
+
+
+def periodic_tick(now: datetime | None = None) -> list[str]:
+    """Run every periodic job once, in this process, in beat's order; returns the names that failed.
+
+    For eager deployments (the web app's scheduler thread, ``olympiad demo``): call it in a loop, e.g.
+    every ``Settings.eager_scheduler_s``. The jobs these queue (create games, pull a round, advance a
+    stage...) go through ``dispatch.send``: in process in eager mode, to the broker in Celery mode.
+    """
+    current = runtime()
+    failed: list[str] = []
+    for name in PERIODIC:
+        try:
+            JOBS[name](current, attempt=1, now=now)
+        except Exception:  # one job failing must not stop the others; the next tick tries again
+            log.exception("periodic job %s failed", name)
+            failed.append(name)
+    return failed
+
+
+JOBS: dict[str, Callable[..., float | None]] = {
+    OPEN_DUE: _open_due,
+    CREATE_GAMES: _create_games,
+    PULL_ROUND: _pull_round,
+    RECONCILE: _reconcile,
+    RECOMPUTE_POOL: _recompute_pool,
+    ADVANCE_STAGE: _advance_stage,
+    PLAYOFF_ADVANCE: _playoff_advance,
+    PLAYOFF_TICK: _playoff_tick,
+}

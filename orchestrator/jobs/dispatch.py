@@ -1,0 +1,151 @@
+"""Sending jobs: to Celery, or run in this process in eager mode (STYLE habits 4 and 5, docs/workers.md).
+
+Services queue jobs with ``orchestrator.services.queue.enqueue``; importing this module makes ``send`` the
+queue's sender (``orchestrator/jobs/__init__.py`` imports it, so every process that uses the job runtime
+has one). Once committed, ``send`` hands a job to Celery when ``Settings.task_mode == "celery"`` (the worker
+runs ``workers/tasks.py``, which calls ``bodies.run_job``) or runs the same job in this process when
+``task_mode == "eager"`` (the laptop default; a retry then waits in a daemon timer thread).
+
+Eager mode has a queue per thread, first in first out, as a broker would: the jobs one transaction queues
+are all put on it before any of them runs, and a job already waiting there is not queued twice (it has not
+started, so it will read everything committed before it runs). A pull of each of nine rounds then
+recomputes each pool once, after the nine pulls, instead of nine times. Celery mode gets the same rule from
+marks in Redis (adapters/job_marks.py): ``send`` skips a job whose copy is queued and not started yet, and
+the worker clears the mark when the job starts (``job_started``).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import deque
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+from orchestrator.adapters.job_marks import job_marks
+from orchestrator.jobs import bodies
+from orchestrator.jobs.runtime import runtime
+from orchestrator.services.queue import Job, check_job, set_sender
+
+log = logging.getLogger(__name__)
+
+JOB_MARK_TTL_S = 120  # Celery mode: how long a queued job's mark keeps copies of it from being sent
+
+
+def _send_all(jobs: Sequence[Job]) -> None:
+    """A committed transaction's jobs: in eager mode all are queued before the first one runs."""
+    with _eager_batch():
+        for name, ids, countdown in jobs:
+            try:
+                send(name, *ids, countdown=countdown)
+            except Exception:  # one failed send must not drop the others; reconciliation catches up
+                log.exception("sending task %s%s failed", name, ids)
+
+
+def send(name: str, *ids: int, countdown: float | None = None) -> None:
+    """Send a job now (outside a unit of work): to Celery, or run it in process in eager mode."""
+    check_job(name, ids)
+    current = runtime()
+    if current.settings.task_mode == "celery":
+        from workers.app import celery_app  # Celery is loaded only in celery mode
+
+        settings = current.settings
+        marks = job_marks(settings.redis_url, settings.worker_queue)
+        # Marked until a worker starts it, at most JOB_MARK_TTL_S after it is due (a purged queue or a lost
+        # message then blocks nothing for long; a copy sent after that only repeats idempotent work).
+        ttl_s = int((countdown or 0) + JOB_MARK_TTL_S)
+        if not marks.claim(name, ids, ttl_s):
+            return  # the same job is already waiting in the queue: it will read what was just committed
+        try:
+            celery_app.send_task(name, args=list(ids), countdown=countdown, queue=settings.worker_queue)
+        except Exception:
+            marks.release(name, ids)
+            raise
+        return
+    if countdown:
+        _later(countdown, name, ids, attempt=1)
+        return
+    with _eager_batch() as queue:
+        queue.push(name, ids)
+
+
+class _EagerQueue(threading.local):
+    """This thread's eager jobs: first in, first out; a job waiting to run is not queued twice."""
+
+    def __init__(self) -> None:
+        self.jobs: deque[tuple[str, tuple[int, ...]]] = deque()
+        self.waiting: set[tuple[str, tuple[int, ...]]] = set()
+        self.draining = False
+
+    def push(self, name: str, ids: tuple[int, ...]) -> None:
+        key = (name, ids)
+        if key not in self.waiting:
+            self.waiting.add(key)
+            self.jobs.append(key)
+
+    def drain(self) -> None:
+        while self.jobs:
+            key = self.jobs.popleft()
+            self.waiting.discard(key)  # from here on, a new request for the same job queues it again
+            _run_eager(*key, attempt=1)
+
+
+_eager_queue = _EagerQueue()
+
+
+@contextmanager
+def _eager_batch() -> Iterator[_EagerQueue]:
+    """Jobs pushed inside run when the outermost batch of this thread ends (at once if none is open)."""
+    queue = _eager_queue
+    if queue.draining:
+        yield queue
+        return
+    queue.draining = True
+    try:
+        yield queue
+        queue.drain()
+    finally:
+        queue.draining = False
+        queue.jobs.clear()  # only left by an interrupt: the periodic reconciliation catches up
+        queue.waiting.clear()
+
+
+def _run_eager(name: str, ids: tuple[int, ...], *, attempt: int) -> None:
+    current = runtime()
+    current.sent.append((name, ids))
+    try:
+        delay = bodies.run_job(name, *ids, attempt=attempt)
+    except Exception:
+        log.exception("task %s%s failed; the periodic reconciliation will try again", name, ids)
+        return
+    if delay is not None:
+        _later(delay, name, ids, attempt=attempt + 1)
+
+
+def _later(delay: float, name: str, ids: tuple[int, ...], *, attempt: int) -> None:
+    timer = threading.Timer(delay, _run_eager, args=(name, ids), kwargs={"attempt": attempt})
+    timer.daemon = True
+    timer.start()
+
+
+def warm_up() -> None:
+    """Make this process ready for its first job: one database connection open.
+
+    Called in each worker process (after the fork, so no connection is shared with the parent); the job
+    modules are already imported, before the fork (this module imports them all). A warm-up that fails is
+    only logged: the first job then meets the same problem and reports it.
+    """
+    try:
+        with runtime().uow_factory() as uow:
+            uow.health.ping()
+    except Exception:
+        log.warning("worker warm-up: the database did not answer", exc_info=True)
+
+
+def job_started(name: str, *ids: int) -> None:
+    """A worker starts job ``name``: from now on, sending it again queues a new copy (Celery mode)."""
+    settings = runtime().settings
+    job_marks(settings.redis_url, settings.worker_queue).release(name, ids)
+
+
+set_sender(_send_all)  # what services enqueue is sent from here once their transaction commits

@@ -1,0 +1,1 @@
+"""The game server: pairing rounds there, linking players' accounts, ingesting and importing results."""

@@ -1,0 +1,1 @@
+"""Results: recording them, appeals, fair-play rulings, standings and their exports."""

@@ -1,0 +1,1 @@
+"""Setting an event up: its definition, stages and pools, and the pool draws."""
