@@ -20,6 +20,7 @@ from typing import Any, Literal
 import yaml
 
 from orchestrator.domain.bracket import DuelSpec, LoserOf, PoolPlace, SlotRef, WinnerOf
+from orchestrator.domain.knockout import ArmageddonClock
 from orchestrator.domain.scoring import MatchScoring
 from orchestrator.domain.teams import Category, Player, RosterEntry, Sex, Team, TeamFormat, is_eligible
 from orchestrator.domain.tiebreaks import TieBreakError, parse_chain
@@ -68,15 +69,6 @@ class TimeControl:
 
     def __str__(self) -> str:
         return f"{self.minutes}+{self.increment_seconds}"
-
-
-@dataclass(frozen=True, slots=True)
-class ArmageddonSettings:
-    """Armageddon clocks (docs/rules.md §5: White 5 min, Black 4 min, no increment; White must win)."""
-
-    white_minutes: int = 5
-    black_minutes: int = 4
-    increment_seconds: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +155,7 @@ class EventDefinition:
     match_scoring: MatchScoring = field(default_factory=MatchScoring)
     appeal_window_minutes: int = 15
     lineup_deadline_minutes: int = 0  # lineups close this long before a round starts (0: at its start)
-    armageddon: ArmageddonSettings = field(default_factory=ArmageddonSettings)
+    armageddon: ArmageddonClock = field(default_factory=ArmageddonClock)
     timezone: str = "UTC"
     captains: tuple[tuple[str, str], ...] = ()  # (team name, captain name)
 
@@ -682,7 +674,7 @@ def parse_event(text: str, *, source: str = "event.yaml") -> EventDefinition:
             maximum=MAX_LINEUP_DEADLINE_MINUTES,
         )
         lineup_deadline = deadline_value if deadline_value is not None else 0
-    armageddon = _read_armageddon(reader, top["armageddon"]) if "armageddon" in top else ArmageddonSettings()
+    armageddon = _read_armageddon(reader, top["armageddon"]) if "armageddon" in top else ArmageddonClock()
     stages = _read_stages(reader, top["stages"], timezone) if "stages" in top else []
     duels = _read_bracket(reader, top["bracket"]) if "bracket" in top else []
     teams, captains = _read_teams(reader, top["teams"], team_format) if "teams" in top else ([], [])
@@ -826,12 +818,12 @@ def _read_scoring(reader: _Reader, node: yaml.Node) -> MatchScoring:
     return MatchScoring(win=win, draw=draw, loss=loss)
 
 
-def _read_armageddon(reader: _Reader, node: yaml.Node) -> ArmageddonSettings:
+def _read_armageddon(reader: _Reader, node: yaml.Node) -> ArmageddonClock:
     fields = reader.mapping(
         node, "armageddon", required=("white_minutes", "black_minutes"), optional=("increment_seconds",)
     )
     if fields is None:
-        return ArmageddonSettings()
+        return ArmageddonClock()
     white = (
         reader.integer(fields["white_minutes"], "armageddon.white_minutes", minimum=1)
         if "white_minutes" in fields
@@ -848,12 +840,12 @@ def _read_armageddon(reader: _Reader, node: yaml.Node) -> ArmageddonSettings:
             reader.integer(fields["increment_seconds"], "armageddon.increment_seconds", minimum=0) or 0
         )
     if white is None or black is None:
-        return ArmageddonSettings()
+        return ArmageddonClock()
     if white <= black:
         reader.report(
             "armageddon", f"White must have more time than Black (found {white} v {black} minutes)", node=node
         )
-    return ArmageddonSettings(white_minutes=white, black_minutes=black, increment_seconds=increment)
+    return ArmageddonClock(white * 60, black * 60, increment)  # the file gives minutes
 
 
 _STAGE_REQUIRED = ("key", "name", "kind", "entrants")

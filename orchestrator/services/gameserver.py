@@ -67,13 +67,9 @@ from orchestrator.services.errors import Conflict
 from orchestrator.services.ingestion import GameUpdate, IngestReport, ingest_games
 from orchestrator.services.lineups import apply_lineups
 from orchestrator.services.player_links import decrypt_token, mark_refused
-from orchestrator.services.playoff import (
-    ARMAGEDDON_LEG,
-    ARMAGEDDON_ROUND_BASE,
-    armageddon_pairing,
-    duels_waiting_for_round,
-    set_armageddon_game,
-)
+from orchestrator.services.playoff.armageddon_game import armageddon_pairing, set_armageddon_game
+from orchestrator.services.playoff.commands import duels_waiting_for_round
+from orchestrator.services.playoff.storage import ARMAGEDDON_LEG, ARMAGEDDON_ROUND_BASE
 from orchestrator.services.results import update_boards_or_stale
 from orchestrator.services.tasks import ADVANCE_STAGE, CREATE_GAMES, PLAYOFF_TICK, PULL_ROUND, enqueue
 
@@ -499,7 +495,7 @@ def advance_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime |
 
 
 def _close_knockout(uow: UnitOfWork, stage: Stage, *, actor: str, now: datetime) -> bool:
-    from orchestrator.services.playoff import settle_stage_bracket
+    from orchestrator.services.playoff.sync import settle_stage_bracket
     from orchestrator.services.standings import event_rules, mark_stage_closed
 
     stage_id = stage.id or 0

@@ -263,11 +263,11 @@ def _update_statuses(uow: UnitOfWork, match: Match, rnd: Round) -> None:
 
 def after_match_change(uow: UnitOfWork, match: Match, stage: Stage, *, actor: str) -> None:
     """Store the pool's standings again, announce the match, duel, pool and event topics, and move a duel
-    match's bracket on (``playoff.advance_after_match``, idempotent)."""
+    match's bracket on (``playoff.sync.advance_after_match``, idempotent)."""
     if match.pool_id is not None:
         standings_service.recompute_pool(uow, pool_id=match.pool_id, actor=actor)
     if match.duel_id is not None:
-        from orchestrator.services.playoff import advance_after_match
+        from orchestrator.services.playoff.sync import advance_after_match
 
         live.announce(uow, f"duel:{match.duel_id}", kind="result")
         if stage.status != StageStatus.CLOSED.value:

@@ -315,7 +315,8 @@ def import_job_modules() -> None:
     A Celery worker calls this at start-up, before prefork forks its children, so the first task of each
     child does not spend its time importing.
     """
-    from orchestrator.services import gameserver, playoff, scheduler, standings  # noqa: F401
+    from orchestrator.services import gameserver, scheduler, standings  # noqa: F401
+    from orchestrator.services.playoff import read, sync  # noqa: F401
 
 
 def warm_up() -> None:
@@ -393,7 +394,8 @@ def _advance_stage(rt: Runtime, stage_id: int, *, attempt: int) -> float | None:
 def _playoff_advance(rt: Runtime, stage_id: int, *, attempt: int) -> float | None:
     """A duel match's result changed: move the bracket on; once the final is decided, try to close."""
     from orchestrator.adapters.tables import Stage, StageKind, StageStatus
-    from orchestrator.services.playoff import advance_stage_bracket, bracket_view
+    from orchestrator.services.playoff.read import bracket_view
+    from orchestrator.services.playoff.sync import advance_stage_bracket
 
     with rt.uow_factory() as uow:
         stage = uow.locks.lock(Stage, stage_id)  # one bracket writer at a time (the stage, then duels)

@@ -24,8 +24,8 @@ from orchestrator.adapters.tables import StageKind
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import make_engine, make_session_factory
 from orchestrator.ports import free_port
-from orchestrator.services import playoff
 from orchestrator.services.demo import Demo, DemoOptions, DemoResult
+from orchestrator.services.playoff.read import bracket_view
 
 pytestmark = [pytest.mark.timeout(300)]
 
@@ -43,7 +43,7 @@ def _champions_in_database(database: Path) -> tuple[tuple[str, ...], set[str], l
             assert event is not None
             stages = list(uow.setup.stages_of(event.id or 0))
             knockout = next(s for s in stages if s.kind == StageKind.KNOCKOUT.value)
-            view = playoff.bracket_view(uow, stage_id=knockout.id or 0)
+            view = bracket_view(uow, stage_id=knockout.id or 0)
             pool_statuses = {s.status for s in stages if s.kind == StageKind.POOLS.value}
             results = []
             for stage in stages:
