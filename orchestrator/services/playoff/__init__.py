@@ -3,10 +3,12 @@
 
 Rules live in ``orchestrator.domain.knockout``; these modules store and reload them, one concern each:
 
-- ``commands``: build the bracket and move it on (``build_bracket``, ``advance_bracket``, the workers'
-  ``advance_stage_bracket`` / ``settle_stage_bracket``). Match 2 names the duel's second team first, so
-  "the match's first team has White on odd boards" holds for every match. A duel with an open appeal on
-  one of its matches keeps its winner provisional and does not feed the next duel.
+- ``commands``: build the bracket and move it on (``build_bracket``, ``advance_bracket``). Match 2 names
+  the duel's second team first, so "the match's first team has White on odd boards" holds for every
+  match. A duel with an open appeal on one of its matches keeps its winner provisional and does not feed
+  the next duel.
+- ``sync``: for results and the workers, each Armageddon's phase follows its game, then the bracket
+  advances (``advance_after_match``, ``advance_stage_bracket``, ``settle_stage_bracket``).
 - ``rulings``: forfeits, withdrawals and staff rulings.
 - ``armageddon``: the category and colour lots (hash published, then seed), the sealed nominations and the
   colour choice; ``armageddon_game``: the game itself, a third match of the duel (``leg`` 3, one board) in

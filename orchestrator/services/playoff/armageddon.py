@@ -7,14 +7,7 @@ import secrets
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from orchestrator.adapters.tables import (
-    Armageddon,
-    Colour,
-    Duel,
-    DuelStatus,
-    Lot,
-    Team,
-)
+from orchestrator.adapters.tables import Armageddon, Colour, Duel, DuelStatus, Lot, Team
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain import knockout as ko

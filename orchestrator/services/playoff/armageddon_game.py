@@ -8,13 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from orchestrator.adapters.lichess import BulkSpec
-from orchestrator.adapters.tables import (
-    Duel,
-    MatchStatus,
-    ResultSource,
-    Round,
-    RoundStatus,
-)
+from orchestrator.adapters.tables import Duel, MatchStatus, ResultSource, Round, RoundStatus
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain import knockout as ko

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from orchestrator.adapters.tables import (
-    Round,
-    Stage,
-)
+from orchestrator.adapters.tables import Round, Stage
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain.knockout import ArmageddonPhase
@@ -22,7 +19,7 @@ def apply_due_deadlines(
     uow: UnitOfWork, now: datetime | None = None, *, actor: str = "system"
 ) -> dict[str, int]:
     """For the beat: unseal Armageddons past their deadline (defaults apply), apply lineups of rounds past
-    their lineup deadline, and move running brackets on (each Armageddon's status brought in line with its
+    their lineup deadline, and move running brackets on (each Armageddon's phase brought in line with its
     game first; nothing to do for a bracket in a state an earlier advance left as it was). Idempotent;
     returns what it did."""
     now = now or utcnow()

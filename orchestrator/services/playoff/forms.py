@@ -6,12 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from orchestrator.adapters.tables import (
-    Armageddon,
-    Duel,
-    DuelStatus,
-    Lot,
-)
+from orchestrator.adapters.tables import Armageddon, Duel, DuelStatus, Lot
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain.knockout import ArmageddonPhase

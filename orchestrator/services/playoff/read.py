@@ -7,15 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from orchestrator.adapters.tables import (
-    Duel,
-    DuelStatus,
-    EventStatus,
-    Lot,
-    Match,
-    Round,
-    Stage,
-)
+from orchestrator.adapters.tables import Duel, DuelStatus, EventStatus, Lot, Match, Round, Stage
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain import knockout as ko

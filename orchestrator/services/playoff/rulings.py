@@ -5,15 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from orchestrator.adapters.tables import (
-    Duel,
-    DuelStatus,
-    Event,
-    Match,
-    MatchStatus,
-    Round,
-    Team,
-)
+from orchestrator.adapters.tables import Duel, DuelStatus, Event, Match, MatchStatus, Round, Team
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain.scoring import GameResult, MatchForfeit

@@ -10,13 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from orchestrator.adapters.repo_playoff import BracketState
-from orchestrator.adapters.tables import (
-    Armageddon,
-    Board,
-    Duel,
-    DuelStatus,
-    Match,
-)
+from orchestrator.adapters.tables import Armageddon, Board, Duel, DuelStatus, Match
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain import knockout as ko
 from orchestrator.domain.knockout import ArmageddonPhase
@@ -42,7 +36,7 @@ def advance_after_match(uow: UnitOfWork, *, match_id: int, actor: str) -> list[s
 def advance_stage_bracket(
     uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | None = None
 ) -> list[str]:
-    """For the workers: bring every Armageddon's status in line with its game, then advance the bracket.
+    """For the workers: bring every Armageddon's phase in line with its game, then advance the bracket.
 
     A duel the advance makes level queues a ``playoff.tick`` (after the commit): its category lot can be
     committed at once instead of on the next beat.
