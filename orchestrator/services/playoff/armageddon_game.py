@@ -19,7 +19,7 @@ from orchestrator.services.errors import Conflict, ValidationFailed
 from orchestrator.services.playoff._context import StageContext, load_duel, stored_game
 from orchestrator.services.playoff.commands import add_match, advance_bracket
 from orchestrator.services.playoff.storage import ARMAGEDDON_LEG, ARMAGEDDON_ROUND_BASE
-from orchestrator.services.playoff.sync import sync_armageddon_status
+from orchestrator.services.playoff.sync import sync_armageddon_phase
 
 
 def _armageddon_round(uow: UnitOfWork, ctx: StageContext, duel: Duel) -> Round:
@@ -180,5 +180,5 @@ def record_armageddon_result(uow: UnitOfWork, *, duel_id: int, result: str, acto
         new={"result": code.value},
     )
     uow.flush()
-    sync_armageddon_status(uow, duel)
+    sync_armageddon_phase(uow, duel)
     advance_bracket(uow, stage_id=duel.stage_id, actor=actor)

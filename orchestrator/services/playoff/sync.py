@@ -29,7 +29,7 @@ def advance_after_match(uow: UnitOfWork, *, match_id: int, actor: str) -> list[s
         return []
     duel = uow.repo.get_or_raise(Duel, match.duel_id)
     if match.leg == ARMAGEDDON_LEG:
-        sync_armageddon_status(uow, duel)
+        sync_armageddon_phase(uow, duel)
     return advance_bracket(uow, stage_id=duel.stage_id, actor=actor)
 
 
@@ -123,7 +123,7 @@ def _champions(uow: UnitOfWork, ctx: StageContext, now: datetime | None) -> tupl
 
 
 def _sync_armageddons(uow: UnitOfWork, stage_id: int) -> None:
-    """``sync_armageddon_status`` for every duel of the stage, in three queries."""
+    """``sync_armageddon_phase`` for every duel of the stage, in three queries."""
     arms = uow.playoff.armageddons_of_duels(d.id for d in uow.playoff.duels_of_stage(stage_id))
     if not arms:
         return
@@ -148,7 +148,7 @@ def _sync_armageddon(uow: UnitOfWork, arm: Armageddon, boards: Sequence[Board]) 
     uow.session.add(arm)
 
 
-def sync_armageddon_status(uow: UnitOfWork, duel: Duel) -> None:
+def sync_armageddon_phase(uow: UnitOfWork, duel: Duel) -> None:
     arm = uow.playoff.armageddon_of_duel(duel.id or 0)
     if arm is None:
         return
