@@ -16,6 +16,7 @@ from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, Text, UniqueCon
 from sqlmodel import Field, SQLModel
 
 from orchestrator.db import UTCDateTime, metadata, utcnow
+from orchestrator.domain.knockout import ArmageddonPhase
 from orchestrator.domain.scoring import GameResult, MatchForfeit
 
 assert SQLModel.metadata is metadata  # the naming convention is set in orchestrator.db
@@ -89,6 +90,9 @@ class DuelStatus(StrEnum):
 
 
 class ArmageddonStatus(StrEnum):
+    """How the ``armageddon`` row stores its phase (``domain.knockout.ArmageddonPhase``; the two phases of
+    the colour, lot and choice, share ``choosing``). Code reads and writes ``Armageddon.phase``."""
+
     NOMINATING = "nominating"
     CHOOSING = "choosing"  # both nominees known, the chooser picks a colour
     READY = "ready"  # colour chosen, waiting for the arbiter's game
@@ -510,6 +514,36 @@ class Armageddon(SQLModel, table=True):
     colour: str | None = Field(default=None, max_length=8)  # the colour the chooser took
     status: str = Field(default=ArmageddonStatus.NOMINATING.value, max_length=16)
     board_id: int | None = _ref("board.id", nullable=True)  # the game, once known
+
+    @property
+    def phase(self) -> ArmageddonPhase:
+        """The stored status as a phase (a row exists once the category is drawn)."""
+        status = ArmageddonStatus(self.status)
+        if status is ArmageddonStatus.CHOOSING:
+            return (
+                ArmageddonPhase.DRAW_CHOOSER if self.chooser_lot_id is None else ArmageddonPhase.CHOOSE_COLOUR
+            )
+        return _PHASE_OF_STATUS[status]
+
+    def enter(self, phase: ArmageddonPhase) -> None:
+        """Store ``phase`` (the column keeps its codes: no migration)."""
+        self.status = _STATUS_OF_PHASE[phase].value
+
+
+_STATUS_OF_PHASE = {
+    ArmageddonPhase.NOMINATING: ArmageddonStatus.NOMINATING,
+    ArmageddonPhase.DRAW_CHOOSER: ArmageddonStatus.CHOOSING,
+    ArmageddonPhase.CHOOSE_COLOUR: ArmageddonStatus.CHOOSING,
+    ArmageddonPhase.READY: ArmageddonStatus.READY,
+    ArmageddonPhase.PLAYING: ArmageddonStatus.PLAYING,
+    ArmageddonPhase.FINISHED: ArmageddonStatus.DECIDED,
+}
+_PHASE_OF_STATUS = {
+    ArmageddonStatus.NOMINATING: ArmageddonPhase.NOMINATING,
+    ArmageddonStatus.READY: ArmageddonPhase.READY,
+    ArmageddonStatus.PLAYING: ArmageddonPhase.PLAYING,
+    ArmageddonStatus.DECIDED: ArmageddonPhase.FINISHED,
+}
 
 
 class PlayerLink(SQLModel, table=True):

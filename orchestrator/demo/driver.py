@@ -60,10 +60,11 @@ from orchestrator.eventfile import parse_event
 from orchestrator.jobs import dispatch, runtime
 from orchestrator.jobs.bodies import PERIODIC
 from orchestrator.ports import free_port
-from orchestrator.services import playoff
 from orchestrator.services.accounts.users import AuthUser, create_user, set_password
 from orchestrator.services.errors import ServiceError
 from orchestrator.services.gameserver.player_links import store_link
+from orchestrator.services.playoff.read import BracketView, DuelInfo, bracket_view
+from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE
 from orchestrator.services.setup import event_setup
 from orchestrator.standin import create_standin_app
 from orchestrator.web.app import create_app
@@ -413,14 +414,14 @@ class DemoDriver:
     # --- the play-off --------------------------------------------------------------------------
 
     def _schedule_bracket_rounds(
-        self, uow: UnitOfWork, stage_id: int, now: datetime, *, view: playoff.BracketView | None = None
+        self, uow: UnitOfWork, stage_id: int, now: datetime, *, view: BracketView | None = None
     ) -> None:
         """A bracket round's two match rounds start once all its duels are known; until then they wait.
 
         Rounds are created with the file's real dates as soon as one duel of the bracket round is known;
         this keeps them from being paired before the other duels' matches exist.
         """
-        view = view or playoff.bracket_view(uow, stage_id=stage_id, now=now)
+        view = view or bracket_view(uow, stage_id=stage_id, now=now)
         complete = {
             index
             for index, (_name, duels) in enumerate(view.rounds)
@@ -429,7 +430,7 @@ class DemoDriver:
         timed: list[int] = []
         for rnd in uow.playoff.rounds_of_stage(stage_id):
             if (
-                rnd.number >= playoff.ARMAGEDDON_ROUND_BASE
+                rnd.number >= ARMAGEDDON_ROUND_BASE
                 or rnd.status != RoundStatus.SCHEDULED.value
                 or (rnd.id or 0) in self._timed_rounds
             ):
@@ -458,7 +459,7 @@ class DemoDriver:
                 and time.monotonic() - seen[1] < self.VIEW_MAX_AGE_S
             ):
                 return  # the bracket is as the last tick saw it: nothing new to schedule or report
-            view = playoff.bracket_view(uow, stage_id=stage_id, now=now)
+            view = bracket_view(uow, stage_id=stage_id, now=now)
             self._schedule_bracket_rounds(uow, stage_id, now, view=view)
             uow.after_commit(self._knockout_seen.__setitem__, stage_id, (fingerprint, time.monotonic()))
         if view.built:
@@ -474,7 +475,7 @@ class DemoDriver:
                 self.timings[key] = replace(timing, finished_at=utcnow(), games=games)
             self.say(f"Champion: {' and '.join(self.champions)}")
 
-    def _report_duel(self, duel: playoff.DuelInfo) -> None:
+    def _report_duel(self, duel: DuelInfo) -> None:
         arm = duel.armageddon
         if arm is not None:
             if arm.category:

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from orchestrator.domain.bracket import DuelSpec, LoserOf, PoolPlace, SlotRef, WinnerOf
+from orchestrator.domain.knockout import ArmageddonClock
 from orchestrator.domain.scoring import MatchScoring
 from orchestrator.domain.teams import Team, TeamFormat
 
@@ -28,15 +29,6 @@ class TimeControl:
 
     def __str__(self) -> str:
         return f"{self.minutes}+{self.increment_seconds}"
-
-
-@dataclass(frozen=True, slots=True)
-class ArmageddonSettings:
-    """Armageddon clocks (docs/rules.md §5: White 5 min, Black 4 min, no increment; White must win)."""
-
-    white_minutes: int = 5
-    black_minutes: int = 4
-    increment_seconds: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +118,7 @@ class EventDefinition:
     match_scoring: MatchScoring = field(default_factory=MatchScoring)
     appeal_window_minutes: int = 15
     lineup_deadline_minutes: int = 0  # lineups close this long before a round starts (0: at its start)
-    armageddon: ArmageddonSettings = field(default_factory=ArmageddonSettings)
+    armageddon: ArmageddonClock = field(default_factory=ArmageddonClock)
     timezone: str = "UTC"
     captains: tuple[tuple[str, str], ...] = ()  # (team name, captain name)
 

@@ -278,19 +278,35 @@ def decide_duel(record: DuelRecord, *, scoring: MatchScoring = DEFAULT_SCORING) 
 
 @dataclass(frozen=True, slots=True)
 class ArmageddonClock:
-    """Armageddon time control from the event settings (2020: White 5 min, Black 4 min, no increment)."""
+    """The Armageddon's time control in seconds, the event file's ``armageddon`` settings (docs/rules.md §5;
+    2020: White 5 min, Black 4 min, no increment). ``describe`` is the one wording shown to people."""
 
     white_seconds: int = 300
     black_seconds: int = 240
     increment_seconds: int = 0
 
+    def describe(self) -> str:
+        """``White 5 min, Black 4 min, no increment`` (or ``..., +2 s``)."""
+        increment = f"+{self.increment_seconds} s" if self.increment_seconds else "no increment"
+        return f"White {_duration(self.white_seconds)}, Black {_duration(self.black_seconds)}, {increment}"
+
+
+def _duration(seconds: int) -> str:
+    minutes, rest = divmod(seconds, 60)
+    parts = ([f"{minutes} min"] if minutes else []) + ([f"{rest} s"] if rest or not minutes else [])
+    return " ".join(parts)
+
 
 class ArmageddonPhase(Enum):
+    """Where an Armageddon stands, from the category lot to the result (docs/knockout.md); the one
+    vocabulary services, jobs and pages use (the ``armageddon`` row stores it as ``Armageddon.phase``)."""
+
     DRAW_CATEGORY = "draw_category"
     NOMINATING = "nominating"
     DRAW_CHOOSER = "draw_chooser"  # nominations revealed; lot for who chooses the colour
     CHOOSE_COLOUR = "choose_colour"
-    READY = "ready"  # colours known: the arbiter sets up the game
+    READY = "ready"  # colours known: the arbiter (or the workers) sets up the game
+    PLAYING = "playing"  # the game is on the game server
     FINISHED = "finished"
 
 
@@ -317,6 +333,7 @@ class ArmageddonState:
     revealed: bool = False
     chooser_lot: Lot | None = None
     white: str | None = None  # the team with White
+    playing: bool = False  # the game is on the game server
     result: GameResult = GameResult.PENDING
 
     @property
@@ -337,7 +354,7 @@ class ArmageddonState:
         if self.result.is_final:
             return ArmageddonPhase.FINISHED
         if self.white is not None:
-            return ArmageddonPhase.READY
+            return ArmageddonPhase.PLAYING if self.playing else ArmageddonPhase.READY
         if self.chooser_lot is None:
             return ArmageddonPhase.DRAW_CHOOSER
         return ArmageddonPhase.CHOOSE_COLOUR
@@ -481,7 +498,7 @@ def choose_colour(state: ArmageddonState, team: str, colour: Colour) -> Armagedd
 
 def record_armageddon(state: ArmageddonState, result: GameResult) -> ArmageddonState:
     """The Armageddon game's result, from White's side."""
-    if state.phase not in (ArmageddonPhase.READY, ArmageddonPhase.FINISHED):
+    if state.phase not in (ArmageddonPhase.READY, ArmageddonPhase.PLAYING, ArmageddonPhase.FINISHED):
         raise KnockoutError(f"duel {state.duel_key}: colours are not settled yet ({state.phase.value})")
     return replace(state, result=result)
 

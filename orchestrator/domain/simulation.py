@@ -17,7 +17,6 @@ from orchestrator.domain.bracket import PoolPlace
 from orchestrator.domain.event import EventDefinition, StageDef, pool_letters, stage_entrants
 from orchestrator.domain.game_model import play_game
 from orchestrator.domain.knockout import (
-    ArmageddonClock,
     ArmageddonState,
     DuelMatch,
     DuelOutcome,
@@ -245,16 +244,13 @@ def _play_armageddon(
     event: EventDefinition, key: str, first: Team, second: Team, rng: Random
 ) -> ArmageddonState:
     now = datetime(2020, 8, 30, 12, 0, tzinfo=UTC)
-    settings = event.armageddon
     state = start_armageddon(
         duel_key=key,
         teams=(first.name, second.name),
         team_format=event.team_format,
         deadline=now + timedelta(minutes=10),
         match2_lineups=(first.main_players, second.main_players),
-        clock=ArmageddonClock(
-            settings.white_minutes * 60, settings.black_minutes * 60, settings.increment_seconds
-        ),
+        clock=event.armageddon,
     )
     state = draw_category(state, rng.randbytes(32))
     category = state.category

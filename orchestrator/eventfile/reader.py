@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import yaml
 
-from orchestrator.domain.event import ArmageddonSettings, EventDefinition, TimeControl
+from orchestrator.domain.event import EventDefinition, TimeControl
+from orchestrator.domain.knockout import ArmageddonClock
 from orchestrator.domain.scoring import MatchScoring
 from orchestrator.domain.teams import TeamFormat
 from orchestrator.eventfile.nodes import NodeReader
@@ -55,7 +56,7 @@ class _Settings:
     scoring: MatchScoring
     appeal: int
     lineup_deadline: int
-    armageddon: ArmageddonSettings
+    armageddon: ArmageddonClock
 
 
 def parse_event(text: str, *, source: str = "event.yaml") -> EventDefinition:
@@ -133,7 +134,7 @@ def _read_settings(reader: NodeReader, top: dict[str, yaml.Node]) -> _Settings:
             maximum=MAX_LINEUP_DEADLINE_MINUTES,
         )
         lineup_deadline = deadline_value if deadline_value is not None else 0
-    armageddon = read_armageddon(reader, top["armageddon"]) if "armageddon" in top else ArmageddonSettings()
+    armageddon = read_armageddon(reader, top["armageddon"]) if "armageddon" in top else ArmageddonClock()
     return _Settings(
         name, slug, timezone, team_format, time_control, scoring, appeal, lineup_deadline, armageddon
     )

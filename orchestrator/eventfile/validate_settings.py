@@ -6,7 +6,8 @@ import re
 
 import yaml
 
-from orchestrator.domain.event import ArmageddonSettings, TimeControl
+from orchestrator.domain.event import TimeControl
+from orchestrator.domain.knockout import ArmageddonClock
 from orchestrator.domain.scoring import MatchScoring
 from orchestrator.domain.teams import Category, TeamFormat
 from orchestrator.eventfile.nodes import NodeReader
@@ -113,12 +114,12 @@ def read_scoring(reader: NodeReader, node: yaml.Node) -> MatchScoring:
     return MatchScoring(win=win, draw=draw, loss=loss)
 
 
-def read_armageddon(reader: NodeReader, node: yaml.Node) -> ArmageddonSettings:
+def read_armageddon(reader: NodeReader, node: yaml.Node) -> ArmageddonClock:
     fields = reader.mapping(
         node, "armageddon", required=("white_minutes", "black_minutes"), optional=("increment_seconds",)
     )
     if fields is None:
-        return ArmageddonSettings()
+        return ArmageddonClock()
     white = (
         reader.integer(fields["white_minutes"], "armageddon.white_minutes", minimum=1)
         if "white_minutes" in fields
@@ -135,9 +136,9 @@ def read_armageddon(reader: NodeReader, node: yaml.Node) -> ArmageddonSettings:
             reader.integer(fields["increment_seconds"], "armageddon.increment_seconds", minimum=0) or 0
         )
     if white is None or black is None:
-        return ArmageddonSettings()
+        return ArmageddonClock()
     if white <= black:
         reader.report(
             "armageddon", f"White must have more time than Black (found {white} v {black} minutes)", node=node
         )
-    return ArmageddonSettings(white_minutes=white, black_minutes=black, increment_seconds=increment)
+    return ArmageddonClock(white * 60, black * 60, increment)  # the file gives minutes

@@ -24,7 +24,8 @@ from orchestrator.services.gameserver.gameserver import (
     pull_round_results,
     reconcile_open_games,
 )
-from orchestrator.services.playoff import advance_stage_bracket, bracket_view
+from orchestrator.services.playoff.read import bracket_view
+from orchestrator.services.playoff.sync import advance_stage_bracket
 from orchestrator.services.queue import (
     ADVANCE_STAGE,
     CREATE_GAMES,

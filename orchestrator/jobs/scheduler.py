@@ -4,22 +4,22 @@
 Each step runs in its own unit of work, so one duel's problem never holds up the others:
 
 1. **Brackets**: a knockout stage of a running event whose earlier stages are all closed gets its bracket
-   (``playoff.build_bracket``), when ``Settings.auto_build_bracket``.
-2. **Deadlines**: ``playoff.apply_due_deadlines`` (default nominations, lineups, bracket advance).
+   (``playoff.commands.build_bracket``), when ``Settings.auto_build_bracket``.
+2. **Deadlines**: ``playoff.deadlines.apply_due_deadlines`` (default nominations, lineups, bracket advance).
 3. **Lots** (``Settings.auto_draw_lots``): a duel level on match points gets its category lot committed
    (hash published); a later tick, at least ``auto_lot_reveal_delay_s`` after the commitment, draws it and
    publishes the seed (docs/rules.md §7). The same for the colour lot once the nominations are revealed.
 4. **Colour**: the colour-lot winner who has not chosen ``armageddon_colour_minutes`` after the lot gets
    ``armageddon_default_colour``.
 5. **Armageddon game**: with ``gameserver_unequal_clocks`` a ready Armageddon gets a ``rounds.create_games``
-   job for its round (bulk pairing with White 5 min / Black 4 min); without, the arbiter gives the game.
+   job for its round (bulk pairing with the event's Armageddon clocks); without, the arbiter gives the game.
 6. **Closing**: ``gameserver.advance_stage`` for every running knockout stage (closes it once the final is
    decided and its appeal window has passed).
 
 A step that makes the next one possible queues the next ``playoff.tick`` after its commit rather than waiting
 for beat (``_armageddon_step``; a worker's advance that makes a duel level does the same). Steps 2 and 6
 cost two plain-row queries per stage when the bracket is as an earlier advance left it
-(``playoff.settle_stage_bracket``).
+(``playoff.sync.settle_stage_bracket``).
 
 ``EagerScheduler`` is the web app's thread that calls ``jobs.bodies.periodic_tick`` in eager mode.
 """
@@ -33,12 +33,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from orchestrator.adapters.tables import ArmageddonStatus, Duel, RoundStatus, StageStatus
+from orchestrator.adapters.tables import Duel, RoundStatus, StageStatus
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
-from orchestrator.services import playoff
+from orchestrator.domain.knockout import ArmageddonPhase
 from orchestrator.services.errors import ServiceError
 from orchestrator.services.gameserver.gameserver import advance_stage
+from orchestrator.services.playoff.armageddon import (
+    apply_default_colour,
+    commit_armageddon_lot,
+    reveal_armageddon_lot,
+)
+from orchestrator.services.playoff.commands import build_bracket
+from orchestrator.services.playoff.deadlines import apply_due_deadlines
+from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE, LotWhich, lot_purpose
 from orchestrator.services.queue import CREATE_GAMES, PLAYOFF_TICK, enqueue
 
 log = logging.getLogger(__name__)
@@ -66,7 +74,7 @@ def run_playoff_tick(
     if settings.auto_build_bracket:
         _build_due_brackets(uow_factory, now=now, actor=actor, tick=tick)
     with uow_factory() as uow:
-        tick.deadlines = playoff.apply_due_deadlines(uow, now, actor=actor)
+        tick.deadlines = apply_due_deadlines(uow, now, actor=actor)
     for stage_id, duel_id in _armageddon_duels(uow_factory):
         _step(
             tick,
@@ -118,7 +126,7 @@ def _build(
     uow_factory: UnitOfWorkFactory, stage_id: int, now: datetime, actor: str, tick: PlayoffTick
 ) -> None:
     with uow_factory() as uow:
-        playoff.build_bracket(uow, stage_id=stage_id, actor=actor, now=now)
+        build_bracket(uow, stage_id=stage_id, actor=actor, now=now)
     tick.brackets_built.append(stage_id)
 
 
@@ -151,13 +159,13 @@ def _armageddon_step(
         event, _stage = uow.playoff.event_of_stage(stage_id)
         duel = uow.playoff.get_or_raise(Duel, duel_id)
         arm = uow.playoff.armageddon_of_duel(duel_id)
-        purposes = {which: playoff.lot_purpose(duel.key, which) for which in ("category", "colour")}
+        purposes = {which: lot_purpose(duel.key, which) for which in ("category", "colour")}
         lots = uow.playoff.lots_with_purposes(event.id or 0, purposes.values())
         delay = timedelta(seconds=settings.auto_lot_reveal_delay_s)
-        which: playoff.LotWhich | None = None
+        which: LotWhich | None = None
         if arm is None:
             which = "category"
-        elif arm.status == ArmageddonStatus.CHOOSING.value and arm.chooser_lot_id is None:
+        elif arm.phase is ArmageddonPhase.DRAW_CHOOSER:
             which = "colour"
         if which is not None:
             if not settings.auto_draw_lots:
@@ -165,12 +173,12 @@ def _armageddon_step(
             lot = lots.get(purposes[which])
             if lot is None or lot.sealed_seed_hex is None:
                 seed = _replay_seed(settings, event.slug, purposes[which])
-                playoff.commit_armageddon_lot(uow, duel_id=duel_id, which=which, actor=actor, seed=seed)
+                commit_armageddon_lot(uow, duel_id=duel_id, which=which, actor=actor, seed=seed)
                 tick.lots_committed.append(f"{duel_id}:{which}")
                 if settings.auto_lot_reveal_delay_s > 0:  # the draw is due then
                     enqueue(uow, PLAYOFF_TICK, countdown=settings.auto_lot_reveal_delay_s)
             elif lot.committed_at + delay <= now:
-                playoff.reveal_armageddon_lot(
+                reveal_armageddon_lot(
                     uow,
                     duel_id=duel_id,
                     which=which,
@@ -188,17 +196,17 @@ def _armageddon_step(
                     enqueue(uow, PLAYOFF_TICK)
             return
         assert arm is not None
-        if arm.status == ArmageddonStatus.CHOOSING.value and arm.colour is None:
+        if arm.phase is ArmageddonPhase.CHOOSE_COLOUR:
             chooser_lot = lots.get(purposes["colour"])
             drawn_at = chooser_lot.revealed_at if chooser_lot is not None else None
             waited = timedelta(minutes=settings.armageddon_colour_minutes)
             due = drawn_at is not None and drawn_at + waited <= now
             colour = settings.armageddon_default_colour
-            if not (due and playoff.apply_default_colour(uow, duel_id=duel_id, colour=colour, actor=actor)):
+            if not (due and apply_default_colour(uow, duel_id=duel_id, colour=colour, actor=actor)):
                 return
             tick.default_colours.append(duel_id)  # the Armageddon is ready: its game is paired below
-        if arm.status == ArmageddonStatus.READY.value and settings.gameserver_unequal_clocks:
-            rnd = uow.playoff.round_by_number(stage_id, playoff.ARMAGEDDON_ROUND_BASE + duel_id)
+        if arm.phase is ArmageddonPhase.READY and settings.gameserver_unequal_clocks:
+            rnd = uow.playoff.round_by_number(stage_id, ARMAGEDDON_ROUND_BASE + duel_id)
             if rnd is not None and rnd.status == RoundStatus.SCHEDULED.value:
                 enqueue(uow, CREATE_GAMES, rnd.id or 0)  # idempotent: the round is locked while pairing
                 tick.armageddon_rounds.append(rnd.id or 0)

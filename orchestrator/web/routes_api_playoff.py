@@ -11,8 +11,8 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request
 from pydantic import AwareDatetime, BaseModel, Field
 
-from orchestrator.services import playoff
 from orchestrator.services.accounts.users import AuthUser
+from orchestrator.services.playoff import armageddon, armageddon_game, commands, forms, read, rulings, storage
 from orchestrator.services.teams import captains, lineups
 from orchestrator.web.auth import allow_public, require_login, require_staff
 from orchestrator.web.deps import get_uow_factory
@@ -88,7 +88,7 @@ def _form_json(form: lineups.LineupForm) -> dict[str, Any]:
     }
 
 
-def _nomination_json(form: playoff.NominationForm) -> dict[str, Any]:
+def _nomination_json(form: forms.NominationForm) -> dict[str, Any]:
     arm = form.armageddon
     return {
         "duel_id": form.duel_id,
@@ -108,8 +108,8 @@ def bracket(request: Request, slug: str) -> dict[str, Any]:
     """Every duel by round: teams (or the slot that fills them), both match scores, match points, the
     outcome, and the Armageddon (lots with hash and seed, nominees once revealed, colours, result)."""
     with get_uow_factory(request)() as uow:
-        stage = playoff.knockout_stage_of(uow, slug=slug)
-        return playoff.bracket_view(uow, stage_id=stage.id or 0).as_json()
+        stage = read.knockout_stage_of(uow, slug=slug)
+        return read.bracket_view(uow, stage_id=stage.id or 0).as_json()
 
 
 @router.get("/matches/{match_id}/lineup", summary="A team's lineup form for a match")
@@ -138,7 +138,7 @@ def get_armageddon(
 ) -> dict[str, Any]:
     with get_uow_factory(request)() as uow:
         team = captains.team_of_user(user, team_id)
-        return _nomination_json(playoff.nomination_form(uow, duel_id=duel_id, team_id=team, user=user))
+        return _nomination_json(forms.nomination_form(uow, duel_id=duel_id, team_id=team, user=user))
 
 
 @router.put("/duels/{duel_id}/nomination", summary="Nominate (sealed) the team's Armageddon player")
@@ -147,9 +147,9 @@ def put_nomination(
 ) -> dict[str, Any]:
     team = captains.team_of_user(user, body.team_id)
     with get_uow_factory(request)() as uow:
-        playoff.nominate(uow, duel_id=duel_id, team_id=team, account=body.account, actor=user)
+        armageddon.nominate(uow, duel_id=duel_id, team_id=team, account=body.account, actor=user)
     with get_uow_factory(request)() as uow:
-        return _nomination_json(playoff.nomination_form(uow, duel_id=duel_id, team_id=team, user=user))
+        return _nomination_json(forms.nomination_form(uow, duel_id=duel_id, team_id=team, user=user))
 
 
 @router.post("/duels/{duel_id}/colour", summary="The colour-lot winner takes White or Black")
@@ -158,9 +158,9 @@ def post_colour(
 ) -> dict[str, Any]:
     team = captains.team_of_user(user, body.team_id)
     with get_uow_factory(request)() as uow:
-        playoff.choose_colour(uow, duel_id=duel_id, team_id=team, colour=body.colour, actor=user)
+        armageddon.choose_colour(uow, duel_id=duel_id, team_id=team, colour=body.colour, actor=user)
     with get_uow_factory(request)() as uow:
-        return _nomination_json(playoff.nomination_form(uow, duel_id=duel_id, team_id=team, user=user))
+        return _nomination_json(forms.nomination_form(uow, duel_id=duel_id, team_id=team, user=user))
 
 
 # --- staff -------------------------------------------------------------------------------------------
@@ -191,7 +191,7 @@ def put_deadline(
 @router.post("/playoff/{stage_id}/build", summary="Build the bracket from the closed Top standings")
 def post_build(request: Request, stage_id: int, user: AuthUser = require_staff()) -> dict[str, Any]:
     with get_uow_factory(request)() as uow:
-        ids = playoff.build_bracket(uow, stage_id=stage_id, actor=user.username)
+        ids = commands.build_bracket(uow, stage_id=stage_id, actor=user.username)
     return {"duel_ids": ids}
 
 
@@ -200,7 +200,7 @@ def post_lot_commit(
     request: Request, duel_id: int, which: Literal["category", "colour"], user: AuthUser = require_staff()
 ) -> dict[str, Any]:
     with get_uow_factory(request)() as uow:
-        lot_id = playoff.commit_armageddon_lot(uow, duel_id=duel_id, which=which, actor=user.username)
+        lot_id = armageddon.commit_armageddon_lot(uow, duel_id=duel_id, which=which, actor=user.username)
     return {"lot_id": lot_id}
 
 
@@ -209,11 +209,11 @@ def post_lot_reveal(
     request: Request,
     duel_id: int,
     which: Literal["category", "colour"],
-    minutes: int = playoff.NOMINATION_MINUTES,
+    minutes: int = storage.NOMINATION_MINUTES,
     user: AuthUser = require_staff(),
 ) -> dict[str, Any]:
     with get_uow_factory(request)() as uow:
-        drawn = playoff.reveal_armageddon_lot(
+        drawn = armageddon.reveal_armageddon_lot(
             uow, duel_id=duel_id, which=which, actor=user.username, nomination_minutes=max(1, minutes)
         )
     return {"drawn": drawn}
@@ -224,7 +224,7 @@ def post_ruling(
     request: Request, duel_id: int, body: RulingIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
     with get_uow_factory(request)() as uow:
-        playoff.record_ruling(
+        rulings.record_ruling(
             uow,
             duel_id=duel_id,
             winner_team_ids=body.winner_team_ids,
@@ -239,7 +239,9 @@ def put_game(
     request: Request, duel_id: int, body: GameIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
     with get_uow_factory(request)() as uow:
-        game_id = playoff.set_armageddon_game(uow, duel_id=duel_id, game_ref=body.game, actor=user.username)
+        game_id = armageddon_game.set_armageddon_game(
+            uow, duel_id=duel_id, game_ref=body.game, actor=user.username
+        )
     return {"game_id": game_id}
 
 
@@ -248,7 +250,9 @@ def put_result(
     request: Request, duel_id: int, body: ResultIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
     with get_uow_factory(request)() as uow:
-        playoff.record_armageddon_result(uow, duel_id=duel_id, result=body.result, actor=user.username)
+        armageddon_game.record_armageddon_result(
+            uow, duel_id=duel_id, result=body.result, actor=user.username
+        )
     return {"ok": True}
 
 
@@ -257,7 +261,7 @@ def post_forfeit(
     request: Request, match_id: int, body: ForfeitIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
     with get_uow_factory(request)() as uow:
-        playoff.forfeit_match(
+        rulings.forfeit_match(
             uow,
             match_id=match_id,
             absent_team_id=body.absent_team_id,
@@ -272,5 +276,5 @@ def post_withdraw(
     request: Request, team_id: int, body: WithdrawIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
     with get_uow_factory(request)() as uow:
-        playoff.withdraw_team(uow, team_id=team_id, actor=user.username, reason=body.reason)
+        rulings.withdraw_team(uow, team_id=team_id, actor=user.username, reason=body.reason)
     return {"ok": True}

@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 from fastapi import APIRouter, Form, Request
 from starlette.responses import RedirectResponse, Response
 
-from orchestrator.services import playoff
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import StaleEdit, ValidationFailed
+from orchestrator.services.playoff import armageddon, forms
 from orchestrator.services.teams import captains, lineups
 from orchestrator.web.auth import require_login, require_staff
 from orchestrator.web.deps import get_settings, get_uow_factory, render
@@ -79,7 +79,7 @@ def _armageddon_page(
 ) -> Response:
     with get_uow_factory(request)() as uow:
         team = captains.team_of_user(user, team_id)
-        form = playoff.nomination_form(uow, duel_id=duel_id, team_id=team, user=user)
+        form = forms.nomination_form(uow, duel_id=duel_id, team_id=team, user=user)
     status = 422 if extra.get("problems") else 409 if extra.get("error") else 200
     return render(request, "captain/armageddon.html", {"form": form, **extra}, status_code=status)
 
@@ -108,7 +108,7 @@ def nomination_submit(
     team = captains.team_of_user(user, team_id)
     try:
         with get_uow_factory(request)() as uow:
-            playoff.nominate(uow, duel_id=duel_id, team_id=team, account=account, actor=user)
+            armageddon.nominate(uow, duel_id=duel_id, team_id=team, account=account, actor=user)
     except ValidationFailed as error:
         return _armageddon_page(request, user, duel_id, team, problems=list(error.problems))
     return _back(user, duel_id, team)
@@ -124,7 +124,7 @@ def colour_submit(
 ) -> Response:
     team = captains.team_of_user(user, team_id)
     with get_uow_factory(request)() as uow:
-        playoff.choose_colour(uow, duel_id=duel_id, team_id=team, colour=colour, actor=user)
+        armageddon.choose_colour(uow, duel_id=duel_id, team_id=team, colour=colour, actor=user)
     return _back(user, duel_id, team)
 
 

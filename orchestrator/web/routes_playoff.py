@@ -11,9 +11,18 @@ from typing import Literal
 from fastapi import APIRouter, Form, Request
 from starlette.responses import RedirectResponse, Response
 
-from orchestrator.services import playoff
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import NotFound, ValidationFailed
+from orchestrator.services.playoff import (
+    armageddon,
+    armageddon_game,
+    commands,
+    deadlines,
+    forms,
+    read,
+    rulings,
+    storage,
+)
 from orchestrator.web.auth import allow_public, require_staff
 from orchestrator.web.caching import conditional
 from orchestrator.web.deps import get_uow_factory, render
@@ -26,9 +35,9 @@ router = APIRouter(include_in_schema=False)
 def bracket_page(request: Request, slug: str) -> Response:
     """The whole bracket with both match scores of each duel and every Armageddon detail."""
     with get_uow_factory(request)() as uow:
-        stage = playoff.knockout_stage_of(uow, slug=slug)
-        view = playoff.bracket_view(uow, stage_id=stage.id or 0)
-        topics = tuple(playoff.duel_topics(uow, stage_id=stage.id or 0))
+        stage = read.knockout_stage_of(uow, slug=slug)
+        view = read.bracket_view(uow, stage_id=stage.id or 0)
+        topics = tuple(read.duel_topics(uow, stage_id=stage.id or 0))
     context = {"view": view, "live_url": live_url(slug, topics), "slug": slug}
     return conditional(request, render(request, "playoff/bracket.html", context))
 
@@ -41,15 +50,15 @@ def _desk(stage_id: int) -> RedirectResponse:
 def staff_desk(request: Request, stage_id: int, user: AuthUser = require_staff()) -> Response:
     """Staff desk: build the bracket, run the lots, record forfeits, withdrawals, rulings and the game."""
     with get_uow_factory(request)() as uow:
-        view = playoff.bracket_view(uow, stage_id=stage_id)
-        desk = playoff.staff_desk(uow, stage_id=stage_id)
+        view = read.bracket_view(uow, stage_id=stage_id)
+        desk = forms.staff_desk(uow, stage_id=stage_id)
     return render(request, "playoff/staff.html", {"view": view, "desk": desk})
 
 
 @router.post("/staff/playoff/{stage_id}/build")
 def staff_build(request: Request, stage_id: int, user: AuthUser = require_staff()) -> Response:
     with get_uow_factory(request)() as uow:
-        playoff.build_bracket(uow, stage_id=stage_id, actor=user.username)
+        commands.build_bracket(uow, stage_id=stage_id, actor=user.username)
     return _desk(stage_id)
 
 
@@ -57,7 +66,7 @@ def staff_build(request: Request, stage_id: int, user: AuthUser = require_staff(
 def staff_deadlines(request: Request, stage_id: int, user: AuthUser = require_staff()) -> Response:
     """Run the deadline check now (the beat runs it on its own schedule)."""
     with get_uow_factory(request)() as uow:
-        playoff.apply_due_deadlines(uow, actor=user.username)
+        deadlines.apply_due_deadlines(uow, actor=user.username)
     return _desk(stage_id)
 
 
@@ -68,18 +77,18 @@ def staff_lot(
     which: str,
     action: str,
     user: AuthUser = require_staff(),
-    minutes: int = Form(default=playoff.NOMINATION_MINUTES),
+    minutes: int = Form(default=storage.NOMINATION_MINUTES),
 ) -> Response:
     """Publish a lot's hash (``commit``), then draw it and publish the seed (``reveal``)."""
     if which not in ("category", "colour") or action not in ("commit", "reveal"):
         raise NotFound("There is no such lot step.")
     kind: Literal["category", "colour"] = "category" if which == "category" else "colour"
     with get_uow_factory(request)() as uow:
-        stage_id = playoff.duel_stage_id(uow, duel_id=duel_id)
+        stage_id = read.duel_stage_id(uow, duel_id=duel_id)
         if action == "commit":
-            playoff.commit_armageddon_lot(uow, duel_id=duel_id, which=kind, actor=user.username)
+            armageddon.commit_armageddon_lot(uow, duel_id=duel_id, which=kind, actor=user.username)
         else:
-            playoff.reveal_armageddon_lot(
+            armageddon.reveal_armageddon_lot(
                 uow, duel_id=duel_id, which=kind, actor=user.username, nomination_minutes=max(1, minutes)
             )
     return _desk(stage_id)
@@ -88,8 +97,8 @@ def staff_lot(
 @router.post("/staff/duels/{duel_id}/reveal")
 def staff_reveal(request: Request, duel_id: int, user: AuthUser = require_staff()) -> Response:
     with get_uow_factory(request)() as uow:
-        stage_id = playoff.duel_stage_id(uow, duel_id=duel_id)
-        playoff.reveal_nominations(uow, duel_id=duel_id, actor=user.username)
+        stage_id = read.duel_stage_id(uow, duel_id=duel_id)
+        armageddon.reveal_nominations(uow, duel_id=duel_id, actor=user.username)
     return _desk(stage_id)
 
 
@@ -102,8 +111,8 @@ def staff_ruling(
     reason: str = Form(default=""),
 ) -> Response:
     with get_uow_factory(request)() as uow:
-        stage_id = playoff.duel_stage_id(uow, duel_id=duel_id)
-        playoff.record_ruling(
+        stage_id = read.duel_stage_id(uow, duel_id=duel_id)
+        rulings.record_ruling(
             uow, duel_id=duel_id, winner_team_ids=winners, reason=reason, actor=user.username
         )
     return _desk(stage_id)
@@ -114,8 +123,8 @@ def staff_game(
     request: Request, duel_id: int, user: AuthUser = require_staff(), game: str = Form(default="")
 ) -> Response:
     with get_uow_factory(request)() as uow:
-        stage_id = playoff.duel_stage_id(uow, duel_id=duel_id)
-        playoff.set_armageddon_game(uow, duel_id=duel_id, game_ref=game, actor=user.username)
+        stage_id = read.duel_stage_id(uow, duel_id=duel_id)
+        armageddon_game.set_armageddon_game(uow, duel_id=duel_id, game_ref=game, actor=user.username)
     return _desk(stage_id)
 
 
@@ -124,8 +133,8 @@ def staff_result(
     request: Request, duel_id: int, user: AuthUser = require_staff(), result: str = Form(default="")
 ) -> Response:
     with get_uow_factory(request)() as uow:
-        stage_id = playoff.duel_stage_id(uow, duel_id=duel_id)
-        playoff.record_armageddon_result(uow, duel_id=duel_id, result=result, actor=user.username)
+        stage_id = read.duel_stage_id(uow, duel_id=duel_id)
+        armageddon_game.record_armageddon_result(uow, duel_id=duel_id, result=result, actor=user.username)
     return _desk(stage_id)
 
 
@@ -138,8 +147,8 @@ def staff_colour(
     colour: str = Form(default=""),
 ) -> Response:
     with get_uow_factory(request)() as uow:
-        stage_id = playoff.duel_stage_id(uow, duel_id=duel_id)
-        playoff.choose_colour(uow, duel_id=duel_id, team_id=team_id, colour=colour, actor=user)
+        stage_id = read.duel_stage_id(uow, duel_id=duel_id)
+        armageddon.choose_colour(uow, duel_id=duel_id, team_id=team_id, colour=colour, actor=user)
     return _desk(stage_id)
 
 
@@ -152,8 +161,8 @@ def staff_forfeit(
     reason: str = Form(default=""),
 ) -> Response:
     with get_uow_factory(request)() as uow:
-        stage_id = playoff.stage_of_match(uow, match_id=match_id)
-        playoff.forfeit_match(
+        stage_id = read.stage_of_match(uow, match_id=match_id)
+        rulings.forfeit_match(
             uow, match_id=match_id, absent_team_id=absent_team_id, actor=user.username, reason=reason
         )
     return _desk(stage_id)
@@ -170,5 +179,5 @@ def staff_withdraw(
     if not stage_id:
         raise ValidationFailed(["stage_id: missing"])
     with get_uow_factory(request)() as uow:
-        playoff.withdraw_team(uow, team_id=team_id, actor=user.username, reason=reason)
+        rulings.withdraw_team(uow, team_id=team_id, actor=user.username, reason=reason)
     return _desk(stage_id)

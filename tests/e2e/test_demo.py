@@ -26,7 +26,7 @@ from orchestrator.db import make_engine, make_session_factory
 from orchestrator.demo.driver import Demo, DemoResult
 from orchestrator.demo.plan import DemoOptions
 from orchestrator.ports import free_port
-from orchestrator.services import playoff
+from orchestrator.services.playoff.read import bracket_view
 
 pytestmark = [pytest.mark.timeout(300)]
 
@@ -44,7 +44,7 @@ def _champions_in_database(database: Path) -> tuple[tuple[str, ...], set[str], l
             assert event is not None
             stages = list(uow.setup.stages_of(event.id or 0))
             knockout = next(s for s in stages if s.kind == StageKind.KNOCKOUT.value)
-            view = playoff.bracket_view(uow, stage_id=knockout.id or 0)
+            view = bracket_view(uow, stage_id=knockout.id or 0)
             pool_statuses = {s.status for s in stages if s.kind == StageKind.POOLS.value}
             results = []
             for stage in stages:

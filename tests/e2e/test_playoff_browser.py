@@ -16,8 +16,14 @@ from pathlib import Path
 import pytest
 
 from orchestrator.adapters.tables import Role
-from orchestrator.services import playoff
 from orchestrator.services.accounts.users import AuthUser, create_user
+from orchestrator.services.playoff.armageddon import (
+    choose_colour,
+    commit_armageddon_lot,
+    reveal_armageddon_lot,
+)
+from orchestrator.services.playoff.armageddon_game import record_armageddon_result, set_armageddon_game
+from orchestrator.services.playoff.commands import build_bracket
 from tests.support.browser import log_in
 from tests.support.playoff import SEED_A, SEED_B, PlayoffSetup, duel, duel_match, play, playoff_event
 from tests.support.server import LiveServer
@@ -42,16 +48,16 @@ def scene(live_server: LiveServer) -> Scene:
     with factory() as uow:
         setup = playoff_event(uow, slug="playoff-e2e")
     with factory() as uow:
-        playoff.build_bracket(uow, stage_id=setup.playoff_stage_id, actor="arbiter")
+        build_bracket(uow, stage_id=setup.playoff_stage_id, actor="arbiter")
     for key, m1, m2 in (("I", "WWWDDD", "WWWWDD"), ("II", "LLLWDD", "DDDDDD"), ("III", "WWWWDD", "LLLLDD")):
         for leg, boards in ((1, m1), (2, m2)):
             with factory() as uow:
                 play(uow, duel_match(uow, setup, key, leg), boards)
     with factory() as uow:
         duel_id = duel(uow, setup, "III").id or 0
-        playoff.commit_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter", seed=SEED_A)
+        commit_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter", seed=SEED_A)
     with factory() as uow:
-        playoff.reveal_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter")
+        reveal_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter")
     first, second = setup.place_team["C2"], setup.place_team["D3"]
     with factory() as uow:
         for username, team in (("cap-first", first), ("cap-second", second)):
@@ -93,22 +99,18 @@ def test_two_captains_nominate_the_lots_are_drawn_and_the_spectator_sees_the_res
 
     factory = live_server.uow_factory
     with factory() as uow:
-        playoff.commit_armageddon_lot(
-            uow, duel_id=scene.duel_id, which="colour", actor="arbiter", seed=SEED_B
-        )
+        commit_armageddon_lot(uow, duel_id=scene.duel_id, which="colour", actor="arbiter", seed=SEED_B)
     playwright_api.expect(card).to_contain_text("draw to come")
     with factory() as uow:
-        chooser = playoff.reveal_armageddon_lot(uow, duel_id=scene.duel_id, which="colour", actor="arbiter")
+        chooser = reveal_armageddon_lot(uow, duel_id=scene.duel_id, which="colour", actor="arbiter")
     with factory() as uow:
-        playoff.choose_colour(
+        choose_colour(
             uow, duel_id=scene.duel_id, team_id=scene.setup.team_ids[chooser], colour="white", actor=ARBITER
         )
     with factory() as uow:
-        playoff.set_armageddon_game(
-            uow, duel_id=scene.duel_id, game_ref="lichess.org/Xy12Ab34", actor="arbiter"
-        )
+        set_armageddon_game(uow, duel_id=scene.duel_id, game_ref="lichess.org/Xy12Ab34", actor="arbiter")
     with factory() as uow:
-        playoff.record_armageddon_result(uow, duel_id=scene.duel_id, result="0-1", actor="arbiter")
+        record_armageddon_result(uow, duel_id=scene.duel_id, result="0-1", actor="arbiter")
     black = scene.second if chooser == scene.first else scene.first
     playwright_api.expect(card).to_contain_text("Result 0-1")
     playwright_api.expect(card).to_contain_text(f"{black} through on Armageddon")

@@ -8,8 +8,16 @@ import threading
 
 from orchestrator.adapters.tables import ArmageddonStatus, Role
 from orchestrator.adapters.uow import UnitOfWorkFactory
-from orchestrator.services import playoff
 from orchestrator.services.accounts.users import AuthUser
+from orchestrator.services.playoff.armageddon import (
+    choose_colour,
+    commit_armageddon_lot,
+    nominate,
+    reveal_armageddon_lot,
+)
+from orchestrator.services.playoff.armageddon_game import record_armageddon_result
+from orchestrator.services.playoff.commands import build_bracket
+from orchestrator.services.playoff.read import bracket_view
 from tests.support.playoff import SEED_A, SEED_B, duel, duel_match, eligible_accounts, play, playoff_event
 
 ARBITER = AuthUser(id=0, username="arbiter", role=Role.ARBITER, team_id=None, session_generation=1)
@@ -21,15 +29,15 @@ def test_a_level_duel_is_decided_by_armageddon_with_concurrent_nominations(
     with uow_factory() as uow:
         setup = playoff_event(uow, slug="playoff-pg")
     with uow_factory() as uow:
-        playoff.build_bracket(uow, stage_id=setup.playoff_stage_id, actor="arbiter")
+        build_bracket(uow, stage_id=setup.playoff_stage_id, actor="arbiter")
     for leg, boards in ((1, "DDDDDD"), (2, "DDDDDD")):
         with uow_factory() as uow:
             play(uow, duel_match(uow, setup, "IV", leg), boards)
     with uow_factory() as uow:
         duel_id = duel(uow, setup, "IV").id or 0
-        playoff.commit_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter", seed=SEED_A)
+        commit_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter", seed=SEED_A)
     with uow_factory() as uow:
-        playoff.reveal_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter")
+        reveal_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter")
     teams = (setup.place_team["D2"], setup.place_team["C3"])
     with uow_factory() as uow:
         accounts = {team: eligible_accounts(uow, setup, "IV", team)[0] for team in teams}
@@ -47,7 +55,7 @@ def test_a_level_duel_is_decided_by_armageddon_with_concurrent_nominations(
         try:
             barrier.wait()
             with uow_factory() as uow:
-                playoff.nominate(
+                nominate(
                     uow, duel_id=duel_id, team_id=setup.team_ids[team], account=accounts[team], actor=user
                 )
         except BaseException as error:  # reported below
@@ -63,16 +71,14 @@ def test_a_level_duel_is_decided_by_armageddon_with_concurrent_nominations(
         arm = uow.playoff.armageddon_of_duel(duel_id)
         assert arm is not None and arm.status == ArmageddonStatus.CHOOSING.value  # both in: unsealed once
     with uow_factory() as uow:
-        playoff.commit_armageddon_lot(uow, duel_id=duel_id, which="colour", actor="arbiter", seed=SEED_B)
+        commit_armageddon_lot(uow, duel_id=duel_id, which="colour", actor="arbiter", seed=SEED_B)
     with uow_factory() as uow:
-        chooser = playoff.reveal_armageddon_lot(uow, duel_id=duel_id, which="colour", actor="arbiter")
+        chooser = reveal_armageddon_lot(uow, duel_id=duel_id, which="colour", actor="arbiter")
     with uow_factory() as uow:
-        playoff.choose_colour(
-            uow, duel_id=duel_id, team_id=setup.team_ids[chooser], colour="black", actor=ARBITER
-        )
+        choose_colour(uow, duel_id=duel_id, team_id=setup.team_ids[chooser], colour="black", actor=ARBITER)
     with uow_factory() as uow:
-        playoff.record_armageddon_result(uow, duel_id=duel_id, result="0-1", actor="arbiter")
+        record_armageddon_result(uow, duel_id=duel_id, result="0-1", actor="arbiter")
     with uow_factory() as uow:
-        view = {d.key: d for d in playoff.bracket_view(uow, stage_id=setup.playoff_stage_id).duels()}
+        view = {d.key: d for d in bracket_view(uow, stage_id=setup.playoff_stage_id).duels()}
     assert view["IV"].winners == (chooser,) and view["IV"].reason == "armageddon"
     assert view["V"].second == chooser and len(view["V"].matches) == 2

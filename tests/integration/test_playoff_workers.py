@@ -20,7 +20,8 @@ import pytest
 
 from orchestrator.adapters.lichess import LichessClient
 from orchestrator.adapters.tables import Stage
-from orchestrator.services import playoff
+from orchestrator.services.playoff.read import bracket_view
+from orchestrator.services.playoff.storage import lot_purpose
 from tests.integration.test_workers_harness import (
     Run,
     Standin,
@@ -113,12 +114,11 @@ def test_the_group_stage_and_the_play_off_run_to_a_champion_with_no_human_action
             print(run.logs())
             raise
         with run.uow_factory() as uow:
-            view = playoff.bracket_view(uow, stage_id=knockout)
+            view = bracket_view(uow, stage_id=knockout)
             duels = {d.key: d for d in view.duels()}
             event_id = uow.playoff.event_of_stage(knockout)[0].id or 0
             lots = [
-                uow.playoff.latest_lot(event_id, playoff.lot_purpose("I", which))
-                for which in ("category", "colour")
+                uow.playoff.latest_lot(event_id, lot_purpose("I", which)) for which in ("category", "colour")
             ]
             duel_i = uow.playoff.duel_by_key(knockout, "I")
             assert duel_i is not None

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from orchestrator.adapters.tables import Duel, Event, EventStatus, Match, Pool, PoolStatus, Standing
 from orchestrator.adapters.uow import UnitOfWork
-from orchestrator.services import playoff
+from orchestrator.services.playoff.forms import nomination_form
+from orchestrator.services.playoff.sync import advance_after_match
 from orchestrator.services.results import results
 from orchestrator.services.teams import lineups
 from tests.support.factories import EVENT_2020, make_event, stage_id_of
@@ -32,9 +33,12 @@ class PlayoffSetup:
     place_team: dict[str, str]  # "A1" -> team name
 
 
-def playoff_event(uow: UnitOfWork, *, slug: str | None = None, close_top: bool = True) -> PlayoffSetup:
-    """The 2020 event stored, its Top division closed with seeds 1-12 on the qualifying places."""
-    event_id = make_event(uow, EVENT_2020, slug=slug)
+def playoff_event(
+    uow: UnitOfWork, *, slug: str | None = None, close_top: bool = True, definition: str = EVENT_2020
+) -> PlayoffSetup:
+    """The 2020 event (or ``definition``, a variant of its file) stored, its Top division closed with seeds
+    1-12 on the qualifying places."""
+    event_id = make_event(uow, definition, slug=slug)
     event = uow.repo.get_or_raise(Event, event_id)
     event.status = EventStatus.RUNNING.value
     uow.session.add(event)
@@ -96,7 +100,7 @@ def play(uow: UnitOfWork, match: Match, boards: str, *, actor: str = "arbiter") 
             results.record_result(
                 uow, board_id=board.id or 0, result=code, expected_version=board.version, actor=actor
             )
-    playoff.advance_after_match(uow, match_id=match.id or 0, actor=actor)
+    advance_after_match(uow, match_id=match.id or 0, actor=actor)
 
 
 SEED_A = bytes(range(32))
@@ -109,7 +113,7 @@ def eligible_accounts(uow: UnitOfWork, setup: PlayoffSetup, key: str, team: str)
     from orchestrator.services.accounts.users import AuthUser
 
     staff = AuthUser(id=0, username="arbiter", role=Role.ARBITER, team_id=None, session_generation=1)
-    form = playoff.nomination_form(
+    form = nomination_form(
         uow, duel_id=duel(uow, setup, key).id or 0, team_id=setup.team_ids[team], user=staff
     )
     return [account for account, _label in form.options]

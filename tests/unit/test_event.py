@@ -19,6 +19,7 @@ from orchestrator.domain.event import (
     stage_entrants,
     summary,
 )
+from orchestrator.domain.knockout import ArmageddonClock
 from orchestrator.domain.teams import Category
 from orchestrator.eventfile import EventDefinitionError, Problem, parse_event
 
@@ -83,8 +84,7 @@ def test_the_2020_event_has_the_real_duel_iv_and_eleven_duels(event: EventDefini
 def test_the_2020_event_keeps_rules_settings(event: EventDefinition) -> None:
     assert (event.time_control.minutes, event.time_control.increment_seconds) == (15, 5)
     assert event.appeal_window_minutes == 15
-    assert (event.armageddon.white_minutes, event.armageddon.black_minutes) == (5, 4)
-    assert event.armageddon.increment_seconds == 0
+    assert event.armageddon == ArmageddonClock(white_seconds=300, black_seconds=240, increment_seconds=0)
     assert event.team_format.board_categories == (
         Category.OPEN,
         Category.OPEN,

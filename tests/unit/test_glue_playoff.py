@@ -32,10 +32,14 @@ from orchestrator.config import Settings
 from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
 from orchestrator.jobs import bodies, runtime
 from orchestrator.jobs.scheduler import run_playoff_tick
-from orchestrator.services import playoff, queue
+from orchestrator.services import queue
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.gameserver import gameserver
 from orchestrator.services.gameserver.player_links import store_link
+from orchestrator.services.playoff.armageddon_game import set_armageddon_game
+from orchestrator.services.playoff.commands import build_bracket
+from orchestrator.services.playoff.read import bracket_view
+from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE
 from orchestrator.services.teams import lineups
 from orchestrator.standin.app import create_standin_app
 from tests.support.factories import REPO_ROOT, make_event, running_stage, stage_id_of, store_final_standings
@@ -114,10 +118,18 @@ def world(tmp_path: Path) -> Iterator[World]:
     yield from make_world(tmp_path)
 
 
-def playoff_ready(world: World, *, appeal_minutes: int = 15) -> tuple[int, int, int]:
-    """The small play-off event with its group stage closed (stored final standings); returns
-    (event id, group stage id, play-off stage id). Every player is linked on the stand-in."""
+CLOCKS_5_4 = "armageddon: {white_minutes: 5, black_minutes: 4, increment_seconds: 0}"
+
+
+def playoff_ready(
+    world: World, *, appeal_minutes: int = 15, armageddon: str = CLOCKS_5_4
+) -> tuple[int, int, int]:
+    """The small play-off event (``armageddon``: its Armageddon clocks line) with its group stage closed
+    (stored final standings); returns (event id, group stage id, play-off stage id). Every player is linked
+    on the stand-in."""
+    assert CLOCKS_5_4 in SMALL_PLAYOFF
     text = SMALL_PLAYOFF.replace("appeal_window_minutes: 15", f"appeal_window_minutes: {appeal_minutes}")
+    text = text.replace(CLOCKS_5_4, armageddon)
     with world.uow_factory() as uow:
         event_id = make_event(uow, text)
         group = running_stage(uow, event_id=event_id, stage_key="group")
@@ -322,7 +334,7 @@ def test_the_tick_draws_the_lots_applies_the_defaults_and_creates_the_armageddon
     tick(world, times=3)  # never a second Armageddon game
     assert world.standin.get("/_standin/state").json()["games"] == state["games"]
     with world.client() as client, world.uow_factory() as uow:
-        rnd = uow.playoff.round_by_number(knockout, playoff.ARMAGEDDON_ROUND_BASE + duel_id)
+        rnd = uow.playoff.round_by_number(knockout, ARMAGEDDON_ROUND_BASE + duel_id)
         assert rnd is not None
         again = gameserver.create_round_games(
             uow, round_id=rnd.id or 0, client=client, settings=world.settings, actor="worker"
@@ -336,6 +348,25 @@ def test_the_tick_draws_the_lots_applies_the_defaults_and_creates_the_armageddon
     with world.uow_factory() as uow:
         arm = uow.playoff.armageddon_of_duel(duel_id)
         assert arm is not None and arm.status == "decided"
+
+
+def test_an_event_with_white_6_black_5_and_2_seconds_gets_its_armageddon_game_created_with_those_clocks(
+    world: World,
+) -> None:
+    _event, _group, knockout = playoff_ready(
+        world, armageddon="armageddon: {white_minutes: 6, black_minutes: 5, increment_seconds: 2}"
+    )
+    tick(world)
+    duel_id = level_duel(world, knockout)
+    tick(world, times=6)  # both lots committed and drawn, default nominations and colour, game created
+    board = armageddon_board(world, duel_id)
+    assert board is not None and board.game_id is not None
+    with world.client() as client:
+        clock = client.export_games([board.game_id]).games[0]["clock"]
+    assert (clock["whiteInitial"], clock["blackInitial"], clock["increment"]) == (360, 300, 2)
+    with world.uow_factory() as uow:
+        info = next(d for d in bracket_view(uow, stage_id=knockout).duels() if d.id == duel_id)
+    assert info.armageddon is not None and info.armageddon.clock == "White 6 min, Black 5 min, +2 s"
 
 
 @pytest.fixture
@@ -352,7 +383,7 @@ def test_without_unequal_clocks_the_armageddon_game_waits_for_the_arbiter(liches
     with world.uow_factory() as uow:
         arm = uow.playoff.armageddon_of_duel(duel_id)
         assert arm is not None and arm.status == "ready"
-        rnd = uow.playoff.round_by_number(knockout, playoff.ARMAGEDDON_ROUND_BASE + duel_id)
+        rnd = uow.playoff.round_by_number(knockout, ARMAGEDDON_ROUND_BASE + duel_id)
         assert rnd is not None
     games = world.standin.get("/_standin/state").json()["games"]
     with world.client() as client, world.uow_factory() as uow:
@@ -362,9 +393,7 @@ def test_without_unequal_clocks_the_armageddon_game_waits_for_the_arbiter(liches
     assert outcome.status == "manual"
     assert world.standin.get("/_standin/state").json()["games"] == games
     with world.uow_factory() as uow:
-        playoff.set_armageddon_game(
-            uow, duel_id=duel_id, game_ref="https://lichess.org/AbCd1234", actor="arb"
-        )
+        set_armageddon_game(uow, duel_id=duel_id, game_ref="https://lichess.org/AbCd1234", actor="arb")
     board = armageddon_board(world, duel_id)
     assert board is not None and board.game_id == "AbCd1234"
 
@@ -403,7 +432,7 @@ def test_periodic_tick_alone_runs_the_play_off_to_a_champion_and_closes_the_stag
                     break
         with world.uow_factory() as uow:
             assert uow.repo.get_or_raise(Stage, knockout).status == StageStatus.CLOSED.value
-            champions = playoff.bracket_view(uow, stage_id=knockout).champions
+            champions = bracket_view(uow, stage_id=knockout).champions
             closing = uow.results.audit(entity="stage", entity_id=knockout, action_prefix="stage.close")
             final = uow.playoff.duel_by_key(knockout, "III")
             assert final is not None and final.status == "decided"
@@ -427,7 +456,7 @@ def test_a_bracket_round_is_not_paired_while_one_of_its_duels_still_waits_for_a_
     with world.uow_factory() as uow:
         setup = playoff_event(uow)
     with world.uow_factory() as uow:
-        playoff.build_bracket(uow, stage_id=setup.playoff_stage_id, actor="arbiter")
+        build_bracket(uow, stage_id=setup.playoff_stage_id, actor="arbiter")
     for leg in (1, 2):  # duel IV decided 2-0: quarter-final V knows both teams, VI-VIII do not
         with world.uow_factory() as uow:
             play(uow, duel_match(uow, setup, "IV", leg), "WWWWDD")

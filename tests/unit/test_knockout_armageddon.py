@@ -276,3 +276,9 @@ def test_the_game_cannot_be_recorded_before_colours_are_settled() -> None:
 def _level_matches() -> tuple[DuelMatch, DuelMatch]:
     draws = tuple([GameResult.DRAW] * 6)
     return DuelMatch(draws), DuelMatch(draws)
+
+
+def test_the_clock_is_described_for_people_in_minutes_and_seconds() -> None:
+    assert ArmageddonClock().describe() == "White 5 min, Black 4 min, no increment"
+    assert ArmageddonClock(360, 300, 2).describe() == "White 6 min, Black 5 min, +2 s"
+    assert ArmageddonClock(330, 45, 0).describe() == "White 5 min 30 s, Black 45 s, no increment"

@@ -13,9 +13,9 @@ from orchestrator.adapters.repo_gameserver import RoundBoard
 from orchestrator.adapters.tables import Player, Role, Round
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
-from orchestrator.services import playoff
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import Conflict, StaleEdit, ValidationFailed
+from orchestrator.services.playoff.commands import build_bracket
 from orchestrator.services.teams import lineups
 from tests.support.playoff import PlayoffSetup, duel_match, playoff_event
 
@@ -34,7 +34,7 @@ def setup(uow_factory: UnitOfWorkFactory) -> PlayoffSetup:
     with uow_factory() as uow:
         built = playoff_event(uow)
     with uow_factory() as uow:
-        playoff.build_bracket(uow, stage_id=built.playoff_stage_id, actor="arbiter")
+        build_bracket(uow, stage_id=built.playoff_stage_id, actor="arbiter")
         for rnd in uow.playoff.rounds_of_stage(built.playoff_stage_id):
             rnd.scheduled_at = utcnow() + timedelta(hours=2)  # the 2020 dates are long past
             uow.session.add(rnd)

@@ -10,13 +10,23 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.adapters.tables import Appeal, Armageddon, DuelStatus, Lot, Role
+from orchestrator.adapters.tables import Appeal, Armageddon, ArmageddonStatus, DuelStatus, Lot, Role
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
 from orchestrator.domain import lots as domain_lots
-from orchestrator.services import playoff
+from orchestrator.domain.knockout import ArmageddonPhase
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import Conflict
+from orchestrator.services.playoff.armageddon import (
+    choose_colour,
+    commit_armageddon_lot,
+    nominate,
+    reveal_armageddon_lot,
+)
+from orchestrator.services.playoff.armageddon_game import record_armageddon_result, set_armageddon_game
+from orchestrator.services.playoff.commands import build_bracket
+from orchestrator.services.playoff.read import DuelInfo, bracket_view
+from orchestrator.services.playoff.rulings import forfeit_match, record_ruling, withdraw_team
 from tests.support.playoff import (
     SEED_A,
     SEED_B,
@@ -45,13 +55,13 @@ def setup(uow_factory: UnitOfWorkFactory) -> PlayoffSetup:
     with uow_factory() as uow:
         built = playoff_event(uow)
     with uow_factory() as uow:
-        playoff.build_bracket(uow, stage_id=built.playoff_stage_id, actor="arbiter")
+        build_bracket(uow, stage_id=built.playoff_stage_id, actor="arbiter")
     return built
 
 
-def view(uow_factory: UnitOfWorkFactory, setup: PlayoffSetup) -> dict[str, playoff.DuelInfo]:
+def view(uow_factory: UnitOfWorkFactory, setup: PlayoffSetup) -> dict[str, DuelInfo]:
     with uow_factory() as uow:
-        bracket = playoff.bracket_view(uow, stage_id=setup.playoff_stage_id)
+        bracket = bracket_view(uow, stage_id=setup.playoff_stage_id)
     return {d.key: d for d in bracket.duels()}
 
 
@@ -63,34 +73,30 @@ def play_duel(uow_factory: UnitOfWorkFactory, setup: PlayoffSetup, key: str, m1:
 
 def run_armageddon(
     uow_factory: UnitOfWorkFactory, setup: PlayoffSetup, key: str, *, chooser_takes: str, result: str
-) -> playoff.DuelInfo:
+) -> DuelInfo:
     """Category lot (hash, then seed), both nominations, colour lot, colour choice, the game's result."""
     with uow_factory() as uow:
         duel_id = duel(uow, setup, key).id or 0
-        playoff.commit_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter", seed=SEED_A)
+        commit_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter", seed=SEED_A)
     with uow_factory() as uow:
-        playoff.reveal_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter")
+        reveal_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter")
     info = view(uow_factory, setup)[key]
     for team in (info.first, info.second):
         with uow_factory() as uow:
             account = eligible_accounts(uow, setup, key, team)[-1]
-            playoff.nominate(
-                uow, duel_id=duel_id, team_id=setup.team_ids[team], account=account, actor=ARBITER
-            )
+            nominate(uow, duel_id=duel_id, team_id=setup.team_ids[team], account=account, actor=ARBITER)
     with uow_factory() as uow:
-        playoff.commit_armageddon_lot(uow, duel_id=duel_id, which="colour", actor="arbiter", seed=SEED_B)
+        commit_armageddon_lot(uow, duel_id=duel_id, which="colour", actor="arbiter", seed=SEED_B)
     with uow_factory() as uow:
-        chooser = playoff.reveal_armageddon_lot(uow, duel_id=duel_id, which="colour", actor="arbiter")
+        chooser = reveal_armageddon_lot(uow, duel_id=duel_id, which="colour", actor="arbiter")
     with uow_factory() as uow:
-        playoff.choose_colour(
+        choose_colour(
             uow, duel_id=duel_id, team_id=setup.team_ids[chooser], colour=chooser_takes, actor=ARBITER
         )
     with uow_factory() as uow:
-        playoff.set_armageddon_game(
-            uow, duel_id=duel_id, game_ref="https://lichess.org/AbCd1234/black", actor="arb"
-        )
+        set_armageddon_game(uow, duel_id=duel_id, game_ref="https://lichess.org/AbCd1234/black", actor="arb")
     with uow_factory() as uow:
-        playoff.record_armageddon_result(uow, duel_id=duel_id, result=result, actor="arbiter")
+        record_armageddon_result(uow, duel_id=duel_id, result=result, actor="arbiter")
     return view(uow_factory, setup)[key]
 
 
@@ -120,7 +126,7 @@ def test_the_bracket_is_refused_while_the_top_standings_are_provisional(
     with uow_factory() as uow:
         built = playoff_event(uow, close_top=False)
     with uow_factory() as uow, pytest.raises(Conflict, match="standings are not closed"):
-        playoff.build_bracket(uow, stage_id=built.playoff_stage_id, actor="arbiter")
+        build_bracket(uow, stage_id=built.playoff_stage_id, actor="arbiter")
 
 
 def test_a_duel_won_two_nil_sends_its_winner_to_the_quarter_final(
@@ -192,9 +198,7 @@ def test_a_team_that_lost_match_one_and_defaults_match_two_loses_the_duel_by_for
     with uow_factory() as uow:
         match = duel_match(uow, setup, "I", 2)
         absent = setup.team_ids[setup.place_team["B3"]]
-        playoff.forfeit_match(
-            uow, match_id=match.id or 0, absent_team_id=absent, actor="arbiter", reason="no show"
-        )
+        forfeit_match(uow, match_id=match.id or 0, absent_team_id=absent, actor="arbiter", reason="no show")
     info = view(uow_factory, setup)["I"]
     assert info.reason == "forfeit" and info.winners == (setup.place_team["A2"],)
     assert (info.matches[1].first_gp, info.matches[1].second_gp, info.matches[1].forfeit) == (
@@ -212,7 +216,7 @@ def test_a_team_that_won_match_one_and_defaults_match_two_is_level_and_goes_to_a
     with uow_factory() as uow:
         match = duel_match(uow, setup, "I", 2)
         absent = setup.team_ids[setup.place_team["A2"]]
-        playoff.forfeit_match(uow, match_id=match.id or 0, absent_team_id=absent, actor="arbiter")
+        forfeit_match(uow, match_id=match.id or 0, absent_team_id=absent, actor="arbiter")
     info = view(uow_factory, setup)["I"]
     assert info.mp == (2, 2) and info.status == DuelStatus.ARMAGEDDON.value
 
@@ -224,7 +228,7 @@ def test_a_withdrawal_before_a_quarter_final_sends_the_opponent_through_by_forfe
     winner = setup.place_team["B2"]
     assert view(uow_factory, setup)["VII"].second == winner
     with uow_factory() as uow:
-        playoff.withdraw_team(uow, team_id=setup.team_ids[winner], actor="arbiter", reason="travel ban")
+        withdraw_team(uow, team_id=setup.team_ids[winner], actor="arbiter", reason="travel ban")
     duels = view(uow_factory, setup)
     assert duels["II"].winners == (winner,)  # a duel already won keeps its result
     assert duels["VII"].reason == "withdrawal" and duels["VII"].winners == (setup.place_team["C1"],)
@@ -244,7 +248,7 @@ def test_a_withdrawal_in_the_middle_of_a_duel_forfeits_its_unplayed_match(
         play(uow, duel_match(uow, setup, "III", 1), "WWWWDD")
     gone = setup.place_team["C2"]
     with uow_factory() as uow:
-        playoff.withdraw_team(uow, team_id=setup.team_ids[gone], actor="arbiter", reason="illness")
+        withdraw_team(uow, team_id=setup.team_ids[gone], actor="arbiter", reason="illness")
     info = view(uow_factory, setup)["III"]
     assert info.reason == "withdrawal" and info.winners == (setup.place_team["D3"],)
     assert info.matches[1].forfeit is not None
@@ -272,9 +276,9 @@ def test_staff_record_joint_winners_with_a_reason_and_the_next_slot_stays_empty(
         d = duel(uow, setup, "I")
         both = [d.first_team_id or 0, d.second_team_id or 0]
         with pytest.raises(Exception, match="reason"):
-            playoff.record_ruling(uow, duel_id=d.id or 0, winner_team_ids=both, reason=" ", actor="arbiter")
+            record_ruling(uow, duel_id=d.id or 0, winner_team_ids=both, reason=" ", actor="arbiter")
     with uow_factory() as uow:
-        playoff.record_ruling(
+        record_ruling(
             uow, duel_id=d.id or 0, winner_team_ids=both, reason="disconnection appeal upheld", actor="owner"
         )
     duels = view(uow_factory, setup)
@@ -283,7 +287,7 @@ def test_staff_record_joint_winners_with_a_reason_and_the_next_slot_stays_empty(
     )
     assert not duels["VIII"].second_known
     with uow_factory() as uow:
-        playoff.record_ruling(
+        record_ruling(
             uow, duel_id=d.id or 0, winner_team_ids=both[:1], reason="organiser decision", actor="owner"
         )
     assert view(uow_factory, setup)["VIII"].second == setup.place_team["A2"]
@@ -295,7 +299,7 @@ def test_a_whole_play_off_replayed_crowns_a_champion(
     for key in ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI"):
         play_duel(uow_factory, setup, key, "WWWDDD", "DDDDDW")
     with uow_factory() as uow:
-        bracket = playoff.bracket_view(uow, stage_id=setup.playoff_stage_id)
+        bracket = bracket_view(uow, stage_id=setup.playoff_stage_id)
     # The first-named team wins every duel: A1 beats winner IV (D2), ..., the final is IX's v X's winner.
     assert bracket.champions == (setup.place_team["A1"],)
     assert [name for name, _ in bracket.rounds] == ["First round", "Quarter-final", "Semi-final", "Final"]
@@ -309,20 +313,32 @@ def test_the_category_lot_publishes_its_hash_before_the_seed(
     play_duel(uow_factory, setup, "IV", "DDDDDD", "DDDDDD")
     with uow_factory() as uow:
         duel_id = duel(uow, setup, "IV").id or 0
-        lot_id = playoff.commit_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter")
+        lot_id = commit_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter")
     info = view(uow_factory, setup)["IV"]
     assert info.pending_lot is not None and info.pending_lot.seed_hex is None and info.armageddon is None
     with uow_factory() as uow:
         lot = uow.repo.get_or_raise(Lot, lot_id)
         assert lot.sealed_seed_hex is not None and lot.outcome is None
         # Asking again keeps the published hash (no second seed to choose from).
-        assert (
-            playoff.commit_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter") == lot_id
-        )
+        assert commit_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter") == lot_id
     with uow_factory() as uow:
-        category = playoff.reveal_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter")
+        category = reveal_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter")
     with uow_factory() as uow:
         lot = uow.repo.get_or_raise(Lot, lot_id)
         assert lot.sealed_seed_hex is None and lot.seed_hex is not None and lot.outcome == [category]
         arm = uow.playoff.armageddon_of_duel(duel_id)
         assert isinstance(arm, Armageddon) and arm.category == category
+
+
+def test_an_armageddon_row_stores_each_phase_under_the_columns_own_codes_and_reads_it_back() -> None:
+    stored = {}
+    for phase in ArmageddonPhase:
+        if phase is ArmageddonPhase.DRAW_CATEGORY:
+            continue  # no row before the category is drawn
+        row = Armageddon(
+            duel_id=1, category="open", chooser_lot_id=7 if phase is ArmageddonPhase.CHOOSE_COLOUR else None
+        )
+        row.enter(phase)
+        assert row.phase is phase
+        stored[phase.value] = row.status
+    assert set(stored.values()) == {s.value for s in ArmageddonStatus}  # the CHECK constraint's values

@@ -41,7 +41,12 @@ from orchestrator.config import Settings
 from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
 from orchestrator.jobs import bodies, dispatch, runtime
 from orchestrator.jobs.scheduler import PlayoffTick, run_playoff_tick
-from orchestrator.services import playoff, queue
+from orchestrator.services import queue
+from orchestrator.services.playoff import sync
+from orchestrator.services.playoff.commands import advance_bracket
+from orchestrator.services.playoff.read import bracket_view
+from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE, LotWhich, lot_purpose
+from orchestrator.services.playoff.sync import advance_stage_bracket
 from tests.support.factories import REPO_ROOT, make_event, running_stage, stage_id_of, store_final_standings
 
 SMALL_PLAYOFF = (REPO_ROOT / "tests" / "fixtures" / "events" / "small-playoff.yaml").read_text("utf-8")
@@ -133,15 +138,15 @@ def level(world: World, key: str = "I") -> int:
     """White wins every board of both matches: 3-3 twice, level on match points. Returns the duel id."""
     store_results(world, key, "white")
     with world.uow_factory() as uow:
-        playoff.advance_bracket(uow, stage_id=world.knockout, actor="arbiter")  # the arbiter's path: no tick
+        advance_bracket(uow, stage_id=world.knockout, actor="arbiter")  # the arbiter's path: no tick
     assert the_duel(world, key).status == "armageddon"
     return the_duel(world, key).id or 0
 
 
-def lot_of(world: World, key: str, which: playoff.LotWhich) -> Lot | None:
+def lot_of(world: World, key: str, which: LotWhich) -> Lot | None:
     with world.uow_factory() as uow:
         event_id = uow.playoff.event_of_stage(world.knockout)[0].id or 0
-        return uow.playoff.latest_lot(event_id, playoff.lot_purpose(key, which))
+        return uow.playoff.latest_lot(event_id, lot_purpose(key, which))
 
 
 def armageddon(world: World, duel_id: int) -> Armageddon | None:
@@ -164,7 +169,7 @@ def test_a_duel_a_workers_advance_makes_level_gets_its_category_lot_committed_by
     assert the_duel(world, "I").status != "armageddon"
     before = len(runtime.runtime().sent)
     with world.uow_factory() as uow:  # what playoff.advance does after an ingestion
-        changed = playoff.advance_stage_bracket(uow, stage_id=world.knockout, actor="worker")
+        changed = advance_stage_bracket(uow, stage_id=world.knockout, actor="worker")
     assert "I" in changed
     assert ticks_sent(before) == 1
     lot = lot_of(world, "I", "category")
@@ -249,7 +254,7 @@ def test_the_colour_draw_applies_the_default_colour_and_queues_the_armageddon_pa
         assert arm is not None and arm.status == "ready"
         assert arm.colour == world.settings.armageddon_default_colour
         with world.uow_factory() as uow:
-            rnd = uow.playoff.round_by_number(world.knockout, playoff.ARMAGEDDON_ROUND_BASE + duel_id)
+            rnd = uow.playoff.round_by_number(world.knockout, ARMAGEDDON_ROUND_BASE + duel_id)
         assert rnd is not None and paired == [rnd.id]
 
 
@@ -261,13 +266,13 @@ def test_a_tick_with_nothing_new_does_not_advance_and_a_stored_result_makes_it_a
 ) -> None:
     tick(world)  # builds the bracket; finds it settled
     calls: list[int] = []
-    real = playoff._advance
+    real = sync.advance
 
     def counting(uow: UnitOfWork, **kwargs: Any) -> Any:
         calls.append(kwargs["stage_id"])
         return real(uow, **kwargs)
 
-    monkeypatch.setattr(playoff, "_advance", counting)
+    monkeypatch.setattr(sync, "advance", counting)
     tick(world)
     assert calls == []
     store_results(world, "I", "white")  # no advance: only the tick can notice
@@ -345,7 +350,7 @@ def test_the_bracket_view_reads_as_many_queries_with_two_armageddons_as_with_one
         event.listen(world.engine, "before_cursor_execute", counted)
         try:
             with world.uow_factory() as uow:
-                playoff.bracket_view(uow, stage_id=world.knockout)
+                bracket_view(uow, stage_id=world.knockout)
         finally:
             event.remove(world.engine, "before_cursor_execute", counted)
         return count

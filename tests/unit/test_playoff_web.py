@@ -1,9 +1,11 @@
 """The play-off over HTTP (ASGI, SQLite): captain isolation through pages, JSON and guessed ids; sealed
 nominations invisible to everyone else (pages, API, live messages, audit, error messages) until both are
-in; deadlines enforced by the server; the public bracket page and its JSON."""
+in; deadlines enforced by the server; the public bracket page and its JSON; the event's own Armageddon
+clocks on the pages and in the game's pairing."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterator
@@ -18,10 +20,32 @@ from fastapi.testclient import TestClient
 from orchestrator.adapters.tables import Role, Round
 from orchestrator.config import Settings
 from orchestrator.db import utcnow
-from orchestrator.services import live, playoff
-from orchestrator.services.accounts.users import create_user
+from orchestrator.domain.teams import Category
+from orchestrator.services import live
+from orchestrator.services.accounts.users import AuthUser, create_user
+from orchestrator.services.playoff.armageddon import (
+    NOMINATIONS_CLOSED,
+    choose_colour,
+    commit_armageddon_lot,
+    nominate,
+    reveal_armageddon_lot,
+)
+from orchestrator.services.playoff.armageddon_game import armageddon_pairing
+from orchestrator.services.playoff.commands import build_bracket
+from orchestrator.services.playoff.deadlines import apply_due_deadlines
+from orchestrator.services.teams.lineups import ineligibility
 from orchestrator.web.app import create_app
-from tests.support.playoff import SEED_A, PlayoffSetup, duel, duel_match, play, playoff_event
+from tests.support.factories import EVENT_2020
+from tests.support.playoff import (
+    SEED_A,
+    SEED_B,
+    PlayoffSetup,
+    duel,
+    duel_match,
+    eligible_accounts,
+    play,
+    playoff_event,
+)
 
 PASSWORD = "correct horse battery"
 
@@ -45,27 +69,23 @@ def world(tmp_path: Path) -> Iterator[World]:
         with factory() as uow:
             setup = playoff_event(uow)
         with factory() as uow:
-            playoff.build_bracket(uow, stage_id=setup.playoff_stage_id, actor="arbiter")
+            build_bracket(uow, stage_id=setup.playoff_stage_id, actor="arbiter")
         for leg, boards in ((1, "WWWWDD"), (2, "LLLLDD")):
             with factory() as uow:
                 play(uow, duel_match(uow, setup, "III", leg), boards)
         with factory() as uow:
             d = duel(uow, setup, "III")
             duel_id = d.id or 0
-            playoff.commit_armageddon_lot(
-                uow, duel_id=duel_id, which="category", actor="arbiter", seed=SEED_A
-            )
+            commit_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter", seed=SEED_A)
         with factory() as uow:
-            category = playoff.reveal_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter")
+            category = reveal_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter")
         with factory() as uow:
             first, second = setup.place_team["C2"], setup.place_team["D3"]
             accounts: dict[str, list[tuple[str, str]]] = {}
             for name in (first, second):
                 players = uow.playoff.players_of_team(setup.team_ids[name])
                 accounts[name] = [
-                    (p.account, p.name)
-                    for p in players
-                    if playoff.ineligibility(p, playoff.Category(category), 2000) is None
+                    (p.account, p.name) for p in players if ineligibility(p, Category(category), 2000) is None
                 ]
             for username, team in (("cap1", first), ("cap2", second), ("cap3", setup.place_team["A1"])):
                 create_user(
@@ -214,14 +234,14 @@ def test_nominations_are_refused_after_the_deadline_and_the_default_applies(worl
         json={"account": world.second_accounts[0][0]},
         headers={"X-CSRF-Token": csrf2},
     )
-    assert answer.status_code == 409 and answer.json()["detail"] == playoff.NOMINATIONS_CLOSED
+    assert answer.status_code == 409 and answer.json()["detail"] == NOMINATIONS_CLOSED
     # Spectators see the nominations as soon as the deadline has passed, defaults applied.
     data = TestClient(world.app).get(f"/api/v1/events/{world.setup.slug}/bracket").json()
     arm_json = next(d for r in data["rounds"] for d in r["duels"] if d["key"] == "III")["armageddon"]
     assert arm_json["sealed"] is False
     assert [n["by_default"] for n in arm_json["nominees"]] == [False, True]
     with world.app.state.uow_factory() as uow:
-        done = playoff.apply_due_deadlines(uow)
+        done = apply_due_deadlines(uow)
     assert done["armageddons_revealed"] == 1
 
 
@@ -346,3 +366,57 @@ def test_the_lineup_deadline_is_read_and_moved_through_the_json_api_too(world: W
     cap, cap_csrf = login(world.app, "cap1")
     assert cap.get(url).status_code == 403
     assert cap.put(url, json=body, headers={"X-CSRF-Token": cap_csrf}).status_code == 403
+
+
+# --- the event's own Armageddon clocks -------------------------------------------------------------------
+
+CLOCKS_2020 = "armageddon: {white_minutes: 5, black_minutes: 4, increment_seconds: 0}"
+CLOCKS_6_5_2 = "armageddon: {white_minutes: 6, black_minutes: 5, increment_seconds: 2}"
+
+
+def test_the_bracket_and_armageddon_pages_show_the_events_own_clocks_and_that_a_draw_sends_black_through(
+    tmp_path: Path,
+) -> None:
+    assert CLOCKS_2020 in EVENT_2020
+    staff = AuthUser(id=0, username="arbiter", role=Role.ARBITER, team_id=None, session_generation=1)
+    app = create_app(Settings(data_dir=tmp_path, environment="test", login_max_failures=1000))
+    with TestClient(app):
+        factory = app.state.uow_factory
+        with factory() as uow:
+            setup = playoff_event(uow, definition=EVENT_2020.replace(CLOCKS_2020, CLOCKS_6_5_2))
+            create_user(uow, username="arb", password=PASSWORD, role=Role.ARBITER)
+        with factory() as uow:
+            build_bracket(uow, stage_id=setup.playoff_stage_id, actor="arbiter")
+        for leg, boards in ((1, "WWWWDD"), (2, "LLLLDD")):
+            with factory() as uow:
+                play(uow, duel_match(uow, setup, "III", leg), boards)
+        with factory() as uow:
+            duel_id = duel(uow, setup, "III").id or 0
+            commit_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter", seed=SEED_A)
+        with factory() as uow:
+            reveal_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter")
+        for place in ("C2", "D3"):
+            team = setup.place_team[place]
+            with factory() as uow:
+                account = eligible_accounts(uow, setup, "III", team)[0]
+                nominate(uow, duel_id=duel_id, team_id=setup.team_ids[team], account=account, actor=staff)
+        with factory() as uow:
+            commit_armageddon_lot(uow, duel_id=duel_id, which="colour", actor="arbiter", seed=SEED_B)
+        with factory() as uow:
+            chooser = reveal_armageddon_lot(uow, duel_id=duel_id, which="colour", actor="arbiter")
+        client, _csrf = login(app, "arb")
+        chooser_page = client.get(f"/captain/duels/{duel_id}/armageddon?team_id={setup.team_ids[chooser]}")
+        with factory() as uow:
+            choose_colour(uow, duel_id=duel_id, team_id=setup.team_ids[chooser], colour="black", actor=staff)
+        bracket = client.get(f"/events/{setup.slug}/bracket")
+        game_page = client.get(f"/captain/duels/{duel_id}/armageddon?team_id={setup.team_ids[chooser]}")
+        with factory() as uow:
+            spec = armageddon_pairing(uow, duel_id=duel_id).spec
+    clock = "White 6 min, Black 5 min, +2 s"
+    for answer in (chooser_page, bracket, game_page):
+        assert answer.status_code == 200, answer.text
+        text = html.unescape(answer.text)
+        assert clock in text and "5 min, Black 4 min" not in text
+        assert "a draw sends Black's team through" in text
+    assert html.unescape(bracket.text).count(clock) == 2  # the page's rules line and the duel's card
+    assert (spec.white_limit_s, spec.black_limit_s, spec.clock_increment_s) == (360, 300, 2)

@@ -70,14 +70,10 @@ from orchestrator.services.definitions import DefinitionUnavailable, event_defin
 from orchestrator.services.errors import Conflict
 from orchestrator.services.gameserver.ingestion import GameUpdate, IngestReport, ingest_games
 from orchestrator.services.gameserver.player_links import decrypt_token, mark_refused
-from orchestrator.services.playoff import (
-    ARMAGEDDON_LEG,
-    ARMAGEDDON_ROUND_BASE,
-    armageddon_pairing,
-    duels_waiting_for_round,
-    set_armageddon_game,
-    settle_stage_bracket,
-)
+from orchestrator.services.playoff.armageddon_game import armageddon_pairing, set_armageddon_game
+from orchestrator.services.playoff.commands import duels_waiting_for_round
+from orchestrator.services.playoff.storage import ARMAGEDDON_LEG, ARMAGEDDON_ROUND_BASE
+from orchestrator.services.playoff.sync import settle_stage_bracket
 from orchestrator.services.queue import ADVANCE_STAGE, CREATE_GAMES, PLAYOFF_TICK, PULL_ROUND, enqueue
 from orchestrator.services.results.standings import close_stage, event_rules, mark_stage_closed
 from orchestrator.services.teams.lineups import apply_lineups

@@ -43,7 +43,7 @@ from orchestrator.domain.scoring import (
 from orchestrator.services import live
 from orchestrator.services.boards import board_current_value
 from orchestrator.services.errors import Conflict, CurrentValue, NotFound, StaleEdit, ValidationFailed
-from orchestrator.services.playoff import advance_after_match
+from orchestrator.services.playoff.sync import advance_after_match
 from orchestrator.services.results import standings as standings_service
 
 # The choices of the result entry page, in the seed's order; "–" is "no result yet".
@@ -225,7 +225,7 @@ def _update_statuses(uow: UnitOfWork, match: Match, rnd: Round) -> None:
 
 def after_match_change(uow: UnitOfWork, match: Match, stage: Stage, *, actor: str) -> None:
     """Store the pool's standings again, announce the match, duel, pool and event topics, and move a duel
-    match's bracket on (``playoff.advance_after_match``, idempotent)."""
+    match's bracket on (``playoff.sync.advance_after_match``, idempotent)."""
     if match.pool_id is not None:
         standings_service.recompute_pool(uow, pool_id=match.pool_id, actor=actor)
     if match.duel_id is not None:

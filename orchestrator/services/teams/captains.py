@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from orchestrator.adapters.tables import ArmageddonStatus, DuelStatus, Event, Team, User
+from orchestrator.adapters.tables import DuelStatus, Event, Team, User
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings
 from orchestrator.db import utcnow
+from orchestrator.domain.knockout import ArmageddonPhase
 from orchestrator.services.accounts.users import (
     NOT_YOUR_TEAM,
     AuthUser,
@@ -131,7 +132,7 @@ class CaptainDuel:
     key: str
     round_name: str
     opponent: str
-    armageddon_status: str | None  # None: no Armageddon in this duel (yet)
+    armageddon_phase: str | None  # an ArmageddonPhase value; None: no Armageddon in this duel (yet)
     nominated: bool
 
 
@@ -190,7 +191,7 @@ def captain_home(uow: UnitOfWork, *, user: AuthUser, team_id: int | None = None)
                 key=duel.key,
                 round_name=duel.round_name,
                 opponent=duel_teams[other_id].name if other_id in duel_teams else "?",
-                armageddon_status=armageddon.status if armageddon else None,
+                armageddon_phase=armageddon.phase.value if armageddon else None,
                 nominated=nominated and armageddon is not None,
             )
         )
@@ -198,4 +199,4 @@ def captain_home(uow: UnitOfWork, *, user: AuthUser, team_id: int | None = None)
 
 
 def captain_must_nominate(home: CaptainHome) -> list[CaptainDuel]:
-    return [d for d in home.duels if d.armageddon_status == ArmageddonStatus.NOMINATING.value]
+    return [d for d in home.duels if d.armageddon_phase == ArmageddonPhase.NOMINATING.value]

@@ -1,0 +1,46 @@
+"""What the beat applies when a play-off deadline passes (docs/rules.md §5, docs/workers.md)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from orchestrator.adapters.tables import Round, Stage
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.db import utcnow
+from orchestrator.domain.knockout import ArmageddonPhase
+from orchestrator.services.playoff._context import load_duel
+from orchestrator.services.playoff.armageddon import unseal
+from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE
+from orchestrator.services.playoff.sync import advance_unless_settled
+from orchestrator.services.teams.lineups import apply_lineups
+
+
+def apply_due_deadlines(
+    uow: UnitOfWork, now: datetime | None = None, *, actor: str = "system"
+) -> dict[str, int]:
+    """For the beat: unseal Armageddons past their deadline (defaults apply), apply lineups of rounds past
+    their lineup deadline, and move running brackets on (each Armageddon's phase brought in line with its
+    game first; nothing to do for a bracket in a state an earlier advance left as it was). Idempotent;
+    returns what it did."""
+    now = now or utcnow()
+    done = {"armageddons_revealed": 0, "rounds_lined_up": 0, "duels_changed": 0}
+    stages = list(uow.playoff.running_knockout_stages())
+    for stage in stages:  # the stage, then duels, then rounds: the order every bracket writer takes
+        uow.locks.lock(Stage, stage.id or 0)
+    for arm in uow.playoff.due_armageddons(now):
+        ctx, duel = load_duel(uow, arm.duel_id, lock=True)
+        if ctx.armageddons[arm.duel_id].phase is ArmageddonPhase.NOMINATING:
+            unseal(uow, ctx, duel, now=now, actor=actor)
+            done["armageddons_revealed"] += 1
+    for rnd in uow.playoff.due_lineup_rounds(now):
+        if rnd.number >= ARMAGEDDON_ROUND_BASE:
+            continue
+        uow.locks.lock(Round, rnd.id or 0)  # as the pairing does: never beside it on the same boards
+        apply_lineups(uow, round_id=rnd.id or 0, actor=actor)
+        done["rounds_lined_up"] += 1
+    for stage in stages:
+        changed, _final = advance_unless_settled(
+            uow, stage_id=stage.id or 0, actor=actor, now=now, follow_up=False
+        )
+        done["duels_changed"] += len(changed)
+    return done

@@ -1,0 +1,124 @@
+"""Forfeits, withdrawals and staff rulings in the play-off (docs/rules.md §2, §5)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from orchestrator.adapters.tables import Duel, DuelStatus, Event, Match, MatchStatus, Round, Team
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.db import utcnow
+from orchestrator.domain.scoring import GameResult, MatchForfeit
+from orchestrator.services import live
+from orchestrator.services.errors import Conflict, ValidationFailed
+from orchestrator.services.playoff._context import load_duel
+from orchestrator.services.playoff.commands import advance_bracket
+from orchestrator.services.playoff.storage import ARMAGEDDON_LEG
+
+
+def forfeit_match(
+    uow: UnitOfWork, *, match_id: int, absent_team_id: int, actor: str, reason: str = ""
+) -> None:
+    """A team did not play a match: it loses it 0–6 by forfeit (docs/rules.md §2, §5)."""
+    match = uow.repo.get_or_raise(Match, match_id)
+    if absent_team_id not in (match.first_team_id, match.second_team_id):
+        raise ValidationFailed([f"team {absent_team_id} does not play match {match_id}"])
+    if match.leg == ARMAGEDDON_LEG:
+        raise Conflict("Record an Armageddon forfeit as the game's result (+/- or -/+).")
+    code = MatchForfeit.B_WINS if absent_team_id == match.first_team_id else MatchForfeit.A_WINS
+    old = match.forfeit
+    match.forfeit = code.value
+    match.status = MatchStatus.FINISHED.value
+    match.finished_at = match.finished_at or utcnow()
+    uow.session.add(match)
+    stage_event = uow.playoff.event_of_stage(uow.repo.get_or_raise(Round, match.round_id).stage_id)[0]
+    uow.audit.record(
+        actor=actor,
+        action="match.forfeit",
+        entity="match",
+        entity_id=match_id,
+        event_id=stage_event.id,
+        old={"forfeit": old},
+        new={"forfeit": code.value, "absent_team_id": absent_team_id},
+        reason=reason or None,
+    )
+    live.announce(uow, f"match:{match_id}", match_id=match_id)
+    if match.duel_id is not None:
+        duel = uow.repo.get_or_raise(Duel, match.duel_id)
+        advance_bracket(uow, stage_id=duel.stage_id, actor=actor)
+
+
+def withdraw_team(
+    uow: UnitOfWork, *, team_id: int, actor: str, reason: str, now: datetime | None = None
+) -> None:
+    """A team withdraws: it loses its remaining matches, and the bracket moves on (docs/rules.md §5)."""
+    now = now or utcnow()
+    if not reason.strip():
+        raise ValidationFailed(["reason: say why the team withdraws"])
+    team = uow.repo.get_or_raise(Team, team_id)
+    if team.withdrawn_at is not None:
+        raise Conflict(f"{team.name} has already withdrawn.")
+    team.withdrawn_at = now
+    uow.session.add(team)
+    uow.audit.record(
+        actor=actor,
+        action="team.withdraw",
+        entity="team",
+        entity_id=team_id,
+        event_id=team.event_id,
+        reason=reason,
+    )
+    for stage in uow.playoff.knockout_stages(team.event_id):
+        for duel in uow.playoff.duels_of_stage(stage.id or 0):
+            if team_id not in (duel.first_team_id, duel.second_team_id):
+                continue
+            if duel.status == DuelStatus.DECIDED.value:
+                continue
+            duel.outcome = {**(duel.outcome or {}), "withdrawn_team_id": team_id}
+            uow.session.add(duel)
+            # Its unplayed matches are lost 0–6; finished ones keep their results.
+            for match in uow.playoff.matches_of_duels([duel.id])[duel.id or 0]:
+                boards = uow.playoff.boards_of_matches([match.id])[match.id or 0]
+                if match.leg == ARMAGEDDON_LEG or match.forfeit != MatchForfeit.NONE.value:
+                    continue
+                if boards and all(GameResult(b.result).is_final for b in boards):
+                    continue
+                code = MatchForfeit.B_WINS if team_id == match.first_team_id else MatchForfeit.A_WINS
+                match.forfeit = code.value
+                match.status = MatchStatus.FINISHED.value
+                uow.session.add(match)
+        uow.flush()
+        advance_bracket(uow, stage_id=stage.id or 0, actor=actor, now=now)
+        live.announce(uow, f"event:{uow.repo.get_or_raise(Event, team.event_id).slug}", team_id=team_id)
+
+
+def record_ruling(
+    uow: UnitOfWork, *, duel_id: int, winner_team_ids: Sequence[int], reason: str, actor: str
+) -> None:
+    """Staff record an exceptional outcome with a reason; both teams = joint winners (2020 final)."""
+    ctx, duel = load_duel(uow, duel_id, lock=True)
+    teams = {duel.first_team_id, duel.second_team_id}
+    problems = []
+    if not reason.strip():
+        problems.append("reason: an exceptional outcome needs a reason")
+    if not winner_team_ids or not set(winner_team_ids) <= teams or None in teams:
+        problems.append("winners: name one or both teams of the duel")
+    if problems:
+        raise ValidationFailed(problems)
+    old = duel.outcome
+    ruling = {"winner_team_ids": sorted(set(winner_team_ids)), "reason": reason.strip()}
+    duel.outcome = {**(duel.outcome or {}), "ruling": ruling}
+    uow.session.add(duel)
+    uow.audit.record(
+        actor=actor,
+        action="duel.ruling",
+        entity="duel",
+        entity_id=duel_id,
+        event_id=ctx.event.id,
+        old=old,
+        new=duel.outcome,
+        reason=reason.strip(),
+    )
+    uow.flush()
+    advance_bracket(uow, stage_id=duel.stage_id, actor=actor)
+    live.announce(uow, f"duel:{duel_id}", duel_id=duel_id)
