@@ -20,6 +20,7 @@ from orchestrator.config import Settings
 from orchestrator.ports import free_port
 from orchestrator.services import live, live_redis, views
 from orchestrator.web.app import create_app
+from tests.support.ci import missing
 from tests.support.server import serving
 from tests.unit.test_views import DRAW_3_3, FIRST_WINS_6_0, SeededPool, play, seed_small_pool
 
@@ -121,11 +122,7 @@ def _redis_or_skip(url: str) -> redis.Redis:
     try:
         client.ping()
     except redis.RedisError as error:
-        import os
-
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"Redis is not reachable: {error}")
-        pytest.skip(f"Redis is not reachable: {error}")
+        missing(f"Redis is not reachable: {error}")
     return client
 
 
