@@ -15,16 +15,9 @@ from orchestrator.domain import lots as lot_rules
 from orchestrator.services import appeals, fairplay, results
 from orchestrator.services import standings as standings_service
 from orchestrator.services.errors import Conflict, StaleEdit, ValidationFailed
-from tests.unit.test_results_fixtures import BuiltPool, build_pool, results_uow_factory
-
-__all__ = ["results_uow_factory"]
+from tests.unit.test_results_fixtures import BuiltPool, build_pool
 
 LATER = timedelta(minutes=16)  # past the 15-minute appeal window
-
-
-@pytest.fixture
-def uowf(results_uow_factory: UnitOfWorkFactory) -> UnitOfWorkFactory:
-    return results_uow_factory
 
 
 @pytest.fixture
