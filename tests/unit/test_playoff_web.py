@@ -22,8 +22,7 @@ from orchestrator.services import live, playoff
 from orchestrator.services.users import create_user
 from orchestrator.web.app import create_app
 from tests.support.playoff import SEED_A, PlayoffSetup, duel, duel_match, play, playoff_event
-
-PASSWORD = "correct horse battery"
+from tests.support.web import PASSWORD, login
 
 
 @dataclass
@@ -73,13 +72,6 @@ def world(tmp_path: Path) -> Iterator[World]:
                 )
             create_user(uow, username="arb", password=PASSWORD, role=Role.ARBITER)
         yield World(app, setup, duel_id, first, second, accounts[first], accounts[second])
-
-
-def login(app: FastAPI, username: str) -> tuple[TestClient, str]:
-    client = TestClient(app, follow_redirects=False)
-    answer = client.post("/api/v1/auth/login", json={"username": username, "password": PASSWORD})
-    assert answer.status_code == 200, answer.text
-    return client, answer.json()["csrf_token"]
 
 
 def nominate_html(client: TestClient, csrf: str, duel_id: int, account: str) -> int:
