@@ -21,6 +21,7 @@ from orchestrator.ports import free_port
 from orchestrator.services import live, live_redis
 from orchestrator.services.read import standings
 from orchestrator.web.app import create_app
+from tests.support.ci import missing
 from tests.support.server import serving
 from tests.unit.test_views import DRAW_3_3, FIRST_WINS_6_0, SeededPool, play, seed_small_pool
 
@@ -122,11 +123,7 @@ def _redis_or_skip(url: str) -> redis.Redis:
     try:
         client.ping()
     except redis.RedisError as error:
-        import os
-
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"Redis is not reachable: {error}")
-        pytest.skip(f"Redis is not reachable: {error}")
+        missing(f"Redis is not reachable: {error}")
     return client
 
 

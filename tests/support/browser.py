@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from tests.support.ci import missing
+
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
     "--no-sandbox",
@@ -24,9 +26,7 @@ def chromium() -> Iterator[Any]:
     Playwright or the browser is missing."""
     playwright_api = pytest.importorskip("playwright.sync_api")
     if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"{CHROMIUM} is missing")
-        pytest.skip(f"{CHROMIUM} is missing")
+        missing(f"{CHROMIUM} is missing")
     with playwright_api.sync_playwright() as p:
         instance = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         yield instance

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from orchestrator.adapters.tables import Event, Role, Team, User
-from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
+from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
-from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
+from orchestrator.db import utcnow
 from orchestrator.services.accounts import users
 from orchestrator.services.errors import Conflict, LoginRefused, LoginThrottled, NotFound, ValidationFailed
 from orchestrator.services.teams.captains import create_captain_invitation
@@ -22,14 +22,6 @@ PASSWORD = "correct horse battery"
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     return Settings(data_dir=tmp_path, environment="test", login_max_failures=3, login_lockout_s=300)
-
-
-@pytest.fixture
-def uow_factory(settings: Settings) -> UnitOfWorkFactory:
-    engine = make_engine(settings.sqlalchemy_url)
-    init_db(engine=engine)
-    factory = make_session_factory(engine)
-    return lambda: UnitOfWork(factory)
 
 
 def login(

@@ -20,8 +20,8 @@ from orchestrator.config import Settings
 from orchestrator.services.accounts.users import create_user
 from orchestrator.web.app import create_app
 from orchestrator.web.auth import AccessRule, RouteInfo, iter_routes
+from tests.support.web import PASSWORD, login
 
-PASSWORD = "correct horse battery"
 PERSONAS: tuple[Role | None, ...] = (None, Role.CAPTAIN, Role.ARBITER, Role.ADMIN, Role.OWNER)
 SAMPLE_PATH_VALUES = {"token": "not-a-real-token", "path": "site.css"}
 
@@ -48,15 +48,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FastAPI]:
 
 def client_for(app: FastAPI, role: Role | None) -> tuple[TestClient, str]:
     """A client logged in as ``role`` (or anonymous) and its session's CSRF token."""
-    client = TestClient(app, follow_redirects=False)
-    if role is None:
-        page = client.get("/login")
-        token = re.search(r'name="csrf_token" value="([^"]+)"', page.text)
-        assert token is not None
-        return client, token.group(1)
-    answer = client.post("/api/v1/auth/login", json={"username": role.value, "password": PASSWORD})
-    assert answer.status_code == 200, answer.text
-    return client, answer.json()["csrf_token"]
+    return login(app, role.value if role else None)
 
 
 def requests_of(route: RouteInfo) -> list[tuple[str, str]]:

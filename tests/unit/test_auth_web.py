@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import logging
-import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,31 +12,27 @@ from fastapi.testclient import TestClient
 from orchestrator.adapters.tables import Event, Team
 from orchestrator.config import Settings
 from orchestrator.services.accounts.users import create_user, invite_captain
-from orchestrator.web.app import SESSION_COOKIE, RedactInvitationTokens, create_app
+from orchestrator.web.app import SESSION_COOKIE, RedactInvitationTokens
 from orchestrator.web.deps import safe_next
-
-PASSWORD = "correct horse battery"
+from tests.support.web import PASSWORD, form_token
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[FastAPI]:
-    settings = Settings(data_dir=tmp_path, environment="test", login_max_failures=3, secret_key="s" * 40)
-    application = create_app(settings)
-    with TestClient(application):
-        with application.state.uow_factory() as uow:
-            create_user(uow, username="anna", password=PASSWORD, role="arbiter")
-        yield application
+def settings(tmp_path: Path) -> Settings:
+    return Settings(data_dir=tmp_path, environment="test", login_max_failures=3, secret_key="s" * 40)
+
+
+@pytest.fixture
+def app(app: FastAPI) -> FastAPI:
+    """The app on these settings with one arbiter, anna."""
+    with app.state.uow_factory() as uow:
+        create_user(uow, username="anna", password=PASSWORD, role="arbiter")
+    return app
 
 
 @pytest.fixture
 def client(app: FastAPI) -> TestClient:
     return TestClient(app, follow_redirects=False)
-
-
-def form_token(html: str) -> str:
-    found = re.search(r'name="csrf_token" value="([^"]+)"', html)
-    assert found, "the page has no CSRF field"
-    return found.group(1)
 
 
 def login_form(client: TestClient, username: str = "anna", password: str = PASSWORD, **extra: str):  # type: ignore[no-untyped-def]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 
 import httpx
 import pytest
@@ -14,7 +13,6 @@ from pydantic import SecretStr
 from orchestrator.adapters.tables import Board, Match, Player, Stage, StageStatus
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
-from orchestrator.db import init_db, make_engine, make_session_factory
 from orchestrator.services.errors import Conflict, ValidationFailed
 from orchestrator.services.gameserver.chesscom_import import (
     ChessComUnavailable,
@@ -32,14 +30,6 @@ from tests.unit.test_chesscom_fake import FakeChessCom, served_match_1201
 # is BetaQueen–AlphaRook, the game AlphaRook abandoned. Boards 3-6 keep accounts Chess.com never saw.
 CHESSCOM_ACCOUNTS = {1: ("alphaknight", "betabishop"), 2: ("betaqueen", "alpharook")}
 AUGUST_15 = (datetime(2020, 8, 15, tzinfo=UTC), datetime(2020, 8, 15, 23, 59, tzinfo=UTC))
-
-
-@pytest.fixture
-def uowf(tmp_path: Path) -> UnitOfWorkFactory:
-    engine = make_engine(Settings(data_dir=tmp_path, environment="test").sqlalchemy_url)
-    init_db(engine=engine)
-    factory = make_session_factory(engine)
-    return lambda: UnitOfWork(factory)
 
 
 @dataclass

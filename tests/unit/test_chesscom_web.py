@@ -4,43 +4,28 @@ with Chess.com faked over httpx.MockTransport."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 
 from orchestrator.adapters.tables import Board, Role
-from orchestrator.config import Settings
 from orchestrator.services.accounts.users import create_user
-from orchestrator.web.app import create_app
 from orchestrator.web.auth import iter_routes
+from tests.support.web import PASSWORD, login
 from tests.unit.test_chesscom_fake import FakeChessCom, served_match_1201
 from tests.unit.test_chesscom_import_service import Played, match_with_chesscom_accounts
 
-PASSWORD = "correct horse battery"
-
 
 @pytest.fixture
-def site(tmp_path: Path) -> Iterator[tuple[FastAPI, Played, FakeChessCom]]:
-    app = create_app(Settings(data_dir=tmp_path, environment="test", login_max_failures=1000))
+def site(app: FastAPI) -> tuple[FastAPI, Played, FakeChessCom]:
     fake = served_match_1201()
     app.state.chesscom_client_factory = fake.client
-    with TestClient(app):
-        with app.state.uow_factory() as uow:
-            played = match_with_chesscom_accounts(uow)
-            create_user(uow, username="arbiter", password=PASSWORD, role=Role.ARBITER)
-            create_user(uow, username="captain", password=PASSWORD, role=Role.CAPTAIN, team_id=1)
-        yield app, played, fake
-
-
-def login(app: FastAPI, username: str) -> tuple[TestClient, str]:
-    client = TestClient(app, follow_redirects=False)
-    answer = client.post("/api/v1/auth/login", json={"username": username, "password": PASSWORD})
-    assert answer.status_code == 200, answer.text
-    return client, answer.json()["csrf_token"]
+    with app.state.uow_factory() as uow:
+        played = match_with_chesscom_accounts(uow)
+        create_user(uow, username="arbiter", password=PASSWORD, role=Role.ARBITER)
+        create_user(uow, username="captain", password=PASSWORD, role=Role.CAPTAIN, team_id=1)
+    return app, played, fake
 
 
 def form_after(page: str, heading_id: str) -> dict[str, str]:

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
 from orchestrator.adapters.tables import AuditLog, Board, Event, Lot, Match, Round, Stage, Team
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
-from orchestrator.config import Settings
-from orchestrator.db import init_db, make_engine, make_session_factory
 from orchestrator.domain import lots
 from orchestrator.domain.round_robin import berger_table
 from orchestrator.services.errors import Conflict, ValidationFailed
@@ -25,14 +22,6 @@ from tests.support.factories import (
     stage_id_of,
     store_final_standings,
 )
-
-
-@pytest.fixture
-def uow_factory(tmp_path: Path) -> UnitOfWorkFactory:
-    engine = make_engine(Settings(data_dir=tmp_path, environment="test").sqlalchemy_url)
-    init_db(engine=engine)
-    factory = make_session_factory(engine)
-    return lambda: UnitOfWork(factory)
 
 
 def rows(uow: UnitOfWork, model: type) -> list:  # type: ignore[type-arg]

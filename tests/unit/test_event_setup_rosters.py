@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
-from orchestrator.config import Settings
-from orchestrator.db import init_db, make_engine, make_session_factory
 from orchestrator.services.errors import ValidationFailed
 from orchestrator.services.teams.rosters import import_rosters
 from tests.support.factories import make_event, running_stage
@@ -23,14 +19,6 @@ ICELAND = (
     "Iceland,ISL,5,Saga Kristjans,skristjans_isl,f,2006,1900,6\n"
     "Iceland,ISL,5,Bragi Thor,bthor_isl,m,1970,2350,reserve:open\n"
 )
-
-
-@pytest.fixture
-def uow_factory(tmp_path: Path) -> UnitOfWorkFactory:
-    engine = make_engine(Settings(data_dir=tmp_path, environment="test").sqlalchemy_url)
-    init_db(engine=engine)
-    factory = make_session_factory(engine)
-    return lambda: UnitOfWork(factory)
 
 
 @pytest.fixture

@@ -3,43 +3,26 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from orchestrator.adapters.tables import Role
-from orchestrator.config import Settings
 from orchestrator.domain import lots
 from orchestrator.services.accounts.users import create_user
-from orchestrator.web.app import create_app
 from orchestrator.web.auth import iter_routes
 from tests.support.factories import SMALL_EVENT
-
-PASSWORD = "correct horse battery"
+from tests.support.web import PASSWORD, login
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[FastAPI]:
-    application = create_app(Settings(data_dir=tmp_path, environment="test", login_max_failures=1000))
-    with TestClient(application):
-        with application.state.uow_factory() as uow:
-            for role in (Role.OWNER, Role.ADMIN, Role.ARBITER):
-                create_user(uow, username=role.value, password=PASSWORD, role=role)
-        yield application
-
-
-def login(app: FastAPI, username: str | None) -> tuple[TestClient, str]:
-    client = TestClient(app, follow_redirects=False)
-    if username is None:
-        token = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/login").text)
-        assert token is not None
-        return client, token.group(1)
-    answer = client.post("/api/v1/auth/login", json={"username": username, "password": PASSWORD})
-    assert answer.status_code == 200, answer.text
-    return client, answer.json()["csrf_token"]
+def app(app: FastAPI) -> FastAPI:
+    """The shared app with an owner, an admin and an arbiter."""
+    with app.state.uow_factory() as uow:
+        for role in (Role.OWNER, Role.ADMIN, Role.ARBITER):
+            create_user(uow, username=role.value, password=PASSWORD, role=role)
+    return app
 
 
 def create_small_event(client: TestClient, csrf: str) -> int:

@@ -24,10 +24,10 @@ from orchestrator.adapters.tables import (
     PlayerLink,
     Round,
 )
-from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
+from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
-from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
-from orchestrator.jobs import bodies, dispatch, runtime
+from orchestrator.db import utcnow
+from orchestrator.jobs import bodies, runtime
 from orchestrator.services import queue
 from orchestrator.services.gameserver import gameserver
 from orchestrator.services.gameserver.player_links import decrypt_token, store_link
@@ -39,27 +39,6 @@ KEY = Fernet.generate_key().decode()
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     return Settings(data_dir=tmp_path, token_encryption_key=KEY, gameserver_url="http://gs.test")  # type: ignore[arg-type]
-
-
-@pytest.fixture
-def uow_factory(settings: Settings) -> UnitOfWorkFactory:
-    engine = make_engine(settings.sqlalchemy_url)
-    init_db(engine=engine)
-    factory = make_session_factory(engine)
-    return lambda: UnitOfWork(factory)
-
-
-@pytest.fixture(autouse=True)
-def fresh_runtime():
-    yield
-    runtime._runtime = None  # configure() in a test must not leak into the next one
-
-
-@pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[int, ...]]]:
-    calls: list[tuple[str, tuple[int, ...]]] = []
-    monkeypatch.setattr(dispatch, "send", lambda name, *ids, countdown=None: calls.append((name, ids)))
-    return calls
 
 
 class FakeServer:

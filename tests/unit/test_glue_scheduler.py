@@ -16,12 +16,6 @@ from orchestrator.services import queue
 from orchestrator.web.app import create_app
 
 
-@pytest.fixture(autouse=True)
-def fresh_runtime() -> Any:
-    yield
-    runtime._runtime = None  # configure() in a test must not leak into the next one
-
-
 def test_periodic_tick_runs_every_periodic_job_once_in_beats_order_and_survives_a_failing_one(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

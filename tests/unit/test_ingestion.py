@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from sqlmodel import select
@@ -22,29 +21,11 @@ from orchestrator.adapters.tables import (
     StageStatus,
     Team,
 )
-from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
-from orchestrator.config import Settings
-from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
+from orchestrator.adapters.uow import UnitOfWorkFactory
+from orchestrator.db import utcnow
 from orchestrator.domain.gameresults import map_status
 from orchestrator.domain.scoring import GameResult
-from orchestrator.jobs import dispatch
 from orchestrator.services.gameserver.ingestion import GameUpdate, ingest_game, ingest_games
-
-
-@pytest.fixture
-def uow_factory(tmp_path: Path) -> UnitOfWorkFactory:
-    engine = make_engine(Settings(data_dir=tmp_path).sqlalchemy_url)
-    init_db(engine=engine)
-    factory = make_session_factory(engine)
-    return lambda: UnitOfWork(factory)
-
-
-@pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[int, ...]]]:
-    """Jobs handed over after commit (recorded instead of run)."""
-    calls: list[tuple[str, tuple[int, ...]]] = []
-    monkeypatch.setattr(dispatch, "send", lambda name, *ids, countdown=None: calls.append((name, ids)))
-    return calls
 
 
 @dataclass(frozen=True)

@@ -3,30 +3,19 @@ and short-handed teams forfeiting their empty boards when the lineups are applie
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
 from orchestrator.adapters.repo_gameserver import RoundBoard
 from orchestrator.adapters.tables import Player, Role, Round
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
-from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
+from orchestrator.db import utcnow
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import Conflict, StaleEdit, ValidationFailed
 from orchestrator.services.playoff.commands import build_bracket
 from orchestrator.services.teams import lineups
 from tests.support.playoff import PlayoffSetup, duel_match, playoff_event
-
-
-@pytest.fixture
-def uow_factory(tmp_path: Path) -> Iterator[UnitOfWorkFactory]:
-    engine = make_engine(f"sqlite:///{tmp_path / 'lineups.sqlite3'}")
-    init_db(engine=engine)
-    factory = make_session_factory(engine)
-    yield lambda: UnitOfWork(factory)
-    engine.dispose()
 
 
 @pytest.fixture

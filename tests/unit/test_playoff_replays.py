@@ -4,15 +4,13 @@ game, forfeits, withdrawals, rulings and open appeals move (or hold) the bracket
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
 from orchestrator.adapters.tables import Appeal, Armageddon, ArmageddonStatus, DuelStatus, Lot, Role
-from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
-from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
+from orchestrator.adapters.uow import UnitOfWorkFactory
+from orchestrator.db import utcnow
 from orchestrator.domain import lots as domain_lots
 from orchestrator.domain.knockout import ArmageddonPhase
 from orchestrator.services.accounts.users import AuthUser
@@ -39,15 +37,6 @@ from tests.support.playoff import (
 )
 
 ARBITER = AuthUser(id=0, username="arbiter", role=Role.ARBITER, team_id=None, session_generation=1)
-
-
-@pytest.fixture
-def uow_factory(tmp_path: Path) -> Iterator[UnitOfWorkFactory]:
-    engine = make_engine(f"sqlite:///{tmp_path / 'playoff.sqlite3'}")
-    init_db(engine=engine)
-    factory = make_session_factory(engine)
-    yield lambda: UnitOfWork(factory)
-    engine.dispose()
 
 
 @pytest.fixture

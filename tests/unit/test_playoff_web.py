@@ -46,8 +46,7 @@ from tests.support.playoff import (
     play,
     playoff_event,
 )
-
-PASSWORD = "correct horse battery"
+from tests.support.web import PASSWORD, login
 
 
 @dataclass
@@ -93,13 +92,6 @@ def world(tmp_path: Path) -> Iterator[World]:
                 )
             create_user(uow, username="arb", password=PASSWORD, role=Role.ARBITER)
         yield World(app, setup, duel_id, first, second, accounts[first], accounts[second])
-
-
-def login(app: FastAPI, username: str) -> tuple[TestClient, str]:
-    client = TestClient(app, follow_redirects=False)
-    answer = client.post("/api/v1/auth/login", json={"username": username, "password": PASSWORD})
-    assert answer.status_code == 200, answer.text
-    return client, answer.json()["csrf_token"]
 
 
 def nominate_html(client: TestClient, csrf: str, duel_id: int, account: str) -> int:

@@ -10,16 +10,13 @@ from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.db import utcnow
 from orchestrator.services.results import exports
 from orchestrator.services.results import standings as standings_service
-from tests.unit.test_results_fixtures import build_pool, results_uow_factory
+from tests.unit.test_results_fixtures import build_pool
 from tests.unit.test_results_services import play_all
-
-__all__ = ["results_uow_factory"]
 
 
 def test_the_csv_of_a_closed_pool_has_every_tie_break_and_says_final(
-    results_uow_factory: UnitOfWorkFactory,
+    uowf: UnitOfWorkFactory,
 ) -> None:
-    uowf = results_uow_factory
     with uowf() as uow:
         built = build_pool(uow)
     play_all(uowf, built)
@@ -41,9 +38,8 @@ def test_the_csv_of_a_closed_pool_has_every_tie_break_and_says_final(
 
 
 def test_the_pgn_of_a_match_joins_its_games_with_round_and_board(
-    results_uow_factory: UnitOfWorkFactory,
+    uowf: UnitOfWorkFactory,
 ) -> None:
-    uowf = results_uow_factory
     with uowf() as uow:
         built = build_pool(uow)
         match_id = built.match(1, "Norway")

@@ -8,9 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-
-import pytest
 
 from orchestrator.adapters.tables import (
     Board,
@@ -26,8 +23,6 @@ from orchestrator.adapters.tables import (
     Team,
 )
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
-from orchestrator.config import Settings
-from orchestrator.db import init_db, make_engine, make_session_factory
 from orchestrator.domain.round_robin import berger_table
 
 TEAM_NAMES = ("Norway", "Sweden", "Denmark", "Finland", "Iceland", "Estonia")
@@ -135,21 +130,12 @@ def build_pool(
     return built
 
 
-@pytest.fixture
-def results_uow_factory(tmp_path: Path) -> UnitOfWorkFactory:
-    settings = Settings(data_dir=tmp_path, environment="test")
-    engine = make_engine(settings.sqlalchemy_url)
-    init_db(engine=engine)
-    factory = make_session_factory(engine)
-    return lambda: UnitOfWork(factory)
-
-
 def test_the_builder_stores_a_full_round_robin_with_every_board(
-    results_uow_factory: UnitOfWorkFactory,
+    uow_factory: UnitOfWorkFactory,
 ) -> None:
-    with results_uow_factory() as uow:
+    with uow_factory() as uow:
         built = build_pool(uow, teams=4, boards=4)
     assert len(built.matches) == 6  # 4 teams: 3 rounds of 2 matches
     assert all(len(boards) == 4 for boards in built.boards.values())
-    with results_uow_factory() as uow:
+    with uow_factory() as uow:
         assert len(uow.results.matches_of_pool(built.pool_id)) == 6

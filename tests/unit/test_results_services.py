@@ -23,11 +23,6 @@ LATER = timedelta(minutes=16)  # past the 15-minute appeal window
 
 
 @pytest.fixture
-def uowf(results_uow_factory: UnitOfWorkFactory) -> UnitOfWorkFactory:
-    return results_uow_factory
-
-
-@pytest.fixture
 def pool(uowf: UnitOfWorkFactory) -> BuiltPool:
     with uowf() as uow:
         return build_pool(uow, later_stage=True)

@@ -3,39 +3,24 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 
 from orchestrator.adapters.tables import Board, Role
-from orchestrator.config import Settings
 from orchestrator.services.accounts.users import create_user
-from orchestrator.web.app import create_app
 from orchestrator.web.auth import iter_routes
+from tests.support.web import PASSWORD, login
 from tests.unit.test_results_fixtures import BuiltPool, build_pool
-
-PASSWORD = "correct horse battery"
 
 
 @pytest.fixture
-def app_and_pool(tmp_path: Path) -> Iterator[tuple[FastAPI, BuiltPool]]:
-    app = create_app(Settings(data_dir=tmp_path, environment="test", login_max_failures=1000))
-    with TestClient(app):
-        with app.state.uow_factory() as uow:
-            built = build_pool(uow)
-            for role in (Role.ARBITER, Role.ADMIN):
-                create_user(uow, username=role.value, password=PASSWORD, role=role)
-        yield app, built
-
-
-def login(app: FastAPI, username: str) -> tuple[TestClient, str]:
-    client = TestClient(app, follow_redirects=False)
-    answer = client.post("/api/v1/auth/login", json={"username": username, "password": PASSWORD})
-    assert answer.status_code == 200, answer.text
-    return client, answer.json()["csrf_token"]
+def app_and_pool(app: FastAPI) -> tuple[FastAPI, BuiltPool]:
+    with app.state.uow_factory() as uow:
+        built = build_pool(uow)
+        for role in (Role.ARBITER, Role.ADMIN):
+            create_user(uow, username=role.value, password=PASSWORD, role=role)
+    return app, built
 
 
 def form_of(page: str, match_id: int) -> dict[str, str]:

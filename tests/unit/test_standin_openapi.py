@@ -1,6 +1,13 @@
-"""The stand-in's answers validate against the Lichess OpenAPI schemas (shared/reference/lichess-openapi).
+"""The stand-in's answers validate against the Lichess OpenAPI schemas.
 
-Schemas are the multi-file originals; relative ``$ref``s are resolved to the specs/schemas/*.yaml files.
+The schemas are the multi-file originals, vendored as test data in tests/fixtures/lichess-openapi/ (origin,
+commit, version and licence in its SOURCE.md); relative ``$ref``s are resolved to the files there. The copy
+holds only the files the checked schemas need: ``CHECKED`` and every file they ``$ref``, transitively.
+
+To refresh it: check out github.com/lichess-org/api at the wanted commit, copy each file the copy holds
+from the checkout's ``doc/specs/`` (same relative path) over the vendored one, then run this module; a
+missing file is named by ``test_the_vendored_copy_holds_every_file_the_checked_schemas_reference``: copy it
+too, and update SOURCE.md. Without the copy the tests fail under CI=true and are skipped otherwise.
 """
 
 from __future__ import annotations
@@ -9,6 +16,7 @@ import base64
 import hashlib
 import json
 import time
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,11 +31,26 @@ from referencing.jsonschema import DRAFT202012
 from orchestrator.config import Settings
 from orchestrator.standin.app import create_standin_app
 from orchestrator.standin.engine import MATES
+from tests.support.ci import missing
+from tests.support.factories import REPO_ROOT
 
-SPECS = Path("/work/shared/reference/lichess-openapi/specs")
-if not SPECS.is_dir():
-    SPECS = Path(__file__).resolve().parents[3] / "shared" / "reference" / "lichess-openapi" / "specs"
-pytestmark = pytest.mark.skipif(not SPECS.is_dir(), reason="Lichess OpenAPI reference copy not present")
+SPECS = REPO_ROOT / "tests" / "fixtures" / "lichess-openapi"
+CHECKED = (
+    "schemas/BulkPairing.yaml",
+    "schemas/GameJson.yaml",
+    "schemas/GameStreamGame.yaml",
+    "schemas/NotFound.yaml",
+    "schemas/OAuthError.yaml",
+    "schemas/Ok.yaml",
+    "schemas/UserExtended.yaml",
+    "tags/oauth/api-token.yaml",
+)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def vendored_specs() -> None:
+    if not SPECS.is_dir():
+        missing(f"the vendored Lichess OpenAPI copy is missing: {SPECS.relative_to(REPO_ROOT)}")
 
 
 def _retrieve(uri: str) -> Resource:
@@ -178,3 +201,38 @@ def test_the_schema_check_follows_refs_and_rejects_what_lichess_would_not_send(s
     for broken, where in ((bad_status, "status"), (no_rating, "rating")):
         with pytest.raises(AssertionError, match=where):
             check("schemas/GameJson.yaml", broken)
+
+
+def refs_in(node: Any) -> Iterator[str]:
+    """Every ``$ref`` string in a loaded YAML document."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                yield value
+            else:
+                yield from refs_in(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from refs_in(value)
+
+
+def test_the_vendored_copy_holds_every_file_the_checked_schemas_reference_and_nothing_else():
+    needed: set[str] = set()
+    todo = list(CHECKED)
+    unresolved: list[str] = []
+    while todo:
+        name = todo.pop()
+        if name in needed:
+            continue
+        path = SPECS / name
+        if not path.is_file():
+            unresolved.append(name)
+            continue
+        needed.add(name)
+        for ref in refs_in(yaml.safe_load(path.read_text())):
+            target = ref.split("#", 1)[0]
+            if target:
+                todo.append((path.parent / target).resolve().relative_to(SPECS.resolve()).as_posix())
+    assert unresolved == [], f"copy these from lichess-org/api doc/specs/: {sorted(set(unresolved))}"
+    held = {p.relative_to(SPECS).as_posix() for p in SPECS.rglob("*.yaml")}
+    assert held == needed, f"not referenced by the checked schemas: {sorted(held - needed)}"

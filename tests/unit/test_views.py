@@ -6,16 +6,13 @@ session's factories and results entered through the results service.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
 from orchestrator.adapters.tables import Annulment, Event, EventStatus
-from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
-from orchestrator.config import Settings
-from orchestrator.db import init_db, make_engine, make_session_factory
+from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.services.errors import NotFound
 from orchestrator.services.read import events, formatting, matches, stages, standings, teams
 from orchestrator.services.results import results
@@ -76,16 +73,6 @@ def play(
 # Board results from White's side; the first-named team has White on the odd boards.
 DRAW_3_3 = ("½-½",) * 6
 FIRST_WINS_6_0 = ("1-0", "0-1", "1-0", "0-1", "1-0", "0-1")
-
-
-@pytest.fixture
-def uow_factory(tmp_path: Path) -> Iterator[UnitOfWorkFactory]:
-    settings = Settings(data_dir=tmp_path, environment="test")
-    engine = make_engine(settings.sqlalchemy_url)
-    init_db(engine=engine)
-    session_factory = make_session_factory(engine)
-    yield lambda: UnitOfWork(session_factory)
-    engine.dispose()
 
 
 @pytest.fixture
