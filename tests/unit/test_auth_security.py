@@ -211,6 +211,18 @@ def test_an_owner_reset_is_audited_and_shown_to_the_captain_with_who_and_when(
     assert home.password_reset.at <= utcnow()
 
 
+def test_the_captain_s_page_says_who_reset_the_password_and_when(app: FastAPI) -> None:
+    team_id, user_id = captain_with_password(app.state.uow_factory)
+    with app.state.uow_factory() as uow:
+        create_captain_invitation(uow, team_id=team_id, actor="anna", actor_role=Role.ADMIN)
+        username = uow.users.get_or_raise(User, user_id).username
+    client = TestClient(app)
+    json_login(client, username=username)
+    page = client.get("/captain")
+    assert page.status_code == 200
+    assert "anna sent a new sign-in link for this account on <time" in page.text
+
+
 # --- 5. login throttling without a lock ----------------------------------------------------------------
 
 
