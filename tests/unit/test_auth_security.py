@@ -17,16 +17,17 @@ from itsdangerous import URLSafeTimedSerializer
 from pydantic import ValidationError
 
 from orchestrator.adapters.tables import Role, User
-from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
+from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
-from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
+from orchestrator.db import utcnow
 from orchestrator.services import player_links, users
 from orchestrator.services.captains import captain_home, create_captain_invitation
 from orchestrator.services.errors import Forbidden, LoginThrottled, ValidationFailed
 from orchestrator.web.app import SESSION_COOKIE, RedactInvitationTokens, create_app
 from tests.support.factories import make_event
+from tests.unit.test_auth import PASSWORD, login, make_owner, settings, uow_factory
 
-PASSWORD = "correct horse battery"
+__all__ = ["settings", "uow_factory"]  # the fixtures of tests/unit/test_auth.py, used here too
 # The key `olympiad serve` used when OLYMPIAD_SECRET_KEY was not set: it was in the source.
 BUILT_IN_KEY = "dev-insecure-secret-change-me"
 PRODUCTION = {
@@ -35,25 +36,6 @@ PRODUCTION = {
     "token_encryption_key": Fernet.generate_key().decode(),
     "public_base_url": "https://olympiad.example.org",
 }
-
-
-def make_client(settings: Settings) -> Iterator[TestClient]:
-    app = create_app(settings)
-    with TestClient(app, follow_redirects=False) as client:
-        yield client
-
-
-@pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return Settings(data_dir=tmp_path, environment="test", login_max_failures=3)
-
-
-@pytest.fixture
-def uow_factory(settings: Settings) -> UnitOfWorkFactory:
-    engine = make_engine(settings.sqlalchemy_url)
-    init_db(engine=engine)
-    factory = make_session_factory(engine)
-    return lambda: UnitOfWork(factory)
 
 
 @pytest.fixture
@@ -224,16 +206,6 @@ def test_the_captain_s_page_says_who_reset_the_password_and_when(app: FastAPI) -
 
 
 # --- 5. login throttling without a lock ----------------------------------------------------------------
-
-
-def login(uow_factory: UnitOfWorkFactory, settings: Settings, password: str, **kwargs: object):  # type: ignore[no-untyped-def]
-    with uow_factory() as uow:
-        return users.authenticate(uow, username="anna", password=password, settings=settings, **kwargs)  # type: ignore[arg-type]
-
-
-def make_owner(uow_factory: UnitOfWorkFactory) -> None:
-    with uow_factory() as uow:
-        users.create_user(uow, username="anna", password=PASSWORD, role="owner")
 
 
 def test_the_wait_after_failures_doubles_and_is_capped(
