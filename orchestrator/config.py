@@ -21,7 +21,10 @@ CHESSCOM_PLACEHOLDER_AGENT = "olympiad-orchestrator (set OLYMPIAD_CHESSCOM_USER_
 class Settings(BaseSettings):
     """Defaults run on a laptop (SQLite file, tasks in process); production values come from OLYMPIAD_*."""
 
-    model_config = SettingsConfigDict(env_prefix="OLYMPIAD_", env_file=".env", extra="ignore")
+    # hide_input_in_errors: a refused setting must not print the secrets beside it in the error message.
+    model_config = SettingsConfigDict(
+        env_prefix="OLYMPIAD_", env_file=".env", extra="ignore", hide_input_in_errors=True
+    )
 
     environment: str = Field(default="development", description="development | test | production")
     data_dir: Path = Path("var")

@@ -118,6 +118,13 @@ def test_production_refuses_a_short_secret_key_and_a_key_that_is_not_a_fernet_ke
         Settings(**{**PRODUCTION, "token_encryption_key": "not-a-fernet-key"})
 
 
+def test_a_refused_production_setting_does_not_print_the_secrets_beside_it() -> None:
+    with pytest.raises(ValidationError) as refused:
+        Settings(**{**PRODUCTION, "secret_key": "hunter2-short"})
+    # Pydantic prints a shortened copy of the input (start and end) unless told not to: none at all here.
+    assert "input_value" not in str(refused.value) and "hunter2-short" not in str(refused.value)
+
+
 def test_production_starts_with_a_long_key_an_encryption_key_and_an_https_url() -> None:
     assert Settings(**PRODUCTION).environment == "production"  # type: ignore[arg-type]
 
