@@ -12,7 +12,7 @@ lint: setup
 test: setup
 	./scripts/ensure-services.sh
 	./scripts/system-packages.sh
-	OLYMPIAD_SECRET_KEY=ci OLYMPIAD_TOKEN_ENCRYPTION_KEY=ci docker-compose config -q
+	OLYMPIAD_SECRET_KEY=ci OLYMPIAD_TOKEN_ENCRYPTION_KEY=ci OLYMPIAD_GAMESERVER_URL=https://lichess.org OLYMPIAD_PUBLIC_BASE_URL=https://olympiad.example.org docker-compose config -q
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .
 	.venv/bin/mypy

@@ -38,21 +38,29 @@ from orchestrator.domain.gameresults import map_game  # noqa: E402
 from orchestrator.jobs import dispatch  # noqa: E402
 from orchestrator.ports import free_port  # noqa: E402
 from orchestrator.services.gameserver.ingestion import GameUpdate, ingest_games  # noqa: E402
+from orchestrator.standin.app import ADMIN_HEADER  # noqa: E402
 
 ADMIN_URL = os.environ.get(
     "OLYMPIAD_BENCH_PG_ADMIN_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 )
 BULK_GAMES = 500
+ADMIN_TOKEN = secrets.token_urlsafe(32)  # the stand-in's /_standin/ routes need it
+ADMIN = {ADMIN_HEADER: ADMIN_TOKEN}
 
 
 def start_standin(port: int) -> subprocess.Popen[bytes]:
     args = [sys.executable, "-m", "orchestrator.standin", "--port", str(port), "--speed", "instant"]
-    env = {**os.environ, "OLYMPIAD_GAMESERVER_URL": f"http://127.0.0.1:{port}"}
+    env = {
+        **os.environ,
+        "OLYMPIAD_GAMESERVER_URL": f"http://127.0.0.1:{port}",
+        "OLYMPIAD_STANDIN_ADMIN_TOKEN": ADMIN_TOKEN,
+    }
     process = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while True:
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/_standin/state", timeout=1).status_code == 200:
+            state = httpx.get(f"http://127.0.0.1:{port}/_standin/state", timeout=1, headers=ADMIN)
+            if state.status_code == 200:
                 return process
         except httpx.HTTPError:
             pass
@@ -63,7 +71,7 @@ def start_standin(port: int) -> subprocess.Popen[bytes]:
 
 
 def create_games(url: str, count: int) -> list[str]:
-    admin = httpx.Client(base_url=url, timeout=60)
+    admin = httpx.Client(base_url=url, timeout=60, headers=ADMIN)
 
     def user(name: str, scopes: list[str]) -> str:
         body = {"username": name, "rating": 1500 + (hash(name) % 800), "scopes": scopes}

@@ -48,6 +48,7 @@ from orchestrator.config import Settings, get_settings  # noqa: E402
 from orchestrator.demo.driver import Demo, DemoResult  # noqa: E402
 from orchestrator.demo.plan import DemoOptions  # noqa: E402
 from orchestrator.ports import free_port  # noqa: E402
+from orchestrator.standin.app import admin_headers  # noqa: E402
 
 ADMIN_URL = os.environ.get(
     "OLYMPIAD_BENCH_PG_ADMIN_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
@@ -77,9 +78,10 @@ def start_standin(seed: int) -> tuple[subprocess.Popen[bytes], str]:
     process = subprocess.Popen(
         [*args, "--seed", str(seed)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
+    admin = admin_headers(get_settings())
     for _ in range(400):
         try:
-            if httpx.get(f"{url}/_standin/state", timeout=1).status_code == 200:
+            if httpx.get(f"{url}/_standin/state", timeout=1, headers=admin).status_code == 200:
                 return process, url
         except httpx.HTTPError:
             pass
@@ -213,6 +215,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.tick is None:
         args.tick = 0.1 if args.celery else 0.02
+    # The stand-in process and the demo driver (through get_settings) share the admin token of its routes.
+    os.environ["OLYMPIAD_STANDIN_ADMIN_TOKEN"] = secrets.token_urlsafe(32)
+    get_settings.cache_clear()
     if args.celery:
         if args.sqlite:
             raise SystemExit("--celery needs PostgreSQL (a worker process and this one share the database)")

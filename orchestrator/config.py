@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import secrets
 from functools import lru_cache
 from pathlib import Path
 
+from cryptography.fernet import Fernet
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-_INSECURE_SECRET = "dev-insecure-secret-change-me"
+SECRET_KEY_FILE = "secret_key"  # in data_dir: the session key made on first start when none is configured
+MIN_SECRET_KEY_BYTES = 32
 # Chess.com asks for a User-Agent naming a contact. The placeholder works on a laptop; in production the
 # importer refuses it (services/gameserver/chesscom_import.py), so a deployment that never imports still
 # starts.
@@ -18,7 +22,10 @@ CHESSCOM_PLACEHOLDER_AGENT = "olympiad-orchestrator (set OLYMPIAD_CHESSCOM_USER_
 class Settings(BaseSettings):
     """Defaults run on a laptop (SQLite file, tasks in process); production values come from OLYMPIAD_*."""
 
-    model_config = SettingsConfigDict(env_prefix="OLYMPIAD_", env_file=".env", extra="ignore")
+    # hide_input_in_errors: a refused setting must not print the secrets beside it in the error message.
+    model_config = SettingsConfigDict(
+        env_prefix="OLYMPIAD_", env_file=".env", extra="ignore", hide_input_in_errors=True
+    )
 
     environment: str = Field(default="development", description="development | test | production")
     data_dir: Path = Path("var")
@@ -31,12 +38,20 @@ class Settings(BaseSettings):
     # "eager" runs task functions in process (embedded default); "celery" sends them to the broker.
     task_mode: str = "eager"
 
-    secret_key: SecretStr = SecretStr(_INSECURE_SECRET)
+    # Signs session cookies and player links. Empty: a random key kept in data_dir (secret_key_of);
+    # production refuses to start without one of at least MIN_SECRET_KEY_BYTES (docs/security.md).
+    secret_key: SecretStr = SecretStr("")
     token_encryption_key: SecretStr = SecretStr("")  # Fernet key for game-server tokens
     session_max_age_s: int = 14 * 24 * 3600
-    login_max_failures: int = 5
-    login_lockout_s: int = 300
-    login_max_failures_per_ip: int = 20  # failures from one address within login_lockout_s
+    # Login throttling (docs/security.md): after login_max_failures failures for a username (since its
+    # last success, within login_failure_window_s) each attempt waits login_delay_s after the last failure,
+    # doubled with every further failure up to login_delay_max_s. Nothing ever locks the right password out.
+    login_max_failures: int = 3
+    login_delay_s: int = 2
+    login_delay_max_s: int = 120
+    login_failure_window_s: int = 3600
+    login_max_failures_per_ip: int = 20  # failures from one address within login_ip_window_s
+    login_ip_window_s: int = 300
     invitation_ttl_s: int = 7 * 24 * 3600  # how long a captain's invitation link works
 
     # Game server (Lichess protocol). The stand-in server ships with the project.
@@ -93,6 +108,9 @@ class Settings(BaseSettings):
     standin_fault_rate: float = 0.0
     standin_seed: int = 0
     standin_slow_s: float = 12.0  # delay of a "slow" fault; above gameserver_timeout_s it times out
+    # Bearer token of the stand-in's /_standin/ admin routes (accounts, time, forced results). Empty: those
+    # routes refuse every request. The stand-in refuses to start in production.
+    standin_admin_token: SecretStr = SecretStr("")
 
     @field_validator("standin_speed", mode="before")
     @classmethod
@@ -116,13 +134,69 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _refuse_insecure_secrets(self) -> Settings:
-        if self.environment == "production" and self.secret_key.get_secret_value() == _INSECURE_SECRET:
-            raise ValueError("OLYMPIAD_SECRET_KEY must be set to a random value in production")
+        if self.environment == "production":
+            problems = production_problems(self)
+            if problems:
+                raise ValueError("refusing to start in production: " + " ".join(problems))
         if self.environment == "production" and self.gameserver_retry_scale < 1:
             raise ValueError("OLYMPIAD_GAMESERVER_RETRY_SCALE below 1 is for tests only (429 waits >= 60 s)")
         if self.armageddon_default_colour not in ("white", "black"):
             raise ValueError("OLYMPIAD_ARMAGEDDON_DEFAULT_COLOUR must be white or black")
         return self
+
+
+def production_problems(settings: Settings) -> list[str]:
+    """What production lacks, one sentence per setting (docs/security.md lists them)."""
+    problems = []
+    if len(settings.secret_key.get_secret_value().encode()) < MIN_SECRET_KEY_BYTES:
+        problems.append(
+            f"Set OLYMPIAD_SECRET_KEY to a random value of at least {MIN_SECRET_KEY_BYTES} bytes "
+            "(python -c 'import secrets; print(secrets.token_urlsafe(48))')."
+        )
+    try:
+        Fernet(settings.token_encryption_key.get_secret_value().encode())
+    except ValueError:
+        problems.append(
+            "Set OLYMPIAD_TOKEN_ENCRYPTION_KEY to a Fernet key "
+            "(python -c 'from cryptography.fernet import Fernet; print(Fernet.generate_key().decode())')."
+        )
+    if not settings.public_base_url.startswith("https://"):
+        problems.append("Set OLYMPIAD_PUBLIC_BASE_URL to the site's https:// address.")
+    return problems
+
+
+def secret_key_of(settings: Settings) -> str:
+    """The key that signs sessions and player links: the configured one, else the data directory's.
+
+    On first use without a configured key a random one is written to ``data_dir/secret_key`` (mode 0600),
+    so sessions and links survive a restart; every later start reads it back.
+    """
+    configured = settings.secret_key.get_secret_value()
+    if configured:
+        return configured
+    return _stored_secret_key(settings.data_dir.resolve())
+
+
+def _stored_secret_key(data_dir: Path) -> str:
+    path = data_dir / SECRET_KEY_FILE
+    if not path.exists():
+        data_dir.mkdir(parents=True, exist_ok=True)
+        # Written whole to a private temporary file, then linked into place: two processes starting at
+        # once agree on one key (the second link fails and that process reads the first one's key).
+        draft = data_dir / f".{SECRET_KEY_FILE}.{secrets.token_hex(8)}"
+        descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w", encoding="ascii") as out:
+            out.write(secrets.token_urlsafe(48) + "\n")
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
+    key = path.read_text(encoding="ascii").strip()
+    if len(key.encode()) < MIN_SECRET_KEY_BYTES:
+        raise ValueError(f"{path} holds no usable key: delete it to have a new one made")
+    return key
 
 
 @lru_cache

@@ -198,7 +198,7 @@ class User(SQLModel, table=True):
 
 
 class LoginAttempt(SQLModel, table=True):
-    """One login attempt, for throttling (Settings.login_max_failures within login_lockout_s)."""
+    """One login attempt, for throttling (services/users.py ``authenticate``; docs/security.md)."""
 
     __tablename__ = "login_attempt"
     __table_args__ = (

@@ -67,6 +67,7 @@ from orchestrator.services.playoff.read import BracketView, DuelInfo, bracket_vi
 from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE
 from orchestrator.services.setup import event_setup
 from orchestrator.standin import create_standin_app
+from orchestrator.standin.app import admin_headers
 from orchestrator.web.app import create_app
 
 log = logging.getLogger(__name__)
@@ -608,7 +609,7 @@ class Demo:
                 ).start()
             )
             note(f"stand-in game server on {standin_url} (speed {plan.speed:.0f}×)")
-        http = httpx.Client(base_url=standin_url, timeout=30)
+        http = httpx.Client(base_url=standin_url, timeout=30, headers=admin_headers(settings))
         try:
             organiser = standin_account(
                 http, username=ORGANISER_ACCOUNT, rating=2000, scopes=("challenge:bulk",)

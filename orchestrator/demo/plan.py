@@ -126,9 +126,9 @@ def demo_settings(
 ) -> Settings:
     """The run's settings: the embedded default, tasks in process, short waits, a stand-in at demo speed.
 
-    Secrets: the configured ones when set; otherwise a random session key and a random Fernet key for the
-    players' tokens, valid for this run only (the database of a kept run is then unreadable for tokens,
-    which the demo links again).
+    Secrets: the configured ones when set; otherwise a random session key, a random stand-in admin token
+    and a random Fernet key for the players' tokens, valid for this run only (the database of a kept run is
+    then unreadable for tokens, which the demo links again).
     """
     base = base or get_settings()
     fields = type(base).model_fields
@@ -136,6 +136,7 @@ def demo_settings(
     secret = base.secret_key
     if base.environment != "production":
         secret = SecretStr(secrets.token_urlsafe(32))
+    admin = base.standin_admin_token.get_secret_value() or secrets.token_urlsafe(32)
     update: dict[str, Any] = {
         "data_dir": options.data_dir,
         "database_url": options.database_url,
@@ -150,6 +151,8 @@ def demo_settings(
         "standin_faults": "",
         "standin_fault_rate": 0.0,
         "standin_seed": options.seed if options.seed is not None else secrets.randbelow(2**31),
+        # the stand-in's /_standin/ routes: this run's token, or the configured one
+        "standin_admin_token": SecretStr(admin),
         # --seed replays the Armageddon lots too (the pairing lots: DemoDriver.pairing_seed).
         "replay_lot_seed": SecretStr(f"olympiad-demo/{options.seed}" if options.seed is not None else ""),
         # The play-off without staff, in demo time (used when the workers run the play-off tick).

@@ -80,7 +80,7 @@ class LoginRefused(ServiceError):
 
 
 class LoginThrottled(ServiceError):
-    """Too many failed logins recently (Settings.login_max_failures within login_lockout_s)."""
+    """Too many failed logins recently: wait ``retry_after_s`` (docs/security.md, login throttling)."""
 
     status_code = 429
 

@@ -8,11 +8,15 @@ from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 from orchestrator.config import Settings
-from orchestrator.standin.app import create_standin_app
+from orchestrator.standin.app import RefusedInProduction, create_standin_app
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Serve the stand-in on the host and port of ``gameserver_url`` unless given on the command line."""
+    """Serve the stand-in on the host and port of ``gameserver_url`` unless given on the command line.
+
+    Its ``/_standin/`` admin routes need ``OLYMPIAD_STANDIN_ADMIN_TOKEN`` (from the environment, so that it
+    does not show in the process list); it refuses to start in production.
+    """
     import uvicorn
 
     settings = Settings()
@@ -36,7 +40,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         overrides["standin_fault_rate"] = args.fault_rate
     if overrides:
         settings = Settings.model_validate({**settings.model_dump(), **overrides})
-    app = create_standin_app(settings)
+    try:
+        app = create_standin_app(settings)
+    except RefusedInProduction as refused:
+        sys.exit(str(refused))
     # The background renderer (standin/prerender.py) is CPU-bound: a request thread waiting for the
     # interpreter lock would wait up to the default 5 ms switch interval each time it wakes up.
     sys.setswitchinterval(0.0005)

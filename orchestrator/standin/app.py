@@ -1,13 +1,16 @@
 """The stand-in game server: a FastAPI app speaking the Lichess protocol subset (docs/gameserver.md).
 
 Lichess paths and payload shapes for OAuth (PKCE), account, bulk pairing, export by ids and stream by
-ids; ``/_standin/`` endpoints let tests and demos create accounts, move time and force results. For
-demos and tests only: the ``/_standin/`` endpoints have no authentication.
+ids; ``/_standin/`` endpoints let tests and demos create accounts, move time and force results. Those
+need the admin token (``Settings.standin_admin_token``) in the ``X-Standin-Admin-Token`` header; without a
+configured token they refuse every request. For demos and tests only: the stand-in refuses to start in
+production (docs/security.md).
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import html
 import json
 import logging
@@ -16,7 +19,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import urlencode
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.responses import (
     HTMLResponse,
     JSONResponse,
@@ -44,6 +47,16 @@ MAX_STREAM_IDS = 1000
 KEEPALIVE_S = 7.0
 STREAM_POLL_S = 0.05
 DEFAULT_SCOPES = frozenset({"challenge:write", "challenge:bulk", "challenge:read"})
+ADMIN_HEADER = "X-Standin-Admin-Token"
+
+
+class RefusedInProduction(RuntimeError):
+    """The stand-in hands out tokens for any account and forces results: never in production."""
+
+
+def admin_headers(settings: Settings) -> dict[str, str]:
+    """The header a client sends to the ``/_standin/`` admin routes (tests, demos, benchmarks)."""
+    return {ADMIN_HEADER: settings.standin_admin_token.get_secret_value()}
 
 
 def _truthy(value: str | None, default: bool) -> bool:
@@ -119,6 +132,12 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
     without it, only slower); the thread stops when the app shuts down.
     """
     settings = settings or Settings()
+    if settings.environment == "production":
+        raise RefusedInProduction(
+            "The stand-in game server is for demos and tests: it refuses to start with "
+            "OLYMPIAD_ENVIRONMENT=production. Point OLYMPIAD_GAMESERVER_URL at the real game server."
+        )
+    admin_token = settings.standin_admin_token.get_secret_value().encode()
     plan = FaultPlan.from_text(
         settings.standin_faults, settings.standin_fault_rate, settings.standin_seed, settings.standin_slow_s
     )
@@ -163,6 +182,15 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
         if scope is not None and scope not in info.scopes:
             raise StandinError(403, {"error": f"Missing scope {scope}"})
         return user
+
+    def admin(request: Request) -> None:
+        if not admin_token:
+            raise StandinError(403, {"error": "Admin routes are off: set OLYMPIAD_STANDIN_ADMIN_TOKEN"})
+        given = request.headers.get(ADMIN_HEADER, "").encode()
+        if not hmac.compare_digest(given, admin_token):
+            raise StandinError(401, {"error": f"Send the admin token in the {ADMIN_HEADER} header"})
+
+    as_admin = [Depends(admin)]
 
     # ------------------------------------------------------------ OAuth (authorization code + PKCE)
 
@@ -352,9 +380,9 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
         streams[stream_id].update(ids)
         return JSONResponse({"ok": True})
 
-    # ------------------------------------------------------------ /_standin/ admin (tests, demos)
+    # ---------------------------------------------------------- /_standin/ admin (tests, demos; admin token)
 
-    @app.post("/_standin/users")
+    @app.post("/_standin/users", dependencies=as_admin)
     async def admin_user(request: Request) -> JSONResponse:
         """Create (or re-rate) an account and hand out a fresh personal token."""
         data = await request.json()
@@ -373,7 +401,7 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
             }
         )
 
-    @app.get("/_standin/games/{game_id}")
+    @app.get("/_standin/games/{game_id}", dependencies=as_admin)
     def admin_game(game_id: str) -> JSONResponse:
         now = store.tick()
         game = store.games.get(game_id)
@@ -398,7 +426,7 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
             }
         )
 
-    @app.post("/_standin/games/{game_id}/result")
+    @app.post("/_standin/games/{game_id}/result", dependencies=as_admin)
     async def admin_force(game_id: str, request: Request) -> JSONResponse:
         """Force a game's end: ``{"status": "resign", "winner": "white"}``."""
         data = await request.json()
@@ -408,7 +436,7 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
         view = store.force_result(game_id, status, winner)
         return JSONResponse(store.game_json(view))
 
-    @app.post("/_standin/time")
+    @app.post("/_standin/time", dependencies=as_admin)
     async def admin_time(request: Request) -> JSONResponse:
         """Move stand-in time forward by ``advanceMs`` (pairAt/startClocksAt tests)."""
         data = await request.json()
@@ -416,7 +444,7 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
         store.tick()
         return JSONResponse({"now": now})
 
-    @app.get("/_standin/state")
+    @app.get("/_standin/state", dependencies=as_admin)
     def admin_state() -> JSONResponse:
         now = store.tick()
         with store.lock:

@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from orchestrator.adapters.uow import UnitOfWork
-from orchestrator.config import Settings, get_settings
+from orchestrator.config import Settings, get_settings, secret_key_of
 from orchestrator.db import REPO_ROOT, get_session_factory, init_db, is_sqlite
 from orchestrator.jobs import bodies, runtime
 from orchestrator.jobs.scheduler import EagerScheduler
@@ -109,17 +109,25 @@ class SecurityHeaders:
 
 
 class RedactInvitationTokens(logging.Filter):
-    """Access logs print request paths; invitation links carry a secret in theirs."""
+    """Access logs print request paths; some carry a secret: invitation links (``/invitation/<token>``),
+    player links (``/link/<token>``) and the OAuth answer (``/link/callback?code=...&state=...``)."""
 
-    pattern = re.compile(r"(/invitation/)[^\s/?\"]+")
+    patterns = (
+        (re.compile(r"(/invitation/)[^\s/?\"]+"), r"\1[redacted]"),
+        (re.compile(r"(/link/)(?!callback(?:[\s/?\"]|$))[^\s/?\"]+"), r"\1[redacted]"),
+        (re.compile(r"([?&](?:code|state)=)[^\s&#\"]+"), r"\1[redacted]"),
+    )
+
+    def redact(self, text: str) -> str:
+        for pattern, replacement in self.patterns:
+            text = pattern.sub(replacement, text)
+        return text
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.args:
-            record.args = tuple(
-                self.pattern.sub(r"\1[redacted]", a) if isinstance(a, str) else a for a in record.args
-            )
+            record.args = tuple(self.redact(a) if isinstance(a, str) else a for a in record.args)
         if isinstance(record.msg, str):
-            record.msg = self.pattern.sub(r"\1[redacted]", record.msg)
+            record.msg = self.redact(record.msg)
         return True
 
 
@@ -242,7 +250,7 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
     https = settings.public_base_url.startswith("https://")
     app.add_middleware(
         SessionMiddleware,
-        secret_key=settings.secret_key.get_secret_value(),
+        secret_key=secret_key_of(settings),  # the configured key, else data_dir's (docs/security.md)
         session_cookie=SESSION_COOKIE,
         max_age=settings.session_max_age_s,
         same_site="lax",

@@ -26,6 +26,13 @@ router = APIRouter()
 api = APIRouter(prefix="/api/v1/auth", tags=["auth"])
 
 
+def _end_session(request: Request, user: AuthUser) -> None:
+    """Log out on the server as well as in the browser (the user's session generation moves on)."""
+    with get_uow_factory(request)() as uow:
+        user_service.end_sessions(uow, user_id=user.id)
+    log_out(request)
+
+
 # --- pages --------------------------------------------------------------------------------------------
 
 
@@ -66,9 +73,9 @@ def login_submit(
     return RedirectResponse(safe_next(next), status_code=303)
 
 
-@router.post("/logout", dependencies=[require_login()], include_in_schema=False)
-def logout_submit(request: Request) -> Response:
-    log_out(request)
+@router.post("/logout", include_in_schema=False)
+def logout_submit(request: Request, user: AuthUser = require_login()) -> Response:
+    _end_session(request, user)
     return RedirectResponse("/", status_code=303)
 
 
@@ -160,10 +167,10 @@ def api_login(
     return JSONResponse(_session_out(request, user).model_dump())
 
 
-@api.post("/logout", status_code=204, dependencies=[require_login()])
-def api_logout(request: Request) -> Response:
-    """End the session (needs the X-CSRF-Token header)."""
-    log_out(request)
+@api.post("/logout", status_code=204)
+def api_logout(request: Request, user: AuthUser = require_login()) -> Response:
+    """End the session on the server too: a copy of the cookie stops working (needs X-CSRF-Token)."""
+    _end_session(request, user)
     return Response(status_code=204)
 
 

@@ -150,7 +150,12 @@ def invite(
     settings = get_settings(request)
     with get_uow_factory(request)() as uow:
         user_id, token = captains.create_captain_invitation(
-            uow, team_id=team_id, actor=user.username, username=username.strip() or None, settings=settings
+            uow,
+            team_id=team_id,
+            actor=user.username,
+            actor_role=user.role,
+            username=username.strip() or None,
+            settings=settings,
         )
         accounts = captains.captain_accounts(uow, event_id=event_id) if event_id else []
     link = f"{settings.public_base_url.rstrip('/')}/invitation/{token}"

@@ -35,7 +35,7 @@ from orchestrator.adapters.lichess import (
 from orchestrator.config import Settings
 from orchestrator.domain.gameresults import MappedResult, map_game, map_status
 from orchestrator.domain.scoring import GameResult
-from orchestrator.standin.app import create_standin_app
+from orchestrator.standin.app import admin_headers, create_standin_app
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -61,7 +61,9 @@ class Standin:
 @contextmanager
 def running_standin(**overrides) -> Iterator[Standin]:
     """The stand-in app under uvicorn in a background thread, on a free local port."""
-    settings = Settings(**{"standin_speed": 0, "standin_seed": 7, **overrides})
+    settings = Settings(
+        **{"standin_speed": 0, "standin_seed": 7, "standin_admin_token": "admin-token", **overrides}
+    )
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
@@ -78,7 +80,7 @@ def running_standin(**overrides) -> Iterator[Standin]:
         time.sleep(0.01)
     url = f"http://127.0.0.1:{port}"
     try:
-        with httpx.Client(base_url=url, timeout=10) as admin:
+        with httpx.Client(base_url=url, timeout=10, headers=admin_headers(settings)) as admin:
             yield Standin(url, admin)
     finally:
         server.should_exit = True

@@ -33,6 +33,7 @@ from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
 from orchestrator.domain.gameresults import map_status
 from orchestrator.ports import free_port
 from orchestrator.services.gameserver.player_links import store_link
+from orchestrator.standin.app import ADMIN_HEADER
 from tests.integration.conftest import _require_postgres, create_database, drop_database
 from tests.support.ci import missing
 from tests.support.factories import SMALL_EVENT, make_event, running_stage
@@ -97,10 +98,16 @@ def standin_process(
     args += ["--seed", str(seed)]
     if faults:
         args += ["--faults", faults, "--fault-rate", str(fault_rate)]
-    env = {**os.environ, "OLYMPIAD_GAMESERVER_URL": url, "OLYMPIAD_STANDIN_SLOW_S": "2.5"}
+    admin_token = secrets.token_urlsafe(32)  # the /_standin/ admin routes need it
+    env = {
+        **os.environ,
+        "OLYMPIAD_GAMESERVER_URL": url,
+        "OLYMPIAD_STANDIN_SLOW_S": "2.5",
+        "OLYMPIAD_STANDIN_ADMIN_TOKEN": admin_token,
+    }
     with log.open("wb") as out:
         process = subprocess.Popen(args, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
-    http = httpx.Client(base_url=url, timeout=10)
+    http = httpx.Client(base_url=url, timeout=10, headers={ADMIN_HEADER: admin_token})
     try:
 
         def up() -> bool:

@@ -33,7 +33,10 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FastAPI]:
     with TestClient(application):  # runs the lifespan: migrates the SQLite file
         with application.state.uow_factory() as uow:
             event = uow.repo.add(Event(slug="ev", name="Event"))
-            team = uow.repo.add(Team(event_id=event.id or 0, name="Norway", federation="NOR", seed=1))
+            uow.repo.add(Team(event_id=event.id or 0, name="Norway", federation="NOR", seed=1))
+            # The captain persona's team is not team 1: the sample invitation path (team 1) then invites a
+            # captain without a password, which every staff role may (resetting a password is not).
+            team = uow.repo.add(Team(event_id=event.id or 0, name="Sweden", federation="SWE", seed=2))
             for role in PERSONAS:
                 if role is not None:
                     create_user(

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 import httpx
 import pytest
+from cryptography.fernet import Fernet
 from pydantic import SecretStr
 
 from orchestrator.adapters.tables import Board, Match, Player, Stage, StageStatus
@@ -279,7 +280,12 @@ def test_anything_else_is_not_a_team_match(text: str) -> None:
 
 
 def test_production_refuses_the_placeholder_user_agent_but_accepts_a_contact() -> None:
-    production = Settings(environment="production", secret_key=SecretStr("x" * 32))
+    production = Settings(
+        environment="production",
+        secret_key=SecretStr("x" * 32),
+        token_encryption_key=SecretStr(Fernet.generate_key().decode()),
+        public_base_url="https://olympiad.example.org",
+    )
     with pytest.raises(Conflict, match="OLYMPIAD_CHESSCOM_USER_AGENT"):
         make_client(production)
     agent = "federation-olympiad/1.0 (arbiters@federation.example)"

@@ -238,7 +238,13 @@ def test_a_rate_limited_bulk_waits_at_least_a_minute_times_the_retry_scale(uow_f
 
 def test_a_production_retry_scale_below_one_is_refused():
     with pytest.raises(ValueError, match="429"):
-        Settings(environment="production", secret_key="x" * 32, gameserver_retry_scale=0.5)  # type: ignore[arg-type]
+        Settings(
+            environment="production",
+            secret_key="x" * 32,  # type: ignore[arg-type]
+            token_encryption_key=KEY,  # type: ignore[arg-type]
+            public_base_url="https://olympiad.example.org",
+            gameserver_retry_scale=0.5,
+        )
 
 
 # ---------------------------------------------------------------- pulling results

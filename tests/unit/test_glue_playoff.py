@@ -41,7 +41,7 @@ from orchestrator.services.playoff.commands import build_bracket
 from orchestrator.services.playoff.read import bracket_view
 from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE
 from orchestrator.services.teams import lineups
-from orchestrator.standin.app import create_standin_app
+from orchestrator.standin.app import admin_headers, create_standin_app
 from tests.support.factories import REPO_ROOT, make_event, running_stage, stage_id_of, store_final_standings
 from tests.support.playoff import duel_match, play
 
@@ -88,6 +88,7 @@ def make_world(tmp_path: Path, **overrides: object) -> Iterator[World]:
         "auto_lot_reveal_delay_s": 0,
         "armageddon_nomination_minutes": 0,
         "armageddon_colour_minutes": 0,
+        "standin_admin_token": "admin-token",
         **overrides,
     }
     settings = Settings(**values)  # type: ignore[arg-type]
@@ -98,7 +99,9 @@ def make_world(tmp_path: Path, **overrides: object) -> Iterator[World]:
     def uow_factory() -> UnitOfWork:
         return UnitOfWork(factory)
 
-    standin = TestClient(create_standin_app(settings), base_url="http://gs.test")
+    standin = TestClient(
+        create_standin_app(settings), base_url="http://gs.test", headers=admin_headers(settings)
+    )
     organiser = standin.post(
         "/_standin/users", json={"username": "organiser", "rating": 2000, "scopes": ["challenge:bulk"]}
     ).json()["token"]

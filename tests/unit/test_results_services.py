@@ -15,9 +15,7 @@ from orchestrator.domain import lots as lot_rules
 from orchestrator.services.errors import Conflict, StaleEdit, ValidationFailed
 from orchestrator.services.results import appeals, fairplay, results
 from orchestrator.services.results import standings as standings_service
-from tests.unit.test_results_fixtures import BuiltPool, build_pool, results_uow_factory
-
-__all__ = ["results_uow_factory"]
+from tests.unit.test_results_fixtures import BuiltPool, build_pool
 
 LATER = timedelta(minutes=16)  # past the 15-minute appeal window
 

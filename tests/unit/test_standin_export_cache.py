@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from starlette.types import Receive, Scope, Send
 
 from orchestrator.config import Settings
-from orchestrator.standin.app import HoldRendererMiddleware, create_standin_app
+from orchestrator.standin.app import HoldRendererMiddleware, admin_headers, create_standin_app
 from orchestrator.standin.engine import LINE_COUNT, lines_made
 from orchestrator.standin.faults import FaultPlan
 from orchestrator.standin.prerender import Prerenderer
@@ -36,10 +36,16 @@ class FrozenClock(StandinClock):
 
 
 def standin(*, prerender: bool, speed: float = 0, faults: str = "", rate: float = 0.0) -> TestClient:
-    settings = Settings(standin_speed=speed, standin_seed=11, standin_faults=faults, standin_fault_rate=rate)
+    settings = Settings(
+        standin_speed=speed,
+        standin_seed=11,
+        standin_faults=faults,
+        standin_fault_rate=rate,
+        standin_admin_token="admin-token",  # type: ignore[arg-type]
+    )
     app = create_standin_app(settings, prerender=prerender)
     app.state.store.clock = FrozenClock()
-    return TestClient(app)
+    return TestClient(app, headers=admin_headers(settings))
 
 
 def store_of(client: TestClient) -> Store:

@@ -29,7 +29,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from orchestrator.config import Settings
-from orchestrator.standin.app import create_standin_app
+from orchestrator.standin.app import admin_headers, create_standin_app
 from orchestrator.standin.engine import MATES
 from tests.support.ci import missing
 from tests.support.factories import REPO_ROOT
@@ -73,7 +73,12 @@ def check(schema_file: str, instance: Any, pointer: str = "") -> None:
 
 @pytest.fixture
 def standin() -> TestClient:
-    return TestClient(create_standin_app(Settings(standin_speed=0, standin_seed=3)))
+    return standin_client(Settings(standin_speed=0, standin_seed=3, standin_admin_token="admin-token"))  # type: ignore[arg-type]
+
+
+def standin_client(settings: Settings) -> TestClient:
+    """The stand-in behind a TestClient that sends the admin token (the /_standin/ routes need it)."""
+    return TestClient(create_standin_app(settings), headers=admin_headers(settings))
 
 
 def new_user(standin: TestClient, name: str, rating: int) -> str:
@@ -129,7 +134,7 @@ def test_export_lines_match_the_game_json_schema(standin, query):
 
 
 def test_ongoing_and_unequal_clock_games_match_the_game_json_schema():
-    standin = TestClient(create_standin_app(Settings(standin_speed=1.0, standin_seed=3)))
+    standin = standin_client(Settings(standin_speed=1.0, standin_seed=3, standin_admin_token="admin-token"))  # type: ignore[arg-type]
     _, bulk = create_bulk(
         standin, 2, **{"clock.limit": "300", "clock.whiteLimit": "300", "clock.blackLimit": "240"}
     )
@@ -141,9 +146,13 @@ def test_ongoing_and_unequal_clock_games_match_the_game_json_schema():
 
 
 def test_faulty_games_match_the_game_json_schema():
-    standin = TestClient(
-        create_standin_app(
-            Settings(standin_speed=0, standin_seed=3, standin_faults="aborted,nostart", standin_fault_rate=1)
+    standin = standin_client(
+        Settings(
+            standin_speed=0,
+            standin_seed=3,
+            standin_faults="aborted,nostart",
+            standin_fault_rate=1,
+            standin_admin_token="admin-token",  # type: ignore[arg-type]
         )
     )
     _, bulk = create_bulk(standin, 6)

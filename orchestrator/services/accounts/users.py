@@ -11,6 +11,8 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
+from importlib.resources import files
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -28,7 +30,7 @@ from orchestrator.services.errors import (
     ValidationFailed,
 )
 
-PASSWORD_MIN_LENGTH = 10
+PASSWORD_MIN_LENGTH = 10  # characters other than white space
 PASSWORD_MAX_LENGTH = 1024  # hashing megabytes of "password" would be a cheap denial of service
 USERNAME_MAX_LENGTH = 80
 LOGIN_ATTEMPTS_KEPT = timedelta(days=1)  # login attempts are deleted after this (or the lockout window)
@@ -99,14 +101,27 @@ def normalise_username(username: str) -> str:
     return username.strip().lower()
 
 
+@lru_cache(maxsize=1)
+def common_passwords() -> frozenset[str]:
+    """Common passwords of PASSWORD_MIN_LENGTH characters or more, lower-cased (orchestrator/data/,
+    from Django's list: see common-passwords.LICENSE beside it)."""
+    text = files("orchestrator").joinpath("data", "common-passwords.txt").read_text(encoding="utf-8")
+    return frozenset(line for line in text.splitlines() if line)
+
+
 def password_problems(password: str, *, username: str = "") -> list[str]:
+    """Every reason to refuse ``password``, as sentences for the person choosing it (empty: accepted)."""
     problems = []
-    if len(password) < PASSWORD_MIN_LENGTH:
-        problems.append(f"The password must have at least {PASSWORD_MIN_LENGTH} characters.")
+    if sum(1 for c in password if not c.isspace()) < PASSWORD_MIN_LENGTH:
+        problems.append(
+            f"The password must have at least {PASSWORD_MIN_LENGTH} characters other than spaces."
+        )
     if len(password) > PASSWORD_MAX_LENGTH:
         problems.append(f"The password must have at most {PASSWORD_MAX_LENGTH} characters.")
     if username and password.strip().lower() == username:
         problems.append("The password must not be the username.")
+    elif password.strip().lower() in common_passwords():
+        problems.append("This password is too common: it is among the first a guesser tries. Choose another.")
     return problems
 
 
@@ -199,31 +214,33 @@ def authenticate(
 ) -> LoginVerdict:
     """Check a login and record the attempt; a refusal is a ``LoginRefused`` or ``LoginThrottled``.
 
-    Throttling: after ``login_max_failures`` failures for one username (since its last success), or
-    ``login_max_failures_per_ip`` from one address, within ``login_lockout_s``, logins are refused
-    without checking the password until the oldest of those failures leaves the window.
+    Throttling never locks an account: after ``login_max_failures`` failures for a username (since its
+    last success, within ``login_failure_window_s``) the next attempt must wait ``login_delay_s`` after the
+    last failure, doubled with each further failure up to ``login_delay_max_s``; once the wait has passed
+    the right password always works. One address is refused after ``login_max_failures_per_ip`` failures
+    within ``login_ip_window_s``. An attempt refused for waiting is not counted, so it cannot prolong the
+    wait, and costs no password check.
     """
     settings = settings or get_settings()
     now = now or utcnow()
     name = normalise_username(username)[:USERNAME_MAX_LENGTH]
     ip = ip[:64]
-    window_start = now - timedelta(seconds=settings.login_lockout_s)
-    # Attempts older than the window (and than a day, kept for staff asking "who tried?") count for
+    user_window = now - timedelta(seconds=settings.login_failure_window_s)
+    ip_window = now - timedelta(seconds=settings.login_ip_window_s)
+    # Attempts older than the windows (and than a day, kept for staff asking "who tried?") count for
     # nothing: each login removes them, so the table stays as small as the traffic of one day.
-    uow.login_attempts.delete_older_than(min(window_start, now - LOGIN_ATTEMPTS_KEPT))
-    for failures, limit in (
-        (uow.login_attempts.recent_failures_for_username(name, window_start), settings.login_max_failures),
-        (uow.login_attempts.recent_failures_for_ip(ip, window_start), settings.login_max_failures_per_ip)
-        if ip
-        else ([], 0),
-    ):
-        if limit and len(failures) >= limit:
-            # The lock lifts when enough of the counted failures have left the window.
-            release = failures[len(failures) - limit] + timedelta(seconds=settings.login_lockout_s)
-            wait_s = max(1, int((release - now).total_seconds()) + 1)
-            minutes = max(1, -(-wait_s // 60))
-            message = f"Too many failed logins. Try again in {minutes} minute{'s' if minutes > 1 else ''}."
-            return LoginVerdict(None, LoginThrottled(message, retry_after_s=wait_s))
+    uow.login_attempts.delete_older_than(min(user_window, ip_window, now - LOGIN_ATTEMPTS_KEPT))
+    wait_s = login_wait_s(uow.login_attempts.recent_failures_for_username(name, user_window), settings, now)
+    if ip and settings.login_max_failures_per_ip:
+        by_ip = uow.login_attempts.recent_failures_for_ip(ip, ip_window)
+        if len(by_ip) >= settings.login_max_failures_per_ip:
+            # Refused until enough of the counted failures have left the window.
+            oldest = by_ip[len(by_ip) - settings.login_max_failures_per_ip]
+            release = oldest + timedelta(seconds=settings.login_ip_window_s)
+            wait_s = max(wait_s, _whole_seconds(release - now))
+    if wait_s > 0:
+        message = f"Too many failed logins. Try again in {_duration(wait_s)}."
+        return LoginVerdict(None, LoginThrottled(message, retry_after_s=wait_s))
 
     user = uow.users.get_by_username(name) if name else None
     # Verify even for an unknown username, so timing does not tell which usernames exist.
@@ -243,6 +260,27 @@ def authenticate(
     return LoginVerdict(AuthUser.of(user))
 
 
+def login_wait_s(failures: list[datetime], settings: Settings, now: datetime) -> int:
+    """Seconds a username must still wait after ``failures`` (oldest first); 0 when it may try now."""
+    extra = len(failures) - settings.login_max_failures
+    if extra < 0 or not failures:
+        return 0
+    delay = min(settings.login_delay_max_s, settings.login_delay_s * 2 ** min(extra, 32))
+    return _whole_seconds(failures[-1] + timedelta(seconds=delay) - now)
+
+
+def _whole_seconds(span: timedelta) -> int:
+    seconds = span.total_seconds()
+    return max(0, int(seconds) + (seconds % 1 > 0))
+
+
+def _duration(seconds: int) -> str:
+    if seconds < 90:
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    minutes = -(-seconds // 60)
+    return f"{minutes} minutes"
+
+
 def load_session_user(uow: UnitOfWork, *, user_id: int, session_generation: int) -> AuthUser | None:
     """The user a session cookie names, or None if it is gone, disabled or its sessions were revoked."""
     user = uow.users.get(User, user_id)
@@ -251,6 +289,13 @@ def load_session_user(uow: UnitOfWork, *, user_id: int, session_generation: int)
     if user.password_hash is None:
         return None
     return AuthUser.of(user)
+
+
+def end_sessions(uow: UnitOfWork, *, user_id: int) -> None:
+    """End every session of a user on the server (logout): a saved session cookie stops working."""
+    user = uow.users.get_or_raise(User, user_id)
+    user.session_generation += 1
+    uow.session.add(user)
 
 
 def set_password(uow: UnitOfWork, *, user_id: int, password: str, actor: str) -> None:

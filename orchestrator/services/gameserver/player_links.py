@@ -4,10 +4,11 @@
   ``{gameserver_url}/oauth`` with a PKCE S256 challenge. The game server sends the player back to
   ``/link/callback?code=...&state=...``; ``finish_link`` exchanges the code for a token, checks which account
   it belongs to, and stores it ENCRYPTED (Fernet, ``Settings.token_encryption_key``).
-- No server-side state is kept for a pending link: ``state`` is signed with ``Settings.secret_key`` (valid
+- No server-side state is kept for a pending link: ``state`` is signed with ``secret_key_of(settings)`` (valid
   ``LINK_STATE_MAX_AGE_S``) and the PKCE verifier is an HMAC of the state under the same key, so only this
   server can compute it.
-- Tokens are secrets: never logged, shown, put in an error message or an audit row.
+- Tokens are secrets: never logged, shown, put in an error message or an audit row. The access log
+  redacts ``/link/<token>`` and the callback's ``code`` and ``state`` (web/app.py).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from pydantic import SecretStr
 from orchestrator.adapters.repo_gameserver import PlayerLinkRow
 from orchestrator.adapters.tables import LinkStatus, Player, PlayerLink
 from orchestrator.adapters.uow import UnitOfWork
-from orchestrator.config import Settings
+from orchestrator.config import Settings, secret_key_of
 from orchestrator.db import utcnow
 from orchestrator.services.errors import Conflict, Forbidden, NotFound, ServiceError, ValidationFailed
 
@@ -151,7 +152,7 @@ def players_needing_links(uow: UnitOfWork, *, event_id: int) -> list[PlayerLinkR
 
 
 def _serializer(settings: Settings, salt: str) -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(settings.secret_key.get_secret_value(), salt=salt)
+    return URLSafeTimedSerializer(secret_key_of(settings), salt=salt)
 
 
 def link_token(settings: Settings, *, player_id: int) -> str:
@@ -164,7 +165,7 @@ def link_path(settings: Settings, *, player_id: int) -> str:
 
 
 def _verifier(settings: Settings, state: str) -> str:
-    digest = hmac.new(settings.secret_key.get_secret_value().encode(), f"pkce:{state}".encode(), "sha256")
+    digest = hmac.new(secret_key_of(settings).encode(), f"pkce:{state}".encode(), "sha256")
     return base64.urlsafe_b64encode(digest.digest()).decode().rstrip("=")
 
 

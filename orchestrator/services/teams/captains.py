@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from orchestrator.adapters.tables import DuelStatus, Event, Team, User
+from orchestrator.adapters.tables import DuelStatus, Event, Role, Team, User
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings
 from orchestrator.db import utcnow
@@ -24,6 +24,9 @@ from orchestrator.services.accounts.users import (
 )
 from orchestrator.services.errors import Forbidden, NotFound
 from orchestrator.services.teams.lineups import definition_of, effective_deadline, lineup_is_open
+
+RESET_ROLES = frozenset({Role.OWNER, Role.ADMIN})  # who may send a new link to a captain with a password
+RESET_ACTION = "user.password_reset_link"
 
 
 def team_of_user(user: AuthUser, team_id: int | None = None) -> int:
@@ -44,6 +47,7 @@ def create_captain_invitation(
     *,
     team_id: int,
     actor: str,
+    actor_role: Role | str,
     username: str | None = None,
     display_name: str = "",
     settings: Settings | None = None,
@@ -51,13 +55,30 @@ def create_captain_invitation(
 ) -> tuple[int, str]:
     """An invitation link token for the team's captain: a new account, or a fresh link for the existing one.
 
-    Returns (user id, token); the token is shown once and only its hash is stored.
+    Returns (user id, token); the token is shown once and only its hash is stored. Whoever opens a link
+    sets the account's password, so a fresh link for a captain who already has one is a password reset:
+    only an owner or an administrator may send it, and the captain is told who did and when
+    (``CaptainHome.password_reset``).
     """
     team = uow.repo.get_or_raise(Team, team_id)
     existing = list(uow.playoff.captains_of_team(team_id))
     if existing and username is None:
         user = existing[0]
         assert user.id is not None
+        if user.password_hash is not None:
+            if Role(actor_role) not in RESET_ROLES:
+                raise Forbidden(
+                    "This captain has already set a password: only an owner or an administrator may "
+                    "send a new link, which resets it."
+                )
+            uow.audit.record(
+                actor=actor,
+                action=RESET_ACTION,
+                entity="user",
+                entity_id=user.id,
+                event_id=team.event_id,
+                reason="a new invitation link lets whoever opens it set the captain's password",
+            )
         return user.id, create_invitation(uow, user_id=user.id, actor=actor, settings=settings, now=now)
     name = username or f"captain-{team.federation.lower()}-{team.event_id}"
     return invite_captain(
@@ -137,11 +158,26 @@ class CaptainDuel:
 
 
 @dataclass(frozen=True, slots=True)
+class PasswordReset:
+    """The latest new link staff sent to a captain who had a password: who and when."""
+
+    by: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class CaptainHome:
     team_id: int
     team: str
     matches: tuple[CaptainMatch, ...]
     duels: tuple[CaptainDuel, ...]
+    password_reset: PasswordReset | None = None
+
+
+def last_password_reset(uow: UnitOfWork, *, user_id: int) -> PasswordReset | None:
+    """The latest password-reset link staff sent for ``user_id`` (from the audit log), if any."""
+    resets = [e for e in uow.audit.for_entity("user", user_id) if e.action == RESET_ACTION]
+    return PasswordReset(by=resets[-1].actor, at=resets[-1].at) if resets else None
 
 
 def captain_home(uow: UnitOfWork, *, user: AuthUser, team_id: int | None = None) -> CaptainHome:
@@ -195,7 +231,8 @@ def captain_home(uow: UnitOfWork, *, user: AuthUser, team_id: int | None = None)
                 nominated=nominated and armageddon is not None,
             )
         )
-    return CaptainHome(own, team.name, tuple(matches), tuple(duels))
+    reset = last_password_reset(uow, user_id=user.id) if user.role is Role.CAPTAIN else None
+    return CaptainHome(own, team.name, tuple(matches), tuple(duels), reset)
 
 
 def captain_must_nominate(home: CaptainHome) -> list[CaptainDuel]:
