@@ -195,7 +195,7 @@ def pair(
 ) -> None:
     """Pair the next round of a team Swiss TRF file with FIDE C.04.6 (docs/swiss.md)."""
     from orchestrator.adapters.gacrux_pairing import TrfPairingError, pair_trf
-    from orchestrator.domain.swiss.trf import add_round
+    from orchestrator.domain.swiss.trf import add_round, unfinished_boards
 
     if fmt not in ("table", "trf", "json"):
         err.print(f"[red]error:[/] unknown format {fmt!r}: use table, trf or json")
@@ -212,6 +212,17 @@ def pair(
     except TrfPairingError as exc:
         err.print(f"[red]error:[/] {trf_file}: {exc}", markup=True, highlight=False)
         raise typer.Exit(EXIT_INVALID) from None
+    missing = unfinished_boards(text, before=found.round)
+    if missing:
+        shown = "; ".join(f"round {rnd}: {white} – {black}" for rnd, white, black in missing[:10])
+        more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
+        err.print(
+            f"error: round {found.round} cannot be paired before every board of the rounds before it has a "
+            f"result; still missing: {shown}{more}",
+            markup=False,
+            highlight=False,
+        )
+        raise typer.Exit(EXIT_INVALID)
     games = [(first, second) for first, second in found.pairs if second]
     bye = next((first for first, second in found.pairs if not second), None)
     if fmt == "trf":

@@ -206,3 +206,22 @@ def add_round(trf: str, *, round_no: int, pairs: Sequence[tuple[int, int]]) -> s
         record = _line((1, "320"), (5, _points(1, 4)), (10, _points(Fraction(boards, 2), 4)))
         out.append(record.ljust(14 + 4 * (round_no - 1)) + f"{bye:03d}")
     return "\n".join(out) + "\n"
+
+
+def unfinished_boards(trf: str, *, before: int) -> list[tuple[int, str, str]]:
+    """Boards of rounds before ``before`` that are paired but have no result yet, as (round, white
+    player, black player) names from the player records."""
+    names: dict[int, str] = {}
+    open_cells: list[tuple[int, int, int]] = []
+    for line in trf.splitlines():
+        pid = line[4:8].strip()
+        if not line.startswith("001 ") or not pid.isdigit():
+            continue
+        names[int(pid)] = line[14:47].strip()
+        for rnd in range(1, before):
+            cell = line[91 + 10 * (rnd - 1) : 99 + 10 * (rnd - 1)].ljust(8)
+            if cell[:4].strip().isdigit() and int(cell[:4]) > 0 and cell[7] == " " and cell[5] == "w":
+                open_cells.append((rnd, int(pid), int(cell[:4])))
+    return [
+        (rnd, names.get(white, str(white)), names.get(black, str(black))) for rnd, white, black in open_cells
+    ]
