@@ -1,8 +1,8 @@
 """The Swiss pairing engine: FIDE's own ``gacrux`` (TieBreakServer, MIT) behind the ``SwissPairer`` port.
 
-The stage is exported as TRF-2026 (``domain.swiss.trf``) and paired in-process by the same code path
-as ``python -m gacrux.pairingchecker -m fideteam -p``, so every round we pair is the round that checker
-produces on that file (docs/swiss.md).
+The stage is exported as TRF-2026 (``domain.swiss.trf``, record 192 ``FIDE_TEAM_TYPEA_MP_GP``) and
+paired in-process by the same code path as ``python -m gacrux.pairingchecker -p``, so every round we pair
+is the round that checker (``-m fideteam``) produces on that file (docs/swiss.md).
 """
 
 from __future__ import annotations
@@ -54,8 +54,19 @@ class _Checker(pairingchecker):
         self.params["jch"] = self._trf  # read_input_file takes the text from here
 
 
+def _method(trf: str) -> list[str]:
+    """The file's own FIDE team Swiss system (record 192, which also names the colour model), or
+    ``-m fideteam`` for a file without record 192."""
+    code = next((line[4:].strip().upper() for line in trf.splitlines() if line.startswith("192 ")), None)
+    if code is None:
+        return ["-m", METHOD]
+    if code.startswith("FIDE_TEAM") and "ROUNDROBIN" not in code:
+        return []
+    raise TrfPairingError(f"record 192 names {code}, not a FIDE team Swiss system (FIDE_TEAM_*)")
+
+
 def _run(trf: str, argv: list[str]) -> tuple[_Checker, dict[str, Any]]:
-    checker = _Checker(trf, ["-m", METHOD, *argv])
+    checker = _Checker(trf, [*_method(trf), *argv])
     checker.do_command(checker.read_command_line, 500, "Bad command line")
     for step, code, text in (
         (checker.read_input_file, 502, "Error when reading the TRF"),

@@ -75,3 +75,11 @@ def test_pair_refuses_a_round_whose_predecessor_has_boards_without_results(
     assert result.exit_code == 1
     assert "round 2 cannot be paired" in result.output
     assert "round 1: Alpha, Board 1 – Charlie, Board 1" in result.output
+
+
+def test_pair_refuses_a_file_whose_record_192_names_another_system(five: Path, tmp_path: Path) -> None:
+    path = tmp_path / "dutch.trf"
+    path.write_text(five.read_text(encoding="latin-1").replace("FIDE_TEAM_TYPEA_MP_GP", "FIDE_DUTCH_2026"))
+    result = runner.invoke(app, ["pair", str(path)])
+    assert result.exit_code == 1
+    assert "FIDE_DUTCH_2026, not a FIDE team Swiss system" in result.output
