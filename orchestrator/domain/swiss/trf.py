@@ -68,6 +68,33 @@ def _forfeit_record(state: SwissState, match: MatchRecord) -> str:
     )
 
 
+def _team_records(state: SwissState, totals: dict[str, tuple[int, int]], rank: dict[str, int]) -> list[str]:
+    """Records 310 (teams, their points and players) and 320 (pairing-allocated byes)."""
+    out: list[str] = []
+    boards = state.boards
+    for number, team in enumerate(state.teams, 1):
+        mp, gp = totals[team.name]
+        fields = [
+            (1, "310"),
+            (5, f"{number:3d}"),
+            (9, team.name[:32]),
+            (55, _points(mp, 6)),
+            (62, _points(Fraction(gp, 2), 6)),
+            (69, f"{rank[team.name]:3d}"),
+        ]
+        fields += [
+            (74 + 5 * (board - 1), f"{(number - 1) * boards + board:4d}") for board in range(1, boards + 1)
+        ]
+        out.append(_line(*fields))
+    byes = {match.round: state.tpn(match.team_a) for match in state.matches if match.team_b is None}
+    if byes:
+        mp, gp = state.bye_points()
+        fields = [(1, "320"), (5, _points(mp, 4)), (10, _points(Fraction(gp, 2), 4))]
+        fields += [(15 + 4 * (rnd - 1), f"{byes.get(rnd, 0):03d}") for rnd in range(1, max(byes) + 1)]
+        out.append(_line(*fields))
+    return out
+
+
 def export_trf(state: SwissState, *, round_no: int | None = None) -> str:
     """TRF-2026 text of the stage, ready for pairing ``round_no`` (default: the next round).
 
@@ -129,26 +156,7 @@ def export_trf(state: SwissState, *, round_no: int | None = None) -> str:
                     (column + 7, letter),
                 ]
             out.append(_line(*fields))
-    for number, team in enumerate(state.teams, 1):
-        mp, gp = totals[team.name]
-        fields = [
-            (1, "310"),
-            (5, f"{number:3d}"),
-            (9, team.name[:32]),
-            (55, _points(mp, 6)),
-            (62, _points(Fraction(gp, 2), 6)),
-            (69, f"{rank[team.name]:3d}"),
-        ]
-        fields += [
-            (74 + 5 * (board - 1), f"{(number - 1) * boards + board:4d}") for board in range(1, boards + 1)
-        ]
-        out.append(_line(*fields))
-    byes = {match.round: state.tpn(match.team_a) for match in state.matches if match.team_b is None}
-    if byes:
-        mp, gp = state.bye_points()
-        fields = [(1, "320"), (5, _points(mp, 4)), (10, _points(Fraction(gp, 2), 4))]
-        fields += [(15 + 4 * (rnd - 1), f"{byes.get(rnd, 0):03d}") for rnd in range(1, max(byes) + 1)]
-        out.append(_line(*fields))
+    out += _team_records(state, totals, rank)
     out += [_forfeit_record(state, m) for m in state.matches if m.forfeit is not MatchForfeit.NONE]
     return "\n".join(out) + "\n"
 
