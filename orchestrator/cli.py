@@ -187,6 +187,68 @@ def trf(
 
 
 @app.command()
+def pair(
+    trf_file: Annotated[Path, typer.Argument(help="TRF-2026 team file (record 192 FIDE_TEAM_*)")],
+    round_no: Annotated[
+        int | None, typer.Option("--round", help="round to pair (default: the next one)")
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", help="table, trf or json")] = "table",
+) -> None:
+    """Pair the next round of a team Swiss TRF file with FIDE C.04.6 (docs/swiss.md)."""
+    from orchestrator.adapters.gacrux_pairing import TrfPairingError, pair_trf
+    from orchestrator.domain.swiss.trf import add_round, unfinished_boards
+
+    if fmt not in ("table", "trf", "json"):
+        err.print(f"[red]error:[/] unknown format {fmt!r}: use table, trf or json")
+        raise typer.Exit(EXIT_BAD_INPUT)
+    try:
+        text = trf_file.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        text = trf_file.read_bytes().decode("latin-1")  # TRF files are often Latin-1
+    except OSError as exc:
+        err.print(f"[red]error:[/] cannot read {trf_file}: {exc.strerror}")
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    try:
+        found = pair_trf(text, round_no=round_no)
+    except TrfPairingError as exc:
+        err.print(f"[red]error:[/] {trf_file}: {exc}", markup=True, highlight=False)
+        raise typer.Exit(EXIT_INVALID) from None
+    missing = unfinished_boards(text, before=found.round)
+    if missing:
+        shown = "; ".join(f"round {rnd}: {white} – {black}" for rnd, white, black in missing[:10])
+        more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
+        err.print(
+            f"error: round {found.round} cannot be paired before every board of the rounds before it has a "
+            f"result; still missing: {shown}{more}",
+            markup=False,
+            highlight=False,
+        )
+        raise typer.Exit(EXIT_INVALID)
+    games = [(first, second) for first, second in found.pairs if second]
+    bye = next((first for first, second in found.pairs if not second), None)
+    if fmt == "trf":
+        typer.echo(add_round(text, round_no=found.round, pairs=found.pairs), nl=False)
+        return
+    if fmt == "json":
+
+        def side(tpn: int) -> dict[str, Any]:
+            return {"tpn": tpn, "team": found.names.get(tpn, str(tpn))}
+
+        rows = [{"board": n, "first": side(a), "second": side(b)} for n, (a, b) in enumerate(games, 1)]
+        payload = {"round": found.round, "pairings": rows, "bye": None if bye is None else side(bye)}
+        typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        return
+    table = Table(title=f"Round {found.round}: the first-named team has White on the odd boards")
+    for column in ("Board", "TPN", "First-named", "TPN", "Second"):
+        table.add_column(column, justify="right" if column in ("Board", "TPN") else "left")
+    for n, (a, b) in enumerate(games, 1):
+        table.add_row(str(n), str(a), found.names.get(a, ""), str(b), found.names.get(b, ""))
+    out.print(table)
+    if bye is not None:
+        out.print(f"Pairing-allocated bye: {found.names.get(bye, '')} (TPN {bye})", highlight=False)
+
+
+@app.command()
 def simulate(
     event_file: Annotated[Path, typer.Argument(help="event definition (YAML)")] = DEFAULT_EVENT,
     seed: Annotated[

@@ -1,0 +1,236 @@
+"""The state of a team Swiss stage (docs/swiss.md): teams in pairing-number order, the matches played,
+the pairing-allocated bye's value, late entries, withdrawals and absences.
+
+Points are integer half-points for game points (GP) and whole match points (MP, 2/1/0 by default).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+
+from orchestrator.domain.scoring import DEFAULT_SCORING, HalfPoints, MatchForfeit, MatchRecord, MatchScoring
+
+
+class SwissError(ValueError):
+    """A Swiss state or operation that breaks the rules of the stage."""
+
+
+@dataclass(frozen=True, slots=True)
+class SwissTeam:
+    """A team of the stage; ``ratings`` are its players' ratings (0 for unrated), in any order.
+
+    ``joined`` is the first round the team can be paired (a late entry joins later), ``withdrawn``
+    the first round it is no longer paired, ``absent`` rounds staff took it out of.
+    """
+
+    name: str
+    ratings: tuple[int, ...] = ()
+    joined: int = 1
+    withdrawn: int | None = None
+    absent: frozenset[int] = field(default_factory=frozenset)
+
+    def available(self, round_no: int) -> bool:
+        """Whether the team is to be paired in ``round_no``."""
+        if round_no < self.joined or round_no in self.absent:
+            return False
+        return self.withdrawn is None or round_no < self.withdrawn
+
+
+@dataclass(frozen=True, slots=True)
+class ByeValue:
+    """What a pairing-allocated bye scores: ``mp`` match points (default the points of a drawn match)
+    and ``gp`` game half-points (default half the boards' game points)."""
+
+    mp: int | None = None
+    gp: HalfPoints | None = None
+
+
+def initial_ranking_key(team: SwissTeam) -> tuple[Fraction, int, str, str]:
+    """Olympiad Pairing Rules 3.1: average rating of the four highest-rated players, then the fifth
+    player's rating (both descending), then alphabetically."""
+    ratings = sorted(team.ratings, reverse=True) + [0] * 5
+    return (-Fraction(sum(ratings[:4]), 4), -ratings[4], team.name.casefold(), team.name)
+
+
+def initial_ranking(teams: Iterable[SwissTeam]) -> tuple[SwissTeam, ...]:
+    """Teams in initial-ranking order; the first gets team pairing number 1 (C.04.6 art. 1.1)."""
+    return tuple(sorted(teams, key=initial_ranking_key))
+
+
+@dataclass(frozen=True, slots=True)
+class SwissState:
+    """A Swiss stage as the pairing engine sees it; ``teams[0]`` has team pairing number 1.
+
+    ``matches`` use ``MatchRecord``: ``team_a`` is the first-named team (White on the odd boards),
+    ``team_b`` None is the pairing-allocated bye. ``initial_colour`` is the colour drawn by lot for
+    C.04.6 art. 4.3.1 ("W" or "B").
+    """
+
+    teams: tuple[SwissTeam, ...]
+    boards: int
+    rounds: int
+    matches: tuple[MatchRecord, ...] = ()
+    scoring: MatchScoring = DEFAULT_SCORING
+    bye: ByeValue = ByeValue()
+    initial_colour: str = "W"
+    pairing: str = "fide-team-swiss"
+    name: str = "Swiss"
+
+    def __post_init__(self) -> None:
+        names = [team.name for team in self.teams]
+        if len(set(names)) != len(names):
+            raise SwissError(f"team names must be unique: {', '.join(sorted(_repeated(names)))}")
+        if self.boards < 1 or self.rounds < 1:
+            raise SwissError("a Swiss stage needs at least one board and one round")
+        if self.initial_colour not in ("W", "B"):
+            raise SwissError(f"initial colour must be W or B, not {self.initial_colour!r}")
+        known = set(names)
+        for match in self.matches:
+            for team in (match.team_a, match.team_b):
+                if team is not None and team not in known:
+                    raise SwissError(f"round {match.round}: unknown team {team!r}")
+
+    def tpn(self, team: str) -> int:
+        """The team pairing number (1 for the first team)."""
+        for number, entry in enumerate(self.teams, 1):
+            if entry.name == team:
+                return number
+        raise SwissError(f"unknown team {team!r}")
+
+    def team(self, name: str) -> SwissTeam:
+        return self.teams[self.tpn(name) - 1]
+
+    @property
+    def rounds_played(self) -> int:
+        """The last round with a match recorded (0 before round 1)."""
+        return max((match.round for match in self.matches), default=0)
+
+    def available(self, round_no: int) -> tuple[str, ...]:
+        """Teams to be paired in ``round_no``, in pairing-number order."""
+        return tuple(team.name for team in self.teams if team.available(round_no))
+
+    def bye_points(self) -> tuple[int, HalfPoints]:
+        """(MP, GP half-points) of a pairing-allocated bye: by default the points of a drawn match and
+        half the boards' game points."""
+        mp = self.scoring.draw if self.bye.mp is None else self.bye.mp
+        gp = self.boards if self.bye.gp is None else self.bye.gp
+        return mp, gp
+
+    def had_bye(self, team: str) -> bool:
+        return any(match.team_b is None and match.team_a == team for match in self.matches)
+
+    def have_played(self, a: str, b: str) -> bool:
+        """Whether two teams met in a played match (a forfeited match is not played, C.07 Art. 15)."""
+        return any(match.is_played and {match.team_a, match.team_b} == {a, b} for match in self.matches)
+
+    def points(self, team: str, *, through: int | None = None) -> tuple[int, HalfPoints]:
+        """(MP, GP half-points) of a team after round ``through`` (default all rounds recorded)."""
+        mp = gp = 0
+        for match in self.matches:
+            if through is not None and match.round > through:
+                continue
+            if match.team_b is None:
+                if match.team_a == team:
+                    mp += self.bye_points()[0]
+                    gp += match.gp_a
+                continue
+            if team not in (match.team_a, match.team_b):
+                continue
+            mps = match.mp(self.scoring)
+            if match.team_a == team:
+                mp, gp = mp + mps[0], gp + match.gp_a
+            else:
+                mp, gp = mp + mps[1], gp + match.gp_b
+        return mp, gp
+
+
+def _repeated(names: Sequence[str]) -> set[str]:
+    return {name for name, count in Counter(names).items() if count > 1}
+
+
+def start_state(
+    teams: Iterable[SwissTeam],
+    *,
+    boards: int,
+    rounds: int,
+    scoring: MatchScoring = DEFAULT_SCORING,
+    bye: ByeValue = ByeValue(),
+    initial_colour: str = "W",
+    pairing: str = "fide-team-swiss",
+    name: str = "Swiss",
+) -> SwissState:
+    """A stage before round 1: teams numbered by the initial ranking (Olympiad Pairing Rules 3.1)."""
+    return SwissState(
+        teams=initial_ranking(teams),
+        boards=boards,
+        rounds=rounds,
+        scoring=scoring,
+        bye=bye,
+        initial_colour=initial_colour,
+        pairing=pairing,
+        name=name,
+    )
+
+
+def add_late_entry(state: SwissState, team: SwissTeam) -> SwissState:
+    """A team joining from round ``team.joined`` gets the next pairing number: numbers once given do
+    not change (C.04.6 art. 1.1.3), and they run from 1 to the number of teams (art. 1.1.1)."""
+    if team.joined <= state.rounds_played:
+        raise SwissError(
+            f"{team.name} cannot join in round {team.joined}: round {state.rounds_played} is already paired"
+        )
+    if team.joined > state.rounds:
+        raise SwissError(f"{team.name} cannot join in round {team.joined}: the stage has {state.rounds}")
+    if any(entry.name == team.name for entry in state.teams):
+        raise SwissError(f"{team.name} is already in the stage")
+    return replace(state, teams=(*state.teams, team))
+
+
+def withdraw_team(state: SwissState, team: str, *, from_round: int) -> SwissState:
+    """``team`` is no longer paired from ``from_round`` on; its results so far stand."""
+    if from_round <= state.rounds_played:
+        raise SwissError(f"round {from_round} is already paired: withdraw {team} from a later round")
+    entry = state.team(team)
+    teams = tuple(replace(t, withdrawn=from_round) if t is entry else t for t in state.teams)
+    return replace(state, teams=teams)
+
+
+def mark_absent(state: SwissState, team: str, *, round_no: int) -> SwissState:
+    """``team`` is not paired in ``round_no`` (it scores nothing for that round)."""
+    if round_no <= state.rounds_played:
+        raise SwissError(f"round {round_no} is already paired: {team} cannot be marked absent for it")
+    entry = state.team(team)
+    teams = tuple(replace(t, absent=t.absent | {round_no}) if t is entry else t for t in state.teams)
+    return replace(state, teams=teams)
+
+
+def bye_match(state: SwissState, team: str, round_no: int) -> MatchRecord:
+    """The record of a pairing-allocated bye (its game points; its match points come from the state)."""
+    return MatchRecord(round_no, team, None, state.bye_points()[1], 0)
+
+
+def record_round(state: SwissState, matches: Iterable[MatchRecord]) -> SwissState:
+    """The state with the results of the next round added (every available team once)."""
+    new = tuple(matches)
+    round_no = state.rounds_played + 1
+    seen: list[str] = []
+    for match in new:
+        if match.round != round_no:
+            raise SwissError(f"round {match.round} recorded while round {round_no} is the next one")
+        for team in (match.team_a, match.team_b):
+            if team is None:
+                continue
+            if not state.team(team).available(round_no):
+                raise SwissError(f"round {round_no}: {team} is not to be paired in this round")
+            seen.append(team)
+        played = match.forfeit is MatchForfeit.NONE and match.team_b is not None
+        if played and match.gp_a + match.gp_b > 2 * state.boards:
+            raise SwissError(
+                f"round {round_no}: {match.team_a} – {match.team_b} scores more than {state.boards} boards"
+            )
+    if len(set(seen)) != len(seen):
+        raise SwissError(f"round {round_no}: {', '.join(sorted(_repeated(seen)))} paired twice")
+    return replace(state, matches=state.matches + new)
