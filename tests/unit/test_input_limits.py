@@ -20,8 +20,10 @@ from orchestrator.domain.scoring import MatchRecord
 from orchestrator.domain.tiebreaks import TieBreakError
 from orchestrator.domain.trf import MAX_TRF_TEAMS, write_trf
 from orchestrator.services import exports
+from orchestrator.services.draws import commit_lot
 from orchestrator.services.errors import ValidationFailed
 from orchestrator.services.rosters import import_rosters
+from orchestrator.services.users import create_user
 from tests.support.factories import make_event
 from tests.unit.test_event_setup_rosters import HEADER, ICELAND, uow_factory
 from tests.unit.test_results_fixtures import build_pool, results_uow_factory
@@ -242,3 +244,26 @@ def test_a_complete_round_robin_is_every_two_teams_meeting_equally_often(
 ) -> None:
     teams = sorted({t for pair in pairings for t in pair if t} | {"C"})
     assert is_complete_round_robin(teams, pairings) is complete
+
+
+# --- names at the other entry points -------------------------------------------------------------------
+
+
+def test_a_display_name_with_a_line_break_is_refused_when_creating_an_account(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    with uow_factory() as uow, pytest.raises(ValidationFailed) as caught:
+        create_user(uow, username="cap", password=None, role="arbiter", display_name="Anna\r\nAdmin")
+    assert caught.value.problems == (
+        "The display name contains a line break (U+000D); a name is one line of text.",
+    )
+
+
+def test_a_lot_candidate_with_a_line_break_is_refused(uow_factory: UnitOfWorkFactory) -> None:
+    with uow_factory() as uow:
+        event_id = make_event(uow)
+    with uow_factory() as uow, pytest.raises(ValidationFailed) as caught:
+        commit_lot(uow, event_id=event_id, purpose="order", candidates=["A\nB", "C"], actor="anna")
+    assert caught.value.problems == (
+        "candidates: candidate 'A\\nB' contains a line break (U+000A); a name is one line of text",
+    )
