@@ -94,6 +94,8 @@ def whole_number(raw: str) -> int | None:
         return None
     if not number.is_finite() or number != number.to_integral_value():
         return None
+    if number.adjusted() > 18:  # far out of range: no need to build "1e999999999" as an int
+        return (MAX_DB_ID + 1) if number > 0 else (MIN_DB_INT - 1)
     return int(number)
 
 

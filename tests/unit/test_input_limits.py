@@ -24,6 +24,7 @@ from orchestrator.services.draws import commit_lot
 from orchestrator.services.errors import ValidationFailed
 from orchestrator.services.rosters import import_rosters
 from orchestrator.services.users import create_user
+from orchestrator.web.validation import json_problems, whole_number
 from tests.support.factories import make_event
 from tests.unit.test_event_setup_rosters import HEADER, ICELAND, uow_factory
 from tests.unit.test_results_fixtures import build_pool, results_uow_factory
@@ -267,3 +268,31 @@ def test_a_lot_candidate_with_a_line_break_is_refused(uow_factory: UnitOfWorkFac
     assert caught.value.problems == (
         "candidates: candidate 'A\\nB' contains a line break (U+000A); a name is one line of text",
     )
+
+
+# --- the web layer's checks ----------------------------------------------------------------------------
+
+
+def test_whole_numbers_are_read_as_pydantic_would_and_huge_ones_stay_cheap() -> None:
+    assert [whole_number(raw) for raw in ("12", " 12.0 ", "1.5", "abc", "NaN")] == [12, 12, None, None, None]
+    assert whole_number("9223372036854775808") == 2**63
+    assert whole_number("1e999999999") == 2**31  # out of range, without a billion-digit integer
+
+
+def test_json_problems_name_each_field_by_its_path() -> None:
+    document = {
+        "team_a_id": 2**31,
+        "winner_team_ids": [1, 0],
+        "boards": [5, None, 2**63],
+        "expected_version": -(2**31),
+        "reason": "ok\x00",
+        "nested": {"note": "\ud800"},
+        "flag": True,
+    }
+    assert list(json_problems(document)) == [
+        "team_a_id: must be a whole number from 1 to 2147483647",
+        "winner_team_ids.1: must be a whole number from 1 to 2147483647",
+        "boards.2: must be a whole number from -2147483648 to 2147483647",
+        "reason: contains a NUL character (U+0000)",
+        "nested.note: contains a lone surrogate (U+D800), which is not valid Unicode text",
+    ]
