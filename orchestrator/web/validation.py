@@ -135,7 +135,7 @@ def _check_path(request: Request, dependant: Dependant) -> None:
             raise NotFound("This page does not exist.")
         value = whole_number(raw) if name in declared else None
         if value is not None and not 1 <= value <= MAX_DB_ID:
-            raise NotFound(f"{name} {value} does not exist (ids run from 1 to {MAX_DB_ID}).")
+            raise NotFound(f"{name} {raw.strip()[:24]} does not exist (ids run from 1 to {MAX_DB_ID}).")
 
 
 def _check_query(request: Request, dependant: Dependant) -> None:
@@ -149,7 +149,7 @@ def _check_query(request: Request, dependant: Dependant) -> None:
         if value is None:
             continue
         if is_id_name(name) and not 1 <= value <= MAX_DB_ID:
-            raise NotFound(f"{name} {value} does not exist (ids run from 1 to {MAX_DB_ID}).")
+            raise NotFound(f"{name} {raw.strip()[:24]} does not exist (ids run from 1 to {MAX_DB_ID}).")
         if problem := range_problem(name, value):
             problems.append(problem)
     if problems:
