@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -105,6 +103,14 @@ TiebreaksOpt = Annotated[
     ),
 ]
 BoardsOpt = Annotated[int, typer.Option("--boards", "-b", min=1, help="boards per match")]
+RulesOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--swiss/--round-robin",
+        help="unplayed rounds by the Swiss (FIDE C.07 Art. 16) or round-robin rules; "
+        "default: round robin only when every two teams met equally often",
+    ),
+]
 TeamsOpt = Annotated[
     Path | None, typer.Option("--teams", help="file with the pool's team names, one per line")
 ]
@@ -121,9 +127,7 @@ def standings(
         str | None,
         typer.Option("--lot-seed", help="hex seed of a recorded lot for ties left after the chain"),
     ] = None,
-    swiss: Annotated[
-        bool, typer.Option("--swiss", help="the matches are a Swiss, not a round robin")
-    ] = False,
+    swiss: RulesOpt = None,
 ) -> None:
     """Rank the teams of a pool or stage from its match results."""
     from orchestrator.services.results.standings_report import rank_table
@@ -134,7 +138,13 @@ def standings(
     table = _load_table(matches_file, boards, teams_file)
     chain = _chain(tiebreaks)
     try:
-        report = rank_table(table, chain=chain, boards=boards, lot_seed=lot_seed, round_robin=not swiss)
+        report = rank_table(
+            table,
+            chain=chain,
+            boards=boards,
+            lot_seed=lot_seed,
+            round_robin=None if swiss is None else not swiss,
+        )
     except ValueError as exc:
         err.print(f"[red]error:[/] {exc}", highlight=False)
         raise typer.Exit(EXIT_BAD_INPUT) from None
@@ -147,12 +157,11 @@ def standings(
         typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
         return
     if fmt == "csv":
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(["rank", "team", *codes, "separated_by"])
-        for r in rows:
-            writer.writerow([r.rank, r.team, *(_show(r.values[c]) for c in codes), r.separated_by or ""])
-        typer.echo(buffer.getvalue(), nl=False)
+        from orchestrator.adapters.csv_files import write_csv
+
+        header = ["rank", "team", *codes, "separated_by"]
+        lines = [[r.rank, r.team, *(_show(r.values[c]) for c in codes), r.separated_by or ""] for r in rows]
+        typer.echo(write_csv([header, *lines]), nl=False)
         return
     grid = Table(title=f"Standings ({', '.join(chain)})", title_justify="left")
     grid.add_column("#", justify="right")
@@ -174,16 +183,21 @@ def trf(
     boards: BoardsOpt = 6,
     teams_file: TeamsOpt = None,
     name: Annotated[str, typer.Option("--name", help="tournament name (record 012)")] = "Pool",
-    swiss: Annotated[
-        bool, typer.Option("--swiss", help="the matches are a Swiss, not a round robin")
-    ] = False,
+    swiss: RulesOpt = None,
 ) -> None:
     """Write the matches as a TRF-2026 file (FIDE's checker can read it)."""
     from orchestrator.services.results.standings_report import trf_text
 
     table = _load_table(matches_file, boards, teams_file)
     chain = _chain(tiebreaks)
-    typer.echo(trf_text(table, chain=chain, boards=boards, name=name, round_robin=not swiss), nl=False)
+    try:
+        text = trf_text(
+            table, chain=chain, boards=boards, name=name, round_robin=None if swiss is None else not swiss
+        )
+    except ValueError as exc:  # what the format cannot hold: more than 999 teams, a line break in a name
+        err.print(f"[red]error:[/] {exc}", highlight=False)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    typer.echo(text, nl=False)
 
 
 @app.command()

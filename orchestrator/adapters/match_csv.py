@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from orchestrator.adapters.csv_files import CsvReadError, read_rows
+from orchestrator.domain.names import MAX_TEAM_NAME, name_problem
 from orchestrator.domain.scoring import MatchForfeit, MatchRecord, ScoreError, parse_points
 
 HEADER = ("round", "team_a", "team_b", "score_a", "score_b", "forfeit")
@@ -44,8 +44,11 @@ def read_matches(
     ``teams``, when given, is the pool's team list: any other name is an unknown team.
     """
     problems: list[CsvProblem] = []
-    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
-    if not rows or tuple(cell.strip().lower() for cell in rows[0]) != HEADER:
+    try:
+        rows = list(read_rows(text))
+    except CsvReadError as exc:
+        raise MatchCsvError(source, [CsvProblem(exc.line, exc.message)]) from None
+    if not rows or tuple(cell.strip().lower() for cell in rows[0][1]) != HEADER:
         raise MatchCsvError(source, [CsvProblem(1, f"the header must be {','.join(HEADER)}")])
 
     known = set(teams) if teams is not None else None
@@ -54,7 +57,7 @@ def read_matches(
     playing: dict[tuple[int, str], int] = {}  # (round, team) -> line of its first match
     max_half = boards * 2
 
-    for line_no, row in enumerate(rows[1:], start=2):
+    for line_no, row in rows[1:]:
         if not any(cell.strip() for cell in row):
             continue
         line_problems: list[str] = []
@@ -71,6 +74,9 @@ def read_matches(
 
         if not team_a:
             line_problems.append("team_a is empty")
+        for label, name in (("team_a", team_a), ("team_b", team_b)):
+            if name and (problem := name_problem(name, what=label, limit=MAX_TEAM_NAME)):
+                line_problems.append(problem)
         is_bye = not team_b and not score_b_text
         if not team_b and score_b_text:
             line_problems.append("team_b is empty but score_b is given (a bye leaves both empty)")

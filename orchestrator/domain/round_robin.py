@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 
@@ -54,3 +56,21 @@ def _slot(round_number: int, position: int, n: int) -> int:
     """Player at ``position`` (0..n-2) of the rotating circle in ``round_number``."""
     start = ((round_number - 1) * (n // 2)) % (n - 1)
     return (start + position) % (n - 1) + 1
+
+
+def is_complete_round_robin(teams: Sequence[str], pairings: Iterable[tuple[str, str | None]]) -> bool:
+    """Whether every two of ``teams`` met equally often, at least once (a complete single, double...
+    round robin); ``pairings`` are (team, opponent) per match, ``None`` for a bye. Anything else is a
+    Swiss for the tie-breaks: its unplayed rounds follow FIDE C.07 Art. 16, a round robin's Art. 15.2."""
+    names = set(teams)
+    if len(names) < 2:
+        return False
+    met: Counter[frozenset[str]] = Counter()
+    for team, opponent in pairings:
+        if opponent is None:
+            continue
+        if team not in names or opponent not in names or team == opponent:
+            return False
+        met[frozenset((team, opponent))] += 1
+    pairs = len(names) * (len(names) - 1) // 2
+    return len(met) == pairs and len(set(met.values())) == 1

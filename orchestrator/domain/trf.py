@@ -24,6 +24,10 @@ from orchestrator.domain.scoring import (
 from orchestrator.domain.standings import Standings, compute_standings
 from orchestrator.domain.tiebreaks import REGISTRY, TieBreakError, build_event, parse_chain
 
+# Team pairing numbers have three digits (records 310, 320, 330), player numbers four (record 001).
+MAX_TRF_TEAMS = 999
+MAX_TRF_PLAYERS = 9999
+
 # Our codes in TRF / TieBreakServer syntax (record 202); None: not a FIDE code. Defined in the registry.
 TRF_CODES: dict[str, str | None] = {entry.code: entry.trf for entry in REGISTRY}
 
@@ -104,6 +108,24 @@ def synthesise_boards(match: MatchRecord, boards: int) -> tuple[GameResult, ...]
     return tuple(out)
 
 
+def _check_fits(teams: Sequence[str], boards: int, name: str) -> None:
+    """Refuse what a TRF-2026 file cannot hold: a record per line, three-digit teams, four-digit players."""
+    if len(teams) > MAX_TRF_TEAMS:
+        raise TieBreakError(
+            f"a TRF-2026 file holds at most {MAX_TRF_TEAMS} teams (three-digit team numbers); "
+            f"this table has {len(teams)}"
+        )
+    if len(teams) * boards > MAX_TRF_PLAYERS:
+        raise TieBreakError(
+            f"a TRF-2026 file holds at most {MAX_TRF_PLAYERS} players (four-digit numbers); "
+            f"{len(teams)} teams of {boards} boards make {len(teams) * boards}"
+        )
+    for what, text in (("tournament name", name), *(("team name", team) for team in teams)):
+        # Each record is one line: a line break in a name would start a forged record.
+        if len(f"x{text}x".splitlines()) != 1:
+            raise TieBreakError(f"the {what} {text!r} contains a line break; a TRF-2026 record is one line")
+
+
 def write_trf(
     teams: Sequence[str],
     matches: Sequence[MatchRecord],
@@ -123,6 +145,7 @@ def write_trf(
     ``games`` optionally gives real per-board results, keyed by (round, first-named team), from
     White's side; otherwise plausible ones are synthesised (module docstring).
     """
+    _check_fits(teams, boards, name)
     codes = parse_chain(chain)
     if standings is None:
         standings = compute_standings(

@@ -9,6 +9,7 @@ from typing import Any
 
 import yaml
 
+from orchestrator.domain.names import name_problem
 from orchestrator.eventfile.problems import Problem
 
 
@@ -107,6 +108,17 @@ class NodeReader:
         except yaml.YAMLError as error:
             self.report(path, f"unreadable value {node.value!r}: {error}", node=node)
             return None
+
+    def name(self, node: yaml.Node, path: str, *, what: str, limit: int) -> str | None:
+        """A name: one line of text of at most ``limit`` characters (docs/input-limits.md)."""
+        value = self.text(node, path)
+        if value is None:
+            return None
+        problem = name_problem(value, what=what, limit=limit)
+        if problem is not None:
+            self.report(path, problem, node=node)
+            return None
+        return value
 
     def text(self, node: yaml.Node, path: str) -> str | None:
         value = self.scalar(node, path)

@@ -15,6 +15,7 @@ import yaml
 
 from orchestrator.domain.event import EventDefinition, TimeControl
 from orchestrator.domain.knockout import ArmageddonClock
+from orchestrator.domain.names import MAX_EVENT_NAME
 from orchestrator.domain.scoring import MatchScoring
 from orchestrator.domain.teams import TeamFormat
 from orchestrator.eventfile.nodes import NodeReader
@@ -111,7 +112,9 @@ def parse_event(text: str, *, source: str = "event.yaml") -> EventDefinition:
 
 
 def _read_settings(reader: NodeReader, top: dict[str, yaml.Node]) -> _Settings:
-    name = reader.text(top["name"], "name") if "name" in top else None
+    name = (
+        reader.name(top["name"], "name", what="event name", limit=MAX_EVENT_NAME) if "name" in top else None
+    )
     slug = reader.text(top["slug"], "slug") if "slug" in top else None
     if slug is not None and not _SLUG_RE.match(slug):
         reader.report("slug", f"use lower-case letters, digits and dashes, found {slug!r}", node=top["slug"])

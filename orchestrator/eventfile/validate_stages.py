@@ -13,6 +13,7 @@ import yaml
 
 from orchestrator.domain.bracket import DuelSpec
 from orchestrator.domain.event import Entrant, Qualifiers, SeedRange, StageKind, TimeControl, bracket_rounds
+from orchestrator.domain.names import MAX_STAGE_NAME
 from orchestrator.domain.tiebreaks import TieBreakError, parse_chain
 from orchestrator.eventfile.drafts import ScheduleSpec, StageDraft
 from orchestrator.eventfile.nodes import NodeReader, describe
@@ -57,7 +58,11 @@ def _read_stage(
     if fields is None:
         return None
     key = _read_stage_key(reader, fields, path, index, seen) if "key" in fields else None
-    name = reader.text(fields["name"], f"{path}.name") if "name" in fields else None
+    name = (
+        reader.name(fields["name"], f"{path}.name", what="stage name", limit=MAX_STAGE_NAME)
+        if "name" in fields
+        else None
+    )
     kind = _read_stage_kind(reader, fields, path) if "kind" in fields else None
     pool_count, pool_size, advance = _read_pool_settings(reader, item, fields, path, kind)
     entrants = _read_entrants(reader, fields["entrants"], f"{path}.entrants") if "entrants" in fields else []

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import yaml
 
+from orchestrator.domain.names import MAX_ACCOUNT_NAME, MAX_PLAYER_NAME, MAX_TEAM_NAME
 from orchestrator.domain.teams import Category, Player, RosterEntry, Sex, Team, TeamFormat, is_eligible
 from orchestrator.eventfile.drafts import ranges
 from orchestrator.eventfile.nodes import NodeReader
@@ -63,7 +64,11 @@ def _read_team(
     )
     if fields is None:
         return None
-    name = reader.text(fields["name"], f"{path}.name") if "name" in fields else None
+    name = (
+        reader.name(fields["name"], f"{path}.name", what="team name", limit=MAX_TEAM_NAME)
+        if "name" in fields
+        else None
+    )
     if name is not None:
         reader.subjects[path] = name
         if name in seen.names:
@@ -94,7 +99,9 @@ def _read_team(
             )
         seen.seeds.setdefault(seed, index)
     if "captain" in fields and name is not None:
-        captain = reader.text(fields["captain"], f"{path}.captain")
+        captain = reader.name(
+            fields["captain"], f"{path}.captain", what="captain name", limit=MAX_PLAYER_NAME
+        )
         if captain is not None:
             captains.append((name, captain))
     roster = (
@@ -161,8 +168,16 @@ def _read_player(
     reader: NodeReader, item: yaml.Node, fields: dict[str, yaml.Node], path: str, accounts: dict[str, str]
 ) -> Player | None:
     """The player of a roster line, or None (its problems reported) when the line cannot be used."""
-    name = reader.text(fields["name"], f"{path}.name") if "name" in fields else None
-    account = reader.text(fields["account"], f"{path}.account") if "account" in fields else None
+    name = (
+        reader.name(fields["name"], f"{path}.name", what="player name", limit=MAX_PLAYER_NAME)
+        if "name" in fields
+        else None
+    )
+    account = (
+        reader.name(fields["account"], f"{path}.account", what="account name", limit=MAX_ACCOUNT_NAME)
+        if "account" in fields
+        else None
+    )
     sex_text = reader.text(fields["sex"], f"{path}.sex") if "sex" in fields else None
     sex: Sex | None = None
     if sex_text is not None:

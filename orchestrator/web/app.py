@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import quote
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -48,6 +48,7 @@ from orchestrator.web import (
 from orchestrator.web.auth import PUBLIC, allow_public, current_user, register_route_rule
 from orchestrator.web.csrf import csrf_token
 from orchestrator.web.deps import render, wants_json
+from orchestrator.web.validation import TOO_LARGE, BodySizeLimit, check_request_input
 
 log = logging.getLogger(__name__)
 
@@ -187,7 +188,11 @@ async def _service_error(request: Request, exc: Exception) -> Response:
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
-    messages = {404: "This page does not exist.", 405: "This action is not available here."}
+    messages = {
+        404: "This page does not exist.",
+        405: "This action is not available here.",
+        413: TOO_LARGE,
+    }
     message = messages.get(exc.status_code, str(exc.detail))
     response = _error_response(request, exc.status_code, message)
     if exc.headers:
@@ -240,6 +245,8 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
         redoc_url=None,
         swagger_ui_oauth2_redirect_url=API_DOCS + "/oauth2-redirect",
         lifespan=lifespan,
+        # Input checks for every route (web/validation.py): ids past the database's range, unstorable text.
+        dependencies=[Depends(check_request_input)],
     )
     app.state.settings = settings
     app.state.uow_factory = uow_factory or (lambda: UnitOfWork(session_factory))
@@ -257,6 +264,7 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
         https_only=https,
     )
     app.add_middleware(SecurityHeaders, hsts=https)
+    app.add_middleware(BodySizeLimit)
 
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)

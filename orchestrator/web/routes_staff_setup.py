@@ -21,10 +21,10 @@ from orchestrator.services.setup import draws, event_setup
 from orchestrator.services.teams import rosters
 from orchestrator.web.auth import require_role, require_staff
 from orchestrator.web.deps import get_uow_factory, render
+from orchestrator.web.validation import MAX_UPLOAD_BYTES
 
 router = APIRouter(prefix="/staff", include_in_schema=False)
 
-MAX_UPLOAD_BYTES = 2_000_000
 NOTICES = {
     "created": "The event was created.",
     "imported": "The rosters were imported.",

@@ -21,6 +21,7 @@ from orchestrator.adapters.tables import STAFF_ROLES, Role, Team, User
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings, get_settings
 from orchestrator.db import utcnow
+from orchestrator.domain.names import MAX_DISPLAY_NAME, name_problem
 from orchestrator.services.errors import (
     Conflict,
     Forbidden,
@@ -155,6 +156,10 @@ def create_user(
         problems.append(f"Unknown role {role!r}: use one of {', '.join(r.value for r in Role)}.")
     if password is not None:
         problems += password_problems(password, username=name)
+    if display_name.strip() and (
+        problem := name_problem(display_name.strip(), what="The display name", limit=MAX_DISPLAY_NAME)
+    ):
+        problems.append(problem + ".")
     if checked_role == Role.CAPTAIN and team_id is None:
         problems.append("A captain account needs a team.")
     if checked_role not in (None, Role.CAPTAIN) and team_id is not None:

@@ -6,16 +6,17 @@ the stored PGN texts are concatenated as they are.
 
 from __future__ import annotations
 
-import csv
 import importlib
 import io
 from fractions import Fraction
 
+from orchestrator.adapters.csv_files import write_csv
 from orchestrator.adapters.tables import Match, Round, Stage, Standing
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.scoring import format_points
+from orchestrator.domain.tiebreaks import TieBreakError
 from orchestrator.domain.trf import write_trf
-from orchestrator.services.errors import NotFound
+from orchestrator.services.errors import Conflict, NotFound
 from orchestrator.services.results import standings as standings_service
 
 
@@ -30,11 +31,9 @@ def standings_csv(uow: UnitOfWork, *, pool_id: int) -> str:
     table = standings_service.pool_standings(uow, pool_id=pool_id)
     stored = {row.team_id: row for row in uow.results.standings_of_pool(pool_id)}
     codes = [code for code in table.chain if code != "LOT"]
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(
+    lines: list[list[object]] = [
         ["rank", "team", *codes, *(["LOT"] if "LOT" in table.chain else []), "separated_by", "status"]
-    )
+    ]
     final = bool(stored) and not any(row.provisional for row in stored.values())
     rows = (
         [(row.rank, name, row.values, row.separated_by) for row, name in _stored_rows(uow, data)]
@@ -47,8 +46,8 @@ def standings_csv(uow: UnitOfWork, *, pool_id: int) -> str:
     for rank, team, values, separated_by in rows:
         cells = [_cell(code, values.get(code)) for code in codes]
         lot = [values.get("LOT", "")] if "LOT" in table.chain else []
-        writer.writerow([rank, team, *cells, *lot, separated_by or "", "final" if final else "provisional"])
-    return out.getvalue()
+        lines.append([rank, team, *cells, *lot, separated_by or "", "final" if final else "provisional"])
+    return write_csv(lines)
 
 
 def _stored_rows(uow: UnitOfWork, data: standings_service.PoolRecords) -> list[tuple[Standing, str]]:
@@ -72,16 +71,19 @@ def pool_trf(uow: UnitOfWork, *, pool_id: int) -> str:
     """TRF-2026 of the pool with the real per-board results (annulments applied, counted matches only)."""
     data, name = _label(uow, pool_id)
     lots = standings_service.recorded_lot_numbers(uow, data)
-    return write_trf(
-        data.teams,
-        data.records,
-        chain=data.chain,
-        name=name,
-        boards=data.boards,
-        scoring=data.rules.scoring,
-        lots=lots,
-        games=data.games,
-    )
+    try:
+        return write_trf(
+            data.teams,
+            data.records,
+            chain=data.chain,
+            name=name,
+            boards=data.boards,
+            scoring=data.rules.scoring,
+            lots=lots,
+            games=data.games,
+        )
+    except TieBreakError as exc:  # a stored name the format cannot hold (docs/input-limits.md)
+        raise Conflict(f"The pool cannot be written as TRF-2026: {exc}.") from None
 
 
 def match_pgn(uow: UnitOfWork, *, match_id: int) -> str:

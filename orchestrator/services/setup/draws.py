@@ -20,10 +20,12 @@ from orchestrator.adapters.tables import Event, Lot
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain import lots
+from orchestrator.domain.names import MAX_PLAYER_NAME, name_problem
 from orchestrator.services import live
 from orchestrator.services.errors import Conflict, ValidationFailed
 
 SEED_BYTES = 32
+MAX_LOT_PURPOSE = 120  # the column's size
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +102,15 @@ def _checked(purpose: str, candidates: Sequence[str], kind: str) -> tuple[str, t
     purpose = purpose.strip()
     if not purpose:
         problems.append("purpose: say what the lot decides (e.g. 'Armageddon category, duel XI')")
-    elif len(purpose) > 120:
-        problems.append("purpose: at most 120 characters")
+    elif problem := name_problem(purpose, what="purpose", limit=MAX_LOT_PURPOSE):
+        problems.append(problem)
     cleaned = tuple(c.strip() for c in candidates if c.strip())
+    # Candidates are teams, players or categories: names, one line each (docs/input-limits.md).
+    problems += [
+        f"candidates: {problem}"
+        for c in cleaned
+        if (problem := name_problem(c, what=f"candidate {c[:40]!r}", limit=MAX_PLAYER_NAME))
+    ]
     if len(cleaned) < 2:
         problems.append("candidates: a lot needs at least two candidates")
     else:

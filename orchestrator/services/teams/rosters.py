@@ -14,15 +14,20 @@ cut-off year; reserves are limited per category by the event's team format.
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from orchestrator.adapters.csv_files import CsvReadError, read_rows
 from orchestrator.adapters.tables import Event, Player, StageStatus, Team
 from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.domain.names import (
+    MAX_ACCOUNT_NAME,
+    MAX_PLAYER_NAME,
+    MAX_TEAM_NAME,
+    name_problem,
+)
 from orchestrator.domain.teams import Category, Sex, TeamFormat, is_eligible
 from orchestrator.domain.teams import Player as DomainPlayer
 from orchestrator.services import live
@@ -33,6 +38,7 @@ COLUMNS = ("team", "federation", "seed", "name", "account", "sex", "birth_year",
 _ALIASES = {"player": "name", "player_name": "name", "born": "birth_year", "birthyear": "birth_year"}
 MAX_CSV_BYTES = 2_000_000
 Report = Callable[[int, str], None]  # (line, message)
+_NAME_LIMITS = {"team": MAX_TEAM_NAME, "name": MAX_PLAYER_NAME, "account": MAX_ACCOUNT_NAME}
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +110,8 @@ def _read_row(values: dict[str, str], line: int, team_format: TeamFormat) -> tup
     for key in ("team", "name", "account"):
         if not text[key]:
             problems.append(f"{key} is empty")
+        elif problem := name_problem(text[key], what=key, limit=_NAME_LIMITS[key]):
+            problems.append(problem)
     federation = text["federation"].upper()
     if not re.fullmatch(r"[A-Z]{3}", federation):
         problems.append(f"federation must be a three-letter code such as NOR, found {text['federation']!r}")
@@ -161,6 +169,14 @@ def _read_row(values: dict[str, str], line: int, team_format: TeamFormat) -> tup
     return row, []
 
 
+def _records(csv_text: str) -> Iterator[tuple[int, list[str]]]:
+    """The file's records; a record that cannot be read ends the import with its line."""
+    try:
+        yield from read_rows(csv_text)
+    except CsvReadError as exc:
+        raise ValidationFailed([str(exc)]) from None
+
+
 def import_rosters(uow: UnitOfWork, *, event_id: int, csv_text: str, actor: str) -> ImportReport:
     """Create or replace the teams and rosters a CSV lists; refuse the whole file listing every bad line."""
     event = uow.repo.get_or_raise(Event, event_id)
@@ -172,9 +188,9 @@ def import_rosters(uow: UnitOfWork, *, event_id: int, csv_text: str, actor: str)
     def bad(line: int, message: str) -> None:
         problems.append(f"line {line}: {message}")
 
-    reader = csv.reader(io.StringIO(csv_text.lstrip("\ufeff")))
+    reader = _records(csv_text)
     try:
-        header = next(reader)
+        _, header = next(reader)
     except StopIteration:
         raise ValidationFailed(
             ["the file is empty: the first line names the columns " + ", ".join(COLUMNS)]
@@ -193,8 +209,7 @@ def import_rosters(uow: UnitOfWork, *, event_id: int, csv_text: str, actor: str)
     teams: dict[str, _TeamRows] = {}
     accounts: dict[str, int] = {}
     lines = 0
-    for values in reader:
-        line = reader.line_num
+    for line, values in reader:
         if not any(v.strip() for v in values):
             continue
         lines += 1

@@ -1,0 +1,227 @@
+"""Request input the database cannot store, refused in one place for every route (docs/input-limits.md).
+
+``check_request_input`` is an application-wide dependency (``create_app``); it runs before each route's
+own parameters are used:
+
+- an integer the route declares in its path, or an id (``id``, ``*_id``) in its query string, outside
+  1 .. 2^31-1 (the database's ``INTEGER``) is a 404: nothing has that id;
+- an integer in a form or JSON body outside that range (ids) or outside -2^31 .. 2^31-1 (other whole
+  numbers), and any other query integer outside the latter, is a 422 naming the field;
+- text holding what the databases refuse (NUL, lone surrogates: ``domain.names.text_problem``) in a path,
+  query, form or JSON field is a 404 (path) or a 422 naming the field.
+
+Body sizes (``BodySizeLimit``, before anything is parsed): a JSON body may hold at most
+``MAX_UPLOAD_BYTES``, the limit of an uploaded event definition or roster file (the largest things a JSON
+request carries); any other body (a form with its upload) at most ``MAX_REQUEST_BYTES``. The app answers
+413 with ``TOO_LARGE``.
+"""
+
+from __future__ import annotations
+
+import json
+import types
+import typing
+from collections.abc import Iterator
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
+from starlette.datastructures import Headers, UploadFile
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from orchestrator.domain.names import text_problem
+from orchestrator.services.errors import NotFound, ValidationFailed
+
+MAX_DB_ID = 2**31 - 1  # PostgreSQL INTEGER (the id columns); SQLite stores up to 2^63 - 1
+MIN_DB_INT = -(2**31)
+MAX_UPLOAD_BYTES = 2_000_000  # an event definition or a roster file
+MAX_REQUEST_BYTES = MAX_UPLOAD_BYTES + 64_000  # one upload plus the form's framing and small fields
+TOO_LARGE = (
+    f"The request is larger than {MAX_UPLOAD_BYTES // 1_000_000} MB, the limit for an event definition "
+    "or a roster file."
+)
+_FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+class BodySizeLimit:
+    """Pure ASGI middleware: reading a body past its limit raises a 413 ``HTTPException`` in the route, so
+    that the app's error handler answers (JSON under /api/, the error page elsewhere)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        limit = body_limit(headers.get("content-type", ""))
+        declared = headers.get("content-length", "")
+        received = 0
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            if declared.isdigit() and int(declared) > limit:
+                raise HTTPException(413, TOO_LARGE)
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise HTTPException(413, TOO_LARGE)
+            return message
+
+        await self.app(scope, limited_receive, send)
+
+
+def body_limit(content_type: str) -> int:
+    """The largest body accepted with ``content_type`` (module docstring)."""
+    media = content_type.split(";")[0].strip().lower()
+    return MAX_UPLOAD_BYTES if media == "application/json" or media.endswith("+json") else MAX_REQUEST_BYTES
+
+
+def is_id_name(name: str) -> bool:
+    return name == "id" or name.endswith(("_id", "_ids"))
+
+
+def whole_number(raw: str) -> int | None:
+    """The integer a path, query or form value spells ("12", " 12 ", "12.0"), or None if it spells none."""
+    try:
+        number = Decimal(raw.strip())
+    except InvalidOperation:
+        return None
+    if not number.is_finite() or number != number.to_integral_value():
+        return None
+    if number.adjusted() > 18:  # far out of range: no need to build "1e999999999" as an int
+        return (MAX_DB_ID + 1) if number > 0 else (MIN_DB_INT - 1)
+    return int(number)
+
+
+def range_problem(name: str, value: int, *, where: str | None = None) -> str | None:
+    """Why ``value`` does not fit the database as field ``name`` (an id or another whole number), or None;
+    the sentence starts with ``where`` (default: ``name``)."""
+    low = 1 if is_id_name(name) else MIN_DB_INT
+    if low <= value <= MAX_DB_ID:
+        return None
+    return f"{where or name}: must be a whole number from {low} to {MAX_DB_ID}"
+
+
+def _is_int(annotation: Any) -> bool:
+    if annotation is int:
+        return True
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType, list, tuple, set, frozenset):
+        return any(_is_int(arg) for arg in typing.get_args(annotation))
+    if typing.get_origin(annotation) is typing.Annotated:
+        return _is_int(typing.get_args(annotation)[0])
+    return False
+
+
+def _int_fields(dependant: Dependant, kind: str) -> Iterator[str]:
+    for field in getattr(dependant, kind):
+        if _is_int(field.field_info.annotation):
+            yield field.alias
+    for sub in dependant.dependencies:
+        yield from _int_fields(sub, kind)
+
+
+def _check_path(request: Request, dependant: Dependant) -> None:
+    declared = set(_int_fields(dependant, "path_params"))
+    for name, raw in request.path_params.items():
+        if not isinstance(raw, str):
+            continue
+        if text_problem(raw):
+            raise NotFound("This page does not exist.")
+        value = whole_number(raw) if name in declared else None
+        if value is not None and not 1 <= value <= MAX_DB_ID:
+            raise NotFound(f"{name} {raw.strip()[:24]} does not exist (ids run from 1 to {MAX_DB_ID}).")
+
+
+def _check_query(request: Request, dependant: Dependant) -> None:
+    declared = set(_int_fields(dependant, "query_params"))
+    problems: list[str] = []
+    for name, raw in request.query_params.multi_items():
+        if problem := text_problem(raw):
+            problems.append(f"{name}: {problem}")
+            continue
+        value = whole_number(raw) if name in declared or is_id_name(name) else None
+        if value is None:
+            continue
+        if is_id_name(name) and not 1 <= value <= MAX_DB_ID:
+            raise NotFound(f"{name} {raw.strip()[:24]} does not exist (ids run from 1 to {MAX_DB_ID}).")
+        if problem := range_problem(name, value):
+            problems.append(problem)
+    if problems:
+        raise ValidationFailed(problems)
+
+
+async def _check_form(request: Request, dependant: Dependant) -> None:
+    declared = set(_int_fields(dependant, "body_params"))
+    problems: list[str] = []
+    for name, raw in (await request.form()).multi_items():
+        if isinstance(raw, UploadFile):
+            continue  # a file's text is checked by whatever reads it (the roster import, the event file)
+        if problem := text_problem(raw):
+            problems.append(f"{name}: {problem}")
+            continue
+        value = whole_number(raw) if name in declared or is_id_name(name) else None
+        if value is not None and (problem := range_problem(name, value)):
+            problems.append(problem)
+    if problems:
+        raise ValidationFailed(problems)
+
+
+def json_problems(value: Any, path: str = "", name: str = "") -> Iterator[str]:
+    """Every field of a parsed JSON document that the database cannot store, as ``field.path: problem``.
+
+    ``name`` is the key that governs ``value``: the elements of ``winner_team_ids`` are ids too.
+    """
+    where = path or "body"
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if problem := text_problem(str(key)):
+                yield f"{where}: a key {problem}"
+                continue
+            yield from json_problems(item, f"{path}.{key}" if path else str(key), str(key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from json_problems(item, f"{path}.{index}" if path else str(index), name)
+    elif isinstance(value, str):
+        if problem := text_problem(value):
+            yield f"{where}: {problem}"
+    elif (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and (problem := range_problem(name, value, where=where))
+    ):
+        yield problem
+
+
+async def _check_json(request: Request) -> None:
+    body = await request.body()
+    if not body:
+        return
+    try:
+        document = json.loads(body)
+    except ValueError:
+        return  # FastAPI answers 422 "JSON decode error" when the route reads it
+    problems = list(json_problems(document))
+    if problems:
+        raise ValidationFailed(problems)
+
+
+async def check_request_input(request: Request) -> None:
+    """Refuse ids past the database's integer range and text it cannot store (module docstring)."""
+    route = request.scope.get("route")
+    if not isinstance(route, APIRoute):
+        return
+    _check_path(request, route.dependant)
+    _check_query(request, route.dependant)
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return
+    if content_type in _FORM_TYPES:
+        await _check_form(request, route.dependant)
+    elif content_type == "application/json" or content_type.endswith("+json"):
+        await _check_json(request)
