@@ -253,8 +253,14 @@ class RowLocks(Repository):
     """Serialise changes to one pool or duel (STYLE habit 6).
 
     PostgreSQL: ``SELECT ... FOR NO KEY UPDATE`` holds the row until the unit of work ends, so two workers
-    recording results of the same pool run one after the other. SQLite: a no-op read (SQLite takes a
-    database-wide write lock anyway, and its dialect has no row locks).
+    recording results of the same pool run one after the other. SQLite has no row locks: a lock takes the
+    database's write lock at once (an ``UPDATE`` that matches no row), so the transaction's reads after it
+    see every commit before it and no other writer can commit until it ends. Without that, two ticks both
+    read "no Armageddon yet" before either wrote, and the second insert failed on the unique duel.
+
+    Every row the session read before the lock is expired (after a flush, so no change is lost): it is read
+    again, under the lock, when next used, instead of deciding from what it was before another writer
+    committed.
 
     Not ``FOR UPDATE``: that also blocks the foreign-key checks of other transactions (``FOR KEY SHARE``),
     so a stage's closing (stage locked, then its pools) and a pool's recomputation (pool locked, then
@@ -262,16 +268,20 @@ class RowLocks(Repository):
     deadlock timeout before one was aborted. Nothing here deletes a locked row or changes its key.
     """
 
-    def _locking(self, statement: Any) -> Any:
+    def _locking(self, statement: Any, model: type[SQLModel]) -> Any:
+        self.session.flush()
+        self.session.expire_all()
         # populate_existing: a copy of a row already in the session is overwritten with what this
         # statement read under the lock (one query; it used to be a second SELECT to refresh it).
         statement = statement.execution_options(populate_existing=True)
-        if self.session.get_bind().dialect.name != "sqlite":
-            statement = statement.with_for_update(key_share=True)  # FOR NO KEY UPDATE
-        return statement
+        if self.session.get_bind().dialect.name == "sqlite":
+            table = model.__tablename__
+            self.session.execute(text(f'UPDATE "{table}" SET id = id WHERE 0 = 1'))  # the write lock
+            return statement
+        return statement.with_for_update(key_share=True)  # FOR NO KEY UPDATE
 
     def lock(self, model: type[ModelT], row_id: int) -> ModelT:
-        statement = self._locking(select(model).where(col(model.id) == row_id))  # type: ignore[attr-defined]
+        statement = self._locking(select(model).where(col(model.id) == row_id), model)  # type: ignore[attr-defined]
         row = self.session.exec(statement).first()
         if row is None:
             raise NotFound(f"{model.__tablename__} {row_id} does not exist")
@@ -300,7 +310,7 @@ class RowLocks(Repository):
         if not ids:
             return
         self.session.exec(
-            self._locking(select(Pool).where(col(Pool.id).in_(ids)).order_by(col(Pool.id)))
+            self._locking(select(Pool).where(col(Pool.id).in_(ids)).order_by(col(Pool.id)), Pool)
         ).all()
 
     def lock_duel(self, duel_id: int) -> Duel:

@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from orchestrator.adapters.tables import Duel, RoundStatus, StageStatus
+from orchestrator.adapters.tables import DuelStatus, RoundStatus, StageStatus
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.domain.knockout import ArmageddonPhase
@@ -156,9 +156,13 @@ def _armageddon_step(
     ``armageddon_colour_minutes`` is 0. The default colour readies the game: its pairing is queued with it.
     """
     with uow_factory() as uow:
+        # Locked before anything is read: a second tick at the same time then waits and finds this step
+        # done, instead of repeating it from what it read before the first one committed.
+        duel = uow.locks.lock_duel(duel_id)
         event, _stage = uow.playoff.event_of_stage(stage_id)
-        duel = uow.playoff.get_or_raise(Duel, duel_id)
         arm = uow.playoff.armageddon_of_duel(duel_id)
+        if arm is None and duel.status != DuelStatus.ARMAGEDDON.value:
+            return  # decided (or re-paired) since the duels were listed
         purposes = {which: lot_purpose(duel.key, which) for which in ("category", "colour")}
         lots = uow.playoff.lots_with_purposes(event.id or 0, purposes.values())
         delay = timedelta(seconds=settings.auto_lot_reveal_delay_s)

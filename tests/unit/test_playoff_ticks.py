@@ -60,8 +60,13 @@ class World:
     knockout: int
 
 
-def make_world(tmp_path: Path, **overrides: Any) -> Iterator[World]:
-    """The small play-off event with its group stage closed (final standings stored), tasks in process."""
+def make_world(
+    tmp_path: Path, *, url: str | None = None, slug: str | None = None, **overrides: Any
+) -> Iterator[World]:
+    """The small play-off event with its group stage closed (final standings stored), tasks in process.
+
+    On a SQLite file in ``tmp_path``, or on the database at ``url`` (PostgreSQL; ``slug`` then keeps each
+    test's event apart)."""
     values: dict[str, Any] = {
         "data_dir": tmp_path,
         "environment": "test",
@@ -72,7 +77,7 @@ def make_world(tmp_path: Path, **overrides: Any) -> Iterator[World]:
         **overrides,
     }
     settings = Settings(**values)
-    engine = make_engine(settings.sqlalchemy_url)
+    engine = make_engine(url or settings.sqlalchemy_url)
     init_db(engine=engine)
     factory = make_session_factory(engine)
 
@@ -81,7 +86,7 @@ def make_world(tmp_path: Path, **overrides: Any) -> Iterator[World]:
 
     runtime.configure(settings, uow_factory=uow_factory)
     with uow_factory() as uow:
-        event_id = make_event(uow, SMALL_PLAYOFF)
+        event_id = make_event(uow, SMALL_PLAYOFF, slug=slug)
         group = running_stage(uow, event_id=event_id, stage_key="group")
         store_final_standings(uow, stage_id=group)
         stage = uow.repo.get_or_raise(Stage, group)

@@ -10,7 +10,6 @@ from typing import Any
 from orchestrator.adapters.lichess import BulkSpec
 from orchestrator.adapters.tables import Duel, MatchStatus, ResultSource, Round, RoundStatus
 from orchestrator.adapters.uow import UnitOfWork
-from orchestrator.db import utcnow
 from orchestrator.domain import knockout as ko
 from orchestrator.domain.knockout import ArmageddonPhase
 from orchestrator.domain.scoring import GameResult
@@ -19,7 +18,7 @@ from orchestrator.services.errors import Conflict, ValidationFailed
 from orchestrator.services.playoff._context import StageContext, load_duel, stored_game
 from orchestrator.services.playoff.commands import add_match, advance_bracket
 from orchestrator.services.playoff.storage import ARMAGEDDON_LEG, ARMAGEDDON_ROUND_BASE
-from orchestrator.services.playoff.sync import sync_armageddon_phase
+from orchestrator.services.playoff.sync import finish_game, sync_armageddon_phase
 
 
 def _armageddon_round(uow: UnitOfWork, ctx: StageContext, duel: Duel) -> Round:
@@ -55,9 +54,7 @@ def store_game(uow: UnitOfWork, ctx: StageContext, duel: Duel, state: ko.Armaged
     }
     if state.result.is_final:  # decided by forfeit at the reveal
         values.update(result=state.result.value, result_source=ResultSource.ARBITER.value)
-        match.status = MatchStatus.FINISHED.value
-        match.finished_at = utcnow()
-        uow.session.add(match)
+        finish_game(uow, match)
     uow.boards.update_versioned(board.id or 0, expected_version=board.version, values=values, actor="system")
     uow.flush()
     ctx.boards[match.id or 0] = list(uow.playoff.boards_of_matches([match.id])[match.id or 0])
@@ -158,7 +155,7 @@ def record_armageddon_result(uow: UnitOfWork, *, duel_id: int, result: str, acto
     game = stored_game(ctx, duel)
     if game is None:
         raise Conflict(f"Duel {duel.key}: the Armageddon colours are not settled yet.")
-    match, board = game
+    _match, board = game
     old = board.result
     uow.boards.update_versioned(
         board.id or 0,
@@ -166,10 +163,6 @@ def record_armageddon_result(uow: UnitOfWork, *, duel_id: int, result: str, acto
         values={"result": code.value, "result_source": ResultSource.ARBITER.value},
         actor=actor,
     )
-    if code.is_final:
-        match.status = MatchStatus.FINISHED.value
-        match.finished_at = match.finished_at or utcnow()
-        uow.session.add(match)
     uow.audit.record(
         actor=actor,
         action="board.result",

@@ -10,8 +10,18 @@ from datetime import datetime
 from typing import Any
 
 from orchestrator.adapters.repo_playoff import BracketState
-from orchestrator.adapters.tables import Armageddon, Board, Duel, DuelStatus, Match
+from orchestrator.adapters.tables import (
+    Armageddon,
+    Board,
+    Duel,
+    DuelStatus,
+    Match,
+    MatchStatus,
+    Round,
+    RoundStatus,
+)
 from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.db import utcnow
 from orchestrator.domain import knockout as ko
 from orchestrator.domain.knockout import ArmageddonPhase
 from orchestrator.domain.scoring import GameResult
@@ -137,12 +147,26 @@ def _sync_armageddons(uow: UnitOfWork, stage_id: int) -> None:
     for duel_id, arm in arms.items():
         match = games.get(duel_id)
         if match is not None:
-            _sync_armageddon(uow, arm, boards.get(match.id or 0, []))
+            _sync_armageddon(uow, arm, match, boards.get(match.id or 0, []))
 
 
-def _sync_armageddon(uow: UnitOfWork, arm: Armageddon, boards: Sequence[Board]) -> None:
+def finish_game(uow: UnitOfWork, match: Match) -> None:
+    """The Armageddon game has its result: its match and its round are finished, as a pool round's are
+    once every board is final (``results.settle_round``)."""
+    if match.status != MatchStatus.FINISHED.value:
+        match.status = MatchStatus.FINISHED.value
+        match.finished_at = match.finished_at or utcnow()
+        uow.session.add(match)
+    rnd = uow.repo.get_or_raise(Round, match.round_id)
+    if rnd.status != RoundStatus.FINISHED.value:
+        rnd.status = RoundStatus.FINISHED.value
+        uow.session.add(rnd)
+
+
+def _sync_armageddon(uow: UnitOfWork, arm: Armageddon, match: Match, boards: Sequence[Board]) -> None:
     if boards and GameResult(boards[0].result).is_final:
         arm.enter(ArmageddonPhase.FINISHED)
+        finish_game(uow, match)
     elif boards and boards[0].game_id:
         arm.enter(ArmageddonPhase.PLAYING)
     uow.session.add(arm)
@@ -157,4 +181,4 @@ def sync_armageddon_phase(uow: UnitOfWork, duel: Duel) -> None:
     )
     if match is None:
         return
-    _sync_armageddon(uow, arm, uow.playoff.boards_of_matches([match.id])[match.id or 0])
+    _sync_armageddon(uow, arm, match, uow.playoff.boards_of_matches([match.id])[match.id or 0])

@@ -1,8 +1,10 @@
 """Appeals after a match (docs/rules.md §6): standings stay provisional and the stage cannot close while
 one is open.
 
-Deciding an appeal records the decision; when it is upheld, the committee's changed results are entered
-with ``results.record_result`` (or ``correct_result`` on a closed stage) like any other change.
+Deciding an appeal records the decision and, for a duel's match, moves the bracket on in the same
+transaction (``playoff.sync.advance_after_match``, as recording a result does); when it is upheld, the
+committee's changed results are entered with ``results.record_result`` (or ``correct_result`` on a
+closed stage) like any other change.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.services import live
 from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
+from orchestrator.services.playoff.sync import advance_after_match
 from orchestrator.services.results import standings as standings_service
 
 
@@ -113,7 +116,8 @@ def open_appeal(
 
 
 def decide_appeal(uow: UnitOfWork, *, appeal_id: int, decision: str, upheld: bool, actor: str) -> AppealView:
-    """Record the committee's decision; the pool's standings are stored again."""
+    """Record the committee's decision; the pool's standings are stored again, or a duel's bracket moves
+    on (an open appeal kept the duel provisional, docs/rules.md §6)."""
     appeal = uow.results.get(Appeal, appeal_id)
     if appeal is None:
         raise NotFound(f"appeal {appeal_id} does not exist")
@@ -142,6 +146,9 @@ def decide_appeal(uow: UnitOfWork, *, appeal_id: int, decision: str, upheld: boo
         reason=appeal.decision,
     )
     _refresh(uow, match, stage, actor=actor)
+    if match.duel_id is not None and stage.status != StageStatus.CLOSED.value:
+        # The duel was provisional while the appeal was open: the bracket moves on now, as after a result.
+        advance_after_match(uow, match_id=match.id or 0, actor=actor)
     return AppealView.of(appeal)
 
 
