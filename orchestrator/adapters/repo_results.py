@@ -166,7 +166,7 @@ class ResultsRepository(Lookups):
             .join(Round, col(Round.id) == Match.round_id)
             .where(
                 Round.stage_id == stage_id,
-                or_(col(Board.game_id).is_not(None), Board.result != GameResult.PENDING.value),
+                or_(col(Board.game_id).is_not(None), col(Board.result) != GameResult.PENDING.value),
             )
             .exists()
         )
@@ -245,7 +245,9 @@ class ResultsRepository(Lookups):
             statement = statement.where(LateChange.event_id == event_id)
         if stage_id is not None:
             statement = statement.where(
-                or_(col(LateChange.source_stage_id) == stage_id, col(LateChange.affected_stage_id) == stage_id)
+                or_(
+                    col(LateChange.source_stage_id) == stage_id, col(LateChange.affected_stage_id) == stage_id
+                )
             )
         if source_stage_id is not None:
             statement = statement.where(LateChange.source_stage_id == source_stage_id)
