@@ -21,6 +21,7 @@ from orchestrator.adapters.tables import (
     AuditLog,
     Board,
     Event,
+    LateChange,
     Lot,
     Match,
     Player,
@@ -157,6 +158,20 @@ class ResultsRepository(Lookups):
         )
         return bool(self.session.execute(sa_select(or_(pending, appeal))).scalar())
 
+    def stage_has_games(self, stage_id: int) -> bool:
+        """A board of the stage has a game on the server or a final result (the stage has started)."""
+        played = (
+            select(Board.id)
+            .join(Match, col(Match.id) == Board.match_id)
+            .join(Round, col(Round.id) == Match.round_id)
+            .where(
+                Round.stage_id == stage_id,
+                or_(col(Board.game_id).is_not(None), col(Board.result) != GameResult.PENDING.value),
+            )
+            .exists()
+        )
+        return bool(self.session.execute(sa_select(played)).scalar())
+
     def boards_of_player(self, player_id: int) -> Sequence[Board]:
         return self.session.exec(
             select(Board)
@@ -217,6 +232,26 @@ class ResultsRepository(Lookups):
         return self.session.exec(
             select(Lot).where(Lot.event_id == event_id, Lot.purpose == purpose).order_by(col(Lot.id))
         ).all()
+
+    # --- late changes ----------------------------------------------------------------------------
+
+    def late_changes(
+        self, *, event_id: int | None = None, stage_id: int | None = None, source_stage_id: int | None = None
+    ) -> Sequence[LateChange]:
+        """Late changes, newest first: of an event, of a stage (as source or as affected stage), or of
+        one source stage."""
+        statement = select(LateChange)
+        if event_id is not None:
+            statement = statement.where(LateChange.event_id == event_id)
+        if stage_id is not None:
+            statement = statement.where(
+                or_(
+                    col(LateChange.source_stage_id) == stage_id, col(LateChange.affected_stage_id) == stage_id
+                )
+            )
+        if source_stage_id is not None:
+            statement = statement.where(LateChange.source_stage_id == source_stage_id)
+        return self.session.exec(statement.order_by(col(LateChange.id).desc())).all()
 
     # --- audit ------------------------------------------------------------------------------------
 

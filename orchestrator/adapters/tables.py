@@ -89,6 +89,19 @@ class DuelStatus(StrEnum):
     DECIDED = "decided"
 
 
+class LateChangeStatus(StrEnum):
+    PENDING = "pending"  # staff have not ruled yet
+    RESEEDED = "reseeded"  # the later stage was drawn or built again from the corrected standings
+    KEPT = "kept"  # the later stage stays as it is, for the recorded reason
+    WITHDRAWN = "withdrawn"  # a later change restored what the later stage was built from
+
+
+class LateChangeCause(StrEnum):
+    CORRECTION = "correction"
+    ANNULMENT = "annulment"
+    APPEAL = "appeal"
+
+
 class ArmageddonStatus(StrEnum):
     """How the ``armageddon`` row stores its phase (``domain.knockout.ArmageddonPhase``; the two phases of
     the colour, lot and choice, share ``choosing``). Code reads and writes ``Armageddon.phase``."""
@@ -490,6 +503,30 @@ class Annulment(SQLModel, table=True):
     annulled_at: datetime = _at()
 
 
+class LateChange(SQLModel, table=True):
+    """A closed stage's final standings changed after a later stage was built from them
+    (docs/rules.md §6): who would qualify now, what it affects, and the staff's ruling."""
+
+    __tablename__ = "late_change"
+    __table_args__ = (one_of("status", LateChangeStatus), one_of("cause", LateChangeCause))
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = _ref("event.id", cascade=True, index=True)
+    source_stage_id: int = _ref("stage.id", cascade=True, index=True)  # the closed stage that changed
+    affected_stage_id: int = _ref("stage.id", cascade=True, index=True)  # built from its standings
+    cause: str = Field(max_length=16)
+    cause_text: str = Field(default="", sa_type=Text)  # what changed, in words
+    # {"now_in": [...], "now_out": [...], "places": [{"slot", "built", "now", "affects"}], "affects": [...]}
+    consequence: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
+    affected_started: bool = Field(default=False)  # a game of the later stage existed when last checked
+    status: str = Field(default=LateChangeStatus.PENDING.value, max_length=16)
+    detected_by: str = Field(max_length=80)
+    detected_at: datetime = _at()
+    ruled_by: str | None = Field(default=None, max_length=80)
+    ruled_at: datetime | None = _at(nullable=True)
+    ruling_reason: str | None = Field(default=None, sa_type=Text)
+
+
 class Armageddon(SQLModel, table=True):
     """The deciding game of a 1–1 duel; nominations stay sealed until both are in (docs/rules.md §5)."""
 
@@ -595,6 +632,7 @@ ALL_TABLES: tuple[type[SQLModel], ...] = (
     Lot,
     Standing,
     Annulment,
+    LateChange,
     Armageddon,
     PlayerLink,
     GameserverBulk,

@@ -38,6 +38,7 @@ from orchestrator.web import (
     routes_auth,
     routes_captain,
     routes_chesscom,
+    routes_late_changes,
     routes_links,
     routes_playoff,
     routes_public,
@@ -278,6 +279,8 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
     app.include_router(sse.router)
     app.include_router(routes_staff_results.router)
     app.include_router(routes_api_results.router)
+    app.include_router(routes_late_changes.router)
+    app.include_router(routes_late_changes.api)
     app.include_router(routes_staff_setup.router)
     app.include_router(routes_api_setup.staff)
     app.include_router(routes_api_setup.public)

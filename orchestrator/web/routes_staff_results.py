@@ -210,6 +210,7 @@ def close_stage_page(request: Request, stage_id: int, user: AuthUser = require_s
             "stage": view.stage,
             "refusals": view.refusals,
             "warnings": view.warnings,
+            "late_changes": view.late_changes,
             "pools": view.pools,
             "can_close": user.role.value in ADMINS,
             "closed_now": request.query_params.get("closed"),

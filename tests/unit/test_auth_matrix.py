@@ -120,3 +120,16 @@ def test_the_play_off_routes_are_in_the_matrix_with_their_rules(app: FastAPI) ->
     ):
         rule = rules[path]
         assert rule is not None and rule.allows(Role.ARBITER) and not rule.allows(Role.CAPTAIN)
+
+
+def test_the_late_change_rulings_are_for_staff_and_in_the_matrix(app: FastAPI) -> None:
+    rules = {route.path: route.rule for route in iter_routes(app)}
+    for path in (
+        "/staff/late-changes/{late_change_id}/{ruling}",
+        "/api/v1/late-changes/{late_change_id}/reseed",
+        "/api/v1/late-changes/{late_change_id}/keep",
+        "/api/v1/stages/{stage_id}/late-changes",
+    ):
+        rule = rules[path]
+        assert rule is not None and rule.allows(Role.ARBITER) and rule.allows(Role.ADMIN), path
+        assert not rule.allows(Role.CAPTAIN) and not rule.allows(None), path

@@ -465,26 +465,6 @@ def test_annulling_a_player_scores_their_games_as_forfeit_losses_and_keeps_the_o
         fairplay.annul_player(uow, player_id=player_id, reason="again", actor="boss")
 
 
-def test_annulling_after_closing_flags_a_later_stage_already_seeded_from_the_final_standings(
-    uowf: UnitOfWorkFactory, pool: BuiltPool
-) -> None:
-    closed_pool(uowf, pool)
-    assert pool.later_stage_id is not None
-    with uowf() as uow:
-        from orchestrator.adapters.tables import Pool
-
-        uow.repo.add(Pool(stage_id=pool.later_stage_id, letter="A"))
-    with uowf() as uow:
-        report = fairplay.annul_player(
-            uow, player_id=pool.players[("Norway", 2)], reason="fair play", actor="boss"
-        )
-    assert report.flagged_stages == (pool.later_stage_id,)
-    with uowf() as uow:
-        warnings = standings_service.stage_warnings(uow, stage_id=pool.later_stage_id)
-    assert len(warnings) == 1 and "Norway 2" in warnings[0]
-    assert not any(row.provisional for row in stored(uowf, pool.pool_id))  # final standings stored again
-
-
 def test_a_fair_play_ruling_needs_a_reason(uowf: UnitOfWorkFactory, pool: BuiltPool) -> None:
     with pytest.raises(ValidationFailed), uowf() as uow:
         fairplay.annul_player(uow, player_id=pool.players[("Norway", 1)], reason=" ", actor="boss")

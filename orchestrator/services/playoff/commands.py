@@ -107,6 +107,11 @@ def _stage_name(ctx: StageContext, key: str) -> str:
         return key
 
 
+def bracket_places(uow: UnitOfWork, *, stage_id: int) -> dict[PoolPlace, str]:
+    """The teams on the bracket's pool places in the final standings now (Conflict while one is missing)."""
+    return _places(uow, load_stage(uow, stage_id, all_teams=True))
+
+
 def build_bracket(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | None = None) -> list[int]:
     """Create the play-off's duels from the Top division's closed standings and start the first duels.
 

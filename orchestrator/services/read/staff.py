@@ -11,6 +11,7 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.standings import Standings
 from orchestrator.services.errors import NotFound
 from orchestrator.services.results import appeals as appeal_service
+from orchestrator.services.results import late_changes as late_change_service
 from orchestrator.services.results import results as result_service
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.results.appeals import AppealView
@@ -77,6 +78,9 @@ class StageResults:
     rounds: tuple[RoundResults, ...]
     warnings: tuple[str, ...]
     pools: tuple[Pool, ...]
+    late_changes: tuple[
+        late_change_service.LateChangeView, ...
+    ] = ()  # as the closed stage or the one built from it
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +115,8 @@ def results_overview(uow: UnitOfWork, *, slug: str) -> ResultsOverview:
             rounds.append(RoundResults(rnd, len(sheets), missing))
         warnings = standings_service.stage_warnings(uow, stage_id=stage.id or 0)
         pools = tuple(uow.results.pools_of_stage(stage.id or 0))
-        stages.append(StageResults(stage, tuple(rounds), tuple(warnings), pools))
+        changes = tuple(late_change_service.late_changes(uow, stage_id=stage.id or 0, shown=True))
+        stages.append(StageResults(stage, tuple(rounds), tuple(warnings), pools, changes))
     return ResultsOverview(event, tuple(stages))
 
 
@@ -133,6 +138,7 @@ class ClosingView:
     refusals: tuple[str, ...]
     warnings: tuple[str, ...]
     pools: tuple[ClosingPool, ...]
+    late_changes: tuple[late_change_service.LateChangeView, ...] = ()
 
 
 def closing_view(uow: UnitOfWork, *, stage_id: int, with_pools: bool = True) -> ClosingView:
@@ -150,7 +156,8 @@ def closing_view(uow: UnitOfWork, *, stage_id: int, with_pools: bool = True) -> 
         table = standings_service.pool_standings(uow, pool_id=pool.id or 0)
         stored = {row.team_id: row for row in uow.results.standings_of_pool(pool.id or 0)}
         pools.append(ClosingPool(pool, table, data, stored))
-    return ClosingView(event, stage, tuple(problems), tuple(warnings), tuple(pools))
+    changes = tuple(late_change_service.late_changes(uow, stage_id=stage_id, shown=True))
+    return ClosingView(event, stage, tuple(problems), tuple(warnings), tuple(pools), changes)
 
 
 # --- audit log, appeals, fair play ---------------------------------------------------------------------

@@ -28,6 +28,7 @@ from orchestrator.services.read.standings import (
     pool_standings,
     strengths,
 )
+from orchestrator.services.results.late_changes import late_changes
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +54,7 @@ class StageView(JsonDocument):
     duels: tuple[DuelLine, ...]
     rounds: tuple[RoundView, ...]  # round schedule, without matches
     topics: tuple[str, ...]
+    late_notes: tuple[str, ...] = ()  # final standings changed after closing, and the ruling (rules.md §6)
 
 
 def stage_view(uow: UnitOfWork, *, slug: str, stage_key: str) -> StageView:
@@ -78,6 +80,9 @@ def stage_view(uow: UnitOfWork, *, slug: str, stage_key: str) -> StageView:
         duels=duels,
         rounds=rounds,
         topics=topics + tuple(f"duel:{d.id}" for d in data.duels if d.stage_id == stage.id),
+        late_notes=tuple(
+            change.public_note() for change in late_changes(uow, stage_id=require_id(stage.id), shown=True)
+        ),
     )
 
 

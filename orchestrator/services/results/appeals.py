@@ -18,6 +18,7 @@ from orchestrator.db import utcnow
 from orchestrator.services import live
 from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services.playoff.sync import advance_after_match
+from orchestrator.services.results import late_changes
 from orchestrator.services.results import standings as standings_service
 
 
@@ -60,6 +61,7 @@ def _stage_of(uow: UnitOfWork, match: Match) -> Stage:
 def _refresh(uow: UnitOfWork, match: Match, stage: Stage, *, actor: str) -> None:
     if match.pool_id is not None:
         standings_service.recompute_pool(uow, pool_id=match.pool_id, actor=actor)
+    late_changes.review_after_match(uow, match=match, stage=stage, actor=actor, cause="appeal")
     if match.duel_id is not None:
         live.announce(uow, f"duel:{match.duel_id}", kind="appeal")
     live.announce(uow, f"match:{match.id}", kind="appeal")

@@ -5,20 +5,21 @@ How: an ``annulment`` row is stored and every standings computation scores each 
 as a forfeit loss (a win by forfeit for the opponent, whatever the game's result; ``-/-`` when the
 opponent is annulled too). The board keeps the game's own result (spectators still see what was played);
 the audit log keeps, per board, the original result and what it is now scored as. Every pool the player
-played in is stored again; a closed stage's final standings change with an audit entry, and a later stage
-already seeded from them is flagged (an audit entry ``stage.seeding_affected`` shown as a warning on the
-stage), never silently re-seeded.
+played in is stored again; when a closed stage's final standings change, every later stage already built
+from them is reviewed (services/results/late_changes.py): a different set of qualifiers is recorded as a
+late change for staff to rule on, never silently re-seeded.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from orchestrator.adapters.tables import Annulment, Match, Player, Round, Stage, StageStatus
+from orchestrator.adapters.tables import Annulment, Match, Player, Round, Stage
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.scoring import GameResult
 from orchestrator.services import live
 from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
+from orchestrator.services.results import late_changes
 from orchestrator.services.results import standings as standings_service
 
 
@@ -28,7 +29,7 @@ class AnnulmentReport:
     player_id: int
     boards: tuple[int, ...]  # boards whose result is now scored as a loss for the player
     pools: tuple[int, ...]  # pools whose standings were stored again
-    flagged_stages: tuple[int, ...]  # later stages already seeded from changed final standings
+    flagged_stages: tuple[int, ...]  # later stages with a pending late change (who would qualify now)
 
 
 def annul_player(uow: UnitOfWork, *, player_id: int, reason: str, actor: str) -> AnnulmentReport:
@@ -80,7 +81,18 @@ def annul_player(uow: UnitOfWork, *, player_id: int, reason: str, actor: str) ->
         stages[rnd.stage_id] = uow.results.get_or_raise(Stage, rnd.stage_id)
     for pool_id in pool_ids:
         standings_service.recompute_pool(uow, pool_id=pool_id, actor=actor)
-    flagged = _flag_later_stages(uow, list(stages.values()), player=player, actor=actor)
+    pending = [
+        change
+        for stage in stages.values()
+        for change in late_changes.review_closed_stage(
+            uow,
+            stage_id=stage.id or 0,
+            actor=actor,
+            cause="annulment",
+            cause_text=f"fair-play ruling on {player.name} by {actor}: {reason}",
+        )
+    ]
+    flagged = late_changes.stages_named(pending)
     for match in matches.values():
         live.announce(uow, f"match:{match.id}", kind="annulment")
         if match.duel_id is not None:
@@ -90,30 +102,3 @@ def annul_player(uow: UnitOfWork, *, player_id: int, reason: str, actor: str) ->
         live.announce(uow, f"event:{event.slug}", kind="annulment")
         break
     return AnnulmentReport(annulment.id or 0, player_id, tuple(changed), tuple(pool_ids), tuple(flagged))
-
-
-def _flag_later_stages(uow: UnitOfWork, affected: list[Stage], *, player: Player, actor: str) -> list[int]:
-    """Later stages already drawn from a closed stage whose final standings changed get a warning."""
-    closed = [s for s in affected if s.status == StageStatus.CLOSED.value]
-    if not closed:
-        return []
-    flagged: list[int] = []
-    for stage in uow.results.stages_of_event(player.event_id):
-        sources = [s for s in closed if s.position < stage.position and s.id != stage.id]
-        if not sources or not uow.results.pools_of_stage(stage.id or 0):
-            continue
-        names = ", ".join(s.name for s in sources)
-        uow.audit.record(
-            actor=actor,
-            action="stage.seeding_affected",
-            entity="stage",
-            entity_id=stage.id,
-            event_id=player.event_id,
-            new={"player_id": player.id, "source_stages": [s.id for s in sources]},
-            reason=(
-                f"Seeded from {names}, whose final standings changed after a fair-play ruling on "
-                f"{player.name}: check the pools of {stage.name}."
-            ),
-        )
-        flagged.append(stage.id or 0)
-    return flagged

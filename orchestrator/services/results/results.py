@@ -44,6 +44,7 @@ from orchestrator.services import live
 from orchestrator.services.boards import board_current_value
 from orchestrator.services.errors import Conflict, CurrentValue, NotFound, StaleEdit, ValidationFailed
 from orchestrator.services.playoff.sync import advance_after_match
+from orchestrator.services.results import late_changes
 from orchestrator.services.results import standings as standings_service
 
 # The choices of the result entry page, in the seed's order; "–" is "no result yet".
@@ -224,8 +225,9 @@ def _update_statuses(uow: UnitOfWork, match: Match, rnd: Round) -> None:
 
 
 def after_match_change(uow: UnitOfWork, match: Match, stage: Stage, *, actor: str) -> None:
-    """Store the pool's standings again, announce the match, duel, pool and event topics, and move a duel
-    match's bracket on (``playoff.sync.advance_after_match``, idempotent)."""
+    """Store the pool's standings again, announce the match, duel, pool and event topics, move a duel
+    match's bracket on (``playoff.sync.advance_after_match``, idempotent), and on a closed stage record
+    what the change means for the later stages (``late_changes``)."""
     if match.pool_id is not None:
         standings_service.recompute_pool(uow, pool_id=match.pool_id, actor=actor)
     if match.duel_id is not None:
@@ -233,6 +235,7 @@ def after_match_change(uow: UnitOfWork, match: Match, stage: Stage, *, actor: st
         if stage.status != StageStatus.CLOSED.value:
             advance_after_match(uow, match_id=match.id or 0, actor=actor)  # the bracket moves on at once
     live.announce(uow, f"match:{match.id}", kind="result")
+    late_changes.review_after_match(uow, match=match, stage=stage, actor=actor, cause="correction")
     event = uow.results.event_of_stage(stage)
     live.announce(uow, f"event:{event.slug}", kind="result", match_id=match.id)
 

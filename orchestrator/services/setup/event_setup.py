@@ -262,6 +262,14 @@ def _entrants(
     return _Entrants(names=names, apart=apart)
 
 
+def stage_entrants(uow: UnitOfWork, *, stage_id: int) -> tuple[list[str], list[str]]:
+    """The teams a pool stage would be drafted from now (earlier stages' final standings, then the seeds),
+    and the pool winners to keep apart."""
+    event, stage = uow.setup.event_of_stage(stage_id)
+    entrants = _entrants(uow, event, stage, definition_of(event), _field(uow, event.id or 0))
+    return entrants.names, entrants.apart
+
+
 def _require_pool_stage(stage: Stage) -> None:
     if stage.kind != StageKind.POOLS.value:
         raise Conflict(f"{stage.name} is a knockout stage: it has no pools")

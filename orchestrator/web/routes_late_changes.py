@@ -1,0 +1,87 @@
+"""Staff rulings on late changes (docs/rules.md §6, docs/staff-guide-results.md): re-seed an unstarted later
+stage from the corrected standings, or keep it with a recorded reason. Pages post forms and redirect; the
+JSON API twins are under /api/v1. The rules live in services/results/late_changes.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+from starlette.responses import RedirectResponse, Response
+
+from orchestrator.adapters.tables import Stage
+from orchestrator.services.accounts.users import AuthUser
+from orchestrator.services.errors import NotFound
+from orchestrator.services.results import late_changes
+from orchestrator.web.auth import require_staff
+from orchestrator.web.deps import get_uow_factory
+
+router = APIRouter(prefix="/staff", include_in_schema=False)
+api = APIRouter(prefix="/api/v1", tags=["results"])
+
+RULINGS = {"reseed": late_changes.reseed_later_stage, "keep": late_changes.keep_later_stage}
+
+
+def _back(value: object, default: str) -> str:
+    if isinstance(value, str) and value.startswith("/staff/") and not value.startswith("//"):
+        return value
+    return default
+
+
+@router.post("/late-changes/{late_change_id}/{ruling}")
+async def rule_submit(
+    request: Request, late_change_id: int, ruling: str, user: AuthUser = require_staff()
+) -> Response:
+    """The "Re-seed" and "Keep" buttons of a late change (staff results and stage-closing pages)."""
+    decide = RULINGS.get(ruling)
+    if decide is None:
+        raise NotFound(f"no ruling {ruling!r}: re-seed or keep")
+    form = await request.form()
+    with get_uow_factory(request)() as uow:
+        view = decide(
+            uow, late_change_id=late_change_id, actor=user.username, reason=str(form.get("reason", ""))
+        )
+        event = uow.results.event_of_stage(uow.results.get_or_raise(Stage, view.source_stage_id))
+    target = _back(form.get("back"), f"/staff/events/{quote(event.slug)}/results")
+    return RedirectResponse(target, status_code=303)
+
+
+class RulingBody(BaseModel):
+    reason: str = Field(description="why (shown with the stages and kept in the audit log)")
+
+
+@api.get("/stages/{stage_id}/late-changes")
+def get_late_changes(request: Request, stage_id: int, user: AuthUser = require_staff()) -> dict[str, Any]:
+    """The stage's late changes (as the closed stage or as the stage built from it), newest first."""
+    with get_uow_factory(request)() as uow:
+        if uow.results.get(Stage, stage_id) is None:
+            raise NotFound(f"stage {stage_id} does not exist")
+        views = late_changes.late_changes(uow, stage_id=stage_id)
+    return {"stage_id": stage_id, "late_changes": [v.as_json() for v in views]}
+
+
+@api.post("/late-changes/{late_change_id}/reseed")
+def post_reseed(
+    request: Request, late_change_id: int, body: RulingBody, user: AuthUser = require_staff()
+) -> dict[str, Any]:
+    """Re-seed the later stage from the corrected standings (409 once it has a game, or if already ruled)."""
+    with get_uow_factory(request)() as uow:
+        view = late_changes.reseed_later_stage(
+            uow, late_change_id=late_change_id, actor=user.username, reason=body.reason
+        )
+    return view.as_json()
+
+
+@api.post("/late-changes/{late_change_id}/keep")
+def post_keep(
+    request: Request, late_change_id: int, body: RulingBody, user: AuthUser = require_staff()
+) -> dict[str, Any]:
+    """Keep the later stage as it was built, with the reason (409 if already ruled)."""
+    with get_uow_factory(request)() as uow:
+        view = late_changes.keep_later_stage(
+            uow, late_change_id=late_change_id, actor=user.username, reason=body.reason
+        )
+    return view.as_json()
