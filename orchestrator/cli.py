@@ -269,10 +269,14 @@ def simulate(
         int, typer.Option("--seed", "-s", help="random seed: the same seed plays the same event")
     ] = 2020,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="print only the champion")] = False,
+    trf_dir: Annotated[
+        Path | None, typer.Option("--trf-dir", help="write a TRF-2026 file per Swiss stage into this folder")
+    ] = None,
 ) -> None:
     """Play the whole event in process with a rating-based game model and print every stage."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from orchestrator.adapters.gacrux_pairing import GacruxPairer
     from orchestrator.domain.simulation import match_count, simulate_event
     from orchestrator.eventfile import EventDefinitionError, parse_event
 
@@ -286,15 +290,57 @@ def simulate(
     columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=err, transient=True, disable=quiet) as bar:
         task = bar.add_task("matches", total=match_count(event))
-        result = simulate_event(event, seed=seed, progress=lambda n: bar.advance(task, n))
+        result = simulate_event(
+            event, seed=seed, progress=lambda n: bar.advance(task, n), pairer=GacruxPairer()
+        )
+    if trf_dir is not None:
+        _write_swiss_trfs(trf_dir, event.slug, result.swiss)
     if quiet:
         out.print(f"Champion: {' and '.join(result.champions) or 'none'}")
         return
     _print_simulation(event, result)
 
 
+def _write_swiss_trfs(folder: Path, slug: str, stages: Any) -> None:
+    """One TRF-2026 file per Swiss stage (record 192 names the pairing system), e.g. for FIDE's checker."""
+    from orchestrator.domain.swiss.trf import export_trf
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for stage in stages:
+            path = folder / f"{slug}-{stage.key}.trf"
+            path.write_text(export_trf(stage.state), encoding="latin-1", errors="replace")
+            err.print(f"wrote {path}", highlight=False, markup=False)
+    except OSError as exc:
+        err.print(f"[red]error:[/] cannot write into {folder}: {exc.strerror}")
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+
+
+def _print_swiss(stage: Any, top: int = 20) -> None:
+    """The top of a Swiss stage's final standings with every tie-break column."""
+    from orchestrator.domain.tiebreaks import tiebreak
+
+    standings = stage.standings
+    chain = [code for code in standings.chain if code != "LOT"]
+    grid = Table(
+        title=f"{stage.name}: standings after round {len(stage.rounds)} (top {min(top, len(standings.rows))} "
+        f"of {len(standings.rows)})",
+        title_justify="left",
+    )
+    grid.add_column("#", justify="right")
+    grid.add_column("Team")
+    for code in chain:
+        grid.add_column(tiebreak(code).short, justify="right")
+    for row in standings.rows[:top]:
+        grid.add_row(str(row.rank), row.team, *(_show(row.values[c]) for c in chain))
+    out.print(grid)
+
+
 def _print_simulation(event: Any, result: Any) -> None:
     out.print(f"[bold]{event.name}[/] — simulation with seed {result.seed}")
+    for swiss in result.swiss:
+        out.rule(swiss.name)
+        _print_swiss(swiss)
     for stage in result.stages:
         out.rule(f"{stage.name}")
         for pool in stage.pools:

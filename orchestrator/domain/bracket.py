@@ -7,14 +7,15 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class PoolPlace:
-    """The team ranked ``place`` in pool ``pool`` (a letter) of stage ``stage``."""
+    """The team ranked ``place`` in pool ``pool`` (a letter) of stage ``stage``; ``pool`` is empty for a
+    Swiss stage, which has one standings table."""
 
     stage: str
     pool: str
     place: int
 
     def __str__(self) -> str:
-        return f"{self.stage} {self.pool} {self.place}"
+        return f"{self.stage} {self.pool} {self.place}" if self.pool else f"{self.stage} {self.place}"
 
 
 @dataclass(frozen=True, slots=True)

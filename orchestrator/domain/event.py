@@ -17,18 +17,34 @@ from orchestrator.domain.knockout import ArmageddonClock
 from orchestrator.domain.scoring import MatchScoring
 from orchestrator.domain.teams import Team, TeamFormat
 
-StageKind = Literal["pools", "knockout"]
+StageKind = Literal["pools", "knockout", "swiss"]
 
 # --- the model --------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class TimeControl:
+    """``minutes`` for the game (or, with ``moves``, for the first ``moves`` moves, then ``then_minutes``
+    for the rest), ``increment_seconds`` a move from move 1. Game servers that know one period only get
+    the first one (``minutes``)."""
+
     minutes: int
     increment_seconds: int
+    moves: int | None = None
+    then_minutes: int = 0
 
     def __str__(self) -> str:
-        return f"{self.minutes}+{self.increment_seconds}"
+        if self.moves is None:
+            return f"{self.minutes}+{self.increment_seconds}"
+        return f"{self.minutes}/{self.moves}+{self.then_minutes}+{self.increment_seconds}"
+
+    @property
+    def description(self) -> str:
+        """As people say it: ``90 minutes for 40 moves, then 30 minutes, 30 seconds a move from move 1``."""
+        increment = f", {self.increment_seconds} seconds a move from move 1" if self.increment_seconds else ""
+        if self.moves is None:
+            return f"{self.minutes} minutes{increment}"
+        return f"{self.minutes} minutes for {self.moves} moves, then {self.then_minutes} minutes{increment}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +67,8 @@ class SeedRange:
 
 @dataclass(frozen=True, slots=True)
 class Qualifiers:
-    """The top ``places_per_pool`` of every pool of ``stage`` enter this stage.
+    """The top ``places_per_pool`` of every pool of ``stage`` enter this stage (of a Swiss stage, which
+    has one standings table: its top ``places_per_pool``).
 
     ``count`` is the number the rules state, if the file states one; it is checked, never trusted.
     """
@@ -66,7 +83,8 @@ Entrant = SeedRange | Qualifiers
 
 @dataclass(frozen=True, slots=True)
 class StageDef:
-    """One stage. For a knockout stage pool_count, pool_size and advance are 0.
+    """One stage. For a knockout or Swiss stage pool_count, pool_size and advance are 0; a Swiss stage
+    has ``round_count`` rounds paired by ``pairing`` (docs/swiss.md).
 
     ``schedule`` holds the start of each round (pools) or of each match of the bracket rounds (knockout:
     two matches per bracket round, match 1 then match 2); naive datetimes in the event timezone.
@@ -85,14 +103,23 @@ class StageDef:
     winners_apart: bool = True
     time_control: TimeControl | None = None  # the stage's clock when it differs from the event's
     round_time_controls: tuple[TimeControl | None, ...] = ()  # a round's own clock, by round (schedule order)
+    round_count: int = 0  # a Swiss stage's rounds
+    pairing: str = ""  # a Swiss stage's pairing system (PAIRING_SYSTEMS in domain/swiss/pairing.py)
 
     @property
     def is_pools(self) -> bool:
         return self.kind == "pools"
 
     @property
+    def is_swiss(self) -> bool:
+        return self.kind == "swiss"
+
+    @property
     def rounds(self) -> int:
-        """Round-robin rounds of a pool (C.05 Annex 1: n-1 for even n, n with a bye for odd n)."""
+        """Round-robin rounds of a pool (C.05 Annex 1: n-1 for even n, n with a bye for odd n), or the
+        rounds of a Swiss stage."""
+        if self.is_swiss:
+            return self.round_count
         if not self.is_pools:
             return 0
         return self.pool_size - 1 if self.pool_size % 2 == 0 else self.pool_size
@@ -192,8 +219,16 @@ def slot_label(event: EventDefinition, ref: SlotRef) -> str:
     """A bracket slot as people write it: ``Top A 2nd``, ``winner IV``."""
     if isinstance(ref, PoolPlace):
         names = {stage.key: stage.name for stage in event.stages}
-        return f"{names.get(ref.stage, ref.stage)} {ref.pool} {ordinal(ref.place)}"
+        pool = f" {ref.pool}" if ref.pool else ""  # a Swiss stage has one table, no pool letter
+        return f"{names.get(ref.stage, ref.stage)}{pool} {ordinal(ref.place)}"
     return str(ref)
+
+
+def qualifier_count(source: StageDef, entrant: Qualifiers) -> int:
+    """How many teams ``entrant`` brings from ``source``: the top N of each pool, or of a Swiss stage."""
+    if source.is_swiss:
+        return entrant.places_per_pool
+    return entrant.places_per_pool * source.pool_count
 
 
 def stage_entrants(
@@ -203,7 +238,7 @@ def stage_entrants(
     then the seeded teams in seed order.
 
     ``qualifiers`` maps an earlier stage's key to its final pool standings: one ordered list of team names
-    per pool, in pool order (A, B, ...).
+    per pool, in pool order (A, B, ...); for a Swiss stage, one list (its final standings).
     """
     stage = event.stage(stage_key)
     by_seed = {team.seed: team.name for team in event.teams}
@@ -214,6 +249,13 @@ def stage_entrants(
             standings = qualifiers.get(entrant.stage)
             if standings is None:
                 raise KeyError(f"{stage.name} needs the final standings of {source.name}")
+            if source.is_swiss:
+                if len(standings) != 1 or len(standings[0]) < entrant.places_per_pool:
+                    raise ValueError(
+                        f"{source.name} has no top {entrant.places_per_pool} in the standings given"
+                    )
+                names.extend(standings[0][: entrant.places_per_pool])
+                continue
             if len(standings) != source.pool_count:
                 raise ValueError(
                     f"{source.name} has {source.pool_count} pools, standings given for {len(standings)}"
@@ -265,7 +307,7 @@ class StageSummary:
     kind: StageKind
     entrants: str  # "12 qualifiers (top 4 of 3 Base pools) + seeds 96–133 (38) = 50"
     entrant_count: int
-    pools: str  # "5 × 10" or "knockout"
+    pools: str  # "5 × 10", "knockout" or "Swiss (fide-team-swiss)"
     rounds: int  # round-robin rounds, or bracket rounds of a knockout
     first_round: datetime | None
     last_round: datetime | None
@@ -295,7 +337,9 @@ class EventSummary:
             when = ""
             if stage.first_round and stage.last_round:
                 when = f", {stage.first_round:%Y-%m-%d %H:%M} – {stage.last_round:%Y-%m-%d %H:%M}"
-            rounds = f"{stage.rounds} rounds" if stage.kind == "pools" else f"{stage.rounds} bracket rounds"
+            rounds = (
+                f"{stage.rounds} bracket rounds" if stage.kind == "knockout" else f"{stage.rounds} rounds"
+            )
             lines.append(f"  {stage.name} [{stage.key}]: {stage.entrants}; {stage.pools}, {rounds}{when}")
             if stage.advance:
                 lines.append(f"    advance: {stage.advance}")
@@ -309,10 +353,12 @@ def summary(event: EventDefinition) -> EventSummary:
     """What ``olympiad validate`` prints: stages, entrants, pools, rounds, dates and the bracket."""
     names = {stage.key: stage.name for stage in event.stages}
     takers: dict[str, str] = {}
+    takers_top: dict[str, int] = {}
     for stage in event.stages:
         for entrant in stage.entrants:
             if isinstance(entrant, Qualifiers):
                 takers[entrant.stage] = stage.name
+                takers_top[entrant.stage] = entrant.places_per_pool
     stages: list[StageSummary] = []
     for stage in event.stages:
         parts: list[str] = []
@@ -320,11 +366,13 @@ def summary(event: EventDefinition) -> EventSummary:
         for entrant in stage.entrants:
             if isinstance(entrant, Qualifiers):
                 source = event.stage(entrant.stage)
-                count = entrant.places_per_pool * source.pool_count
-                parts.append(
-                    f"{count} qualifiers (top {entrant.places_per_pool} of {source.pool_count} "
-                    f"{names[entrant.stage]} pools)"
+                count = qualifier_count(source, entrant)
+                where = (
+                    names[entrant.stage]
+                    if source.is_swiss
+                    else f"{source.pool_count} {names[entrant.stage]} pools"
                 )
+                parts.append(f"{count} qualifiers (top {entrant.places_per_pool} of {where})")
             else:
                 count = entrant.size
                 parts.append(f"{entrant} ({count})")
@@ -334,6 +382,8 @@ def summary(event: EventDefinition) -> EventSummary:
             advance = f"top {stage.advance} of each pool ({stage.advancing})"
             if stage.key in takers:
                 advance += f" → {takers[stage.key]}"
+        elif stage.is_swiss and stage.key in takers:
+            advance = f"top {takers_top[stage.key]} → {takers[stage.key]}"
         stages.append(
             StageSummary(
                 key=stage.key,
@@ -341,8 +391,8 @@ def summary(event: EventDefinition) -> EventSummary:
                 kind=stage.kind,
                 entrants=" + ".join(parts) + f" = {total}",
                 entrant_count=total,
-                pools=f"{stage.pool_count} × {stage.pool_size}" if stage.is_pools else "knockout",
-                rounds=stage.rounds if stage.is_pools else bracket_rounds(event.bracket),
+                pools=_shape(stage),
+                rounds=bracket_rounds(event.bracket) if stage.kind == "knockout" else stage.rounds,
                 first_round=stage.schedule[0] if stage.schedule else None,
                 last_round=stage.schedule[-1] if stage.schedule else None,
                 advance=advance,
@@ -356,8 +406,18 @@ def summary(event: EventDefinition) -> EventSummary:
         name=event.name,
         slug=event.slug,
         teams=len(event.teams),
-        time_control=str(event.time_control),
+        time_control=str(event.time_control)
+        if event.time_control.moves is None
+        else event.time_control.description,
         timezone=event.timezone,
         stages=tuple(stages),
         bracket=bracket,
     )
+
+
+def _shape(stage: StageDef) -> str:
+    if stage.is_pools:
+        return f"{stage.pool_count} × {stage.pool_size}"
+    if stage.is_swiss:
+        return f"Swiss ({stage.pairing})"
+    return "knockout"

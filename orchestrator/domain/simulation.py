@@ -1,4 +1,5 @@
-"""Play a whole event in process: pools, standings, qualifiers, the play-off and its Armageddons.
+"""Play a whole event in process: pools, Swiss stages, standings, qualifiers, the play-off and its
+Armageddons. Swiss stages are paired through the ``SwissPairer`` the caller passes (domain/swiss/simulate.py).
 
 Everything is derived from one integer seed, so a simulation is reproducible. The game model is
 ``game_model.play_game``; lineups are the six main players; lots use the commit-reveal procedure of
@@ -14,7 +15,14 @@ from random import Random
 
 from orchestrator.domain import lots
 from orchestrator.domain.bracket import PoolPlace
-from orchestrator.domain.event import EventDefinition, StageDef, pool_letters, stage_entrants
+from orchestrator.domain.event import (
+    EventDefinition,
+    Qualifiers,
+    StageDef,
+    pool_letters,
+    qualifier_count,
+    stage_entrants,
+)
 from orchestrator.domain.game_model import play_game
 from orchestrator.domain.knockout import (
     ArmageddonState,
@@ -39,6 +47,8 @@ from orchestrator.domain.pools import PoolEntrant, entrant_of, split_pools
 from orchestrator.domain.round_robin import berger_table
 from orchestrator.domain.scoring import GameResult, MatchRecord, match_game_points
 from orchestrator.domain.standings import Standings, compute_standings
+from orchestrator.domain.swiss.pairing import SwissPairer
+from orchestrator.domain.swiss.simulate import SimulatedSwiss, play_swiss_stage
 from orchestrator.domain.teams import Player, Team, is_eligible
 from orchestrator.domain.tiebreaks import parse_chain
 
@@ -77,29 +87,55 @@ class SimulationResult:
     stages: tuple[SimulatedStage, ...]
     duels: tuple[SimulatedDuel, ...]
     champions: tuple[str, ...]
+    swiss: tuple[SimulatedSwiss, ...] = ()
 
 
 def match_count(event: EventDefinition) -> int:
-    """How many pool matches and play-off matches the event has (for a progress bar)."""
+    """How many pool, Swiss and play-off matches the event has (for a progress bar)."""
     pool_matches = sum(
         stage.pool_count * (stage.pool_size // 2) * (stage.pool_size - 1 + stage.pool_size % 2)
         for stage in event.stages
         if stage.kind == "pools"
     )
-    return pool_matches + 2 * len(event.bracket)
+    swiss_matches = sum(
+        stage.rounds * (_entrant_count(event, stage) // 2) for stage in event.stages if stage.is_swiss
+    )
+    return pool_matches + swiss_matches + 2 * len(event.bracket)
+
+
+def _entrant_count(event: EventDefinition, stage: StageDef) -> int:
+    return sum(
+        qualifier_count(event.stage(e.stage), e) if isinstance(e, Qualifiers) else e.size
+        for e in stage.entrants
+    )
 
 
 def simulate_event(
-    event: EventDefinition, *, seed: int, progress: Progress | None = None
+    event: EventDefinition,
+    *,
+    seed: int,
+    progress: Progress | None = None,
+    pairer: SwissPairer | None = None,
 ) -> SimulationResult:
-    """Play every stage of ``event`` with the rating model; reproducible from ``seed``."""
+    """Play every stage of ``event`` with the rating model; reproducible from ``seed``. An event with a
+    Swiss stage needs ``pairer``, the engine that pairs its rounds."""
     rng = Random(seed)
     teams = {team.name: team for team in event.teams}
     tick = progress or (lambda _count: None)
-    finals: dict[str, list[list[str]]] = {}  # stage key -> final pool orders
+    finals: dict[str, list[list[str]]] = {}  # stage key -> final pool orders (a Swiss stage: one list)
     stages: list[SimulatedStage] = []
+    swiss: list[SimulatedSwiss] = []
     previous_winners: list[str] = []
     for stage in event.stages:
+        if stage.is_swiss:
+            if pairer is None:
+                raise ValueError(f"{stage.name} is a Swiss stage: simulating it needs a pairing engine")
+            names = stage_entrants(event, stage.key, finals)
+            played = play_swiss_stage(event, stage, names, pairer=pairer, rng=rng, progress=tick)
+            swiss.append(played)
+            finals[stage.key] = [list(played.standings.order)]
+            previous_winners = list(played.winners)
+            continue
         if stage.kind != "pools":
             continue
         simulated = _play_pool_stage(event, stage, finals, previous_winners, teams, rng, tick)
@@ -108,7 +144,9 @@ def simulate_event(
         previous_winners = [pool.standings.order[0] for pool in simulated.pools]
     duels = _play_bracket(event, finals, teams, rng, tick)
     champions = next((d.outcome.winners for d in duels if d.key == _final_key(event)), ())
-    return SimulationResult(seed, tuple(stages), tuple(duels), tuple(champions))
+    if not event.bracket and swiss and event.stages[-1].is_swiss:
+        champions = swiss[-1].winners  # the Swiss decides the event (the Olympiad)
+    return SimulationResult(seed, tuple(stages), tuple(duels), tuple(champions), tuple(swiss))
 
 
 def _play_pool_stage(
@@ -196,7 +234,8 @@ def _play_bracket(
         return []
     places: dict[PoolPlace, str] = {}
     for stage_key, pools in finals.items():
-        for letter, order in zip(pool_letters(len(pools)), pools, strict=True):
+        letters = ("",) if event.stage(stage_key).is_swiss else pool_letters(len(pools))
+        for letter, order in zip(letters, pools, strict=True):
             for place, team in enumerate(order, start=1):
                 places[PoolPlace(stage_key, letter, place)] = team
     outcomes: dict[str, DuelOutcome] = {}

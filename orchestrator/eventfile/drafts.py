@@ -35,6 +35,9 @@ class StageDraft:
     winners_apart: bool
     time_control: TimeControl | None = None
     resolved_schedule: tuple[datetime, ...] = ()
+    round_count: int = 0  # a Swiss stage's rounds
+    pairing: str = ""  # a Swiss stage's pairing system
+    entrant_count: int | None = None  # teams entering, once the entrant checks know it
 
     @property
     def size(self) -> int:
@@ -42,6 +45,8 @@ class StageDraft:
 
     @property
     def rounds(self) -> int:
+        if self.kind == "swiss":
+            return self.round_count
         if self.kind != "pools" or not self.pool_size:
             return 0
         return self.pool_size - 1 if self.pool_size % 2 == 0 else self.pool_size
@@ -62,6 +67,8 @@ class StageDraft:
             winners_apart=self.winners_apart,
             time_control=self.time_control,
             round_time_controls=round_clocks if any(round_clocks) else (),
+            round_count=self.round_count,
+            pairing=self.pairing,
         )
 
 

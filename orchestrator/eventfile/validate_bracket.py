@@ -14,6 +14,7 @@ from orchestrator.eventfile.nodes import NodeReader
 _PLACE_RE = re.compile(
     r"^(?P<stage>.+?)\s+(?:pool\s+)?(?P<pool>[A-Z]{1,2})\s+(?P<place>\d+)(?:st|nd|rd|th)?$"
 )
+_STAGE_PLACE_RE = re.compile(r"^(?P<stage>.+?)\s+(?P<place>\d+)(?:st|nd|rd|th)$")
 _DUEL_REF_RE = re.compile(r"^(?P<kind>winner|loser)\s+(?:of\s+)?(?:duel\s+)?(?P<duel>\S+)$", re.IGNORECASE)
 
 
@@ -43,7 +44,38 @@ def read_bracket(reader: NodeReader, node: yaml.Node) -> list[DuelDraft]:
     return drafts
 
 
-def _resolve_slot(reader: NodeReader, slot: SlotDraft, path: str, stages: list[StageDraft]) -> SlotRef | None:
+def _stage_named(text: str, stages: list[StageDraft]) -> StageDraft | None:
+    wanted = text.strip().lower()
+    return next((s for s in stages if s.key.lower() == wanted or s.name.lower() == wanted), None)
+
+
+def _resolve_swiss_place(
+    reader: NodeReader, slot: SlotDraft, path: str, stage: StageDraft, place: int, swiss_tops: dict[str, int]
+) -> SlotRef | None:
+    """``Swiss 1st``: a place of a Swiss stage's final standings, within the top the knockout takes."""
+    text = slot.text.strip()
+    top = swiss_tops.get(stage.key)
+    if place < 1:
+        reader.report(path, f"{text}: place {place} does not exist", node=slot.node)
+        return None
+    if top is None:
+        reader.report(
+            path, f"{text}: the knockout stage takes no qualifiers from {stage.name}", node=slot.node
+        )
+        return None
+    if place > top:
+        reader.report(
+            path,
+            f"{text} does not qualify: only the top {top} of {stage.name} go to the knockout",
+            node=slot.node,
+        )
+        return None
+    return PoolPlace(stage.key, "", place)
+
+
+def _resolve_slot(
+    reader: NodeReader, slot: SlotDraft, path: str, stages: list[StageDraft], swiss_tops: dict[str, int]
+) -> SlotRef | None:
     text = slot.text.strip()
     ref_match = _DUEL_REF_RE.match(text)
     if ref_match:
@@ -51,19 +83,28 @@ def _resolve_slot(reader: NodeReader, slot: SlotDraft, path: str, stages: list[S
         if ref_match["kind"].lower() == "winner":
             return WinnerOf(duel)
         return LoserOf(duel)
+    swiss_match = _STAGE_PLACE_RE.match(text)
+    if swiss_match is not None:
+        named = _stage_named(swiss_match["stage"], stages)
+        if named is not None and named.kind == "swiss":
+            return _resolve_swiss_place(reader, slot, path, named, int(swiss_match["place"]), swiss_tops)
+        if named is not None:
+            reader.report(
+                path,
+                f"{text}: {named.name} has pools; write a pool place such as '{named.name} A 1st'",
+                node=slot.node,
+            )
+            return None
     place_match = _PLACE_RE.match(text)
     if place_match is None:
         reader.report(
             path,
-            f"cannot read {text!r}: write a pool place such as 'Top A 2nd' or 'winner IV'",
+            f"cannot read {text!r}: write a pool place such as 'Top A 2nd', a Swiss place such as "
+            "'Swiss 1st', or 'winner IV'",
             node=slot.node,
         )
         return None
-    stage_text = place_match["stage"].strip().lower()
-    stage = next(
-        (s for s in stages if s.key.lower() == stage_text or s.name.lower() == stage_text),
-        None,
-    )
+    stage = _stage_named(place_match["stage"], stages)
     if stage is None:
         reader.report(path, f"no stage {place_match['stage']!r} in {text!r}", node=slot.node)
         return None
@@ -120,8 +161,13 @@ def check_bracket(
         if knockout
         else set()
     )
+    swiss_tops = {
+        e.stage: e.places_per_pool
+        for _, e in (knockout.entrants if knockout else [])
+        if isinstance(e, Qualifiers) and e.stage in by_key and by_key[e.stage].kind == "swiss"
+    }
     used: dict[SlotRef, str] = {}
-    resolved = [_resolve_duel(reader, duel, stages, position, feeding, used) for duel in duels]
+    resolved = [_resolve_duel(reader, duel, stages, position, feeding, used, swiss_tops) for duel in duels]
     if knockout is not None:
         _check_seats(reader, knockout, stages, feeding, used)
     _check_ends(reader, duels, resolved, used)
@@ -147,6 +193,7 @@ def _resolve_duel(
     position: dict[str, int],
     feeding: set[str],
     used: dict[SlotRef, str],
+    swiss_tops: dict[str, int],
 ) -> _Resolved:
     """The duel's two slots resolved (None where a slot is unusable); ``used`` records the slots filled."""
     names = {stage.key: stage.name for stage in stages}
@@ -157,7 +204,7 @@ def _resolve_duel(
             sides.append(None)
             continue
         side_path = f"{path}.{side_name}"
-        ref = _resolve_slot(reader, slot, side_path, stages)
+        ref = _resolve_slot(reader, slot, side_path, stages, swiss_tops)
         if isinstance(ref, WinnerOf | LoserOf):
             if ref.duel not in position:
                 reader.report(side_path, f"{ref}: there is no duel {ref.duel}", node=slot.node)
@@ -192,6 +239,7 @@ def _resolve_duel(
     if (
         isinstance(first, PoolPlace)
         and isinstance(second, PoolPlace)
+        and first.pool  # a Swiss stage has no pools
         and ((first.stage, first.pool) == (second.stage, second.pool))
     ):
         assert duel.first is not None and duel.second is not None
@@ -213,9 +261,11 @@ def _check_seats(
     """Every qualifying pool place is seated, and the seats match the knockout stage's entrants."""
     by_key = {stage.key: stage for stage in stages}
     entrants = sum(
-        e.count if e.count is not None else e.places_per_pool * by_key[e.stage].pool_count
+        e.places_per_pool
+        if by_key[e.stage].kind == "swiss"
+        else (e.count if e.count is not None else e.places_per_pool * by_key[e.stage].pool_count)
         for _, e in knockout.entrants
-        if isinstance(e, Qualifiers) and e.stage in by_key and by_key[e.stage].kind == "pools"
+        if isinstance(e, Qualifiers) and e.stage in by_key and by_key[e.stage].kind != "knockout"
     )
     seats = {ref for ref in used if isinstance(ref, PoolPlace)}
     if entrants and len(seats) != entrants:
@@ -225,6 +275,18 @@ def _check_seats(
             f"{knockout.name} has {entrants} entrants",
         )
     for stage in stages:
+        if stage.key in feeding and stage.kind == "swiss":
+            top = next(
+                e.places_per_pool
+                for _, e in knockout.entrants
+                if isinstance(e, Qualifiers) and e.stage == stage.key
+            )
+            for place in range(1, top + 1):
+                if PoolPlace(stage.key, "", place) not in used:
+                    reader.report(
+                        "bracket",
+                        f"{stage.name} {ordinal(place)} qualifies but is never placed in the bracket",
+                    )
         if stage.key not in feeding or stage.kind != "pools":
             continue
         for letter in pool_letters(stage.pool_count):

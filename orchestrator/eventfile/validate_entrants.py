@@ -70,6 +70,8 @@ def _check_stage(reader: NodeReader, stage: StageDraft, state: _Field) -> None:
                 f"{stage.name}: {' + '.join(parts) or 'no teams'} = {total} "
                 f"entrants, but {stage.pool_count} pools of {stage.pool_size} need {stage.size}",
             )
+    if stage.kind == "swiss" and counts_known:
+        _check_swiss_field(reader, stage, qualifier_count + seed_count)
     if stage.kind == "pools" and stage.winners_apart and stage.pool_count:
         # docs/rules.md §3: winners of the previous stage's pools must not share a pool.
         for _, entrant in stage.entrants:
@@ -80,6 +82,22 @@ def _check_stage(reader: NodeReader, stage: StageDraft, state: _Field) -> None:
                     f"the {source.pool_count} {source.name} pool winners cannot be kept apart in "
                     f"{stage.pool_count} pools; set winners_apart: false",
                 )
+
+
+def _check_swiss_field(reader: NodeReader, stage: StageDraft, total: int) -> None:
+    """A Swiss stage needs two teams, and no more rounds than the teams less one (no rematch, C.04.1 b)."""
+    path = f"stages[{stage.index}]"
+    stage.entrant_count = total
+    if total < 2:
+        reader.report(
+            f"{path}.entrants", f"{stage.name}: a swiss stage needs at least 2 teams, found {total}"
+        )
+    elif stage.round_count > total - 1:
+        reader.report(
+            f"{path}.rounds",
+            f"{stage.name}: {stage.round_count} rounds for {total} teams; a team can meet at most "
+            f"{total - 1} opponents, so at most {total - 1} rounds",
+        )
 
 
 def _check_seeds(reader: NodeReader, stage: StageDraft, entrant: SeedRange, path: str, state: _Field) -> None:
@@ -118,10 +136,12 @@ def _check_qualifiers(
             f"{source.name} is {'this stage' if source is stage else 'later'}",
         )
         return None
-    if source.kind != "pools":
+    if source.kind == "knockout":
         reader.report(f"{path}.from", f"{source.name} is a knockout: it has no pool places")
         return None
     state.taken[entrant.stage].append(stage.name)
+    if source.kind == "swiss":
+        return _swiss_qualifiers(reader, entrant, source, path)
     actual = entrant.places_per_pool * source.pool_count
     if entrant.places_per_pool > source.advance:
         reader.report(
@@ -144,9 +164,31 @@ def _check_qualifiers(
     return entrant.count if entrant.count is not None else actual
 
 
+def _swiss_qualifiers(reader: NodeReader, entrant: Qualifiers, source: StageDraft, path: str) -> int:
+    """The top N of a Swiss stage: no more than the teams that play it."""
+    top = entrant.places_per_pool
+    if source.entrant_count is not None and top > source.entrant_count:
+        reader.report(
+            f"{path}.top",
+            f"takes the top {top} of {source.name}, but only {source.entrant_count} teams play it",
+        )
+    if entrant.count is not None and entrant.count != top:
+        reader.report(
+            f"{path}.count",
+            f"says {entrant.count} qualifiers from {source.name}, but the top {top} are {top}",
+        )
+    return top
+
+
 def _check_takers(reader: NodeReader, stages: list[StageDraft], state: _Field) -> None:
-    """Every pools stage that advances teams has exactly one stage taking them."""
+    """Every pools stage that advances teams has exactly one stage taking them; a Swiss stage at most one."""
     for stage in stages:
+        takers = state.taken.get(stage.key, [])
+        if stage.kind == "swiss" and len(takers) > 1:
+            reader.report(
+                f"stages[{stage.index}]",
+                f"{stage.name}'s qualifiers are taken by {len(takers)} stages: {', '.join(takers)}",
+            )
         if stage.kind != "pools" or not stage.advance:
             continue
         takers = state.taken.get(stage.key, [])

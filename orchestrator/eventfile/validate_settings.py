@@ -72,15 +72,25 @@ def read_team_format(reader: NodeReader, node: yaml.Node) -> TeamFormat | None:
 
 
 def read_time_control(reader: NodeReader, node: yaml.Node, path: str = "time_control") -> TimeControl | None:
-    """``15+5`` or ``{minutes: 15, increment_seconds: 5}`` at ``path`` (the event's, a stage's, a round's)."""
+    """``15+5`` or ``{minutes: 15, increment_seconds: 5}`` at ``path`` (the event's, a stage's, a round's);
+    two periods as ``{minutes: 90, moves: 40, then_minutes: 30, increment_seconds: 30}``."""
     if isinstance(node, yaml.ScalarNode):
         match = _TIME_RE.match(str(node.value))
         if match is None:
             reader.report(path, f"expected minutes+increment such as 15+5, found {node.value!r}", node=node)
             return None
         return TimeControl(int(match[1]), int(match[2]))
-    fields = reader.mapping(node, path, required=("minutes", "increment_seconds"))
+    fields = reader.mapping(
+        node, path, required=("minutes", "increment_seconds"), optional=("moves", "then_minutes")
+    )
     if fields is None:
+        return None
+    if ("moves" in fields) != ("then_minutes" in fields):
+        reader.report(
+            path,
+            "give both 'moves' (of the first period) and 'then_minutes' (for the rest), or neither",
+            node=node,
+        )
         return None
     minutes = reader.integer(fields["minutes"], f"{path}.minutes", minimum=1) if "minutes" in fields else None
     increment = (
@@ -90,6 +100,12 @@ def read_time_control(reader: NodeReader, node: yaml.Node, path: str = "time_con
     )
     if minutes is None or increment is None:
         return None
+    if "moves" in fields:
+        moves = reader.integer(fields["moves"], f"{path}.moves", minimum=1)
+        then = reader.integer(fields["then_minutes"], f"{path}.then_minutes", minimum=1)
+        if moves is None or then is None:
+            return None
+        return TimeControl(minutes, increment, moves=moves, then_minutes=then)
     return TimeControl(minutes, increment)
 
 

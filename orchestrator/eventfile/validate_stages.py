@@ -14,6 +14,7 @@ import yaml
 from orchestrator.domain.bracket import DuelSpec
 from orchestrator.domain.event import Entrant, Qualifiers, SeedRange, StageKind, TimeControl, bracket_rounds
 from orchestrator.domain.names import MAX_STAGE_NAME
+from orchestrator.domain.swiss.pairing import FIDE_TEAM_SWISS, PAIRING_SYSTEMS, SUPPORTED_SYSTEMS
 from orchestrator.domain.tiebreaks import TieBreakError, parse_chain
 from orchestrator.eventfile.drafts import ScheduleSpec, StageDraft
 from orchestrator.eventfile.nodes import NodeReader, describe
@@ -31,7 +32,16 @@ _STAGE_OPTIONAL = (
     "schedule",
     "winners_apart",
     "time_control",
+    "rounds",
+    "pairing",
 )
+_POOL_KEYS = ("pool_count", "pool_size", "advance", "winners_apart")
+_SWISS_KEYS = ("rounds", "pairing")
+_DEFAULT_TIEBREAKS: dict[StageKind, tuple[str, ...]] = {
+    "pools": ("online-2020",),
+    "swiss": ("olympiad-2026",),
+    "knockout": (),
+}
 
 
 def read_stages(reader: NodeReader, node: yaml.Node, timezone: str) -> list[StageDraft]:
@@ -65,8 +75,9 @@ def _read_stage(
     )
     kind = _read_stage_kind(reader, fields, path) if "kind" in fields else None
     pool_count, pool_size, advance = _read_pool_settings(reader, item, fields, path, kind)
+    round_count, pairing = _read_swiss_settings(reader, item, fields, path, kind)
     entrants = _read_entrants(reader, fields["entrants"], f"{path}.entrants") if "entrants" in fields else []
-    tiebreaks: tuple[str, ...] = ("online-2020",) if kind == "pools" else ()
+    tiebreaks: tuple[str, ...] = _DEFAULT_TIEBREAKS[kind] if kind is not None else ()
     if "tiebreaks" in fields:
         tiebreaks = _read_tiebreaks(reader, fields["tiebreaks"], f"{path}.tiebreaks") or tiebreaks
     schedule = (
@@ -98,6 +109,8 @@ def _read_stage(
         schedule,
         winners_apart,
         time_control=time_control,
+        round_count=round_count,
+        pairing=pairing,
     )
 
 
@@ -131,10 +144,12 @@ def _read_stage_kind(reader: NodeReader, fields: dict[str, yaml.Node], path: str
         return "pools"
     if kind_text == "knockout":
         return "knockout"
+    if kind_text == "swiss":
+        return "swiss"
     if kind_text is not None:
         reader.report(
             f"{path}.kind",
-            f"kind must be 'pools' or 'knockout', found {kind_text!r}",
+            f"kind must be 'pools', 'swiss' or 'knockout', found {kind_text!r}",
             node=fields["kind"],
         )
     return None
@@ -161,13 +176,47 @@ def _read_pool_settings(
                     f"{advance} cannot advance from pools of {pool_size}",
                     node=fields["advance"],
                 )
-    elif kind == "knockout":
-        for unwanted in ("pool_count", "pool_size", "advance", "winners_apart"):
+    elif kind is not None:
+        for unwanted in _POOL_KEYS:
             if unwanted in fields:
                 reader.report(
-                    f"{path}.{unwanted}", f"a knockout stage has no '{unwanted}'", node=fields[unwanted]
+                    f"{path}.{unwanted}", f"a {kind} stage has no '{unwanted}'", node=fields[unwanted]
                 )
     return pool_count, pool_size, advance
+
+
+def _read_swiss_settings(
+    reader: NodeReader, item: yaml.Node, fields: dict[str, yaml.Node], path: str, kind: StageKind | None
+) -> tuple[int, str]:
+    """``rounds`` and ``pairing`` of a Swiss stage (0 and "" for another kind, or unreadable)."""
+    if kind != "swiss":
+        for unwanted in _SWISS_KEYS:
+            if unwanted in fields and kind is not None:
+                reader.report(
+                    f"{path}.{unwanted}",
+                    f"a {kind} stage has no '{unwanted}' (a swiss stage has)",
+                    node=fields[unwanted],
+                )
+        return 0, ""
+    rounds = 0
+    if "rounds" not in fields:
+        reader.report(path, "a swiss stage needs 'rounds'", node=item)
+    else:
+        rounds = reader.integer(fields["rounds"], f"{path}.rounds", minimum=1) or 0
+    pairing = FIDE_TEAM_SWISS
+    if "pairing" in fields:
+        text = reader.text(fields["pairing"], f"{path}.pairing")
+        if text is not None and text not in SUPPORTED_SYSTEMS:
+            if text in PAIRING_SYSTEMS:
+                message = (
+                    f"pairing {text!r} is not supported yet: the pairing engine pairs "
+                    f"{', '.join(repr(s) for s in SUPPORTED_SYSTEMS)} (FIDE C.04.6) only"
+                )
+            else:
+                message = f"unknown pairing {text!r}: use one of {', '.join(PAIRING_SYSTEMS)}"
+            reader.report(f"{path}.pairing", message, node=fields["pairing"])
+        pairing = text or pairing
+    return rounds, pairing
 
 
 def _read_entrants(reader: NodeReader, node: yaml.Node, path: str) -> list[tuple[int, Entrant]]:
@@ -333,7 +382,7 @@ def check_schedules(reader: NodeReader, stages: list[StageDraft], bracket: list[
         path = f"stages[{stage.index}].schedule"
         if stage.schedule is None:
             continue
-        if stage.kind == "pools":
+        if stage.kind != "knockout":
             needed = stage.rounds
             unit = "rounds"
         else:

@@ -1,0 +1,121 @@
+"""Play a Swiss stage of an event in process (docs/swiss.md): every round paired through the
+``SwissPairer`` port, results drawn from the rating model, standings by the stage's tie-break chain after
+each round.
+
+The caller passes the random generator, so a simulation is reproducible from one seed. Each team plays its
+four (or however many boards) main players in board order; its initial ranking counts every player of its
+roster (Olympiad Pairing Rules 3.1: the four highest-rated, then the fifth).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from random import Random
+
+from orchestrator.domain.event import EventDefinition, StageDef
+from orchestrator.domain.game_model import play_game
+from orchestrator.domain.scoring import GameResult, MatchRecord, board_colours, match_game_points
+from orchestrator.domain.standings import Standings, compute_standings
+from orchestrator.domain.swiss.model import SwissState, SwissTeam, record_round, start_state
+from orchestrator.domain.swiss.pairing import RoundPairing, SwissPairer
+from orchestrator.domain.teams import Player, Team
+from orchestrator.domain.tiebreaks import parse_chain
+
+Progress = Callable[[int], None]  # called with the number of matches just played
+
+
+@dataclass(frozen=True, slots=True)
+class SwissRound:
+    """One round as played: its pairing, its results (the bye included) and the standings after it."""
+
+    pairing: RoundPairing
+    matches: tuple[MatchRecord, ...]
+    standings: Standings
+
+
+@dataclass(frozen=True, slots=True)
+class SimulatedSwiss:
+    key: str
+    name: str
+    state: SwissState  # after the last round: what the TRF export writes
+    rounds: tuple[SwissRound, ...]
+
+    @property
+    def standings(self) -> Standings:
+        """The final standings (after the last round played)."""
+        return self.rounds[-1].standings
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """The teams ranked first (teams still tied after the chain share the place)."""
+        return tuple(row.team for row in self.standings.rows if row.rank == 1)
+
+
+def swiss_team(team: Team) -> SwissTeam:
+    """A team as the pairing engine sees it: its name and every rostered player's rating."""
+    return SwissTeam(team.name, tuple(entry.player.rating for entry in team.roster))
+
+
+def swiss_standings(state: SwissState, chain: Sequence[str]) -> Standings:
+    """Standings of the rounds recorded, by ``chain`` (a Swiss: no round-robin criteria; the bye scores
+    the stage's bye match points)."""
+    return compute_standings(
+        [team.name for team in state.teams],
+        state.matches,
+        chain=chain,
+        boards=state.boards,
+        scoring=state.scoring,
+        round_robin=False,
+        bye_mp=state.bye_points()[0],
+    )
+
+
+def play_swiss_stage(
+    event: EventDefinition,
+    stage: StageDef,
+    names: Sequence[str],
+    *,
+    pairer: SwissPairer,
+    rng: Random,
+    progress: Progress | None = None,
+) -> SimulatedSwiss:
+    """Play every round of ``stage`` between the teams ``names``; the initial colour is drawn by lot
+    (C.04.6 art. 4.3.1)."""
+    teams = {team.name: team for team in event.teams}
+    tick = progress or (lambda _count: None)
+    chain = parse_chain(stage.tiebreaks)
+    state = start_state(
+        [swiss_team(teams[name]) for name in names],
+        boards=event.team_format.boards,
+        rounds=stage.rounds,
+        scoring=event.match_scoring,
+        initial_colour=rng.choice("WB"),
+        pairing=stage.pairing,
+        name=f"{event.name}: {stage.name}",
+    )
+    played: list[SwissRound] = []
+    for round_no in range(1, stage.rounds + 1):
+        pairing = pairer.pair_round(state, round_no)
+        matches = [
+            _play_match(rng, round_no, teams[p.first], teams[p.second], state.boards)
+            for p in pairing.pairings
+        ]
+        bye = pairing.bye_record(state)
+        if bye is not None:
+            matches.append(bye)
+        state = record_round(state, matches)
+        played.append(SwissRound(pairing, tuple(matches), swiss_standings(state, chain)))
+        tick(len(pairing.pairings))
+    return SimulatedSwiss(stage.key, stage.name, state, tuple(played))
+
+
+def _play_match(rng: Random, round_no: int, first: Team, second: Team, boards: int) -> MatchRecord:
+    """The first-named team has White on the odd boards (Olympiad 2026 Art. 4.1)."""
+    results: list[GameResult] = []
+    players: Sequence[tuple[Player, Player]] = list(zip(first.main_players, second.main_players, strict=True))
+    for (a, b), colour in zip(players, board_colours(boards), strict=True):
+        white, black = (a, b) if colour == "W" else (b, a)
+        results.append(play_game(rng, white.rating, black.rating))
+    gp_a, gp_b = match_game_points(results)
+    return MatchRecord(round_no, first.name, second.name, gp_a, gp_b)
