@@ -133,6 +133,14 @@ def create_event(uow: UnitOfWork, *, definition_text: str, source: str, actor: s
         definition = parse_event(definition_text, source=source)
     except EventDefinitionError as error:
         raise ValidationFailed([str(problem) for problem in error.problems]) from None
+    swiss = [stage.key for stage in definition.stages if stage.is_swiss]
+    if swiss:  # validated and simulated (olympiad simulate), not yet run on the server (docs/swiss.md)
+        raise ValidationFailed(
+            [
+                f"stage {key!r}: Swiss stages cannot be run by the server yet; use olympiad simulate"
+                for key in swiss
+            ]
+        )
     if uow.events.get_by_slug(definition.slug) is not None:
         raise Conflict(
             f"an event with the slug {definition.slug!r} already exists; change 'slug' in the file"
