@@ -178,19 +178,23 @@ async def save_match_forfeit(request: Request, match_id: int, user: AuthUser = r
 def close_stage_page(request: Request, stage_id: int, user: AuthUser = require_staff()) -> Response:
     with get_uow_factory(request)() as uow:
         view = staff.closing_view(uow, stage_id=stage_id)
-    return render(
-        request,
-        "staff/results/close.html",
-        {
-            "event": view.event,
-            "stage": view.stage,
-            "refusals": view.refusals,
-            "warnings": view.warnings,
-            "pools": view.pools,
-            "can_close": user.role.value in ADMINS,
-            "closed_now": request.query_params.get("closed"),
-        },
+    return _close_page(
+        request, view, can_close=user.role.value in ADMINS, closed_now=request.query_params.get("closed")
     )
+
+
+def _close_page(
+    request: Request, view: staff.ClosingView, *, status_code: int = 200, **extra: Any
+) -> Response:
+    """The stage's closing page: what refuses or warns against closing it, with ``extra`` in its context."""
+    context = {
+        "event": view.event,
+        "stage": view.stage,
+        "refusals": view.refusals,
+        "warnings": view.warnings,
+        "pools": view.pools,
+    }
+    return render(request, "staff/results/close.html", {**context, **extra}, status_code=status_code)
 
 
 @router.post("/stages/{stage_id}/close")
@@ -203,20 +207,7 @@ def close_stage_submit(request: Request, stage_id: int, user: AuthUser = require
             raise
         with get_uow_factory(request)() as uow:
             view = staff.closing_view(uow, stage_id=stage_id, with_pools=False)
-        return render(
-            request,
-            "staff/results/close.html",
-            {
-                "event": view.event,
-                "stage": view.stage,
-                "refusals": view.refusals,
-                "warnings": view.warnings,
-                "pools": view.pools,
-                "can_close": True,
-                "error": error.message,
-            },
-            status_code=409,
-        )
+        return _close_page(request, view, status_code=409, can_close=True, error=error.message)
     return RedirectResponse(f"/staff/stages/{stage_id}/close?closed=1", status_code=303)
 
 
