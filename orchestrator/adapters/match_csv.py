@@ -55,7 +55,6 @@ def read_matches(
     seen_teams: dict[str, None] = dict.fromkeys(teams or ())
     matches: list[MatchRecord] = []
     playing: dict[tuple[int, str], int] = {}  # (round, team) -> line of its first match
-    max_half = boards * 2
 
     for line_no, row in rows[1:]:
         if not any(cell.strip() for cell in row):
@@ -72,45 +71,9 @@ def read_matches(
         else:
             round_no = int(round_text)
 
-        if not team_a:
-            line_problems.append("team_a is empty")
-        for label, name in (("team_a", team_a), ("team_b", team_b)):
-            if name and (problem := name_problem(name, what=label, limit=MAX_TEAM_NAME)):
-                line_problems.append(problem)
-        is_bye = not team_b and not score_b_text
-        if not team_b and score_b_text:
-            line_problems.append("team_b is empty but score_b is given (a bye leaves both empty)")
-        for name in (team_a, team_b):
-            if name and known is not None and name not in known:
-                line_problems.append(f"unknown team {name!r}")
-        if team_a and team_a == team_b:
-            line_problems.append(f"{team_a!r} cannot meet itself")
-
-        try:
-            forfeit = MatchForfeit(forfeit_text)
-        except ValueError:
-            line_problems.append(f"forfeit {forfeit_text!r} must be empty, +-, -+ or --")
-            forfeit = MatchForfeit.NONE
-        if is_bye and forfeit is not MatchForfeit.NONE:
-            line_problems.append("a bye cannot also be a forfeit")
-
-        gp: list[int] = []
-        for label, value in (("score_a", score_a_text), ("score_b", score_b_text)):
-            if label == "score_b" and is_bye:
-                gp.append(0)
-                continue
-            try:
-                half = parse_points(value)
-            except ScoreError as exc:
-                line_problems.append(f"{label}: {exc}")
-                continue
-            if half > max_half:
-                line_problems.append(f"{label} {value} is more than the {boards} boards allow")
-            gp.append(half)
-        if len(gp) == 2 and not is_bye and gp[0] + gp[1] > max_half:
-            line_problems.append(
-                f"scores {score_a_text} + {score_b_text} add up to more than the {boards} boards allow"
-            )
+        is_bye = _check_teams(team_a, team_b, score_b_text, known, line_problems)
+        forfeit = _read_forfeit(forfeit_text, is_bye, line_problems)
+        gp = _read_scores(score_a_text, score_b_text, is_bye, boards, line_problems)
 
         if round_no:
             for name in (team_a, team_b):
@@ -133,3 +96,58 @@ def read_matches(
     if not matches:
         raise MatchCsvError(source, [CsvProblem(2, "the file holds no match")])
     return MatchTable(tuple(seen_teams), tuple(matches))
+
+
+def _check_teams(
+    team_a: str, team_b: str, score_b_text: str, known: set[str] | None, line_problems: list[str]
+) -> bool:
+    """Check a line's team names (problems go to ``line_problems``); whether the line is a bye."""
+    if not team_a:
+        line_problems.append("team_a is empty")
+    for label, name in (("team_a", team_a), ("team_b", team_b)):
+        if name and (problem := name_problem(name, what=label, limit=MAX_TEAM_NAME)):
+            line_problems.append(problem)
+    if not team_b and score_b_text:
+        line_problems.append("team_b is empty but score_b is given (a bye leaves both empty)")
+    for name in (team_a, team_b):
+        if name and known is not None and name not in known:
+            line_problems.append(f"unknown team {name!r}")
+    if team_a and team_a == team_b:
+        line_problems.append(f"{team_a!r} cannot meet itself")
+    return not team_b and not score_b_text
+
+
+def _read_forfeit(text: str, is_bye: bool, line_problems: list[str]) -> MatchForfeit:
+    try:
+        forfeit = MatchForfeit(text)
+    except ValueError:
+        line_problems.append(f"forfeit {text!r} must be empty, +-, -+ or --")
+        forfeit = MatchForfeit.NONE
+    if is_bye and forfeit is not MatchForfeit.NONE:
+        line_problems.append("a bye cannot also be a forfeit")
+    return forfeit
+
+
+def _read_scores(
+    score_a_text: str, score_b_text: str, is_bye: bool, boards: int, line_problems: list[str]
+) -> list[int]:
+    """The line's game points in half-points (a bye's score_b is 0); fewer than two when one is bad."""
+    max_half = boards * 2
+    gp: list[int] = []
+    for label, value in (("score_a", score_a_text), ("score_b", score_b_text)):
+        if label == "score_b" and is_bye:
+            gp.append(0)
+            continue
+        try:
+            half = parse_points(value)
+        except ScoreError as exc:
+            line_problems.append(f"{label}: {exc}")
+            continue
+        if half > max_half:
+            line_problems.append(f"{label} {value} is more than the {boards} boards allow")
+        gp.append(half)
+    if len(gp) == 2 and not is_bye and gp[0] + gp[1] > max_half:
+        line_problems.append(
+            f"scores {score_a_text} + {score_b_text} add up to more than the {boards} boards allow"
+        )
+    return gp

@@ -56,6 +56,7 @@ from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
 from orchestrator.demo.plan import DemoOptions, DemoPlan, demo_definition, demo_settings, plan_for
+from orchestrator.domain.event import EventDefinition
 from orchestrator.eventfile import parse_event
 from orchestrator.jobs import dispatch, runtime
 from orchestrator.jobs.bodies import PERIODIC
@@ -554,6 +555,33 @@ def _round_text(progress: StageProgress, kind: str) -> str:
 # ------------------------------------------------------------------------------------------- the demo
 
 
+def _read_definition(event_file: Path) -> tuple[str, EventDefinition]:
+    """The event file's text and what it defines; a file that is not a valid event stops the demo."""
+    text = _read(event_file)
+    try:
+        return text, parse_event(text, source=str(event_file))
+    except Exception as error:
+        raise DemoError(f"{event_file} is not a valid event file: {error}") from None
+
+
+def _create_owner(uow: UnitOfWork, password: str) -> int:
+    """The demo's owner account with ``password``; its id."""
+    create_owner(uow, password=password, actor="demo")
+    owner = uow.users.get_by_username(OWNER)
+    return owner.id or 0 if owner is not None else 0
+
+
+def _create_event(uow: UnitOfWork, text: str, definition: EventDefinition, *, source: str) -> int:
+    """The demo's event, under a slug no stored event uses yet; its id."""
+    slug = free_slug(uow, definition.slug)
+    return event_setup.create_event(
+        uow,
+        definition_text=demo_definition(text, slug=slug, untimed_knockout=bool(definition.bracket)),
+        source=source,
+        actor=STAFF_ACTOR,
+    )
+
+
 @dataclass
 class Demo:
     """A whole demo run: ``with Demo(options) as demo: demo.setup(); demo.run(stop)``."""
@@ -577,31 +605,14 @@ class Demo:
         started = time.monotonic()
         note = on_step or (lambda _text: None)
         options = self.options
-        text = _read(options.event_file)
-        try:
-            definition = parse_event(text, source=str(options.event_file))
-        except Exception as error:
-            raise DemoError(f"{options.event_file} is not a valid event file: {error}") from None
+        text, definition = _read_definition(options.event_file)
         web_url = f"http://{options.host}:{options.port}" if options.web else None
         standin_url = options.standin_url
         if standin_url is None:
             port = options.standin_port or free_port(options.host)
             standin_url = f"http://{options.host}:{port}"
-        settings = demo_settings(
-            options,
-            standin_url=standin_url,
-            web_url=web_url or "http://127.0.0.1:8000",
-            base=self.base_settings,
-        )
         plan = plan_for(definition, options)
-        # A lot's hash is public this long before its draw: a quarter of a round gap in demo time, at most
-        # the configured half second (a benchmark with no gap between rounds draws on the next tick).
-        reveal_s = min(settings.auto_lot_reveal_delay_s, plan.round_gap_s / 4)
-        settings = settings.model_copy(
-            update={"standin_speed": plan.speed, "auto_lot_reveal_delay_s": reveal_s}
-        )
-        if not options.database_url and not options.keep:
-            _remove_sqlite(settings.sqlalchemy_url)
+        settings = self._settings(plan, standin_url=standin_url, web_url=web_url)
         if options.standin_url is None:
             self.servers.append(
                 ServerThread(
@@ -616,28 +627,11 @@ class Demo:
             )
             settings = settings.model_copy(update={"gameserver_admin_token": SecretStr(organiser)})
             self.settings, self.plan = settings, plan
-            self._engine = make_engine(settings.sqlalchemy_url)
-            init_db(settings, engine=self._engine)
-            session_factory = make_session_factory(self._engine)
-
-            def uow_factory() -> UnitOfWork:
-                return UnitOfWork(session_factory)
-
-            runtime.configure(settings, uow_factory=uow_factory)
+            uow_factory = self._open_database(settings)
             password = secrets.token_urlsafe(12)
             with uow_factory() as uow:
-                create_owner(uow, password=password, actor="demo")
-                owner = uow.users.get_by_username(OWNER)
-                owner_id = owner.id or 0 if owner is not None else 0
-                slug = free_slug(uow, definition.slug)
-                event_id = event_setup.create_event(
-                    uow,
-                    definition_text=demo_definition(
-                        text, slug=slug, untimed_knockout=bool(definition.bracket)
-                    ),
-                    source=str(options.event_file),
-                    actor=STAFF_ACTOR,
-                )
+                owner_id = _create_owner(uow, password)
+                event_id = _create_event(uow, text, definition, source=str(options.event_file))
             note(f"event {definition.name!r} created ({len(definition.teams)} teams)")
             linked = link_players(uow_factory, settings, http, event_id=event_id, actor="demo")
             note(f"{linked} players linked to the stand-in (tokens stored encrypted)")
@@ -675,6 +669,37 @@ class Demo:
             plan=plan,
             seconds=time.monotonic() - started,
         )
+
+    def _settings(self, plan: DemoPlan, *, standin_url: str, web_url: str | None) -> Settings:
+        """The demo's settings for ``plan``; a fresh SQLite file unless the options keep it."""
+        options = self.options
+        settings = demo_settings(
+            options,
+            standin_url=standin_url,
+            web_url=web_url or "http://127.0.0.1:8000",
+            base=self.base_settings,
+        )
+        # A lot's hash is public this long before its draw: a quarter of a round gap in demo time, at most
+        # the configured half second (a benchmark with no gap between rounds draws on the next tick).
+        reveal_s = min(settings.auto_lot_reveal_delay_s, plan.round_gap_s / 4)
+        settings = settings.model_copy(
+            update={"standin_speed": plan.speed, "auto_lot_reveal_delay_s": reveal_s}
+        )
+        if not options.database_url and not options.keep:
+            _remove_sqlite(settings.sqlalchemy_url)
+        return settings
+
+    def _open_database(self, settings: Settings) -> Callable[[], UnitOfWork]:
+        """Migrate the demo's database and point the job runtime at it; its unit-of-work factory."""
+        self._engine = make_engine(settings.sqlalchemy_url)
+        init_db(settings, engine=self._engine)
+        session_factory = make_session_factory(self._engine)
+
+        def uow_factory() -> UnitOfWork:
+            return UnitOfWork(session_factory)
+
+        runtime.configure(settings, uow_factory=uow_factory)
+        return uow_factory
 
     def run(
         self, stop: threading.Event | None = None, *, on_status: Callable[[DemoStatus], None] | None = None

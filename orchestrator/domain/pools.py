@@ -102,6 +102,32 @@ def _objective(totals: Sequence[int]) -> tuple[int, int]:
     return _spread(totals), sum(total * total for total in totals)
 
 
+@dataclass
+class _Layout:
+    """Pools as lists of indexes into the ordered entrants, with each pool's total strength."""
+
+    pools: list[list[int]]
+    totals: list[int]
+    strength: list[int]
+    is_apart: list[bool]
+
+    def swap(self, p: int, a: int, q: int, b: int) -> None:
+        x, y = self.pools[p][a], self.pools[q][b]
+        self.pools[p][a], self.pools[q][b] = y, x
+        self.totals[p] += self.strength[y] - self.strength[x]
+        self.totals[q] += self.strength[x] - self.strength[y]
+
+    def apart_count(self, p: int) -> int:
+        return sum(1 for i in self.pools[p] if self.is_apart[i])
+
+    def objective_after(self, p: int, x: int, q: int, y: int) -> tuple[int, int]:
+        """The objective if entrant ``x`` of pool ``p`` and entrant ``y`` of pool ``q`` changed places."""
+        trial = list(self.totals)
+        trial[p] += self.strength[y] - self.strength[x]
+        trial[q] += self.strength[x] - self.strength[y]
+        return _objective(trial)
+
+
 def split_pools(
     entrants: Sequence[PoolEntrant],
     *,
@@ -126,67 +152,8 @@ def split_pools(
         pools[column if row % 2 == 0 else pool_count - 1 - column].append(index)
     totals = [sum(strength[i] for i in pool) for pool in pools]
     serpentine_spread = Fraction(_spread(totals), pool_size)
-    swaps = 0
-
-    def swap(p: int, a: int, q: int, b: int) -> None:
-        x, y = pools[p][a], pools[q][b]
-        pools[p][a], pools[q][b] = y, x
-        totals[p] += strength[y] - strength[x]
-        totals[q] += strength[x] - strength[y]
-
-    def apart_count(p: int) -> int:
-        return sum(1 for i in pools[p] if is_apart[i])
-
-    # Move winners apart: each swap takes one surplus winner into a pool that has none.
-    while True:
-        crowded = next((p for p in range(pool_count) if apart_count(p) > 1), None)
-        if crowded is None:
-            break
-        best: tuple[tuple[int, int], int, int, int] | None = None
-        for a, x in enumerate(pools[crowded]):
-            if not is_apart[x]:
-                continue
-            for q in range(pool_count):
-                if q == crowded or apart_count(q) > 0:
-                    continue
-                for b, y in enumerate(pools[q]):
-                    trial = list(totals)
-                    trial[crowded] += strength[y] - strength[x]
-                    trial[q] += strength[x] - strength[y]
-                    candidate = (_objective(trial), a, q, b)
-                    if best is None or candidate < best:
-                        best = candidate
-        assert best is not None  # fewer winners than pools, so a pool without one exists
-        _, a, q, b = best
-        swap(crowded, a, q, b)
-        swaps += 1
-
-    # Improving swaps (first-best in a fixed order, so the result is deterministic).
-    current = _objective(totals)
-    while True:
-        found: tuple[tuple[int, int], int, int, int, int] | None = None
-        for p in range(pool_count):
-            for q in range(p + 1, pool_count):
-                p_apart, q_apart = apart_count(p), apart_count(q)
-                for a, x in enumerate(pools[p]):
-                    for b, y in enumerate(pools[q]):
-                        if strength[x] == strength[y]:
-                            continue
-                        if is_apart[x] != is_apart[y] and (
-                            (is_apart[x] and q_apart > 0) or (is_apart[y] and p_apart > 0)
-                        ):
-                            continue
-                        trial = list(totals)
-                        trial[p] += strength[y] - strength[x]
-                        trial[q] += strength[x] - strength[y]
-                        objective = _objective(trial)
-                        if objective < current and (found is None or (objective, p, a, q, b) < found):
-                            found = (objective, p, a, q, b)
-        if found is None:
-            break
-        current, p, a, q, b = found
-        swap(p, a, q, b)
-        swaps += 1
+    layout = _Layout(pools, totals, strength, is_apart)
+    swaps = _separate_apart(layout) + _improve(layout)
 
     letters = pool_letters(pool_count)
     result = tuple(
@@ -199,6 +166,60 @@ def split_pools(
         serpentine_spread=serpentine_spread,
         swaps=swaps,
     )
+
+
+def _separate_apart(layout: _Layout) -> int:
+    """Move winners apart: each swap takes one surplus winner into a pool that has none; the swaps made."""
+    pool_count = len(layout.pools)
+    swaps = 0
+    while True:
+        crowded = next((p for p in range(pool_count) if layout.apart_count(p) > 1), None)
+        if crowded is None:
+            return swaps
+        best: tuple[tuple[int, int], int, int, int] | None = None
+        for a, x in enumerate(layout.pools[crowded]):
+            if not layout.is_apart[x]:
+                continue
+            for q in range(pool_count):
+                if q == crowded or layout.apart_count(q) > 0:
+                    continue
+                for b, y in enumerate(layout.pools[q]):
+                    candidate = (layout.objective_after(crowded, x, q, y), a, q, b)
+                    if best is None or candidate < best:
+                        best = candidate
+        assert best is not None  # fewer winners than pools, so a pool without one exists
+        _, a, q, b = best
+        layout.swap(crowded, a, q, b)
+        swaps += 1
+
+
+def _improve(layout: _Layout) -> int:
+    """Improving swaps (first-best in a fixed order, so the result is deterministic); the swaps made."""
+    pool_count = len(layout.pools)
+    strength, is_apart = layout.strength, layout.is_apart
+    current = _objective(layout.totals)
+    swaps = 0
+    while True:
+        found: tuple[tuple[int, int], int, int, int, int] | None = None
+        for p in range(pool_count):
+            for q in range(p + 1, pool_count):
+                p_apart, q_apart = layout.apart_count(p), layout.apart_count(q)
+                for a, x in enumerate(layout.pools[p]):
+                    for b, y in enumerate(layout.pools[q]):
+                        if strength[x] == strength[y]:
+                            continue
+                        if is_apart[x] != is_apart[y] and (
+                            (is_apart[x] and q_apart > 0) or (is_apart[y] and p_apart > 0)
+                        ):
+                            continue
+                        objective = layout.objective_after(p, x, q, y)
+                        if objective < current and (found is None or (objective, p, a, q, b) < found):
+                            found = (objective, p, a, q, b)
+        if found is None:
+            return swaps
+        current, p, a, q, b = found
+        layout.swap(p, a, q, b)
+        swaps += 1
 
 
 def evaluate_split(pools: Sequence[Sequence[PoolEntrant]], *, apart: Collection[str] = ()) -> PoolSplit:

@@ -11,6 +11,7 @@ record 320, the players written as not paired (``0000 -``) in' lines.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from orchestrator.domain.scoring import (
@@ -22,7 +23,7 @@ from orchestrator.domain.scoring import (
     board_colours,
 )
 from orchestrator.domain.standings import Standings, compute_standings
-from orchestrator.domain.tiebreaks import REGISTRY, TieBreakError, build_event, parse_chain
+from orchestrator.domain.tiebreaks import REGISTRY, PoolHistory, TieBreakError, build_event, parse_chain
 
 # Team pairing numbers have three digits (records 310, 320, 330), player numbers four (record 001).
 MAX_TRF_TEAMS = 999
@@ -126,6 +127,28 @@ def _check_fits(teams: Sequence[str], boards: int, name: str) -> None:
             raise TieBreakError(f"the {what} {text!r} contains a line break; a TRF-2026 record is one line")
 
 
+@dataclass(frozen=True, slots=True)
+class _Numbering:
+    """Team pairing numbers in the order of the teams, and player numbers ``(team - 1) * boards + board``."""
+
+    tpn: Mapping[str, int]
+    boards: int
+
+    def player(self, team: str, board: int) -> int:
+        return (self.tpn[team] - 1) * self.boards + board
+
+
+@dataclass
+class _Grid:
+    """What the player, bye and forfeit records say, read from the matches."""
+
+    cells: dict[int, dict[int, tuple[int, str, str]]] = field(default_factory=dict)  # player -> round -> cell
+    points: dict[int, int] = field(default_factory=dict)  # player -> half-points
+    forfeits: list[str] = field(default_factory=list)  # the 330 records
+    byes: dict[int, str] = field(default_factory=dict)  # round -> team
+    bye_values: set[tuple[int, int]] = field(default_factory=set)
+
+
 def write_trf(
     teams: Sequence[str],
     matches: Sequence[MatchRecord],
@@ -161,26 +184,35 @@ def write_trf(
     event = build_event(
         teams, matches, boards=boards, scoring=scoring, round_robin=round_robin, bye_mp=bye_mp
     )
-    tpn = {team: index + 1 for index, team in enumerate(teams)}
+    numbering = _Numbering({team: index + 1 for index, team in enumerate(teams)}, boards)
     rank = {row.team: row.rank for row in standings.rows}
-
-    def player(team: str, board: int) -> int:
-        return (tpn[team] - 1) * boards + board
-
     rounds = event.number_of_rounds
-    # per player: round -> (opponent id, colour, letter)
-    cells: dict[int, dict[int, tuple[int, str, str]]] = {}
-    points: dict[int, int] = {}  # half-points
-    forfeits: list[str] = []
-    byes: dict[int, str] = {}  # round -> team
-    bye_values: set[tuple[int, int]] = set()
+    grid = _read_matches(matches, event, numbering, games)
+    out = _header_records(name, teams, boards, rounds, round_robin, codes, scoring)
+    out += _player_records(teams, numbering, rounds, grid, rank)
+    out += _team_records(teams, numbering, event, rank)
+    if grid.byes:
+        out.append(_bye_record(grid, numbering, rounds))
+    out.extend(grid.forfeits)
+    return "\n".join(out) + "\n"
+
+
+def _read_matches(
+    matches: Sequence[MatchRecord],
+    event: PoolHistory,
+    numbering: _Numbering,
+    games: Mapping[tuple[int, str], Sequence[GameResult]] | None,
+) -> _Grid:
+    """Every player's cell of every round, their points, the byes and the 330 forfeit records."""
+    boards, player, tpn = numbering.boards, numbering.player, numbering.tpn
+    grid = _Grid()
     for match in sorted(matches, key=lambda x: (x.round, tpn.get(x.team_a, 0))):
         if match.team_b is None:
-            byes[match.round] = match.team_a
+            grid.byes[match.round] = match.team_a
             entry = next(r for r in event.rounds[match.team_a] if r.round == match.round)
-            bye_values.add((entry.mp, entry.gp))
+            grid.bye_values.add((entry.mp, entry.gp))
             for board in range(1, boards + 1):
-                cells.setdefault(player(match.team_a, board), {})[match.round] = (0, "-", " ")
+                grid.cells.setdefault(player(match.team_a, board), {})[match.round] = (0, "-", " ")
             continue
         results = (games or {}).get((match.round, match.team_a)) or synthesise_boards(match, boards)
         if len(results) != boards:
@@ -192,15 +224,15 @@ def write_trf(
                 (white_letter, black_letter) if colour == "W" else (black_letter, white_letter)
             )
             a_col, b_col = ("w", "b") if colour == "W" else ("b", "w")
-            cells.setdefault(pa, {})[match.round] = (pb, a_col, a_letter)
-            cells.setdefault(pb, {})[match.round] = (pa, b_col, b_letter)
+            grid.cells.setdefault(pa, {})[match.round] = (pb, a_col, a_letter)
+            grid.cells.setdefault(pb, {})[match.round] = (pa, b_col, b_letter)
             a_half, b_half = (
                 (result.white_half, result.black_half)
                 if colour == "W"
                 else (result.black_half, result.white_half)
             )
-            points[pa] = points.get(pa, 0) + a_half
-            points[pb] = points.get(pb, 0) + b_half
+            grid.points[pa] = grid.points.get(pa, 0) + a_half
+            grid.points[pb] = grid.points.get(pb, 0) + b_half
         if match.forfeit is not MatchForfeit.NONE:
             # TRF-2026 record 330: type 5-6, round 8-10, white team 12-14, black team 16-18.
             line: list[str] = []
@@ -209,8 +241,20 @@ def write_trf(
             _put(line, 8, f"{match.round:3d}")
             _put(line, 12, f"{tpn[match.team_a]:3d}")
             _put(line, 16, f"{tpn[match.team_b]:3d}")
-            forfeits.append("".join(line))
+            grid.forfeits.append("".join(line))
+    return grid
 
+
+def _header_records(
+    name: str,
+    teams: Sequence[str],
+    boards: int,
+    rounds: int,
+    round_robin: bool,
+    codes: Sequence[str],
+    scoring: MatchScoring,
+) -> list[str]:
+    """The tournament records: name, counts, type, tie-breaks, colours and scoring."""
     out: list[str] = []
     out.append(f"012 {name}")
     out.append(f"062 {len(teams) * boards}")
@@ -234,52 +278,67 @@ def write_trf(
         ),
     )
     for record, symbols in scoring_records:
-        line = []
+        line: list[str] = []
         _put(line, 1, record)
         for column, (symbol, value) in zip((5, 14, 23), symbols, strict=True):
             _put(line, column, symbol + _points(value, 4))
         out.append("".join(line))
+    return out
 
+
+def _player_records(
+    teams: Sequence[str], numbering: _Numbering, rounds: int, grid: _Grid, rank: Mapping[str, int]
+) -> list[str]:
+    """Record 001 of every board's player: points, rank and one cell a round."""
+    out: list[str] = []
     for team in teams:
-        for board in range(1, boards + 1):
-            pid = player(team, board)
-            line = []
+        for board in range(1, numbering.boards + 1):
+            pid = numbering.player(team, board)
+            line: list[str] = []
             _put(line, 1, "001")
             _put(line, 5, f"{pid:4d}")
             _put(line, 15, f"{team[:24]}, Board {board}"[:33])
-            _put(line, 81, _points(Fraction(points.get(pid, 0), 2), 4))
+            _put(line, 81, _points(Fraction(grid.points.get(pid, 0), 2), 4))
             _put(line, 86, f"{rank[team]:4d}")
             for rnd in range(1, rounds + 1):
-                opponent, colour, letter = cells.get(pid, {}).get(rnd, (0, "-", "Z"))
+                opponent, colour, letter = grid.cells.get(pid, {}).get(rnd, (0, "-", "Z"))
                 column = 92 + 10 * (rnd - 1)
                 _put(line, column, f"{opponent:4d}" if opponent else "0000")
                 _put(line, column + 5, colour)
                 _put(line, column + 7, letter)
             out.append("".join(line))
+    return out
 
+
+def _team_records(
+    teams: Sequence[str], numbering: _Numbering, event: PoolHistory, rank: Mapping[str, int]
+) -> list[str]:
+    """Record 310 of every team: match and game points, rank and its players."""
+    out: list[str] = []
     for team in teams:
-        line = []
+        line: list[str] = []
         _put(line, 1, "310")
-        _put(line, 5, f"{tpn[team]:3d}")
+        _put(line, 5, f"{numbering.tpn[team]:3d}")
         _put(line, 9, team[:32])
         _put(line, 55, _points(event.mp(team), 6))
         _put(line, 62, _points(Fraction(event.gp(team), 2), 6))
         _put(line, 69, f"{rank[team]:3d}")
-        for board in range(1, boards + 1):
-            _put(line, 74 + 5 * (board - 1), f"{player(team, board):4d}")
+        for board in range(1, numbering.boards + 1):
+            _put(line, 74 + 5 * (board - 1), f"{numbering.player(team, board):4d}")
         out.append("".join(line))
+    return out
 
-    if byes:
-        if len(bye_values) > 1:
-            raise TieBreakError("record 320 needs the same value for every pairing-allocated bye")
-        mp, gp = next(iter(bye_values))
-        line = []
-        _put(line, 1, "320")
-        _put(line, 5, _points(mp, 4))
-        _put(line, 10, _points(Fraction(gp, 2), 4))
-        for rnd in range(1, rounds + 1):
-            team_tpn = tpn[byes[rnd]] if rnd in byes else 0
-            _put(line, 15 + 4 * (rnd - 1), f"{team_tpn:03d}")
-        out.append("".join(line))
-    out.extend(forfeits)
-    return "\n".join(out) + "\n"
+
+def _bye_record(grid: _Grid, numbering: _Numbering, rounds: int) -> str:
+    """Record 320: what a pairing-allocated bye is worth and which team had it in each round."""
+    if len(grid.bye_values) > 1:
+        raise TieBreakError("record 320 needs the same value for every pairing-allocated bye")
+    mp, gp = next(iter(grid.bye_values))
+    line: list[str] = []
+    _put(line, 1, "320")
+    _put(line, 5, _points(mp, 4))
+    _put(line, 10, _points(Fraction(gp, 2), 4))
+    for rnd in range(1, rounds + 1):
+        team_tpn = numbering.tpn[grid.byes[rnd]] if rnd in grid.byes else 0
+        _put(line, 15 + 4 * (rnd - 1), f"{team_tpn:03d}")
+    return "".join(line)

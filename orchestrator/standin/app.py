@@ -14,12 +14,12 @@ import hmac
 import html
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import urlencode
 
-from fastapi import Depends, FastAPI, Request
+from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import (
     HTMLResponse,
     JSONResponse,
@@ -36,7 +36,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from orchestrator.config import Settings
 from orchestrator.domain.gameresults import STATUS_ID
 from orchestrator.standin.faults import RATE_LIMIT_PAGE, FaultPlan
-from orchestrator.standin.store import WEEK_MS, StandinError, Store, User
+from orchestrator.standin.store import WEEK_MS, Game, GameView, StandinError, Store, User
 
 log = logging.getLogger(__name__)
 
@@ -174,6 +174,23 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
         # The client gave up (e.g. after a "slow" fault): nothing to answer, nothing was changed.
         return Response(status_code=499)
 
+    def admin(request: Request) -> None:
+        if not admin_token:
+            raise StandinError(403, {"error": "Admin routes are off: set OLYMPIAD_STANDIN_ADMIN_TOKEN"})
+        given = request.headers.get(ADMIN_HEADER, "").encode()
+        if not hmac.compare_digest(given, admin_token):
+            raise StandinError(401, {"error": f"Send the admin token in the {ADMIN_HEADER} header"})
+
+    app.include_router(_oauth_routes(store))
+    app.include_router(_bulk_routes(store))
+    app.include_router(_export_routes(store))
+    app.include_router(_admin_routes(store, plan, admin))
+    return app
+
+
+def _authenticator(store: Store) -> Callable[..., User]:
+    """The account behind a request's bearer token, refused without it or without ``scope``."""
+
     def authed(request: Request, scope: str | None = None) -> User:
         found = store.token_user(_bearer(request))
         if found is None:
@@ -183,18 +200,15 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
             raise StandinError(403, {"error": f"Missing scope {scope}"})
         return user
 
-    def admin(request: Request) -> None:
-        if not admin_token:
-            raise StandinError(403, {"error": "Admin routes are off: set OLYMPIAD_STANDIN_ADMIN_TOKEN"})
-        given = request.headers.get(ADMIN_HEADER, "").encode()
-        if not hmac.compare_digest(given, admin_token):
-            raise StandinError(401, {"error": f"Send the admin token in the {ADMIN_HEADER} header"})
+    return authed
 
-    as_admin = [Depends(admin)]
 
-    # ------------------------------------------------------------ OAuth (authorization code + PKCE)
+def _oauth_routes(store: Store) -> APIRouter:
+    """OAuth (authorization code with PKCE), token revocation and the account."""
+    router = APIRouter()
+    authed = _authenticator(store)
 
-    @app.get("/oauth", response_class=HTMLResponse)
+    @router.get("/oauth", response_class=HTMLResponse)
     def authorize(request: Request) -> Response:
         q = request.query_params
         redirect_uri = q.get("redirect_uri", "")
@@ -235,7 +249,7 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
         joiner = "&" if "?" in redirect_uri else "?"
         return RedirectResponse(f"{redirect_uri}{joiner}{urlencode(params)}", status_code=303)
 
-    @app.post("/api/token")
+    @router.post("/api/token")
     async def token(request: Request) -> JSONResponse:
         form = await request.form()
         if form.get("grant_type") != "authorization_code":
@@ -248,14 +262,14 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
         )
         return JSONResponse({"token_type": "Bearer", "access_token": access, "expires_in": 31536000})
 
-    @app.delete("/api/token")
+    @router.delete("/api/token")
     def revoke(request: Request) -> Response:
         token = _bearer(request)
         if token:
             store.revoke(token)
         return Response(status_code=204)
 
-    @app.get("/api/account")
+    @router.get("/api/account")
     def account(request: Request) -> JSONResponse:
         user = authed(request)
         return JSONResponse(
@@ -268,76 +282,64 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
             }
         )
 
-    # ------------------------------------------------------------ bulk pairing
+    return router
 
-    @app.get("/api/bulk-pairing")
+
+def _bulk_routes(store: Store) -> APIRouter:
+    """Bulk pairing: list, create, show, cancel, start the clocks, export the games."""
+    router = APIRouter()
+    authed = _authenticator(store)
+
+    @router.get("/api/bulk-pairing")
     def list_bulks(request: Request) -> JSONResponse:
         user = authed(request, "challenge:bulk")
         store.tick()
         return JSONResponse({"bulks": [store.bulk_json(b) for b in store.listed_bulks(user)]})
 
-    @app.post("/api/bulk-pairing")
+    @router.post("/api/bulk-pairing")
     async def create_bulk(request: Request) -> JSONResponse:
         owner = authed(request, "challenge:bulk")
         form = await request.form()
         fields = {k: str(v) for k, v in form.items()}
         return JSONResponse(store.bulk_json(_create_bulk(store, owner, fields)))
 
-    @app.get("/api/bulk-pairing/{bulk_id}")
+    @router.get("/api/bulk-pairing/{bulk_id}")
     def show_bulk(bulk_id: str, request: Request) -> JSONResponse:
         user = authed(request, "challenge:bulk")
         return JSONResponse(store.bulk_json(store.bulk(bulk_id, user)))
 
-    @app.delete("/api/bulk-pairing/{bulk_id}")
+    @router.delete("/api/bulk-pairing/{bulk_id}")
     def cancel_bulk(bulk_id: str, request: Request) -> JSONResponse:
         store.cancel_bulk(bulk_id, authed(request, "challenge:bulk"))
         return JSONResponse({"ok": True})
 
-    @app.post("/api/bulk-pairing/{bulk_id}/start-clocks")
+    @router.post("/api/bulk-pairing/{bulk_id}/start-clocks")
     def start_clocks(bulk_id: str, request: Request) -> JSONResponse:
         store.start_clocks(bulk_id, authed(request, "challenge:bulk"))
         return JSONResponse({"ok": True})
 
-    @app.get("/api/bulk-pairing/{bulk_id}/games")
+    @router.get("/api/bulk-pairing/{bulk_id}/games")
     def bulk_games(bulk_id: str, request: Request) -> Response:
         bulk = store.bulk(bulk_id, authed(request, "challenge:bulk"))
-        return _export(request, list(bulk.game_ids), truncate=True)
+        return _export(store, request, list(bulk.game_ids), truncate=True)
 
-    # ------------------------------------------------------------ export and stream
+    return router
 
-    def _export(request: Request, ids: list[str], *, truncate: bool) -> Response:
-        """The export of ``ids``, made whole before it is sent (one write instead of one per line).
 
-        Lines come from the store's cached pieces (``Store.export_line``); a truncate fault draws once
-        per line, in line order, as before.
-        """
-        q = request.query_params
-        views = store.views(ids)
-        flags = {
-            "moves": _truthy(q.get("moves"), True),
-            "pgn_in_json": _truthy(q.get("pgnInJson"), False),
-            "clocks": _truthy(q.get("clocks"), False),
-            "tags": _truthy(q.get("tags"), True),
-        }
-        if "application/x-ndjson" in request.headers.get("accept", ""):
-            lines = [store.export_line(view, **flags) for view in views]
-            if truncate:
-                lines = [store.faults.truncate_line(line) for line in lines]
-            body = "".join(line + "\n" for line in lines).encode()
-            return StreamingResponse(_once(body), media_type="application/x-ndjson")
-        pgns = [store.pgn(v, clocks=flags["clocks"], tags=flags["tags"]) for v in views]
-        return PlainTextResponse("\n".join(pgns), media_type="application/x-chess-pgn")
+def _export_routes(store: Store) -> APIRouter:
+    """Game export by ids and the game streams."""
+    router = APIRouter()
 
-    @app.post("/api/games/export/_ids")
+    @router.post("/api/games/export/_ids")
     async def export_ids(request: Request) -> Response:
         body = (await request.body()).decode(errors="replace")
         ids = [part.strip() for part in body.split(",") if part.strip()][:MAX_EXPORT_IDS]
         # One hop to a worker thread: games not rendered yet must not hold up the event loop (streams).
-        return await run_in_threadpool(_export, request, ids, truncate=True)
+        return await run_in_threadpool(_export, store, request, ids, truncate=True)
 
     streams: dict[str, set[str]] = {}
 
-    @app.post("/api/stream/games/{stream_id}")
+    @router.post("/api/stream/games/{stream_id}")
     async def stream_ids(stream_id: str, request: Request) -> StreamingResponse:
         body = (await request.body()).decode(errors="replace")
         watched = {part.strip() for part in body.split(",") if part.strip()}
@@ -371,7 +373,7 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
 
         return StreamingResponse(events(), media_type="application/x-ndjson")
 
-    @app.post("/api/stream/games/{stream_id}/add")
+    @router.post("/api/stream/games/{stream_id}/add")
     async def stream_add(stream_id: str, request: Request) -> JSONResponse:
         body = (await request.body()).decode(errors="replace")
         ids = {part.strip() for part in body.split(",") if part.strip()}
@@ -380,9 +382,14 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
         streams[stream_id].update(ids)
         return JSONResponse({"ok": True})
 
-    # ---------------------------------------------------------- /_standin/ admin (tests, demos; admin token)
+    return router
 
-    @app.post("/_standin/users", dependencies=as_admin)
+
+def _admin_routes(store: Store, plan: FaultPlan, admin: Callable[[Request], None]) -> APIRouter:
+    """The /_standin/ routes for tests and demos; each needs the admin token."""
+    router = APIRouter(dependencies=[Depends(admin)])
+
+    @router.post("/_standin/users")
     async def admin_user(request: Request) -> JSONResponse:
         """Create (or re-rate) an account and hand out a fresh personal token."""
         data = await request.json()
@@ -401,32 +408,15 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
             }
         )
 
-    @app.get("/_standin/games/{game_id}", dependencies=as_admin)
+    @router.get("/_standin/games/{game_id}")
     def admin_game(game_id: str) -> JSONResponse:
         now = store.tick()
         game = store.games.get(game_id)
         if game is None:
             return _error(404, {"error": "Not found."})
-        view = store.view(game, now)
-        return JSONResponse(
-            {
-                "id": game.id,
-                "bulk": game.bulk_id,
-                "status": view.status if game.created_at is not None else "created",
-                "winner": view.winner,
-                "planned": {
-                    "status": game.plan.status,
-                    "winner": game.plan.winner,
-                    "moves": " ".join(game.plan.moves),
-                    "endsAt": store._real_ms(game, game.plan.end_at_s) if game.clock_start else None,
-                },
-                "forced": game.forced is not None,
-                "createdAt": game.created_at,
-                "clockStart": game.clock_start,
-            }
-        )
+        return JSONResponse(_admin_game_json(store, game, store.view(game, now)))
 
-    @app.post("/_standin/games/{game_id}/result", dependencies=as_admin)
+    @router.post("/_standin/games/{game_id}/result")
     async def admin_force(game_id: str, request: Request) -> JSONResponse:
         """Force a game's end: ``{"status": "resign", "winner": "white"}``."""
         data = await request.json()
@@ -436,7 +426,7 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
         view = store.force_result(game_id, status, winner)
         return JSONResponse(store.game_json(view))
 
-    @app.post("/_standin/time", dependencies=as_admin)
+    @router.post("/_standin/time")
     async def admin_time(request: Request) -> JSONResponse:
         """Move stand-in time forward by ``advanceMs`` (pairAt/startClocksAt tests)."""
         data = await request.json()
@@ -444,7 +434,7 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
         store.tick()
         return JSONResponse({"now": now})
 
-    @app.get("/_standin/state", dependencies=as_admin)
+    @router.get("/_standin/state")
     def admin_state() -> JSONResponse:
         now = store.tick()
         with store.lock:
@@ -462,7 +452,50 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
             }
         )
 
-    return app
+    return router
+
+
+def _admin_game_json(store: Store, game: Game, view: GameView) -> dict[str, Any]:
+    """A game as the admin route shows it: what it is now and what it was planned to become."""
+    return {
+        "id": game.id,
+        "bulk": game.bulk_id,
+        "status": view.status if game.created_at is not None else "created",
+        "winner": view.winner,
+        "planned": {
+            "status": game.plan.status,
+            "winner": game.plan.winner,
+            "moves": " ".join(game.plan.moves),
+            "endsAt": store._real_ms(game, game.plan.end_at_s) if game.clock_start else None,
+        },
+        "forced": game.forced is not None,
+        "createdAt": game.created_at,
+        "clockStart": game.clock_start,
+    }
+
+
+def _export(store: Store, request: Request, ids: list[str], *, truncate: bool) -> Response:
+    """The export of ``ids``, made whole before it is sent (one write instead of one per line).
+
+    Lines come from the store's cached pieces (``Store.export_line``); a truncate fault draws once
+    per line, in line order, as before.
+    """
+    q = request.query_params
+    views = store.views(ids)
+    flags = {
+        "moves": _truthy(q.get("moves"), True),
+        "pgn_in_json": _truthy(q.get("pgnInJson"), False),
+        "clocks": _truthy(q.get("clocks"), False),
+        "tags": _truthy(q.get("tags"), True),
+    }
+    if "application/x-ndjson" in request.headers.get("accept", ""):
+        lines = [store.export_line(view, **flags) for view in views]
+        if truncate:
+            lines = [store.faults.truncate_line(line) for line in lines]
+        body = "".join(line + "\n" for line in lines).encode()
+        return StreamingResponse(_once(body), media_type="application/x-ndjson")
+    pgns = [store.pgn(v, clocks=flags["clocks"], tags=flags["tags"]) for v in views]
+    return PlainTextResponse("\n".join(pgns), media_type="application/x-chess-pgn")
 
 
 def _int_field(fields: dict[str, str], name: str, low: int, high: int) -> int | None:

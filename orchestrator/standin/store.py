@@ -185,6 +185,19 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+def _game_fields(game: Game) -> dict[str, Any]:
+    """The fields GameJson and GameStreamGame both start with, in lila's order."""
+    speed = speed_name(game.white_limit_s, game.black_limit_s, game.increment_s)
+    return {
+        "id": game.id,
+        "rated": game.rated,
+        "variant": game.variant,
+        "speed": speed,
+        "perf": speed,
+        "createdAt": game.created_at,
+    }
+
+
 @dataclass
 class Store:
     speed: float
@@ -577,14 +590,8 @@ class Store:
     def _head_json(view: GameView, white_rating: int, black_rating: int) -> dict[str, Any]:
         """GameJson's fields up to ``winner``, in lila's order (``game_json`` and the cached pieces)."""
         game = view.game
-        speed = speed_name(game.white_limit_s, game.black_limit_s, game.increment_s)
         head: dict[str, Any] = {
-            "id": game.id,
-            "rated": game.rated,
-            "variant": game.variant,
-            "speed": speed,
-            "perf": speed,
-            "createdAt": game.created_at,
+            **_game_fields(game),
             "lastMoveAt": view.last_move_at,
             "status": view.status,
             "source": "api",
@@ -605,14 +612,8 @@ class Store:
     def stream_json(self, view: GameView) -> dict[str, Any]:
         """GameStreamGame: integer status plus statusName, players by userId."""
         game = view.game
-        speed = speed_name(game.white_limit_s, game.black_limit_s, game.increment_s)
         body: dict[str, Any] = {
-            "id": game.id,
-            "rated": game.rated,
-            "variant": game.variant,
-            "speed": speed,
-            "perf": speed,
-            "createdAt": game.created_at,
+            **_game_fields(game),
             "status": STATUS_ID[view.status],
             "statusName": view.status,
             "clock": self._clock_json(game),

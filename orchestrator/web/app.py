@@ -48,7 +48,7 @@ from orchestrator.web import (
 )
 from orchestrator.web.auth import PUBLIC, allow_public, current_user, register_route_rule
 from orchestrator.web.csrf import csrf_token
-from orchestrator.web.deps import render, wants_json
+from orchestrator.web.deps import current_value_json, render, wants_json
 from orchestrator.web.validation import TOO_LARGE, BodySizeLimit, check_request_input
 
 log = logging.getLogger(__name__)
@@ -168,18 +168,7 @@ async def _service_error(request: Request, exc: Exception) -> Response:
     if isinstance(exc, ValidationFailed):
         extra["problems"] = list(exc.problems)
     if isinstance(exc, StaleEdit):
-        extra["current"] = [
-            {
-                "entity": c.entity,
-                "id": c.entity_id,
-                "field": c.field,
-                "value": c.value,
-                "version": c.version,
-                "changed_by": c.changed_by,
-                "changed_at": c.changed_at.isoformat(),
-            }
-            for c in exc.current
-        ]
+        extra["current"] = [current_value_json(c) for c in exc.current]
     response = _error_response(request, exc.status_code, exc.message, **extra)
     retry_after = getattr(exc, "retry_after_s", None)
     if retry_after:
@@ -219,6 +208,54 @@ def _start_eager_scheduler(settings: Settings, uow_factory: Any) -> Any:
     return EagerScheduler(bodies.periodic_tick, settings.eager_scheduler_s).start()
 
 
+_ROUTERS = (
+    routes_auth.router,
+    routes_auth.api,
+    routes_links.router,
+    routes_public.router,
+    routes_api_public.router,
+    sse.router,
+    routes_staff_results.router,
+    routes_api_results.router,
+    routes_late_changes.router,
+    routes_late_changes.api,
+    routes_staff_setup.router,
+    routes_api_setup.staff,
+    routes_api_setup.public,
+    routes_playoff.router,
+    routes_captain.router,
+    routes_api_playoff.router,
+    routes_chesscom.router,
+)
+
+
+def _add_middleware(app: FastAPI, settings: Settings) -> None:
+    """The signed session cookie, the security headers and the body size limit."""
+    https = settings.public_base_url.startswith("https://")
+    app.add_middleware(
+        SessionMiddleware,
+        secret_key=secret_key_of(settings),  # the configured key, else data_dir's (docs/security.md)
+        session_cookie=SESSION_COOKIE,
+        max_age=settings.session_max_age_s,
+        same_site="lax",
+        https_only=https,
+    )
+    app.add_middleware(SecurityHeaders, hsts=https)
+    app.add_middleware(BodySizeLimit)
+
+
+def healthz(request: Request) -> JSONResponse:
+    """Liveness and database reachability (no details that could help an attacker)."""
+    try:
+        with request.app.state.uow_factory() as uow:
+            ok = uow.health.ping()
+    except Exception:
+        log.exception("health check: database unreachable")
+        ok = False
+    body = {"status": "ok" if ok else "unavailable", "database": "ok" if ok else "unreachable"}
+    return JSONResponse(body, status_code=200 if ok else 503)
+
+
 def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> FastAPI:
     """Build the web application for ``settings`` (default: the environment's)."""
     settings = settings or get_settings()
@@ -255,51 +292,13 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
         directory=str(TEMPLATES_DIR), context_processors=[_template_context]
     )
 
-    https = settings.public_base_url.startswith("https://")
-    app.add_middleware(
-        SessionMiddleware,
-        secret_key=secret_key_of(settings),  # the configured key, else data_dir's (docs/security.md)
-        session_cookie=SESSION_COOKIE,
-        max_age=settings.session_max_age_s,
-        same_site="lax",
-        https_only=https,
-    )
-    app.add_middleware(SecurityHeaders, hsts=https)
-    app.add_middleware(BodySizeLimit)
-
+    _add_middleware(app, settings)
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
-
-    app.include_router(routes_auth.router)
-    app.include_router(routes_auth.api)
-    app.include_router(routes_links.router)
-    app.include_router(routes_public.router)
-    app.include_router(routes_api_public.router)
-    app.include_router(sse.router)
-    app.include_router(routes_staff_results.router)
-    app.include_router(routes_api_results.router)
-    app.include_router(routes_late_changes.router)
-    app.include_router(routes_late_changes.api)
-    app.include_router(routes_staff_setup.router)
-    app.include_router(routes_api_setup.staff)
-    app.include_router(routes_api_setup.public)
-    app.include_router(routes_playoff.router)
-    app.include_router(routes_captain.router)
-    app.include_router(routes_api_playoff.router)
-    app.include_router(routes_chesscom.router)
-
-    @app.get("/healthz", dependencies=[allow_public()], tags=["health"])
-    def healthz(request: Request) -> JSONResponse:
-        """Liveness and database reachability (no details that could help an attacker)."""
-        try:
-            with request.app.state.uow_factory() as uow:
-                ok = uow.health.ping()
-        except Exception:
-            log.exception("health check: database unreachable")
-            ok = False
-        body = {"status": "ok" if ok else "unavailable", "database": "ok" if ok else "unreachable"}
-        return JSONResponse(body, status_code=200 if ok else 503)
+    for router in _ROUTERS:
+        app.include_router(router)
+    app.get("/healthz", dependencies=[allow_public()], tags=["health"])(healthz)
 
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     register_route_rule("/static", PUBLIC)

@@ -11,6 +11,7 @@ from starlette.responses import Response
 
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
+from orchestrator.services.errors import CurrentValue
 
 
 def get_settings(request: Request) -> Settings:
@@ -55,3 +56,16 @@ def safe_next(target: str | None, default: str = "/") -> str:
 
 def wants_json(request: Request) -> bool:
     return request.url.path.startswith("/api/")
+
+
+def current_value_json(value: CurrentValue) -> dict[str, Any]:
+    """A stored value that beat the user's edit, as the API's ``current`` lists show it."""
+    return {
+        "entity": value.entity,
+        "id": value.entity_id,
+        "field": value.field,
+        "value": value.value,
+        "version": value.version,
+        "changed_by": value.changed_by,
+        "changed_at": value.changed_at.isoformat(),
+    }

@@ -23,7 +23,7 @@ from orchestrator.services.results import fairplay as fairplay_service
 from orchestrator.services.results import results as result_service
 from orchestrator.services.results import standings as standings_service
 from orchestrator.web.auth import require_role, require_staff
-from orchestrator.web.deps import get_uow_factory
+from orchestrator.web.deps import current_value_json, get_uow_factory
 
 router = APIRouter(prefix="/api/v1", tags=["results"])
 ADMINS = ("owner", "admin")
@@ -91,17 +91,7 @@ def _conflict(error: result_service.ResultsConflict) -> JSONResponse:
         {
             "detail": error.message,
             "current": [
-                {
-                    "entity": c.entity,
-                    "id": c.entity_id,
-                    "field": c.field,
-                    "value": c.value,
-                    "version": c.version,
-                    "changed_by": c.changed_by,
-                    "changed_at": c.changed_at.isoformat(),
-                    "yours": error.mine.get(c.entity_id),
-                }
-                for c in error.current
+                {**current_value_json(c), "yours": error.mine.get(c.entity_id)} for c in error.current
             ],
         },
         status_code=409,

@@ -93,44 +93,35 @@ def round_results(request: Request, round_id: int, user: AuthUser = require_staf
 
 @router.get("/matches/{match_id}/results")
 def match_results(request: Request, match_id: int, user: AuthUser = require_staff()) -> Response:
+    return _match_page(request, match_id, saved=request.query_params.get("saved"), back=request.url.path)
+
+
+def _match_page(request: Request, match_id: int, *, status_code: int = 200, **extra: Any) -> Response:
+    """The match's result sheet, with ``extra`` (problems, conflicts, the reason typed) in its context."""
     with get_uow_factory(request)() as uow:
         sheet = result_service.match_sheet(uow, match_id=match_id)
         event = staff.event_by_slug(uow, sheet.event_slug)
-    return render(
-        request,
-        "staff/results/match.html",
-        {
-            "event": event,
-            "sheet": sheet,
-            "choices": result_service.RESULT_CHOICES,
-            "saved": request.query_params.get("saved"),
-            "back": request.url.path,
-        },
-    )
+    context = {
+        "event": event,
+        "sheet": sheet,
+        "choices": result_service.RESULT_CHOICES,
+        "back": f"/staff/matches/{match_id}/results",
+    }
+    return render(request, "staff/results/match.html", {**context, **extra}, status_code=status_code)
 
 
 def _conflict_page(
     request: Request, match_id: int, error: result_service.ResultsConflict, *, correcting: bool, reason: str
 ) -> Response:
-    with get_uow_factory(request)() as uow:
-        sheet = result_service.match_sheet(uow, match_id=match_id)
-        event = staff.event_by_slug(uow, sheet.event_slug)
-    conflicts = {c.entity_id: c for c in error.current}
-    return render(
+    return _match_page(
         request,
-        "staff/results/match.html",
-        {
-            "event": event,
-            "sheet": sheet,
-            "choices": result_service.RESULT_CHOICES,
-            "conflicts": conflicts,
-            "mine": error.mine,
-            "error": "Changed by someone else: nothing was saved. Each board below shows the stored result "
-            "beside yours; check them and save again.",
-            "reason": reason,
-            "back": f"/staff/matches/{match_id}/results",
-        },
+        match_id,
         status_code=409,
+        conflicts={c.entity_id: c for c in error.current},
+        mine=error.mine,
+        error="Changed by someone else: nothing was saved. Each board below shows the stored result "
+        "beside yours; check them and save again.",
+        reason=reason,
     )
 
 
@@ -162,22 +153,7 @@ async def save_match_corrections(
     except result_service.ResultsConflict as error:
         return _conflict_page(request, match_id, error, correcting=True, reason=reason)
     except ValidationFailed as error:
-        with get_uow_factory(request)() as uow:
-            sheet = result_service.match_sheet(uow, match_id=match_id)
-            event = staff.event_by_slug(uow, sheet.event_slug)
-        return render(
-            request,
-            "staff/results/match.html",
-            {
-                "event": event,
-                "sheet": sheet,
-                "choices": result_service.RESULT_CHOICES,
-                "problems": list(error.problems),
-                "reason": reason,
-                "back": f"/staff/matches/{match_id}/results",
-            },
-            status_code=422,
-        )
+        return _match_page(request, match_id, status_code=422, problems=list(error.problems), reason=reason)
     return RedirectResponse(f"/staff/matches/{match_id}/results?saved={len(saved)}", status_code=303)
 
 
@@ -202,20 +178,24 @@ async def save_match_forfeit(request: Request, match_id: int, user: AuthUser = r
 def close_stage_page(request: Request, stage_id: int, user: AuthUser = require_staff()) -> Response:
     with get_uow_factory(request)() as uow:
         view = staff.closing_view(uow, stage_id=stage_id)
-    return render(
-        request,
-        "staff/results/close.html",
-        {
-            "event": view.event,
-            "stage": view.stage,
-            "refusals": view.refusals,
-            "warnings": view.warnings,
-            "late_changes": view.late_changes,
-            "pools": view.pools,
-            "can_close": user.role.value in ADMINS,
-            "closed_now": request.query_params.get("closed"),
-        },
+    return _close_page(
+        request, view, can_close=user.role.value in ADMINS, closed_now=request.query_params.get("closed")
     )
+
+
+def _close_page(
+    request: Request, view: staff.ClosingView, *, status_code: int = 200, **extra: Any
+) -> Response:
+    """The stage's closing page: what refuses or warns against closing it, with ``extra`` in its context."""
+    context = {
+        "event": view.event,
+        "stage": view.stage,
+        "refusals": view.refusals,
+        "warnings": view.warnings,
+        "late_changes": view.late_changes,
+        "pools": view.pools,
+    }
+    return render(request, "staff/results/close.html", {**context, **extra}, status_code=status_code)
 
 
 @router.post("/stages/{stage_id}/close")
@@ -228,20 +208,7 @@ def close_stage_submit(request: Request, stage_id: int, user: AuthUser = require
             raise
         with get_uow_factory(request)() as uow:
             view = staff.closing_view(uow, stage_id=stage_id, with_pools=False)
-        return render(
-            request,
-            "staff/results/close.html",
-            {
-                "event": view.event,
-                "stage": view.stage,
-                "refusals": view.refusals,
-                "warnings": view.warnings,
-                "pools": view.pools,
-                "can_close": True,
-                "error": error.message,
-            },
-            status_code=409,
-        )
+        return _close_page(request, view, status_code=409, can_close=True, error=error.message)
     return RedirectResponse(f"/staff/stages/{stage_id}/close?closed=1", status_code=303)
 
 

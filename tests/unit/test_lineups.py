@@ -3,12 +3,13 @@ and short-handed teams forfeiting their empty boards when the lineups are applie
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
 
 import pytest
 
 from orchestrator.adapters.repo_gameserver import RoundBoard
-from orchestrator.adapters.tables import Player, Role, Round
+from orchestrator.adapters.tables import Match, Player, Role, Round
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.db import utcnow
 from orchestrator.services.accounts.users import AuthUser
@@ -38,6 +39,15 @@ def captain_of(setup: PlayoffSetup, team: str) -> AuthUser:
 
 def roster(uow: UnitOfWork, setup: PlayoffSetup, team: str) -> list[Player]:
     return list(uow.playoff.players_of_team(setup.team_ids[team]))
+
+
+def submit(
+    uow: UnitOfWork, setup: PlayoffSetup, match: Match, team: str, boards: Sequence[int | None]
+) -> None:
+    """The team's captain submits ``boards`` for ``match``."""
+    lineups.submit_lineup(
+        uow, match_id=match.id or 0, team_id=setup.team_ids[team], boards=boards, user=captain_of(setup, team)
+    )
 
 
 def test_each_board_lists_only_the_players_eligible_for_its_category(
@@ -81,13 +91,7 @@ def test_every_invalid_choice_is_listed_at_once(uow_factory: UnitOfWorkFactory, 
             mine[6].id,
         ]
         with pytest.raises(ValidationFailed) as caught:
-            lineups.submit_lineup(
-                uow,
-                match_id=match.id or 0,
-                team_id=setup.team_ids[team],
-                boards=boards,
-                user=captain_of(setup, team),
-            )
+            submit(uow, setup, match, team, boards)
     problems = caught.value.problems
     assert any("Board 2" in p and "at most one board" in p for p in problems)
     assert any("Board 3" in p and "women boards are for female players" in p for p in problems)
@@ -103,26 +107,14 @@ def test_a_lineup_is_refused_after_the_deadline_but_staff_see_who_is_missing(
         match = duel_match(uow, setup, "I", 1)
         rnd = uow.repo.get_or_raise(Round, match.round_id)
         lineup = lineups.default_lineup(roster(uow, setup, team), 6)
-        lineups.submit_lineup(
-            uow,
-            match_id=match.id or 0,
-            team_id=setup.team_ids[team],
-            boards=lineup,
-            user=captain_of(setup, team),
-        )
+        submit(uow, setup, match, team, lineup)
         missing = lineups.missing_lineups(uow, round_id=rnd.id or 0)
         assert team not in [m.team for m in missing]
         assert setup.place_team["B3"] in [m.team for m in missing]
         rnd.lineup_deadline_at = utcnow() - timedelta(minutes=1)
         uow.session.add(rnd)
     with uow_factory() as uow, pytest.raises(Conflict, match="closed"):
-        lineups.submit_lineup(
-            uow,
-            match_id=match.id or 0,
-            team_id=setup.team_ids[team],
-            boards=lineup,
-            user=captain_of(setup, team),
-        )
+        submit(uow, setup, match, team, lineup)
 
 
 def test_applying_lineups_puts_the_players_on_the_boards_and_an_empty_board_is_a_forfeit_loss(
@@ -134,13 +126,7 @@ def test_applying_lineups_puts_the_players_on_the_boards_and_an_empty_board_is_a
         mine = lineups.default_lineup(roster(uow, setup, first), 6)
         mine[2] = None  # short-handed on board 3 (the first team has White on odd boards)
         mine[3] = None  # and on board 4 (Black)
-        lineups.submit_lineup(
-            uow,
-            match_id=match.id or 0,
-            team_id=setup.team_ids[first],
-            boards=mine,
-            user=captain_of(setup, first),
-        )
+        submit(uow, setup, match, first, mine)
     with uow_factory() as uow:
         assert lineups.apply_lineups(uow, round_id=match.round_id, actor="system") > 0
     with uow_factory() as uow:
@@ -164,13 +150,7 @@ def test_lineups_on_boards_changed_since_they_were_read_are_refused_whole_naming
         match = duel_match(uow, setup, "I", 1)
         mine = lineups.default_lineup(roster(uow, setup, first), 6)
         mine[0], mine[1] = mine[1], mine[0]  # boards 1 and 2 change
-        lineups.submit_lineup(
-            uow,
-            match_id=match.id or 0,
-            team_id=setup.team_ids[first],
-            boards=mine,
-            user=captain_of(setup, first),
-        )
+        submit(uow, setup, match, first, mine)
     with uow_factory() as uow:  # what pairing read ...
         read = uow.gameserver.boards_of_round(match.round_id)
     with uow_factory() as uow:  # ... before an arbiter changed board 2

@@ -149,47 +149,9 @@ def import_chesscom_results(
     "archives" searches the White players' monthly archives in ``window`` for ``time_class`` games.
     """
     cc_match, live, window, time_class = _checked_input(source, chesscom_match_id, window, time_class, live)
-    match = uow.results.get(Match, match_id)
-    if match is None:
-        raise NotFound(f"match {match_id} does not exist")
-    rnd = uow.results.get_or_raise(Round, match.round_id)
-    stage = uow.results.get_or_raise(Stage, rnd.stage_id)
-    if stage.status == StageStatus.CLOSED.value:
-        raise Conflict(
-            f"Stage {stage.name} is closed: an import does not change it; enter late corrections by hand."
-        )
+    stage = _open_stage_of(uow, match_id)
     boards = sorted(uow.boards.for_match(match_id), key=lambda b: b.board_no)
-    players = uow.results.players_by_id(pid for b in boards for pid in (b.white_player_id, b.black_player_id))
-
-    slots: list[BoardSlot] = []
-    lines: dict[int, BoardImport] = {}
-    for board in boards:
-        white = players.get(board.white_player_id or 0)
-        black = players.get(board.black_player_id or 0)
-        base = BoardImport(
-            board_id=board.id or 0,
-            board_no=board.board_no,
-            white=white.name if white else "—",
-            black=black.name if black else "—",
-            white_account=white.account if white else None,
-            black_account=black.account if black else None,
-            outcome=Outcome.SKIPPED,
-            proposed=GameResult.PENDING.value,
-            stored=board.result,
-            url=None,
-            note="",
-        )
-        if white is None or black is None:
-            lines[board.board_no] = _with(base, note="no player on this board: nothing to import")
-            continue
-        bad = [a for a in (white.account, black.account) if not _USERNAME_RE.match(a)]
-        if bad:
-            names = ", ".join(repr(a) for a in bad)
-            note = f"{names} cannot be a Chess.com username; enter this board by hand"
-            lines[board.board_no] = _with(base, note=note)
-            continue
-        lines[board.board_no] = base
-        slots.append(BoardSlot(board.board_no, white.account, black.account))
+    slots, lines = _board_lines(uow, boards)
 
     games = _fetch(slots, source, cc_match, live, window, time_class, client) if slots else []
 
@@ -224,6 +186,55 @@ def import_chesscom_results(
         },
     )
     return summary
+
+
+def _open_stage_of(uow: UnitOfWork, match_id: int) -> Stage:
+    """The stage of the match, refused when the match is unknown or its stage closed."""
+    match = uow.results.get(Match, match_id)
+    if match is None:
+        raise NotFound(f"match {match_id} does not exist")
+    rnd = uow.results.get_or_raise(Round, match.round_id)
+    stage = uow.results.get_or_raise(Stage, rnd.stage_id)
+    if stage.status == StageStatus.CLOSED.value:
+        raise Conflict(
+            f"Stage {stage.name} is closed: an import does not change it; enter late corrections by hand."
+        )
+    return stage
+
+
+def _board_lines(uow: UnitOfWork, boards: list[Board]) -> tuple[list[BoardSlot], dict[int, BoardImport]]:
+    """The boards whose games can be looked for, and each board's line of the summary (skipped so far)."""
+    players = uow.results.players_by_id(pid for b in boards for pid in (b.white_player_id, b.black_player_id))
+    slots: list[BoardSlot] = []
+    lines: dict[int, BoardImport] = {}
+    for board in boards:
+        white = players.get(board.white_player_id or 0)
+        black = players.get(board.black_player_id or 0)
+        base = BoardImport(
+            board_id=board.id or 0,
+            board_no=board.board_no,
+            white=white.name if white else "—",
+            black=black.name if black else "—",
+            white_account=white.account if white else None,
+            black_account=black.account if black else None,
+            outcome=Outcome.SKIPPED,
+            proposed=GameResult.PENDING.value,
+            stored=board.result,
+            url=None,
+            note="",
+        )
+        if white is None or black is None:
+            lines[board.board_no] = _with(base, note="no player on this board: nothing to import")
+            continue
+        bad = [a for a in (white.account, black.account) if not _USERNAME_RE.match(a)]
+        if bad:
+            names = ", ".join(repr(a) for a in bad)
+            note = f"{names} cannot be a Chess.com username; enter this board by hand"
+            lines[board.board_no] = _with(base, note=note)
+            continue
+        lines[board.board_no] = base
+        slots.append(BoardSlot(board.board_no, white.account, black.account))
+    return slots, lines
 
 
 def _checked_input(

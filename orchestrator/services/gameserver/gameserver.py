@@ -135,30 +135,9 @@ def create_round_games(
     if rnd.status != RoundStatus.SCHEDULED.value:
         return RoundGames(round_id, "already")
     armageddon = _armageddon_duel(uow, rnd)
-    if armageddon is not None and not settings.gameserver_unequal_clocks:
-        # Lichess cannot give White 5 min and Black 4: the arbiter creates the game and gives its id.
-        return RoundGames(round_id, "manual", error="the arbiter creates the Armageddon game by hand")
-    if armageddon is None:
-        waiting = duels_waiting_for_round(uow, round_id=round_id)
-        if waiting:
-            # A bracket round is paired once all its duels are known (the beat tries again meanwhile).
-            return RoundGames(round_id, "waiting", error=f"duels {', '.join(waiting)} wait for a team")
-    rows = uow.gameserver.boards_of_round(round_id)
-    if armageddon is None:
-        # Submitted lineups (and short-handed forfeits) go on the boards before the games are paired.
-        by_match: dict[int, list[RoundBoard]] = {}
-        for row in rows:
-            by_match.setdefault(row.match_id, []).append(row.board)
-        if apply_lineups(uow, round_id=round_id, actor=actor, round_boards=by_match):
-            rows = uow.gameserver.boards_of_round(round_id)  # read again with what changed
-    to_pair = [
-        r
-        for r in rows
-        if r.board.game_id is None
-        and r.board.white_player_id
-        and r.board.black_player_id
-        and r.board.result == GameResult.PENDING.value  # a forfeit board gets no game
-    ]
+    if (not_yet := _not_ready(uow, round_id, armageddon, settings)) is not None:
+        return not_yet
+    rows, to_pair = _boards_to_pair(uow, round_id, armageddon, actor)
     if not to_pair:
         if rows and all(r.board.game_id or GameResult(r.board.result).is_final for r in rows):
             _mark_paired(uow, rnd, actor=actor, detail={"games": 0})
@@ -182,8 +161,79 @@ def create_round_games(
     spec = _bulk_spec(rnd, _round_clock(uow, rnd, settings), settings, now)
     if armageddon is not None:
         spec = _armageddon_spec(uow, armageddon, spec)
+    bulk = _send_bulk(
+        uow, client, rnd, record, pairings, spec, settings=settings, attempt=attempt, actor=actor, now=now
+    )
+    if isinstance(bulk, RoundGames):
+        return bulk
+    by_pair = {(g.white.lower(), g.black.lower()): g.id for g in bulk.games}
+    base = settings.gameserver_url.rstrip("/")
+    if armageddon is not None:
+        return _store_armageddon_game(uow, rnd, record, bulk, by_pair, pairings, armageddon, base, actor, now)
+    stored = _store_game_ids(uow, to_pair, pairings, by_pair, base=base, actor=actor, now=now)
+    record.bulk_id = bulk.id
+    _record_bulk(uow, record, BulkStatus.CREATED, None, now)
+    _mark_paired(uow, rnd, actor=actor, detail={"games": stored, "bulk_id": bulk.id})
+    return RoundGames(round_id, "created", games=stored, bulk_id=bulk.id)
+
+
+def _not_ready(
+    uow: UnitOfWork, round_id: int, armageddon: int | None, settings: Settings
+) -> RoundGames | None:
+    """Why the round cannot be paired by us now (an Armageddon by hand, a duel missing a team), or None."""
+    if armageddon is not None:
+        if not settings.gameserver_unequal_clocks:
+            # Lichess cannot give White 5 min and Black 4: the arbiter creates the game and gives its id.
+            return RoundGames(round_id, "manual", error="the arbiter creates the Armageddon game by hand")
+        return None
+    waiting = duels_waiting_for_round(uow, round_id=round_id)
+    if waiting:
+        # A bracket round is paired once all its duels are known (the beat tries again meanwhile).
+        return RoundGames(round_id, "waiting", error=f"duels {', '.join(waiting)} wait for a team")
+    return None
+
+
+def _boards_to_pair(
+    uow: UnitOfWork, round_id: int, armageddon: int | None, actor: str
+) -> tuple[list[BoardInMatch], list[BoardInMatch]]:
+    """The round's boards (with the lineups applied first) and those of them that still need a game."""
+    rows = uow.gameserver.boards_of_round(round_id)
+    if armageddon is None:
+        # Submitted lineups (and short-handed forfeits) go on the boards before the games are paired.
+        by_match: dict[int, list[RoundBoard]] = {}
+        for row in rows:
+            by_match.setdefault(row.match_id, []).append(row.board)
+        if apply_lineups(uow, round_id=round_id, actor=actor, round_boards=by_match):
+            rows = uow.gameserver.boards_of_round(round_id)  # read again with what changed
+    to_pair = [
+        r
+        for r in rows
+        if r.board.game_id is None
+        and r.board.white_player_id
+        and r.board.black_player_id
+        and r.board.result == GameResult.PENDING.value  # a forfeit board gets no game
+    ]
+    return rows, to_pair
+
+
+def _send_bulk(
+    uow: UnitOfWork,
+    client: LichessClient,
+    rnd: Round,
+    record: GameserverBulk,
+    pairings: list[Pairing],
+    spec: BulkSpec,
+    *,
+    settings: Settings,
+    attempt: int,
+    actor: str,
+    now: datetime,
+) -> Bulk | RoundGames:
+    """The bulk that holds the round's games (found again or created now), or what became of the round
+    when the game server refused or failed."""
+    round_id = rnd.id or 0
     try:
-        bulk = _find_bulk(client, pairings, spec) or ensure_bulk(
+        return _find_bulk(client, pairings, spec) or ensure_bulk(
             client, pairings, spec, policy=SINGLE_ATTEMPT
         )
     except BulkRejected as error:
@@ -207,10 +257,19 @@ def create_round_games(
     except GameServerError as error:
         _record_bulk(uow, record, BulkStatus.FAILED, f"game server refused: {error}", now)
         return RoundGames(round_id, "failed", error=str(error))
-    by_pair = {(g.white.lower(), g.black.lower()): g.id for g in bulk.games}
-    base = settings.gameserver_url.rstrip("/")
-    if armageddon is not None:
-        return _store_armageddon_game(uow, rnd, record, bulk, by_pair, pairings, armageddon, base, actor, now)
+
+
+def _store_game_ids(
+    uow: UnitOfWork,
+    to_pair: list[BoardInMatch],
+    pairings: list[Pairing],
+    by_pair: dict[tuple[str, str], str],
+    *,
+    base: str,
+    actor: str,
+    now: datetime,
+) -> int:
+    """Put each created game's id and address on its board, in one statement; how many were stored."""
     changes: list[dict[str, object]] = []
     for row, pairing in zip(to_pair, pairings, strict=True):
         game_id = by_pair.get((pairing.white.account.lower(), pairing.black.account.lower()))
@@ -227,12 +286,8 @@ def create_round_games(
                 "updated_at": now,
             }
         )
-    update_boards_or_stale(uow, changes)  # the game ids on their boards: one statement for the round
-    stored = len(changes)
-    record.bulk_id = bulk.id
-    _record_bulk(uow, record, BulkStatus.CREATED, None, now)
-    _mark_paired(uow, rnd, actor=actor, detail={"games": stored, "bulk_id": bulk.id})
-    return RoundGames(round_id, "created", games=stored, bulk_id=bulk.id)
+    update_boards_or_stale(uow, changes)
+    return len(changes)
 
 
 def _armageddon_duel(uow: UnitOfWork, rnd: Round) -> int | None:

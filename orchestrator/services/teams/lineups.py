@@ -462,28 +462,8 @@ def apply_lineups(
             board = boards.get(board_no)
             if board is None:
                 board = uow.repo.add(Board(match_id=match.id or 0, board_no=board_no))  # flushed: has its id
-            if board.game_id is not None:
-                continue  # too late: the game exists
-            result, source = board.result, board.result_source
-            forfeit = _forfeit_code(white, black)
-            current = GameResult(board.result)
-            ours = current is GameResult.PENDING or (current.is_forfeit and board.updated_by == LINEUP_ACTOR)
-            if ours and forfeit is not current:
-                result = forfeit.value
-                source = ResultSource.ARBITER.value if forfeit.is_final else None
-            if (board.white_player_id, board.black_player_id, result) != (white, black, board.result):
-                changes.append(
-                    {
-                        "b_id": board.id or 0,
-                        "b_version": board.version,
-                        "white_player_id": white,
-                        "black_player_id": black,
-                        "result": result,
-                        "result_source": source,
-                        "updated_by": LINEUP_ACTOR,
-                        "updated_at": now,
-                    }
-                )
+            if (change := _board_change(board, white, black, now)) is not None:
+                changes.append(change)
         if all(
             _forfeit_code(*((a, b) if c == "W" else (b, a))).is_final
             for a, b, c in zip(first, second, colours, strict=True)
@@ -502,3 +482,31 @@ def apply_lineups(
         new={"boards_changed": len(changes)},
     )
     return len(changes)
+
+
+def _board_change(
+    board: LineupBoard, white: int | None, black: int | None, now: datetime
+) -> dict[str, object] | None:
+    """The compare-and-set values that put these players on the board (an empty side forfeits), or None
+    when the board already holds them or its game exists."""
+    if board.game_id is not None:
+        return None  # too late: the game exists
+    result, source = board.result, board.result_source
+    forfeit = _forfeit_code(white, black)
+    current = GameResult(board.result)
+    ours = current is GameResult.PENDING or (current.is_forfeit and board.updated_by == LINEUP_ACTOR)
+    if ours and forfeit is not current:
+        result = forfeit.value
+        source = ResultSource.ARBITER.value if forfeit.is_final else None
+    if (board.white_player_id, board.black_player_id, result) == (white, black, board.result):
+        return None
+    return {
+        "b_id": board.id or 0,
+        "b_version": board.version,
+        "white_player_id": white,
+        "black_player_id": black,
+        "result": result,
+        "result_source": source,
+        "updated_by": LINEUP_ACTOR,
+        "updated_at": now,
+    }

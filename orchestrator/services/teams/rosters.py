@@ -189,6 +189,35 @@ def import_rosters(uow: UnitOfWork, *, event_id: int, csv_text: str, actor: str)
         problems.append(f"line {line}: {message}")
 
     reader = _records(csv_text)
+    columns = _read_header(reader)
+    teams, lines = _group_rows(reader, columns, team_format, bad)
+    if lines == 0 and not problems:
+        problems.append("the file has a header but no players")
+
+    stored = {t.name: t for t in uow.setup.teams_of(event_id)}
+    kept = {name: t for name, t in stored.items() if name not in teams}
+    _check_teams(teams, kept, team_format, bad)
+    _check_accounts(uow, event_id, teams, kept, bad)
+    _check_started(uow, event_id, teams, stored, bad)
+    if problems:
+        raise ValidationFailed(sorted(problems, key=_line_key))
+
+    created, replaced = _store_teams(uow, event_id, teams, stored)
+    players = _store_players(uow, event_id, teams)
+    uow.audit.record(
+        actor=actor,
+        action="rosters.import",
+        entity="event",
+        entity_id=event_id,
+        event_id=event_id,
+        new={"created": created, "replaced": replaced, "players": players, "lines": lines},
+    )
+    live.announce(uow, f"event:{event.slug}", kind="teams")
+    return ImportReport(tuple(created), tuple(replaced), players, lines)
+
+
+def _read_header(reader: Iterator[tuple[int, list[str]]]) -> list[str]:
+    """The file's columns, by their canonical names; a missing or unknown column refuses the file."""
     try:
         _, header = next(reader)
     except StopIteration:
@@ -205,7 +234,13 @@ def import_rosters(uow: UnitOfWork, *, event_id: int, csv_text: str, actor: str)
         if unknown:
             parts.append(f"unknown column(s): {', '.join(unknown)}")
         raise ValidationFailed([f"line 1: {'; '.join(parts)} (expected: {', '.join(COLUMNS)})"])
+    return columns
 
+
+def _group_rows(
+    reader: Iterator[tuple[int, list[str]]], columns: list[str], team_format: TeamFormat, bad: Report
+) -> tuple[dict[str, _TeamRows], int]:
+    """The file's players grouped by team, and how many player lines it has; bad lines go to ``bad``."""
     teams: dict[str, _TeamRows] = {}
     accounts: dict[str, int] = {}
     lines = 0
@@ -240,20 +275,15 @@ def import_rosters(uow: UnitOfWork, *, event_id: int, csv_text: str, actor: str)
             )
             continue
         team.rows.append(row)
-    if lines == 0 and not problems:
-        problems.append("the file has a header but no players")
+    return teams, lines
 
-    stored = {t.name: t for t in uow.setup.teams_of(event_id)}
-    kept = {name: t for name, t in stored.items() if name not in teams}
-    _check_teams(teams, kept, team_format, bad)
-    _check_accounts(uow, event_id, teams, kept, bad)
-    _check_started(uow, event_id, teams, stored, bad)
-    if problems:
-        raise ValidationFailed(sorted(problems, key=_line_key))
 
+def _store_teams(
+    uow: UnitOfWork, event_id: int, teams: dict[str, _TeamRows], stored: dict[str, Team]
+) -> tuple[list[str], list[str]]:
+    """Create the file's new teams and empty the stored ones it lists; the names created and replaced."""
     created: list[str] = []
     replaced: list[str] = []
-    players = 0
     # Seeds may move between teams of the file: free the seeds of the stored teams that change first.
     for team in teams.values():
         stored_team = stored.get(team.name)
@@ -268,6 +298,12 @@ def import_rosters(uow: UnitOfWork, *, event_id: int, csv_text: str, actor: str)
         if team.name not in stored:
             uow.repo.add(Team(event_id=event_id, name=team.name, federation=team.federation, seed=team.seed))
             created.append(team.name)
+    return created, replaced
+
+
+def _store_players(uow: UnitOfWork, event_id: int, teams: dict[str, _TeamRows]) -> int:
+    """Give each of the file's teams its federation, seed and players; how many players were stored."""
+    players = 0
     for team in teams.values():
         team_row = uow.setup.team_by_name(event_id, team.name)
         assert team_row is not None and team_row.id is not None
@@ -289,16 +325,7 @@ def import_rosters(uow: UnitOfWork, *, event_id: int, csv_text: str, actor: str)
             )
             players += 1
     uow.flush()
-    uow.audit.record(
-        actor=actor,
-        action="rosters.import",
-        entity="event",
-        entity_id=event_id,
-        event_id=event_id,
-        new={"created": created, "replaced": replaced, "players": players, "lines": lines},
-    )
-    live.announce(uow, f"event:{event.slug}", kind="teams")
-    return ImportReport(tuple(created), tuple(replaced), players, lines)
+    return players
 
 
 def _line_key(problem: str) -> tuple[int, str]:
