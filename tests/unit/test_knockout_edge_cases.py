@@ -134,3 +134,52 @@ def test_the_chosen_colour_gives_white_to_the_chooser_or_to_the_other_team(
         white = choose_colour(chosen, chosen.chooser, colour)  # type: ignore[arg-type]
         other = "Poland" if white_if_india_chooses == "India" else "India"
         assert white.white == (white_if_india_chooses if chosen.chooser == "India" else other)
+
+
+# --- the sentences the public pages show ---------------------------------------------------------------
+
+LEVEL_HEAD = "India – Poland: match 1 3.0–3.0, match 2 3.0–3.0. Level 2–2 on match points"
+
+
+@pytest.mark.parametrize(
+    ("armageddon", "sentence"),
+    [
+        (None, f"{LEVEL_HEAD}: an Armageddon game decides."),
+        (
+            ArmageddonResult("Poland", R.WHITE_WINS),
+            f"{LEVEL_HEAD}; Armageddon 1-0 (Poland White, India Black): White won, Poland goes through.",
+        ),
+        (
+            ArmageddonResult("India", R.BLACK_WINS),
+            f"{LEVEL_HEAD}; Armageddon 0-1 (India White, Poland Black): Black won, Poland goes through.",
+        ),
+        (
+            ArmageddonResult("Poland", R.DRAW),
+            f"{LEVEL_HEAD}; Armageddon ½-½ (Poland White, India Black): drawn with Black, "
+            "India goes through.",
+        ),
+        (
+            ArmageddonResult("India", R.BLACK_WINS_FORFEIT),
+            f"{LEVEL_HEAD}; India forfeited the Armageddon game, Poland goes through.",
+        ),
+        (
+            ArmageddonResult("India", R.WHITE_WINS_FORFEIT),
+            f"{LEVEL_HEAD}; Poland forfeited the Armageddon game, India goes through.",
+        ),
+        (
+            ArmageddonResult("India", R.DOUBLE_FORFEIT),
+            f"{LEVEL_HEAD}; both Armageddon players forfeited: staff must rule.",
+        ),
+    ],
+)
+def test_a_level_duel_tells_in_one_sentence_how_the_armageddon_decided_it(
+    armageddon: ArmageddonResult | None, sentence: str
+) -> None:
+    outcome = decide_duel(DuelRecord("QF1", "India", "Poland", LEVEL, armageddon=armageddon))
+    assert (outcome.key, outcome.sentence) == ("QF1", sentence)
+
+
+def test_a_duel_before_its_first_result_is_pending_with_no_winner() -> None:
+    outcome = decide_duel(DuelRecord("QF1", "India", "Poland"))
+    assert (outcome.reason, outcome.winners, outcome.is_decided) == (DuelReason.PENDING, (), False)
+    assert outcome.sentence == "India – Poland: no match played; the duel is not decided yet."
