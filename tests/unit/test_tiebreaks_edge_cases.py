@@ -1,0 +1,143 @@
+"""Golden, hand-computed tie-break edge cases (FIDE C.07, Olympiad 2026 App. 2; docs/tiebreaks.md):
+byes, unplayed rounds, forfeits, repeated meetings, missing Swiss meetings and the cut-one rule."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import pytest
+
+from orchestrator.domain.direct_encounter import DirectEncounterTrace, direct_encounter
+from orchestrator.domain.tiebreaks import TieBreakError, build_event, parse_chain, value_of
+from tests.unit.builders import m, rr, y
+
+# --- EDE falls back to game points ---------------------------------------------------------------
+
+# A, B and C beat each other in a cycle: A-B 2.5-1.5, B-C 3-1, C-A 3.5-0.5 (other results as in
+# test_tiebreaks.CYCLE, irrelevant here). Match points among the three: 2 each, no order.
+# Game points among the three: A 2.5 + 0.5 = 3, B 1.5 + 3 = 4.5, C 1 + 3.5 = 4.5, so A is last;
+# B and C, still level, are compared on their own match: B 3, C 1.
+CYCLE = {"AB": "2.5-1.5", "BC": "3-1", "CA": "3.5-0.5", "AD": "4-0", "AE": "2-2", "BD": "2-2"}
+CYCLE |= {"BE": "2.5-1.5", "CD": "2.5-1.5", "CE": "2-2", "DE": "3-1"}
+
+
+def test_extended_direct_encounter_falls_back_to_game_points_when_match_points_leave_a_cycle() -> None:
+    event = build_event("ABCDE", rr("ABCDE", CYCLE), boards=4)
+    trace = DirectEncounterTrace()
+    assert direct_encounter(event, ["A", "B", "C"], "EDE", trace) == [["B"], ["C"], ["A"]]
+    assert trace.score == {"A": 3, "B": 3, "C": 1}  # A inside {A, B, C}; B and C inside {B, C}
+
+
+# --- Olympiad TB1 and TB3: a bye, unplayed rounds, a forfeit -------------------------------------
+
+# Five teams, four boards, Swiss:
+#   R1: A-B 3-1, C-D 2-2, E pairing-allocated bye (1 MP, 2 GP)
+#   R2: A-C 2.5-1.5, B-E 3-1, D not paired
+#   R3: E-D 2.5-1.5, C-B +- (B does not come: C 2 MP, 4 GP), A not paired
+# MP: A 2+2+0 = 4, B 0+2+0 = 2, C 1+0+2 = 3, D 1+0+0 = 1, E 1+0+2 = 3.
+# App. 2.IV: an opponent's final match points plus its unpaired rounds (FMP + UR):
+#   A 4+1 = 5, B 2, C 3, D 1+1 = 2, E 3.
+OLYMPIAD = [
+    m(1, "A", "B", "3-1"),
+    m(1, "C", "D", "2-2"),
+    y(1, "E"),
+    m(2, "A", "C", "2.5-1.5"),
+    m(2, "B", "E", "3-1"),
+    m(3, "E", "D", "2.5-1.5"),
+    m(3, "C", "B", "+-"),
+]
+
+
+def olympiad(code: str) -> dict[str, F]:
+    event = build_event("ABCDE", OLYMPIAD, boards=4, round_robin=False)
+    return {team: value_of(event, team, code) for team in "ABCDE"}
+
+
+def test_olympiad_tb1_keeps_every_opponent_after_a_bye_and_adds_unpaired_rounds() -> None:
+    assert olympiad("OLY-TB1") == {
+        # B 2 × 3 GP = 6 (R1), C 3 × 2.5 = 7.5 (R2); no bye: drop the lowest FMP (B, 6)
+        "A": F(15, 2),
+        # A 5 × 1 = 5, E 3 × 3 = 9, C 3 × 0 (forfeit loss) = 0; drop the lowest FMP, lowest product (C)
+        "B": 14,
+        # D 2 × 2 = 4, A 5 × 1.5 = 7.5, B 2 × 4 = 8; D and B both FMP 2: drop the lower product (D)
+        "C": F(31, 2),
+        # C 3 × 2 = 6, E 3 × 1.5 = 4.5; drop the lowest FMP, lowest product (E)
+        "D": 6,
+        # the bye round is left out instead of the lowest: B 2 × 1 = 2, D 2 × 2.5 = 5
+        "E": 7,
+    }
+
+
+def test_olympiad_tb3_counts_a_forfeit_opponent_but_not_a_bye_and_adds_unpaired_rounds() -> None:
+    assert olympiad("OLY-TB3") == {
+        "A": 3,  # B 2 + C 3 - 2
+        "B": 8,  # A 5 + E 3 + C 3 (the forfeit still names C) - 3
+        "C": 7,  # D 2 + A 5 + B 2 - 2
+        "D": 3,  # C 3 + E 3 - 3
+        "E": 2,  # B 2 + D 2 - 2 (the bye round is no opponent)
+    }
+
+
+# --- direct encounter between teams that met twice -------------------------------------------------
+
+
+def test_direct_encounter_averages_two_meetings_of_the_same_teams() -> None:
+    # C.07 6.1.2, double round robin: A-B 3-1 then B-A 2.5-1.5.
+    # Game points: A (3 + 1.5) / 2 = 9/4, B (1 + 2.5) / 2 = 7/4. Match points: A (2 + 0) / 2 = 1, B 1.
+    event = build_event("AB", [m(1, "A", "B", "3-1"), m(2, "B", "A", "2.5-1.5")])
+    trace = DirectEncounterTrace()
+    assert direct_encounter(event, ["A", "B"], "DE:GP", trace) == [["A"], ["B"]]
+    assert trace.score == {"A": F(9, 4), "B": F(7, 4)}
+    trace = DirectEncounterTrace()
+    assert direct_encounter(event, ["B", "A"], "DE:MP", trace) == [["A", "B"]]
+    assert trace.score == {"A": 1, "B": 1}
+
+
+# --- Swiss: a team goes ahead only when the missing meetings cannot catch it -------------------------
+
+# Four teams, Swiss, DE:MP among A, B, C; B and C never met (C.07 6.3).
+#   best = current + 2 MP for every missing meeting.
+
+
+def test_swiss_direct_encounter_keeps_a_team_that_a_missing_meeting_could_still_equal() -> None:
+    # A beat B (A 2), drew C (A 1, C 1): A 3 (best 3), C 1 (best 1 + 2 = 3), B 0 (best 2).
+    # If C beat B, C would have 3 = A's 3, so nobody goes ahead.
+    matches = [m(1, "A", "B", "3-1"), m(1, "C", "D", "3-1"), m(2, "A", "C", "2-2"), m(2, "B", "D", "3-1")]
+    event = build_event("ABCD", matches, round_robin=False)
+    assert direct_encounter(event, ["A", "B", "C"], "DE:MP", DirectEncounterTrace()) == [["A", "C", "B"]]
+
+
+def test_swiss_direct_encounter_puts_ahead_a_team_no_missing_meeting_can_reach() -> None:
+    # A beat B and C: A 4 (best 4); B 0 and C 0, each best 0 + 2 = 2 < 4. B and C stay tied (C.07 6.3).
+    matches = [m(1, "A", "B", "3-1"), m(1, "C", "D", "3-1"), m(2, "A", "C", "3-1"), m(2, "B", "D", "3-1")]
+    event = build_event("ABCD", matches, round_robin=False)
+    assert direct_encounter(event, ["C", "B", "A"], "DE:MP", DirectEncounterTrace()) == [["A"], ["B", "C"]]
+
+
+# --- cut-one: a voluntary unplayed round goes first ------------------------------------------------------
+
+
+def test_cut_one_drops_a_voluntary_unplayed_round_before_a_lower_played_opponent() -> None:
+    # Swiss: R1 A-B +- (B does not come), C-D 3-1; R2 A-C 3-1, B-D 3-1. MP: A 4, B 2, C 2, D 0.
+    # B's elements (BH:MP): R1 the dummy, min(B's own 2, A's 4) = 2, a VUR; R2 D 0.
+    # C.07 16.5: the VUR (2) is cut, not the lowest opponent (D, 0).
+    matches = [m(1, "A", "B", "+-"), m(1, "C", "D", "3-1"), m(2, "A", "C", "3-1"), m(2, "B", "D", "3-1")]
+    event = build_event("ABCD", matches, round_robin=False)
+    assert value_of(event, "B", "BH:MP") == 2 + 0
+    assert value_of(event, "B", "BH:MP/C1") == 0
+    # A has no VUR: elements B 2 (its forfeit win meets the dummy min(4, 2)) and C 2, one 2 cut.
+    assert value_of(event, "A", "BH:MP/C1") == 2
+
+
+# --- chains --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", ["MP, GP, MP", "MP, EMMSB, emmsb, GP", ["MP", "bh", "BH:MP"]])
+def test_parse_chain_refuses_a_value_code_listed_twice(spec: str | list[str]) -> None:
+    with pytest.raises(TieBreakError, match="listed twice"):
+        parse_chain(spec)
+
+
+def test_parse_chain_allows_direct_encounter_again_after_other_criteria() -> None:
+    # C.07 6.2: direct encounter may be reapplied later in the chain.
+    assert parse_chain("MP, DE, GP, DE") == ("MP", "DE:MP", "GP", "DE:MP")
