@@ -587,7 +587,11 @@ def demo(
         bool, typer.Option("--stay/--exit", help="with the web app: keep serving after the champion (Ctrl-C)")
     ] = True,
 ) -> None:
-    """Play the whole event on the stand-in game server at an accelerated speed, with the web app."""
+    """Play the whole event on the stand-in game server at an accelerated speed, with the web app.
+
+    Long because typer reads its nine options and their help texts from this signature (17 lines), and the
+    live terminal display runs here until the champion.
+    """
     import logging
     import threading
 
