@@ -324,18 +324,22 @@ def render() -> dict[Path, str]:
     }
 
 
-def main(argv: list[str]) -> int:
-    outputs = render()
+def write_or_check(outputs: dict[Path, str], argv: list[str], *, script: str) -> int:
+    """Write the generated files, or with ``--check`` list the ones that differ from what ``script`` makes."""
     if "--check" in argv:
         stale = [path for path, text in outputs.items() if not path.exists() or path.read_text() != text]
         for path in stale:
-            print(f"{path.relative_to(ROOT)} is out of date: run scripts/make_demo_field.py")
+            print(f"{path.relative_to(ROOT)} is out of date: run {script}")
         return 1 if stale else 0
     for path, text in outputs.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
         print(f"wrote {path.relative_to(ROOT)} ({text.count(chr(10))} lines)")
     return 0
+
+
+def main(argv: list[str]) -> int:
+    return write_or_check(render(), argv, script="scripts/make_demo_field.py")
 
 
 if __name__ == "__main__":

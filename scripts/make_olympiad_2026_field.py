@@ -16,7 +16,7 @@ import random
 import sys
 from pathlib import Path
 
-from make_demo_field import FEDERATIONS, NameMaker, player_line
+from make_demo_field import FEDERATIONS, NameMaker, player_line, write_or_check
 
 ROOT = Path(__file__).resolve().parents[1]
 EVENT_FILE = ROOT / "events" / "olympiad-2026.yaml"
@@ -109,17 +109,7 @@ def render() -> dict[Path, str]:
 
 
 def main(argv: list[str]) -> int:
-    outputs = render()
-    if "--check" in argv:
-        stale = [path for path, text in outputs.items() if not path.exists() or path.read_text() != text]
-        for path in stale:
-            print(f"{path.relative_to(ROOT)} is out of date: run scripts/make_olympiad_2026_field.py")
-        return 1 if stale else 0
-    for path, text in outputs.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-        print(f"wrote {path.relative_to(ROOT)} ({text.count(chr(10))} lines)")
-    return 0
+    return write_or_check(render(), argv, script="scripts/make_olympiad_2026_field.py")
 
 
 if __name__ == "__main__":
