@@ -1,4 +1,4 @@
-"""Time `olympiad simulate` of the 163-team 2020 event end to end (process start included).
+"""Time `olympiad simulate` of an event file (default: the 163-team 2020 event), process start included.
 
 Run: .venv/bin/python bench/simulate_event.py [--runs 5]
 Target (issue 2): under 2 s on a 2-core machine. Prints min / median / max wall-clock seconds.
@@ -32,7 +32,7 @@ def main() -> None:
             sys.exit(f"run {run + 1} failed ({done.returncode}):\n{done.stderr}")
         timings.append(elapsed)
     print(
-        f"olympiad simulate (163 teams, {args.runs} runs): "
+        f"olympiad simulate ({Path(args.event).name}, {args.runs} runs): "
         f"min {min(timings):.2f} s, median {statistics.median(timings):.2f} s, max {max(timings):.2f} s"
     )
 

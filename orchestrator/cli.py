@@ -276,7 +276,6 @@ def simulate(
     """Play the whole event in process with a rating-based game model and print every stage."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from orchestrator.adapters.gacrux_pairing import GacruxPairer
     from orchestrator.domain.simulation import match_count, simulate_event
     from orchestrator.eventfile import EventDefinitionError, parse_event
 
@@ -287,12 +286,15 @@ def simulate(
             f"[red]{event_file} does not validate ({len(exc.problems)} problem(s)); run olympiad validate[/]"
         )
         raise typer.Exit(EXIT_INVALID) from None
+    pairer = None
+    if any(stage.is_swiss for stage in event.stages):  # FIDE's engine loads in 0.4 s: only when needed
+        from orchestrator.adapters.gacrux_pairing import GacruxPairer
+
+        pairer = GacruxPairer()
     columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=err, transient=True, disable=quiet) as bar:
         task = bar.add_task("matches", total=match_count(event))
-        result = simulate_event(
-            event, seed=seed, progress=lambda n: bar.advance(task, n), pairer=GacruxPairer()
-        )
+        result = simulate_event(event, seed=seed, progress=lambda n: bar.advance(task, n), pairer=pairer)
     if trf_dir is not None:
         _write_swiss_trfs(trf_dir, event.slug, result.swiss)
     if quiet:
