@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 from pathlib import Path
 from urllib.parse import parse_qs
@@ -31,7 +31,9 @@ from orchestrator.jobs import bodies, runtime
 from orchestrator.services import queue
 from orchestrator.services.gameserver import gameserver
 from orchestrator.services.gameserver.player_links import decrypt_token, store_link
+from orchestrator.services.results import results
 from tests.unit.test_ingestion import RoundRows, make_round
+from tests.unit.test_results_fixtures import BuiltPool, build_pool
 
 KEY = Fernet.generate_key().decode()
 
@@ -97,8 +99,15 @@ class FakeServer:
 def link_players(
     uow_factory: UnitOfWorkFactory, settings: Settings, server: FakeServer, rows: RoundRows
 ) -> None:
+    link_accounts(uow_factory, settings, server, rows.player_ids)
+
+
+def link_accounts(
+    uow_factory: UnitOfWorkFactory, settings: Settings, server: FakeServer, player_ids: Iterable[int]
+) -> None:
+    """Link each player's game-server account, with a token the fake server knows."""
     with uow_factory() as uow:
-        for player_id in rows.player_ids:
+        for player_id in player_ids:
             player = uow.repo.get_or_raise(Player, player_id)
             token = f"lio_{player.account}"
             server.tokens[token] = player.account
@@ -110,9 +119,15 @@ def link_players(
 def create(
     uow_factory: UnitOfWorkFactory, settings: Settings, server: FakeServer, rows: RoundRows, attempt: int = 1
 ):
+    return create_games(uow_factory, settings, server, rows.round_id, attempt)
+
+
+def create_games(
+    uow_factory: UnitOfWorkFactory, settings: Settings, server: FakeServer, round_id: int, attempt: int = 1
+):
     with server.client() as client, uow_factory() as uow:
         return gameserver.create_round_games(
-            uow, round_id=rows.round_id, client=client, settings=settings, attempt=attempt, actor="worker"
+            uow, round_id=round_id, client=client, settings=settings, attempt=attempt, actor="worker"
         )
 
 
@@ -186,6 +201,37 @@ def test_a_bulk_whose_answer_was_lost_is_found_again_and_never_created_twice(uow
     second = create(uow_factory, settings, server, rows, attempt=2)
     assert (second.status, second.bulk_id) == ("created", "bulk0")
     assert len(server.bulks) == 1 and server.requests.count("POST /api/bulk-pairing") == 1
+
+
+def scheduled_pool_round(uow_factory: UnitOfWorkFactory, round_no: int) -> tuple[BuiltPool, int]:
+    """build_pool's four teams with round ``round_no`` not yet paired (starting in a minute)."""
+    with uow_factory() as uow:
+        built = build_pool(uow, boards=2)
+        rnd = uow.session.exec(
+            select(Round).where(Round.stage_id == built.stage_id, Round.number == round_no)
+        ).one()
+        rnd.status, rnd.scheduled_at = "scheduled", utcnow() + timedelta(minutes=1)
+        uow.repo.add(rnd)
+        return built, rnd.id or 0
+
+
+def test_a_match_forfeited_whole_gets_no_game_and_the_rest_of_its_round_is_paired(
+    uow_factory, settings, sent
+):
+    server = FakeServer()
+    built, round_id = scheduled_pool_round(uow_factory, 2)
+    link_accounts(uow_factory, settings, server, built.players.values())
+    absent = built.match(2, "Norway")
+    with uow_factory() as uow:
+        results.set_match_forfeit(uow, match_id=absent, forfeit="+-", actor="ann", reason="no show")
+    outcome = create_games(uow_factory, settings, server, round_id)
+    other = next(m for (r, a, b), m in built.matches.items() if r == 2 and m != absent)
+    with uow_factory() as uow:
+        by_match = {
+            m: [uow.repo.get_or_raise(Board, b).game_id for b in built.boards[m]] for m in (absent, other)
+        }
+    assert (outcome.status, outcome.games) == ("created", 2)
+    assert by_match[absent] == [None, None] and all(by_match[other])
 
 
 def test_a_refused_token_rejects_the_bulk_and_names_the_player_who_must_relink(uow_factory, settings, sent):

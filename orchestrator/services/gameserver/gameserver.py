@@ -137,9 +137,9 @@ def create_round_games(
     armageddon = _armageddon_duel(uow, rnd)
     if (not_yet := _not_ready(uow, round_id, armageddon, settings)) is not None:
         return not_yet
-    rows, to_pair = _boards_to_pair(uow, round_id, armageddon, actor)
+    settled, to_pair = _boards_to_pair(uow, round_id, armageddon, actor)
     if not to_pair:
-        if rows and all(r.board.game_id or GameResult(r.board.result).is_final for r in rows):
+        if settled:
             _mark_paired(uow, rnd, actor=actor, detail={"games": 0})
             settle_round(uow, round_id=round_id, actor=actor, now=now)  # e.g. every board forfeited
             return RoundGames(round_id, "already")
@@ -195,9 +195,14 @@ def _not_ready(
 
 def _boards_to_pair(
     uow: UnitOfWork, round_id: int, armageddon: int | None, actor: str
-) -> tuple[list[BoardInMatch], list[BoardInMatch]]:
-    """The round's boards (with the lineups applied first) and those of them that still need a game."""
+) -> tuple[bool, list[BoardInMatch]]:
+    """Whether every board of the round is settled (a game, a result, or a match forfeited whole), and the
+    boards that still need a game (with the lineups applied first)."""
     rows = uow.gameserver.boards_of_round(round_id)
+    # A match forfeited whole (a no-show, a withdrawal: docs/rules.md §2, §6) is decided: no game.
+    forfeited = {
+        m.id for m in uow.gameserver.matches_of_round(round_id) if m.forfeit != MatchForfeit.NONE.value
+    }
     if armageddon is None:
         # Submitted lineups (and short-handed forfeits) go on the boards before the games are paired.
         by_match: dict[int, list[RoundBoard]] = {}
@@ -205,15 +210,19 @@ def _boards_to_pair(
             by_match.setdefault(row.match_id, []).append(row.board)
         if apply_lineups(uow, round_id=round_id, actor=actor, round_boards=by_match):
             rows = uow.gameserver.boards_of_round(round_id)  # read again with what changed
+    settled = bool(rows) and all(
+        r.match_id in forfeited or r.board.game_id or GameResult(r.board.result).is_final for r in rows
+    )
     to_pair = [
         r
         for r in rows
-        if r.board.game_id is None
+        if r.match_id not in forfeited
+        and r.board.game_id is None
         and r.board.white_player_id
         and r.board.black_player_id
         and r.board.result == GameResult.PENDING.value  # a forfeit board gets no game
     ]
-    return rows, to_pair
+    return settled, to_pair
 
 
 def _send_bulk(
