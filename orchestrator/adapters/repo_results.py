@@ -43,6 +43,15 @@ class PoolTeam:
 
 
 @dataclass(frozen=True, slots=True)
+class StageEntry:
+    """A team's entry in one of a stage's pools, with the team and the pool's letter."""
+
+    entry: PoolEntry
+    team: Team
+    letter: str
+
+
+@dataclass(frozen=True, slots=True)
 class MatchInRound:
     match: Match
     round_number: int
@@ -77,6 +86,17 @@ class ResultsRepository(Lookups):
             .order_by(col(PoolEntry.pairing_number))
         ).all()
         return [PoolTeam(team.id or 0, team.name, entry.pairing_number) for entry, team in rows]
+
+    def entries_of_stage(self, stage_id: int) -> list[StageEntry]:
+        """Every team entered in the stage's pools, by pool letter and pairing number (one query)."""
+        rows = self.session.exec(
+            select(PoolEntry, Team, Pool)
+            .join(Team, col(Team.id) == col(PoolEntry.team_id))
+            .join(Pool, col(Pool.id) == col(PoolEntry.pool_id))
+            .where(Pool.stage_id == stage_id)
+            .order_by(col(Pool.letter), col(PoolEntry.pairing_number))
+        ).all()
+        return [StageEntry(entry, team, pool.letter) for entry, team, pool in rows]
 
     # --- matches and boards ---------------------------------------------------------------------
 

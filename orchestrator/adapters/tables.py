@@ -325,13 +325,27 @@ class Pool(SQLModel, table=True):
 
 
 class PoolEntry(SQLModel, table=True):
+    """A team in a pool; ``withdrawn_*`` record its withdrawal from the stage (docs/rules.md §6): when, by
+    whom, and the first round whose match it lost by forfeit (services/results/withdrawals.py)."""
+
     __tablename__ = "pool_entry"
-    __table_args__ = (UniqueConstraint("pool_id", "team_id"), UniqueConstraint("pool_id", "pairing_number"))
+    __table_args__ = (
+        UniqueConstraint("pool_id", "team_id"),
+        UniqueConstraint("pool_id", "pairing_number"),
+        CheckConstraint(
+            "(withdrawn_at IS NULL) = (withdrawn_by IS NULL)"
+            " AND (withdrawn_at IS NULL) = (withdrawn_round IS NULL)",
+            name="withdrawal_complete",
+        ),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     pool_id: int = _ref("pool.id", cascade=True, index=True)
     team_id: int = _ref("team.id", cascade=True, index=True)
     pairing_number: int  # Berger table number (C.05 Annex 1)
+    withdrawn_at: datetime | None = _at(nullable=True)
+    withdrawn_by: str | None = Field(default=None, max_length=80)
+    withdrawn_round: int | None = Field(default=None)
 
 
 class Duel(SQLModel, table=True):

@@ -1,6 +1,6 @@
 """JSON API for results under /api/v1: result entry (autosave), Save results, corrections, forfeits,
-standings, closing, appeals, fair play, audit and exports. Errors: 409 with ``current`` (and ``yours``)
-when someone else changed a board; 422 with every problem.
+withdrawals, standings, closing, appeals, fair play, audit and exports. Errors: 409 with ``current`` (and
+``yours``) when someone else changed a board; 422 with every problem.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from orchestrator.services.results import exports
 from orchestrator.services.results import fairplay as fairplay_service
 from orchestrator.services.results import results as result_service
 from orchestrator.services.results import standings as standings_service
+from orchestrator.services.results import withdrawals as withdrawal_service
 from orchestrator.web.auth import require_role, require_staff
 from orchestrator.web.deps import current_value_json, get_uow_factory
 
@@ -69,6 +70,10 @@ class EntriesIn(BaseModel):
 class ForfeitIn(BaseModel):
     forfeit: str = Field(max_length=4, description="'+-' first team wins, '-+', '--', or '' to clear")
     reason: str = Field(default="", max_length=2000)
+
+
+class WithdrawalIn(BaseModel):
+    reason: str = Field(min_length=1, max_length=2000, description="why the team withdraws (audit log)")
 
 
 class AppealIn(BaseModel):
@@ -219,6 +224,53 @@ def put_match_forfeit(
             uow, match_id=match_id, forfeit=body.forfeit, actor=user.username, reason=body.reason
         )
     return {"match_id": match_id, "forfeit": code.value}
+
+
+def _withdrawal(plan: withdrawal_service.WithdrawalPlan) -> dict[str, Any]:
+    return {
+        "stage_id": plan.stage_id,
+        "team_id": plan.team_id,
+        "team": plan.team_name,
+        "pool_id": plan.pool_id,
+        "withdrawn_at": plan.withdrawn_at.isoformat() if plan.withdrawn_at else None,
+        "withdrawn_by": plan.withdrawn_by,
+        "withdrawn_round": plan.withdrawn_round,
+        "complete_matches": plan.complete,
+        "forfeits": [
+            {
+                "match_id": m.match_id,
+                "round": m.round_number,
+                "opponent": m.opponent,
+                "forfeit": m.forfeit,
+                "boards_final": m.boards_final,
+            }
+            for m in plan.remaining
+        ],
+    }
+
+
+@router.get("/stages/{stage_id}/teams/{team_id}/withdrawal")
+def get_withdrawal(
+    request: Request, stage_id: int, team_id: int, user: AuthUser = require_staff()
+) -> dict[str, Any]:
+    """What the team's withdrawal from the pool stage would forfeit now (``forfeits``), or, once it has
+    withdrawn, when and by whom (``withdrawn_*``); nothing is changed."""
+    with get_uow_factory(request)() as uow:
+        return _withdrawal(withdrawal_service.withdrawal_plan(uow, stage_id=stage_id, team_id=team_id))
+
+
+@router.post("/stages/{stage_id}/teams/{team_id}/withdrawal")
+def post_withdrawal(
+    request: Request, stage_id: int, team_id: int, body: WithdrawalIn, user: AuthUser = require_staff()
+) -> dict[str, Any]:
+    """The team withdraws from the running pool stage: its remaining matches are lost by forfeit, 0 to the
+    number of boards; complete ones keep their results. 409 when it already withdrew (saying when and by
+    whom), when the stage is not running, or when it has nothing left to forfeit."""
+    with get_uow_factory(request)() as uow:
+        plan = withdrawal_service.withdraw_from_pool_stage(
+            uow, stage_id=stage_id, team_id=team_id, reason=body.reason, actor=user.username
+        )
+    return _withdrawal(plan)
 
 
 # --- standings and closing -------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
-"""Staff pages for results: entry per round and match, corrections, audit log, appeals, fair play, closing.
+"""Staff pages for results: entry per round and match, corrections, withdrawals, audit log, appeals, fair
+play, closing.
 
 Every page works without JavaScript (forms post and redirect); static/results.js adds autosave per board.
-Routes only translate: the rules live in services/results/results.py, standings.py, appeals.py, fairplay.py.
+Routes only translate: the rules live in services/results/results.py, standings.py, appeals.py, fairplay.py,
+withdrawals.py.
 """
 
 from __future__ import annotations
@@ -15,13 +17,14 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 
 from orchestrator.adapters.tables import Round, Stage
 from orchestrator.services.accounts.users import AuthUser
-from orchestrator.services.errors import ServiceError, ValidationFailed
+from orchestrator.services.errors import Conflict, ServiceError, ValidationFailed
 from orchestrator.services.read import staff
 from orchestrator.services.results import appeals as appeal_service
 from orchestrator.services.results import exports
 from orchestrator.services.results import fairplay as fairplay_service
 from orchestrator.services.results import results as result_service
 from orchestrator.services.results import standings as standings_service
+from orchestrator.services.results import withdrawals as withdrawal_service
 from orchestrator.web.auth import require_role, require_staff
 from orchestrator.web.deps import get_uow_factory, render
 
@@ -169,6 +172,61 @@ async def save_match_forfeit(request: Request, match_id: int, user: AuthUser = r
             reason=str(form.get("reason", "")),
         )
     return RedirectResponse(f"/staff/matches/{match_id}/results?saved=1", status_code=303)
+
+
+# --- withdrawals ----------------------------------------------------------------------------------------
+
+
+@router.get("/stages/{stage_id}/withdrawals")
+def withdrawals_page(
+    request: Request,
+    stage_id: int,
+    team_id: int | None = None,
+    withdrawn: int | None = None,
+    user: AuthUser = require_staff(),
+) -> Response:
+    """The stage's withdrawals; with ``team_id``, the confirmation that lists what it would forfeit."""
+    return _withdrawals_page(request, stage_id, team_id=team_id, withdrawn=withdrawn)
+
+
+def _withdrawals_page(
+    request: Request, stage_id: int, *, team_id: int | None, status_code: int = 200, **extra: Any
+) -> Response:
+    with get_uow_factory(request)() as uow:
+        desk = withdrawal_service.withdrawal_desk(uow, stage_id=stage_id)
+        event = staff.staff_event_ref(uow, event_id=desk.event_id)
+        plan = None
+        if team_id is not None and desk.refusal is None:
+            plan = withdrawal_service.withdrawal_plan(uow, stage_id=stage_id, team_id=team_id)
+    done = next((t for t in desk.withdrawn if t.team_id == extra.pop("withdrawn", None)), None)
+    context = {"event": event, "desk": desk, "plan": plan, "done": done, **extra}
+    return render(request, "staff/results/withdrawals.html", context, status_code=status_code)
+
+
+@router.post("/stages/{stage_id}/withdrawals")
+async def withdraw_team_submit(request: Request, stage_id: int, user: AuthUser = require_staff()) -> Response:
+    form = await request.form()
+    raw = str(form.get("team_id", ""))
+    if not raw.isdigit():
+        raise ValidationFailed(["team_id: choose the team that withdraws"])
+    reason = str(form.get("reason", ""))
+    try:
+        with get_uow_factory(request)() as uow:
+            withdrawal_service.withdraw_from_pool_stage(
+                uow, stage_id=stage_id, team_id=int(raw), reason=reason, actor=user.username
+            )
+    except (Conflict, ValidationFailed) as error:
+        problems = list(error.problems) if isinstance(error, ValidationFailed) else []
+        return _withdrawals_page(
+            request,
+            stage_id,
+            team_id=int(raw),
+            status_code=error.status_code,
+            error=None if problems else error.message,
+            problems=problems,
+            reason=reason,
+        )
+    return RedirectResponse(f"/staff/stages/{stage_id}/withdrawals?withdrawn={raw}", status_code=303)
 
 
 # --- closing a stage ----------------------------------------------------------------------------------

@@ -133,3 +133,19 @@ def test_the_late_change_rulings_are_for_staff_and_in_the_matrix(app: FastAPI) -
         rule = rules[path]
         assert rule is not None and rule.allows(Role.ARBITER) and rule.allows(Role.ADMIN), path
         assert not rule.allows(Role.CAPTAIN) and not rule.allows(None), path
+
+
+def test_a_pool_withdrawal_is_for_the_staff_who_record_forfeits_and_in_the_matrix(app: FastAPI) -> None:
+    rules = {(route.path, method): route.rule for route in iter_routes(app) for method in route.methods or ()}
+    forfeit = rules[("/api/v1/matches/{match_id}/forfeit", "PUT")]
+    assert forfeit is not None
+    for key in (
+        ("/staff/stages/{stage_id}/withdrawals", "GET"),
+        ("/staff/stages/{stage_id}/withdrawals", "POST"),
+        ("/api/v1/stages/{stage_id}/teams/{team_id}/withdrawal", "GET"),
+        ("/api/v1/stages/{stage_id}/teams/{team_id}/withdrawal", "POST"),
+    ):
+        rule = rules[key]
+        assert rule is not None and rule.name == forfeit.name, key
+        assert rule.allows(Role.ARBITER) and rule.allows(Role.ADMIN) and rule.allows(Role.OWNER), key
+        assert not rule.allows(Role.CAPTAIN) and not rule.allows(None), key

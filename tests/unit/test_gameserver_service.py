@@ -31,7 +31,7 @@ from orchestrator.jobs import bodies, runtime
 from orchestrator.services import queue
 from orchestrator.services.gameserver import gameserver
 from orchestrator.services.gameserver.player_links import decrypt_token, store_link
-from orchestrator.services.results import results
+from orchestrator.services.results import results, withdrawals
 from tests.unit.test_ingestion import RoundRows, make_round
 from tests.unit.test_results_fixtures import BuiltPool, build_pool
 
@@ -215,15 +215,21 @@ def scheduled_pool_round(uow_factory: UnitOfWorkFactory, round_no: int) -> tuple
         return built, rnd.id or 0
 
 
+@pytest.mark.parametrize("how", ["forfeit", "withdrawal"])
 def test_a_match_forfeited_whole_gets_no_game_and_the_rest_of_its_round_is_paired(
-    uow_factory, settings, sent
+    uow_factory, settings, sent, how
 ):
     server = FakeServer()
     built, round_id = scheduled_pool_round(uow_factory, 2)
     link_accounts(uow_factory, settings, server, built.players.values())
     absent = built.match(2, "Norway")
     with uow_factory() as uow:
-        results.set_match_forfeit(uow, match_id=absent, forfeit="+-", actor="ann", reason="no show")
+        if how == "forfeit":
+            results.set_match_forfeit(uow, match_id=absent, forfeit="+-", actor="ann", reason="no show")
+        else:
+            withdrawals.withdraw_from_pool_stage(
+                uow, stage_id=built.stage_id, team_id=built.teams["Norway"], reason="gone", actor="ann"
+            )
     outcome = create_games(uow_factory, settings, server, round_id)
     other = next(m for (r, a, b), m in built.matches.items() if r == 2 and m != absent)
     with uow_factory() as uow:

@@ -7,10 +7,11 @@ import re
 import pytest
 from fastapi import FastAPI
 
-from orchestrator.adapters.tables import Board, Role
+from orchestrator.adapters.tables import Board, Match, Role
 from orchestrator.services.accounts.users import create_user
+from orchestrator.services.results import standings as standings_service
 from orchestrator.web.auth import iter_routes
-from tests.support.web import PASSWORD, login
+from tests.support.web import PASSWORD, form_token, login
 from tests.unit.test_results_fixtures import BuiltPool, build_pool
 
 
@@ -162,3 +163,81 @@ def test_result_routes_declare_staff_or_admin_rules(app_and_pool: tuple[FastAPI,
     assert rules[("/api/v1/stages/{stage_id}/close", "POST")] == "roles: admin, owner"
     assert rules[("/api/v1/players/{player_id}/annulment", "POST")] == "roles: admin, owner"
     assert rules[("/staff/matches/{match_id}/corrections", "POST")] == "roles: admin, owner"
+
+
+# --- withdrawals ---------------------------------------------------------------------------------------
+
+
+def test_an_arbiter_withdraws_a_team_through_the_confirmation_form_and_the_pages_say_so(
+    app_and_pool: tuple[FastAPI, BuiltPool],
+) -> None:
+    app, built = app_and_pool
+    client, _ = login(app, "arbiter")
+    sweden = built.teams["Sweden"]
+    desk = client.get(f"/staff/stages/{built.stage_id}/withdrawals")
+    assert desk.status_code == 200 and f'<option value="{sweden}">Sweden (pool A)</option>' in desk.text
+    page = client.get(f"/staff/stages/{built.stage_id}/withdrawals?team_id={sweden}")
+    assert page.status_code == 200 and "3 matches will be forfeited" in page.text
+    assert "Round 1 against" in page.text and "Round 3 against" in page.text
+    fields = {"csrf_token": form_token(page.text), "team_id": str(sweden), "reason": "travel ban"}
+    assert (
+        client.post(
+            f"/staff/stages/{built.stage_id}/withdrawals", data={**fields, "csrf_token": "x"}
+        ).status_code
+        == 403
+    )
+    answer = client.post(f"/staff/stages/{built.stage_id}/withdrawals", data=fields)
+    assert answer.status_code == 303
+    done = client.get(answer.headers["location"])
+    assert "Sweden withdrawn from round 1" in done.text
+    with app.state.uow_factory() as uow:
+        codes = [uow.results.get_or_raise(Match, built.match(r, "Sweden")).forfeit for r in (1, 2, 3)]
+    assert all(code in ("+-", "-+") for code in codes)
+    overview = client.get(f"/staff/events/{built.event_slug}/results")
+    assert "Sweden (pool A) withdrawn in round 1: recorded by arbiter" in overview.text
+    public = client.get(f"/events/{built.event_slug}/stages/group/pools/A")
+    assert public.status_code == 200
+    assert 'Sweden</a> <span class="withdrawn">withdrawn in round 1</span>' in public.text
+    again = client.post(f"/staff/stages/{built.stage_id}/withdrawals", data=fields)
+    assert again.status_code == 409 and "already withdrew" in again.text and "by arbiter" in again.text
+
+
+def test_the_withdrawal_form_without_a_reason_shows_the_confirmation_again_and_changes_nothing(
+    app_and_pool: tuple[FastAPI, BuiltPool],
+) -> None:
+    app, built = app_and_pool
+    client, csrf = login(app, "arbiter")
+    norway = built.teams["Norway"]
+    answer = client.post(
+        f"/staff/stages/{built.stage_id}/withdrawals",
+        data={"csrf_token": csrf, "team_id": str(norway), "reason": " "},
+    )
+    assert answer.status_code == 422 and "say why the team withdraws" in answer.text
+    assert "3 matches will be forfeited" in answer.text
+    with app.state.uow_factory() as uow:
+        assert uow.results.get_or_raise(Match, built.match(1, "Norway")).forfeit == ""
+
+
+def test_the_withdrawal_api_forfeits_the_remaining_matches_and_refuses_a_second_time(
+    app_and_pool: tuple[FastAPI, BuiltPool],
+) -> None:
+    app, built = app_and_pool
+    client, csrf = login(app, "arbiter")
+    headers = {"X-CSRF-Token": csrf}
+    url = f"/api/v1/stages/{built.stage_id}/teams/{built.teams['Denmark']}/withdrawal"
+    preview = client.get(url)
+    assert preview.status_code == 200 and [f["round"] for f in preview.json()["forfeits"]] == [1, 2, 3]
+    assert preview.json()["withdrawn_at"] is None
+    assert client.post(url, json={"reason": ""}, headers=headers).status_code == 422
+    done = client.post(url, json={"reason": "illness"}, headers=headers)
+    assert done.status_code == 200, done.text
+    body = done.json()
+    assert (body["team"], body["withdrawn_round"], body["withdrawn_by"]) == ("Denmark", 1, "arbiter")
+    assert [f["match_id"] for f in body["forfeits"]] == [built.match(r, "Denmark") for r in (1, 2, 3)]
+    again = client.post(url, json={"reason": "illness"}, headers=headers)
+    assert again.status_code == 409 and "by arbiter" in again.json()["detail"]
+    assert client.get(url).json()["withdrawn_by"] == "arbiter"
+    with app.state.uow_factory() as uow:
+        table = standings_service.pool_standings(uow, pool_id=built.pool_id)
+    denmark = next(row for row in table.rows if row.team == "Denmark")
+    assert (denmark.values["MP"], denmark.values["GP"]) == (0, 0)

@@ -6,7 +6,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from orchestrator.adapters.tables import AuditLog, Event, Player, Pool, Round, Stage, Standing, Team
+from orchestrator.adapters.tables import (
+    AuditLog,
+    Event,
+    Player,
+    Pool,
+    Round,
+    Stage,
+    StageKind,
+    Standing,
+    Team,
+)
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.standings import Standings
 from orchestrator.services.errors import NotFound
@@ -14,6 +24,7 @@ from orchestrator.services.results import appeals as appeal_service
 from orchestrator.services.results import late_changes as late_change_service
 from orchestrator.services.results import results as result_service
 from orchestrator.services.results import standings as standings_service
+from orchestrator.services.results import withdrawals as withdrawal_service
 from orchestrator.services.results.appeals import AppealView
 from orchestrator.services.results.standings import PoolRecords
 
@@ -81,6 +92,7 @@ class StageResults:
     late_changes: tuple[
         late_change_service.LateChangeView, ...
     ] = ()  # as the closed stage or the one built from it
+    withdrawals: withdrawal_service.WithdrawalDesk | None = None  # a pool stage's teams and withdrawals
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +116,7 @@ def sheets_of_round(uow: UnitOfWork, *, round_id: int) -> list[result_service.Ma
 
 
 def results_overview(uow: UnitOfWork, *, slug: str) -> ResultsOverview:
-    """Each stage's rounds with their missing results, its warnings and its pools."""
+    """Each stage's rounds with their missing results, its warnings, its pools and its withdrawals."""
     event = event_by_slug(uow, slug)
     stages = []
     for stage in uow.results.stages_of_event(event.id or 0):
@@ -116,7 +128,10 @@ def results_overview(uow: UnitOfWork, *, slug: str) -> ResultsOverview:
         warnings = standings_service.stage_warnings(uow, stage_id=stage.id or 0)
         pools = tuple(uow.results.pools_of_stage(stage.id or 0))
         changes = tuple(late_change_service.late_changes(uow, stage_id=stage.id or 0, shown=True))
-        stages.append(StageResults(stage, tuple(rounds), tuple(warnings), pools, changes))
+        desk = None
+        if stage.kind == StageKind.POOLS.value:
+            desk = withdrawal_service.withdrawal_desk(uow, stage_id=stage.id or 0)
+        stages.append(StageResults(stage, tuple(rounds), tuple(warnings), pools, changes, desk))
     return ResultsOverview(event, tuple(stages))
 
 

@@ -58,6 +58,7 @@ class StandingLine:
     won: int
     drawn: int
     lost: int
+    withdrawn_in: int | None = None  # the round from which it withdrew (docs/rules.md §6)
 
     @property
     def separated_label(self) -> str | None:
@@ -147,6 +148,7 @@ class PoolData:
     matches: list[MatchLine]
     rounds: list[Round]
     boards: dict[int, list[Board]] = field(default_factory=dict)
+    withdrawn: dict[int, int] = field(default_factory=dict)  # team id -> the round it withdrew from
 
 
 def chain_columns(chain: Sequence[str]) -> tuple[ChainColumn, ...]:
@@ -181,10 +183,12 @@ def load_pools(data: EventData, pools: Sequence[PoolRow]) -> list[PoolData]:
             for m in pool_matches
             if m.round_id in round_by_id
         ]
-        entries = [e.team_id for e in data.entries if e.pool_id == pool.id]
+        pool_entries = [e for e in data.entries if e.pool_id == pool.id]
+        entries = [e.team_id for e in pool_entries]
+        withdrawn = {e.team_id: e.withdrawn_round for e in pool_entries if e.withdrawn_round is not None}
         rounds = [r for r in data.rounds if r.stage_id == pool.stage_id]
         by_match = {require_id(m.id): boards[require_id(m.id)] for m in pool_matches}
-        out.append(PoolData(pool, teams, entries, lines, rounds, by_match))
+        out.append(PoolData(pool, teams, entries, lines, rounds, by_match, withdrawn))
     return out
 
 
@@ -221,7 +225,8 @@ def _stored_lines(
     for row in stored:
         values = {code: _decode_value(v) for code, v in (row.values or {}).items()}
         lines.append(_line(row.rank, pool.teams[row.team_id], chain, values, row.separated_by,
-                           previous_rank, totals[str(row.team_id)], advance))  # fmt: skip
+                           previous_rank, totals[str(row.team_id)], advance,
+                           pool.withdrawn.get(row.team_id)))  # fmt: skip
         previous_rank = row.rank
     return tuple(lines)
 
@@ -241,7 +246,8 @@ def _computed_lines(
     for srow in standings.rows:
         team_id = int(srow.team)
         lines.append(_line(srow.rank, pool.teams[team_id], chain, dict(srow.values), srow.separated_by,
-                           previous_rank, totals[srow.team], advance))  # fmt: skip
+                           previous_rank, totals[srow.team], advance,
+                           pool.withdrawn.get(team_id)))  # fmt: skip
         previous_rank = srow.rank
     return tuple(lines)
 
@@ -292,6 +298,7 @@ def _line(
     previous_rank: int | None,
     totals: TeamTotals,
     advance: int,
+    withdrawn_in: int | None = None,
 ) -> StandingLine:
     cells = tuple(_cell(code, values.get(code, Fraction(0))) for code in chain if code != "LOT")
     return StandingLine(
@@ -307,6 +314,7 @@ def _line(
         won=totals.won,
         drawn=totals.drawn,
         lost=totals.lost,
+        withdrawn_in=withdrawn_in,
     )
 
 
