@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from orchestrator.adapters.tables import Duel, Event, EventStatus, Match, Pool, PoolStatus, Standing
+from orchestrator.adapters.tables import Board, Duel, Event, EventStatus, Match, Pool, PoolStatus, Standing
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.services.playoff.armageddon import commit_armageddon_lot, reveal_armageddon_lot
 from orchestrator.services.playoff.commands import build_bracket
@@ -82,6 +82,16 @@ def duel(uow: UnitOfWork, setup: PlayoffSetup, key: str) -> Duel:
     found = uow.playoff.duel_by_key(setup.playoff_stage_id, key)
     assert found is not None, f"no duel {key}"
     return found
+
+
+def boards_of_stage(uow: UnitOfWork, stage_id: int) -> list[Board]:
+    """Every board of every match of every duel of a knockout stage."""
+    return [
+        b
+        for ms in uow.playoff.matches_of_duels(d.id for d in uow.playoff.duels_of_stage(stage_id)).values()
+        for bs in uow.playoff.boards_of_matches(m.id for m in ms).values()
+        for b in bs
+    ]
 
 
 def duel_match(uow: UnitOfWork, setup: PlayoffSetup, key: str, leg: int) -> Match:

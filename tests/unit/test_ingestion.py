@@ -10,9 +10,7 @@ from sqlmodel import select
 
 from orchestrator.adapters.tables import (
     AuditLog,
-    Board,
     Event,
-    Match,
     Player,
     Pool,
     ResultSource,
@@ -26,6 +24,8 @@ from orchestrator.db import utcnow
 from orchestrator.domain.gameresults import map_status
 from orchestrator.domain.scoring import GameResult
 from orchestrator.services.gameserver.ingestion import GameUpdate, ingest_game, ingest_games
+from tests.support.factories import add_match
+from tests.support.factories import stored_board as board
 
 
 @dataclass(frozen=True)
@@ -79,31 +79,14 @@ def make_round(
         rnd = uow.repo.add(
             Round(stage_id=stage.id or 0, number=1, scheduled_at=utcnow() + starts_in, status="scheduled")
         )
-        match = uow.repo.add(
-            Match(
-                round_id=rnd.id or 0,
-                pool_id=pool.id,
-                match_no=1,
-                first_team_id=teams[0].id or 0,
-                second_team_id=teams[1].id or 0,
-            )
+        match, board_rows = add_match(
+            uow,
+            round_id=rnd.id or 0,
+            pool_id=pool.id,
+            teams=(teams[0], teams[1]),
+            lineups=(players[:boards], players[boards:]),
+            game_ids=game_ids,
         )
-        ids = game_ids or [None] * boards
-        board_rows = []
-        for n in range(boards):
-            first, second = players[n], players[boards + n]
-            white, black = (first, second) if n % 2 == 0 else (second, first)
-            board_rows.append(
-                uow.repo.add(
-                    Board(
-                        match_id=match.id or 0,
-                        board_no=n + 1,
-                        white_player_id=white.id,
-                        black_player_id=black.id,
-                        game_id=ids[n],
-                    )
-                )
-            )
         return RoundRows(
             event.id or 0,
             stage.id or 0,
@@ -113,13 +96,6 @@ def make_round(
             [b.id or 0 for b in board_rows],
             [p.id or 0 for p in players],
         )
-
-
-def board(uow_factory: UnitOfWorkFactory, board_id: int) -> Board:
-    with uow_factory() as uow:
-        row = uow.repo.get_or_raise(Board, board_id)
-        uow.session.expunge(row)
-        return row
 
 
 def audit_rows(uow_factory: UnitOfWorkFactory, board_id: int) -> list[AuditLog]:
