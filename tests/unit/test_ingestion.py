@@ -21,9 +21,9 @@ from orchestrator.adapters.tables import (
 )
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.db import utcnow
-from orchestrator.domain.gameresults import map_status
+from orchestrator.domain.gameresults import MappedResult, map_status
 from orchestrator.domain.scoring import GameResult
-from orchestrator.services.gameserver.ingestion import GameUpdate, ingest_game, ingest_games
+from orchestrator.services.gameserver.ingestion import GameUpdate, IngestReport, ingest_game, ingest_games
 from tests.support.factories import add_match
 from tests.support.factories import stored_board as board
 
@@ -98,6 +98,16 @@ def make_round(
         )
 
 
+def ingest(
+    uow_factory: UnitOfWorkFactory, game_id: str, mapped: MappedResult, *, times: int = 1
+) -> IngestReport:
+    """Ingest the same update of a game ``times`` times, each in its own unit of work: the last report."""
+    for _ in range(times):
+        with uow_factory() as uow:
+            report = ingest_game(uow, game_id=game_id, mapped=mapped)
+    return report
+
+
 def audit_rows(uow_factory: UnitOfWorkFactory, board_id: int) -> list[AuditLog]:
     with uow_factory() as uow:
         rows = list(uow.audit.for_entity("board", board_id))
@@ -155,9 +165,7 @@ def test_an_arbiters_result_is_never_overwritten_by_a_poll(uow_factory, sent):
 
 def test_a_cheat_verdict_is_held_for_an_arbiter_and_flagged_once(uow_factory, sent):
     rows = make_round(uow_factory, game_ids=["g1", "g2"])
-    for _ in range(2):
-        with uow_factory() as uow:
-            report = ingest_game(uow, game_id="g2", mapped=CHEAT)
+    report = ingest(uow_factory, "g2", CHEAT, times=2)
     stored = board(uow_factory, rows.board_ids[1])
     assert (stored.result, stored.game_status) == ("*", "cheat")
     [entry] = audit_rows(uow_factory, rows.board_ids[1])
@@ -181,9 +189,7 @@ def test_a_server_result_later_reported_as_cheat_is_taken_back_and_held(uow_fact
 
 def test_a_game_in_progress_only_moves_its_status_and_writes_no_audit(uow_factory, sent):
     rows = make_round(uow_factory, game_ids=["g1", "g2"])
-    for _ in range(2):
-        with uow_factory() as uow:
-            report = ingest_game(uow, game_id="g1", mapped=STARTED)
+    report = ingest(uow_factory, "g1", STARTED, times=2)
     stored = board(uow_factory, rows.board_ids[0])
     assert (stored.result, stored.result_source, stored.game_status) == ("*", None, "started")
     assert stored.version == 2
