@@ -119,6 +119,27 @@ RESERVES = {"open": 2, "women": 2, "junior": 1, "girl": 1}
 # Offsets from the team's base rating: women's and girls' boards are weaker in a typical national team.
 BOARD_OFFSET = {"open": (0, -40), "women": (-180, -220), "junior": (-120,), "girl": (-320,)}
 
+# Divisions 4, 3 and 2: five pools of ten, the previous stage's qualifiers and a seed range, a week each.
+DIVISION = """\
+  - key: div{number}
+    name: Division {number}
+    kind: pools
+    pool_count: 5
+    pool_size: 10
+    entrants:
+      - {{from: {previous}, top: {top}}}
+      - {{seeds: {seeds}}}
+    advance: 3
+    tiebreaks: online-2020
+    schedule: {{start: "{start} 10:00", rounds_per_day: 3, minutes_between_rounds: 90}}
+"""
+DIVISIONS = [
+    {"number": 4, "previous": "base", "top": 4, "seeds": "96-133", "start": "2020-07-31"},
+    {"number": 3, "previous": "div4", "top": 3, "seeds": "61-95", "start": "2020-08-07"},
+    {"number": 2, "previous": "div3", "top": 3, "seeds": "26-60", "start": "2020-08-14"},
+]
+DIVISION_STAGES = "\n".join(DIVISION.format(**division) for division in DIVISIONS)
+
 HEADER = """\
 # FIDE Online Chess Olympiad 2020 (docs/rules.md §3), with a fictional demo field of 163 teams.
 # {note}
@@ -147,42 +168,7 @@ stages:
     tiebreaks: online-2020
     schedule: {{start: "2020-07-25 10:00", rounds_per_day: 3, minutes_between_rounds: 90}}
 
-  - key: div4
-    name: Division 4
-    kind: pools
-    pool_count: 5
-    pool_size: 10
-    entrants:
-      - {{from: base, top: 4}}
-      - {{seeds: 96-133}}
-    advance: 3
-    tiebreaks: online-2020
-    schedule: {{start: "2020-07-31 10:00", rounds_per_day: 3, minutes_between_rounds: 90}}
-
-  - key: div3
-    name: Division 3
-    kind: pools
-    pool_count: 5
-    pool_size: 10
-    entrants:
-      - {{from: div4, top: 3}}
-      - {{seeds: 61-95}}
-    advance: 3
-    tiebreaks: online-2020
-    schedule: {{start: "2020-08-07 10:00", rounds_per_day: 3, minutes_between_rounds: 90}}
-
-  - key: div2
-    name: Division 2
-    kind: pools
-    pool_count: 5
-    pool_size: 10
-    entrants:
-      - {{from: div3, top: 3}}
-      - {{seeds: 26-60}}
-    advance: 3
-    tiebreaks: online-2020
-    schedule: {{start: "2020-08-14 10:00", rounds_per_day: 3, minutes_between_rounds: 90}}
-
+{divisions}
   - key: top
     name: Top Division
     kind: pools
@@ -319,8 +305,8 @@ def field_yaml() -> str:
 def render() -> dict[Path, str]:
     teams = field_yaml()
     return {
-        EVENT_FILE: HEADER.format(**CORRECT) + teams,
-        ERRORS_FILE: HEADER.format(**SEED_ERRORS) + teams,
+        EVENT_FILE: HEADER.format(**CORRECT, divisions=DIVISION_STAGES) + teams,
+        ERRORS_FILE: HEADER.format(**SEED_ERRORS, divisions=DIVISION_STAGES) + teams,
     }
 
 

@@ -523,19 +523,27 @@ class LichessClient:
             params=params,
             content=",".join(chunk).encode(),
         ) as response:
-            if response.status_code != 200:
-                self._check(response, "export")
-            for number, line in self._lines(response):
-                parsed = parse_ndjson_line(line, number)
-                if parsed is None:
-                    continue
+            for number, line, parsed in self._games(response, "export"):
                 if isinstance(parsed, SkippedLine):
-                    log.warning("export: skipped line %d: %s", number, parsed.reason)
                     result.skipped.append(parsed)
                 elif parsed["id"] not in asked:
                     result.skipped.append(SkippedLine(number, "game id not asked for", line[:60]))
                 else:
                     result.games.append(parsed)
+
+    def _games(
+        self, response: httpx.Response, what: str
+    ) -> Iterator[tuple[int, str, dict[str, Any] | SkippedLine]]:
+        """An NDJSON answer line by line (number, text, game or SkippedLine, logged); blank lines left out."""
+        if response.status_code != 200:
+            self._check(response, what)
+        for number, line in self._lines(response):
+            parsed = parse_ndjson_line(line, number)
+            if parsed is None:
+                continue
+            if isinstance(parsed, SkippedLine):
+                log.warning("%s: skipped line %d: %s", what, number, parsed.reason)
+            yield number, line, parsed
 
     def _lines(self, response: httpx.Response) -> Iterator[tuple[int, str]]:
         number = 0
@@ -560,18 +568,11 @@ class LichessClient:
         with self._send(
             "POST", f"/api/stream/games/{stream_id}", accept=NDJSON, stream=True, lock=False, content=body
         ) as response:
-            if response.status_code != 200:
-                self._check(response, "stream")
-            for number, line in self._lines(response):
-                parsed = parse_ndjson_line(line, number)
-                if parsed is None:
-                    continue
-                if isinstance(parsed, SkippedLine):
-                    log.warning("stream: skipped line %d: %s", number, parsed.reason)
-                    if skipped is not None:
-                        skipped.append(parsed)
-                    continue
-                yield parsed
+            for _number, _line, parsed in self._games(response, "stream"):
+                if not isinstance(parsed, SkippedLine):
+                    yield parsed
+                elif skipped is not None:
+                    skipped.append(parsed)
 
     def add_to_stream(self, stream_id: str, ids: Iterable[str]) -> None:
         """POST /api/stream/games/{streamId}/add."""

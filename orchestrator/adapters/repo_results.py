@@ -144,12 +144,7 @@ class ResultsRepository(Lookups):
         return matches, dict(sorted(boards.items()))
 
     def matches_of_stage(self, stage_id: int) -> Sequence[Match]:
-        return self.session.exec(
-            select(Match)
-            .join(Round, col(Match.round_id) == col(Round.id))
-            .where(Round.stage_id == stage_id)
-            .order_by(col(Round.number), col(Match.match_no))
-        ).all()
+        return self.matches_in_round_order(Round.stage_id == stage_id)
 
     boards_of_matches = Lookups.boards_by_match
 

@@ -21,7 +21,6 @@ from orchestrator.adapters.tables import (
     Player,
     Pool,
     PoolEntry,
-    Round,
     Team,
 )
 
@@ -121,12 +120,7 @@ class SetupRepository(Lookups):
     rounds_of = Lookups.rounds_of_stage
 
     def matches_of_pool(self, pool_id: int) -> Sequence[Match]:
-        return self.session.exec(
-            select(Match)
-            .join(Round, col(Round.id) == col(Match.round_id))
-            .where(Match.pool_id == pool_id)
-            .order_by(col(Round.number), col(Match.match_no))
-        ).all()
+        return self.matches_in_round_order(Match.pool_id == pool_id)
 
     def count_boards_of_pool(self, pool_id: int) -> int:
         statement = (

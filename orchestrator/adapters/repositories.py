@@ -140,6 +140,15 @@ class Lookups(Repository):
             .order_by(col(Standing.pool_id), col(Standing.rank), col(Standing.id))
         ).all()
 
+    def matches_in_round_order(self, *where: Any) -> Sequence[Match]:
+        """The matches that meet ``where`` (on Match or its Round), by round number, then match number."""
+        return self.session.exec(
+            select(Match)
+            .join(Round, col(Round.id) == col(Match.round_id))
+            .where(*where)
+            .order_by(col(Round.number), col(Match.match_no))
+        ).all()
+
     # --- teams and players ---------------------------------------------------------------------------
 
     def teams_of_event(self, event_id: int) -> Sequence[Team]:

@@ -5,11 +5,13 @@ check ``user.team_id``; staff pass ``team_id`` to act for a team.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from fastapi import APIRouter, Form, Request
 from starlette.responses import RedirectResponse, Response
 
+from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import StaleEdit, ValidationFailed
 from orchestrator.services.playoff import armageddon, forms
@@ -28,14 +30,32 @@ def captain_home(request: Request, team_id: int | None = None, user: AuthUser = 
     return render(request, "captain/home.html", {"home": home, "as_staff": user.is_staff})
 
 
+def _form_page(
+    request: Request, template: str, form: Callable[[UnitOfWork], object], **extra: object
+) -> Response:
+    """A captain's form page (lineup or nomination): 422 with problems, 409 with an error."""
+    with get_uow_factory(request)() as uow:
+        shown = form(uow)
+    status = 422 if extra.get("problems") else 409 if extra.get("error") else 200
+    return render(request, template, {"form": shown, **extra}, status_code=status)
+
+
+def _saved(user: AuthUser, page: str, team: int) -> RedirectResponse:
+    """Back to the form with "saved"; staff keep the team they act for."""
+    query = f"?saved=1&team_id={team}" if user.is_staff else "?saved=1"
+    return RedirectResponse(f"{page}{query}", status_code=303)
+
+
 def _lineup_page(
     request: Request, user: AuthUser, match_id: int, team_id: int | None, **extra: object
 ) -> Response:
-    with get_uow_factory(request)() as uow:
-        team = captains.team_of_user(user, team_id)
-        form = lineups.lineup_form(uow, match_id=match_id, team_id=team, user=user)
-    status = 422 if extra.get("problems") else 409 if extra.get("error") else 200
-    return render(request, "captain/lineup.html", {"form": form, **extra}, status_code=status)
+    team = captains.team_of_user(user, team_id)
+    return _form_page(
+        request,
+        "captain/lineup.html",
+        lambda uow: lineups.lineup_form(uow, match_id=match_id, team_id=team, user=user),
+        **extra,
+    )
 
 
 @router.get("/captain/matches/{match_id}/lineup")
@@ -70,18 +90,19 @@ async def lineup_submit(request: Request, match_id: int, user: AuthUser = requir
             lineups.submit_lineup(uow, match_id=match_id, team_id=team, boards=boards, user=user)
     except ValidationFailed as error:
         return _lineup_page(request, user, match_id, team_id, problems=list(error.problems))
-    query = f"?saved=1&team_id={team}" if user.is_staff else "?saved=1"
-    return RedirectResponse(f"/captain/matches/{match_id}/lineup{query}", status_code=303)
+    return _saved(user, f"/captain/matches/{match_id}/lineup", team)
 
 
 def _armageddon_page(
     request: Request, user: AuthUser, duel_id: int, team_id: int | None, **extra: object
 ) -> Response:
-    with get_uow_factory(request)() as uow:
-        team = captains.team_of_user(user, team_id)
-        form = forms.nomination_form(uow, duel_id=duel_id, team_id=team, user=user)
-    status = 422 if extra.get("problems") else 409 if extra.get("error") else 200
-    return render(request, "captain/armageddon.html", {"form": form, **extra}, status_code=status)
+    team = captains.team_of_user(user, team_id)
+    return _form_page(
+        request,
+        "captain/armageddon.html",
+        lambda uow: forms.nomination_form(uow, duel_id=duel_id, team_id=team, user=user),
+        **extra,
+    )
 
 
 @router.get("/captain/duels/{duel_id}/armageddon")
@@ -93,8 +114,7 @@ def armageddon_page(
 
 
 def _back(user: AuthUser, duel_id: int, team: int) -> RedirectResponse:
-    query = f"?saved=1&team_id={team}" if user.is_staff else "?saved=1"
-    return RedirectResponse(f"/captain/duels/{duel_id}/armageddon{query}", status_code=303)
+    return _saved(user, f"/captain/duels/{duel_id}/armageddon", team)
 
 
 @router.post("/captain/duels/{duel_id}/nomination")

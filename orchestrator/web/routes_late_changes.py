@@ -5,6 +5,7 @@ JSON API twins are under /api/v1. The rules live in services/results/late_change
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
@@ -31,14 +32,20 @@ def _back(value: object, default: str) -> str:
     return default
 
 
+def _ruling(ruling: str) -> Callable[..., late_changes.LateChangeView]:
+    """The service behind a ruling's name in the address (404 for any other name)."""
+    decide = RULINGS.get(ruling)
+    if decide is None:
+        raise NotFound(f"no ruling {ruling!r}: re-seed or keep")
+    return decide
+
+
 @router.post("/late-changes/{late_change_id}/{ruling}")
 async def rule_submit(
     request: Request, late_change_id: int, ruling: str, user: AuthUser = require_staff()
 ) -> Response:
     """The "Re-seed" and "Keep" buttons of a late change (staff results and stage-closing pages)."""
-    decide = RULINGS.get(ruling)
-    if decide is None:
-        raise NotFound(f"no ruling {ruling!r}: re-seed or keep")
+    decide = _ruling(ruling)
     form = await request.form()
     with get_uow_factory(request)() as uow:
         view = decide(
@@ -63,25 +70,13 @@ def get_late_changes(request: Request, stage_id: int, user: AuthUser = require_s
     return {"stage_id": stage_id, "late_changes": [v.as_json() for v in views]}
 
 
-@api.post("/late-changes/{late_change_id}/reseed")
-def post_reseed(
-    request: Request, late_change_id: int, body: RulingBody, user: AuthUser = require_staff()
+@api.post("/late-changes/{late_change_id}/{ruling}")
+def post_ruling(
+    request: Request, late_change_id: int, ruling: str, body: RulingBody, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
-    """Re-seed the later stage from the corrected standings (409 once it has a game, or if already ruled)."""
+    """``reseed``: re-seed the later stage from the corrected standings (409 once it has a game, or if already
+    ruled); ``keep``: keep it as it was built, with the reason (409 if already ruled)."""
+    decide = _ruling(ruling)
     with get_uow_factory(request)() as uow:
-        view = late_changes.reseed_later_stage(
-            uow, late_change_id=late_change_id, actor=user.username, reason=body.reason
-        )
-    return view.as_json()
-
-
-@api.post("/late-changes/{late_change_id}/keep")
-def post_keep(
-    request: Request, late_change_id: int, body: RulingBody, user: AuthUser = require_staff()
-) -> dict[str, Any]:
-    """Keep the later stage as it was built, with the reason (409 if already ruled)."""
-    with get_uow_factory(request)() as uow:
-        view = late_changes.keep_later_stage(
-            uow, late_change_id=late_change_id, actor=user.username, reason=body.reason
-        )
+        view = decide(uow, late_change_id=late_change_id, actor=user.username, reason=body.reason)
     return view.as_json()

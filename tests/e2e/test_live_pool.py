@@ -27,7 +27,7 @@ def seeded(live_server: LiveServer) -> SeededPool:
 
 def spectator_on_pool(browser: object, live_server: LiveServer, seeded: SeededPool) -> object:
     page = browser.new_context().new_page()  # type: ignore[attr-defined]
-    page.goto(f"{live_server.base_url}/events/{seeded.slug}/stages/{seeded.stage_key}/pools/{seeded.letter}")
+    page.goto(live_server.base_url + seeded.pool_path)
     playwright_api.expect(page.locator(".live-status")).to_contain_text("Live")  # the stream is open
     page.evaluate("window.__notReloaded = true")
     return page

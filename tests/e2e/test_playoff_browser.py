@@ -23,9 +23,8 @@ from orchestrator.services.playoff.armageddon import (
     reveal_armageddon_lot,
 )
 from orchestrator.services.playoff.armageddon_game import record_armageddon_result, set_armageddon_game
-from orchestrator.services.playoff.commands import build_bracket
 from tests.support.browser import log_in
-from tests.support.playoff import SEED_A, SEED_B, PlayoffSetup, duel, duel_match, play, playoff_event
+from tests.support.playoff import SEED_B, PlayoffSetup, draw_category, play_duel, playoff_with_bracket
 from tests.support.server import LiveServer
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -45,19 +44,10 @@ class Scene:
 def scene(live_server: LiveServer) -> Scene:
     """A play-off in progress: first round I, II decided, III level and its Armageddon category drawn."""
     factory = live_server.uow_factory
-    with factory() as uow:
-        setup = playoff_event(uow, slug="playoff-e2e")
-    with factory() as uow:
-        build_bracket(uow, stage_id=setup.playoff_stage_id, actor="arbiter")
+    setup = playoff_with_bracket(factory, slug="playoff-e2e")
     for key, m1, m2 in (("I", "WWWDDD", "WWWWDD"), ("II", "LLLWDD", "DDDDDD"), ("III", "WWWWDD", "LLLLDD")):
-        for leg, boards in ((1, m1), (2, m2)):
-            with factory() as uow:
-                play(uow, duel_match(uow, setup, key, leg), boards)
-    with factory() as uow:
-        duel_id = duel(uow, setup, "III").id or 0
-        commit_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter", seed=SEED_A)
-    with factory() as uow:
-        reveal_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter")
+        play_duel(factory, setup, key, m1, m2)
+    duel_id, _category = draw_category(factory, setup, "III")
     first, second = setup.place_team["C2"], setup.place_team["D3"]
     with factory() as uow:
         for username, team in (("cap-first", first), ("cap-second", second)):

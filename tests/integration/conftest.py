@@ -17,6 +17,7 @@ from sqlalchemy.engine import make_url
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.db import init_db, make_engine, make_session_factory
 from tests.support.ci import missing
+from tests.unit.test_views import SeededPool, seed_small_pool
 
 ADMIN_URL = os.environ.get(
     "OLYMPIAD_TEST_PG_ADMIN_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
@@ -90,3 +91,11 @@ def pg_engine(pg_url: str) -> Iterator[Engine]:
 def uow_factory(pg_engine: Engine) -> UnitOfWorkFactory:
     session_factory = make_session_factory(pg_engine)
     return lambda: UnitOfWork(session_factory)
+
+
+@pytest.fixture
+def seeded(uow_factory: UnitOfWorkFactory) -> SeededPool:
+    """The small test pool under a slug (and pairing seed) of its own: the session's database is shared."""
+    return seed_small_pool(
+        uow_factory, slug=f"pool-{secrets.token_hex(4)}", pairing_seed=secrets.token_bytes(32)
+    )

@@ -15,7 +15,7 @@ from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.services.accounts.users import create_user
 from orchestrator.web.app import create_app
-from tests.unit.test_views import SeededPool, seed_small_pool
+from tests.unit.test_views import SeededPool
 
 pytestmark = pytest.mark.integration
 
@@ -30,13 +30,6 @@ def app(pg_url: str, uow_factory: UnitOfWorkFactory) -> Iterator[FastAPI]:
     )
     with TestClient(application):
         yield application
-
-
-@pytest.fixture
-def seeded(uow_factory: UnitOfWorkFactory) -> SeededPool:
-    return seed_small_pool(
-        uow_factory, slug=f"limits-{secrets.token_hex(4)}", pairing_seed=secrets.token_bytes(32)
-    )
 
 
 @pytest.fixture

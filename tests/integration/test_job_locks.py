@@ -6,6 +6,8 @@ arrives while the first run still works must not sit on the round's lock holding
 
 from __future__ import annotations
 
+from typing import Any
+
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.services import queue
@@ -40,19 +42,13 @@ def test_a_second_create_or_pull_of_a_round_being_worked_on_leaves_without_calli
         assert running.locks.try_job_lock(queue.CREATE_GAMES, (7,))
         assert running.locks.try_job_lock(queue.PULL_ROUND, (7,))
         with uow_factory() as copy:
-            made = create_round_games(
-                copy,
-                round_id=7,
-                client=NoServer(),
-                settings=settings,
-                actor="test",  # type: ignore[arg-type]
-            )
-            pulled = pull_round_results(
-                copy,
-                round_id=7,
-                client=NoServer(),
-                settings=settings,
-                actor="test",  # type: ignore[arg-type]
-            )
+            same_round: dict[str, Any] = {
+                "round_id": 7,
+                "client": NoServer(),
+                "settings": settings,
+                "actor": "test",
+            }
+            made = create_round_games(copy, **same_round)
+            pulled = pull_round_results(copy, **same_round)
     assert made.status == "busy"
     assert (pulled.asked, pulled.round_finished, pulled.error) == (0, False, None)

@@ -33,6 +33,7 @@ from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.db import alembic_config, init_db, make_engine, make_session_factory, metadata
 from orchestrator.services.boards import update_boards_or_stale
 from orchestrator.services.errors import StaleEdit
+from tests.support.factories import add_match
 
 pytestmark = pytest.mark.integration
 
@@ -91,33 +92,13 @@ def seed_match(uow: UnitOfWork) -> MatchIds:
         for board in (1, 2)
     ]
     rnd = uow.repo.add(Round(stage_id=stage.id, number=1))
-    match = uow.repo.add(
-        Match(
-            round_id=rnd.id or 0,
-            pool_id=pool.id,
-            match_no=1,
-            first_team_id=teams[0].id or 0,
-            second_team_id=teams[1].id or 0,
-        )
+    match, boards = add_match(
+        uow,
+        round_id=rnd.id or 0,
+        pool_id=pool.id,
+        teams=(teams[0], teams[1]),
+        lineups=(players[:2], players[2:]),
     )
-    boards = [
-        uow.repo.add(
-            Board(
-                match_id=match.id or 0,
-                board_no=1,
-                white_player_id=players[0].id,
-                black_player_id=players[2].id,
-            )
-        ),
-        uow.repo.add(
-            Board(
-                match_id=match.id or 0,
-                board_no=2,
-                white_player_id=players[3].id,
-                black_player_id=players[1].id,
-            )
-        ),
-    ]
     return MatchIds(event.id, pool.id or 0, match.id or 0, [b.id or 0 for b in boards])
 
 

@@ -16,9 +16,14 @@ from orchestrator.services.playoff.armageddon import (
     reveal_armageddon_lot,
 )
 from orchestrator.services.playoff.armageddon_game import record_armageddon_result
-from orchestrator.services.playoff.commands import build_bracket
 from orchestrator.services.playoff.read import bracket_view
-from tests.support.playoff import SEED_A, SEED_B, duel, duel_match, eligible_accounts, play, playoff_event
+from tests.support.playoff import (
+    SEED_B,
+    draw_category,
+    eligible_accounts,
+    play_duel,
+    playoff_with_bracket,
+)
 
 ARBITER = AuthUser(id=0, username="arbiter", role=Role.ARBITER, team_id=None, session_generation=1)
 
@@ -26,18 +31,9 @@ ARBITER = AuthUser(id=0, username="arbiter", role=Role.ARBITER, team_id=None, se
 def test_a_level_duel_is_decided_by_armageddon_with_concurrent_nominations(
     uow_factory: UnitOfWorkFactory,
 ) -> None:
-    with uow_factory() as uow:
-        setup = playoff_event(uow, slug="playoff-pg")
-    with uow_factory() as uow:
-        build_bracket(uow, stage_id=setup.playoff_stage_id, actor="arbiter")
-    for leg, boards in ((1, "DDDDDD"), (2, "DDDDDD")):
-        with uow_factory() as uow:
-            play(uow, duel_match(uow, setup, "IV", leg), boards)
-    with uow_factory() as uow:
-        duel_id = duel(uow, setup, "IV").id or 0
-        commit_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter", seed=SEED_A)
-    with uow_factory() as uow:
-        reveal_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter")
+    setup = playoff_with_bracket(uow_factory, slug="playoff-pg")
+    play_duel(uow_factory, setup, "IV", "DDDDDD", "DDDDDD")
+    duel_id, _category = draw_category(uow_factory, setup, "IV")
     teams = (setup.place_team["D2"], setup.place_team["C3"])
     with uow_factory() as uow:
         accounts = {team: eligible_accounts(uow, setup, "IV", team)[0] for team in teams}

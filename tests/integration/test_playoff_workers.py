@@ -31,6 +31,7 @@ from tests.integration.test_workers_harness import (
     wait_for,
 )
 from tests.support.factories import REPO_ROOT, stage_id_of
+from tests.support.playoff import boards_of_stage
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(420)]
 
@@ -127,14 +128,7 @@ def test_the_group_stage_and_the_play_off_run_to_a_champion_with_no_human_action
             board = uow.playoff.boards_of_matches([game.id])[game.id or 0][0]
             closing = uow.results.audit(entity="stage", entity_id=knockout, action_prefix="stage.close")
             knockout_status = uow.repo.get_or_raise(Stage, knockout).status
-            all_boards = [
-                b
-                for ms in uow.playoff.matches_of_duels(
-                    d.id for d in uow.playoff.duels_of_stage(knockout)
-                ).values()
-                for bs in uow.playoff.boards_of_matches(m.id for m in ms).values()
-                for b in bs
-            ]
+            all_boards = boards_of_stage(uow, knockout)
         with LichessClient(standin.url, run.env["OLYMPIAD_GAMESERVER_ADMIN_TOKEN"]) as client:
             clock = client.export_games([board.game_id or ""]).games[0]["clock"]
 

@@ -23,7 +23,7 @@ from orchestrator.services.read import standings
 from orchestrator.web.app import create_app
 from tests.support.ci import missing
 from tests.support.server import serving
-from tests.unit.test_views import DRAW_3_3, FIRST_WINS_6_0, SeededPool, play, seed_small_pool
+from tests.unit.test_views import DRAW_3_3, FIRST_WINS_6_0, SeededPool, play
 
 pytestmark = pytest.mark.integration
 
@@ -33,17 +33,6 @@ def app(pg_url: str, uow_factory: UnitOfWorkFactory) -> Iterator[FastAPI]:
     application = create_app(Settings(database_url=pg_url, environment="test"), uow_factory=uow_factory)
     with TestClient(application):
         yield application
-
-
-@pytest.fixture
-def seeded(uow_factory: UnitOfWorkFactory) -> SeededPool:
-    return seed_small_pool(
-        uow_factory, slug=f"cup-{secrets.token_hex(4)}", pairing_seed=secrets.token_bytes(32)
-    )
-
-
-def pool_path(seeded: SeededPool) -> str:
-    return f"/events/{seeded.slug}/stages/{seeded.stage_key}/pools/{seeded.letter}"
 
 
 def test_the_pool_page_on_postgresql_shows_the_standings_and_cross_table_of_the_results(
@@ -62,7 +51,7 @@ def test_the_pool_page_on_postgresql_shows_the_standings_and_cross_table_of_the_
     assert {line.team.name for line in view.standings[1:3]} == {drawn_a, drawn_b}
     assert view.standings[1].rank == view.standings[2].rank == 2  # level on every criterion so far
 
-    page = TestClient(app).get(pool_path(seeded))
+    page = TestClient(app).get(seeded.pool_path)
     assert page.status_code == 200
     cross = page.text.split('class="cross"')[1].split("</table>")[0]
     first_row = re.findall(r"<tr>(.*?)</tr>", cross.split("<tbody>")[1], re.S)[0]
@@ -75,7 +64,7 @@ def test_304_while_nothing_changes_then_200_with_a_new_etag_after_a_result(
 ) -> None:
     client = TestClient(app)
     paths = [
-        pool_path(seeded),
+        seeded.pool_path,
         f"/api/v1/events/{seeded.slug}/stages/{seeded.stage_key}/pools/{seeded.letter}",
     ]
     etags = {path: client.get(path).headers["etag"] for path in paths}

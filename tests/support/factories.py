@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from orchestrator.adapters.tables import Standing
-from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.adapters.tables import Board, Match, Player, Standing, Team
+from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.services.setup import event_setup
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -100,3 +100,49 @@ def store_final_standings(
                     stage_id=stage_id, pool_id=pool.id, team_id=by_name[name], rank=rank, provisional=False
                 )
             )
+
+
+def stored_board(factory: UnitOfWorkFactory, board_id: int) -> Board:
+    """A board as it is stored now, detached from the unit of work that read it."""
+    with factory() as uow:
+        row = uow.results.get_or_raise(Board, board_id)
+        uow.session.expunge(row)
+        return row
+
+
+def add_match(
+    uow: UnitOfWork,
+    *,
+    round_id: int,
+    pool_id: int | None,
+    teams: tuple[Team, Team],
+    lineups: tuple[Sequence[Player], Sequence[Player]],
+    game_ids: Sequence[str | None] | None = None,
+) -> tuple[Match, list[Board]]:
+    """Match 1 of a round and its boards, board n with the n-th player of each lineup; the first team has
+    White on odd boards. ``game_ids``: each board's game, if any."""
+    match = uow.repo.add(
+        Match(
+            round_id=round_id,
+            pool_id=pool_id,
+            match_no=1,
+            first_team_id=teams[0].id or 0,
+            second_team_id=teams[1].id or 0,
+        )
+    )
+    ids = game_ids or [None] * len(lineups[0])
+    boards = []
+    for n, (first, second) in enumerate(zip(*lineups, strict=True)):
+        white, black = (first, second) if n % 2 == 0 else (second, first)
+        boards.append(
+            uow.repo.add(
+                Board(
+                    match_id=match.id or 0,
+                    board_no=n + 1,
+                    white_player_id=white.id,
+                    black_player_id=black.id,
+                    game_id=ids[n],
+                )
+            )
+        )
+    return match, boards

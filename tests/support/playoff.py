@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from orchestrator.adapters.tables import Duel, Event, EventStatus, Match, Pool, PoolStatus, Standing
-from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.adapters.tables import Board, Duel, Event, EventStatus, Match, Pool, PoolStatus, Standing
+from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
+from orchestrator.services.playoff.armageddon import commit_armageddon_lot, reveal_armageddon_lot
+from orchestrator.services.playoff.commands import build_bracket
 from orchestrator.services.playoff.forms import nomination_form
 from orchestrator.services.playoff.sync import advance_after_match
 from orchestrator.services.results import results
@@ -65,10 +67,31 @@ def playoff_event(
     )
 
 
+def playoff_with_bracket(
+    factory: UnitOfWorkFactory, *, slug: str | None = None, definition: str = EVENT_2020
+) -> PlayoffSetup:
+    """``playoff_event``, then its bracket built from the closed Top standings."""
+    with factory() as uow:
+        setup = playoff_event(uow, slug=slug, definition=definition)
+    with factory() as uow:
+        build_bracket(uow, stage_id=setup.playoff_stage_id, actor="arbiter")
+    return setup
+
+
 def duel(uow: UnitOfWork, setup: PlayoffSetup, key: str) -> Duel:
     found = uow.playoff.duel_by_key(setup.playoff_stage_id, key)
     assert found is not None, f"no duel {key}"
     return found
+
+
+def boards_of_stage(uow: UnitOfWork, stage_id: int) -> list[Board]:
+    """Every board of every match of every duel of a knockout stage."""
+    return [
+        b
+        for ms in uow.playoff.matches_of_duels(d.id for d in uow.playoff.duels_of_stage(stage_id)).values()
+        for bs in uow.playoff.boards_of_matches(m.id for m in ms).values()
+        for b in bs
+    ]
 
 
 def duel_match(uow: UnitOfWork, setup: PlayoffSetup, key: str, leg: int) -> Match:
@@ -105,6 +128,23 @@ def play(uow: UnitOfWork, match: Match, boards: str, *, actor: str = "arbiter") 
 
 SEED_A = bytes(range(32))
 SEED_B = bytes(range(32, 64))
+
+
+def play_duel(factory: UnitOfWorkFactory, setup: PlayoffSetup, key: str, m1: str, m2: str) -> None:
+    """Both matches of duel ``key``, each in its own unit of work (W/D/L as in ``play``)."""
+    for leg, boards in ((1, m1), (2, m2)):
+        with factory() as uow:
+            play(uow, duel_match(uow, setup, key, leg), boards)
+
+
+def draw_category(factory: UnitOfWorkFactory, setup: PlayoffSetup, key: str) -> tuple[int, str]:
+    """Commit (SEED_A) and draw the Armageddon category lot of level duel ``key``: (duel id, category)."""
+    with factory() as uow:
+        duel_id = duel(uow, setup, key).id or 0
+        commit_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter", seed=SEED_A)
+    with factory() as uow:
+        category = reveal_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter")
+    return duel_id, category
 
 
 def eligible_accounts(uow: UnitOfWork, setup: PlayoffSetup, key: str, team: str) -> list[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -31,6 +31,19 @@ def login(
         return users.authenticate(uow, username="Anna", password=password, settings=settings, **kwargs)  # type: ignore[arg-type]
 
 
+def fail_logins(
+    uow_factory: UnitOfWorkFactory,
+    settings: Settings,
+    times: int,
+    *,
+    start: datetime,
+    step: timedelta = timedelta(0),
+) -> None:
+    """``times`` logins with a wrong password, ``step`` apart from ``start``."""
+    for n in range(times):
+        login(uow_factory, settings, "wrong password", now=start + n * step)
+
+
 def make_owner(uow_factory: UnitOfWorkFactory) -> int:
     with uow_factory() as uow:
         return users.create_user(uow, username="anna", password=PASSWORD, role="owner")
@@ -41,6 +54,16 @@ def make_team(uow_factory: UnitOfWorkFactory) -> int:
         event = uow.repo.add(Event(slug="ev", name="Event"))
         team = uow.repo.add(Team(event_id=event.id or 0, name="Norway", federation="NOR", seed=1))
         return team.id or 0
+
+
+def invite_cap(uow_factory: UnitOfWorkFactory, settings: Settings) -> tuple[int, int, str]:
+    """Captain "cap" of Norway invited by anna: (team id, user id, invitation token)."""
+    team_id = make_team(uow_factory)
+    with uow_factory() as uow:
+        user_id, token = users.invite_captain(
+            uow, username="cap", team_id=team_id, actor="anna", settings=settings
+        )
+    return team_id, user_id, token
 
 
 def test_passwords_are_stored_as_argon2id_hashes_that_verify() -> None:
@@ -122,8 +145,7 @@ def test_failures_older_than_the_window_count_for_nothing(
 ) -> None:
     make_owner(uow_factory)
     now = utcnow()
-    for n in range(settings.login_max_failures + 3):
-        login(uow_factory, settings, "wrong password", now=now + timedelta(seconds=60 * n))
+    fail_logins(uow_factory, settings, settings.login_max_failures + 3, start=now, step=timedelta(seconds=60))
     later = now + timedelta(seconds=settings.login_failure_window_s + 60 * (settings.login_max_failures + 3))
     assert login(uow_factory, settings, "wrong password", now=later).refusal is not None
     assert login(uow_factory, settings, PASSWORD, now=later).user is not None
@@ -134,11 +156,10 @@ def test_a_successful_login_clears_the_earlier_failures(
 ) -> None:
     make_owner(uow_factory)
     now = utcnow()
-    for n in range(settings.login_max_failures - 1):
-        login(uow_factory, settings, "wrong password", now=now + timedelta(seconds=n))
-    assert login(uow_factory, settings, PASSWORD, now=now + timedelta(seconds=5)).user is not None
-    for n in range(settings.login_max_failures - 1):
-        login(uow_factory, settings, "wrong password", now=now + timedelta(seconds=6 + n))
+    second = timedelta(seconds=1)
+    fail_logins(uow_factory, settings, settings.login_max_failures - 1, start=now, step=second)
+    assert login(uow_factory, settings, PASSWORD, now=now + 5 * second).user is not None
+    fail_logins(uow_factory, settings, settings.login_max_failures - 1, start=now + 6 * second, step=second)
     assert login(uow_factory, settings, PASSWORD, now=now + timedelta(seconds=20)).user is not None
 
 
@@ -165,6 +186,12 @@ def test_one_address_trying_many_usernames_is_throttled(
     assert other.user is not None
 
 
+def session_ended(uow_factory: UnitOfWorkFactory, user_id: int, generation: int) -> bool:
+    """A session cookie of ``generation`` no longer loads the user."""
+    with uow_factory() as uow:
+        return users.load_session_user(uow, user_id=user_id, session_generation=generation) is None
+
+
 def test_a_disabled_account_cannot_log_in_and_its_sessions_end(
     uow_factory: UnitOfWorkFactory, settings: Settings
 ) -> None:
@@ -174,11 +201,7 @@ def test_a_disabled_account_cannot_log_in_and_its_sessions_end(
         users.disable_user(uow, user_id=user_id, actor="root", reason="left the federation")
     verdict = login(uow_factory, settings, PASSWORD)
     assert isinstance(verdict.refusal, LoginRefused) and "disabled" in verdict.refusal.message
-    with uow_factory() as uow:
-        assert (
-            users.load_session_user(uow, user_id=user_id, session_generation=before.session_generation)
-            is None
-        )
+    assert session_ended(uow_factory, user_id, before.session_generation)
 
 
 def test_changing_the_password_ends_existing_sessions(
@@ -189,21 +212,13 @@ def test_changing_the_password_ends_existing_sessions(
     with uow_factory() as uow:
         assert users.load_session_user(uow, user_id=user_id, session_generation=before.session_generation)
         users.set_password(uow, user_id=user_id, password="another long password", actor="anna")
-    with uow_factory() as uow:
-        assert (
-            users.load_session_user(uow, user_id=user_id, session_generation=before.session_generation)
-            is None
-        )
+    assert session_ended(uow_factory, user_id, before.session_generation)
 
 
 def test_an_invited_captain_sets_a_password_once_and_can_then_log_in(
     uow_factory: UnitOfWorkFactory, settings: Settings
 ) -> None:
-    team_id = make_team(uow_factory)
-    with uow_factory() as uow:
-        user_id, token = users.invite_captain(
-            uow, username="cap", team_id=team_id, actor="anna", settings=settings
-        )
+    team_id, user_id, token = invite_cap(uow_factory, settings)
     with uow_factory() as uow:
         stored = uow.repo.get_or_raise(User, user_id)
         assert stored.password_hash is None and stored.invitation_token_hash == users.hash_token(token)
@@ -220,9 +235,7 @@ def test_an_invited_captain_sets_a_password_once_and_can_then_log_in(
 
 
 def test_an_expired_invitation_is_refused(uow_factory: UnitOfWorkFactory, settings: Settings) -> None:
-    team_id = make_team(uow_factory)
-    with uow_factory() as uow:
-        _, token = users.invite_captain(uow, username="cap", team_id=team_id, actor="anna", settings=settings)
+    _, _, token = invite_cap(uow_factory, settings)
     too_late = utcnow() + timedelta(seconds=settings.invitation_ttl_s + 1)
     with pytest.raises(NotFound, match="not valid any more"), uow_factory() as uow:
         users.accept_invitation(uow, token=token, password=PASSWORD, now=too_late)
@@ -231,11 +244,7 @@ def test_an_expired_invitation_is_refused(uow_factory: UnitOfWorkFactory, settin
 def test_a_new_invitation_replaces_the_previous_link(
     uow_factory: UnitOfWorkFactory, settings: Settings
 ) -> None:
-    team_id = make_team(uow_factory)
-    with uow_factory() as uow:
-        user_id, first = users.invite_captain(
-            uow, username="cap", team_id=team_id, actor="anna", settings=settings
-        )
+    _, user_id, first = invite_cap(uow_factory, settings)
     with uow_factory() as uow:
         second = users.create_invitation(uow, user_id=user_id, actor="anna", settings=settings)
     assert first != second

@@ -126,8 +126,7 @@ def test_the_late_change_rulings_are_for_staff_and_in_the_matrix(app: FastAPI) -
     rules = {route.path: route.rule for route in iter_routes(app)}
     for path in (
         "/staff/late-changes/{late_change_id}/{ruling}",
-        "/api/v1/late-changes/{late_change_id}/reseed",
-        "/api/v1/late-changes/{late_change_id}/keep",
+        "/api/v1/late-changes/{late_change_id}/{ruling}",
         "/api/v1/stages/{stage_id}/late-changes",
     ):
         rule = rules[path]

@@ -26,7 +26,7 @@ from orchestrator.services.gameserver import player_links
 from orchestrator.services.teams.captains import captain_home, create_captain_invitation
 from orchestrator.web.app import SESSION_COOKIE, RedactInvitationTokens, create_app
 from tests.support.factories import make_event
-from tests.unit.test_auth import PASSWORD, login, make_owner, settings
+from tests.unit.test_auth import PASSWORD, fail_logins, login, make_owner, settings
 
 __all__ = ["settings"]  # test_auth.py's settings fixture, used here too (uow_factory comes from conftest)
 # The key `olympiad serve` used when OLYMPIAD_SECRET_KEY was not set: it was in the source.
@@ -251,10 +251,8 @@ def test_throttled_attempts_do_not_make_the_wait_longer(
 ) -> None:
     make_owner(uow_factory)
     at = utcnow()
-    for _ in range(settings.login_max_failures):
-        login(uow_factory, settings, "wrong password", now=at)
-    for n in range(50):
-        login(uow_factory, settings, "wrong password", now=at + timedelta(milliseconds=n))
+    fail_logins(uow_factory, settings, settings.login_max_failures, start=at)
+    fail_logins(uow_factory, settings, 50, start=at, step=timedelta(milliseconds=1))
     after_wait = at + timedelta(seconds=settings.login_delay_s)
     assert login(uow_factory, settings, PASSWORD, now=after_wait).user is not None
 

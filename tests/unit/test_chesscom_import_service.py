@@ -11,7 +11,7 @@ import pytest
 from cryptography.fernet import Fernet
 from pydantic import SecretStr
 
-from orchestrator.adapters.tables import Board, Match, Player, Stage, StageStatus
+from orchestrator.adapters.tables import Match, Player, Stage, StageStatus
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.services.errors import Conflict, ValidationFailed
@@ -25,6 +25,7 @@ from orchestrator.services.gameserver.chesscom_import import (
 )
 from orchestrator.services.results import results
 from tests.support.factories import running_stage
+from tests.support.factories import stored_board as stored
 from tests.unit.test_chesscom_fake import FakeChessCom, served_match_1201
 
 # Our board 1 (White from the first team) is AlphaKnight–BetaBishop; board 2 (White from the second team)
@@ -60,13 +61,6 @@ def match_with_chesscom_accounts(uow: UnitOfWork) -> Played:
 def played(uowf: UnitOfWorkFactory) -> Played:
     with uowf() as uow:
         return match_with_chesscom_accounts(uow)
-
-
-def stored(uowf: UnitOfWorkFactory, board_id: int) -> Board:
-    with uowf() as uow:
-        row = uow.results.get_or_raise(Board, board_id)
-        uow.session.expunge(row)
-        return row
 
 
 def audit_actions(uowf: UnitOfWorkFactory, entity: str, entity_id: int) -> list[str]:

@@ -12,6 +12,7 @@ from fastapi import FastAPI
 from orchestrator.adapters.tables import Board, Role
 from orchestrator.services.accounts.users import create_user
 from orchestrator.web.auth import iter_routes
+from tests.support.factories import stored_board
 from tests.support.web import PASSWORD, login
 from tests.unit.test_chesscom_fake import FakeChessCom, served_match_1201
 from tests.unit.test_chesscom_import_service import Played, match_with_chesscom_accounts
@@ -40,10 +41,7 @@ def form_after(page: str, heading_id: str) -> dict[str, str]:
 
 
 def stored(app: FastAPI, board_id: int) -> Board:
-    with app.state.uow_factory() as uow:
-        row = uow.results.get_or_raise(Board, board_id)
-        uow.session.expunge(row)
-        return row
+    return stored_board(app.state.uow_factory, board_id)
 
 
 def test_the_match_results_page_links_to_the_import_page_which_renders_both_forms(

@@ -125,7 +125,7 @@ def app(tmp_path: Path) -> Iterator[FastAPI]:
 def test_public_pages_read_the_definition_without_parsing_it_on_every_request(app: FastAPI) -> None:
     seeded = seed_small_pool(app.state.uow_factory, slug=unique_slug())
     client = TestClient(app)
-    path = f"/events/{seeded.slug}/stages/{seeded.stage_key}/pools/{seeded.letter}"
+    path = seeded.pool_path
     assert client.get(path).status_code == 200
     before = cache_stats()
     for _ in range(3):

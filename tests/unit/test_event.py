@@ -162,76 +162,108 @@ def test_error_report_lists_every_problem_in_line_order() -> None:
 # --- each kind of mistake -------------------------------------------------------------------------------
 
 
-def test_place_eleven_of_a_ten_team_pool_does_not_exist() -> None:
-    text = edit("first: Top A 1st", "first: Top A 11th")
-    assert "place 11 does not exist in a pool of 10" in messages(problems_of(text))
+# Each one-place edit of the correct file, and what the report must then say.
+ONE_EDIT_MISTAKES = [
+    pytest.param(
+        "first: Top A 1st",
+        "first: Top A 11th",
+        ["place 11 does not exist in a pool of 10"],
+        id="place-eleven-of-a-ten-team-pool",
+    ),
+    pytest.param(
+        "first: Top D 1st",
+        "first: Top E 1st",
+        ["there is no pool E; Top Division has 4 pools (A–D)"],
+        id="pool-e-with-four-pools",
+    ),
+    pytest.param(
+        "second: Top B 3rd",
+        "second: Top B 4th",
+        ["only the top 3 of each Top Division pool advance"],
+        id="a-place-that-does-not-qualify",
+    ),
+    pytest.param(
+        "{from: div3, top: 3}",
+        "{from: top, top: 3}",
+        ["qualifiers must come from an earlier stage"],
+        id="qualifiers-from-a-later-stage",
+    ),
+    pytest.param(
+        "{seeds: 96-133}",
+        "{seeds: 90-133}",
+        [
+            "seeds 61–95 overlaps seeds already placed in Division 4 (90–95)",
+            "12 qualifiers + 44 seeds = 56 entrants, but 5 pools of 10 need 50",
+        ],
+        id="overlapping-seed-ranges",
+    ),
+    pytest.param("{seeds: 61-95}", "{seeds: 62-95}", ["seeds 61 enter no stage"], id="a-gap-in-the-seeds"),
+    pytest.param(
+        "first: winner IX",
+        "first: winner XII",
+        ["winner XII: there is no duel XII"],
+        id="winner-of-an-unknown-duel",
+    ),
+    pytest.param(
+        "second: winner IV}",
+        "second: winner IX}",
+        ["winner IX: duel IX is not played before duel V"],
+        id="winner-of-a-later-duel",
+    ),
+    pytest.param(
+        "first: winner IX, second: winner X}",
+        "first: winner IX, second: winner IX}",
+        ["the winner of duel X is never placed in a later duel", "winner IX is already placed in duel XI"],
+        id="a-duel-whose-winner-goes-nowhere",
+    ),
+    pytest.param(
+        "    advance: 3\n    tiebreaks: online-2020\n    # 5 Division 2",
+        "    advance: 2\n    tiebreaks: online-2020\n    # 5 Division 2",
+        [
+            "takes the top 3 of each Top Division pool, but only the top 2 advance",
+            "Top D 3rd does not qualify",
+        ],
+        id="the-bracket-must-seat-what-the-top-stage-advances",
+    ),
+    pytest.param(
+        "    seed: 5\n",
+        "    seed: 4\n",
+        ["seed 4 is also given to teams[3]", "missing: 5"],
+        id="duplicate-and-missing-seeds",
+    ),
+    pytest.param("tiebreaks: online-2020", "tiebreaks: [MP, GP, XYZ]", ["XYZ"], id="unknown-tie-break-code"),
+    pytest.param(
+        '"2020-08-30 10:00", "2020-08-30 12:00"]',
+        '"2020-08-30 10:00"]',
+        ["7 start times, but Play-off has 8 matches"],
+        id="wrong-number-of-play-off-start-times",
+    ),
+    pytest.param(
+        'start: "2020-07-31 10:00"',
+        'start: "2020-07-27 12:00"',
+        ["Division 4 starts at 2020-07-27 12:00, before Base ends"],
+        id="a-stage-that-starts-before-the-previous-one-ends",
+    ),
+    pytest.param(
+        "    winners_apart: false\n",
+        "",
+        ["the 5 Division 2 pool winners cannot be kept apart in 4 pools"],
+        id="more-previous-pool-winners-than-pools",
+    ),
+]
 
 
-def test_pool_e_does_not_exist_with_four_pools() -> None:
-    text = edit("first: Top D 1st", "first: Top E 1st")
-    assert "there is no pool E; Top Division has 4 pools (A–D)" in messages(problems_of(text))
-
-
-def test_a_place_that_does_not_qualify_is_refused() -> None:
-    text = edit("second: Top B 3rd", "second: Top B 4th")
-    assert "only the top 3 of each Top Division pool advance" in messages(problems_of(text))
+@pytest.mark.parametrize(("old", "new", "expected"), ONE_EDIT_MISTAKES)
+def test_each_kind_of_mistake_is_reported(old: str, new: str, expected: list[str]) -> None:
+    found = messages(problems_of(edit(old, new)))
+    for fragment in expected:
+        assert fragment in found
 
 
 def test_qualifiers_from_an_unknown_stage() -> None:
     text = edit("{from: base, top: 4}", "{from: basis, top: 4}")
     problems = problems_of(text)
     assert any("no stage 'basis'" in p.message and p.path == "stages[1].entrants[0].from" for p in problems)
-
-
-def test_qualifiers_from_a_later_stage() -> None:
-    text = edit("{from: div3, top: 3}", "{from: top, top: 3}")
-    assert "qualifiers must come from an earlier stage" in messages(problems_of(text))
-
-
-def test_overlapping_seed_ranges_are_reported() -> None:
-    text = edit("{seeds: 96-133}", "{seeds: 90-133}")
-    text_problems = messages(problems_of(text))
-    assert "seeds 61–95 overlaps seeds already placed in Division 4 (90–95)" in text_problems
-    assert "12 qualifiers + 44 seeds = 56 entrants, but 5 pools of 10 need 50" in text_problems
-
-
-def test_a_gap_in_the_seed_ranges_is_reported() -> None:
-    text = edit("{seeds: 61-95}", "{seeds: 62-95}")
-    assert "seeds 61 enter no stage" in messages(problems_of(text))
-
-
-def test_winner_of_an_unknown_duel() -> None:
-    text = edit("first: winner IX", "first: winner XII")
-    assert "winner XII: there is no duel XII" in messages(problems_of(text))
-
-
-def test_winner_of_a_later_duel() -> None:
-    text = edit("second: winner IV}", "second: winner IX}")
-    assert "winner IX: duel IX is not played before duel V" in messages(problems_of(text))
-
-
-def test_a_duel_whose_winner_goes_nowhere() -> None:
-    text = edit("first: winner IX, second: winner X}", "first: winner IX, second: winner IX}")
-    found = messages(problems_of(text))
-    assert "the winner of duel X is never placed in a later duel" in found
-    assert "winner IX is already placed in duel XI" in found
-
-
-def test_the_bracket_must_seat_what_the_top_stage_advances() -> None:
-    text = edit(
-        "    advance: 3\n    tiebreaks: online-2020\n    # 5 Division 2",
-        ("    advance: 2\n    tiebreaks: online-2020\n    # 5 Division 2"),
-    )
-    found = messages(problems_of(text))
-    assert "takes the top 3 of each Top Division pool, but only the top 2 advance" in found
-    assert "Top D 3rd does not qualify" in found
-
-
-def test_duplicate_and_missing_seeds() -> None:
-    text = edit("    seed: 5\n", "    seed: 4\n")
-    found = messages(problems_of(text))
-    assert "seed 4 is also given to teams[3]" in found
-    assert "missing: 5" in found
 
 
 def test_an_account_in_two_teams() -> None:
@@ -280,21 +312,6 @@ def test_unknown_keys_get_a_suggestion_and_bad_types_are_named() -> None:
     found = messages(problems_of(text))
     assert "unknown key 'pool_sise' (did you mean 'pool_size'?)" in found
     assert "expected a whole number, found 'four'" in found
-
-
-def test_unknown_tie_break_code_is_refused() -> None:
-    text = edit("tiebreaks: online-2020", "tiebreaks: [MP, GP, XYZ]")
-    assert "XYZ" in messages(problems_of(text))
-
-
-def test_wrong_number_of_start_times_for_the_play_off() -> None:
-    text = edit('"2020-08-30 10:00", "2020-08-30 12:00"]', '"2020-08-30 10:00"]')
-    assert "7 start times, but Play-off has 8 matches" in messages(problems_of(text))
-
-
-def test_a_stage_that_starts_before_the_previous_one_ends() -> None:
-    text = edit('start: "2020-07-31 10:00"', 'start: "2020-07-27 12:00"')
-    assert "Division 4 starts at 2020-07-27 12:00, before Base ends" in messages(problems_of(text))
 
 
 def test_many_mistakes_are_all_reported_together() -> None:
@@ -385,12 +402,6 @@ def test_any_one_line_damage_is_reported_as_problems_never_a_crash() -> None:
         with pytest.raises(EventDefinitionError) as caught:
             parse_event(text)
         assert caught.value.problems
-
-
-def test_more_previous_pool_winners_than_pools_cannot_be_kept_apart() -> None:
-    text = edit("    winners_apart: false\n", "")
-    found = messages(problems_of(text))
-    assert "the 5 Division 2 pool winners cannot be kept apart in 4 pools" in found
 
 
 def test_lineups_close_at_the_round_start_unless_the_file_sets_a_deadline(event: EventDefinition) -> None:

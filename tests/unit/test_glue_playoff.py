@@ -43,7 +43,7 @@ from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE
 from orchestrator.services.teams import lineups
 from orchestrator.standin.app import admin_headers, create_standin_app
 from tests.support.factories import REPO_ROOT, make_event, running_stage, stage_id_of, store_final_standings
-from tests.support.playoff import duel_match, play
+from tests.support.playoff import boards_of_stage, duel_match, play
 
 SMALL_PLAYOFF = (REPO_ROOT / "tests" / "fixtures" / "events" / "small-playoff.yaml").read_text("utf-8")
 STAFF = AuthUser(id=0, username="arbiter", role=Role.ARBITER, team_id=None, session_generation=1)
@@ -439,15 +439,7 @@ def test_periodic_tick_alone_runs_the_play_off_to_a_champion_and_closes_the_stag
             closing = uow.results.audit(entity="stage", entity_id=knockout, action_prefix="stage.close")
             final = uow.playoff.duel_by_key(knockout, "III")
             assert final is not None and final.status == "decided"
-            boards_without_result = [
-                b
-                for ms in uow.playoff.matches_of_duels(
-                    d.id for d in uow.playoff.duels_of_stage(knockout)
-                ).values()
-                for bs in uow.playoff.boards_of_matches(m.id for m in ms).values()
-                for b in bs
-                if b.result == "*"
-            ]
+            boards_without_result = [b for b in boards_of_stage(uow, knockout) if b.result == "*"]
         assert len(champions) == 1 and closing and closing[0].new == {"champions": list(champions)}
         assert boards_without_result == []
 

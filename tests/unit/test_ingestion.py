@@ -10,9 +10,7 @@ from sqlmodel import select
 
 from orchestrator.adapters.tables import (
     AuditLog,
-    Board,
     Event,
-    Match,
     Player,
     Pool,
     ResultSource,
@@ -23,9 +21,11 @@ from orchestrator.adapters.tables import (
 )
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.db import utcnow
-from orchestrator.domain.gameresults import map_status
+from orchestrator.domain.gameresults import MappedResult, map_status
 from orchestrator.domain.scoring import GameResult
-from orchestrator.services.gameserver.ingestion import GameUpdate, ingest_game, ingest_games
+from orchestrator.services.gameserver.ingestion import GameUpdate, IngestReport, ingest_game, ingest_games
+from tests.support.factories import add_match
+from tests.support.factories import stored_board as board
 
 
 @dataclass(frozen=True)
@@ -79,31 +79,14 @@ def make_round(
         rnd = uow.repo.add(
             Round(stage_id=stage.id or 0, number=1, scheduled_at=utcnow() + starts_in, status="scheduled")
         )
-        match = uow.repo.add(
-            Match(
-                round_id=rnd.id or 0,
-                pool_id=pool.id,
-                match_no=1,
-                first_team_id=teams[0].id or 0,
-                second_team_id=teams[1].id or 0,
-            )
+        match, board_rows = add_match(
+            uow,
+            round_id=rnd.id or 0,
+            pool_id=pool.id,
+            teams=(teams[0], teams[1]),
+            lineups=(players[:boards], players[boards:]),
+            game_ids=game_ids,
         )
-        ids = game_ids or [None] * boards
-        board_rows = []
-        for n in range(boards):
-            first, second = players[n], players[boards + n]
-            white, black = (first, second) if n % 2 == 0 else (second, first)
-            board_rows.append(
-                uow.repo.add(
-                    Board(
-                        match_id=match.id or 0,
-                        board_no=n + 1,
-                        white_player_id=white.id,
-                        black_player_id=black.id,
-                        game_id=ids[n],
-                    )
-                )
-            )
         return RoundRows(
             event.id or 0,
             stage.id or 0,
@@ -115,11 +98,14 @@ def make_round(
         )
 
 
-def board(uow_factory: UnitOfWorkFactory, board_id: int) -> Board:
-    with uow_factory() as uow:
-        row = uow.repo.get_or_raise(Board, board_id)
-        uow.session.expunge(row)
-        return row
+def ingest(
+    uow_factory: UnitOfWorkFactory, game_id: str, mapped: MappedResult, *, times: int = 1
+) -> IngestReport:
+    """Ingest the same update of a game ``times`` times, each in its own unit of work: the last report."""
+    for _ in range(times):
+        with uow_factory() as uow:
+            report = ingest_game(uow, game_id=game_id, mapped=mapped)
+    return report
 
 
 def audit_rows(uow_factory: UnitOfWorkFactory, board_id: int) -> list[AuditLog]:
@@ -179,9 +165,7 @@ def test_an_arbiters_result_is_never_overwritten_by_a_poll(uow_factory, sent):
 
 def test_a_cheat_verdict_is_held_for_an_arbiter_and_flagged_once(uow_factory, sent):
     rows = make_round(uow_factory, game_ids=["g1", "g2"])
-    for _ in range(2):
-        with uow_factory() as uow:
-            report = ingest_game(uow, game_id="g2", mapped=CHEAT)
+    report = ingest(uow_factory, "g2", CHEAT, times=2)
     stored = board(uow_factory, rows.board_ids[1])
     assert (stored.result, stored.game_status) == ("*", "cheat")
     [entry] = audit_rows(uow_factory, rows.board_ids[1])
@@ -205,9 +189,7 @@ def test_a_server_result_later_reported_as_cheat_is_taken_back_and_held(uow_fact
 
 def test_a_game_in_progress_only_moves_its_status_and_writes_no_audit(uow_factory, sent):
     rows = make_round(uow_factory, game_ids=["g1", "g2"])
-    for _ in range(2):
-        with uow_factory() as uow:
-            report = ingest_game(uow, game_id="g1", mapped=STARTED)
+    report = ingest(uow_factory, "g1", STARTED, times=2)
     stored = board(uow_factory, rows.board_ids[0])
     assert (stored.result, stored.result_source, stored.game_status) == ("*", None, "started")
     assert stored.version == 2

@@ -79,8 +79,7 @@ class TwoStages:
     final: int
 
 
-@pytest.fixture
-def two_stages(uowf: UnitOfWorkFactory) -> TwoStages:
+def build_two_stages(uowf: UnitOfWorkFactory) -> TwoStages:
     """The small event: Group closed (Norway, Sweden, Denmark, Finland), Final drafted with the top 2."""
     with uowf() as uow:
         event_id = make_event(uow)
@@ -92,6 +91,19 @@ def two_stages(uowf: UnitOfWorkFactory) -> TwoStages:
         final = stage_id_of(uow, event_id, "final")
         event_setup.draft_pools(uow, stage_id=final, actor="boss")
     return TwoStages(event_id, group, final)
+
+
+@pytest.fixture
+def two_stages(uowf: UnitOfWorkFactory) -> TwoStages:
+    return build_two_stages(uowf)
+
+
+@pytest.fixture
+def final_started(uowf: UnitOfWorkFactory, two_stages: TwoStages) -> None:
+    """The Final's pools published and the stage started (rounds, matches, boards)."""
+    with uowf() as uow:
+        event_setup.publish_pools(uow, stage_id=two_stages.final, actor="boss")
+        event_setup.start_stage(uow, stage_id=two_stages.final, actor="boss")
 
 
 def final_teams(uowf: UnitOfWorkFactory, stage_id: int) -> list[str]:
@@ -106,13 +118,21 @@ def pending(uowf: UnitOfWorkFactory, stage_id: int) -> list[late_changes.LateCha
         return [c for c in late_changes.late_changes(uow, stage_id=stage_id) if c.pending]
 
 
+def denmark_beats_sweden_after_closing(
+    uowf: UnitOfWorkFactory, two_stages: TwoStages
+) -> late_changes.LateChangeView:
+    """Sweden – Denmark corrected to a Denmark win once the Group is closed: the one pending late change."""
+    with uowf() as uow:
+        correct_winner(uow, the_match(uow, two_stages.group, "Sweden", "Denmark"), "Denmark")
+    [change] = pending(uowf, two_stages.final)
+    return change
+
+
 def test_a_correction_after_closing_that_changes_the_qualifiers_records_who_would_now_qualify(
     uowf: UnitOfWorkFactory, two_stages: TwoStages
 ) -> None:
     assert final_teams(uowf, two_stages.final) == ["Norway", "Sweden"]
-    with uowf() as uow:
-        correct_winner(uow, the_match(uow, two_stages.group, "Sweden", "Denmark"), "Denmark")
-    [change] = pending(uowf, two_stages.final)
+    change = denmark_beats_sweden_after_closing(uowf, two_stages)
     assert (change.source_stage_id, change.affected_stage_id) == (two_stages.group, two_stages.final)
     assert change.consequence.now_in == ("Denmark",) and change.consequence.now_out == ("Sweden",)
     assert change.cause == "correction" and {"Sweden", "Denmark"} <= set(change.cause_text.split())
@@ -166,9 +186,7 @@ def test_a_fair_play_annulment_after_closing_records_the_late_change_and_flags_t
 def test_reseeding_an_unstarted_stage_drafts_it_again_from_the_corrected_standings_and_is_audited(
     uowf: UnitOfWorkFactory, two_stages: TwoStages
 ) -> None:
-    with uowf() as uow:
-        correct_winner(uow, the_match(uow, two_stages.group, "Sweden", "Denmark"), "Denmark")
-    [change] = pending(uowf, two_stages.final)
+    change = denmark_beats_sweden_after_closing(uowf, two_stages)
     with pytest.raises(ValidationFailed), uowf() as uow:
         late_changes.reseed_later_stage(uow, late_change_id=change.id, actor="boss", reason=" ")
     with uowf() as uow:
@@ -185,15 +203,11 @@ def test_reseeding_an_unstarted_stage_drafts_it_again_from_the_corrected_standin
         late_changes.keep_later_stage(uow, late_change_id=change.id, actor="boss", reason="late")
 
 
+@pytest.mark.usefixtures("final_started")
 def test_reseeding_a_published_stage_without_games_publishes_and_starts_it_again(
     uowf: UnitOfWorkFactory, two_stages: TwoStages
 ) -> None:
-    with uowf() as uow:
-        event_setup.publish_pools(uow, stage_id=two_stages.final, actor="boss")
-        event_setup.start_stage(uow, stage_id=two_stages.final, actor="boss")
-    with uowf() as uow:
-        correct_winner(uow, the_match(uow, two_stages.group, "Sweden", "Denmark"), "Denmark")
-    [change] = pending(uowf, two_stages.final)
+    change = denmark_beats_sweden_after_closing(uowf, two_stages)
     with uowf() as uow:
         late_changes.reseed_later_stage(uow, late_change_id=change.id, actor="boss", reason="no game yet")
     assert final_teams(uowf, two_stages.final) == ["Denmark", "Norway"]
@@ -207,21 +221,17 @@ def test_reseeding_a_published_stage_without_games_publishes_and_starts_it_again
         }
 
 
+@pytest.mark.usefixtures("final_started")
 def test_a_started_stage_cannot_be_reseeded_and_is_kept_with_its_reason_shown(
     uowf: UnitOfWorkFactory, two_stages: TwoStages
 ) -> None:
-    with uowf() as uow:
-        event_setup.publish_pools(uow, stage_id=two_stages.final, actor="boss")
-        event_setup.start_stage(uow, stage_id=two_stages.final, actor="boss")
     with uowf() as uow:
         [match] = uow.results.matches_of_stage(two_stages.final)
         board = uow.boards.for_match(match.id or 0)[0]
         results.record_result(
             uow, board_id=board.id or 0, result="1-0", expected_version=board.version, actor="ann"
         )
-    with uowf() as uow:
-        correct_winner(uow, the_match(uow, two_stages.group, "Sweden", "Denmark"), "Denmark")
-    [change] = pending(uowf, two_stages.final)
+    change = denmark_beats_sweden_after_closing(uowf, two_stages)
     assert change.affected_started and not change.can_reseed
     assert "Final has started" in " ".join(change.sentences())
     with pytest.raises(Conflict, match="has started"), uowf() as uow:

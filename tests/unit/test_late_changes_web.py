@@ -6,13 +6,10 @@ import pytest
 from fastapi import FastAPI
 
 from orchestrator.adapters.tables import Role
-from orchestrator.db import utcnow
 from orchestrator.services.accounts.users import create_user
-from orchestrator.services.results import standings as standings_service
 from orchestrator.services.setup import event_setup
-from tests.support.factories import make_event, running_stage, stage_id_of
 from tests.support.web import PASSWORD, login
-from tests.unit.test_late_changes import LATER, correct_winner, play_stage, the_match
+from tests.unit.test_late_changes import build_two_stages, correct_winner, the_match
 
 SLUG = "small-test-cup"
 
@@ -24,17 +21,10 @@ def corrected(app: FastAPI) -> int:
     factory = app.state.uow_factory
     with factory() as uow:
         create_user(uow, username="arbiter", password=PASSWORD, role=Role.ARBITER)
-        event_id = make_event(uow)
-        group = running_stage(uow, event_id=event_id)
-        play_stage(uow, group, ["Norway", "Sweden", "Denmark", "Finland"])
+    stages = build_two_stages(factory)
     with factory() as uow:
-        standings_service.close_stage(uow, stage_id=group, actor="boss", now=utcnow() + LATER)
-    with factory() as uow:
-        final = stage_id_of(uow, event_id, "final")
-        event_setup.draft_pools(uow, stage_id=final, actor="boss")
-    with factory() as uow:
-        correct_winner(uow, the_match(uow, group, "Sweden", "Denmark"), "Denmark")
-    return final
+        correct_winner(uow, the_match(uow, stages.group, "Sweden", "Denmark"), "Denmark")
+    return stages.final
 
 
 def test_staff_see_the_consequence_in_words_and_re_seed_with_the_form(app: FastAPI, corrected: int) -> None:

@@ -14,17 +14,14 @@ from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.db import utcnow
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import Conflict, StaleEdit, ValidationFailed
-from orchestrator.services.playoff.commands import build_bracket
 from orchestrator.services.teams import lineups
-from tests.support.playoff import PlayoffSetup, duel_match, playoff_event
+from tests.support.playoff import PlayoffSetup, duel_match, playoff_with_bracket
 
 
 @pytest.fixture
 def setup(uow_factory: UnitOfWorkFactory) -> PlayoffSetup:
+    built = playoff_with_bracket(uow_factory)
     with uow_factory() as uow:
-        built = playoff_event(uow)
-    with uow_factory() as uow:
-        build_bracket(uow, stage_id=built.playoff_stage_id, actor="arbiter")
         for rnd in uow.playoff.rounds_of_stage(built.playoff_stage_id):
             rnd.scheduled_at = utcnow() + timedelta(hours=2)  # the 2020 dates are long past
             uow.session.add(rnd)

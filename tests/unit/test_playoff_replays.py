@@ -26,14 +26,16 @@ from orchestrator.services.playoff.commands import build_bracket
 from orchestrator.services.playoff.read import DuelInfo, bracket_view
 from orchestrator.services.playoff.rulings import forfeit_match, record_ruling, withdraw_team
 from tests.support.playoff import (
-    SEED_A,
     SEED_B,
     PlayoffSetup,
+    draw_category,
     duel,
     duel_match,
     eligible_accounts,
     play,
+    play_duel,
     playoff_event,
+    playoff_with_bracket,
 )
 
 ARBITER = AuthUser(id=0, username="arbiter", role=Role.ARBITER, team_id=None, session_generation=1)
@@ -41,11 +43,7 @@ ARBITER = AuthUser(id=0, username="arbiter", role=Role.ARBITER, team_id=None, se
 
 @pytest.fixture
 def setup(uow_factory: UnitOfWorkFactory) -> PlayoffSetup:
-    with uow_factory() as uow:
-        built = playoff_event(uow)
-    with uow_factory() as uow:
-        build_bracket(uow, stage_id=built.playoff_stage_id, actor="arbiter")
-    return built
+    return playoff_with_bracket(uow_factory)
 
 
 def view(uow_factory: UnitOfWorkFactory, setup: PlayoffSetup) -> dict[str, DuelInfo]:
@@ -54,21 +52,11 @@ def view(uow_factory: UnitOfWorkFactory, setup: PlayoffSetup) -> dict[str, DuelI
     return {d.key: d for d in bracket.duels()}
 
 
-def play_duel(uow_factory: UnitOfWorkFactory, setup: PlayoffSetup, key: str, m1: str, m2: str) -> None:
-    for leg, boards in ((1, m1), (2, m2)):
-        with uow_factory() as uow:
-            play(uow, duel_match(uow, setup, key, leg), boards)
-
-
 def run_armageddon(
     uow_factory: UnitOfWorkFactory, setup: PlayoffSetup, key: str, *, chooser_takes: str, result: str
 ) -> DuelInfo:
     """Category lot (hash, then seed), both nominations, colour lot, colour choice, the game's result."""
-    with uow_factory() as uow:
-        duel_id = duel(uow, setup, key).id or 0
-        commit_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter", seed=SEED_A)
-    with uow_factory() as uow:
-        reveal_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter")
+    duel_id, _category = draw_category(uow_factory, setup, key)
     info = view(uow_factory, setup)[key]
     for team in (info.first, info.second):
         with uow_factory() as uow:
@@ -179,16 +167,23 @@ def test_two_drawn_matches_go_to_an_armageddon_that_white_wins(
     assert view(uow_factory, setup)["V"].second == arm.white
 
 
-def test_a_team_that_lost_match_one_and_defaults_match_two_loses_the_duel_by_forfeit(
-    uow_factory: UnitOfWorkFactory, setup: PlayoffSetup
-) -> None:
+def duel_i_with_match_two_forfeited(
+    uow_factory: UnitOfWorkFactory, setup: PlayoffSetup, *, absent_place: str, reason: str = ""
+) -> DuelInfo:
+    """Duel I: A2 wins match 1 4-2, then the team on ``absent_place`` does not play match 2."""
     with uow_factory() as uow:
         play(uow, duel_match(uow, setup, "I", 1), "WWWWDD")
     with uow_factory() as uow:
         match = duel_match(uow, setup, "I", 2)
-        absent = setup.team_ids[setup.place_team["B3"]]
-        forfeit_match(uow, match_id=match.id or 0, absent_team_id=absent, actor="arbiter", reason="no show")
-    info = view(uow_factory, setup)["I"]
+        absent = setup.team_ids[setup.place_team[absent_place]]
+        forfeit_match(uow, match_id=match.id or 0, absent_team_id=absent, actor="arbiter", reason=reason)
+    return view(uow_factory, setup)["I"]
+
+
+def test_a_team_that_lost_match_one_and_defaults_match_two_loses_the_duel_by_forfeit(
+    uow_factory: UnitOfWorkFactory, setup: PlayoffSetup
+) -> None:
+    info = duel_i_with_match_two_forfeited(uow_factory, setup, absent_place="B3", reason="no show")
     assert info.reason == "forfeit" and info.winners == (setup.place_team["A2"],)
     assert (info.matches[1].first_gp, info.matches[1].second_gp, info.matches[1].forfeit) == (
         "6.0",
@@ -200,13 +195,7 @@ def test_a_team_that_lost_match_one_and_defaults_match_two_loses_the_duel_by_for
 def test_a_team_that_won_match_one_and_defaults_match_two_is_level_and_goes_to_armageddon(
     uow_factory: UnitOfWorkFactory, setup: PlayoffSetup
 ) -> None:
-    with uow_factory() as uow:
-        play(uow, duel_match(uow, setup, "I", 1), "WWWWDD")
-    with uow_factory() as uow:
-        match = duel_match(uow, setup, "I", 2)
-        absent = setup.team_ids[setup.place_team["A2"]]
-        forfeit_match(uow, match_id=match.id or 0, absent_team_id=absent, actor="arbiter")
-    info = view(uow_factory, setup)["I"]
+    info = duel_i_with_match_two_forfeited(uow_factory, setup, absent_place="A2")
     assert info.mp == (2, 2) and info.status == DuelStatus.ARMAGEDDON.value
 
 

@@ -17,7 +17,8 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from orchestrator.adapters.tables import Role, Round
+from orchestrator.adapters.tables import Match, Role, Round
+from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings
 from orchestrator.db import utcnow
 from orchestrator.domain.teams import Category
@@ -31,20 +32,18 @@ from orchestrator.services.playoff.armageddon import (
     reveal_armageddon_lot,
 )
 from orchestrator.services.playoff.armageddon_game import armageddon_pairing
-from orchestrator.services.playoff.commands import build_bracket
 from orchestrator.services.playoff.deadlines import apply_due_deadlines
 from orchestrator.services.teams.lineups import ineligibility
 from orchestrator.web.app import create_app
 from tests.support.factories import EVENT_2020
 from tests.support.playoff import (
-    SEED_A,
     SEED_B,
     PlayoffSetup,
-    duel,
+    draw_category,
     duel_match,
     eligible_accounts,
-    play,
-    playoff_event,
+    play_duel,
+    playoff_with_bracket,
 )
 from tests.support.web import PASSWORD, login
 
@@ -65,19 +64,9 @@ def world(tmp_path: Path) -> Iterator[World]:
     app = create_app(Settings(data_dir=tmp_path, environment="test", login_max_failures=1000))
     with TestClient(app):
         factory = app.state.uow_factory
-        with factory() as uow:
-            setup = playoff_event(uow)
-        with factory() as uow:
-            build_bracket(uow, stage_id=setup.playoff_stage_id, actor="arbiter")
-        for leg, boards in ((1, "WWWWDD"), (2, "LLLLDD")):
-            with factory() as uow:
-                play(uow, duel_match(uow, setup, "III", leg), boards)
-        with factory() as uow:
-            d = duel(uow, setup, "III")
-            duel_id = d.id or 0
-            commit_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter", seed=SEED_A)
-        with factory() as uow:
-            category = reveal_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter")
+        setup = playoff_with_bracket(factory)
+        play_duel(factory, setup, "III", "WWWWDD", "LLLLDD")
+        duel_id, category = draw_category(factory, setup, "III")
         with factory() as uow:
             first, second = setup.place_team["C2"], setup.place_team["D3"]
             accounts: dict[str, list[tuple[str, str]]] = {}
@@ -237,12 +226,17 @@ def test_nominations_are_refused_after_the_deadline_and_the_default_applies(worl
     assert done["armageddons_revealed"] == 1
 
 
+def a2_captain_and_duel_i_round(uow: UnitOfWork, world: World, username: str) -> tuple[Match, Round]:
+    """A captain account ``username`` for Top A 2nd; its first duel match and that match's round."""
+    own = world.setup.team_ids[world.setup.place_team["A2"]]
+    create_user(uow, username=username, password=PASSWORD, role=Role.CAPTAIN, team_id=own)
+    match = duel_match(uow, world.setup, "I", 1)
+    return match, uow.repo.get_or_raise(Round, match.round_id)
+
+
 def test_lineups_are_refused_after_the_round_deadline(world: World) -> None:
     with world.app.state.uow_factory() as uow:
-        own = world.setup.team_ids[world.setup.place_team["A2"]]
-        create_user(uow, username="cap4", password=PASSWORD, role=Role.CAPTAIN, team_id=own)
-        match = duel_match(uow, world.setup, "I", 1)
-        rnd = uow.repo.get_or_raise(Round, match.round_id)
+        match, rnd = a2_captain_and_duel_i_round(uow, world, "cap4")
         rnd.lineup_deadline_at = utcnow() + timedelta(hours=1)
         uow.session.add(rnd)
     cap4, csrf4 = login(world.app, "cap4")
@@ -284,10 +278,7 @@ def test_the_public_bracket_page_and_json_show_the_tree_without_login(world: Wor
 
 def test_staff_move_a_closed_lineup_deadline_and_a_stale_form_names_who_moved_it_first(world: World) -> None:
     with world.app.state.uow_factory() as uow:
-        own = world.setup.team_ids[world.setup.place_team["A2"]]
-        create_user(uow, username="cap5", password=PASSWORD, role=Role.CAPTAIN, team_id=own)
-        match = duel_match(uow, world.setup, "I", 1)
-        rnd = uow.repo.get_or_raise(Round, match.round_id)
+        match, rnd = a2_captain_and_duel_i_round(uow, world, "cap5")
         rnd.scheduled_at = (utcnow() + timedelta(hours=2)).replace(second=0, microsecond=0)
         rnd.lineup_deadline_at = rnd.scheduled_at - timedelta(hours=3)  # closed an hour ago
         uow.session.add(rnd)
@@ -374,19 +365,11 @@ def test_the_bracket_and_armageddon_pages_show_the_events_own_clocks_and_that_a_
     app = create_app(Settings(data_dir=tmp_path, environment="test", login_max_failures=1000))
     with TestClient(app):
         factory = app.state.uow_factory
+        setup = playoff_with_bracket(factory, definition=EVENT_2020.replace(CLOCKS_2020, CLOCKS_6_5_2))
         with factory() as uow:
-            setup = playoff_event(uow, definition=EVENT_2020.replace(CLOCKS_2020, CLOCKS_6_5_2))
             create_user(uow, username="arb", password=PASSWORD, role=Role.ARBITER)
-        with factory() as uow:
-            build_bracket(uow, stage_id=setup.playoff_stage_id, actor="arbiter")
-        for leg, boards in ((1, "WWWWDD"), (2, "LLLLDD")):
-            with factory() as uow:
-                play(uow, duel_match(uow, setup, "III", leg), boards)
-        with factory() as uow:
-            duel_id = duel(uow, setup, "III").id or 0
-            commit_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter", seed=SEED_A)
-        with factory() as uow:
-            reveal_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter")
+        play_duel(factory, setup, "III", "WWWWDD", "LLLLDD")
+        duel_id, _category = draw_category(factory, setup, "III")
         for place in ("C2", "D3"):
             team = setup.place_team[place]
             with factory() as uow:

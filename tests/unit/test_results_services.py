@@ -15,6 +15,7 @@ from orchestrator.domain import lots as lot_rules
 from orchestrator.services.errors import Conflict, StaleEdit, ValidationFailed
 from orchestrator.services.results import appeals, fairplay, results
 from orchestrator.services.results import standings as standings_service
+from tests.support.factories import stored_board as board
 from tests.unit.test_results_fixtures import BuiltPool, build_pool
 
 LATER = timedelta(minutes=16)  # past the 15-minute appeal window
@@ -24,13 +25,6 @@ LATER = timedelta(minutes=16)  # past the 15-minute appeal window
 def pool(uowf: UnitOfWorkFactory) -> BuiltPool:
     with uowf() as uow:
         return build_pool(uow, later_stage=True)
-
-
-def board(uowf: UnitOfWorkFactory, board_id: int) -> Board:
-    with uowf() as uow:
-        row = uow.results.get_or_raise(Board, board_id)
-        uow.session.expunge(row)
-        return row
 
 
 def winning_codes(built: BuiltPool, match_id: int, winner: str) -> list[str]:

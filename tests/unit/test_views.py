@@ -31,6 +31,11 @@ class SeededPool:
     teams: dict[str, int]  # name -> id
     matches: dict[tuple[int, str, str], int]  # (round, first, second) -> match id
 
+    @property
+    def pool_path(self) -> str:
+        """The pool's spectator page."""
+        return f"/events/{self.slug}/stages/{self.stage_key}/pools/{self.letter}"
+
     def match_of(self, round_no: int, team: str) -> int:
         return next(m for (r, a, b), m in self.matches.items() if r == round_no and team in (a, b))
 

@@ -16,17 +16,13 @@ def seeded(app: FastAPI) -> SeededPool:
     return seed_small_pool(app.state.uow_factory)
 
 
-def pool_path(seeded: SeededPool) -> str:
-    return f"/events/{seeded.slug}/stages/{seeded.stage_key}/pools/{seeded.letter}"
-
-
 def test_the_pool_page_shows_every_tiebreak_column_and_the_separating_criterion(
     app: FastAPI, client: TestClient, seeded: SeededPool
 ) -> None:
     r1 = sorted(k for k in seeded.matches if k[0] == 1)
     play(app.state.uow_factory, seeded.matches[r1[0]], FIRST_WINS_6_0)
     play(app.state.uow_factory, seeded.matches[r1[1]], DRAW_3_3)
-    page = client.get(pool_path(seeded))
+    page = client.get(seeded.pool_path)
     assert page.status_code == 200
     head = page.text.split('class="standings standings-full"')[1].split("</thead>")[0]
     for short in ("MP", "GP", "DE-MP", "DE-GP", "SB-MP", "SB-GP", "Separated by"):
@@ -45,15 +41,15 @@ def test_the_pool_page_shows_every_tiebreak_column_and_the_separating_criterion(
 def test_a_second_request_with_the_etag_gets_304_and_a_new_result_changes_the_etag(
     app: FastAPI, client: TestClient, seeded: SeededPool
 ) -> None:
-    for path in (pool_path(seeded), f"/api/v1/events/{seeded.slug}/stages/{seeded.stage_key}/pools/A"):
+    for path in (seeded.pool_path, f"/api/v1/events/{seeded.slug}/stages/{seeded.stage_key}/pools/A"):
         first = client.get(path)
         etag = first.headers["etag"]
         assert first.headers["cache-control"] == "no-cache"
         again = client.get(path, headers={"If-None-Match": etag})
         assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == etag
-    page_etag = client.get(pool_path(seeded)).headers["etag"]
+    page_etag = client.get(seeded.pool_path).headers["etag"]
     play(app.state.uow_factory, seeded.matches[min(seeded.matches)], FIRST_WINS_6_0)
-    changed = client.get(pool_path(seeded), headers={"If-None-Match": page_etag})
+    changed = client.get(seeded.pool_path, headers={"If-None-Match": page_etag})
     assert changed.status_code == 200 and changed.headers["etag"] != page_etag
 
 
@@ -64,7 +60,7 @@ def test_every_public_page_answers_with_an_etag(app: FastAPI, client: TestClient
         "/",
         f"/events/{seeded.slug}",
         f"/events/{seeded.slug}/stages/{seeded.stage_key}",
-        pool_path(seeded),
+        seeded.pool_path,
         f"/events/{seeded.slug}/matches/{match_id}",
         f"/events/{seeded.slug}/teams/{team_id}",
         "/api/v1/events",

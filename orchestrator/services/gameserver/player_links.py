@@ -19,8 +19,9 @@ import hmac
 import logging
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import lru_cache
+from typing import Any
 from urllib.parse import urlencode
 
 import httpx
@@ -103,18 +104,36 @@ def store_link(
     link.linked_account = account.lower()
     link.status = LinkStatus.LINKED.value
     link.token_expires_at = now + timedelta(seconds=expires_in_s) if expires_in_s else None
+    new = {"status": link.status, "account": link.linked_account}
+    _save_link(uow, link, player, now, actor, "player.link", old_status=old_status, new=new)
+    return link
+
+
+def _save_link(
+    uow: UnitOfWork,
+    link: PlayerLink,
+    player: Player,
+    now: datetime,
+    actor: str,
+    action: str,
+    *,
+    old_status: str | None,
+    new: dict[str, Any],
+    reason: str | None = None,
+) -> None:
+    """Store a changed link and audit it under the player (never with the token)."""
     link.updated_at = now
     uow.gameserver.add(link)
     uow.audit.record(
         actor=actor,
-        action="player.link",
+        action=action,
         entity="player",
-        entity_id=player_id,
+        entity_id=player.id,
         event_id=player.event_id,
         old={"status": old_status},
-        new={"status": link.status, "account": link.linked_account},
+        new=new,
+        reason=reason,
     )
-    return link
 
 
 def mark_refused(uow: UnitOfWork, *, player_ids: list[int], reason: str, actor: str) -> None:
@@ -129,15 +148,14 @@ def mark_refused(uow: UnitOfWork, *, player_ids: list[int], reason: str, actor: 
             continue
         old = link.status if link.id is not None else None
         link.status = LinkStatus.REFUSED.value
-        link.updated_at = now
-        uow.gameserver.add(link)
-        uow.audit.record(
-            actor=actor,
-            action="player.link.refused",
-            entity="player",
-            entity_id=player_id,
-            event_id=player.event_id,
-            old={"status": old},
+        _save_link(
+            uow,
+            link,
+            player,
+            now,
+            actor,
+            "player.link.refused",
+            old_status=old,
             new={"status": link.status},
             reason=reason,
         )

@@ -143,6 +143,17 @@ def _check_team_in_match(match: Match, team_id: int) -> None:
         raise NotFound(f"team {team_id} does not play match {match.id}")
 
 
+def _lineup_match(uow: UnitOfWork, match_id: int, team_id: int, user: AuthUser) -> tuple[Match, Round, Event]:
+    """The match a team's lineup is for, its round and event: the user's own team (or staff), a team of the
+    match, and not the Armageddon game (nominated instead)."""
+    ensure_team_access(user, team_id)
+    match, rnd, _stage, event = _match_context(uow, match_id)
+    _check_team_in_match(match, team_id)
+    if match.leg == 3:
+        raise NotFound("The Armageddon game has no lineup; nominate a player instead.")
+    return match, rnd, event
+
+
 def _player_label(player: Player) -> str:
     where = f"board {player.main_board}" if player.main_board else f"reserve, {player.category}"
     return f"{player.name} ({player.rating}), {where}"
@@ -153,11 +164,7 @@ def lineup_form(
 ) -> LineupForm:
     """The lineup form of one team for one match: eligible players per board, current choice, deadline."""
     now = now or utcnow()
-    ensure_team_access(user, team_id)
-    match, rnd, _stage, event = _match_context(uow, match_id)
-    _check_team_in_match(match, team_id)
-    if match.leg == 3:
-        raise NotFound("The Armageddon game has no lineup; nominate a player instead.")
+    match, rnd, event = _lineup_match(uow, match_id, team_id, user)
     fmt = team_format_of(event)
     players = list(uow.playoff.players_of_team(team_id))
     lineup = uow.playoff.lineup_of(match_id, team_id)
@@ -238,11 +245,7 @@ def submit_lineup(
 ) -> int:
     """Store a team's lineup for a match (replacing an earlier one); refused after the deadline."""
     now = now or utcnow()
-    ensure_team_access(user, team_id)
-    match, rnd, _stage, event = _match_context(uow, match_id)
-    _check_team_in_match(match, team_id)
-    if match.leg == 3:
-        raise NotFound("The Armageddon game has no lineup; nominate a player instead.")
+    _match, rnd, event = _lineup_match(uow, match_id, team_id, user)
     if not lineup_is_open(rnd, now):
         deadline = effective_deadline(rnd)
         when = f" at {deadline:%Y-%m-%d %H:%M} UTC" if deadline else ""
