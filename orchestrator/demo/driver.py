@@ -66,7 +66,7 @@ from orchestrator.services.errors import ServiceError
 from orchestrator.services.gameserver.player_links import store_link
 from orchestrator.services.playoff.read import BracketView, DuelInfo, bracket_view
 from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE
-from orchestrator.services.setup import event_setup
+from orchestrator.services.setup import event_setup, pool_draft, stage_start
 from orchestrator.standin import create_standin_app
 from orchestrator.standin.app import admin_headers
 from orchestrator.web.app import create_app
@@ -372,13 +372,13 @@ class DemoDriver:
         self.timings.setdefault(key, StageTiming(key, name, kind, utcnow()))
         if status == StageStatus.DRAFT.value:
             with self.uow_factory() as uow:
-                pool_ids = event_setup.draft_pools(uow, stage_id=stage_id, actor=STAFF_ACTOR)
+                pool_ids = pool_draft.draft_pools(uow, stage_id=stage_id, actor=STAFF_ACTOR)
             self.say(f"{name}: {len(pool_ids)} pools drafted")
             with self.uow_factory() as uow:
-                event_setup.publish_pools(uow, stage_id=stage_id, actor=STAFF_ACTOR)
+                pool_draft.publish_pools(uow, stage_id=stage_id, actor=STAFF_ACTOR)
             self.say(f"{name}: pools published")
         with self.uow_factory() as uow:
-            round_ids = event_setup.start_stage(
+            round_ids = stage_start.start_stage(
                 uow, stage_id=stage_id, actor=STAFF_ACTOR, pairing_seed=self.pairing_seed
             )
             # Same transaction: beat never sees the file's real (past) dates, which would all be due at once.

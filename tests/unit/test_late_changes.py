@@ -16,7 +16,7 @@ from orchestrator.services.errors import Conflict, ValidationFailed
 from orchestrator.services.playoff.commands import build_bracket
 from orchestrator.services.results import fairplay, late_changes, results
 from orchestrator.services.results import standings as standings_service
-from orchestrator.services.setup import event_setup
+from orchestrator.services.setup import pool_draft, stage_start
 from tests.support.factories import make_event, running_stage, stage_id_of
 from tests.unit.test_glue_playoff import SMALL_PLAYOFF
 
@@ -90,14 +90,14 @@ def two_stages(uowf: UnitOfWorkFactory) -> TwoStages:
         standings_service.close_stage(uow, stage_id=group, actor="boss", now=utcnow() + LATER)
     with uowf() as uow:
         final = stage_id_of(uow, event_id, "final")
-        event_setup.draft_pools(uow, stage_id=final, actor="boss")
+        pool_draft.draft_pools(uow, stage_id=final, actor="boss")
     return TwoStages(event_id, group, final)
 
 
 def final_teams(uowf: UnitOfWorkFactory, stage_id: int) -> list[str]:
     with uowf() as uow:
         return sorted(
-            t.name for pool in event_setup.describe_pools(uow, stage_id=stage_id).pools for t in pool.teams
+            t.name for pool in pool_draft.describe_pools(uow, stage_id=stage_id).pools for t in pool.teams
         )
 
 
@@ -189,8 +189,8 @@ def test_reseeding_a_published_stage_without_games_publishes_and_starts_it_again
     uowf: UnitOfWorkFactory, two_stages: TwoStages
 ) -> None:
     with uowf() as uow:
-        event_setup.publish_pools(uow, stage_id=two_stages.final, actor="boss")
-        event_setup.start_stage(uow, stage_id=two_stages.final, actor="boss")
+        pool_draft.publish_pools(uow, stage_id=two_stages.final, actor="boss")
+        stage_start.start_stage(uow, stage_id=two_stages.final, actor="boss")
     with uowf() as uow:
         correct_winner(uow, the_match(uow, two_stages.group, "Sweden", "Denmark"), "Denmark")
     [change] = pending(uowf, two_stages.final)
@@ -211,8 +211,8 @@ def test_a_started_stage_cannot_be_reseeded_and_is_kept_with_its_reason_shown(
     uowf: UnitOfWorkFactory, two_stages: TwoStages
 ) -> None:
     with uowf() as uow:
-        event_setup.publish_pools(uow, stage_id=two_stages.final, actor="boss")
-        event_setup.start_stage(uow, stage_id=two_stages.final, actor="boss")
+        pool_draft.publish_pools(uow, stage_id=two_stages.final, actor="boss")
+        stage_start.start_stage(uow, stage_id=two_stages.final, actor="boss")
     with uowf() as uow:
         [match] = uow.results.matches_of_stage(two_stages.final)
         board = uow.boards.for_match(match.id or 0)[0]

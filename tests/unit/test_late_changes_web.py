@@ -9,7 +9,7 @@ from orchestrator.adapters.tables import Role
 from orchestrator.db import utcnow
 from orchestrator.services.accounts.users import create_user
 from orchestrator.services.results import standings as standings_service
-from orchestrator.services.setup import event_setup
+from orchestrator.services.setup import pool_draft
 from tests.support.factories import make_event, running_stage, stage_id_of
 from tests.support.web import PASSWORD, login
 from tests.unit.test_late_changes import LATER, correct_winner, play_stage, the_match
@@ -31,7 +31,7 @@ def corrected(app: FastAPI) -> int:
         standings_service.close_stage(uow, stage_id=group, actor="boss", now=utcnow() + LATER)
     with factory() as uow:
         final = stage_id_of(uow, event_id, "final")
-        event_setup.draft_pools(uow, stage_id=final, actor="boss")
+        pool_draft.draft_pools(uow, stage_id=final, actor="boss")
     with factory() as uow:
         correct_winner(uow, the_match(uow, group, "Sweden", "Denmark"), "Denmark")
     return final
@@ -53,7 +53,7 @@ def test_staff_see_the_consequence_in_words_and_re_seed_with_the_form(app: FastA
     after = client.get(f"/staff/events/{SLUG}/results").text
     assert "Ruling: reseeded by arbiter" in after and "Denmark qualified on the corrected result" in after
     with app.state.uow_factory() as uow:
-        pools = event_setup.describe_pools(uow, stage_id=corrected).pools
+        pools = pool_draft.describe_pools(uow, stage_id=corrected).pools
     assert sorted(t.name for t in pools[0].teams) == ["Denmark", "Norway"]
 
 
