@@ -24,6 +24,7 @@ from orchestrator.adapters.tables import (
     Duel,
     Event,
     LoginAttempt,
+    Lot,
     Match,
     Player,
     Pool,
@@ -138,6 +139,12 @@ class Lookups(Repository):
             select(Standing)
             .where(Standing.stage_id == stage_id, col(Standing.provisional).is_(False))
             .order_by(col(Standing.pool_id), col(Standing.rank), col(Standing.id))
+        ).all()
+
+    def lots_with_purpose(self, event_id: int, purpose: str) -> Sequence[Lot]:
+        """An event's lots of one purpose (a pool's pairing numbers, its tie-break), oldest first."""
+        return self.session.exec(
+            select(Lot).where(Lot.event_id == event_id, Lot.purpose == purpose).order_by(col(Lot.id))
         ).all()
 
     # --- teams and players ---------------------------------------------------------------------------

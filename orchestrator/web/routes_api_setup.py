@@ -69,6 +69,21 @@ class ImportOut(BaseModel):
     lines: int
 
 
+class LotOut(BaseModel):
+    id: int
+    purpose: str
+    kind: str
+    candidates: list[str]
+    commitment: str
+    seed_hex: str | None
+    outcome: list[str] | None
+    drawn_by: str
+    committed_at: datetime
+    revealed_at: datetime | None
+    void: bool  # set aside without a draw (seed published, no outcome): docs/lots.md
+    procedure: str
+
+
 class PoolTeamOut(BaseModel):
     team_id: int
     name: str
@@ -86,6 +101,9 @@ class PoolOut(BaseModel):
     average: str = Field(description="exact average strength as a fraction n/d")
     average_display: str
     teams: list[PoolTeamOut]
+    pairing_lot: LotOut | None = Field(
+        default=None, description="the pairing-number lot, committed at publishing, drawn at the start"
+    )
 
 
 class StagePoolsOut(BaseModel):
@@ -115,20 +133,6 @@ class LotIn(BaseModel):
     kind: str = Field(default="one", description="'one' (one candidate) or 'order' (a full order)")
 
 
-class LotOut(BaseModel):
-    id: int
-    purpose: str
-    kind: str
-    candidates: list[str]
-    commitment: str
-    seed_hex: str | None
-    outcome: list[str] | None
-    drawn_by: str
-    committed_at: datetime
-    revealed_at: datetime | None
-    procedure: str
-
-
 def _fraction(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
 
@@ -149,6 +153,7 @@ def _pools_out(view: pool_draft.StagePools) -> StagePoolsOut:
                 average=_fraction(p.average),
                 average_display=p.average_text,
                 teams=[_team(t) for t in p.teams],
+                pairing_lot=_lot_out(p.pairing_lot) if p.pairing_lot is not None else None,
             )
             for p in view.pools
         ],
@@ -180,6 +185,7 @@ def _lot_out(view: draws.LotView) -> LotOut:
         drawn_by=view.drawn_by,
         committed_at=view.committed_at,
         revealed_at=view.revealed_at,
+        void=view.void,
         procedure=str(data["procedure"]),
     )
 
@@ -280,8 +286,9 @@ def start_stage(
     request: Request, stage_id: int, user: AuthUser = require_role(Role.OWNER, Role.ADMIN)
 ) -> RoundsOut:
     with get_uow_factory(request)() as uow:
-        round_ids = stage_start.start_stage(uow, stage_id=stage_id, actor=user.username)
-    return RoundsOut(round_ids=round_ids)
+        started = stage_start.start_stage(uow, stage_id=stage_id, actor=user.username)
+    started.raise_refusal()  # after the commit: a refused start keeps the lots it committed
+    return RoundsOut(round_ids=list(started.round_ids))
 
 
 @staff.post(

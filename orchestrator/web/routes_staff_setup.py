@@ -191,7 +191,9 @@ def pools_page(request: Request, stage_id: int, user: AuthUser = require_staff()
 def _stage_action(request: Request, stage_id: int, user: AuthUser, action: Any, notice: str) -> Response:
     try:
         with get_uow_factory(request)() as uow:
-            action(uow)
+            done = action(uow)
+        if isinstance(done, stage_start.StageStart):  # a refusal that committed lots: raised after the commit
+            done.raise_refusal()
     except (ValidationFailed, Conflict) as error:
         return _pools_page(request, stage_id, user, status_code=error.status_code, **_problems_of(error))
     return _done(f"/staff/stages/{stage_id}/pools", notice)

@@ -32,8 +32,8 @@ def test_the_2020_base_stage_goes_from_definition_to_nine_rounds_of_three_pools(
         )
         pool_draft.publish_pools(uow, stage_id=base, actor="owner")
     with uow_factory() as uow:
-        rounds = stage_start.start_stage(uow, stage_id=base, actor="owner")
-    assert len(rounds) == 9
+        started = stage_start.start_stage(uow, stage_id=base, actor="owner")
+    assert started.refusal is None and len(started.round_ids) == 9
     with uow_factory() as uow:
         assert uow.repo.get_or_raise(Stage, base).status == "running"
         players = {p.id: p for p in uow.session.exec(select(Player).where(Player.event_id == event_id)).all()}

@@ -58,11 +58,16 @@ def drafted_stage(
 
 
 def published_stage(
-    uow: UnitOfWork, *, event_id: int | None = None, stage_key: str | None = None, actor: str = ACTOR
+    uow: UnitOfWork,
+    *,
+    event_id: int | None = None,
+    stage_key: str | None = None,
+    actor: str = ACTOR,
+    pairing_seed: bytes | None = TEST_PAIRING_SEED,
 ) -> int:
-    """A stage whose pools are drafted and published."""
+    """A stage whose pools are drafted and published (each pool's pairing-number lot committed, sealed)."""
     stage_id = drafted_stage(uow, event_id=event_id, stage_key=stage_key, actor=actor)
-    pool_draft.publish_pools(uow, stage_id=stage_id, actor=actor)
+    pool_draft.publish_pools(uow, stage_id=stage_id, actor=actor, pairing_seed=pairing_seed)
     return stage_id
 
 
@@ -74,9 +79,12 @@ def running_stage(
     actor: str = ACTOR,
     pairing_seed: bytes | None = TEST_PAIRING_SEED,
 ) -> int:
-    """A started stage: rounds, matches and boards (default lineups, no results) exist."""
-    stage_id = published_stage(uow, event_id=event_id, stage_key=stage_key, actor=actor)
-    stage_start.start_stage(uow, stage_id=stage_id, actor=actor, pairing_seed=pairing_seed)
+    """A started stage, as staff get there (publish, then start): rounds, matches and boards (default
+    lineups, no results) exist, and each pool's pairing-number lot is drawn."""
+    stage_id = published_stage(
+        uow, event_id=event_id, stage_key=stage_key, actor=actor, pairing_seed=pairing_seed
+    )
+    stage_start.start_stage(uow, stage_id=stage_id, actor=actor).raise_refusal()
     return stage_id
 
 

@@ -16,7 +16,7 @@ from orchestrator.services.errors import Conflict, ValidationFailed
 from orchestrator.services.playoff.commands import build_bracket
 from orchestrator.services.results import fairplay, late_changes, results
 from orchestrator.services.results import standings as standings_service
-from orchestrator.services.setup import pool_draft, stage_start
+from orchestrator.services.setup import draws, pool_draft, stage_start
 from tests.support.factories import make_event, running_stage, stage_id_of
 from tests.unit.test_glue_playoff import SMALL_PLAYOFF
 
@@ -185,18 +185,26 @@ def test_reseeding_an_unstarted_stage_drafts_it_again_from_the_corrected_standin
         late_changes.keep_later_stage(uow, late_change_id=change.id, actor="boss", reason="late")
 
 
-def test_reseeding_a_published_stage_without_games_publishes_and_starts_it_again(
+def test_reseeding_a_started_stage_without_games_publishes_it_again_and_its_new_lot_is_drawn_at_the_start(
     uowf: UnitOfWorkFactory, two_stages: TwoStages
 ) -> None:
     with uowf() as uow:
         pool_draft.publish_pools(uow, stage_id=two_stages.final, actor="boss")
-        stage_start.start_stage(uow, stage_id=two_stages.final, actor="boss")
+    with uowf() as uow:
+        stage_start.start_stage(uow, stage_id=two_stages.final, actor="boss").raise_refusal()
     with uowf() as uow:
         correct_winner(uow, the_match(uow, two_stages.group, "Sweden", "Denmark"), "Denmark")
     [change] = pending(uowf, two_stages.final)
     with uowf() as uow:
         late_changes.reseed_later_stage(uow, late_change_id=change.id, actor="boss", reason="no game yet")
     assert final_teams(uowf, two_stages.final) == ["Denmark", "Norway"]
+    with uowf() as uow:  # published again, its new pairing lot sealed: never committed and drawn in one step
+        assert uow.results.get_or_raise(Stage, two_stages.final).status == "published"
+        assert uow.results.matches_of_stage(two_stages.final) == []
+        [sealed] = [lot for lot in uow.setup.lots_of(two_stages.event_id) if lot.seed_hex is None]
+        assert sorted(sealed.candidates) == ["Denmark", "Norway"]
+    with uowf() as uow:
+        stage_start.start_stage(uow, stage_id=two_stages.final, actor="boss").raise_refusal()
     with uowf() as uow:
         stage = uow.results.get_or_raise(Stage, two_stages.final)
         [match] = uow.results.matches_of_stage(two_stages.final)
@@ -205,6 +213,36 @@ def test_reseeding_a_published_stage_without_games_publishes_and_starts_it_again
             "Denmark",
             "Norway",
         }
+        drawn = uow.setup.lots_of(two_stages.event_id)[-1]
+        assert drawn.id == sealed.id and drawn.outcome and drawn.commitment == sealed.commitment
+
+
+def test_reseeding_a_published_stage_voids_its_sealed_pairing_lot_and_commits_one_for_the_new_pool(
+    uowf: UnitOfWorkFactory, two_stages: TwoStages
+) -> None:
+    with uowf() as uow:
+        pool_draft.publish_pools(uow, stage_id=two_stages.final, actor="boss")
+    with uowf() as uow:
+        [old] = [lot for lot in uow.setup.lots_of(two_stages.event_id) if lot.seed_hex is None]
+        old_id, old_commitment = old.id, old.commitment
+    with uowf() as uow:
+        correct_winner(uow, the_match(uow, two_stages.group, "Sweden", "Denmark"), "Denmark")
+    [change] = pending(uowf, two_stages.final)
+    with uowf() as uow:
+        late_changes.reseed_later_stage(uow, late_change_id=change.id, actor="boss", reason="Denmark in")
+    with uowf() as uow:
+        views = {view.id: view for view in draws.list_lots(uow, event_id=two_stages.event_id)}
+        void = views[old_id]
+        assert void.void and void.commitment == old_commitment and void.seed_hex and void.outcome is None
+        [entry] = uow.results.audit(entity="lot", entity_id=old_id, action_prefix="lot.void")
+        assert entry.reason and "published again" in entry.reason
+        [new] = [view for view in views.values() if not view.revealed]
+        assert sorted(new.candidates) == ["Denmark", "Norway"] and new.commitment != old_commitment
+    with uowf() as uow:
+        stage_start.start_stage(uow, stage_id=two_stages.final, actor="boss").raise_refusal()
+    with uowf() as uow:
+        assert draws.get_lot(uow, lot_id=new.id).outcome is not None
+        assert draws.get_lot(uow, lot_id=old_id).void
 
 
 def test_a_started_stage_cannot_be_reseeded_and_is_kept_with_its_reason_shown(
@@ -212,7 +250,8 @@ def test_a_started_stage_cannot_be_reseeded_and_is_kept_with_its_reason_shown(
 ) -> None:
     with uowf() as uow:
         pool_draft.publish_pools(uow, stage_id=two_stages.final, actor="boss")
-        stage_start.start_stage(uow, stage_id=two_stages.final, actor="boss")
+    with uowf() as uow:
+        stage_start.start_stage(uow, stage_id=two_stages.final, actor="boss").raise_refusal()
     with uowf() as uow:
         [match] = uow.results.matches_of_stage(two_stages.final)
         board = uow.boards.for_match(match.id or 0)[0]

@@ -42,7 +42,7 @@ from orchestrator.services import live
 from orchestrator.services.definitions import definition_or_none
 from orchestrator.services.errors import Conflict, NotFound, ServiceError, ValidationFailed
 from orchestrator.services.playoff import commands as playoff_commands
-from orchestrator.services.setup import pool_draft, stage_start
+from orchestrator.services.setup import pool_draft
 
 # --- what changed ---------------------------------------------------------------------------------------
 
@@ -381,7 +381,11 @@ def reseed_later_stage(uow: UnitOfWork, *, late_change_id: int, actor: str, reas
 
 
 def _redraft(uow: UnitOfWork, stage: Stage, *, actor: str) -> None:
-    """Draft a pool stage again and bring it back to where it was (published, started)."""
+    """Draft a pool stage again and publish it again if it was published or started.
+
+    A stage that had started (without a game) is left published: its new pools' pairing-number lots are
+    committed now and drawn when staff start it again, never in the step that committed them (docs/lots.md).
+    """
     was = stage.status
     for rnd in uow.results.rounds_of_stage(stage.id or 0):
         uow.session.delete(rnd)  # no game yet: its matches and boards go with it
@@ -393,8 +397,6 @@ def _redraft(uow: UnitOfWork, stage: Stage, *, actor: str) -> None:
     pool_draft.draft_pools(uow, stage_id=stage.id or 0, actor=actor)
     if was in (StageStatus.PUBLISHED.value, StageStatus.RUNNING.value):
         pool_draft.publish_pools(uow, stage_id=stage.id or 0, actor=actor)
-    if was == StageStatus.RUNNING.value:
-        stage_start.start_stage(uow, stage_id=stage.id or 0, actor=actor)
 
 
 # --- read models ----------------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ from orchestrator.domain.pools import (
 from orchestrator.services import live
 from orchestrator.services.definitions import definition_of
 from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
+from orchestrator.services.setup import draws, pairing_lots
 from orchestrator.services.setup.event_setup import (
     EventField,
     event_field,
@@ -177,6 +178,7 @@ class PoolView:
     status: str
     teams: tuple[PoolTeam, ...]
     average: Fraction
+    pairing_lot: draws.LotView | None = None  # committed when published, drawn when the stage starts
 
     @property
     def average_text(self) -> str:
@@ -241,8 +243,22 @@ def describe_pools(uow: UnitOfWork, *, stage_id: int) -> StagePools:
             for entry in entries
         )
         average = Fraction(sum(t.strength for t in teams), len(teams)) if teams else Fraction(0)
+        lot = (
+            pairing_lots.pairing_lot_of(
+                uow, event_id=event.id or 0, stage=stage, pool=pool, teams=[t.name for t in teams]
+            )
+            if pool.status == PoolStatus.PUBLISHED.value
+            else None
+        )
         views.append(
-            PoolView(id=pool.id or 0, letter=pool.letter, status=pool.status, teams=teams, average=average)
+            PoolView(
+                id=pool.id or 0,
+                letter=pool.letter,
+                status=pool.status,
+                teams=teams,
+                average=average,
+                pairing_lot=draws.view_of(lot) if lot is not None else None,
+            )
         )
     spread = max(v.average for v in views) - min(v.average for v in views) if views else None
     return StagePools(
@@ -308,8 +324,13 @@ def swap_teams(uow: UnitOfWork, *, stage_id: int, team_a_id: int, team_b_id: int
     return split
 
 
-def publish_pools(uow: UnitOfWork, *, stage_id: int, actor: str) -> None:
-    """Make a stage's draft pools public; after this they can no longer be changed."""
+def publish_pools(uow: UnitOfWork, *, stage_id: int, actor: str, pairing_seed: bytes | None = None) -> None:
+    """Make a stage's draft pools public; after this they can no longer be changed.
+
+    Each pool's pairing-number lot is committed now (its hash public while the stage waits to start) and
+    drawn when the stage starts (docs/rules.md §7, docs/lots.md). ``pairing_seed`` is for tests and replays
+    only: without it every lot takes a fresh secret seed.
+    """
     event, stage = uow.setup.event_of_stage(stage_id)
     require_pool_stage(stage)
     if stage.status != StageStatus.DRAFT.value:
@@ -337,6 +358,9 @@ def publish_pools(uow: UnitOfWork, *, stage_id: int, actor: str) -> None:
         entity_id=stage_id,
         event_id=event.id or 0,
         pools=[pool.letter for pool in pools],
+    )
+    pairing_lots.commit_pairing_lots(
+        uow, event=event, stage=stage, pools=pools, actor=actor, pairing_seed=pairing_seed
     )
     live.announce(uow, f"stage:{stage_id}", kind="pools")
     live.announce(uow, f"event:{event.slug}", kind="stage", stage_id=stage_id)

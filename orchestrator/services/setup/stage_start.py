@@ -4,7 +4,6 @@ pool, Berger rounds, matches and boards with the default lineup (the six main pl
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -13,6 +12,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from orchestrator.adapters.tables import (
     Event,
     EventStatus,
+    Lot,
     Match,
     Pool,
     PoolEntry,
@@ -29,7 +29,7 @@ from orchestrator.domain.scoring import GameResult, board_colours
 from orchestrator.services import live
 from orchestrator.services.definitions import definition_of
 from orchestrator.services.errors import Conflict, ValidationFailed
-from orchestrator.services.setup import draws
+from orchestrator.services.setup import draws, pairing_lots
 from orchestrator.services.setup.event_setup import (
     record_audit,
     require_pool_stage,
@@ -53,16 +53,6 @@ def _utc(moment: datetime | None, zone: ZoneInfo) -> datetime | None:
     return local.astimezone(UTC)
 
 
-def pairing_lot_purpose(stage_name: str, letter: str) -> str:
-    """The purpose text of the lot that draws a pool's pairing numbers (also used by the simulation)."""
-    return f"{stage_name} pool {letter} pairing numbers"
-
-
-def _pool_seed(pairing_seed: bytes, event_slug: str, stage_key: str, letter: str) -> bytes:
-    # One seed per event and pool, so that every lot has its own commitment (commitments are unique).
-    return hashlib.sha256(pairing_seed + f"|{event_slug}|{stage_key}|{letter}".encode()).digest()
-
-
 def new_board_row(
     match_id: int, board_no: int, white: int | None, black: int | None, actor: str, now: datetime
 ) -> dict[str, object]:
@@ -84,23 +74,52 @@ def new_board_row(
     }
 
 
-def start_stage(
-    uow: UnitOfWork, *, stage_id: int, actor: str, pairing_seed: bytes | None = None
-) -> list[int]:
-    """Start a published pool stage: pairing numbers, rounds, matches and boards; returns the round ids.
+@dataclass(frozen=True, slots=True)
+class StageStart:
+    """What ``start_stage`` did: the new rounds, or why the stage did not start.
 
-    Each pool's pairing numbers are drawn by a recorded lot (docs/rules.md §7); pairings follow the Berger
-    tables (FIDE C.05 Annex 1); the first-named team has White on the odd boards (docs/rules.md §1); every
-    board starts with the default lineup (the teams' main players) and no result. ``pairing_seed`` is for
-    tests and replays only: without it every pool's lot takes a fresh secret seed.
+    Returned rather than raised so that the unit of work commits the pairing-number lots a refused start
+    committed (as ``authenticate`` returns a LoginVerdict); call ``raise_refusal()`` after the unit of work.
+    """
+
+    round_ids: tuple[int, ...]
+    refusal: Conflict | None = None
+
+    def raise_refusal(self) -> None:
+        if self.refusal is not None:
+            raise self.refusal
+
+
+def start_stage(uow: UnitOfWork, *, stage_id: int, actor: str) -> StageStart:
+    """Start a published pool stage: pairing numbers, rounds, matches and boards.
+
+    Each pool's pairing numbers are drawn by the lot committed when its pools were published (docs/rules.md
+    §7, docs/lots.md); pairings follow the Berger tables (FIDE C.05 Annex 1); the first-named team has White
+    on the odd boards (docs/rules.md §1); every board starts with the default lineup (the teams' main
+    players) and no result. A pool without its committed lot (published before lots were committed at
+    publishing) gets one now and the stage does not start: the refusal says to start again, so that the
+    hash is public before the draw.
     """
     event, stage, pools = _startable(uow, stage_id)
-    definition = definition_of(event)
-    rounds = _create_rounds(uow, stage_id, definition, stage_definition(definition, stage))
     # Only the pools' teams: their names and main players (plain rows, not the whole field as objects).
     entries_of = {pool.id or 0: list(uow.setup.entries_of_pool(pool.id or 0)) for pool in pools}
     team_ids = [entry.team_id for entries in entries_of.values() for entry in entries]
     team_name = {team_id: team.name for team_id, team in uow.setup.teams_by_id(team_ids).items()}
+    lots = {
+        pool.id or 0: pairing_lots.pairing_lot_of(
+            uow,
+            event_id=event.id or 0,
+            stage=stage,
+            pool=pool,
+            teams=[team_name[e.team_id] for e in entries_of[pool.id or 0]],
+        )
+        for pool in pools
+    }
+    missing = [pool for pool in pools if lots[pool.id or 0] is None]
+    if missing:
+        return StageStart((), _commit_missing_lots(uow, event, stage, missing, actor=actor))
+    definition = definition_of(event)
+    rounds = _create_rounds(uow, stage_id, definition, stage_definition(definition, stage))
     lineup = _DefaultLineup(
         main_by_team=uow.setup.main_boards_by_team(team_ids),
         first_colours=board_colours(definition.team_format.boards, first_named=True),
@@ -110,17 +129,35 @@ def start_stage(
     lot_ids: list[int] = []
     offset = 0
     for pool in pools:
-        entries = entries_of[pool.id or 0]
-        seed = (
-            _pool_seed(pairing_seed, event.slug, stage.key, pool.letter) if pairing_seed is not None else None
-        )
-        lot_id, team_of_number = _draw_pairing_numbers(
-            uow, event, stage, pool, entries, team_name, actor=actor, seed=seed
-        )
-        lot_ids.append(lot_id)
+        lot = lots[pool.id or 0]
+        assert lot is not None
+        team_of_number = _draw_pairing_numbers(uow, lot, entries_of[pool.id or 0], team_name, actor=actor)
+        lot_ids.append(lot.id or 0)
         offset += _create_pool_games(uow, pool, rounds, team_of_number, lineup, offset)
     _mark_started(uow, event, stage, pools, rounds=len(rounds), lot_ids=lot_ids, actor=actor)
-    return [r.id or 0 for r in rounds.values()]
+    return StageStart(tuple(r.id or 0 for r in rounds.values()))
+
+
+def _commit_missing_lots(
+    uow: UnitOfWork, event: Event, stage: Stage, pools: list[Pool], *, actor: str
+) -> Conflict:
+    """Commit the pairing-number lots the pools lack; the refusal that tells staff to start again."""
+    one = len(pools) == 1
+    which = ("pool " if one else "pools ") + ", ".join(pool.letter for pool in pools)
+    pairing_lots.commit_pairing_lots(
+        uow,
+        event=event,
+        stage=stage,
+        pools=pools,
+        actor=actor,
+        reason=f"committed when {stage.name} was started: {which} had no committed lot",
+    )
+    lots, were, them = ("lot", "was", "it") if one else ("lots", "were", "them")
+    return Conflict(
+        f"{stage.name} did not start: the pairing-number {lots} of {which} {were} committed now (the pools "
+        "were published before lots were committed at publishing; the hash is under Draws by lot). "
+        f"Start the stage again to draw {them}."
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,28 +206,13 @@ def _create_rounds(
 
 
 def _draw_pairing_numbers(
-    uow: UnitOfWork,
-    event: Event,
-    stage: Stage,
-    pool: Pool,
-    entries: list[PoolEntry],
-    team_name: Mapping[int, str],
-    *,
-    actor: str,
-    seed: bytes | None,
-) -> tuple[int, dict[int, int]]:
-    """Draw the pool's pairing numbers by a recorded lot; returns the lot's id and the team of each number."""
-    lot = draws.draw_recorded_lot(
-        uow,
-        event_id=event.id or 0,
-        purpose=pairing_lot_purpose(stage.name, pool.letter),
-        candidates=[team_name[e.team_id] for e in entries],
-        actor=actor,
-        kind="order",
-        seed=seed,
-    )
-    assert lot.outcome is not None
-    number_of = {name: index for index, name in enumerate(lot.outcome, start=1)}
+    uow: UnitOfWork, lot: Lot, entries: list[PoolEntry], team_name: Mapping[int, str], *, actor: str
+) -> dict[int, int]:
+    """Draw the pool's committed lot (unless staff drew it already) and give each team its pairing number;
+    returns the team of each number."""
+    if lot.outcome is None:
+        draws.reveal_lot(uow, lot_id=lot.id or 0, actor=actor)
+    number_of = pairing_lots.numbers_of(lot)
     # Two steps, so that (pool, pairing number) stays unique while numbers move.
     for entry in entries:
         entry.pairing_number = -entry.pairing_number
@@ -202,7 +224,7 @@ def _draw_pairing_numbers(
         team_of_number[entry.pairing_number] = entry.team_id
         uow.session.add(entry)
     uow.flush()
-    return lot.id, team_of_number
+    return team_of_number
 
 
 def _create_pool_games(
