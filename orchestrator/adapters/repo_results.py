@@ -22,7 +22,6 @@ from orchestrator.adapters.tables import (
     Board,
     Event,
     LateChange,
-    Lot,
     Match,
     Player,
     Pool,
@@ -228,7 +227,7 @@ class ResultsRepository(Lookups):
     def annulment_of_player(self, player_id: int) -> Annulment | None:
         return self.session.exec(select(Annulment).where(Annulment.player_id == player_id)).first()
 
-    # --- standings and lots ----------------------------------------------------------------------
+    # --- standings ----------------------------------------------------------------------------------
 
     def standings_of_pool(self, pool_id: int) -> Sequence[Standing]:
         return self.session.exec(
@@ -242,11 +241,6 @@ class ResultsRepository(Lookups):
         if keep:
             statement = statement.where(table.team_id.notin_(keep))
         self.session.execute(statement)
-
-    def lots_with_purpose(self, event_id: int, purpose: str) -> Sequence[Lot]:
-        return self.session.exec(
-            select(Lot).where(Lot.event_id == event_id, Lot.purpose == purpose).order_by(col(Lot.id))
-        ).all()
 
     # --- late changes ----------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from orchestrator.adapters.tables import (
     Duel,
     Event,
     LoginAttempt,
+    Lot,
     Match,
     Player,
     Pool,
@@ -147,6 +148,12 @@ class Lookups(Repository):
             .join(Round, col(Round.id) == col(Match.round_id))
             .where(*where)
             .order_by(col(Round.number), col(Match.match_no))
+        ).all()
+
+    def lots_with_purpose(self, event_id: int, purpose: str) -> Sequence[Lot]:
+        """An event's lots of one purpose (a pool's pairing numbers, its tie-break), oldest first."""
+        return self.session.exec(
+            select(Lot).where(Lot.event_id == event_id, Lot.purpose == purpose).order_by(col(Lot.id))
         ).all()
 
     # --- teams and players ---------------------------------------------------------------------------

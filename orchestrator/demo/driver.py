@@ -66,7 +66,7 @@ from orchestrator.services.errors import ServiceError
 from orchestrator.services.gameserver.player_links import store_link
 from orchestrator.services.playoff.read import BracketView, DuelInfo, bracket_view
 from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE
-from orchestrator.services.setup import event_setup
+from orchestrator.services.setup import event_setup, pool_draft, stage_start
 from orchestrator.standin import create_standin_app
 from orchestrator.standin.app import admin_headers
 from orchestrator.web.app import create_app
@@ -372,21 +372,26 @@ class DemoDriver:
         self.timings.setdefault(key, StageTiming(key, name, kind, utcnow()))
         if status == StageStatus.DRAFT.value:
             with self.uow_factory() as uow:
-                pool_ids = event_setup.draft_pools(uow, stage_id=stage_id, actor=STAFF_ACTOR)
+                pool_ids = pool_draft.draft_pools(uow, stage_id=stage_id, actor=STAFF_ACTOR)
             self.say(f"{name}: {len(pool_ids)} pools drafted")
             with self.uow_factory() as uow:
-                event_setup.publish_pools(uow, stage_id=stage_id, actor=STAFF_ACTOR)
+                pool_draft.publish_pools(
+                    uow, stage_id=stage_id, actor=STAFF_ACTOR, pairing_seed=self.pairing_seed
+                )
             self.say(f"{name}: pools published")
         with self.uow_factory() as uow:
-            round_ids = event_setup.start_stage(
-                uow, stage_id=stage_id, actor=STAFF_ACTOR, pairing_seed=self.pairing_seed
-            )
-            # Same transaction: beat never sees the file's real (past) dates, which would all be due at once.
-            start = utcnow() + timedelta(seconds=self.plan.lead_s)
-            compress_rounds(
-                uow, stage_id=stage_id, start=start, gap_s=self.plan.round_gap_s, actor=STAFF_ACTOR
-            )
-        self.say(f"{name}: started, {len(round_ids)} rounds {self.plan.round_gap_s:.1f} s apart")
+            started = stage_start.start_stage(uow, stage_id=stage_id, actor=STAFF_ACTOR)
+            if started.refusal is None:
+                # Same transaction: beat never sees the file's real (past) dates, all due at once.
+                start = utcnow() + timedelta(seconds=self.plan.lead_s)
+                compress_rounds(
+                    uow, stage_id=stage_id, start=start, gap_s=self.plan.round_gap_s, actor=STAFF_ACTOR
+                )
+        if started.refusal is not None:  # pairing lots committed now: the next step starts the stage
+            self.say(f"{name}: {started.refusal.message}")
+            return
+        rounds = len(started.round_ids)
+        self.say(f"{name}: started, {rounds} rounds {self.plan.round_gap_s:.1f} s apart")
 
     def _closed(self, stage_id: int, key: str, name: str, closed_at: datetime) -> None:
         timing = self.timings.get(key)

@@ -312,9 +312,11 @@ def get_stage_closing(request: Request, stage_id: int, user: AuthUser = require_
 def post_stage_close(
     request: Request, stage_id: int, user: AuthUser = require_role(*ADMINS)
 ) -> dict[str, Any]:
-    """Close the stage (409 naming each open round, board or appeal); final standings are stored."""
+    """Close the stage (409 naming each open round, board or appeal, or a tie-break lot committed now:
+    close again to draw it); final standings are stored."""
     with get_uow_factory(request)() as uow:
         closed = standings_service.close_stage(uow, stage_id=stage_id, actor=user.username)
+    closed.raise_refusal()  # after the commit: the tie-break lots it committed stay public
     return {
         "stage_id": closed.stage_id,
         "pools": [

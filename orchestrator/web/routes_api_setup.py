@@ -1,7 +1,8 @@
 """JSON API for event setup under /api/v1/staff (owners and administrators change, staff read), and the
 public lots of an event (commitment always; seed and outcome once drawn, docs/rules.md §7).
 
-The same use cases as the staff pages (orchestrator/services/setup/event_setup.py, rosters.py, draws.py).
+The same use cases as the staff pages (orchestrator/services/setup/: event_setup.py, pool_draft.py,
+stage_start.py, draws.py; services/teams/rosters.py).
 Errors follow the app's mapping: 422 with every problem, 409 for a step taken out of order, 404.
 """
 
@@ -16,7 +17,7 @@ from pydantic import BaseModel, Field
 from orchestrator.adapters.tables import Role
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import NotFound
-from orchestrator.services.setup import draws, event_setup
+from orchestrator.services.setup import draws, event_setup, pool_draft, stage_start
 from orchestrator.services.teams import rosters
 from orchestrator.web.auth import allow_public, require_role, require_staff
 from orchestrator.web.deps import get_uow_factory
@@ -68,6 +69,21 @@ class ImportOut(BaseModel):
     lines: int
 
 
+class LotOut(BaseModel):
+    id: int
+    purpose: str
+    kind: str
+    candidates: list[str]
+    commitment: str
+    seed_hex: str | None
+    outcome: list[str] | None
+    drawn_by: str
+    committed_at: datetime
+    revealed_at: datetime | None
+    void: bool  # set aside without a draw (seed published, no outcome): docs/lots.md
+    procedure: str
+
+
 class PoolTeamOut(BaseModel):
     team_id: int
     name: str
@@ -85,6 +101,9 @@ class PoolOut(BaseModel):
     average: str = Field(description="exact average strength as a fraction n/d")
     average_display: str
     teams: list[PoolTeamOut]
+    pairing_lot: LotOut | None = Field(
+        default=None, description="the pairing-number lot, committed at publishing, drawn at the start"
+    )
 
 
 class StagePoolsOut(BaseModel):
@@ -114,25 +133,11 @@ class LotIn(BaseModel):
     kind: str = Field(default="one", description="'one' (one candidate) or 'order' (a full order)")
 
 
-class LotOut(BaseModel):
-    id: int
-    purpose: str
-    kind: str
-    candidates: list[str]
-    commitment: str
-    seed_hex: str | None
-    outcome: list[str] | None
-    drawn_by: str
-    committed_at: datetime
-    revealed_at: datetime | None
-    procedure: str
-
-
 def _fraction(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
-def _pools_out(view: event_setup.StagePools) -> StagePoolsOut:
+def _pools_out(view: pool_draft.StagePools) -> StagePoolsOut:
     return StagePoolsOut(
         stage_id=view.stage_id,
         stage_key=view.stage_key,
@@ -148,13 +153,14 @@ def _pools_out(view: event_setup.StagePools) -> StagePoolsOut:
                 average=_fraction(p.average),
                 average_display=p.average_text,
                 teams=[_team(t) for t in p.teams],
+                pairing_lot=_lot_out(p.pairing_lot) if p.pairing_lot is not None else None,
             )
             for p in view.pools
         ],
     )
 
 
-def _team(team: event_setup.PoolTeam) -> PoolTeamOut:
+def _team(team: pool_draft.PoolTeam) -> PoolTeamOut:
     return PoolTeamOut(
         team_id=team.team_id,
         name=team.name,
@@ -179,6 +185,7 @@ def _lot_out(view: draws.LotView) -> LotOut:
         drawn_by=view.drawn_by,
         committed_at=view.committed_at,
         revealed_at=view.revealed_at,
+        void=view.void,
         procedure=str(data["procedure"]),
     )
 
@@ -233,7 +240,7 @@ def import_rosters(
 @staff.get("/stages/{stage_id}/pools", response_model=StagePoolsOut, summary="A stage's pools (draft too)")
 def get_pools(request: Request, stage_id: int, user: AuthUser = require_staff()) -> StagePoolsOut:
     with get_uow_factory(request)() as uow:
-        return _pools_out(event_setup.describe_pools(uow, stage_id=stage_id))
+        return _pools_out(pool_draft.describe_pools(uow, stage_id=stage_id))
 
 
 @staff.post("/stages/{stage_id}/pools/draft", response_model=StagePoolsOut, summary="Draft a stage's pools")
@@ -241,9 +248,9 @@ def draft_pools(
     request: Request, stage_id: int, user: AuthUser = require_role(Role.OWNER, Role.ADMIN)
 ) -> StagePoolsOut:
     with get_uow_factory(request)() as uow:
-        event_setup.draft_pools(uow, stage_id=stage_id, actor=user.username)
+        pool_draft.draft_pools(uow, stage_id=stage_id, actor=user.username)
     with get_uow_factory(request)() as uow:
-        return _pools_out(event_setup.describe_pools(uow, stage_id=stage_id))
+        return _pools_out(pool_draft.describe_pools(uow, stage_id=stage_id))
 
 
 @staff.post(
@@ -253,11 +260,11 @@ def swap_teams(
     request: Request, stage_id: int, body: SwapIn, user: AuthUser = require_role(Role.OWNER, Role.ADMIN)
 ) -> StagePoolsOut:
     with get_uow_factory(request)() as uow:
-        event_setup.swap_teams(
+        pool_draft.swap_teams(
             uow, stage_id=stage_id, team_a_id=body.team_a_id, team_b_id=body.team_b_id, actor=user.username
         )
     with get_uow_factory(request)() as uow:
-        return _pools_out(event_setup.describe_pools(uow, stage_id=stage_id))
+        return _pools_out(pool_draft.describe_pools(uow, stage_id=stage_id))
 
 
 @staff.post(
@@ -267,9 +274,9 @@ def publish_pools(
     request: Request, stage_id: int, user: AuthUser = require_role(Role.OWNER, Role.ADMIN)
 ) -> StagePoolsOut:
     with get_uow_factory(request)() as uow:
-        event_setup.publish_pools(uow, stage_id=stage_id, actor=user.username)
+        pool_draft.publish_pools(uow, stage_id=stage_id, actor=user.username)
     with get_uow_factory(request)() as uow:
-        return _pools_out(event_setup.describe_pools(uow, stage_id=stage_id))
+        return _pools_out(pool_draft.describe_pools(uow, stage_id=stage_id))
 
 
 @staff.post(
@@ -279,8 +286,9 @@ def start_stage(
     request: Request, stage_id: int, user: AuthUser = require_role(Role.OWNER, Role.ADMIN)
 ) -> RoundsOut:
     with get_uow_factory(request)() as uow:
-        round_ids = event_setup.start_stage(uow, stage_id=stage_id, actor=user.username)
-    return RoundsOut(round_ids=round_ids)
+        started = stage_start.start_stage(uow, stage_id=stage_id, actor=user.username)
+    started.raise_refusal()  # after the commit: a refused start keeps the lots it committed
+    return RoundsOut(round_ids=list(started.round_ids))
 
 
 @staff.post(

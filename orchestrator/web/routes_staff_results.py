@@ -252,20 +252,24 @@ def _close_page(
         "warnings": view.warnings,
         "late_changes": view.late_changes,
         "pools": view.pools,
+        "lots_to_draw": view.lots_to_draw,
     }
     return render(request, "staff/results/close.html", {**context, **extra}, status_code=status_code)
 
 
 @router.post("/stages/{stage_id}/close")
 def close_stage_submit(request: Request, stage_id: int, user: AuthUser = require_role(*ADMINS)) -> Response:
+    lots_committed = False
     try:
         with get_uow_factory(request)() as uow:
-            standings_service.close_stage(uow, stage_id=stage_id, actor=user.username)
+            closed = standings_service.close_stage(uow, stage_id=stage_id, actor=user.username)
+        lots_committed = closed.refusal is not None
+        closed.raise_refusal()  # after the commit: the lots it committed stay public
     except ServiceError as error:
         if error.status_code != 409:
             raise
-        with get_uow_factory(request)() as uow:
-            view = staff.closing_view(uow, stage_id=stage_id, with_pools=False)
+        with get_uow_factory(request)() as uow:  # the pools with the lots just committed, if any
+            view = staff.closing_view(uow, stage_id=stage_id, with_pools=lots_committed)
         return _close_page(request, view, status_code=409, can_close=True, error=error.message)
     return RedirectResponse(f"/staff/stages/{stage_id}/close?closed=1", status_code=303)
 

@@ -17,7 +17,7 @@ from orchestrator.adapters.tables import Role
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services.read import staff
-from orchestrator.services.setup import draws, event_setup
+from orchestrator.services.setup import draws, event_setup, pool_draft, stage_start
 from orchestrator.services.teams import rosters
 from orchestrator.web.auth import require_role, require_staff
 from orchestrator.web.deps import get_uow_factory, render
@@ -171,7 +171,7 @@ def _pools_page(
     request: Request, stage_id: int, user: AuthUser, *, status_code: int = 200, **extra: Any
 ) -> Response:
     with get_uow_factory(request)() as uow:
-        pools = event_setup.describe_pools(uow, stage_id=stage_id)
+        pools = pool_draft.describe_pools(uow, stage_id=stage_id)
         event = staff.staff_event_ref(uow, event_id=pools.event_id)
     context: dict[str, Any] = {
         "stage": pools,
@@ -191,7 +191,9 @@ def pools_page(request: Request, stage_id: int, user: AuthUser = require_staff()
 def _stage_action(request: Request, stage_id: int, user: AuthUser, action: Any, notice: str) -> Response:
     try:
         with get_uow_factory(request)() as uow:
-            action(uow)
+            done = action(uow)
+        if isinstance(done, stage_start.StageStart):  # a refusal that committed lots: raised after the commit
+            done.raise_refusal()
     except (ValidationFailed, Conflict) as error:
         return _pools_page(request, stage_id, user, status_code=error.status_code, **_problems_of(error))
     return _done(f"/staff/stages/{stage_id}/pools", notice)
@@ -205,7 +207,7 @@ def draft_pools(
         request,
         stage_id,
         user,
-        lambda uow: event_setup.draft_pools(uow, stage_id=stage_id, actor=user.username),
+        lambda uow: pool_draft.draft_pools(uow, stage_id=stage_id, actor=user.username),
         "drafted",
     )
 
@@ -219,7 +221,7 @@ def swap_teams(
     user: AuthUser = require_role(Role.OWNER, Role.ADMIN),
 ) -> Response:
     def action(uow: Any) -> None:
-        event_setup.swap_teams(
+        pool_draft.swap_teams(
             uow, stage_id=stage_id, team_a_id=team_a_id, team_b_id=team_b_id, actor=user.username
         )
 
@@ -237,7 +239,7 @@ def publish_pools(
         request,
         stage_id,
         user,
-        lambda uow: event_setup.publish_pools(uow, stage_id=stage_id, actor=user.username),
+        lambda uow: pool_draft.publish_pools(uow, stage_id=stage_id, actor=user.username),
         "published",
     )
 
@@ -250,7 +252,7 @@ def start_stage(
         request,
         stage_id,
         user,
-        lambda uow: event_setup.start_stage(uow, stage_id=stage_id, actor=user.username),
+        lambda uow: stage_start.start_stage(uow, stage_id=stage_id, actor=user.username),
         "started",
     )
 

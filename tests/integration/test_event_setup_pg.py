@@ -9,7 +9,7 @@ from sqlmodel import select
 from orchestrator.adapters.tables import Board, Lot, Match, Player, Stage
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.domain import lots
-from orchestrator.services.setup import draws, event_setup
+from orchestrator.services.setup import draws, pool_draft, stage_start
 from tests.support.factories import EVENT_2020, make_event, running_stage, stage_id_of
 
 
@@ -20,9 +20,9 @@ def test_the_2020_base_stage_goes_from_definition_to_nine_rounds_of_three_pools(
         event_id = make_event(uow, EVENT_2020, slug="olympiad-2020-base-pg")
     with uow_factory() as uow:
         base = stage_id_of(uow, event_id, "base")
-        pool_ids = event_setup.draft_pools(uow, stage_id=base, actor="owner")
+        pool_ids = pool_draft.draft_pools(uow, stage_id=base, actor="owner")
     with uow_factory() as uow:
-        view = event_setup.describe_pools(uow, stage_id=base)
+        view = pool_draft.describe_pools(uow, stage_id=base)
         assert [p.letter for p in view.pools] == ["A", "B", "C"] and [p.id for p in view.pools] == pool_ids
         assert all(len(p.teams) == 10 for p in view.pools)
         seeds = sorted(t.seed for p in view.pools for t in p.teams)
@@ -30,10 +30,10 @@ def test_the_2020_base_stage_goes_from_definition_to_nine_rounds_of_three_pools(
         assert view.spread is not None and view.spread == max(p.average for p in view.pools) - min(
             p.average for p in view.pools
         )
-        event_setup.publish_pools(uow, stage_id=base, actor="owner")
+        pool_draft.publish_pools(uow, stage_id=base, actor="owner")
     with uow_factory() as uow:
-        rounds = event_setup.start_stage(uow, stage_id=base, actor="owner")
-    assert len(rounds) == 9
+        started = stage_start.start_stage(uow, stage_id=base, actor="owner")
+    assert started.refusal is None and len(started.round_ids) == 9
     with uow_factory() as uow:
         assert uow.repo.get_or_raise(Stage, base).status == "running"
         players = {p.id: p for p in uow.session.exec(select(Player).where(Player.event_id == event_id)).all()}

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from orchestrator.adapters.tables import Board, Match, Player, Standing, Team
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
-from orchestrator.services.setup import event_setup
+from orchestrator.services.setup import event_setup, pool_draft, stage_start
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SMALL_EVENT_PATH = REPO_ROOT / "tests" / "fixtures" / "events" / "small.yaml"
@@ -53,16 +53,21 @@ def drafted_stage(
     """A stage with draft pools (a new small event unless ``event_id`` is given)."""
     event_id = make_event(uow) if event_id is None else event_id
     stage_id = stage_id_of(uow, event_id, stage_key)
-    event_setup.draft_pools(uow, stage_id=stage_id, actor=actor)
+    pool_draft.draft_pools(uow, stage_id=stage_id, actor=actor)
     return stage_id
 
 
 def published_stage(
-    uow: UnitOfWork, *, event_id: int | None = None, stage_key: str | None = None, actor: str = ACTOR
+    uow: UnitOfWork,
+    *,
+    event_id: int | None = None,
+    stage_key: str | None = None,
+    actor: str = ACTOR,
+    pairing_seed: bytes | None = TEST_PAIRING_SEED,
 ) -> int:
-    """A stage whose pools are drafted and published."""
+    """A stage whose pools are drafted and published (each pool's pairing-number lot committed, sealed)."""
     stage_id = drafted_stage(uow, event_id=event_id, stage_key=stage_key, actor=actor)
-    event_setup.publish_pools(uow, stage_id=stage_id, actor=actor)
+    pool_draft.publish_pools(uow, stage_id=stage_id, actor=actor, pairing_seed=pairing_seed)
     return stage_id
 
 
@@ -74,9 +79,12 @@ def running_stage(
     actor: str = ACTOR,
     pairing_seed: bytes | None = TEST_PAIRING_SEED,
 ) -> int:
-    """A started stage: rounds, matches and boards (default lineups, no results) exist."""
-    stage_id = published_stage(uow, event_id=event_id, stage_key=stage_key, actor=actor)
-    event_setup.start_stage(uow, stage_id=stage_id, actor=actor, pairing_seed=pairing_seed)
+    """A started stage, as staff get there (publish, then start): rounds, matches and boards (default
+    lineups, no results) exist, and each pool's pairing-number lot is drawn."""
+    stage_id = published_stage(
+        uow, event_id=event_id, stage_key=stage_key, actor=actor, pairing_seed=pairing_seed
+    )
+    stage_start.start_stage(uow, stage_id=stage_id, actor=actor).raise_refusal()
     return stage_id
 
 
@@ -88,7 +96,7 @@ def store_final_standings(
     ``orders`` maps a pool letter to team names, best first; a pool not given keeps its pairing order.
     Only for tests that need the next stage's entrants; the standings service computes real ones.
     """
-    pools = event_setup.describe_pools(uow, stage_id=stage_id)
+    pools = pool_draft.describe_pools(uow, stage_id=stage_id)
     for pool in pools.pools:
         by_name = {team.name: team.team_id for team in pool.teams}
         names = (

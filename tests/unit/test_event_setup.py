@@ -13,7 +13,7 @@ from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.domain import lots
 from orchestrator.domain.round_robin import berger_table
 from orchestrator.services.errors import Conflict, ValidationFailed
-from orchestrator.services.setup import event_setup
+from orchestrator.services.setup import event_setup, pool_draft, stage_start
 from tests.support.factories import (
     SMALL_EVENT,
     TEST_PAIRING_SEED,
@@ -83,9 +83,9 @@ def test_drafting_puts_every_entrant_in_one_draft_pool_with_provisional_numbers(
 ) -> None:
     with uow_factory() as uow:
         stage_id = stage_id_of(uow, make_event(uow))
-        pool_ids = event_setup.draft_pools(uow, stage_id=stage_id, actor="anna")
+        pool_ids = pool_draft.draft_pools(uow, stage_id=stage_id, actor="anna")
     with uow_factory() as uow:
-        view = event_setup.describe_pools(uow, stage_id=stage_id)
+        view = pool_draft.describe_pools(uow, stage_id=stage_id)
         assert [p.id for p in view.pools] == pool_ids and view.pools[0].status == "draft"
         assert sorted(t.name for t in view.pools[0].teams) == ["Denmark", "Finland", "Norway", "Sweden"]
         assert [t.pairing_number for t in view.pools[0].teams] == [1, 2, 3, 4]
@@ -99,7 +99,7 @@ def test_drafting_a_later_stage_waits_for_the_final_standings_of_the_earlier_one
         event_id = make_event(uow)
         running_stage(uow, event_id=event_id)
         with pytest.raises(Conflict, match="no final standings"):
-            event_setup.draft_pools(uow, stage_id=stage_id_of(uow, event_id, "final"), actor="anna")
+            pool_draft.draft_pools(uow, stage_id=stage_id_of(uow, event_id, "final"), actor="anna")
 
 
 def test_a_later_stage_takes_the_top_places_of_the_final_standings(uow_factory: UnitOfWorkFactory) -> None:
@@ -109,8 +109,8 @@ def test_a_later_stage_takes_the_top_places_of_the_final_standings(uow_factory: 
         store_final_standings(uow, stage_id=group, orders={"A": ["Finland", "Denmark", "Norway", "Sweden"]})
     with uow_factory() as uow:
         final = stage_id_of(uow, event_id, "final")
-        event_setup.draft_pools(uow, stage_id=final, actor="anna")
-        view = event_setup.describe_pools(uow, stage_id=final)
+        pool_draft.draft_pools(uow, stage_id=final, actor="anna")
+        view = pool_draft.describe_pools(uow, stage_id=final)
         assert sorted(t.name for t in view.pools[0].teams) == ["Denmark", "Finland"]
 
 
@@ -125,15 +125,15 @@ def test_swapping_two_teams_between_draft_pools_moves_them_and_reports_new_avera
     )
     with uow_factory() as uow:
         stage_id = stage_id_of(uow, make_event(uow, text))
-        event_setup.draft_pools(uow, stage_id=stage_id, actor="anna")
-        before = event_setup.describe_pools(uow, stage_id=stage_id)
+        pool_draft.draft_pools(uow, stage_id=stage_id, actor="anna")
+        before = pool_draft.describe_pools(uow, stage_id=stage_id)
     a, b = before.pools[0].teams[0], before.pools[1].teams[0]
     with uow_factory() as uow:
-        split = event_setup.swap_teams(
+        split = pool_draft.swap_teams(
             uow, stage_id=stage_id, team_a_id=a.team_id, team_b_id=b.team_id, actor="anna"
         )
     with uow_factory() as uow:
-        after = event_setup.describe_pools(uow, stage_id=stage_id)
+        after = pool_draft.describe_pools(uow, stage_id=stage_id)
     assert b.name in [t.name for t in after.pools[0].teams] and a.name in [
         t.name for t in after.pools[1].teams
     ]
@@ -144,10 +144,10 @@ def test_swapping_two_teams_between_draft_pools_moves_them_and_reports_new_avera
 def test_swapping_two_teams_of_the_same_pool_is_refused(uow_factory: UnitOfWorkFactory) -> None:
     with uow_factory() as uow:
         stage_id = stage_id_of(uow, make_event(uow))
-        event_setup.draft_pools(uow, stage_id=stage_id, actor="anna")
-        teams = event_setup.describe_pools(uow, stage_id=stage_id).pools[0].teams
+        pool_draft.draft_pools(uow, stage_id=stage_id, actor="anna")
+        teams = pool_draft.describe_pools(uow, stage_id=stage_id).pools[0].teams
         with pytest.raises(ValidationFailed, match="same pool"):
-            event_setup.swap_teams(
+            pool_draft.swap_teams(
                 uow, stage_id=stage_id, team_a_id=teams[0].team_id, team_b_id=teams[1].team_id, actor="anna"
             )
 
@@ -158,17 +158,17 @@ def test_published_pools_can_no_longer_be_drafted_or_swapped(uow_factory: UnitOf
         assert uow.repo.get_or_raise(Stage, stage_id).status == "published"
         assert all(p.status == "published" and p.published_at for p in uow.setup.pools_of(stage_id))
         with pytest.raises(Conflict):
-            event_setup.draft_pools(uow, stage_id=stage_id, actor="anna")
+            pool_draft.draft_pools(uow, stage_id=stage_id, actor="anna")
         with pytest.raises(Conflict):
-            event_setup.publish_pools(uow, stage_id=stage_id, actor="anna")
+            pool_draft.publish_pools(uow, stage_id=stage_id, actor="anna")
 
 
 def test_a_stage_cannot_start_before_its_pools_are_published(uow_factory: UnitOfWorkFactory) -> None:
     with uow_factory() as uow:
         stage_id = stage_id_of(uow, make_event(uow))
-        event_setup.draft_pools(uow, stage_id=stage_id, actor="anna")
+        pool_draft.draft_pools(uow, stage_id=stage_id, actor="anna")
         with pytest.raises(Conflict, match="published"):
-            event_setup.start_stage(uow, stage_id=stage_id, actor="anna")
+            stage_start.start_stage(uow, stage_id=stage_id, actor="anna")
 
 
 def test_starting_a_stage_creates_berger_rounds_matches_and_boards_with_default_lineups(
@@ -262,7 +262,7 @@ def test_a_stage_starts_only_once(uow_factory: UnitOfWorkFactory) -> None:
     with uow_factory() as uow:
         stage_id = running_stage(uow)
         with pytest.raises(Conflict):
-            event_setup.start_stage(uow, stage_id=stage_id, actor="anna")
+            stage_start.start_stage(uow, stage_id=stage_id, actor="anna")
     with uow_factory() as uow:
         assert len(rows(uow, Round)) == 3 and len(rows(uow, Match)) == 6 and len(rows(uow, Board)) == 36
 

@@ -16,7 +16,7 @@ from orchestrator.services.errors import Conflict, ValidationFailed
 from orchestrator.services.playoff.commands import build_bracket
 from orchestrator.services.results import fairplay, late_changes, results
 from orchestrator.services.results import standings as standings_service
-from orchestrator.services.setup import event_setup
+from orchestrator.services.setup import draws, pool_draft, stage_start
 from tests.support.factories import make_event, running_stage, stage_id_of
 from tests.unit.test_glue_playoff import SMALL_PLAYOFF
 
@@ -89,7 +89,7 @@ def build_two_stages(uowf: UnitOfWorkFactory) -> TwoStages:
         standings_service.close_stage(uow, stage_id=group, actor="boss", now=utcnow() + LATER)
     with uowf() as uow:
         final = stage_id_of(uow, event_id, "final")
-        event_setup.draft_pools(uow, stage_id=final, actor="boss")
+        pool_draft.draft_pools(uow, stage_id=final, actor="boss")
     return TwoStages(event_id, group, final)
 
 
@@ -102,14 +102,15 @@ def two_stages(uowf: UnitOfWorkFactory) -> TwoStages:
 def final_started(uowf: UnitOfWorkFactory, two_stages: TwoStages) -> None:
     """The Final's pools published and the stage started (rounds, matches, boards)."""
     with uowf() as uow:
-        event_setup.publish_pools(uow, stage_id=two_stages.final, actor="boss")
-        event_setup.start_stage(uow, stage_id=two_stages.final, actor="boss")
+        pool_draft.publish_pools(uow, stage_id=two_stages.final, actor="boss")
+    with uowf() as uow:
+        stage_start.start_stage(uow, stage_id=two_stages.final, actor="boss").raise_refusal()
 
 
 def final_teams(uowf: UnitOfWorkFactory, stage_id: int) -> list[str]:
     with uowf() as uow:
         return sorted(
-            t.name for pool in event_setup.describe_pools(uow, stage_id=stage_id).pools for t in pool.teams
+            t.name for pool in pool_draft.describe_pools(uow, stage_id=stage_id).pools for t in pool.teams
         )
 
 
@@ -204,13 +205,20 @@ def test_reseeding_an_unstarted_stage_drafts_it_again_from_the_corrected_standin
 
 
 @pytest.mark.usefixtures("final_started")
-def test_reseeding_a_published_stage_without_games_publishes_and_starts_it_again(
+def test_reseeding_a_started_stage_without_games_publishes_it_again_and_its_new_lot_is_drawn_at_the_start(
     uowf: UnitOfWorkFactory, two_stages: TwoStages
 ) -> None:
     change = denmark_beats_sweden_after_closing(uowf, two_stages)
     with uowf() as uow:
         late_changes.reseed_later_stage(uow, late_change_id=change.id, actor="boss", reason="no game yet")
     assert final_teams(uowf, two_stages.final) == ["Denmark", "Norway"]
+    with uowf() as uow:  # published again, its new pairing lot sealed: never committed and drawn in one step
+        assert uow.results.get_or_raise(Stage, two_stages.final).status == "published"
+        assert uow.results.matches_of_stage(two_stages.final) == []
+        [sealed] = [lot for lot in uow.setup.lots_of(two_stages.event_id) if lot.seed_hex is None]
+        assert sorted(sealed.candidates) == ["Denmark", "Norway"]
+    with uowf() as uow:
+        stage_start.start_stage(uow, stage_id=two_stages.final, actor="boss").raise_refusal()
     with uowf() as uow:
         stage = uow.results.get_or_raise(Stage, two_stages.final)
         [match] = uow.results.matches_of_stage(two_stages.final)
@@ -219,6 +227,36 @@ def test_reseeding_a_published_stage_without_games_publishes_and_starts_it_again
             "Denmark",
             "Norway",
         }
+        drawn = uow.setup.lots_of(two_stages.event_id)[-1]
+        assert drawn.id == sealed.id and drawn.outcome and drawn.commitment == sealed.commitment
+
+
+def test_reseeding_a_published_stage_voids_its_sealed_pairing_lot_and_commits_one_for_the_new_pool(
+    uowf: UnitOfWorkFactory, two_stages: TwoStages
+) -> None:
+    with uowf() as uow:
+        pool_draft.publish_pools(uow, stage_id=two_stages.final, actor="boss")
+    with uowf() as uow:
+        [old] = [lot for lot in uow.setup.lots_of(two_stages.event_id) if lot.seed_hex is None]
+        old_id, old_commitment = old.id, old.commitment
+    with uowf() as uow:
+        correct_winner(uow, the_match(uow, two_stages.group, "Sweden", "Denmark"), "Denmark")
+    [change] = pending(uowf, two_stages.final)
+    with uowf() as uow:
+        late_changes.reseed_later_stage(uow, late_change_id=change.id, actor="boss", reason="Denmark in")
+    with uowf() as uow:
+        views = {view.id: view for view in draws.list_lots(uow, event_id=two_stages.event_id)}
+        void = views[old_id]
+        assert void.void and void.commitment == old_commitment and void.seed_hex and void.outcome is None
+        [entry] = uow.results.audit(entity="lot", entity_id=old_id, action_prefix="lot.void")
+        assert entry.reason and "published again" in entry.reason
+        [new] = [view for view in views.values() if not view.revealed]
+        assert sorted(new.candidates) == ["Denmark", "Norway"] and new.commitment != old_commitment
+    with uowf() as uow:
+        stage_start.start_stage(uow, stage_id=two_stages.final, actor="boss").raise_refusal()
+    with uowf() as uow:
+        assert draws.get_lot(uow, lot_id=new.id).outcome is not None
+        assert draws.get_lot(uow, lot_id=old_id).void
 
 
 @pytest.mark.usefixtures("final_started")

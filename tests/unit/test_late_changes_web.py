@@ -7,7 +7,7 @@ from fastapi import FastAPI
 
 from orchestrator.adapters.tables import Role
 from orchestrator.services.accounts.users import create_user
-from orchestrator.services.setup import event_setup
+from orchestrator.services.setup import pool_draft
 from tests.support.web import PASSWORD, login
 from tests.unit.test_late_changes import build_two_stages, correct_winner, the_match
 
@@ -43,7 +43,7 @@ def test_staff_see_the_consequence_in_words_and_re_seed_with_the_form(app: FastA
     after = client.get(f"/staff/events/{SLUG}/results").text
     assert "Ruling: reseeded by arbiter" in after and "Denmark qualified on the corrected result" in after
     with app.state.uow_factory() as uow:
-        pools = event_setup.describe_pools(uow, stage_id=corrected).pools
+        pools = pool_draft.describe_pools(uow, stage_id=corrected).pools
     assert sorted(t.name for t in pools[0].teams) == ["Denmark", "Norway"]
 
 

@@ -309,7 +309,8 @@ def test_closing_stores_final_standings_with_every_tie_break_value(
             tuple(lot.outcome or ()),
         )
     assert lot_rules.check_lot(record)  # anyone can recompute the draw from the published seed
-    assert [entry[0] for entry in audit(uowf, action_prefix="lot.")] == ["lot.draw"]
+    # committed when the pool's last match was complete (its hash public), drawn by the closing
+    assert [entry[0] for entry in audit(uowf, action_prefix="lot.")] == ["lot.draw", "lot.commit"]
 
 
 def test_a_pool_without_lot_in_its_chain_keeps_teams_tied_and_draws_no_lot(uowf: UnitOfWorkFactory) -> None:
@@ -400,6 +401,11 @@ def test_a_late_correction_needs_a_reason_keeps_a_result_and_stores_the_final_st
             actor="boss",
             reason="committee ruling",
         )
+    # Norway's opponent now leads the other two, still tied: their lot is committed now, not drawn, so the
+    # standings wait for it; closing again draws it and stores the final standings again.
+    assert all(row.provisional for row in stored(uowf, pool.pool_id))
+    with uowf() as uow:
+        standings_service.close_stage(uow, stage_id=pool.stage_id, actor="boss").raise_refusal()
     rows = stored(uowf, pool.pool_id)
     assert not any(row.provisional for row in rows)
     after = {row.team_id: row.values["GP"] for row in rows}

@@ -565,9 +565,12 @@ def advance_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime |
         log.info("stage %s not closed yet: results or appeals still open", stage_id)
         return False
     try:  # close_stage lists every problem (appeal windows...) under the pool locks, and changes nothing then
-        close_stage(uow, stage_id=stage_id, actor=actor, now=now)
+        closed = close_stage(uow, stage_id=stage_id, actor=actor, now=now)
     except Conflict as error:
         log.info("stage %s not closed yet: %s", stage_id, error)
+        return False
+    if closed.refusal is not None:  # tie-break lots committed now: a later tick draws them and closes
+        log.info("stage %s not closed yet: %s", stage_id, closed.refusal.message)
         return False
     enqueue(uow, PLAYOFF_TICK)  # after the commit: the next knockout stage's bracket may be due
     return True

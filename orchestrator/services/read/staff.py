@@ -27,6 +27,7 @@ from orchestrator.services.results import standings as standings_service
 from orchestrator.services.results import withdrawals as withdrawal_service
 from orchestrator.services.results.appeals import AppealView
 from orchestrator.services.results.standings import PoolRecords
+from orchestrator.services.results.tie_lots import TieLot
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +145,7 @@ class ClosingPool:
     table: Standings
     data: PoolRecords
     stored: dict[int, Standing]
+    ties: tuple[TieLot, ...] = ()  # teams still tied after the chain, each group with its lot (if any)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +156,11 @@ class ClosingView:
     warnings: tuple[str, ...]
     pools: tuple[ClosingPool, ...]
     late_changes: tuple[late_change_service.LateChangeView, ...] = ()
+
+    @property
+    def lots_to_draw(self) -> bool:
+        """A group still tied whose lot is not drawn yet (closing draws it, or commits it first)."""
+        return any(not tie.drawn for pool in self.pools for tie in pool.ties)
 
 
 def closing_view(uow: UnitOfWork, *, stage_id: int, with_pools: bool = True) -> ClosingView:
@@ -170,7 +177,8 @@ def closing_view(uow: UnitOfWork, *, stage_id: int, with_pools: bool = True) -> 
         data = standings_service.pool_records(uow, pool_id=pool.id or 0)
         table = standings_service.pool_standings(uow, pool_id=pool.id or 0)
         stored = {row.team_id: row for row in uow.results.standings_of_pool(pool.id or 0)}
-        pools.append(ClosingPool(pool, table, data, stored))
+        ties = standings_service.pool_tie_lots(uow, data)
+        pools.append(ClosingPool(pool, table, data, stored, ties))
     changes = tuple(late_change_service.late_changes(uow, stage_id=stage_id, shown=True))
     return ClosingView(event, stage, tuple(problems), tuple(warnings), tuple(pools), changes)
 

@@ -33,6 +33,7 @@ from orchestrator.services.read.context import (
 from orchestrator.services.read.documents import JsonDocument
 from orchestrator.services.read.formatting import average, format_score, format_value, tiebreak_label
 from orchestrator.services.read.matches import MatchLine, RoundView, boards_of, match_line, round_views
+from orchestrator.services.results import tie_lots
 
 log = logging.getLogger(__name__)
 
@@ -116,6 +117,19 @@ class PoolSummary:
 
 
 @dataclass(frozen=True, slots=True)
+class TieLotNote:
+    """A lot that orders teams tied after the whole chain (docs/lots.md): its hash from the moment it is
+    committed, its seed and order once drawn (when the stage closes)."""
+
+    places: str  # "2–4"
+    teams: tuple[str, ...]
+    commitment: str
+    drawn: bool
+    seed_hex: str | None
+    order: tuple[str, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
 class PoolView(JsonDocument):
     event: EventRef
     stage: StageItem
@@ -129,6 +143,7 @@ class PoolView(JsonDocument):
     crosstable: tuple[CrossRow, ...]
     rounds: tuple[RoundView, ...]
     topics: tuple[str, ...]
+    tie_lots: tuple[TieLotNote, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,4 +402,29 @@ def pool_view(uow: UnitOfWork, *, slug: str, stage_key: str, letter: str) -> Poo
         crosstable=_crosstable(pool, table.lines),
         rounds=round_views(pool.rounds, pool.matches),
         topics=topics,
+        tie_lots=_tie_lot_notes(uow, data, stage, pool_row, table.lines),
+    )
+
+
+def _tie_lot_notes(
+    uow: UnitOfWork, data: EventData, stage: Stage, pool: PoolRow, lines: Sequence[StandingLine]
+) -> tuple[TieLotNote, ...]:
+    """The pool's tie-break (g) lots that order its tied teams: committed (hash) or drawn (seed, order)."""
+    if "LOT" not in data.chain(stage):
+        return ()
+    lots = uow.public.lots_with_purpose(data.id, tie_lots.lot_purpose(pool))
+    if not lots:
+        return ()
+    rows = [(line.rank, line.team.name, line.separated_by) for line in lines]
+    return tuple(
+        TieLotNote(
+            places=tie.places,
+            teams=tie.teams,
+            commitment=tie.lot.commitment,
+            drawn=tie.drawn,
+            seed_hex=tie.lot.seed_hex,  # None until the draw; the sealed seed is never read here
+            order=tuple(map(str, tie.lot.outcome)) if tie.lot.outcome is not None else None,
+        )
+        for tie in tie_lots.ordered_groups(rows, lots)
+        if tie.lot is not None
     )

@@ -5,7 +5,7 @@ FIDE's Online Olympiad regulations leave such a change to the arbiter and the ap
 change a started stage silently. After each change of a closed pool stage, ``review_after_match`` (and
 ``review_closed_stage``) compares who qualifies now with whom every later stage was built from:
 
-- a later pool stage: the teams drafted into its pools (services/setup/event_setup.py ``draft_pools``)
+- a later pool stage: the teams drafted into its pools (services/setup/pool_draft.py ``draft_pools``)
   against the entrants the corrected standings give now, and whether two pool winners now share a pool;
 - the play-off: the teams on the bracket's pool places (services/playoff/commands.py ``build_bracket``)
   against the places in the corrected standings, duel by duel.
@@ -42,7 +42,7 @@ from orchestrator.services import live
 from orchestrator.services.definitions import definition_or_none
 from orchestrator.services.errors import Conflict, NotFound, ServiceError, ValidationFailed
 from orchestrator.services.playoff import commands as playoff_commands
-from orchestrator.services.setup import event_setup
+from orchestrator.services.setup import pool_draft
 
 # --- what changed ---------------------------------------------------------------------------------------
 
@@ -126,7 +126,7 @@ def _pool_consequence(uow: UnitOfWork, source: Stage, later: Stage) -> Consequen
     if not pools:
         return None  # not drafted yet: it will be drafted from the corrected standings
     try:
-        names, apart = event_setup.stage_entrants(uow, stage_id=later.id or 0)
+        names, apart = pool_draft.stage_entrants(uow, stage_id=later.id or 0)
     except ServiceError:
         return None  # an earlier stage has no final standings (yet): nothing to compare
     pool_of = {team.name: pool.letter for pool in pools for team in uow.results.teams_of_pool(pool.id or 0)}
@@ -381,7 +381,11 @@ def reseed_later_stage(uow: UnitOfWork, *, late_change_id: int, actor: str, reas
 
 
 def _redraft(uow: UnitOfWork, stage: Stage, *, actor: str) -> None:
-    """Draft a pool stage again and bring it back to where it was (published, started)."""
+    """Draft a pool stage again and publish it again if it was published or started.
+
+    A stage that had started (without a game) is left published: its new pools' pairing-number lots are
+    committed now and drawn when staff start it again, never in the step that committed them (docs/lots.md).
+    """
     was = stage.status
     for rnd in uow.results.rounds_of_stage(stage.id or 0):
         uow.session.delete(rnd)  # no game yet: its matches and boards go with it
@@ -390,11 +394,9 @@ def _redraft(uow: UnitOfWork, stage: Stage, *, actor: str) -> None:
     uow.session.add(stage)
     uow.session.flush()
     uow.session.expire_all()
-    event_setup.draft_pools(uow, stage_id=stage.id or 0, actor=actor)
+    pool_draft.draft_pools(uow, stage_id=stage.id or 0, actor=actor)
     if was in (StageStatus.PUBLISHED.value, StageStatus.RUNNING.value):
-        event_setup.publish_pools(uow, stage_id=stage.id or 0, actor=actor)
-    if was == StageStatus.RUNNING.value:
-        event_setup.start_stage(uow, stage_id=stage.id or 0, actor=actor)
+        pool_draft.publish_pools(uow, stage_id=stage.id or 0, actor=actor)
 
 
 # --- read models ----------------------------------------------------------------------------------------

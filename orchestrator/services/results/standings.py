@@ -10,16 +10,16 @@ Rules applied when a pool is read (``pool_records``):
   keeps the game's own result,
   and the audit log keeps what it was scored as;
 - tie-breaks follow the stage's chain (``stage.tiebreaks``, default the 2020 list); a tie left after the
-  chain is broken by a recorded lot only when the chain ends with LOT and the stage is being closed.
+  chain is broken by a recorded lot only when the chain ends with LOT: committed once the pool's last match
+  is complete, drawn when the stage is closed (services/results/tie_lots.py, docs/lots.md).
 
 Stored ``standing`` rows: ``values`` holds every tie-break by code as an exact fraction written as text
 ("23/2"), plus "LOT" (the lot position) when a lot separated teams; ``provisional`` is False only for the
-final standings of a closed stage (the next stage is seeded from those alone).
+final standings of a closed stage, every lot they need drawn (the next stage is seeded from those alone).
 """
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -29,7 +29,7 @@ from functools import lru_cache
 from orchestrator.adapters.tables import (
     Event,
     EventStatus,
-    Lot,
+    LateChangeCause,
     Match,
     MatchStatus,
     Pool,
@@ -41,7 +41,6 @@ from orchestrator.adapters.tables import (
 )
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
-from orchestrator.domain import lots as lot_rules
 from orchestrator.domain.scoring import (
     DEFAULT_SCORING,
     GameResult,
@@ -56,6 +55,7 @@ from orchestrator.services import live
 from orchestrator.services.boards import ScoredBoard
 from orchestrator.services.definitions import definition_or_none
 from orchestrator.services.errors import Conflict, NotFound
+from orchestrator.services.results import late_changes, tie_lots
 
 DEFAULT_CHAIN = PRESETS["online-2020"]
 DEFAULT_BOARDS = 6
@@ -231,85 +231,19 @@ def pool_standings(uow: UnitOfWork, *, pool_id: int) -> Standings:
     return _standings(data, recorded_lot_numbers(uow, data))
 
 
-# --- lots for tie-break LOT ---------------------------------------------------------------------------
+# --- lots for tie-break LOT (services/results/tie_lots.py) ---------------------------------------------
 
 
-def lot_purpose(pool: Pool) -> str:
-    return f"tie-break LOT pool {pool.id}"
+def pool_tie_lots(uow: UnitOfWork, data: PoolRecords) -> tuple[tie_lots.TieLot, ...]:
+    """The groups still tied after the chain, each with its lot, when the chain ends with LOT."""
+    if "LOT" not in data.chain:
+        return ()
+    return tie_lots.pool_ties(uow, event_id=data.event.id or 0, pool=data.pool, standings=_standings(data))
 
 
 def recorded_lot_numbers(uow: UnitOfWork, data: PoolRecords) -> dict[str, int] | None:
-    """Lot positions from earlier recorded draws whose candidates are exactly a group still tied."""
-    if "LOT" not in data.chain:
-        return None
-    standings = _standings(data)
-    groups = standings.unresolved_ties
-    if not groups:
-        return None
-    recorded = uow.results.lots_with_purpose(data.event.id or 0, lot_purpose(data.pool))
-    numbers: dict[str, int] = {}
-    for group in groups:
-        for lot in reversed(recorded):
-            if set(lot.candidates) == set(group) and lot.outcome:
-                numbers.update({team: i for i, team in enumerate(lot.outcome, start=1)})
-                break
-    complete = all(all(team in numbers for team in group) for group in groups)
-    return numbers if complete and numbers else None
-
-
-def _draw_lots(uow: UnitOfWork, data: PoolRecords, *, actor: str) -> dict[str, int] | None:
-    """Recorded lots for every group still tied after the chain (docs/rules.md §7): reuse one, else draw
-    anew."""
-    if "LOT" not in data.chain:
-        return None
-    groups = _standings(data).unresolved_ties
-    if not groups:
-        return None
-    recorded = uow.results.lots_with_purpose(data.event.id or 0, lot_purpose(data.pool))
-    numbers: dict[str, int] = {}
-    for group in groups:
-        reuse = next(
-            (lot for lot in reversed(recorded) if set(lot.candidates) == set(group) and lot.outcome), None
-        )
-        if reuse is not None:
-            order = list(reuse.outcome or [])
-        else:
-            seed = secrets.token_bytes(32)
-            purpose = lot_purpose(data.pool)
-            drawn = lot_rules.run_lot(seed, group, purpose=purpose, kind=lot_rules.LotKind.ORDER)
-            now = utcnow()
-            row = uow.results.add(
-                Lot(
-                    event_id=data.event.id or 0,
-                    purpose=purpose,
-                    commitment=drawn.commitment,
-                    seed_hex=drawn.seed_hex,
-                    candidates=list(drawn.candidates),
-                    outcome=list(drawn.outcome),
-                    drawn_by=actor,
-                    committed_at=now,
-                    revealed_at=now,
-                )
-            )
-            uow.audit.record(
-                actor=actor,
-                action="lot.draw",
-                entity="lot",
-                entity_id=row.id,
-                event_id=data.event.id,
-                new={
-                    "purpose": purpose,
-                    "procedure": lot_rules.PROCEDURE,
-                    "candidates": list(drawn.candidates),
-                    "commitment": drawn.commitment,
-                    "seed": drawn.seed_hex,
-                    "outcome": list(drawn.outcome),
-                },
-                reason=f"teams still tied after the tie-break chain in pool {data.pool.letter}",
-            )
-            order = list(drawn.outcome)
-        numbers.update({team: i for i, team in enumerate(order, start=1)})
-    return numbers
+    """Lot positions from drawn lots whose candidates are exactly a group still tied (every group's)."""
+    return tie_lots.lot_numbers(pool_tie_lots(uow, data))
 
 
 # --- stored standings ----------------------------------------------------------------------------------
@@ -381,13 +315,29 @@ def recompute_pool(
 ) -> PoolResult:
     """Store the pool's standings again; final (provisional=False) only when its stage is closed.
 
+    Once the pool's last match is complete, a group still tied after the chain gets its lot committed (the
+    hash only; ``close_stage`` draws it, docs/lots.md).
+
     ``annulled``: as for ``pool_records`` (the event's annulled players, when already read).
     """
     uow.locks.lock_pool(pool_id)
     data = pool_records(uow, pool_id=pool_id, annulled=annulled)
+    ties = pool_tie_lots(uow, data)
+    if ties and not data.incomplete_matches:  # the pool is complete: its ties' lots are committed now
+        tie_lots.commit_missing(
+            uow,
+            event_id=data.event.id or 0,
+            pool=data.pool,
+            ties=ties,
+            actor=actor,
+            reason=f"committed when the last match of pool {data.pool.letter} was complete",
+        )
+    lots = tie_lots.lot_numbers(ties) or {}
     closed = data.stage.status == StageStatus.CLOSED.value
-    provisional = not closed or bool(data.incomplete_matches) or bool(data.open_appeals)
-    lots = (_draw_lots(uow, data, actor=actor) if not provisional else recorded_lot_numbers(uow, data)) or {}
+    # Final once the stage is closed, every match counts, no appeal is open and every lot needed is drawn.
+    provisional = (
+        not closed or bool(data.incomplete_matches) or bool(data.open_appeals) or (bool(ties) and not lots)
+    )
     standings = _standings(data, lots or None)
     _store(uow, data, standings, provisional=provisional, lots=lots)
     live.announce(uow, f"pool:{pool_id}", kind="standings")
@@ -445,37 +395,70 @@ def closing_problems(uow: UnitOfWork, *, stage_id: int, now: datetime | None = N
 
 @dataclass(frozen=True, slots=True)
 class ClosedStage:
+    """What ``close_stage`` did: the pools' final standings, or why the stage is not closed yet.
+
+    Returned rather than raised so that the unit of work commits the lots a refused closing committed (as
+    ``authenticate`` returns a LoginVerdict); call ``raise_refusal()`` after the unit of work.
+    """
+
     stage_id: int
     pools: tuple[PoolResult, ...]
+    refusal: Conflict | None = None
+
+    def raise_refusal(self) -> None:
+        if self.refusal is not None:
+            raise self.refusal
 
 
 def close_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | None = None) -> ClosedStage:
-    """Close a pool stage: refuse with every open round, board or appeal; store the final standings."""
+    """Close a pool stage: refuse with every open round, board or appeal; draw the tie-break lots and store
+    the final standings.
+
+    A group still tied after the chain is ordered by its lot, committed in an earlier step (docs/lots.md). One
+    that has none gets it committed here and the stage is not closed: the returned refusal says to close
+    again, so the hash is public before the draw. On a closed stage whose lot a late correction left to
+    draw, closing again draws it and stores the final standings again.
+    """
     stage = uow.results.get(Stage, stage_id)
     if stage is None:
         raise NotFound(f"stage {stage_id} does not exist")
     pools = uow.results.pools_of_stage(stage_id)
     for pool in sorted(pools, key=lambda pool: pool.id or 0):  # id order, as ingestion locks them
         uow.locks.lock_pool(pool.id or 0)
-    problems = closing_problems(uow, stage_id=stage_id, now=now)
+    already_closed = stage.status == StageStatus.CLOSED.value
+    problems = [] if already_closed else closing_problems(uow, stage_id=stage_id, now=now)
     if problems:
         raise Conflict(f"Stage {stage.name} cannot be closed: " + " ".join(problems))
-    stage.status = StageStatus.CLOSED.value  # before the recomputation: the standings become final
-    stage.closed_at = now or utcnow()
-    uow.session.add(stage)
-    for match in uow.results.matches_of_stage(stage_id):
-        if match.status != MatchStatus.FINISHED.value:
-            match.status = MatchStatus.FINISHED.value
-            match.finished_at = match.finished_at or stage.closed_at
-            uow.session.add(match)
-    uow.session.flush()
     annulled = uow.results.annulled_player_ids(stage.event_id)
+    ties = _stage_ties(uow, stage, pools, annulled)
+    if already_closed and all(tie.drawn for pool_ties in ties.values() for tie in pool_ties):
+        raise Conflict(f"Stage {stage.name} is already closed.")
+    committed = [
+        tie.sentence(pool.letter)
+        for pool in pools
+        for tie in tie_lots.commit_missing(
+            uow,
+            event_id=stage.event_id,
+            pool=pool,
+            ties=ties[pool.id or 0],
+            actor=actor,
+            reason=f"committed when {stage.name} was to be closed",
+        )
+    ]
+    if committed:
+        return ClosedStage(stage_id, (), _lots_committed_now(stage, committed))
+    if not already_closed:
+        _mark_closing(uow, stage, now=now)
+    for pool in pools:
+        tie_lots.draw_sealed(uow, ties=ties[pool.id or 0], actor=actor)
     results = tuple(
         recompute_pool(uow, pool_id=pool.id or 0, actor=actor, annulled=annulled) for pool in pools
     )
+    for pool in pools:
+        tie_lots.void_unused(uow, event_id=stage.event_id, pool=pool, ties=ties[pool.id or 0], actor=actor)
     uow.audit.record(
         actor=actor,
-        action="stage.close",
+        action="stage.close" if not already_closed else "stage.lots_drawn",
         entity="stage",
         entity_id=stage_id,
         event_id=stage.event_id,
@@ -489,9 +472,52 @@ def close_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | N
             }
         },
     )
+    if already_closed:  # the final standings changed: later stages built from them are compared again
+        late_changes.review_closed_stage(
+            uow,
+            stage_id=stage_id,
+            actor=actor,
+            cause=LateChangeCause.CORRECTION,
+            cause_text=f"tie-break lots of {stage.name} drawn by {actor} after a late correction",
+        )
     event = mark_stage_closed(uow, stage, actor=actor, now=stage.closed_at)
     live.announce(uow, f"event:{event.slug}", kind="stage-closed", stage_id=stage_id)
     return ClosedStage(stage_id, results)
+
+
+def _stage_ties(
+    uow: UnitOfWork, stage: Stage, pools: Sequence[Pool], annulled: set[int]
+) -> dict[int, tuple[tie_lots.TieLot, ...]]:
+    """Each pool's groups still tied after the chain, with their lots (none when the chain has no LOT)."""
+    if "LOT" not in stage_chain(stage):
+        return {pool.id or 0: () for pool in pools}
+    return {
+        pool.id or 0: pool_tie_lots(uow, pool_records(uow, pool_id=pool.id or 0, annulled=annulled))
+        for pool in pools
+    }
+
+
+def _lots_committed_now(stage: Stage, committed: Sequence[str]) -> Conflict:
+    lots = "; ".join(committed)
+    were = "was" if len(committed) == 1 else "were"
+    it = "it" if len(committed) == 1 else "them"
+    return Conflict(
+        f"Stage {stage.name} is not closed yet: {lots} {were} committed now (the hash is public under Draws "
+        f"by lot); close again to draw {it}."
+    )
+
+
+def _mark_closing(uow: UnitOfWork, stage: Stage, *, now: datetime | None) -> None:
+    """The stage and its matches are closed before the recomputation, so the standings become final."""
+    stage.status = StageStatus.CLOSED.value
+    stage.closed_at = now or utcnow()
+    uow.session.add(stage)
+    for match in uow.results.matches_of_stage(stage.id or 0):
+        if match.status != MatchStatus.FINISHED.value:
+            match.status = MatchStatus.FINISHED.value
+            match.finished_at = match.finished_at or stage.closed_at
+            uow.session.add(match)
+    uow.session.flush()
 
 
 def mark_stage_closed(uow: UnitOfWork, stage: Stage, *, actor: str, now: datetime | None = None) -> Event:

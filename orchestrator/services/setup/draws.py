@@ -6,6 +6,10 @@ The procedure (candidates in canonical order, HMAC-SHA256 stream, Fisher–Yates
 published purpose, candidates and seed. Between commit and reveal the seed sits in ``lot.sealed_seed_hex``,
 which no page, API answer, log line or live message ever shows; the reveal moves it to ``seed_hex``.
 Who ran the draw and when goes to the audit log.
+
+A lot that is no longer needed before its draw (pools published again, a tie that changed) is *void*: its
+seed is published without an outcome (``void_lot``), so anyone can see what it would have drawn, and it can
+never be drawn (docs/lots.md, "When each lot is committed and drawn").
 """
 
 from __future__ import annotations
@@ -46,7 +50,13 @@ class LotView:
 
     @property
     def revealed(self) -> bool:
+        """Drawn or void: the seed is public."""
         return self.seed_hex is not None
+
+    @property
+    def void(self) -> bool:
+        """Set aside without a draw: the seed is public, there is no outcome."""
+        return self.seed_hex is not None and self.outcome is None
 
     def verifies(self) -> bool:
         """Recompute the outcome from the revealed seed (False before the reveal or on any mismatch)."""
@@ -75,6 +85,7 @@ class LotView:
             "drawn_by": self.drawn_by,
             "committed_at": self.committed_at.isoformat(),
             "revealed_at": self.revealed_at.isoformat() if self.revealed_at else None,
+            "void": self.void,
             "procedure": lots.PROCEDURE,
         }
 
@@ -137,10 +148,12 @@ def commit_lot(
     actor: str,
     kind: str = "order",
     seed: bytes | None = None,
+    reason: str | None = None,
 ) -> int:
     """Commit to a fresh secret seed and publish only its SHA-256 (the draw happens at ``reveal_lot``).
 
-    ``seed`` is for replays and tests only; staff draws always take ``secrets.token_bytes(32)``.
+    ``seed`` is for replays and tests only; staff draws always take ``secrets.token_bytes(32)``. ``reason``
+    goes to the audit entry (why the lot was committed at this step).
     """
     event = uow.repo.get_or_raise(Event, event_id)
     purpose, cleaned, lot_kind = _checked(purpose, candidates, kind)
@@ -172,6 +185,7 @@ def commit_lot(
             "candidates": list(cleaned),
             "commitment": lot.commitment,
         },
+        reason=reason,
     )
     live.announce(uow, f"event:{event.slug}", kind="lot", lot_id=lot.id)
     return lot.id
@@ -180,53 +194,69 @@ def commit_lot(
 def reveal_lot(uow: UnitOfWork, *, lot_id: int, actor: str) -> LotView:
     """Run the committed draw: compute the outcome from the sealed seed, publish seed and outcome."""
     lot = uow.repo.get_or_raise(Lot, lot_id)
-    if lot.seed_hex is not None:
-        raise Conflict(
-            f"lot {lot_id} ({lot.purpose}) was already drawn on {lot.revealed_at:%Y-%m-%d %H:%M} UTC"
-        )
-    if lot.sealed_seed_hex is None:
-        raise Conflict(f"lot {lot_id} has no sealed seed; commit a new lot")
-    seed = bytes.fromhex(lot.sealed_seed_hex)
+    seed = _sealed_seed(lot)
     record = lots.run_lot(
         seed, [str(c) for c in lot.candidates], purpose=lot.purpose, kind=lots.LotKind(lot.kind)
     )
-    if record.commitment != lot.commitment:  # the stored seed is not the committed one: refuse to draw
-        raise Conflict(f"lot {lot_id}: the sealed seed does not match the published commitment")
+    return _publish_seed(uow, lot, seed, outcome=list(record.outcome), action="lot.draw", actor=actor)
+
+
+def void_lot(uow: UnitOfWork, *, lot_id: int, actor: str, reason: str) -> LotView:
+    """Set a committed lot aside without drawing it: its seed is published with no outcome, so anyone can
+    see what it would have drawn, and it can never be drawn (a superseded pairing or tie-break lot)."""
+    lot = uow.repo.get_or_raise(Lot, lot_id)
+    seed = _sealed_seed(lot)
+    return _publish_seed(uow, lot, seed, outcome=None, action="lot.void", actor=actor, reason=reason)
+
+
+def _sealed_seed(lot: Lot) -> bytes:
+    """The lot's sealed seed; Conflict when it was drawn or set aside already."""
+    if lot.seed_hex is not None:
+        done = "set aside (void)" if lot.outcome is None else "drawn"
+        raise Conflict(
+            f"lot {lot.id} ({lot.purpose}) was already {done} on {lot.revealed_at:%Y-%m-%d %H:%M} UTC"
+        )
+    if lot.sealed_seed_hex is None:
+        raise Conflict(f"lot {lot.id} has no sealed seed; commit a new lot")
+    seed = bytes.fromhex(lot.sealed_seed_hex)
+    if lots.commitment(seed) != lot.commitment:  # the stored seed is not the committed one: refuse
+        raise Conflict(f"lot {lot.id}: the sealed seed does not match the published commitment")
+    return seed
+
+
+def _publish_seed(
+    uow: UnitOfWork,
+    lot: Lot,
+    seed: bytes,
+    *,
+    outcome: list[str] | None,
+    action: str,
+    actor: str,
+    reason: str | None = None,
+) -> LotView:
+    """Move the sealed seed to the public one with the outcome (None: void), audited and announced."""
     now = utcnow()
-    lot.seed_hex = record.seed_hex
+    lot.seed_hex = seed.hex()
     lot.sealed_seed_hex = None
-    lot.outcome = list(record.outcome)
+    lot.outcome = outcome
     lot.revealed_at = now
     uow.repo.add(lot)
+    new: dict[str, object] = {"purpose": lot.purpose, "seed_hex": lot.seed_hex}
+    if outcome is not None:
+        new["outcome"] = outcome
     uow.audit.record(
         actor=actor,
-        action="lot.draw",
+        action=action,
         entity="lot",
-        entity_id=lot_id,
+        entity_id=lot.id,
         event_id=lot.event_id,
-        new={"purpose": lot.purpose, "seed_hex": record.seed_hex, "outcome": list(record.outcome)},
+        new=new,
+        reason=reason,
         at=now,
     )
     event = uow.repo.get_or_raise(Event, lot.event_id)
-    live.announce(uow, f"event:{event.slug}", kind="lot", lot_id=lot_id)
+    live.announce(uow, f"event:{event.slug}", kind="lot", lot_id=lot.id)
     return view_of(lot)
-
-
-def draw_recorded_lot(
-    uow: UnitOfWork,
-    *,
-    event_id: int,
-    purpose: str,
-    candidates: Sequence[str],
-    actor: str,
-    kind: str = "order",
-    seed: bytes | None = None,
-) -> LotView:
-    """Commit and reveal in one unit of work, for draws that are part of a larger step (pairing numbers)."""
-    lot_id = commit_lot(
-        uow, event_id=event_id, purpose=purpose, candidates=candidates, actor=actor, kind=kind, seed=seed
-    )
-    return reveal_lot(uow, lot_id=lot_id, actor=actor)
 
 
 def list_lots(uow: UnitOfWork, *, event_id: int) -> list[LotView]:

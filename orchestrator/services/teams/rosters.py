@@ -31,8 +31,8 @@ from orchestrator.domain.names import (
 from orchestrator.domain.teams import Category, Sex, TeamFormat, is_eligible
 from orchestrator.domain.teams import Player as DomainPlayer
 from orchestrator.services import live
+from orchestrator.services.definitions import definition_of
 from orchestrator.services.errors import ValidationFailed
-from orchestrator.services.setup.event_setup import definition_of
 
 COLUMNS = ("team", "federation", "seed", "name", "account", "sex", "birth_year", "rating", "role")
 _ALIASES = {"player": "name", "player_name": "name", "born": "birth_year", "birthyear": "birth_year"}

@@ -1,0 +1,298 @@
+"""Starting a published pool stage (docs/rules.md §1, §7): pairing numbers drawn by a recorded lot per
+pool, Berger rounds, matches and boards with the default lineup (the six main players).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from orchestrator.adapters.tables import (
+    Event,
+    EventStatus,
+    Lot,
+    Match,
+    Pool,
+    PoolEntry,
+    PoolStatus,
+    Round,
+    Stage,
+    StageStatus,
+)
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.db import utcnow
+from orchestrator.domain.event import EventDefinition, StageDef
+from orchestrator.domain.round_robin import berger_table
+from orchestrator.domain.scoring import GameResult, board_colours
+from orchestrator.services import live
+from orchestrator.services.definitions import definition_of
+from orchestrator.services.errors import Conflict, ValidationFailed
+from orchestrator.services.setup import draws, pairing_lots
+from orchestrator.services.setup.event_setup import (
+    record_audit,
+    require_pool_stage,
+    stage_definition,
+)
+
+# --- start_stage ----------------------------------------------------------------------------------------
+
+
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValidationFailed([f"timezone: unknown timezone {name!r}"]) from None
+
+
+def _utc(moment: datetime | None, zone: ZoneInfo) -> datetime | None:
+    if moment is None:
+        return None
+    local = moment if moment.tzinfo is not None else moment.replace(tzinfo=zone)
+    return local.astimezone(UTC)
+
+
+def new_board_row(
+    match_id: int, board_no: int, white: int | None, black: int | None, actor: str, now: datetime
+) -> dict[str, object]:
+    """A board's column values as ``Board()`` would make them: no result, no game, version 1."""
+    return {
+        "match_id": match_id,
+        "board_no": board_no,
+        "white_player_id": white,
+        "black_player_id": black,
+        "result": GameResult.PENDING.value,
+        "result_source": None,
+        "game_status": None,
+        "version": 1,
+        "game_id": None,
+        "game_url": None,
+        "pgn": None,
+        "updated_at": now,
+        "updated_by": actor,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class StageStart:
+    """What ``start_stage`` did: the new rounds, or why the stage did not start.
+
+    Returned rather than raised so that the unit of work commits the pairing-number lots a refused start
+    committed (as ``authenticate`` returns a LoginVerdict); call ``raise_refusal()`` after the unit of work.
+    """
+
+    round_ids: tuple[int, ...]
+    refusal: Conflict | None = None
+
+    def raise_refusal(self) -> None:
+        if self.refusal is not None:
+            raise self.refusal
+
+
+def start_stage(uow: UnitOfWork, *, stage_id: int, actor: str) -> StageStart:
+    """Start a published pool stage: pairing numbers, rounds, matches and boards.
+
+    Each pool's pairing numbers are drawn by the lot committed when its pools were published (docs/rules.md
+    §7, docs/lots.md); pairings follow the Berger tables (FIDE C.05 Annex 1); the first-named team has White
+    on the odd boards (docs/rules.md §1); every board starts with the default lineup (the teams' main
+    players) and no result. A pool without its committed lot (published before lots were committed at
+    publishing) gets one now and the stage does not start: the refusal says to start again, so that the
+    hash is public before the draw.
+    """
+    event, stage, pools = _startable(uow, stage_id)
+    # Only the pools' teams: their names and main players (plain rows, not the whole field as objects).
+    entries_of = {pool.id or 0: list(uow.setup.entries_of_pool(pool.id or 0)) for pool in pools}
+    team_ids = [entry.team_id for entries in entries_of.values() for entry in entries]
+    team_name = {team_id: team.name for team_id, team in uow.setup.teams_by_id(team_ids).items()}
+    lots = {
+        pool.id or 0: pairing_lots.pairing_lot_of(
+            uow,
+            event_id=event.id or 0,
+            stage=stage,
+            pool=pool,
+            teams=[team_name[e.team_id] for e in entries_of[pool.id or 0]],
+        )
+        for pool in pools
+    }
+    missing = [pool for pool in pools if lots[pool.id or 0] is None]
+    if missing:
+        return StageStart((), _commit_missing_lots(uow, event, stage, missing, actor=actor))
+    definition = definition_of(event)
+    rounds = _create_rounds(uow, stage_id, definition, stage_definition(definition, stage))
+    lineup = _DefaultLineup(
+        main_by_team=uow.setup.main_boards_by_team(team_ids),
+        first_colours=board_colours(definition.team_format.boards, first_named=True),
+        actor=actor,
+        now=utcnow(),
+    )
+    lot_ids: list[int] = []
+    offset = 0
+    for pool in pools:
+        lot = lots[pool.id or 0]
+        assert lot is not None
+        team_of_number = _draw_pairing_numbers(uow, lot, entries_of[pool.id or 0], team_name, actor=actor)
+        lot_ids.append(lot.id or 0)
+        offset += _create_pool_games(uow, pool, rounds, team_of_number, lineup, offset)
+    _mark_started(uow, event, stage, pools, rounds=len(rounds), lot_ids=lot_ids, actor=actor)
+    return StageStart(tuple(r.id or 0 for r in rounds.values()))
+
+
+def _commit_missing_lots(
+    uow: UnitOfWork, event: Event, stage: Stage, pools: list[Pool], *, actor: str
+) -> Conflict:
+    """Commit the pairing-number lots the pools lack; the refusal that tells staff to start again."""
+    one = len(pools) == 1
+    which = ("pool " if one else "pools ") + ", ".join(pool.letter for pool in pools)
+    pairing_lots.commit_pairing_lots(
+        uow,
+        event=event,
+        stage=stage,
+        pools=pools,
+        actor=actor,
+        reason=f"committed when {stage.name} was started: {which} had no committed lot",
+    )
+    lots, were, them = ("lot", "was", "it") if one else ("lots", "were", "them")
+    return Conflict(
+        f"{stage.name} did not start: the pairing-number {lots} of {which} {were} committed now (the pools "
+        "were published before lots were committed at publishing; the hash is under Draws by lot). "
+        f"Start the stage again to draw {them}."
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _DefaultLineup:
+    """What every new board starts with: the teams' main players, colours by board, who and when."""
+
+    main_by_team: Mapping[int, Mapping[int, int]]
+    first_colours: Sequence[str]
+    actor: str
+    now: datetime
+
+
+def _startable(uow: UnitOfWork, stage_id: int) -> tuple[Event, Stage, list[Pool]]:
+    """The event, the stage and its pools, when the stage may start (Conflict saying why not otherwise)."""
+    event, stage = uow.setup.event_of_stage(stage_id)
+    require_pool_stage(stage)
+    if stage.status != StageStatus.PUBLISHED.value:
+        raise Conflict(f"{stage.name} is {stage.status}: only a stage with published pools can start")
+    pools = list(uow.setup.pools_of(stage_id))
+    if not pools or any(pool.status != PoolStatus.PUBLISHED.value for pool in pools):
+        raise Conflict(f"{stage.name}: every pool must be published before the stage starts")
+    if uow.setup.rounds_of(stage_id):
+        raise Conflict(f"{stage.name} already has rounds")
+    return event, stage, pools
+
+
+def _create_rounds(
+    uow: UnitOfWork, stage_id: int, definition: EventDefinition, stage_def: StageDef
+) -> dict[int, Round]:
+    """The stage's rounds at their scheduled times (the event's zone), with their lineup deadlines."""
+    zone = _zone(definition.timezone)
+    rounds: dict[int, Round] = {}
+    for number in range(1, stage_def.rounds + 1):
+        scheduled = stage_def.schedule[number - 1] if number <= len(stage_def.schedule) else None
+        start = _utc(scheduled, zone)
+        rounds[number] = Round(
+            stage_id=stage_id,
+            number=number,
+            name=f"Round {number}",
+            scheduled_at=start,
+            lineup_deadline_at=definition.lineup_deadline(start),
+        )
+    uow.session.add_all(rounds.values())
+    uow.flush()
+    return rounds
+
+
+def _draw_pairing_numbers(
+    uow: UnitOfWork, lot: Lot, entries: list[PoolEntry], team_name: Mapping[int, str], *, actor: str
+) -> dict[int, int]:
+    """Draw the pool's committed lot (unless staff drew it already) and give each team its pairing number;
+    returns the team of each number."""
+    if lot.outcome is None:
+        draws.reveal_lot(uow, lot_id=lot.id or 0, actor=actor)
+    number_of = pairing_lots.numbers_of(lot)
+    # Two steps, so that (pool, pairing number) stays unique while numbers move.
+    for entry in entries:
+        entry.pairing_number = -entry.pairing_number
+        uow.session.add(entry)
+    uow.flush()
+    team_of_number: dict[int, int] = {}
+    for entry in entries:
+        entry.pairing_number = number_of[team_name[entry.team_id]]
+        team_of_number[entry.pairing_number] = entry.team_id
+        uow.session.add(entry)
+    uow.flush()
+    return team_of_number
+
+
+def _create_pool_games(
+    uow: UnitOfWork,
+    pool: Pool,
+    rounds: Mapping[int, Round],
+    team_of_number: Mapping[int, int],
+    lineup: _DefaultLineup,
+    offset: int,
+) -> int:
+    """The pool's Berger matches and their boards; returns how many tables a round of the pool uses."""
+    table = berger_table(len(team_of_number))
+    # The pool's matches in one flush (their ids come back in one statement), then their boards.
+    pool_matches = [
+        Match(
+            round_id=rounds[rr_round.number].id or 0,
+            pool_id=pool.id,
+            match_no=offset + pairing.table,
+            first_team_id=team_of_number[pairing.first],
+            second_team_id=team_of_number[pairing.second],
+        )
+        for rr_round in table
+        for pairing in rr_round.pairings
+    ]
+    uow.session.add_all(pool_matches)
+    uow.flush()
+    board_rows: list[dict[str, object]] = []
+    for match in pool_matches:
+        first, second = match.first_team_id, match.second_team_id
+        for board_no, colour in enumerate(lineup.first_colours, start=1):
+            first_player = lineup.main_by_team.get(first, {}).get(board_no)
+            second_player = lineup.main_by_team.get(second, {}).get(board_no)
+            white, black = (first_player, second_player) if colour == "W" else (second_player, first_player)
+            board_rows.append(new_board_row(match.id or 0, board_no, white, black, lineup.actor, lineup.now))
+    uow.setup.insert_boards(board_rows)
+    return max(len(r.pairings) for r in table)
+
+
+def _mark_started(
+    uow: UnitOfWork,
+    event: Event,
+    stage: Stage,
+    pools: list[Pool],
+    *,
+    rounds: int,
+    lot_ids: list[int],
+    actor: str,
+) -> None:
+    """The stage (and the event, if it was not yet) is running: audited and announced."""
+    stage.status = StageStatus.RUNNING.value
+    uow.session.add(stage)
+    if event.status in (EventStatus.DRAFT.value, EventStatus.PUBLISHED.value):
+        event.status = EventStatus.RUNNING.value
+    event.updated_at = utcnow()
+    uow.session.add(event)
+    uow.flush()
+    record_audit(
+        uow,
+        actor=actor,
+        action="stage.start",
+        entity="stage",
+        entity_id=stage.id,
+        event_id=event.id or 0,
+        rounds=rounds,
+        pools=[pool.letter for pool in pools],
+        lots=lot_ids,
+    )
+    live.announce(uow, f"stage:{stage.id}", kind="stage", status=stage.status)
+    live.announce(uow, f"event:{event.slug}", kind="stage", stage_id=stage.id)
+    for pool in pools:
+        live.announce(uow, f"pool:{pool.id}", kind="rounds")

@@ -1,0 +1,337 @@
+"""A lot's hash is public before its draw (docs/lots.md, "When each lot is committed and drawn"): a pool's
+pairing-number lot is committed when its pools are published and drawn when the stage starts; a tie-break
+(g) lot is committed once its pool's last match is complete (or by a first closing, which then does not
+close) and drawn when the stage closes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlmodel import select
+
+from orchestrator.adapters.tables import AuditLog, Lot, Role, Stage, Standing
+from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
+from orchestrator.config import Settings
+from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
+from orchestrator.domain import lots as lot_rules
+from orchestrator.services.accounts.users import create_user
+from orchestrator.services.errors import Conflict
+from orchestrator.services.gameserver import gameserver
+from orchestrator.services.read import staff
+from orchestrator.services.read import standings as read_standings
+from orchestrator.services.results import standings as standings_service
+from orchestrator.services.setup import draws, pool_draft, stage_start
+from tests.support.factories import TEST_PAIRING_SEED, make_event, published_stage, running_stage
+from tests.support.web import PASSWORD, form_token, login
+from tests.unit.test_results_fixtures import BuiltPool, build_pool
+from tests.unit.test_results_services import LATER, enter, play_all, stored, winning_codes
+
+
+def event_lots(uowf: UnitOfWorkFactory, event_id: int) -> list[Lot]:
+    with uowf() as uow:
+        rows = list(uow.setup.lots_of(event_id))
+        uow.session.expunge_all()  # read after the unit of work
+        return rows
+
+
+def lot_actions(uowf: UnitOfWorkFactory) -> list[str]:
+    """The lot entries of the audit log, oldest first."""
+    with uowf() as uow:
+        entries = uow.session.exec(select(AuditLog).order_by(AuditLog.id)).all()  # type: ignore[arg-type]
+        return [e.action for e in entries if e.action.startswith("lot.")]
+
+
+def event_of(uowf: UnitOfWorkFactory, stage_id: int) -> int:
+    with uowf() as uow:
+        return uow.repo.get_or_raise(Stage, stage_id).event_id
+
+
+# --- pairing numbers --------------------------------------------------------------------------------------
+
+
+def test_publishing_the_pools_commits_each_pools_pairing_lot_sealed_with_its_teams(
+    uowf: UnitOfWorkFactory,
+) -> None:
+    with uowf() as uow:
+        stage_id = published_stage(uow)
+    event_id = event_of(uowf, stage_id)
+    with uowf() as uow:
+        [view] = draws.list_lots(uow, event_id=event_id)
+        pools = pool_draft.describe_pools(uow, stage_id=stage_id)
+    assert view.purpose == "Group pool A pairing numbers"
+    assert sorted(view.candidates) == sorted(t.name for t in pools.pools[0].teams)
+    assert (view.seed_hex, view.outcome, view.revealed) == (None, None, False)
+    public = view.public()
+    assert (
+        public["commitment"] == view.commitment and public["seed_hex"] is None and public["outcome"] is None
+    )
+    # the staff pools page shows the commitment while the stage waits to start
+    assert pools.pools[0].pairing_lot is not None and pools.pools[0].pairing_lot.commitment == view.commitment
+    assert lot_actions(uowf) == ["lot.commit"]
+
+
+def test_starting_the_stage_draws_the_lot_committed_at_publishing_and_commits_no_other(
+    uowf: UnitOfWorkFactory,
+) -> None:
+    with uowf() as uow:
+        stage_id = published_stage(uow)
+    event_id = event_of(uowf, stage_id)
+    [sealed] = event_lots(uowf, event_id)
+    with uowf() as uow:
+        started = stage_start.start_stage(uow, stage_id=stage_id, actor="anna")
+    assert started.refusal is None and len(started.round_ids) == 3
+    [drawn] = event_lots(uowf, event_id)
+    assert (drawn.id, drawn.commitment) == (sealed.id, sealed.commitment)
+    assert drawn.outcome and drawn.seed_hex and drawn.sealed_seed_hex is None
+    assert lot_rules.verify(bytes.fromhex(drawn.seed_hex), sealed.commitment)
+    with uowf() as uow:
+        pool = uow.setup.pools_of(stage_id)[0]
+        teams = {t.id: t.name for t in uow.setup.teams_of(event_id)}
+        by_number = [teams[e.team_id] for e in uow.setup.entries_of_pool(pool.id or 0)]
+    assert by_number == drawn.outcome
+    assert lot_actions(uowf) == ["lot.commit", "lot.draw"]
+
+
+def _seeded_draw(tmp_path: Path) -> tuple[str, list[str]]:
+    """A small event published and started with the test seed, in its own database."""
+    engine = make_engine(Settings(data_dir=tmp_path, environment="test").sqlalchemy_url)
+    init_db(engine=engine)
+    factory = make_session_factory(engine)
+    try:
+        with UnitOfWork(factory) as uow:
+            event_id = make_event(uow)
+            running_stage(uow, event_id=event_id, pairing_seed=TEST_PAIRING_SEED)
+        with UnitOfWork(factory) as uow:
+            [lot] = uow.setup.lots_of(event_id)
+            return lot.commitment, list(lot.outcome or ())
+    finally:
+        engine.dispose()
+
+
+def test_the_same_pairing_seed_commits_the_same_hash_and_draws_the_same_numbers_in_another_database(
+    tmp_path: Path,
+) -> None:
+    first = _seeded_draw(tmp_path / "first")
+    assert first == _seeded_draw(tmp_path / "second")
+    assert len(first[1]) == 4
+
+
+def test_a_pool_published_without_its_lot_gets_it_committed_by_a_first_start_that_does_not_start(
+    uowf: UnitOfWorkFactory,
+) -> None:
+    with uowf() as uow:
+        stage_id = published_stage(uow)
+    event_id = event_of(uowf, stage_id)
+    with uowf() as uow:  # pools published before lots were committed at publishing
+        for lot in uow.setup.lots_of(event_id):
+            uow.session.delete(lot)
+    with uowf() as uow:
+        started = stage_start.start_stage(uow, stage_id=stage_id, actor="anna")
+    assert started.round_ids == () and started.refusal is not None
+    assert (
+        "pool A was committed now" in started.refusal.message
+        and "Start the stage again" in started.refusal.message
+    )
+    with pytest.raises(Conflict):
+        started.raise_refusal()
+    [sealed] = event_lots(uowf, event_id)
+    assert sealed.seed_hex is None and sealed.outcome is None
+    with uowf() as uow:
+        assert uow.repo.get_or_raise(Stage, stage_id).status == "published" and not uow.setup.rounds_of(
+            stage_id
+        )
+        commit = uow.results.audit(entity="lot", entity_id=sealed.id, action_prefix="lot.commit")[0]
+        assert commit.reason and "had no committed lot" in commit.reason
+    with uowf() as uow:
+        stage_start.start_stage(uow, stage_id=stage_id, actor="anna").raise_refusal()
+    [drawn] = event_lots(uowf, event_id)
+    assert drawn.id == sealed.id and drawn.commitment == sealed.commitment and drawn.outcome
+    with uowf() as uow:
+        assert uow.repo.get_or_raise(Stage, stage_id).status == "running"
+
+
+def test_a_void_lot_cannot_be_drawn_and_shows_its_seed_without_an_outcome(uowf: UnitOfWorkFactory) -> None:
+    with uowf() as uow:
+        stage_id = published_stage(uow)
+    [sealed] = event_lots(uowf, event_of(uowf, stage_id))
+    with uowf() as uow:
+        void = draws.void_lot(uow, lot_id=sealed.id or 0, actor="anna", reason="test")
+    assert void.void and void.seed_hex and void.outcome is None and not void.verifies()
+    assert lot_rules.verify(bytes.fromhex(void.seed_hex), sealed.commitment)
+    with pytest.raises(Conflict, match="void"), uowf() as uow:
+        draws.reveal_lot(uow, lot_id=sealed.id or 0, actor="anna")
+
+
+# --- tie-break (g) ----------------------------------------------------------------------------------------
+
+
+def play_match(uowf: UnitOfWorkFactory, built: BuiltPool, match_id: int) -> None:
+    """As ``play_all``: Norway wins its matches, the others draw 2-2."""
+    _, first, second = built.pairing(match_id)
+    codes = winning_codes(built, match_id, "Norway") if "Norway" in (first, second) else None
+    enter(uowf, built, match_id, codes or ["1-0"] * len(built.boards[match_id]))
+
+
+def tie_lots_of(uowf: UnitOfWorkFactory, built: BuiltPool) -> list[Lot]:
+    return [
+        lot
+        for lot in event_lots(uowf, built.event_id)
+        if lot.purpose == f"tie-break LOT pool {built.pool_id}"
+    ]
+
+
+def test_a_tie_gets_its_lot_committed_when_the_pools_last_match_is_complete_and_drawn_only_at_closing(
+    uowf: UnitOfWorkFactory, client: TestClient
+) -> None:
+    with uowf() as uow:
+        built = build_pool(uow)
+    *first, last = built.matches.values()
+    for match_id in first:
+        play_match(uowf, built, match_id)
+    assert tie_lots_of(uowf, built) == []  # ties during the stage are not decided by lot
+    play_match(uowf, built, last)
+    [sealed] = tie_lots_of(uowf, built)
+    assert sorted(sealed.candidates) == ["Denmark", "Finland", "Sweden"]
+    assert sealed.seed_hex is None and sealed.outcome is None
+    assert all(row.provisional for row in stored(uowf, built.pool_id))
+    with uowf() as uow:  # the public pool page and the staff closing page show the commitment
+        view = read_standings.pool_view(uow, slug=built.event_slug, stage_key="group", letter="A")
+        [tie] = staff.closing_view(uow, stage_id=built.stage_id).pools[0].ties
+    [note] = view.tie_lots
+    assert (note.places, note.commitment, note.drawn, note.seed_hex) == (
+        "2–4",
+        sealed.commitment,
+        False,
+        None,
+    )
+    assert tie.places == "2–4" and tie.committed and not tie.drawn
+    page = client.get(f"/events/{built.event_slug}/stages/group/pools/A").text
+    assert "A lot will decide places 2–4" in page and sealed.commitment in page
+    with uowf() as uow:
+        closed = standings_service.close_stage(
+            uow, stage_id=built.stage_id, actor="boss", now=utcnow() + LATER
+        )
+    assert closed.refusal is None
+    [drawn] = tie_lots_of(uowf, built)
+    assert (drawn.id, drawn.commitment) == (sealed.id, sealed.commitment) and drawn.outcome
+    rows = stored(uowf, built.pool_id)
+    assert not any(row.provisional for row in rows) and [row.rank for row in rows] == [1, 2, 3, 4]
+    assert lot_actions(uowf) == ["lot.commit", "lot.draw"]
+    with uowf() as uow:
+        view = read_standings.pool_view(uow, slug=built.event_slug, stage_key="group", letter="A")
+    [note] = view.tie_lots
+    assert note.drawn and note.order == tuple(drawn.outcome) and note.seed_hex == drawn.seed_hex
+
+
+def _complete_pool_without_its_lot(uowf: UnitOfWorkFactory) -> BuiltPool:
+    """Every result in, the tie's lot missing (a pool completed before lots were committed on completion)."""
+    with uowf() as uow:
+        built = build_pool(uow)
+    play_all(uowf, built)
+    with uowf() as uow:
+        for lot in uow.results.lots_with_purpose(built.event_id, f"tie-break LOT pool {built.pool_id}"):
+            uow.session.delete(lot)
+    return built
+
+
+def test_closing_with_a_tie_whose_lot_is_not_committed_commits_it_refuses_and_draws_it_when_closed_again(
+    uowf: UnitOfWorkFactory,
+) -> None:
+    built = _complete_pool_without_its_lot(uowf)
+    with uowf() as uow:
+        refused = standings_service.close_stage(
+            uow, stage_id=built.stage_id, actor="boss", now=utcnow() + LATER
+        )
+    assert refused.refusal is not None and refused.pools == ()
+    message = refused.refusal.message
+    assert "the lot for places 2–4 of pool A (Denmark, Finland, Sweden) was committed now" in message
+    assert "close again to draw it" in message
+    [sealed] = tie_lots_of(uowf, built)
+    assert sealed.seed_hex is None and sealed.outcome is None
+    with uowf() as uow:
+        assert uow.results.get_or_raise(Stage, built.stage_id).status == "running"
+    assert all(row.provisional for row in stored(uowf, built.pool_id))
+    with uowf() as uow:
+        closed = standings_service.close_stage(
+            uow, stage_id=built.stage_id, actor="boss", now=utcnow() + LATER
+        )
+    closed.raise_refusal()
+    [drawn] = tie_lots_of(uowf, built)
+    assert (drawn.id, drawn.commitment) == (sealed.id, sealed.commitment) and drawn.outcome
+    with uowf() as uow:
+        assert uow.results.get_or_raise(Stage, built.stage_id).status == "closed"
+    rows = stored(uowf, built.pool_id)
+    assert not any(row.provisional for row in rows)
+    assert [row.separated_by for row in rows][2:] == ["LOT", "LOT"]
+
+
+def test_the_automatic_closing_commits_a_missing_lot_and_closes_at_a_later_tick(
+    uowf: UnitOfWorkFactory,
+) -> None:
+    built = _complete_pool_without_its_lot(uowf)
+    with uowf() as uow:
+        assert not gameserver.advance_stage(
+            uow, stage_id=built.stage_id, actor="system", now=utcnow() + LATER
+        )
+    [sealed] = tie_lots_of(uowf, built)
+    assert sealed.seed_hex is None
+    with uowf() as uow:
+        assert gameserver.advance_stage(uow, stage_id=built.stage_id, actor="system", now=utcnow() + LATER)
+    [drawn] = tie_lots_of(uowf, built)
+    assert drawn.id == sealed.id and drawn.outcome
+
+
+def test_a_correction_that_changes_the_tie_before_closing_commits_a_lot_for_the_new_group_and_voids_the_old(
+    uowf: UnitOfWorkFactory,
+) -> None:
+    with uowf() as uow:
+        built = build_pool(uow)
+    play_all(uowf, built)
+    [old] = tie_lots_of(uowf, built)
+    # Sweden now beats Norway: Sweden and Norway lead (direct encounter), Denmark and Finland stay tied
+    norway_sweden = built.match(
+        next(r for (r, a, b) in built.matches if {a, b} == {"Norway", "Sweden"}), "Sweden"
+    )
+    enter(uowf, built, norway_sweden, winning_codes(built, norway_sweden, "Sweden"))
+    old_again, new = tie_lots_of(uowf, built)
+    assert old_again.id == old.id and old_again.seed_hex is None
+    assert sorted(new.candidates) == ["Denmark", "Finland"] and new.seed_hex is None
+    with uowf() as uow:
+        standings_service.close_stage(
+            uow, stage_id=built.stage_id, actor="boss", now=utcnow() + LATER
+        ).raise_refusal()
+    void, drawn = tie_lots_of(uowf, built)
+    assert void.id == old.id and void.seed_hex and void.outcome is None  # set aside, its seed public
+    assert drawn.id == new.id and sorted(drawn.outcome or ()) == ["Denmark", "Finland"]
+    with uowf() as uow:
+        [entry] = uow.results.audit(entity="lot", entity_id=old.id, action_prefix="lot.void")
+    assert entry.reason and "no longer tied" in entry.reason
+    with uowf() as uow:
+        rows = list(uow.session.exec(select(Standing).where(Standing.pool_id == built.pool_id)).all())
+    assert rows and not any(row.provisional for row in rows)
+
+
+def test_the_staff_closing_page_commits_a_missing_lot_shows_its_hash_and_closes_on_the_second_press(
+    app: FastAPI,
+) -> None:
+    uowf = app.state.uow_factory
+    with uowf() as uow:
+        create_user(uow, username="admin", password=PASSWORD, role=Role.ADMIN)
+    built = _complete_pool_without_its_lot(uowf)
+    with uowf() as uow:  # the appeal windows are over
+        for match in uow.results.matches_of_stage(built.stage_id):
+            match.finished_at = utcnow() - LATER
+            uow.session.add(match)
+    client, _ = login(app, "admin")
+    url = f"/staff/stages/{built.stage_id}/close"
+    first = client.post(url, data={"csrf_token": form_token(client.get(url).text)})
+    [sealed] = tie_lots_of(uowf, built)
+    assert first.status_code == 409 and "close again to draw it" in first.text
+    assert sealed.commitment in first.text and "A lot will decide places 2–4" in first.text
+    second = client.post(url, data={"csrf_token": form_token(first.text)})
+    assert second.status_code == 303
+    closed = client.get(second.headers["location"]).text
+    assert "were decided by lot" in closed and sealed.commitment in closed
