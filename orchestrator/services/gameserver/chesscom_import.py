@@ -22,11 +22,11 @@ from urllib.parse import urlsplit
 
 from orchestrator.adapters import chesscom
 from orchestrator.adapters.chesscom import BoardSlot, ChessComClient, ChessComImporter, ImportedGame
-from orchestrator.adapters.tables import Board, Match, ResultSource, Round, Stage, StageStatus
+from orchestrator.adapters.tables import Board, Match, ResultSource, Stage, StageStatus
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import CHESSCOM_PLACEHOLDER_AGENT, Settings, get_settings
 from orchestrator.domain.scoring import GameResult
-from orchestrator.services.errors import Conflict, NotFound, ServiceError, ValidationFailed
+from orchestrator.services.errors import Conflict, ServiceError, ValidationFailed
 from orchestrator.services.results import results as result_service
 
 Source = Literal["team_match", "archives"]
@@ -190,11 +190,7 @@ def import_chesscom_results(
 
 def _open_stage_of(uow: UnitOfWork, match_id: int) -> Stage:
     """The stage of the match, refused when the match is unknown or its stage closed."""
-    match = uow.results.get(Match, match_id)
-    if match is None:
-        raise NotFound(f"match {match_id} does not exist")
-    rnd = uow.results.get_or_raise(Round, match.round_id)
-    stage = uow.results.get_or_raise(Stage, rnd.stage_id)
+    stage = uow.results.stage_of_match(uow.results.get_or_raise(Match, match_id))
     if stage.status == StageStatus.CLOSED.value:
         raise Conflict(
             f"Stage {stage.name} is closed: an import does not change it; enter late corrections by hand."

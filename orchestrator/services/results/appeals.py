@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from orchestrator.adapters.tables import Appeal, AppealStatus, Match, Round, Stage, StageStatus
+from orchestrator.adapters.tables import Appeal, AppealStatus, Match, Stage, StageStatus
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.services import live
@@ -53,11 +53,6 @@ class AppealView:
         )
 
 
-def _stage_of(uow: UnitOfWork, match: Match) -> Stage:
-    rnd = uow.results.get_or_raise(Round, match.round_id)
-    return uow.results.get_or_raise(Stage, rnd.stage_id)
-
-
 def _refresh(uow: UnitOfWork, match: Match, stage: Stage, *, actor: str) -> None:
     if match.pool_id is not None:
         standings_service.recompute_pool(uow, pool_id=match.pool_id, actor=actor)
@@ -80,10 +75,8 @@ def open_appeal(
     now: datetime | None = None,
 ) -> AppealView:
     """Open an appeal on a match; the committee's deadline defaults to the event's appeal window (15 min)."""
-    match = uow.results.get(Match, match_id)
-    if match is None:
-        raise NotFound(f"match {match_id} does not exist")
-    stage = _stage_of(uow, match)
+    match = uow.results.get_or_raise(Match, match_id)
+    stage = uow.results.stage_of_match(match)
     if stage.status == StageStatus.CLOSED.value:
         raise Conflict(f"Stage {stage.name} is closed: a late change is a correction, with a reason.")
     if team_id is not None and team_id not in (match.first_team_id, match.second_team_id):
@@ -128,7 +121,7 @@ def decide_appeal(uow: UnitOfWork, *, appeal_id: int, decision: str, upheld: boo
     if not decision.strip():
         raise ValidationFailed(["write the decision (it is kept in the audit log)"])
     match = uow.results.get_or_raise(Match, appeal.match_id)
-    stage = _stage_of(uow, match)
+    stage = uow.results.stage_of_match(match)
     if match.pool_id is not None:
         uow.locks.lock_pool(match.pool_id)
     appeal.status = (AppealStatus.UPHELD if upheld else AppealStatus.REJECTED).value

@@ -11,12 +11,12 @@ import io
 from fractions import Fraction
 
 from orchestrator.adapters.csv_files import write_csv
-from orchestrator.adapters.tables import Match, Round, Stage, Standing
+from orchestrator.adapters.tables import Match, Standing
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.scoring import format_points
 from orchestrator.domain.tiebreaks import TieBreakError
 from orchestrator.domain.trf import write_trf
-from orchestrator.services.errors import Conflict, NotFound
+from orchestrator.services.errors import Conflict
 from orchestrator.services.results import standings as standings_service
 
 
@@ -88,11 +88,9 @@ def pool_trf(uow: UnitOfWork, *, pool_id: int) -> str:
 
 def match_pgn(uow: UnitOfWork, *, match_id: int) -> str:
     """The PGN of every board of the match that has one, with the event, round and board in the headers."""
-    match = uow.results.get(Match, match_id)
-    if match is None:
-        raise NotFound(f"match {match_id} does not exist")
-    rnd = uow.results.get_or_raise(Round, match.round_id)
-    stage = uow.results.get_or_raise(Stage, rnd.stage_id)
+    match = uow.results.get_or_raise(Match, match_id)
+    rnd = uow.results.round_of_match(match)
+    stage = uow.results.stage_of_match(match)
     event = uow.results.event_of_stage(stage)
     texts = [(b.board_no, b.pgn) for b in uow.boards.for_match(match_id) if b.pgn]
     try:

@@ -150,9 +150,7 @@ class _Context:
 
 def _context(uow: UnitOfWork, board: Board) -> _Context:
     match = uow.results.get_or_raise(Match, board.match_id)
-    rnd = uow.results.get_or_raise(Round, match.round_id)
-    stage = uow.results.get_or_raise(Stage, rnd.stage_id)
-    return _Context(board, match, rnd, stage)
+    return _Context(board, match, uow.results.round_of_match(match), uow.results.stage_of_match(match))
 
 
 def _lock(uow: UnitOfWork, match: Match) -> None:
@@ -364,12 +362,10 @@ def _save_many(
     reason: str,
     correcting: bool,
 ) -> list[BoardState]:
-    match = uow.results.get(Match, match_id)
-    if match is None:
-        raise NotFound(f"match {match_id} does not exist")
+    match = uow.results.get_or_raise(Match, match_id)
     _lock(uow, match)
-    rnd = uow.results.get_or_raise(Round, match.round_id)
-    stage = uow.results.get_or_raise(Stage, rnd.stage_id)
+    rnd = uow.results.round_of_match(match)
+    stage = uow.results.stage_of_match(match)
     closed = stage.status == StageStatus.CLOSED.value
     if closed and not correcting:
         raise Conflict(f"Stage {stage.name} is closed: use Save corrections, with a reason.")
@@ -491,12 +487,10 @@ def set_match_forfeit(
         code = MatchForfeit(forfeit)
     except ValueError:
         raise ValidationFailed(["forfeit must be '+-' (first team wins), '-+', '--' or ''"]) from None
-    match = uow.results.get(Match, match_id)
-    if match is None:
-        raise NotFound(f"match {match_id} does not exist")
+    match = uow.results.get_or_raise(Match, match_id)
     _lock(uow, match)
-    rnd = uow.results.get_or_raise(Round, match.round_id)
-    stage = uow.results.get_or_raise(Stage, rnd.stage_id)
+    rnd = uow.results.round_of_match(match)
+    stage = uow.results.stage_of_match(match)
     if stage.status == StageStatus.CLOSED.value and not reason.strip():
         raise ValidationFailed(["a correction of a closed stage needs a reason"])
     old = match.forfeit
@@ -558,11 +552,9 @@ class MatchSheet:
 
 def match_sheet(uow: UnitOfWork, *, match_id: int) -> MatchSheet:
     """Everything the result entry page shows for one match."""
-    match = uow.results.get(Match, match_id)
-    if match is None:
-        raise NotFound(f"match {match_id} does not exist")
-    rnd = uow.results.get_or_raise(Round, match.round_id)
-    stage = uow.results.get_or_raise(Stage, rnd.stage_id)
+    match = uow.results.get_or_raise(Match, match_id)
+    rnd = uow.results.round_of_match(match)
+    stage = uow.results.stage_of_match(match)
     event = uow.results.event_of_stage(stage)
     teams = uow.results.teams_by_id([match.first_team_id, match.second_team_id])
     boards = list(uow.boards.for_match(match_id))
