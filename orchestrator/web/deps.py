@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 from fastapi import Request
 from fastapi.templating import Jinja2Templates
-from starlette.responses import Response
+from starlette.responses import PlainTextResponse, Response
 
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
@@ -40,6 +40,13 @@ def render(
 ) -> Response:
     """Render ``templates/<name>`` with the common context (user, csrf_token())."""
     return templates(request).TemplateResponse(request, name, context or {}, status_code=status_code)
+
+
+def attachment(text: str, filename: str, media_type: str | None = None) -> Response:
+    """A download the browser saves as ``filename`` (plain text unless ``media_type`` says otherwise)."""
+    return PlainTextResponse(
+        text, media_type=media_type, headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+    )
 
 
 def safe_next(target: str | None, default: str = "/") -> str:

@@ -13,7 +13,7 @@ from starlette.responses import Response
 from orchestrator.services.read import events, matches, stages, standings, teams
 from orchestrator.web.auth import allow_public
 from orchestrator.web.caching import conditional
-from orchestrator.web.deps import get_uow_factory, render
+from orchestrator.web.deps import attachment, get_uow_factory, render
 
 router = APIRouter(dependencies=[allow_public()], include_in_schema=False)
 
@@ -72,12 +72,7 @@ def board_pgn(request: Request, slug: str, match_id: int, board_no: int) -> Resp
     with get_uow_factory(request)() as uow:
         pgn = matches.board_pgn(uow, slug=slug, match_id=match_id, board_no=board_no)
     filename = f"{slug}-match-{match_id}-board-{board_no}.pgn"
-    response = Response(
-        pgn.encode("utf-8"),
-        media_type="application/x-chess-pgn; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
-    )
-    return conditional(request, response)
+    return conditional(request, attachment(pgn, filename, "application/x-chess-pgn; charset=utf-8"))
 
 
 @router.get("/events/{slug}/teams/{team_id}")

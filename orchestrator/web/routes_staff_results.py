@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from starlette.datastructures import FormData
-from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 
 from orchestrator.adapters.tables import Round, Stage
 from orchestrator.services.accounts.users import AuthUser
@@ -26,7 +26,7 @@ from orchestrator.services.results import results as result_service
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.results import withdrawals as withdrawal_service
 from orchestrator.web.auth import require_role, require_staff
-from orchestrator.web.deps import get_uow_factory, render
+from orchestrator.web.deps import attachment, get_uow_factory, render
 
 router = APIRouter(prefix="/staff", include_in_schema=False)
 
@@ -372,28 +372,18 @@ async def fairplay_submit(request: Request, slug: str, user: AuthUser = require_
 def standings_csv(request: Request, pool_id: int, user: AuthUser = require_staff()) -> Response:
     with get_uow_factory(request)() as uow:
         text = exports.standings_csv(uow, pool_id=pool_id)
-    return PlainTextResponse(
-        text,
-        media_type="text/csv; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="pool-{pool_id}-standings.csv"'},
-    )
+    return attachment(text, f"pool-{pool_id}-standings.csv", "text/csv; charset=utf-8")
 
 
 @router.get("/pools/{pool_id}/pool.trf")
 def pool_trf(request: Request, pool_id: int, user: AuthUser = require_staff()) -> Response:
     with get_uow_factory(request)() as uow:
         text = exports.pool_trf(uow, pool_id=pool_id)
-    return PlainTextResponse(
-        text, headers={"Content-Disposition": f'attachment; filename="pool-{pool_id}.trf"'}
-    )
+    return attachment(text, f"pool-{pool_id}.trf")
 
 
 @router.get("/matches/{match_id}/games.pgn")
 def match_pgn(request: Request, match_id: int, user: AuthUser = require_staff()) -> Response:
     with get_uow_factory(request)() as uow:
         text = exports.match_pgn(uow, match_id=match_id)
-    return PlainTextResponse(
-        text,
-        media_type="application/x-chess-pgn",
-        headers={"Content-Disposition": f'attachment; filename="match-{match_id}.pgn"'},
-    )
+    return attachment(text, f"match-{match_id}.pgn", "application/x-chess-pgn")
