@@ -36,28 +36,6 @@ class CreatedOut(BaseModel):
     id: int
 
 
-class StageOut(BaseModel):
-    id: int
-    key: str
-    name: str
-    kind: str
-    position: int
-    status: str
-    pools: int
-    rounds: int
-
-
-class EventSetupOut(BaseModel):
-    id: int
-    slug: str
-    name: str
-    status: str
-    teams: int
-    players: int
-    stages: list[StageOut]
-    summary: str
-
-
 class RostersIn(BaseModel):
     csv_text: str = Field(description="CSV with header: " + ", ".join(rosters.COLUMNS))
 
@@ -207,20 +185,12 @@ def create_event(
     return CreatedOut(id=event_id)
 
 
-@staff.get("/events/{event_id}", response_model=EventSetupOut, summary="An event's stages and their state")
-def get_event(request: Request, event_id: int, user: AuthUser = require_staff()) -> EventSetupOut:
+@staff.get(
+    "/events/{event_id}", response_model=event_setup.EventInfo, summary="An event's stages and their state"
+)
+def get_event(request: Request, event_id: int, user: AuthUser = require_staff()) -> event_setup.EventInfo:
     with get_uow_factory(request)() as uow:
-        info = event_setup.describe_event(uow, event_id=event_id)
-    return EventSetupOut(
-        id=info.id,
-        slug=info.slug,
-        name=info.name,
-        status=info.status,
-        teams=info.teams,
-        players=info.players,
-        stages=[StageOut(**{k: getattr(s, k) for k in StageOut.model_fields}) for s in info.stages],
-        summary=info.summary,
-    )
+        return event_setup.describe_event(uow, event_id=event_id)
 
 
 @staff.post("/events/{event_id}/rosters", response_model=ImportOut, summary="Import teams and rosters (CSV)")
