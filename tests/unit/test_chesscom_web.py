@@ -8,6 +8,8 @@ import re
 import httpx
 import pytest
 from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from httpx import Response
 
 from orchestrator.adapters.tables import Board, Role
 from orchestrator.services.accounts.users import create_user
@@ -40,6 +42,19 @@ def form_after(page: str, heading_id: str) -> dict[str, str]:
     return fields
 
 
+def import_page(played: Played) -> str:
+    return f"/staff/matches/{played.match_id}/chesscom-import"
+
+
+def import_match_1201_by_api(client: TestClient, played: Played, csrf: str) -> Response:
+    """The JSON API imports Chess.com team match 1201 into ``played``."""
+    return client.post(
+        f"/api/v1/staff/matches/{played.match_id}/chesscom-import",
+        json={"source": "team_match", "chesscom_match": "1201"},
+        headers={"X-CSRF-Token": csrf},
+    )
+
+
 def stored(app: FastAPI, board_id: int) -> Board:
     return stored_board(app.state.uow_factory, board_id)
 
@@ -52,7 +67,7 @@ def test_the_match_results_page_links_to_the_import_page_which_renders_both_form
     results_page = client.get(f"/staff/matches/{played.match_id}/results")
     assert f'href="/staff/matches/{played.match_id}/chesscom-import"' in results_page.text
 
-    page = client.get(f"/staff/matches/{played.match_id}/chesscom-import")
+    page = client.get(import_page(played))
 
     assert page.status_code == 200
     assert "Import the team match" in page.text and "Import from the archives" in page.text
@@ -66,12 +81,12 @@ def test_the_team_match_form_works_without_javascript_and_shows_recorded_and_fla
 ) -> None:
     app, played, _ = site
     client, _ = login(app, "arbiter")
-    page = client.get(f"/staff/matches/{played.match_id}/chesscom-import")
+    page = client.get(import_page(played))
     fields = form_after(page.text, "team-match")
     assert fields["source"] == "team_match" and fields["csrf_token"]
     fields["chesscom_match"] = "https://www.chess.com/club/matches/1201"
 
-    answer = client.post(f"/staff/matches/{played.match_id}/chesscom-import", data=fields)
+    answer = client.post(import_page(played), data=fields)
 
     assert answer.status_code == 200
     assert "1 board recorded, 5 for the arbiter" in answer.text
@@ -89,10 +104,10 @@ def test_a_rate_limit_shows_the_form_again_saying_to_retry_later_and_records_not
     app, played, fake = site
     fake.serve("/pub/match/1201/2", httpx.Response(429))
     client, _ = login(app, "arbiter")
-    fields = form_after(client.get(f"/staff/matches/{played.match_id}/chesscom-import").text, "team-match")
+    fields = form_after(client.get(import_page(played)).text, "team-match")
     fields["chesscom_match"] = "1201"
 
-    answer = client.post(f"/staff/matches/{played.match_id}/chesscom-import", data=fields)
+    answer = client.post(import_page(played), data=fields)
 
     assert answer.status_code == 503
     assert answer.headers["retry-after"] == "60"
@@ -107,7 +122,7 @@ def test_an_archive_window_that_cannot_be_read_lists_the_problems(
     app, played, fake = site
     client, csrf = login(app, "arbiter")
     answer = client.post(
-        f"/staff/matches/{played.match_id}/chesscom-import",
+        import_page(played),
         data={"csrf_token": csrf, "source": "archives", "start": "yesterday", "end": ""},
     )
     assert answer.status_code == 422
@@ -119,7 +134,7 @@ def test_the_form_is_refused_without_its_csrf_token(site: tuple[FastAPI, Played,
     app, played, fake = site
     client, _ = login(app, "arbiter")
     answer = client.post(
-        f"/staff/matches/{played.match_id}/chesscom-import",
+        import_page(played),
         data={"source": "team_match", "chesscom_match": "1"},
     )
     assert answer.status_code == 403
@@ -129,11 +144,7 @@ def test_the_form_is_refused_without_its_csrf_token(site: tuple[FastAPI, Played,
 def test_the_json_api_imports_and_answers_every_board(site: tuple[FastAPI, Played, FakeChessCom]) -> None:
     app, played, _ = site
     client, csrf = login(app, "arbiter")
-    answer = client.post(
-        f"/api/v1/staff/matches/{played.match_id}/chesscom-import",
-        json={"source": "team_match", "chesscom_match": "1201"},
-        headers={"X-CSRF-Token": csrf},
-    )
+    answer = import_match_1201_by_api(client, played, csrf)
     assert answer.status_code == 200, answer.text
     body = answer.json()
     assert (body["recorded"], body["flagged"], body["chesscom_match_id"]) == (1, 5, 1201)
@@ -148,11 +159,7 @@ def test_the_json_api_says_when_to_retry_after_a_rate_limit(
     app, played, fake = site
     fake.serve("/pub/match/1201", httpx.Response(429, headers={"Retry-After": "300"}))
     client, csrf = login(app, "arbiter")
-    answer = client.post(
-        f"/api/v1/staff/matches/{played.match_id}/chesscom-import",
-        json={"source": "team_match", "chesscom_match": "1201"},
-        headers={"X-CSRF-Token": csrf},
-    )
+    answer = import_match_1201_by_api(client, played, csrf)
     assert answer.status_code == 503
     assert answer.headers["retry-after"] == "300"
     assert "5 minutes" in answer.json()["detail"]
@@ -161,12 +168,8 @@ def test_the_json_api_says_when_to_retry_after_a_rate_limit(
 def test_a_captain_may_not_import(site: tuple[FastAPI, Played, FakeChessCom]) -> None:
     app, played, fake = site
     client, csrf = login(app, "captain")
-    page = client.get(f"/staff/matches/{played.match_id}/chesscom-import")
-    answer = client.post(
-        f"/api/v1/staff/matches/{played.match_id}/chesscom-import",
-        json={"source": "team_match", "chesscom_match": "1201"},
-        headers={"X-CSRF-Token": csrf},
-    )
+    page = client.get(import_page(played))
+    answer = import_match_1201_by_api(client, played, csrf)
     assert (page.status_code, answer.status_code) == (403, 403)
     assert fake.paths == []
 

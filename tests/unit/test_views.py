@@ -263,15 +263,23 @@ def test_a_match_of_another_event_is_not_found_under_this_one(
         matches.match_view(uow, slug=seeded.slug, match_id=next(iter(other.matches.values())))
 
 
-def test_a_board_with_a_game_link_and_pgn_shows_both(
-    uow_factory: UnitOfWorkFactory, seeded: SeededPool
-) -> None:
+def set_first_board(uow_factory: UnitOfWorkFactory, seeded: SeededPool, **values: str) -> int:
+    """Store ``values`` on the first board of the pool's first match; return that match's id."""
     match_id = next(iter(seeded.matches.values()))
     with uow_factory() as uow:
         board = uow.public.boards_of_matches([match_id])[0]
-        board.game_url = "https://lichess.org/abcd1234"
-        board.pgn = '[Event "x"]\n\n1. e4 *'
+        for name, value in values.items():
+            setattr(board, name, value)
         uow.session.add(board)
+    return match_id
+
+
+def test_a_board_with_a_game_link_and_pgn_shows_both(
+    uow_factory: UnitOfWorkFactory, seeded: SeededPool
+) -> None:
+    match_id = set_first_board(
+        uow_factory, seeded, game_url="https://lichess.org/abcd1234", pgn='[Event "x"]\n\n1. e4 *'
+    )
     with uow_factory() as uow:
         view = matches.match_view(uow, slug=seeded.slug, match_id=match_id)
         pgn = matches.board_pgn(uow, slug=seeded.slug, match_id=match_id, board_no=1)
@@ -285,11 +293,7 @@ def test_a_board_with_a_game_link_and_pgn_shows_both(
 def test_a_game_link_that_is_not_http_is_not_shown(
     uow_factory: UnitOfWorkFactory, seeded: SeededPool
 ) -> None:
-    match_id = next(iter(seeded.matches.values()))
-    with uow_factory() as uow:
-        board = uow.public.boards_of_matches([match_id])[0]
-        board.game_url = "javascript:alert(1)"
-        uow.session.add(board)
+    match_id = set_first_board(uow_factory, seeded, game_url="javascript:alert(1)")
     with uow_factory() as uow:
         view = matches.match_view(uow, slug=seeded.slug, match_id=match_id)
     assert view.boards[0].game_url is None
