@@ -25,6 +25,36 @@ from orchestrator.services.playoff.storage import NOMINATION_MINUTES, LotWhich, 
 from orchestrator.services.teams.lineups import domain_player
 
 
+def _audit(
+    uow: UnitOfWork,
+    ctx: StageContext,
+    row: Lot | Armageddon,
+    actor: str,
+    action: str,
+    *,
+    reason: str | None = None,
+    **new: object,
+) -> None:
+    """The audit entry of a step on one of the stage's Armageddon lots or games, its details as keyword
+    arguments, under the stage's event."""
+    entity = "lot" if isinstance(row, Lot) else "armageddon"
+    uow.audit.record(
+        actor=actor,
+        action=action,
+        entity=entity,
+        entity_id=row.id,
+        event_id=ctx.event.id,
+        new=new,
+        reason=reason,
+    )
+
+
+def _announce(uow: UnitOfWork, ctx: StageContext, duel_id: int | None) -> None:
+    """The duel's page and the event's bracket show the step."""
+    live.announce(uow, f"duel:{duel_id}", duel_id=duel_id)
+    live.announce(uow, f"event:{ctx.event.slug}", duel_id=duel_id)
+
+
 def commit_armageddon_lot(
     uow: UnitOfWork, *, duel_id: int, which: LotWhich, actor: str, seed: bytes | None = None
 ) -> int:
@@ -64,16 +94,10 @@ def commit_armageddon_lot(
             committed_at=utcnow(),
         )
     )
-    uow.audit.record(
-        actor=actor,
-        action="lot.commit",
-        entity="lot",
-        entity_id=lot.id,
-        event_id=ctx.event.id,
-        new={"purpose": purpose, "candidates": candidates, "commitment": lot.commitment},
+    _audit(
+        uow, ctx, lot, actor, "lot.commit", purpose=purpose, candidates=candidates, commitment=lot.commitment
     )
-    live.announce(uow, f"duel:{duel_id}", duel_id=duel_id)
-    live.announce(uow, f"event:{ctx.event.slug}", duel_id=duel_id)
+    _announce(uow, ctx, duel_id)
     return lot.id or 0
 
 
@@ -136,16 +160,8 @@ def reveal_armageddon_lot(
         arm.chooser_player_id = (arm.first_nominee_id, arm.second_nominee_id)[chooser_side]
         uow.session.add(arm)
         drawn = state.chooser_lot.chosen
-    uow.audit.record(
-        actor=actor,
-        action="lot.draw",
-        entity="lot",
-        entity_id=lot.id,
-        event_id=ctx.event.id,
-        new={"purpose": lot.purpose, "seed_hex": lot.seed_hex, "outcome": lot.outcome},
-    )
-    live.announce(uow, f"duel:{duel_id}", duel_id=duel_id)
-    live.announce(uow, f"event:{ctx.event.slug}", duel_id=duel_id)
+    _audit(uow, ctx, lot, actor, "lot.draw", purpose=lot.purpose, seed_hex=lot.seed_hex, outcome=lot.outcome)
+    _announce(uow, ctx, duel_id)
     return drawn
 
 
@@ -201,14 +217,7 @@ def nominate(
         arm.second_nominee_id, arm.second_submitted_at = player.id, now
     uow.session.add(arm)
     # The audit says that a nomination arrived, not whom.
-    uow.audit.record(
-        actor=actor.username,
-        action="armageddon.nominate",
-        entity="armageddon",
-        entity_id=arm.id,
-        event_id=ctx.event.id,
-        new={"team_id": team_id},
-    )
+    _audit(uow, ctx, arm, actor.username, "armageddon.nominate", team_id=team_id)
     uow.flush()
     if arm.first_nominee_id is not None and arm.second_nominee_id is not None:
         unseal(uow, ctx, duel, now=now, actor="system")
@@ -241,22 +250,14 @@ def unseal(uow: UnitOfWork, ctx: StageContext, duel: Duel, *, now: datetime, act
         }
     arm.enter(ArmageddonPhase.DRAW_CHOOSER)
     uow.session.add(arm)
-    uow.audit.record(
-        actor=actor,
-        action="armageddon.reveal",
-        entity="armageddon",
-        entity_id=arm.id,
-        event_id=ctx.event.id,
-        new={"nominations": accounts},
-    )
+    _audit(uow, ctx, arm, actor, "armageddon.reveal", nominations=accounts)
     uow.flush()
     if state.white is not None:  # a team had nobody to field: the game is decided by forfeit
         arm.enter(ArmageddonPhase.FINISHED)
         uow.session.add(arm)
         store_game(uow, ctx, duel, state)
         advance_bracket(uow, stage_id=duel.stage_id, actor=actor, now=now)
-    live.announce(uow, f"duel:{duel.id}", duel_id=duel.id)
-    live.announce(uow, f"event:{ctx.event.slug}", duel_id=duel.id)
+    _announce(uow, ctx, duel.id)
 
 
 def reveal_nominations(uow: UnitOfWork, *, duel_id: int, actor: str, now: datetime | None = None) -> None:
@@ -310,17 +311,18 @@ def _settle_colour(
     arm.enter(ArmageddonPhase.READY)
     uow.session.add(arm)
     store_game(uow, ctx, duel, state)
-    uow.audit.record(
-        actor=actor,
-        action="armageddon.colour",
-        entity="armageddon",
-        entity_id=arm.id,
-        event_id=ctx.event.id,
-        new={"team_id": team_id, "colour": arm.colour, "white": state.white},
+    _audit(
+        uow,
+        ctx,
+        arm,
+        actor,
+        "armageddon.colour",
         reason=reason,
+        team_id=team_id,
+        colour=arm.colour,
+        white=state.white,
     )
-    live.announce(uow, f"duel:{duel.id}", duel_id=duel.id)
-    live.announce(uow, f"event:{ctx.event.slug}", duel_id=duel.id)
+    _announce(uow, ctx, duel.id)
 
 
 def apply_default_colour(uow: UnitOfWork, *, duel_id: int, colour: str, actor: str) -> bool:
