@@ -28,6 +28,7 @@ from orchestrator.adapters.tables import (
     Match,
     Player,
     Pool,
+    PoolEntry,
     Round,
     Stage,
     Standing,
@@ -140,6 +141,16 @@ class Lookups(Repository):
             .where(Standing.stage_id == stage_id, col(Standing.provisional).is_(False))
             .order_by(col(Standing.pool_id), col(Standing.rank), col(Standing.id))
         ).all()
+
+    def withdrawn_from_stage(self, stage_id: int) -> set[int]:
+        """The teams whose pool entry in the stage records a withdrawal (docs/rules.md §6, "Withdrawals")."""
+        return set(
+            self.session.exec(
+                select(PoolEntry.team_id)
+                .join(Pool, col(Pool.id) == col(PoolEntry.pool_id))
+                .where(Pool.stage_id == stage_id, col(PoolEntry.withdrawn_at).is_not(None))
+            ).all()
+        )
 
     def matches_in_round_order(self, *where: Any) -> Sequence[Match]:
         """The matches that meet ``where`` (on Match or its Round), by round number, then match number."""

@@ -7,10 +7,10 @@ bracket rounds, the summary ``olympiad validate`` prints). Reading and checking 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Literal, TypeVar
 
 from orchestrator.domain.bracket import DuelSpec, LoserOf, PoolPlace, SlotRef, WinnerOf
 from orchestrator.domain.knockout import ArmageddonClock
@@ -18,6 +18,7 @@ from orchestrator.domain.scoring import MatchScoring
 from orchestrator.domain.teams import Team, TeamFormat
 
 StageKind = Literal["pools", "knockout", "swiss"]
+TeamT = TypeVar("TeamT", bound=Hashable)
 
 # --- the model --------------------------------------------------------------------------------------------
 
@@ -229,6 +230,19 @@ def qualifier_count(source: StageDef, entrant: Qualifiers) -> int:
     if source.is_swiss:
         return entrant.places_per_pool
     return entrant.places_per_pool * source.pool_count
+
+
+def places_still_in(ranked: Iterable[tuple[TeamT, int]], withdrawn: Collection[TeamT]) -> dict[TeamT, int]:
+    """Each team of a pool's table that did not withdraw from the stage, with its place among those teams:
+    one more than the number of them ranked above it (docs/rules.md §6, "Withdrawals").
+
+    A withdrawn team keeps its rank in the table but holds no place, so the qualifying places, and a
+    bracket slot such as ``Top A 1st``, pass to the next-placed teams still in. Teams sharing a rank share
+    a place. The one rule for who qualifies: the "Q" mark, the next stage's draft and the bracket's pool
+    places all read it.
+    """
+    still_in = [(team, rank) for team, rank in ranked if team not in withdrawn]
+    return {team: 1 + sum(1 for _, other in still_in if other < rank) for team, rank in still_in}
 
 
 def stage_entrants(

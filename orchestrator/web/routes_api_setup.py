@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from orchestrator.adapters.tables import Role
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import NotFound
+from orchestrator.services.results import lot_steps
 from orchestrator.services.setup import draws, event_setup, pool_draft, stage_start
 from orchestrator.services.teams import rosters
 from orchestrator.web.auth import allow_public, require_role, require_staff
@@ -282,8 +283,9 @@ def commit_lot(request: Request, event_id: int, body: LotIn, user: AuthUser = re
     "/lots/{lot_id}/reveal", response_model=LotOut, summary="Draw a committed lot: publish seed and outcome"
 )
 def reveal_lot(request: Request, lot_id: int, user: AuthUser = require_staff()) -> LotOut:
+    """409 for a pairing-number or tie-break lot: starting or closing its stage draws it (docs/lots.md)."""
     with get_uow_factory(request)() as uow:
-        return _lot_out(draws.reveal_lot(uow, lot_id=lot_id, actor=user.username))
+        return _lot_out(lot_steps.draw_by_hand(uow, lot_id=lot_id, actor=user.username))
 
 
 @public.get(

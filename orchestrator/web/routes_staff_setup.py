@@ -17,6 +17,7 @@ from orchestrator.adapters.tables import Role
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services.read import staff
+from orchestrator.services.results import lot_steps
 from orchestrator.services.setup import draws, event_setup, pool_draft, stage_start
 from orchestrator.services.teams import rosters
 from orchestrator.web.auth import require_role, require_staff
@@ -263,7 +264,7 @@ def start_stage(
 def _lots_page(request: Request, event_id: int, *, status_code: int = 200, **extra: Any) -> Response:
     with get_uow_factory(request)() as uow:
         event = staff.staff_event_ref(uow, event_id=event_id)
-        lots = draws.list_lots(uow, event_id=event_id)
+        lots = lot_steps.list_lots(uow, event_id=event_id)
     context: dict[str, Any] = {
         "event": event,
         "lots": lots,
@@ -315,7 +316,7 @@ def reveal_lot(request: Request, lot_id: int, user: AuthUser = require_staff()) 
         event_id = draws.get_lot(uow, lot_id=lot_id).event_id
     try:
         with get_uow_factory(request)() as uow:
-            draws.reveal_lot(uow, lot_id=lot_id, actor=user.username)
+            lot_steps.draw_by_hand(uow, lot_id=lot_id, actor=user.username)
     except Conflict as error:
         return _lots_page(request, event_id, status_code=409, **_problems_of(error))
     return _done(f"/staff/events/{event_id}/lots", "revealed")

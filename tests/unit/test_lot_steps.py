@@ -22,6 +22,7 @@ from orchestrator.services.errors import Conflict
 from orchestrator.services.gameserver import gameserver
 from orchestrator.services.read import staff
 from orchestrator.services.read import standings as read_standings
+from orchestrator.services.results import lot_steps, results
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.setup import draws, pool_draft, stage_start
 from tests.support.factories import TEST_PAIRING_SEED, make_event, published_stage, running_stage
@@ -335,3 +336,94 @@ def test_the_staff_closing_page_commits_a_missing_lot_shows_its_hash_and_closes_
     assert second.status_code == 303
     closed = client.get(second.headers["location"]).text
     assert "were decided by lot" in closed and sealed.commitment in closed
+
+
+# --- drawing by hand --------------------------------------------------------------------------------------
+
+
+def admin_client(app: FastAPI) -> tuple[TestClient, str]:
+    with app.state.uow_factory() as uow:
+        create_user(uow, username="admin", password=PASSWORD, role=Role.ADMIN)
+    return login(app, "admin")
+
+
+def test_the_lots_page_says_the_stage_start_draws_a_pairing_lot_and_refuses_to_draw_it_by_hand(
+    app: FastAPI,
+) -> None:
+    uowf = app.state.uow_factory
+    client, csrf = admin_client(app)
+    with uowf() as uow:
+        stage_id = published_stage(uow)
+    event_id = event_of(uowf, stage_id)
+    [pairing] = event_lots(uowf, event_id)
+    with uowf() as uow:
+        manual = draws.commit_lot(
+            uow, event_id=event_id, purpose="Armageddon category, duel XI", candidates=["a", "b"], actor="x"
+        )
+    page = client.get(f"/staff/events/{event_id}/lots").text
+    assert "drawn when Group starts" in page
+    assert f"/staff/lots/{pairing.id}/reveal" not in page and f"/staff/lots/{manual}/reveal" in page
+    refused = client.post(f"/staff/lots/{pairing.id}/reveal", data={"csrf_token": form_token(page)})
+    assert refused.status_code == 409 and "drawn when Group starts" in refused.text
+    api = client.post(f"/api/v1/staff/lots/{pairing.id}/reveal", headers={"X-CSRF-Token": csrf})
+    assert api.status_code == 409 and "drawn when Group starts" in api.json()["detail"]
+    [still] = [lot for lot in event_lots(uowf, event_id) if lot.id == pairing.id]
+    assert still.seed_hex is None and still.outcome is None  # nothing was drawn
+    drawn = client.post(f"/staff/lots/{manual}/reveal", data={"csrf_token": form_token(page)})
+    assert drawn.status_code == 303  # a lot staff committed is still drawn by hand
+    with uowf() as uow:
+        stage_start.start_stage(uow, stage_id=stage_id, actor="anna").raise_refusal()
+    assert [lot.outcome is not None for lot in event_lots(uowf, event_id)] == [True, True]
+
+
+def test_a_tie_break_lot_is_drawn_by_closing_the_stage_not_by_hand(uowf: UnitOfWorkFactory) -> None:
+    with uowf() as uow:
+        built = build_pool(uow)
+    play_all(uowf, built)
+    [sealed] = tie_lots_of(uowf, built)
+    with uowf() as uow:
+        [view] = [v for v in lot_steps.list_lots(uow, event_id=built.event_id) if v.id == sealed.id]
+    assert view.drawn_when == "drawn when Group stage closes"
+    with pytest.raises(Conflict, match="drawn when Group stage closes"), uowf() as uow:
+        lot_steps.draw_by_hand(uow, lot_id=sealed.id or 0, actor="anna")
+    assert tie_lots_of(uowf, built)[0].seed_hex is None
+
+
+def test_draw_the_lots_on_a_closed_stages_closing_page_draws_the_tie_a_late_correction_left(
+    app: FastAPI,
+) -> None:
+    uowf = app.state.uow_factory
+    client, _ = admin_client(app)
+    with uowf() as uow:
+        built = build_pool(uow)
+    play_all(uowf, built)
+    with uowf() as uow:
+        standings_service.close_stage(uow, stage_id=built.stage_id, actor="boss", now=utcnow() + LATER)
+    # Norway's round-1 opponent now wins that match: it leads the other two, still tied, a new group whose
+    # lot is committed by the correction and not drawn, so the final standings wait for it.
+    match_id = built.match(1, "Norway")
+    _, first, second = built.pairing(match_id)
+    opponent = second if first == "Norway" else first
+    with uowf() as uow:
+        entries = [
+            results.ResultEntry(b.id or 0, code, b.version)
+            for b, code in zip(
+                uow.boards.for_match(match_id), winning_codes(built, match_id, opponent), strict=True
+            )
+        ]
+        results.save_corrections(uow, match_id=match_id, entries=entries, actor="boss", reason="ruling")
+    sealed = [lot for lot in tie_lots_of(uowf, built) if lot.seed_hex is None]
+    assert len(sealed) == 1 and all(row.provisional for row in stored(uowf, built.pool_id))
+    lots_page = client.get(f"/staff/events/{built.event_id}/lots").text
+    assert "drawn by Draw the lots on the closing page of Group stage" in lots_page
+    url = f"/staff/stages/{built.stage_id}/close"
+    page = client.get(url).text
+    assert "Draw the lots" in page and "A lot will decide places" in page and sealed[0].commitment in page
+    pressed = client.post(url, data={"csrf_token": form_token(page)})
+    assert pressed.status_code == 303
+    after = client.get(pressed.headers["location"]).text
+    assert "were decided by lot" in after and sealed[0].commitment in after
+    assert "Draw the lots" not in after
+    [drawn] = [lot for lot in tie_lots_of(uowf, built) if lot.id == sealed[0].id]
+    assert drawn.outcome and drawn.seed_hex
+    assert not any(row.provisional for row in stored(uowf, built.pool_id))

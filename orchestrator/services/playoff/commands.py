@@ -29,6 +29,7 @@ from orchestrator.services import live
 from orchestrator.services.errors import Conflict
 from orchestrator.services.playoff._context import StageContext, decide, is_provisional, load_stage
 from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE
+from orchestrator.services.setup import pool_draft
 from orchestrator.services.teams.lineups import definition_of
 
 
@@ -70,7 +71,9 @@ def _round_index(specs: Sequence[DuelSpec]) -> dict[str, int]:
 
 
 def _places(uow: UnitOfWork, ctx: StageContext) -> dict[PoolPlace, str]:
-    """Teams on the pool places the bracket names, from closed standings only (docs/rules.md §6)."""
+    """Teams on the pool places the bracket names, from closed standings only (docs/rules.md §6): a place
+    is a place among the pool's teams that did not withdraw from the stage (``pool_draft.final_places``),
+    so ``Top A 1st`` is the best-placed team of pool A still in (docs/knockout.md)."""
     needed = {ref for s in ctx.specs for ref in (s.first, s.second) if isinstance(ref, PoolPlace)}
     places: dict[PoolPlace, str] = {}
     problems: list[str] = []
@@ -80,16 +83,17 @@ def _places(uow: UnitOfWork, ctx: StageContext) -> dict[PoolPlace, str]:
             problems.append(f"The event has no stage {stage_key!r}.")
             continue
         letters = {p.id: p.letter for p in uow.playoff.pools_of_stage(source.id or 0)}
-        standings = uow.playoff.final_standings(source.id or 0)
-        if not standings:
+        by_pool = pool_draft.final_places(uow, stage_id=source.id or 0)
+        if not by_pool:
             problems.append(
                 f"{source.name}: the standings are not closed yet (the bracket needs final standings)."
             )
             continue
-        for row in standings:
-            letter = letters.get(row.pool_id)
-            if letter is not None and row.team_id in ctx.teams:
-                places[PoolPlace(stage_key, letter, row.rank)] = ctx.teams[row.team_id].name
+        for pool_id, teams in by_pool.items():
+            letter = letters.get(pool_id)
+            for place, team_id in enumerate(teams, start=1):
+                if letter is not None and team_id in ctx.teams:
+                    places[PoolPlace(stage_key, letter, place)] = ctx.teams[team_id].name
     for ref in sorted(needed, key=str):
         if ref not in places and not any(p.startswith(f"{_stage_name(ctx, ref.stage)}:") for p in problems):
             problems.append(

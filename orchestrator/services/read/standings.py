@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 from orchestrator.adapters.tables import Board, Player, Round, Stage, Standing, Team
 from orchestrator.adapters.tables import Pool as PoolRow
 from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.domain.event import places_still_in
 from orchestrator.domain.scoring import MatchForfeit, MatchRecord, no_show
 from orchestrator.domain.standings import TeamTotals, compute_standings, team_totals
 from orchestrator.domain.tiebreaks import TieBreakError
@@ -217,15 +218,26 @@ def pool_standings(
     # Qualifying places are marked once the pool has a finished match, not on an empty table.
     advance = (item.advance or 0) if records else 0
     if {s.team_id for s in stored} == set(pool.entries) and bool(pool.entries):
-        lines = _stored_lines(pool, chain, stored, totals, advance)
-        return PoolStandings(lines, "stored", any(row.provisional for row in stored))
+        lines = _stored_lines(pool, chain, stored, totals)
+        provisional = any(row.provisional for row in stored)
+        return PoolStandings(_mark_qualifiers(lines, pool.withdrawn, advance), "stored", provisional)
     try:
-        lines = _computed_lines(data, pool, chain, records, totals, advance)
+        lines = _computed_lines(data, pool, chain, records, totals)
     except TieBreakError:
         log.exception("pool %s: standings could not be computed", pool.pool.id)
         return PoolStandings((), "computed", True)
     finished = len(records) == len(pool.matches) and bool(pool.matches)
+    lines = _mark_qualifiers(lines, pool.withdrawn, advance)
     return PoolStandings(lines, "computed", not finished or stage.status != "closed")
+
+
+def _mark_qualifiers(
+    lines: Sequence[StandingLine], withdrawn: Collection[int], advance: int
+) -> tuple[StandingLine, ...]:
+    """The "Q" mark: a place within ``advance`` among the teams that did not withdraw from the stage (the
+    one rule of who qualifies, ``places_still_in``, docs/rules.md §6); a withdrawn team keeps its rank."""
+    places = places_still_in(((line.team.id, line.rank) for line in lines), withdrawn)
+    return tuple(replace(line, qualifies=0 < places.get(line.team.id, 0) <= advance) for line in lines)
 
 
 def _stored_lines(
@@ -233,14 +245,13 @@ def _stored_lines(
     chain: Sequence[str],
     stored: Sequence[Standing],
     totals: Mapping[str, TeamTotals],
-    advance: int,
 ) -> tuple[StandingLine, ...]:
     lines: list[StandingLine] = []
     previous_rank = None
     for row in stored:
         values = {code: _decode_value(v) for code, v in (row.values or {}).items()}
         lines.append(_line(row.rank, pool.teams[row.team_id], chain, values, row.separated_by,
-                           previous_rank, totals[str(row.team_id)], advance,
+                           previous_rank, totals[str(row.team_id)],
                            pool.withdrawn.get(row.team_id)))  # fmt: skip
         previous_rank = row.rank
     return tuple(lines)
@@ -252,7 +263,6 @@ def _computed_lines(
     chain: Sequence[str],
     records: Sequence[MatchRecord],
     totals: Mapping[str, TeamTotals],
-    advance: int,
 ) -> tuple[StandingLine, ...]:
     keys = [str(t) for t in pool.entries]
     standings = compute_standings(keys, records, chain=chain, boards=data.boards, scoring=data.scoring)
@@ -261,7 +271,7 @@ def _computed_lines(
     for srow in standings.rows:
         team_id = int(srow.team)
         lines.append(_line(srow.rank, pool.teams[team_id], chain, dict(srow.values), srow.separated_by,
-                           previous_rank, totals[srow.team], advance,
+                           previous_rank, totals[srow.team],
                            pool.withdrawn.get(team_id)))  # fmt: skip
         previous_rank = srow.rank
     return tuple(lines)
@@ -312,7 +322,6 @@ def _line(
     separated_by: str | None,
     previous_rank: int | None,
     totals: TeamTotals,
-    advance: int,
     withdrawn_in: int | None = None,
 ) -> StandingLine:
     cells = tuple(_cell(code, values.get(code, Fraction(0))) for code in chain if code != "LOT")
@@ -322,7 +331,7 @@ def _line(
         values=cells,
         separated_by=separated_by,
         tied_with_previous=previous_rank == rank,
-        qualifies=0 < rank <= advance,
+        qualifies=False,  # marked once every line is known (``_mark_qualifiers``)
         mp=totals.mp,
         gp_half=totals.gp_half,
         played=totals.played,

@@ -11,6 +11,9 @@
   when and by whom the first was recorded.
 - "Remaining" is decided under the pool's lock, so a result saved at the same moment is either in (the
   match keeps it) or waits for the withdrawal to commit.
+- The team withdraws from the event as well (``team.withdrawn_at``, the flag the play-off honours). It
+  keeps its place in the stage's standings, as its results give, but qualifies for no later stage: the
+  qualifying places pass to the next-placed teams still in (``pool_draft.final_places``).
 
 A withdrawal from the play-off is ``playoff.rulings.withdraw_team`` (docs/knockout.md).
 """
@@ -215,6 +218,9 @@ def withdraw_from_pool_stage(
     entry.withdrawn_at, entry.withdrawn_by = plan.withdrawn_at, plan.withdrawn_by
     entry.withdrawn_round = plan.withdrawn_round
     uow.session.add(entry)
+    if found.team.withdrawn_at is None:  # it leaves the event too: no later stage takes it
+        found.team.withdrawn_at = plan.withdrawn_at
+        uow.session.add(found.team)
     uow.audit.record(
         actor=actor,
         action="team.withdraw",

@@ -47,6 +47,7 @@ class LotView:
     drawn_by: str
     committed_at: datetime
     revealed_at: datetime | None
+    drawn_when: str | None = None  # a sealed lot a step draws: that step (results.lot_steps)
 
     @property
     def revealed(self) -> bool:

@@ -23,7 +23,7 @@ from orchestrator.adapters.tables import (
 )
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
-from orchestrator.domain.event import EventDefinition, Qualifiers
+from orchestrator.domain.event import EventDefinition, Qualifiers, places_still_in
 from orchestrator.domain.event import stage_entrants as domain_stage_entrants
 from orchestrator.domain.pools import (
     PoolEntrant,
@@ -48,14 +48,31 @@ from orchestrator.services.setup.event_setup import (
 # --- entrants and pools ---------------------------------------------------------------------------------
 
 
+def final_places(uow: UnitOfWork, *, stage_id: int) -> dict[int | None, list[int]]:
+    """Who qualifies from a stage: each pool's teams (pool id -> team ids) by their place in its FINAL
+    standings among the teams that did not withdraw from it, 1st first (``places_still_in``, docs/rules.md
+    §6, "Withdrawals"); empty while the stage has no final standings.
+
+    The one reader of qualifying places: the next stage's draft (``draft_pools``), the bracket's pool places
+    (``playoff.commands.build_bracket``) and the late-change review (``results.late_changes``) all use it.
+    """
+    withdrawn = uow.setup.withdrawn_from_stage(stage_id)
+    ranked: dict[int | None, list[tuple[int, int]]] = defaultdict(list)
+    for row in uow.setup.final_standings(stage_id):
+        ranked[row.pool_id].append((row.team_id, row.rank))
+    places = {pool_id: places_still_in(rows, withdrawn) for pool_id, rows in ranked.items()}
+    return {pool_id: sorted(teams, key=teams.__getitem__) for pool_id, teams in places.items()}
+
+
 def _final_pool_orders(uow: UnitOfWork, stage: Stage, field: EventField) -> list[list[str]]:
-    """Final standings of a stage's pools (pool order A, B, ...), each as team names by rank."""
+    """Final standings of a stage's pools (pool order A, B, ...), each as the names of the teams still in,
+    by place (``final_places``)."""
     pools = uow.setup.pools_of(stage.id or 0)
-    rows = uow.setup.final_standings(stage.id or 0)
-    by_pool: dict[int | None, list[str]] = defaultdict(list)
-    for row in rows:
-        by_pool[row.pool_id].append(field.name(row.team_id))
-    missing = [pool.letter for pool in pools if not by_pool.get(pool.id)]
+    by_pool = {
+        pool_id: [field.name(team_id) for team_id in teams]
+        for pool_id, teams in final_places(uow, stage_id=stage.id or 0).items()
+    }
+    missing = [pool.letter for pool in pools if pool.id not in by_pool]
     if not pools or missing:
         which = f" (pools {', '.join(missing)})" if pools and missing else ""
         raise Conflict(
