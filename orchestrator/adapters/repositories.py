@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
 
 from sqlalchemy import any_, bindparam, func, text, update
 from sqlalchemy import select as sa_select
@@ -39,6 +39,13 @@ from orchestrator.db import utcnow
 from orchestrator.services.errors import CurrentValue, NotFound, StaleEdit
 
 ModelT = TypeVar("ModelT", bound=SQLModel)
+
+
+class TableRow(Protocol):
+    """A stored row of one of our tables: what an audit entry about it needs."""
+
+    __tablename__: ClassVar[str]
+    id: int | None
 
 
 class Repository:
@@ -437,6 +444,33 @@ class AuditRepository(Repository):
         )
         self.session.add(row)
         return row
+
+    def change(
+        self,
+        row: TableRow,
+        action: str,
+        *,
+        actor: str,
+        event_id: int | None = None,
+        old: dict[str, Any] | None = None,
+        new: dict[str, Any] | None = None,
+        reason: str | None = None,
+        at: datetime | None = None,
+    ) -> AuditLog:
+        """Queue the audit entry of a change to ``row``, as ``record`` does: its entity is the row's table
+        name and its entity_id the row's id, so an entry can never name the wrong table (a new row is
+        flushed first, for its id)."""
+        return self.record(
+            actor=actor,
+            action=action,
+            entity=row.__tablename__,
+            entity_id=row.id,
+            old=old,
+            new=new,
+            reason=reason,
+            event_id=event_id,
+            at=at,
+        )
 
     def for_entity(self, entity: str, entity_id: int) -> Sequence[AuditLog]:
         return self.session.exec(

@@ -258,11 +258,10 @@ def compress_rounds(
         rnd.lineup_deadline_at = None  # demo time: lineups close when the round starts
         uow.repo.add(rnd)
     stage = uow.repo.get_or_raise(Stage, stage_id)
-    uow.audit.record(
+    uow.audit.change(
+        stage,
+        "stage.demo_schedule",
         actor=actor,
-        action="stage.demo_schedule",
-        entity="stage",
-        entity_id=stage_id,
         event_id=stage.event_id,
         new={"first_round_at": start.isoformat(), "gap_s": gap_s, "rounds": len(rounds)},
         reason="demo: the stage's schedule compressed into demo time",

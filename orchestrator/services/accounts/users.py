@@ -180,11 +180,10 @@ def create_user(
         )
     )
     assert user.id is not None
-    uow.audit.record(
+    uow.audit.change(
+        user,
+        "user.create",
         actor=actor,
-        action="user.create",
-        entity="user",
-        entity_id=user.id,
         new={"username": name, "role": checked_role.value, "team_id": team_id},
     )
     return user.id
@@ -312,7 +311,7 @@ def set_password(uow: UnitOfWork, *, user_id: int, password: str, actor: str) ->
     user.password_hash = hash_password(password)
     user.session_generation += 1
     uow.session.add(user)
-    uow.audit.record(actor=actor, action="user.password", entity="user", entity_id=user_id)
+    uow.audit.change(user, "user.password", actor=actor)
 
 
 def disable_user(uow: UnitOfWork, *, user_id: int, actor: str, reason: str | None = None) -> None:
@@ -323,14 +322,8 @@ def disable_user(uow: UnitOfWork, *, user_id: int, actor: str, reason: str | Non
     user.invitation_token_hash = None
     user.invitation_expires_at = None
     uow.session.add(user)
-    uow.audit.record(
-        actor=actor,
-        action="user.disable",
-        entity="user",
-        entity_id=user_id,
-        old={"disabled": False},
-        new={"disabled": True},
-        reason=reason,
+    uow.audit.change(
+        user, "user.disable", actor=actor, old={"disabled": False}, new={"disabled": True}, reason=reason
     )
 
 
@@ -355,11 +348,10 @@ def create_invitation(
     user.invitation_token_hash = hash_token(token)
     user.invitation_expires_at = now + timedelta(seconds=settings.invitation_ttl_s)
     uow.session.add(user)
-    uow.audit.record(
+    uow.audit.change(
+        user,
+        "user.invite",
         actor=actor,
-        action="user.invite",
-        entity="user",
-        entity_id=user_id,
         new={"expires_at": user.invitation_expires_at.isoformat()},
     )
     return token
@@ -414,5 +406,5 @@ def accept_invitation(uow: UnitOfWork, *, token: str, password: str, now: dateti
     user.session_generation += 1
     uow.session.add(user)
     assert user.id is not None
-    uow.audit.record(actor=user.username, action="user.accept_invitation", entity="user", entity_id=user.id)
+    uow.audit.change(user, "user.accept_invitation", actor=user.username)
     return AuthUser.of(user)

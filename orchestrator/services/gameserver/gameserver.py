@@ -411,14 +411,7 @@ def _mark_paired(uow: UnitOfWork, rnd: Round, *, actor: str, detail: dict[str, o
     uow.gameserver.add(rnd)
     uow.gameserver.start_matches(rnd.id or 0)
     stage = uow.gameserver.get_or_raise(Stage, rnd.stage_id)
-    uow.audit.record(
-        actor=actor,
-        action="round.games_created",
-        entity="round",
-        entity_id=rnd.id,
-        event_id=stage.event_id,
-        new=detail,
-    )
+    uow.audit.change(rnd, "round.games_created", actor=actor, event_id=stage.event_id, new=detail)
     live.announce(uow, f"stage:{rnd.stage_id}", kind="round", round_id=rnd.id)
 
 
@@ -511,9 +504,7 @@ def settle_round(uow: UnitOfWork, *, round_id: int, actor: str, now: datetime | 
     rnd.status = RoundStatus.FINISHED.value
     uow.gameserver.add(rnd)
     stage = uow.gameserver.get_or_raise(Stage, rnd.stage_id)
-    uow.audit.record(
-        actor=actor, action="round.close", entity="round", entity_id=rnd.id, event_id=stage.event_id
-    )
+    uow.audit.change(rnd, "round.close", actor=actor, event_id=stage.event_id)
     live.announce(uow, f"stage:{rnd.stage_id}", kind="round-finished", round_id=rnd.id)
     enqueue(uow, ADVANCE_STAGE, rnd.stage_id)
     return True
@@ -589,13 +580,8 @@ def _close_knockout(uow: UnitOfWork, stage: Stage, *, actor: str, now: datetime)
     if last is not None and last + window > now:
         log.info("stage %s: the final's appeal window is open until %s", stage_id, last + window)
         return False
-    uow.audit.record(
-        actor=actor,
-        action="stage.close",
-        entity="stage",
-        entity_id=stage_id,
-        event_id=stage.event_id,
-        new={"champions": list(champions)},
+    uow.audit.change(
+        stage, "stage.close", actor=actor, event_id=stage.event_id, new={"champions": list(champions)}
     )
     mark_stage_closed(uow, stage, actor=actor, now=now)  # the event closes with its last stage
     live.announce(uow, f"stage:{stage_id}", kind="stage-closed", stage_id=stage_id)

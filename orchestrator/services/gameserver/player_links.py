@@ -124,11 +124,10 @@ def _save_link(
     """Store a changed link and audit it under the player (never with the token)."""
     link.updated_at = now
     uow.gameserver.add(link)
-    uow.audit.record(
+    uow.audit.change(
+        player,
+        action,
         actor=actor,
-        action=action,
-        entity="player",
-        entity_id=player.id,
         event_id=player.event_id,
         old={"status": old_status},
         new=new,

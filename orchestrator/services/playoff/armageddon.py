@@ -37,16 +37,7 @@ def _audit(
 ) -> None:
     """The audit entry of a step on one of the stage's Armageddon lots or games, its details as keyword
     arguments, under the stage's event."""
-    entity = "lot" if isinstance(row, Lot) else "armageddon"
-    uow.audit.record(
-        actor=actor,
-        action=action,
-        entity=entity,
-        entity_id=row.id,
-        event_id=ctx.event.id,
-        new=new,
-        reason=reason,
-    )
+    uow.audit.change(row, action, actor=actor, event_id=ctx.event.id, new=new, reason=reason)
 
 
 def _announce(uow: UnitOfWork, ctx: StageContext, duel_id: int | None) -> None:

@@ -106,14 +106,7 @@ def set_armageddon_game(uow: UnitOfWork, *, duel_id: int, game_ref: str, actor: 
     arm.enter(ArmageddonPhase.PLAYING)
     for row in (rnd, match, arm):
         uow.session.add(row)
-    uow.audit.record(
-        actor=actor,
-        action="armageddon.game",
-        entity="armageddon",
-        entity_id=arm.id,
-        event_id=ctx.event.id,
-        new={"game_id": game_id},
-    )
+    uow.audit.change(arm, "armageddon.game", actor=actor, event_id=ctx.event.id, new={"game_id": game_id})
     live.announce(uow, f"duel:{duel_id}", duel_id=duel_id)
     return game_id
 
@@ -163,11 +156,10 @@ def record_armageddon_result(uow: UnitOfWork, *, duel_id: int, result: str, acto
         values={"result": code.value, "result_source": ResultSource.ARBITER.value},
         actor=actor,
     )
-    uow.audit.record(
+    uow.audit.change(
+        board,
+        "board.result",
         actor=actor,
-        action="board.result",
-        entity="board",
-        entity_id=board.id,
         event_id=ctx.event.id,
         old={"result": old},
         new={"result": code.value},

@@ -142,11 +142,10 @@ def build_bracket(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime |
                 )
             )
             ctx.duels[spec.key] = duel
-            uow.audit.record(
+            uow.audit.change(
+                duel,
+                "duel.create",
                 actor=actor,
-                action="duel.create",
-                entity="duel",
-                entity_id=duel.id,
                 event_id=ctx.event.id,
                 new={"key": spec.key, "first": first, "second": second},
             )
@@ -282,11 +281,10 @@ def advance(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | None 
         if (duel.first_team_id, duel.second_team_id) != (first_id, second_id):
             if _has_results(ctx, duel):
                 # An earlier duel's winner changed after this one started: staff must sort it out.
-                uow.audit.record(
+                uow.audit.change(
+                    duel,
+                    "duel.conflict",
                     actor=actor,
-                    action="duel.conflict",
-                    entity="duel",
-                    entity_id=duel.id,
                     event_id=ctx.event.id,
                     reason=f"the bracket now gives {resolved.first} – {resolved.second}",
                 )
@@ -356,11 +354,10 @@ def _record_update(
     *,
     actor: str,
 ) -> None:
-    uow.audit.record(
+    uow.audit.change(
+        duel,
+        "duel.update",
         actor=actor,
-        action="duel.update",
-        entity="duel",
-        entity_id=duel.id,
         event_id=ctx.event.id,
         old=dict(zip(_DUEL_FIELDS, before, strict=True)),
         new=dict(zip(_DUEL_FIELDS, after, strict=True)),

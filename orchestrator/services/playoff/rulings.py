@@ -32,11 +32,10 @@ def forfeit_match(
     match.finished_at = match.finished_at or utcnow()
     uow.session.add(match)
     stage_event = uow.playoff.event_of_stage(uow.repo.get_or_raise(Round, match.round_id).stage_id)[0]
-    uow.audit.record(
+    uow.audit.change(
+        match,
+        "match.forfeit",
         actor=actor,
-        action="match.forfeit",
-        entity="match",
-        entity_id=match_id,
         event_id=stage_event.id,
         old={"forfeit": old},
         new={"forfeit": code.value, "absent_team_id": absent_team_id},
@@ -60,14 +59,7 @@ def withdraw_team(
         raise Conflict(f"{team.name} has already withdrawn.")
     team.withdrawn_at = now
     uow.session.add(team)
-    uow.audit.record(
-        actor=actor,
-        action="team.withdraw",
-        entity="team",
-        entity_id=team_id,
-        event_id=team.event_id,
-        reason=reason,
-    )
+    uow.audit.change(team, "team.withdraw", actor=actor, event_id=team.event_id, reason=reason)
     for stage in uow.playoff.knockout_stages(team.event_id):
         for duel in uow.playoff.duels_of_stage(stage.id or 0):
             if team_id not in (duel.first_team_id, duel.second_team_id):
@@ -109,11 +101,10 @@ def record_ruling(
     ruling = {"winner_team_ids": sorted(set(winner_team_ids)), "reason": reason.strip()}
     duel.outcome = {**(duel.outcome or {}), "ruling": ruling}
     uow.session.add(duel)
-    uow.audit.record(
+    uow.audit.change(
+        duel,
+        "duel.ruling",
         actor=actor,
-        action="duel.ruling",
-        entity="duel",
-        entity_id=duel_id,
         event_id=ctx.event.id,
         old=old,
         new=duel.outcome,

@@ -97,11 +97,10 @@ def open_appeal(
             deadline_at=now + timedelta(minutes=deadline_minutes),
         )
     )
-    uow.audit.record(
+    uow.audit.change(
+        appeal,
+        "appeal.open",
         actor=actor,
-        action="appeal.open",
-        entity="appeal",
-        entity_id=appeal.id,
         event_id=stage.event_id,
         new={"match_id": match_id, "team_id": team_id, "deadline_at": appeal.deadline_at.isoformat()},
         reason=appeal.grounds or None,
@@ -130,11 +129,10 @@ def decide_appeal(uow: UnitOfWork, *, appeal_id: int, decision: str, upheld: boo
     appeal.decided_at = utcnow()
     uow.session.add(appeal)
     uow.session.flush()
-    uow.audit.record(
+    uow.audit.change(
+        appeal,
+        "appeal.decide",
         actor=actor,
-        action="appeal.decide",
-        entity="appeal",
-        entity_id=appeal.id,
         event_id=stage.event_id,
         old={"status": AppealStatus.OPEN.value},
         new={"status": appeal.status},

@@ -56,21 +56,19 @@ def annul_player(uow: UnitOfWork, *, player_id: int, reason: str, actor: str) ->
             continue
         counted = standings_service.effective_result(board, annulled)
         changed.append(board.id or 0)
-        uow.audit.record(
+        uow.audit.change(
+            board,
+            "board.annulled",
             actor=actor,
-            action="board.annulled",
-            entity="board",
-            entity_id=board.id,
             event_id=player.event_id,
             old={"result": board.result},
             new={"counted_as": counted.value, "player_id": player_id},
             reason=reason,
         )
-    uow.audit.record(
+    uow.audit.change(
+        player,
+        "player.annul",
         actor=actor,
-        action="player.annul",
-        entity="player",
-        entity_id=player_id,
         event_id=player.event_id,
         new={"annulment_id": annulment.id, "boards": changed},
         reason=reason,

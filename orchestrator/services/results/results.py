@@ -189,11 +189,10 @@ def _apply(
         ctx.board.id or 0, expected_version=expected_version, values=values, actor=actor
     )
     if GameResult(old_result).is_final or source is ResultSource.ARBITER:
-        uow.audit.record(
+        uow.audit.change(
+            board,
+            action,
             actor=actor,
-            action=action,
-            entity="board",
-            entity_id=board.id,
             event_id=ctx.stage.event_id,
             old={"result": old_result, "source": old_source, "version": expected_version},
             new={"result": board.result, "source": board.result_source, "version": board.version},
@@ -498,11 +497,10 @@ def set_match_forfeit(
         return code
     match.forfeit = code.value
     uow.session.add(match)
-    uow.audit.record(
+    uow.audit.change(
+        match,
+        "match.forfeit",
         actor=actor,
-        action="match.forfeit",
-        entity="match",
-        entity_id=match.id,
         event_id=stage.event_id,
         old={"forfeit": old},
         new={"forfeit": code.value},

@@ -456,11 +456,10 @@ def close_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | N
     )
     for pool in pools:
         tie_lots.void_unused(uow, event_id=stage.event_id, pool=pool, ties=ties[pool.id or 0], actor=actor)
-    uow.audit.record(
+    uow.audit.change(
+        stage,
+        "stage.close" if not already_closed else "stage.lots_drawn",
         actor=actor,
-        action="stage.close" if not already_closed else "stage.lots_drawn",
-        entity="stage",
-        entity_id=stage_id,
         event_id=stage.event_id,
         new={
             "pools": {
@@ -537,11 +536,10 @@ def mark_stage_closed(uow: UnitOfWork, stage: Stage, *, actor: str, now: datetim
         old = event.status
         event.status = EventStatus.CLOSED.value
         uow.session.add(event)
-        uow.audit.record(
+        uow.audit.change(
+            event,
+            "event.close",
             actor=actor,
-            action="event.close",
-            entity="event",
-            entity_id=event.id,
             event_id=event.id,
             old={"status": old},
             new={"status": event.status, "last_stage_id": stage.id},

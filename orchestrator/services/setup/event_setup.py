@@ -166,18 +166,18 @@ def create_event(uow: UnitOfWork, *, definition_text: str, source: str, actor: s
     players = 0
     for team in definition.teams:
         players += _store_team(uow, event.id, team)
-    record_audit(
-        uow,
+    uow.audit.change(
+        event,
+        "event.create",
         actor=actor,
-        action="event.create",
-        entity="event",
-        entity_id=event.id,
         event_id=event.id,
-        slug=definition.slug,
-        source=source,
-        stages=[s.key for s in definition.stages],
-        teams=len(definition.teams),
-        players=players,
+        new={
+            "slug": definition.slug,
+            "source": source,
+            "stages": [s.key for s in definition.stages],
+            "teams": len(definition.teams),
+            "players": players,
+        },
     )
     live.announce(uow, f"event:{definition.slug}", kind="event", event_id=event.id)
     return event.id

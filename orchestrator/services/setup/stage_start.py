@@ -30,11 +30,7 @@ from orchestrator.services import live
 from orchestrator.services.definitions import definition_of
 from orchestrator.services.errors import Conflict, ValidationFailed
 from orchestrator.services.setup import draws, pairing_lots
-from orchestrator.services.setup.event_setup import (
-    record_audit,
-    require_pool_stage,
-    stage_definition,
-)
+from orchestrator.services.setup.event_setup import require_pool_stage, stage_definition
 
 # --- start_stage ----------------------------------------------------------------------------------------
 
@@ -281,16 +277,12 @@ def _mark_started(
     event.updated_at = utcnow()
     uow.session.add(event)
     uow.flush()
-    record_audit(
-        uow,
+    uow.audit.change(
+        stage,
+        "stage.start",
         actor=actor,
-        action="stage.start",
-        entity="stage",
-        entity_id=stage.id,
         event_id=event.id or 0,
-        rounds=rounds,
-        pools=[pool.letter for pool in pools],
-        lots=lot_ids,
+        new={"rounds": rounds, "pools": [pool.letter for pool in pools], "lots": lot_ids},
     )
     live.announce(uow, f"stage:{stage.id}", kind="stage", status=stage.status)
     live.announce(uow, f"event:{event.slug}", kind="stage", stage_id=stage.id)

@@ -71,11 +71,10 @@ def create_captain_invitation(
                     "This captain has already set a password: only an owner or an administrator may "
                     "send a new link, which resets it."
                 )
-            uow.audit.record(
+            uow.audit.change(
+                user,
+                RESET_ACTION,
                 actor=actor,
-                action=RESET_ACTION,
-                entity="user",
-                entity_id=user.id,
                 event_id=team.event_id,
                 reason="a new invitation link lets whoever opens it set the captain's password",
             )

@@ -266,11 +266,10 @@ def submit_lineup(
     lineup.submitted_at = now
     uow.repo.add(lineup)
     # The audit entry names the match only: the lineup stays private until the deadline.
-    uow.audit.record(
+    uow.audit.change(
+        lineup,
+        "lineup.submit",
         actor=user.username,
-        action="lineup.submit",
-        entity="lineup",
-        entity_id=lineup.id,
         event_id=event.id,
         new={"match_id": match_id, "team_id": team_id, "replaced": old is not None},
     )
@@ -372,11 +371,10 @@ def set_lineup_deadline(
     event, _stage = uow.playoff.event_of_stage(rnd.stage_id)
     rnd.lineup_deadline_at = deadline
     uow.session.add(rnd)
-    uow.audit.record(
+    uow.audit.change(
+        rnd,
+        DEADLINE_ACTION,
         actor=actor,
-        action=DEADLINE_ACTION,
-        entity="round",
-        entity_id=round_id,
         event_id=event.id,
         old={"deadline": current.isoformat() if current else None},
         new={"deadline": deadline.isoformat()},
@@ -476,13 +474,8 @@ def apply_lineups(
             uow.session.add(match)
         live.announce(uow, f"match:{match.id}", match_id=match.id)
     update_boards_or_stale(uow, changes)
-    uow.audit.record(
-        actor=actor,
-        action="lineup.apply",
-        entity="round",
-        entity_id=round_id,
-        event_id=event.id,
-        new={"boards_changed": len(changes)},
+    uow.audit.change(
+        rnd, "lineup.apply", actor=actor, event_id=event.id, new={"boards_changed": len(changes)}
     )
     return len(changes)
 

@@ -204,11 +204,10 @@ def import_rosters(uow: UnitOfWork, *, event_id: int, csv_text: str, actor: str)
 
     created, replaced = _store_teams(uow, event_id, teams, stored)
     players = _store_players(uow, event_id, teams)
-    uow.audit.record(
+    uow.audit.change(
+        event,
+        "rosters.import",
         actor=actor,
-        action="rosters.import",
-        entity="event",
-        entity_id=event_id,
         event_id=event_id,
         new={"created": created, "replaced": replaced, "players": players, "lines": lines},
     )
