@@ -293,11 +293,10 @@ def _record(
 
 
 def _audit(uow: UnitOfWork, row: LateChange, *, action: str, actor: str, reason: str | None) -> None:
-    uow.audit.record(
+    uow.audit.change(
+        row,
+        action,
         actor=actor,
-        action=action,
-        entity="late_change",
-        entity_id=row.id,
         event_id=row.event_id,
         new={
             "source_stage_id": row.source_stage_id,

@@ -174,11 +174,10 @@ def commit_lot(
         )
     )
     assert lot.id is not None
-    uow.audit.record(
+    uow.audit.change(
+        lot,
+        "lot.commit",
         actor=actor,
-        action="lot.commit",
-        entity="lot",
-        entity_id=lot.id,
         event_id=event_id,
         new={
             "purpose": purpose,
@@ -245,16 +244,7 @@ def _publish_seed(
     new: dict[str, object] = {"purpose": lot.purpose, "seed_hex": lot.seed_hex}
     if outcome is not None:
         new["outcome"] = outcome
-    uow.audit.record(
-        actor=actor,
-        action=action,
-        entity="lot",
-        entity_id=lot.id,
-        event_id=lot.event_id,
-        new=new,
-        reason=reason,
-        at=now,
-    )
+    uow.audit.change(lot, action, actor=actor, event_id=lot.event_id, new=new, reason=reason, at=now)
     event = uow.repo.get_or_raise(Event, lot.event_id)
     live.announce(uow, f"event:{event.slug}", kind="lot", lot_id=lot.id)
     return view_of(lot)
