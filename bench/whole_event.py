@@ -78,18 +78,25 @@ def start_standin(seed: int) -> tuple[subprocess.Popen[bytes], str]:
     process = subprocess.Popen(
         [*args, "--seed", str(seed)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
-    admin = admin_headers(get_settings())
+    wait_until_up(process, f"{url}/_standin/state", admin_headers(get_settings()), what="the stand-in")
+    return process, url
+
+
+def wait_until_up(
+    process: subprocess.Popen[bytes], url: str, headers: dict[str, str] | None = None, *, what: str
+) -> None:
+    """Until ``url`` answers 200 (about 20 s at most); ``process`` is ended if it does not."""
     for _ in range(400):
         try:
-            if httpx.get(f"{url}/_standin/state", timeout=1, headers=admin).status_code == 200:
-                return process, url
+            if httpx.get(url, timeout=1, headers=headers).status_code == 200:
+                return
         except httpx.HTTPError:
             pass
         if process.poll() is not None:
             break
         time.sleep(0.05)
     process.terminate()
-    raise SystemExit(f"the stand-in did not start on {url}")
+    raise SystemExit(f"{what} did not start on {url}")
 
 
 # The run's settings a Celery worker needs, as environment (everything else is the default in both).

@@ -6,6 +6,9 @@ changed, e.g. ``event:online-olympiad-2020``, ``pool:12``, ``match:345``, ``duel
 
 Publishing is thread-safe (sync routes and in-process tasks run in worker threads). Messages never carry
 secrets or sealed data: only ids and kinds, pages re-read what they show.
+
+Every published message also bumps its topic's version (``TopicVersions``): the page cache
+(web/page_cache.py) keeps a built page until a topic it shows changes (docs/caching.md).
 """
 
 from __future__ import annotations
@@ -35,6 +38,37 @@ class _Subscriber:
     queue: asyncio.Queue[Message]
 
 
+class TopicVersions:
+    """A version per topic, from one sequence that grows with each message published in this process.
+
+    A page built after reading ``seq`` is still current while none of its topics has a version above that
+    ``seq``: taking ``seq`` before reading the database keeps a change committed during the build from
+    being missed (the page is only ever rebuilt once too often).
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._seq = 0
+        self._versions: dict[str, int] = {}
+
+    @property
+    def seq(self) -> int:
+        return self._seq
+
+    def bump(self, topic: str) -> int:
+        with self._lock:
+            self._seq += 1
+            self._versions[topic] = self._seq
+            return self._seq
+
+    def of(self, topic: str) -> int:
+        return self._versions.get(topic, 0)
+
+    def changed_since(self, topics: Iterable[str], seq: int) -> bool:
+        versions = self._versions
+        return any(versions.get(topic, 0) > seq for topic in topics)
+
+
 class Broadcaster:
     """In-process fan-out of messages to async subscribers; other transports feed it via ``publish``."""
 
@@ -43,6 +77,7 @@ class Broadcaster:
         self._lock = threading.Lock()
         self._queue_size = queue_size
         self._forwarders: list[Callable[[Message], None]] = []
+        self.versions = TopicVersions()
 
     def add_forwarder(self, forward: Callable[[Message], None]) -> None:
         """Also hand every published message to ``forward`` (e.g. a Redis bridge to other processes)."""
@@ -50,6 +85,7 @@ class Broadcaster:
 
     def publish(self, topic: str, data: dict[str, Any] | None = None, *, forward: bool = True) -> None:
         message = Message(topic, dict(data or {}))
+        self.versions.bump(topic)  # before anyone is told, so that a re-read page is built anew
         with self._lock:
             subscribers = [s for s in self._subscribers if topic in s.topics]
         for subscriber in subscribers:

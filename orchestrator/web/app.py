@@ -49,6 +49,7 @@ from orchestrator.web import (
 from orchestrator.web.auth import PUBLIC, allow_public, current_user, register_route_rule
 from orchestrator.web.csrf import csrf_token
 from orchestrator.web.deps import current_value_json, render, wants_json
+from orchestrator.web.page_cache import PageCache, PageCacheMiddleware
 from orchestrator.web.validation import TOO_LARGE, BodySizeLimit, check_request_input
 
 log = logging.getLogger(__name__)
@@ -100,8 +101,8 @@ class SecurityHeaders:
                 add("permissions-policy", "camera=(), microphone=(), geolocation=(), payment=()")
                 add("cross-origin-opener-policy", "same-origin")
                 add("content-security-policy", DOCS_CSP if path == API_DOCS else CSP)
-                if not path.startswith("/static/"):
-                    add("cache-control", "no-store")
+                if not path.startswith("/static/"):  # public pages say otherwise (web/caching.py)
+                    add("cache-control", "private, no-store")
                 if self.hsts:
                     add("strict-transport-security", "max-age=31536000; includeSubDomains")
                 message["headers"] = headers
@@ -230,7 +231,7 @@ _ROUTERS = (
 
 
 def _add_middleware(app: FastAPI, settings: Settings) -> None:
-    """The signed session cookie, the security headers and the body size limit."""
+    """The signed session cookie, the public page cache, the security headers and the body size limit."""
     https = settings.public_base_url.startswith("https://")
     app.add_middleware(
         SessionMiddleware,
@@ -240,6 +241,8 @@ def _add_middleware(app: FastAPI, settings: Settings) -> None:
         same_site="lax",
         https_only=https,
     )
+    # Outside the session: a page served from the cache never opens one; inside the security headers.
+    app.add_middleware(PageCacheMiddleware, store=app.state.page_cache, session_cookie=SESSION_COOKIE)
     app.add_middleware(SecurityHeaders, hsts=https)
     app.add_middleware(BodySizeLimit)
 
@@ -288,6 +291,7 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
     )
     app.state.settings = settings
     app.state.uow_factory = uow_factory or (lambda: UnitOfWork(session_factory))
+    app.state.page_cache = PageCache()  # public pages built once per change (web/page_cache.py)
     app.state.templates = Jinja2Templates(
         directory=str(TEMPLATES_DIR), context_processors=[_template_context]
     )

@@ -14,11 +14,15 @@ from orchestrator.services.read import events, matches, stages, standings, teams
 from orchestrator.web.auth import allow_public
 from orchestrator.web.caching import conditional
 from orchestrator.web.deps import get_uow_factory
+from orchestrator.web.page_cache import page_built
 
 router = APIRouter(prefix="/api/v1", tags=["public"], dependencies=[allow_public()])
 
 
-def _json(request: Request, body: bytes) -> Response:
+def _json(request: Request, body: bytes, topics: tuple[str, ...] | None = None) -> Response:
+    """The answer with its ETag; with ``topics``, kept by the page cache until one of them changes."""
+    if topics is not None:
+        page_built(request, topics)
     return conditional(request, Response(body, media_type="application/json"))
 
 
@@ -35,7 +39,7 @@ def list_events(request: Request) -> Response:
 def get_event(request: Request, slug: str) -> Response:
     with get_uow_factory(request)() as uow:
         view = events.event_view(uow, slug=slug)
-    return _json(request, view.as_json())
+    return _json(request, view.as_json(), view.topics)
 
 
 @router.get(
@@ -46,7 +50,7 @@ def get_event(request: Request, slug: str) -> Response:
 def get_stage(request: Request, slug: str, stage_key: str) -> Response:
     with get_uow_factory(request)() as uow:
         view = stages.stage_view(uow, slug=slug, stage_key=stage_key)
-    return _json(request, view.as_json())
+    return _json(request, view.as_json(), view.topics)
 
 
 @router.get(
@@ -57,7 +61,7 @@ def get_stage(request: Request, slug: str, stage_key: str) -> Response:
 def get_pool(request: Request, slug: str, stage_key: str, letter: str) -> Response:
     with get_uow_factory(request)() as uow:
         view = standings.pool_view(uow, slug=slug, stage_key=stage_key, letter=letter)
-    return _json(request, view.as_json())
+    return _json(request, view.as_json(), view.topics)
 
 
 @router.get(
@@ -68,7 +72,7 @@ def get_pool(request: Request, slug: str, stage_key: str, letter: str) -> Respon
 def get_match(request: Request, slug: str, match_id: int) -> Response:
     with get_uow_factory(request)() as uow:
         view = matches.match_view(uow, slug=slug, match_id=match_id)
-    return _json(request, view.as_json())
+    return _json(request, view.as_json(), view.topics)
 
 
 @router.get(
@@ -79,4 +83,4 @@ def get_match(request: Request, slug: str, match_id: int) -> Response:
 def get_team(request: Request, slug: str, team_id: int) -> Response:
     with get_uow_factory(request)() as uow:
         view = teams.team_view(uow, slug=slug, team_id=team_id)
-    return _json(request, view.as_json())
+    return _json(request, view.as_json(), view.topics)

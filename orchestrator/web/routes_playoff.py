@@ -26,6 +26,7 @@ from orchestrator.services.playoff import (
 from orchestrator.web.auth import allow_public, require_staff
 from orchestrator.web.caching import conditional
 from orchestrator.web.deps import get_uow_factory, render
+from orchestrator.web.page_cache import page_built
 from orchestrator.web.routes_public import live_url
 
 router = APIRouter(include_in_schema=False)
@@ -39,6 +40,7 @@ def bracket_page(request: Request, slug: str) -> Response:
         view = read.bracket_view(uow, stage_id=stage.id or 0)
         topics = tuple(read.duel_topics(uow, stage_id=stage.id or 0))
     context = {"view": view, "live_url": live_url(slug, topics), "slug": slug}
+    page_built(request, topics)
     return conditional(request, render(request, "playoff/bracket.html", context))
 
 

@@ -1,6 +1,7 @@
 """Spectator pages (no login): events, stages, pools, matches, teams. Complete without JavaScript.
 
-Every page answers conditional requests (web/caching.py) and names its live topics for live.js.
+Every page answers conditional requests (web/caching.py) and names its live topics for live.js; the same
+topics tell the page cache when to build it again (web/page_cache.py).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from orchestrator.services.read import events, matches, stages, standings, teams
 from orchestrator.web.auth import allow_public
 from orchestrator.web.caching import conditional
 from orchestrator.web.deps import attachment, get_uow_factory, render
+from orchestrator.web.page_cache import page_built
 
 router = APIRouter(dependencies=[allow_public()], include_in_schema=False)
 
@@ -29,6 +31,7 @@ def _page(request: Request, template: str, view: object, **extra: object) -> Res
     event = getattr(view, "event", None)
     if topics is not None and event is not None:
         context["live_url"] = live_url(event.slug, topics)
+        page_built(request, (f"event:{event.slug}", *topics))
     return conditional(request, render(request, template, context))
 
 

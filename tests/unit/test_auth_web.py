@@ -129,7 +129,7 @@ def test_pages_carry_security_headers(client: TestClient) -> None:
     assert "frame-ancestors 'none'" in headers["content-security-policy"]
     assert "script-src 'self'" in headers["content-security-policy"]
     assert headers["referrer-policy"] == "same-origin"
-    assert headers["cache-control"] == "no-store"
+    assert headers["cache-control"] == "private, no-store"
 
 
 def test_logged_in_only_actions_refuse_anonymous_visitors(

@@ -6,7 +6,7 @@ import asyncio
 
 from orchestrator.config import Settings
 from orchestrator.services import live, live_redis
-from orchestrator.web.caching import _matches, etag_of
+from orchestrator.web.caching import etag_of, matches
 from orchestrator.web.sse import TOPIC, safe_payload
 
 
@@ -29,9 +29,9 @@ def test_topics_are_kind_and_id_only() -> None:
 
 def test_an_etag_matches_itself_its_weak_form_a_list_and_a_star_but_not_another() -> None:
     tag = etag_of(b"page")
-    assert _matches(tag, tag) and _matches(f"W/{tag}", tag) and _matches(f'"x", {tag}', tag)
-    assert _matches("*", tag)
-    assert not _matches(etag_of(b"other page"), tag)
+    assert matches(tag, tag) and matches(f"W/{tag}", tag) and matches(f'"x", {tag}', tag)
+    assert matches("*", tag)
+    assert not matches(etag_of(b"other page"), tag)
 
 
 def test_a_bridged_message_reaches_local_subscribers_once_and_our_own_is_skipped() -> None:

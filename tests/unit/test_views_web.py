@@ -8,6 +8,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from orchestrator.web.caching import CACHE_CONTROL_PUBLIC
 from tests.unit.test_views import DRAW_3_3, FIRST_WINS_6_0, SeededPool, play, seed_small_pool
 
 
@@ -44,7 +45,7 @@ def test_a_second_request_with_the_etag_gets_304_and_a_new_result_changes_the_et
     for path in (seeded.pool_path, f"/api/v1/events/{seeded.slug}/stages/{seeded.stage_key}/pools/A"):
         first = client.get(path)
         etag = first.headers["etag"]
-        assert first.headers["cache-control"] == "no-cache"
+        assert first.headers["cache-control"] == CACHE_CONTROL_PUBLIC
         again = client.get(path, headers={"If-None-Match": etag})
         assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == etag
     page_etag = client.get(seeded.pool_path).headers["etag"]

@@ -1,0 +1,187 @@
+"""Requests per second and p99 latency of the spectator pages under ``olympiad serve``, against static CSS.
+
+Run: .venv/bin/python bench/pages.py [--data-dir DIR] [--duration 10] [--connections 16] [--threads 2]
+
+The 2020 event (events/online-olympiad-2020.yaml) is played to its champion on SQLite first, exactly as
+bench/whole_event.py --sqlite plays it (``olympiad demo``'s driver, instant games on the stand-in); with
+``--data-dir`` an earlier run's database there is reused. Then ``olympiad serve`` (one process) answers,
+and each address is loaded for ``--duration`` seconds by ``wrk`` (Debian package ``wrk``), or, without it,
+by a small httpx load generator in this process: the static CSS file (the yardstick), the event page, a
+Top pool page and the bracket page, each plain and with ``If-None-Match`` of its current ETag (what
+live.js and a browser revalidating send). Printed: the command, requests/s, p99 and the ratio to the
+static file. Anonymous requests only: a logged-in visitor's page is never cached (docs/caching.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from whole_event import start_standin, wait_until_up  # noqa: E402
+
+from orchestrator.config import get_settings  # noqa: E402
+from orchestrator.demo.driver import Demo  # noqa: E402
+from orchestrator.demo.plan import DemoOptions  # noqa: E402
+from orchestrator.ports import free_port  # noqa: E402
+
+EVENT = ROOT / "events" / "online-olympiad-2020.yaml"
+DATABASE = "olympiad.sqlite3"  # Settings.sqlalchemy_url's file in data_dir
+
+
+@dataclass(frozen=True)
+class Figure:
+    label: str
+    rps: float
+    p99_ms: float
+
+
+def play_event(data_dir: Path) -> None:
+    """The whole 2020 event to its champion in ``data_dir`` (SQLite), unless it is there already."""
+    if (data_dir / DATABASE).exists():
+        print(f"reusing {data_dir / DATABASE}")
+        return
+    os.environ.setdefault("OLYMPIAD_STANDIN_ADMIN_TOKEN", "bench-pages-standin")
+    get_settings.cache_clear()
+    process, standin_url = start_standin(2020)
+    try:
+        options = DemoOptions(
+            event_file=EVENT, web=False, standin_url=standin_url, data_dir=data_dir, database_url="",
+            seed=2020, speed=0, round_gap_s=0, tick_s=0.02, task_mode="eager",
+        )  # fmt: skip
+        started = time.perf_counter()
+        with Demo(options) as demo:
+            demo.setup()
+            result = demo.run()
+        champion = " and ".join(result.champions)
+        print(f"event played in {time.perf_counter() - started:.0f} s, champion {champion}")
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def serve(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    env = {**os.environ, "OLYMPIAD_DATA_DIR": str(data_dir), "DATABASE_URL": ""}
+    env["OLYMPIAD_TASK_MODE"] = "eager"
+    olympiad = Path(sys.executable).with_name("olympiad")
+    process = subprocess.Popen(
+        [str(olympiad), "serve", "--port", str(port)],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    wait_until_up(process, f"{base}/healthz", what="olympiad serve")
+    return process, base
+
+
+def addresses(base: str) -> list[tuple[str, str]]:
+    """(label, path): the yardstick, the event, its first Top pool and its bracket."""
+    slug = httpx.get(f"{base}/api/v1/events").json()[0]["event"]["slug"]
+    event = httpx.get(f"{base}/api/v1/events/{slug}").json()
+    stages = [s["key"] for s in event["stages"]]
+    top = next((k for k in stages if "top" in k.lower()), stages[-1])
+    stage = httpx.get(f"{base}/api/v1/events/{slug}/stages/{top}").json()
+    letter = stage["pools"][0]["letter"]
+    return [
+        ("static CSS", "/static/site.css"),
+        ("event page", f"/events/{slug}"),
+        ("Top pool page", f"/events/{slug}/stages/{top}/pools/{letter}"),
+        ("bracket page", f"/events/{slug}/bracket"),
+    ]
+
+
+_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+
+
+def run_wrk(url: str, headers: dict[str, str], args: argparse.Namespace) -> tuple[float, float, str]:
+    command = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s", "--latency"]
+    for name, value in headers.items():
+        command += ["-H", f"{name}: {value}"]
+    command.append(url)
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
+    p99_ms = float(p99.group(1)) * _UNITS[p99.group(2)] if p99 else float("nan")
+    shown = [part for part in command[:-1] if not part.startswith("If-None-Match") and part != "-H"]
+    return rps, p99_ms, " ".join(shown) + " [-H 'If-None-Match: <ETag>'] <url>"
+
+
+async def _load(url: str, headers: dict[str, str], args: argparse.Namespace) -> tuple[float, float]:
+    latencies: list[float] = []
+    deadline = time.perf_counter() + args.duration
+
+    async def worker(client: httpx.AsyncClient) -> None:
+        while time.perf_counter() < deadline:
+            started = time.perf_counter()
+            await client.get(url, headers=headers)
+            latencies.append(time.perf_counter() - started)
+
+    limits = httpx.Limits(max_connections=args.connections)
+    async with httpx.AsyncClient(limits=limits, timeout=60) as client:
+        await asyncio.gather(*(worker(client) for _ in range(args.connections)))
+    latencies.sort()
+    return len(latencies) / args.duration, latencies[int(len(latencies) * 0.99)] * 1000
+
+
+def measure(url: str, headers: dict[str, str], args: argparse.Namespace) -> tuple[float, float, str]:
+    if shutil.which("wrk"):
+        return run_wrk(url, headers, args)
+    rps, p99 = asyncio.run(_load(url, headers, args))
+    return rps, p99, f"httpx load generator ({args.connections} connections, {args.duration} s)"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--data-dir", type=Path, help="keep (or reuse) the played event's database here")
+    parser.add_argument("--duration", type=int, default=10, help="seconds per address")
+    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--threads", type=int, default=2, help="wrk's threads")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="olympiad-pages-") as tmp:
+        data_dir = (args.data_dir or Path(tmp)).resolve()
+        data_dir.mkdir(parents=True, exist_ok=True)
+        play_event(data_dir)
+        process, base = serve(data_dir)
+        try:
+            figures: list[Figure] = []
+            command = ""
+            for label, path in addresses(base):
+                url = base + path
+                etag = httpx.get(url).headers.get("etag", "")
+                variants: list[tuple[str, dict[str, str]]] = [(label, {})]
+                if etag:
+                    variants.append((f"{label}, If-None-Match", {"If-None-Match": etag}))
+                for name, headers in variants:
+                    rps, p99, command = measure(url, headers, args)
+                    figures.append(Figure(name, rps, p99))
+        finally:
+            process.terminate()
+            process.wait(10)
+    print(f"{date.today().isoformat()}, olympiad serve (SQLite, one process), load: {command}")
+    yardstick = figures[0].rps
+    for figure in figures:
+        print(
+            f"  {figure.label:<34} {figure.rps:9.0f} req/s  p99 {figure.p99_ms:8.1f} ms  "
+            f"{figure.rps / yardstick:6.2f} x static"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+"""The public page cache (web/page_cache.py): built once per change, 304 from the versions alone, never
+a logged-in visitor's page. Builds are counted by ``app.state.page_cache.builds`` (no timing)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from orchestrator.config import Settings
+from orchestrator.services import live, live_redis
+from orchestrator.services.accounts.users import create_user
+from orchestrator.web.page_cache import PageCache
+from tests.unit.test_views import FIRST_WINS_6_0, SeededPool, play, seed_small_pool
+
+PASSWORD = "a long enough password"
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(data_dir=tmp_path, environment="test", secret_key="s" * 40)
+
+
+@pytest.fixture
+def seeded(app: FastAPI) -> SeededPool:
+    with app.state.uow_factory() as uow:
+        create_user(uow, username="annarbiter", password=PASSWORD, role="arbiter")
+    return seed_small_pool(app.state.uow_factory)
+
+
+def cache_of(app: FastAPI) -> PageCache:
+    cache = app.state.page_cache
+    assert isinstance(cache, PageCache)
+    return cache
+
+
+def staff_client(app: FastAPI) -> TestClient:
+    staff = TestClient(app)
+    answer = staff.post("/api/v1/auth/login", json={"username": "annarbiter", "password": PASSWORD})
+    assert answer.status_code == 200
+    return staff
+
+
+def test_a_second_anonymous_get_of_a_pool_page_is_not_built_again(
+    app: FastAPI, client: TestClient, seeded: SeededPool
+) -> None:
+    cache = cache_of(app)
+    first = client.get(seeded.pool_path)
+    assert first.status_code == 200 and cache.builds == 1
+    second = client.get(seeded.pool_path)
+    assert second.status_code == 200 and second.text == first.text
+    assert second.headers["etag"] == first.headers["etag"]
+    assert cache.builds == 1 and cache.hits == 1
+    api = f"/api/v1/events/{seeded.slug}/stages/{seeded.stage_key}/pools/A"
+    assert client.get(api).json() == client.get(api).json()
+    assert cache.builds == 2
+
+
+def test_a_result_entered_through_the_service_is_shown_on_the_next_get(
+    app: FastAPI, client: TestClient, seeded: SeededPool
+) -> None:
+    cache = cache_of(app)
+    match_id = min(seeded.matches.values())
+    before = client.get(seeded.pool_path)
+    match_before = client.get(f"/events/{seeded.slug}/matches/{match_id}").text
+    assert "6–0" not in before.text and "6–0" not in match_before
+    builds = cache.builds
+    play(app.state.uow_factory, match_id, FIRST_WINS_6_0)  # the results service announces after commit
+    after = client.get(seeded.pool_path)
+    assert cache.builds == builds + 1
+    assert after.headers["etag"] != before.headers["etag"] and "6–0" in after.text
+    assert "6–0" in client.get(f"/events/{seeded.slug}/matches/{match_id}").text
+
+
+def test_if_none_match_with_the_current_etag_is_answered_304_without_building(
+    app: FastAPI, client: TestClient, seeded: SeededPool
+) -> None:
+    cache = cache_of(app)
+    etag = client.get(seeded.pool_path).headers["etag"]
+    assert cache.builds == 1
+    again = client.get(seeded.pool_path, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == etag
+    assert cache.builds == 1
+    # With nothing kept (a restart), the first revalidation builds and keeps the page, the next does not.
+    cache.clear()
+    assert client.get(seeded.pool_path, headers={"If-None-Match": etag}).status_code == 304
+    assert client.get(seeded.pool_path, headers={"If-None-Match": etag}).status_code == 304
+    assert cache.builds == 2
+
+
+def test_a_logged_in_staff_get_is_never_served_from_the_cache_and_is_not_stored(
+    app: FastAPI, client: TestClient, seeded: SeededPool
+) -> None:
+    cache = cache_of(app)
+    anonymous = client.get(seeded.pool_path)
+    assert anonymous.headers["cache-control"].startswith("public, max-age=")
+    staff = staff_client(app)
+    for _ in range(2):
+        page = staff.get(seeded.pool_path)
+        assert page.status_code == 200 and "annarbiter" in page.text
+        assert page.headers["cache-control"] == "private, no-store"
+    assert cache.builds == 3 and cache.hits == 0
+    revalidated = staff.get(seeded.pool_path, headers={"If-None-Match": anonymous.headers["etag"]})
+    assert revalidated.status_code == 200 and "annarbiter" in revalidated.text
+    desk = staff.get(f"/staff/events/{seeded.slug}/results")
+    assert desk.status_code == 200 and desk.headers["cache-control"] == "private, no-store"
+
+
+def test_the_anonymous_cached_page_carries_no_csrf_token_and_no_username(
+    app: FastAPI, client: TestClient, seeded: SeededPool
+) -> None:
+    cache = cache_of(app)
+    staff_client(app).get(seeded.pool_path)  # a staff member looked first
+    for _ in range(2):
+        page = client.get(seeded.pool_path)
+        assert "csrf" not in page.text.lower() and "annarbiter" not in page.text
+        assert "set-cookie" not in page.headers
+        assert page.headers["vary"] == "Cookie"
+    assert cache.hits == 1
+
+
+def test_a_change_announced_by_another_process_bumps_this_process_versions() -> None:
+    broadcaster = live.Broadcaster()
+    seq = broadcaster.versions.seq
+    listener = live_redis.RedisListener(client=None, broadcaster=broadcaster)
+    assert listener.deliver(live_redis.encode(live.Message("pool:12", {"kind": "result"}), origin="worker"))
+    assert broadcaster.versions.changed_since(["pool:12"], seq)
+    assert not broadcaster.versions.changed_since(["pool:13", "event:x"], seq)
