@@ -9,7 +9,9 @@ and each address is loaded for ``--duration`` seconds by ``wrk`` (Debian package
 by a small httpx load generator in this process: the static CSS file (the yardstick), the event page, a
 Top pool page and the bracket page, each plain and with ``If-None-Match`` of its current ETag (what
 live.js and a browser revalidating send). Printed: the command, requests/s, p99 and the ratio to the
-static file. Anonymous requests only: a logged-in visitor's page is never cached (docs/caching.md).
+static file. ``--tree`` serves another source tree (e.g. ``git worktree add --detach /tmp/base <commit>``)
+on the same database, for a before/after comparison. Anonymous requests only: a logged-in visitor's page
+is never cached (docs/caching.md).
 """
 
 from __future__ import annotations
@@ -75,14 +77,16 @@ def play_event(data_dir: Path) -> None:
         process.wait(10)
 
 
-def serve(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
+def serve(data_dir: Path, tree: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """``olympiad serve`` on the played event, running the code of ``tree`` (default: this one)."""
     port = free_port()
     env = {**os.environ, "OLYMPIAD_DATA_DIR": str(data_dir), "DATABASE_URL": ""}
     env["OLYMPIAD_TASK_MODE"] = "eager"
+    env["PYTHONPATH"] = str(tree)
     olympiad = Path(sys.executable).with_name("olympiad")
     process = subprocess.Popen(
         [str(olympiad), "serve", "--port", str(port)],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     wait_until_up(process, f"{base}/healthz", what="olympiad serve")
@@ -153,12 +157,15 @@ def main() -> None:
     parser.add_argument("--duration", type=int, default=10, help="seconds per address")
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--threads", type=int, default=2, help="wrk's threads")
+    parser.add_argument(
+        "--tree", type=Path, default=ROOT, help="serve this source tree (a worktree of an earlier commit)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="olympiad-pages-") as tmp:
         data_dir = (args.data_dir or Path(tmp)).resolve()
         data_dir.mkdir(parents=True, exist_ok=True)
         play_event(data_dir)
-        process, base = serve(data_dir)
+        process, base = serve(data_dir, args.tree.resolve())
         try:
             figures: list[Figure] = []
             command = ""

@@ -37,6 +37,7 @@ from orchestrator.web.caching import matches
 SLOT = "olympiad.page_cache"
 MAX_AGE_S = 5.0
 MAX_ENTRIES = 2000
+MAX_BYTES = 64 * 1024 * 1024  # the bodies kept, all addresses together
 WAIT_S = 10.0
 _NOT_IN_304 = (b"content-length", b"content-type")
 
@@ -63,11 +64,14 @@ class PageCache:
         *,
         max_age_s: float = MAX_AGE_S,
         max_entries: int = MAX_ENTRIES,
+        max_bytes: int = MAX_BYTES,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.versions = versions or live.broadcaster.versions
         self.max_age_s = max_age_s
         self.max_entries = max_entries
+        self.max_bytes = max_bytes
+        self._bytes = 0
         self.clock = clock
         self.hits = 0
         self._builds = 0
@@ -90,19 +94,29 @@ class PageCache:
             return None
         too_old = self.clock() - entry.built_at >= self.max_age_s
         if too_old or self.versions.changed_since(entry.topics, entry.seq):
-            del self._entries[key]
+            self._drop(key)
             return None
         self._entries.move_to_end(key)
         return entry
 
     def keep(self, key: Key, entry: Entry) -> None:
+        """Keep ``entry``; the least recently used go when there are too many or they weigh too much."""
+        if len(entry.body) > self.max_bytes:
+            return
+        self._drop(key)
         self._entries[key] = entry
-        self._entries.move_to_end(key)
-        while len(self._entries) > self.max_entries:
-            self._entries.popitem(last=False)
+        self._bytes += len(entry.body)
+        while len(self._entries) > self.max_entries or self._bytes > self.max_bytes:
+            self._drop(next(iter(self._entries)))
+
+    def _drop(self, key: Key) -> None:
+        entry = self._entries.pop(key, None)
+        if entry is not None:
+            self._bytes -= len(entry.body)
 
     def clear(self) -> None:
         self._entries.clear()
+        self._bytes = 0
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -211,7 +225,12 @@ class PageCacheMiddleware:
         self.session_cookie = session_cookie
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "GET" or _has_cookie(scope, self.session_cookie):
+        if (
+            scope["type"] != "http"
+            or scope["method"] != "GET"
+            or scope["path"].startswith("/static/")  # files answer If-None-Match themselves
+            or _has_cookie(scope, self.session_cookie)
+        ):
             await self.app(scope, receive, send)
             return
         key = _key(scope)

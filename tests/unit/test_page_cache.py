@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from orchestrator.config import Settings
 from orchestrator.services import live, live_redis
 from orchestrator.services.accounts.users import create_user
-from orchestrator.web.page_cache import PageCache
+from orchestrator.web.page_cache import Entry, PageCache
 from tests.unit.test_views import FIRST_WINS_6_0, SeededPool, play, seed_small_pool
 
 PASSWORD = "a long enough password"
@@ -128,3 +128,18 @@ def test_a_change_announced_by_another_process_bumps_this_process_versions() -> 
     assert listener.deliver(live_redis.encode(live.Message("pool:12", {"kind": "result"}), origin="worker"))
     assert broadcaster.versions.changed_since(["pool:12"], seq)
     assert not broadcaster.versions.changed_since(["pool:13", "event:x"], seq)
+
+
+def test_the_cache_drops_the_least_recently_used_pages_past_its_byte_budget_and_expires_by_age() -> None:
+    versions = live.TopicVersions()
+    now = [0.0]
+    cache = PageCache(versions, max_bytes=10, clock=lambda: now[0])
+
+    def entry(body: bytes) -> Entry:
+        return Entry(versions.seq, ("pool:1",), now[0], (), body, '"x"')
+
+    cache.keep(("http", "h", "/a", ""), entry(b"123456"))
+    cache.keep(("http", "h", "/b", ""), entry(b"123456"))
+    assert cache.fresh(("http", "h", "/a", "")) is None and cache.fresh(("http", "h", "/b", "")) is not None
+    now[0] = cache.max_age_s
+    assert cache.fresh(("http", "h", "/b", "")) is None and len(cache) == 0
