@@ -12,10 +12,11 @@ serves it again, without calling the route, while
   service announces, are at most that old).
 
 A request with ``If-None-Match`` equal to the kept page's ETag gets 304 from that check alone. A request
-that carries the session cookie never reads nor fills the cache: its page may show the account, staff
-links or a CSRF token. An answer that sets a cookie, is not a 200, or whose route did not call
-``page_built`` is passed on as it is. While one request builds a page, others for the same address wait
-for it (at most ``WAIT_S``) instead of building it again. docs/caching.md describes the design.
+that carries the session cookie (or an Authorization header) never reads nor fills the cache: its page
+may show the account, staff links or a CSRF token. An answer that sets a cookie, is not a 200, or whose
+route did not call ``page_built`` is passed on as it is. While one request builds a page, others for the
+same address wait for it (at most ``WAIT_S``) instead of building it again. docs/caching.md describes
+the design.
 """
 
 from __future__ import annotations
@@ -230,6 +231,7 @@ class PageCacheMiddleware:
             or scope["method"] != "GET"
             or scope["path"].startswith("/static/")  # files answer If-None-Match themselves
             or _has_cookie(scope, self.session_cookie)
+            or _header(scope.get("headers", []), b"authorization") is not None
         ):
             await self.app(scope, receive, send)
             return
