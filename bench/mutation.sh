@@ -18,7 +18,7 @@ MUTMUT_VERSION=3.8.1 # supports Python 3.11 and pytest 9 (3.3 breaks on pytest 9
 MAX_CHILDREN=${MAX_CHILDREN:-2}
 OUT="$ROOT/bench/out/mutation"
 
-DEFAULT_MODULES=(scoring knockout tiebreaks direct_encounter swiss/model)
+DEFAULT_MODULES=(scoring knockout tiebreaks direct_encounter swiss/model swiss/pairing)
 if [ $# -gt 0 ]; then MODULES=("$@"); else MODULES=("${DEFAULT_MODULES[@]}"); fi
 
 # The domain's unit tests: they import nothing outside orchestrator.domain and tests.unit.builders.
@@ -27,7 +27,9 @@ DOMAIN_TESTS=(
   tests/unit/test_scoring.py
   tests/unit/test_tiebreaks.py
   tests/unit/test_tiebreaks_edge_cases.py
+  tests/unit/test_tiebreaks_unplayed_rounds.py
   tests/unit/test_tiebreak_registry.py
+  tests/unit/test_direct_encounter.py
   tests/unit/test_standings.py
   tests/unit/test_knockout_duels.py
   tests/unit/test_knockout_armageddon.py
@@ -38,6 +40,7 @@ DOMAIN_TESTS=(
   tests/unit/test_result_mapping.py
   tests/unit/test_game_model.py
   tests/unit/test_swiss_model.py
+  tests/unit/test_swiss_model_edge_cases.py
 )
 
 if ! "$VENV/bin/python" -c "import sys, mutmut; sys.exit(mutmut.__version__ != '$MUTMUT_VERSION')" 2>/dev/null; then

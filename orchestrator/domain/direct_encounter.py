@@ -50,13 +50,13 @@ def _de_scores(
             # 6.1.1: forfeits count only where 15.2 (pre-determined pairings) treats them as played.
             if r.kind is RoundKind.PLAYED or history.round_robin:
                 per_opp[r.opponent].append(points_of(r, score))
-        total = sum((sum(v, Fraction(0)) / len(v) for v in per_opp.values()), Fraction(0))
+        total = Fraction(sum(Fraction(sum(v), len(v)) for v in per_opp.values()))
         missing = len(group) - 1 - len(per_opp)
         current[team] = total
         best[team] = total + missing * _win(history, score)
-        if missing and not history.round_robin:
-            all_met = False
-    return current, best, all_met
+        all_met = all_met and not missing
+    # 15.2: a round robin's pairings are pre-determined, so 6.3 (missing meetings) never applies.
+    return current, best, all_met or history.round_robin
 
 
 def _de_split(
@@ -93,22 +93,14 @@ def _de_split(
 def _refine(
     parts: list[list[str]], split: Callable[[list[str]], list[list[str]]]
 ) -> tuple[list[list[str]], bool]:
-    """Apply ``split`` to every group still tied until nothing changes (C.07 6.2 reapplied)."""
-    changed_any = False
+    """Apply ``split`` to every group still tied until nothing changes (C.07 6.2 reapplied); the flag
+    says whether any group was split."""
+    start = len(parts)
     while True:
-        new_parts: list[list[str]] = []
-        changed = False
-        for part in parts:
-            if len(part) < 2:
-                new_parts.append(part)
-                continue
-            pieces = split(part)
-            changed = changed or len(pieces) > 1
-            new_parts.extend(pieces)
+        new_parts = [piece for part in parts for piece in (split(part) if len(part) > 1 else [part])]
+        if len(new_parts) == len(parts):  # nothing split: new_parts only orders each group's members
+            return new_parts, len(parts) > start
         parts = new_parts
-        if not changed:
-            return parts, changed_any
-        changed_any = True
 
 
 def _splitter(

@@ -416,14 +416,12 @@ def may_reveal(state: ArmageddonState, now: datetime) -> bool:
 
 
 def _ineligibility(player: Player, category: Category, cutoff_year: int) -> str:
-    female = player.sex is Sex.FEMALE
-    young = player.birth_year >= cutoff_year
-    if category is Category.WOMEN or (category is Category.GIRL and not female):
+    """Why a player ``is_eligible`` refused cannot play ``category``: every player may play open boards,
+    so it is the sex (women, or a girl board for a male player) or else the birth year."""
+    if category is Category.WOMEN or (category is Category.GIRL and player.sex is not Sex.FEMALE):
         return f"the {category.value} category is for female players"
-    if category is Category.JUNIOR or (category is Category.GIRL and not young):
-        born = f"born {player.birth_year}"
-        return f"{born}; the {category.value} category is for players born {cutoff_year} or later"
-    return f"not eligible for the {category.value} category"  # pragma: no cover
+    born = f"born {player.birth_year}"
+    return f"{born}; the {category.value} category is for players born {cutoff_year} or later"
 
 
 def nominate(state: ArmageddonState, team: Team, account: str, now: datetime) -> ArmageddonState:

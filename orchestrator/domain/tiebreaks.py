@@ -9,10 +9,11 @@ or the drawing of lots. Each code is defined once, in ``REGISTRY``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
+from itertools import takewhile
 
 from orchestrator.domain.scoring import DEFAULT_SCORING, MatchForfeit, MatchRecord, MatchScoring
 
@@ -133,7 +134,7 @@ def points_of(entry: TeamRound, score: Score) -> Fraction:
 
 
 def _total(history: PoolHistory, team: str, score: Score) -> Fraction:
-    return sum((points_of(r, score) for r in history.rounds[team]), Fraction(0))
+    return Fraction(sum(points_of(r, score) for r in history.rounds[team]))
 
 
 def _draw(history: PoolHistory, score: Score) -> Fraction:
@@ -144,16 +145,10 @@ def adjusted_score(history: PoolHistory, team: str, score: Score) -> Fraction:
     """The team's score as its opponents see it (C.07 16.3; 15.2: round robins use the final score)."""
     if history.round_robin:
         return _total(history, team, score)
-    rounds = history.rounds[team]
-    last_not_vur = max((r.round for r in rounds if not r.kind.is_vur), default=0)
-    total = Fraction(0)
-    for r in rounds:
-        # 16.3.2: an absence followed only by voluntary unplayed rounds counts as a draw.
-        if r.kind is RoundKind.ABSENT and r.round > last_not_vur:
-            total += _draw(history, score)
-        else:
-            total += points_of(r, score)
-    return total
+    # 16.3.2: an absence followed only by voluntary unplayed rounds counts as a draw (an absence scores 0).
+    trailing_vurs = takewhile(lambda r: r.kind.is_vur, reversed(history.rounds[team]))
+    late_absences = sum(1 for r in trailing_vurs if r.kind is RoundKind.ABSENT)
+    return _total(history, team, score) + late_absences * _draw(history, score)
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,11 +190,9 @@ def _cut_one(elements: list[_Element]) -> list[_Element]:
         return elements
     lsv = min(range(len(elements)), key=lambda i: (elements[i].opp_score, elements[i].value))
     vurs = [i for i in range(len(elements)) if elements[i].vur]
-    drop = lsv
-    if vurs:
-        vur = min(vurs, key=lambda i: (elements[i].value, elements[i].opp_score))
-        if elements[lsv].value <= elements[vur].value:
-            drop = vur
+    vur = min(vurs, key=lambda i: elements[i].value, default=lsv)
+    # Of the two, the higher value goes (the VUR when they are equal: the same total either way).
+    drop = max(lsv, vur, key=lambda i: elements[i].value)
     return elements[:drop] + elements[drop + 1 :]
 
 
@@ -227,16 +220,11 @@ def olympiad_tb1(history: PoolHistory, team: str) -> Fraction:
     """Olympiad 2026 App. 2.I TB1: Σ GP vs i × i's final MP, without the bye round, else without
     the lowest-MP opponent (ties: lowest product); unplayed matches per App. 2.IV (FMP + UR)."""
     items: list[tuple[Fraction, Fraction]] = []
-    had_bye = False
     for r in history.rounds[team]:
-        if r.kind is RoundKind.BYE:
-            had_bye = True
-            continue
-        if r.opponent is None:
-            continue
-        fmp = Fraction(history.mp(r.opponent) + _unpaired_rounds(history, r.opponent))
-        items.append((fmp, fmp * Fraction(r.gp, 2)))
-    if not had_bye and items:
+        if r.opponent is not None:
+            fmp = Fraction(history.mp(r.opponent) + _unpaired_rounds(history, r.opponent))
+            items.append((fmp, fmp * Fraction(r.gp, 2)))
+    if items and not any(r.kind is RoundKind.BYE for r in history.rounds[team]):
         items.remove(min(items))
     return sum((value for _, value in items), Fraction(0))
 
@@ -324,16 +312,37 @@ class TieBreak:
     score: Score | None = None  # direct encounter: the score compared; None for EDE (both in turn)
 
 
-def _plain(compute: Callable[[PoolHistory, str], Fraction]) -> ValueFunction:
-    return lambda history, team, primary: compute(history, team)
+# The registry is built when the module is imported; the criteria below are callables so that their
+# computation runs (and is measured, docs/mutation.md) when a value is asked for.
 
 
-def _sb(opp: Score, own: Score, cut: bool) -> ValueFunction:
-    return lambda history, team, primary: sonneborn_berger(history, team, opp=opp, own=own, cut=cut)
+@dataclass(frozen=True, slots=True)
+class _Plain:
+    """A value criterion that does not depend on the primary score."""
+
+    compute: Callable[[PoolHistory, str], Fraction]
+
+    def __call__(self, history: PoolHistory, team: str, primary: Score) -> Fraction:
+        return self.compute(history, team)
 
 
-def _bh(score: Score, cut: bool) -> ValueFunction:
-    return lambda history, team, primary: buchholz(history, team, score=score, cut=cut)
+@dataclass(frozen=True, slots=True)
+class _SonnebornBerger:
+    opp: Score
+    own: Score
+    cut: bool
+
+    def __call__(self, history: PoolHistory, team: str, primary: Score) -> Fraction:
+        return sonneborn_berger(history, team, opp=self.opp, own=self.own, cut=self.cut)
+
+
+@dataclass(frozen=True, slots=True)
+class _Buchholz:
+    score: Score
+    cut: bool
+
+    def __call__(self, history: PoolHistory, team: str, primary: Score) -> Fraction:
+        return buchholz(history, team, score=self.score, cut=self.cut)
 
 
 def _other(history: PoolHistory, team: str, primary: Score) -> Fraction:
@@ -351,43 +360,45 @@ _BH_KINDS = (  # code, heading, meaning, opponents' score (C.07 8.1)
     ("BH:MP", "BH-MP", "Buchholz on match points", "MP"),
     ("BH:GP", "BH-GP", "Buchholz on game points", "GP"),
 )
-
-
-def _sonneborn_berger_codes() -> Iterator[TieBreak]:
-    for code, short, meaning, opp, own in _SB_KINDS:
-        yield TieBreak(code, short, meaning, code, Criterion.VALUE, _sb(opp, own, False))
-    for code, short, meaning, opp, own in _SB_KINDS:
-        cut = f"{code}/C1"
-        yield TieBreak(cut, f"{short} C1", meaning + _CUT, cut, Criterion.VALUE, _sb(opp, own, True))
-
-
-def _buchholz_codes() -> Iterator[TieBreak]:
-    for code, short, meaning, score in _BH_KINDS:
-        yield TieBreak(code, short, meaning, code, Criterion.VALUE, _bh(score, False))
-        cut = f"{code}/C1"
-        yield TieBreak(cut, f"{short} C1", meaning + _CUT, cut, Criterion.VALUE, _bh(score, True))
-
+_SONNEBORN_BERGER_CODES = (
+    *(
+        TieBreak(c, s, m, c, Criterion.VALUE, _SonnebornBerger(o, w, cut=False))
+        for c, s, m, o, w in _SB_KINDS
+    ),
+    *(
+        TieBreak(f"{c}/C1", f"{s} C1", m + _CUT, f"{c}/C1", Criterion.VALUE, _SonnebornBerger(o, w, cut=True))
+        for c, s, m, o, w in _SB_KINDS
+    ),
+)
+_BUCHHOLZ_CODES = tuple(
+    entry
+    for c, s, m, o in _BH_KINDS
+    for entry in (
+        TieBreak(c, s, m, c, Criterion.VALUE, _Buchholz(o, cut=False)),
+        TieBreak(f"{c}/C1", f"{s} C1", m + _CUT, f"{c}/C1", Criterion.VALUE, _Buchholz(o, cut=True)),
+    )
+)
 
 REGISTRY: tuple[TieBreak, ...] = (
-    TieBreak("MP", "MP", "match points", None, Criterion.VALUE, _plain(match_points)),
+    TieBreak("MP", "MP", "match points", None, Criterion.VALUE, _Plain(match_points)),
     # C.07 13.1: game points are the secondary score when MP is primary.
-    TieBreak("GP", "GP", "game points", "MPVGP", Criterion.VALUE, _plain(game_points)),
+    TieBreak("GP", "GP", "game points", "MPVGP", Criterion.VALUE, _Plain(game_points)),
     TieBreak("DE:MP", "DE-MP", "match points among the tied teams", "DE:MP", Criterion.GROUP, score="MP"),
     TieBreak("DE:GP", "DE-GP", "game points among the tied teams", "DE:GP", Criterion.GROUP, score="GP"),
     TieBreak("EDE", "EDE", "extended direct encounter", "EDE", Criterion.GROUP),
-    *_sonneborn_berger_codes(),
-    *_buchholz_codes(),
-    TieBreak("WIN", "Wins", "matches won", "WIN", Criterion.VALUE, _plain(matches_won)),
+    *_SONNEBORN_BERGER_CODES,
+    *_BUCHHOLZ_CODES,
+    TieBreak("WIN", "Wins", "matches won", "WIN", Criterion.VALUE, _Plain(matches_won)),
     TieBreak("MPvGP", "MPvGP", "the other primary score", "MPVGP", Criterion.VALUE, _other),
     # Olympiad 2026 Appendix 2.I; FIDE's TRF has no code for them.
-    TieBreak("OLY-TB1", "TB1", "Olympiad Sonneborn-Berger", None, Criterion.VALUE, _plain(olympiad_tb1)),
+    TieBreak("OLY-TB1", "TB1", "Olympiad Sonneborn-Berger", None, Criterion.VALUE, _Plain(olympiad_tb1)),
     TieBreak(
         "OLY-TB3",
         "TB3",
         "opponents' match points less the lowest",
         None,
         Criterion.VALUE,
-        _plain(olympiad_tb3),
+        _Plain(olympiad_tb3),
     ),
     TieBreak("LOT", "Lot", "drawing of lots", None, Criterion.LOT),
 )

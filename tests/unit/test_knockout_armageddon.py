@@ -2,6 +2,8 @@
 game."""
 
 import hashlib
+from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -14,7 +16,9 @@ from orchestrator.domain.knockout import (
     DuelReason,
     DuelRecord,
     KnockoutError,
+    Nomination,
     NominationError,
+    PublicNomination,
     armageddon_categories,
     armageddon_game,
     armageddon_result,
@@ -94,13 +98,17 @@ def seed_drawing(category: Category) -> bytes:
     raise AssertionError("no seed drew the category")
 
 
-def fresh(clock: ArmageddonClock = ArmageddonClock()) -> ArmageddonState:
+def fresh(
+    clock: ArmageddonClock = ArmageddonClock(),
+    lineups: tuple[Sequence[Player | None], Sequence[Player | None]] = (NORTH_M2, SOUTH_M2),
+) -> ArmageddonState:
+    """Duel IX's Armageddon before the category lot; ``lineups`` are the two teams' match-2 boards."""
     return start_armageddon(
         duel_key="IX",
         teams=("Northland", "Southland"),
         team_format=FORMAT,
         deadline=DEADLINE,
-        match2_lineups=(NORTH_M2, SOUTH_M2),
+        match2_lineups=lineups,
         clock=clock,
     )
 
@@ -214,13 +222,7 @@ def test_at_the_deadline_a_missing_nomination_defaults_to_that_categorys_first_b
 
 def test_a_team_with_nobody_on_that_board_in_match_two_and_no_nomination_forfeits_the_armageddon() -> None:
     empty_board_5 = (*SOUTH_M2[:4], None, SOUTH_M2[5])
-    state = start_armageddon(
-        duel_key="IX",
-        teams=("Northland", "Southland"),
-        team_format=FORMAT,
-        deadline=DEADLINE,
-        match2_lineups=(NORTH_M2, empty_board_5),
-    )
+    state = fresh(lineups=(NORTH_M2, empty_board_5))
     state = draw_category(state, seed_drawing(C.JUNIOR))
     state = reveal(nominate(state, NORTH, "emil_gran", BEFORE), DEADLINE)
     assert state.phase is ArmageddonPhase.FINISHED
@@ -276,6 +278,130 @@ def test_the_game_cannot_be_recorded_before_colours_are_settled() -> None:
 def _level_matches() -> tuple[DuelMatch, DuelMatch]:
     draws = tuple([GameResult.DRAW] * 6)
     return DuelMatch(draws), DuelMatch(draws)
+
+
+def both_nominated_in_open() -> ArmageddonState:
+    """An open-category Armageddon with both nominations in and revealed before the deadline."""
+    state = nominate(nominate(drawn(C.OPEN), NORTH, "gus_ivar", BEFORE), SOUTH, "bruno_dias", BEFORE)
+    return reveal(state, BEFORE)
+
+
+def test_an_armageddon_needs_two_different_teams() -> None:
+    with pytest.raises(KnockoutError, match=r"^duel IX: a team cannot meet itself$"):
+        start_armageddon(
+            duel_key="IX",
+            teams=("Northland", "Northland"),
+            team_format=FORMAT,
+            deadline=DEADLINE,
+            match2_lineups=(NORTH_M2, NORTH_M2),
+        )
+
+
+def test_the_armageddon_keeps_the_clock_of_the_event_file() -> None:
+    assert fresh(ArmageddonClock(360, 300, 2)).clock == ArmageddonClock(360, 300, 2)
+
+
+def test_a_male_player_is_refused_for_the_girl_category_because_of_his_sex() -> None:
+    with pytest.raises(
+        NominationError,
+        match=r"^Gus Ivar cannot play the girl Armageddon: the girl category is for female players$",
+    ):
+        nominate(drawn(C.GIRL), NORTH, "gus_ivar", BEFORE)
+
+
+def test_a_nomination_keeps_the_time_it_was_submitted() -> None:
+    state = nominate(drawn(C.OPEN), SOUTH, "bruno_dias", BEFORE)
+    assert state.sealed == (None, Nomination("Southland", SOUTH.roster[1].player, BEFORE))
+
+
+def test_the_colour_lot_and_the_colour_choice_come_in_their_turn_and_only_w_or_b() -> None:
+    with pytest.raises(KnockoutError, match=r"^duel IX: not the time for the colour lot \(nominating\)$"):
+        draw_chooser(drawn(C.OPEN), seed(1))
+    state = draw_chooser(both_nominated_in_open(), seed(3))
+    with pytest.raises(KnockoutError, match=r"^choose W or B, not 'X'$"):
+        choose_colour(state, state.chooser, "X")  # type: ignore[arg-type]
+
+
+def test_no_game_and_no_result_for_the_duel_before_colours_are_settled() -> None:
+    state = draw_chooser(both_nominated_in_open(), seed(3))
+    assert armageddon_result(state) is None
+    with pytest.raises(KnockoutError, match=r"^duel IX: colours are not settled yet \(choose_colour\)$"):
+        armageddon_game(state)
+
+
+def test_the_game_gives_the_second_team_white_when_it_has_white() -> None:
+    state = draw_chooser(both_nominated_in_open(), seed(3))
+    state = choose_colour(state, state.chooser, "W" if state.chooser == "Southland" else "B")  # type: ignore[arg-type]
+    game = armageddon_game(state)
+    assert (game.white_team, game.black_team, game.white.name, game.black.name) == (
+        "Southland",
+        "Northland",
+        "Bruno Dias",
+        "Gus Ivar",
+    )
+
+
+def forfeited_by_southland() -> ArmageddonState:
+    """Southland had nobody on board 1 in match 2 and nominated nobody: Northland has White and wins."""
+    state = fresh(lineups=(NORTH_M2, (None, *SOUTH_M2[1:])))
+    state = reveal(draw_category(state, seed_drawing(C.OPEN)), DEADLINE)
+    assert (state.white, state.result) == ("Northland", GameResult.WHITE_WINS_FORFEIT)
+    return state
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        forfeited_by_southland(),
+        # As a service could load it: White's side is the one with nobody, or has no nomination at all.
+        replace(forfeited_by_southland(), white="Southland"),
+        replace(forfeited_by_southland(), sealed=(None, forfeited_by_southland().sealed[1])),
+    ],
+    ids=["black-missing", "white-has-nobody", "white-not-nominated"],
+)
+def test_an_armageddon_with_a_side_missing_has_no_game_to_set_up(state: ArmageddonState) -> None:
+    with pytest.raises(KnockoutError, match=r"^duel IX: the Armageddon was decided by forfeit, no game$"):
+        armageddon_game(state)
+
+
+def test_a_match_two_lineup_that_ends_on_the_categorys_first_board_still_gives_the_default() -> None:
+    # Women's first board is board 3: lineups of three boards hold it.
+    state = fresh(lineups=(NORTH_M2[:3], SOUTH_M2[:3]))
+    state = reveal(draw_category(state, seed_drawing(C.WOMEN)), DEADLINE)
+    assert [(n.player.name, n.by_default) for n in state.sealed if n and n.player] == [
+        ("Hedda Juul", True),
+        ("Clara Elias", True),
+    ]
+    assert state.phase is ArmageddonPhase.DRAW_CHOOSER
+
+
+def test_a_match_two_lineup_shorter_than_the_categorys_first_board_gives_no_default() -> None:
+    state = fresh(lineups=((), ()))
+    state = reveal(draw_category(state, seed_drawing(C.OPEN)), DEADLINE)
+    assert (state.phase, state.result) == (ArmageddonPhase.FINISHED, GameResult.DOUBLE_FORFEIT)
+
+
+def test_the_public_view_shows_every_settled_step_and_the_nominees_accounts() -> None:
+    clock = ArmageddonClock(360, 300, 2)
+    state = draw_category(fresh(clock), seed_drawing(C.OPEN))
+    state = nominate(nominate(state, NORTH, "gus_ivar", BEFORE), SOUTH, "bruno_dias", BEFORE)
+    state = draw_chooser(reveal(state, BEFORE), seed(3))
+    view = public_view(state, BEFORE)
+    assert (view.duel_key, view.teams, view.phase, view.category, view.deadline, view.clock) == (
+        "IX",
+        ("Northland", "Southland"),
+        ArmageddonPhase.CHOOSE_COLOUR,
+        C.OPEN,
+        DEADLINE,
+        clock,
+    )
+    assert view.category_lot is not None and view.category_lot == state.category_lot
+    assert view.chooser_lot is not None and view.chooser_lot == state.chooser_lot
+    assert view.chooser in ("Northland", "Southland") and view.chooser == view.chooser_lot.chosen
+    assert view.nominations == (
+        PublicNomination("Northland", "Gus Ivar", "gus_ivar", False),
+        PublicNomination("Southland", "Bruno Dias", "bruno_dias", False),
+    )
 
 
 def test_the_clock_is_described_for_people_in_minutes_and_seconds() -> None:

@@ -1,6 +1,8 @@
 """The play-off bracket (docs/rules.md §3 table, §5): slots filled from pools and duels, withdrawals,
 champion."""
 
+import re
+
 import pytest
 
 from orchestrator.domain.bracket import DuelSpec, LoserOf, PoolPlace, WinnerOf
@@ -108,6 +110,7 @@ def test_a_team_withdrawn_before_its_quarter_final_lets_its_opponent_advance_by_
     assert quarter.outcome.reason is DuelReason.WITHDRAWAL
     assert quarter.winner == "D2"
     assert "A1 withdrew; D2 goes through" in quarter.outcome.sentence
+    assert quarter.outcome.key == "V"
     assert resolved["IX"].first == "D2"
 
 
@@ -166,3 +169,83 @@ def test_unknown_duels_cycles_and_duplicate_keys_are_refused() -> None:
         resolve_bracket(loop, PLACES, {})
     with pytest.raises(BracketError, match="defined twice"):
         resolve_bracket((BRACKET_2020[0], BRACKET_2020[0]), PLACES, {})
+
+
+def test_a_cycle_is_refused_with_the_duels_that_make_it() -> None:
+    loop = (
+        DuelSpec("P", "Semi-final", W("Q"), top("A", 1)),
+        DuelSpec("Q", "Semi-final", W("P"), top("B", 1)),
+    )
+    with pytest.raises(BracketError, match=r"^the bracket has a cycle: P → Q → P$"):
+        resolve_bracket(loop, PLACES, {})
+
+
+def test_an_outcome_for_a_duel_whose_teams_are_not_known_yet_is_refused() -> None:
+    early = decide_duel(DuelRecord("IX", "A1", "B1", withdrawn="B1"))
+    message = "duel IX: the outcome is for A1 – B1, but the bracket has ? – ?"
+    with pytest.raises(BracketError, match=f"^{re.escape(message)}$"):
+        resolve_bracket(BRACKET_2020, PLACES, {"IX": early})
+
+
+def decide_all(bracket: tuple[DuelSpec, ...], keys: list[str]) -> dict[str, DuelOutcome]:
+    """Each duel in ``keys`` won 2-0 by its first-named team, in that order."""
+    outcomes: dict[str, DuelOutcome] = {}
+    for key in keys:
+        duel = by_key(resolve_bracket(bracket, PLACES, outcomes))[key]
+        assert duel.first is not None
+        outcomes[key] = won(duel, duel.first)
+    return outcomes
+
+
+def test_the_champion_is_the_winner_of_the_duel_named_final_not_of_the_third_place_duel() -> None:
+    with_bronze = (*BRACKET_2020, DuelSpec("XII", "Third place", LoserOf("IX"), LoserOf("X")))
+    outcomes = decide_all(with_bronze, [spec.key for spec in with_bronze])
+    resolved = by_key(resolve_bracket(with_bronze, PLACES, outcomes))
+    # Every duel goes to its first-named team: V A1 beats IV's winner D2, VI B1 beats C2, VII C1 beats
+    # B2, VIII D1 beats A2; IX A1 beats B1, X C1 beats D1; final A1 – C1; third place B1 – D1, won by B1.
+    assert (resolved["XI"].first, resolved["XI"].second, resolved["XII"].winner) == ("A1", "C1", "B1")
+    assert champions(tuple(resolved.values())) == ("A1",)
+
+
+# Four teams, rounds named by the organiser: none is called "Final".
+NAMED_BY_ORGANISER = (
+    DuelSpec("T", "Round 3", W("S1"), W("S2")),
+    DuelSpec("S1", "Round 2", top("A", 1), top("B", 2)),
+    DuelSpec("S2", "Round 2", top("B", 1), top("A", 2)),
+)
+
+
+def test_without_a_duel_named_final_the_champion_wins_the_duel_whose_winner_nobody_takes() -> None:
+    outcomes = decide_all(NAMED_BY_ORGANISER, ["S1", "S2"])
+    assert champions(resolve_bracket(NAMED_BY_ORGANISER, PLACES, outcomes)) == ()
+    outcomes = decide_all(NAMED_BY_ORGANISER, ["S1", "S2", "T"])
+    assert champions(resolve_bracket(NAMED_BY_ORGANISER, PLACES, outcomes)) == ("A1",)
+
+
+def test_two_duels_whose_winners_nobody_takes_and_no_final_have_no_champion() -> None:
+    two = (
+        DuelSpec("S1", "Round 1", top("A", 1), top("B", 2)),
+        DuelSpec("S2", "Round 1", top("B", 1), top("A", 2)),
+    )
+    outcomes = decide_all(two, ["S1"])
+    assert champions(resolve_bracket(two, PLACES, outcomes)) == ()
+
+
+def test_rounds_with_the_organisers_names_are_listed_by_how_far_they_are_from_the_pools() -> None:
+    rounds = rounds_for_display(resolve_bracket(NAMED_BY_ORGANISER, PLACES, {}))
+    assert [(name, [d.spec.key for d in duels]) for name, duels in rounds] == [
+        ("Round 2", ["S1", "S2"]),
+        ("Round 3", ["T"]),
+    ]
+
+
+def test_the_final_is_listed_before_a_third_place_duel_of_the_same_depth_whatever_the_definition_order() -> (
+    None
+):
+    bronze_first = (
+        *BRACKET_2020[:-1],
+        DuelSpec("XII", "Third place", LoserOf("IX"), LoserOf("X")),
+        BRACKET_2020[-1],
+    )
+    names = [name for name, _ in rounds_for_display(resolve_bracket(bronze_first, PLACES, {}))]
+    assert names == ["Preliminary", "Quarter-final", "Semi-final", "Final", "Third place"]

@@ -1,8 +1,10 @@
 """Golden play-off edge cases (docs/rules.md §5, docs/knockout.md): colours in each match, a withdrawal's
-forfeits, a record with too many matches, and Armageddon nominees missing on one or both sides."""
+forfeits, whole-match forfeits, a ruling, the records refused and why, and Armageddon nominees missing on
+one or both sides."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -15,15 +17,17 @@ from orchestrator.domain.knockout import (
     DuelReason,
     DuelRecord,
     KnockoutError,
+    Ruling,
     armageddon_result,
     choose_colour,
     decide_duel,
     draw_category,
     draw_chooser,
+    duel_match_colours,
     reveal,
     start_armageddon,
 )
-from orchestrator.domain.scoring import GameResult
+from orchestrator.domain.scoring import GameResult, MatchForfeit
 from orchestrator.domain.teams import Category, Player, Sex, TeamFormat
 
 R = GameResult
@@ -75,6 +79,82 @@ def test_a_withdrawal_forfeits_the_remaining_match_to_the_other_team() -> None:
 def test_a_duel_record_with_a_third_match_is_refused() -> None:
     with pytest.raises(KnockoutError, match="a duel has two matches, got 3"):
         decide_duel(DuelRecord("QF1", "India", "Poland", (*LEVEL, DuelMatch(DRAWS))))
+
+
+def test_the_first_team_forfeiting_a_match_loses_it_six_nil_and_the_duel_by_forfeit() -> None:
+    # Match 1: India did not play, Poland wins 6-0 (12 half-points, 2 MP). Match 2: 3-3 (1 MP each).
+    # MP 0 + 1 = 1 against 2 + 1 = 3; half-points 0 + 6 = 6 against 12 + 6 = 18.
+    record = DuelRecord("QF1", "India", "Poland", (DuelMatch(forfeit=MatchForfeit.B_WINS), DuelMatch(DRAWS)))
+    outcome = decide_duel(record)
+    assert (outcome.reason, outcome.winners, outcome.mp, outcome.gp) == (
+        DuelReason.FORFEIT,
+        ("Poland",),
+        (1, 3),
+        (6, 18),
+    )
+    assert outcome.sentence == (
+        "India – Poland: match 1 0.0–6.0 by forfeit, match 2 3.0–3.0. "
+        "Poland wins 3–1 on match points; India forfeited a match."
+    )
+
+
+def test_a_double_forfeit_match_scores_nothing_and_counts_as_a_forfeit_by_the_loser() -> None:
+    # Match 1: neither team played, 0-0 in match points and game points. Match 2: board 2's 1-0 is
+    # India's (White on even boards in match 2), 3.5-2.5 and 2 MP. India wins 2-0; Poland forfeited too.
+    record = DuelRecord(
+        "QF1", "India", "Poland", (DuelMatch(forfeit=MatchForfeit.DOUBLE), board_two_white_wins())
+    )
+    outcome = decide_duel(record)
+    assert (outcome.reason, outcome.winners, outcome.mp, outcome.gp) == (
+        DuelReason.FORFEIT,
+        ("India",),
+        (2, 0),
+        (7, 5),
+    )
+    assert outcome.sentence == (
+        "India – Poland: match 1 0.0–0.0 by forfeit, match 2 3.5–2.5. "
+        "India wins 2–0 on match points; Poland forfeited a match."
+    )
+
+
+def test_a_ruling_for_one_team_names_it_and_the_reason_whatever_the_matches_said() -> None:
+    ruling = Ruling(("Poland",), "India fielded an ineligible player in match 2")
+    outcome = decide_duel(DuelRecord("QF1", "India", "Poland", LEVEL, ruling=ruling))
+    assert (outcome.reason, outcome.winners, outcome.winner) == (DuelReason.RULING, ("Poland",), "Poland")
+    assert outcome.sentence == (
+        "India – Poland: match 1 3.0–3.0, match 2 3.0–3.0. "
+        "Poland goes through by decision: India fielded an ineligible player in match 2."
+    )
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        (DuelRecord("QF1", "India", "India"), "duel QF1: a team cannot meet itself (India)"),
+        (
+            DuelRecord("QF1", "India", "Poland", (DuelMatch(DRAWS), DuelMatch(DRAWS[:5]))),
+            "duel QF1 match 2: 5 results for 6 boards",
+        ),
+        (
+            DuelRecord("QF1", "India", "Poland", (DuelMatch(DRAWS), DuelMatch(DRAWS, MatchForfeit.A_WINS))),
+            "duel QF1 match 2: board results and a match forfeit",
+        ),
+        (
+            DuelRecord("QF1", "India", "Poland", LEVEL, armageddon=ArmageddonResult("Chile", R.DRAW)),
+            "duel QF1: Armageddon White Chile is not in the duel",
+        ),
+    ],
+)
+def test_a_duel_record_that_breaks_the_rules_is_refused_with_the_match_and_the_reason(
+    record: DuelRecord, message: str
+) -> None:
+    with pytest.raises(KnockoutError, match=f"^{re.escape(message)}$"):
+        decide_duel(record)
+
+
+def test_a_duel_has_no_third_match_to_give_colours_for() -> None:
+    with pytest.raises(KnockoutError, match=r"^a duel has matches 1 and 2, not 3$"):
+        duel_match_colours(3)
 
 
 def test_an_armageddon_drawn_with_black_goes_to_black_whichever_team_is_second() -> None:

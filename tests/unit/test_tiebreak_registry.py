@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -13,8 +14,11 @@ from orchestrator.domain.tiebreaks import (
     REGISTRY,
     Criterion,
     TieBreakError,
+    all_values,
     build_event,
+    normalise_code,
     parse_chain,
+    primary_score,
     tiebreak,
     value_of,
 )
@@ -76,3 +80,85 @@ def test_a_direct_encounter_code_is_not_a_value_and_a_value_code_is_not_a_direct
         value_of(history, "A", "DE:MP")
     with pytest.raises(TieBreakError, match="not a direct-encounter tie-break"):
         direct_encounter(history, list("AB"), "EMMSB", DirectEncounterTrace())
+
+
+# --- spelling, presets and the primary score ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        (" e m m s b ", "EMMSB"),
+        ("bh:mp_c1", "BH:MP/C1"),
+        ("EMGSB-c1", "EMGSB/C1"),
+        ("oly_tb1", "OLY-TB1"),
+        ("tb3", "OLY-TB3"),
+        ("mpvgp", "MPvGP"),
+        ("de:gp", "DE:GP"),
+        ("lots", "LOT"),
+        ("bh-c1", "BH:MP/C1"),
+        ("SB", None),
+        ("BH-MP-C1", None),  # "BH-MP/C1" is no code: Buchholz is written BH:MP
+    ],
+)
+def test_a_code_is_read_whatever_its_case_spaces_or_dashes(text: str, code: str | None) -> None:
+    assert normalise_code(text) == code
+
+
+def test_an_unknown_code_is_refused_with_the_known_codes_and_presets_in_order() -> None:
+    message = (
+        f"unknown tie-break code(s): XYZ, SB-C9; known: {', '.join(CODES)}; "
+        "presets: online-2020, olympiad-2026, fide-team-swiss"
+    )
+    with pytest.raises(TieBreakError, match=f"^{re.escape(message)}$"):
+        parse_chain("MP, XYZ, GP, SB-C9")
+    with pytest.raises(TieBreakError, match=r"^unknown tie-break code 'XYZ'; known: MP, GP, DE:MP, "):
+        tiebreak("XYZ")
+
+
+def test_a_chain_is_refused_when_empty_or_when_a_value_code_repeats() -> None:
+    with pytest.raises(
+        TieBreakError, match=r"^empty tie-break list: give a preset name or comma-separated codes$"
+    ):
+        parse_chain([" ", ""])
+    with pytest.raises(TieBreakError, match=r"^tie-break code\(s\) listed twice: GP, MP$"):
+        parse_chain(["mp", "GP", "DE", "gpts", "pts", "DE"])
+
+
+def test_a_one_item_list_may_hold_a_code_or_a_preset_name() -> None:
+    assert parse_chain(["bh"]) == ("BH:MP",)
+    assert parse_chain([" fide-team-swiss "]) == ("MP", "EDE", "EMGSB/C1", "BH:MP/C1", "MPvGP")
+    assert parse_chain(("EDE", "MP")) == ("EDE", "MP")
+
+
+@pytest.mark.parametrize(
+    ("chain", "primary"),
+    [(("MP", "GP"), "MP"), (("EGGSB", "GP", "MP"), "GP"), (("DE:GP", "LOT"), "MP"), ((), "MP")],
+)
+def test_the_primary_score_is_the_first_of_mp_and_gp_in_the_chain(
+    chain: tuple[str, ...], primary: str
+) -> None:
+    assert primary_score(chain) == primary
+
+
+def test_mpvgp_is_game_points_after_match_points_and_match_points_after_game_points() -> None:
+    history = build_event("ABCD", rr("ABCD", POOL), boards=4)
+    # MP: A 3, B 4, C 3, D 2; GP: A 5.5, B 7, C 6.5, D 5 (test_tiebreaks.POOL).
+    assert [value_of(history, t, "MPvGP", primary="GP") for t in "ABCD"] == [3, 4, 3, 2]
+    assert [value_of(history, t, "MPvGP") for t in "ABCD"] == [Fraction(11, 2), 7, Fraction(13, 2), 5]
+
+
+def test_all_values_holds_every_value_code_of_the_chain_and_no_group_or_lot_code() -> None:
+    history = build_event("ABCD", rr("ABCD", POOL), boards=4)
+    values = all_values(history, ["MP", "DE:MP", "MPvGP", "LOT"], primary="GP")
+    assert values == {"MP": {"A": 3, "B": 4, "C": 3, "D": 2}, "MPvGP": {"A": 3, "B": 4, "C": 3, "D": 2}}
+    # Match points are primary unless told: MPvGP is then game points.
+    assert all_values(history, ["MPvGP"]) == {
+        "MPvGP": {"A": Fraction(11, 2), "B": 7, "C": Fraction(13, 2), "D": 5}
+    }
+
+
+def test_a_direct_encounter_code_asked_as_a_value_is_named_in_the_refusal() -> None:
+    history = build_event("ABCD", rr("ABCD", POOL), boards=4)
+    with pytest.raises(TieBreakError, match=r"^DE:MP is not a value tie-break$"):
+        value_of(history, "A", "DE:MP")

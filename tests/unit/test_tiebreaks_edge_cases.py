@@ -141,3 +141,19 @@ def test_parse_chain_refuses_a_value_code_listed_twice(spec: str | list[str]) ->
 def test_parse_chain_allows_direct_encounter_again_after_other_criteria() -> None:
     # C.07 6.2: direct encounter may be reapplied later in the chain.
     assert parse_chain("MP, DE, GP, DE") == ("MP", "DE:MP", "GP", "DE:MP")
+
+
+def test_cut_one_drops_the_lower_product_between_opponents_with_the_same_score() -> None:
+    # Round robin, four boards: A-B 3-1, A-C 2-2, A-D 1-3, B-C 3-1, B-D 2-2, C-D 3-1: every team has 3 MP.
+    # A's Sonneborn-Berger: B 3 × 2 + C 3 × 1 + D 3 × 0 = 9. All opponents have 3 MP, so the cut
+    # takes the lowest product, D's 0: still 9.
+    results = {"AB": "3-1", "AC": "2-2", "AD": "1-3", "BC": "3-1", "BD": "2-2", "CD": "3-1"}
+    event = build_event("ABCD", rr("ABCD", results), boards=4)
+    assert value_of(event, "A", "EMMSB") == 9
+    assert value_of(event, "A", "EMMSB/C1") == 9
+
+
+@pytest.mark.parametrize("code", ["EMMSB/C1", "BH:MP/C1", "OLY-TB1", "OLY-TB3"])
+def test_a_team_that_never_played_has_nothing_to_cut_and_scores_zero(code: str) -> None:
+    event = build_event("ABC", [m(1, "A", "B", "3-1")], boards=4)
+    assert value_of(event, "C", code) == 0

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from orchestrator.domain.scoring import DEFAULT_SCORING, HalfPoints, MatchForfeit, MatchRecord, MatchScoring
+from orchestrator.domain.scoring import DEFAULT_SCORING, HalfPoints, MatchRecord, MatchScoring
 
 
 class SwissError(ValueError):
@@ -129,9 +129,7 @@ class SwissState:
     def points(self, team: str, *, through: int | None = None) -> tuple[int, HalfPoints]:
         """(MP, GP half-points) of a team after round ``through`` (default all rounds recorded)."""
         mp = gp = 0
-        for match in self.matches:
-            if through is not None and match.round > through:
-                continue
+        for match in (m for m in self.matches if through is None or m.round <= through):
             if match.team_b is None:
                 if match.team_a == team:
                     mp += self.bye_points()[0]
@@ -220,14 +218,11 @@ def record_round(state: SwissState, matches: Iterable[MatchRecord]) -> SwissStat
     for match in new:
         if match.round != round_no:
             raise SwissError(f"round {match.round} recorded while round {round_no} is the next one")
-        for team in (match.team_a, match.team_b):
-            if team is None:
-                continue
+        for team in (t for t in (match.team_a, match.team_b) if t is not None):
             if not state.team(team).available(round_no):
                 raise SwissError(f"round {round_no}: {team} is not to be paired in this round")
             seen.append(team)
-        played = match.forfeit is MatchForfeit.NONE and match.team_b is not None
-        if played and match.gp_a + match.gp_b > 2 * state.boards:
+        if match.is_played and match.gp_a + match.gp_b > 2 * state.boards:
             raise SwissError(
                 f"round {round_no}: {match.team_a} – {match.team_b} scores more than {state.boards} boards"
             )

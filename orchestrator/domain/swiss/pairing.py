@@ -79,7 +79,7 @@ def check_round_can_be_paired(state: SwissState, round_no: int) -> tuple[str, ..
     teams = state.available(round_no)
     if len(teams) < 2:
         raise SwissPairingError(
-            f"round {round_no} cannot be paired: too few teams to pair ({', '.join(teams) or 'none'})",
+            f"round {round_no} cannot be paired: too few teams to pair ({teams[0] if teams else 'none'})",
             round_no=round_no,
             teams=teams,
         )
