@@ -17,8 +17,8 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from orchestrator.adapters.tables import Match, Role, Round
-from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.adapters.tables import Match, Role, Round, Stage
+from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import utcnow
 from orchestrator.domain.teams import Category
@@ -31,7 +31,7 @@ from orchestrator.services.playoff.armageddon import (
     nominate,
     reveal_armageddon_lot,
 )
-from orchestrator.services.playoff.armageddon_game import armageddon_pairing
+from orchestrator.services.playoff.armageddon_game import armageddon_pairing, record_armageddon_result
 from orchestrator.services.playoff.deadlines import apply_due_deadlines
 from orchestrator.services.teams.lineups import ineligibility
 from orchestrator.web.app import create_app
@@ -353,6 +353,53 @@ def test_the_lineup_deadline_is_read_and_moved_through_the_json_api_too(world: W
 
 # --- the event's own Armageddon clocks -------------------------------------------------------------------
 
+STAFF = AuthUser(id=0, username="arbiter", role=Role.ARBITER, team_id=None, session_generation=1)
+
+
+def level_duel_III_with_nominees_and_colour_chooser(
+    factory: UnitOfWorkFactory, setup: PlayoffSetup
+) -> tuple[int, str]:
+    """Duel III level 1–1 (5–1, 1–5), both nominations in, the colour lot drawn: (duel id, chooser)."""
+    play_duel(factory, setup, "III", "WWWWDD", "LLLLDD")
+    duel_id, _category = draw_category(factory, setup, "III")
+    for place in ("C2", "D3"):
+        team = setup.place_team[place]
+        with factory() as uow:
+            account = eligible_accounts(uow, setup, "III", team)[0]
+            nominate(uow, duel_id=duel_id, team_id=setup.team_ids[team], account=account, actor=STAFF)
+    with factory() as uow:
+        commit_armageddon_lot(uow, duel_id=duel_id, which="colour", actor="arbiter", seed=SEED_B)
+    with factory() as uow:
+        chooser = reveal_armageddon_lot(uow, duel_id=duel_id, which="colour", actor="arbiter")
+    return duel_id, chooser
+
+
+def test_the_play_off_stage_page_prints_both_matches_and_the_armageddon_from_the_first_teams_side(
+    tmp_path: Path,
+) -> None:
+    app = create_app(Settings(data_dir=tmp_path, environment="test", login_max_failures=1000))
+    with TestClient(app):
+        factory = app.state.uow_factory
+        setup = playoff_with_bracket(factory)
+        duel_id, chooser = level_duel_III_with_nominees_and_colour_chooser(factory, setup)
+        with factory() as uow:
+            choose_colour(uow, duel_id=duel_id, team_id=setup.team_ids[chooser], colour="black", actor=STAFF)
+        with factory() as uow:
+            record_armageddon_result(uow, duel_id=duel_id, result="1/2-1/2", actor="arbiter")
+        with factory() as uow:
+            stage_key = uow.repo.get_or_raise(Stage, setup.playoff_stage_id).key
+        page = TestClient(app).get(f"/events/{setup.slug}/stages/{stage_key}")
+    assert page.status_code == 200
+    text = re.sub(r"<[^>]+>", "", html.unescape(page.text))
+    first, second = setup.place_team["C2"], setup.place_team["D3"]
+    white = second if chooser == first else first
+    assert f"Match 1: {first} 5–1 {second}" in text
+    assert f"Match 2: {first} 1–5 {second}" in text  # match 2 names {second} first; read from {first}'s side
+    assert f"Armageddon ({white} White; a draw sends Black's team through): {first} ½–½ {second}" in text
+    assert f"{second} 5–1 {first}" not in text
+    assert f'href="/events/{setup.slug}/bracket"' in page.text
+
+
 CLOCKS_2020 = "armageddon: {white_minutes: 5, black_minutes: 4, increment_seconds: 0}"
 CLOCKS_6_5_2 = "armageddon: {white_minutes: 6, black_minutes: 5, increment_seconds: 2}"
 
@@ -361,28 +408,17 @@ def test_the_bracket_and_armageddon_pages_show_the_events_own_clocks_and_that_a_
     tmp_path: Path,
 ) -> None:
     assert CLOCKS_2020 in EVENT_2020
-    staff = AuthUser(id=0, username="arbiter", role=Role.ARBITER, team_id=None, session_generation=1)
     app = create_app(Settings(data_dir=tmp_path, environment="test", login_max_failures=1000))
     with TestClient(app):
         factory = app.state.uow_factory
         setup = playoff_with_bracket(factory, definition=EVENT_2020.replace(CLOCKS_2020, CLOCKS_6_5_2))
         with factory() as uow:
             create_user(uow, username="arb", password=PASSWORD, role=Role.ARBITER)
-        play_duel(factory, setup, "III", "WWWWDD", "LLLLDD")
-        duel_id, _category = draw_category(factory, setup, "III")
-        for place in ("C2", "D3"):
-            team = setup.place_team[place]
-            with factory() as uow:
-                account = eligible_accounts(uow, setup, "III", team)[0]
-                nominate(uow, duel_id=duel_id, team_id=setup.team_ids[team], account=account, actor=staff)
-        with factory() as uow:
-            commit_armageddon_lot(uow, duel_id=duel_id, which="colour", actor="arbiter", seed=SEED_B)
-        with factory() as uow:
-            chooser = reveal_armageddon_lot(uow, duel_id=duel_id, which="colour", actor="arbiter")
+        duel_id, chooser = level_duel_III_with_nominees_and_colour_chooser(factory, setup)
         client, _csrf = login(app, "arb")
         chooser_page = client.get(f"/captain/duels/{duel_id}/armageddon?team_id={setup.team_ids[chooser]}")
         with factory() as uow:
-            choose_colour(uow, duel_id=duel_id, team_id=setup.team_ids[chooser], colour="black", actor=staff)
+            choose_colour(uow, duel_id=duel_id, team_id=setup.team_ids[chooser], colour="black", actor=STAFF)
         bracket = client.get(f"/events/{setup.slug}/bracket")
         game_page = client.get(f"/captain/duels/{duel_id}/armageddon?team_id={setup.team_ids[chooser]}")
         with factory() as uow:
