@@ -374,9 +374,18 @@ def level_duel_III_with_nominees_and_colour_chooser(
     return duel_id, chooser
 
 
-def test_the_play_off_stage_page_prints_both_matches_and_the_armageddon_from_the_first_teams_side(
-    tmp_path: Path,
-) -> None:
+@dataclass
+class Drawn:
+    """Duel III decided by a drawn Armageddon: (5–1, 1–5), the colour chooser took Black."""
+
+    app: FastAPI
+    setup: PlayoffSetup
+    chooser: str
+    stage_key: str
+
+
+@pytest.fixture
+def drawn(tmp_path: Path) -> Iterator[Drawn]:
     app = create_app(Settings(data_dir=tmp_path, environment="test", login_max_failures=1000))
     with TestClient(app):
         factory = app.state.uow_factory
@@ -388,16 +397,38 @@ def test_the_play_off_stage_page_prints_both_matches_and_the_armageddon_from_the
             record_armageddon_result(uow, duel_id=duel_id, result="1/2-1/2", actor="arbiter")
         with factory() as uow:
             stage_key = uow.repo.get_or_raise(Stage, setup.playoff_stage_id).key
-        page = TestClient(app).get(f"/events/{setup.slug}/stages/{stage_key}")
+        yield Drawn(app, setup, chooser, stage_key)
+
+
+def test_the_play_off_stage_page_prints_both_matches_and_the_armageddon_from_the_first_teams_side(
+    drawn: Drawn,
+) -> None:
+    setup = drawn.setup
+    page = TestClient(drawn.app).get(f"/events/{setup.slug}/stages/{drawn.stage_key}")
     assert page.status_code == 200
     text = re.sub(r"<[^>]+>", "", html.unescape(page.text))
     first, second = setup.place_team["C2"], setup.place_team["D3"]
-    white = second if chooser == first else first
+    white = second if drawn.chooser == first else first
     assert f"Match 1: {first} 5–1 {second}" in text
     assert f"Match 2: {first} 1–5 {second}" in text  # match 2 names {second} first; read from {first}'s side
     assert f"Armageddon ({white} White; a draw sends Black's team through): {first} ½–½ {second}" in text
     assert f"{second} 5–1 {first}" not in text
     assert f'href="/events/{setup.slug}/bracket"' in page.text
+
+
+def test_a_team_page_names_the_armageddon_after_its_duels_match_2_and_every_date_carries_the_year(
+    drawn: Drawn,
+) -> None:
+    setup, public = drawn.setup, TestClient(drawn.app)
+    team = public.get(f"/events/{setup.slug}/teams/{setup.team_ids[setup.place_team['C2']]}")
+    bracket = public.get(f"/events/{setup.slug}/bracket")
+    assert team.status_code == 200 and bracket.status_code == 200
+    cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td>(.*?)</td>", team.text)]
+    play_off = [c for c in cells if "match" in c or "Armageddon" in c]
+    assert play_off[:3] == ["First round, match 1", "First round, match 2", "Armageddon"]
+    assert not re.search(r"\b10\d\d\b", re.sub(r"<[^>]+>", " ", team.text))  # no "round 1003"
+    times = re.findall(r"<time[^>]*>([^<]*)</time>", bracket.text)
+    assert times and all(re.search(r"\b20\d\d\b", t) for t in times), times
 
 
 CLOCKS_2020 = "armageddon: {white_minutes: 5, black_minutes: 4, increment_seconds: 0}"
