@@ -431,6 +431,30 @@ def test_a_team_page_names_the_armageddon_after_its_duels_match_2_and_every_date
     assert times and all(re.search(r"\b20\d\d\b", t) for t in times), times
 
 
+def test_the_event_page_says_which_duels_are_on_and_then_names_the_champion_with_the_bracket(
+    tmp_path: Path,
+) -> None:
+    app = create_app(Settings(data_dir=tmp_path, environment="test", login_max_failures=1000))
+    with TestClient(app):
+        factory = app.state.uow_factory
+        setup = playoff_with_bracket(factory)
+        public = TestClient(app)
+        during = public.get(f"/events/{setup.slug}")
+        for key in ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI"):
+            play_duel(factory, setup, key, "WWWDDD", "DDDDDW")
+        after = public.get(f"/events/{setup.slug}")
+
+    def now(page: str) -> str:
+        section = page.split('id="now"')[1].split(">", 1)[1].split("</section>")[0]
+        return " ".join(re.sub(r"<[^>]+>", "", section).split())
+
+    bracket_link = f'href="/events/{setup.slug}/bracket"'
+    assert "First round, match 1 starts" in now(during.text) and "duels I, II, III, IV" in now(during.text)
+    assert bracket_link in during.text.split('id="timeline"')[1]
+    assert now(after.text).startswith(f"Champion {setup.place_team['A1']}")
+    assert bracket_link in after.text.split('id="now"')[1].split("</section>")[0]
+
+
 CLOCKS_2020 = "armageddon: {white_minutes: 5, black_minutes: 4, increment_seconds: 0}"
 CLOCKS_6_5_2 = "armageddon: {white_minutes: 6, black_minutes: 5, increment_seconds: 2}"
 

@@ -8,6 +8,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from orchestrator.adapters.tables import RoundStatus
 from tests.unit.test_views import DRAW_3_3, FIRST_WINS_6_0, SeededPool, play, seed_small_pool
 
 
@@ -131,3 +132,21 @@ def test_a_pgn_downloads_as_a_file(app: FastAPI, client: TestClient, seeded: See
 def test_the_start_page_lists_published_events(client: TestClient, seeded: SeededPool) -> None:
     page = client.get("/")
     assert f'href="/events/{seeded.slug}"' in page.text and "Small Test Cup" in page.text
+
+
+def test_the_event_page_says_what_is_on_now_and_links_the_pools_playing(
+    app: FastAPI, client: TestClient, seeded: SeededPool
+) -> None:
+    def now_text() -> str:
+        page = client.get(f"/events/{seeded.slug}")
+        assert page.status_code == 200
+        section = page.text.split('id="now"')[1].split("</section>")[0]
+        assert f'href="{seeded.pool_path}"' in section
+        return " ".join(re.sub(r"<[^>]+>", "", section.split(">", 1)[1]).split())
+
+    assert "Now" in now_text() and "Round 1 of 3 starts" in now_text()
+    with app.state.uow_factory() as uow:
+        first = min(uow.public.rounds_of_stages([seeded.stage_id]), key=lambda r: r.number)
+        first.status = RoundStatus.PLAYING.value
+        uow.repo.add(first)
+    assert "Round 1 of 3 is being played; pools A." in now_text()
