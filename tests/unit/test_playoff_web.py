@@ -478,11 +478,19 @@ def test_the_bracket_and_armageddon_pages_show_the_events_own_clocks_and_that_a_
         game_page = client.get(f"/captain/duels/{duel_id}/armageddon?team_id={setup.team_ids[chooser]}")
         with factory() as uow:
             spec = armageddon_pairing(uow, duel_id=duel_id).spec
+            armageddon_match = duel_match(uow, setup, "III", 3).id
+        public_game = TestClient(app).get(f"/events/{setup.slug}/matches/{armageddon_match}")
     clock = "White 6 min, Black 5 min, +2 s"
-    for answer in (chooser_page, bracket, game_page):
+    for answer in (chooser_page, bracket, game_page, public_game):
         assert answer.status_code == 200, answer.text
         text = html.unescape(answer.text)
         assert clock in text and "5 min, Black 4 min" not in text
         assert "a draw sends Black's team through" in text
     assert html.unescape(bracket.text).count(clock) == 2  # the page's rules line and the duel's card
+    # Each lot's hash and seed sit in a "Verify this draw" disclosure (no JavaScript needed).
+    verify = re.findall(
+        r"<details class=\"verify\"><summary>Verify this draw</summary>(.*?)</details>", bracket.text, re.S
+    )
+    assert len(verify) == 2 and all("seed " in v and "hash " in v for v in verify)
+    assert 'class="hash"' not in re.sub(r"<details.*?</details>", "", bracket.text, flags=re.S)
     assert (spec.white_limit_s, spec.black_limit_s, spec.clock_increment_s) == (360, 300, 2)
