@@ -150,3 +150,23 @@ def test_the_event_page_says_what_is_on_now_and_links_the_pools_playing(
         first.status = RoundStatus.PLAYING.value
         uow.repo.add(first)
     assert "Round 1 of 3 is being played; pools A." in now_text()
+
+
+def test_on_a_phone_the_team_cell_keeps_what_separates_it_and_a_wide_table_says_it_scrolls(
+    app: FastAPI, client: TestClient, seeded: SeededPool
+) -> None:
+    r1 = sorted(k for k in seeded.matches if k[0] == 1)
+    play(app.state.uow_factory, seeded.matches[r1[0]], FIRST_WINS_6_0)
+    play(app.state.uow_factory, seeded.matches[r1[1]], DRAW_3_3)
+    page = client.get(seeded.pool_path).text
+    body = page.split('class="standings standings-full"')[1].split("</table>")[0]
+    team_cells = re.findall(r'<th scope="row" class="sticky-2 team-cell">(.*?)</th>', body, re.S)
+    inline = [re.sub(r"<[^>]+>", "", c.split('class="sep-inline">')[1]) for c in team_cells[1:]]
+    assert inline == ["separated by MP", "tied with the team above", "separated by MP"]
+    assert 'class="scroll-hint"' in page.split("</table>")[1].split("</section>")[0]
+    css = client.get("/static/public.css").text
+    phone = css.split("@media (max-width: 40rem)")[1].split("\n}\n")[0]
+    assert (
+        ".standings-full .sep-inline { display: block" in phone and ".scroll-hint { display: block" in phone
+    )
+    assert ".sticky-1, .sticky-2 { position: sticky" in css and "no-repeat local" in css
