@@ -17,12 +17,19 @@ def seeded(app: FastAPI) -> SeededPool:
     return seed_small_pool(app.state.uow_factory)
 
 
-def test_the_pool_page_shows_every_tiebreak_column_and_the_separating_criterion(
-    app: FastAPI, client: TestClient, seeded: SeededPool
-) -> None:
+@pytest.fixture
+def round_one(app: FastAPI, seeded: SeededPool) -> list[tuple[int, str, str]]:
+    """Round 1 played: its first pairing 6–0 to the first team, its second 3–3; its pairings in order."""
     r1 = sorted(k for k in seeded.matches if k[0] == 1)
     play(app.state.uow_factory, seeded.matches[r1[0]], FIRST_WINS_6_0)
     play(app.state.uow_factory, seeded.matches[r1[1]], DRAW_3_3)
+    return r1
+
+
+def test_the_pool_page_shows_every_tiebreak_column_and_the_separating_criterion(
+    client: TestClient, seeded: SeededPool, round_one: list[tuple[int, str, str]]
+) -> None:
+    r1 = round_one
     page = client.get(seeded.pool_path)
     assert page.status_code == 200
     head = page.text.split('class="standings standings-full"')[1].split("</thead>")[0]
@@ -153,11 +160,8 @@ def test_the_event_page_says_what_is_on_now_and_links_the_pools_playing(
 
 
 def test_on_a_phone_the_team_cell_keeps_what_separates_it_and_a_wide_table_says_it_scrolls(
-    app: FastAPI, client: TestClient, seeded: SeededPool
+    client: TestClient, seeded: SeededPool, round_one: list[tuple[int, str, str]]
 ) -> None:
-    r1 = sorted(k for k in seeded.matches if k[0] == 1)
-    play(app.state.uow_factory, seeded.matches[r1[0]], FIRST_WINS_6_0)
-    play(app.state.uow_factory, seeded.matches[r1[1]], DRAW_3_3)
     page = client.get(seeded.pool_path).text
     body = page.split('class="standings standings-full"')[1].split("</table>")[0]
     team_cells = re.findall(r'<th scope="row" class="sticky-2 team-cell">(.*?)</th>', body, re.S)
