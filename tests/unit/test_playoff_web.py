@@ -414,6 +414,8 @@ def test_the_play_off_stage_page_prints_both_matches_and_the_armageddon_from_the
     assert f"Armageddon ({white} White; a draw sends Black's team through): {first} ½–½ {second}" in text
     assert f"{second} 5–1 {first}" not in text
     assert f'href="/events/{setup.slug}/bracket"' in page.text
+    # Each match keeps to one line on a phone; only the Armageddon's longer label may wrap.
+    assert page.text.count('<ul class="legs"><li>') >= 1 and page.text.count('<li class="armageddon">') == 1
 
 
 def test_a_team_page_names_the_armageddon_after_its_duels_match_2_and_every_date_carries_the_year(
