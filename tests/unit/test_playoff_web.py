@@ -17,8 +17,8 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from orchestrator.adapters.tables import Match, Role, Round
-from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.adapters.tables import Match, Role, Round, Stage
+from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import utcnow
 from orchestrator.domain.teams import Category
@@ -31,7 +31,7 @@ from orchestrator.services.playoff.armageddon import (
     nominate,
     reveal_armageddon_lot,
 )
-from orchestrator.services.playoff.armageddon_game import armageddon_pairing
+from orchestrator.services.playoff.armageddon_game import armageddon_pairing, record_armageddon_result
 from orchestrator.services.playoff.deadlines import apply_due_deadlines
 from orchestrator.services.teams.lineups import ineligibility
 from orchestrator.web.app import create_app
@@ -353,6 +353,110 @@ def test_the_lineup_deadline_is_read_and_moved_through_the_json_api_too(world: W
 
 # --- the event's own Armageddon clocks -------------------------------------------------------------------
 
+STAFF = AuthUser(id=0, username="arbiter", role=Role.ARBITER, team_id=None, session_generation=1)
+
+
+def level_duel_III_with_nominees_and_colour_chooser(
+    factory: UnitOfWorkFactory, setup: PlayoffSetup
+) -> tuple[int, str]:
+    """Duel III level 1–1 (5–1, 1–5), both nominations in, the colour lot drawn: (duel id, chooser)."""
+    play_duel(factory, setup, "III", "WWWWDD", "LLLLDD")
+    duel_id, _category = draw_category(factory, setup, "III")
+    for place in ("C2", "D3"):
+        team = setup.place_team[place]
+        with factory() as uow:
+            account = eligible_accounts(uow, setup, "III", team)[0]
+            nominate(uow, duel_id=duel_id, team_id=setup.team_ids[team], account=account, actor=STAFF)
+    with factory() as uow:
+        commit_armageddon_lot(uow, duel_id=duel_id, which="colour", actor="arbiter", seed=SEED_B)
+    with factory() as uow:
+        chooser = reveal_armageddon_lot(uow, duel_id=duel_id, which="colour", actor="arbiter")
+    return duel_id, chooser
+
+
+@dataclass
+class Drawn:
+    """Duel III decided by a drawn Armageddon: (5–1, 1–5), the colour chooser took Black."""
+
+    app: FastAPI
+    setup: PlayoffSetup
+    chooser: str
+    stage_key: str
+
+
+@pytest.fixture
+def drawn(tmp_path: Path) -> Iterator[Drawn]:
+    app = create_app(Settings(data_dir=tmp_path, environment="test", login_max_failures=1000))
+    with TestClient(app):
+        factory = app.state.uow_factory
+        setup = playoff_with_bracket(factory)
+        duel_id, chooser = level_duel_III_with_nominees_and_colour_chooser(factory, setup)
+        with factory() as uow:
+            choose_colour(uow, duel_id=duel_id, team_id=setup.team_ids[chooser], colour="black", actor=STAFF)
+        with factory() as uow:
+            record_armageddon_result(uow, duel_id=duel_id, result="1/2-1/2", actor="arbiter")
+        with factory() as uow:
+            stage_key = uow.repo.get_or_raise(Stage, setup.playoff_stage_id).key
+        yield Drawn(app, setup, chooser, stage_key)
+
+
+def test_the_play_off_stage_page_prints_both_matches_and_the_armageddon_from_the_first_teams_side(
+    drawn: Drawn,
+) -> None:
+    setup = drawn.setup
+    page = TestClient(drawn.app).get(f"/events/{setup.slug}/stages/{drawn.stage_key}")
+    assert page.status_code == 200
+    text = re.sub(r"<[^>]+>", "", html.unescape(page.text))
+    first, second = setup.place_team["C2"], setup.place_team["D3"]
+    white = second if drawn.chooser == first else first
+    assert f"Match 1: {first} 5–1 {second}" in text
+    assert f"Match 2: {first} 1–5 {second}" in text  # match 2 names {second} first; read from {first}'s side
+    assert f"Armageddon ({white} White; a draw sends Black's team through): {first} ½–½ {second}" in text
+    assert f"{second} 5–1 {first}" not in text
+    assert f'href="/events/{setup.slug}/bracket"' in page.text
+    # Each match keeps to one line on a phone; only the Armageddon's longer label may wrap.
+    assert page.text.count('<ul class="legs"><li>') >= 1 and page.text.count('<li class="armageddon">') == 1
+
+
+def test_a_team_page_names_the_armageddon_after_its_duels_match_2_and_every_date_carries_the_year(
+    drawn: Drawn,
+) -> None:
+    setup, public = drawn.setup, TestClient(drawn.app)
+    team = public.get(f"/events/{setup.slug}/teams/{setup.team_ids[setup.place_team['C2']]}")
+    bracket = public.get(f"/events/{setup.slug}/bracket")
+    assert team.status_code == 200 and bracket.status_code == 200
+    cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td>(.*?)</td>", team.text)]
+    play_off = [c for c in cells if "match" in c or "Armageddon" in c]
+    assert play_off[:3] == ["First round, match 1", "First round, match 2", "Armageddon"]
+    assert not re.search(r"\b10\d\d\b", re.sub(r"<[^>]+>", " ", team.text))  # no "round 1003"
+    times = re.findall(r"<time[^>]*>([^<]*)</time>", bracket.text)
+    assert times and all(re.search(r"\b20\d\d\b", t) for t in times), times
+
+
+def test_the_event_page_says_which_duels_are_on_and_then_names_the_champion_with_the_bracket(
+    tmp_path: Path,
+) -> None:
+    app = create_app(Settings(data_dir=tmp_path, environment="test", login_max_failures=1000))
+    with TestClient(app):
+        factory = app.state.uow_factory
+        setup = playoff_with_bracket(factory)
+        public = TestClient(app)
+        during = public.get(f"/events/{setup.slug}")
+        for key in ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI"):
+            play_duel(factory, setup, key, "WWWDDD", "DDDDDW")
+        after = public.get(f"/events/{setup.slug}")
+
+    def now(page: str) -> str:
+        section = page.split('id="now"')[1].split(">", 1)[1].split("</section>")[0]
+        return " ".join(re.sub(r"<[^>]+>", "", section).split())
+
+    bracket_link = f'href="/events/{setup.slug}/bracket"'
+    assert "First round, match 1 starts" in now(during.text) and "duels I, II, III, IV" in now(during.text)
+    assert bracket_link in during.text.split('id="timeline"')[1]
+    assert now(after.text).startswith(f"Champion {setup.place_team['A1']}")
+    assert bracket_link in after.text.split('id="now"')[1].split("</section>")[0]
+
+
 CLOCKS_2020 = "armageddon: {white_minutes: 5, black_minutes: 4, increment_seconds: 0}"
 CLOCKS_6_5_2 = "armageddon: {white_minutes: 6, black_minutes: 5, increment_seconds: 2}"
 
@@ -361,37 +465,34 @@ def test_the_bracket_and_armageddon_pages_show_the_events_own_clocks_and_that_a_
     tmp_path: Path,
 ) -> None:
     assert CLOCKS_2020 in EVENT_2020
-    staff = AuthUser(id=0, username="arbiter", role=Role.ARBITER, team_id=None, session_generation=1)
     app = create_app(Settings(data_dir=tmp_path, environment="test", login_max_failures=1000))
     with TestClient(app):
         factory = app.state.uow_factory
         setup = playoff_with_bracket(factory, definition=EVENT_2020.replace(CLOCKS_2020, CLOCKS_6_5_2))
         with factory() as uow:
             create_user(uow, username="arb", password=PASSWORD, role=Role.ARBITER)
-        play_duel(factory, setup, "III", "WWWWDD", "LLLLDD")
-        duel_id, _category = draw_category(factory, setup, "III")
-        for place in ("C2", "D3"):
-            team = setup.place_team[place]
-            with factory() as uow:
-                account = eligible_accounts(uow, setup, "III", team)[0]
-                nominate(uow, duel_id=duel_id, team_id=setup.team_ids[team], account=account, actor=staff)
-        with factory() as uow:
-            commit_armageddon_lot(uow, duel_id=duel_id, which="colour", actor="arbiter", seed=SEED_B)
-        with factory() as uow:
-            chooser = reveal_armageddon_lot(uow, duel_id=duel_id, which="colour", actor="arbiter")
+        duel_id, chooser = level_duel_III_with_nominees_and_colour_chooser(factory, setup)
         client, _csrf = login(app, "arb")
         chooser_page = client.get(f"/captain/duels/{duel_id}/armageddon?team_id={setup.team_ids[chooser]}")
         with factory() as uow:
-            choose_colour(uow, duel_id=duel_id, team_id=setup.team_ids[chooser], colour="black", actor=staff)
+            choose_colour(uow, duel_id=duel_id, team_id=setup.team_ids[chooser], colour="black", actor=STAFF)
         bracket = client.get(f"/events/{setup.slug}/bracket")
         game_page = client.get(f"/captain/duels/{duel_id}/armageddon?team_id={setup.team_ids[chooser]}")
         with factory() as uow:
             spec = armageddon_pairing(uow, duel_id=duel_id).spec
+            armageddon_match = duel_match(uow, setup, "III", 3).id
+        public_game = TestClient(app).get(f"/events/{setup.slug}/matches/{armageddon_match}")
     clock = "White 6 min, Black 5 min, +2 s"
-    for answer in (chooser_page, bracket, game_page):
+    for answer in (chooser_page, bracket, game_page, public_game):
         assert answer.status_code == 200, answer.text
         text = html.unescape(answer.text)
         assert clock in text and "5 min, Black 4 min" not in text
         assert "a draw sends Black's team through" in text
     assert html.unescape(bracket.text).count(clock) == 2  # the page's rules line and the duel's card
+    # Each lot's hash and seed sit in a "Verify this draw" disclosure (no JavaScript needed).
+    verify = re.findall(
+        r"<details class=\"verify\"><summary>Verify this draw</summary>(.*?)</details>", bracket.text, re.S
+    )
+    assert len(verify) == 2 and all("seed " in v and "hash " in v for v in verify)
+    assert 'class="hash"' not in re.sub(r"<details.*?</details>", "", bracket.text, flags=re.S)
     assert (spec.white_limit_s, spec.black_limit_s, spec.clock_increment_s) == (360, 300, 2)

@@ -8,6 +8,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from orchestrator.adapters.tables import RoundStatus
 from orchestrator.web.caching import CACHE_CONTROL_PUBLIC
 from tests.unit.test_views import DRAW_3_3, FIRST_WINS_6_0, SeededPool, play, seed_small_pool
 
@@ -17,12 +18,19 @@ def seeded(app: FastAPI) -> SeededPool:
     return seed_small_pool(app.state.uow_factory)
 
 
-def test_the_pool_page_shows_every_tiebreak_column_and_the_separating_criterion(
-    app: FastAPI, client: TestClient, seeded: SeededPool
-) -> None:
+@pytest.fixture
+def round_one(app: FastAPI, seeded: SeededPool) -> list[tuple[int, str, str]]:
+    """Round 1 played: its first pairing 6–0 to the first team, its second 3–3; its pairings in order."""
     r1 = sorted(k for k in seeded.matches if k[0] == 1)
     play(app.state.uow_factory, seeded.matches[r1[0]], FIRST_WINS_6_0)
     play(app.state.uow_factory, seeded.matches[r1[1]], DRAW_3_3)
+    return r1
+
+
+def test_the_pool_page_shows_every_tiebreak_column_and_the_separating_criterion(
+    client: TestClient, seeded: SeededPool, round_one: list[tuple[int, str, str]]
+) -> None:
+    r1 = round_one
     page = client.get(seeded.pool_path)
     assert page.status_code == 200
     head = page.text.split('class="standings standings-full"')[1].split("</thead>")[0]
@@ -132,3 +140,38 @@ def test_a_pgn_downloads_as_a_file(app: FastAPI, client: TestClient, seeded: See
 def test_the_start_page_lists_published_events(client: TestClient, seeded: SeededPool) -> None:
     page = client.get("/")
     assert f'href="/events/{seeded.slug}"' in page.text and "Small Test Cup" in page.text
+
+
+def test_the_event_page_says_what_is_on_now_and_links_the_pools_playing(
+    app: FastAPI, client: TestClient, seeded: SeededPool
+) -> None:
+    def now_text() -> str:
+        page = client.get(f"/events/{seeded.slug}")
+        assert page.status_code == 200
+        section = page.text.split('id="now"')[1].split("</section>")[0]
+        assert f'href="{seeded.pool_path}"' in section
+        return " ".join(re.sub(r"<[^>]+>", "", section.split(">", 1)[1]).split())
+
+    assert "Now" in now_text() and "Round 1 of 3 starts" in now_text()
+    with app.state.uow_factory() as uow:
+        first = min(uow.public.rounds_of_stages([seeded.stage_id]), key=lambda r: r.number)
+        first.status = RoundStatus.PLAYING.value
+        uow.repo.add(first)
+    assert "Round 1 of 3 is being played; pools A." in now_text()
+
+
+def test_on_a_phone_the_team_cell_keeps_what_separates_it_and_a_wide_table_says_it_scrolls(
+    client: TestClient, seeded: SeededPool, round_one: list[tuple[int, str, str]]
+) -> None:
+    page = client.get(seeded.pool_path).text
+    body = page.split('class="standings standings-full"')[1].split("</table>")[0]
+    team_cells = re.findall(r'<th scope="row" class="sticky-2 team-cell">(.*?)</th>', body, re.S)
+    inline = [re.sub(r"<[^>]+>", "", c.split('class="sep-inline">')[1]) for c in team_cells[1:]]
+    assert inline == ["separated by MP", "tied with the team above", "separated by MP"]
+    assert 'class="scroll-hint"' in page.split("</table>")[1].split("</section>")[0]
+    css = client.get("/static/public.css").text
+    phone = css.split("@media (max-width: 40rem)")[1].split("\n}\n")[0]
+    assert ".standings-full .sep-inline { display: block" in phone
+    assert ".scroll-hint { display: block" in phone
+    assert ".team-matches .fed" in phone  # the team page's matches: the score comes into view sooner
+    assert ".sticky-1, .sticky-2 { position: sticky" in css and "no-repeat local" in css

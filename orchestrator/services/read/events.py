@@ -6,8 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from orchestrator.adapters.tables import DuelStatus, Round, RoundStatus, StageKind, StageStatus
 from orchestrator.adapters.uow import UnitOfWork
-from orchestrator.services.read.context import EventData, EventRef, StageItem, require_id
+from orchestrator.services.playoff.read import bracket_view
+from orchestrator.services.read.context import EventData, EventRef, StageItem, is_public, require_id
 from orchestrator.services.read.documents import JsonDocument, json_list
 
 
@@ -21,12 +23,27 @@ class EventListItem(JsonDocument):
 
 
 @dataclass(frozen=True, slots=True)
+class NowItem:
+    """What one running stage is playing now, or plays next."""
+
+    stage: StageItem
+    round_name: str  # "Round 5 of 9", "Quarter-final, match 1"; empty before any round exists
+    playing: bool  # the round is being played (else it is the next one)
+    starts_at: datetime | None
+    pools: tuple[str, ...]  # letters of the stage's published pools, which all play the round
+    duels: tuple[str, ...]  # keys of the duels still being played
+
+
+@dataclass(frozen=True, slots=True)
 class EventView(JsonDocument):
     event: EventRef
     team_count: int
     stages: tuple[StageItem, ...]
     current_stage: str | None  # key of the stage being played, if any
     topics: tuple[str, ...]
+    now: tuple[NowItem, ...] = ()
+    champions: tuple[str, ...] = ()  # once the play-off final is decided (two on joint winners)
+    bracket: bool = False  # the play-off bracket has a page
 
 
 def list_events(uow: UnitOfWork) -> tuple[EventListItem, ...]:
@@ -54,9 +71,56 @@ def events_json(items: Sequence[EventListItem]) -> bytes:
 
 
 def event_view(uow: UnitOfWork, *, slug: str) -> EventView:
-    """The event overview: its stage timeline."""
+    """The event overview: its stage timeline, what is on now, and the champion once there is one."""
     data = EventData(uow, slug)
     stages = tuple(data.items[require_id(s.id)] for s in data.stages)
-    current = next((s.key for s in stages if s.status == "running"), None)
+    current = next((s.key for s in stages if s.status == StageStatus.RUNNING), None)
     topics = (f"event:{slug}", *(f"stage:{s.id}" for s in stages))
-    return EventView(data.ref, len(uow.public.teams_of_event(data.id)), stages, current, topics)
+    knockout = next((s for s in stages if s.kind == StageKind.KNOCKOUT and s.has_page), None)
+    return EventView(
+        data.ref,
+        len(uow.public.teams_of_event(data.id)),
+        stages,
+        current,
+        topics,
+        now=tuple(_now(data, s) for s in stages if s.status == StageStatus.RUNNING),
+        champions=_champions(data, knockout),
+        bracket=knockout is not None,
+    )
+
+
+def _now(data: EventData, stage: StageItem) -> NowItem:
+    rounds = sorted(
+        (r for r in data.rounds if r.stage_id == stage.id),
+        key=lambda r: (r.scheduled_at is None, r.scheduled_at or datetime.min, r.number),
+    )
+    playing = [r for r in rounds if r.status in (RoundStatus.PAIRED, RoundStatus.PLAYING)]
+    upcoming = [r for r in rounds if r.status == RoundStatus.SCHEDULED]
+    rnd = next(iter(playing or upcoming), None)
+    return NowItem(
+        stage=stage,
+        round_name=_round_name(rnd, stage) if rnd else "",
+        playing=bool(playing),
+        starts_at=rnd.scheduled_at if rnd else None,
+        pools=tuple(p.letter for p in data.pools if p.stage_id == stage.id and is_public(p)),
+        duels=tuple(
+            d.key
+            for d in data.duels
+            if d.stage_id == stage.id
+            and d.status in (DuelStatus.READY, DuelStatus.PLAYING, DuelStatus.ARMAGEDDON)
+        ),
+    )
+
+
+def _round_name(rnd: Round, stage: StageItem) -> str:
+    if stage.kind == StageKind.POOLS:
+        return f"Round {rnd.number} of {stage.rounds}"
+    return rnd.name or f"Round {rnd.number}"
+
+
+def _champions(data: EventData, knockout: StageItem | None) -> tuple[str, ...]:
+    """The play-off's champions; the bracket is read only once every duel of it is decided."""
+    duels = [d for d in data.duels if knockout is not None and d.stage_id == knockout.id]
+    if knockout is None or not duels or any(d.status != DuelStatus.DECIDED for d in duels):
+        return ()
+    return bracket_view(data.uow, stage_id=knockout.id).champions

@@ -9,8 +9,10 @@ from datetime import datetime
 
 from orchestrator.adapters.tables import Board, Match, Player, Round, RoundStatus, Stage, Team
 from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.domain.knockout import ArmageddonClock
 from orchestrator.domain.scoring import MatchForfeit
 from orchestrator.services.errors import NotFound
+from orchestrator.services.playoff.storage import ARMAGEDDON_LEG
 from orchestrator.services.read.context import (
     EventData,
     EventRef,
@@ -103,6 +105,7 @@ class MatchView(JsonDocument):
     match: MatchLine
     boards: tuple[BoardLine, ...]
     topics: tuple[str, ...]
+    armageddon_clock: str | None = None  # an Armageddon game: the event's clocks ("White 5 min, ...")
 
 
 def boards_of(uow: UnitOfWork, matches: Iterable[Match]) -> dict[int, list[Board]]:
@@ -243,7 +246,13 @@ def match_view(uow: UnitOfWork, *, slug: str, match_id: int) -> MatchView:
         match=line,
         boards=tuple(_board_line(board, players, data.annulled) for board in boards),
         topics=topics,
+        armageddon_clock=_armageddon_clock(data) if match.leg == ARMAGEDDON_LEG else None,
     )
+
+
+def _armageddon_clock(data: EventData) -> str:
+    """The event's own Armageddon clocks (its definition file), else the default ones."""
+    return (data.definition.armageddon if data.definition else ArmageddonClock()).describe()
 
 
 def board_pgn(uow: UnitOfWork, *, slug: str, match_id: int, board_no: int) -> str:

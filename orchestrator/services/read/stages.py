@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from orchestrator.adapters.tables import Stage, StageKind
+from orchestrator.adapters.tables import Duel, Match, Stage, StageKind
 from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.domain.scoring import MatchForfeit
+from orchestrator.services.playoff.storage import ARMAGEDDON_LEG
 from orchestrator.services.read.context import (
     EventData,
     EventRef,
@@ -32,6 +34,15 @@ from orchestrator.services.results.late_changes import late_changes
 
 
 @dataclass(frozen=True, slots=True)
+class DuelMatch:
+    """One match of a duel (or its Armageddon game) scored from the duel's first team's side."""
+
+    label: str  # "Match 1", "Match 2", "Armageddon"
+    line: MatchLine  # first/second are the duel's first/second team, whichever team match 2 names first
+    white: TeamRef | None = None  # the Armageddon's White (a draw sends Black's team through)
+
+
+@dataclass(frozen=True, slots=True)
 class DuelLine:
     key: str
     round_name: str
@@ -41,7 +52,7 @@ class DuelLine:
     second_source: str
     status: str
     winner: TeamRef | None
-    matches: tuple[MatchLine, ...]
+    matches: tuple[DuelMatch, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,10 +133,19 @@ def _duels(data: EventData, stage: Stage) -> tuple[DuelLine, ...]:
     out = []
     for duel in duels:
         lines = tuple(
-            match_line(
-                m, round_by_id.get(m.round_id, 0), teams, boards[require_id(m.id)], data.boards, data.annulled
+            _duel_match(
+                duel,
+                m,
+                match_line(
+                    m,
+                    round_by_id.get(m.round_id, 0),
+                    teams,
+                    boards[require_id(m.id)],
+                    1 if m.leg == ARMAGEDDON_LEG else data.boards,
+                    data.annulled,
+                ),
             )
-            for m in legs
+            for m in sorted(legs, key=lambda m: m.leg or 0)
             if m.duel_id == duel.id
         )
         out.append(
@@ -142,3 +162,28 @@ def _duels(data: EventData, stage: Stage) -> tuple[DuelLine, ...]:
             )
         )
     return tuple(out)
+
+
+_SWAPPED_FORFEIT = {
+    MatchForfeit.A_WINS.value: MatchForfeit.B_WINS.value,
+    MatchForfeit.B_WINS.value: MatchForfeit.A_WINS.value,
+}
+
+
+def _duel_match(duel: Duel, match: Match, line: MatchLine) -> DuelMatch:
+    """Match 2 names the duel's second team first (colours reversed, docs/knockout.md): turn it round so
+    every score of a duel reads from the same side."""
+    armageddon = match.leg == ARMAGEDDON_LEG
+    label = "Armageddon" if armageddon else f"Match {match.leg}"
+    white = line.first if armageddon else None  # the one board: the match's first team has White
+    if match.first_team_id == duel.first_team_id:
+        return DuelMatch(label, line, white)
+    turned = replace(
+        line,
+        first=line.second,
+        second=line.first,
+        first_half=line.second_half,
+        second_half=line.first_half,
+        forfeit=_SWAPPED_FORFEIT.get(line.forfeit, line.forfeit),
+    )
+    return DuelMatch(label, turned, white)

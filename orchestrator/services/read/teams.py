@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from orchestrator.adapters.tables import Board, Match, Player, Round, Team
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.performance import Performance, PlayedGame, performance
 from orchestrator.services.errors import NotFound
+from orchestrator.services.playoff.storage import ARMAGEDDON_LEG
 from orchestrator.services.read.context import (
     EventData,
     EventRef,
@@ -73,6 +74,8 @@ class TeamMatchLine:
     opponent: TeamRef
     own_half: int
     other_half: int
+    round_label: str = ""  # "3" in a pool; the play-off round's name ("Final, match 1"), or "Armageddon"
+    in_duel: bool = False
 
     @property
     def score_text(self) -> str:
@@ -153,9 +156,15 @@ def _played_matches(data: EventData, team_id: int, matches: Sequence[Match]) -> 
     pool_letters = {p.id: p.letter for p in data.pools}
     round_by_id = {r.id: r for r in data.rounds}
 
-    def order(match: Match) -> tuple[int, int]:
+    # An Armageddon round's number is 1000 + the duel's id: it is played right after its duel's match 2.
+    match_2_round = {m.duel_id: round_by_id[m.round_id].number for m in matches if m.duel_id and m.leg == 2}
+
+    def order(match: Match) -> tuple[int, int, int]:
         rnd = round_by_id[match.round_id]
-        return data.stage_by_id(rnd.stage_id).position, rnd.number
+        number = (
+            match_2_round.get(match.duel_id or 0, rnd.number) if match.leg == ARMAGEDDON_LEG else rnd.number
+        )
+        return data.stage_by_id(rnd.stage_id).position, number, match.leg or 0
 
     out = []
     for match in sorted(matches, key=order):
@@ -164,11 +173,23 @@ def _played_matches(data: EventData, team_id: int, matches: Sequence[Match]) -> 
         own_boards = boards[require_id(match.id)]
         line = match_line(match, rnd.number, teams, own_boards, data.boards, data.annulled)
         pool_letter = pool_letters.get(match.pool_id) if match.pool_id else None
-        team_line = _team_match_line(
-            data.items[require_id(stage.id)], pool_letter, line, match.first_team_id == team_id
+        team_line = replace(
+            _team_match_line(
+                data.items[require_id(stage.id)], pool_letter, line, match.first_team_id == team_id
+            ),
+            round_label=_round_label(match, rnd),
+            in_duel=match.duel_id is not None,
         )
         out.append(_PlayedMatch(match, rnd, stage.key, own_boards, team_line))
     return out
+
+
+def _round_label(match: Match, rnd: Round) -> str:
+    if match.duel_id is None:
+        return str(rnd.number)
+    if match.leg == ARMAGEDDON_LEG:
+        return "Armageddon"
+    return rnd.name or f"Match {match.leg}"
 
 
 def _team_match_line(
