@@ -232,6 +232,9 @@ class PageCacheMiddleware:
             or scope["path"].startswith("/static/")  # files answer If-None-Match themselves
             or _has_cookie(scope, self.session_cookie)
             or _header(scope.get("headers", []), b"authorization") is not None
+            # A live stream (EventSource sends this) is never kept, and a second subscriber to the same
+            # address must not wait for the first one's stream to end as for a page being built.
+            or b"text/event-stream" in (_header(scope.get("headers", []), b"accept") or b"")
         ):
             await self.app(scope, receive, send)
             return

@@ -3,16 +3,18 @@ a logged-in visitor's page. Builds are counted by ``app.state.page_cache.builds`
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from starlette.types import Message, Receive, Scope, Send
 
 from orchestrator.config import Settings
 from orchestrator.services import live, live_redis
 from orchestrator.services.accounts.users import create_user
-from orchestrator.web.page_cache import Entry, PageCache
+from orchestrator.web.page_cache import Entry, PageCache, PageCacheMiddleware
 from tests.unit.test_views import FIRST_WINS_6_0, SeededPool, play, seed_small_pool
 
 PASSWORD = "a long enough password"
@@ -143,3 +145,58 @@ def test_the_cache_drops_the_least_recently_used_pages_past_its_byte_budget_and_
     assert cache.fresh(("http", "h", "/a", "")) is None and cache.fresh(("http", "h", "/b", "")) is not None
     now[0] = cache.max_age_s
     assert cache.fresh(("http", "h", "/b", "")) is None and len(cache) == 0
+
+
+def test_a_second_live_subscriber_to_the_same_address_starts_at_once_while_the_first_stream_runs() -> None:
+    """Two browsers on one pool page open the same live address: the second must not wait, as for a page
+    being built, until the first one's endless stream ends."""
+    release = asyncio.Event()
+
+    async def stream(scope: Scope, receive: Receive, send: Send) -> None:
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-type", b"text/event-stream")],
+            }
+        )
+        await send({"type": "http.response.body", "body": b": ping\n\n", "more_body": True})
+        await release.wait()
+        await send({"type": "http.response.body", "body": b""})
+
+    middleware = PageCacheMiddleware(stream, store=PageCache(), session_cookie="session")
+    scope: Scope = {
+        "type": "http",
+        "method": "GET",
+        "scheme": "http",
+        "path": "/events/x/live",
+        "query_string": b"topic=pool%3A1",
+        "headers": [(b"host", b"testserver"), (b"accept", b"text/event-stream")],
+    }
+
+    async def receive() -> Message:
+        await release.wait()
+        return {"type": "http.disconnect"}
+
+    async def subscribe(started: asyncio.Event) -> None:
+        async def send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                started.set()
+
+        await middleware(scope, receive, send)
+
+    async def run() -> bool:
+        first, second = asyncio.Event(), asyncio.Event()
+        tasks = [asyncio.create_task(subscribe(first))]
+        await asyncio.wait_for(first.wait(), 5)
+        tasks.append(asyncio.create_task(subscribe(second)))
+        try:
+            await asyncio.wait_for(second.wait(), 2)  # the middleware's wait for a page being built is 10 s
+            return True
+        except TimeoutError:
+            return False
+        finally:
+            release.set()
+            await asyncio.gather(*tasks)
+
+    assert asyncio.run(run())
