@@ -90,22 +90,6 @@ def stage_definition(definition: EventDefinition, stage: Stage) -> StageDef:
         raise Conflict(f"stage {stage.key} is not in the event definition") from None
 
 
-def record_audit(
-    uow: UnitOfWork,
-    *,
-    actor: str,
-    action: str,
-    entity: str,
-    entity_id: int | None,
-    event_id: int,
-    **new: object,
-) -> None:
-    """One audit entry of a setup step, its details as keyword arguments."""
-    uow.audit.record(
-        actor=actor, action=action, entity=entity, entity_id=entity_id, event_id=event_id, new=dict(new)
-    )
-
-
 def require_pool_stage(stage: Stage) -> None:
     """Refuse a pools step on a knockout stage."""
     if stage.kind != StageKind.POOLS.value:

@@ -40,7 +40,6 @@ from orchestrator.services.setup import draws, pairing_lots
 from orchestrator.services.setup.event_setup import (
     EventField,
     event_field,
-    record_audit,
     require_pool_stage,
     stage_definition,
 )
@@ -162,16 +161,16 @@ def draft_pools(uow: UnitOfWork, *, stage_id: int, actor: str) -> list[int]:
                 PoolEntry(pool_id=row.id, team_id=field.by_name[entrant.team], pairing_number=number)
             )
     uow.flush()
-    record_audit(
-        uow,
+    uow.audit.change(
+        stage,
+        "pools.draft",
         actor=actor,
-        action="pools.draft",
-        entity="stage",
-        entity_id=stage_id,
         event_id=event.id or 0,
-        pools={pool.letter: list(pool.teams) for pool in split.pools},
-        apart=entrants.apart,
-        spread=str(split.spread),
+        new={
+            "pools": {pool.letter: list(pool.teams) for pool in split.pools},
+            "apart": entrants.apart,
+            "spread": str(split.spread),
+        },
     )
     live.announce(uow, f"stage:{stage_id}", kind="pools")
     return pool_ids
@@ -327,15 +326,12 @@ def swap_teams(uow: UnitOfWork, *, stage_id: int, team_a_id: int, team_b_id: int
     uow.session.add(entry_a)
     uow.session.add(entry_b)
     uow.flush()
-    record_audit(
-        uow,
+    uow.audit.change(
+        stage,
+        "pools.swap",
         actor=actor,
-        action="pools.swap",
-        entity="stage",
-        entity_id=stage_id,
         event_id=event.id or 0,
-        before=old,
-        spread=str(split.spread),
+        new={"before": old, "spread": str(split.spread)},
     )
     live.announce(uow, f"stage:{stage_id}", kind="pools")
     return split
@@ -367,14 +363,12 @@ def publish_pools(uow: UnitOfWork, *, stage_id: int, actor: str, pairing_seed: b
     event.updated_at = now
     uow.session.add(event)
     uow.flush()
-    record_audit(
-        uow,
+    uow.audit.change(
+        stage,
+        "pools.publish",
         actor=actor,
-        action="pools.publish",
-        entity="stage",
-        entity_id=stage_id,
         event_id=event.id or 0,
-        pools=[pool.letter for pool in pools],
+        new={"pools": [pool.letter for pool in pools]},
     )
     pairing_lots.commit_pairing_lots(
         uow, event=event, stage=stage, pools=pools, actor=actor, pairing_seed=pairing_seed
