@@ -216,13 +216,35 @@ def _unpaired_rounds(history: PoolHistory, team: str) -> int:
     return sum(1 for r in history.rounds[team] if r.kind is RoundKind.ABSENT)
 
 
+def _plays_no_further_match(history: PoolHistory, team: str, round_no: int) -> bool:
+    """True when ``team`` plays no match over the board after ``round_no`` (Olympiad 2026 App. 2.IV)."""
+    return not any(r.round > round_no and r.kind is RoundKind.PLAYED for r in history.rounds[team])
+
+
+def olympiad_fmp(history: PoolHistory, team: str, entry: TeamRound) -> Fraction:
+    """The opponent's match points as Olympiad 2026 App. 2.IV counts them for one round of ``team``:
+
+    - FMP + UR: the opponent's final match points plus one for each round it was unpaired (not the
+      pairing-allocated bye), for played matches and for unplayed ones, won or lost;
+    - FMP(uwx) = CMP + UR for an unplayed win over an opponent that plays no further match: CMP is
+      ``team``'s own match points before that round. The text makes no exception for the last round, so
+      a forfeit win in the last round is counted this way too (docs/tiebreaks.md).
+    """
+    assert entry.opponent is not None
+    unpaired = _unpaired_rounds(history, entry.opponent)
+    if entry.kind is RoundKind.FORFEIT_WIN and _plays_no_further_match(history, entry.opponent, entry.round):
+        current = sum(r.mp for r in history.rounds[team] if r.round < entry.round)
+        return Fraction(current + unpaired)
+    return Fraction(history.mp(entry.opponent) + unpaired)
+
+
 def olympiad_tb1(history: PoolHistory, team: str) -> Fraction:
     """Olympiad 2026 App. 2.I TB1: Σ GP vs i × i's final MP, without the bye round, else without
-    the lowest-MP opponent (ties: lowest product); unplayed matches per App. 2.IV (FMP + UR)."""
+    the lowest-MP opponent (ties: lowest product); unplayed matches per App. 2.IV (``olympiad_fmp``)."""
     items: list[tuple[Fraction, Fraction]] = []
     for r in history.rounds[team]:
         if r.opponent is not None:
-            fmp = Fraction(history.mp(r.opponent) + _unpaired_rounds(history, r.opponent))
+            fmp = olympiad_fmp(history, team, r)
             items.append((fmp, fmp * Fraction(r.gp, 2)))
     if items and not any(r.kind is RoundKind.BYE for r in history.rounds[team]):
         items.remove(min(items))
@@ -230,12 +252,9 @@ def olympiad_tb1(history: PoolHistory, team: str) -> Fraction:
 
 
 def olympiad_tb3(history: PoolHistory, team: str) -> Fraction:
-    """Olympiad 2026 App. 2.I TB3: Σ opponents' MP less the lowest (a bye round is no opponent)."""
-    scores = [
-        Fraction(history.mp(r.opponent) + _unpaired_rounds(history, r.opponent))
-        for r in history.rounds[team]
-        if r.opponent is not None
-    ]
+    """Olympiad 2026 App. 2.I TB3: Σ opponents' MP less the lowest (a bye round is no opponent), each
+    counted as App. 2.IV counts it for TB1 (``olympiad_fmp``)."""
+    scores = [olympiad_fmp(history, team, r) for r in history.rounds[team] if r.opponent is not None]
     if scores:
         scores.remove(min(scores))
     return sum(scores, Fraction(0))

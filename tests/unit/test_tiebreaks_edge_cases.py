@@ -11,6 +11,29 @@ from orchestrator.domain.direct_encounter import DirectEncounterTrace, direct_en
 from orchestrator.domain.tiebreaks import TieBreakError, build_event, parse_chain, value_of
 from tests.unit.builders import m, rr, y
 
+# --- Olympiad App. 2.IV: FMP(uwx) for an opponent that leaves after forfeiting -------------------
+
+# Four teams, four boards, Swiss:
+#   R1: A-B 1-3, C-D 2-2
+#   R2: A-C 2.5-1.5, B-D +- (D does not come and leaves the event)
+#   R3: A-B 2-2, C pairing-allocated bye, D not paired
+# MP: A 0+2+1 = 3, B 2+2+1 = 5, C 1+0+1 = 2, D 1+0+0 = 1; D's unpaired rounds: 1.
+LEAVER = [m(1, "A", "B", "1-3"), m(1, "C", "D", "2-2"), m(2, "A", "C", "2.5-1.5"), m(2, "B", "D", "+-"),
+          m(3, "A", "B", "2-2"), y(3, "C")]  # fmt: skip
+
+
+def test_fmp_uwx_counts_the_winner_s_own_score_for_an_opponent_that_plays_no_further_match() -> None:
+    event = build_event("ABCD", LEAVER, boards=4, round_robin=False)
+    # B: A 3 × 3 = 9 (R1); D: FMP(uwx) = B's MP before R2 (2) + D's unpaired rounds (1) = 3, × 4 = 12;
+    # A 3 × 2 = 6 (R3). No bye: drop the lowest FMP (all 3), lowest product: 6. TB1 = 21.
+    # (With D's FMP + UR = 1 + 1 = 2 instead, the forfeit would be dropped and TB1 would be 15.)
+    assert value_of(event, "B", "OLY-TB1") == 21
+    # TB3 counts the same FMPs: 3 + 3 + 3 - 3 = 6.
+    assert value_of(event, "B", "OLY-TB3") == 6
+    # D's forfeit loss is an unplayed loss: FMP(ul) = B's 5 + 0, × 0 GP; C 2 × 2 = 4; drop the lowest (C).
+    assert value_of(event, "D", "OLY-TB1") == 0
+
+
 # --- EDE falls back to game points ---------------------------------------------------------------
 
 # A, B and C beat each other in a cycle: A-B 2.5-1.5, B-C 3-1, C-A 3.5-0.5 (other results as in
@@ -59,8 +82,9 @@ def test_olympiad_tb1_keeps_every_opponent_after_a_bye_and_adds_unpaired_rounds(
         "A": F(15, 2),
         # A 5 × 1 = 5, E 3 × 3 = 9, C 3 × 0 (forfeit loss) = 0; drop the lowest FMP, lowest product (C)
         "B": 14,
-        # D 2 × 2 = 4, A 5 × 1.5 = 7.5, B 2 × 4 = 8; D and B both FMP 2: drop the lower product (D)
-        "C": F(31, 2),
+        # D 2 × 2 = 4, A 5 × 1.5 = 7.5; B lost by forfeit in round 3 and plays no further match, so
+        # FMP(uwx) = C's own MP before round 3 (1) + B's unpaired rounds (0) = 1, × 4 = 4; drop it (lowest)
+        "C": F(23, 2),
         # C 3 × 2 = 6, E 3 × 1.5 = 4.5; drop the lowest FMP, lowest product (E)
         "D": 6,
         # the bye round is left out instead of the lowest: B 2 × 1 = 2, D 2 × 2.5 = 5
@@ -72,7 +96,7 @@ def test_olympiad_tb3_counts_a_forfeit_opponent_but_not_a_bye_and_adds_unpaired_
     assert olympiad("OLY-TB3") == {
         "A": 3,  # B 2 + C 3 - 2
         "B": 8,  # A 5 + E 3 + C 3 (the forfeit still names C) - 3
-        "C": 7,  # D 2 + A 5 + B 2 - 2
+        "C": 7,  # D 2 + A 5 + B as FMP(uwx) 1 - 1
         "D": 3,  # C 3 + E 3 - 3
         "E": 2,  # B 2 + D 2 - 2 (the bye round is no opponent)
     }
