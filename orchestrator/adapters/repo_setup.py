@@ -23,6 +23,7 @@ from orchestrator.adapters.tables import (
     PoolEntry,
     Team,
 )
+from orchestrator.domain import teams as domain_teams
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +38,25 @@ class RosterRow:
     rating: int
     main_board: int | None
     category: str
+    fide_id: int | None
+    title: str | None
+    federation: str | None
+    k_factor: int | None
+
+
+def domain_player(p: Player | RosterRow) -> domain_teams.Player:
+    """A stored player (row or plain roster row) as the pure domain sees it."""
+    return domain_teams.Player(
+        name=p.name,
+        account=p.account,
+        sex=domain_teams.Sex(p.sex),
+        birth_year=p.birth_year,
+        rating=p.rating,
+        fide_id=p.fide_id,
+        title=p.title,
+        federation=p.federation,
+        k_factor=p.k_factor,
+    )
 
 
 class SetupRepository(Lookups):
@@ -83,6 +103,10 @@ class SetupRepository(Lookups):
                 col(Player.rating),
                 col(Player.main_board),
                 col(Player.category),
+                col(Player.fide_id),
+                col(Player.title),
+                col(Player.federation),
+                col(Player.k_factor),
             )
             .where(col(Player.event_id) == event_id)
             .order_by(

@@ -12,10 +12,11 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, Index, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from orchestrator.db import UTCDateTime, metadata, utcnow
+from orchestrator.domain import teams as domain_teams
 from orchestrator.domain.knockout import ArmageddonPhase
 from orchestrator.domain.scoring import GameResult, MatchForfeit
 
@@ -296,6 +297,7 @@ class Player(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("event_id", "account"),  # a player belongs to one team (docs/rules.md §1)
         UniqueConstraint("team_id", "main_board"),
+        UniqueConstraint("event_id", "fide_id"),
         one_of("sex", Sex),
         one_of("category", CategoryCode),
         CheckConstraint("main_board IS NULL OR main_board >= 1", name="main_board_positive"),
@@ -311,6 +313,31 @@ class Player(SQLModel, table=True):
     rating: int
     main_board: int | None = Field(default=None)  # board of a main player; None for a reserve
     category: str = Field(max_length=16)
+    # FIDE data (optional; docs/ratings.md): id, title, federation when not the team's, K of the FIDE list.
+    fide_id: int | None = Field(default=None, sa_type=BigInteger)
+    title: str | None = Field(default=None, max_length=3)
+    federation: str | None = Field(default=None, max_length=3)
+    k_factor: int | None = Field(default=None)
+
+    @classmethod
+    def of(cls, event_id: int, team_id: int, entry: domain_teams.RosterEntry) -> "Player":
+        """The row of a roster entry (a main player on its board, or a reserve)."""
+        p = entry.player
+        return cls(
+            event_id=event_id,
+            team_id=team_id,
+            name=p.name,
+            account=p.account.lower(),
+            sex=p.sex.value,
+            birth_year=p.birth_year,
+            rating=p.rating,
+            main_board=entry.main_board,
+            category=entry.category.value,
+            fide_id=p.fide_id,
+            title=p.title,
+            federation=p.federation,
+            k_factor=p.k_factor,
+        )
 
 
 class Pool(SQLModel, table=True):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import Enum
 
@@ -20,13 +21,49 @@ class Sex(Enum):
     FEMALE = "f"
 
 
+# FIDE titles as TRF record 001 writes them (columns 11-13), and the published development coefficients
+# (FIDE B.02 8.3.3) a roster may give.
+TITLES = ("GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM")
+K_FACTORS = (10, 20, 40)
+MAX_FIDE_ID = 99_999_999_999  # TRF record 001 columns 58-68
+
+
 @dataclass(frozen=True, slots=True)
 class Player:
+    """A player of a roster. The FIDE data (id, title, federation, the K of the FIDE list) is optional: an
+    online event can do without it; a rated event and its TRF need it (docs/ratings.md)."""
+
     name: str
     account: str  # game-server account name
     sex: Sex
     birth_year: int
     rating: int
+    fide_id: int | None = None
+    title: str | None = None
+    federation: str | None = None  # the player's FIDE federation when it is not the team's
+    k_factor: int | None = None
+
+
+def fide_data_problems(
+    *, fide_id: int | None, title: str | None, federation: str | None, k: int | None
+) -> list[tuple[str, str]]:
+    """What is wrong with a player's FIDE data: (field, one-sentence problem) for every problem."""
+    problems: list[tuple[str, str]] = []
+    if fide_id is not None and not 1 <= fide_id <= MAX_FIDE_ID:
+        problems.append(
+            ("fide_id", f"fide_id must be a FIDE number between 1 and {MAX_FIDE_ID}, found {fide_id}")
+        )
+    if title is not None and title not in TITLES:
+        problems.append(("title", f"title must be one of {', '.join(TITLES)}, found {title!r}"))
+    if federation is not None and not re.fullmatch(r"[A-Z]{3}", federation):
+        problems.append(
+            ("federation", f"federation must be a three-letter code such as NOR, found {federation!r}")
+        )
+    if k is not None and k not in K_FACTORS:
+        problems.append(
+            ("k", f"k must be one of {', '.join(map(str, K_FACTORS))} (FIDE B.02 8.3.3), found {k}")
+        )
+    return problems
 
 
 @dataclass(frozen=True, slots=True)

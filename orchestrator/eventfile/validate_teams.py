@@ -5,16 +5,27 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 import yaml
 
 from orchestrator.domain.names import MAX_ACCOUNT_NAME, MAX_PLAYER_NAME, MAX_TEAM_NAME
-from orchestrator.domain.teams import Category, Player, RosterEntry, Sex, Team, TeamFormat, is_eligible
+from orchestrator.domain.teams import (
+    Category,
+    Player,
+    RosterEntry,
+    Sex,
+    Team,
+    TeamFormat,
+    fide_data_problems,
+    is_eligible,
+)
 from orchestrator.eventfile.drafts import ranges
 from orchestrator.eventfile.nodes import NodeReader
 from orchestrator.eventfile.validate_settings import read_category
 
 _PLAYER_KEYS = ("name", "account", "sex", "born", "rating")
+_FIDE_KEYS = ("fide_id", "title", "federation", "k")  # optional FIDE data (docs/event-file.md)
 
 
 @dataclass(slots=True)
@@ -148,7 +159,9 @@ def _read_roster(
     roster = _Roster()
     for index, item in enumerate(items):
         player_path = f"{path}[{index}]"
-        fields = reader.mapping(item, player_path, required=_PLAYER_KEYS, optional=("board", "reserve"))
+        fields = reader.mapping(
+            item, player_path, required=_PLAYER_KEYS, optional=("board", "reserve", *_FIDE_KEYS)
+        )
         if fields is None:
             roster.ok = False
             continue
@@ -210,9 +223,32 @@ def _read_player(
             path, "give either 'board' (a main player) or 'reserve' (the category of a reserve)", node=item
         )
         return None
-    if name is None or account is None or sex is None or born is None or rating is None:
+    fide = _read_fide_data(reader, fields, path)
+    if name is None or account is None or sex is None or born is None or rating is None or fide is None:
         return None
-    return Player(name=name, account=account, sex=sex, birth_year=born, rating=rating)
+    return Player(name=name, account=account, sex=sex, birth_year=born, rating=rating, **fide)
+
+
+def _read_fide_data(reader: NodeReader, fields: dict[str, yaml.Node], path: str) -> dict[str, Any] | None:
+    """The optional FIDE data of a player (``fide_id``, ``title``, ``federation``, ``k``), or None when
+    any of it is wrong (each problem reported at its key)."""
+    present = {key: fields[key] for key in _FIDE_KEYS if key in fields}
+    numbers = {
+        key: reader.integer(present[key], f"{path}.{key}") for key in ("fide_id", "k") if key in present
+    }
+    texts = {
+        key: reader.text(present[key], f"{path}.{key}") for key in ("title", "federation") if key in present
+    }
+    if any(value is None for value in (*numbers.values(), *texts.values())):
+        return None  # reported by the reader
+    title, federation = ((texts.get(key) or "").upper() or None for key in ("title", "federation"))
+    fide_id, k = numbers.get("fide_id"), numbers.get("k")
+    problems = fide_data_problems(fide_id=fide_id, title=title, federation=federation, k=k)
+    for key, problem in problems:
+        reader.report(f"{path}.{key}", problem, node=present[key])
+    if problems:
+        return None
+    return {"fide_id": fide_id, "title": title, "federation": federation, "k_factor": k}
 
 
 def _place_player(

@@ -468,3 +468,30 @@ def test_a_bad_stage_or_round_time_control_is_reported_with_its_path_and_line() 
     assert "expected minutes+increment such as 15+5, found 'fast'" in messages(found)
     assert "missing 'start'" in messages(found)
     assert "must be at least 1, found 0" in messages(found)
+
+
+def test_fide_data_of_a_player_is_read_and_each_bad_field_reported_at_its_key() -> None:
+    first = CORRECT_TEXT.index("{board: 1,")
+    line_end = CORRECT_TEXT.index("}", first)
+    good = CORRECT_TEXT[:line_end] + ", fide_id: 1503014, title: gm, k: 10" + CORRECT_TEXT[line_end:]
+    event = parse_event(good, source="good.yaml")
+    player = event.teams[0].roster[0].player
+    assert (player.fide_id, player.title, player.federation, player.k_factor) == (1503014, "GM", None, 10)
+    bad = (
+        CORRECT_TEXT[:line_end]
+        + ", fide_id: 0, title: XM, federation: Norway, k: 15"
+        + CORRECT_TEXT[line_end:]
+    )
+    found = messages(problems_of(bad))
+    assert "fide_id must be a FIDE number between 1 and 99999999999, found 0" in found
+    assert "title must be one of GM, IM, WGM, FM, WIM, CM, WFM, WCM, found 'XM'" in found
+    assert "federation must be a three-letter code such as NOR, found 'NORWAY'" in found
+    assert "k must be one of 10, 20, 40 (FIDE B.02 8.3.3), found 15" in found
+    line = CORRECT_TEXT.count("\n", 0, first) + 1
+    at_player = [p for p in problems_of(bad) if p.path.startswith("teams[0].players[0].")]
+    assert [(p.path.rsplit(".", 1)[1], p.line) for p in at_player] == [
+        ("fide_id", line),
+        ("title", line),
+        ("federation", line),
+        ("k", line),
+    ]

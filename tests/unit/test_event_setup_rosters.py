@@ -120,3 +120,43 @@ def test_a_team_playing_in_a_started_stage_keeps_its_roster(
         import_rosters(uow, event_id=event_id, csv_text=HEADER + norway, actor="anna")
     with uow_factory() as uow:
         assert "nberg_nor" in accounts(uow, event_id) and "jjonsson_nor2" not in accounts(uow, event_id)
+
+
+FIDE_HEADER = HEADER.rstrip("\n") + ",fide_id,title,fide_federation,k\n"
+
+
+def test_fide_data_is_optional_and_stored_when_given(uow_factory: UnitOfWorkFactory, event_id: int) -> None:
+    rows = [line + ",,,," for line in ICELAND.splitlines()]
+    rows[0] = rows[0].removesuffix(",,,,") + ",2300129,gm,,10"
+    rows[2] = rows[2].removesuffix(",,,,") + ",2301001,WGM,CZE,"
+    with uow_factory() as uow:
+        import_rosters(uow, event_id=event_id, csv_text=FIDE_HEADER + "\n".join(rows) + "\n", actor="anna")
+    with uow_factory() as uow:
+        by_account = {p.account: p for p in uow.setup.players_of_event(event_id)}
+    jon, lenka, helgi = by_account["jjonsson_isl"], by_account["lptacnikova_isl"], by_account["hdam_isl"]
+    assert (jon.fide_id, jon.title, jon.federation, jon.k_factor) == (2300129, "GM", None, 10)
+    assert (lenka.fide_id, lenka.title, lenka.federation, lenka.k_factor) == (2301001, "WGM", "CZE", None)
+    assert (helgi.fide_id, helgi.title, helgi.federation, helgi.k_factor) == (None, None, None, None)
+
+
+def test_bad_fide_data_is_listed_line_by_line_and_nothing_is_imported(
+    uow_factory: UnitOfWorkFactory, event_id: int
+) -> None:
+    rows = [line + ",,,," for line in ICELAND.splitlines()]
+    rows[0] = rows[0].removesuffix(",,,,") + ",2300129,GM,,"
+    rows[1] = rows[1].removesuffix(",,,,") + ",2300129,,,"  # line 3: the same FIDE id again
+    rows[2] = rows[2].removesuffix(",,,,") + ",abc,XM,Czech,15"  # line 4: four problems
+    rows[3] = rows[3].removesuffix(",,,,") + ",0,,,"  # line 5: not a FIDE number
+    with uow_factory() as uow:
+        before = accounts(uow, event_id)
+    with uow_factory() as uow, pytest.raises(ValidationFailed) as refused:
+        import_rosters(uow, event_id=event_id, csv_text=FIDE_HEADER + "\n".join(rows) + "\n", actor="anna")
+    text = "\n".join(refused.value.problems)
+    assert "line 3: FIDE id 2300129 is already given to Jon Jonsson (line 2)" in text
+    assert "line 4: fide_id must be a whole number, found 'abc'" in text
+    assert "line 4: title must be one of GM, IM, WGM, FM, WIM, CM, WFM, WCM, found 'XM'" in text
+    assert "line 4: federation must be a three-letter code such as NOR, found 'CZECH'" in text
+    assert "line 4: k must be one of 10, 20, 40 (FIDE B.02 8.3.3), found 15" in text
+    assert "line 5: fide_id must be between 1 and 99999999999, found 0" in text
+    with uow_factory() as uow:
+        assert accounts(uow, event_id) == before

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+from orchestrator.adapters.repo_setup import domain_player
 from orchestrator.adapters.tables import (
     Armageddon,
     Board,
@@ -31,7 +32,7 @@ from orchestrator.domain.scoring import GameResult, MatchForfeit
 from orchestrator.domain.teams import TeamFormat
 from orchestrator.services.errors import Conflict, NotFound
 from orchestrator.services.playoff.storage import ARMAGEDDON_LEG, NOMINATION_MINUTES, lot_purpose
-from orchestrator.services.teams.lineups import definition_of, domain_player
+from orchestrator.services.teams.lineups import definition_of
 
 
 @dataclass

@@ -7,6 +7,7 @@ import secrets
 from dataclasses import replace
 from datetime import datetime, timedelta
 
+from orchestrator.adapters.repo_setup import domain_player
 from orchestrator.adapters.tables import Armageddon, Colour, Duel, DuelStatus, Lot, Team
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
@@ -22,7 +23,6 @@ from orchestrator.services.playoff._context import StageContext, armageddon_stat
 from orchestrator.services.playoff.armageddon_game import store_game
 from orchestrator.services.playoff.commands import advance_bracket
 from orchestrator.services.playoff.storage import NOMINATION_MINUTES, LotWhich, lot_purpose
-from orchestrator.services.teams.lineups import domain_player
 
 
 def _audit(

@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from orchestrator.adapters.repo_setup import RosterRow
+from orchestrator.adapters.repo_setup import RosterRow, domain_player
 from orchestrator.adapters.tables import (
     Event,
     EventStatus,
@@ -39,13 +39,7 @@ def domain_team(team: Team, players: Sequence[Player | RosterRow]) -> domain_tea
     """A stored team as the pure domain sees it (its roster from the stored players)."""
     roster = tuple(
         domain_teams.RosterEntry(
-            player=domain_teams.Player(
-                name=p.name,
-                account=p.account,
-                sex=domain_teams.Sex(p.sex),
-                birth_year=p.birth_year,
-                rating=p.rating,
-            ),
+            player=domain_player(p),
             main_board=p.main_board,
             category=domain_teams.Category(p.category),
         )
@@ -171,19 +165,7 @@ def _store_team(uow: UnitOfWork, event_id: int, team: domain_teams.Team) -> int:
     row = uow.repo.add(Team(event_id=event_id, name=team.name, federation=team.federation, seed=team.seed))
     assert row.id is not None
     for entry in team.roster:
-        uow.session.add(
-            Player(
-                event_id=event_id,
-                team_id=row.id,
-                name=entry.player.name,
-                account=entry.player.account.lower(),
-                sex=entry.player.sex.value,
-                birth_year=entry.player.birth_year,
-                rating=entry.player.rating,
-                main_board=entry.main_board,
-                category=entry.category.value,
-            )
-        )
+        uow.session.add(Player.of(event_id, row.id, entry))
     uow.flush()
     return len(team.roster)
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from orchestrator.adapters.repo_setup import domain_player
 from orchestrator.adapters.tables import (
     Board,
     Event,
@@ -62,12 +63,6 @@ def definition_of(event: Event) -> EventDefinition | None:
 def team_format_of(event: Event) -> TeamFormat:
     definition = definition_of(event)
     return definition.team_format if definition else DEFAULT_FORMAT
-
-
-def domain_player(player: Player) -> domain_teams.Player:
-    return domain_teams.Player(
-        player.name, player.account, domain_teams.Sex(player.sex), player.birth_year, player.rating
-    )
 
 
 def ineligibility(player: Player, category: Category, cutoff_year: int) -> str | None:

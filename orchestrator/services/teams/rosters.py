@@ -5,6 +5,9 @@ Columns (a header row names them; order free, case and spaces ignored):
 
     team, federation, seed, name, account, sex, birth_year, rating, role
 
+and, optionally, the FIDE data of a rated event (docs/ratings.md): ``fide_id``, ``title`` (GM, IM, WGM, FM,
+WIM, CM, WFM, WCM), ``fide_federation`` (the player's federation when it is not the team's) and ``k`` (the
+development coefficient of the FIDE list: 10, 20 or 40). A FIDE id is given to one player of the event.
 ``role`` is a main board number (``1`` .. boards of the team format) or ``reserve:<category>``
 (``reserve:women``). A team listed in the file gets exactly the roster the file gives (its players are
 replaced); teams not in the file are left as they are. A team that already plays in a started or published
@@ -28,14 +31,32 @@ from orchestrator.domain.names import (
     MAX_TEAM_NAME,
     name_problem,
 )
-from orchestrator.domain.teams import Category, Sex, TeamFormat, is_eligible
+from orchestrator.domain.teams import (
+    MAX_FIDE_ID,
+    Category,
+    RosterEntry,
+    Sex,
+    TeamFormat,
+    fide_data_problems,
+    is_eligible,
+)
 from orchestrator.domain.teams import Player as DomainPlayer
 from orchestrator.services import live
 from orchestrator.services.definitions import definition_of
 from orchestrator.services.errors import ValidationFailed
 
 COLUMNS = ("team", "federation", "seed", "name", "account", "sex", "birth_year", "rating", "role")
-_ALIASES = {"player": "name", "player_name": "name", "born": "birth_year", "birthyear": "birth_year"}
+OPTIONAL_COLUMNS = ("fide_id", "title", "fide_federation", "k")
+_ALIASES = {
+    "player": "name",
+    "player_name": "name",
+    "born": "birth_year",
+    "birthyear": "birth_year",
+    "fide_number": "fide_id",
+    "fideid": "fide_id",
+    "player_federation": "fide_federation",
+    "k_factor": "k",
+}
 MAX_CSV_BYTES = 2_000_000
 Report = Callable[[int, str], None]  # (line, message)
 _NAME_LIMITS = {"team": MAX_TEAM_NAME, "name": MAX_PLAYER_NAME, "account": MAX_ACCOUNT_NAME}
@@ -64,6 +85,7 @@ class _Row:
     rating: int
     main_board: int | None
     category: Category
+    player: DomainPlayer
 
 
 @dataclass
@@ -106,7 +128,7 @@ def _category_problem(player: DomainPlayer, category: Category, cutoff_year: int
 
 def _read_row(values: dict[str, str], line: int, team_format: TeamFormat) -> tuple[_Row | None, list[str]]:
     problems: list[str] = []
-    text = {key: (values.get(key) or "").strip() for key in COLUMNS}
+    text = {key: (values.get(key) or "").strip() for key in (*COLUMNS, *OPTIONAL_COLUMNS)}
     for key in ("team", "name", "account"):
         if not text[key]:
             problems.append(f"{key} is empty")
@@ -118,6 +140,13 @@ def _read_row(values: dict[str, str], line: int, team_format: TeamFormat) -> tup
     seed = _integer(text["seed"], "seed", 1, 100_000, problems)
     birth_year = _integer(text["birth_year"], "birth_year", 1900, 2100, problems)
     rating = _integer(text["rating"], "rating", 0, 3500, problems)
+    fide_id = _integer(text["fide_id"], "fide_id", 1, MAX_FIDE_ID, problems) if text["fide_id"] else None
+    k = _integer(text["k"], "k", 1, 40, problems) if text["k"] else None
+    title = text["title"].upper() or None
+    fide_federation = text["fide_federation"].upper() or None
+    problems += [
+        text for _, text in fide_data_problems(fide_id=fide_id, title=title, federation=fide_federation, k=k)
+    ]
     sex: Sex | None = None
     try:
         sex = Sex(text["sex"].lower())
@@ -148,7 +177,15 @@ def _read_row(values: dict[str, str], line: int, team_format: TeamFormat) -> tup
     if problems or seed is None or birth_year is None or rating is None or sex is None or category is None:
         return None, problems
     player = DomainPlayer(
-        name=text["name"], account=text["account"], sex=sex, birth_year=birth_year, rating=rating
+        name=text["name"],
+        account=text["account"].lower(),
+        sex=sex,
+        birth_year=birth_year,
+        rating=rating,
+        fide_id=fide_id,
+        title=title,
+        federation=fide_federation,
+        k_factor=k,
     )
     if not is_eligible(player, category, team_format.cutoff_year):
         where = f"board {main_board}" if main_board is not None else "reserve"
@@ -165,6 +202,7 @@ def _read_row(values: dict[str, str], line: int, team_format: TeamFormat) -> tup
         rating=rating,
         main_board=main_board,
         category=category,
+        player=player,
     )
     return row, []
 
@@ -225,7 +263,8 @@ def _read_header(reader: Iterator[tuple[int, list[str]]]) -> list[str]:
         ) from None
     columns = [_column(h) for h in header]
     missing = [c for c in COLUMNS if c not in columns]
-    unknown = [h for h, c in zip(header, columns, strict=True) if c not in COLUMNS and h.strip()]
+    known = (*COLUMNS, *OPTIONAL_COLUMNS)
+    unknown = [h for h, c in zip(header, columns, strict=True) if c not in known and h.strip()]
     if missing or unknown:
         parts = []
         if missing:
@@ -308,20 +347,9 @@ def _store_players(uow: UnitOfWork, event_id: int, teams: dict[str, _TeamRows]) 
         assert team_row is not None and team_row.id is not None
         team_row.federation, team_row.seed = team.federation, team.seed
         uow.session.add(team_row)
-        for player in team.rows:
-            uow.session.add(
-                Player(
-                    event_id=event_id,
-                    team_id=team_row.id,
-                    name=player.name,
-                    account=player.account,
-                    sex=player.sex.value,
-                    birth_year=player.birth_year,
-                    rating=player.rating,
-                    main_board=player.main_board,
-                    category=player.category.value,
-                )
-            )
+        for row in team.rows:
+            entry = RosterEntry(row.player, row.main_board, row.category)
+            uow.session.add(Player.of(event_id, team_row.id, entry))
             players += 1
     uow.flush()
     return players
@@ -391,6 +419,27 @@ def _check_accounts(
         for row in team.rows:
             if row.account in taken:
                 bad(row.line, f"duplicate account {row.account!r}: already plays for {taken[row.account]}")
+    _check_fide_ids(uow, event_id, teams, kept_ids, bad)
+
+
+def _check_fide_ids(
+    uow: UnitOfWork, event_id: int, teams: dict[str, _TeamRows], kept_ids: dict[int | None, str], bad: Report
+) -> None:
+    """A FIDE id belongs to one player of the event: in the file and among the teams the file keeps."""
+    owner = {
+        p.fide_id: f"{p.name} of {kept_ids[p.team_id]}"
+        for p in uow.setup.players_of_event(event_id)
+        if p.team_id in kept_ids and p.fide_id is not None
+    }
+    for team in teams.values():
+        for row in team.rows:
+            fide_id = row.player.fide_id
+            if fide_id is None:
+                continue
+            if fide_id in owner:
+                bad(row.line, f"FIDE id {fide_id} is already given to {owner[fide_id]}")
+            else:
+                owner[fide_id] = f"{row.name} (line {row.line})"
 
 
 def _check_started(
