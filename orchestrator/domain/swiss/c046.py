@@ -274,7 +274,7 @@ class _Round:
         free = [[j for j in range(size) if costs.get((min(i, j), max(i, j))) == 0] for i in range(size)]
         found = first_pairing(free)  # every pair complies with [C8] and [C10]
         if found is None and any(costs.values()):
-            found = min_weight_pairing(size, self._weights(size, costs))
+            found = min_weight_pairing(size, bracket_weights(size, costs))
         if found is None:
             return None
         return [(order[i], order[j]) for i, j in found]
@@ -288,22 +288,22 @@ class _Round:
             c10 = (a.level < level and b.floated) + (b.level < level and a.floated)
         return 1000 * c8 + c10
 
-    @staticmethod
-    def _weights(size: int, costs: dict[tuple[int, int], int]) -> dict[tuple[int, int], int]:
-        """The weights of the reference implementation: [C8], [C10], then the identifier of art. 3.6.2
-        (a bottom member ``b`` costs 2**(B-b) above everything the bottom members' order can add, and
-        ``b * (B+1)**(B-top)`` for that order), scaled so that each part outweighs all those after it."""
-        base = size + 1
-        w_top = base**size
-        w_c10 = w_top * 2**size
-        w_c8 = w_c10 * base * base
-        weights = {}
-        for (i, j), cost in costs.items():
-            c8, c10 = divmod(cost, 1000)
-            top, bottom = i + 1, j + 1
-            identifier = w_top * 2 ** (size - bottom) + bottom * base ** (size - top)
-            weights[i, j] = c8 * w_c8 + c10 * w_c10 + identifier
-        return weights
+
+def bracket_weights(size: int, costs: dict[tuple[int, int], int]) -> dict[tuple[int, int], int]:
+    """The weights of the reference implementation: [C8], [C10], then the identifier of art. 3.6.2
+    (a bottom member ``b`` costs 2**(B-b) above everything the bottom members' order can add, and
+    ``b * (B+1)**(B-top)`` for that order), scaled so that each part outweighs all those after it."""
+    base = size + 1
+    w_top = base**size
+    w_c10 = w_top * 2**size
+    w_c8 = w_c10 * base * base
+    weights = {}
+    for (i, j), cost in costs.items():
+        c8, c10 = divmod(cost, 1000)
+        top, bottom = i + 1, j + 1
+        identifier = w_top * 2 ** (size - bottom) + bottom * base ** (size - top)
+        weights[i, j] = c8 * w_c8 + c10 * w_c10 + identifier
+    return weights
 
 
 def first_team(a: Team, b: Team) -> bool:
