@@ -1,6 +1,6 @@
 """Our own implementation of FIDE C.04.6, the Swiss Team Pairing System (approved 28/10/2025, applied from
 1 February 2026), with Type A colour preferences (art. 1.7.1), match points as the primary score and game
-points for colours (art. 1.2.2): record 192 ``FIDE_TEAM_TYPEA_MP_GP`` (docs/swiss.md, "Our engine").
+points for colours (art. 1.2.2): record 192 ``FIDE_TEAM_TYPEA_MP_GP`` (docs/swiss.md, "The engines").
 
 It reaches the decisions of FIDE's reference implementation (``gacrux``, the yardstick the tests compare
 it with round by round) article by article, and is fast because it asks a matching only what each

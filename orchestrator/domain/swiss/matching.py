@@ -1,4 +1,4 @@
-"""Matchings for the team Swiss engine (docs/swiss.md, "Our engine").
+"""Matchings for the team Swiss engine (docs/swiss.md, "The engines").
 
 C.04.6 asks two questions of a graph whose vertices are teams and whose edges are the pairs [C1] allows:
 
