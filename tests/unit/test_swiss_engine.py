@@ -55,11 +55,19 @@ def both(state: SwissState, round_no: int) -> RoundPairing | None:
 
 
 def compare_event(
-    size: int, rounds: int, seed: int, *, late: int = 3, withdraw: int = 4, absent: int = 2
+    size: int,
+    rounds: int,
+    seed: int,
+    *,
+    late: int = 3,
+    withdraw: int = 4,
+    absent: int = 2,
+    before_each: list[SwissState] | None = None,
 ) -> SwissState:
     """A stage of ``size`` teams, one absent in round ``absent``, a late entry joining in round ``late``
     and a withdrawal from round ``withdraw`` (0: none of that), paired by both engines round by round;
-    the results (some matches forfeited) are random."""
+    the results (some matches forfeited) are random. ``before_each`` collects the state before each
+    round."""
     rng = random.Random(seed)
     teams = field(size, rng)
     state = start_state(teams, boards=4, rounds=rounds, initial_colour=rng.choice("WB"))
@@ -70,6 +78,8 @@ def compare_event(
             state = add_late_entry(state, replace(field(1, rng)[0], name="Late entry", joined=late))
         if round_no == withdraw:
             state = withdraw_team(state, teams[0].name, from_round=withdraw)
+        if before_each is not None:
+            before_each.append(state)
         pairing = both(state, round_no)
         if pairing is None:
             break
