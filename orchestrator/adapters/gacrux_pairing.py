@@ -144,7 +144,7 @@ def pair_trf_file(trf: str, *, round_no: int | None = None, engine: str = "own")
     if engine == "own":
         try:
             state, next_round = read_team_trf(trf)
-        except (TrfNotReadable, SwissError):
+        except (TrfNotReadable, SwissError, ValueError, IndexError):  # a file it cannot read
             return pair_trf(trf, round_no=round_no)
         if round_no in (None, next_round):
             try:

@@ -61,3 +61,16 @@ def test_pair_prints_the_same_round_with_either_engine(tmp_path: Path) -> None:
 def test_an_unknown_engine_is_refused_with_a_message() -> None:
     result = runner.invoke(app, ["simulate", "--engine", "fast"])
     assert result.exit_code == 2 and "unknown engine 'fast'" in result.output
+
+
+def test_a_file_whose_players_do_not_name_each_other_or_whose_points_do_not_add_up_is_not_read() -> None:
+    trf = export_trf(rounds_of(9, 4, 5)[-1])
+    lines = trf.splitlines()
+    played = [i for i, line in enumerate(lines) if line.startswith("001 ") and line[91:95] != "0000"]
+    player = played[0]
+    wrong_colour = lines[player][:96] + ("b" if lines[player][96] == "w" else "w") + lines[player][97:]
+    wrong_points = lines[player][:80] + " 9.5" + lines[player][84:]
+    for changed in (wrong_colour, wrong_points):
+        text = "\n".join([*lines[:player], changed, *lines[player + 1 :]]) + "\n"
+        with pytest.raises(TrfNotReadable):
+            read_team_trf(text)

@@ -20,6 +20,9 @@ _KNOWN |= {"001", "310", "320", "330"}
 _HALVES = {"1": 2, "+": 2, "W": 2, "=": 1, "D": 1, "H": 1, "0": 0, "-": 0, "L": 0, "Z": 0}
 
 
+Cells = dict[int, tuple[str, list[str]]]  # player id -> (rating, round cells)
+
+
 class TrfNotReadable(ValueError):
     """A file our engine does not pair (another system, an unusual record, an inconsistent pairing)."""
 
@@ -44,12 +47,20 @@ def _header(lines: list[str]) -> tuple[int, str, str, MatchScoring]:
     tokens = values.get("362", "TW 2 TD 1 TL 0").split()
     points = dict(zip(tokens[::2], tokens[1::2], strict=False))
     scores = [_number(points.get(key, "?"), f"record 362 {key}") for key in ("TW", "TD", "TL")]
-    if any(s.denominator != 1 for s in scores):
-        raise TrfNotReadable("record 362 gives fractional match points")
+    if any(s.denominator != 1 for s in scores) or not scores[0] >= scores[1] >= scores[2]:
+        raise TrfNotReadable("record 362 gives fractional match points, or a loss more than a win")
     initial = values.get("152", "W").upper()[:1]
     if initial not in ("W", "B"):
         raise TrfNotReadable("record 152 (the initial colour) is neither W nor B")
     return int(values["142"]), initial, values.get("352", "").upper(), MatchScoring(*(int(s) for s in scores))
+
+
+def _numeric(line: str, columns: tuple[tuple[int, int], ...]) -> None:
+    """The numeric fields (1-based columns) of a record: blank or a number, as FIDE's reader requires."""
+    for start, end in columns:
+        text = line[start - 1 : end].strip()
+        if text:
+            _number(text, f"record {line[:3]} columns {start}-{end}")
 
 
 def _teams(lines: list[str]) -> tuple[list[tuple[str, list[int]]], dict[int, tuple[int, int]]]:
@@ -57,9 +68,11 @@ def _teams(lines: list[str]) -> tuple[list[tuple[str, list[int]]], dict[int, tup
     found: dict[int, tuple[str, list[int]]] = {}
     for line in lines:
         if line.startswith("310 "):
+            _numeric(line, ((55, 60), (62, 67), (69, 71)))
             number = line[4:7].strip()
             ids = [line[i : i + 4].strip() for i in range(73, len(line), 5)]
-            if not number.isdigit() or not all(pid.isdigit() for pid in ids if pid):
+            gaps = line[71:73] + "".join(line[i - 1] for i in range(73, len(line), 5))
+            if not number.isdigit() or gaps.strip() or not all(pid.isdigit() for pid in ids if pid):
                 raise TrfNotReadable(f"record 310 {line[:40].rstrip()!r} cannot be read")
             found[int(number)] = (line[8:40].strip(), [int(pid) for pid in ids if pid])
     if sorted(found) != list(range(1, len(found) + 1)) or len(found) < 2:
@@ -72,10 +85,20 @@ def _cells(lines: list[str]) -> dict[int, tuple[str, list[str]]]:
     """Record 001 by player id: its rating and its round cells (8 characters each)."""
     out: dict[int, tuple[str, list[str]]] = {}
     for line in lines:
-        if line.startswith("001 ") and line[4:8].strip().isdigit():
+        if line.startswith("001 "):
+            _numeric(line, ((5, 8), (49, 52), (58, 68), (81, 84), (86, 89)))
             cells = [
                 line[91 + 10 * r : 99 + 10 * r].ljust(8) for r in range(max(0, (len(line) - 91 + 9) // 10))
             ]
+            if any(cell.strip() and not cell[:4].strip().isdigit() for cell in cells):
+                raise TrfNotReadable(f"player {line[4:8].strip()}: an opponent is not a number")
+            letters = [cell[7].upper() for cell in cells if cell[7] != " "]
+            points = line[80:84].strip()
+            if points and (
+                any(letter not in _HALVES for letter in letters)
+                or 2 * _number(points, "record 001 points") != sum(_HALVES[letter] for letter in letters)
+            ):
+                raise TrfNotReadable(f"player {line[4:8].strip()}: the points do not add up")
             out[int(line[4:8])] = (line[48:52].strip(), cells)
     return out
 
@@ -111,6 +134,32 @@ def _byes(lines: list[str]) -> tuple[dict[int, int], ByeValue]:
     return byes, value
 
 
+def _check_boards(cells: Cells, ids: list[int], others: list[int], rnd: int) -> None:
+    """Board k of one team meets board k of the other, with opposite colours, White on board 1 for the
+    first-named team and alternating (record 352); otherwise the file is not one our state can hold."""
+    if len(ids) != len(others):
+        raise TrfNotReadable(f"round {rnd}: teams with different numbers of boards meet")
+    first = None
+    for board, (mine, theirs) in enumerate(zip(ids, others, strict=True)):
+        rows = cells.get(mine, ("", []))[1], cells.get(theirs, ("", []))[1]
+        if len(rows[0]) < rnd or len(rows[1]) < rnd:
+            raise TrfNotReadable(f"round {rnd}: player {mine} or {theirs} has no entry")
+        a, b = rows[0][rnd - 1], rows[1][rnd - 1]
+        colours = a[5].lower() + b[5].lower()
+        if a[:4].strip() != str(theirs) or b[:4].strip() != str(mine) or colours not in ("wb", "bw"):
+            raise TrfNotReadable(f"round {rnd}: players {mine} and {theirs} do not name each other")
+        first = colours[0] if board == 0 else first
+        if (colours[0] == first) != (board % 2 == 0):
+            raise TrfNotReadable(f"round {rnd}: the colours of player {mine} do not alternate by board")
+
+
+def _forfeited_boards(cells: dict[int, tuple[str, list[str]]], ids: list[int], rnd: int) -> bool:
+    """Whether a team has a board won or lost by forfeit in ``rnd`` (how a checker counts such a match
+    is not what our state records)."""
+    rows = (cells[pid][1] for pid in ids if pid in cells)
+    return any(len(row) >= rnd and row[rnd - 1][7] in "+-" for row in rows)
+
+
 def _half_points(cells: dict[int, tuple[str, list[str]]], ids: list[int], rnd: int) -> int:
     total = 0
     for pid in ids:
@@ -132,7 +181,8 @@ def read_team_trf(text: str) -> tuple[SwissState, int]:
     cells = _cells(lines)
     forfeits = _forfeits(lines)
     byes, bye_value = _byes(lines)
-    first_white = (colours[:1] or "W") == "W"
+    if colours.strip("WB") or colours[:1] not in ("", "W"):
+        raise TrfNotReadable("record 352 is not W and B, White on board 1 for the first-named team")
     matches: list[MatchRecord] = []
     absent: dict[int, set[int]] = {n: set() for n in range(1, len(teams) + 1)}
 
@@ -162,9 +212,12 @@ def read_team_trf(text: str) -> tuple[SwissState, int]:
                 other = players.get(opponent, (0, 0))[0]
                 if not other or other == number:
                     raise TrfNotReadable(f"round {rnd}: the opponent of team {number} cannot be read")
-                if (cell[5].lower() == "w") != first_white:
+                _check_boards(cells, ids, teams[other - 1][1], rnd)
+                if cell[5].lower() != "w":
                     continue  # the match is read from its first-named team
                 kind = forfeits.get((rnd, number, other), MatchForfeit.NONE)
+                if kind is MatchForfeit.NONE and _forfeited_boards(cells, ids, rnd):
+                    raise TrfNotReadable(f"round {rnd}: team {number} forfeits boards of a match played")
                 gp = (_half_points(cells, ids, rnd), _half_points(cells, teams[other - 1][1], rnd))
                 found.append(MatchRecord(rnd, name, teams[other - 1][0], *gp, kind))
             elif cell[:4] == "0000" or found_any(rnd):
