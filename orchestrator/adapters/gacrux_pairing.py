@@ -146,7 +146,7 @@ def pair_trf_file(trf: str, *, round_no: int | None = None, engine: str = "own")
             state, next_round = read_team_trf(trf)
         except (TrfNotReadable, SwissError, ValueError, IndexError):  # a file it cannot read
             return pair_trf(trf, round_no=round_no)
-        if round_no in (None, next_round):
+        if round_no in (None, next_round) and next_round <= state.rounds:
             try:
                 found = C046Pairer().pair_round(state, next_round)
             except SwissPairingError as error:

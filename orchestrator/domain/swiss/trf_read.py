@@ -188,14 +188,14 @@ def read_team_trf(text: str) -> tuple[SwissState, int]:
 
     def found_any(rnd: int) -> bool:
         """Whether any team of the file has a result in ``rnd``."""
-        return (
-            any(
+        if rnd not in seen:
+            seen[rnd] = rnd in byes or any(
                 len(row) >= rnd and row[rnd - 1][:4].strip().isdigit() and int(row[rnd - 1][:4]) > 0
                 for _, row in cells.values()
             )
-            or rnd in byes
-        )
+        return seen[rnd]
 
+    seen: dict[int, bool] = {}
     rnd = 0
     while rnd < rounds:
         rnd += 1
