@@ -1,4 +1,6 @@
-"""The Swiss pairing engine: FIDE's own ``gacrux`` (TieBreakServer, MIT) behind the ``SwissPairer`` port.
+"""FIDE's own Swiss pairing engine ``gacrux`` (TieBreakServer, MIT) behind the ``SwissPairer`` port: the
+yardstick our C.04.6 engine (``domain.swiss.c046``) is tested against, and the engine for TRF files ours
+does not implement (``pair_trf_file``).
 
 The stage is exported as TRF-2026 (``domain.swiss.trf``, record 192 ``FIDE_TEAM_TYPEA_MP_GP``) and
 paired in-process by the same code path as ``python -m gacrux.pairingchecker -p``, so every round we pair
