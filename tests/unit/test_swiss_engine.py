@@ -99,6 +99,8 @@ def compare_event(
         (16, 8, 12),
         (24, 7, 6),
         (31, 9, 13),
+        (16, 10, 847096),  # [C6] before [C7] (art. 3.5.5) decides round 5
+        (29, 10, 35725),
     ],
 )
 def test_every_round_of_a_simulated_event_is_the_round_gacrux_pairs(size, rounds, seed) -> None:
