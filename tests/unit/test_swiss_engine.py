@@ -32,7 +32,7 @@ from orchestrator.domain.swiss import (
     start_state,
     withdraw_team,
 )
-from orchestrator.domain.swiss.c046 import C046Pairer
+from orchestrator.domain.swiss.c046 import C046Pairer, Team, colour_preference, colours
 from orchestrator.eventfile import parse_event
 from tests.unit.test_swiss_gacrux import field, play
 
@@ -158,3 +158,18 @@ def test_the_olympiad_2026_open_is_paired_round_by_round_as_gacrux_pairs_it() ->
 @SLOW
 def test_a_250_team_event_is_paired_as_gacrux_pairs_it() -> None:
     assert compare_event(250, 5, 7).rounds_played == 5
+
+
+def test_teams_with_the_same_history_and_preference_get_the_first_teams_preference() -> None:
+    """Art. 4.3.7: neither 4.3.5 (equal colour differences) nor 4.3.6 (equal sequences) decides, so the
+    first-team (the higher secondary score, 4.2.2) gets the White it prefers, although it had White last
+    (which 4.3.8 alone would alternate)."""
+
+    def team(tpn: int, gp: int) -> Team:
+        pref = colour_preference(-2, "bbbw")
+        return Team(tpn, f"T{tpn}", 6, gp, 3, 4, -2, "bbbw", pref, False, False, frozenset())
+
+    first, second = team(2, 9), team(1, 8)
+    assert first.pref == second.pref == "w"
+    assert colours(first, second, "w") == (first, second)
+    assert colours(second, first, "b") == (first, second)
