@@ -27,6 +27,7 @@ EXIT_INVALID = 1  # a definition that does not validate
 EXIT_BAD_INPUT = 2  # input that cannot be read
 
 DEFAULT_EVENT = Path("events/online-olympiad-2020.yaml")
+ENGINES = ("own", "gacrux")  # Swiss pairing engines (docs/swiss.md)
 
 
 def _read_text(path: Path) -> str:
@@ -200,6 +201,12 @@ def trf(
     typer.echo(text, nl=False)
 
 
+def _check_engine(engine: str) -> None:
+    if engine not in ENGINES:
+        err.print(f"[red]error:[/] unknown engine {engine!r}: use {' or '.join(ENGINES)}", highlight=False)
+        raise typer.Exit(EXIT_BAD_INPUT)
+
+
 @app.command()
 def pair(
     trf_file: Annotated[Path, typer.Argument(help="TRF-2026 team file (record 192 FIDE_TEAM_*)")],
@@ -207,14 +214,18 @@ def pair(
         int | None, typer.Option("--round", help="round to pair (default: the next one)")
     ] = None,
     fmt: Annotated[str, typer.Option("--format", help="table, trf or json")] = "table",
+    engine: Annotated[
+        str, typer.Option("--engine", help="own (C.04.6 Type A files, default) or gacrux (FIDE's, any file)")
+    ] = "own",
 ) -> None:
     """Pair the next round of a team Swiss TRF file with FIDE C.04.6 (docs/swiss.md)."""
-    from orchestrator.adapters.gacrux_pairing import TrfPairingError, pair_trf
+    from orchestrator.adapters.gacrux_pairing import TrfPairingError, pair_trf_file
     from orchestrator.domain.swiss.trf import add_round, unfinished_boards
 
     if fmt not in ("table", "trf", "json"):
         err.print(f"[red]error:[/] unknown format {fmt!r}: use table, trf or json")
         raise typer.Exit(EXIT_BAD_INPUT)
+    _check_engine(engine)
     try:
         text = trf_file.read_bytes().decode("utf-8")
     except UnicodeDecodeError:
@@ -223,7 +234,7 @@ def pair(
         err.print(f"[red]error:[/] cannot read {trf_file}: {exc.strerror}")
         raise typer.Exit(EXIT_BAD_INPUT) from None
     try:
-        found = pair_trf(text, round_no=round_no)
+        found = pair_trf_file(text, round_no=round_no, engine=engine)
     except TrfPairingError as exc:
         err.print(f"[red]error:[/] {trf_file}: {exc}", markup=True, highlight=False)
         raise typer.Exit(EXIT_INVALID) from None
@@ -272,6 +283,9 @@ def simulate(
     trf_dir: Annotated[
         Path | None, typer.Option("--trf-dir", help="write a TRF-2026 file per Swiss stage into this folder")
     ] = None,
+    engine: Annotated[
+        str, typer.Option("--engine", help="Swiss pairing engine: own (C.04.6, default) or gacrux (FIDE's)")
+    ] = "own",
 ) -> None:
     """Play the whole event in process with a rating-based game model and print every stage."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -286,8 +300,9 @@ def simulate(
             f"[red]{event_file} does not validate ({len(exc.problems)} problem(s)); run olympiad validate[/]"
         )
         raise typer.Exit(EXIT_INVALID) from None
+    _check_engine(engine)
     pairer = None
-    if any(stage.is_swiss for stage in event.stages):  # FIDE's engine loads in 0.4 s: only when needed
+    if engine == "gacrux":  # FIDE's engine loads in 0.4 s: only when asked for
         from orchestrator.adapters.gacrux_pairing import GacruxPairer
 
         pairer = GacruxPairer()

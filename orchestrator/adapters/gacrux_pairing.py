@@ -1,4 +1,6 @@
-"""The Swiss pairing engine: FIDE's own ``gacrux`` (TieBreakServer, MIT) behind the ``SwissPairer`` port.
+"""FIDE's own Swiss pairing engine ``gacrux`` (TieBreakServer, MIT) behind the ``SwissPairer`` port: the
+yardstick our C.04.6 engine (``domain.swiss.c046``) is tested against, and the engine for TRF files ours
+does not implement (``pair_trf_file``).
 
 The stage is exported as TRF-2026 (``domain.swiss.trf``, record 192 ``FIDE_TEAM_TYPEA_MP_GP``) and
 paired in-process by the same code path as ``python -m gacrux.pairingchecker -p``, so every round we pair
@@ -20,7 +22,10 @@ from orchestrator.domain.swiss import (
     check_pairing,
     check_round_can_be_paired,
 )
+from orchestrator.domain.swiss.c046 import C046Pairer
+from orchestrator.domain.swiss.model import SwissError
 from orchestrator.domain.swiss.trf import export_trf
+from orchestrator.domain.swiss.trf_read import TrfNotReadable, read_team_trf
 
 METHOD = "fideteam"
 
@@ -132,3 +137,24 @@ class GacruxPairer:
         pairing = RoundPairing(round_no, tuple(pairings), bye, not_paired)
         check_pairing(state, pairing)
         return pairing
+
+
+def pair_trf_file(trf: str, *, round_no: int | None = None, engine: str = "own") -> TrfPairing:
+    """Pair the next round of a TRF-2026 team file: with our C.04.6 engine when it implements what the
+    file asks for (``domain.swiss.trf_read``: Type A, MP then GP, the next round), otherwise, or with
+    ``engine="gacrux"``, with gacrux (docs/swiss.md)."""
+    if engine == "own":
+        try:
+            state, next_round = read_team_trf(trf)
+        except (TrfNotReadable, SwissError, ValueError, IndexError):  # a file it cannot read
+            return pair_trf(trf, round_no=round_no)
+        if round_no in (None, next_round) and next_round <= state.rounds:
+            try:
+                found = C046Pairer().pair_round(state, next_round)
+            except SwissPairingError as error:
+                raise TrfPairingError(str(error)) from None
+            pairs = [(state.tpn(p.first), state.tpn(p.second)) for p in found.pairings]
+            pairs += [(state.tpn(found.bye), 0)] if found.bye else []
+            names = {number: team.name for number, team in enumerate(state.teams, 1)}
+            return TrfPairing(round=next_round, pairs=tuple(pairs), names=names)
+    return pair_trf(trf, round_no=round_no)

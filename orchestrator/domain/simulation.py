@@ -1,5 +1,6 @@
 """Play a whole event in process: pools, Swiss stages, standings, qualifiers, the play-off and its
-Armageddons. Swiss stages are paired through the ``SwissPairer`` the caller passes (domain/swiss/simulate.py).
+Armageddons. Swiss stages are paired through a ``SwissPairer``, our C.04.6 engine unless the caller passes
+another (domain/swiss/simulate.py).
 
 Everything is derived from one integer seed, so a simulation is reproducible. The game model is
 ``game_model.play_game``; lineups are the six main players; lots use the commit-reveal procedure of
@@ -47,6 +48,7 @@ from orchestrator.domain.pools import PoolEntrant, entrant_of, split_pools
 from orchestrator.domain.round_robin import berger_table
 from orchestrator.domain.scoring import GameResult, MatchRecord, match_game_points
 from orchestrator.domain.standings import Standings, compute_standings
+from orchestrator.domain.swiss.c046 import C046Pairer
 from orchestrator.domain.swiss.pairing import SwissPairer
 from orchestrator.domain.swiss.simulate import SimulatedSwiss, play_swiss_stage
 from orchestrator.domain.teams import Player, Team, is_eligible
@@ -117,8 +119,8 @@ def simulate_event(
     progress: Progress | None = None,
     pairer: SwissPairer | None = None,
 ) -> SimulationResult:
-    """Play every stage of ``event`` with the rating model; reproducible from ``seed``. An event with a
-    Swiss stage needs ``pairer``, the engine that pairs its rounds."""
+    """Play every stage of ``event`` with the rating model; reproducible from ``seed``. Swiss stages are
+    paired by ``pairer``, by default our own C.04.6 engine (docs/swiss.md)."""
     rng = Random(seed)
     teams = {team.name: team for team in event.teams}
     tick = progress or (lambda _count: None)
@@ -129,7 +131,7 @@ def simulate_event(
     for stage in event.stages:
         if stage.is_swiss:
             if pairer is None:
-                raise ValueError(f"{stage.name} is a Swiss stage: simulating it needs a pairing engine")
+                pairer = C046Pairer()
             names = stage_entrants(event, stage.key, finals)
             played = play_swiss_stage(event, stage, names, pairer=pairer, rng=rng, progress=tick)
             swiss.append(played)

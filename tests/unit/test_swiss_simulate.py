@@ -85,9 +85,12 @@ def test_a_simulation_is_reproducible_for_a_seed(small: EventDefinition) -> None
     assert first.champions == first.swiss[0].winners
 
 
-def test_a_swiss_event_without_a_pairing_engine_is_refused_naming_the_stage(small: EventDefinition) -> None:
-    with pytest.raises(ValueError, match="Open is a Swiss stage: simulating it needs a pairing engine"):
-        simulate_event(small, seed=1)
+def test_without_a_pairing_engine_our_own_pairs_the_rounds_gacrux_pairs(small: EventDefinition) -> None:
+    event = shortened(small, 4)
+    ours = simulate_event(event, seed=1)
+    theirs = simulate_event(event, seed=1, pairer=PAIRER)
+    assert [r.pairing for r in ours.swiss[0].rounds] == [r.pairing for r in theirs.swiss[0].rounds]
+    assert ours.swiss[0].state == theirs.swiss[0].state
 
 
 def test_the_progress_count_includes_every_swiss_match(small: EventDefinition) -> None:
