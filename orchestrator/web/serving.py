@@ -15,8 +15,11 @@ what the bridge needs and what several writers need (docs/caching.md, "Several w
 
 from __future__ import annotations
 
+import uvicorn
+
 from orchestrator.config import Settings
 from orchestrator.db import is_sqlite
+from orchestrator.web.app import create_app
 
 FACTORY = "orchestrator.web.app:create_app"
 
@@ -44,10 +47,6 @@ def workers_refusal(settings: Settings, workers: int) -> list[str]:
 def run(settings: Settings, *, host: str, port: int, workers: int) -> None:
     """Serve until stopped. One process runs the app built here (with the in-process scheduler in eager
     mode); several each build theirs from the environment, the same settings this process read."""
-    import uvicorn
-
-    from orchestrator.web.app import create_app
-
     common = {"host": host, "port": port, "log_level": "info", "timeout_graceful_shutdown": 2}
     if workers == 1:
         if settings.task_mode == "eager":

@@ -200,3 +200,43 @@ def test_a_second_live_subscriber_to_the_same_address_starts_at_once_while_the_f
             await asyncio.gather(*tasks)
 
     assert asyncio.run(run())
+
+
+def test_the_home_page_is_kept_until_any_event_announces_a_change(
+    app: FastAPI, client: TestClient, seeded: SeededPool
+) -> None:
+    cache = cache_of(app)
+    for path in ("/", "/api/v1/events"):
+        builds = cache.builds
+        first = client.get(path)
+        assert first.status_code == 200 and seeded.slug in first.text
+        assert client.get(path).text == first.text and cache.builds == builds + 1
+        live.publish("event:another-event", kind="event")  # any event: a new one may now be listed
+        assert client.get(path).status_code == 200 and cache.builds == builds + 2
+    staff = staff_client(app)
+    builds = cache.builds
+    assert "annarbiter" in staff.get("/").text and "annarbiter" in staff.get("/").text
+    assert cache.builds == builds + 2  # a logged-in visitor's home page is built for them each time
+
+
+def test_a_board_pgn_is_kept_until_its_match_is_announced(
+    app: FastAPI, client: TestClient, seeded: SeededPool
+) -> None:
+    cache = cache_of(app)
+    match_id = min(seeded.matches.values())
+    with app.state.uow_factory() as uow:
+        board = next(b for b in uow.public.boards_of_matches([match_id]) if b.board_no == 1)
+        board.pgn = '[Event "first"]\n\n1. e4 *\n'
+        uow.session.add(board)
+    path = f"/events/{seeded.slug}/matches/{match_id}/boards/1.pgn"
+    first = client.get(path)
+    assert first.status_code == 200 and "first" in first.text and cache.builds == 1
+    assert client.get(path, headers={"If-None-Match": first.headers["etag"]}).status_code == 304
+    assert cache.builds == 1
+    with app.state.uow_factory() as uow:
+        board = next(b for b in uow.public.boards_of_matches([match_id]) if b.board_no == 1)
+        board.pgn = '[Event "second"]\n\n1. d4 *\n'
+        uow.session.add(board)
+    live.publish(f"match:{match_id}", kind="result")  # what ingestion announces after storing the game
+    assert "second" in client.get(path).text and cache.builds == 2
+    assert client.get(f"/events/{seeded.slug}/matches/{match_id}/boards/9.pgn").status_code == 404
