@@ -15,6 +15,14 @@ what the bridge needs and what several writers need (docs/caching.md, "Several w
 
 from __future__ import annotations
 
+import logging
+import multiprocessing
+import signal
+import socket
+import threading
+from multiprocessing.process import BaseProcess
+from typing import Any
+
 import uvicorn
 
 from orchestrator.config import Settings
@@ -22,6 +30,9 @@ from orchestrator.db import is_sqlite
 from orchestrator.web.app import create_app
 
 FACTORY = "orchestrator.web.app:create_app"
+
+STARTUP_FAILURE = 3  # uvicorn's exit code when the app's start-up fails
+log = logging.getLogger(__name__)
 
 
 def workers_refusal(settings: Settings, workers: int) -> list[str]:
@@ -47,10 +58,81 @@ def workers_refusal(settings: Settings, workers: int) -> list[str]:
 def run(settings: Settings, *, host: str, port: int, workers: int) -> None:
     """Serve until stopped. One process runs the app built here (with the in-process scheduler in eager
     mode); several each build theirs from the environment, the same settings this process read."""
-    common = {"host": host, "port": port, "log_level": "info", "timeout_graceful_shutdown": 2}
+    common: dict[str, Any] = {"log_level": "info", "timeout_graceful_shutdown": 2}
     if workers == 1:
         if settings.task_mode == "eager":
             settings = settings.model_copy(update={"eager_scheduler": True})
-        uvicorn.run(create_app(settings), **common)  # type: ignore[arg-type]
-        return
-    uvicorn.run(FACTORY, factory=True, workers=workers, **common)  # type: ignore[arg-type]
+        uvicorn.run(create_app(settings), host=host, port=port, **common)
+    elif hasattr(socket, "SO_REUSEPORT"):
+        Workers(host, port, workers, common).run()
+    else:  # one shared listening socket (uvicorn's supervisor)
+        uvicorn.run(FACTORY, factory=True, workers=workers, host=host, port=port, **common)
+
+
+def reuseport_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to (host, port) with SO_REUSEPORT, not yet listening. Its protocol is named: asyncio
+    sets TCP_NODELAY on the accepted connections only for IPPROTO_TCP sockets, and without it (Nagle's
+    algorithm against delayed acknowledgements) the pages were served at half the rate."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    return sock
+
+
+def _worker(host: str, port: int, options: dict[str, Any]) -> None:
+    """One web process: its own listening socket on the shared port, its own app from the environment."""
+    config = uvicorn.Config(FACTORY, factory=True, host=host, port=port, **options)
+    uvicorn.Server(config).run(sockets=[reuseport_socket(host, port)])
+
+
+class Workers:
+    """N web processes, each listening on its own SO_REUSEPORT socket, so that the kernel spreads new
+    connections evenly among them. With one shared socket (uvicorn's own supervisor) the first process to
+    wake accepts every connection waiting: 200 keep-alive connections opened at once were seen to land
+    all on one process, which then did all the work (docs/caching.md). A process that dies is replaced;
+    SIGTERM or SIGINT stops them all (each finishes its requests, as uvicorn does)."""
+
+    def __init__(self, host: str, port: int, count: int, options: dict[str, Any]) -> None:
+        self.host, self.port, self.count, self.options = host, port, count, options
+        self.context = multiprocessing.get_context("spawn")
+        self.stopping = threading.Event()
+        self.processes: list[BaseProcess] = []
+
+    def _start(self) -> BaseProcess:
+        process = self.context.Process(target=_worker, args=(self.host, self.port, self.options))
+        process.start()
+        return process
+
+    def _replace_ended(self) -> None:
+        for index, process in enumerate(self.processes):
+            if process.is_alive():
+                continue
+            if process.exitcode == STARTUP_FAILURE:  # the app cannot start (e.g. no database): stop
+                raise SystemExit(f"a web process could not start (exit {process.exitcode})")
+            log.warning("web process %s ended (exit %s); starting another", process.pid, process.exitcode)
+            self.processes[index] = self._start()
+
+    def run(self) -> None:
+        # Held, never listening, so that a port another program holds is refused here, at once.
+        try:
+            placeholder = reuseport_socket(self.host, self.port)
+        except OSError as error:
+            raise SystemExit(f"cannot listen on {self.host}:{self.port}: {error.strerror}") from None
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda *_: self.stopping.set())
+        log.info("starting %d web processes on %s:%d", self.count, self.host, self.port)
+        self.processes = [self._start() for _ in range(self.count)]
+        try:
+            while not self.stopping.wait(0.5):
+                self._replace_ended()
+        finally:
+            for process in self.processes:
+                process.terminate()
+            for process in self.processes:
+                process.join(10)
+                if process.is_alive():
+                    process.kill()
+                    process.join()
+            placeholder.close()

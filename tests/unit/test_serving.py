@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import socket
 from pathlib import Path
 
 import pytest
@@ -50,3 +52,30 @@ def test_several_workers_need_celery_and_postgresql() -> None:
     assert len(serving.workers_refusal(Settings(task_mode="eager", database_url=PG), 2)) == 1
     assert len(serving.workers_refusal(Settings(task_mode="celery", database_url=""), 2)) == 1
     assert serving.workers_refusal(Settings(task_mode="celery", database_url=PG), 0) != []
+
+
+def test_each_web_process_socket_gets_connections_without_nagles_delay() -> None:
+    """asyncio sets TCP_NODELAY on accepted connections only when the listening socket names IPPROTO_TCP;
+    without it a page's head and body wait for the client's delayed acknowledgement."""
+    if not hasattr(socket, "SO_REUSEPORT"):
+        pytest.skip("SO_REUSEPORT is not available here (one shared socket is used instead)")
+
+    async def nodelay_of_accepted() -> int:
+        accepted: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        class Probe(asyncio.Protocol):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                sock = transport.get_extra_info("socket")
+                accepted.set_result(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+                transport.close()
+
+        sock = serving.reuseport_socket("127.0.0.1", 0)
+        server = await asyncio.get_running_loop().create_server(Probe, sock=sock)
+        _reader, writer = await asyncio.open_connection(*sock.getsockname()[:2])
+        try:
+            return await asyncio.wait_for(accepted, 10)
+        finally:
+            writer.close()
+            server.close()
+
+    assert asyncio.run(nodelay_of_accepted()) != 0
