@@ -1,6 +1,7 @@
 """Requests per second and p99 latency of the spectator pages under ``olympiad serve``, against static CSS.
 
 Run: .venv/bin/python bench/pages.py [--data-dir DIR] [--duration 10] [--connections 16] [--threads 2]
+     .venv/bin/python bench/pages.py --database postgres --workers 2 --connections 200
 
 The 2020 event (events/online-olympiad-2020.yaml) is played to its champion on SQLite first, exactly as
 bench/whole_event.py --sqlite plays it (``olympiad demo``'s driver, instant games on the stand-in); with
@@ -9,9 +10,12 @@ and each address is loaded for ``--duration`` seconds by ``wrk`` (Debian package
 by a small httpx load generator in this process: the static CSS file (the yardstick), the event page, a
 Top pool page and the bracket page, each plain and with ``If-None-Match`` of its current ETag (what
 live.js and a browser revalidating send). Printed: the command, requests/s, p99 and the ratio to the
-static file. ``--tree`` serves another source tree (e.g. ``git worktree add --detach /tmp/base <commit>``)
-on the same database, for a before/after comparison. Anonymous requests only: a logged-in visitor's page
-is never cached (docs/caching.md).
+static file. ``--database postgres`` plays the event into a scratch PostgreSQL database (dropped
+after; ``--database-url`` reuses a played one) and ``--workers N`` serves it with N processes (task_mode
+celery, so each runs the Redis live bridge; nothing is written during the bench). ``--tree`` serves
+another source tree (e.g. ``git worktree add --detach /tmp/base <commit>``) on the same database, for
+a before/after comparison. Anonymous requests only: a logged-in visitor's page is never cached
+(docs/caching.md).
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from whole_event import start_standin, wait_until_up  # noqa: E402
+from whole_event import create_database, drop_database, start_standin, wait_until_up  # noqa: E402
 
 from orchestrator.config import get_settings  # noqa: E402
 from orchestrator.demo.driver import Demo  # noqa: E402
@@ -53,9 +57,10 @@ class Figure:
     p99_ms: float
 
 
-def play_event(data_dir: Path) -> None:
-    """The whole 2020 event to its champion in ``data_dir`` (SQLite), unless it is there already."""
-    if (data_dir / DATABASE).exists():
+def play_event(data_dir: Path, database_url: str = "") -> None:
+    """The whole 2020 event to its champion in ``data_dir`` (SQLite) or ``database_url`` (PostgreSQL,
+    empty and unmigrated), unless the SQLite file is there already."""
+    if not database_url and (data_dir / DATABASE).exists():
         print(f"reusing {data_dir / DATABASE}")
         return
     os.environ.setdefault("OLYMPIAD_STANDIN_ADMIN_TOKEN", "bench-pages-standin")
@@ -63,8 +68,8 @@ def play_event(data_dir: Path) -> None:
     process, standin_url = start_standin(2020)
     try:
         options = DemoOptions(
-            event_file=EVENT, web=False, standin_url=standin_url, data_dir=data_dir, database_url="",
-            seed=2020, speed=0, round_gap_s=0, tick_s=0.02, task_mode="eager",
+            event_file=EVENT, web=False, standin_url=standin_url, data_dir=data_dir,
+            database_url=database_url, seed=2020, speed=0, round_gap_s=0, tick_s=0.02, task_mode="eager",
         )  # fmt: skip
         started = time.perf_counter()
         with Demo(options) as demo:
@@ -77,17 +82,23 @@ def play_event(data_dir: Path) -> None:
         process.wait(10)
 
 
-def serve(data_dir: Path, tree: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """``olympiad serve`` on the played event, running the code of ``tree`` (default: this one)."""
+def serve(
+    data_dir: Path, tree: Path, *, database_url: str = "", workers: int = 1
+) -> tuple[subprocess.Popen[bytes], str]:
+    """``olympiad serve`` on the played event, running the code of ``tree`` (default: this one). Several
+    workers need PostgreSQL and task_mode celery (docs/caching.md): nothing is written here, so no job
+    is queued and no Celery worker is needed; the Redis bridge runs in every process."""
     port = free_port()
-    env = {**os.environ, "OLYMPIAD_DATA_DIR": str(data_dir), "DATABASE_URL": ""}
-    env["OLYMPIAD_TASK_MODE"] = "eager"
+    env = {**os.environ, "OLYMPIAD_DATA_DIR": str(data_dir), "DATABASE_URL": database_url}
+    env["OLYMPIAD_TASK_MODE"] = "celery" if workers > 1 else "eager"
     env["PYTHONPATH"] = str(tree)
     olympiad = Path(sys.executable).with_name("olympiad")
+    command = [str(olympiad), "serve", "--port", str(port)]
+    if workers > 1:
+        command += ["--workers", str(workers)]
     process = subprocess.Popen(
-        [str(olympiad), "serve", "--port", str(port)],
-        cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        command, cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     base = f"http://127.0.0.1:{port}"
     wait_until_up(process, f"{base}/healthz", what="olympiad serve")
     return process, base
@@ -160,34 +171,56 @@ def main() -> None:
     parser.add_argument(
         "--tree", type=Path, default=ROOT, help="serve this source tree (a worktree of an earlier commit)"
     )
+    parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument(
+        "--database-url", default="", help="with --database postgres: an already played database to reuse"
+    )
+    parser.add_argument("--workers", type=int, default=1, help="olympiad serve --workers (PostgreSQL only)")
     args = parser.parse_args()
+    if args.workers > 1 and args.database != "postgres":
+        parser.error("--workers above 1 needs --database postgres (olympiad serve refuses SQLite)")
     with tempfile.TemporaryDirectory(prefix="olympiad-pages-") as tmp:
         data_dir = (args.data_dir or Path(tmp)).resolve()
         data_dir.mkdir(parents=True, exist_ok=True)
-        play_event(data_dir)
-        process, base = serve(data_dir, args.tree.resolve())
+        scratch = args.database == "postgres" and not args.database_url
+        database_url = create_database() if scratch else args.database_url
         try:
-            figures: list[Figure] = []
-            command = ""
-            for label, path in addresses(base):
-                url = base + path
-                etag = httpx.get(url).headers.get("etag", "")
-                variants: list[tuple[str, dict[str, str]]] = [(label, {})]
-                if etag:
-                    variants.append((f"{label}, If-None-Match", {"If-None-Match": etag}))
-                for name, headers in variants:
-                    rps, p99, command = measure(url, headers, args)
-                    figures.append(Figure(name, rps, p99))
+            if args.database == "sqlite" or scratch:
+                play_event(data_dir, database_url)
+            figures, command = load_all(data_dir, database_url, args)
         finally:
-            process.terminate()
-            process.wait(10)
-    print(f"{date.today().isoformat()}, olympiad serve (SQLite, one process), load: {command}")
+            if scratch:
+                drop_database(database_url)
+    where = "PostgreSQL" if args.database == "postgres" else "SQLite"
+    processes = f"{args.workers} processes" if args.workers > 1 else "one process"
+    print(f"{date.today().isoformat()}, olympiad serve ({where}, {processes}), load: {command}")
     yardstick = figures[0].rps
     for figure in figures:
         print(
             f"  {figure.label:<34} {figure.rps:9.0f} req/s  p99 {figure.p99_ms:8.1f} ms  "
             f"{figure.rps / yardstick:6.2f} x static"
         )
+
+
+def load_all(data_dir: Path, database_url: str, args: argparse.Namespace) -> tuple[list[Figure], str]:
+    """Serve, then load each address plain and with If-None-Match of its current ETag."""
+    process, base = serve(data_dir, args.tree.resolve(), database_url=database_url, workers=args.workers)
+    figures: list[Figure] = []
+    command = ""
+    try:
+        for label, path in addresses(base):
+            url = base + path
+            etag = httpx.get(url).headers.get("etag", "")
+            variants: list[tuple[str, dict[str, str]]] = [(label, {})]
+            if etag:
+                variants.append((f"{label}, If-None-Match", {"If-None-Match": etag}))
+            for name, headers in variants:
+                rps, p99, command = measure(url, headers, args)
+                figures.append(Figure(name, rps, p99))
+    finally:
+        process.terminate()
+        process.wait(10)
+    return figures, command
 
 
 if __name__ == "__main__":

@@ -425,22 +425,28 @@ def _safe_url(url: str) -> str:
 def serve(
     host: Annotated[str, typer.Option(help="interface to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port")] = 8000,
+    workers: Annotated[
+        int, typer.Option(help="web processes; more than 1 needs PostgreSQL and task_mode celery")
+    ] = 1,
 ) -> None:
     """Run the web app (staff pages, spectator pages, /api/v1) with uvicorn.
 
     On the embedded default (task_mode eager) an in-process scheduler plays Celery beat's role, so rounds
-    open, results are pulled and stages advance without a worker.
+    open, results are pulled and stages advance without a worker. Several processes (--workers) need
+    PostgreSQL and Celery, whose Redis bridge carries live updates between them (docs/caching.md).
     """
-    import uvicorn
-
     from orchestrator.config import get_settings
-    from orchestrator.web.app import create_app
+    from orchestrator.web import serving
 
     settings = get_settings()
-    if settings.task_mode == "eager":
-        settings = settings.model_copy(update={"eager_scheduler": True})
-    out.print(f"serving on http://{host}:{port} (tasks: {settings.task_mode})", highlight=False)
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="info", timeout_graceful_shutdown=2)
+    problems = serving.workers_refusal(settings, workers)
+    for problem in problems:
+        err.print(f"[red]error:[/] {problem}", highlight=False)
+    if problems:
+        raise typer.Exit(EXIT_BAD_INPUT)
+    shown = f"{workers} processes, " if workers > 1 else ""
+    out.print(f"serving on http://{host}:{port} ({shown}tasks: {settings.task_mode})", highlight=False)
+    serving.run(settings, host=host, port=port, workers=workers)
 
 
 @app.command("create-user")

@@ -38,6 +38,12 @@ class _Subscriber:
     queue: asyncio.Queue[Message]
 
 
+def any_of(kind: str) -> str:
+    """A version-only topic that changes with every topic of ``kind``: ``any_of("event")`` is ``event:*``,
+    which a page listing every event depends on. No stream carries it (sse.py accepts ids only)."""
+    return f"{kind}:*"
+
+
 class TopicVersions:
     """A version per topic, from one sequence that grows with each message published in this process.
 
@@ -56,9 +62,12 @@ class TopicVersions:
         return self._seq
 
     def bump(self, topic: str) -> int:
+        """Record a message of ``topic``; it also counts for ``any_of`` its kind (``event:*``)."""
+        kind = topic.partition(":")[0]
         with self._lock:
             self._seq += 1
             self._versions[topic] = self._seq
+            self._versions[any_of(kind)] = self._seq
             return self._seq
 
     def of(self, topic: str) -> int:

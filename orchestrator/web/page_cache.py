@@ -15,8 +15,9 @@ A request with ``If-None-Match`` equal to the kept page's ETag gets 304 from tha
 that carries the session cookie (or an Authorization header) never reads nor fills the cache: its page
 may show the account, staff links or a CSRF token. An answer that sets a cookie, is not a 200, or whose
 route did not call ``page_built`` is passed on as it is. While one request builds a page, others for the
-same address wait for it (at most ``WAIT_S``) instead of building it again. docs/caching.md describes
-the design.
+same address wait for it (at most ``WAIT_S``) instead of building it again; when only the page's age ran
+out (no topic changed) they are answered the copy being replaced instead of waiting (``STALE_S``).
+docs/caching.md describes the design.
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ MAX_AGE_S = 5.0
 MAX_ENTRIES = 2000
 MAX_BYTES = 64 * 1024 * 1024  # the bodies kept, all addresses together
 WAIT_S = 10.0
+# A page whose age ran out but whose topics did not change is served to the requests that arrive while one
+# of them builds it again, if it is not older than MAX_AGE_S + STALE_S: no request waits for an age rebuild.
+STALE_S = 10.0
 _NOT_IN_304 = (b"content-length", b"content-type")
 
 Key = tuple[str, str, str, str]
@@ -66,10 +70,12 @@ class PageCache:
         max_age_s: float = MAX_AGE_S,
         max_entries: int = MAX_ENTRIES,
         max_bytes: int = MAX_BYTES,
+        stale_s: float = STALE_S,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.versions = versions or live.broadcaster.versions
         self.max_age_s = max_age_s
+        self.stale_s = stale_s
         self.max_entries = max_entries
         self.max_bytes = max_bytes
         self._bytes = 0
@@ -89,16 +95,31 @@ class PageCache:
             self._builds += 1
 
     def fresh(self, key: Key) -> Entry | None:
-        """The kept page at ``key`` if none of its topics changed and it is young enough."""
-        entry = self._entries.get(key)
-        if entry is None:
-            return None
-        too_old = self.clock() - entry.built_at >= self.max_age_s
-        if too_old or self.versions.changed_since(entry.topics, entry.seq):
-            self._drop(key)
+        """The kept page at ``key`` if none of its topics changed and it is young enough. A page that is
+        only too old stays kept (``stale``) until its rebuild replaces it."""
+        entry = self._current(key)
+        if entry is None or self.clock() - entry.built_at >= self.max_age_s:
             return None
         self._entries.move_to_end(key)
         return entry
+
+    def stale(self, key: Key) -> Entry | None:
+        """The kept page at ``key`` if none of its topics changed, though its age may have run out (by at
+        most ``stale_s``): what the requests get while another one builds the page again."""
+        entry = self._current(key)
+        if entry is None or self.clock() - entry.built_at >= self.max_age_s + self.stale_s:
+            return None
+        return entry
+
+    def _current(self, key: Key) -> Entry | None:
+        entry = self._entries.get(key)
+        if entry is not None and self.versions.changed_since(entry.topics, entry.seq):
+            self._drop(key)  # a topic changed: never served again
+            return None
+        return entry
+
+    def forget(self, key: Key) -> None:
+        self._drop(key)
 
     def keep(self, key: Key, entry: Entry) -> None:
         """Keep ``entry``; the least recently used go when there are too many or they weigh too much."""
@@ -243,10 +264,12 @@ class PageCacheMiddleware:
         if_none_match = raw.decode("latin-1") if raw is not None else None
         entry = self.store.fresh(key)
         building = self.store.inflight.get(key)
-        if entry is None and building is not None:  # another request is building this page: wait for it
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(building.wait(), WAIT_S)
-            entry = self.store.fresh(key)
+        if entry is None and building is not None:  # another request is building this page
+            entry = self.store.stale(key)  # only its age ran out: the copy it replaces, meanwhile
+            if entry is None:  # a topic changed (or nothing is kept): wait for the new page
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(building.wait(), WAIT_S)
+                entry = self.store.fresh(key)
         if entry is not None:
             self.store.hits += 1
             await _send_entry(send, entry, if_none_match)
@@ -275,6 +298,8 @@ class PageCacheMiddleware:
                 entry = Entry(seq, topics, self.store.clock(), capture.headers, body, capture.etag)
                 if capture.complete:
                     self.store.keep(key, entry)  # before the waiting requests wake up
+            if leader and (entry is None or not capture.complete):
+                self.store.forget(key)  # no longer kept: an older copy must not be served meanwhile
         finally:
             if leader:
                 self.store.inflight.pop(key, None)

@@ -9,13 +9,17 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.responses import JSONResponse, Response
 from pydantic import AwareDatetime, BaseModel, Field
 
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.playoff import armageddon, armageddon_game, commands, forms, read, rulings, storage
 from orchestrator.services.teams import captains, lineups
 from orchestrator.web.auth import allow_public, require_login, require_staff
+from orchestrator.web.caching import conditional
 from orchestrator.web.deps import get_uow_factory
+from orchestrator.web.page_cache import page_built
 
 router = APIRouter(prefix="/api/v1", tags=["play-off"])
 
@@ -103,13 +107,21 @@ def _nomination_json(form: forms.NominationForm) -> dict[str, Any]:
     }
 
 
-@router.get("/events/{slug}/bracket", dependencies=[allow_public()], summary="The play-off bracket")
-def bracket(request: Request, slug: str) -> dict[str, Any]:
+@router.get(
+    "/events/{slug}/bracket",
+    dependencies=[allow_public()],
+    summary="The play-off bracket",
+    response_model=dict[str, Any],
+)
+def bracket(request: Request, slug: str) -> Response:
     """Every duel by round: teams (or the slot that fills them), both match scores, match points, the
     outcome, and the Armageddon (lots with hash and seed, nominees once revealed, colours, result)."""
     with get_uow_factory(request)() as uow:
         stage = read.knockout_stage_of(uow, slug=slug)
-        return read.bracket_view(uow, stage_id=stage.id or 0).as_json()
+        body = read.bracket_view(uow, stage_id=stage.id or 0).as_json()
+        topics = read.duel_topics(uow, stage_id=stage.id or 0)
+    page_built(request, topics)  # kept by the page cache until the event, stage or a duel changes
+    return conditional(request, JSONResponse(jsonable_encoder(body)))
 
 
 @router.get("/matches/{match_id}/lineup", summary="A team's lineup form for a match")

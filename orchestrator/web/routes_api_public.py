@@ -32,7 +32,7 @@ def _json(request: Request, body: bytes, topics: tuple[str, ...] | None = None) 
 def list_events(request: Request) -> Response:
     with get_uow_factory(request)() as uow:
         items = events.list_events(uow)
-    return _json(request, events.events_json(items))
+    return _json(request, events.events_json(items), events.LIST_TOPICS)
 
 
 @router.get("/events/{slug}", response_model=events.EventView, summary="An event and its stage timeline")

@@ -39,6 +39,7 @@ def _page(request: Request, template: str, view: object, **extra: object) -> Res
 def home(request: Request) -> Response:
     with get_uow_factory(request)() as uow:
         items = events.list_events(uow)
+    page_built(request, events.LIST_TOPICS)
     return conditional(request, render(request, "home.html", {"events": items}))
 
 
@@ -75,6 +76,7 @@ def board_pgn(request: Request, slug: str, match_id: int, board_no: int) -> Resp
     with get_uow_factory(request)() as uow:
         pgn = matches.board_pgn(uow, slug=slug, match_id=match_id, board_no=board_no)
     filename = f"{slug}-match-{match_id}-board-{board_no}.pgn"
+    page_built(request, (f"event:{slug}", f"match:{match_id}"))  # ingestion announces the match
     return conditional(request, attachment(pgn, filename, "application/x-chess-pgn; charset=utf-8"))
 
 

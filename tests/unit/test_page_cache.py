@@ -144,7 +144,62 @@ def test_the_cache_drops_the_least_recently_used_pages_past_its_byte_budget_and_
     cache.keep(("http", "h", "/b", ""), entry(b"123456"))
     assert cache.fresh(("http", "h", "/a", "")) is None and cache.fresh(("http", "h", "/b", "")) is not None
     now[0] = cache.max_age_s
-    assert cache.fresh(("http", "h", "/b", "")) is None and len(cache) == 0
+    assert cache.fresh(("http", "h", "/b", "")) is None and cache.stale(("http", "h", "/b", "")) is not None
+    now[0] = cache.max_age_s + cache.stale_s
+    assert cache.stale(("http", "h", "/b", "")) is None
+
+
+def _page_request(path: str) -> Scope:
+    return {
+        "type": "http",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "query_string": b"",
+        "headers": [(b"host", b"testserver")],
+    }
+
+
+async def _get(middleware: PageCacheMiddleware, path: str) -> bytes:
+    body = bytearray()
+
+    async def receive() -> Message:
+        return {"type": "http.request", "body": b""}
+
+    async def send(message: Message) -> None:
+        body.extend(message.get("body", b""))
+
+    await middleware(_page_request(path), receive, send)
+    return bytes(body)
+
+
+def test_while_a_page_past_its_age_is_rebuilt_others_get_the_kept_copy_but_never_after_a_change() -> None:
+    versions = live.TopicVersions()
+    now = [0.0]
+    cache = PageCache(versions, clock=lambda: now[0])
+    key = ("http", "testserver", "/p", "")
+    cache.keep(key, Entry(versions.seq, ("pool:1",), 0.0, ((b"etag", b'"old"'),), b"old", '"old"'))
+    calls: list[str] = []
+
+    async def route(scope: Scope, receive: Receive, send: Send) -> None:
+        calls.append(scope["path"])
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"etag", b'"new"')]})
+        await send({"type": "http.response.body", "body": b"new"})
+
+    middleware = PageCacheMiddleware(route, store=cache, session_cookie="session")
+
+    async def scenario() -> list[bytes]:
+        cache.inflight[key] = asyncio.Event()  # one request is building the page again
+        now[0] = cache.max_age_s + 1  # only its age ran out
+        during_rebuild = await _get(middleware, "/p")
+        versions.bump("pool:1")  # now a topic changed: the old copy is never served again
+        waiting = asyncio.create_task(_get(middleware, "/p"))
+        await asyncio.sleep(0.05)
+        cache.inflight.pop(key).set()  # the build ended without keeping anything: the waiter builds
+        return [during_rebuild, await waiting]
+
+    assert asyncio.run(scenario()) == [b"old", b"new"]
+    assert calls == ["/p"]
 
 
 def test_a_second_live_subscriber_to_the_same_address_starts_at_once_while_the_first_stream_runs() -> None:
@@ -200,3 +255,43 @@ def test_a_second_live_subscriber_to_the_same_address_starts_at_once_while_the_f
             await asyncio.gather(*tasks)
 
     assert asyncio.run(run())
+
+
+def test_the_home_page_is_kept_until_any_event_announces_a_change(
+    app: FastAPI, client: TestClient, seeded: SeededPool
+) -> None:
+    cache = cache_of(app)
+    for path in ("/", "/api/v1/events"):
+        builds = cache.builds
+        first = client.get(path)
+        assert first.status_code == 200 and seeded.slug in first.text
+        assert client.get(path).text == first.text and cache.builds == builds + 1
+        live.publish("event:another-event", kind="event")  # any event: a new one may now be listed
+        assert client.get(path).status_code == 200 and cache.builds == builds + 2
+    staff = staff_client(app)
+    builds = cache.builds
+    assert "annarbiter" in staff.get("/").text and "annarbiter" in staff.get("/").text
+    assert cache.builds == builds + 2  # a logged-in visitor's home page is built for them each time
+
+
+def test_a_board_pgn_is_kept_until_its_match_is_announced(
+    app: FastAPI, client: TestClient, seeded: SeededPool
+) -> None:
+    cache = cache_of(app)
+    match_id = min(seeded.matches.values())
+    with app.state.uow_factory() as uow:
+        board = next(b for b in uow.public.boards_of_matches([match_id]) if b.board_no == 1)
+        board.pgn = '[Event "first"]\n\n1. e4 *\n'
+        uow.session.add(board)
+    path = f"/events/{seeded.slug}/matches/{match_id}/boards/1.pgn"
+    first = client.get(path)
+    assert first.status_code == 200 and "first" in first.text and cache.builds == 1
+    assert client.get(path, headers={"If-None-Match": first.headers["etag"]}).status_code == 304
+    assert cache.builds == 1
+    with app.state.uow_factory() as uow:
+        board = next(b for b in uow.public.boards_of_matches([match_id]) if b.board_no == 1)
+        board.pgn = '[Event "second"]\n\n1. d4 *\n'
+        uow.session.add(board)
+    live.publish(f"match:{match_id}", kind="result")  # what ingestion announces after storing the game
+    assert "second" in client.get(path).text and cache.builds == 2
+    assert client.get(f"/events/{seeded.slug}/matches/{match_id}/boards/9.pgn").status_code == 404

@@ -276,6 +276,19 @@ def test_the_public_bracket_page_and_json_show_the_tree_without_login(world: Wor
     assert "/api/v1/events/{slug}/bracket" in schema["paths"]
 
 
+def test_the_bracket_json_is_kept_by_the_page_cache_until_a_duel_changes(world: World) -> None:
+    cache = world.app.state.page_cache
+    public = TestClient(world.app)
+    path = f"/api/v1/events/{world.setup.slug}/bracket"
+    first = public.get(path)
+    builds = cache.builds
+    again = public.get(path, headers={"If-None-Match": first.headers["etag"]})
+    assert again.status_code == 304 and cache.builds == builds
+    assert first.headers["cache-control"].startswith("public")
+    live.publish(f"duel:{world.duel_id}", duel_id=world.duel_id)
+    assert public.get(path).json() == first.json() and cache.builds == builds + 1
+
+
 def test_staff_move_a_closed_lineup_deadline_and_a_stale_form_names_who_moved_it_first(world: World) -> None:
     with world.app.state.uow_factory() as uow:
         match, rnd = a2_captain_and_duel_i_round(uow, world, "cap5")

@@ -8,6 +8,7 @@ from datetime import datetime
 
 from orchestrator.adapters.tables import DuelStatus, Round, RoundStatus, StageKind, StageStatus
 from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.services import live
 from orchestrator.services.playoff.read import bracket_view
 from orchestrator.services.read.context import EventData, EventRef, StageItem, is_public, require_id
 from orchestrator.services.read.documents import JsonDocument, json_list
@@ -44,6 +45,11 @@ class EventView(JsonDocument):
     now: tuple[NowItem, ...] = ()
     champions: tuple[str, ...] = ()  # once the play-off final is decided (two on joint winners)
     bracket: bool = False  # the play-off bracket has a page
+
+
+# The list of events changes with any event's announcement (a stage started, an event closed); an event
+# made visible without one shows after the page cache's age limit (docs/caching.md).
+LIST_TOPICS = (live.any_of("event"),)
 
 
 def list_events(uow: UnitOfWork) -> tuple[EventListItem, ...]:
