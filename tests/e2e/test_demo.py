@@ -27,11 +27,11 @@ from orchestrator.demo.driver import Demo, DemoResult
 from orchestrator.demo.plan import DemoOptions
 from orchestrator.ports import free_port
 from orchestrator.services.playoff.read import bracket_view
+from tests.support.demo_served import SMALL_PLAYOFF
 
 pytestmark = [pytest.mark.timeout(300)]
 
 REPO = Path(__file__).resolve().parents[2]
-SMALL_PLAYOFF = REPO / "tests" / "fixtures" / "events" / "small-playoff.yaml"
 SLUG = "small-playoff-cup"
 
 
