@@ -580,7 +580,9 @@ def _create_event(uow: UnitOfWork, text: str, definition: EventDefinition, *, so
     slug = free_slug(uow, definition.slug)
     return event_setup.create_event(
         uow,
-        definition_text=demo_definition(text, slug=slug, untimed_knockout=bool(definition.bracket)),
+        definition_text=demo_definition(
+            text, slug=slug, untimed_knockout=bool(definition.bracket), first_day=utcnow().date()
+        ),
         source=source,
         actor=STAFF_ACTOR,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -70,8 +71,11 @@ def plan_for(definition: EventDefinition, options: DemoOptions) -> DemoPlan:
     return DemoPlan(round_gap_s=gap, speed=speed, tick_s=tick, lead_s=min(gap, 2.0))
 
 
-def demo_definition(text: str, *, slug: str | None = None, untimed_knockout: bool = False) -> str:
-    """The event file for the demo: appeal window 0, the play-off without dates, ``slug`` when given.
+def demo_definition(
+    text: str, *, slug: str | None = None, untimed_knockout: bool = False, first_day: date | None = None
+) -> str:
+    """The event file for the demo: appeal window 0, the play-off without dates, ``slug`` when given, and
+    the schedule moved to start on ``first_day`` (the run's date) when given.
 
     The file's play-off dates are real dates, in the past: rounds created with them would be due at once,
     before the round's other duels have matches. Without a schedule the bracket rounds have no time until
@@ -80,6 +84,8 @@ def demo_definition(text: str, *, slug: str | None = None, untimed_knockout: boo
     """
     if untimed_knockout:
         text = _without_knockout_schedule(text)
+    if first_day is not None:
+        text = shift_dates(text, first_day)
     lines = text.splitlines(keepends=True)
     out: list[str] = []
     window_set = False
@@ -95,6 +101,29 @@ def demo_definition(text: str, *, slug: str | None = None, untimed_knockout: boo
     if not window_set:
         result = re.sub(r"^(slug\s*:.*\n)", r"\1appeal_window_minutes: 0\n", result, count=1, flags=re.M)
     return result
+
+
+# A date followed by a time, as event files write schedules (docs/event-file.md): "2020-07-25 10:00".
+_SCHEDULED = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?=[ T]\d{1,2}:\d{2})")
+
+
+def shift_dates(text: str, first_day: date) -> str:
+    """Every scheduled date of an event file moved by the same number of days, the earliest to
+    ``first_day``; times of day and the gaps between stages and rounds stay as the file has them.
+
+    A demo of a past event (the 2020 file) then shows only dates of the run: its stages' planned dates
+    until the driver starts each stage in demo time (``compress_rounds``), never the file's year.
+    """
+    found = [date(int(y), int(m), int(d)) for y, m, d in _SCHEDULED.findall(text)]
+    if not found:
+        return text
+    shift = first_day - min(found)
+
+    def moved(match: re.Match[str]) -> str:
+        day = date(int(match[1]), int(match[2]), int(match[3])) + shift
+        return day.isoformat()
+
+    return _SCHEDULED.sub(moved, text)
 
 
 def _without_knockout_schedule(text: str) -> str:

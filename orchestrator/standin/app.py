@@ -36,6 +36,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from orchestrator.config import Settings
 from orchestrator.domain.gameresults import STATUS_ID
 from orchestrator.standin.faults import RATE_LIMIT_PAGE, FaultPlan
+from orchestrator.standin.gamepage import game_page, missing_page
 from orchestrator.standin.store import WEEK_MS, Game, GameView, StandinError, Store, User
 
 log = logging.getLogger(__name__)
@@ -185,7 +186,23 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
     app.include_router(_bulk_routes(store))
     app.include_router(_export_routes(store))
     app.include_router(_admin_routes(store, plan, admin))
+    app.include_router(_game_page_routes(store))  # last: /{game_id} takes any one-segment path left
     return app
+
+
+def _game_page_routes(store: Store) -> APIRouter:
+    """A game's page at its address (``Site`` of its PGN, the orchestrator's ``game_url``): gamepage.py."""
+    router = APIRouter()
+
+    @router.get("/{game_id}", response_class=HTMLResponse)
+    def watch(game_id: str) -> HTMLResponse:
+        now = store.tick()
+        game = store.games.get(game_id)
+        if game is None or game.created_at is None:
+            return HTMLResponse(missing_page(game_id), status_code=404)
+        return HTMLResponse(game_page(store, store.view(game, now)))
+
+    return router
 
 
 def _authenticator(store: Store) -> Callable[..., User]:

@@ -576,7 +576,7 @@ class Store:
         """GameJson (lila GameApiV2.toJson) for an export line."""
         game = view.game
         body = self._head_json(view, game.white.rating, game.black.rating)
-        shown = self._shown_plies(view)
+        shown = self.shown_plies(view)
         if moves:
             body["moves"] = " ".join(game.plan.moves[:shown])
         if clocks:
@@ -605,7 +605,7 @@ class Store:
         return head
 
     @staticmethod
-    def _shown_plies(view: GameView) -> int:
+    def shown_plies(view: GameView) -> int:
         # Ongoing games are delayed by 3 moves, as on Lichess.
         return view.plies if view.finished else max(0, view.plies - 3)
 
@@ -658,7 +658,7 @@ class Store:
                 headers.append(("WhiteClock", f"{game.white_limit_s}+{game.increment_s}"))
                 headers.append(("BlackClock", f"{game.black_limit_s}+{game.increment_s}"))
             headers.append(("Termination", TERMINATION.get(view.status, "Normal")))
-        shown = self._shown_plies(view)
+        shown = self.shown_plies(view)
         return render_pgn(
             headers,
             game.plan.moves[:shown],
@@ -723,7 +723,7 @@ class Store:
         """Pieces of ``game_json`` (same fields, same order) with the ratings of ``key``."""
         game = view.game
         head = self._head_json(view, key[5], key[6])
-        shown = self._shown_plies(view)
+        shown = self.shown_plies(view)
         return RenderedGame(
             key=key,
             head=_dumps(head)[:-1],
@@ -734,7 +734,7 @@ class Store:
     def _clocks_piece(self, view: GameView, rendered: RenderedGame) -> str:
         piece = rendered.clocks
         if piece is None:
-            shown = self._shown_plies(view)
+            shown = self.shown_plies(view)
             piece = rendered.clocks = ',"clocks":' + _dumps(list(view.game.plan.clocks_cs[:shown]))
         return piece
 

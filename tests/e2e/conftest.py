@@ -1,5 +1,6 @@
 """End-to-end fixtures: the real application served by uvicorn on a free local port (SQLite in a tmp dir),
-and a headless Chromium for the browser tests (tests/support/server.py, tests/support/browser.py)."""
+a headless Chromium for the browser tests (tests/support/server.py, tests/support/browser.py), and a demo
+event played to its champion, still served with its stand-in game server (tests/support/demo_served.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from orchestrator.config import Settings
 from orchestrator.ports import free_port
 from orchestrator.web.app import create_app
 from tests.support.browser import chromium
+from tests.support.demo_served import FinishedDemo, finished_demo
 from tests.support.server import LiveServer, serving
 
 __all__ = ["LiveServer"]
@@ -31,3 +33,10 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     yield from chromium()
+
+
+@pytest.fixture(scope="session")
+def demo_event(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FinishedDemo]:
+    """The small play-off demo, finished (played once for the session: about twenty seconds)."""
+    with finished_demo(tmp_path_factory.mktemp("demo")) as demo:
+        yield demo

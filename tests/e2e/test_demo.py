@@ -12,9 +12,11 @@ No timed assertions: waits are bounded by attempts, and the demo's speed only sh
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import threading
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
@@ -27,11 +29,11 @@ from orchestrator.demo.driver import Demo, DemoResult
 from orchestrator.demo.plan import DemoOptions
 from orchestrator.ports import free_port
 from orchestrator.services.playoff.read import bracket_view
+from tests.support.demo_served import SMALL_PLAYOFF
 
 pytestmark = [pytest.mark.timeout(300)]
 
 REPO = Path(__file__).resolve().parents[2]
-SMALL_PLAYOFF = REPO / "tests" / "fixtures" / "events" / "small-playoff.yaml"
 SLUG = "small-playoff-cup"
 
 
@@ -140,3 +142,27 @@ def test_a_demo_run_again_with_the_same_seed_draws_the_same_pairings(tmp_path: P
     first, again, other = (first_stage_pairings(name, seed) for name, seed in (("a", 7), ("b", 7), ("c", 8)))
     assert first and first == again
     assert other != first  # another seed, other pairing numbers (4 teams a pool: 24 orders each)
+
+
+def test_the_2020_demo_shows_only_dates_of_the_run_before_and_after_its_first_stage_starts(tmp_path: Path):
+    """``olympiad demo`` plays the 2020 file: stages not started yet show their planned dates moved to the
+    run (the file's year never shows), the started stage its demo times; every date carries its year."""
+    options = DemoOptions(web=True, port=free_port(), standin_port=0, data_dir=tmp_path / "demo", seed=1)
+    with Demo(options) as demo:
+        setup = demo.setup()
+        assert setup.web_url is not None and demo.driver is not None
+        year = str(datetime.now(UTC).year)
+        pages = ["/", f"/events/{setup.slug}", f"/events/{setup.slug}/stages/div4"]
+        with httpx.Client(base_url=setup.web_url, timeout=30) as http:
+            before = {path: http.get(path).text for path in pages}
+            demo.driver.step()  # the Base stage drafted, published and started in demo time
+            after = {path: http.get(path).text for path in [*pages, f"/events/{setup.slug}/stages/base"]}
+    for when, shown in (("before", before), ("after", after)):
+        for path, html in shown.items():
+            dates = re.findall(r"<time[^>]*>([^<]*)</time>", html)
+            years = {found for text in dates for found in re.findall(r"\b(?:19|20)\d\d\b", text)}
+            assert all(re.search(r"\b20\d\d\b", text) for text in dates), (when, path, dates)
+            assert years <= {year, str(int(year) + 1)}, (when, path, dates)  # never 2020
+    # once the first stage runs, the event page shows its demo times beside the next stages' planned dates
+    assert len(re.findall(r"<time[^>]*>", after[f"/events/{setup.slug}"])) >= 3
+    assert re.findall(r"<time[^>]*>", after[f"/events/{setup.slug}/stages/div4"])

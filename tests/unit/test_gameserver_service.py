@@ -18,6 +18,8 @@ from orchestrator.adapters.lichess import LichessClient
 from orchestrator.adapters.tables import (
     AuditLog,
     Board,
+    Event,
+    EventStatus,
     GameserverBulk,
     LinkStatus,
     Player,
@@ -31,6 +33,7 @@ from orchestrator.jobs import bodies, runtime
 from orchestrator.services import queue
 from orchestrator.services.gameserver import gameserver
 from orchestrator.services.gameserver.player_links import decrypt_token, store_link
+from orchestrator.services.read import matches
 from orchestrator.services.results import results, withdrawals
 from tests.unit.test_ingestion import RoundRows, make_round
 from tests.unit.test_results_fixtures import BuiltPool, build_pool
@@ -173,6 +176,24 @@ def test_a_round_gets_one_bulk_and_every_board_its_game_id(uow_factory, settings
     )
     with uow_factory() as uow:
         assert uow.repo.get_or_raise(Round, rows.round_id).status == "paired"
+
+
+def test_on_lichess_a_boards_watch_link_is_the_game_address(uow_factory, settings, sent):
+    lichess = settings.model_copy(update={"gameserver_url": "https://lichess.org/"})
+    server = FakeServer()
+    rows = make_round(uow_factory, boards=2)
+    link_players(uow_factory, lichess, server, rows)
+    assert create(uow_factory, lichess, server, rows).status == "created"
+    stored = boards(uow_factory, rows)
+    assert [b.game_url for b in stored] == [f"https://lichess.org/{b.game_id}" for b in stored]
+    with uow_factory() as uow:
+        event = uow.repo.get_or_raise(Event, rows.event_id)
+        event.status = EventStatus.RUNNING.value  # shown to spectators
+        uow.repo.add(event)
+    with uow_factory() as uow:  # what the match page links as "Watch game"
+        view = matches.match_view(uow, slug="ev", match_id=rows.match_id)
+    linked = [b.game_url for b in view.boards if b.game_url]
+    assert linked == ["https://lichess.org/g0x000", "https://lichess.org/g0x001"]
 
 
 def test_creating_a_paired_round_again_asks_the_server_nothing(uow_factory, settings, sent):

@@ -211,6 +211,9 @@ def test_a_tie_gets_its_lot_committed_when_the_pools_last_match_is_complete_and_
     assert tie.places == "2–4" and tie.committed and not tie.drawn
     page = client.get(f"/events/{built.event_slug}/stages/group/pools/A").text
     assert "A lot will decide places 2–4" in page and sealed.commitment in page
+    # the hash is behind the same "Verify this draw" disclosure as the bracket's Armageddon lots
+    disclosure = page[page.index('<details class="verify">') : page.index("</details>")]
+    assert "Verify this draw" in disclosure and f"hash {sealed.commitment}" in disclosure
     with uowf() as uow:
         closed = standings_service.close_stage(
             uow, stage_id=built.stage_id, actor="boss", now=utcnow() + LATER
@@ -225,6 +228,9 @@ def test_a_tie_gets_its_lot_committed_when_the_pools_last_match_is_complete_and_
         view = read_standings.pool_view(uow, slug=built.event_slug, stage_key="group", letter="A")
     [note] = view.tie_lots
     assert note.drawn and note.order == tuple(drawn.outcome) and note.seed_hex == drawn.seed_hex
+    page = client.get(f"/events/{built.event_slug}/stages/group/pools/A").text
+    disclosure = page[page.index('<details class="verify">') : page.index("</details>")]
+    assert f"seed {drawn.seed_hex}" in disclosure and f"hash {drawn.commitment}" in disclosure
 
 
 def _complete_pool_without_its_lot(uowf: UnitOfWorkFactory) -> BuiltPool:
