@@ -117,7 +117,12 @@ def _read(archive: zipfile.ZipFile) -> Archive:
         if sizes[member] > MAX_MEMBER_BYTES:
             problems.append(f"member {member} unpacks to {sizes[member]} bytes, more than {MAX_MEMBER_BYTES}")
             continue
-        dump = _member(archive.read(member), entry, problems)
+        try:
+            body = archive.read(member)
+        except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
+            problems.append(f"member {member} is damaged ({exc})")
+            continue
+        dump = _member(body, entry, problems)
         if dump is not None:
             tables.append(dump)
     if problems:
