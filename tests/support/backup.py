@@ -7,6 +7,10 @@ with passwords and invitations, a linked player), the public JSON documents of a
 
 from __future__ import annotations
 
+import hashlib
+import json
+import zipfile
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
@@ -14,6 +18,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlmodel import col
 
+from orchestrator.adapters.event_archive import MANIFEST, member_name
 from orchestrator.adapters.tables import Duel, Match, Player, PlayerLink, Role, Round, Stage, Team
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.db import metadata
@@ -113,6 +118,50 @@ def sealed_duel_id(factory: UnitOfWorkFactory, setup: PlayoffSetup) -> int:
     with factory() as uow:
         found: Duel = duel(uow, setup, "II")
         return found.id or 0
+
+
+def damaged_archive(archive: Path, tmp_path: Path, how: str) -> Path:
+    data = bytearray(archive.read_bytes())
+    bad = tmp_path / f"{how}.zip"
+    if how == "truncated":
+        data = data[: len(data) // 2]
+    elif how == "flipped":  # a byte inside the board table's compressed rows
+        with zipfile.ZipFile(archive) as opened:
+            info = opened.getinfo(member_name("board"))
+        data[info.header_offset + 30 + len(info.filename) + info.compress_size // 2] ^= 0x20
+    elif how == "not-a-zip":
+        data = bytearray(b"slug,name\nbackup-cup,Cup\n")
+    bad.write_bytes(bytes(data))
+    return bad
+
+
+def rewritten_archive(archive: Path, tmp_path: Path, change: str) -> Path:
+    """The archive written again with one change (its checksums made to agree where the test needs)."""
+    bad = tmp_path / f"{change}.zip"
+    with zipfile.ZipFile(archive) as opened, zipfile.ZipFile(bad, "w") as out:
+        manifest = json.loads(opened.read(MANIFEST))
+        members = {name: opened.read(name) for name in opened.namelist()[1:]}
+        if change == "newer-format":
+            manifest["format_version"] = 2
+        elif change == "newer-schema":
+            manifest["schema_revision"] = "ffffffffffff"
+        elif change == "missing-member":
+            members.pop(member_name("match"))
+        elif change == "no-players":  # boards and links then refer to players the archive lacks
+            members[member_name("player")] = b""
+            entry = next(e for e in manifest["tables"] if e["name"] == "player")
+            entry["rows"], entry["sha256"] = 0, hashlib.sha256(b"").hexdigest()
+        elif change == "unknown-column":
+            rows = [json.loads(line) for line in members[member_name("team")].splitlines()]
+            body = "".join(json.dumps({**r, "colour": "red"}) + "\n" for r in rows).encode()
+            members[member_name("team")] = body
+            entry = next(e for e in manifest["tables"] if e["name"] == "team")
+            entry["columns"].append("colour")
+            entry["sha256"] = hashlib.sha256(body).hexdigest()
+        out.writestr(MANIFEST, json.dumps(manifest))
+        for name, body in members.items():
+            out.writestr(name, body)
+    return bad
 
 
 def row_counts(factory: UnitOfWorkFactory) -> dict[str, int]:

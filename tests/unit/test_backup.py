@@ -33,9 +33,11 @@ from orchestrator.services.playoff.armageddon import reveal_armageddon_lot
 from orchestrator.web.app import create_app
 from tests.support.backup import (
     TOKEN_CIPHERTEXT,
+    damaged_archive,
     documents,
     full_event,
     match_and_team_ids,
+    rewritten_archive,
     row_counts,
     sealed_duel_id,
 )
@@ -167,48 +169,6 @@ def test_an_existing_staff_account_is_kept_and_a_second_import_is_refused(
     assert row_counts(target) == counts
 
 
-def _damaged(archive: Path, tmp_path: Path, how: str) -> Path:
-    data = bytearray(archive.read_bytes())
-    bad = tmp_path / f"{how}.zip"
-    if how == "truncated":
-        data = data[: len(data) // 2]
-    elif how == "flipped":  # a byte inside the board table's compressed rows
-        with zipfile.ZipFile(archive) as opened:
-            info = opened.getinfo(member_name("board"))
-        data[info.header_offset + 30 + len(info.filename) + info.compress_size // 2] ^= 0x20
-    elif how == "not-a-zip":
-        data = bytearray(b"slug,name\nbackup-cup,Cup\n")
-    bad.write_bytes(bytes(data))
-    return bad
-
-
-def _rewritten(archive: Path, tmp_path: Path, change: str) -> Path:
-    """The archive written again with one change (its checksums made to agree where the test needs)."""
-    bad = tmp_path / f"{change}.zip"
-    with zipfile.ZipFile(archive) as opened, zipfile.ZipFile(bad, "w") as out:
-        manifest = json.loads(opened.read(MANIFEST))
-        members = {name: opened.read(name) for name in opened.namelist()[1:]}
-        if change == "newer-format":
-            manifest["format_version"] = 2
-        elif change == "newer-schema":
-            manifest["schema_revision"] = "ffffffffffff"
-        elif change == "missing-member":
-            members.pop(member_name("match"))
-        elif change == "unknown-column":
-            import hashlib
-
-            rows = [json.loads(line) for line in members[member_name("team")].splitlines()]
-            body = "".join(json.dumps({**r, "colour": "red"}) + "\n" for r in rows).encode()
-            members[member_name("team")] = body
-            entry = next(e for e in manifest["tables"] if e["name"] == "team")
-            entry["columns"].append("colour")
-            entry["sha256"] = hashlib.sha256(body).hexdigest()
-        out.writestr(MANIFEST, json.dumps(manifest))
-        for name, body in members.items():
-            out.writestr(name, body)
-    return bad
-
-
 @pytest.mark.parametrize(
     ("how", "says"),
     [
@@ -219,6 +179,7 @@ def _rewritten(archive: Path, tmp_path: Path, change: str) -> Path:
         ("newer-schema", "schema revision 'ffffffffffff'"),
         ("missing-member", "member tables/match.jsonl is missing"),
         ("unknown-column", "table team: unknown column(s) colour"),
+        ("no-players", "player"),
     ],
 )
 def test_a_bad_archive_is_refused_whole_and_nothing_is_written(
@@ -226,9 +187,9 @@ def test_a_bad_archive_is_refused_whole_and_nothing_is_written(
 ) -> None:
     _folder, _setup, archive = source
     if how in ("truncated", "flipped", "not-a-zip"):
-        bad = _damaged(archive, tmp_path, how)
+        bad = damaged_archive(archive, tmp_path, how)
     else:
-        bad = _rewritten(archive, tmp_path, how)
+        bad = rewritten_archive(archive, tmp_path, how)
     counts = row_counts(target)
     with pytest.raises(ValidationFailed) as refused, target() as uow:
         import_event(uow, path=bad, actor="test")
