@@ -210,6 +210,15 @@ class BackupRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
 
+    def read_snapshot(self) -> None:
+        """Make every later read of this unit of work see one moment (call before any other query):
+        REPEATABLE READ on PostgreSQL, one read transaction on SQLite."""
+        bind = self.session.get_bind()
+        if bind.dialect.name == "postgresql":
+            self.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+        elif bind.dialect.name == "sqlite":
+            self.session.execute(text("BEGIN"))
+
     def dump_event(self, event_id: int) -> list[TableDump]:
         """Every row of the event, table by table in insertion order, secrets left out."""
         plans = event_plan()

@@ -162,6 +162,12 @@ def test_an_existing_staff_account_is_kept_and_a_second_import_is_refused(
     with target() as uow:
         report = import_event(uow, path=archive, actor="test")
     assert report.kept_users == ("owner",)
+    with target() as uow:
+        users = {u.username: u for u in uow.session.exec(select(User)).all()}
+    assert users["owner"].password_hash == "kept"
+    restored = [users[name] for name in ("arbiter", "captain", "captain-two")]
+    assert all(u.password_hash is None and u.invitation_token_hash is None for u in restored[1:])
+    assert all(u.session_generation >= 2 for u in restored)  # no old session cookie names them
     counts = row_counts(target)
     with pytest.raises(ValidationFailed) as refused, target() as uow:
         import_event(uow, path=archive, actor="test")

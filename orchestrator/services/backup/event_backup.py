@@ -9,6 +9,7 @@ staff get an invitation link each (printed once), captains a fresh link from the
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -70,7 +71,9 @@ class ImportReport:
 
 
 def export_event(uow: UnitOfWork, *, slug: str, path: Path, now: datetime | None = None) -> ExportReport:
-    """Write event ``slug`` to the archive ``path`` (replaced if it exists)."""
+    """Write event ``slug`` to the archive ``path`` (replaced if it exists), as the event stood at one
+    moment even while others write."""
+    uow.backup.read_snapshot()
     event_id = uow.backup.event_id(slug)
     if event_id is None:
         raise NotFound(f"event {slug!r} does not exist")
@@ -212,7 +215,10 @@ def _users_to_add(
     for user in users:
         here = existing.get(user[key])
         if here is None:
-            add.append({name: value for name, value in user.items() if name != "id"})
+            row = {name: value for name, value in user.items() if name != "id"}
+            # A fresh id may be one an old session cookie names: no old cookie's generation matches this.
+            row["session_generation"] = secrets.randbelow(1 << 30) + 2
+            add.append(row)
         elif Role.CAPTAIN.value in (here["role"], user["role"]):
             problems.append(f"user {user[key]!r} ({user['role']}) already exists here as {here['role']}")
         else:
