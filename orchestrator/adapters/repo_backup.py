@@ -26,6 +26,7 @@ from sqlalchemy import (
     ColumnElement,
     Date,
     DateTime,
+    Float,
     Integer,
     LargeBinary,
     Numeric,
@@ -180,9 +181,11 @@ def decode(column: Column[Any], value: Any) -> Any:
             raise ValueError(f"{value!r} has no time zone")
         return moment
     expected = _expected_python(kind)
-    wrong_bool = expected is int and isinstance(value, bool)
+    wrong_bool = expected is not bool and isinstance(value, bool)
     if expected is not None and (not isinstance(value, expected) or wrong_bool):
-        raise ValueError(f"{value!r} is not {expected.__name__}")
+        raise ValueError(f"{value!r} is not of the column's type ({kind})")
+    if isinstance(kind, Float):
+        return float(value)
     if isinstance(kind, Numeric) and not isinstance(kind, Integer):
         return Decimal(str(value))
     if isinstance(kind, LargeBinary):
@@ -190,11 +193,13 @@ def decode(column: Column[Any], value: Any) -> Any:
     return value
 
 
-def _expected_python(kind: TypeEngine[Any]) -> type | None:
+def _expected_python(kind: TypeEngine[Any]) -> type | tuple[type, ...] | None:
     if isinstance(kind, Boolean):
         return bool
     if isinstance(kind, Integer):
         return int
+    if isinstance(kind, Numeric):
+        return (int, float, str)
     if isinstance(kind, String | LargeBinary):
         return str
     return None
@@ -244,15 +249,18 @@ class BackupRepository:
 
         return MigrationContext.configure(self.session.connection()).get_current_revision()
 
-    def ids_in_use(self, table_name: str, ids: Iterable[Any]) -> list[Any]:
-        """Which of ``ids`` the table's primary key already holds."""
+    def keys_in_use(self, table_name: str, rows: Iterable[Mapping[str, Any]]) -> list[Any]:
+        """Which of the rows' primary keys the table already holds (tables with a one-column key; a
+        clash on another key is refused by the database when the rows are inserted)."""
         table = metadata.tables[table_name]
-        (key,) = table.primary_key.columns
-        wanted = sorted(set(ids))
+        keys = list(table.primary_key.columns)
+        if len(keys) != 1:
+            return []
+        wanted = sorted({row[keys[0].name] for row in rows if row.get(keys[0].name) is not None})
         found: list[Any] = []
         for start in range(0, len(wanted), 1000):
             chunk = wanted[start : start + 1000]
-            found += self.session.execute(select(key).where(key.in_(chunk))).scalars().all()
+            found += self.session.execute(select(keys[0]).where(keys[0].in_(chunk))).scalars().all()
         return sorted(found)
 
     def existing_by(

@@ -151,6 +151,13 @@ def rewritten_archive(archive: Path, tmp_path: Path, change: str) -> Path:
             members[member_name("player")] = b""
             entry = next(e for e in manifest["tables"] if e["name"] == "player")
             entry["rows"], entry["sha256"] = 0, hashlib.sha256(b"").hexdigest()
+        elif change == "bad-values":  # a seed as text and a time without its zone, checksums made right
+            rows = [json.loads(line) for line in members[member_name("team")].splitlines()]
+            rows[0] = {**rows[0], "seed": "one", "withdrawn_at": "2020-08-27T10:00:00"}
+            body = "".join(json.dumps(r) + "\n" for r in rows).encode()
+            members[member_name("team")] = body
+            entry = next(e for e in manifest["tables"] if e["name"] == "team")
+            entry["sha256"] = hashlib.sha256(body).hexdigest()
         elif change == "unknown-column":
             rows = [json.loads(line) for line in members[member_name("team")].splitlines()]
             body = "".join(json.dumps({**r, "colour": "red"}) + "\n" for r in rows).encode()

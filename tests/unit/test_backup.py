@@ -41,6 +41,7 @@ from tests.support.backup import (
     row_counts,
     sealed_duel_id,
 )
+from tests.support.factories import make_event
 from tests.support.playoff import PlayoffSetup
 
 SLUG = "backup-cup"
@@ -186,6 +187,8 @@ def test_an_existing_staff_account_is_kept_and_a_second_import_is_refused(
         ("missing-member", "member tables/match.jsonl is missing"),
         ("unknown-column", "table team: unknown column(s) colour"),
         ("no-players", "player"),
+        ("bad-values", "table team row 1 column seed: 'one' is not of the column's type"),
+        ("bad-values", "table team row 1 column withdrawn_at: '2020-08-27T10:00:00' has no time zone"),
     ],
 )
 def test_a_bad_archive_is_refused_whole_and_nothing_is_written(
@@ -203,6 +206,23 @@ def test_a_bad_archive_is_refused_whole_and_nothing_is_written(
     assert row_counts(target) == counts
     with target() as uow:
         assert uow.session.exec(select(Event)).all() == []
+
+
+def test_ids_already_used_by_another_event_are_listed_and_nothing_is_written(
+    source: tuple[Path, PlayoffSetup, Path], target: UnitOfWorkFactory
+) -> None:
+    _folder, _setup, archive = source
+    with target() as uow:
+        make_event(uow)
+    counts = row_counts(target)
+    with pytest.raises(ValidationFailed) as refused, target() as uow:
+        import_event(uow, path=archive, actor="test")
+    assert "table event: ids already used in this database: 1" in refused.value.problems
+    assert any(
+        p.startswith("table player: ids already used in this database: 1, 2, 3")
+        for p in refused.value.problems
+    )
+    assert row_counts(target) == counts
 
 
 def test_the_commands_export_and_import_and_say_why_they_refuse(

@@ -154,9 +154,9 @@ def _checked_rows(
             rows[dump.name] = decoded
     problems += _event_problems(uow, archive, rows.get(EVENT_TABLE, []))
     for name, table_rows in rows.items():
-        if name in MERGED_BY or not table_rows or "id" not in table_rows[0]:
+        if name in MERGED_BY:
             continue
-        taken = uow.backup.ids_in_use(name, (row["id"] for row in table_rows))
+        taken = uow.backup.keys_in_use(name, table_rows)
         if taken:
             shown = ", ".join(str(i) for i in taken[:MAX_PROBLEMS_PER_TABLE])
             hidden = len(taken) - MAX_PROBLEMS_PER_TABLE
