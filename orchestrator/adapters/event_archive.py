@@ -79,11 +79,15 @@ def write_archive(path: Path, header: Mapping[str, Any], tables: Sequence[TableD
         for dump, body in bodies
     ]
     partial = path.with_name(path.name + ".partial")
-    with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr(MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
-        for dump, body in bodies:
-            archive.writestr(member_name(dump.name), body)
-    partial.replace(path)
+    try:
+        with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr(MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+            for dump, body in bodies:
+                archive.writestr(member_name(dump.name), body)
+        partial.replace(path)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
     return manifest
 
 

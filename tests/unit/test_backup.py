@@ -235,15 +235,20 @@ def test_the_commands_export_and_import_and_say_why_they_refuse(
         monkeypatch.setenv("OLYMPIAD_DATA_DIR", str(folder))
         get_settings.cache_clear()
         exported = runner.invoke(cli_app, ["export-event", SLUG, str(archive)])
+        unknown = runner.invoke(cli_app, ["export-event", "no-such-event", str(tmp_path / "x.zip")])
         monkeypatch.setenv("OLYMPIAD_DATA_DIR", str(tmp_path / "target"))
         get_settings.cache_clear()
         imported = runner.invoke(cli_app, ["import-event", str(archive)])
         again = runner.invoke(cli_app, ["import-event", str(archive)])
+        missing = runner.invoke(cli_app, ["import-event", str(tmp_path / "missing.zip")])
     finally:
         dispose_engines()
         get_settings.cache_clear()
     assert exported.exit_code == 0, exported.output
     assert "confidential" in exported.output
+    assert unknown.exit_code == 2 and "does not exist" in unknown.output
+    assert not (tmp_path / "x.zip").exists() and not (tmp_path / "x.zip.partial").exists()
+    assert missing.exit_code == 2 and "no such file" in missing.output
     assert imported.exit_code == 0, imported.output
     assert "/invitation/" in imported.output and "rows restored" in imported.output
     assert again.exit_code == 2
