@@ -158,6 +158,18 @@ def rewritten_archive(archive: Path, tmp_path: Path, change: str) -> Path:
             members[member_name("team")] = body
             entry = next(e for e in manifest["tables"] if e["name"] == "team")
             entry["sha256"] = hashlib.sha256(body).hexdigest()
+        elif change == "unknown-table":
+            body = b'{"id": 1}\n'
+            members[member_name("mystery")] = body
+            manifest["tables"].append(
+                {
+                    "name": "mystery",
+                    "member": member_name("mystery"),
+                    "columns": ["id"],
+                    "rows": 1,
+                    "sha256": hashlib.sha256(body).hexdigest(),
+                }
+            )
         elif change == "unknown-column":
             rows = [json.loads(line) for line in members[member_name("team")].splitlines()]
             body = "".join(json.dumps({**r, "colour": "red"}) + "\n" for r in rows).encode()

@@ -187,6 +187,7 @@ def test_an_existing_staff_account_is_kept_and_a_second_import_is_refused(
         ("missing-member", "member tables/match.jsonl is missing"),
         ("unknown-column", "table team: unknown column(s) colour"),
         ("no-players", "player"),
+        ("unknown-table", "table mystery: not a table of an event in this database's schema"),
         ("bad-values", "table team row 1 column seed: 'one' is not of the column's type"),
         ("bad-values", "table team row 1 column withdrawn_at: '2020-08-27T10:00:00' has no time zone"),
     ],
