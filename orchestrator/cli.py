@@ -713,6 +713,65 @@ def _demo_panel(status: Any) -> Any:
     return Panel(Group(table, Panel(recent, title="latest", border_style="dim")), title=status.event_name)
 
 
+@app.command("export-event")
+def export_event_command(
+    slug: Annotated[str, typer.Argument(help="the event's slug")],
+    archive: Annotated[Path, typer.Argument(help="archive file to write (.zip)")],
+) -> None:
+    """Write a whole event to one archive file, without passwords or tokens (docs/backup.md)."""
+    from orchestrator.adapters.uow import UnitOfWork
+    from orchestrator.config import get_settings
+    from orchestrator.db import init_db
+    from orchestrator.services.backup.event_backup import export_event
+    from orchestrator.services.errors import ServiceError
+
+    settings = get_settings()
+    init_db(settings)
+    try:
+        with UnitOfWork(settings=settings) as uow:
+            report = export_event(uow, slug=slug, path=archive)
+    except (ServiceError, OSError) as exc:
+        err.print(f"[red]error:[/] {getattr(exc, 'message', exc)}", highlight=False)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    out.print(f"{slug}: {sum(report.rows.values())} rows written to {archive}", highlight=False)
+    if report.sealed_lots:
+        out.print(
+            f"[yellow]confidential:[/] holds the secret seed of {report.sealed_lots} lot(s) not drawn yet",
+            highlight=False,
+        )
+
+
+@app.command("import-event")
+def import_event_command(archive: Annotated[Path, typer.Argument(help="archive file (.zip)")]) -> None:
+    """Restore an event from an archive into this database; all or nothing (docs/backup.md)."""
+    from orchestrator.adapters.uow import UnitOfWork
+    from orchestrator.config import get_settings
+    from orchestrator.db import init_db
+    from orchestrator.services.backup.event_backup import import_event
+    from orchestrator.services.errors import ServiceError, ValidationFailed
+
+    settings = get_settings()
+    init_db(settings)
+    try:
+        with UnitOfWork(settings=settings) as uow:
+            report = import_event(uow, path=archive, actor="cli", settings=settings)
+    except ValidationFailed as exc:
+        err.print(f"[red]{archive}: refused, nothing was written ({len(exc.problems)} problem(s))[/]")
+        for problem in exc.problems:
+            err.print(f"  {problem}", markup=False, highlight=False)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    except ServiceError as exc:
+        err.print(f"[red]error:[/] {exc.message}", highlight=False)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    out.print(f"{report.slug}: {sum(report.rows.values())} rows restored", highlight=False)
+    if report.kept_users:
+        out.print("accounts already here, kept as they are: " + ", ".join(report.kept_users), highlight=False)
+    for invite in report.invitations:
+        link = f"{settings.public_base_url.rstrip('/')}/invitation/{invite.token}"
+        line = f"{invite.role} {invite.username}: set a password at {link}"
+        out.print(line, highlight=False, soft_wrap=True)
+
+
 def main() -> Any:
     return app()
 

@@ -16,6 +16,7 @@ from typing import Any, Self
 
 from sqlmodel import Session
 
+from orchestrator.adapters.repo_backup import BackupRepository
 from orchestrator.adapters.repo_demo import DemoRepository
 from orchestrator.adapters.repo_gameserver import GameserverRepository
 from orchestrator.adapters.repo_playoff import PlayoffRepository
@@ -61,6 +62,7 @@ class UnitOfWork:
     gameserver: GameserverRepository
     playoff: PlayoffRepository
     demo: DemoRepository
+    backup: BackupRepository
 
     def __init__(self, session_factory: SessionFactory | None = None, *, settings: Settings | None = None):
         self._session_factory = session_factory or get_session_factory(settings)
@@ -89,6 +91,7 @@ class UnitOfWork:
         self.gameserver = GameserverRepository(self.session)
         self.playoff = PlayoffRepository(self.session)
         self.demo = DemoRepository(self.session)
+        self.backup = BackupRepository(self.session)
         self.scheduler = SchedulerRepository(self.session)
         return self
 

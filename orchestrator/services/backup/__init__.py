@@ -1,0 +1,1 @@
+"""Backup and restore of a whole event as one archive file (docs/backup.md)."""
