@@ -23,6 +23,7 @@ from orchestrator.adapters.repo_public import PublicRepository
 from orchestrator.adapters.repo_results import ResultsRepository
 from orchestrator.adapters.repo_scheduler import SchedulerRepository
 from orchestrator.adapters.repo_setup import SetupRepository
+from orchestrator.adapters.repo_swiss import SwissRepository
 from orchestrator.adapters.repositories import (
     AuditRepository,
     BoardRepository,
@@ -60,6 +61,7 @@ class UnitOfWork:
     public: PublicRepository
     gameserver: GameserverRepository
     playoff: PlayoffRepository
+    swiss: SwissRepository
     demo: DemoRepository
 
     def __init__(self, session_factory: SessionFactory | None = None, *, settings: Settings | None = None):
@@ -88,6 +90,7 @@ class UnitOfWork:
         self.public = PublicRepository(self.session)
         self.gameserver = GameserverRepository(self.session)
         self.playoff = PlayoffRepository(self.session)
+        self.swiss = SwissRepository(self.session)
         self.demo = DemoRepository(self.session)
         self.scheduler = SchedulerRepository(self.session)
         return self
