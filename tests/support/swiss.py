@@ -18,6 +18,7 @@ from orchestrator.domain.swiss.trf import export_trf
 from orchestrator.eventfile import parse_event
 from orchestrator.services.results import results
 from orchestrator.services.setup import stage_start
+from orchestrator.services.swiss import rounds as swiss_rounds
 from orchestrator.services.swiss.rounds import RoundView
 from tests.support.factories import REPO_ROOT, make_event, stage_id_of
 
@@ -117,3 +118,25 @@ def _round_no(uow: UnitOfWork, round_id: int) -> int:
 
 def matches_of(uow: UnitOfWork, round_id: int) -> list[Match]:
     return list(uow.results.matches_of_round(round_id))
+
+
+def pair_publish_play(factory: UnitOfWorkFactory, stage_id: int, mirror: Mirror | None = None) -> RoundView:
+    """Pair the next round, publish it, enter every result; the mirror records the round too."""
+    with factory() as uow:
+        draft = swiss_rounds.pair_next_round(uow, stage_id=stage_id, actor=ACTOR)
+    with factory() as uow:
+        published = swiss_rounds.publish_round_pairing(uow, round_id=draft.round_id, actor=ACTOR)
+    play_round(factory, draft.round_id)
+    if mirror is not None:
+        assert view_pairing(published) == engine_pairing(mirror.state, published.number)
+        mirror.record(published.number, published)
+    return published
+
+
+def late_team_csv(name: str = "Latecomers", seed: int = 8) -> str:
+    """A roster file adding one team of four main players and a reserve (the roster import's format)."""
+    lines = ["team,federation,seed,name,account,sex,birth_year,rating,role"]
+    for board, rating in enumerate((2610, 2590, 2575, 2550), start=1):
+        lines.append(f"{name},LAT,{seed},Player {board},late{board},m,1990,{rating},{board}")
+    lines.append(f"{name},LAT,{seed},Player 5,late5,m,1991,2500,reserve:open")
+    return "\n".join(lines) + "\n"
