@@ -15,12 +15,22 @@ from orchestrator.domain.swiss import SwissTeam, add_late_entry, mark_absent, wi
 from orchestrator.domain.swiss.simulate import swiss_standings
 from orchestrator.domain.tiebreaks import parse_chain
 from orchestrator.services.errors import Conflict, ValidationFailed
+from orchestrator.services.playoff.commands import build_bracket
 from orchestrator.services.results.standings import pool_standings
 from orchestrator.services.setup.pool_draft import final_places
+from orchestrator.services.setup.stage_start import start_stage
 from orchestrator.services.swiss import entries
 from orchestrator.services.swiss import rounds as swiss_rounds
 from orchestrator.services.teams.rosters import import_rosters
-from tests.support.swiss import ACTOR, Mirror, late_team_csv, pair_publish_play, running_swiss
+from tests.support.factories import make_event, stage_id_of
+from tests.support.swiss import (
+    ACTOR,
+    SWISS_EVENT,
+    Mirror,
+    late_team_csv,
+    pair_publish_play,
+    running_swiss,
+)
 
 
 def test_withdrawal_late_entry_and_absence_change_the_next_rounds_as_in_the_domain(
@@ -111,3 +121,47 @@ def test_ending_early_cancels_the_unstarted_rounds_and_makes_the_standings_final
         names = {t.id: t.name for t in uow.setup.teams_of(stage.event_id)}
     expected = swiss_standings(mirror.state, parse_chain(["olympiad-2026"]))
     assert [names[t] for t in next(iter(places.values()))] == [r.team for r in expected.rows]
+
+
+SWISS_THEN_FINAL = SWISS_EVENT.replace(
+    "\nteams:\n",
+    """
+  - key: final
+    name: Final
+    kind: knockout
+    entrants:
+      - {from: open, top: 2}
+    schedule:
+      rounds: ["2030-09-22 15:00", "2030-09-22 18:00"]
+
+bracket:
+  - {duel: I, round: Final, first: Open 1st, second: Open 2nd}
+
+teams:
+""",
+    1,
+)
+
+
+def test_the_top_of_a_closed_swiss_stage_fills_the_knockout_slots_swiss_1st_and_2nd(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    with uow_factory() as uow:
+        event_id = make_event(uow, SWISS_THEN_FINAL)
+        stage_id = stage_id_of(uow, event_id, "open")
+        start_stage(uow, stage_id=stage_id, actor=ACTOR, initial_colour="W")
+    mirror = Mirror()
+    pair_publish_play(uow_factory, stage_id, mirror)
+    pair_publish_play(uow_factory, stage_id, mirror)
+    later = utcnow() + timedelta(hours=1)
+    with uow_factory() as uow:
+        entries.end_swiss_early(uow, stage_id=stage_id, reason="test", actor=ACTOR, now=later).raise_refusal()
+    with uow_factory() as uow:
+        final_id = stage_id_of(uow, event_id, "final")
+        build_bracket(uow, stage_id=final_id, actor=ACTOR, now=later)
+    with uow_factory() as uow:
+        duel = uow.playoff.duels_of_stage(final_id)[0]
+        teams = uow.results.teams_by_id([duel.first_team_id, duel.second_team_id])
+        pair = (teams[duel.first_team_id or 0].name, teams[duel.second_team_id or 0].name)
+    expected = swiss_standings(mirror.state, parse_chain(["olympiad-2026"]))
+    assert pair == (expected.rows[0].team, expected.rows[1].team)
