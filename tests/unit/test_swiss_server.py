@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
+from orchestrator.adapters.gacrux_pairing import pair_trf
 from orchestrator.adapters.tables import (
     AuditLog,
     Board,
@@ -22,6 +23,7 @@ from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.domain.swiss import initial_ranking
 from orchestrator.services.errors import Conflict
 from orchestrator.services.swiss import rounds as swiss_rounds
+from orchestrator.services.swiss.exports import pool_trf
 from orchestrator.services.swiss.state import swiss_state_of
 from tests.support.swiss import (
     ACTOR,
@@ -29,6 +31,7 @@ from tests.support.swiss import (
     domain_start,
     engine_pairing,
     matches_of,
+    pair_publish_play,
     play_round,
     running_swiss,
     view_pairing,
@@ -178,3 +181,20 @@ def test_an_override_swaps_teams_with_a_reason_and_refuses_a_rematch_naming_the_
         audit = [a for a in _rows(uow, AuditLog) if a.action == "swiss.override"]
         assert len(audit) == 1 and audit[0].reason == "colour correction by the Chief Arbiter"
         assert _rows(uow, PoolEntry)  # nothing else changed
+
+
+def test_the_pool_trf_of_a_swiss_stage_is_the_file_the_engine_pairs_the_next_draft_from(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    with uow_factory() as uow:
+        stage_id = running_swiss(uow)
+    pair_publish_play(uow_factory, stage_id)
+    with uow_factory() as uow:
+        pool_id = uow.results.pools_of_stage(stage_id)[0].id or 0
+        trf = pool_trf(uow, pool_id=pool_id)
+        draft = swiss_rounds.pair_next_round(uow, stage_id=stage_id, actor=ACTOR)
+    assert "192 FIDE_TEAM_TYPEA_MP_GP" in trf
+    found = pair_trf(trf)
+    by_number = found.names
+    pairs = [(by_number[a], by_number[b]) for a, b in found.pairs if b != 0]
+    assert found.round == 2 and pairs == view_pairing(draft)[0]
