@@ -35,6 +35,7 @@ from orchestrator.web import (
     routes_api_public,
     routes_api_results,
     routes_api_setup,
+    routes_api_swiss,
     routes_auth,
     routes_captain,
     routes_chesscom,
@@ -227,6 +228,8 @@ _ROUTERS = (
     routes_captain.router,
     routes_api_playoff.router,
     routes_chesscom.router,
+    routes_api_swiss.router,
+    routes_api_swiss.public,
 )
 
 
