@@ -45,6 +45,7 @@ from orchestrator.web import (
     routes_public,
     routes_staff_results,
     routes_staff_setup,
+    routes_staff_swiss,
     sse,
 )
 from orchestrator.web.auth import PUBLIC, allow_public, current_user, register_route_rule
@@ -230,6 +231,7 @@ _ROUTERS = (
     routes_chesscom.router,
     routes_api_swiss.router,
     routes_api_swiss.public,
+    routes_staff_swiss.router,
 )
 
 

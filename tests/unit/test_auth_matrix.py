@@ -163,6 +163,15 @@ def test_the_swiss_round_desk_is_for_staff_and_its_public_stage_for_everyone(app
         ("/api/v1/swiss/stages/{stage_id}/teams/{team_id}/late-entry", "POST"),
         ("/api/v1/swiss/stages/{stage_id}/teams/{team_id}/absent", "POST"),
         ("/api/v1/swiss/stages/{stage_id}/end-early", "POST"),
+        ("/staff/swiss/{stage_id}", "GET"),
+        ("/staff/swiss/{stage_id}/pair", "POST"),
+        ("/staff/swiss/rounds/{round_id}/publish", "POST"),
+        ("/staff/swiss/rounds/{round_id}/re-pair", "POST"),
+        ("/staff/swiss/rounds/{round_id}/override", "POST"),
+        ("/staff/swiss/{stage_id}/withdraw", "POST"),
+        ("/staff/swiss/{stage_id}/absent", "POST"),
+        ("/staff/swiss/{stage_id}/late-entry", "POST"),
+        ("/staff/swiss/{stage_id}/end-early", "POST"),
     ):
         rule = rules[key]
         assert rule is not None and rule.allows(Role.ARBITER) and rule.allows(Role.ADMIN), key

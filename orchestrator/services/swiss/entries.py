@@ -27,7 +27,6 @@ from orchestrator.adapters.tables import (
     PoolEntry,
     Round,
     RoundStatus,
-    StageStatus,
     SwissRoundRole,
     SwissRoundTeam,
     Team,
@@ -43,7 +42,12 @@ from orchestrator.services import live
 from orchestrator.services.errors import Conflict, ValidationFailed
 from orchestrator.services.results.standings import ClosedStage, close_stage
 from orchestrator.services.setup.event_setup import event_field
-from orchestrator.services.swiss.state import PUBLISHED_ROUNDS, SwissStage, swiss_stage, swiss_state_of
+from orchestrator.services.swiss.state import (
+    PUBLISHED_ROUNDS,
+    SwissStage,
+    running_swiss_stage,
+    swiss_state_of,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,14 +64,6 @@ class TeamChange:
         if self.discarded_draft is None:
             return ""
         return f"The draft pairing of round {self.discarded_draft} was discarded: pair it again."
-
-
-def _running(uow: UnitOfWork, stage_id: int) -> SwissStage:
-    rows = swiss_stage(uow, stage_id)
-    uow.locks.lock(type(rows.stage), stage_id)
-    if rows.stage.status != StageStatus.RUNNING.value:
-        raise Conflict(f"{rows.stage.name} is {rows.stage.status}: its teams can no longer be changed")
-    return rows
 
 
 def _next_round(rows: SwissStage) -> Round:
@@ -116,7 +112,7 @@ def _need_reason(reason: str) -> str:
 def withdraw_team(uow: UnitOfWork, *, stage_id: int, team_id: int, reason: str, actor: str) -> TeamChange:
     """The team is not paired from the next round on (module docstring)."""
     why = _need_reason(reason)
-    rows = _running(uow, stage_id)
+    rows = running_swiss_stage(uow, stage_id, what="its teams can no longer be changed")
     entry, team = _entry(uow, rows, team_id)
     if entry.withdrawn_at is not None:
         raise Conflict(
@@ -156,7 +152,7 @@ def add_late_entry(
 ) -> TeamChange:
     """A team of the event joins the stage from the next round (or the later ``from_round``)."""
     why = _need_reason(reason)
-    rows = _running(uow, stage_id)
+    rows = running_swiss_stage(uow, stage_id, what="its teams can no longer be changed")
     team = uow.swiss.get(Team, team_id)
     if team is None or team.event_id != rows.event.id:
         raise ValidationFailed([f"team {team_id} is not a team of {rows.event.name}: import it first"])
@@ -205,7 +201,7 @@ def mark_absent(
 ) -> TeamChange:
     """The team is not paired in ``round_no``, a round not yet published."""
     why = _need_reason(reason)
-    rows = _running(uow, stage_id)
+    rows = running_swiss_stage(uow, stage_id, what="its teams can no longer be changed")
     _row, team = _entry(uow, rows, team_id)
     rnd = rows.round(round_no)
     if rnd.status not in (RoundStatus.UNPAIRED.value, RoundStatus.DRAFT.value):
@@ -245,7 +241,7 @@ def end_swiss_early(
     """Cancel the rounds after the last complete one and close the stage (module docstring); call
     ``raise_refusal()`` on the result after the unit of work."""
     why = _need_reason(reason)
-    rows = _running(uow, stage_id)
+    rows = running_swiss_stage(uow, stage_id, what="its teams can no longer be changed")
     finished = [r.number for r in rows.rounds if r.status == RoundStatus.FINISHED.value]
     last = max(finished, default=0)
     later = [r for r in rows.rounds if r.number > last]

@@ -28,7 +28,6 @@ from orchestrator.adapters.tables import (
     Match,
     Round,
     RoundStatus,
-    StageStatus,
     SwissRound,
     SwissRoundRole,
     SwissRoundTeam,
@@ -43,6 +42,7 @@ from orchestrator.services.swiss.state import (
     PUBLISHED_ROUNDS,
     StoredSwiss,
     SwissStage,
+    running_swiss_stage,
     swiss_stage,
     swiss_state_of,
 )
@@ -91,7 +91,7 @@ def pair_next_round(
     pairer: SwissPairer | None = None,
 ) -> RoundView:
     """Pair the stage's next round as a draft for review (module docstring)."""
-    rows = _running(uow, stage_id)
+    rows = running_swiss_stage(uow, stage_id, what="its rounds can no longer be paired")
     drafted = next((r for r in rows.rounds if r.status == RoundStatus.DRAFT.value), None)
     if drafted is not None:
         raise Conflict(
@@ -133,14 +133,6 @@ def pair_next_round(
     )
     live.announce(uow, f"stage:{stage_id}", kind="swiss-draft", round_id=rnd.id)
     return describe_round(uow, round_id=rnd.id or 0)
-
-
-def _running(uow: UnitOfWork, stage_id: int) -> SwissStage:
-    rows = swiss_stage(uow, stage_id)
-    uow.locks.lock(type(rows.stage), stage_id)  # one pairing operation on a stage at a time
-    if rows.stage.status != StageStatus.RUNNING.value:
-        raise Conflict(f"{rows.stage.name} is {rows.stage.status}: its rounds can no longer be paired")
-    return rows
 
 
 def _draft(stored: StoredSwiss, pairing: RoundPairing) -> dict[str, Any]:
@@ -234,7 +226,7 @@ def _round_of_stage(uow: UnitOfWork, round_id: int) -> tuple[SwissStage, Round]:
     rnd = uow.swiss.get(Round, round_id)
     if rnd is None:
         raise NotFound(f"round {round_id} does not exist")
-    rows = _running(uow, rnd.stage_id)
+    rows = running_swiss_stage(uow, rnd.stage_id, what="its rounds can no longer be paired")
     return rows, uow.locks.lock(Round, round_id)
 
 

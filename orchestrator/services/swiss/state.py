@@ -20,6 +20,7 @@ from orchestrator.adapters.tables import (
     RoundStatus,
     Stage,
     StageKind,
+    StageStatus,
     SwissRoundRole,
 )
 from orchestrator.adapters.uow import UnitOfWork
@@ -76,6 +77,16 @@ def swiss_stage(uow: UnitOfWork, stage_id: int) -> SwissStage:
     stage_def = stage_definition(definition, stage)
     rounds = tuple(uow.swiss.rounds_of_stage(stage_id))
     return SwissStage(event, stage, stage_def, pools[0], rounds, definition.team_format.boards)
+
+
+def running_swiss_stage(uow: UnitOfWork, stage_id: int, *, what: str) -> SwissStage:
+    """The stage's rows, locked (one change to a Swiss stage at a time), when it is running; Conflict
+    saying that ``what`` ("its rounds can no longer be paired") cannot be done otherwise."""
+    rows = swiss_stage(uow, stage_id)
+    uow.locks.lock(Stage, stage_id)
+    if rows.stage.status != StageStatus.RUNNING.value:
+        raise Conflict(f"{rows.stage.name} is {rows.stage.status}: {what}")
+    return rows
 
 
 @dataclass(frozen=True, slots=True)

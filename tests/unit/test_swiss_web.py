@@ -1,0 +1,63 @@
+"""The Swiss round desk page (orchestrator/web/routes_staff_swiss.py): staff start the stage, pair, change
+a board with a reason, publish and end the stage with CSRF forms, without JavaScript."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fastapi import FastAPI
+
+from orchestrator.adapters.tables import Role
+from orchestrator.services.accounts.users import create_user
+from tests.support.factories import make_event, stage_id_of
+from tests.support.swiss import SWISS_EVENT
+from tests.support.web import PASSWORD, login
+
+
+@pytest.fixture
+def stage_id(app: FastAPI) -> int:
+    with app.state.uow_factory() as uow:
+        create_user(uow, username="admin", password=PASSWORD, role=Role.ADMIN)
+        create_user(uow, username="arbiter", password=PASSWORD, role=Role.ARBITER)
+        return stage_id_of(uow, make_event(uow, SWISS_EVENT), "open")
+
+
+def test_the_desk_starts_pairs_overrides_and_publishes_with_forms(app: FastAPI, stage_id: int) -> None:
+    admin, csrf = login(app, "admin")
+    page = admin.get(f"/staff/swiss/{stage_id}")
+    assert page.status_code == 200 and "Start Open" in page.text
+    started = admin.post(f"/staff/swiss/{stage_id}/start", data={"csrf_token": csrf})
+    assert started.status_code == 303
+    arbiter, token = login(app, "arbiter")
+    assert "Pair round 1" in arbiter.get(f"/staff/swiss/{stage_id}").text
+    no_csrf = arbiter.post(f"/staff/swiss/{stage_id}/pair", data={})
+    assert no_csrf.status_code in (400, 403)
+    paired = arbiter.post(f"/staff/swiss/{stage_id}/pair", data={"csrf_token": token})
+    assert paired.status_code == 303
+    desk = arbiter.get(paired.headers["location"]).text
+    assert "Draft pairing of round 1 (not public)" in desk and "Pairing-allocated bye" in desk
+    round_id = int(re.search(r"/staff/swiss/rounds/(\d+)/publish", desk).group(1))  # type: ignore[union-attr]
+    refused = arbiter.post(
+        f"/staff/swiss/rounds/{round_id}/override",
+        data={"csrf_token": token, "board": "1", "first_team_id": "x", "second_team_id": "2", "reason": "r"},
+    )
+    assert refused.status_code == 422 and "first_team_id: choose the first-named team" in refused.text
+    published = arbiter.post(f"/staff/swiss/rounds/{round_id}/publish", data={"csrf_token": token})
+    assert published.status_code == 303
+    after = arbiter.get(published.headers["location"]).text
+    assert "Round 1 as published" in after and "Round 1 has not started" in after
+    ended = arbiter.post(f"/staff/swiss/{stage_id}/end-early", data={"csrf_token": token, "reason": "storm"})
+    assert ended.status_code == 409 and "no round is complete yet" in ended.text
+
+
+def test_the_staff_event_page_links_the_swiss_desk_and_captains_cannot_open_it(
+    app: FastAPI, stage_id: int
+) -> None:
+    admin, _ = login(app, "admin")
+    with app.state.uow_factory() as uow:
+        event_id = uow.setup.event_of_stage(stage_id)[0].id
+    assert f"/staff/swiss/{stage_id}" in admin.get(f"/staff/events/{event_id}").text
+    anonymous, _ = login(app, None)
+    answer = anonymous.get(f"/staff/swiss/{stage_id}")
+    assert answer.status_code in (302, 303, 401, 403)
