@@ -16,6 +16,7 @@ from orchestrator.domain.swiss.simulate import swiss_standings
 from orchestrator.domain.tiebreaks import parse_chain
 from orchestrator.services.errors import Conflict, ValidationFailed
 from orchestrator.services.playoff.commands import build_bracket
+from orchestrator.services.results import late_changes, results
 from orchestrator.services.results.standings import pool_standings
 from orchestrator.services.setup.pool_draft import final_places
 from orchestrator.services.setup.stage_start import start_stage
@@ -165,3 +166,47 @@ def test_the_top_of_a_closed_swiss_stage_fills_the_knockout_slots_swiss_1st_and_
         pair = (teams[duel.first_team_id or 0].name, teams[duel.second_team_id or 0].name)
     expected = swiss_standings(mirror.state, parse_chain(["olympiad-2026"]))
     assert pair == (expected.rows[0].team, expected.rows[1].team)
+
+
+def test_a_correction_after_the_swiss_stage_closed_is_reviewed_against_the_knockout_built_from_it(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    with uow_factory() as uow:
+        event_id = make_event(uow, SWISS_THEN_FINAL)
+        stage_id = stage_id_of(uow, event_id, "open")
+        start_stage(uow, stage_id=stage_id, actor=ACTOR, initial_colour="W")
+    mirror = Mirror()
+    pair_publish_play(uow_factory, stage_id, mirror)
+    pair_publish_play(uow_factory, stage_id, mirror)
+    later = utcnow() + timedelta(hours=1)
+    with uow_factory() as uow:
+        entries.end_swiss_early(uow, stage_id=stage_id, reason="test", actor=ACTOR, now=later).raise_refusal()
+    with uow_factory() as uow:
+        final_id = stage_id_of(uow, event_id, "final")
+        build_bracket(uow, stage_id=final_id, actor=ACTOR, now=later)
+    leader = swiss_standings(mirror.state, parse_chain(["olympiad-2026"])).rows[0].team
+    with uow_factory() as uow:  # every game of the leader becomes a loss
+        leader_id = next(t.id or 0 for t in uow.setup.teams_of(event_id) if t.name == leader)
+        own = [
+            m
+            for m in uow.results.matches_of_stage(stage_id)
+            if leader_id in (m.first_team_id, m.second_team_id)
+        ]
+        boards = uow.results.boards_of_matches(m.id for m in own)
+        fixes = [
+            (
+                b.id or 0,
+                b.version,
+                "0-1" if (b.board_no % 2 == 1) == (m.first_team_id == leader_id) else "1-0",
+            )
+            for m in own
+            for b in boards[m.id or 0]
+        ]
+    for board_id, version, code in fixes:
+        with uow_factory() as uow:
+            results.correct_result(
+                uow, board_id=board_id, result=code, expected_version=version, actor=ACTOR, reason="fair play"
+            )
+    with uow_factory() as uow:
+        changes = late_changes.late_changes(uow, stage_id=final_id, shown=True)
+    assert changes and leader in changes[0].consequence.now_out

@@ -10,8 +10,9 @@ from fastapi import FastAPI
 
 from orchestrator.adapters.tables import Role
 from orchestrator.services.accounts.users import create_user
+from orchestrator.services.setup.stage_start import start_stage
 from tests.support.factories import make_event, stage_id_of
-from tests.support.swiss import SWISS_EVENT
+from tests.support.swiss import SWISS_EVENT, pair_publish_play
 from tests.support.web import PASSWORD, login
 
 
@@ -61,3 +62,16 @@ def test_the_staff_event_page_links_the_swiss_desk_and_captains_cannot_open_it(
     anonymous, _ = login(app, None)
     answer = anonymous.get(f"/staff/swiss/{stage_id}")
     assert answer.status_code in (302, 303, 401, 403)
+
+
+def test_the_results_pages_of_a_running_swiss_stage_render(app: FastAPI, stage_id: int) -> None:
+    factory = app.state.uow_factory
+    with factory() as uow:
+        start_stage(uow, stage_id=stage_id, actor="admin", initial_colour="B")
+    first = pair_publish_play(factory, stage_id)
+    arbiter, _ = login(app, "arbiter")
+    overview = arbiter.get("/staff/events/swiss-test-cup/results")
+    assert overview.status_code == 200 and f"/staff/swiss/{stage_id}" in overview.text
+    assert arbiter.get(f"/staff/rounds/{first.round_id}/results").status_code == 200
+    assert arbiter.get(f"/staff/stages/{stage_id}/close").status_code == 200
+    assert arbiter.get(f"/staff/stages/{stage_id}/withdrawals").status_code == 200
