@@ -396,7 +396,8 @@ class SwissRound(SQLModel, table=True):
 
 
 class SwissRoundTeam(SQLModel, table=True):
-    """A team of a Swiss stage without a match in a published round: its bye, or its absence."""
+    """A team of a Swiss stage without a match in a round: its bye (once the round is published), or its
+    absence (recorded before the round is paired)."""
 
     __tablename__ = "swiss_round_team"
     __table_args__ = (UniqueConstraint("round_id", "team_id"), one_of("role", SwissRoundRole))

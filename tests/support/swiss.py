@@ -27,9 +27,10 @@ ACTOR = "arbiter"
 CYCLE = (GameResult.WHITE_WINS, GameResult.DRAW, GameResult.BLACK_WINS, GameResult.WHITE_WINS)
 
 
-def running_swiss(uow: UnitOfWork, *, initial_colour: str = "W") -> int:
-    """The small Swiss event stored and its stage started (rounds unpaired); returns the stage id."""
-    stage_id = stage_id_of(uow, make_event(uow, SWISS_EVENT), "open")
+def running_swiss(uow: UnitOfWork, *, initial_colour: str = "W", slug: str | None = None) -> int:
+    """The small Swiss event stored (``slug`` replaces the file's) and its stage started (rounds unpaired);
+    returns the stage id."""
+    stage_id = stage_id_of(uow, make_event(uow, SWISS_EVENT, slug=slug), "open")
     stage_start.start_stage(uow, stage_id=stage_id, actor=ACTOR, initial_colour=initial_colour)
     return stage_id
 

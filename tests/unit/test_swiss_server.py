@@ -198,3 +198,14 @@ def test_the_pool_trf_of_a_swiss_stage_is_the_file_the_engine_pairs_the_next_dra
     by_number = found.names
     pairs = [(by_number[a], by_number[b]) for a, b in found.pairs if b != 0]
     assert found.round == 2 and pairs == view_pairing(draft)[0]
+
+
+def test_the_initial_colour_drawn_at_the_start_is_the_one_the_engine_pairs_with(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    with uow_factory() as uow:
+        stage_id = running_swiss(uow, initial_colour="B")
+        draft = swiss_rounds.pair_next_round(uow, stage_id=stage_id, actor=ACTOR)
+        assert swiss_state_of(uow, stage_id).state.initial_colour == "B"
+    assert view_pairing(draft) == engine_pairing(domain_start("B"), 1)
+    assert view_pairing(draft) != engine_pairing(domain_start("W"), 1)

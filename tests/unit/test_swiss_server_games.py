@@ -4,14 +4,16 @@ opened (it has no match yet)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from cryptography.fernet import Fernet
 
-from orchestrator.adapters.tables import Round, RoundStatus
+from orchestrator.adapters.tables import Round, RoundStatus, Stage
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
+from orchestrator.db import utcnow
 from orchestrator.services.gameserver import gameserver
 from orchestrator.services.swiss import rounds as swiss_rounds
 from tests.support.swiss import ACTOR, running_swiss
@@ -54,7 +56,12 @@ def test_a_published_swiss_round_is_opened_paired_on_the_server_pulled_and_settl
             uow, round_id=round_id, client=client, settings=settings, actor="worker"
         )
     assert pulled.round_finished
+    assert ("stages.advance", (stage_id,)) in sent
+    with uow_factory() as uow:  # the advance the finished round asks for leaves the stage running
+        later = utcnow() + timedelta(hours=1)
+        assert not gameserver.advance_stage(uow, stage_id=stage_id, actor="worker", now=later)
     with uow_factory() as uow:
+        assert uow.results.get_or_raise(Stage, stage_id).status == "running"
         assert uow.results.get_or_raise(Round, round_id).status == RoundStatus.FINISHED.value
         second = swiss_rounds.pair_next_round(uow, stage_id=stage_id, actor=ACTOR)
     assert second.number == 2
