@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from starlette.datastructures import FormData
@@ -27,6 +26,19 @@ from orchestrator.web.deps import get_uow_factory, render
 
 router = APIRouter(prefix="/staff/swiss", include_in_schema=False)
 
+# What the desk says after a form went through (the redirect names the code, never the text).
+DONE = {
+    "started": "The stage started: its teams are numbered by initial ranking.",
+    "paired": "Paired: review the draft, then publish it.",
+    "published": "Published: the round's matches and boards exist.",
+    "re-paired": "Paired again: review the new draft.",
+    "changed": "The draft was changed.",
+    "withdrawn": "The team withdrew.",
+    "absent": "The team is marked absent.",
+    "joined": "The team joined the stage.",
+    "ended": "The stage ended: its standings are final.",
+}
+
 
 def _desk_page(request: Request, stage_id: int, *, status_code: int = 200, **extra: Any) -> Response:
     with get_uow_factory(request)() as uow:
@@ -35,8 +47,13 @@ def _desk_page(request: Request, stage_id: int, *, status_code: int = 200, **ext
 
 
 @router.get("/{stage_id}")
-def desk_page(request: Request, stage_id: int, done: str = "", user: AuthUser = require_staff()) -> Response:
-    return _desk_page(request, stage_id, done=done[:300])
+def desk_page(
+    request: Request, stage_id: int, done: str = "", discarded: int = 0, user: AuthUser = require_staff()
+) -> Response:
+    text = DONE.get(done, "")
+    if text and discarded > 0:
+        text += f" The draft pairing of round {discarded} was discarded: pair it again."
+    return _desk_page(request, stage_id, done=text)
 
 
 def _number(form: FormData, name: str, what: str) -> int:
@@ -53,7 +70,7 @@ def _act(
     try:
         with get_uow_factory(request)() as uow:
             result = action(uow)
-        message = getattr(result, "message", "")
+        discarded = getattr(result, "discarded_draft", None)
         refusal = getattr(result, "raise_refusal", None)
         if refusal is not None:
             refusal()
@@ -67,8 +84,8 @@ def _act(
             problems=problems,
             form=dict(form),
         )
-    text = f"{done} {message}".strip()
-    return RedirectResponse(f"/staff/swiss/{stage_id}?done={quote(text)}", status_code=303)
+    query = f"done={done}" + (f"&discarded={discarded}" if discarded else "")
+    return RedirectResponse(f"/staff/swiss/{stage_id}?{query}", status_code=303)
 
 
 def _stage_of_round(request: Request, round_id: int) -> int:
@@ -85,7 +102,7 @@ async def start(
         request,
         stage_id,
         lambda uow: stage_start.start_stage(uow, stage_id=stage_id, actor=user.username),
-        "The stage started: its teams are numbered by initial ranking.",
+        "started",
         form,
     )
 
@@ -100,7 +117,7 @@ async def pair(request: Request, stage_id: int, user: AuthUser = require_staff()
         lambda uow: rounds.pair_next_round(
             uow, stage_id=stage_id, actor=user.username, count_unfinished_as_draws=as_draws
         ),
-        "Paired: review the draft, then publish it.",
+        "paired",
         form,
     )
 
@@ -113,7 +130,7 @@ async def publish(request: Request, round_id: int, user: AuthUser = require_staf
         request,
         stage_id,
         lambda uow: rounds.publish_round_pairing(uow, round_id=round_id, actor=user.username),
-        "Published: the round's matches and boards exist.",
+        "published",
         form,
     )
 
@@ -129,7 +146,7 @@ async def re_pair(request: Request, round_id: int, user: AuthUser = require_staf
         lambda uow: rounds.repair_round(
             uow, round_id=round_id, actor=user.username, count_unfinished_as_draws=as_draws
         ),
-        "Paired again: review the new draft.",
+        "re-paired",
         form,
     )
 
@@ -150,7 +167,7 @@ async def override(request: Request, round_id: int, user: AuthUser = require_sta
             actor=user.username,
         )
 
-    return _act(request, stage_id, action, "The draft was changed.", form)
+    return _act(request, stage_id, action, "changed", form)
 
 
 @router.post("/{stage_id}/withdraw")
@@ -166,7 +183,7 @@ async def withdraw(request: Request, stage_id: int, user: AuthUser = require_sta
             reason=str(form.get("reason", "")),
             actor=user.username,
         ),
-        "The team withdrew.",
+        "withdrawn",
         form,
     )
 
@@ -185,7 +202,7 @@ async def absent(request: Request, stage_id: int, user: AuthUser = require_staff
             reason=str(form.get("reason", "")),
             actor=user.username,
         ),
-        "The team is marked absent.",
+        "absent",
         form,
     )
 
@@ -203,7 +220,7 @@ async def late_entry(request: Request, stage_id: int, user: AuthUser = require_s
             reason=str(form.get("reason", "")),
             actor=user.username,
         ),
-        "The team joined the stage.",
+        "joined",
         form,
     )
 
@@ -217,6 +234,6 @@ async def end_early(request: Request, stage_id: int, user: AuthUser = require_st
         lambda uow: entries.end_swiss_early(
             uow, stage_id=stage_id, reason=str(form.get("reason", "")), actor=user.username
         ),
-        "The stage ended: its standings are final.",
+        "ended",
         form,
     )

@@ -75,3 +75,22 @@ def test_the_results_pages_of_a_running_swiss_stage_render(app: FastAPI, stage_i
     assert arbiter.get(f"/staff/rounds/{first.round_id}/results").status_code == 200
     assert arbiter.get(f"/staff/stages/{stage_id}/close").status_code == 200
     assert arbiter.get(f"/staff/stages/{stage_id}/withdrawals").status_code == 200
+
+
+def test_a_withdrawal_on_the_desk_discards_the_draft_and_says_so(app: FastAPI, stage_id: int) -> None:
+    factory = app.state.uow_factory
+    with factory() as uow:
+        start_stage(uow, stage_id=stage_id, actor="admin", initial_colour="W")
+    first = pair_publish_play(factory, stage_id)
+    arbiter, token = login(app, "arbiter")
+    assert arbiter.post(f"/staff/swiss/{stage_id}/pair", data={"csrf_token": token}).status_code == 303
+    answer = arbiter.post(
+        f"/staff/swiss/{stage_id}/withdraw",
+        data={"csrf_token": token, "team_id": str(first.pairings[0].first_id), "reason": "illness"},
+    )
+    assert answer.status_code == 303 and answer.headers["location"].endswith("done=withdrawn&discarded=2")
+    desk = arbiter.get(answer.headers["location"]).text
+    assert "The team withdrew. The draft pairing of round 2 was discarded: pair it again." in desk
+    assert "Pair round 2" in desk
+    forged = arbiter.get(f"/staff/swiss/{stage_id}?done=<b>Call+this+number</b>").text
+    assert "Call this number" not in forged
