@@ -11,6 +11,7 @@ from fastapi import FastAPI
 from orchestrator.adapters.tables import Role
 from orchestrator.services.accounts.users import create_user
 from orchestrator.services.setup.stage_start import start_stage
+from orchestrator.services.swiss import rounds
 from tests.support.factories import make_event, stage_id_of
 from tests.support.swiss import SWISS_EVENT, pair_publish_play
 from tests.support.web import PASSWORD, login
@@ -94,3 +95,29 @@ def test_a_withdrawal_on_the_desk_discards_the_draft_and_says_so(app: FastAPI, s
     assert "Pair round 2" in desk
     forged = arbiter.get(f"/staff/swiss/{stage_id}?done=<b>Call+this+number</b>").text
     assert "Call this number" not in forged
+
+
+def test_a_captain_sets_the_lineup_of_a_published_swiss_match_as_of_a_pool_match(
+    app: FastAPI, stage_id: int
+) -> None:
+    factory = app.state.uow_factory
+    with factory() as uow:
+        start_stage(uow, stage_id=stage_id, actor="admin", initial_colour="W")
+        draft = rounds.pair_next_round(uow, stage_id=stage_id, actor="arbiter")
+    with factory() as uow:
+        published = rounds.publish_round_pairing(uow, round_id=draft.round_id, actor="arbiter")
+    board = published.pairings[0]
+    with factory() as uow:
+        players = list(uow.playoff.players_of_team(board.first_id))
+        create_user(uow, username="cap", password=PASSWORD, role=Role.CAPTAIN, team_id=board.first_id)
+    reserve = next(p for p in players if p.main_board is None)
+    main = {p.main_board: p for p in players if p.main_board is not None}
+    chosen = [main[1].id, main[2].id, main[3].id, reserve.id]  # the reserve plays board 4
+    captain, token = login(app, "cap")
+    assert f"/captain/matches/{board.match_id}/lineup" in captain.get("/captain").text
+    form = {"csrf_token": token, **{f"board_{n}": str(pid) for n, pid in enumerate(chosen, start=1)}}
+    answer = captain.post(f"/captain/matches/{board.match_id}/lineup", data=form)
+    assert answer.status_code == 303
+    with factory() as uow:
+        lineup = uow.playoff.lineup_of(board.match_id or 0, board.first_id)
+        assert lineup is not None and list(lineup.boards) == chosen
