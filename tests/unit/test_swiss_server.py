@@ -13,6 +13,7 @@ from orchestrator.adapters.gacrux_pairing import pair_trf
 from orchestrator.adapters.tables import (
     AuditLog,
     Board,
+    Lot,
     PoolEntry,
     Round,
     RoundStatus,
@@ -22,11 +23,15 @@ from orchestrator.adapters.tables import (
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.domain.swiss import initial_ranking
 from orchestrator.services.errors import Conflict
+from orchestrator.services.results import lot_steps
+from orchestrator.services.setup import stage_start
 from orchestrator.services.swiss import rounds as swiss_rounds
 from orchestrator.services.swiss.exports import pool_trf
 from orchestrator.services.swiss.state import swiss_state_of
+from tests.support.factories import make_event, stage_id_of
 from tests.support.swiss import (
     ACTOR,
+    SWISS_EVENT,
     Mirror,
     domain_start,
     engine_pairing,
@@ -209,3 +214,26 @@ def test_the_initial_colour_drawn_at_the_start_is_the_one_the_engine_pairs_with(
         assert swiss_state_of(uow, stage_id).state.initial_colour == "B"
     assert view_pairing(draft) == engine_pairing(domain_start("B"), 1)
     assert view_pairing(draft) != engine_pairing(domain_start("W"), 1)
+
+
+def test_the_initial_colour_is_drawn_by_a_lot_committed_before_the_stage_starts(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    with uow_factory() as uow:
+        stage_id = stage_id_of(uow, make_event(uow, SWISS_EVENT), "open")
+        refused = stage_start.start_stage(uow, stage_id=stage_id, actor=ACTOR)
+    assert refused.refusal is not None and "Start the stage again" in refused.refusal.message
+    with uow_factory() as uow:
+        [lot] = _rows(uow, Lot)
+        assert lot.purpose == "Open initial colour" and lot.seed_hex is None and lot.outcome is None
+        assert uow.results.rounds_of_stage(stage_id) == []
+        assert lot_steps.drawing_steps(uow, event_id=lot.event_id)[lot.purpose] == "drawn when Open starts"
+        with pytest.raises(Conflict, match="cannot be drawn by hand"):
+            lot_steps.draw_by_hand(uow, lot_id=lot.id or 0, actor=ACTOR)
+        started = stage_start.start_stage(uow, stage_id=stage_id, actor=ACTOR)
+    assert started.refusal is None and len(started.round_ids) == 5
+    with uow_factory() as uow:
+        [lot] = _rows(uow, Lot)
+        assert lot.seed_hex is not None and lot.outcome in (["White"], ["Black"])
+        colour = swiss_state_of(uow, stage_id).state.initial_colour
+    assert colour == ("W" if lot.outcome == ["White"] else "B")

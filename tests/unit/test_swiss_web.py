@@ -29,6 +29,8 @@ def test_the_desk_starts_pairs_overrides_and_publishes_with_forms(app: FastAPI, 
     admin, csrf = login(app, "admin")
     page = admin.get(f"/staff/swiss/{stage_id}")
     assert page.status_code == 200 and "Start Open" in page.text
+    first = admin.post(f"/staff/swiss/{stage_id}/start", data={"csrf_token": csrf})
+    assert first.status_code == 409 and "Start the stage again to draw it" in first.text  # the colour lot
     started = admin.post(f"/staff/swiss/{stage_id}/start", data={"csrf_token": csrf})
     assert started.status_code == 303
     arbiter, token = login(app, "arbiter")

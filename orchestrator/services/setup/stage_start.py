@@ -2,14 +2,13 @@
 
 A published pool stage: pairing numbers drawn by a recorded lot per pool, Berger rounds, matches and boards
 with the default lineup (the six main players). A Swiss stage (docs/swiss.md): one pool holding every
-entrant, numbered by the initial ranking (Olympiad Pairing Rules 3.1), the initial colour drawn (C.04.6
-art. 4.3.1), its rounds unpaired until staff pair them (services/swiss/rounds.py, which creates the
-matches and boards with ``create_boards``).
+entrant, numbered by the initial ranking (Olympiad Pairing Rules 3.1), the initial colour drawn by a
+recorded lot (C.04.6 art. 4.3.1, docs/lots.md), its rounds unpaired until staff pair them
+(services/swiss/rounds.py, which creates the matches and boards with ``create_boards``).
 """
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -103,7 +102,8 @@ def start_stage(
     uow: UnitOfWork, *, stage_id: int, actor: str, initial_colour: str | None = None
 ) -> StageStart:
     """Start a published pool stage: pairing numbers, rounds, matches and boards; or a Swiss stage
-    (``initial_colour`` "W" or "B" for tests and replays; drawn at random otherwise).
+    (``initial_colour`` "W" or "B" for tests and replays only; otherwise drawn by its lot, committed by
+    the first start, which then refuses as for a pool without its lot).
 
     Each pool's pairing numbers are drawn by the lot committed when its pools were published (docs/rules.md
     §7, docs/lots.md); pairings follow the Berger tables (FIDE C.05 Annex 1); the first-named team has White
@@ -113,7 +113,7 @@ def start_stage(
     hash is public before the draw.
     """
     if uow.setup.event_of_stage(stage_id)[1].kind == StageKind.SWISS.value:
-        return StageStart(_start_swiss(uow, stage_id, actor=actor, initial_colour=initial_colour))
+        return _start_swiss(uow, stage_id, actor=actor, initial_colour=initial_colour)
     event, stage, pools = _startable(uow, stage_id)
     # Only the pools' teams: their names and main players (plain rows, not the whole field as objects).
     entries_of = {pool.id or 0: list(uow.setup.entries_of_pool(pool.id or 0)) for pool in pools}
@@ -328,23 +328,58 @@ def _mark_started(
 # --- a Swiss stage ----------------------------------------------------------------------------------------
 
 
-def _start_swiss(
-    uow: UnitOfWork, stage_id: int, *, actor: str, initial_colour: str | None
-) -> tuple[int, ...]:
+COLOURS = {"White": "W", "Black": "B"}
+
+
+def _initial_colour(uow: UnitOfWork, event: Event, stage: Stage, *, actor: str) -> str | Conflict:
+    """The colour drawn by the stage's committed lot (drawn now if still sealed); without a lot, one is
+    committed now and the refusal that says to start again is returned, so the hash is public first."""
+    purpose = pairing_lots.colour_lot_purpose(stage.name)
+    lot = next(
+        (
+            lot
+            for lot in reversed(uow.setup.lots_with_purpose(event.id or 0, purpose))
+            if not (lot.seed_hex is not None and lot.outcome is None)  # not a void lot
+        ),
+        None,
+    )
+    if lot is None:
+        draws.commit_lot(
+            uow,
+            event_id=event.id or 0,
+            purpose=purpose,
+            candidates=list(COLOURS),
+            kind="one",
+            actor=actor,
+            reason=f"committed when {stage.name} was started",
+        )
+        return Conflict(
+            f"{stage.name} did not start: the lot of its initial colour (C.04.6 art. 4.3.1) was committed "
+            "now (the hash is under Draws by lot). Start the stage again to draw it."
+        )
+    if lot.outcome is None:
+        draws.reveal_lot(uow, lot_id=lot.id or 0, actor=actor)
+    assert lot.outcome is not None
+    return COLOURS[str(lot.outcome[0])]
+
+
+def _start_swiss(uow: UnitOfWork, stage_id: int, *, actor: str, initial_colour: str | None) -> StageStart:
     """One pool of every entrant, numbered by the initial ranking; the rounds wait to be paired."""
     event, stage = uow.setup.event_of_stage(stage_id)
     if stage.status not in (StageStatus.DRAFT.value, StageStatus.PUBLISHED.value):
         raise Conflict(f"{stage.name} is {stage.status}: it has started already")
     if uow.setup.rounds_of(stage_id) or uow.setup.pools_of(stage_id):
         raise Conflict(f"{stage.name} already has rounds")
-    colour = initial_colour or secrets.choice("WB")
-    if colour not in ("W", "B"):
-        raise ValidationFailed([f"initial colour must be W or B, not {colour!r}"])
+    if initial_colour is not None and initial_colour not in ("W", "B"):
+        raise ValidationFailed([f"initial colour must be W or B, not {initial_colour!r}"])
     definition = definition_of(event)
     stage_def = stage_definition(definition, stage)
     names, _apart = pool_draft.stage_entrants(uow, stage_id=stage_id)
     if len(names) < 2:
         raise Conflict(f"{stage.name} cannot start: it needs at least two teams, it has {len(names)}")
+    colour = initial_colour or _initial_colour(uow, event, stage, actor=actor)
+    if isinstance(colour, Conflict):
+        return StageStart((), colour)
     field = event_field(uow, event.id or 0)
     try:
         state = start_state(
@@ -372,4 +407,4 @@ def _start_swiss(
     rounds = _create_rounds(uow, stage_id, definition, stage_def, RoundStatus.UNPAIRED)
     detail = {"initial_colour": colour, "pairing_numbers": [team.name for team in state.teams]}
     _mark_started(uow, event, stage, [pool], rounds=len(rounds), lot_ids=[], actor=actor, detail=detail)
-    return tuple(r.id or 0 for r in rounds.values())
+    return StageStart(tuple(r.id or 0 for r in rounds.values()))
