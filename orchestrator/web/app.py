@@ -230,7 +230,6 @@ _ROUTERS = (
     routes_api_playoff.router,
     routes_chesscom.router,
     routes_api_swiss.router,
-    routes_api_swiss.public,
     routes_staff_swiss.router,
 )
 

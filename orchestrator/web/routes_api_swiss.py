@@ -1,5 +1,5 @@
-"""JSON API of a Swiss stage (docs/swiss.md, "The server"): the round desk for staff under
-/api/v1/swiss, and the public stage (standings, rounds, byes, absences).
+"""JSON API of a Swiss stage's round desk for staff under /api/v1/swiss (docs/swiss.md, "The server");
+the public Swiss stage is in routes_api_public.py.
 
 The same use cases as the staff pages (orchestrator/services/swiss/). Errors follow the app's mapping:
 422 with every problem, 409 for a step taken out of order or a pairing refused (the message names the
@@ -13,20 +13,15 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
-from starlette.responses import Response
 
 from orchestrator.services.accounts.users import AuthUser
-from orchestrator.services.read import swiss as swiss_read
 from orchestrator.services.swiss import entries, rounds
 from orchestrator.services.swiss.entries import TeamChange
 from orchestrator.services.swiss.rounds import RoundView
-from orchestrator.web.auth import allow_public, require_staff
-from orchestrator.web.caching import conditional
+from orchestrator.web.auth import require_staff
 from orchestrator.web.deps import get_uow_factory
-from orchestrator.web.page_cache import page_built
 
 router = APIRouter(prefix="/api/v1/swiss", tags=["Swiss"])
-public = APIRouter(prefix="/api/v1", tags=["public"], dependencies=[allow_public()])
 
 REASON = Field(min_length=1, max_length=2000, description="why (kept with the audit)")
 
@@ -180,15 +175,3 @@ def end_early(
         closed = entries.end_swiss_early(uow, stage_id=stage_id, reason=body.reason, actor=user.username)
     closed.raise_refusal()  # after the commit: a refusal keeps the lots it committed
     return {"stage_id": stage_id, "closed": True}
-
-
-@public.get(
-    "/events/{slug}/stages/{stage_key}/swiss",
-    response_model=swiss_read.SwissView,
-    summary="A Swiss stage: standings, matches by round, byes and absences",
-)
-def get_swiss(request: Request, slug: str, stage_key: str) -> Response:
-    with get_uow_factory(request)() as uow:
-        view = swiss_read.swiss_view(uow, slug=slug, stage_key=stage_key)
-    page_built(request, view.topics)
-    return conditional(request, Response(view.as_json(), media_type="application/json"))

@@ -121,13 +121,18 @@ def matches_of(uow: UnitOfWork, round_id: int) -> list[Match]:
     return list(uow.results.matches_of_round(round_id))
 
 
-def pair_publish_play(factory: UnitOfWorkFactory, stage_id: int, mirror: Mirror | None = None) -> RoundView:
-    """Pair the next round, publish it, enter every result; the mirror records the round too."""
+def pair_and_publish(factory: UnitOfWorkFactory, stage_id: int) -> RoundView:
+    """Pair the next round and publish its draft as it is; returns the published round."""
     with factory() as uow:
         draft = swiss_rounds.pair_next_round(uow, stage_id=stage_id, actor=ACTOR)
     with factory() as uow:
-        published = swiss_rounds.publish_round_pairing(uow, round_id=draft.round_id, actor=ACTOR)
-    play_round(factory, draft.round_id)
+        return swiss_rounds.publish_round_pairing(uow, round_id=draft.round_id, actor=ACTOR)
+
+
+def pair_publish_play(factory: UnitOfWorkFactory, stage_id: int, mirror: Mirror | None = None) -> RoundView:
+    """Pair the next round, publish it, enter every result; the mirror records the round too."""
+    published = pair_and_publish(factory, stage_id)
+    play_round(factory, published.round_id)
     if mirror is not None:
         assert view_pairing(published) == engine_pairing(mirror.state, published.number)
         mirror.record(published.number, published)

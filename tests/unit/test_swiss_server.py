@@ -36,6 +36,7 @@ from tests.support.swiss import (
     domain_start,
     engine_pairing,
     matches_of,
+    pair_and_publish,
     pair_publish_play,
     play_round,
     running_swiss,
@@ -105,10 +106,8 @@ def test_a_round_is_refused_while_an_earlier_board_has_no_result_naming_the_boar
 ) -> None:
     with uow_factory() as uow:
         stage_id = running_swiss(uow)
-        draft = swiss_rounds.pair_next_round(uow, stage_id=stage_id, actor=ACTOR)
-    with uow_factory() as uow:
-        published = swiss_rounds.publish_round_pairing(uow, round_id=draft.round_id, actor=ACTOR)
-    play_round(uow_factory, draft.round_id, leave=[(1, 3), (2, 4)])
+    published = pair_and_publish(uow_factory, stage_id)
+    play_round(uow_factory, published.round_id, leave=[(1, 3), (2, 4)])
     first, second = published.pairings[0], published.pairings[1]
     with uow_factory() as uow, pytest.raises(Conflict) as refused:
         swiss_rounds.pair_next_round(uow, stage_id=stage_id, actor=ACTOR)
@@ -129,9 +128,7 @@ def test_pairing_again_replaces_a_published_round_where_nothing_started(
 ) -> None:
     with uow_factory() as uow:
         stage_id = running_swiss(uow)
-        draft = swiss_rounds.pair_next_round(uow, stage_id=stage_id, actor=ACTOR)
-    with uow_factory() as uow:
-        swiss_rounds.publish_round_pairing(uow, round_id=draft.round_id, actor=ACTOR)
+    draft = pair_and_publish(uow_factory, stage_id)
     with uow_factory() as uow:
         again = swiss_rounds.repair_round(uow, round_id=draft.round_id, actor=ACTOR)
     assert again.status == RoundStatus.DRAFT.value and view_pairing(again) == view_pairing(draft)
@@ -150,11 +147,7 @@ def test_an_override_swaps_teams_with_a_reason_and_refuses_a_rematch_naming_the_
 ) -> None:
     with uow_factory() as uow:
         stage_id = running_swiss(uow)
-        draft = swiss_rounds.pair_next_round(uow, stage_id=stage_id, actor=ACTOR)
-    with uow_factory() as uow:
-        swiss_rounds.publish_round_pairing(uow, round_id=draft.round_id, actor=ACTOR)
-    play_round(uow_factory, draft.round_id)
-    played = draft.pairings[0]
+    played = pair_publish_play(uow_factory, stage_id).pairings[0]
     with uow_factory() as uow:
         draft2 = swiss_rounds.pair_next_round(uow, stage_id=stage_id, actor=ACTOR)
     with uow_factory() as uow, pytest.raises(Conflict) as refused:

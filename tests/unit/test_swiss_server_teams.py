@@ -144,22 +144,29 @@ teams:
 )
 
 
-def test_the_top_of_a_closed_swiss_stage_fills_the_knockout_slots_swiss_1st_and_2nd(
-    uow_factory: UnitOfWorkFactory,
-) -> None:
-    with uow_factory() as uow:
+def _final_built_from_two_rounds(factory: UnitOfWorkFactory) -> tuple[int, int, int, Mirror]:
+    """The Swiss-then-final event: two rounds played, the Swiss ended early, the final's bracket built;
+    returns the event, Swiss and final stage ids and the mirror of the Swiss."""
+    with factory() as uow:
         event_id = make_event(uow, SWISS_THEN_FINAL)
         stage_id = stage_id_of(uow, event_id, "open")
         start_stage(uow, stage_id=stage_id, actor=ACTOR, initial_colour="W")
     mirror = Mirror()
-    pair_publish_play(uow_factory, stage_id, mirror)
-    pair_publish_play(uow_factory, stage_id, mirror)
+    pair_publish_play(factory, stage_id, mirror)
+    pair_publish_play(factory, stage_id, mirror)
     later = utcnow() + timedelta(hours=1)
-    with uow_factory() as uow:
+    with factory() as uow:
         entries.end_swiss_early(uow, stage_id=stage_id, reason="test", actor=ACTOR, now=later).raise_refusal()
-    with uow_factory() as uow:
+    with factory() as uow:
         final_id = stage_id_of(uow, event_id, "final")
         build_bracket(uow, stage_id=final_id, actor=ACTOR, now=later)
+    return event_id, stage_id, final_id, mirror
+
+
+def test_the_top_of_a_closed_swiss_stage_fills_the_knockout_slots_swiss_1st_and_2nd(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    _event_id, _stage_id, final_id, mirror = _final_built_from_two_rounds(uow_factory)
     with uow_factory() as uow:
         duel = uow.playoff.duels_of_stage(final_id)[0]
         teams = uow.results.teams_by_id([duel.first_team_id, duel.second_team_id])
@@ -171,19 +178,7 @@ def test_the_top_of_a_closed_swiss_stage_fills_the_knockout_slots_swiss_1st_and_
 def test_a_correction_after_the_swiss_stage_closed_is_reviewed_against_the_knockout_built_from_it(
     uow_factory: UnitOfWorkFactory,
 ) -> None:
-    with uow_factory() as uow:
-        event_id = make_event(uow, SWISS_THEN_FINAL)
-        stage_id = stage_id_of(uow, event_id, "open")
-        start_stage(uow, stage_id=stage_id, actor=ACTOR, initial_colour="W")
-    mirror = Mirror()
-    pair_publish_play(uow_factory, stage_id, mirror)
-    pair_publish_play(uow_factory, stage_id, mirror)
-    later = utcnow() + timedelta(hours=1)
-    with uow_factory() as uow:
-        entries.end_swiss_early(uow, stage_id=stage_id, reason="test", actor=ACTOR, now=later).raise_refusal()
-    with uow_factory() as uow:
-        final_id = stage_id_of(uow, event_id, "final")
-        build_bracket(uow, stage_id=final_id, actor=ACTOR, now=later)
+    event_id, stage_id, final_id, mirror = _final_built_from_two_rounds(uow_factory)
     leader = swiss_standings(mirror.state, parse_chain(["olympiad-2026"])).rows[0].team
     with uow_factory() as uow:  # every game of the leader becomes a loss
         leader_id = next(t.id or 0 for t in uow.setup.teams_of(event_id) if t.name == leader)
