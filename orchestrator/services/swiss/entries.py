@@ -20,6 +20,7 @@ returned ``TeamChange`` says so; staff pair it again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -33,7 +34,7 @@ from orchestrator.adapters.tables import (
 )
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
-from orchestrator.domain.swiss import SwissError, SwissTeam
+from orchestrator.domain.swiss import SwissError, SwissState, SwissTeam
 from orchestrator.domain.swiss import add_late_entry as domain_late_entry
 from orchestrator.domain.swiss import mark_absent as domain_absent
 from orchestrator.domain.swiss import withdraw_team as domain_withdraw
@@ -103,6 +104,14 @@ def _announce(uow: UnitOfWork, rows: SwissStage) -> None:
     live.announce(uow, f"event:{rows.event.slug}", kind="stage", stage_id=rows.stage.id)
 
 
+def _allowed(change: Callable[[SwissState], SwissState], uow: UnitOfWork, stage_id: int) -> SwissState:
+    """The domain's own check of a change on the stored state (Conflict with its reason)."""
+    try:
+        return change(swiss_state_of(uow, stage_id, count_unfinished_as_draws=True).state)
+    except SwissError as error:
+        raise Conflict(str(error)) from None
+
+
 def _need_reason(reason: str) -> str:
     if not reason.strip():
         raise ValidationFailed(["reason: say why (it is kept with the audit)"])
@@ -120,11 +129,7 @@ def withdraw_team(uow: UnitOfWork, *, stage_id: int, team_id: int, reason: str, 
             f"recorded by {entry.withdrawn_by})"
         )
     rnd = _next_round(rows)
-    stored = swiss_state_of(uow, stage_id, count_unfinished_as_draws=True)
-    try:
-        domain_withdraw(stored.state, team.name, from_round=rnd.number)
-    except SwissError as error:
-        raise Conflict(str(error)) from None
+    _allowed(lambda state: domain_withdraw(state, team.name, from_round=rnd.number), uow, stage_id)
     now = utcnow()
     entry.withdrawn_at, entry.withdrawn_by, entry.withdrawn_round = now, actor, rnd.number
     uow.session.add(entry)
@@ -168,11 +173,8 @@ def add_late_entry(
         )
     field = event_field(uow, rows.event.id or 0)
     base = swiss_team(field.domain[team_id])
-    stored = swiss_state_of(uow, stage_id, count_unfinished_as_draws=True)
-    try:
-        state = domain_late_entry(stored.state, SwissTeam(base.name, base.ratings, joined=joined))
-    except SwissError as error:
-        raise Conflict(str(error)) from None
+    entrant = SwissTeam(base.name, base.ratings, joined=joined)
+    state = _allowed(lambda state: domain_late_entry(state, entrant), uow, stage_id)
     if not base.ratings:
         raise ValidationFailed([f"{team.name} has no players: import its roster first"])
     number = len(state.teams)  # the next team pairing number
@@ -210,11 +212,7 @@ def mark_absent(
         )
     if uow.swiss.round_team(rnd.id or 0, team_id) is not None:
         raise Conflict(f"{team.name} is already marked absent for round {round_no}")
-    stored = swiss_state_of(uow, stage_id, count_unfinished_as_draws=True)
-    try:
-        domain_absent(stored.state, team.name, round_no=round_no)
-    except SwissError as error:
-        raise Conflict(str(error)) from None
+    _allowed(lambda state: domain_absent(state, team.name, round_no=round_no), uow, stage_id)
     uow.session.add(
         SwissRoundTeam(
             round_id=rnd.id or 0,
