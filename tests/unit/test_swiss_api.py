@@ -128,3 +128,10 @@ def test_captains_and_visitors_cannot_use_the_round_desk(app: FastAPI, stage_id:
             f"/api/v1/swiss/stages/{stage_id}/pair-next-round", json={}, headers={"X-CSRF-Token": csrf}
         )
         assert answer.status_code in (401, 403)
+
+
+def test_a_desk_request_without_the_csrf_header_changes_nothing(app: FastAPI, stage_id: int) -> None:
+    client, _csrf = login(app, "arbiter")
+    answer = client.post(f"/api/v1/swiss/stages/{stage_id}/pair-next-round", json={})
+    assert answer.status_code == 403
+    assert client.get(f"/api/v1/swiss/stages/{stage_id}/draft").status_code == 404
