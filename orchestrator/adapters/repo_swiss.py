@@ -77,6 +77,10 @@ class SwissRepository(Lookups):
             )
         )
 
+    def delete_boards_of_matches(self, match_ids: Sequence[int]) -> None:
+        if match_ids:
+            self.session.execute(delete(Board).where(col(Board.match_id).in_(match_ids)))
+
     def byes_and_absences(self, round_id: int) -> Sequence[SwissRoundTeam]:
         return self.session.exec(
             select(SwissRoundTeam).where(SwissRoundTeam.round_id == round_id).order_by(col(SwissRoundTeam.id))

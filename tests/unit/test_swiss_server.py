@@ -230,3 +230,49 @@ def test_the_initial_colour_is_drawn_by_a_lot_committed_before_the_stage_starts(
         assert lot.seed_hex is not None and lot.outcome in (["White"], ["Black"])
         colour = swiss_state_of(uow, stage_id).state.initial_colour
     assert colour == ("W" if lot.outcome == ["White"] else "B")
+
+
+def test_an_override_of_a_published_unstarted_round_changes_its_matches_boards_and_bye(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    with uow_factory() as uow:
+        stage_id = running_swiss(uow)
+    published = pair_and_publish(uow_factory, stage_id)
+    board1, bye = published.pairings[0], published.bye
+    assert bye is not None
+    with uow_factory() as uow:
+        bye_id = swiss_state_of(uow, stage_id).team_ids[bye]
+        changed = swiss_rounds.override_pairing(
+            uow,
+            round_id=published.round_id,
+            board=1,
+            first_id=bye_id,
+            second_id=board1.second_id,
+            reason="the bye team arrived early",
+            actor=ACTOR,
+        )
+    assert (changed.pairings[0].first, changed.pairings[0].second, changed.bye) == (
+        bye,
+        board1.second,
+        board1.first,
+    )
+    assert changed.pairings[1:] == published.pairings[1:] and changed.status == RoundStatus.SCHEDULED.value
+    with uow_factory() as uow:
+        match = matches_of(uow, published.round_id)[0]
+        boards = uow.results.boards_of_matches([match.id])[match.id or 0]
+        main = uow.setup.main_boards_by_team([bye_id, board1.second_id])
+        assert (match.first_team_id, boards[0].white_player_id) == (bye_id, main[bye_id][1])
+        assert len(boards) == 4 and boards[1].white_player_id == main[board1.second_id][2]
+        [row] = [r for r in _rows(uow, SwissRoundTeam) if r.role == "bye"]
+        assert row.team_id == board1.first_id
+    play_round(uow_factory, published.round_id, leave=[(2, 1)])
+    with uow_factory() as uow, pytest.raises(Conflict, match="has started"):
+        swiss_rounds.override_pairing(
+            uow,
+            round_id=published.round_id,
+            board=1,
+            first_id=board1.second_id,
+            second_id=bye_id,
+            reason="too late",
+            actor=ACTOR,
+        )

@@ -51,6 +51,7 @@ def test_the_desk_starts_pairs_overrides_and_publishes_with_forms(app: FastAPI, 
     assert published.status_code == 303
     after = arbiter.get(published.headers["location"]).text
     assert "Round 1 as published" in after and "Round 1 has not started" in after
+    assert f"/staff/swiss/rounds/{round_id}/override" in after and "Change round 1" in after
     ended = arbiter.post(f"/staff/swiss/{stage_id}/end-early", data={"csrf_token": token, "reason": "storm"})
     assert ended.status_code == 409 and "no round is complete yet" in ended.text
 

@@ -4,9 +4,10 @@
   default) from the stored state, kept as a DRAFT for staff to review (``swiss_round.draft``; no match
   exists yet, so nothing is public and no game can be created). Refused while an earlier round has boards
   without a result, naming them, unless staff count those games as draws (recorded with the round).
-- ``override_pairing``: staff put two teams on a board of the draft (the teams there take the places the
-  two left) or swap its colours, with a reason; the result still passes ``check_pairing`` (no rematch,
-  the bye only to a team without one) or is refused naming the teams.
+- ``override_pairing``: staff put two teams on a board of the draft, or of a published round where nothing
+  has started (the teams there take the places the two left), or swap its colours, with a reason; the
+  result still passes ``check_pairing`` (no rematch, the bye only to a team without one) or is refused
+  naming the teams.
 - ``publish_round_pairing``: the draft becomes the round's matches (first-named team White on the odd
   boards) with the default lineup, and its bye; the round is SCHEDULED and from here runs as a pool round
   does (games created when due, results pulled, arbiter entry, appeals, corrections).
@@ -19,7 +20,7 @@ Every operation writes an audit row on the round and announces the stage.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -317,10 +318,77 @@ def repair_round(
 # --- overrides -------------------------------------------------------------------------------------------
 
 
+Slots = list[list[int | None]]  # team ids: each board's (first, second), then [the bye]
+
+
+def _moved(slots: Slots, board: int, first_id: int, second_id: int, round_no: int) -> Slots:
+    """The slots with ``first_id`` and ``second_id`` on ``board``; the teams there take their places."""
+    boards = len(slots) - 1
+    if not 1 <= board <= boards:
+        raise ValidationFailed([f"board: round {round_no} has boards 1 to {boards}"])
+    where = {team: (i, j) for i, slot in enumerate(slots) for j, team in enumerate(slot) if team is not None}
+    unknown = [str(t) for t in (first_id, second_id) if t not in where]
+    if unknown:
+        raise ValidationFailed([f"team {', '.join(unknown)} is not paired in round {round_no}"])
+    moved = [list(slot) for slot in slots]
+    displaced = [t for t in moved[board - 1] if t not in (first_id, second_id)]
+    vacated = [where[t] for t in (first_id, second_id) if where[t][0] != board - 1]
+    for (i, j), team in zip(vacated, displaced, strict=True):
+        moved[i][j] = team
+    moved[board - 1] = [first_id, second_id]
+    return moved
+
+
+def _current(uow: UnitOfWork, rnd: Round) -> tuple[SwissRound, dict[str, Any], list[Match] | None]:
+    """The round's pairing as stored: its record, its draft (rewritten from the matches and bye once
+    published) and, for a published round that has not started, its matches."""
+    if rnd.status not in PUBLISHED_ROUNDS:
+        drafted = _draft_record(uow, rnd)
+        return drafted, dict(drafted.draft or {}), None
+    record = uow.swiss.pairing_of(rnd.id or 0)
+    if record is None or rnd.status != RoundStatus.SCHEDULED.value or uow.swiss.round_has_games(rnd.id or 0):
+        raise Conflict(
+            f"Round {rnd.number} has started (games, results, lineups or forfeits exist): its pairing can no "
+            "longer be changed; correct its matches instead"
+        )
+    matches = list(uow.swiss.matches_of_round(rnd.id or 0))
+    byes = [r.team_id for r in uow.swiss.byes_and_absences(rnd.id or 0) if r.role == SwissRoundRole.BYE.value]
+    draft = {
+        **(record.draft or {}),
+        "pairings": [[m.first_team_id, m.second_team_id] for m in matches],
+        "bye": byes[0] if byes else None,
+    }
+    return record, draft, matches
+
+
+def _apply_to_matches(
+    uow: UnitOfWork, rows: SwissStage, rnd: Round, matches: list[Match], slots: Slots, actor: str
+) -> None:
+    """A published round's matches (their boards made again with the default lineup) and bye as ``slots``."""
+    changed: list[Match] = []
+    for match, (first, second) in zip(matches, slots[:-1], strict=True):
+        if (match.first_team_id, match.second_team_id) != (first, second):
+            assert first is not None and second is not None
+            match.first_team_id, match.second_team_id = first, second
+            uow.session.add(match)
+            changed.append(match)
+    uow.swiss.delete_boards_of_matches([m.id or 0 for m in changed])
+    uow.flush()
+    team_ids = [t for m in changed for t in (m.first_team_id, m.second_team_id)]
+    create_boards(uow, changed, default_lineup(uow, team_ids, rows.boards, actor=actor))
+    bye = next(
+        (r for r in uow.swiss.byes_and_absences(rnd.id or 0) if r.role == SwissRoundRole.BYE.value), None
+    )
+    if bye is not None and slots[-1][0] is not None:
+        bye.team_id = slots[-1][0]
+        uow.session.add(bye)
+
+
 def override_pairing(
     uow: UnitOfWork, *, round_id: int, board: int, first_id: int, second_id: int, reason: str, actor: str
 ) -> RoundView:
-    """Put ``first_id`` (first-named) and ``second_id`` on ``board`` of the round's draft.
+    """Put ``first_id`` (first-named) and ``second_id`` on ``board`` of the round's draft, or of a
+    published round where nothing has started (its changed boards are made again, default lineup).
 
     The teams there take the places the two leave (another board, or the bye); naming the same two teams
     swaps the colours. Refused (nothing changes) without a reason, or when the result breaks
@@ -331,38 +399,31 @@ def override_pairing(
     if first_id == second_id:
         raise ValidationFailed(["choose two different teams"])
     rows, rnd = _round_of_stage(uow, round_id)
-    record = _draft_record(uow, rnd)
-    draft = dict(record.draft or {})
-    slots: list[list[int | None]] = [list(pair) for pair in draft["pairings"]] + [[draft.get("bye")]]
-    if not 1 <= board <= len(draft["pairings"]):
-        raise ValidationFailed([f"board: round {rnd.number} has boards 1 to {len(draft['pairings'])}"])
-    where = {team: (i, j) for i, slot in enumerate(slots) for j, team in enumerate(slot) if team is not None}
-    unknown = [str(t) for t in (first_id, second_id) if t not in where]
-    if unknown:
-        raise ValidationFailed([f"team {', '.join(unknown)} is not paired in round {rnd.number}"])
-    old_pair = slots[board - 1]
-    displaced = [t for t in old_pair if t not in (first_id, second_id)]
-    vacated = [where[t] for t in (first_id, second_id) if where[t][0] != board - 1]
-    for (i, j), team in zip(vacated, displaced, strict=True):
-        slots[i][j] = team
-    slots[board - 1] = [first_id, second_id]
+    record, draft, matches = _current(uow, rnd)
+    slots = _moved(
+        [list(pair) for pair in draft["pairings"]] + [[draft.get("bye")]],
+        board,
+        first_id,
+        second_id,
+        rnd.number,
+    )
     stored = swiss_state_of(uow, rows.stage.id or 0, count_unfinished_as_draws=record.unfinished_as_draws)
+    earlier = replace(stored.state, matches=tuple(m for m in stored.state.matches if m.round < rnd.number))
     before = _pairing_of_draft(stored, draft)
-    draft["pairings"] = [pair for pair in slots[:-1]]
-    draft["bye"] = slots[-1][0]
+    draft["pairings"], draft["bye"] = slots[:-1], slots[-1][0]
     after = _pairing_of_draft(stored, draft)
     try:
-        check_pairing(stored.state, after)
+        check_pairing(earlier, after)
     except SwissPairingError as error:
         raise Conflict(f"The pairing was not changed: {error}") from None
+    if matches is not None:
+        _apply_to_matches(uow, rows, rnd, matches, slots, actor)
     change = {
         "board": board,
-        "first": stored.name_of(first_id),
-        "second": stored.name_of(second_id),
-        "reason": reason.strip(),
-        "by": actor,
+        "first": after.pairings[board - 1].first,
+        "second": after.pairings[board - 1].second,
     }
-    draft["overrides"] = [*draft.get("overrides", []), change]
+    draft["overrides"] = [*draft.get("overrides", []), {**change, "reason": reason.strip(), "by": actor}]
     record.draft = draft
     uow.session.add(record)
     uow.flush()
@@ -376,4 +437,7 @@ def override_pairing(
         reason=reason.strip(),
     )
     live.announce(uow, f"stage:{rows.stage.id}", kind="swiss-draft", round_id=round_id)
+    if matches is not None:
+        live.announce(uow, f"pool:{rows.pool.id}", kind="rounds")
+        live.announce(uow, f"event:{rows.event.slug}", kind="stage", stage_id=rows.stage.id)
     return describe_round(uow, round_id=round_id)
