@@ -43,6 +43,11 @@ class EventStatus(StrEnum):
 class StageKind(StrEnum):
     POOLS = "pools"
     KNOCKOUT = "knockout"
+    SWISS = "swiss"  # one pool holding every entrant, paired round by round (docs/swiss.md)
+
+
+# Stages whose teams sit in pools and play rounds of matches with standings (a Swiss stage has one pool).
+POOL_KINDS = frozenset({StageKind.POOLS.value, StageKind.SWISS.value})
 
 
 class StageStatus(StrEnum):
@@ -62,6 +67,18 @@ class RoundStatus(StrEnum):
     PAIRED = "paired"  # games created (or being created) on the game server
     PLAYING = "playing"
     FINISHED = "finished"  # every board has a final result
+    # A Swiss round (docs/swiss.md) is UNPAIRED until staff pair it, DRAFT while its pairing awaits review
+    # (``swiss_round.draft``, no matches yet), SCHEDULED once published; CANCELLED when the stage ended early.
+    UNPAIRED = "unpaired"
+    DRAFT = "draft"
+    CANCELLED = "cancelled"
+
+
+class SwissRoundRole(StrEnum):
+    """Why a team of a Swiss stage plays no match in a round (``swiss_round_team``)."""
+
+    BYE = "bye"  # the pairing-allocated bye (C.04.6 art. 3.4)
+    ABSENT = "absent"  # staff took the team out of the round (it scores nothing)
 
 
 class MatchStatus(StrEnum):
@@ -373,6 +390,52 @@ class PoolEntry(SQLModel, table=True):
     withdrawn_at: datetime | None = _at(nullable=True)
     withdrawn_by: str | None = Field(default=None, max_length=80)
     withdrawn_round: int | None = Field(default=None)
+    joined_round: int | None = Field(default=None)  # a Swiss late entry's first round (None: round 1)
+
+
+class SwissStage(SQLModel, table=True):
+    """A Swiss stage's own settings (docs/swiss.md): the initial colour drawn at its start (C.04.6 art.
+    4.3.1)."""
+
+    __tablename__ = "swiss_stage"
+    __table_args__ = (one_of("initial_colour", ("W", "B")),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    stage_id: int = _ref("stage.id", cascade=True, unique=True)
+    initial_colour: str = Field(default="W", max_length=1)
+
+
+class SwissRound(SQLModel, table=True):
+    """A Swiss round's pairing: the draft staff review (``draft``: team ids of each match in board order,
+    first-named first, and the bye), who paired and published it, and whether unfinished games of the
+    previous rounds were counted as draws to pair it."""
+
+    __tablename__ = "swiss_round"
+
+    id: int | None = Field(default=None, primary_key=True)
+    round_id: int = _ref("round.id", cascade=True, unique=True)
+    draft: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+    paired_by: str | None = Field(default=None, max_length=80)
+    paired_at: datetime | None = _at(nullable=True)
+    published_by: str | None = Field(default=None, max_length=80)
+    published_at: datetime | None = _at(nullable=True)
+    unfinished_as_draws: bool = Field(default=False)
+
+
+class SwissRoundTeam(SQLModel, table=True):
+    """A team of a Swiss stage without a match in a round: its bye (once the round is published), or its
+    absence (recorded before the round is paired)."""
+
+    __tablename__ = "swiss_round_team"
+    __table_args__ = (UniqueConstraint("round_id", "team_id"), one_of("role", SwissRoundRole))
+
+    id: int | None = Field(default=None, primary_key=True)
+    round_id: int = _ref("round.id", cascade=True, index=True)
+    team_id: int = _ref("team.id", cascade=True, index=True)
+    role: str = Field(max_length=8)
+    reason: str | None = Field(default=None, sa_type=Text)
+    recorded_by: str = Field(max_length=80)
+    recorded_at: datetime = _at()
 
 
 class Duel(SQLModel, table=True):
@@ -664,6 +727,9 @@ ALL_TABLES: tuple[type[SQLModel], ...] = (
     Player,
     Pool,
     PoolEntry,
+    SwissStage,
+    SwissRound,
+    SwissRoundTeam,
     Duel,
     Round,
     Match,

@@ -24,6 +24,7 @@ from orchestrator.adapters.repo_public import PublicRepository
 from orchestrator.adapters.repo_results import ResultsRepository
 from orchestrator.adapters.repo_scheduler import SchedulerRepository
 from orchestrator.adapters.repo_setup import SetupRepository
+from orchestrator.adapters.repo_swiss import SwissRepository
 from orchestrator.adapters.repositories import (
     AuditRepository,
     BoardRepository,
@@ -61,6 +62,7 @@ class UnitOfWork:
     public: PublicRepository
     gameserver: GameserverRepository
     playoff: PlayoffRepository
+    swiss: SwissRepository
     demo: DemoRepository
     backup: BackupRepository
 
@@ -90,6 +92,7 @@ class UnitOfWork:
         self.public = PublicRepository(self.session)
         self.gameserver = GameserverRepository(self.session)
         self.playoff = PlayoffRepository(self.session)
+        self.swiss = SwissRepository(self.session)
         self.demo = DemoRepository(self.session)
         self.backup = BackupRepository(self.session)
         self.scheduler = SchedulerRepository(self.session)

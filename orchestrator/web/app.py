@@ -35,6 +35,7 @@ from orchestrator.web import (
     routes_api_public,
     routes_api_results,
     routes_api_setup,
+    routes_api_swiss,
     routes_auth,
     routes_captain,
     routes_chesscom,
@@ -44,6 +45,7 @@ from orchestrator.web import (
     routes_public,
     routes_staff_results,
     routes_staff_setup,
+    routes_staff_swiss,
     sse,
 )
 from orchestrator.web.auth import PUBLIC, allow_public, current_user, register_route_rule
@@ -227,6 +229,8 @@ _ROUTERS = (
     routes_captain.router,
     routes_api_playoff.router,
     routes_chesscom.router,
+    routes_api_swiss.router,
+    routes_staff_swiss.router,
 )
 
 

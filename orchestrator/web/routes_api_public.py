@@ -10,7 +10,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from orchestrator.services.read import events, matches, stages, standings, teams
+from orchestrator.services.read import events, matches, stages, standings, swiss, teams
 from orchestrator.web.auth import allow_public
 from orchestrator.web.caching import conditional
 from orchestrator.web.deps import get_uow_factory
@@ -83,4 +83,15 @@ def get_match(request: Request, slug: str, match_id: int) -> Response:
 def get_team(request: Request, slug: str, team_id: int) -> Response:
     with get_uow_factory(request)() as uow:
         view = teams.team_view(uow, slug=slug, team_id=team_id)
+    return _json(request, view.as_json(), view.topics)
+
+
+@router.get(
+    "/events/{slug}/stages/{stage_key}/swiss",
+    response_model=swiss.SwissView,
+    summary="A Swiss stage: standings, matches by round, byes and absences (a draft reads as unpaired)",
+)
+def get_swiss(request: Request, slug: str, stage_key: str) -> Response:
+    with get_uow_factory(request)() as uow:
+        view = swiss.swiss_view(uow, slug=slug, stage_key=stage_key)
     return _json(request, view.as_json(), view.topics)

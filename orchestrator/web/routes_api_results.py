@@ -23,6 +23,7 @@ from orchestrator.services.results import fairplay as fairplay_service
 from orchestrator.services.results import results as result_service
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.results import withdrawals as withdrawal_service
+from orchestrator.services.swiss import exports as swiss_exports
 from orchestrator.web.auth import require_role, require_staff
 from orchestrator.web.deps import current_value_json, get_uow_factory
 
@@ -441,7 +442,7 @@ def get_standings_csv(request: Request, pool_id: int, user: AuthUser = require_s
 @router.get("/pools/{pool_id}/trf", response_class=PlainTextResponse)
 def get_trf(request: Request, pool_id: int, user: AuthUser = require_staff()) -> Response:
     with get_uow_factory(request)() as uow:
-        return PlainTextResponse(exports.pool_trf(uow, pool_id=pool_id))
+        return PlainTextResponse(swiss_exports.pool_trf(uow, pool_id=pool_id))
 
 
 @router.get("/matches/{match_id}/pgn", response_class=PlainTextResponse)

@@ -25,6 +25,7 @@ from orchestrator.services.results import fairplay as fairplay_service
 from orchestrator.services.results import results as result_service
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.results import withdrawals as withdrawal_service
+from orchestrator.services.swiss import exports as swiss_exports
 from orchestrator.web.auth import require_role, require_staff
 from orchestrator.web.deps import attachment, get_uow_factory, render
 
@@ -378,7 +379,7 @@ def standings_csv(request: Request, pool_id: int, user: AuthUser = require_staff
 @router.get("/pools/{pool_id}/pool.trf")
 def pool_trf(request: Request, pool_id: int, user: AuthUser = require_staff()) -> Response:
     with get_uow_factory(request)() as uow:
-        text = exports.pool_trf(uow, pool_id=pool_id)
+        text = swiss_exports.pool_trf(uow, pool_id=pool_id)
     return attachment(text, f"pool-{pool_id}.trf")
 
 

@@ -148,3 +148,33 @@ def test_a_pool_withdrawal_is_for_the_staff_who_record_forfeits_and_in_the_matri
         assert rule is not None and rule.name == forfeit.name, key
         assert rule.allows(Role.ARBITER) and rule.allows(Role.ADMIN) and rule.allows(Role.OWNER), key
         assert not rule.allows(Role.CAPTAIN) and not rule.allows(None), key
+
+
+def test_the_swiss_round_desk_is_for_staff_and_its_public_stage_for_everyone(app: FastAPI) -> None:
+    rules = {(route.path, method): route.rule for route in iter_routes(app) for method in route.methods or ()}
+    for key in (
+        ("/api/v1/swiss/stages/{stage_id}/pair-next-round", "POST"),
+        ("/api/v1/swiss/stages/{stage_id}/draft", "GET"),
+        ("/api/v1/swiss/rounds/{round_id}", "GET"),
+        ("/api/v1/swiss/rounds/{round_id}/publish", "POST"),
+        ("/api/v1/swiss/rounds/{round_id}/re-pair", "POST"),
+        ("/api/v1/swiss/rounds/{round_id}/override", "POST"),
+        ("/api/v1/swiss/stages/{stage_id}/teams/{team_id}/withdraw", "POST"),
+        ("/api/v1/swiss/stages/{stage_id}/teams/{team_id}/late-entry", "POST"),
+        ("/api/v1/swiss/stages/{stage_id}/teams/{team_id}/absent", "POST"),
+        ("/api/v1/swiss/stages/{stage_id}/end-early", "POST"),
+        ("/staff/swiss/{stage_id}", "GET"),
+        ("/staff/swiss/{stage_id}/pair", "POST"),
+        ("/staff/swiss/rounds/{round_id}/publish", "POST"),
+        ("/staff/swiss/rounds/{round_id}/re-pair", "POST"),
+        ("/staff/swiss/rounds/{round_id}/override", "POST"),
+        ("/staff/swiss/{stage_id}/withdraw", "POST"),
+        ("/staff/swiss/{stage_id}/absent", "POST"),
+        ("/staff/swiss/{stage_id}/late-entry", "POST"),
+        ("/staff/swiss/{stage_id}/end-early", "POST"),
+    ):
+        rule = rules[key]
+        assert rule is not None and rule.allows(Role.ARBITER) and rule.allows(Role.ADMIN), key
+        assert not rule.allows(Role.CAPTAIN) and not rule.allows(None), key
+    public = rules[("/api/v1/events/{slug}/stages/{stage_key}/swiss", "GET")]
+    assert public is not None and public.allows(None)

@@ -297,10 +297,15 @@ def test_two_events_started_with_the_same_test_seed_get_different_lots(
         assert len(commitments) == 2 and len(set(commitments)) == 2
 
 
-def test_an_event_with_a_swiss_stage_is_refused_rather_than_stored_as_a_knockout(
+def test_an_event_with_a_swiss_stage_stores_it_as_a_swiss_stage_not_a_knockout(
     uow_factory: UnitOfWorkFactory,
 ) -> None:
     text = (Path(__file__).resolve().parents[2] / "events" / "olympiad-2026-small.yaml").read_text()
-    with uow_factory() as uow, pytest.raises(ValidationFailed) as caught:
-        event_setup.create_event(uow, definition_text=text, source="olympiad-2026-small.yaml", actor="owner")
-    assert any("Swiss stages cannot be run by the server yet" in p for p in caught.value.problems)
+    with uow_factory() as uow:
+        event_id = event_setup.create_event(
+            uow, definition_text=text, source="olympiad-2026-small.yaml", actor="owner"
+        )
+        stages = uow.setup.stages_of(event_id)
+    assert [(s.key, s.kind, s.tiebreaks) for s in stages] == [
+        ("open", "swiss", ["MP", "OLY-TB1", "GP", "OLY-TB3"])
+    ]

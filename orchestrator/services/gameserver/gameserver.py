@@ -49,6 +49,7 @@ from orchestrator.adapters.lichess import (
 )
 from orchestrator.adapters.repo_gameserver import BoardInMatch, RoundBoard
 from orchestrator.adapters.tables import (
+    POOL_KINDS,
     BulkStatus,
     GameserverBulk,
     LinkStatus,
@@ -526,7 +527,7 @@ def reconcile_open_games(uow: UnitOfWork, *, now: datetime, settings: Settings) 
         enqueue(uow, PULL_ROUND, round_id)
     stages: list[int] = []
     for stage in uow.gameserver.running_stages():
-        if stage.kind != StageKind.POOLS.value:
+        if stage.kind not in POOL_KINDS:
             continue
         stage_rounds = uow.gameserver.rounds_of_stage(stage.id or 0)
         if stage_rounds and all(r.status == RoundStatus.FINISHED.value for r in stage_rounds):

@@ -24,6 +24,7 @@ from datetime import datetime
 from typing import Any
 
 from orchestrator.adapters.tables import (
+    POOL_KINDS,
     Event,
     LateChange,
     LateChangeCause,
@@ -212,7 +213,7 @@ def review_closed_stage(
     """Compare every later stage built from this closed stage with its final standings now; record (or
     update, or withdraw) a late change for each. Returns the pending ones this review left."""
     source = uow.results.get_or_raise(Stage, stage_id)
-    if source.status != StageStatus.CLOSED.value or source.kind != StageKind.POOLS.value:
+    if source.status != StageStatus.CLOSED.value or source.kind not in POOL_KINDS:
         return []
     event = uow.results.event_of_stage(source)
     definition = definition_or_none(event)

@@ -17,13 +17,16 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.services.errors import Conflict
 from orchestrator.services.results.tie_lots import lot_purpose as tie_lot_purpose
 from orchestrator.services.setup import draws
-from orchestrator.services.setup.pairing_lots import pairing_lot_purpose
+from orchestrator.services.setup.pairing_lots import colour_lot_purpose, pairing_lot_purpose
 
 
 def drawing_steps(uow: UnitOfWork, *, event_id: int) -> dict[str, str]:
     """The purpose of each lot a step draws, with that step in words ("drawn when Group starts")."""
     steps: dict[str, str] = {}
     for stage in uow.results.stages_of_event(event_id):
+        if stage.kind == StageKind.SWISS.value:
+            steps[colour_lot_purpose(stage.name)] = f"drawn when {stage.name} starts"
+            continue
         if stage.kind != StageKind.POOLS.value:
             continue
         closes = (

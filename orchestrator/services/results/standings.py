@@ -27,6 +27,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from orchestrator.adapters.tables import (
+    POOL_KINDS,
     Event,
     EventStatus,
     LateChangeCause,
@@ -38,6 +39,7 @@ from orchestrator.adapters.tables import (
     StageKind,
     StageStatus,
     Standing,
+    SwissRoundRole,
 )
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
@@ -139,6 +141,23 @@ class PoolRecords:
     incomplete_matches: tuple[int, ...]
     open_appeals: tuple[int, ...]
     boards: int
+    swiss: bool = False  # a Swiss stage's pool: byes, no round-robin criteria (docs/swiss.md)
+
+    @property
+    def bye_mp(self) -> int | None:
+        """A pairing-allocated bye's match points: the points of a drawn match (C.04.6 art. 1.4)."""
+        return self.rules.scoring.draw if self.swiss else None
+
+
+def _bye_records(uow: UnitOfWork, stage: Stage, names: Mapping[int, str], boards: int) -> list[MatchRecord]:
+    """A Swiss stage's published byes, each worth half the boards' game points (``swiss.bye_match``)."""
+    if stage.kind != StageKind.SWISS.value:
+        return []
+    return [
+        MatchRecord(number, names[row.team_id], None, boards, 0)
+        for row, number in uow.swiss.round_teams_of_stage(stage.id or 0)
+        if row.role == SwissRoundRole.BYE.value and row.team_id in names
+    ]
 
 
 def pool_records(uow: UnitOfWork, *, pool_id: int, annulled: set[int] | None = None) -> PoolRecords:
@@ -182,6 +201,7 @@ def pool_records(uow: UnitOfWork, *, pool_id: int, annulled: set[int] | None = N
         gp_a, gp_b = match_game_points(results)
         records.append(MatchRecord(item.round_number, a, b, gp_a, gp_b))
         games[(item.round_number, a)] = results
+    records.extend(_bye_records(uow, stage, names, boards))
     open_appeals = uow.results.appeals_of_matches((m.match.id or 0 for m in in_rounds), only_open=True)
     return PoolRecords(
         pool=pool,
@@ -196,12 +216,15 @@ def pool_records(uow: UnitOfWork, *, pool_id: int, annulled: set[int] | None = N
         incomplete_matches=tuple(incomplete),
         open_appeals=tuple(a.id or 0 for a in open_appeals),
         boards=boards,
+        swiss=stage.kind == StageKind.SWISS.value,
     )
 
 
 def _standings(data: PoolRecords, lots: Mapping[str, int] | None = None) -> Standings:
     lot_items = tuple(sorted(lots.items())) if lots is not None else None
-    return _computed(data.teams, data.records, data.chain, data.boards, data.rules.scoring, lot_items)
+    return _computed(
+        data.teams, data.records, data.chain, data.boards, data.rules.scoring, lot_items, data.bye_mp
+    )
 
 
 @lru_cache(maxsize=256)
@@ -212,6 +235,7 @@ def _computed(
     boards: int,
     scoring: MatchScoring,
     lots: tuple[tuple[str, int], ...] | None,
+    bye_mp: int | None = None,
 ) -> Standings:
     """compute_standings is pure: the same pool read twice (a recompute that found nothing new, the
     lot check before the ranking) is ranked once. The result is frozen."""
@@ -222,6 +246,8 @@ def _computed(
         boards=boards,
         scoring=scoring,
         lots=dict(lots) if lots is not None else None,
+        round_robin=bye_mp is None,
+        bye_mp=bye_mp,
     )
 
 
@@ -354,7 +380,7 @@ def closing_problems(uow: UnitOfWork, *, stage_id: int, now: datetime | None = N
     stage = uow.results.get_or_raise(Stage, stage_id)
     if stage.status == StageStatus.CLOSED.value:
         return [f"Stage {stage.name} is already closed."]
-    if stage.kind != StageKind.POOLS.value:
+    if stage.kind not in POOL_KINDS:
         return [f"Stage {stage.name} is a knockout stage: it ends with its duels, not here."]
     event = uow.results.event_of_stage(stage)
     window = timedelta(minutes=event_rules(event).appeal_window_minutes)
@@ -367,6 +393,8 @@ def closing_problems(uow: UnitOfWork, *, stage_id: int, now: datetime | None = N
     teams = uow.results.teams_by_id(t for m in matches for t in (m.first_team_id, m.second_team_id))
     round_no = {r.id: r.number for r in rounds}
     for rnd in rounds:
+        if rnd.status == RoundStatus.CANCELLED.value:  # a Swiss stage ended early (docs/swiss.md)
+            continue
         if rnd.status != RoundStatus.FINISHED.value:
             in_round = [m for m in matches if m.round_id == rnd.id]
             if not in_round or not all(match_is_complete(m, boards.get(m.id or 0, [])) for m in in_round):

@@ -105,6 +105,8 @@ def _stage(uow: UnitOfWork, stage_id: int) -> Stage:
 
 def _refusal(stage: Stage) -> str | None:
     """Why no team may withdraw from this stage now, or None."""
+    if stage.kind == StageKind.SWISS.value:
+        return f"{stage.name} is a Swiss stage: record a withdrawal on its Swiss round desk."
     if stage.kind != StageKind.POOLS.value:
         return f"{stage.name} is a play-off stage: record a withdrawal on its play-off desk."
     if stage.status == StageStatus.CLOSED.value:

@@ -85,7 +85,9 @@ def stage_definition(definition: EventDefinition, stage: Stage) -> StageDef:
 
 
 def require_pool_stage(stage: Stage) -> None:
-    """Refuse a pools step on a knockout stage."""
+    """Refuse a pools step (draft, swap, publish) on a knockout or Swiss stage."""
+    if stage.kind == StageKind.SWISS.value:
+        raise Conflict(f"{stage.name} is a Swiss stage: it has no pools to draft; start it to pair rounds")
     if stage.kind != StageKind.POOLS.value:
         raise Conflict(f"{stage.name} is a knockout stage: it has no pools")
 
@@ -99,14 +101,6 @@ def create_event(uow: UnitOfWork, *, definition_text: str, source: str, actor: s
         definition = parse_event(definition_text, source=source)
     except EventDefinitionError as error:
         raise ValidationFailed([str(problem) for problem in error.problems]) from None
-    swiss = [stage.key for stage in definition.stages if stage.is_swiss]
-    if swiss:  # validated and simulated (olympiad simulate), not yet run on the server (docs/swiss.md)
-        raise ValidationFailed(
-            [
-                f"stage {key!r}: Swiss stages cannot be run by the server yet; use olympiad simulate"
-                for key in swiss
-            ]
-        )
     if uow.events.get_by_slug(definition.slug) is not None:
         raise Conflict(
             f"an event with the slug {definition.slug!r} already exists; change 'slug' in the file"
@@ -125,7 +119,7 @@ def create_event(uow: UnitOfWork, *, definition_text: str, source: str, actor: s
     assert event.id is not None
     for position, stage in enumerate(definition.stages, start=1):
         tiebreaks: list[str] = []
-        if stage.is_pools and stage.tiebreaks:
+        if stage.kind != "knockout" and stage.tiebreaks:
             try:
                 tiebreaks = list(parse_chain(stage.tiebreaks))
             except TieBreakError:  # pragma: no cover - the parser checked the chain already
@@ -135,7 +129,7 @@ def create_event(uow: UnitOfWork, *, definition_text: str, source: str, actor: s
                 event_id=event.id,
                 key=stage.key,
                 name=stage.name,
-                kind=StageKind.POOLS.value if stage.is_pools else StageKind.KNOCKOUT.value,
+                kind=StageKind(stage.kind).value,
                 position=position,
                 status=StageStatus.DRAFT.value,
                 tiebreaks=tiebreaks,

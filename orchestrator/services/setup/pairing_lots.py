@@ -20,6 +20,12 @@ def pairing_lot_purpose(stage_name: str, letter: str) -> str:
     return f"{stage_name} pool {letter} pairing numbers"
 
 
+def colour_lot_purpose(stage_name: str) -> str:
+    """The purpose of the lot that draws a Swiss stage's initial colour (C.04.6 art. 4.3.1), committed by
+    its first start and drawn by the next (``stage_start``)."""
+    return f"{stage_name} initial colour"
+
+
 def _pool_seed(pairing_seed: bytes, event_slug: str, stage_key: str, letter: str, earlier: int) -> bytes:
     # One seed per event and pool, so that every lot has its own commitment (commitments are unique); a pool
     # published again (``earlier`` lots of its purpose already exist) gets another one.

@@ -1,10 +1,15 @@
-"""Starting a published pool stage (docs/rules.md §1, §7): pairing numbers drawn by a recorded lot per
-pool, Berger rounds, matches and boards with the default lineup (the six main players).
+"""Starting a stage (docs/rules.md §1, §7).
+
+A published pool stage: pairing numbers drawn by a recorded lot per pool, Berger rounds, matches and boards
+with the default lineup (the six main players). A Swiss stage (docs/swiss.md): one pool holding every
+entrant, numbered by the initial ranking (Olympiad Pairing Rules 3.1), the initial colour drawn by a
+recorded lot (C.04.6 art. 4.3.1, docs/lots.md), its rounds unpaired until staff pair them
+(services/swiss/rounds.py, which creates the matches and boards with ``create_boards``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -18,19 +23,26 @@ from orchestrator.adapters.tables import (
     PoolEntry,
     PoolStatus,
     Round,
+    RoundStatus,
     Stage,
+    StageKind,
     StageStatus,
+    SwissStage,
 )
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain.event import EventDefinition, StageDef
 from orchestrator.domain.round_robin import berger_table
 from orchestrator.domain.scoring import GameResult, board_colours
+from orchestrator.domain.swiss import SwissError, start_state
+from orchestrator.domain.swiss.simulate import swiss_team
 from orchestrator.services import live
 from orchestrator.services.definitions import definition_of
 from orchestrator.services.errors import Conflict, ValidationFailed
-from orchestrator.services.setup import draws, pairing_lots
-from orchestrator.services.setup.event_setup import require_pool_stage, stage_definition
+from orchestrator.services.setup import draws, pairing_lots, pool_draft
+from orchestrator.services.setup.event_setup import event_field, require_pool_stage, stage_definition
+
+SWISS_POOL_LETTER = ""  # a Swiss stage's one pool: its places are "Open 1st", not "Open A 1st"
 
 # --- start_stage ----------------------------------------------------------------------------------------
 
@@ -86,8 +98,12 @@ class StageStart:
             raise self.refusal
 
 
-def start_stage(uow: UnitOfWork, *, stage_id: int, actor: str) -> StageStart:
-    """Start a published pool stage: pairing numbers, rounds, matches and boards.
+def start_stage(
+    uow: UnitOfWork, *, stage_id: int, actor: str, initial_colour: str | None = None
+) -> StageStart:
+    """Start a published pool stage: pairing numbers, rounds, matches and boards; or a Swiss stage
+    (``initial_colour`` "W" or "B" for tests and replays only; otherwise drawn by its lot, committed by
+    the first start, which then refuses as for a pool without its lot).
 
     Each pool's pairing numbers are drawn by the lot committed when its pools were published (docs/rules.md
     §7, docs/lots.md); pairings follow the Berger tables (FIDE C.05 Annex 1); the first-named team has White
@@ -96,6 +112,8 @@ def start_stage(uow: UnitOfWork, *, stage_id: int, actor: str) -> StageStart:
     publishing) gets one now and the stage does not start: the refusal says to start again, so that the
     hash is public before the draw.
     """
+    if uow.setup.event_of_stage(stage_id)[1].kind == StageKind.SWISS.value:
+        return _start_swiss(uow, stage_id, actor=actor, initial_colour=initial_colour)
     event, stage, pools = _startable(uow, stage_id)
     # Only the pools' teams: their names and main players (plain rows, not the whole field as objects).
     entries_of = {pool.id or 0: list(uow.setup.entries_of_pool(pool.id or 0)) for pool in pools}
@@ -116,12 +134,7 @@ def start_stage(uow: UnitOfWork, *, stage_id: int, actor: str) -> StageStart:
         return StageStart((), _commit_missing_lots(uow, event, stage, missing, actor=actor))
     definition = definition_of(event)
     rounds = _create_rounds(uow, stage_id, definition, stage_definition(definition, stage))
-    lineup = _DefaultLineup(
-        main_by_team=uow.setup.main_boards_by_team(team_ids),
-        first_colours=board_colours(definition.team_format.boards, first_named=True),
-        actor=actor,
-        now=utcnow(),
-    )
+    lineup = default_lineup(uow, team_ids, definition.team_format.boards, actor=actor)
     lot_ids: list[int] = []
     offset = 0
     for pool in pools:
@@ -157,13 +170,37 @@ def _commit_missing_lots(
 
 
 @dataclass(frozen=True, slots=True)
-class _DefaultLineup:
+class DefaultLineup:
     """What every new board starts with: the teams' main players, colours by board, who and when."""
 
     main_by_team: Mapping[int, Mapping[int, int]]
     first_colours: Sequence[str]
     actor: str
     now: datetime
+
+
+def default_lineup(uow: UnitOfWork, team_ids: Iterable[int], boards: int, *, actor: str) -> DefaultLineup:
+    """The default lineup of these teams' new boards: their main players, the first-named team White on
+    the odd boards (docs/rules.md §1)."""
+    return DefaultLineup(
+        main_by_team=uow.setup.main_boards_by_team(team_ids),
+        first_colours=board_colours(boards, first_named=True),
+        actor=actor,
+        now=utcnow(),
+    )
+
+
+def create_boards(uow: UnitOfWork, matches: Iterable[Match], lineup: DefaultLineup) -> None:
+    """The boards of new (flushed) matches with the default lineup and no result (one insert)."""
+    board_rows: list[dict[str, object]] = []
+    for match in matches:
+        first, second = match.first_team_id, match.second_team_id
+        for board_no, colour in enumerate(lineup.first_colours, start=1):
+            first_player = lineup.main_by_team.get(first, {}).get(board_no)
+            second_player = lineup.main_by_team.get(second, {}).get(board_no)
+            white, black = (first_player, second_player) if colour == "W" else (second_player, first_player)
+            board_rows.append(new_board_row(match.id or 0, board_no, white, black, lineup.actor, lineup.now))
+    uow.setup.insert_boards(board_rows)
 
 
 def _startable(uow: UnitOfWork, stage_id: int) -> tuple[Event, Stage, list[Pool]]:
@@ -181,7 +218,11 @@ def _startable(uow: UnitOfWork, stage_id: int) -> tuple[Event, Stage, list[Pool]
 
 
 def _create_rounds(
-    uow: UnitOfWork, stage_id: int, definition: EventDefinition, stage_def: StageDef
+    uow: UnitOfWork,
+    stage_id: int,
+    definition: EventDefinition,
+    stage_def: StageDef,
+    status: RoundStatus = RoundStatus.SCHEDULED,
 ) -> dict[int, Round]:
     """The stage's rounds at their scheduled times (the event's zone), with their lineup deadlines."""
     zone = _zone(definition.timezone)
@@ -195,6 +236,7 @@ def _create_rounds(
             name=f"Round {number}",
             scheduled_at=start,
             lineup_deadline_at=definition.lineup_deadline(start),
+            status=status.value,
         )
     uow.session.add_all(rounds.values())
     uow.flush()
@@ -228,7 +270,7 @@ def _create_pool_games(
     pool: Pool,
     rounds: Mapping[int, Round],
     team_of_number: Mapping[int, int],
-    lineup: _DefaultLineup,
+    lineup: DefaultLineup,
     offset: int,
 ) -> int:
     """The pool's Berger matches and their boards; returns how many tables a round of the pool uses."""
@@ -247,15 +289,7 @@ def _create_pool_games(
     ]
     uow.session.add_all(pool_matches)
     uow.flush()
-    board_rows: list[dict[str, object]] = []
-    for match in pool_matches:
-        first, second = match.first_team_id, match.second_team_id
-        for board_no, colour in enumerate(lineup.first_colours, start=1):
-            first_player = lineup.main_by_team.get(first, {}).get(board_no)
-            second_player = lineup.main_by_team.get(second, {}).get(board_no)
-            white, black = (first_player, second_player) if colour == "W" else (second_player, first_player)
-            board_rows.append(new_board_row(match.id or 0, board_no, white, black, lineup.actor, lineup.now))
-    uow.setup.insert_boards(board_rows)
+    create_boards(uow, pool_matches, lineup)
     return max(len(r.pairings) for r in table)
 
 
@@ -268,6 +302,7 @@ def _mark_started(
     rounds: int,
     lot_ids: list[int],
     actor: str,
+    detail: Mapping[str, object] | None = None,
 ) -> None:
     """The stage (and the event, if it was not yet) is running: audited and announced."""
     stage.status = StageStatus.RUNNING.value
@@ -282,9 +317,94 @@ def _mark_started(
         "stage.start",
         actor=actor,
         event_id=event.id or 0,
-        new={"rounds": rounds, "pools": [pool.letter for pool in pools], "lots": lot_ids},
+        new={"rounds": rounds, "pools": [pool.letter for pool in pools], "lots": lot_ids, **(detail or {})},
     )
     live.announce(uow, f"stage:{stage.id}", kind="stage", status=stage.status)
     live.announce(uow, f"event:{event.slug}", kind="stage", stage_id=stage.id)
     for pool in pools:
         live.announce(uow, f"pool:{pool.id}", kind="rounds")
+
+
+# --- a Swiss stage ----------------------------------------------------------------------------------------
+
+
+COLOURS = {"White": "W", "Black": "B"}
+
+
+def _initial_colour(uow: UnitOfWork, event: Event, stage: Stage, *, actor: str) -> str | Conflict:
+    """The colour drawn by the stage's committed lot (drawn now if still sealed); without a lot, one is
+    committed now and the refusal that says to start again is returned, so the hash is public first."""
+    purpose = pairing_lots.colour_lot_purpose(stage.name)
+    lot = next(
+        (
+            lot
+            for lot in reversed(uow.setup.lots_with_purpose(event.id or 0, purpose))
+            if not (lot.seed_hex is not None and lot.outcome is None)  # not a void lot
+        ),
+        None,
+    )
+    if lot is None:
+        draws.commit_lot(
+            uow,
+            event_id=event.id or 0,
+            purpose=purpose,
+            candidates=list(COLOURS),
+            kind="one",
+            actor=actor,
+            reason=f"committed when {stage.name} was started",
+        )
+        return Conflict(
+            f"{stage.name} did not start: the lot of its initial colour (C.04.6 art. 4.3.1) was committed "
+            "now (the hash is under Draws by lot). Start the stage again to draw it."
+        )
+    if lot.outcome is None:
+        draws.reveal_lot(uow, lot_id=lot.id or 0, actor=actor)
+    assert lot.outcome is not None
+    return COLOURS[str(lot.outcome[0])]
+
+
+def _start_swiss(uow: UnitOfWork, stage_id: int, *, actor: str, initial_colour: str | None) -> StageStart:
+    """One pool of every entrant, numbered by the initial ranking; the rounds wait to be paired."""
+    event, stage = uow.setup.event_of_stage(stage_id)
+    if stage.status not in (StageStatus.DRAFT.value, StageStatus.PUBLISHED.value):
+        raise Conflict(f"{stage.name} is {stage.status}: it has started already")
+    if uow.setup.rounds_of(stage_id) or uow.setup.pools_of(stage_id):
+        raise Conflict(f"{stage.name} already has rounds")
+    if initial_colour is not None and initial_colour not in ("W", "B"):
+        raise ValidationFailed([f"initial colour must be W or B, not {initial_colour!r}"])
+    definition = definition_of(event)
+    stage_def = stage_definition(definition, stage)
+    names, _apart = pool_draft.stage_entrants(uow, stage_id=stage_id)
+    if len(names) < 2:
+        raise Conflict(f"{stage.name} cannot start: it needs at least two teams, it has {len(names)}")
+    colour = initial_colour or _initial_colour(uow, event, stage, actor=actor)
+    if isinstance(colour, Conflict):
+        return StageStart((), colour)
+    field = event_field(uow, event.id or 0)
+    try:
+        state = start_state(
+            [swiss_team(field.domain[field.by_name[name]]) for name in names],
+            boards=definition.team_format.boards,
+            rounds=stage_def.rounds,
+            initial_colour=colour,
+            pairing=stage_def.pairing,
+        )
+    except SwissError as error:
+        raise ValidationFailed([f"{stage.name}: {error}"]) from None
+    pool = uow.repo.add(
+        Pool(
+            stage_id=stage_id,
+            letter=SWISS_POOL_LETTER,
+            status=PoolStatus.PUBLISHED.value,
+            published_at=utcnow(),
+        )
+    )
+    for number, team in enumerate(state.teams, start=1):  # team pairing numbers (C.04.6 art. 1.1)
+        uow.session.add(
+            PoolEntry(pool_id=pool.id or 0, team_id=field.by_name[team.name], pairing_number=number)
+        )
+    uow.session.add(SwissStage(stage_id=stage_id, initial_colour=colour))
+    rounds = _create_rounds(uow, stage_id, definition, stage_def, RoundStatus.UNPAIRED)
+    detail = {"initial_colour": colour, "pairing_numbers": [team.name for team in state.teams]}
+    _mark_started(uow, event, stage, [pool], rounds=len(rounds), lot_ids=[], actor=actor, detail=detail)
+    return StageStart(tuple(r.id or 0 for r in rounds.values()))

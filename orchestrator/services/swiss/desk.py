@@ -1,0 +1,109 @@
+"""What the Swiss round desk page shows (docs/swiss.md, docs/staff-guide.md): the stage's rounds, the draft
+in review, the round that can still be paired again, the teams with their pairing numbers, and the
+event's teams that could enter late."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from orchestrator.adapters.tables import Event, RoundStatus, Stage, StageKind, StageStatus
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.services.errors import Conflict, NotFound
+from orchestrator.services.swiss.rounds import RoundView, describe_round
+from orchestrator.services.swiss.state import PUBLISHED_ROUNDS
+
+
+@dataclass(frozen=True, slots=True)
+class DeskRound:
+    id: int
+    number: int
+    status: str
+    scheduled_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class DeskTeam:
+    id: int
+    name: str
+    pairing_number: int
+    joined_round: int
+    withdrawn_round: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SwissDesk:
+    event_id: int
+    event_slug: str
+    event_name: str
+    stage_id: int
+    stage_name: str
+    stage_status: str
+    rounds: tuple[DeskRound, ...]
+    draft: RoundView | None
+    next_round: int | None  # the round "Pair the next round" would pair (None: none left, or a draft)
+    repairable: DeskRound | None  # the last published round, while nothing of it has started
+    teams: tuple[DeskTeam, ...]
+    candidates: tuple[tuple[int, str], ...]  # the event's teams not in the stage (late entries)
+    last: RoundView | None  # the last published round's pairing
+
+    @property
+    def started(self) -> bool:
+        return (
+            self.stage_status != StageStatus.DRAFT.value and self.stage_status != StageStatus.PUBLISHED.value
+        )
+
+    @property
+    def open_rounds(self) -> tuple[DeskRound, ...]:
+        """Rounds not published yet (a team can be marked absent for them)."""
+        return tuple(
+            r for r in self.rounds if r.status in (RoundStatus.UNPAIRED.value, RoundStatus.DRAFT.value)
+        )
+
+    @property
+    def in_play(self) -> tuple[DeskTeam, ...]:
+        return tuple(t for t in self.teams if t.withdrawn_round is None)
+
+
+def swiss_desk(uow: UnitOfWork, *, stage_id: int) -> SwissDesk:
+    stage = uow.swiss.get(Stage, stage_id)
+    if stage is None:
+        raise NotFound(f"stage {stage_id} does not exist")
+    if stage.kind != StageKind.SWISS.value:
+        raise Conflict(f"{stage.name} is not a Swiss stage")
+    event = uow.swiss.get_or_raise(Event, stage.event_id)
+    rounds = tuple(
+        DeskRound(r.id or 0, r.number, r.status, r.scheduled_at) for r in uow.swiss.rounds_of_stage(stage_id)
+    )
+    pools = uow.swiss.pools_of_stage(stage_id)
+    entries = uow.setup.entries_of_pool(pools[0].id or 0) if pools else ()
+    names = {t.id or 0: t.name for t in uow.setup.teams_of(event.id or 0)}
+    teams = tuple(
+        DeskTeam(e.team_id, names[e.team_id], e.pairing_number, e.joined_round or 1, e.withdrawn_round)
+        for e in entries
+    )
+    in_stage = {t.id for t in teams}
+    drafted = next((r for r in rounds if r.status == RoundStatus.DRAFT.value), None)
+    published = [r for r in rounds if r.status in PUBLISHED_ROUNDS]
+    last = published[-1] if published else None
+    unpaired = next((r.number for r in rounds if r.status == RoundStatus.UNPAIRED.value), None)
+    repairable = None
+    if last is not None and last.status == RoundStatus.SCHEDULED.value and drafted is None:
+        repairable = None if uow.swiss.round_has_games(last.id) else last
+    return SwissDesk(
+        event_id=event.id or 0,
+        event_slug=event.slug,
+        event_name=event.name,
+        stage_id=stage_id,
+        stage_name=stage.name,
+        stage_status=stage.status,
+        rounds=rounds,
+        draft=None if drafted is None else describe_round(uow, round_id=drafted.id),
+        next_round=None if drafted is not None else unpaired,
+        repairable=repairable,
+        teams=teams,
+        candidates=tuple(
+            (tid, name) for tid, name in sorted(names.items(), key=lambda x: x[1]) if tid not in in_stage
+        ),
+        last=None if last is None else describe_round(uow, round_id=last.id),
+    )

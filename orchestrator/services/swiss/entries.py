@@ -1,0 +1,278 @@
+"""Staff operations on the teams of a running Swiss stage (docs/swiss.md, "The server"), each in the
+caller's unit of work, audited and announced.
+
+The "next round" of each operation is the first round not yet published. A draft pairing of that round
+(``RoundStatus.DRAFT``) was made without the change: it is discarded (the round is unpaired again) and the
+returned ``TeamChange`` says so; staff pair it again.
+
+- ``withdraw_team``: the team is no longer paired from the next round on (``pool_entry.withdrawn_*``); its
+  results so far stand, and it withdraws from the event (``team.withdrawn_at``, as a pool withdrawal
+  does), so it qualifies for no later stage. A match of a round already published is not touched: forfeit
+  it on the match sheet if the team does not play it.
+- ``add_late_entry``: a team of the event not in the stage (added to the event with the roster import,
+  docs/staff-guide.md) joins from the next round with the next team pairing number (C.04.6 art. 1.1.3);
+  it scores nothing for the rounds before.
+- ``mark_absent``: the team is not paired in a round not yet published (it scores nothing for it).
+- ``end_swiss_early``: the rounds after the last complete one, none of which may have started, are
+  cancelled (their unstarted matches and bye deleted); the stage is closed, so the standings after the
+  last complete round become final (``results.standings.close_stage``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from orchestrator.adapters.tables import (
+    PoolEntry,
+    Round,
+    RoundStatus,
+    SwissRoundRole,
+    SwissRoundTeam,
+    Team,
+)
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.db import utcnow
+from orchestrator.domain.swiss import SwissError, SwissState, SwissTeam
+from orchestrator.domain.swiss import add_late_entry as domain_late_entry
+from orchestrator.domain.swiss import mark_absent as domain_absent
+from orchestrator.domain.swiss import withdraw_team as domain_withdraw
+from orchestrator.domain.swiss.simulate import swiss_team
+from orchestrator.services import live
+from orchestrator.services.errors import Conflict, ValidationFailed
+from orchestrator.services.results.standings import ClosedStage, close_stage
+from orchestrator.services.setup.event_setup import event_field
+from orchestrator.services.swiss.state import (
+    PUBLISHED_ROUNDS,
+    SwissStage,
+    running_swiss_stage,
+    swiss_state_of,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TeamChange:
+    """What an operation on a team did: the team, the round it applies from, and the draft discarded."""
+
+    team_id: int
+    team: str
+    round_no: int
+    discarded_draft: int | None = None  # the round whose draft pairing was discarded
+
+    @property
+    def message(self) -> str:
+        if self.discarded_draft is None:
+            return ""
+        return f"The draft pairing of round {self.discarded_draft} was discarded: pair it again."
+
+
+def _next_round(rows: SwissStage) -> Round:
+    rnd = next(
+        (r for r in rows.rounds if r.status in (RoundStatus.UNPAIRED.value, RoundStatus.DRAFT.value)), None
+    )
+    if rnd is None:
+        raise Conflict(f"Every round of {rows.stage.name} is published: there is no round left to change")
+    return rnd
+
+
+def _discard_draft(uow: UnitOfWork, rnd: Round, *, actor: str, event_id: int | None, why: str) -> int | None:
+    """Unpair a round whose draft the change makes stale; the round's number, or None without a draft."""
+    if rnd.status != RoundStatus.DRAFT.value:
+        return None
+    record = uow.swiss.pairing_of(rnd.id or 0)
+    if record is not None:
+        record.draft = None
+        uow.session.add(record)
+    rnd.status = RoundStatus.UNPAIRED.value
+    uow.session.add(rnd)
+    uow.audit.change(rnd, "swiss.discard_draft", actor=actor, event_id=event_id, reason=why)
+    return rnd.number
+
+
+def _entry(uow: UnitOfWork, rows: SwissStage, team_id: int) -> tuple[PoolEntry, Team]:
+    entry = uow.setup.entry_of_team(rows.stage.id or 0, team_id)
+    team = uow.swiss.get(Team, team_id)
+    if entry is None or team is None:
+        raise ValidationFailed([f"team {team_id} does not play in {rows.stage.name}"])
+    return entry, team
+
+
+def _announce(uow: UnitOfWork, rows: SwissStage) -> None:
+    live.announce(uow, f"stage:{rows.stage.id}", kind="teams")
+    live.announce(uow, f"pool:{rows.pool.id}", kind="standings")
+    live.announce(uow, f"event:{rows.event.slug}", kind="stage", stage_id=rows.stage.id)
+
+
+def _allowed(change: Callable[[SwissState], SwissState], uow: UnitOfWork, stage_id: int) -> SwissState:
+    """The domain's own check of a change on the stored state (Conflict with its reason)."""
+    try:
+        return change(swiss_state_of(uow, stage_id, count_unfinished_as_draws=True).state)
+    except SwissError as error:
+        raise Conflict(str(error)) from None
+
+
+def _need_reason(reason: str) -> str:
+    if not reason.strip():
+        raise ValidationFailed(["reason: say why (it is kept with the audit)"])
+    return reason.strip()
+
+
+def withdraw_team(uow: UnitOfWork, *, stage_id: int, team_id: int, reason: str, actor: str) -> TeamChange:
+    """The team is not paired from the next round on (module docstring)."""
+    why = _need_reason(reason)
+    rows = running_swiss_stage(uow, stage_id, what="its teams can no longer be changed")
+    entry, team = _entry(uow, rows, team_id)
+    if entry.withdrawn_at is not None:
+        raise Conflict(
+            f"{team.name} withdrew from {rows.stage.name} already (from round {entry.withdrawn_round}, "
+            f"recorded by {entry.withdrawn_by})"
+        )
+    rnd = _next_round(rows)
+    _allowed(lambda state: domain_withdraw(state, team.name, from_round=rnd.number), uow, stage_id)
+    now = utcnow()
+    entry.withdrawn_at, entry.withdrawn_by, entry.withdrawn_round = now, actor, rnd.number
+    uow.session.add(entry)
+    if team.withdrawn_at is None:
+        team.withdrawn_at = now
+        uow.session.add(team)
+    discarded = _discard_draft(
+        uow, rnd, actor=actor, event_id=rows.event.id, why=f"{team.name} withdrew from {rows.stage.name}"
+    )
+    uow.flush()
+    uow.audit.change(
+        team,
+        "swiss.withdraw",
+        actor=actor,
+        event_id=rows.event.id,
+        new={"from_round": rnd.number},
+        reason=why,
+    )
+    _announce(uow, rows)
+    return TeamChange(team_id, team.name, rnd.number, discarded)
+
+
+def add_late_entry(
+    uow: UnitOfWork, *, stage_id: int, team_id: int, reason: str, actor: str, from_round: int | None = None
+) -> TeamChange:
+    """A team of the event joins the stage from the next round (or the later ``from_round``)."""
+    why = _need_reason(reason)
+    rows = running_swiss_stage(uow, stage_id, what="its teams can no longer be changed")
+    team = uow.swiss.get(Team, team_id)
+    if team is None or team.event_id != rows.event.id:
+        raise ValidationFailed([f"team {team_id} is not a team of {rows.event.name}: import it first"])
+    if uow.setup.entry_of_team(stage_id, team_id) is not None:
+        raise Conflict(f"{team.name} already plays in {rows.stage.name}")
+    if team.withdrawn_at is not None:
+        raise Conflict(f"{team.name} has withdrawn from the event")
+    rnd = _next_round(rows)
+    joined = from_round or rnd.number
+    if joined < rnd.number:
+        raise ValidationFailed(
+            [f"from_round: round {rnd.number - 1} is published; choose round {rnd.number} or later"]
+        )
+    field = event_field(uow, rows.event.id or 0)
+    base = swiss_team(field.domain[team_id])
+    entrant = SwissTeam(base.name, base.ratings, joined=joined)
+    state = _allowed(lambda state: domain_late_entry(state, entrant), uow, stage_id)
+    if not base.ratings:
+        raise ValidationFailed([f"{team.name} has no players: import its roster first"])
+    number = len(state.teams)  # the next team pairing number
+    uow.session.add(
+        PoolEntry(pool_id=rows.pool.id or 0, team_id=team_id, pairing_number=number, joined_round=joined)
+    )
+    target = rows.round(joined)
+    discarded = _discard_draft(
+        uow, target, actor=actor, event_id=rows.event.id, why=f"{team.name} joined {rows.stage.name}"
+    )
+    uow.flush()
+    uow.audit.change(
+        team,
+        "swiss.late_entry",
+        actor=actor,
+        event_id=rows.event.id,
+        new={"stage_id": stage_id, "from_round": joined, "pairing_number": number},
+        reason=why,
+    )
+    _announce(uow, rows)
+    return TeamChange(team_id, team.name, joined, discarded)
+
+
+def mark_absent(
+    uow: UnitOfWork, *, stage_id: int, team_id: int, round_no: int, reason: str, actor: str
+) -> TeamChange:
+    """The team is not paired in ``round_no``, a round not yet published."""
+    why = _need_reason(reason)
+    rows = running_swiss_stage(uow, stage_id, what="its teams can no longer be changed")
+    _row, team = _entry(uow, rows, team_id)
+    rnd = rows.round(round_no)
+    if rnd.status not in (RoundStatus.UNPAIRED.value, RoundStatus.DRAFT.value):
+        raise Conflict(
+            f"Round {round_no} is {rnd.status}: {team.name} can be marked absent only before it is published"
+        )
+    if uow.swiss.round_team(rnd.id or 0, team_id) is not None:
+        raise Conflict(f"{team.name} is already marked absent for round {round_no}")
+    _allowed(lambda state: domain_absent(state, team.name, round_no=round_no), uow, stage_id)
+    uow.session.add(
+        SwissRoundTeam(
+            round_id=rnd.id or 0,
+            team_id=team_id,
+            role=SwissRoundRole.ABSENT.value,
+            reason=why,
+            recorded_by=actor,
+        )
+    )
+    discarded = _discard_draft(
+        uow, rnd, actor=actor, event_id=rows.event.id, why=f"{team.name} is absent from round {round_no}"
+    )
+    uow.flush()
+    uow.audit.change(
+        team, "swiss.absent", actor=actor, event_id=rows.event.id, new={"round": round_no}, reason=why
+    )
+    _announce(uow, rows)
+    return TeamChange(team_id, team.name, round_no, discarded)
+
+
+def end_swiss_early(
+    uow: UnitOfWork, *, stage_id: int, reason: str, actor: str, now: datetime | None = None
+) -> ClosedStage:
+    """Cancel the rounds after the last complete one and close the stage (module docstring); call
+    ``raise_refusal()`` on the result after the unit of work."""
+    why = _need_reason(reason)
+    rows = running_swiss_stage(uow, stage_id, what="its teams can no longer be changed")
+    finished = [r.number for r in rows.rounds if r.status == RoundStatus.FINISHED.value]
+    last = max(finished, default=0)
+    later = [r for r in rows.rounds if r.number > last]
+    started = [
+        r.number
+        for r in later
+        if r.status in PUBLISHED_ROUNDS
+        and (r.status != RoundStatus.SCHEDULED.value or uow.swiss.round_has_games(r.id or 0))
+    ]
+    if started:
+        raise Conflict(
+            f"{rows.stage.name} cannot end early: round {started[0]} has started (games, results, lineups or "
+            "forfeits exist); finish it, or forfeit its matches, first"
+        )
+    if last == 0:
+        raise Conflict(f"{rows.stage.name} cannot end early: no round is complete yet")
+    for rnd in later:
+        uow.swiss.delete_round_games(rnd.id or 0)
+        record = uow.swiss.pairing_of(rnd.id or 0)
+        if record is not None:
+            record.draft = None
+            uow.session.add(record)
+        rnd.status = RoundStatus.CANCELLED.value
+        uow.session.add(rnd)
+    uow.flush()
+    uow.session.expire_all()
+    uow.audit.change(
+        rows.stage,
+        "swiss.end_early",
+        actor=actor,
+        event_id=rows.event.id,
+        new={"last_round": last, "cancelled": [r.number for r in later]},
+        reason=why,
+    )
+    # A refusal (a tie-break lot committed now) is returned: the caller raises it after the commit.
+    return close_stage(uow, stage_id=stage_id, actor=actor, now=now)

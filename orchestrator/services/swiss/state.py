@@ -1,0 +1,184 @@
+"""A stored Swiss stage as the pairing engine sees it (docs/swiss.md, "The server").
+
+``swiss_state_of`` builds the domain ``SwissState`` from the database: the stage's one pool in
+team-pairing-number order (late entries join at ``pool_entry.joined_round``, withdrawals leave at
+``withdrawn_round``, absences are ``swiss_round_team`` rows), every published match with its result as the
+standings count it (whole-match forfeits and fair-play annulments included) and every bye. A match still
+missing a result is not in the state: its boards are listed in ``missing``, unless the caller counts
+unfinished games as draws (staff's choice when pairing, recorded with the round).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, replace
+
+from orchestrator.adapters.tables import (
+    Event,
+    Pool,
+    Round,
+    RoundStatus,
+    Stage,
+    StageKind,
+    StageStatus,
+    SwissRoundRole,
+)
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.domain.event import StageDef
+from orchestrator.domain.scoring import GameResult, MatchForfeit, MatchRecord, match_game_points
+from orchestrator.domain.swiss import SwissState, SwissTeam, bye_match
+from orchestrator.domain.swiss.simulate import swiss_team
+from orchestrator.services.definitions import definition_of
+from orchestrator.services.errors import Conflict, NotFound
+from orchestrator.services.results.standings import effective_result, forfeit_record, match_is_complete
+from orchestrator.services.setup.event_setup import event_field, stage_definition
+
+# Rounds whose pairing is public (their matches and bye count); UNPAIRED, DRAFT and CANCELLED do not.
+PUBLISHED_ROUNDS = frozenset(
+    {
+        RoundStatus.SCHEDULED.value,
+        RoundStatus.PAIRED.value,
+        RoundStatus.PLAYING.value,
+        RoundStatus.FINISHED.value,
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SwissStage:
+    """A running Swiss stage's rows: the event, the stage and its definition, its pool and rounds."""
+
+    event: Event
+    stage: Stage
+    stage_def: StageDef
+    pool: Pool
+    rounds: tuple[Round, ...]
+    boards: int
+
+    def round(self, number: int) -> Round:
+        for rnd in self.rounds:
+            if rnd.number == number:
+                return rnd
+        raise NotFound(f"{self.stage.name} has no round {number}")
+
+
+def swiss_stage(uow: UnitOfWork, stage_id: int) -> SwissStage:
+    """The stage's rows (NotFound for an unknown stage, Conflict for one that is not a started Swiss)."""
+    stage = uow.swiss.get(Stage, stage_id)
+    if stage is None:
+        raise NotFound(f"stage {stage_id} does not exist")
+    if stage.kind != StageKind.SWISS.value:
+        raise Conflict(f"{stage.name} is not a Swiss stage")
+    pools = uow.swiss.pools_of_stage(stage_id)
+    if not pools:
+        raise Conflict(f"{stage.name} has not started: start it first")
+    event = uow.swiss.get_or_raise(Event, stage.event_id)
+    definition = definition_of(event)
+    stage_def = stage_definition(definition, stage)
+    rounds = tuple(uow.swiss.rounds_of_stage(stage_id))
+    return SwissStage(event, stage, stage_def, pools[0], rounds, definition.team_format.boards)
+
+
+def running_swiss_stage(uow: UnitOfWork, stage_id: int, *, what: str) -> SwissStage:
+    """The stage's rows, locked (one change to a Swiss stage at a time), when it is running; Conflict
+    saying that ``what`` ("its rounds can no longer be paired") cannot be done otherwise."""
+    rows = swiss_stage(uow, stage_id)
+    uow.locks.lock(Stage, stage_id)
+    if rows.stage.status != StageStatus.RUNNING.value:
+        raise Conflict(f"{rows.stage.name} is {rows.stage.status}: {what}")
+    return rows
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSwiss:
+    """The state of a stored Swiss stage, the team id of each name, and the boards still without a result
+    (as "round 2, Norway – Sweden board 3"): the state leaves their matches out, or counts those boards as
+    draws when asked to."""
+
+    rows: SwissStage
+    state: SwissState
+    team_ids: dict[str, int]
+    missing: tuple[str, ...]
+
+    def name_of(self, team_id: int) -> str:
+        return next(name for name, tid in self.team_ids.items() if tid == team_id)
+
+
+def swiss_state_of(uow: UnitOfWork, stage_id: int, *, count_unfinished_as_draws: bool = False) -> StoredSwiss:
+    """The domain state of a Swiss stage from the database (module docstring)."""
+    rows = swiss_stage(uow, stage_id)
+    definition = definition_of(rows.event)
+    settings = uow.swiss.settings_of(stage_id)
+    field = event_field(uow, rows.event.id or 0)
+    published = {rnd.id: rnd.number for rnd in rows.rounds if rnd.status in PUBLISHED_ROUNDS}
+    absent: dict[int, set[int]] = defaultdict(set)
+    byes: list[tuple[int, int]] = []
+    for row, number in uow.swiss.round_teams_of_stage(stage_id):
+        if row.role == SwissRoundRole.ABSENT.value:
+            absent[row.team_id].add(number)
+        elif row.round_id in published:
+            byes.append((row.team_id, number))
+    entries = uow.setup.entries_of_pool(rows.pool.id or 0)
+    teams: list[SwissTeam] = []
+    for entry in entries:
+        base = swiss_team(field.domain[entry.team_id])
+        teams.append(
+            SwissTeam(
+                base.name,
+                base.ratings,
+                joined=entry.joined_round or 1,
+                withdrawn=entry.withdrawn_round,
+                absent=frozenset(absent[entry.team_id]),
+            )
+        )
+    boards = rows.boards
+    records, missing = _records(uow, rows, boards, count_unfinished_as_draws, set(published))
+    state = SwissState(
+        teams=tuple(teams),
+        boards=boards,
+        rounds=rows.stage_def.rounds,
+        scoring=definition.match_scoring,
+        initial_colour=settings.initial_colour if settings is not None else "W",
+        pairing=rows.stage_def.pairing,
+        name=f"{rows.event.name}: {rows.stage.name}",
+    )
+    bye_records = [bye_match(state, field.name(team_id), number) for team_id, number in byes]
+    matches = tuple(sorted([*records, *bye_records], key=lambda m: (m.round, m.team_b is None)))
+    team_ids = {field.name(entry.team_id): entry.team_id for entry in entries}
+    return StoredSwiss(rows, replace(state, matches=matches), team_ids, missing)
+
+
+def _records(
+    uow: UnitOfWork,
+    rows: SwissStage,
+    boards: int,
+    as_draws: bool,
+    published: set[int | None],
+) -> tuple[list[MatchRecord], tuple[str, ...]]:
+    in_rounds, boards_by_match = uow.results.matches_and_boards_of_pool(rows.pool.id or 0)
+    annulled = uow.results.annulled_player_ids(rows.event.id or 0)
+    ids = (t for m in in_rounds for t in (m.match.first_team_id, m.match.second_team_id))
+    names = {tid: team.name for tid, team in uow.swiss.teams_by_id(ids).items()}
+    records: list[MatchRecord] = []
+    missing: list[str] = []
+    for item in in_rounds:
+        match = item.match
+        if match.round_id not in published:
+            continue
+        a, b = names[match.first_team_id], names[match.second_team_id]
+        match_boards = boards_by_match.get(match.id or 0, [])
+        forfeit = MatchForfeit(match.forfeit)
+        if forfeit is not MatchForfeit.NONE:
+            records.append(forfeit_record(item.round_number, a, b, forfeit, boards))
+            continue
+        results = [effective_result(board, annulled) for board in match_boards]
+        if not match_is_complete(match, match_boards):
+            pending = [board.board_no for board in match_boards if not GameResult(board.result).is_final]
+            where = ", ".join(str(n) for n in pending) or "all"
+            missing.append(f"round {item.round_number}, {a} – {b} board {where}")
+            if not as_draws:
+                continue
+            results = [r if r.is_final else GameResult.DRAW for r in results] or [GameResult.DRAW] * boards
+        gp_a, gp_b = match_game_points(results)
+        records.append(MatchRecord(item.round_number, a, b, gp_a, gp_b))
+    return records, tuple(missing)
