@@ -2,7 +2,7 @@
 absences, and late entries (docs/swiss.md)
 
 Revision ID: 5b7e2c9d1a44
-Revises: 0fcc50bf05b4
+Revises: 5b7d21c4e8a1
 Create Date: 2026-12-04 13:10:00.000000+00:00
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "5b7e2c9d1a44"
-down_revision: str | None = "0fcc50bf05b4"
+down_revision: str | None = "5b7d21c4e8a1"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
