@@ -78,14 +78,13 @@ class _Row:
     team: str
     federation: str
     seed: int
-    name: str
-    account: str
-    sex: Sex
-    birth_year: int
-    rating: int
     main_board: int | None
     category: Category
     player: DomainPlayer
+
+    @property
+    def account(self) -> str:
+        return self.player.account
 
 
 @dataclass
@@ -195,11 +194,6 @@ def _read_row(values: dict[str, str], line: int, team_format: TeamFormat) -> tup
         team=text["team"],
         federation=federation,
         seed=seed,
-        name=text["name"],
-        account=text["account"].lower(),
-        sex=sex,
-        birth_year=birth_year,
-        rating=rating,
         main_board=main_board,
         category=category,
         player=player,
@@ -410,27 +404,20 @@ def _check_accounts(
     uow: UnitOfWork, event_id: int, teams: dict[str, _TeamRows], kept: dict[str, Team], bad: Report
 ) -> None:
     kept_ids = {t.id: t.name for t in kept.values()}
-    taken = {
-        p.account.lower(): kept_ids[p.team_id]
-        for p in uow.setup.players_of_event(event_id)
-        if p.team_id in kept_ids
-    }
+    kept_players = [p for p in uow.setup.players_of_event(event_id) if p.team_id in kept_ids]
+    taken = {p.account.lower(): kept_ids[p.team_id] for p in kept_players}
     for team in teams.values():
         for row in team.rows:
             if row.account in taken:
                 bad(row.line, f"duplicate account {row.account!r}: already plays for {taken[row.account]}")
-    _check_fide_ids(uow, event_id, teams, kept_ids, bad)
+    _check_fide_ids(teams, kept_players, kept_ids, bad)
 
 
 def _check_fide_ids(
-    uow: UnitOfWork, event_id: int, teams: dict[str, _TeamRows], kept_ids: dict[int | None, str], bad: Report
+    teams: dict[str, _TeamRows], kept_players: list[Player], kept_ids: dict[int | None, str], bad: Report
 ) -> None:
     """A FIDE id belongs to one player of the event: in the file and among the teams the file keeps."""
-    owner = {
-        p.fide_id: f"{p.name} of {kept_ids[p.team_id]}"
-        for p in uow.setup.players_of_event(event_id)
-        if p.team_id in kept_ids and p.fide_id is not None
-    }
+    owner = {p.fide_id: f"{p.name} of {kept_ids[p.team_id]}" for p in kept_players if p.fide_id is not None}
     for team in teams.values():
         for row in team.rows:
             fide_id = row.player.fide_id
@@ -439,7 +426,7 @@ def _check_fide_ids(
             if fide_id in owner:
                 bad(row.line, f"FIDE id {fide_id} is already given to {owner[fide_id]}")
             else:
-                owner[fide_id] = f"{row.name} (line {row.line})"
+                owner[fide_id] = f"{row.player.name} (line {row.line})"
 
 
 def _check_started(
