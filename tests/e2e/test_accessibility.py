@@ -17,15 +17,14 @@ from typing import Any
 
 import pytest
 
+from tests.support.accessibility import axe, failing, report, violations
 from tests.support.browser import log_in
-from tests.support.ci import missing
 from tests.support.demo_served import FinishedDemo
 
 pytest.importorskip("playwright.sync_api")
 
 pytestmark = [pytest.mark.timeout(300)]
 WIDTHS = [(390, 844), (1280, 900)]
-FAILING = ("serious", "critical")
 
 
 def public_pages(demo: FinishedDemo) -> dict[str, str]:
@@ -50,8 +49,14 @@ def public_pages(demo: FinishedDemo) -> dict[str, str]:
 
 
 def staff_pages(demo: FinishedDemo) -> dict[str, str]:
-    """The results desk (overview, a round, a match's entry form, closing a stage), lineups, audit, lots."""
+    """The results desk (overview, a round, a match's entry form, closing a stage), lineups, audit, lots,
+    and the captain's pages as staff see them when acting for a team (the same templates a captain gets)."""
+    event = f"/events/{demo.slug}"
+    [match, *_] = demo.links(f"{event}/stages/group/pools/A", rf'href="{event}/matches/(\d+)"')
+    [team, *_] = demo.links(f"{event}/matches/{match}", rf'href="{event}/teams/(\d+)"')
     return {
+        "captain home": f"/captain?team_id={team}",
+        "captain lineup": f"/captain/matches/{match}/lineup?team_id={team}",
         "results desk": f"/staff/events/{demo.slug}/results",
         "round results": "/staff/rounds/1/results",
         "match results": "/staff/matches/1/results",
@@ -64,35 +69,6 @@ def staff_pages(demo: FinishedDemo) -> dict[str, str]:
     }
 
 
-def axe() -> Any:
-    """axe-core's runner (a dev dependency): a missing package fails under CI=true, skips elsewhere."""
-    try:
-        from axe_playwright_python.sync_playwright import Axe
-    except ImportError:
-        missing("axe-playwright-python is not installed (pip install -e '.[dev]')")
-    return Axe()
-
-
-def violations(page: Any, url: str, runner: Any) -> list[dict[str, Any]]:
-    answer = page.goto(url)
-    assert answer is not None and answer.status == 200, f"{url}: {answer.status if answer else None}"
-    page.wait_for_load_state("load")
-    return list(runner.run(page).response["violations"])
-
-
-def report(found: dict[str, list[dict[str, Any]]], width: int) -> str:
-    """Every violation with its nodes, page by page."""
-    lines = []
-    for name, items in found.items():
-        for v in items:
-            head = f"{v['impact']} {v['id']}: {v['help']} ({len(v['nodes'])} nodes)"
-            lines.append(f"[{width}px] {name}: {head}")
-            for node in v["nodes"]:
-                summary = " ".join((node.get("failureSummary") or "").split())
-                lines.append(f"    {' '.join(map(str, node['target']))}: {node['html'][:200]} | {summary}")
-    return "\n".join(lines)
-
-
 def check(browser: Any, demo: FinishedDemo, pages: dict[str, str], width: int, height: int, *, staff: bool):
     runner = axe()
     context = browser.new_context(viewport={"width": width, "height": height})
@@ -103,8 +79,8 @@ def check(browser: Any, demo: FinishedDemo, pages: dict[str, str], width: int, h
     context.close()
     text = report(found, width)
     print(text or f"[{width}px] no violation on {', '.join(pages)}")
-    failing = [f"{name}: {v['id']}" for name, items in found.items() for v in items if v["impact"] in FAILING]
-    assert not failing, f"serious or critical violations: {failing}\n{text}"
+    bad = failing(found)
+    assert not bad, f"serious or critical violations: {bad}\n{text}"
 
 
 @pytest.mark.parametrize(("width", "height"), WIDTHS)

@@ -12,6 +12,7 @@ import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,6 +24,7 @@ from orchestrator.services.playoff.armageddon import (
     reveal_armageddon_lot,
 )
 from orchestrator.services.playoff.armageddon_game import record_armageddon_result, set_armageddon_game
+from tests.support.accessibility import axe, failing, report, violations
 from tests.support.browser import log_in
 from tests.support.playoff import SEED_B, PlayoffSetup, draw_category, play_duel, playoff_with_bracket
 from tests.support.server import LiveServer
@@ -57,9 +59,13 @@ def scene(live_server: LiveServer) -> Scene:
     return Scene(setup, duel_id, first, second)
 
 
-def captain_nominates(browser: object, live_server: LiveServer, scene: Scene, username: str) -> str:
+def captain_nominates(
+    browser: object, live_server: LiveServer, scene: Scene, username: str, *, check_access: bool = False
+) -> str:
     page = browser.new_context().new_page()  # type: ignore[attr-defined]
     log_in(page, live_server.base_url, username, PASSWORD, landing="/captain")
+    if check_access:
+        captain_pages_are_accessible(page, live_server.base_url, scene.duel_id)
     page.click(f"a[href='/captain/duels/{scene.duel_id}/armageddon']")
     choice = page.locator("#account option").last.inner_text()
     page.select_option("#account", index=page.locator("#account option").count() - 1)
@@ -68,6 +74,34 @@ def captain_nominates(browser: object, live_server: LiveServer, scene: Scene, us
     name = choice.split(" (")[0]
     page.context.close()
     return name
+
+
+def captain_pages_are_accessible(page: Any, base_url: str, duel_id: int) -> None:
+    """axe-core on the captain's home and Armageddon nomination pages, at phone and desktop width."""
+    runner = axe()
+    for width, height in ((390, 844), (1280, 900)):
+        page.set_viewport_size({"width": width, "height": height})
+        found = {
+            name: violations(page, base_url + path, runner)
+            for name, path in (
+                ("captain home", "/captain"),
+                ("nomination", f"/captain/duels/{duel_id}/armageddon"),
+            )
+        }
+        bad = failing(found)
+        assert not bad, f"serious or critical violations: {bad}\n{report(found, width)}"
+    page.goto(base_url + "/captain")
+
+
+def armageddon_game_is_linked(page: Any, base_url: str, slug: str) -> None:
+    """The play-off stage page links the Armageddon's match page, whose one board links the game."""
+    page.goto(f"{base_url}/events/{slug}/stages/playoff")
+    page.locator("li.armageddon a").first.click()
+    playwright_api.expect(page.locator("main")).to_contain_text("a draw sends Black's team through")
+    link = page.get_by_role("link", name="Watch game")
+    playwright_api.expect(link).to_have_count(1)
+    playwright_api.expect(link).to_have_attribute("href", "https://lichess.org/Xy12Ab34")
+    page.close()
 
 
 def test_two_captains_nominate_the_lots_are_drawn_and_the_spectator_sees_the_result_live(
@@ -80,7 +114,7 @@ def test_two_captains_nominate_the_lots_are_drawn_and_the_spectator_sees_the_res
     card = spectator.locator("#duel-III")
     playwright_api.expect(card).to_contain_text("sealed (0 of 2 in)")
 
-    first_name = captain_nominates(browser, live_server, scene, "cap-first")
+    first_name = captain_nominates(browser, live_server, scene, "cap-first", check_access=True)
     playwright_api.expect(card).to_contain_text("sealed")
     assert first_name not in card.inner_text()  # still sealed for the spectator
     second_name = captain_nominates(browser, live_server, scene, "cap-second")
@@ -99,6 +133,9 @@ def test_two_captains_nominate_the_lots_are_drawn_and_the_spectator_sees_the_res
         )
     with factory() as uow:
         set_armageddon_game(uow, duel_id=scene.duel_id, game_ref="lichess.org/Xy12Ab34", actor="arbiter")
+    watch = card.get_by_role("link", name="Watch the game")
+    playwright_api.expect(watch).to_have_attribute("href", "https://lichess.org/Xy12Ab34")
+    armageddon_game_is_linked(spectator.context.new_page(), live_server.base_url, scene.setup.slug)
     with factory() as uow:
         record_armageddon_result(uow, duel_id=scene.duel_id, result="0-1", actor="arbiter")
     black = scene.second if chooser == scene.first else scene.first
