@@ -2,6 +2,7 @@
 
 Run: .venv/bin/python bench/pages.py [--data-dir DIR] [--duration 10] [--connections 16] [--threads 2]
      .venv/bin/python bench/pages.py --database postgres --workers 2 --connections 200
+     .venv/bin/python bench/pages.py --connections 200 --think-ms 100   (spectators who read the page)
 
 The 2020 event (events/online-olympiad-2020.yaml) is played to its champion on SQLite first, exactly as
 bench/whole_event.py --sqlite plays it (``olympiad demo``'s driver, instant games on the stand-in); with
@@ -127,12 +128,18 @@ def run_wrk(url: str, headers: dict[str, str], args: argparse.Namespace) -> tupl
     command = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s", "--latency"]
     for name, value in headers.items():
         command += ["-H", f"{name}: {value}"]
-    command.append(url)
-    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    with tempfile.NamedTemporaryFile("w", suffix=".lua") as script:
+        if args.think_ms:  # wrk calls delay() before each request: the connection's reading time
+            script.write(f"function delay()\n  return {args.think_ms}\nend\n")
+            script.flush()
+            command += ["-s", script.name]
+        out = subprocess.run([*command, url], capture_output=True, text=True, check=True).stdout
+    if args.think_ms:
+        command[-1] = f"<delay() returning {args.think_ms}>"
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
     p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
     p99_ms = float(p99.group(1)) * _UNITS[p99.group(2)] if p99 else float("nan")
-    shown = [part for part in command[:-1] if not part.startswith("If-None-Match") and part != "-H"]
+    shown = [part for part in command if not part.startswith("If-None-Match") and part != "-H"]
     return rps, p99_ms, " ".join(shown) + " [-H 'If-None-Match: <ETag>'] <url>"
 
 
@@ -145,6 +152,7 @@ async def _load(url: str, headers: dict[str, str], args: argparse.Namespace) -> 
             started = time.perf_counter()
             await client.get(url, headers=headers)
             latencies.append(time.perf_counter() - started)
+            await asyncio.sleep(args.think_ms / 1000)
 
     limits = httpx.Limits(max_connections=args.connections)
     async with httpx.AsyncClient(limits=limits, timeout=60) as client:
@@ -168,6 +176,13 @@ def main() -> None:
     parser.add_argument("--duration", type=int, default=10, help="seconds per address")
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--threads", type=int, default=2, help="wrk's threads")
+    parser.add_argument(
+        "--think-ms",
+        type=int,
+        default=0,
+        help="each connection waits this long after every answer, as a spectator reading the page does "
+        "(0: as fast as the server answers, the saturation figure)",
+    )
     parser.add_argument(
         "--tree", type=Path, default=ROOT, help="serve this source tree (a worktree of an earlier commit)"
     )
