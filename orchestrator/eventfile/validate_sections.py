@@ -61,8 +61,8 @@ def read_sections(reader: NodeReader, node: yaml.Node) -> dict[str, Section]:
                     node=fields["eligibility"],
                 )
                 eligibility = None
-        if key is not None and name is not None and eligibility is not None:
-            sections[key] = Section(key, name, eligibility)
+        if key is not None:  # kept with a wrong name or eligibility: its teams are not reported again
+            sections[key] = Section(key, name or key, eligibility or "open")
     return sections
 
 

@@ -85,8 +85,8 @@ def _read_stage(
     fields = reader.mapping(item, path, required=_STAGE_REQUIRED, optional=_STAGE_OPTIONAL)
     if fields is None:
         return None
-    section = read_section_ref(reader, fields, path, sections, what="stage")
     key = _read_stage_key(reader, fields, path, index, seen) if "key" in fields else None
+    section = read_section_ref(reader, fields, path, sections, what="stage")
     name = (
         reader.name(fields["name"], f"{path}.name", what="stage name", limit=MAX_STAGE_NAME)
         if "name" in fields

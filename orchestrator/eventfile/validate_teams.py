@@ -86,7 +86,6 @@ def _read_team(
     )
     if fields is None:
         return None
-    section = read_section_ref(reader, fields, path, sections, what="team")
     name = (
         reader.name(fields["name"], f"{path}.name", what="team name", limit=MAX_TEAM_NAME)
         if "name" in fields
@@ -99,6 +98,7 @@ def _read_team(
                 f"{path}.name", f"team {name!r} is already teams[{seen.names[name]}]", node=fields["name"]
             )
         seen.names.setdefault(name, index)
+    section = read_section_ref(reader, fields, path, sections, what="team")
     federation = reader.text(fields["federation"], f"{path}.federation") if "federation" in fields else None
     if federation is not None:
         if not re.fullmatch(r"[A-Z]{3}", federation):
