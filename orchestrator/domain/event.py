@@ -361,6 +361,7 @@ class EventSummary:
     timezone: str
     stages: tuple[StageSummary, ...]
     bracket: tuple[str, ...]  # "I (Preliminary): Top A 2nd – Top B 3rd"
+    sections: tuple[str, ...] = ()  # "Women [women]: 160 teams, female players only"
 
     def __rich__(self) -> str:
         """Consoles that pretty-print dataclasses (rich) show the text instead."""
@@ -371,6 +372,9 @@ class EventSummary:
             f"{self.name} ({self.slug}): {self.teams} teams, time control {self.time_control}, "
             f"times in {self.timezone}"
         ]
+        if self.sections:
+            lines.append("  Sections:")
+            lines.extend(f"    {line}" for line in self.sections)
         for stage in self.stages:
             when = ""
             if stage.first_round and stage.last_round:
@@ -455,6 +459,11 @@ def summary(event: EventDefinition) -> EventSummary:
         timezone=event.timezone,
         stages=tuple(stages),
         bracket=bracket,
+        sections=tuple(
+            f"{section.name} [{section.key}]: {len(event.teams_of(section.key))} teams"
+            + (", female players only" if section.eligibility == "female" else "")
+            for section in event.sections
+        ),
     )
 
 

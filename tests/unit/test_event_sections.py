@@ -7,8 +7,10 @@ import re
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
-from orchestrator.domain.event import Section, SeedRange
+from orchestrator.cli import app
+from orchestrator.domain.event import Section, SeedRange, summary
 from orchestrator.domain.teams import Player, Sex, section_admits
 from orchestrator.eventfile import EventDefinitionError, parse_event
 
@@ -139,3 +141,21 @@ def test_the_board_prize_minimum_is_read_from_the_file() -> None:
     text = TEXT.replace("board_prizes: {min_games: 8}", "board_prizes: {min_games: 5}")
     assert parse_event(text).board_prize_min_games == 5
     assert "must be at least 1, found 0" in messages(text.replace("min_games: 5", "min_games: 0"))
+
+
+def test_the_summary_names_each_section_with_its_teams() -> None:
+    event = parse_event(TEXT)
+    text = str(summary(event))
+    for section in event.sections:
+        only = ", female players only" if section.eligibility == "female" else ""
+        assert f"    {section.name} [{section.key}]: {len(event.teams_of(section.key))} teams{only}\n" in text
+        for stage in event.stages_of(section.key):
+            assert f"  {stage.name} [{stage.key}] ({section.name} section): " in text
+
+
+def test_the_2020_event_validates_byte_for_byte_as_before_sections(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Written by `olympiad validate events/online-olympiad-2020.yaml` before sections existed.
+    golden = ROOT / "tests" / "fixtures" / "simulate" / "online-olympiad-2020-validate.txt"
+    monkeypatch.chdir(ROOT)
+    run = CliRunner().invoke(app, ["validate", "events/online-olympiad-2020.yaml"])
+    assert run.exit_code == 0 and run.stdout == golden.read_text()
