@@ -273,7 +273,10 @@ def simulate(
     ] = 2020,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="print only the champion")] = False,
     trf_dir: Annotated[
-        Path | None, typer.Option("--trf-dir", help="write a TRF-2026 file per Swiss stage into this folder")
+        Path | None,
+        typer.Option(
+            "--trf-dir", help="write a TRF-2026 file per Swiss stage (of every section) into this folder"
+        ),
     ] = None,
     engine: Annotated[
         str, typer.Option("--engine", help="Swiss pairing engine: own (C.04.6, default) or gacrux (FIDE's)")

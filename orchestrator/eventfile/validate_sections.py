@@ -124,10 +124,10 @@ def check_sections(
                 source = by_key.get(entrant.stage)
                 if source is None or source.section == stage.section or source.section not in sections:
                     continue
-                fed = "a knockout fed" if stage.kind == "knockout" else "qualifiers"
+                fed = "is a knockout fed" if stage.kind == "knockout" else "takes qualifiers"
                 reader.report(
                     f"{entrant_path}.from",
-                    f"{stage.name} ({own.name} section) takes {fed} from {source.name}, a stage of the "
+                    f"{stage.name} ({own.name} section) {fed} from {source.name}, a stage of the "
                     f"{sections[source.section].name} section: a stage takes teams of its own section only",
                 )
     for section in sections.values():

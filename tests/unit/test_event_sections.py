@@ -102,7 +102,7 @@ def test_every_section_mistake_is_listed_in_one_pass() -> None:
         f"Women (Women section) draws seeds {last_open.last} (" in found
         and "teams of the Open section: a stage takes teams of its own section only" in found
     )
-    assert "Play-off (Women section) takes a knockout fed from Open, a stage of the Open section" in found
+    assert "Play-off (Women section) is a knockout fed from Open, a stage of the Open section" in found
 
 
 def test_section_keys_of_teams_and_stages_are_required_and_checked() -> None:
@@ -159,3 +159,18 @@ def test_the_2020_event_validates_byte_for_byte_as_before_sections(monkeypatch: 
     monkeypatch.chdir(ROOT)
     run = CliRunner().invoke(app, ["validate", "events/online-olympiad-2020.yaml"])
     assert run.exit_code == 0 and run.stdout == golden.read_text()
+
+
+def test_a_stage_may_not_take_qualifiers_from_another_sections_stage() -> None:
+    # A three-round Women final after both Swiss stages, fed from the Open's top 8.
+    days = "".join(f'        - "2026-10-0{day} 15:00"\n' for day in (1, 2, 3))
+    final = (
+        "  - key: women-final\n    name: Women final\n    section: women\n    kind: swiss\n"
+        "    rounds: 3\n    pairing: fide-team-swiss\n    entrants:\n      - {from: open, top: 8}\n"
+        f"    schedule:\n      rounds:\n{days}"
+    )
+    found = messages(HEAD + final + "teams:\n" + TEAMS)
+    assert (
+        "stages[2].entrants[0].from (women-final): Women final (Women section) takes qualifiers from Open, "
+        "a stage of the Open section: a stage takes teams of its own section only"
+    ) in found
