@@ -11,6 +11,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from orchestrator.cli_simulation import show as _show
+
 if TYPE_CHECKING:
     from orchestrator.adapters.match_csv import MatchTable
 
@@ -42,16 +44,6 @@ def _number(value: Fraction | int) -> int | float:
     """Exact values for JSON: whole numbers as int, halves and quarters as float (exactly representable)."""
     value = Fraction(value)
     return int(value) if value.denominator == 1 else float(value)
-
-
-def _show(value: Fraction | int) -> str:
-    """One decimal as FIDE prints them (28.5); quarter points keep two (899.25)."""
-    value = Fraction(value)
-    if value.denominator == 1:
-        return str(value.numerator)
-    if value.denominator == 2:
-        return f"{float(value):.1f}"
-    return f"{float(value):.2f}"
 
 
 @app.command()
@@ -281,7 +273,10 @@ def simulate(
     ] = 2020,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="print only the champion")] = False,
     trf_dir: Annotated[
-        Path | None, typer.Option("--trf-dir", help="write a TRF-2026 file per Swiss stage into this folder")
+        Path | None,
+        typer.Option(
+            "--trf-dir", help="write a TRF-2026 file per Swiss stage (of every section) into this folder"
+        ),
     ] = None,
     engine: Annotated[
         str, typer.Option("--engine", help="Swiss pairing engine: own (C.04.6, default) or gacrux (FIDE's)")
@@ -290,6 +285,7 @@ def simulate(
     """Play the whole event in process with a rating-based game model and print every stage."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from orchestrator.cli_simulation import champion_line, print_simulation, write_swiss_trfs
     from orchestrator.domain.simulation import match_count, simulate_event
     from orchestrator.eventfile import EventDefinitionError, parse_event
 
@@ -311,97 +307,16 @@ def simulate(
         task = bar.add_task("matches", total=match_count(event))
         result = simulate_event(event, seed=seed, progress=lambda n: bar.advance(task, n), pairer=pairer)
     if trf_dir is not None:
-        _write_swiss_trfs(trf_dir, event.slug, result.swiss)
+        try:
+            for path in write_swiss_trfs(trf_dir, event, result.swiss):
+                err.print(f"wrote {path}", highlight=False, markup=False)
+        except OSError as exc:
+            err.print(f"[red]error:[/] cannot write into {trf_dir}: {exc.strerror}")
+            raise typer.Exit(EXIT_BAD_INPUT) from None
     if quiet:
-        out.print(f"Champion: {' and '.join(result.champions) or 'none'}")
+        out.print(champion_line(event, result), highlight=False)
         return
-    _print_simulation(event, result)
-
-
-def _write_swiss_trfs(folder: Path, slug: str, stages: Any) -> None:
-    """One TRF-2026 file per Swiss stage (record 192 names the pairing system), e.g. for FIDE's checker."""
-    from orchestrator.domain.swiss.trf import export_trf
-
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        for stage in stages:
-            path = folder / f"{slug}-{stage.key}.trf"
-            path.write_text(export_trf(stage.state), encoding="latin-1", errors="replace")
-            err.print(f"wrote {path}", highlight=False, markup=False)
-    except OSError as exc:
-        err.print(f"[red]error:[/] cannot write into {folder}: {exc.strerror}")
-        raise typer.Exit(EXIT_BAD_INPUT) from None
-
-
-def _print_swiss(stage: Any, top: int = 20) -> None:
-    """The top of a Swiss stage's final standings with every tie-break column."""
-    from orchestrator.domain.tiebreaks import tiebreak
-
-    standings = stage.standings
-    chain = [code for code in standings.chain if code != "LOT"]
-    grid = Table(
-        title=f"{stage.name}: standings after round {len(stage.rounds)} (top {min(top, len(standings.rows))} "
-        f"of {len(standings.rows)})",
-        title_justify="left",
-    )
-    grid.add_column("#", justify="right")
-    grid.add_column("Team")
-    for code in chain:
-        grid.add_column(tiebreak(code).short, justify="right")
-    for row in standings.rows[:top]:
-        grid.add_row(str(row.rank), row.team, *(_show(row.values[c]) for c in chain))
-    out.print(grid)
-
-
-def _print_simulation(event: Any, result: Any) -> None:
-    out.print(f"[bold]{event.name}[/] — simulation with seed {result.seed}")
-    for swiss in result.swiss:
-        out.rule(swiss.name)
-        _print_swiss(swiss)
-    for stage in result.stages:
-        out.rule(f"{stage.name}")
-        for pool in stage.pools:
-            chain = [code for code in pool.standings.chain if code != "LOT"]
-            grid = Table(
-                title=f"{stage.name} pool {pool.letter} (average rating {pool.average:.0f})",
-                title_justify="left",
-            )
-            grid.add_column("#", justify="right")
-            grid.add_column("Team")
-            for code in chain:
-                grid.add_column(code, justify="right")
-            grid.add_column("separated by", style="dim")
-            for row in pool.standings.rows:
-                grid.add_row(
-                    str(row.rank), row.team, *(_show(row.values[c]) for c in chain), row.separated_by or ""
-                )
-            out.print(grid)
-        out.print(f"Qualified from {stage.name}: {', '.join(stage.advancing)}", highlight=False)
-        for lot in stage.lots:
-            if "tie-break" in lot.purpose:
-                out.print(
-                    f"Lot ({lot.purpose}): {' > '.join(lot.outcome)}; seed {lot.seed_hex[:16]}…",
-                    highlight=False,
-                )
-    if result.duels:
-        out.rule("Play-off")
-        for duel in result.duels:
-            out.print(f"[bold]{duel.key}[/] {duel.round_name}: {duel.outcome.sentence}", highlight=False)
-            state = duel.armageddon
-            if state is not None and state.category is not None:
-                nominees = ", ".join(
-                    f"{n.team}: {n.player.name if n.player else 'nobody'}"
-                    + (" (default)" if n.by_default else "")
-                    for n in state.sealed
-                    if n is not None
-                )
-                out.print(
-                    f"    Armageddon: category {state.category.value} (lot), nominated {nominees}; "
-                    f"{state.chooser} chose the colour; {state.white} had White",
-                    highlight=False,
-                )
-    out.rule()
-    out.print(f"[bold green]Champion: {' and '.join(result.champions) or 'none'}[/]")
+    print_simulation(out, event, result)
 
 
 @app.command()

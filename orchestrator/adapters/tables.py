@@ -295,6 +295,7 @@ class Stage(SQLModel, table=True):
     status: str = Field(default=StageStatus.DRAFT.value, max_length=16)
     tiebreaks: list[str] = Field(default_factory=list, sa_type=JSON)  # tie-break codes in order
     closed_at: datetime | None = _at(nullable=True)
+    section: str = Field(default="", max_length=40)  # the section's key; "" without sections
 
 
 class Team(SQLModel, table=True):
@@ -307,6 +308,7 @@ class Team(SQLModel, table=True):
     federation: str = Field(max_length=8)  # three-letter code
     seed: int
     withdrawn_at: datetime | None = _at(nullable=True)
+    section: str = Field(default="", max_length=40)  # the section's key; "" without sections
 
 
 class Player(SQLModel, table=True):

@@ -83,6 +83,16 @@ Entrant = SeedRange | Qualifiers
 
 
 @dataclass(frozen=True, slots=True)
+class Section:
+    """A section of the event (docs/sections.md): its own field, stages, pairings and standings.
+    ``eligibility``: ``open`` (anybody) or ``female`` (female players only)."""
+
+    key: str
+    name: str
+    eligibility: str = "open"
+
+
+@dataclass(frozen=True, slots=True)
 class StageDef:
     """One stage. For a knockout or Swiss stage pool_count, pool_size and advance are 0; a Swiss stage
     has ``round_count`` rounds paired by ``pairing`` (docs/swiss.md).
@@ -106,6 +116,7 @@ class StageDef:
     round_time_controls: tuple[TimeControl | None, ...] = ()  # a round's own clock, by round (schedule order)
     round_count: int = 0  # a Swiss stage's rounds
     pairing: str = ""  # a Swiss stage's pairing system (PAIRING_SYSTEMS in domain/swiss/pairing.py)
+    section: str = ""  # the key of the stage's section; "" in an event without sections
 
     @property
     def is_pools(self) -> bool:
@@ -149,6 +160,18 @@ class EventDefinition:
     armageddon: ArmageddonClock = field(default_factory=ArmageddonClock)
     timezone: str = "UTC"
     captains: tuple[tuple[str, str], ...] = ()  # (team name, captain name)
+    sections: tuple[Section, ...] = ()  # none: one implicit section holds every team and stage
+    board_prize_min_games: int = 8  # games played to be eligible for a board prize (docs/board-prizes.md)
+
+    def section_list(self) -> tuple[Section, ...]:
+        """The event's sections; an event without ``sections`` has one implicit section (key "")."""
+        return self.sections or (Section("", self.name),)
+
+    def stages_of(self, section: str) -> tuple[StageDef, ...]:
+        return tuple(stage for stage in self.stages if stage.section == section)
+
+    def teams_of(self, section: str) -> tuple[Team, ...]:
+        return tuple(team for team in self.teams if team.section == section)
 
     def lineup_deadline(self, start: datetime | None) -> datetime | None:
         """When the lineups of a round starting at ``start`` close; None: at its start (or no start yet)."""
@@ -326,6 +349,7 @@ class StageSummary:
     first_round: datetime | None
     last_round: datetime | None
     advance: str  # "top 3 of each pool (15) → Division 3"
+    section: str = ""  # the section's name, in an event with sections
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,6 +361,7 @@ class EventSummary:
     timezone: str
     stages: tuple[StageSummary, ...]
     bracket: tuple[str, ...]  # "I (Preliminary): Top A 2nd – Top B 3rd"
+    sections: tuple[str, ...] = ()  # "Women [women]: 160 teams, female players only"
 
     def __rich__(self) -> str:
         """Consoles that pretty-print dataclasses (rich) show the text instead."""
@@ -347,6 +372,9 @@ class EventSummary:
             f"{self.name} ({self.slug}): {self.teams} teams, time control {self.time_control}, "
             f"times in {self.timezone}"
         ]
+        if self.sections:
+            lines.append("  Sections:")
+            lines.extend(f"    {line}" for line in self.sections)
         for stage in self.stages:
             when = ""
             if stage.first_round and stage.last_round:
@@ -354,7 +382,10 @@ class EventSummary:
             rounds = (
                 f"{stage.rounds} bracket rounds" if stage.kind == "knockout" else f"{stage.rounds} rounds"
             )
-            lines.append(f"  {stage.name} [{stage.key}]: {stage.entrants}; {stage.pools}, {rounds}{when}")
+            section = f" ({stage.section} section)" if stage.section else ""
+            lines.append(
+                f"  {stage.name} [{stage.key}]{section}: {stage.entrants}; {stage.pools}, {rounds}{when}"
+            )
             if stage.advance:
                 lines.append(f"    advance: {stage.advance}")
         if self.bracket:
@@ -366,6 +397,7 @@ class EventSummary:
 def summary(event: EventDefinition) -> EventSummary:
     """What ``olympiad validate`` prints: stages, entrants, pools, rounds, dates and the bracket."""
     names = {stage.key: stage.name for stage in event.stages}
+    section_names = {section.key: section.name for section in event.sections}
     takers: dict[str, str] = {}
     takers_top: dict[str, int] = {}
     for stage in event.stages:
@@ -410,6 +442,7 @@ def summary(event: EventDefinition) -> EventSummary:
                 first_round=stage.schedule[0] if stage.schedule else None,
                 last_round=stage.schedule[-1] if stage.schedule else None,
                 advance=advance,
+                section=section_names.get(stage.section, ""),
             )
         )
     bracket = tuple(
@@ -426,6 +459,11 @@ def summary(event: EventDefinition) -> EventSummary:
         timezone=event.timezone,
         stages=tuple(stages),
         bracket=bracket,
+        sections=tuple(
+            f"{section.name} [{section.key}]: {len(event.teams_of(section.key))} teams"
+            + (", female players only" if section.eligibility == "female" else "")
+            for section in event.sections
+        ),
     )
 
 

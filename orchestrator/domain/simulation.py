@@ -2,6 +2,10 @@
 Armageddons. Swiss stages are paired through a ``SwissPairer``, our C.04.6 engine unless the caller passes
 another (domain/swiss/simulate.py).
 
+An event with sections (docs/sections.md) plays each section's stages among its own teams; every section
+ends with its champions, its final lines for the combined classification (``combined``) and its board
+prizes (``domain/section_results.py``).
+
 Everything is derived from one integer seed, so a simulation is reproducible. The game model is
 ``game_model.play_game``; lineups are the six main players; lots use the commit-reveal procedure of
 ``lots`` with seeds drawn from the simulation's random generator.
@@ -15,7 +19,9 @@ from datetime import UTC, datetime, timedelta
 from random import Random
 
 from orchestrator.domain import lots
+from orchestrator.domain.board_prizes import BoardTable, board_tables
 from orchestrator.domain.bracket import PoolPlace
+from orchestrator.domain.combined import CombinedRow, SectionPlace, combined_classification
 from orchestrator.domain.event import (
     EventDefinition,
     Qualifiers,
@@ -47,6 +53,7 @@ from orchestrator.domain.knockout import (
 from orchestrator.domain.pools import PoolEntrant, entrant_of, split_pools
 from orchestrator.domain.round_robin import berger_table
 from orchestrator.domain.scoring import GameResult, MatchRecord, match_game_points
+from orchestrator.domain.section_results import board_players, section_places
 from orchestrator.domain.standings import Standings, compute_standings
 from orchestrator.domain.swiss.c046 import C046Pairer
 from orchestrator.domain.swiss.pairing import SwissPairer
@@ -84,12 +91,26 @@ class SimulatedDuel:
 
 
 @dataclass(frozen=True, slots=True)
+class SimulatedSection:
+    """How a section ended: its champions, its final lines (the last stage, a Swiss; empty otherwise) and
+    the board prizes of its Swiss stages (one table per board, empty without a Swiss stage)."""
+
+    key: str
+    name: str
+    champions: tuple[str, ...]
+    final: tuple[SectionPlace, ...]
+    board_tables: tuple[BoardTable, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class SimulationResult:
     seed: int
     stages: tuple[SimulatedStage, ...]
     duels: tuple[SimulatedDuel, ...]
     champions: tuple[str, ...]
     swiss: tuple[SimulatedSwiss, ...] = ()
+    sections: tuple[SimulatedSection, ...] = ()  # one per section (the implicit one of an event without)
+    combined: tuple[CombinedRow, ...] = ()  # the combined classification, with two sections or more
 
 
 def match_count(event: EventDefinition) -> int:
@@ -127,8 +148,9 @@ def simulate_event(
     finals: dict[str, list[list[str]]] = {}  # stage key -> final pool orders (a Swiss stage: one list)
     stages: list[SimulatedStage] = []
     swiss: list[SimulatedSwiss] = []
-    previous_winners: list[str] = []
+    winners_of: dict[str, list[str]] = {}  # section -> the winners of its previous stage
     for stage in event.stages:
+        previous_winners = winners_of.get(stage.section, [])
         if stage.is_swiss:
             if pairer is None:
                 pairer = C046Pairer()
@@ -136,19 +158,51 @@ def simulate_event(
             played = play_swiss_stage(event, stage, names, pairer=pairer, rng=rng, progress=tick)
             swiss.append(played)
             finals[stage.key] = [list(played.standings.order)]
-            previous_winners = list(played.winners)
+            winners_of[stage.section] = list(played.winners)
             continue
         if stage.kind != "pools":
             continue
         simulated = _play_pool_stage(event, stage, finals, previous_winners, teams, rng, tick)
         stages.append(simulated)
         finals[stage.key] = [list(pool.standings.order) for pool in simulated.pools]
-        previous_winners = [pool.standings.order[0] for pool in simulated.pools]
+        winners_of[stage.section] = [pool.standings.order[0] for pool in simulated.pools]
     duels = _play_bracket(event, finals, teams, rng, tick)
     champions = next((d.outcome.winners for d in duels if d.key == _final_key(event)), ())
     if not event.bracket and swiss and event.stages[-1].is_swiss:
         champions = swiss[-1].winners  # the Swiss decides the event (the Olympiad)
-    return SimulationResult(seed, tuple(stages), tuple(duels), tuple(champions), tuple(swiss))
+    sections = tuple(
+        _section_outcome(event, section.key, section.name, swiss, champions, teams)
+        for section in event.section_list()
+    )
+    combined = combined_classification({s.key: s.final for s in sections}) if len(event.sections) > 1 else ()
+    return SimulationResult(
+        seed, tuple(stages), tuple(duels), tuple(champions), tuple(swiss), sections, combined
+    )
+
+
+def _section_outcome(
+    event: EventDefinition,
+    key: str,
+    name: str,
+    swiss: Sequence[SimulatedSwiss],
+    champions: Sequence[str],
+    teams: dict[str, Team],
+) -> SimulatedSection:
+    """A section's champions (its last stage, a Swiss or the knockout), final lines and board prizes."""
+    own = event.stages_of(key)
+    played = [stage for stage in swiss if event.stage(stage.key).section == key]
+    last = own[-1] if own else None
+    final: tuple[SectionPlace, ...] = ()
+    winners: tuple[str, ...] = ()
+    if last is not None and last.is_swiss and played and played[-1].key == last.key:
+        final = section_places(played[-1].standings, teams)
+        winners = played[-1].winners
+    elif (last is not None and last.kind == "knockout") or not event.sections:
+        winners = tuple(champions)
+    tables = (
+        board_tables(board_players(played, teams), min_games=event.board_prize_min_games) if played else ()
+    )
+    return SimulatedSection(key, name, winners, final, tables)
 
 
 def _play_pool_stage(

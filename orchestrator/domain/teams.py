@@ -100,6 +100,20 @@ def is_eligible(player: Player, category: Category, cutoff_year: int) -> bool:
     return player.sex is Sex.FEMALE and player.birth_year >= cutoff_year
 
 
+# Who a section admits (docs/sections.md): anybody, or female players only (the Women section).
+SECTION_ELIGIBILITIES = ("open", "female")
+
+
+def section_admits(eligibility: str, player: Player) -> bool:
+    """Whether a section of ``eligibility`` (``open`` or ``female``) admits ``player`` to a team's roster."""
+    return eligibility != "female" or player.sex is Sex.FEMALE
+
+
+def section_problem(player: Player, section_name: str) -> str:
+    """Why a player may not be on a roster of a female-only section, as one sentence."""
+    return f"{player.name} is not female: the {section_name} section admits female players only"
+
+
 @dataclass(frozen=True, slots=True)
 class RosterEntry:
     player: Player
@@ -113,6 +127,7 @@ class Team:
     federation: str  # three-letter code
     seed: int  # seeding rank (2020: the 2018 Gaprindashvili Cup ranking)
     roster: tuple[RosterEntry, ...]
+    section: str = ""  # the key of the team's section; "" in an event without sections (docs/sections.md)
 
     @property
     def main_players(self) -> tuple[Player, ...]:

@@ -38,6 +38,7 @@ class StageDraft:
     round_count: int = 0  # a Swiss stage's rounds
     pairing: str = ""  # a Swiss stage's pairing system
     entrant_count: int | None = None  # teams entering, once the entrant checks know it
+    section: str = ""  # the key of the stage's section ("" without sections, or when it is wrong)
 
     @property
     def size(self) -> int:
@@ -69,6 +70,7 @@ class StageDraft:
             round_time_controls=round_clocks if any(round_clocks) else (),
             round_count=self.round_count,
             pairing=self.pairing,
+            section=self.section,
         )
 
 

@@ -22,6 +22,7 @@ from orchestrator.eventfile.nodes import NodeReader
 from orchestrator.eventfile.problems import EventDefinitionError, Problem
 from orchestrator.eventfile.validate_bracket import check_bracket, read_bracket
 from orchestrator.eventfile.validate_entrants import check_entrants
+from orchestrator.eventfile.validate_sections import check_sections, read_sections
 from orchestrator.eventfile.validate_settings import (
     read_armageddon,
     read_scoring,
@@ -42,6 +43,8 @@ _TOP_KEYS_OPTIONAL = (
     "lineup_deadline_minutes",
     "armageddon",
     "bracket",
+    "sections",
+    "board_prizes",
 )
 
 
@@ -58,6 +61,7 @@ class _Settings:
     appeal: int
     lineup_deadline: int
     armageddon: ArmageddonClock
+    board_prize_min_games: int = 8
 
 
 def parse_event(text: str, *, source: str = "event.yaml") -> EventDefinition:
@@ -77,11 +81,15 @@ def parse_event(text: str, *, source: str = "event.yaml") -> EventDefinition:
         raise EventDefinitionError(reader.problems)
 
     settings = _read_settings(reader, top)
-    stages = read_stages(reader, top["stages"], settings.timezone) if "stages" in top else []
+    sections = read_sections(reader, top["sections"]) if "sections" in top else None
+    stages = read_stages(reader, top["stages"], settings.timezone, sections) if "stages" in top else []
     duels = read_bracket(reader, top["bracket"]) if "bracket" in top else []
-    teams, captains = read_teams(reader, top["teams"], settings.team_format) if "teams" in top else ([], [])
+    teams, captains = (
+        read_teams(reader, top["teams"], settings.team_format, sections) if "teams" in top else ([], [])
+    )
 
     knockout = check_entrants(reader, stages, teams, has_bracket="bracket" in top)
+    check_sections(reader, sections or {}, stages, teams)
     bracket = check_bracket(reader, duels, stages, knockout)
     check_schedules(reader, stages, bracket)
 
@@ -108,6 +116,8 @@ def parse_event(text: str, *, source: str = "event.yaml") -> EventDefinition:
         armageddon=settings.armageddon,
         timezone=settings.timezone,
         captains=tuple(captains),
+        sections=tuple((sections or {}).values()),
+        board_prize_min_games=settings.board_prize_min_games,
     )
 
 
@@ -138,6 +148,25 @@ def _read_settings(reader: NodeReader, top: dict[str, yaml.Node]) -> _Settings:
         )
         lineup_deadline = deadline_value if deadline_value is not None else 0
     armageddon = read_armageddon(reader, top["armageddon"]) if "armageddon" in top else ArmageddonClock()
+    min_games = _read_board_prizes(reader, top["board_prizes"]) if "board_prizes" in top else 8
     return _Settings(
-        name, slug, timezone, team_format, time_control, scoring, appeal, lineup_deadline, armageddon
+        name,
+        slug,
+        timezone,
+        team_format,
+        time_control,
+        scoring,
+        appeal,
+        lineup_deadline,
+        armageddon,
+        min_games,
     )
+
+
+def _read_board_prizes(reader: NodeReader, node: yaml.Node) -> int:
+    """``board_prizes: {min_games: N}``: games played a player needs for a board prize (8 if not given)."""
+    fields = reader.mapping(node, "board_prizes", optional=("min_games",))
+    if not fields or "min_games" not in fields:
+        return 8
+    value = reader.integer(fields["min_games"], "board_prizes.min_games", minimum=1, maximum=100)
+    return value if value is not None else 8

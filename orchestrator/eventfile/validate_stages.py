@@ -7,20 +7,29 @@ schedules do, here (``check_schedules``), once the bracket is known.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 import yaml
 
 from orchestrator.domain.bracket import DuelSpec
-from orchestrator.domain.event import Entrant, Qualifiers, SeedRange, StageKind, TimeControl, bracket_rounds
+from orchestrator.domain.event import (
+    Entrant,
+    Qualifiers,
+    Section,
+    SeedRange,
+    StageKind,
+    TimeControl,
+    bracket_rounds,
+)
 from orchestrator.domain.names import MAX_STAGE_NAME
 from orchestrator.domain.swiss.pairing import FIDE_TEAM_SWISS, PAIRING_SYSTEMS, SUPPORTED_SYSTEMS
 from orchestrator.domain.tiebreaks import TieBreakError, parse_chain
 from orchestrator.eventfile.drafts import ScheduleSpec, StageDraft
 from orchestrator.eventfile.nodes import NodeReader, describe
+from orchestrator.eventfile.validate_sections import KEY_RE, read_section_ref
 from orchestrator.eventfile.validate_settings import read_time_control
 
-_KEY_RE = re.compile(r"^[a-z][a-z0-9_-]*$")
 _SEEDS_RE = re.compile(r"^\s*(\d+)\s*(?:[-–—]|\.\.)\s*(\d+)\s*$")
 
 _STAGE_REQUIRED = ("key", "name", "kind", "entrants")
@@ -34,6 +43,7 @@ _STAGE_OPTIONAL = (
     "time_control",
     "rounds",
     "pairing",
+    "section",
 )
 _POOL_KEYS = ("pool_count", "pool_size", "advance", "winners_apart")
 _SWISS_KEYS = ("rounds", "pairing")
@@ -44,8 +54,11 @@ _DEFAULT_TIEBREAKS: dict[StageKind, tuple[str, ...]] = {
 }
 
 
-def read_stages(reader: NodeReader, node: yaml.Node, timezone: str) -> list[StageDraft]:
-    """Every stage of the file as far as it reads; problems with a stage's own keys are reported here."""
+def read_stages(
+    reader: NodeReader, node: yaml.Node, timezone: str, sections: Mapping[str, Section] | None = None
+) -> list[StageDraft]:
+    """Every stage of the file as far as it reads; problems with a stage's own keys are reported here.
+    ``sections``: the file's sections (None: the file has none)."""
     items = reader.sequence(node, "stages")
     if items is None:
         return []
@@ -54,20 +67,26 @@ def read_stages(reader: NodeReader, node: yaml.Node, timezone: str) -> list[Stag
     drafts: list[StageDraft] = []
     seen: dict[str, int] = {}
     for index, item in enumerate(items):
-        draft = _read_stage(reader, item, index, seen, timezone)
+        draft = _read_stage(reader, item, index, seen, timezone, sections)
         if draft is not None:
             drafts.append(draft)
     return drafts
 
 
 def _read_stage(
-    reader: NodeReader, item: yaml.Node, index: int, seen: dict[str, int], timezone: str
+    reader: NodeReader,
+    item: yaml.Node,
+    index: int,
+    seen: dict[str, int],
+    timezone: str,
+    sections: Mapping[str, Section] | None,
 ) -> StageDraft | None:
     path = f"stages[{index}]"
     fields = reader.mapping(item, path, required=_STAGE_REQUIRED, optional=_STAGE_OPTIONAL)
     if fields is None:
         return None
     key = _read_stage_key(reader, fields, path, index, seen) if "key" in fields else None
+    section = read_section_ref(reader, fields, path, sections, what="stage")
     name = (
         reader.name(fields["name"], f"{path}.name", what="stage name", limit=MAX_STAGE_NAME)
         if "name" in fields
@@ -111,6 +130,7 @@ def _read_stage(
         time_control=time_control,
         round_count=round_count,
         pairing=pairing,
+        section=section or "",
     )
 
 
@@ -121,7 +141,7 @@ def _read_stage_key(
     if key is None:
         return None
     reader.subjects[path] = key
-    if not _KEY_RE.match(key):
+    if not KEY_RE.match(key):
         reader.report(
             f"{path}.key",
             f"use lower-case letters, digits, '-' or '_', found {key!r}",
@@ -377,8 +397,11 @@ def _read_round(
 
 
 def check_schedules(reader: NodeReader, stages: list[StageDraft], bracket: list[DuelSpec]) -> None:
-    previous: StageDraft | None = None
+    """Every stage's start times in order, and after the end of the previous stage of its section (the
+    sections run side by side, docs/sections.md)."""
+    previous_of: dict[str, StageDraft] = {}  # section key -> its last stage so far
     for stage in stages:
+        previous = previous_of.get(stage.section)
         path = f"stages[{stage.index}].schedule"
         if stage.schedule is None:
             continue
@@ -424,4 +447,4 @@ def check_schedules(reader: NodeReader, stages: list[StageDraft], bracket: list[
                 f"{previous.name} ends ({previous.resolved_schedule[-1]:%Y-%m-%d %H:%M})",
             )
         stage.resolved_schedule = tuple(moments)
-        previous = stage
+        previous_of[stage.section] = stage

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
 
+from orchestrator.domain.event import Section
 from orchestrator.domain.names import MAX_ACCOUNT_NAME, MAX_PLAYER_NAME, MAX_TEAM_NAME
 from orchestrator.domain.teams import (
     Category,
@@ -19,9 +21,12 @@ from orchestrator.domain.teams import (
     TeamFormat,
     fide_data_problems,
     is_eligible,
+    section_admits,
+    section_problem,
 )
 from orchestrator.eventfile.drafts import ranges
 from orchestrator.eventfile.nodes import NodeReader
+from orchestrator.eventfile.validate_sections import read_section_ref
 from orchestrator.eventfile.validate_settings import read_category
 
 _PLAYER_KEYS = ("name", "account", "sex", "born", "rating")
@@ -33,15 +38,20 @@ class _Seen:
     """Where each name, federation, seed and account was first given (to report the second use)."""
 
     names: dict[str, int] = field(default_factory=dict)
-    federations: dict[str, int] = field(default_factory=dict)
+    federations: dict[tuple[str, str], int] = field(default_factory=dict)  # (section, federation)
     seeds: dict[int, int] = field(default_factory=dict)
     accounts: dict[str, str] = field(default_factory=dict)  # lower-case account -> path of its first player
 
 
 def read_teams(
-    reader: NodeReader, node: yaml.Node, team_format: TeamFormat | None
+    reader: NodeReader,
+    node: yaml.Node,
+    team_format: TeamFormat | None,
+    sections: Mapping[str, Section] | None = None,
 ) -> tuple[list[Team], list[tuple[str, str]]]:
-    """The teams that read without problems, and the (team name, captain name) pairs given."""
+    """The teams that read without problems, and the (team name, captain name) pairs given.
+
+    ``sections``: the file's sections (None: the file has none, one implicit section)."""
     items = reader.sequence(node, "teams")
     if items is None:
         return [], []
@@ -49,7 +59,7 @@ def read_teams(
     captains: list[tuple[str, str]] = []
     seen = _Seen()
     for index, item in enumerate(items):
-        team = _read_team(reader, item, index, team_format, seen, captains)
+        team = _read_team(reader, item, index, team_format, seen, captains, sections)
         if team is not None:
             teams.append(team)
     if seen.seeds:
@@ -68,10 +78,11 @@ def _read_team(
     team_format: TeamFormat | None,
     seen: _Seen,
     captains: list[tuple[str, str]],
+    sections: Mapping[str, Section] | None,
 ) -> Team | None:
     path = f"teams[{index}]"
     fields = reader.mapping(
-        item, path, required=("name", "federation", "seed", "players"), optional=("captain",)
+        item, path, required=("name", "federation", "seed", "players"), optional=("captain", "section")
     )
     if fields is None:
         return None
@@ -87,6 +98,7 @@ def _read_team(
                 f"{path}.name", f"team {name!r} is already teams[{seen.names[name]}]", node=fields["name"]
             )
         seen.names.setdefault(name, index)
+    section = read_section_ref(reader, fields, path, sections, what="team")
     federation = reader.text(fields["federation"], f"{path}.federation") if "federation" in fields else None
     if federation is not None:
         if not re.fullmatch(r"[A-Z]{3}", federation):
@@ -95,13 +107,16 @@ def _read_team(
                 f"expected a three-letter code such as GEO, found {federation!r}",
                 node=fields["federation"],
             )
-        elif federation in seen.federations:
+        elif section is not None and (section, federation) in seen.federations:
+            where = f" in the {sections[section].name} section" if sections and section in sections else ""
             reader.report(
                 f"{path}.federation",
-                f"federation {federation} already has a team (teams[{seen.federations[federation]}])",
+                f"federation {federation} already has a team{where} "
+                f"(teams[{seen.federations[section, federation]}])",
                 node=fields["federation"],
             )
-        seen.federations.setdefault(federation, index)
+        if section is not None:
+            seen.federations.setdefault((section, federation), index)
     seed = reader.integer(fields["seed"], f"{path}.seed", minimum=1) if "seed" in fields else None
     if seed is not None:
         if seed in seen.seeds:
@@ -115,13 +130,22 @@ def _read_team(
         )
         if captain is not None:
             captains.append((name, captain))
+    female_only = (
+        sections[section] if sections and section and sections[section].eligibility == "female" else None
+    )
     roster = (
-        _read_roster(reader, fields["players"], f"{path}.players", team_format, seen.accounts)
+        _read_roster(reader, fields["players"], f"{path}.players", team_format, seen.accounts, female_only)
         if "players" in fields
         else None
     )
-    if name is not None and federation is not None and seed is not None and roster is not None:
-        return Team(name=name, federation=federation, seed=seed, roster=roster)
+    if (
+        name is not None
+        and federation is not None
+        and seed is not None
+        and roster is not None
+        and section is not None
+    ):
+        return Team(name=name, federation=federation, seed=seed, roster=roster, section=section)
     return None
 
 
@@ -152,7 +176,9 @@ def _read_roster(
     path: str,
     team_format: TeamFormat | None,
     accounts: dict[str, str],
+    female_only: Section | None = None,
 ) -> tuple[RosterEntry, ...] | None:
+    """A team's roster; ``female_only``: the team's section admits female players only."""
     items = reader.sequence(node, path)
     if items is None:
         return None
@@ -169,6 +195,8 @@ def _read_roster(
         if player is None:
             roster.ok = False
             continue
+        if female_only is not None and not section_admits(female_only.eligibility, player):
+            reader.report(f"{player_path}.sex", section_problem(player, female_only.name), node=fields["sex"])
         if team_format is not None:
             _place_player(reader, player, fields, player_path, team_format, roster)
     if team_format is None:

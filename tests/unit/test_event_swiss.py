@@ -74,21 +74,25 @@ def messages(text: str) -> str:
     return "\n".join(str(problem) for problem in problems_of(text))
 
 
-def test_the_2026_files_are_one_swiss_stage_of_eleven_rounds_with_the_olympiad_tiebreaks() -> None:
-    for name, teams in (("olympiad-2026.yaml", 190), ("olympiad-2026-small.yaml", 24)):
+def test_the_2026_files_are_a_swiss_stage_of_eleven_rounds_per_section_with_the_olympiad_tiebreaks() -> None:
+    # The small file: the Open alone (one implicit section), seeds 1-24; the full file: Open seeds 1-190 and
+    # Women seeds 191-350 (190 + 160 = 350 teams), a stage each (docs/sections.md).
+    for name, ranges in (("olympiad-2026.yaml", (1, 190, 350)), ("olympiad-2026-small.yaml", (1, 24))):
         event = parse_event((EVENTS / name).read_text(), source=name)
-        (stage,) = event.stages
-        assert (stage.kind, stage.rounds, stage.pairing, stage.tiebreaks) == (
-            "swiss",
-            11,
-            "fide-team-swiss",
-            ("olympiad-2026",),
-        )
-        assert stage.entrants == (SeedRange(1, teams),)
-        assert len(event.teams) == teams and event.team_format.boards == 4
+        assert len(event.stages) == len(ranges) - 1
+        for index, stage in enumerate(event.stages):
+            first = ranges[index] + (1 if index else 0)
+            assert (stage.kind, stage.rounds, stage.pairing, stage.tiebreaks) == (
+                "swiss",
+                11,
+                "fide-team-swiss",
+                ("olympiad-2026",),
+            )
+            assert stage.entrants == (SeedRange(first, ranges[index + 1]),)
+            assert len(stage.schedule) == 11
+            assert (stage.schedule[5].day, stage.schedule[6].day) == (21, 23)  # the free day
+        assert len(event.teams) == ranges[-1] and event.team_format.boards == 4
         assert all(len(team.roster) == 5 for team in event.teams)  # four boards and a reserve
-        assert len(stage.schedule) == 11
-        assert (stage.schedule[5].day, stage.schedule[6].day) == (21, 23)  # the free day
 
 
 def test_the_2026_clock_has_two_periods_and_an_increment_from_move_one() -> None:

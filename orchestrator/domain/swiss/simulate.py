@@ -32,6 +32,7 @@ class SwissRound:
     pairing: RoundPairing
     matches: tuple[MatchRecord, ...]
     standings: Standings
+    boards: tuple[tuple[GameResult, ...], ...] = ()  # each paired match's board results (White's side)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,25 +98,26 @@ def play_swiss_stage(
     played: list[SwissRound] = []
     for round_no in range(1, stage.rounds + 1):
         pairing = pairer.pair_round(state, round_no)
+        boards = [_play_boards(rng, teams[p.first], teams[p.second], state.boards) for p in pairing.pairings]
         matches = [
-            _play_match(rng, round_no, teams[p.first], teams[p.second], state.boards)
-            for p in pairing.pairings
+            MatchRecord(round_no, p.first, p.second, *match_game_points(results))
+            for p, results in zip(pairing.pairings, boards, strict=True)
         ]
         bye = pairing.bye_record(state)
         if bye is not None:
             matches.append(bye)
         state = record_round(state, matches)
-        played.append(SwissRound(pairing, tuple(matches), swiss_standings(state, chain)))
+        played.append(SwissRound(pairing, tuple(matches), swiss_standings(state, chain), tuple(boards)))
         tick(len(pairing.pairings))
     return SimulatedSwiss(stage.key, stage.name, state, tuple(played))
 
 
-def _play_match(rng: Random, round_no: int, first: Team, second: Team, boards: int) -> MatchRecord:
-    """The first-named team has White on the odd boards (Olympiad 2026 Art. 4.1)."""
+def _play_boards(rng: Random, first: Team, second: Team, boards: int) -> tuple[GameResult, ...]:
+    """The board results, White's side; the first-named team has White on the odd boards (Olympiad 2026
+    Art. 4.1)."""
     results: list[GameResult] = []
     players: Sequence[tuple[Player, Player]] = list(zip(first.main_players, second.main_players, strict=True))
     for (a, b), colour in zip(players, board_colours(boards), strict=True):
         white, black = (a, b) if colour == "W" else (b, a)
         results.append(play_game(rng, white.rating, black.rating))
-    gp_a, gp_b = match_game_points(results)
-    return MatchRecord(round_no, first.name, second.name, gp_a, gp_b)
+    return tuple(results)

@@ -45,7 +45,9 @@ def domain_team(team: Team, players: Sequence[Player | RosterRow]) -> domain_tea
         )
         for p in players
     )
-    return domain_teams.Team(name=team.name, federation=team.federation, seed=team.seed, roster=roster)
+    return domain_teams.Team(
+        name=team.name, federation=team.federation, seed=team.seed, roster=roster, section=team.section
+    )
 
 
 # --- shared by the setup modules (pool_draft, stage_start) -----------------------------------------------
@@ -133,6 +135,7 @@ def create_event(uow: UnitOfWork, *, definition_text: str, source: str, actor: s
                 position=position,
                 status=StageStatus.DRAFT.value,
                 tiebreaks=tiebreaks,
+                section=stage.section,
             )
         )
     players = 0
@@ -149,6 +152,7 @@ def create_event(uow: UnitOfWork, *, definition_text: str, source: str, actor: s
             "stages": [s.key for s in definition.stages],
             "teams": len(definition.teams),
             "players": players,
+            "sections": [section.key for section in definition.sections],
         },
     )
     live.announce(uow, f"event:{definition.slug}", kind="event", event_id=event.id)
@@ -156,7 +160,15 @@ def create_event(uow: UnitOfWork, *, definition_text: str, source: str, actor: s
 
 
 def _store_team(uow: UnitOfWork, event_id: int, team: domain_teams.Team) -> int:
-    row = uow.repo.add(Team(event_id=event_id, name=team.name, federation=team.federation, seed=team.seed))
+    row = uow.repo.add(
+        Team(
+            event_id=event_id,
+            name=team.name,
+            federation=team.federation,
+            seed=team.seed,
+            section=team.section,
+        )
+    )
     assert row.id is not None
     for entry in team.roster:
         uow.session.add(Player.of(event_id, row.id, entry))

@@ -23,7 +23,7 @@ from orchestrator.adapters.tables import (
 )
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
-from orchestrator.domain.event import EventDefinition, Qualifiers, places_still_in
+from orchestrator.domain.event import EventDefinition, Qualifiers, StageDef, places_still_in
 from orchestrator.domain.event import stage_entrants as domain_stage_entrants
 from orchestrator.domain.pools import (
     PoolEntrant,
@@ -111,8 +111,31 @@ def _entrants(
         ) from None
     except ValueError as error:
         raise ValidationFailed([str(error)]) from None
+    _check_sections(definition, stage_def, names, field)
     apart = [name for name in winners if name in names] if stage_def.winners_apart else []
     return _Entrants(names=names, apart=apart)
+
+
+def _check_sections(
+    definition: EventDefinition, stage: StageDef, names: list[str], field: EventField
+) -> None:
+    """A stage draws the teams of its own section only (docs/sections.md): a team imported since with a seed
+    of the stage's range but another section is refused, every such team listed."""
+    sections = {section.key: section.name for section in definition.sections}
+    strays = [
+        field.domain[field.by_name[name]]
+        for name in names
+        if field.domain[field.by_name[name]].section != stage.section
+    ]
+    if strays:
+        raise ValidationFailed(
+            [
+                f"{stage.name} ({sections.get(stage.section, 'no')} section) would draw {team.name} "
+                f"(seed {team.seed}), a team of the {sections.get(team.section, 'no')} section: "
+                "give it a seed of its own section"
+                for team in strays
+            ]
+        )
 
 
 def stage_entrants(uow: UnitOfWork, *, stage_id: int) -> tuple[list[str], list[str]]:

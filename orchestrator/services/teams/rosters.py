@@ -8,6 +8,9 @@ Columns (a header row names them; order free, case and spaces ignored):
 and, optionally, the FIDE data of a rated event (docs/ratings.md): ``fide_id``, ``title`` (GM, IM, WGM, FM,
 WIM, CM, WFM, WCM), ``fide_federation`` (the player's federation when it is not the team's) and ``k`` (the
 development coefficient of the FIDE list: 10, 20 or 40). A FIDE id is given to one player of the event.
+An event with sections (docs/sections.md) needs a ``section`` column naming each team's section: a
+federation has at most one team per section, and a female-only section (the Women) admits female players
+only, each other player refused with their line.
 ``role`` is a main board number (``1`` .. boards of the team format) or ``reserve:<category>``
 (``reserve:women``). A team listed in the file gets exactly the roster the file gives (its players are
 replaced); teams not in the file are left as they are. A team that already plays in a started or published
@@ -19,12 +22,13 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from orchestrator.adapters.csv_files import CsvReadError, read_rows
 from orchestrator.adapters.tables import Event, Player, StageStatus, Team
 from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.domain.event import Section
 from orchestrator.domain.names import (
     MAX_ACCOUNT_NAME,
     MAX_PLAYER_NAME,
@@ -39,6 +43,8 @@ from orchestrator.domain.teams import (
     TeamFormat,
     fide_data_problems,
     is_eligible,
+    section_admits,
+    section_problem,
 )
 from orchestrator.domain.teams import Player as DomainPlayer
 from orchestrator.services import live
@@ -46,7 +52,7 @@ from orchestrator.services.definitions import definition_of
 from orchestrator.services.errors import ValidationFailed
 
 COLUMNS = ("team", "federation", "seed", "name", "account", "sex", "birth_year", "rating", "role")
-OPTIONAL_COLUMNS = ("fide_id", "title", "fide_federation", "k")
+OPTIONAL_COLUMNS = ("fide_id", "title", "fide_federation", "k", "section")
 _ALIASES = {
     "player": "name",
     "player_name": "name",
@@ -81,6 +87,7 @@ class _Row:
     main_board: int | None
     category: Category
     player: DomainPlayer
+    section: str = ""
 
     @property
     def account(self) -> str:
@@ -93,6 +100,7 @@ class _TeamRows:
     first_line: int
     federation: str
     seed: int
+    section: str = ""
     rows: list[_Row] = field(default_factory=list)
 
 
@@ -125,7 +133,24 @@ def _category_problem(player: DomainPlayer, category: Category, cutoff_year: int
     )
 
 
-def _read_row(values: dict[str, str], line: int, team_format: TeamFormat) -> tuple[_Row | None, list[str]]:
+def _read_section(text: str, sections: Mapping[str, Section], problems: list[str]) -> str | None:
+    """The section a line names: "" in an event without sections; None (with its problem) when wrong."""
+    if not sections:
+        if text:
+            problems.append(f"section {text!r} given, but the event has no sections")
+            return None
+        return ""
+    key = text.lower()
+    if key not in sections:
+        found = f"found {text!r}" if text else "the section is empty"
+        problems.append(f"section must be one of {', '.join(sections)}: {found}")
+        return None
+    return key
+
+
+def _read_row(
+    values: dict[str, str], line: int, team_format: TeamFormat, sections: Mapping[str, Section]
+) -> tuple[_Row | None, list[str]]:
     problems: list[str] = []
     text = {key: (values.get(key) or "").strip() for key in (*COLUMNS, *OPTIONAL_COLUMNS)}
     for key in ("team", "name", "account"):
@@ -151,6 +176,7 @@ def _read_row(values: dict[str, str], line: int, team_format: TeamFormat) -> tup
         sex = Sex(text["sex"].lower())
     except ValueError:
         problems.append(f"sex must be m or f, found {text['sex']!r}")
+    section = _read_section(text["section"], sections, problems)
     role = text["role"].lower().replace(" ", "")
     main_board: int | None = None
     category: Category | None = None
@@ -173,7 +199,15 @@ def _read_row(values: dict[str, str], line: int, team_format: TeamFormat) -> tup
             f"role must be a main board number (1-{team_format.boards}) or reserve:<category>, "
             f"found {text['role']!r}"
         )
-    if problems or seed is None or birth_year is None or rating is None or sex is None or category is None:
+    if (
+        problems
+        or seed is None
+        or birth_year is None
+        or rating is None
+        or sex is None
+        or category is None
+        or section is None
+    ):
         return None, problems
     player = DomainPlayer(
         name=text["name"],
@@ -189,6 +223,8 @@ def _read_row(values: dict[str, str], line: int, team_format: TeamFormat) -> tup
     if not is_eligible(player, category, team_format.cutoff_year):
         where = f"board {main_board}" if main_board is not None else "reserve"
         return None, [f"{where}: {_category_problem(player, category, team_format.cutoff_year)}"]
+    if section and not section_admits(sections[section].eligibility, player):
+        return None, [f"{section_problem(player, sections[section].name)} (sex {sex.value})"]
     row = _Row(
         line=line,
         team=text["team"],
@@ -197,6 +233,7 @@ def _read_row(values: dict[str, str], line: int, team_format: TeamFormat) -> tup
         main_board=main_board,
         category=category,
         player=player,
+        section=section,
     )
     return row, []
 
@@ -212,7 +249,9 @@ def _records(csv_text: str) -> Iterator[tuple[int, list[str]]]:
 def import_rosters(uow: UnitOfWork, *, event_id: int, csv_text: str, actor: str) -> ImportReport:
     """Create or replace the teams and rosters a CSV lists; refuse the whole file listing every bad line."""
     event = uow.repo.get_or_raise(Event, event_id)
-    team_format = definition_of(event).team_format
+    definition = definition_of(event)
+    team_format = definition.team_format
+    sections = {section.key: section for section in definition.sections}
     if len(csv_text.encode("utf-8", "replace")) > MAX_CSV_BYTES:
         raise ValidationFailed([f"the file is larger than {MAX_CSV_BYTES // 1_000_000} MB"])
     problems: list[str] = []
@@ -221,14 +260,14 @@ def import_rosters(uow: UnitOfWork, *, event_id: int, csv_text: str, actor: str)
         problems.append(f"line {line}: {message}")
 
     reader = _records(csv_text)
-    columns = _read_header(reader)
-    teams, lines = _group_rows(reader, columns, team_format, bad)
+    columns = _read_header(reader, sections)
+    teams, lines = _group_rows(reader, columns, team_format, sections, bad)
     if lines == 0 and not problems:
         problems.append("the file has a header but no players")
 
     stored = {t.name: t for t in uow.setup.teams_of(event_id)}
     kept = {name: t for name, t in stored.items() if name not in teams}
-    _check_teams(teams, kept, team_format, bad)
+    _check_teams(teams, kept, team_format, sections, bad)
     _check_accounts(uow, event_id, teams, kept, bad)
     _check_started(uow, event_id, teams, stored, bad)
     if problems:
@@ -247,8 +286,9 @@ def import_rosters(uow: UnitOfWork, *, event_id: int, csv_text: str, actor: str)
     return ImportReport(tuple(created), tuple(replaced), players, lines)
 
 
-def _read_header(reader: Iterator[tuple[int, list[str]]]) -> list[str]:
-    """The file's columns, by their canonical names; a missing or unknown column refuses the file."""
+def _read_header(reader: Iterator[tuple[int, list[str]]], sections: Mapping[str, Section]) -> list[str]:
+    """The file's columns, by their canonical names; a missing or unknown column refuses the file (an event
+    with sections needs the ``section`` column)."""
     try:
         _, header = next(reader)
     except StopIteration:
@@ -256,7 +296,7 @@ def _read_header(reader: Iterator[tuple[int, list[str]]]) -> list[str]:
             ["the file is empty: the first line names the columns " + ", ".join(COLUMNS)]
         ) from None
     columns = [_column(h) for h in header]
-    missing = [c for c in COLUMNS if c not in columns]
+    missing = [c for c in (*COLUMNS, *(("section",) if sections else ())) if c not in columns]
     known = (*COLUMNS, *OPTIONAL_COLUMNS)
     unknown = [h for h, c in zip(header, columns, strict=True) if c not in known and h.strip()]
     if missing or unknown:
@@ -270,7 +310,11 @@ def _read_header(reader: Iterator[tuple[int, list[str]]]) -> list[str]:
 
 
 def _group_rows(
-    reader: Iterator[tuple[int, list[str]]], columns: list[str], team_format: TeamFormat, bad: Report
+    reader: Iterator[tuple[int, list[str]]],
+    columns: list[str],
+    team_format: TeamFormat,
+    sections: Mapping[str, Section],
+    bad: Report,
 ) -> tuple[dict[str, _TeamRows], int]:
     """The file's players grouped by team, and how many player lines it has; bad lines go to ``bad``."""
     teams: dict[str, _TeamRows] = {}
@@ -283,7 +327,7 @@ def _group_rows(
         if len(values) != len(columns):
             bad(line, f"{len(values)} fields, expected {len(columns)}")
             continue
-        row, row_problems = _read_row(dict(zip(columns, values, strict=True)), line, team_format)
+        row, row_problems = _read_row(dict(zip(columns, values, strict=True)), line, team_format, sections)
         for message in row_problems:
             bad(line, message)
         if row is None:
@@ -298,12 +342,18 @@ def _group_rows(
         accounts[row.account] = line
         team = teams.get(row.team)
         if team is None:
-            teams[row.team] = team = _TeamRows(row.team, line, row.federation, row.seed)
+            teams[row.team] = team = _TeamRows(row.team, line, row.federation, row.seed, row.section)
         elif (row.federation, row.seed) != (team.federation, team.seed):
             bad(
                 line,
                 f"team {row.team} has federation {team.federation} and seed {team.seed} on line "
                 f"{team.first_line}, here {row.federation} and {row.seed}",
+            )
+            continue
+        elif row.section != team.section:
+            bad(
+                line,
+                f"team {row.team} is in section {team.section} on line {team.first_line}, here {row.section}",
             )
             continue
         team.rows.append(row)
@@ -328,7 +378,15 @@ def _store_teams(
     uow.flush()
     for team in teams.values():
         if team.name not in stored:
-            uow.repo.add(Team(event_id=event_id, name=team.name, federation=team.federation, seed=team.seed))
+            uow.repo.add(
+                Team(
+                    event_id=event_id,
+                    name=team.name,
+                    federation=team.federation,
+                    seed=team.seed,
+                    section=team.section,
+                )
+            )
             created.append(team.name)
     return created, replaced
 
@@ -339,7 +397,7 @@ def _store_players(uow: UnitOfWork, event_id: int, teams: dict[str, _TeamRows]) 
     for team in teams.values():
         team_row = uow.setup.team_by_name(event_id, team.name)
         assert team_row is not None and team_row.id is not None
-        team_row.federation, team_row.seed = team.federation, team.seed
+        team_row.federation, team_row.seed, team_row.section = team.federation, team.seed, team.section
         uow.session.add(team_row)
         for row in team.rows:
             entry = RosterEntry(row.player, row.main_board, row.category)
@@ -355,22 +413,29 @@ def _line_key(problem: str) -> tuple[int, str]:
 
 
 def _check_teams(
-    teams: dict[str, _TeamRows], kept: dict[str, Team], team_format: TeamFormat, bad: Report
+    teams: dict[str, _TeamRows],
+    kept: dict[str, Team],
+    team_format: TeamFormat,
+    sections: Mapping[str, Section],
+    bad: Report,
 ) -> None:
     report = bad
     seeds: dict[int, str] = {t.seed: t.name for t in kept.values()}
-    federations: dict[str, str] = {t.federation: t.name for t in kept.values()}
+    # A federation enters one team per section (one team in an event without sections).
+    federations: dict[tuple[str, str], str] = {(t.section, t.federation): t.name for t in kept.values()}
     allowed = dict(team_format.reserves)
     for team in teams.values():
         if team.seed in seeds:
             report(team.first_line, f"duplicate seed {team.seed}: team {seeds[team.seed]} already has it")
         seeds.setdefault(team.seed, team.name)
-        if team.federation in federations:
+        key = (team.section, team.federation)
+        if key in federations:
+            where = f" in the {sections[team.section].name} section" if team.section in sections else ""
             report(
                 team.first_line,
-                f"federation {team.federation} already has a team ({federations[team.federation]})",
+                f"federation {team.federation} already has a team{where} ({federations[key]})",
             )
-        federations.setdefault(team.federation, team.name)
+        federations.setdefault(key, team.name)
         mains: dict[int, list[_Row]] = defaultdict(list)
         reserves: dict[Category, list[_Row]] = defaultdict(list)
         for row in team.rows:
