@@ -108,7 +108,7 @@ def _now(data: EventData, stage: StageItem) -> NowItem:
         round_name=_round_name(rnd, stage) if rnd else "",
         playing=bool(playing),
         starts_at=rnd.scheduled_at if rnd else None,
-        pools=tuple(p.letter for p in data.pools if p.stage_id == stage.id and is_public(p)),
+        pools=tuple(p.letter for p in data.pools if p.stage_id == stage.id and is_public(p) and p.letter),
         duels=tuple(
             d.key
             for d in data.duels
@@ -119,7 +119,7 @@ def _now(data: EventData, stage: StageItem) -> NowItem:
 
 
 def _round_name(rnd: Round, stage: StageItem) -> str:
-    if stage.kind == StageKind.POOLS:
+    if stage.kind != StageKind.KNOCKOUT:  # pools and Swiss: numbered rounds
         return f"Round {rnd.number} of {stage.rounds}"
     return rnd.name or f"Round {rnd.number}"
 
