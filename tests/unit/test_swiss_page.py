@@ -122,6 +122,12 @@ def test_round_pairings_colours_and_the_path_of_a_team(app: FastAPI, stage_id: i
     page = client.get(PAGE).text
     assert f'href="/events/{SLUG}/matches/{table_1["id"]}"' in page and "1½–2½" in page
     assert "White on the odd boards" in page and "Bye: " in page and first.bye in page
+    live = re.search(r'data-live-src="([^"]+)"', page)  # live.js follows the pool and its matches
+    assert (
+        live is not None
+        and "topic=pool%3A" in live.group(1)
+        and f"topic=match%3A{table_1['id']}" in live.group(1)
+    )
     assert page.count('aria-label="white"') == 3 and page.count('aria-label="black"') == 3  # 3 tables
     second = next(p for p in body["paths"] if p["team"]["id"] == table_1["second"]["id"])
     step = second["steps"][0]
