@@ -156,6 +156,8 @@ def test_a_draft_is_not_public_and_the_page_says_what_is_going_on(app: FastAPI, 
         draft = swiss_rounds.pair_next_round(uow, stage_id=stage_id, actor=ACTOR)
     page = client.get(PAGE).text
     assert "Round 1 of 5 is complete; round 2 is not paired yet." in page
+    event = client.get(f"/events/{SLUG}").text  # "Now": the next round, whatever its pairing's state
+    assert re.search(r'Open</a>:\s*Round 2 of 5 starts <time datetime="2030-09-17T15:00:00', event)
     body = client.get(JSON).json()
     assert body["pool"]["rounds"][1]["status"] == "unpaired" and body["rounds"][1]["status"] == "unpaired"
     assert len(set(re.findall(rf"/events/{SLUG}/matches/(\d+)", page))) == len(first.pairings)

@@ -101,7 +101,10 @@ def _now(data: EventData, stage: StageItem) -> NowItem:
         key=lambda r: (r.scheduled_at is None, r.scheduled_at or datetime.min, r.number),
     )
     playing = [r for r in rounds if r.status in (RoundStatus.PAIRED, RoundStatus.PLAYING)]
-    upcoming = [r for r in rounds if r.status == RoundStatus.SCHEDULED]
+    # A Swiss round is unpaired (or a draft, not public) until it is published: it is still the next one.
+    upcoming = [
+        r for r in rounds if r.status in (RoundStatus.SCHEDULED, RoundStatus.UNPAIRED, RoundStatus.DRAFT)
+    ]
     rnd = next(iter(playing or upcoming), None)
     return NowItem(
         stage=stage,
