@@ -200,3 +200,27 @@ def test_a_stage_not_started_has_no_page_and_no_link(app: FastAPI) -> None:
     assert f'href="{PAGE}"' not in event and "round 1 is paired when the stage starts" in event
     missing = client.get(PAGE)
     assert missing.status_code == 404 and "has not started yet" in missing.text
+
+
+def test_the_path_shows_an_absence_and_a_withdrawal(app: FastAPI, stage_id: int) -> None:
+    factory = app.state.uow_factory
+    first = pair_publish_play(factory, stage_id)
+    away, leaver = first.pairings[0].first_id, first.pairings[1].second_id
+    with factory() as uow:
+        entries.mark_absent(uow, stage_id=stage_id, team_id=away, round_no=2, reason="visa", actor=ACTOR)
+        entries.withdraw_team(uow, stage_id=stage_id, team_id=leaver, reason="illness", actor=ACTOR)
+    pair_publish_play(factory, stage_id)
+    client, _ = login(app, None)
+    body = client.get(JSON).json()
+    paths = {p["team"]["id"]: p["steps"] for p in body["paths"]}
+    after_one = {line["team"]["id"]: line["mp"] for line in body["standings_after"][0]["standings"]}
+    # Absent or withdrawn: no match in round 2, no match points for it; the total carries over.
+    for team, kind in ((away, "absent"), (leaver, "withdrawn")):
+        step = paths[team][1]
+        assert (step["round"], step["kind"], step["mp"], step["mp_after"]) == (2, kind, 0, after_one[team])
+    assert body["rounds"][1]["absent"] == [{"id": away, "name": first.pairings[0].first}]
+    team_page = client.get(f"/events/{SLUG}/teams/{away}").text
+    assert "Absent: not paired" in team_page
+    standings = client.get(PAGE).text
+    marked = f'{first.pairings[1].second}</a> <span class="withdrawn">withdrawn in round 2</span>'
+    assert marked in standings
