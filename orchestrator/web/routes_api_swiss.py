@@ -167,6 +167,25 @@ def absent(
     return _change(change)
 
 
+@router.post(
+    "/stages/{stage_id}/teams/{team_id}/present",
+    summary="Undo an absence: the team is paired in that round after all",
+)
+def present(
+    request: Request, stage_id: int, team_id: int, body: AbsentIn, user: AuthUser = require_staff()
+) -> dict[str, Any]:
+    with get_uow_factory(request)() as uow:
+        change = entries.mark_present(
+            uow,
+            stage_id=stage_id,
+            team_id=team_id,
+            round_no=body.round,
+            reason=body.reason,
+            actor=user.username,
+        )
+    return _change(change)
+
+
 @router.post("/stages/{stage_id}/end-early", summary="End the stage after its last complete round")
 def end_early(
     request: Request, stage_id: int, body: ReasonIn, user: AuthUser = require_staff()

@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from orchestrator.services.read import events, matches, stages, standings, teams
+from orchestrator.services.read import events, matches, stages, standings, swiss, teams
 from orchestrator.web.auth import allow_public
 from orchestrator.web.caching import conditional
 from orchestrator.web.deps import attachment, get_uow_factory, render
@@ -51,9 +51,16 @@ def event_page(request: Request, slug: str) -> Response:
 
 
 @router.get("/events/{slug}/stages/{stage_key}")
-def stage_page(request: Request, slug: str, stage_key: str) -> Response:
+def stage_page(request: Request, slug: str, stage_key: str, after: str = "") -> Response:
+    """A stage; a Swiss stage is shown as one (its standings after round ``after``, its pairings)."""
     with get_uow_factory(request)() as uow:
-        view = stages.stage_view(uow, slug=slug, stage_key=stage_key)
+        if swiss.is_swiss_stage(uow, slug=slug, stage_key=stage_key):
+            view: object = swiss.swiss_view(uow, slug=slug, stage_key=stage_key)
+        else:
+            view = stages.stage_view(uow, slug=slug, stage_key=stage_key)
+    if isinstance(view, swiss.SwissView):
+        shown = swiss.chosen_round(view, after)
+        return _page(request, "public/swiss.html", view, after=shown)
     return _page(request, "public/stage.html", view)
 
 

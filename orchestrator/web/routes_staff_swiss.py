@@ -35,6 +35,7 @@ DONE = {
     "changed": "The draft was changed.",
     "withdrawn": "The team withdrew.",
     "absent": "The team is marked absent.",
+    "present": "The team is no longer absent: it is paired in that round.",
     "joined": "The team joined the stage.",
     "ended": "The stage ended: its standings are final.",
 }
@@ -48,12 +49,29 @@ def _desk_page(request: Request, stage_id: int, *, status_code: int = 200, **ext
 
 @router.get("/{stage_id}")
 def desk_page(
-    request: Request, stage_id: int, done: str = "", discarded: int = 0, user: AuthUser = require_staff()
+    request: Request,
+    stage_id: int,
+    done: str = "",
+    discarded: int = 0,
+    forfeited: int = 0,
+    left: int = 0,
+    user: AuthUser = require_staff(),
 ) -> Response:
     text = DONE.get(done, "")
     if text and discarded > 0:
         text += f" The draft pairing of round {discarded} was discarded: pair it again."
+    if text and forfeited > 0:
+        text += f" Its {_matches(forfeited)} of a published round, not started, forfeited for the opponent."
+    if text and left > 0:
+        text += (
+            f" Its {_matches(left)} of a published round already started: left to you, finish or forfeit"
+            " on the match sheet (the results desk)."
+        )
     return _desk_page(request, stage_id, done=text)
+
+
+def _matches(count: int) -> str:
+    return "match was" if count == 1 else f"{count} matches were"
 
 
 def _number(form: FormData, name: str, what: str) -> int:
@@ -71,6 +89,8 @@ def _act(
         with get_uow_factory(request)() as uow:
             result = action(uow)
         discarded = getattr(result, "discarded_draft", None)
+        forfeited = len(getattr(result, "forfeited", ()))
+        left = len(getattr(result, "left_to_staff", ()))
         refusal = getattr(result, "raise_refusal", None)
         if refusal is not None:
             refusal()
@@ -85,6 +105,7 @@ def _act(
             form=dict(form),
         )
     query = f"done={done}" + (f"&discarded={discarded}" if discarded else "")
+    query += (f"&forfeited={forfeited}" if forfeited else "") + (f"&left={left}" if left else "")
     return RedirectResponse(f"/staff/swiss/{stage_id}?{query}", status_code=303)
 
 
@@ -205,6 +226,26 @@ async def absent(request: Request, stage_id: int, user: AuthUser = require_staff
         "absent",
         form,
     )
+
+
+@router.post("/{stage_id}/present")
+async def present(request: Request, stage_id: int, user: AuthUser = require_staff()) -> Response:
+    form = await request.form()
+    team_id, _, round_no = str(form.get("absence", "")).partition(":")
+
+    def action(uow: UnitOfWork) -> object:
+        if not team_id.isdigit() or not round_no.isdigit() or len(team_id) > 9 or len(round_no) > 9:
+            raise ValidationFailed(["absence: choose an absence"])
+        return entries.mark_present(
+            uow,
+            stage_id=stage_id,
+            team_id=int(team_id),
+            round_no=int(round_no),
+            reason=str(form.get("reason", "")),
+            actor=user.username,
+        )
+
+    return _act(request, stage_id, action, "present", form)
 
 
 @router.post("/{stage_id}/late-entry")

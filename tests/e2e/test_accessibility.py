@@ -5,21 +5,26 @@ phone (390 px) and desktop (1280 px) width.
 A violation of impact "serious" or "critical" fails the test; every violation found (whatever its impact)
 is printed with its nodes, so ``pytest -s`` gives the whole report. The team page's matches must also fit
 a phone without scrolling sideways. Screenshots of the team page are copied to ``$OLYMPIAD_SCREENSHOTS``
-(e.g. docs/screenshots) when that is set.
+(e.g. docs/screenshots) when that is set. The Swiss stage page and a Swiss team's page are checked on
+the small Swiss fixture (two rounds played, the third being played) served by the live server.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.support.accessibility import axe, failing, report, violations
 from tests.support.browser import log_in
 from tests.support.demo_served import FinishedDemo
+from tests.support.server import LiveServer
+from tests.support.swiss import pair_and_publish, pair_publish_play, play_round, running_swiss
 
 pytest.importorskip("playwright.sync_api")
 
@@ -124,3 +129,66 @@ def test_on_a_phone_the_team_matches_fit_and_the_roster_says_it_scrolls(
         if target:
             Path(target).mkdir(parents=True, exist_ok=True)
             shutil.copy(shot, Path(target) / shot.name)
+
+
+@pytest.fixture(scope="module")
+def swiss_stage(live_server: LiveServer) -> str:
+    """The small Swiss stage (tests/fixtures/events/swiss-small.yaml) with two rounds played and the third
+    being played; returns the address of its page."""
+    factory = live_server.uow_factory
+    with factory() as uow:
+        stage_id = running_swiss(uow)
+    pair_publish_play(factory, stage_id)
+    pair_publish_play(factory, stage_id)
+    third = pair_and_publish(factory, stage_id)
+    play_round(factory, third.round_id, leave=[(1, 4), (2, 4), (3, 4)])
+    return "/events/swiss-test-cup/stages/open"
+
+
+@pytest.mark.parametrize(("width", "height"), WIDTHS)
+def test_the_swiss_stage_page_is_accessible_and_fits_a_phone(
+    browser: Any, live_server: LiveServer, swiss_stage: str, width: int, height: int, tmp_path: Path
+) -> None:
+    runner = axe()
+    context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
+    page = context.new_page()
+    url = live_server.base_url + swiss_stage
+    [team, *_] = re.findall(r'href="(/events/swiss-test-cup/teams/\d+)"', httpx.get(url).text)
+    found = {
+        "swiss stage": violations(page, url, runner),
+        "swiss stage after round 1": violations(page, url + "?after=1", runner),
+        "swiss team": violations(page, live_server.base_url + team, runner),
+    }
+    text = report(found, width)
+    print(text or f"[{width}px] no violation on the Swiss pages")
+    failing = [f"{name}: {v['id']}" for name, items in found.items() for v in items if v["impact"] in FAILING]
+    assert not failing, f"serious or critical violations: {failing}\n{text}"
+    page.goto(url)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the page scrolls"
+    pairings = page.evaluate(
+        "[...document.querySelectorAll('.swiss-pairings')].map(t => t.parentElement.scrollWidth"
+        " - t.parentElement.clientWidth)"
+    )
+    assert pairings and max(pairings) <= 0, f"a round's pairings scroll sideways at {width}px"
+    standings = page.locator(".standings-full").first
+    team_cell = page.locator(".standings-full .sticky-2").first
+    page.locator(".table-wrap").first.evaluate("e => e.scrollLeft = e.scrollWidth")
+    box = team_cell.bounding_box()
+    assert box is not None and 0 <= box["x"] < width, "the team column leaves the screen when scrolled"
+    assert standings.is_visible()
+    hint = page.locator("text=Swipe the table sideways for every tie-break")
+    assert hint.is_visible() == (width < 500)
+    page.goto(live_server.base_url + team)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the team page scrolls"
+    path = page.evaluate(
+        "(e => e.scrollWidth - e.clientWidth)(document.querySelector('.swiss-path').parentElement)"
+    )
+    assert path <= 0, f"the team's path through the Swiss scrolls sideways at {width}px"
+    target = os.environ.get("OLYMPIAD_SCREENSHOTS")
+    if target:
+        for name, address in (("swiss", url), ("swiss-team", live_server.base_url + team)):
+            page.goto(address)
+            shot = Path(target) / f"{name}-{'phone' if width < 500 else 'desktop'}.png"
+            Path(target).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(shot), full_page=True)
+    context.close()

@@ -69,7 +69,7 @@ class StageItem:
     last_round_at: datetime | None
     advance: int | None  # places per pool that go on; None for a knockout or when unknown
     next_stage: str | None
-    has_page: bool  # something published to show
+    has_page: bool  # something published to show (a pools or Swiss stage: a published pool)
 
 
 def ref_event(event: EventRow) -> EventRef:
@@ -186,7 +186,7 @@ class EventData:
             last_round_at=max(times) if times else None,
             advance=advance,
             next_stage=later[0].name if advance is not None and later else None,
-            has_page=bool(pool_ids) if stage.kind == StageKind.POOLS else bool(duels),
+            has_page=bool(duels) if stage.kind == StageKind.KNOCKOUT else bool(pool_ids),
         )
 
     def stage_by_key(self, key: str) -> Stage:

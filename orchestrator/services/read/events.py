@@ -101,14 +101,17 @@ def _now(data: EventData, stage: StageItem) -> NowItem:
         key=lambda r: (r.scheduled_at is None, r.scheduled_at or datetime.min, r.number),
     )
     playing = [r for r in rounds if r.status in (RoundStatus.PAIRED, RoundStatus.PLAYING)]
-    upcoming = [r for r in rounds if r.status == RoundStatus.SCHEDULED]
+    # A Swiss round is unpaired (or a draft, not public) until it is published: it is still the next one.
+    upcoming = [
+        r for r in rounds if r.status in (RoundStatus.SCHEDULED, RoundStatus.UNPAIRED, RoundStatus.DRAFT)
+    ]
     rnd = next(iter(playing or upcoming), None)
     return NowItem(
         stage=stage,
         round_name=_round_name(rnd, stage) if rnd else "",
         playing=bool(playing),
         starts_at=rnd.scheduled_at if rnd else None,
-        pools=tuple(p.letter for p in data.pools if p.stage_id == stage.id and is_public(p)),
+        pools=tuple(p.letter for p in data.pools if p.stage_id == stage.id and is_public(p) and p.letter),
         duels=tuple(
             d.key
             for d in data.duels
@@ -119,7 +122,7 @@ def _now(data: EventData, stage: StageItem) -> NowItem:
 
 
 def _round_name(rnd: Round, stage: StageItem) -> str:
-    if stage.kind == StageKind.POOLS:
+    if stage.kind != StageKind.KNOCKOUT:  # pools and Swiss: numbered rounds
         return f"Round {rnd.number} of {stage.rounds}"
     return rnd.name or f"Round {rnd.number}"
 

@@ -213,7 +213,7 @@ def pool_standings(
 ) -> PoolStandings:
     """The stored standings when every team has a row, else standings computed from the boards."""
     chain = data.chain(stage)
-    records = [r for r in (_record(m) for m in pool.matches) if r is not None]
+    records = [r for r in (match_record(m) for m in pool.matches) if r is not None]
     totals = team_totals([str(t) for t in pool.entries], records, scoring=data.scoring)
     # Qualifying places are marked once the pool has a finished match, not on an empty table.
     advance = (item.advance or 0) if records else 0
@@ -263,9 +263,13 @@ def _computed_lines(
     chain: Sequence[str],
     records: Sequence[MatchRecord],
     totals: Mapping[str, TeamTotals],
+    *,
+    team_ids: Sequence[int] | None = None,
+    bye_mp: int | None = None,
 ) -> tuple[StandingLine, ...]:
-    keys = [str(t) for t in pool.entries]
-    standings = compute_standings(keys, records, chain=chain, boards=data.boards, scoring=data.scoring)
+    keys = [str(t) for t in (pool.entries if team_ids is None else team_ids)]
+    standings = compute_standings(keys, records, chain=chain, boards=data.boards, scoring=data.scoring,
+                                  round_robin=bye_mp is None, bye_mp=bye_mp)  # fmt: skip
     lines: list[StandingLine] = []
     previous_rank = None
     for srow in standings.rows:
@@ -277,7 +281,24 @@ def _computed_lines(
     return tuple(lines)
 
 
-def _record(line: MatchLine) -> MatchRecord | None:
+def ranked_lines(
+    data: EventData,
+    pool: PoolData,
+    chain: Sequence[str],
+    records: Sequence[MatchRecord],
+    *,
+    team_ids: Sequence[int],
+    bye_mp: int,
+) -> tuple[StandingLine, ...]:
+    """A Swiss table (no round-robin criteria, the bye worth ``bye_mp``) of ``team_ids`` from ``records``
+    (``match_record`` of the matches, and the byes), by the same engine and lines as the pool's table;
+    teams level after the whole chain share their place (no lot)."""
+    keys = [str(t) for t in team_ids]
+    totals = team_totals(keys, records, scoring=data.scoring, bye_mp=bye_mp)
+    return _computed_lines(data, pool, chain, records, totals, team_ids=team_ids, bye_mp=bye_mp)
+
+
+def match_record(line: MatchLine) -> MatchRecord | None:
     """The tie-break engine's view of a finished match; None while it is being played."""
     if not line.final:
         return None
@@ -387,9 +408,14 @@ def pool_view(uow: UnitOfWork, *, slug: str, stage_key: str, letter: str) -> Poo
     """One pool: standings with every tie-break column, cross table and rounds."""
     data = EventData(uow, slug)
     stage = data.stage_by_key(stage_key)
-    item = data.items[require_id(stage.id)]
     pool_row = data.public_pool(stage, letter)
-    pool = load_pools(data, [pool_row])[0]
+    return pool_view_of(data, stage, load_pools(data, [pool_row])[0])
+
+
+def pool_view_of(data: EventData, stage: Stage, pool: PoolData) -> PoolView:
+    """``pool_view`` of a pool already loaded (the Swiss page reads the same pool for more)."""
+    uow, slug, pool_row = data.uow, data.ref.slug, pool.pool
+    item = data.items[require_id(stage.id)]
     stored = list(uow.public.standings_of_pools([require_id(pool_row.id)]))
     table = pool_standings(data, stage, item, pool, stored)
     topics = (

@@ -1,20 +1,57 @@
-"""The public view of a Swiss stage (docs/swiss.md, "The server"): its one pool (standings with the stage's
-tie-break chain, matches by round, as ``standings.pool_view`` reads any pool) and, for each round, its
-state, its bye and its absent teams.
+"""The public view of a Swiss stage (docs/swiss.md, "The server"; docs/spectators.md): its one pool
+(standings with the stage's tie-break chain, matches by round, as ``standings.pool_view`` reads any pool),
+each round's state, bye and absent teams, what is going on in words, the standings after each complete
+round and each team's path through the rounds.
 
 A draft pairing is not public: a round in review reads as ``unpaired`` until it is published.
+
+- **Standings after round N** rank the teams that had joined by round N on the matches and byes of rounds
+  1 to N, by the same engine and chain as the pool's table (``standings.ranked_lines``): each bye worth a
+  drawn match's points and half the boards' game points. Teams still level after the whole chain share
+  their place: a lot (tie-break (g)) orders them only in the final standings, where the pool's table
+  names it.
+- **A team's path**: one step per published round: the opponent, the team's colour on board 1 (the
+  first-named team has White on the odd boards, Olympiad 2026 regulations Art. 4.1), the match score and
+  the match points after the round; or the bye, an absence, a withdrawal, or "not entered yet".
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 
-from orchestrator.adapters.tables import RoundStatus, StageKind, SwissRoundRole
+from orchestrator.adapters.tables import PoolEntry, RoundStatus, StageKind, StageStatus, SwissRoundRole
+from orchestrator.adapters.tables import SwissRoundTeam as SwissRoundRow
 from orchestrator.adapters.uow import UnitOfWork
-from orchestrator.services.errors import NotFound
+from orchestrator.domain.scoring import MatchForfeit, MatchRecord, MatchScoring
+from orchestrator.services.errors import NotFound, ValidationFailed
+from orchestrator.services.read.context import (
+    EventData,
+    EventRef,
+    StageItem,
+    TeamRef,
+    is_public,
+    ref_team,
+    require_id,
+)
 from orchestrator.services.read.documents import JsonDocument
-from orchestrator.services.read.standings import PoolView, pool_view
+from orchestrator.services.read.formatting import format_score
+from orchestrator.services.read.matches import MatchLine, RoundView
+from orchestrator.services.read.standings import (
+    PoolData,
+    PoolView,
+    StandingLine,
+    load_pools,
+    match_record,
+    pool_view_of,
+    ranked_lines,
+)
+
+# The rounds whose pairing is public (a draft is staff-only; a cancelled round was never played).
+_PUBLISHED = frozenset(
+    s.value for s in (RoundStatus.SCHEDULED, RoundStatus.PAIRED, RoundStatus.PLAYING, RoundStatus.FINISHED)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,38 +70,256 @@ class SwissRoundLine:
 
 
 @dataclass(frozen=True, slots=True)
+class SwissStandingsAfter:
+    """The standings after one complete round (module docstring)."""
+
+    round: int
+    standings: tuple[StandingLine, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SwissPathStep:
+    """One round of a team's path (module docstring)."""
+
+    round: int
+    kind: str  # "match", "bye", "absent", "withdrawn", "not entered" (a late entry's earlier rounds)
+    opponent: TeamRef | None = None
+    colour: str | None = None  # the team's colour on board 1: "white" (first-named) or "black"
+    match_id: int | None = None
+    own_half: int | None = None  # None until the match has started
+    other_half: int | None = None
+    final: bool = False
+    forfeit: str = ""  # the match's forfeit code, seen from the first-named team ("+-", "-+", "--")
+    mp: int | None = None  # match points of this round, once final
+    mp_after: int | None = None  # match points after this round, once it and every earlier one are final
+
+    @property
+    def score_text(self) -> str:
+        if self.kind != "match" or self.own_half is None or self.other_half is None:
+            return ""
+        if self.forfeit == MatchForfeit.DOUBLE.value:
+            return "−/− (double forfeit)"
+        return f"{format_score(self.own_half)}–{format_score(self.other_half)}"
+
+    @property
+    def outcome(self) -> str | None:
+        if not self.final or self.own_half is None or self.other_half is None:
+            return None
+        if self.forfeit == MatchForfeit.DOUBLE.value or self.own_half < self.other_half:
+            return "loss"
+        return "win" if self.own_half > self.other_half else "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class SwissPath:
+    team: TeamRef
+    steps: tuple[SwissPathStep, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class SwissView(JsonDocument):
     pool: PoolView
     rounds: tuple[SwissRoundLine, ...]
     topics: tuple[str, ...]
+    summary: str = ""  # what is going on, in words ("Round 3 of 5 is being played.")
+    complete_rounds: tuple[int, ...] = ()
+    ended_early: bool = False
+    standings_after: tuple[SwissStandingsAfter, ...] = ()  # one per complete round
+    paths: tuple[SwissPath, ...] = ()  # in pairing-number order
+
+    @property
+    def event(self) -> EventRef:
+        return self.pool.event
+
+    @property
+    def stage(self) -> StageItem:
+        return self.pool.stage
+
+    @property
+    def last_complete(self) -> int | None:
+        return self.complete_rounds[-1] if self.complete_rounds else None
+
+    def standings_of(self, after: int) -> tuple[StandingLine, ...]:
+        return next(s.standings for s in self.standings_after if s.round == after)
+
+    def matches_of(self, number: int) -> tuple[MatchLine, ...]:
+        return next((r.matches for r in self.pool.rounds if r.number == number), ())
+
+    def path_of(self, team_id: int) -> SwissPath | None:
+        return next((p for p in self.paths if p.team.id == team_id), None)
+
+
+def is_swiss_stage(uow: UnitOfWork, *, slug: str, stage_key: str) -> bool:
+    """Whether ``stage_key`` names a Swiss stage of the event (the stage page then shows it as one)."""
+    event = uow.public.event_by_slug(slug)
+    stage = None if event is None else uow.public.stage_by_key(event.id or 0, stage_key)
+    return stage is not None and stage.kind == StageKind.SWISS.value
 
 
 def swiss_view(uow: UnitOfWork, *, slug: str, stage_key: str) -> SwissView:
     """A Swiss stage for spectators (module docstring); NotFound for another kind of stage."""
-    event = uow.public.event_by_slug(slug)
-    stage = None if event is None else uow.public.stage_by_key(event.id or 0, stage_key)
+    data = EventData(uow, slug)
+    stage = next((s for s in data.stages if s.key == stage_key), None)
     if stage is None or stage.kind != StageKind.SWISS.value:
         raise NotFound(f"There is no Swiss stage {stage_key!r} in this event.")
-    pool = pool_view(uow, slug=slug, stage_key=stage_key, letter="")
-    rounds = uow.public.rounds_of_stage(stage.id or 0)
-    extra = uow.swiss.round_teams_of_stage(stage.id or 0)
+    pool_row = next((p for p in data.pools if p.stage_id == stage.id and is_public(p)), None)
+    if pool_row is None:
+        raise NotFound(f"{stage.name} has not started yet: its teams are numbered when it starts.")
+    pool = load_pools(data, [pool_row])[0]
+    view = pool_view_of(data, stage, pool)
+    public_rounds = tuple(replace(r, status=_public(r.status)) for r in view.rounds)
+    view = replace(view, rounds=public_rounds)
+    extra = uow.swiss.round_teams_of_stage(require_id(stage.id))
     names = {t.id or 0: t.name for t in uow.public.teams_by_id(row.team_id for row, _n in extra).values()}
-    lines: list[SwissRoundLine] = []
-    for rnd in rounds:
-        here = [row for row, number in extra if number == rnd.number]
-        bye = next((row.team_id for row in here if row.role == SwissRoundRole.BYE.value), None)
-        status = RoundStatus.UNPAIRED.value if rnd.status == RoundStatus.DRAFT.value else rnd.status
-        lines.append(
-            SwissRoundLine(
-                number=rnd.number,
-                status=status,
-                scheduled_at=rnd.scheduled_at,
-                bye=None if bye is None else SwissTeamRef(bye, names[bye]),
-                absent=tuple(
-                    SwissTeamRef(row.team_id, names[row.team_id])
-                    for row in here
-                    if row.role == SwissRoundRole.ABSENT.value
-                ),
-            )
+    lines = tuple(_round_line(r, extra, names) for r in public_rounds)
+    complete = tuple(r.number for r in public_rounds if r.status == RoundStatus.FINISHED.value)
+    entries = [e for e in data.entries if e.pool_id == pool.pool.id]
+    byes = _byes(extra, data.boards)
+    chain = data.chain(stage)
+    standings_after = tuple(
+        SwissStandingsAfter(
+            n,
+            ranked_lines(
+                data, pool, chain, _records_until(pool, byes, n),
+                team_ids=[e.team_id for e in entries if (e.joined_round or 1) <= n],
+                bye_mp=data.scoring.draw,
+            ),
         )
-    return SwissView(pool=pool, rounds=tuple(lines), topics=pool.topics)
+        for n in complete
+    )  # fmt: skip
+    paths = tuple(
+        SwissPath(ref_team(pool.teams[e.team_id]), team_steps(e, public_rounds, extra, data.scoring))
+        for e in sorted(entries, key=lambda e: e.pairing_number or 0)
+    )
+    ended_early = any(r.status == RoundStatus.CANCELLED.value for r in public_rounds)
+    return SwissView(
+        pool=view,
+        rounds=lines,
+        topics=view.topics,
+        summary=_summary(view.stage, public_rounds, complete),
+        complete_rounds=complete,
+        ended_early=ended_early,
+        standings_after=standings_after,
+        paths=paths,
+    )
+
+
+def chosen_round(view: SwissView, after: str) -> int | None:
+    """The round whose standings the page shows: ``after`` (the ``?after=N`` of the address) or the last
+    complete round; ValidationFailed naming the complete rounds for anything else."""
+    if not after.strip():
+        return view.last_complete
+    number = int(after) if after.strip().isdigit() and len(after.strip()) < 6 else None
+    if number not in view.complete_rounds:
+        done = ", ".join(map(str, view.complete_rounds)) or "none yet"
+        raise ValidationFailed([f"after: choose a complete round (complete rounds: {done})"])
+    return number
+
+
+def _public(status: str) -> str:
+    return RoundStatus.UNPAIRED.value if status == RoundStatus.DRAFT.value else status
+
+
+def _round_line(
+    rnd: RoundView, extra: Sequence[tuple[SwissRoundRow, int]], names: dict[int, str]
+) -> SwissRoundLine:
+    here = [row for row, number in extra if number == rnd.number]
+    bye = next((row.team_id for row in here if row.role == SwissRoundRole.BYE.value), None)
+    return SwissRoundLine(
+        number=rnd.number,
+        status=rnd.status,
+        scheduled_at=rnd.scheduled_at,
+        bye=None if bye is None else SwissTeamRef(bye, names[bye]),
+        absent=tuple(
+            SwissTeamRef(row.team_id, names[row.team_id]) for row in here if row.role == SwissRoundRole.ABSENT
+        ),
+    )
+
+
+def _byes(extra: Sequence[tuple[SwissRoundRow, int]], boards: int) -> list[MatchRecord]:
+    """Each published bye: half the boards' game points (its match points come from ``bye_mp``)."""
+    return [
+        MatchRecord(number, str(row.team_id), None, boards, 0)
+        for row, number in extra
+        if row.role == SwissRoundRole.BYE.value
+    ]
+
+
+def _records_until(pool: PoolData, byes: Sequence[MatchRecord], last: int) -> list[MatchRecord]:
+    records = [match_record(m) for m in pool.matches if m.round_number <= last]
+    return [r for r in records if r is not None] + [b for b in byes if b.round <= last]
+
+
+def _summary(stage: StageItem, rounds: Sequence[RoundView], complete: Sequence[int]) -> str:
+    """What is going on, in words."""
+    total = len(rounds)
+    last = complete[-1] if complete else 0
+    if stage.status == StageStatus.CLOSED.value:
+        cancelled = [r.number for r in rounds if r.status == RoundStatus.CANCELLED.value]
+        if cancelled:
+            listed = ", ".join(map(str, cancelled))
+            return (
+                f"Ended early after round {last} of {total} (round{'s' if len(cancelled) > 1 else ''} "
+                f"{listed} cancelled): the standings after round {last} are final."
+            )
+        return f"Finished: all {total} rounds are complete and the standings are final."
+    current = next((r for r in rounds if r.status in _PUBLISHED and r.number not in complete), None)
+    if current is not None:
+        if current.status == RoundStatus.PLAYING.value or any(m.started for m in current.matches):
+            return f"Round {current.number} of {total} is being played."
+        return f"Round {current.number} of {total} is paired: the pairings are below."
+    if last == 0:
+        return f"Round 1 of {total} is not paired yet."
+    if last == total:
+        return f"All {total} rounds are complete; the standings become final when the stage closes."
+    return f"Round {last} of {total} is complete; round {last + 1} is not paired yet."
+
+
+def team_steps(
+    entry: PoolEntry,
+    rounds: Sequence[RoundView],
+    extra: Sequence[tuple[SwissRoundRow, int]],
+    scoring: MatchScoring,
+) -> tuple[SwissPathStep, ...]:
+    """One team's path through the published rounds (module docstring); ``rounds`` carry their matches."""
+    team_id = entry.team_id
+    roles = {number: row.role for row, number in extra if row.team_id == team_id}
+    steps: list[SwissPathStep] = []
+    total: int | None = 0
+    for rnd in rounds:
+        if rnd.status not in _PUBLISHED:
+            continue
+        match = next((m for m in rnd.matches if team_id in (m.first.id, m.second.id)), None)
+        if match is not None:
+            step = _match_step(rnd.number, match, team_id, scoring)
+        elif roles.get(rnd.number) == SwissRoundRole.BYE.value:
+            step = SwissPathStep(rnd.number, "bye", final=True, mp=scoring.draw)
+        elif (entry.joined_round or 1) > rnd.number:
+            step = SwissPathStep(rnd.number, "not entered", final=True, mp=0)
+        elif entry.withdrawn_round is not None and entry.withdrawn_round <= rnd.number:
+            step = SwissPathStep(rnd.number, "withdrawn", final=True, mp=0)
+        else:
+            step = SwissPathStep(rnd.number, "absent", final=True, mp=0)
+        total = None if total is None or step.mp is None else total + step.mp
+        steps.append(replace(step, mp_after=total))
+    return tuple(steps)
+
+
+def _match_step(round_no: int, match: MatchLine, team_id: int, scoring: MatchScoring) -> SwissPathStep:
+    first = match.first.id == team_id
+    own, other = (match.first_half, match.second_half) if first else (match.second_half, match.first_half)
+    step = SwissPathStep(
+        round_no,
+        "match",
+        opponent=match.second if first else match.first,
+        colour="white" if first else "black",
+        match_id=match.id,
+        own_half=own if match.started else None,
+        other_half=other if match.started else None,
+        final=match.final,
+        forfeit=match.forfeit,
+    )
+    if not match.final:
+        return step
+    double = match.forfeit == MatchForfeit.DOUBLE.value
+    return replace(step, mp=scoring.loss if double else scoring.match_points(own, other))

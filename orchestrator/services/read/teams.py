@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from orchestrator.adapters.tables import Board, Match, Player, Round, Team
+from orchestrator.adapters.tables import Board, Match, Player, Round, StageKind, Team
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.performance import Performance, PlayedGame, performance
 from orchestrator.services.errors import NotFound
@@ -26,7 +26,8 @@ from orchestrator.services.read.context import (
 )
 from orchestrator.services.read.documents import JsonDocument
 from orchestrator.services.read.formatting import format_score, game_text
-from orchestrator.services.read.matches import MatchLine, boards_of, match_line
+from orchestrator.services.read.matches import MatchLine, boards_of, match_line, round_views
+from orchestrator.services.read.swiss import SwissPathStep, team_steps
 from orchestrator.services.results.standings import effective_result
 
 
@@ -91,6 +92,14 @@ class TeamMatchLine:
 
 
 @dataclass(frozen=True, slots=True)
+class TeamSwissPath:
+    """The team's rounds in one Swiss stage (services/read/swiss.py, "A team's path")."""
+
+    stage: StageItem
+    steps: tuple[SwissPathStep, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class TeamView(JsonDocument):
     event: EventRef
     team: TeamRef
@@ -99,6 +108,7 @@ class TeamView(JsonDocument):
     players: tuple[PlayerLine, ...]
     matches: tuple[TeamMatchLine, ...]
     topics: tuple[str, ...]
+    swiss: tuple[TeamSwissPath, ...] = ()  # the team's path through each Swiss stage it plays in
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +138,26 @@ def team_view(uow: UnitOfWork, *, slug: str, team_id: int) -> TeamView:
         players=tuple(_player_line(player, games.get(require_id(player.id), [])) for player in roster),
         matches=tuple(p.line for p in played),
         topics=_topics(slug, data, team_id, matches),
+        swiss=_swiss_paths(data, team_id, played),
     )
+
+
+def _swiss_paths(data: EventData, team_id: int, played: Sequence[_PlayedMatch]) -> tuple[TeamSwissPath, ...]:
+    """The team's path through each Swiss stage whose (published) pool holds it."""
+    out = []
+    for pool in data.pools:
+        stage = data.stage_by_id(pool.stage_id)
+        entry = next((e for e in data.entries if e.pool_id == pool.id and e.team_id == team_id), None)
+        if stage.kind != StageKind.SWISS.value or entry is None:
+            continue
+        rounds = round_views(
+            [r for r in data.rounds if r.stage_id == stage.id],
+            [p.line.match for p in played if p.match.pool_id == pool.id],
+        )
+        extra = data.uow.swiss.round_teams_of_stage(require_id(stage.id))
+        steps = team_steps(entry, rounds, extra, data.scoring)
+        out.append(TeamSwissPath(data.items[require_id(stage.id)], steps))
+    return tuple(out)
 
 
 def _team_of(data: EventData, team_id: int) -> Team:

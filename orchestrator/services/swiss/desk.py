@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from orchestrator.adapters.tables import Event, RoundStatus, Stage, StageKind, StageStatus
+from orchestrator.adapters.tables import Event, RoundStatus, Stage, StageKind, StageStatus, SwissRoundRole
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.services.errors import Conflict, NotFound
 from orchestrator.services.swiss.rounds import RoundView, describe_round
@@ -46,6 +46,7 @@ class SwissDesk:
     teams: tuple[DeskTeam, ...]
     candidates: tuple[tuple[int, str], ...]  # the event's teams not in the stage (late entries)
     last: RoundView | None  # the last published round's pairing
+    absences: tuple[tuple[DeskTeam, int], ...] = ()  # (team, round) marked absent, rounds not published
 
     @property
     def started(self) -> bool:
@@ -106,4 +107,19 @@ def swiss_desk(uow: UnitOfWork, *, stage_id: int) -> SwissDesk:
             (tid, name) for tid, name in sorted(names.items(), key=lambda x: x[1]) if tid not in in_stage
         ),
         last=None if last is None else describe_round(uow, round_id=last.id),
+        absences=_absences(uow, stage_id, teams, rounds),
+    )
+
+
+def _absences(
+    uow: UnitOfWork, stage_id: int, teams: tuple[DeskTeam, ...], rounds: tuple[DeskRound, ...]
+) -> tuple[tuple[DeskTeam, int], ...]:
+    """The absences that can still be undone: of a team still in play, for a round not yet published."""
+    unpublished = (RoundStatus.UNPAIRED.value, RoundStatus.DRAFT.value)
+    open_rounds = {r.number for r in rounds if r.status in unpublished}
+    by_id = {t.id: t for t in teams if t.withdrawn_round is None}
+    return tuple(
+        (by_id[row.team_id], number)
+        for row, number in uow.swiss.round_teams_of_stage(stage_id)
+        if row.role == SwissRoundRole.ABSENT.value and number in open_rounds and row.team_id in by_id
     )

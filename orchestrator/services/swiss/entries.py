@@ -7,12 +7,14 @@ returned ``TeamChange`` says so; staff pair it again.
 
 - ``withdraw_team``: the team is no longer paired from the next round on (``pool_entry.withdrawn_*``); its
   results so far stand, and it withdraws from the event (``team.withdrawn_at``, as a pool withdrawal
-  does), so it qualifies for no later stage. A match of a round already published is not touched: forfeit
-  it on the match sheet if the team does not play it.
+  does), so it qualifies for no later stage. Its match in a round already published that has not started
+  (no game created, no result, no forfeit) is forfeited for the opponent (``results.set_match_forfeit``,
+  docs/rules.md §2); a match that has started is left to staff, and the answer says which.
 - ``add_late_entry``: a team of the event not in the stage (added to the event with the roster import,
   docs/staff-guide.md) joins from the next round with the next team pairing number (C.04.6 art. 1.1.3);
   it scores nothing for the rounds before.
-- ``mark_absent``: the team is not paired in a round not yet published (it scores nothing for it).
+- ``mark_absent``: the team is not paired in a round not yet published (it scores nothing for it); refused
+  for a team that has withdrawn. ``mark_present`` undoes it while the round is still not published.
 - ``end_swiss_early``: the rounds after the last complete one, none of which may have started, are
   cancelled (their unstarted matches and bye deleted); the stage is closed, so the standings after the
   last complete round become final (``results.standings.close_stage``).
@@ -34,6 +36,7 @@ from orchestrator.adapters.tables import (
 )
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
+from orchestrator.domain.scoring import GameResult, MatchForfeit
 from orchestrator.domain.swiss import SwissError, SwissState, SwissTeam
 from orchestrator.domain.swiss import add_late_entry as domain_late_entry
 from orchestrator.domain.swiss import mark_absent as domain_absent
@@ -41,6 +44,7 @@ from orchestrator.domain.swiss import withdraw_team as domain_withdraw
 from orchestrator.domain.swiss.simulate import swiss_team
 from orchestrator.services import live
 from orchestrator.services.errors import Conflict, ValidationFailed
+from orchestrator.services.results.results import set_match_forfeit
 from orchestrator.services.results.standings import ClosedStage, close_stage
 from orchestrator.services.setup.event_setup import event_field
 from orchestrator.services.swiss.state import (
@@ -59,12 +63,22 @@ class TeamChange:
     team: str
     round_no: int
     discarded_draft: int | None = None  # the round whose draft pairing was discarded
+    forfeited: tuple[str, ...] = ()  # a withdrawal: its unstarted published matches, forfeited
+    left_to_staff: tuple[str, ...] = ()  # a withdrawal: its started published matches, not touched
 
     @property
     def message(self) -> str:
-        if self.discarded_draft is None:
-            return ""
-        return f"The draft pairing of round {self.discarded_draft} was discarded: pair it again."
+        parts = []
+        if self.discarded_draft is not None:
+            parts.append(f"The draft pairing of round {self.discarded_draft} was discarded: pair it again.")
+        if self.forfeited:
+            parts.append(f"Forfeited for the opponent (not started): {'; '.join(self.forfeited)}.")
+        if self.left_to_staff:
+            parts.append(
+                f"Already started, left to you (finish it or forfeit it on the match sheet): "
+                f"{'; '.join(self.left_to_staff)}."
+            )
+        return " ".join(parts)
 
 
 def _next_round(rows: SwissStage) -> Round:
@@ -140,16 +154,55 @@ def withdraw_team(uow: UnitOfWork, *, stage_id: int, team_id: int, reason: str, 
         uow, rnd, actor=actor, event_id=rows.event.id, why=f"{team.name} withdrew from {rows.stage.name}"
     )
     uow.flush()
+    forfeited, left = _forfeit_unstarted(uow, rows, team, actor=actor)
     uow.audit.change(
         team,
         "swiss.withdraw",
         actor=actor,
         event_id=rows.event.id,
-        new={"from_round": rnd.number},
+        new={"from_round": rnd.number, "forfeited": list(forfeited), "left_to_staff": list(left)},
         reason=why,
     )
     _announce(uow, rows)
-    return TeamChange(team_id, team.name, rnd.number, discarded)
+    return TeamChange(team_id, team.name, rnd.number, discarded, forfeited, left)
+
+
+def _forfeit_unstarted(
+    uow: UnitOfWork, rows: SwissStage, team: Team, *, actor: str
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Forfeit for the opponent each match of ``team`` in a published round that has not started (no game,
+    result or forfeit on it); list the started ones, which stay as they are. Returns both, described."""
+    forfeited: list[str] = []
+    left: list[str] = []
+    team_id = team.id or 0
+    for rnd in rows.rounds:
+        if rnd.status not in PUBLISHED_ROUNDS or rnd.status == RoundStatus.FINISHED.value:
+            continue
+        for match in uow.results.matches_of_round(rnd.id or 0):
+            if team_id not in (match.first_team_id, match.second_team_id):
+                continue
+            if match.forfeit != MatchForfeit.NONE.value:
+                continue
+            boards = list(uow.boards.for_match(match.id or 0))
+            other = uow.swiss.get_or_raise(
+                Team, match.second_team_id if match.first_team_id == team_id else match.first_team_id
+            )
+            where = f"round {rnd.number}, table {match.match_no} against {other.name}"
+            if all(GameResult(b.result).is_final for b in boards) and boards:
+                continue  # played to the end: the result stands
+            if any(b.game_id is not None or GameResult(b.result) is not GameResult.PENDING for b in boards):
+                left.append(where)
+                continue
+            code = MatchForfeit.B_WINS if match.first_team_id == team_id else MatchForfeit.A_WINS
+            set_match_forfeit(
+                uow,
+                match_id=match.id or 0,
+                forfeit=code.value,
+                actor=actor,
+                reason=f"{team.name} withdrew from {rows.stage.name} before the match started",
+            )
+            forfeited.append(where)
+    return tuple(forfeited), tuple(left)
 
 
 def add_late_entry(
@@ -204,7 +257,12 @@ def mark_absent(
     """The team is not paired in ``round_no``, a round not yet published."""
     why = _need_reason(reason)
     rows = running_swiss_stage(uow, stage_id, what="its teams can no longer be changed")
-    _row, team = _entry(uow, rows, team_id)
+    entry, team = _entry(uow, rows, team_id)
+    if entry.withdrawn_at is not None:
+        raise Conflict(
+            f"{team.name} withdrew from {rows.stage.name} (from round {entry.withdrawn_round}): it is not "
+            "paired any more, so it cannot be marked absent"
+        )
     rnd = rows.round(round_no)
     if rnd.status not in (RoundStatus.UNPAIRED.value, RoundStatus.DRAFT.value):
         raise Conflict(
@@ -228,6 +286,42 @@ def mark_absent(
     uow.flush()
     uow.audit.change(
         team, "swiss.absent", actor=actor, event_id=rows.event.id, new={"round": round_no}, reason=why
+    )
+    _announce(uow, rows)
+    return TeamChange(team_id, team.name, round_no, discarded)
+
+
+def mark_present(
+    uow: UnitOfWork, *, stage_id: int, team_id: int, round_no: int, reason: str, actor: str
+) -> TeamChange:
+    """Undo ``mark_absent``: the team is paired in ``round_no`` again (a round not yet published)."""
+    why = _need_reason(reason)
+    rows = running_swiss_stage(uow, stage_id, what="its teams can no longer be changed")
+    entry, team = _entry(uow, rows, team_id)
+    if entry.withdrawn_at is not None:
+        raise Conflict(
+            f"{team.name} withdrew from {rows.stage.name} (from round {entry.withdrawn_round}): it cannot "
+            "be paired again"
+        )
+    rnd = rows.round(round_no)
+    row = uow.swiss.round_team(rnd.id or 0, team_id)
+    if row is None or row.role != SwissRoundRole.ABSENT.value:
+        raise Conflict(f"{team.name} is not marked absent for round {round_no}")
+    if rnd.status not in (RoundStatus.UNPAIRED.value, RoundStatus.DRAFT.value):
+        raise Conflict(f"Round {round_no} is {rnd.status}: its absences can no longer be changed")
+    uow.session.delete(row)
+    discarded = _discard_draft(
+        uow, rnd, actor=actor, event_id=rows.event.id, why=f"{team.name} plays round {round_no} after all"
+    )
+    uow.flush()
+    uow.audit.change(
+        team,
+        "swiss.present",
+        actor=actor,
+        event_id=rows.event.id,
+        old={"absent_round": round_no, "absent_reason": row.reason},
+        new={"round": round_no},
+        reason=why,
     )
     _announce(uow, rows)
     return TeamChange(team_id, team.name, round_no, discarded)
