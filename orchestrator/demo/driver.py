@@ -56,12 +56,15 @@ from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
 from orchestrator.demo.plan import DemoOptions, DemoPlan, demo_definition, demo_settings, plan_for
-from orchestrator.domain.event import EventDefinition
+from orchestrator.demo.swiss import SwissDesk
+from orchestrator.domain.event import EventDefinition, Qualifiers
+from orchestrator.domain.swiss import SwissPairer
 from orchestrator.eventfile import parse_event
 from orchestrator.jobs import dispatch, runtime
 from orchestrator.jobs.bodies import PERIODIC
 from orchestrator.ports import free_port
 from orchestrator.services.accounts.users import AuthUser, create_user, set_password
+from orchestrator.services.definitions import definition_of
 from orchestrator.services.errors import ServiceError
 from orchestrator.services.gameserver.player_links import store_link
 from orchestrator.services.playoff.read import BracketView, DuelInfo, bracket_view
@@ -283,6 +286,7 @@ class DemoDriver:
         rng: Random,
         owner_id: int = 0,
         pairing_seed: bytes | None = None,
+        swiss_pairer: SwissPairer | None = None,
     ) -> None:
         self.settings = settings
         # A demo run with --seed draws its pairing lots from it (the same pools play the same games
@@ -311,6 +315,15 @@ class DemoDriver:
         with uow_factory() as uow:
             event = uow.repo.get_or_raise(Event, event_id)
             self.slug, self.event_name = event.slug, event.name
+            definition = definition_of(event)
+        # The stages each stage takes qualifiers from: a Swiss stage starts once they are closed.
+        self._sources: dict[str, frozenset[str]] = {
+            stage.key: frozenset(e.stage for e in stage.entrants if isinstance(e, Qualifiers))
+            for stage in definition.stages
+        }
+        self.swiss = SwissDesk(
+            uow_factory=uow_factory, plan=plan, actor=STAFF_ACTOR, say=self.say, pairer=swiss_pairer
+        )
 
     # --- the loop ------------------------------------------------------------------------------
 
@@ -325,13 +338,18 @@ class DemoDriver:
         log.info("demo: %s", text)
 
     def step(self, now: datetime | None = None) -> bool:
-        """One tick: start what is due, play the play-off's staff and captain parts; True at the end."""
+        """One tick: start what is due, play the play-off's staff and captain parts; True at the end.
+
+        Stages run in the file's order, one at a time, except Swiss stages: every Swiss stage whose entrants
+        are known (the stages it takes qualifiers from are closed) runs, side by side with the others.
+        """
         now = now or utcnow()
         with self.uow_factory() as uow:
             stages = [
                 (s.id or 0, s.key, s.name, s.kind, s.status, s.closed_at)
                 for s in uow.setup.stages_of(self.event_id)
             ]
+        closed = {key for _id, key, _n, _k, status, _c in stages if status == StageStatus.CLOSED.value}
         current: tuple[int, str, str, str, str, datetime | None] | None = None
         for stage in stages:
             stage_id, key, name, kind, status, closed_at = stage
@@ -339,23 +357,39 @@ class DemoDriver:
                 if kind == StageKind.KNOCKOUT.value:
                     self._playoff_tick(stage_id, key, now)  # closed by the workers once the final is decided
                 else:
-                    self._closed(stage_id, key, name, closed_at or now)
+                    self._closed(stage_id, key, name, kind, closed_at or now)
                 continue
-            current = stage
+            if kind == StageKind.SWISS.value and self._sources.get(key, frozenset()) <= closed:
+                current = current or stage
+                self._swiss_step(stage_id, key, name, kind, status, now)
+                continue  # the next Swiss stages may run side by side with this one
+            if current is None:
+                current = stage
+                self._stage_step(stage_id, key, name, kind, status, now)
             break
         if current is None:
             self._finish_without_playoff(stages, now)
             self._seen, self._status = (stages, None), None
             return True
-        stage_id, key, name, kind, status, _closed_at = current
+        self._seen, self._status = (stages, current), None
+        return bool(self.champions)
+
+    def _stage_step(self, stage_id: int, key: str, name: str, kind: str, status: str, now: datetime) -> None:
         if kind == StageKind.POOLS.value:
             if status in (StageStatus.DRAFT.value, StageStatus.PUBLISHED.value):
                 self._start_pool_stage(stage_id, key, name, kind, status, now)
         else:
             self.timings.setdefault(key, StageTiming(key, name, kind, utcnow()))
             self._playoff_tick(stage_id, key, now)  # beat's playoff.tick builds the bracket, draws lots ...
-        self._seen, self._status = (stages, current), None
-        return bool(self.champions)
+
+    def _swiss_step(self, stage_id: int, key: str, name: str, kind: str, status: str, now: datetime) -> None:
+        """A Swiss stage at the round desk (orchestrator/demo/swiss.py); a refusal waits for the next tick
+        without holding up the Swiss stages beside it."""
+        self.timings.setdefault(key, StageTiming(key, name, kind, utcnow()))
+        try:
+            self.swiss.step(stage_id, name, status, now)
+        except ServiceError as error:
+            self.say(f"{name}: waiting: {error.message}", once=f"{stage_id}:{error.message}")
 
     def status(self) -> DemoStatus | None:
         """What the terminal shows, as of the last step (read when asked: a headless run never asks)."""
@@ -392,14 +426,15 @@ class DemoDriver:
         rounds = len(started.round_ids)
         self.say(f"{name}: started, {rounds} rounds {self.plan.round_gap_s:.1f} s apart")
 
-    def _closed(self, stage_id: int, key: str, name: str, closed_at: datetime) -> None:
+    def _closed(self, stage_id: int, key: str, name: str, kind: str, closed_at: datetime) -> None:
         timing = self.timings.get(key)
         if timing is not None and timing.finished_at is None:
             with self.uow_factory() as uow:
                 progress = uow.demo.stage_progress(stage_id)
                 winners = self._pool_winners(uow, stage_id)
             self.timings[key] = replace(timing, finished_at=closed_at, games=progress.boards_with_game)
-            self.say(f"{name} closed; pool winners: {', '.join(winners)}")
+            what = "winner" if kind == StageKind.SWISS.value else "pool winners"
+            self.say(f"{name} closed; {what}: {', '.join(winners)}")
 
     @staticmethod
     def _pool_winners(uow: UnitOfWork, stage_id: int) -> list[str]:
@@ -410,11 +445,18 @@ class DemoDriver:
     def _finish_without_playoff(
         self, stages: Sequence[tuple[int, str, str, str, str, datetime | None]], now: datetime
     ) -> None:
-        """An event without a play-off: the last stage's pool winner(s) are the champions."""
+        """An event without a play-off: the winner of each last stage (one no other stage takes teams from;
+        with several, such as a Swiss Open and Women section, each named with its stage) is a champion."""
         if self.champions or not stages or stages[-1][3] == StageKind.KNOCKOUT.value:
             return
+        taken = set().union(*self._sources.values())
+        last = [(stage_id, name) for stage_id, key, name, *_rest in stages if key not in taken]
+        champions: list[str] = []
         with self.uow_factory() as uow:
-            self.champions = tuple(self._pool_winners(uow, stages[-1][0]))
+            for stage_id, name in last:
+                winners = self._pool_winners(uow, stage_id)
+                champions += [f"{w} ({name})" if len(last) > 1 else w for w in winners]
+        self.champions = tuple(champions)
         self.say(f"Champion: {' and '.join(self.champions) or 'none'}")
 
     # --- the play-off --------------------------------------------------------------------------
@@ -526,11 +568,12 @@ class DemoDriver:
                 pools = uow.setup.pools_of(stage_id)
             done, total = progress.boards_final, progress.boards
             round_text = _round_text(progress, kind)
-            if event_url and pools:
+            if event_url and kind == StageKind.SWISS.value:
+                pool_url = f"{event_url}/stages/{key}"  # one table: the stage's page
+            elif event_url and pools:
                 pool_url = f"{event_url}/stages/{key}/pools/{pools[0].letter}"
-        phase = (
-            "finished" if self.champions else ("play-off" if current and current[3] != "pools" else "playing")
-        )
+        knockout = current is not None and current[3] == StageKind.KNOCKOUT.value
+        phase = "finished" if self.champions else ("play-off" if knockout else "playing")
         return DemoStatus(
             phase=phase,
             event_name=self.event_name,
@@ -552,7 +595,7 @@ class DemoDriver:
 def _round_text(progress: StageProgress, kind: str) -> str:
     if progress.rounds == 0:
         return "no rounds yet"
-    what = "rounds" if kind == StageKind.POOLS.value else "match rounds"
+    what = "match rounds" if kind == StageKind.KNOCKOUT.value else "rounds"
     return f"{progress.rounds_finished} of {progress.rounds} {what} finished, {progress.rounds_open} playing"
 
 
