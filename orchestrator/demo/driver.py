@@ -59,6 +59,7 @@ from orchestrator.demo.plan import DemoOptions, DemoPlan, demo_definition, demo_
 from orchestrator.demo.swiss import SwissDesk
 from orchestrator.domain.event import EventDefinition, Qualifiers
 from orchestrator.domain.swiss import SwissPairer
+from orchestrator.domain.swiss.c046 import C046Pairer
 from orchestrator.eventfile import parse_event
 from orchestrator.jobs import dispatch, runtime
 from orchestrator.jobs.bodies import PERIODIC
@@ -705,6 +706,7 @@ class Demo:
                 if options.seed is not None
                 else None
             ),
+            swiss_pairer=swiss_pairer(options.swiss_engine),
         )
         return DemoSetup(
             event_id=event_id,
@@ -786,6 +788,16 @@ class Demo:
         if self._engine is not None:
             self._engine.dispose()
             self._engine = None
+
+
+SWISS_ENGINES = ("gacrux", "own")
+
+
+def swiss_pairer(engine: str) -> SwissPairer | None:
+    """The demo's Swiss engine: None for the server's own default (gacrux), or our C.04.6 engine."""
+    if engine not in SWISS_ENGINES:
+        raise DemoError(f"unknown Swiss engine {engine!r}: one of {', '.join(SWISS_ENGINES)}")
+    return C046Pairer() if engine == "own" else None
 
 
 def _read(path: Path) -> str:

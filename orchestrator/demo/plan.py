@@ -43,6 +43,9 @@ class DemoOptions:
     # "celery": beat's jobs go to the broker and a Celery worker the caller started runs them
     # (bench/whole_event.py --celery); "eager": they run in this process.
     task_mode: str = "eager"
+    # Who pairs the Swiss rounds: "gacrux", FIDE's engine (the server's default, as the staff desk pairs),
+    # or "own", our C.04.6 engine (the same pairings, docs/swiss.md; far faster on a large field).
+    swiss_engine: str = "gacrux"
 
 
 @dataclass(frozen=True, slots=True)
