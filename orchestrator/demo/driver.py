@@ -17,10 +17,12 @@ of the other services and the jobs of orchestrator/jobs; the queries it needs ar
   Fernet key per run when none is configured).
 - ``DemoDriver.step``: what staff do, one tick at a time. Draft, publish and start each pool stage once
   the previous one is closed, with its rounds compressed into demo time; schedule each bracket round once
-  all its duels are known. Beat's ``playoff.tick`` does the rest of the play-off as the workers do: the
+  all its duels are known. Swiss stages (orchestrator/demo/swiss.py) run side by side once their entrants
+  are known: each round paired, published and timed at the round desk's services once the one before is
+  finished. Beat's ``playoff.tick`` does the rest of the play-off as the workers do: the
   bracket from the Top division's final standings, the deadline check (default lineups, default Armageddon
   nominations), the Armageddon lots, the default colour and the 5 v 4 game on the stand-in (unequal
-  clocks). It stops when the bracket has a champion.
+  clocks). It stops when the bracket has a champion (without a play-off: once every stage is closed).
 """
 
 from __future__ import annotations
@@ -55,6 +57,14 @@ from orchestrator.adapters.tables import (
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
+from orchestrator.demo.accounts import (
+    OWNER,
+    DemoError,
+    create_owner,
+    free_slug,
+    link_players,
+    standin_account,
+)
 from orchestrator.demo.plan import DemoOptions, DemoPlan, demo_definition, demo_settings, plan_for
 from orchestrator.demo.swiss import SwissDesk
 from orchestrator.domain.event import EventDefinition, Qualifiers
@@ -64,10 +74,9 @@ from orchestrator.eventfile import parse_event
 from orchestrator.jobs import dispatch, runtime
 from orchestrator.jobs.bodies import PERIODIC
 from orchestrator.ports import free_port
-from orchestrator.services.accounts.users import AuthUser, create_user, set_password
+from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.definitions import definition_of
 from orchestrator.services.errors import ServiceError
-from orchestrator.services.gameserver.player_links import store_link
 from orchestrator.services.playoff.read import BracketView, DuelInfo, bracket_view
 from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE
 from orchestrator.services.setup import event_setup, pool_draft, stage_start
@@ -77,14 +86,9 @@ from orchestrator.web.app import create_app
 
 log = logging.getLogger(__name__)
 
-OWNER = "owner"
 ORGANISER_ACCOUNT = "olympiad-organiser"
 STAFF_ACTOR = OWNER  # staff steps are the owner's; jobs act as "worker"
 LOG_LINES = 8
-
-
-class DemoError(RuntimeError):
-    """The demo cannot start or go on (a port in use, an invalid event file ...)."""
 
 
 # ------------------------------------------------------------------------------------------- threads
@@ -199,54 +203,6 @@ class DemoResult:
     stages: tuple[StageTiming, ...]
     seconds: float
     stopped: bool  # Ctrl-C (or stop) before the end
-
-
-# ------------------------------------------------------------------------------------------- set-up
-
-
-def create_owner(uow: UnitOfWork, *, password: str, actor: str) -> None:
-    """The demo's owner account (username ``owner``); with a kept database its password is set anew."""
-    existing = uow.users.get_by_username(OWNER)
-    if existing is None:
-        create_user(uow, username=OWNER, password=password, role=Role.OWNER, actor=actor)
-    else:
-        set_password(uow, user_id=existing.id or 0, password=password, actor=actor)
-
-
-def free_slug(uow: UnitOfWork, slug: str) -> str:
-    """``slug``, or ``slug-2``, ``slug-3`` ... when a kept database already holds it."""
-    candidate, n = slug, 1
-    while uow.events.get_by_slug(candidate) is not None:
-        n += 1
-        candidate = f"{slug}-{n}"
-    return candidate
-
-
-def standin_account(http: httpx.Client, *, username: str, rating: int, scopes: Sequence[str]) -> str:
-    """Create (or re-rate) an account on the stand-in; returns its fresh personal token (a secret)."""
-    answer = http.post(
-        "/_standin/users", json={"username": username, "rating": rating, "scopes": list(scopes)}
-    )
-    if answer.status_code != 200:
-        raise DemoError(f"the stand-in refused account {username!r} ({answer.status_code})")
-    return str(answer.json()["token"])
-
-
-def link_players(
-    uow_factory: UnitOfWorkFactory, settings: Settings, http: httpx.Client, *, event_id: int, actor: str
-) -> int:
-    """Every player's account created on the stand-in and linked (token stored encrypted); a count."""
-    with uow_factory() as uow:
-        players = [(p.id or 0, p.account, p.rating) for p in uow.setup.players_of_event(event_id)]
-    tokens = {
-        pid: standin_account(http, username=account, rating=rating, scopes=("challenge:write",))
-        for pid, account, rating in players
-    }
-    with uow_factory() as uow:
-        for pid, account, _rating in players:
-            store_link(uow, player_id=pid, account=account, token=tokens[pid], settings=settings, actor=actor)
-    tokens.clear()
-    return len(players)
 
 
 # ------------------------------------------------------------------------------------------- driver
