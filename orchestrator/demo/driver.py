@@ -316,14 +316,15 @@ class DemoDriver:
                 else:
                     self._closed(stage_id, key, name, kind, closed_at or now)
                 continue
-            if kind == StageKind.SWISS.value and self._sources.get(key, frozenset()) <= closed:
-                current = current or stage
-                self._swiss_step(stage_id, key, name, kind, status, now)
-                continue  # the next Swiss stages may run side by side with this one
-            if current is None:
-                current = stage
+            first = current is None
+            current = current or stage
+            if kind == StageKind.SWISS.value:
+                if self._sources.get(key, frozenset()) <= closed:
+                    self._swiss_step(stage_id, key, name, kind, status, now)
+                    continue  # the next Swiss stages may run side by side with this one
+            elif first:
                 self._stage_step(stage_id, key, name, kind, status, now)
-            break
+            break  # this stage (or a Swiss stage still waiting for its entrants) holds the ones after it
         if current is None:
             self._finish_without_playoff(stages, now)
             self._seen, self._status = (stages, None), None
