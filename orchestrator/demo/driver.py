@@ -612,6 +612,7 @@ class Demo:
         started = time.monotonic()
         note = on_step or (lambda _text: None)
         options = self.options
+        pairer = swiss_pairer(options.swiss_engine)
         text, definition = _read_definition(options.event_file)
         web_url = f"http://{options.host}:{options.port}" if options.web else None
         standin_url = options.standin_url
@@ -663,7 +664,7 @@ class Demo:
                 if options.seed is not None
                 else None
             ),
-            swiss_pairer=swiss_pairer(options.swiss_engine),
+            swiss_pairer=pairer,
         )
         return DemoSetup(
             event_id=event_id,

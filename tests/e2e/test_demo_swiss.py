@@ -5,12 +5,18 @@
   those its matches and bye add up to; every pairing and publication is in the audit log as staff's.
 - tests/fixtures/events/two-swiss-playoff.yaml: two Swiss sections played side by side, then the
   play-off built from both final standings, to a champion the bracket confirms.
+- ``olympiad demo --event events/olympiad-2026-small.yaml`` as a real process: the champion it prints is
+  the winner of the stage's final standings in the database it leaves; an unknown ``--swiss-engine`` is
+  refused before anything is set up.
 
 No timed assertions: the demo's instant speed only shortens the run.
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -195,3 +201,39 @@ def _placed(swiss: dict[str, Any], ref: PoolPlace) -> str:
     """The team in ``ref``'s place of its Swiss stage's final standings (read from the public JSON)."""
     lines = swiss[ref.stage]["pool"]["standings"]
     return str(lines[ref.place - 1]["team"]["name"])
+
+
+def test_olympiad_demo_plays_the_small_2026_file_and_prints_the_winner_of_the_final_standings(tmp_path: Path):
+    data_dir = tmp_path / "demo"
+    command = [sys.executable, "-m", "orchestrator.cli", "demo", "--event", str(SMALL_2026), "--no-web"]
+    command += ["--minutes", "0", "--standin-port", "0", "--data-dir", str(data_dir), "--seed", "5"]
+    command += ["--swiss-engine", "own"]
+    env = {**os.environ, "COLUMNS": "120"}
+    env.pop("DATABASE_URL", None)
+    done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=280)
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    printed = [
+        line.removeprefix("Champion: ") for line in done.stdout.splitlines() if line.startswith("Champion: ")
+    ]
+    engine = make_engine(f"sqlite:///{data_dir / 'olympiad.sqlite3'}")
+    try:
+        with UnitOfWork(make_session_factory(engine)) as uow:
+            event = uow.events.get_by_slug(parse_event(SMALL_2026.read_text(encoding="utf-8")).slug)
+            assert event is not None
+            stage = next(s for s in uow.setup.stages_of(event.id or 0) if s.kind == StageKind.SWISS.value)
+            final = list(uow.playoff.final_standings(stage.id or 0))
+            winners = uow.playoff.teams_by_id(r.team_id for r in final if r.rank == 1)
+    finally:
+        engine.dispose()
+    assert stage.status == "closed"
+    assert printed and printed[-1] == " and ".join(team.name for team in winners.values())
+
+
+def test_olympiad_demo_refuses_an_unknown_swiss_engine_before_it_sets_anything_up(tmp_path: Path):
+    command = [sys.executable, "-m", "orchestrator.cli", "demo", "--event", str(SMALL_2026), "--no-web"]
+    command += ["--standin-port", "0", "--data-dir", str(tmp_path / "demo"), "--swiss-engine", "fastest"]
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert "unknown Swiss engine 'fastest'" in done.stdout + done.stderr
+    assert not (tmp_path / "demo" / "olympiad.sqlite3").exists()
