@@ -521,11 +521,23 @@ class DemoDriver:
         if current is not None:
             stage_id, key, stage_name, kind, _status, _closed = current
             number = [s[0] for s in stages].index(stage_id) + 1
+            # Swiss sections running side by side show as one: their names, rounds and games together.
+            side = [
+                s
+                for s in stages
+                if s[3] == kind == StageKind.SWISS.value and s[4] == StageStatus.RUNNING.value
+            ]
+            together = side if len(side) > 1 else [current]
             with self.uow_factory() as uow:
-                progress = uow.demo.stage_progress(stage_id)
+                progress = {s[2]: uow.demo.stage_progress(s[0]) for s in together}
                 pools = uow.setup.pools_of(stage_id)
-            done, total = progress.boards_final, progress.boards
-            round_text = _round_text(progress, kind)
+            done = sum(p.boards_final for p in progress.values())
+            total = sum(p.boards for p in progress.values())
+            round_text = "; ".join(
+                f"{name}: {_round_text(p, kind)}" if len(progress) > 1 else _round_text(p, kind)
+                for name, p in progress.items()
+            )
+            stage_name = " and ".join(progress)
             if event_url and kind == StageKind.SWISS.value:
                 pool_url = f"{event_url}/stages/{key}"  # one table: the stage's page
             elif event_url and pools:

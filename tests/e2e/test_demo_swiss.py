@@ -41,8 +41,11 @@ SMALL_2026 = REPO / "events" / "olympiad-2026-small.yaml"
 TWO_SECTIONS = REPO / "tests" / "fixtures" / "events" / "two-swiss-playoff.yaml"
 
 
-def _play(event_file: Path, data_dir: Path, *, web: bool) -> tuple[DemoSetup, DemoResult, dict[str, Any]]:
-    """The whole event in demo time zero; with ``web``, every Swiss stage's public JSON read after."""
+def _play(
+    event_file: Path, data_dir: Path, *, web: bool, shown: set[str] | None = None
+) -> tuple[DemoSetup, DemoResult, dict[str, Any]]:
+    """The whole event in demo time zero; with ``web``, every Swiss stage's public JSON read after; the
+    stage names the terminal would show go to ``shown``."""
     options = DemoOptions(
         event_file=event_file,
         web=web,
@@ -57,7 +60,9 @@ def _play(event_file: Path, data_dir: Path, *, web: bool) -> tuple[DemoSetup, De
     swiss: dict[str, Any] = {}
     with Demo(options) as demo:
         setup = demo.setup()
-        result = demo.run()
+        result = demo.run(
+            on_status=None if shown is None else lambda status: shown.add(status.stage_name or "")
+        )
         if web:
             definition = parse_event(event_file.read_text(encoding="utf-8"))
             with httpx.Client(base_url=setup.web_url or "", timeout=30) as http:
@@ -154,8 +159,10 @@ def test_two_swiss_sections_run_side_by_side_and_feed_the_play_off_to_its_champi
     sections = [s for s in definition.stages if s.is_swiss]
     assert len(sections) == 2
 
-    setup, result, swiss = _play(TWO_SECTIONS, tmp_path / "demo", web=True)
+    shown: set[str] = set()
+    setup, result, swiss = _play(TWO_SECTIONS, tmp_path / "demo", web=True, shown=shown)
     assert not result.stopped
+    assert f"{sections[0].name} and {sections[1].name}" in shown  # the terminal shows both running
 
     # side by side: the second section's first round is paired before the first section's last round
     engine = make_engine(f"sqlite:///{tmp_path / 'demo' / 'olympiad.sqlite3'}")
