@@ -162,6 +162,7 @@ def one_run(args: argparse.Namespace, database_url: str, data_dir: Path) -> tupl
             round_gap_s=0,
             tick_s=args.tick,
             task_mode="celery" if args.celery else "eager",
+            swiss_engine=args.swiss_engine,
         )
         with Demo(options) as demo:
             setup = demo.setup()
@@ -205,20 +206,33 @@ def machine_reference(event_file: Path) -> float:
     return min(times)
 
 
-def main() -> None:
+def main(*, description: str | None = None, event: Path | None = None, celery: bool = False) -> None:
+    """The bench; bench/whole_event_2026.py runs it with its own description, event file and ``--celery``
+    by default."""
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        description=description or __doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--sqlite", action="store_true", help="a SQLite file instead of PostgreSQL")
-    parser.add_argument("--event", type=Path, default=ROOT / "events" / "online-olympiad-2020.yaml")
+    parser.add_argument("--event", type=Path, default=event or ROOT / "events" / "online-olympiad-2020.yaml")
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--tick", type=float, help="beat and driver period (s); 0.02, with --celery 0.1")
-    parser.add_argument("--celery", action="store_true", help="jobs run by a real Celery worker process")
+    parser.add_argument(
+        "--celery",
+        action=argparse.BooleanOptionalAction,
+        default=celery,
+        help="jobs run by a real Celery worker process",
+    )
     parser.add_argument("--concurrency", type=int, default=2, help="--celery: the worker's threads")
     parser.add_argument("--pool", default="threads", help="--celery: the worker's pool (threads, prefork)")
     parser.add_argument("--worker-log", help="--celery: keep the worker's log in this folder")
     parser.add_argument("--seed", type=int, default=2020)
     parser.add_argument("--profile", help="write a cProfile of the (last) run's event phase here")
+    parser.add_argument(
+        "--swiss-engine",
+        choices=("gacrux", "own"),
+        default="gacrux",
+        help="who pairs Swiss rounds: gacrux (the server's default) or our own engine",
+    )
     args = parser.parse_args()
     if args.tick is None:
         args.tick = 0.1 if args.celery else 0.02

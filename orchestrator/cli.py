@@ -524,10 +524,13 @@ def demo(
     stay: Annotated[
         bool, typer.Option("--stay/--exit", help="with the web app: keep serving after the champion (Ctrl-C)")
     ] = True,
+    swiss_engine: Annotated[
+        str, typer.Option(help="who pairs Swiss rounds: gacrux (the server's default) or own (faster)")
+    ] = "gacrux",
 ) -> None:
     """Play the whole event on the stand-in game server at an accelerated speed, with the web app.
 
-    Long because typer reads its nine options and their help texts from this signature (17 lines), and the
+    Long because typer reads its ten options and their help texts from this signature (20 lines), and the
     live terminal display runs here until the champion.
     """
     import logging
@@ -557,6 +560,7 @@ def demo(
         data_dir=data_dir,
         keep=keep,
         seed=seed,
+        swiss_engine=swiss_engine,
     )
     stop = threading.Event()
     result = None

@@ -17,10 +17,12 @@ of the other services and the jobs of orchestrator/jobs; the queries it needs ar
   Fernet key per run when none is configured).
 - ``DemoDriver.step``: what staff do, one tick at a time. Draft, publish and start each pool stage once
   the previous one is closed, with its rounds compressed into demo time; schedule each bracket round once
-  all its duels are known. Beat's ``playoff.tick`` does the rest of the play-off as the workers do: the
+  all its duels are known. Swiss stages (orchestrator/demo/swiss.py) run side by side once their entrants
+  are known: each round paired, published and timed at the round desk's services once the one before is
+  finished. Beat's ``playoff.tick`` does the rest of the play-off as the workers do: the
   bracket from the Top division's final standings, the deadline check (default lineups, default Armageddon
   nominations), the Armageddon lots, the default colour and the 5 v 4 game on the stand-in (unequal
-  clocks). It stops when the bracket has a champion.
+  clocks). It stops when the bracket has a champion (without a play-off: once every stage is closed).
 """
 
 from __future__ import annotations
@@ -55,15 +57,26 @@ from orchestrator.adapters.tables import (
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
+from orchestrator.demo.accounts import (
+    OWNER,
+    DemoError,
+    create_owner,
+    free_slug,
+    link_players,
+    standin_account,
+)
 from orchestrator.demo.plan import DemoOptions, DemoPlan, demo_definition, demo_settings, plan_for
-from orchestrator.domain.event import EventDefinition
+from orchestrator.demo.swiss import SwissDesk
+from orchestrator.domain.event import EventDefinition, Qualifiers
+from orchestrator.domain.swiss import SwissPairer
+from orchestrator.domain.swiss.c046 import C046Pairer
 from orchestrator.eventfile import parse_event
 from orchestrator.jobs import dispatch, runtime
 from orchestrator.jobs.bodies import PERIODIC
 from orchestrator.ports import free_port
-from orchestrator.services.accounts.users import AuthUser, create_user, set_password
+from orchestrator.services.accounts.users import AuthUser
+from orchestrator.services.definitions import definition_of
 from orchestrator.services.errors import ServiceError
-from orchestrator.services.gameserver.player_links import store_link
 from orchestrator.services.playoff.read import BracketView, DuelInfo, bracket_view
 from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE
 from orchestrator.services.setup import event_setup, pool_draft, stage_start
@@ -73,14 +86,9 @@ from orchestrator.web.app import create_app
 
 log = logging.getLogger(__name__)
 
-OWNER = "owner"
 ORGANISER_ACCOUNT = "olympiad-organiser"
 STAFF_ACTOR = OWNER  # staff steps are the owner's; jobs act as "worker"
 LOG_LINES = 8
-
-
-class DemoError(RuntimeError):
-    """The demo cannot start or go on (a port in use, an invalid event file ...)."""
 
 
 # ------------------------------------------------------------------------------------------- threads
@@ -197,54 +205,6 @@ class DemoResult:
     stopped: bool  # Ctrl-C (or stop) before the end
 
 
-# ------------------------------------------------------------------------------------------- set-up
-
-
-def create_owner(uow: UnitOfWork, *, password: str, actor: str) -> None:
-    """The demo's owner account (username ``owner``); with a kept database its password is set anew."""
-    existing = uow.users.get_by_username(OWNER)
-    if existing is None:
-        create_user(uow, username=OWNER, password=password, role=Role.OWNER, actor=actor)
-    else:
-        set_password(uow, user_id=existing.id or 0, password=password, actor=actor)
-
-
-def free_slug(uow: UnitOfWork, slug: str) -> str:
-    """``slug``, or ``slug-2``, ``slug-3`` ... when a kept database already holds it."""
-    candidate, n = slug, 1
-    while uow.events.get_by_slug(candidate) is not None:
-        n += 1
-        candidate = f"{slug}-{n}"
-    return candidate
-
-
-def standin_account(http: httpx.Client, *, username: str, rating: int, scopes: Sequence[str]) -> str:
-    """Create (or re-rate) an account on the stand-in; returns its fresh personal token (a secret)."""
-    answer = http.post(
-        "/_standin/users", json={"username": username, "rating": rating, "scopes": list(scopes)}
-    )
-    if answer.status_code != 200:
-        raise DemoError(f"the stand-in refused account {username!r} ({answer.status_code})")
-    return str(answer.json()["token"])
-
-
-def link_players(
-    uow_factory: UnitOfWorkFactory, settings: Settings, http: httpx.Client, *, event_id: int, actor: str
-) -> int:
-    """Every player's account created on the stand-in and linked (token stored encrypted); a count."""
-    with uow_factory() as uow:
-        players = [(p.id or 0, p.account, p.rating) for p in uow.setup.players_of_event(event_id)]
-    tokens = {
-        pid: standin_account(http, username=account, rating=rating, scopes=("challenge:write",))
-        for pid, account, rating in players
-    }
-    with uow_factory() as uow:
-        for pid, account, _rating in players:
-            store_link(uow, player_id=pid, account=account, token=tokens[pid], settings=settings, actor=actor)
-    tokens.clear()
-    return len(players)
-
-
 # ------------------------------------------------------------------------------------------- driver
 
 
@@ -283,6 +243,7 @@ class DemoDriver:
         rng: Random,
         owner_id: int = 0,
         pairing_seed: bytes | None = None,
+        swiss_pairer: SwissPairer | None = None,
     ) -> None:
         self.settings = settings
         # A demo run with --seed draws its pairing lots from it (the same pools play the same games
@@ -311,6 +272,15 @@ class DemoDriver:
         with uow_factory() as uow:
             event = uow.repo.get_or_raise(Event, event_id)
             self.slug, self.event_name = event.slug, event.name
+            definition = definition_of(event)
+        # The stages each stage takes qualifiers from: a Swiss stage starts once they are closed.
+        self._sources: dict[str, frozenset[str]] = {
+            stage.key: frozenset(e.stage for e in stage.entrants if isinstance(e, Qualifiers))
+            for stage in definition.stages
+        }
+        self.swiss = SwissDesk(
+            uow_factory=uow_factory, plan=plan, actor=STAFF_ACTOR, say=self.say, pairer=swiss_pairer
+        )
 
     # --- the loop ------------------------------------------------------------------------------
 
@@ -325,13 +295,18 @@ class DemoDriver:
         log.info("demo: %s", text)
 
     def step(self, now: datetime | None = None) -> bool:
-        """One tick: start what is due, play the play-off's staff and captain parts; True at the end."""
+        """One tick: start what is due, play the play-off's staff and captain parts; True at the end.
+
+        Stages run in the file's order, one at a time, except Swiss stages: every Swiss stage whose entrants
+        are known (the stages it takes qualifiers from are closed) runs, side by side with the others.
+        """
         now = now or utcnow()
         with self.uow_factory() as uow:
             stages = [
                 (s.id or 0, s.key, s.name, s.kind, s.status, s.closed_at)
                 for s in uow.setup.stages_of(self.event_id)
             ]
+        closed = {key for _id, key, _n, _k, status, _c in stages if status == StageStatus.CLOSED.value}
         current: tuple[int, str, str, str, str, datetime | None] | None = None
         for stage in stages:
             stage_id, key, name, kind, status, closed_at = stage
@@ -339,23 +314,40 @@ class DemoDriver:
                 if kind == StageKind.KNOCKOUT.value:
                     self._playoff_tick(stage_id, key, now)  # closed by the workers once the final is decided
                 else:
-                    self._closed(stage_id, key, name, closed_at or now)
+                    self._closed(stage_id, key, name, kind, closed_at or now)
                 continue
-            current = stage
-            break
+            first = current is None
+            current = current or stage
+            if kind == StageKind.SWISS.value:
+                if self._sources.get(key, frozenset()) <= closed:
+                    self._swiss_step(stage_id, key, name, kind, status, now)
+                    continue  # the next Swiss stages may run side by side with this one
+            elif first:
+                self._stage_step(stage_id, key, name, kind, status, now)
+            break  # this stage (or a Swiss stage still waiting for its entrants) holds the ones after it
         if current is None:
             self._finish_without_playoff(stages, now)
             self._seen, self._status = (stages, None), None
             return True
-        stage_id, key, name, kind, status, _closed_at = current
+        self._seen, self._status = (stages, current), None
+        return bool(self.champions)
+
+    def _stage_step(self, stage_id: int, key: str, name: str, kind: str, status: str, now: datetime) -> None:
         if kind == StageKind.POOLS.value:
             if status in (StageStatus.DRAFT.value, StageStatus.PUBLISHED.value):
                 self._start_pool_stage(stage_id, key, name, kind, status, now)
         else:
             self.timings.setdefault(key, StageTiming(key, name, kind, utcnow()))
             self._playoff_tick(stage_id, key, now)  # beat's playoff.tick builds the bracket, draws lots ...
-        self._seen, self._status = (stages, current), None
-        return bool(self.champions)
+
+    def _swiss_step(self, stage_id: int, key: str, name: str, kind: str, status: str, now: datetime) -> None:
+        """A Swiss stage at the round desk (orchestrator/demo/swiss.py); a refusal waits for the next tick
+        without holding up the Swiss stages beside it."""
+        self.timings.setdefault(key, StageTiming(key, name, kind, utcnow()))
+        try:
+            self.swiss.step(stage_id, name, status, now)
+        except ServiceError as error:
+            self.say(f"{name}: waiting: {error.message}", once=f"{stage_id}:{error.message}")
 
     def status(self) -> DemoStatus | None:
         """What the terminal shows, as of the last step (read when asked: a headless run never asks)."""
@@ -392,14 +384,15 @@ class DemoDriver:
         rounds = len(started.round_ids)
         self.say(f"{name}: started, {rounds} rounds {self.plan.round_gap_s:.1f} s apart")
 
-    def _closed(self, stage_id: int, key: str, name: str, closed_at: datetime) -> None:
+    def _closed(self, stage_id: int, key: str, name: str, kind: str, closed_at: datetime) -> None:
         timing = self.timings.get(key)
         if timing is not None and timing.finished_at is None:
             with self.uow_factory() as uow:
                 progress = uow.demo.stage_progress(stage_id)
                 winners = self._pool_winners(uow, stage_id)
             self.timings[key] = replace(timing, finished_at=closed_at, games=progress.boards_with_game)
-            self.say(f"{name} closed; pool winners: {', '.join(winners)}")
+            what = "winner" if kind == StageKind.SWISS.value else "pool winners"
+            self.say(f"{name} closed; {what}: {', '.join(winners)}")
 
     @staticmethod
     def _pool_winners(uow: UnitOfWork, stage_id: int) -> list[str]:
@@ -410,11 +403,18 @@ class DemoDriver:
     def _finish_without_playoff(
         self, stages: Sequence[tuple[int, str, str, str, str, datetime | None]], now: datetime
     ) -> None:
-        """An event without a play-off: the last stage's pool winner(s) are the champions."""
+        """An event without a play-off: the winner of each last stage (one no other stage takes teams from;
+        with several, such as a Swiss Open and Women section, each named with its stage) is a champion."""
         if self.champions or not stages or stages[-1][3] == StageKind.KNOCKOUT.value:
             return
+        taken = set().union(*self._sources.values())
+        last = [(stage_id, name) for stage_id, key, name, *_rest in stages if key not in taken]
+        champions: list[str] = []
         with self.uow_factory() as uow:
-            self.champions = tuple(self._pool_winners(uow, stages[-1][0]))
+            for stage_id, name in last:
+                winners = self._pool_winners(uow, stage_id)
+                champions += [f"{w} ({name})" if len(last) > 1 else w for w in winners]
+        self.champions = tuple(champions)
         self.say(f"Champion: {' and '.join(self.champions) or 'none'}")
 
     # --- the play-off --------------------------------------------------------------------------
@@ -521,16 +521,29 @@ class DemoDriver:
         if current is not None:
             stage_id, key, stage_name, kind, _status, _closed = current
             number = [s[0] for s in stages].index(stage_id) + 1
+            # Swiss sections running side by side show as one: their names, rounds and games together.
+            side = [
+                s
+                for s in stages
+                if s[3] == kind == StageKind.SWISS.value and s[4] == StageStatus.RUNNING.value
+            ]
+            together = side if len(side) > 1 else [current]
             with self.uow_factory() as uow:
-                progress = uow.demo.stage_progress(stage_id)
+                progress = {s[2]: uow.demo.stage_progress(s[0]) for s in together}
                 pools = uow.setup.pools_of(stage_id)
-            done, total = progress.boards_final, progress.boards
-            round_text = _round_text(progress, kind)
-            if event_url and pools:
+            done = sum(p.boards_final for p in progress.values())
+            total = sum(p.boards for p in progress.values())
+            round_text = "; ".join(
+                f"{name}: {_round_text(p, kind)}" if len(progress) > 1 else _round_text(p, kind)
+                for name, p in progress.items()
+            )
+            stage_name = " and ".join(progress)
+            if event_url and kind == StageKind.SWISS.value:
+                pool_url = f"{event_url}/stages/{key}"  # one table: the stage's page
+            elif event_url and pools:
                 pool_url = f"{event_url}/stages/{key}/pools/{pools[0].letter}"
-        phase = (
-            "finished" if self.champions else ("play-off" if current and current[3] != "pools" else "playing")
-        )
+        knockout = current is not None and current[3] == StageKind.KNOCKOUT.value
+        phase = "finished" if self.champions else ("play-off" if knockout else "playing")
         return DemoStatus(
             phase=phase,
             event_name=self.event_name,
@@ -552,7 +565,7 @@ class DemoDriver:
 def _round_text(progress: StageProgress, kind: str) -> str:
     if progress.rounds == 0:
         return "no rounds yet"
-    what = "rounds" if kind == StageKind.POOLS.value else "match rounds"
+    what = "match rounds" if kind == StageKind.KNOCKOUT.value else "rounds"
     return f"{progress.rounds_finished} of {progress.rounds} {what} finished, {progress.rounds_open} playing"
 
 
@@ -611,6 +624,7 @@ class Demo:
         started = time.monotonic()
         note = on_step or (lambda _text: None)
         options = self.options
+        pairer = swiss_pairer(options.swiss_engine)
         text, definition = _read_definition(options.event_file)
         web_url = f"http://{options.host}:{options.port}" if options.web else None
         standin_url = options.standin_url
@@ -662,6 +676,7 @@ class Demo:
                 if options.seed is not None
                 else None
             ),
+            swiss_pairer=pairer,
         )
         return DemoSetup(
             event_id=event_id,
@@ -743,6 +758,16 @@ class Demo:
         if self._engine is not None:
             self._engine.dispose()
             self._engine = None
+
+
+SWISS_ENGINES = ("gacrux", "own")
+
+
+def swiss_pairer(engine: str) -> SwissPairer | None:
+    """The demo's Swiss engine: None for the server's own default (gacrux), or our C.04.6 engine."""
+    if engine not in SWISS_ENGINES:
+        raise DemoError(f"unknown Swiss engine {engine!r}: one of {', '.join(SWISS_ENGINES)}")
+    return C046Pairer() if engine == "own" else None
 
 
 def _read(path: Path) -> str:

@@ -13,7 +13,7 @@ from cryptography.fernet import Fernet
 from pydantic import SecretStr
 
 from orchestrator.config import Settings, get_settings
-from orchestrator.domain.event import EventDefinition, bracket_rounds
+from orchestrator.domain.event import EventDefinition, Qualifiers, bracket_rounds
 
 DEFAULT_EVENT = Path("events/online-olympiad-2020.yaml")
 DEFAULT_DATA_DIR = Path("var/demo")
@@ -43,6 +43,9 @@ class DemoOptions:
     # "celery": beat's jobs go to the broker and a Celery worker the caller started runs them
     # (bench/whole_event.py --celery); "eager": they run in this process.
     task_mode: str = "eager"
+    # Who pairs the Swiss rounds: "gacrux", FIDE's engine (the server's default, as the staff desk pairs),
+    # or "own", our C.04.6 engine (the same pairings, docs/swiss.md; far faster on a large field).
+    swiss_engine: str = "gacrux"
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +61,7 @@ class DemoPlan:
 def plan_for(definition: EventDefinition, options: DemoOptions) -> DemoPlan:
     """Spread the rounds over ``options.minutes``; the stand-in speed ends a game within half a gap."""
     slots = sum(s.rounds + 1 for s in definition.stages if s.is_pools)
+    slots += swiss_slots(definition)
     slots += 3 * bracket_rounds(definition.bracket)  # match 1, match 2, an Armageddon
     gap = options.round_gap_s if options.round_gap_s is not None else options.minutes * 60 / max(slots, 1)
     gap = max(gap, 0.0)
@@ -69,6 +73,17 @@ def plan_for(definition: EventDefinition, options: DemoOptions) -> DemoPlan:
         speed = 0.0 if gap == 0 else max(1.0, longest_game_s / (0.5 * gap))
     tick = options.tick_s if options.tick_s is not None else min(0.5, max(0.05, gap / 8))
     return DemoPlan(round_gap_s=gap, speed=speed, tick_s=tick, lead_s=min(gap, 2.0))
+
+
+def swiss_slots(definition: EventDefinition) -> int:
+    """Round gaps the Swiss stages take: stages fed by the same stages (or seeded) run side by side, so
+    each such group takes its longest stage's rounds, plus one gap to start."""
+    longest: dict[frozenset[str], int] = {}
+    for stage in definition.stages:
+        if stage.is_swiss:
+            sources = frozenset(e.stage for e in stage.entrants if isinstance(e, Qualifiers))
+            longest[sources] = max(longest.get(sources, 0), stage.rounds)
+    return sum(rounds + 1 for rounds in longest.values())
 
 
 def demo_definition(
