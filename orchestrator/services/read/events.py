@@ -45,6 +45,7 @@ class EventView(JsonDocument):
     now: tuple[NowItem, ...] = ()
     champions: tuple[str, ...] = ()  # once the play-off final is decided (two on joint winners)
     bracket: bool = False  # the play-off bracket has a page
+    combined: bool = False  # several sections: the combined classification has a page (read/combined.py)
 
 
 # The list of events changes with any event's announcement (a stage started, an event closed); an event
@@ -92,6 +93,7 @@ def event_view(uow: UnitOfWork, *, slug: str) -> EventView:
         now=tuple(_now(data, s) for s in stages if s.status == StageStatus.RUNNING),
         champions=_champions(data, knockout),
         bracket=knockout is not None,
+        combined=data.definition is not None and len(data.definition.sections) > 1,
     )
 
 
