@@ -1,0 +1,192 @@
+"""The pairing systems a Swiss stage can name (docs/swiss.md, "Pairing systems"): each system's engine is
+chosen by the stage's ``pairing`` value; over random events every round of ``olympiad-2022`` and
+``score-group-halves`` pairs each team once or gives it the bye, repeats no match, never gives a team the
+bye twice and is the same when paired again; an unpairable round is refused naming the round and teams;
+the small Olympiad event plays to the end with either system; the TRF names the system in record 192 and
+``olympiad pair`` pairs such a file with the same engine."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from random import Random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from orchestrator.cli import app
+from orchestrator.domain.scoring import MatchForfeit, MatchRecord
+from orchestrator.domain.simulation import simulate_event
+from orchestrator.domain.swiss import (
+    RoundPairing,
+    SwissPairingError,
+    SwissState,
+    SwissTeam,
+    mark_absent,
+    record_round,
+    start_state,
+)
+from orchestrator.domain.swiss.c046 import C046Pairer
+from orchestrator.domain.swiss.olympiad2022 import Olympiad2022Pairer
+from orchestrator.domain.swiss.score_group_halves import ScoreGroupHalvesPairer
+from orchestrator.domain.swiss.systems import SystemPairer, pairer_for
+from orchestrator.domain.swiss.trf import export_trf
+from orchestrator.domain.swiss.trf_read import read_team_trf
+from orchestrator.eventfile import parse_event
+
+EVENTS = Path(__file__).resolve().parents[2] / "events"
+SMALL = EVENTS / "olympiad-2026-small.yaml"
+SYSTEMS = ("olympiad-2022", "score-group-halves")
+CODES = {"olympiad-2022": "CUSTOM_TEAM_OLYMPIAD_2022", "score-group-halves": "CUSTOM_TEAM_SCORE_GROUP_HALVES"}
+
+
+def play(state: SwissState, pairing: RoundPairing, rng: Random) -> SwissState:
+    """Random match results (game points in half-points out of 8), about one match in 30 forfeited."""
+    matches = []
+    for p in pairing.pairings:
+        if rng.random() < 1 / 30:
+            kind = rng.choice([MatchForfeit.A_WINS, MatchForfeit.B_WINS, MatchForfeit.DOUBLE])
+            gp = {MatchForfeit.A_WINS: (8, 0), MatchForfeit.B_WINS: (0, 8), MatchForfeit.DOUBLE: (0, 0)}[kind]
+            matches.append(MatchRecord(pairing.round, p.first, p.second, *gp, kind))
+            continue
+        gp_first = rng.randint(0, 8)
+        matches.append(MatchRecord(pairing.round, p.first, p.second, gp_first, 8 - gp_first))
+    bye = pairing.bye_record(state)
+    return record_round(state, [*matches, *([bye] if bye else [])])
+
+
+def play_event(system: str, size: int, rounds: int, seed: int, absent_round: int = 0) -> SwissState:
+    """Every round paired by ``system`` and checked independently of the engine's own check."""
+    rng = Random(seed)
+    teams = [SwissTeam(f"T{n:02d}", tuple(rng.randint(1400, 2800) for _ in range(5))) for n in range(size)]
+    state = start_state(teams, boards=4, rounds=rounds, pairing=system, initial_colour=rng.choice("WB"))
+    if 1 < absent_round <= rounds:
+        state = mark_absent(state, state.teams[-1].name, round_no=absent_round)
+    pairer = pairer_for(system)
+    met: set[frozenset[str]] = set()
+    byes: list[str] = []
+    for round_no in range(1, rounds + 1):
+        pairing = pairer.pair_round(state, round_no)
+        assert pairer.pair_round(state, round_no) == pairing, "the same state paired twice differs"
+        named = [team for p in pairing.pairings for team in (p.first, p.second)]
+        named += [pairing.bye] if pairing.bye else []
+        assert sorted(named) == sorted(state.available(round_no)), f"round {round_no}: not each team once"
+        assert [p.board for p in pairing.pairings] == list(range(1, len(pairing.pairings) + 1))
+        pairs = {frozenset((p.first, p.second)) for p in pairing.pairings}
+        assert not pairs & met, f"round {round_no}: a rematch"
+        if pairing.bye:
+            assert pairing.bye not in byes, f"round {round_no}: {pairing.bye} has the bye twice"
+            byes.append(pairing.bye)
+        state = play(state, pairing, rng)
+        met |= {frozenset((m.team_a, m.team_b)) for m in state.matches if m.is_played}
+    assert state.rounds_played == rounds
+    return state
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+@pytest.mark.parametrize(
+    ("size", "rounds", "seed"), [(5, 2, 1), (7, 3, 2), (12, 5, 3), (23, 9, 4), (60, 11, 5)]
+)
+def test_every_round_of_a_random_event_pairs_each_team_once_without_a_rematch(
+    system, size, rounds, seed
+) -> None:
+    play_event(system, size, rounds, seed, absent_round=2)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    system=st.sampled_from(SYSTEMS),
+    size=st.integers(5, 60),
+    rounds=st.integers(1, 11),
+    seed=st.integers(0, 2**32),
+    absent_round=st.integers(0, 11),
+)
+def test_any_event_of_five_to_sixty_teams_is_paired_by_the_rules(
+    system, size, rounds, seed, absent_round
+) -> None:
+    # With at most (teams - 1) / 2 rounds a legal round always exists: each team can still meet at least
+    # half of the others (Dirac's theorem), whichever team has the bye.
+    play_event(system, size, min(rounds, (size - 1) // 2), seed, absent_round)
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_an_unpairable_round_is_refused_naming_the_round_and_the_teams(system: str) -> None:
+    # Six teams; in rounds 1-3 A met B, C and D. E and F are absent from round 4, so A, B, C, D are to be
+    # paired and A can meet none of them (B-C, B-D, C-D have not met, so not every pair is a rematch).
+    names = "ABCDEF"
+    rounds = [("AB", "CE", "DF"), ("AC", "BF", "DE"), ("AD", "BE", "CF")]
+    state = SwissState(tuple(SwissTeam(n) for n in names), boards=4, rounds=5, pairing=system)
+    for number, pairs in enumerate(rounds, 1):
+        state = record_round(state, [MatchRecord(number, a, b, 4, 4) for a, b in pairs])
+    state = mark_absent(mark_absent(state, "E", round_no=4), "F", round_no=4)
+    with pytest.raises(SwissPairingError) as refused:
+        pairer_for(system).pair_round(state, 4)
+    assert str(refused.value) == (
+        f"round 4 cannot be paired by {system}: every way of pairing them repeats a match already played; "
+        "teams to pair: A, B, C, D"
+    )
+    assert (refused.value.round_no, refused.value.teams) == (4, ("A", "B", "C", "D"))
+
+
+def test_each_system_is_paired_by_its_own_engine_and_no_other() -> None:
+    state = start_state([SwissTeam(n) for n in "ABCD"], boards=4, rounds=3, pairing="olympiad-2022")
+    assert isinstance(pairer_for("olympiad-2022"), Olympiad2022Pairer)
+    assert isinstance(pairer_for("score-group-halves"), ScoreGroupHalvesPairer)
+    assert isinstance(pairer_for("fide-team-swiss"), C046Pairer)
+    with pytest.raises(SwissPairingError, match="paired by 'olympiad-2022', not by the 'fide-team-swiss'"):
+        C046Pairer().pair_round(state, 1)
+    with pytest.raises(SwissPairingError, match="not by the 'score-group-halves' engine"):
+        ScoreGroupHalvesPairer().pair_round(state, 1)
+    assert SystemPairer().pair_round(state, 1) == Olympiad2022Pairer().pair_round(state, 1)
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_small_olympiad_plays_to_the_end_with_the_system(system: str) -> None:
+    event = parse_event(SMALL.read_text(), source=SMALL.name)
+    event = replace(
+        event, stages=tuple(replace(s, pairing=system) if s.is_swiss else s for s in event.stages)
+    )
+    result = simulate_event(event, seed=7)
+    (swiss,) = result.swiss
+    assert swiss.state.pairing == system
+    assert len(swiss.rounds) == swiss.state.rounds == 11
+    met: set[frozenset[str]] = set()
+    entrants = sorted(team.name for team in swiss.state.teams)
+    for rnd in swiss.rounds:
+        named = sorted(t for p in rnd.pairing.pairings for t in (p.first, p.second))
+        assert named == entrants  # 24 teams: no bye
+        pairs = {frozenset((p.first, p.second)) for p in rnd.pairing.pairings}
+        assert not pairs & met
+        met |= pairs
+    assert result.champions == swiss.winners
+    assert f"192 {CODES[system]}" in export_trf(swiss.state).splitlines()
+
+
+def test_olympiad_simulate_plays_a_copy_of_the_small_event_with_another_system(tmp_path: Path) -> None:
+    copy = tmp_path / "small.yaml"
+    copy.write_text(SMALL.read_text().replace("pairing: fide-team-swiss", "pairing: score-group-halves"))
+    done = CliRunner().invoke(app, ["simulate", str(copy), "--seed", "3", "--trf-dir", str(tmp_path)])
+    assert done.exit_code == 0, done.output
+    assert "standings after round 11" in done.output
+    (trf,) = tmp_path.glob("*.trf")
+    assert "192 CUSTOM_TEAM_SCORE_GROUP_HALVES" in trf.read_text(encoding="latin-1").splitlines()
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_trf_of_a_stage_reads_back_and_olympiad_pair_pairs_it_with_the_same_engine(system: str) -> None:
+    pytest.importorskip("gacrux")
+    from orchestrator.adapters.gacrux_pairing import TrfPairingError, pair_trf_file
+
+    state = replace(play_event(system, 9, 3, 21), rounds=5)  # three rounds of five played
+    trf = export_trf(state)
+    read, next_round = read_team_trf(trf)
+    assert (read.pairing, next_round) == (system, 4)
+    expected = pairer_for(system).pair_round(state, 4)
+    found = pair_trf_file(trf)
+    pairs = [(state.tpn(p.first), state.tpn(p.second)) for p in expected.pairings]
+    pairs += [(state.tpn(expected.bye), 0)] if expected.bye else []
+    assert (found.round, list(found.pairs)) == (4, pairs)
+    with pytest.raises(TrfPairingError, match=f"record 192 names {CODES[system]}, not a FIDE team Swiss"):
+        pair_trf_file(trf, engine="gacrux")
