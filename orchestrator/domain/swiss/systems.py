@@ -15,6 +15,13 @@ from orchestrator.domain.swiss.pairing import (
 )
 from orchestrator.domain.swiss.score_group_halves import ScoreGroupHalvesPairer
 
+# How pages name each system ("Rounds are paired one at a time by ...").
+SYSTEM_NAMES = {
+    FIDE_TEAM_SWISS: "FIDE C.04.6, the Swiss Team Pairing System",
+    OLYMPIAD_2022: "the Olympiad Pairing Rules 2022",
+    SCORE_GROUP_HALVES: "score-group halves (each score group by game points, top half v bottom half)",
+}
+
 
 def pairer_for(system: str, *, fide: SwissPairer | None = None) -> SwissPairer:
     """The engine of ``system``; ``fide`` pairs FIDE C.04.6 (our own engine by default, the server passes
