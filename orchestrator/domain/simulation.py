@@ -129,10 +129,10 @@ def simulate_event(
     stages: list[SimulatedStage] = []
     swiss: list[SimulatedSwiss] = []
     previous_winners: list[str] = []
+    by_system = SystemPairer(fide=pairer)  # each Swiss stage by the system it names
     for stage in event.stages:
         if stage.is_swiss:
             names = stage_entrants(event, stage.key, finals)
-            by_system = SystemPairer(fide=pairer)
             played = play_swiss_stage(event, stage, names, pairer=by_system, rng=rng, progress=tick)
             swiss.append(played)
             finals[stage.key] = [list(played.standings.order)]
