@@ -1,6 +1,7 @@
-"""Time the pairing of one team Swiss round (FIDE C.04.6) beside FIDE's own checker for the same round.
+"""Time the pairing of one team Swiss round (FIDE C.04.6) beside FIDE's own checker for the same round, and
+the same round paired by the two other systems a stage can name (``olympiad-2022``, ``score-group-halves``).
 
-Run: .venv/bin/python bench/swiss_pairing.py [--teams 190] [--round 6] [--seed 2026]
+Run: .venv/bin/python bench/swiss_pairing.py [--teams 190] [--round 6] [--seed 2026] [--no-gacrux]
 Target: pairing one round of 190 teams in at most 0.5 s. Ours is our own C.04.6 engine
 (``domain.swiss.c046``); the yardsticks are gacrux in process (``GacruxPairer``, the TRF export included)
 and gacrux's ``pairingchecker -m fideteam -p`` on the TRF file of the same state (process start
@@ -9,7 +10,9 @@ included). Wall-clock and CPU seconds are printed: on a shared machine compare t
 The rounds before the timed one are paired by a quick stand-in (teams sorted by score, each with the
 next one it has not met) with random results, so that the timed round meets a realistic spread of
 score groups without the minutes the engine would take for them; the timed round is paired by our
-engine, by gacrux in process and by the checker, and the three pairings must be equal.
+engine, by gacrux in process and by the checker, and the three pairings must be equal (``--no-gacrux``
+skips the two yardsticks). The other systems pair the same state (its ``pairing`` changed); nothing
+compares them.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ from orchestrator.domain.swiss import (
     start_state,
 )
 from orchestrator.domain.swiss.c046 import C046Pairer
+from orchestrator.domain.swiss.olympiad2022 import Olympiad2022Pairer
+from orchestrator.domain.swiss.score_group_halves import ScoreGroupHalvesPairer
 from orchestrator.domain.swiss.trf import export_trf
 
 
@@ -79,6 +84,7 @@ def main() -> None:
     parser.add_argument("--teams", type=int, default=190)
     parser.add_argument("--round", type=int, default=6)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--no-gacrux", action="store_true", help="time our engines only")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     teams = [
@@ -90,6 +96,13 @@ def main() -> None:
         state = stand_in_round(state, round_no, rng)
 
     pairing, ours, ours_cpu = timed(C046Pairer(), state, args.round)
+    for pairer in (Olympiad2022Pairer(), ScoreGroupHalvesPairer()):
+        time_other_system(pairer, teams, args.round, random.Random(args.seed))
+    if args.no_gacrux:
+        print(
+            f"round {args.round} of {args.teams} teams, fide-team-swiss: {ours:.3f} s ({ours_cpu:.3f} s CPU)"
+        )
+        return
     reference, gacrux, gacrux_cpu = timed(GacruxPairer(), state, args.round)
     theirs, checker_time, checker_cpu = checker_pairs(export_trf(state))
 
@@ -103,6 +116,25 @@ def main() -> None:
     )
     if verdict != "equal":
         sys.exit(1)
+
+
+def time_other_system(pairer: SwissPairer, teams: list[SwissTeam], round_no: int, rng: random.Random) -> None:
+    """Time ``round_no`` of another system after rounds paired by that system itself (random results),
+    so that its colours and floats have the history it would make."""
+    system = "olympiad-2022" if isinstance(pairer, Olympiad2022Pairer) else "score-group-halves"
+    state = start_state(teams, boards=4, rounds=11, pairing=system)
+    for number in range(1, round_no):
+        found = pairer.pair_round(state, number)
+        matches = [bye_match(state, found.bye, number)] if found.bye else []
+        for p in found.pairings:
+            gp = rng.randint(0, 2 * state.boards)
+            matches.append(MatchRecord(number, p.first, p.second, gp, 2 * state.boards - gp))
+        state = record_round(state, matches)
+    other, seconds, cpu = timed(pairer, state, round_no)
+    print(
+        f"round {round_no} of {len(teams)} teams, {system}: {seconds:.3f} s ({cpu:.3f} s CPU), "
+        f"{len(other.pairings)} matches, bye {other.bye or 'none'}"
+    )
 
 
 def timed(pairer: SwissPairer, state: SwissState, round_no: int) -> tuple[RoundPairing, float, float]:

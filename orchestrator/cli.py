@@ -201,7 +201,7 @@ def _check_engine(engine: str) -> None:
 
 @app.command()
 def pair(
-    trf_file: Annotated[Path, typer.Argument(help="TRF-2026 team file (record 192 FIDE_TEAM_*)")],
+    trf_file: Annotated[Path, typer.Argument(help="TRF-2026 team file (record 192, docs/swiss.md)")],
     round_no: Annotated[
         int | None, typer.Option("--round", help="round to pair (default: the next one)")
     ] = None,
@@ -210,7 +210,7 @@ def pair(
         str, typer.Option("--engine", help="own (C.04.6 Type A files, default) or gacrux (FIDE's, any file)")
     ] = "own",
 ) -> None:
-    """Pair the next round of a team Swiss TRF file with FIDE C.04.6 (docs/swiss.md)."""
+    """Pair the next round of a team Swiss TRF file by the system its record 192 names (docs/swiss.md)."""
     from orchestrator.adapters.gacrux_pairing import TrfPairingError, pair_trf_file
     from orchestrator.domain.swiss.trf import add_round, unfinished_boards
 

@@ -22,8 +22,8 @@ from orchestrator.domain.swiss import (
     check_pairing,
     check_round_can_be_paired,
 )
-from orchestrator.domain.swiss.c046 import C046Pairer
 from orchestrator.domain.swiss.model import SwissError
+from orchestrator.domain.swiss.systems import pairer_for
 from orchestrator.domain.swiss.trf import export_trf
 from orchestrator.domain.swiss.trf_read import TrfNotReadable, read_team_trf
 
@@ -140,9 +140,9 @@ class GacruxPairer:
 
 
 def pair_trf_file(trf: str, *, round_no: int | None = None, engine: str = "own") -> TrfPairing:
-    """Pair the next round of a TRF-2026 team file: with our C.04.6 engine when it implements what the
-    file asks for (``domain.swiss.trf_read``: Type A, MP then GP, the next round), otherwise, or with
-    ``engine="gacrux"``, with gacrux (docs/swiss.md)."""
+    """Pair the next round of a TRF-2026 team file: with our engine of the system record 192 names when it
+    implements what the file asks for (``domain.swiss.trf_read``: C.04.6 Type A with MP then GP, or one of
+    our own systems; the next round), otherwise, or with ``engine="gacrux"``, with gacrux (docs/swiss.md)."""
     if engine == "own":
         try:
             state, next_round = read_team_trf(trf)
@@ -150,7 +150,7 @@ def pair_trf_file(trf: str, *, round_no: int | None = None, engine: str = "own")
             return pair_trf(trf, round_no=round_no)
         if round_no in (None, next_round) and next_round <= state.rounds:
             try:
-                found = C046Pairer().pair_round(state, next_round)
+                found = pairer_for(state.pairing).pair_round(state, next_round)
             except SwissPairingError as error:
                 raise TrfPairingError(str(error)) from None
             pairs = [(state.tpn(p.first), state.tpn(p.second)) for p in found.pairings]

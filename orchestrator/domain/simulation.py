@@ -55,9 +55,9 @@ from orchestrator.domain.round_robin import berger_table
 from orchestrator.domain.scoring import GameResult, MatchRecord, match_game_points
 from orchestrator.domain.section_results import board_players, section_places
 from orchestrator.domain.standings import Standings, compute_standings
-from orchestrator.domain.swiss.c046 import C046Pairer
 from orchestrator.domain.swiss.pairing import SwissPairer
 from orchestrator.domain.swiss.simulate import SimulatedSwiss, play_swiss_stage
+from orchestrator.domain.swiss.systems import SystemPairer
 from orchestrator.domain.teams import Player, Team, is_eligible
 from orchestrator.domain.tiebreaks import parse_chain
 
@@ -141,7 +141,8 @@ def simulate_event(
     pairer: SwissPairer | None = None,
 ) -> SimulationResult:
     """Play every stage of ``event`` with the rating model; reproducible from ``seed``. Swiss stages are
-    paired by ``pairer``, by default our own C.04.6 engine (docs/swiss.md)."""
+    paired by the system they name; ``fide-team-swiss`` by ``pairer``, by default our own C.04.6 engine
+    (docs/swiss.md)."""
     rng = Random(seed)
     teams = {team.name: team for team in event.teams}
     tick = progress or (lambda _count: None)
@@ -149,13 +150,12 @@ def simulate_event(
     stages: list[SimulatedStage] = []
     swiss: list[SimulatedSwiss] = []
     winners_of: dict[str, list[str]] = {}  # section -> the winners of its previous stage
+    by_system = SystemPairer(fide=pairer)  # each Swiss stage by the system it names
     for stage in event.stages:
         previous_winners = winners_of.get(stage.section, [])
         if stage.is_swiss:
-            if pairer is None:
-                pairer = C046Pairer()
             names = stage_entrants(event, stage.key, finals)
-            played = play_swiss_stage(event, stage, names, pairer=pairer, rng=rng, progress=tick)
+            played = play_swiss_stage(event, stage, names, pairer=by_system, rng=rng, progress=tick)
             swiss.append(played)
             finals[stage.key] = [list(played.standings.order)]
             winners_of[stage.section] = list(played.winners)

@@ -23,7 +23,7 @@ from orchestrator.domain.event import (
     bracket_rounds,
 )
 from orchestrator.domain.names import MAX_STAGE_NAME
-from orchestrator.domain.swiss.pairing import FIDE_TEAM_SWISS, PAIRING_SYSTEMS, SUPPORTED_SYSTEMS
+from orchestrator.domain.swiss.pairing import FIDE_TEAM_SWISS, PAIRING_SYSTEMS
 from orchestrator.domain.tiebreaks import TieBreakError, parse_chain
 from orchestrator.eventfile.drafts import ScheduleSpec, StageDraft
 from orchestrator.eventfile.nodes import NodeReader, describe
@@ -226,14 +226,8 @@ def _read_swiss_settings(
     pairing = FIDE_TEAM_SWISS
     if "pairing" in fields:
         text = reader.text(fields["pairing"], f"{path}.pairing")
-        if text is not None and text not in SUPPORTED_SYSTEMS:
-            if text in PAIRING_SYSTEMS:
-                message = (
-                    f"pairing {text!r} is not supported yet: the pairing engine pairs "
-                    f"{', '.join(repr(s) for s in SUPPORTED_SYSTEMS)} (FIDE C.04.6) only"
-                )
-            else:
-                message = f"unknown pairing {text!r}: use one of {', '.join(PAIRING_SYSTEMS)}"
+        if text is not None and text not in PAIRING_SYSTEMS:
+            message = f"unknown pairing {text!r}: use one of {', '.join(PAIRING_SYSTEMS)}"
             reader.report(f"{path}.pairing", message, node=fields["pairing"])
         pairing = text or pairing
     return rounds, pairing

@@ -161,8 +161,8 @@ def test_the_swiss_stage_page_is_accessible_and_fits_a_phone(
     }
     text = report(found, width)
     print(text or f"[{width}px] no violation on the Swiss pages")
-    failing = [f"{name}: {v['id']}" for name, items in found.items() for v in items if v["impact"] in FAILING]
-    assert not failing, f"serious or critical violations: {failing}\n{text}"
+    bad = failing(found)
+    assert not bad, f"serious or critical violations: {bad}\n{text}"
     page.goto(url)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the page scrolls"
     pairings = page.evaluate(

@@ -167,13 +167,13 @@ def test_a_round_that_cannot_be_paired_is_refused_with_its_number_and_teams() ->
     )
     unknown = start_state([t("A"), t("B")], boards=4, rounds=3, pairing="dutch")
     assert refusal(check_round_can_be_paired, unknown, 1) == (
-        "pairing system 'dutch' is unknown; use 'fide-team-swiss'",
+        "pairing system 'dutch' is unknown; use one of fide-team-swiss, olympiad-2022, score-group-halves",
         1,
         (),
     )
     later = start_state([t("A"), t("B")], boards=4, rounds=3, pairing="olympiad-2022")
     assert refusal(check_round_can_be_paired, later, 1)[0] == (
-        "pairing system 'olympiad-2022' is not supported yet; use 'fide-team-swiss'"
+        "the stage is paired by 'olympiad-2022', not by the 'fide-team-swiss' engine"
     )
     one_round = record_round(
         start_state([t("A"), t("B")], boards=4, rounds=1), [MatchRecord(1, "A", "B", 4, 4)]

@@ -11,10 +11,12 @@ from typing import Protocol
 from orchestrator.domain.scoring import MatchRecord
 from orchestrator.domain.swiss.model import SwissError, SwissState, bye_match
 
-# Pairing systems a Swiss stage can name; only the first is built (the others are refused).
+# Pairing systems a Swiss stage can name (docs/swiss.md, "Pairing systems"); ``systems.pairer_for`` gives
+# each one's engine.
 FIDE_TEAM_SWISS = "fide-team-swiss"
-PAIRING_SYSTEMS = (FIDE_TEAM_SWISS, "olympiad-2022", "score-group-halves")
-SUPPORTED_SYSTEMS = (FIDE_TEAM_SWISS,)
+OLYMPIAD_2022 = "olympiad-2022"
+SCORE_GROUP_HALVES = "score-group-halves"
+PAIRING_SYSTEMS = (FIDE_TEAM_SWISS, OLYMPIAD_2022, SCORE_GROUP_HALVES)
 
 
 class SwissPairingError(SwissError):
@@ -57,15 +59,19 @@ class SwissPairer(Protocol):
     def pair_round(self, state: SwissState, round_no: int) -> RoundPairing: ...
 
 
-def check_round_can_be_paired(state: SwissState, round_no: int) -> tuple[str, ...]:
-    """The teams to pair in ``round_no``, or a SwissPairingError saying why the round cannot be paired."""
-    if state.pairing not in SUPPORTED_SYSTEMS:
-        known = state.pairing in PAIRING_SYSTEMS
+def check_round_can_be_paired(
+    state: SwissState, round_no: int, *, system: str = FIDE_TEAM_SWISS
+) -> tuple[str, ...]:
+    """The teams to pair in ``round_no``, or a SwissPairingError saying why the round cannot be paired by
+    the engine of ``system`` (the stage must name that system)."""
+    if state.pairing not in PAIRING_SYSTEMS:
         raise SwissPairingError(
-            f"pairing system {state.pairing!r} is "
-            + ("not supported yet" if known else "unknown")
-            + f"; use {FIDE_TEAM_SWISS!r}",
+            f"pairing system {state.pairing!r} is unknown; use one of {', '.join(PAIRING_SYSTEMS)}",
             round_no=round_no,
+        )
+    if state.pairing != system:
+        raise SwissPairingError(
+            f"the stage is paired by {state.pairing!r}, not by the {system!r} engine", round_no=round_no
         )
     if round_no != state.rounds_played + 1:
         raise SwissPairingError(

@@ -1,8 +1,10 @@
 """TRF-2026 export of a Swiss stage for pairing its next round with FIDE C.04.6 (docs/swiss.md).
 
-Record 192 ``FIDE_TEAM_TYPEA_MP_GP`` names the system (C.04.6, Type A colours, match points primary,
-game points for colours), 142 the scheduled rounds, 152 the initial colour drawn by lot (art. 4.3.1),
-352 the board colours of the first-named team. Each team has one player per board ("Team, Board k",
+Record 192 names the stage's pairing system: ``FIDE_TEAM_TYPEA_MP_GP`` for ``fide-team-swiss`` (C.04.6,
+Type A colours, match points primary, game points for colours), ``CUSTOM_TEAM_OLYMPIAD_2022`` and
+``CUSTOM_TEAM_SCORE_GROUP_HALVES`` for the other two (our own names: no FIDE checker pairs them); 142
+the scheduled rounds, 152 the initial colour drawn by lot (art. 4.3.1), 352 the board colours of the
+first-named team. Each team has one player per board ("Team, Board k",
 rated with the team's k-th highest rating); per-board results are synthesised from the match score as
 in ``domain.trf``. A team not paired in a round (absent, withdrawn, not yet entered) is written as
 ``0000 - Z`` in that round, including the round to be paired, so that it is left out of it.
@@ -15,9 +17,16 @@ from fractions import Fraction
 
 from orchestrator.domain.scoring import MatchForfeit, MatchRecord, board_colours
 from orchestrator.domain.swiss.model import SwissState
+from orchestrator.domain.swiss.pairing import FIDE_TEAM_SWISS, OLYMPIAD_2022, SCORE_GROUP_HALVES
 from orchestrator.domain.trf import _LETTERS, _points, _put, synthesise_boards
 
 PAIRING_SYSTEM_CODE = "FIDE_TEAM_TYPEA_MP_GP"
+# Record 192 for each pairing system a stage can name (the last two are not FIDE codes, docs/swiss.md).
+SYSTEM_CODES = {
+    FIDE_TEAM_SWISS: PAIRING_SYSTEM_CODE,
+    OLYMPIAD_2022: "CUSTOM_TEAM_OLYMPIAD_2022",
+    SCORE_GROUP_HALVES: "CUSTOM_TEAM_SCORE_GROUP_HALVES",
+}
 _NOT_PAIRED = (0, "-", "Z")
 _BYE = (0, "-", " ")
 
@@ -116,7 +125,7 @@ def export_trf(state: SwissState, *, round_no: int | None = None) -> str:
         "092 Team Swiss",
         f"142 {state.rounds}",
         f"152 {state.initial_colour}",
-        f"192 {PAIRING_SYSTEM_CODE}",
+        f"192 {SYSTEM_CODES.get(state.pairing, PAIRING_SYSTEM_CODE)}",
         "352 " + "".join(board_colours(boards)),
         _line(
             (1, "162"),

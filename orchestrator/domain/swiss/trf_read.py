@@ -1,10 +1,11 @@
 """Reading a team Swiss TRF-2026 file back into a ``SwissState``, so that our C.04.6 engine can pair its
 next round (``olympiad pair``, docs/swiss.md).
 
-Only what our engine implements is read: record 192 ``FIDE_TEAM_TYPEA_MP_GP`` (or none, which C.04.6
-art. 1.7 and 1.2.2 default to the same), whole match points in record 362, the standard game points of
-record 162, and no record the engine would have to obey but does not know (prohibited pairings,
-accelerations, ...). Any other file raises ``TrfNotReadable``; FIDE's engine pairs it instead.
+Only what our engines implement is read: record 192 ``FIDE_TEAM_TYPEA_MP_GP`` (or none, which C.04.6
+art. 1.7 and 1.2.2 default to the same) or one of our own systems (``trf.SYSTEM_CODES``), whole match
+points in record 362, the standard game points of record 162, and no record the engine would have to
+obey but does not know (prohibited pairings, accelerations, ...). Any other file raises
+``TrfNotReadable``; FIDE's engine pairs it instead.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from fractions import Fraction
 
 from orchestrator.domain.scoring import MatchForfeit, MatchRecord, MatchScoring
 from orchestrator.domain.swiss.model import ByeValue, SwissState, SwissTeam
+from orchestrator.domain.swiss.trf import SYSTEM_CODES
 
 # Records that only describe the event (names, dates, officials, counts) or that this reader reads.
 _KNOWN = {f"{n:03d}" for n in range(12, 133, 10)} | {"142", "152", "162", "192", "352", "362"}
@@ -34,11 +36,13 @@ def _number(text: str, what: str) -> Fraction:
         raise TrfNotReadable(f"{what}: {text.strip()!r} is not a number") from None
 
 
-def _header(lines: list[str]) -> tuple[int, str, str, MatchScoring]:
-    """Rounds (142), initial colour (152), board colours (352) and match points (362)."""
+def _header(lines: list[str]) -> tuple[int, str, str, MatchScoring, str]:
+    """Rounds (142), initial colour (152), board colours (352), match points (362) and the pairing system
+    (192)."""
     values = {line[:3]: line[4:].strip() for line in lines}
     code = values.get("192", "FIDE_TEAM_TYPEA_MP_GP").upper()
-    if code != "FIDE_TEAM_TYPEA_MP_GP":
+    systems = {code: system for system, code in SYSTEM_CODES.items()}
+    if code not in systems:
         raise TrfNotReadable(f"record 192 names {code}")
     if "142" not in values or not values["142"].isdigit():
         raise TrfNotReadable("record 142 (the number of rounds) is missing")
@@ -52,7 +56,8 @@ def _header(lines: list[str]) -> tuple[int, str, str, MatchScoring]:
     initial = values.get("152", "W").upper()[:1]
     if initial not in ("W", "B"):
         raise TrfNotReadable("record 152 (the initial colour) is neither W nor B")
-    return int(values["142"]), initial, values.get("352", "").upper(), MatchScoring(*(int(s) for s in scores))
+    scoring = MatchScoring(*(int(s) for s in scores))
+    return int(values["142"]), initial, values.get("352", "").upper(), scoring, systems[code]
 
 
 def _numeric(line: str, columns: tuple[tuple[int, int], ...]) -> None:
@@ -176,7 +181,7 @@ def read_team_trf(text: str) -> tuple[SwissState, int]:
     unknown = sorted({line[:3] for line in lines} - _KNOWN)
     if unknown:
         raise TrfNotReadable(f"records {', '.join(unknown)} are not read by our engine")
-    rounds, initial, colours, scoring = _header(lines)
+    rounds, initial, colours, scoring, system = _header(lines)
     teams, players = _teams(lines)
     cells = _cells(lines)
     forfeits = _forfeits(lines)
@@ -235,7 +240,7 @@ def read_team_trf(text: str) -> tuple[SwissState, int]:
         for n, (name, ids) in enumerate(teams, 1)
     )
     boards = max(len(colours), *(len(ids) for _, ids in teams))
-    state = SwissState(swiss_teams, boards, rounds, tuple(matches), scoring, bye_value, initial)
+    state = SwissState(swiss_teams, boards, rounds, tuple(matches), scoring, bye_value, initial, system)
     return state, played + 1
 
 

@@ -9,6 +9,9 @@ from datetime import datetime
 
 from orchestrator.adapters.tables import Event, RoundStatus, Stage, StageKind, StageStatus, SwissRoundRole
 from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.domain.swiss.pairing import FIDE_TEAM_SWISS
+from orchestrator.domain.swiss.systems import SYSTEM_NAMES
+from orchestrator.services.definitions import definition_or_none
 from orchestrator.services.errors import Conflict, NotFound
 from orchestrator.services.swiss.rounds import RoundView, describe_round
 from orchestrator.services.swiss.state import PUBLISHED_ROUNDS
@@ -47,6 +50,7 @@ class SwissDesk:
     candidates: tuple[tuple[int, str], ...]  # the event's teams not in the stage (late entries)
     last: RoundView | None  # the last published round's pairing
     absences: tuple[tuple[DeskTeam, int], ...] = ()  # (team, round) marked absent, rounds not published
+    system: str = SYSTEM_NAMES[FIDE_TEAM_SWISS]  # the stage's pairing system, as the page names it
 
     @property
     def started(self) -> bool:
@@ -91,6 +95,11 @@ def swiss_desk(uow: UnitOfWork, *, stage_id: int) -> SwissDesk:
     repairable = None
     if last is not None and last.status == RoundStatus.SCHEDULED.value and drafted is None:
         repairable = None if uow.swiss.round_has_games(last.id) else last
+    definition = definition_or_none(event)
+    stage_def = next((s for s in definition.stages if s.key == stage.key), None) if definition else None
+    system = SYSTEM_NAMES.get(
+        stage_def.pairing if stage_def else FIDE_TEAM_SWISS, SYSTEM_NAMES[FIDE_TEAM_SWISS]
+    )
     return SwissDesk(
         event_id=event.id or 0,
         event_slug=event.slug,
@@ -108,6 +117,7 @@ def swiss_desk(uow: UnitOfWork, *, stage_id: int) -> SwissDesk:
         ),
         last=None if last is None else describe_round(uow, round_id=last.id),
         absences=_absences(uow, stage_id, teams, rounds),
+        system=system,
     )
 
 

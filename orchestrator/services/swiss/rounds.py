@@ -1,8 +1,9 @@
 """A Swiss stage's rounds on the server (docs/swiss.md, "The server"), each in the caller's unit of work.
 
-- ``pair_next_round``: the next round paired by the engine (``SwissPairer``; FIDE's own, ``GacruxPairer``, by
-  default) from the stored state, kept as a DRAFT for staff to review (``swiss_round.draft``; no match
-  exists yet, so nothing is public and no game can be created). Refused while an earlier round has boards
+- ``pair_next_round``: the next round paired by the engine of the stage's pairing system (``SwissPairer``;
+  for ``fide-team-swiss`` FIDE's own, ``GacruxPairer``, by default) from the stored state, kept as a DRAFT
+  for staff to review (``swiss_round.draft``; no match exists yet, so nothing is public and no game can be
+  created). Refused while an earlier round has boards
   without a result, naming them, unless staff count those games as draws (recorded with the round).
 - ``override_pairing``: staff put two teams on a board of the draft, or of a published round where nothing
   has started (the teams there take the places the two left), or swap its colours, with a reason; the
@@ -36,6 +37,7 @@ from orchestrator.adapters.tables import (
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain.swiss import Pairing, RoundPairing, SwissPairer, SwissPairingError, check_pairing
+from orchestrator.domain.swiss.systems import SystemPairer
 from orchestrator.services import live
 from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services.setup.stage_start import create_boards, default_lineup
@@ -109,7 +111,7 @@ def pair_next_round(
             + ". Enter their results, or pair counting unfinished games as draws."
         )
     try:
-        pairing = (pairer or GacruxPairer()).pair_round(stored.state, rnd.number)
+        pairing = (pairer or SystemPairer(fide=GacruxPairer())).pair_round(stored.state, rnd.number)
     except SwissPairingError as error:
         raise Conflict(f"{rows.stage.name}: {error}") from None
     draft = _draft(stored, pairing)

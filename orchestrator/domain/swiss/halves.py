@@ -1,0 +1,188 @@
+"""Score groups paired top half against bottom half: the engine shared by the Olympiad Pairing Rules 2022
+(``olympiad2022.py``) and the score-group halves of seed 003 (``score_group_halves.py``); docs/swiss.md,
+"Pairing systems".
+
+Each round: the teams to pair in the system's ranking order; with an odd number, the pairing-allocated bye
+to the lowest-ranked eligible team whose removal leaves the others pairable without a rematch; then score
+group after score group from the top, each bracket (the teams that floated down into it, then the group's
+own teams, in ranking order) paired 1 v n/2+1, 2 v n/2+2, ... A rematch is avoided by the smallest change
+of that order (``matching.first_pairing``: the bottom half transposed first, then teams exchanged between
+the halves). The teams a bracket cannot pair (one when it is odd) float down into the next one, the
+lowest-ranked first, and only when what is left below can still be paired, so a round is found whenever
+one exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from orchestrator.domain.swiss.c046 import Team, bracket_weights, teams_before
+from orchestrator.domain.swiss.matching import can_be_paired, first_pairing, min_weight_pairing
+from orchestrator.domain.swiss.model import SwissState
+from orchestrator.domain.swiss.pairing import (
+    Pairing,
+    RoundPairing,
+    SwissPairingError,
+    check_pairing,
+    check_round_can_be_paired,
+)
+
+# Sets of floaters tried in one bracket before a single weighted matching chooses them (docs/swiss.md).
+MAX_FLOAT_SETS = 2000
+OTHER = {"w": "b", "b": "w"}
+
+
+@dataclass(frozen=True, slots=True)
+class HalvesSystem:
+    """What a system decides: ``rank`` orders the teams before the round (smaller first), ``bye_ok`` says
+    whether a team may receive the bye, ``colours`` gives a pair's (White, Black) from (the higher-ranked
+    team, the other, the board, the initial colour drawn by lot) and ``banned`` (optional) says whether a
+    colour breaks a rule the pairing avoids whenever the bracket can be paired otherwise."""
+
+    name: str
+    rank: Callable[[Team], tuple[int, ...]]
+    bye_ok: Callable[[SwissState, Team], bool]
+    colours: Callable[[Team, Team, int, str], tuple[Team, Team]]
+    banned: Callable[[Team, str], bool] | None = None
+
+
+def pair_by_halves(system: HalvesSystem, state: SwissState, round_no: int) -> RoundPairing:
+    """The round's pairing by ``system`` (module docstring); boards in the order of each pair's
+    higher-ranked team, the bye last."""
+    names = check_round_can_be_paired(state, round_no, system=system.name)
+    teams = teams_before(state, round_no)
+    order = sorted((state.tpn(name) for name in names), key=lambda n: (system.rank(teams[n]), n))
+    met = {n: teams[n].met for n in order}
+
+    def fail(why: str) -> SwissPairingError:
+        return SwissPairingError(
+            f"round {round_no} cannot be paired by {system.name}: {why}; teams to pair: {', '.join(names)}",
+            round_no=round_no,
+            teams=names,
+        )
+
+    bye = None
+    if len(order) % 2:
+        bye = next(
+            (
+                n
+                for n in reversed(order)
+                if system.bye_ok(state, teams[n]) and can_be_paired([m for m in order if m != n], met)
+            ),
+            None,
+        )
+        if bye is None:
+            raise fail("no team may receive the bye and leave the others pairable without a rematch")
+        order.remove(bye)
+    elif not can_be_paired(order, met):
+        raise fail("every way of pairing them repeats a match already played")
+    pairs = _Brackets(system, teams, met).pair(order)
+    position = {n: index for index, n in enumerate(order)}
+    pairs.sort(key=lambda pair: min(position[pair[0]], position[pair[1]]))
+    initial = state.initial_colour.lower()
+    pairings = []
+    for board, (a, b) in enumerate(pairs, 1):
+        high, low = (a, b) if position[a] < position[b] else (b, a)
+        white, black = system.colours(teams[high], teams[low], board, initial)
+        pairings.append(Pairing(board, white.name, black.name))
+    not_paired = tuple(team.name for team in state.teams if team.name not in set(names))
+    result = RoundPairing(round_no, tuple(pairings), None if bye is None else teams[bye].name, not_paired)
+    check_pairing(state, result)
+    return result
+
+
+class _Brackets:
+    """The brackets of one round, from the top score group down."""
+
+    def __init__(self, system: HalvesSystem, teams: dict[int, Team], met: dict[int, frozenset[int]]) -> None:
+        self.system = system
+        self.teams = teams
+        self.met = met
+        self._cache: dict[frozenset[int], bool] = {}
+
+    def pairable(self, nodes: Sequence[int]) -> bool:
+        key = frozenset(nodes)
+        if key not in self._cache:
+            self._cache[key] = can_be_paired(sorted(key), self.met)
+        return self._cache[key]
+
+    def pair(self, order: list[int]) -> list[tuple[int, int]]:
+        """Every pair of the round; ``order`` (the teams in ranking order, the bye removed) can be paired."""
+        pairs: list[tuple[int, int]] = []
+        carried: list[int] = []
+        remaining = list(order)
+        while remaining:
+            score = self.teams[remaining[0]].mp
+            residents = [n for n in remaining if self.teams[n].mp == score]
+            remaining = [n for n in remaining if self.teams[n].mp != score]
+            found, carried = self.bracket(carried + residents, remaining)
+            pairs += found
+        return pairs
+
+    def bracket(self, bracket: list[int], lower: list[int]) -> tuple[list[tuple[int, int]], list[int]]:
+        """The bracket's pairs and the teams it floats down: the fewest floaters, the lowest-ranked first
+        (and, with colour rules, a set whose bracket can be paired without breaking them if one of that
+        size exists); what floats and what is below must remain pairable."""
+        size = len(bracket)
+        tried = 0
+        for count in range(size % 2, (size if lower else 0) + 1, 2):
+            fallback: tuple[list[int], list[int]] | None = None
+            for chosen in combinations(range(size - 1, -1, -1), count):
+                tried += 1
+                if tried > MAX_FLOAT_SETS:
+                    break
+                floats = [bracket[i] for i in sorted(chosen)]
+                stay = [n for i, n in enumerate(bracket) if i not in chosen]
+                if not self.pairable(stay) or not self.pairable(floats + lower):
+                    continue
+                found = self.pair_teams(stay, strict=True)
+                if found is not None:
+                    return found, floats
+                if fallback is None:
+                    fallback = (stay, floats)
+            if fallback is not None:
+                return self.pair_teams(fallback[0], strict=False) or [], fallback[1]
+            if tried > MAX_FLOAT_SETS:
+                break
+        stay, floats = self.floats_by_matching(bracket, lower)
+        return self.pair_teams(stay, strict=False) or [], floats
+
+    def pair_teams(self, stay: list[int], *, strict: bool) -> list[tuple[int, int]] | None:
+        """The pairing of ``stay`` (in ranking order) closest to the halves: the smallest identifier of
+        ``matching.first_pairing``. With colour rules, the pairs that would break them are left out; when
+        that leaves no pairing, ``strict`` gives None, otherwise the fewest such pairs are made."""
+        size = len(stay)
+        met = self.met
+        allowed = [[j for j in range(size) if j != i and stay[j] not in met[stay[i]]] for i in range(size)]
+        banned = self.system.banned
+        if banned is None:
+            found = first_pairing(allowed)
+        else:
+
+            def clash(i: int, j: int) -> bool:
+                a, b = self.teams[stay[i]], self.teams[stay[j]]
+                return all(banned(a, c) or banned(b, OTHER[c]) for c in "wb")
+
+            found = first_pairing([[j for j in row if not clash(i, j)] for i, row in enumerate(allowed)])
+            if found is None and not strict:
+                costs = {(i, j): 1000 * clash(i, j) for i, row in enumerate(allowed) for j in row if j > i}
+                found = min_weight_pairing(size, bracket_weights(size, costs))
+        return None if found is None else [(stay[i], stay[j]) for i, j in found]
+
+    def floats_by_matching(self, bracket: list[int], lower: list[int]) -> tuple[list[int], list[int]]:
+        """When too many sets of floaters would have to be tried: one minimum-weight perfect matching of
+        the bracket and the teams below, where a bracket team paired below (a floater) costs more than all
+        the rest, and more the higher it is ranked."""
+        nodes = bracket + lower
+        size = len(bracket)
+        big = size * size + 1
+        weights = {}
+        for i, a in enumerate(nodes):
+            for j in range(i + 1, len(nodes)):
+                if nodes[j] not in self.met[a]:
+                    weights[i, j] = big + size - i if i < size <= j else 0
+        found = min_weight_pairing(len(nodes), weights) or []
+        floats = {nodes[i] for i, j in found if i < size <= j}
+        return [n for n in bracket if n not in floats], [n for n in bracket if n in floats]

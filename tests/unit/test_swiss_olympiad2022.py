@@ -1,0 +1,140 @@
+"""The Olympiad Pairing Rules 2022 engine (``olympiad-2022``, docs/swiss.md "Pairing systems"), worked by
+hand on small events: ranking by match points then initial number (art. 3.2), the bye to the lowest-ranked
+eligible team (art. 4), no rematch (art. 6), and the board-1 colours of art. 7.
+
+Teams are named A, B, C, ... in initial pairing-number order (A is number 1). Game points are in
+half-points: a four-board match shares 8 (8-0 is 4-0, 5-3 is 2½-1½, 4-4 a drawn match)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from orchestrator.domain.scoring import MatchForfeit, MatchRecord
+from orchestrator.domain.swiss import SwissPairingError, SwissState, SwissTeam
+from orchestrator.domain.swiss.c046 import Team
+from orchestrator.domain.swiss.olympiad2022 import Olympiad2022Pairer, art7_colours, banned, wish
+
+PAIRER = Olympiad2022Pairer()
+
+
+def stage(names: str, matches: Sequence[MatchRecord] = ()) -> SwissState:
+    teams = tuple(SwissTeam(name) for name in names)
+    return SwissState(teams, boards=4, rounds=5, matches=tuple(matches), pairing="olympiad-2022")
+
+
+def m(rnd: int, first: str, second: str | None, gp_first: int) -> MatchRecord:
+    return MatchRecord(rnd, first, second, gp_first, 8 - gp_first if second else 0)
+
+
+def paired(state: SwissState) -> tuple[list[tuple[str, str]], str | None]:
+    found = PAIRER.pair_round(state, state.rounds_played + 1)
+    return [(p.first, p.second) for p in found.pairings], found.bye
+
+
+def team(name: str, csq: str, tpn: int = 1) -> Team:
+    """A team as art. 7 sees it: its board-1 colours of the matches played (``w``/``b``)."""
+    cod = csq.count("w") - csq.count("b")
+    return Team(tpn, name, 0, 0, 1, len(csq), cod, csq, "", False, False, frozenset())
+
+
+def test_round_one_pairs_the_halves_and_alternates_the_drawn_colour_down_the_boards() -> None:
+    # Six teams, one score group: n/2 = 3, so 1 v 4, 2 v 5, 3 v 6 (A-D, B-E, C-F). Art. 7.2: White was
+    # drawn for board 1's higher-ranked team (A); board 2's (B) gets Black, board 3's (C) White again.
+    assert paired(stage("ABCDEF")) == ([("A", "D"), ("E", "B"), ("C", "F")], None)
+
+
+def test_the_bye_goes_to_the_lowest_ranked_team_by_match_points_then_initial_number() -> None:
+    # Round 1 of five teams: all on 0 MP, so the lowest-ranked is the highest number, E (art. 4.1).
+    assert paired(stage("ABCDE"))[1] == "E"
+    # After round 1 (A beat C 5-3, D beat B 6-2, E had the bye worth 1 MP): A 2, D 2, E 1, B 0, C 0.
+    # Art. 3.2 ranks A, D (2 MP, numbers 1 and 4), E (1), B, C (0 MP, numbers 2 and 3): C is lowest.
+    state = stage("ABCDE", [m(1, "A", "C", 5), m(1, "D", "B", 6), m(1, "E", None, 4)])
+    # 2 MP: A v D; E alone on 1 MP floats down to B on 0 MP; C has the bye. Colours: A and D both had
+    # White and wish Black, with identical histories the higher-ranked A gets Black (art. 7.6); E has
+    # no colour yet (the bye, art. 7.7), B had Black and gets White.
+    assert paired(state) == ([("D", "A"), ("B", "E")], "C")
+
+
+def test_no_team_receives_the_bye_twice_nor_after_winning_by_default() -> None:
+    # Round 1: A had the bye; B v C was forfeited, C winning by default. Round 2: B (0 MP, lowest) had
+    # the bye; A beat C 8-0. Before round 3: A 1+2 = 3, C 2+0 = 2, B 0+1 = 1 MP. The lowest, B, had the
+    # bye (art. 4.2.1), C won by default (4.2.2) and A had the bye: no team is eligible.
+    forfeit = MatchRecord(1, "B", "C", 0, 8, MatchForfeit.B_WINS)
+    state = stage("ABC", [m(1, "A", None, 4), forfeit, m(2, "B", None, 4), m(2, "A", "C", 8)])
+    with pytest.raises(SwissPairingError) as refused:
+        paired(state)
+    assert str(refused.value) == (
+        "round 3 cannot be paired by olympiad-2022: no team may receive the bye and leave the others "
+        "pairable without a rematch; teams to pair: A, B, C"
+    )
+    assert (refused.value.round_no, refused.value.teams) == (3, ("A", "B", "C"))
+    # Five teams. Round 1: A beat C 8-0, B beat D 8-0, E had the bye; round 2: A-B 4-4, C beat E 8-0,
+    # D had the bye. Before round 3: A 2+1 = 3, B 2+1 = 3, C 0+2 = 2, D 0+1 = 1, E 1+0 = 1 MP, ranked
+    # A, B, C, D, E (art. 3.2). E and D, the two lowest, have had the bye: it goes to C.
+    rounds = [m(1, "A", "C", 8), m(1, "B", "D", 8), m(1, "E", None, 4)]
+    rounds += [m(2, "A", "B", 4), m(2, "C", "E", 8), m(2, "D", None, 4)]
+    assert paired(stage("ABCDE", rounds))[1] == "C"
+
+
+def test_a_rematch_in_the_halves_is_avoided_by_transposing_the_bottom_half() -> None:
+    # Round 1 was the halves of six (A-D, B-E, C-F), every match drawn 4-4, so all have 1 MP and the
+    # ranking is A..F again. 1 v 4 (A-D), 2 v 5 (B-E) and 3 v 6 (C-F) would all be rematches.
+    # The top half A, B, C keeps its order and the bottom half D, E, F is transposed: the first order of
+    # the bottom half (D E F, D F E, E D F, E F D, ...) with no rematch is E F D (E D F would give C-F),
+    # so A-E, B-F, C-D.
+    state = stage("ABCDEF", [m(1, "A", "D", 4), m(1, "B", "E", 4), m(1, "C", "F", 4)])
+    pairs, bye = paired(state)
+    assert {frozenset(p) for p in pairs} == {frozenset("AE"), frozenset("BF"), frozenset("CD")}
+    assert bye is None
+    # Colours (art. 7.5, alternate): A, B, C had White in round 1 and now have Black.
+    assert pairs == [("E", "A"), ("F", "B"), ("D", "C")]
+
+
+def test_the_pairing_avoids_pairs_whose_colours_art_7_3_forbids() -> None:
+    # Round 1: A-B, D-C, E-F; round 2: A-C, D-E, F-B, all drawn: every team has 2 MP, ranking A..F.
+    # Board-1 colours so far: A ww, D ww (no third White), B bb, C bb (no third Black), E wb, F bw.
+    rounds = [m(1, "A", "B", 4), m(1, "D", "C", 4), m(1, "E", "F", 4)]
+    rounds += [m(2, "A", "C", 4), m(2, "D", "E", 4), m(2, "F", "B", 4)]
+    state = stage("ABCDEF", rounds)
+    # The halves 1 v 4 would be A v D: both must have Black (7.3), so the pair is left out; A takes E,
+    # B takes D (bb v ww), C takes F. Colours: A Black, E White; B White, D Black; C (bb) White.
+    assert paired(state) == ([("E", "A"), ("B", "D"), ("C", "F")], None)
+
+
+def test_art_7_3_gives_way_when_no_other_pairing_exists() -> None:
+    # Four teams, all drawn: A ww, C ww, B bb, D bb; A has played B and D, C has played D and B, so the
+    # only pairing is A-C and B-D, each pair wanting the same colour. Art. 7.4: the pairing is made.
+    rounds = [m(1, "A", "B", 4), m(1, "C", "D", 4), m(2, "A", "D", 4), m(2, "C", "B", 4)]
+    pairs, _ = paired(stage("ABCD", rounds))
+    # Both pairs: equal colour difference and identical histories, so the higher-ranked team (A, B)
+    # gets its wish (A Black, B White).
+    assert pairs == [("C", "A"), ("B", "D")]
+
+
+def test_art_7_colour_allocation_rule_by_rule() -> None:
+    # 7.2: no history on either side: the drawn colour to the higher-ranked team on odd boards.
+    a, b = team("A", ""), team("B", "")
+    assert art7_colours(a, b, 1, "w") == (a, b) and art7_colours(a, b, 2, "w") == (b, a)
+    assert art7_colours(a, b, 1, "b") == (b, a)
+    # 7.5 equalise: A bwb (difference -1) wants White, B wbw (+1) wants Black.
+    a, b = team("A", "bwb"), team("B", "wbw")
+    assert (wish(a), wish(b)) == ("w", "b") and art7_colours(a, b, 1, "w") == (a, b)
+    # 7.5 alternate: equal colours, the opposite of the last one; B wb wants White, A bw Black.
+    a, b = team("A", "bw"), team("B", "wb")
+    assert art7_colours(a, b, 1, "w") == (b, a)
+    # Same wish (Black): the larger colour difference gets it. A wbbw (0) v B wwb (+1): B Black.
+    a, b = team("A", "wbbw"), team("B", "wwb")
+    assert (wish(a), wish(b)) == ("b", "b") and art7_colours(a, b, 1, "w") == (a, b)
+    # 7.6: same wish (White), same difference (0): walking back, b=b, w=w, then A had w, B had b:
+    # A gets the colour it did not have then, Black.
+    a, b = team("A", "bwwb"), team("B", "wbwb")
+    assert art7_colours(a, b, 1, "w") == (b, a)
+    # 7.3 before 7.5: A bbbww (-1) wishes White but a third White in a row is banned, so A gets Black
+    # although B bw (0) wishes Black too.
+    a, b = team("A", "bbbww"), team("B", "bw")
+    assert wish(a) == "w" and banned(a, "w") and art7_colours(a, b, 1, "w") == (b, a)
+    # 7.3: a colour difference beyond +2 is banned (ww + w = +3), +2 is not (wbw + w).
+    assert banned(team("A", "ww"), "w") and not banned(team("A", "wbw"), "w")
+    assert banned(team("A", "bwbbb"), "b") and not banned(team("A", "bwb"), "b")
