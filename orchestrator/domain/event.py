@@ -149,6 +149,8 @@ class EventDefinition:
     armageddon: ArmageddonClock = field(default_factory=ArmageddonClock)
     timezone: str = "UTC"
     captains: tuple[tuple[str, str], ...] = ()  # (team name, captain name)
+    rated: bool = False  # FIDE-rated: the rating-change pages are shown (docs/ratings.md)
+    board_prize_min_games: int = 8  # games over the board a board prize needs (docs/board-prizes.md)
 
     def lineup_deadline(self, start: datetime | None) -> datetime | None:
         """When the lineups of a round starting at ``start`` close; None: at its start (or no start yet)."""

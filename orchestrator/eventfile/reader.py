@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import yaml
 
@@ -42,6 +43,8 @@ _TOP_KEYS_OPTIONAL = (
     "lineup_deadline_minutes",
     "armageddon",
     "bracket",
+    "rated",
+    "board_prize_min_games",
 )
 
 
@@ -108,7 +111,21 @@ def parse_event(text: str, *, source: str = "event.yaml") -> EventDefinition:
         armageddon=settings.armageddon,
         timezone=settings.timezone,
         captains=tuple(captains),
+        **_prize_settings(reader, top),
     )
+
+
+def _prize_settings(reader: NodeReader, top: dict[str, yaml.Node]) -> dict[str, Any]:
+    """``rated`` and ``board_prize_min_games`` when the file gives them (docs/ratings.md,
+    docs/board-prizes.md)."""
+    out: dict[str, Any] = {}
+    if "rated" in top and (rated := reader.boolean(top["rated"], "rated")) is not None:
+        out["rated"] = rated
+    if "board_prize_min_games" in top:
+        games = reader.integer(top["board_prize_min_games"], "board_prize_min_games", minimum=1, maximum=99)
+        if games is not None:
+            out["board_prize_min_games"] = games
+    return out
 
 
 def _read_settings(reader: NodeReader, top: dict[str, yaml.Node]) -> _Settings:
