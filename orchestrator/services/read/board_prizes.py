@@ -188,14 +188,15 @@ def board_prizes_view(uow: UnitOfWork, *, slug: str, stage_key: str) -> BoardPri
     for board in sorted({p.board for p in players}):
         own_lots = board_lots(lots, stage, board)
         orders = lot_orders(own_lots)
-        table = board_tables(
-            [p for p in players if p.board == board], min_games=min_games, lot_order=_usable(orders, players)
-        )[0]
+        table = board_tables([p for p in players if p.board == board], min_games=min_games, lot_order=orders)[
+            0
+        ]
         tied = {key for group in table.ties for key in group}
         lines = tuple(_prize_line(games, row, row.player.key in tied) for row in table.rows)
         names = tuple(tuple(games.players[int(k)].name for k in group) for group in table.ties)
         label = f"Board {board}" if board <= data.boards else "Reserve"
-        sections.append(BoardSection(board, label, lines, tuple(own_lots), names))
+        current = tuple(lot for lot in own_lots if _is_current(lot, lines))
+        sections.append(BoardSection(board, label, lines, current, names))
     return BoardPrizesView(
         event=data.ref,
         stage_key=stage.key,
@@ -206,13 +207,17 @@ def board_prizes_view(uow: UnitOfWork, *, slug: str, stage_key: str) -> BoardPri
     )
 
 
-def _usable(
-    orders: dict[frozenset[str], tuple[str, ...]], players: Sequence[BoardPlayer]
-) -> dict[frozenset[str], tuple[str, ...]]:
-    """Only lots over players still at this board (a lot drawn for a tie that later changed is kept on
-    record but orders nothing)."""
-    keys = {p.key for p in players}
-    return {group: order for group, order in orders.items() if group <= keys}
+def _is_current(lot: LotView, lines: Sequence[PrizeLine]) -> bool:
+    """Whether the lot's candidates are exactly one group of eligible players with equal performance and
+    games now (a lot committed for a tie that later changed is kept on record, not shown here)."""
+    ids = {candidate_id(c) for c in lot.candidates}
+    group = [line for line in lines if line.player_id in ids]
+    if len(group) != len(ids) or len(ids) < 2 or not all(line.eligible for line in group):
+        return False
+    key = {(line.performance, line.games) for line in group}
+    if len(key) != 1:
+        return False
+    return sum(1 for line in lines if line.eligible and (line.performance, line.games) in key) == len(ids)
 
 
 def _prize_line(games: EventGames, row: BoardPrizeRow, tied: bool) -> PrizeLine:
