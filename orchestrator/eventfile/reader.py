@@ -87,6 +87,7 @@ def parse_event(text: str, *, source: str = "event.yaml") -> EventDefinition:
     knockout = check_entrants(reader, stages, teams, has_bracket="bracket" in top)
     bracket = check_bracket(reader, duels, stages, knockout)
     check_schedules(reader, stages, bracket)
+    prize_settings = _prize_settings(reader, top)
 
     name, slug, team_format, time_control = (
         settings.name,
@@ -111,7 +112,7 @@ def parse_event(text: str, *, source: str = "event.yaml") -> EventDefinition:
         armageddon=settings.armageddon,
         timezone=settings.timezone,
         captains=tuple(captains),
-        **_prize_settings(reader, top),
+        **prize_settings,
     )
 
 
