@@ -24,10 +24,12 @@ from orchestrator.adapters.tables import Role
 from orchestrator.domain.scoring import GameResult, MatchRecord
 from orchestrator.domain.trf_players import TrfPlayer, write_players_trf
 from orchestrator.services.accounts.users import create_user
+from orchestrator.services.read import rating_trf
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.setup.stage_start import start_stage
-from tests.support.factories import make_event, stage_id_of
-from tests.support.swiss import ACTOR, SWISS_EVENT, pair_publish_play
+from tests.support.factories import make_event, running_stage, stage_id_of
+from tests.support.playoff import duel, play_duel, playoff_with_bracket
+from tests.support.swiss import ACTOR, SWISS_EVENT, pair_publish_play, play_round
 from tests.support.web import PASSWORD, login
 
 ROSTERS = {
@@ -118,11 +120,11 @@ def test_a_board_without_an_opponent_gives_the_seated_player_the_forfeit_letter(
     assert wei[91:99] == "0000 - +" and wei[80:84] == " 1.0"
 
 
-def gacrux_standings(trf: str, tmp_path: Path) -> dict[int, dict[str, Any]]:
+def gacrux_standings(trf: str, tmp_path: Path, mode: str = "-s") -> dict[int, dict[str, Any]]:
     path = tmp_path / "rating.trf"
     path.write_text(trf, encoding="utf-8")
     run = subprocess.run(
-        [sys.executable, "-m", "gacrux.tiebreakchecker", "-i", str(path), "-s", "-t", "MPTS", "GPTS"],
+        [sys.executable, "-m", "gacrux.tiebreakchecker", "-i", str(path), mode, "-t", "MPTS", "GPTS"],
         capture_output=True,
         text=True,
         check=False,
@@ -183,3 +185,40 @@ def test_gacrux_reads_the_swiss_rating_file_and_agrees_on_points_and_ranks(
     # The rank we wrote in each 310 record is our standings' rank.
     for line in (line for line in text.splitlines() if line.startswith("310")):
         assert int(line[68:71]) == rows[data.teams[int(line[4:7]) - 1]].rank
+
+
+def test_a_round_robin_pool_and_a_duel_are_written_with_their_players_and_gacrux_reads_them(
+    app: FastAPI, sent: list[Any], tmp_path: Path
+) -> None:
+    factory = app.state.uow_factory
+    with factory() as uow:
+        stage_id = running_stage(uow)
+        pool = uow.public.pools_of_stages([stage_id])[0]
+        first_round = min(uow.results.rounds_of_stage(stage_id), key=lambda r: r.number)
+    left = play_round(factory, first_round.id or 0)
+    assert left == []
+    with factory() as uow:
+        _, text = rating_trf.pool_rating_trf(uow, pool_id=pool.id or 0)
+        data = standings_service.pool_records(uow, pool_id=pool.id or 0)
+        ours = {row.team: row for row in standings_service.pool_standings(uow, pool_id=pool.id or 0).rows}
+    assert "192 FIDE_TEAM_ROUNDROBIN" in text
+    theirs = gacrux_standings(text, tmp_path, "-p")
+    for tpn, team in enumerate(data.teams, 1):
+        assert Fraction(Decimal(str(theirs[tpn]["tiebreakScore"][0]))) == ours[team].values["MP"], team
+        assert Fraction(Decimal(str(theirs[tpn]["tiebreakScore"][1]))) == ours[team].values["GP"], team
+
+    setup = playoff_with_bracket(factory, slug="duel-cup")
+    play_duel(factory, setup, "I", "WWWDDD", "LLDDDW")
+    with factory() as uow:
+        duel_id = duel(uow, setup, "I").id or 0
+        _, duel_text = rating_trf.duel_rating_trf(uow, duel_id=duel_id)
+    team_records = [line for line in duel_text.splitlines() if line.startswith("310")]
+    assert len(team_records) == 2
+    # From the first team's side: leg 1, 3 wins and 3 draws = 4.5 of 6, won (2 MP); leg 2, 1 win, 3 draws
+    # and 2 losses = 2.5 of 6, lost (0 MP). Together 7.0 game points and 2 match points.
+    first = team_records[0]
+    assert first[61:67] == "   7.0" and first[54:60] == "   2.0"
+    players = [line for line in duel_text.splitlines() if line.startswith("001")]
+    assert all(len(line) >= 109 for line in players)  # two rounds of ten columns from column 92
+    theirs_duel = gacrux_standings(duel_text, tmp_path)
+    assert Fraction(Decimal(str(theirs_duel[1]["tiebreakScore"][1]))) == Fraction(7)
