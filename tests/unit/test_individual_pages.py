@@ -197,3 +197,22 @@ def _matches(uow: Any, event_id: int) -> list[Any]:
     stages = uow.public.stages_of_events([event_id])
     pools = uow.public.pools_of_stages([s.id for s in stages])
     return list(uow.public.matches_of_pools([p.id for p in pools]))
+
+
+def test_the_pages_are_built_once_per_change(played: FastAPI) -> None:
+    cache = played.state.page_cache
+    client = TestClient(played)
+    path = f"/events/{SLUG}/stages/open/board-prizes"
+    first = client.get(path)
+    builds = cache.builds
+    second = client.get(path)
+    assert second.text == first.text and cache.builds == builds  # served from the cache
+    assert "Swipe the table sideways" in first.text
+    with played.state.uow_factory() as uow:
+        stage_id = stage_id_of(uow, uow.public.visible_event(SLUG).id or 0, "open")  # type: ignore[union-attr]
+    pair_publish_play(played.state.uow_factory, stage_id)  # round 2: every result is announced
+    third = client.get(path)
+    assert cache.builds > builds and third.headers["etag"] != first.headers["etag"]
+    body = client.get(f"/api/v1/events/{SLUG}/stages/open/board-prizes").json()
+    zoran = next(line for line in _board(body, 1) if line["name"] == "Zoran Rutintor")
+    assert (zoran["games"], zoran["eligible"]) == (1, True)  # Azerbaijan, on a bye in round 1, has played
