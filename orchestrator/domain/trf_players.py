@@ -30,15 +30,19 @@ from orchestrator.domain.scoring import (
     board_colours,
 )
 from orchestrator.domain.standings import Standings, compute_standings
-from orchestrator.domain.tiebreaks import TieBreakError, build_event, parse_chain
+from orchestrator.domain.tiebreaks import PoolHistory, TieBreakError, build_event, parse_chain
 from orchestrator.domain.trf import (
     _LETTERS,
     MAX_TRF_PLAYERS,
+    Grid,
     _check_fits,
     _header_records,
     _points,
     _put,
+    bye_record,
+    forfeit_record,
     synthesise_boards,
+    team_records,
 )
 
 TITLE_CODES = {"GM": "g", "IM": "m", "FM": "f", "CM": "c", "WGM": "wg", "WIM": "wm", "WFM": "wf", "WCM": "wc"}
@@ -123,89 +127,74 @@ def write_players_trf(
     tpn = {team: index for index, team in enumerate(teams, 1)}
     rank = {row.team: row.rank for row in standings.rows}
     rounds = event.number_of_rounds
-    cells: dict[int, dict[int, tuple[int, str, str]]] = {n: {} for n in number.values()}
-    points: dict[int, int] = dict.fromkeys(number.values(), 0)
-    forfeits: list[str] = []
-    byes: dict[int, str] = {}
-    bye_values: set[tuple[int, int]] = set()
-    for match in sorted(matches, key=lambda x: (x.round, tpn.get(x.team_a, 0))):
-        if match.team_b is None:
-            byes[match.round] = match.team_a
-            entry = next(r for r in event.rounds[match.team_a] if r.round == match.round)
-            bye_values.add((entry.mp, entry.gp))
-            continue
-        results = (games or {}).get((match.round, match.team_a)) or synthesise_boards(match, boards)
-        seated = list(seats.get((match.round, match.team_a), ()))
-        if len(results) != boards:
-            raise TieBreakError(f"round {match.round}: {match.team_a} needs {boards} board results")
-        seated += [(None, None)] * (boards - len(seated))
-        for (result, colour), (key_a, key_b) in zip(
-            zip(results, board_colours(boards), strict=True), seated[:boards], strict=True
-        ):
-            pa, pb = number.get(key_a or ""), number.get(key_b or "")
-            white, black = _LETTERS[result]
-            a_letter, b_letter = (white, black) if colour == "W" else (black, white)
-            a_half, b_half = (
-                (result.white_half, result.black_half)
-                if colour == "W"
-                else (result.black_half, result.white_half)
-            )
-            a_col, b_col = ("w", "b") if colour == "W" else ("b", "w")
-            if pa is not None:
-                cells[pa][match.round] = (pb, a_col, a_letter) if pb is not None else (0, "-", a_letter)
-                points[pa] += a_half
-            if pb is not None:
-                cells[pb][match.round] = (pa, b_col, b_letter) if pa is not None else (0, "-", b_letter)
-                points[pb] += b_half
-        if match.forfeit is not MatchForfeit.NONE:
-            line: list[str] = []
-            _put(line, 1, f"330 {match.forfeit.value} {match.round:3d} {tpn[match.team_a]:3d}")
-            _put(line, 16, f"{tpn[match.team_b]:3d}")
-            forfeits.append("".join(line))
+    grid = _read_seated(matches, event, tpn, number, seats, games, boards)
     out = _header_records(name, teams, boards, rounds, round_robin, codes, scoring)
     out[1] = f"062 {len(players)}"
     out.insert(2, f"072 {sum(1 for _, p in players if p.rating > 0)}")
     for team, player in players:
         pid = number[player.key]
         line = _record_001(pid, player)
-        _put(line, 81, _points(Fraction(points[pid], 2), 4))
+        _put(line, 81, _points(Fraction(grid.points.get(pid, 0), 2), 4))
         _put(line, 86, f"{rank[team]:4d}")
         for rnd in range(1, rounds + 1):
-            opponent, colour, letter = cells[pid].get(rnd, _NOT_PLAYED)
+            opponent, colour, letter = grid.cells.get(pid, {}).get(rnd, _NOT_PLAYED)
             column = 92 + 10 * (rnd - 1)
             _put(line, column, f"{opponent:4d}" if opponent else "0000")
             _put(line, column + 5, colour)
             _put(line, column + 7, letter)
         out.append("".join(line))
+    lists = {team: [number[p.key] for p in rosters.get(team, ())] for team in teams}
     for team in teams:
-        own = [number[p.key] for p in rosters.get(team, ())]
         record: list[str] = []
         _put(record, 1, "013")
         _put(record, 5, team[:32])
-        for index, pid in enumerate(own):
+        for index, pid in enumerate(lists[team]):
             _put(record, 37 + 5 * index, f"{pid:4d}")
         out.append("".join(record))
-    for team in teams:
-        record = []
-        _put(record, 1, "310")
-        _put(record, 5, f"{tpn[team]:3d}")
-        _put(record, 9, team[:32])
-        _put(record, 55, _points(event.mp(team), 6))
-        _put(record, 62, _points(Fraction(event.gp(team), 2), 6))
-        _put(record, 69, f"{rank[team]:3d}")
-        for index, p in enumerate(rosters.get(team, ())):
-            _put(record, 74 + 5 * index, f"{number[p.key]:4d}")
-        out.append("".join(record))
-    if byes:
-        if len(bye_values) > 1:
-            raise TieBreakError("record 320 needs the same value for every pairing-allocated bye")
-        mp, gp = next(iter(bye_values))
-        record = []
-        _put(record, 1, "320")
-        _put(record, 5, _points(mp, 4))
-        _put(record, 10, _points(Fraction(gp, 2), 4))
-        for rnd in range(1, rounds + 1):
-            _put(record, 15 + 4 * (rnd - 1), f"{tpn[byes[rnd]] if rnd in byes else 0:03d}")
-        out.append("".join(record))
-    out.extend(forfeits)
+    out += team_records(teams, tpn, event, rank, lists)
+    if grid.byes:
+        out.append(bye_record(grid, tpn, rounds))
+    out.extend(grid.forfeits)
     return "\n".join(out) + "\n"
+
+
+def _read_seated(
+    matches: Sequence[MatchRecord],
+    event: PoolHistory,
+    tpn: Mapping[str, int],
+    number: Mapping[str, int],
+    seats: Mapping[tuple[int, str], Sequence[Seat]],
+    games: Mapping[tuple[int, str], Sequence[GameResult]] | None,
+    boards: int,
+) -> Grid:
+    """Every seated player's cell of every round and their points, the byes and the 330 records."""
+    grid = Grid()
+    for match in sorted(matches, key=lambda x: (x.round, tpn.get(x.team_a, 0))):
+        if match.team_b is None:
+            grid.byes[match.round] = match.team_a
+            entry = next(r for r in event.rounds[match.team_a] if r.round == match.round)
+            grid.bye_values.add((entry.mp, entry.gp))
+            continue
+        results = (games or {}).get((match.round, match.team_a)) or synthesise_boards(match, boards)
+        if len(results) != boards:
+            raise TieBreakError(f"round {match.round}: {match.team_a} needs {boards} board results")
+        seated = [*seats.get((match.round, match.team_a), ()), *[(None, None)] * boards][:boards]
+        for result, colour, (key_a, key_b) in zip(results, board_colours(boards), seated, strict=True):
+            pa, pb = number.get(key_a or ""), number.get(key_b or "")
+            white, black = _LETTERS[result]
+            halves = (result.white_half, result.black_half)
+            a_side = ((white, "w", halves[0]), (black, "b", halves[1]))
+            (a_letter, a_col, a_half), (b_letter, b_col, b_half) = a_side if colour == "W" else a_side[::-1]
+            for own, other, letter, col, half in (
+                (pa, pb, a_letter, a_col, a_half),
+                (pb, pa, b_letter, b_col, b_half),
+            ):
+                if own is None:
+                    continue
+                grid.cells.setdefault(own, {})[match.round] = (
+                    (other, col, letter) if other else (0, "-", letter)
+                )
+                grid.points[own] = grid.points.get(own, 0) + half
+        if match.forfeit is not MatchForfeit.NONE:
+            grid.forfeits.append(forfeit_record(match, tpn))
+    return grid
