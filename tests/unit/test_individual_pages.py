@@ -216,3 +216,8 @@ def test_the_pages_are_built_once_per_change(played: FastAPI) -> None:
     body = client.get(f"/api/v1/events/{SLUG}/stages/open/board-prizes").json()
     zoran = next(line for line in _board(body, 1) if line["name"] == "Zoran Rutintor")
     assert (zoran["games"], zoran["eligible"]) == (1, True)  # Azerbaijan, on a bye in round 1, has played
+
+
+def test_the_stage_page_links_its_board_prizes(played: FastAPI) -> None:
+    page = TestClient(played).get(f"/events/{SLUG}/stages/open")
+    assert page.status_code == 200 and f'href="/events/{SLUG}/stages/open/board-prizes"' in page.text
