@@ -86,6 +86,7 @@ def test_board_one_ranks_by_performance_and_leaves_the_tie_for_gold_to_a_lot(pla
     assert "tied: a lot decides" in page.text and "not yet eligible (1 more game)" in page.text
     assert "Bronze medal" in page.text and 'tabindex="0"' in page.text
     assert "Commit a lot" not in page.text  # spectators get no staff form
+    assert f'href="/events/{SLUG}/ratings"' in page.text  # a rated event links its rating changes
 
     exported = client.get(f"/events/{SLUG}/stages/open/board-prizes.csv")
     assert exported.headers["content-disposition"].endswith('board-prizes.csv"')

@@ -74,6 +74,7 @@ class BoardPrizesView:
     min_games: int
     boards: tuple[BoardSection, ...]
     topics: tuple[str, ...]
+    rated: bool = False  # the event has a rating-change page (docs/ratings.md)
 
     def as_json(self) -> bytes:
         body = {
@@ -204,6 +205,7 @@ def board_prizes_view(uow: UnitOfWork, *, slug: str, stage_key: str) -> BoardPri
         min_games=min_games,
         boards=tuple(sections),
         topics=games.topics,
+        rated=bool(data.definition and data.definition.rated),
     )
 
 
