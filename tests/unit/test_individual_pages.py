@@ -85,7 +85,7 @@ def test_board_one_ranks_by_performance_and_leaves_the_tie_for_gold_to_a_lot(pla
     assert page.status_code == 200
     assert "tied: a lot decides" in page.text and "not yet eligible (1 more game)" in page.text
     assert "Bronze medal" in page.text and 'tabindex="0"' in page.text
-    assert "Commit a lot" not in page.text  # spectators get no staff form
+    assert "Commit a lot" not in page.text and "rating.trf" not in page.text  # no staff links
     assert f'href="/events/{SLUG}/ratings"' in page.text  # a rated event links its rating changes
 
     exported = client.get(f"/events/{SLUG}/stages/open/board-prizes.csv")
@@ -100,7 +100,7 @@ def test_staff_commit_then_draw_the_board_lot_and_the_page_shows_the_order_and_h
 ) -> None:
     arbiter, csrf = login(played, "arbiter")
     staff_page = arbiter.get(f"/events/{SLUG}/stages/open/board-prizes").text
-    assert "Commit a lot for this tie" in staff_page
+    assert "Commit a lot for this tie" in staff_page and "/rating.trf" in staff_page
     path = f"/staff/events/{SLUG}/stages/open/board-prizes/1/lot"
     assert arbiter.post(path, data={"action": "commit"}).status_code in (400, 403)  # no CSRF token
     committed = arbiter.post(path, data={"action": "commit", "csrf_token": csrf}, follow_redirects=False)

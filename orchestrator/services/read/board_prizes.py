@@ -12,11 +12,12 @@ from dataclasses import dataclass
 
 from orchestrator.adapters.csv_files import write_csv
 from orchestrator.adapters.tables import Player, Stage
+from orchestrator.adapters.tables import Pool as PoolRow
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.board_prizes import BoardPlayer, BoardPrizeRow, board_tables
 from orchestrator.domain.performance import PlayedGame
 from orchestrator.services.errors import NotFound
-from orchestrator.services.read.context import EventData, EventRef, TeamRef, ref_team, require_id
+from orchestrator.services.read.context import EventData, EventRef, TeamRef, is_public, ref_team, require_id
 from orchestrator.services.read.individual import INDIVIDUAL_KINDS, EventGames, event_games
 from orchestrator.services.setup.draws import LotView, list_lots
 
@@ -75,6 +76,7 @@ class BoardPrizesView:
     boards: tuple[BoardSection, ...]
     topics: tuple[str, ...]
     rated: bool = False  # the event has a rating-change page (docs/ratings.md)
+    pools: tuple[tuple[str, int], ...] = ()  # (letter, id) of the stage's published pools: staff rating files
 
     def as_json(self) -> bytes:
         body = {
@@ -206,6 +208,9 @@ def board_prizes_view(uow: UnitOfWork, *, slug: str, stage_key: str) -> BoardPri
         boards=tuple(sections),
         topics=games.topics,
         rated=bool(data.definition and data.definition.rated),
+        pools=tuple(
+            (p.letter, require_id(p.id)) for p in data.pools if p.stage_id == stage.id and is_public(p)
+        ),
     )
 
 
@@ -220,6 +225,10 @@ def _is_current(lot: LotView, lines: Sequence[PrizeLine]) -> bool:
     if len(key) != 1:
         return False
     return sum(1 for line in lines if line.eligible and (line.performance, line.games) in key) == len(ids)
+
+
+def _stage_pools(data: EventData, stage: Stage) -> list[PoolRow]:
+    return [p for p in data.pools if p.stage_id == stage.id and is_public(p)]
 
 
 def _prize_line(games: EventGames, row: BoardPrizeRow, tied: bool) -> PrizeLine:
