@@ -20,7 +20,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlmodel import select
 
-from orchestrator.adapters.tables import AuditLog, Role
+from orchestrator.adapters.tables import AuditLog, Player, Role
+from orchestrator.domain.names import MAX_PLAYER_NAME
 from orchestrator.services.accounts.users import create_user
 from orchestrator.services.read import board_prizes, ratings
 from orchestrator.services.results import results
@@ -222,3 +223,12 @@ def test_the_pages_are_built_once_per_change(played: FastAPI) -> None:
 def test_the_stage_page_links_its_board_prizes(played: FastAPI) -> None:
     page = TestClient(played).get(f"/events/{SLUG}/stages/open")
     assert page.status_code == 200 and f'href="/events/{SLUG}/stages/open/board-prizes"' in page.text
+
+
+def test_a_lot_candidate_names_the_player_by_id_and_fits_a_candidate_s_length() -> None:
+    long = Player(id=12, name="N" * 100, team_id=1, event_id=1, account="a", sex="m", birth_year=1990,
+                  rating=2000, category="open")  # fmt: skip
+    candidate = board_prizes.lot_candidate(long, "T" * 60)
+    assert len(candidate) == MAX_PLAYER_NAME and candidate.startswith("#12 NNN")
+    assert board_prizes.candidate_id(candidate) == 12
+    assert board_prizes.candidate_id("Someone") is None

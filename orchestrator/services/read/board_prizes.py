@@ -15,6 +15,7 @@ from orchestrator.adapters.tables import Player, Stage
 from orchestrator.adapters.tables import Pool as PoolRow
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.board_prizes import BoardPlayer, BoardPrizeRow, board_tables
+from orchestrator.domain.names import MAX_PLAYER_NAME
 from orchestrator.domain.performance import PlayedGame
 from orchestrator.services.errors import NotFound
 from orchestrator.services.read.context import EventData, EventRef, TeamRef, is_public, ref_team, require_id
@@ -31,8 +32,9 @@ def lot_purpose(stage: Stage, board: int) -> str:
 
 
 def lot_candidate(player: Player, team_name: str) -> str:
-    """A player as a lot candidate: ``#<id> Name (Team)``, unique, readable, and read back by its id."""
-    return f"#{player.id} {player.name} ({team_name})"
+    """A player as a lot candidate: ``#<id> Name (Team)``, unique, readable, and read back by its id; cut
+    to the length a lot candidate may have (a long name and team would not fit)."""
+    return f"#{player.id} {player.name} ({team_name})"[:MAX_PLAYER_NAME]
 
 
 def candidate_id(candidate: str) -> int | None:
