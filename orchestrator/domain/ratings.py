@@ -22,6 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from orchestrator.domain.teams import K_FACTORS
+
 MAX_COUNTED_DIFFERENCE = 400  # 8.3.1
 NO_CAP_FROM = 2650  # 8.3.1 as amended 1 October 2025
 K_PRODUCT_CAP = 700  # 8.3.3
@@ -72,7 +74,7 @@ def base_k(player: RatedPlayer, year: int) -> int:
     if player.rating is None:
         raise RatingError("an unrated player has no development coefficient")
     if player.k is not None:
-        if player.k not in (10, 20, 40):
+        if player.k not in K_FACTORS:
             raise RatingError(f"K is 10, 20 or 40 (B.02 8.3.3), not {player.k}")
         return player.k
     if player.rated_games_before < NEW_PLAYER_GAMES:
