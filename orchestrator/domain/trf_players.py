@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from fractions import Fraction
 
 from orchestrator.domain.scoring import (
@@ -102,9 +103,11 @@ def write_players_trf(
     bye_mp: int | None = None,
     games: Mapping[tuple[int, str], Sequence[GameResult]] | None = None,
     standings: Standings | None = None,
+    round_dates: Sequence[date | None] = (),
 ) -> str:
     """TRF-2026 text with real players. ``seats`` gives, by (round, first-named team), who sat at each
-    board; ``games`` the per-board results from White's side (else synthesised from the match score)."""
+    board; ``games`` the per-board results from White's side (else synthesised from the match score);
+    ``round_dates`` the day of each round (records 042, 052 and 132)."""
     _check_fits(teams, boards, name)
     players = [(team, p) for team in teams for p in rosters.get(team, ())]
     if len(players) > MAX_TRF_PLAYERS:
@@ -131,6 +134,7 @@ def write_players_trf(
     out = _header_records(name, teams, boards, rounds, round_robin, codes, scoring)
     out[1] = f"062 {len(players)}"
     out.insert(2, f"072 {sum(1 for _, p in players if p.rating > 0)}")
+    out[1:1] = _date_records(round_dates[:rounds])  # the rounds the file holds
     for team, player in players:
         pid = number[player.key]
         line = _record_001(pid, player)
@@ -156,6 +160,20 @@ def write_players_trf(
         out.append(bye_record(grid, tpn, rounds))
     out.extend(grid.forfeits)
     return "\n".join(out) + "\n"
+
+
+def _date_records(round_dates: Sequence[date | None]) -> list[str]:
+    """042 start and 052 end (YYYY/MM/DD, from column 5) and 132 the day of each round (YY/MM/DD at 92-99,
+    102-109, ...), from the rounds' days."""
+    known = [day for day in round_dates if day is not None]
+    if not known:
+        return []
+    line: list[str] = []
+    _put(line, 1, "132")
+    for index, day in enumerate(round_dates):
+        if day is not None:
+            _put(line, 92 + 10 * index, f"{day:%y/%m/%d}")
+    return [f"042 {min(known):%Y/%m/%d}", f"052 {max(known):%Y/%m/%d}", "".join(line)]
 
 
 def _read_seated(

@@ -165,6 +165,8 @@ def test_gacrux_reads_the_swiss_rating_file_and_agrees_on_points_and_ranks(
     with app.state.uow_factory() as uow:
         data = standings_service.pool_records(uow, pool_id=pool_id)
         ours = standings_service.pool_standings(uow, pool_id=pool_id)
+    # Rounds 1-3 are scheduled on 16, 17 and 18 September 2030 (tests/fixtures/events/swiss-small.yaml).
+    assert "042 2030/09/16" in text.splitlines() and "052 2030/09/18" in text.splitlines()
     players = [line for line in text.splitlines() if line.startswith("001")]
     assert len(players) == 7 * 5  # seven teams of four boards and a reserve
     theirs = gacrux_standings(text, tmp_path)

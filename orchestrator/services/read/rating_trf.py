@@ -10,12 +10,15 @@ Armageddon game is not rated and is left out).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, date, datetime, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from orchestrator.adapters.tables import Duel, Event, Player, Pool, Stage, Team
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.scoring import GameResult, MatchRecord, match_game_points
 from orchestrator.domain.tiebreaks import TieBreakError
 from orchestrator.domain.trf_players import Seat, TrfPlayer, write_players_trf
+from orchestrator.services.definitions import definition_or_none
 from orchestrator.services.errors import Conflict, NotFound
 from orchestrator.services.playoff.storage import ARMAGEDDON_LEG
 from orchestrator.services.results import standings as standings_service
@@ -43,6 +46,25 @@ def _rosters(uow: UnitOfWork, event_id: int, team_ids: Mapping[str, int]) -> dic
     for player in uow.public.players_of_teams(names):
         out[names[player.team_id]].append(trf_player(player, teams.get(player.team_id)))
     return out
+
+
+def _local_day(moment: datetime | None, zone: tzinfo) -> date | None:
+    return moment.astimezone(zone).date() if moment is not None else None
+
+
+def _zone(event: Event) -> tzinfo:
+    definition = definition_or_none(event)
+    try:
+        return ZoneInfo(definition.timezone) if definition else UTC
+    except (ZoneInfoNotFoundError, ValueError):
+        return UTC
+
+
+def _stage_round_days(uow: UnitOfWork, stage: Stage, event: Event) -> list[date | None]:
+    """The day of each round of the stage (in the event's zone), round 1 first."""
+    by_number = {r.number: r.scheduled_at for r in uow.public.rounds_of_stages([stage.id or 0])}
+    zone = _zone(event)
+    return [_local_day(by_number.get(n), zone) for n in range(1, max(by_number, default=0) + 1)]
 
 
 def _seat(white: int | None, black: int | None, first_white: bool) -> Seat:
@@ -92,6 +114,7 @@ def pool_rating_trf(uow: UnitOfWork, *, pool_id: int) -> tuple[str, str]:
             round_robin=not data.swiss,
             bye_mp=data.bye_mp,
             standings=table,
+            round_dates=_stage_round_days(uow, data.stage, data.event),
         )
     except TieBreakError as exc:
         raise _unwritable(exc) from None
@@ -114,6 +137,7 @@ def duel_rating_trf(uow: UnitOfWork, *, duel_id: int) -> tuple[str, str]:
     if not legs:
         raise Conflict(f"duel {duel_id} has no match yet")
     team_rows = {t.id: t for t in uow.public.teams_of_event(event.id or 0)}
+    rounds_by_id = {r.id: r.scheduled_at for r in uow.public.rounds_of_stages([stage.id or 0])}
     first = legs[0]
     team_ids = {team_rows[tid].name: tid for tid in (first.first_team_id, first.second_team_id)}
     names = {tid: name for name, tid in team_ids.items()}
@@ -143,6 +167,7 @@ def duel_rating_trf(uow: UnitOfWork, *, duel_id: int) -> tuple[str, str]:
             chain=("MP", "GP"),
             games=games,
             round_robin=False,
+            round_dates=[_local_day(rounds_by_id.get(m.round_id), _zone(event)) for m in legs],
         )
     except TieBreakError as exc:
         raise _unwritable(exc) from None
