@@ -148,13 +148,17 @@ def test_rating_changes_per_game_and_per_player(played: FastAPI) -> None:
     # Azerbaijan had the bye: no game, no change.
     assert (by_name.get("Zoran Rutintor") or {"rated_games": 0})["rated_games"] == 0
 
-    player = client.get(f"/api/v1/events/{SLUG}/players/{yusuf['player_id']}").json()["player"]
+    document = client.get(f"/api/v1/events/{SLUG}/players/{yusuf['player_id']}").json()
+    # One game, lost to a 2708: TPR = 2708 − 800 (C.07 10.2, B.02 8.1.1).
+    assert (document["performance"]["games"], document["performance"]["rating"]) == (1, 2708 - 800)
+    player = document["player"]
     game = player["rounds"][0]
     assert game["opponent"]["name"] == "Emil Dendennov" and game["opponent"]["rating"] == 2708
     assert (game["result"], game["expected"], game["change"], game["rated"]) == ("0", "29/50", "-29/5", True)
 
     page = client.get(f"/events/{SLUG}/players/{yusuf['player_id']}")
     assert page.status_code == 200 and "Emil Dendennov" in page.text and "-5.80" in page.text
+    assert "performance rating <strong>1908</strong>" in page.text
     listing = client.get(f"/events/{SLUG}/ratings")
     assert listing.status_code == 200 and "Yusuf Belgolas" in listing.text and "-6" in listing.text
     rows = list(csv.DictReader(io.StringIO(client.get(f"/events/{SLUG}/ratings.csv").text)))

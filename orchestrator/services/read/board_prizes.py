@@ -16,7 +16,6 @@ from orchestrator.adapters.tables import Pool as PoolRow
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.board_prizes import BoardPlayer, BoardPrizeRow, board_tables
 from orchestrator.domain.names import MAX_PLAYER_NAME
-from orchestrator.domain.performance import PlayedGame
 from orchestrator.services.errors import NotFound
 from orchestrator.services.read.context import EventData, EventRef, TeamRef, is_public, ref_team, require_id
 from orchestrator.services.read.individual import INDIVIDUAL_KINDS, EventGames, event_games
@@ -155,13 +154,10 @@ def board_players(games: EventGames) -> list[BoardPlayer]:
     for pid, player in games.players.items():
         if player.team_id not in games.team_ids:
             continue
-        otb = tuple(
-            PlayedGame(games.players[g.opponent_id].rating, g.half_points or 0)
-            for g in games.games.get(pid, ())
-            if g.counted and g.opponent_id in games.players
-        )
         team = games.teams[player.team_id]
-        out.append(BoardPlayer(str(pid), player.name, team.name, games.board_of(player), otb))
+        out.append(
+            BoardPlayer(str(pid), player.name, team.name, games.board_of(player), games.played_games(pid))
+        )
     return out
 
 

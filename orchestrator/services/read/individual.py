@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from orchestrator.adapters.tables import Board, Match, Player, Stage, StageKind, Team
+from orchestrator.domain.performance import PlayedGame
 from orchestrator.services.playoff.storage import ARMAGEDDON_LEG
 from orchestrator.services.read.context import EventData, is_public, require_id, teams_by_id
 from orchestrator.services.read.formatting import game_text
@@ -61,6 +62,15 @@ class EventGames:
     def topics(self) -> tuple[str, ...]:
         """Every result, annulment and closing announces the event (services/results)."""
         return (f"event:{self.data.ref.slug}", *(f"stage:{s.id}" for s in self.stages))
+
+    def played_games(self, player_id: int) -> tuple[PlayedGame, ...]:
+        """The player's final games played over the board, with the opponent's rating as listed for the
+        event: what a performance rating counts (C.07 10.1-10.2)."""
+        return tuple(
+            PlayedGame(self.players[g.opponent_id].rating, g.half_points or 0)
+            for g in self.games.get(player_id, ())
+            if g.counted and g.opponent_id in self.players
+        )
 
     def board_of(self, player: Player) -> int:
         """The player's board number of the team list; a reserve after the last main board."""

@@ -16,6 +16,7 @@ from orchestrator.adapters.csv_files import write_csv
 from orchestrator.adapters.tables import Player
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
+from orchestrator.domain.performance import Performance, performance
 from orchestrator.domain.ratings import (
     Game,
     GameChange,
@@ -262,6 +263,7 @@ class PlayerView:
     year: int
     player: PlayerRating
     topics: tuple[str, ...]
+    performance: Performance | None = None  # over the games played over the board (C.07 10.2)
 
     def as_json(self) -> bytes:
         body = {
@@ -269,6 +271,7 @@ class PlayerView:
             "rated": self.rated,
             "year": self.year,
             "player": player_json(self.player),
+            "performance": _performance_json(self.performance),
         }
         return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
@@ -288,7 +291,26 @@ def player_view(uow: UnitOfWork, *, slug: str, player_id: int) -> PlayerView:
             line.player_id, line.name, line.title, line.federation, line.team, line.board, line.rating,
             None, tuple(_unrated_line(r) for r in line.rounds), None,
         )  # fmt: skip
-    return PlayerView(event=data.ref, rated=rated, year=year, player=line, topics=games.topics)
+    return PlayerView(
+        event=data.ref,
+        rated=rated,
+        year=year,
+        player=line,
+        topics=games.topics,
+        performance=performance(games.played_games(player_id)),
+    )
+
+
+def _performance_json(perf: Performance | None) -> dict[str, int] | None:
+    if perf is None:
+        return None
+    return {
+        "games": perf.games,
+        "points_half": perf.half_points,
+        "average_opponent": perf.average_opponent,
+        "rating_difference": perf.rating_difference,
+        "rating": perf.rating,
+    }
 
 
 def _unrated_line(line: RoundLine) -> RoundLine:
