@@ -14,7 +14,7 @@ from orchestrator.adapters.csv_files import write_csv
 from orchestrator.adapters.tables import Player, Stage
 from orchestrator.adapters.tables import Pool as PoolRow
 from orchestrator.adapters.uow import UnitOfWork
-from orchestrator.domain.board_prizes import BoardPlayer, BoardPrizeRow, board_tables
+from orchestrator.domain.board_prizes import BoardPlayer, BoardPrizeRow, board_table
 from orchestrator.domain.names import MAX_PLAYER_NAME
 from orchestrator.services.errors import NotFound
 from orchestrator.services.read.context import EventData, EventRef, TeamRef, is_public, ref_team, require_id
@@ -189,9 +189,7 @@ def board_prizes_view(uow: UnitOfWork, *, slug: str, stage_key: str) -> BoardPri
     for board in sorted({p.board for p in players}):
         own_lots = board_lots(lots, stage, board)
         orders = lot_orders(own_lots)
-        table = board_tables([p for p in players if p.board == board], min_games=min_games, lot_order=orders)[
-            0
-        ]
+        table = board_table(board, players, min_games=min_games, lot_order=orders)
         tied = {key for group in table.ties for key in group}
         lines = tuple(_prize_line(games, row, row.player.key in tied) for row in table.rows)
         names = tuple(tuple(games.players[int(k)].name for k in group) for group in table.ties)
@@ -206,9 +204,7 @@ def board_prizes_view(uow: UnitOfWork, *, slug: str, stage_key: str) -> BoardPri
         boards=tuple(sections),
         topics=games.topics,
         rated=bool(data.definition and data.definition.rated),
-        pools=tuple(
-            (p.letter, require_id(p.id)) for p in data.pools if p.stage_id == stage.id and is_public(p)
-        ),
+        pools=tuple((p.letter, require_id(p.id)) for p in _stage_pools(data, stage)),
     )
 
 
