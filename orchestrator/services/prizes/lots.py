@@ -32,6 +32,10 @@ def board_prize_lot(
     """Commit the lot of the board's first undecided tie, or draw the board's committed lot."""
     if action not in ACTIONS:
         raise ValidationFailed([f"action: 'commit' or 'draw', not {action[:20]!r}"])
+    data = EventData(uow, slug)
+    stage = board_prizes.prize_stage(data, stage_key)
+    # One staff member at a time per stage: a second commit waits and then finds the first one's lot.
+    uow.locks.lock_pools(p.id or 0 for p in data.pools if p.stage_id == stage.id)
     view = board_prizes.board_prizes_view(uow, slug=slug, stage_key=stage_key)
     section = next((s for s in view.boards if s.board == board), None)
     if section is None:
@@ -48,8 +52,6 @@ def board_prize_lot(
         raise Conflict(f"{section.label} has no tie that needs a lot.")
     first = tied[0].place
     group = [line for line in tied if line.place == first]
-    data = EventData(uow, slug)
-    stage = data.stage_by_key(stage_key)
     players = {p.id: p for p in uow.public.players_of_teams([line.team.id for line in group])}
     candidates = [board_prizes.lot_candidate(players[line.player_id], line.team.name) for line in group]
     lot_id = draws.commit_lot(
