@@ -22,6 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from orchestrator.domain.teams import K_FACTORS
+
 MAX_COUNTED_DIFFERENCE = 400  # 8.3.1
 NO_CAP_FROM = 2650  # 8.3.1 as amended 1 October 2025
 K_PRODUCT_CAP = 700  # 8.3.3
@@ -63,12 +65,18 @@ class RatedPlayer:
     rated_games_before: int = NEW_PLAYER_GAMES
     reached_2400: bool = False
     birth_year: int | None = None
+    k: int | None = None  # the K of the player's FIDE list entry, when known: used as it is (before the cap)
 
 
 def base_k(player: RatedPlayer, year: int) -> int:
-    """K before the 700 cap (8.3.3); ``year`` is the year the rating period ends in."""
+    """K before the 700 cap (8.3.3); ``year`` is the year the rating period ends in. A K given with the
+    player (from the FIDE list) is used as it is."""
     if player.rating is None:
         raise RatingError("an unrated player has no development coefficient")
+    if player.k is not None:
+        if player.k not in K_FACTORS:
+            raise RatingError(f"K is 10, 20 or 40 (B.02 8.3.3), not {player.k}")
+        return player.k
     if player.rated_games_before < NEW_PLAYER_GAMES:
         return 40
     junior = player.birth_year is not None and year - player.birth_year <= 18

@@ -139,7 +139,7 @@ class _Numbering:
 
 
 @dataclass
-class _Grid:
+class Grid:
     """What the player, bye and forfeit records say, read from the matches."""
 
     cells: dict[int, dict[int, tuple[int, str, str]]] = field(default_factory=dict)  # player -> round -> cell
@@ -190,9 +190,10 @@ def write_trf(
     grid = _read_matches(matches, event, numbering, games)
     out = _header_records(name, teams, boards, rounds, round_robin, codes, scoring)
     out += _player_records(teams, numbering, rounds, grid, rank)
-    out += _team_records(teams, numbering, event, rank)
+    boards_of = {team: [numbering.player(team, b) for b in range(1, boards + 1)] for team in teams}
+    out += team_records(teams, numbering.tpn, event, rank, boards_of)
     if grid.byes:
-        out.append(_bye_record(grid, numbering, rounds))
+        out.append(bye_record(grid, numbering.tpn, rounds))
     out.extend(grid.forfeits)
     return "\n".join(out) + "\n"
 
@@ -202,10 +203,10 @@ def _read_matches(
     event: PoolHistory,
     numbering: _Numbering,
     games: Mapping[tuple[int, str], Sequence[GameResult]] | None,
-) -> _Grid:
+) -> Grid:
     """Every player's cell of every round, their points, the byes and the 330 forfeit records."""
     boards, player, tpn = numbering.boards, numbering.player, numbering.tpn
-    grid = _Grid()
+    grid = Grid()
     for match in sorted(matches, key=lambda x: (x.round, tpn.get(x.team_a, 0))):
         if match.team_b is None:
             grid.byes[match.round] = match.team_a
@@ -234,15 +235,20 @@ def _read_matches(
             grid.points[pa] = grid.points.get(pa, 0) + a_half
             grid.points[pb] = grid.points.get(pb, 0) + b_half
         if match.forfeit is not MatchForfeit.NONE:
-            # TRF-2026 record 330: type 5-6, round 8-10, white team 12-14, black team 16-18.
-            line: list[str] = []
-            _put(line, 1, "330")
-            _put(line, 5, match.forfeit.value)
-            _put(line, 8, f"{match.round:3d}")
-            _put(line, 12, f"{tpn[match.team_a]:3d}")
-            _put(line, 16, f"{tpn[match.team_b]:3d}")
-            grid.forfeits.append("".join(line))
+            grid.forfeits.append(forfeit_record(match, tpn))
     return grid
+
+
+def forfeit_record(match: MatchRecord, tpn: Mapping[str, int]) -> str:
+    """TRF-2026 record 330: type 5-6, round 8-10, white team 12-14, black team 16-18."""
+    assert match.team_b is not None
+    line: list[str] = []
+    _put(line, 1, "330")
+    _put(line, 5, match.forfeit.value)
+    _put(line, 8, f"{match.round:3d}")
+    _put(line, 12, f"{tpn[match.team_a]:3d}")
+    _put(line, 16, f"{tpn[match.team_b]:3d}")
+    return "".join(line)
 
 
 def _header_records(
@@ -287,7 +293,7 @@ def _header_records(
 
 
 def _player_records(
-    teams: Sequence[str], numbering: _Numbering, rounds: int, grid: _Grid, rank: Mapping[str, int]
+    teams: Sequence[str], numbering: _Numbering, rounds: int, grid: Grid, rank: Mapping[str, int]
 ) -> list[str]:
     """Record 001 of every board's player: points, rank and one cell a round."""
     out: list[str] = []
@@ -310,26 +316,30 @@ def _player_records(
     return out
 
 
-def _team_records(
-    teams: Sequence[str], numbering: _Numbering, event: PoolHistory, rank: Mapping[str, int]
+def team_records(
+    teams: Sequence[str],
+    tpn: Mapping[str, int],
+    event: PoolHistory,
+    rank: Mapping[str, int],
+    players: Mapping[str, Sequence[int]],
 ) -> list[str]:
-    """Record 310 of every team: match and game points, rank and its players."""
+    """Record 310 of every team: match and game points, rank and its players (by number, in order)."""
     out: list[str] = []
     for team in teams:
         line: list[str] = []
         _put(line, 1, "310")
-        _put(line, 5, f"{numbering.tpn[team]:3d}")
+        _put(line, 5, f"{tpn[team]:3d}")
         _put(line, 9, team[:32])
         _put(line, 55, _points(event.mp(team), 6))
         _put(line, 62, _points(Fraction(event.gp(team), 2), 6))
         _put(line, 69, f"{rank[team]:3d}")
-        for board in range(1, numbering.boards + 1):
-            _put(line, 74 + 5 * (board - 1), f"{numbering.player(team, board):4d}")
+        for index, number in enumerate(players.get(team, ())):
+            _put(line, 74 + 5 * index, f"{number:4d}")
         out.append("".join(line))
     return out
 
 
-def _bye_record(grid: _Grid, numbering: _Numbering, rounds: int) -> str:
+def bye_record(grid: Grid, tpn: Mapping[str, int], rounds: int) -> str:
     """Record 320: what a pairing-allocated bye is worth and which team had it in each round."""
     if len(grid.bye_values) > 1:
         raise TieBreakError("record 320 needs the same value for every pairing-allocated bye")
@@ -339,6 +349,6 @@ def _bye_record(grid: _Grid, numbering: _Numbering, rounds: int) -> str:
     _put(line, 5, _points(mp, 4))
     _put(line, 10, _points(Fraction(gp, 2), 4))
     for rnd in range(1, rounds + 1):
-        team_tpn = numbering.tpn[grid.byes[rnd]] if rnd in grid.byes else 0
+        team_tpn = tpn[grid.byes[rnd]] if rnd in grid.byes else 0
         _put(line, 15 + 4 * (rnd - 1), f"{team_tpn:03d}")
     return "".join(line)

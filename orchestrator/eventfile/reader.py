@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import yaml
 
@@ -45,6 +46,7 @@ _TOP_KEYS_OPTIONAL = (
     "bracket",
     "sections",
     "board_prizes",
+    "rated",
 )
 
 
@@ -92,6 +94,7 @@ def parse_event(text: str, *, source: str = "event.yaml") -> EventDefinition:
     check_sections(reader, sections or {}, stages, teams)
     bracket = check_bracket(reader, duels, stages, knockout)
     check_schedules(reader, stages, bracket)
+    prize_settings = _prize_settings(reader, top)
 
     name, slug, team_format, time_control = (
         settings.name,
@@ -118,7 +121,17 @@ def parse_event(text: str, *, source: str = "event.yaml") -> EventDefinition:
         captains=tuple(captains),
         sections=tuple((sections or {}).values()),
         board_prize_min_games=settings.board_prize_min_games,
+        **prize_settings,
     )
+
+
+def _prize_settings(reader: NodeReader, top: dict[str, yaml.Node]) -> dict[str, Any]:
+    """``rated`` when the file gives it (docs/ratings.md); the board prizes' minimum is read with the
+    settings (``board_prizes: {min_games: N}``, docs/board-prizes.md)."""
+    out: dict[str, Any] = {}
+    if "rated" in top and (rated := reader.boolean(top["rated"], "rated")) is not None:
+        out["rated"] = rated
+    return out
 
 
 def _read_settings(reader: NodeReader, top: dict[str, yaml.Node]) -> _Settings:

@@ -53,6 +53,8 @@ from orchestrator.web.auth import PUBLIC, allow_public, current_user, register_r
 from orchestrator.web.csrf import csrf_token
 from orchestrator.web.deps import current_value_json, render, wants_json
 from orchestrator.web.page_cache import PageCache, PageCacheMiddleware
+from orchestrator.web.routes_public_olympiad import api as olympiad_api
+from orchestrator.web.routes_public_olympiad import pages as olympiad_pages
 from orchestrator.web.validation import TOO_LARGE, BodySizeLimit, check_request_input
 
 log = logging.getLogger(__name__)
@@ -233,6 +235,8 @@ _ROUTERS = (
     routes_chesscom.router,
     routes_api_swiss.router,
     routes_staff_swiss.router,
+    olympiad_pages,  # board prizes, ratings, players, rating files (docs/board-prizes.md, docs/ratings.md)
+    olympiad_api,
 )
 
 

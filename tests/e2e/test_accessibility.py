@@ -39,6 +39,8 @@ def public_pages(demo: FinishedDemo) -> dict[str, str]:
     [match, *_] = demo.links(pool, rf'href="({event}/matches/\d+)"')
     [team, *_] = demo.links(pool, rf'href="({event}/teams/\d+)"')
     [playoff_match, *_] = demo.links(f"{event}/stages/playoff", rf'href="({event}/matches/\d+)"')
+    prizes = f"{event}/stages/group/board-prizes"
+    [player, *_] = demo.links(prizes, rf'href="({event}/players/\d+)"')
     return {
         "home": "/",
         "event": event,
@@ -49,6 +51,8 @@ def public_pages(demo: FinishedDemo) -> dict[str, str]:
         "match": match,
         "play-off match": playoff_match,
         "team": team,
+        "board prizes": prizes,
+        "player": player,
         "login": "/login",
     }
 

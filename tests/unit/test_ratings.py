@@ -61,6 +61,16 @@ def test_k_factor_rules_of_8_3_3() -> None:
         base_k(RatedPlayer(rating=None), 2026)
 
 
+def test_a_k_given_with_the_player_is_used_then_capped() -> None:
+    # The FIDE list says K 40 for a 2450 player (new to the list): 40, not the 10 of a 2400+ rating.
+    assert base_k(RatedPlayer(rating=2450, k=40), 2026) == 40
+    # With 20 rated games, 40 × 20 = 800 > 700: K = 700 // 20 = 35 (8.3.3).
+    games = [Game(r, 2450, 1) for r in range(1, 21)]  # twenty draws against equals: PD 0.50, ΔR 0
+    assert rating_change(RatedPlayer(rating=2450, k=40), games, year=2026).k == 35  # type: ignore[union-attr]
+    with pytest.raises(RatingError):
+        base_k(RatedPlayer(rating=2450, k=15), 2026)  # K is 10, 20 or 40
+
+
 def test_k_times_games_is_capped_at_700() -> None:
     assert capped_k(40, 17) == 40  # 680
     assert capped_k(40, 18) == 38  # 720 > 700: 700 // 18 = 38

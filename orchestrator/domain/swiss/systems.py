@@ -23,6 +23,11 @@ SYSTEM_NAMES = {
 }
 
 
+def system_name(system: str | None) -> str:
+    """How pages name ``system`` (FIDE C.04.6 when the stage names none)."""
+    return SYSTEM_NAMES.get(system or FIDE_TEAM_SWISS, SYSTEM_NAMES[FIDE_TEAM_SWISS])
+
+
 def pairer_for(system: str, *, fide: SwissPairer | None = None) -> SwissPairer:
     """The engine of ``system``; ``fide`` pairs FIDE C.04.6 (our own engine by default, the server passes
     FIDE's)."""

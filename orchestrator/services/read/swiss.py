@@ -25,6 +25,7 @@ from orchestrator.adapters.tables import PoolEntry, RoundStatus, StageKind, Stag
 from orchestrator.adapters.tables import SwissRoundTeam as SwissRoundRow
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.scoring import MatchForfeit, MatchRecord, MatchScoring
+from orchestrator.domain.swiss.systems import system_name
 from orchestrator.services.errors import NotFound, ValidationFailed
 from orchestrator.services.read.context import (
     EventData,
@@ -126,6 +127,7 @@ class SwissView(JsonDocument):
     ended_early: bool = False
     standings_after: tuple[SwissStandingsAfter, ...] = ()  # one per complete round
     paths: tuple[SwissPath, ...] = ()  # in pairing-number order
+    system: str = system_name(None)  # the stage's pairing system, as pages name it
 
     @property
     def event(self) -> EventRef:
@@ -201,6 +203,11 @@ def swiss_view(uow: UnitOfWork, *, slug: str, stage_key: str) -> SwissView:
         ended_early=ended_early,
         standings_after=standings_after,
         paths=paths,
+        system=system_name(
+            next((s.pairing for s in data.definition.stages if s.key == stage_key), None)
+            if data.definition
+            else None
+        ),
     )
 
 

@@ -10,7 +10,7 @@ from datetime import datetime
 from orchestrator.adapters.tables import Event, RoundStatus, Stage, StageKind, StageStatus, SwissRoundRole
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.swiss.pairing import FIDE_TEAM_SWISS
-from orchestrator.domain.swiss.systems import SYSTEM_NAMES
+from orchestrator.domain.swiss.systems import SYSTEM_NAMES, system_name
 from orchestrator.services.definitions import definition_or_none
 from orchestrator.services.errors import Conflict, NotFound
 from orchestrator.services.swiss.rounds import RoundView, describe_round
@@ -97,9 +97,7 @@ def swiss_desk(uow: UnitOfWork, *, stage_id: int) -> SwissDesk:
         repairable = None if uow.swiss.round_has_games(last.id) else last
     definition = definition_or_none(event)
     stage_def = next((s for s in definition.stages if s.key == stage.key), None) if definition else None
-    system = SYSTEM_NAMES.get(
-        stage_def.pairing if stage_def else FIDE_TEAM_SWISS, SYSTEM_NAMES[FIDE_TEAM_SWISS]
-    )
+    system = system_name(stage_def.pairing if stage_def else None)
     return SwissDesk(
         event_id=event.id or 0,
         event_slug=event.slug,
