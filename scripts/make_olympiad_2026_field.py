@@ -92,6 +92,7 @@ team_format:
 time_control: {{minutes: 90, moves: 40, then_minutes: 30, increment_seconds: 30}}
 match_scoring: {{win: 2, draw: 1, loss: 0}}
 board_prizes: {{min_games: 8}}
+rated: true  # FIDE-rated: rating changes per player (docs/ratings.md)
 
 sections:
   - {{key: open, name: Open, eligibility: open}}
