@@ -196,6 +196,7 @@ def test_a_forfeit_is_not_rated_and_an_unrated_event_has_no_rating_pages(played:
     assert missing.status_code == 404 and "not a rated event" in missing.text
     assert client.get("/api/v1/events/unrated-cup/ratings").status_code == 404
     assert client.get("/events/unrated-cup/stages/open/board-prizes").status_code == 200
+    assert 'href="/events/unrated-cup/ratings"' not in client.get("/events/unrated-cup").text
     assert client.get(f"/events/{SLUG}/players/999999").status_code == 404
 
 
@@ -236,3 +237,12 @@ def test_a_lot_candidate_names_the_player_by_id_and_fits_a_candidate_s_length() 
     assert len(candidate) == MAX_PLAYER_NAME and candidate.startswith("#12 NNN")
     assert board_prizes.candidate_id(candidate) == 12
     assert board_prizes.candidate_id("Someone") is None
+
+
+def test_the_event_page_of_a_rated_event_links_its_rating_changes_and_each_swiss_stages_board_prizes(
+    played: FastAPI,
+) -> None:
+    page = TestClient(played).get(f"/events/{SLUG}")
+    assert page.status_code == 200
+    assert f'href="/events/{SLUG}/ratings"' in page.text
+    assert f'href="/events/{SLUG}/stages/open/board-prizes"' in page.text

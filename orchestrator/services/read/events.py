@@ -46,6 +46,7 @@ class EventView(JsonDocument):
     champions: tuple[str, ...] = ()  # once the play-off final is decided (two on joint winners)
     bracket: bool = False  # the play-off bracket has a page
     combined: bool = False  # several sections: the combined classification has a page (read/combined.py)
+    rated: bool = False  # a FIDE-rated event: the rating changes have a page (read/ratings.py)
 
 
 # The list of events changes with any event's announcement (a stage started, an event closed); an event
@@ -94,6 +95,7 @@ def event_view(uow: UnitOfWork, *, slug: str) -> EventView:
         champions=_champions(data, knockout),
         bracket=knockout is not None,
         combined=data.definition is not None and len(data.definition.sections) > 1,
+        rated=data.definition is not None and data.definition.rated,
     )
 
 
