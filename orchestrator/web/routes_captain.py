@@ -18,6 +18,7 @@ from orchestrator.services.playoff import armageddon, forms
 from orchestrator.services.teams import captains, lineups
 from orchestrator.web.auth import require_login, require_staff
 from orchestrator.web.deps import get_settings, get_uow_factory, render
+from orchestrator.web.event_keys import event_of_key, slug_redirect
 
 router = APIRouter(include_in_schema=False)
 
@@ -151,8 +152,11 @@ def colour_submit(
 # --- staff ----------------------------------------------------------------------------------------
 
 
-@router.get("/staff/events/{event_id}/captains")
-def captains_page(request: Request, event_id: int, user: AuthUser = require_staff()) -> Response:
+@router.get("/staff/events/{slug}/captains")
+def captains_page(request: Request, slug: str, user: AuthUser = require_staff()) -> Response:
+    event_id, real = event_of_key(request, slug)
+    if moved := slug_redirect(request, slug, real):
+        return moved
     with get_uow_factory(request)() as uow:
         accounts = captains.captain_accounts(uow, event_id=event_id)
     return render(request, "captain/staff_captains.html", {"accounts": accounts, "event_id": event_id})
