@@ -107,7 +107,7 @@ def staff_desk(uow: UnitOfWork, *, stage_id: int) -> StaffDesk:
         chooser = None
         if step == "choose-colour" and colour_lot is not None and colour_lot.outcome:
             chooser = ctx.team_id(str(colour_lot.outcome[0]))
-        matches = ()  # a decided duel offers no forfeit (forfeit_match refuses it)
+        matches: tuple[tuple[int, int], ...] = ()  # none on a decided duel (forfeit_match refuses it)
         if duel.status != DuelStatus.DECIDED.value:
             matches = tuple(
                 (m.leg or 0, m.id or 0) for m in ctx.matches.get(duel.id or 0, []) if m.leg in (1, 2)
