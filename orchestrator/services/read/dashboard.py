@@ -24,9 +24,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from orchestrator.adapters.tables import AuditLog, Event, StageKind
+from orchestrator.adapters.tables import Event, StageKind
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
+from orchestrator.services.boards import held_reason
 from orchestrator.services.definitions import definition_or_none
 from orchestrator.services.errors import NotFound
 from orchestrator.services.gameserver import player_links
@@ -111,15 +112,6 @@ class Dashboard:
             "counts": self.counts(),
             "items": [item.as_json() for item in self.items],
         }
-
-
-def held_reason(row: AuditLog | None) -> str:
-    """A held board's reason as staff read it: the ingestion's words and the result the server proposed."""
-    if row is None:
-        return "held for an arbiter (no reason recorded)"
-    reason = (row.reason or "").removeprefix("game server: ") or "held for an arbiter"
-    proposed = (row.new or {}).get("proposed")
-    return f"{reason}; the server proposed {proposed}" if proposed else reason
 
 
 def event_timezone(event: Event) -> str:
