@@ -35,7 +35,7 @@ from orchestrator.adapters.tables import (
     StageStatus,
     Team,
 )
-from orchestrator.domain.scoring import GameResult
+from orchestrator.domain.scoring import GameResult, MatchForfeit
 
 HELD_ACTION = "board.result.held"  # the audit row the ingestion writes when it holds a result
 
@@ -90,7 +90,7 @@ class DashboardRepository(Lookups):
                 col(Stage.event_id) == event_id,
                 col(Board.result) == GameResult.PENDING.value,
                 col(Board.result_source) == ResultSource.SERVER.value,
-                col(Match.forfeit).is_(None),
+                col(Match.forfeit) == MatchForfeit.NONE.value,
             )
             .order_by(col(Board.updated_at), col(Board.id))
         ).all()
@@ -180,7 +180,7 @@ class DashboardRepository(Lookups):
                 col(Stage.event_id) == event_id,
                 col(Round.status).in_([RoundStatus.PAIRED.value, RoundStatus.PLAYING.value]),
                 col(Round.scheduled_at) < started_before,
-                col(Match.forfeit).is_(None),
+                col(Match.forfeit) == MatchForfeit.NONE.value,
             )
             .group_by(col(Round.id))
         ).all()
