@@ -120,6 +120,14 @@ def event_timezone(event: Event) -> str:
     return definition.timezone if definition is not None else "UTC"
 
 
+def timezone_of(uow: UnitOfWork, *, kind: str, entity_id: int) -> str:
+    """The time zone of the event that stage/round/match/pool/duel/team ``entity_id`` belongs to."""
+    event = uow.dashboard.event_of(kind, entity_id)
+    if event is None:
+        raise NotFound(f"There is no {kind} {entity_id}.")
+    return event_timezone(event)
+
+
 def dashboard(uow: UnitOfWork, *, slug: str, now: datetime | None = None) -> Dashboard:
     """What of event ``slug`` waits for a decision at ``now``, most urgent first."""
     now = now or utcnow()
