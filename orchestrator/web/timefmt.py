@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
+from urllib.parse import unquote
 
 from fastapi import Request
 from jinja2 import pass_context
@@ -24,7 +25,7 @@ TZ_COOKIE = "tz"
 
 def reader_zone(request: Request) -> str | None:
     """The reader's IANA zone from the ``tz`` cookie; None when absent or not a zone."""
-    name = request.cookies.get(TZ_COOKIE, "")
+    name = unquote(request.cookies.get(TZ_COOKIE, ""))
     return name if times.zone_or_none(name) else None
 
 

@@ -52,6 +52,7 @@ def public_pages(demo: FinishedDemo) -> dict[str, str]:
 def staff_pages(demo: FinishedDemo) -> dict[str, str]:
     """The results desk (overview, a round, a match's entry form, closing a stage), lineups, audit, lots."""
     return {
+        "dashboard": f"/staff/events/{demo.slug}",
         "results desk": f"/staff/events/{demo.slug}/results",
         "round results": "/staff/rounds/1/results",
         "match results": "/staff/matches/1/results",

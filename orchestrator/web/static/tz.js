@@ -6,7 +6,7 @@
   try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone; } catch (e) { return; }
   if (!zone || !/^[A-Za-z0-9_+\-\/]{1,64}$/.test(zone)) { return; }
   var current = document.cookie.split("; ").filter(function (c) { return c.indexOf("tz=") === 0; })[0];
-  if (current === "tz=" + encodeURIComponent(zone)) { return; }
-  document.cookie = "tz=" + encodeURIComponent(zone) + "; path=/; max-age=31536000; SameSite=Lax";
-  if (document.querySelector("time[datetime]")) { window.location.reload(); }
+  if (current === "tz=" + zone) { return; } // zone names need no escaping in a cookie (checked above)
+  // The next page shows the reader's time beside the event's (no reload: a form being filled stays as it is).
+  document.cookie = "tz=" + zone + "; path=/; max-age=31536000; SameSite=Lax";
 })();
