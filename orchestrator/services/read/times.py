@@ -86,7 +86,7 @@ def local_to_utc(text: str, event_zone: str | None, *, field: str = "time") -> d
         naive = datetime.fromisoformat(text.strip())
     except ValueError:
         raise ValidationFailed(
-            [f"{field}: give a date and time such as 2024-03-02 11:00 ({name} time)"]
+            [f"{field}: {text.strip()!r} is not a date and time such as 2024-03-02 11:00 ({name} time)"]
         ) from None
     if naive.tzinfo is not None:
         raise ValidationFailed([f"{field}: give the local time in {name} without a UTC offset"])
