@@ -37,6 +37,7 @@ from orchestrator.adapters.tables import (
 )
 from orchestrator.domain.scoring import GameResult, MatchForfeit
 
+MAX_ID = 2**31 - 1  # the id columns are INTEGER on PostgreSQL
 HELD_ACTION = "board.result.held"  # the audit row the ingestion writes when it holds a result
 
 
@@ -219,6 +220,8 @@ class DashboardRepository(Lookups):
     def event_of(self, kind: str, entity_id: int) -> Event | None:
         """The event a staff page's stage, round, match, pool, duel or team belongs to (the staff
         navigation names the event of every staff page)."""
+        if not 1 <= entity_id <= MAX_ID:
+            return None  # past the id columns' range (PostgreSQL INTEGER): no such row, and no query
         for _ in range(3):  # match -> round -> stage -> event at most
             if kind == "event":
                 return self.session.get(Event, entity_id)
