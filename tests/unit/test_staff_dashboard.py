@@ -272,3 +272,20 @@ def test_board_rows_are_untouched_by_reading_the_dashboard(web: FastAPI) -> None
     with web.state.uow_factory() as uow:
         after = [(b.id, b.version, b.result) for b in uow.session.query(Board).all()]  # type: ignore[attr-defined]
     assert before == after
+
+
+def test_a_round_is_not_stale_while_its_games_may_still_be_running(web: FastAPI) -> None:
+    with web.state.uow_factory() as uow:
+        stale_pull(uow)
+        rnd = rounds_of(uow)[0]
+        # 15+5 (tests/fixtures/events/small.yaml): 2 x (15 x 60 + 60 x 5) s = 2400 s = 40 minutes
+        rnd.scheduled_at = utcnow() - timedelta(minutes=39)
+        uow.session.add(rnd)
+    with web.state.uow_factory() as uow:
+        event = uow.events.get_by_slug(SLUG)
+        assert event is not None
+        assert dashboard_service.longest_game(event) == timedelta(minutes=40)
+        assert dashboard_service.dashboard(uow, slug=SLUG).items == ()
+        later = utcnow() + timedelta(minutes=2)  # the round's games are due by then
+        items = dashboard_service.dashboard(uow, slug=SLUG, now=later).items
+        assert [i.kind for i in items] == ["stale-pull"]

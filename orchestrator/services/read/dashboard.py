@@ -9,7 +9,8 @@ to act on it. The tiers, most urgent first:
 1. ``creation-failed``: a round whose games the game server refused or failed to create;
 2. ``appeal``: an open appeal, by its deadline;
 3. ``lineups``: a round whose lineup deadline is ahead and some teams have not submitted theirs;
-4. ``stale-pull``: a round under way whose boards have not changed for ``STALE_AFTER``;
+4. ``stale-pull``: a round whose games should be over (its start plus the longest game) with boards still
+   without a result and no change from the game server for ``STALE_AFTER``;
 5. ``late-change``: a closed stage's standings changed after the next stage was built; staff must rule;
 6. ``unlinked``: players not linked to the game server (their games cannot be created);
 7. ``close-stage``: a running stage with nothing left that stops it from closing;
@@ -35,6 +36,7 @@ from orchestrator.services.read.staff import event_by_slug
 from orchestrator.services.results import standings as standings_service
 
 STALE_AFTER = timedelta(minutes=15)  # no board of a round under way changed for this long: pulls are stale
+LONG_GAME_MOVES = 60  # moves a long game lasts, for the increments (docs/staff-guide.md, "The dashboard")
 
 KINDS: tuple[str, ...] = (
     "held",
@@ -138,7 +140,7 @@ def dashboard(uow: UnitOfWork, *, slug: str, now: datetime | None = None) -> Das
         *_creation_failed(uow, event_id, slug),
         *_appeals(uow, event_id, slug),
         *_lineups(uow, event_id, now),
-        *_stale(uow, event_id, now),
+        *_stale(uow, event, now),
         *_late_changes(uow, event_id, slug),
         *_unlinked(uow, event_id, slug),
         *_closable(uow, event_id, now),
@@ -214,8 +216,22 @@ def _lineups(uow: UnitOfWork, event_id: int, now: datetime) -> list[DashboardIte
     ]
 
 
-def _stale(uow: UnitOfWork, event_id: int, now: datetime) -> list[DashboardItem]:
+def longest_game(event: Event) -> timedelta:
+    """How long a game of the event can last: both clocks run out over ``LONG_GAME_MOVES`` moves (the
+    base time of every period plus the increments). A round's results are due once that has passed."""
+    definition = definition_or_none(event)
+    if definition is None:
+        return timedelta(hours=4)
+    clock = definition.time_control
+    per_side = 60 * (clock.minutes + clock.then_minutes) + LONG_GAME_MOVES * clock.increment_seconds
+    return timedelta(seconds=2 * per_side)
+
+
+def _stale(uow: UnitOfWork, event: Event, now: datetime) -> list[DashboardItem]:
+    """Rounds whose games should be over (start + the longest game) with boards still without a result
+    and no change from the game server for ``STALE_AFTER``."""
     quiet = now - STALE_AFTER
+    event_id, due = event.id or 0, now - longest_game(event)
     return [
         DashboardItem(
             "stale-pull",
@@ -227,7 +243,7 @@ def _stale(uow: UnitOfWork, event_id: int, now: datetime) -> list[DashboardItem]
             None,
         )
         for rnd, stage, last, pending in uow.dashboard.stale_rounds(
-            event_id, started_before=now, quiet_since=quiet
+            event_id, started_before=due, quiet_since=quiet
         )
     ]
 
