@@ -13,6 +13,7 @@ from datetime import timedelta
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlmodel import select
 
 from orchestrator.adapters.tables import (
     Board,
@@ -266,11 +267,11 @@ def test_the_dashboard_is_for_staff_only_and_an_unknown_event_is_a_404(web: Fast
 def test_board_rows_are_untouched_by_reading_the_dashboard(web: FastAPI) -> None:
     with web.state.uow_factory() as uow:
         held(uow)
-        before = [(b.id, b.version, b.result) for b in uow.session.query(Board).all()]  # type: ignore[attr-defined]
+        before = [(b.id, b.version, b.result) for b in uow.session.exec(select(Board)).all()]
     client, _ = login(web, "arb")
     client.get(f"/staff/events/{SLUG}")
     with web.state.uow_factory() as uow:
-        after = [(b.id, b.version, b.result) for b in uow.session.query(Board).all()]  # type: ignore[attr-defined]
+        after = [(b.id, b.version, b.result) for b in uow.session.exec(select(Board)).all()]
     assert before == after
 
 
