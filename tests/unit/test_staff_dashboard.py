@@ -262,6 +262,8 @@ def test_the_dashboard_is_for_staff_only_and_an_unknown_event_is_a_404(web: Fast
     client, _ = login(web, "arb")
     assert client.get("/staff/events/no-such-cup").status_code == 404
     assert client.get("/api/v1/staff/events/no-such-cup/dashboard").status_code == 404
+    assert client.get("/staff/events/no-such-cup/live").status_code == 404  # the live stream too
+    assert anonymous.get(f"/staff/events/{SLUG}/live").status_code == 303
 
 
 def test_board_rows_are_untouched_by_reading_the_dashboard(web: FastAPI) -> None:
