@@ -17,6 +17,7 @@ from typing import Any, Self
 from sqlmodel import Session
 
 from orchestrator.adapters.repo_backup import BackupRepository
+from orchestrator.adapters.repo_dashboard import DashboardRepository
 from orchestrator.adapters.repo_demo import DemoRepository
 from orchestrator.adapters.repo_gameserver import GameserverRepository
 from orchestrator.adapters.repo_playoff import PlayoffRepository
@@ -65,6 +66,7 @@ class UnitOfWork:
     swiss: SwissRepository
     demo: DemoRepository
     backup: BackupRepository
+    dashboard: DashboardRepository
 
     def __init__(self, session_factory: SessionFactory | None = None, *, settings: Settings | None = None):
         self._session_factory = session_factory or get_session_factory(settings)
@@ -96,6 +98,7 @@ class UnitOfWork:
         self.demo = DemoRepository(self.session)
         self.backup = BackupRepository(self.session)
         self.scheduler = SchedulerRepository(self.session)
+        self.dashboard = DashboardRepository(self.session)
         return self
 
     def __exit__(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
 
@@ -34,6 +35,15 @@ from orchestrator.eventfile.validate_stages import check_schedules, read_stages
 from orchestrator.eventfile.validate_teams import read_teams
 
 MAX_LINEUP_DEADLINE_MINUTES = 7 * 24 * 60  # a week before the round at most
+
+
+def _is_zone(name: str) -> bool:
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
 
 _SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _TOP_KEYS_REQUIRED = ("name", "slug", "team_format", "time_control", "stages", "teams")
@@ -144,6 +154,10 @@ def _read_settings(reader: NodeReader, top: dict[str, yaml.Node]) -> _Settings:
     timezone = "UTC"
     if "timezone" in top:
         timezone = reader.text(top["timezone"], "timezone") or "UTC"
+        if not _is_zone(timezone):
+            problem = f"not an IANA time zone: {timezone!r} (e.g. Europe/Oslo)"
+            reader.report("timezone", problem, node=top["timezone"])
+            timezone = "UTC"
     team_format = read_team_format(reader, top["team_format"]) if "team_format" in top else None
     time_control = read_time_control(reader, top["time_control"]) if "time_control" in top else None
     scoring = read_scoring(reader, top["match_scoring"]) if "match_scoring" in top else MatchScoring()

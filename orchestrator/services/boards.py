@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from orchestrator.adapters.tables import Board
+from orchestrator.adapters.tables import AuditLog, Board, ResultSource
 from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.domain.scoring import GameResult
 from orchestrator.services.errors import CurrentValue, StaleEdit
 
 
@@ -24,6 +25,25 @@ class ScoredBoard(Protocol):
     def white_player_id(self) -> int | None: ...
     @property
     def black_player_id(self) -> int | None: ...
+
+
+HELD_PUBLIC_TEXT = "held by the arbiter"  # all spectators learn of a held result (never its reason)
+
+
+def is_held(board: Board) -> bool:
+    """A game-server result held for an arbiter: the ingestion leaves such a board without a result but
+    with the server as its source (services/gameserver/ingestion.py); a staff entry or a final result
+    ends it."""
+    return board.result == GameResult.PENDING.value and board.result_source == ResultSource.SERVER.value
+
+
+def held_reason(row: AuditLog | None) -> str:
+    """A held board's reason for staff, from its latest ``board.result.held`` audit row: the ingestion's
+    words and the result the server proposed."""
+    reason = (row.reason if row else None) or ""
+    proposed = (row.new or {}).get("proposed") if row else None
+    text = reason.removeprefix("game server: ") or "held for an arbiter (no reason recorded)"
+    return f"{text}; the server proposed {proposed}" if proposed else text
 
 
 def board_current_value(board: Board) -> CurrentValue:

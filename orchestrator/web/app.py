@@ -44,10 +44,13 @@ from orchestrator.web import (
     routes_playoff,
     routes_public,
     routes_public_combined,
+    routes_staff_dashboard,
     routes_staff_results,
     routes_staff_setup,
     routes_staff_swiss,
     sse,
+    staff_nav,
+    timefmt,
 )
 from orchestrator.web.auth import PUBLIC, allow_public, current_user, register_route_rule
 from orchestrator.web.csrf import csrf_token
@@ -151,6 +154,7 @@ def _template_context(request: Request) -> dict[str, Any]:
         "current_user": getattr(request.state, "user", None),
         # A callable, so that only pages with a form create a token (and a session cookie).
         "csrf_token": lambda: csrf_token(request),
+        "staff_nav": staff_nav.nav_for(request),  # the event's staff pages, on every staff page
     }
 
 
@@ -227,6 +231,8 @@ _ROUTERS = (
     routes_late_changes.router,
     routes_late_changes.api,
     routes_staff_setup.router,
+    routes_staff_dashboard.router,  # after setup's /staff/events/new
+    routes_staff_dashboard.api,
     routes_api_setup.staff,
     routes_api_setup.public,
     routes_playoff.router,
@@ -305,6 +311,7 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
     app.state.templates = Jinja2Templates(
         directory=str(TEMPLATES_DIR), context_processors=[_template_context]
     )
+    timefmt.install(app.state.templates.env)  # times in the event's zone (and the reader's)
 
     _add_middleware(app, settings)
     app.add_exception_handler(ServiceError, _service_error)

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, Form, Request
 from pydantic import BaseModel, Field
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
+from orchestrator.adapters.tables import Role
 from orchestrator.services.accounts import users as user_service
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import LoginThrottled, ValidationFailed
@@ -33,14 +34,31 @@ def _end_session(request: Request, user: AuthUser) -> None:
     log_out(request)
 
 
+def home_of(user: AuthUser) -> str:
+    """Where a user lands after logging in: staff on their events' dashboard (``/staff`` picks it), captains
+    on their team's page."""
+    if user.role in (Role.OWNER, Role.ADMIN, Role.ARBITER):
+        return "/staff"
+    if user.role == Role.CAPTAIN:
+        return "/captain"
+    return "/"
+
+
+def _after_login(user: AuthUser, target: str) -> str:
+    """The page asked for (``next``), else the user's home; never another site."""
+    if not target or target == "/":
+        return home_of(user)
+    return safe_next(target, home_of(user))
+
+
 # --- pages --------------------------------------------------------------------------------------------
 
 
 @router.get("/login", dependencies=[allow_public()], include_in_schema=False)
-def login_page(request: Request, next: str = "/") -> Response:
+def login_page(request: Request, next: str = "") -> Response:
     user: AuthUser | None = request.state.user
     if user is not None:
-        return RedirectResponse(safe_next(next), status_code=303)
+        return RedirectResponse(_after_login(user, next), status_code=303)
     return render(request, "auth/login.html", {"next": safe_next(next), "username": ""})
 
 
@@ -49,7 +67,7 @@ def login_submit(
     request: Request,
     username: Annotated[str, Form(max_length=200)] = "",
     password: Annotated[str, Form(max_length=2048)] = "",
-    next: Annotated[str, Form(max_length=2048)] = "/",
+    next: Annotated[str, Form(max_length=2048)] = "",
     _rule: AuthUser | None = Depends(PUBLIC),
 ) -> Response:
     with get_uow_factory(request)() as uow:
@@ -69,8 +87,9 @@ def login_submit(
         )
         response.headers.update(headers)
         return response
-    log_in(request, verdict.accepted_user())
-    return RedirectResponse(safe_next(next), status_code=303)
+    user = verdict.accepted_user()
+    log_in(request, user)
+    return RedirectResponse(_after_login(user, next), status_code=303)
 
 
 @router.post("/logout", include_in_schema=False)

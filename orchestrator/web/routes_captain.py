@@ -6,7 +6,7 @@ check ``user.team_id``; staff pass ``team_id`` to act for a team.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 
 from fastapi import APIRouter, Form, Request
 from starlette.responses import RedirectResponse, Response
@@ -15,9 +15,12 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import StaleEdit, ValidationFailed
 from orchestrator.services.playoff import armageddon, forms
+from orchestrator.services.read import times
+from orchestrator.services.read.dashboard import timezone_of
 from orchestrator.services.teams import captains, lineups
 from orchestrator.web.auth import require_login, require_staff
 from orchestrator.web.deps import get_settings, get_uow_factory, render
+from orchestrator.web.event_keys import event_of_key, slug_redirect
 
 router = APIRouter(include_in_schema=False)
 
@@ -151,8 +154,11 @@ def colour_submit(
 # --- staff ----------------------------------------------------------------------------------------
 
 
-@router.get("/staff/events/{event_id}/captains")
-def captains_page(request: Request, event_id: int, user: AuthUser = require_staff()) -> Response:
+@router.get("/staff/events/{slug}/captains")
+def captains_page(request: Request, slug: str, user: AuthUser = require_staff()) -> Response:
+    event_id, real = event_of_key(request, slug)
+    if moved := slug_redirect(request, slug, real):
+        return moved
     with get_uow_factory(request)() as uow:
         accounts = captains.captain_accounts(uow, event_id=event_id)
     return render(request, "captain/staff_captains.html", {"accounts": accounts, "event_id": event_id})
@@ -209,12 +215,14 @@ def deadline_submit(
     expected: str = Form(default=""),
     reason: str = Form(default=""),
 ) -> Response:
-    """Move a round's lineup deadline; the form's times are UTC (``2020-08-01T09:30``)."""
+    """Move a round's lineup deadline; the form's time is local time in the event's zone
+    (``2020-08-01T09:30``)."""
+    with get_uow_factory(request)() as uow:
+        zone = timezone_of(uow, kind="round", entity_id=round_id)
     try:
-        moment = datetime.fromisoformat(deadline.strip()).replace(tzinfo=UTC)
-    except ValueError:
-        problem = "Deadline: give a date and time such as 2020-08-01 09:30 (UTC)."
-        return _missing_page(request, round_id, status_code=422, problems=[problem])
+        moment = times.local_to_utc(deadline, zone, field="Deadline")
+    except ValidationFailed as error:
+        return _missing_page(request, round_id, status_code=422, problems=list(error.problems))
     shown = datetime.fromisoformat(expected) if expected.strip() else None
     try:
         with get_uow_factory(request)() as uow:

@@ -8,7 +8,7 @@ Tests replace Chess.com by setting ``app.state.chesscom_client_factory`` (a call
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
@@ -21,6 +21,8 @@ from orchestrator.config import CHESSCOM_PLACEHOLDER_AGENT
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import ServiceError, ValidationFailed
 from orchestrator.services.gameserver import chesscom_import as service
+from orchestrator.services.read import times
+from orchestrator.services.read.dashboard import timezone_of
 from orchestrator.services.results import results as result_service
 from orchestrator.web.auth import require_staff
 from orchestrator.web.deps import get_settings, get_uow_factory, render
@@ -28,7 +30,6 @@ from orchestrator.web.deps import get_settings, get_uow_factory, render
 pages = APIRouter(prefix="/staff", include_in_schema=False)
 api = APIRouter(prefix="/api/v1/staff", tags=["results"])
 
-FORM_TIME = "%Y-%m-%dT%H:%M"  # <input type="datetime-local">, read as UTC
 DEFAULT_WINDOW = timedelta(hours=6)  # after the round's start, when nothing else is given
 
 
@@ -52,17 +53,16 @@ def _run(request: Request, match_id: int, actor: str, **options: Any) -> service
         client.close()
 
 
-def _form_time(raw: str, label: str, problems: list[str]) -> datetime | None:
-    text = raw.strip()
-    if not text:
-        problems.append(f"give the window's {label} (UTC)")
+def _form_time(raw: str, label: str, zone: str, problems: list[str]) -> datetime | None:
+    """A window bound from the form: local time in the event's zone (web/timefmt.py)."""
+    if not raw.strip():
+        problems.append(f"give the window's {label} ({zone} time)")
         return None
     try:
-        value = datetime.fromisoformat(text)
-    except ValueError:
-        problems.append(f"the window's {label} {text!r} is not a date and time (YYYY-MM-DD HH:MM)")
+        return times.local_to_utc(raw, zone, field=f"the window's {label}")
+    except ValidationFailed as error:
+        problems.extend(error.problems)
         return None
-    return value.replace(tzinfo=UTC) if value.tzinfo is None else value
 
 
 def _page(request: Request, match_id: int, *, status_code: int = 200, **extra: Any) -> Response:
@@ -70,13 +70,13 @@ def _page(request: Request, match_id: int, *, status_code: int = 200, **extra: A
         sheet = result_service.match_sheet(uow, match_id=match_id)
         rnd = uow.results.get_or_raise(Round, sheet.round_id)
         scheduled = rnd.scheduled_at
-    start = scheduled.astimezone(UTC) if scheduled else None
+        zone = timezone_of(uow, kind="match", entity_id=match_id)
     values = {
         "source": "team_match",
         "chesscom_match": "",
         "live": False,
-        "start": start.strftime(FORM_TIME) if start else "",
-        "end": (start + DEFAULT_WINDOW).strftime(FORM_TIME) if start else "",
+        "start": times.local_input(scheduled, zone),
+        "end": times.local_input(scheduled + DEFAULT_WINDOW if scheduled else None, zone),
         "time_class": "rapid",
         **extra.pop("values", {}),
     }
@@ -108,8 +108,10 @@ async def chesscom_import_submit(
     try:
         if values["source"] == "archives":
             problems: list[str] = []
-            start = _form_time(values["start"], "start", problems)
-            end = _form_time(values["end"], "end", problems)
+            with get_uow_factory(request)() as uow:
+                zone = timezone_of(uow, kind="match", entity_id=match_id)
+            start = _form_time(values["start"], "start", zone, problems)
+            end = _form_time(values["end"], "end", zone, problems)
             if problems or start is None or end is None:
                 raise ValidationFailed(problems)
             summary = _run(

@@ -4,7 +4,7 @@
   server's ``/oauth`` page.
 - ``GET /link/callback`` (public): the game server's redirect back; the token is exchanged and stored
   encrypted (services/gameserver/player_links.py). Tokens never reach a page or a log line.
-- ``GET /staff/events/{event_id}/links`` (staff): players whose link is missing or refused, each with the
+- ``GET /staff/events/{slug}/links`` (staff): players whose link is missing or refused, each with the
   invitation link to send them, and rounds whose games could not be created (which player must re-link).
 """
 
@@ -19,6 +19,7 @@ from orchestrator.services.errors import NotFound
 from orchestrator.services.gameserver import player_links
 from orchestrator.web.auth import allow_public, require_staff
 from orchestrator.web.deps import get_settings, get_uow_factory, render
+from orchestrator.web.event_keys import event_of_key, slug_redirect
 
 router = APIRouter()
 
@@ -49,8 +50,11 @@ def link_start(request: Request, token: str) -> Response:
     return render(request, "links/start.html", {"start": start, "gameserver_url": settings.gameserver_url})
 
 
-@router.get("/staff/events/{event_id}/links")
-def staff_links(request: Request, event_id: int, user: AuthUser = require_staff()) -> Response:
+@router.get("/staff/events/{slug}/links")
+def staff_links(request: Request, slug: str, user: AuthUser = require_staff()) -> Response:
+    event_id, real = event_of_key(request, slug)
+    if moved := slug_redirect(request, slug, real):
+        return moved
     settings = get_settings(request)
     base = settings.public_base_url.rstrip("/")
     with get_uow_factory(request)() as uow:

@@ -22,6 +22,7 @@ from orchestrator.services.setup import draws, event_setup, pool_draft, stage_st
 from orchestrator.services.teams import rosters
 from orchestrator.web.auth import require_role, require_staff
 from orchestrator.web.deps import get_uow_factory, render
+from orchestrator.web.event_keys import event_of_key, slug_redirect
 from orchestrator.web.validation import MAX_UPLOAD_BYTES
 
 router = APIRouter(prefix="/staff", include_in_schema=False)
@@ -108,11 +109,17 @@ async def create_event(
     except (ValidationFailed, Conflict) as error:
         context = {"definition_text": definition_text, "source": source, **_problems_of(error)}
         return render(request, "staff/event_new.html", context, status_code=error.status_code)
-    return _done(f"/staff/events/{event_id}", "created")
+    with get_uow_factory(request)() as uow:
+        slug = staff.staff_event_ref(uow, event_id=event_id).slug
+    return _done(f"/staff/events/{slug}/setup", "created")
 
 
-@router.get("/events/{event_id}")
-def event_page(request: Request, event_id: int, user: AuthUser = require_staff()) -> Response:
+@router.get("/events/{slug}/setup")
+def event_page(request: Request, slug: str, user: AuthUser = require_staff()) -> Response:
+    """The event's stages and their next setup step (the dashboard is ``/staff/events/{slug}``)."""
+    event_id, real = event_of_key(request, slug)
+    if moved := slug_redirect(request, slug, real):
+        return moved
     with get_uow_factory(request)() as uow:
         info = event_setup.describe_event(uow, event_id=event_id)
     context = {"event": info, "can_change": _can_change(user), "notice": _notice(request)}
@@ -135,21 +142,25 @@ def _roster_context(request: Request, event_id: int, user: AuthUser) -> dict[str
     }
 
 
-@router.get("/events/{event_id}/rosters")
-def rosters_page(request: Request, event_id: int, user: AuthUser = require_staff()) -> Response:
+@router.get("/events/{slug}/rosters")
+def rosters_page(request: Request, slug: str, user: AuthUser = require_staff()) -> Response:
+    event_id, real = event_of_key(request, slug)
+    if moved := slug_redirect(request, slug, real):
+        return moved
     context = _roster_context(request, event_id, user)
     context["notice"] = _notice(request)
     return render(request, "staff/rosters.html", context)
 
 
-@router.post("/events/{event_id}/rosters")
+@router.post("/events/{slug}/rosters")
 async def import_rosters(
     request: Request,
-    event_id: int,
+    slug: str,
     csv_text: Annotated[str, Form()] = "",
     csv_file: Annotated[UploadFile | None, File()] = None,
     user: AuthUser = require_role(Role.OWNER, Role.ADMIN),
 ) -> Response:
+    event_id, slug = event_of_key(request, slug)
     try:
         uploaded = await _read_upload(csv_file)
         if uploaded is not None:
@@ -162,7 +173,7 @@ async def import_rosters(
         context = _roster_context(request, event_id, user)
         context.update(csv_text=csv_text, **_problems_of(error))
         return render(request, "staff/rosters.html", context, status_code=error.status_code)
-    return _done(f"/staff/events/{event_id}/rosters", "imported")
+    return _done(f"/staff/events/{slug}/rosters", "imported")
 
 
 # --- pools and stages -----------------------------------------------------------------------------------
@@ -277,21 +288,23 @@ def _lots_page(request: Request, event_id: int, *, status_code: int = 200, **ext
     return render(request, "staff/lots.html", context, status_code=status_code)
 
 
-@router.get("/events/{event_id}/lots")
-def lots_page(request: Request, event_id: int, user: AuthUser = require_staff()) -> Response:
-    return _lots_page(request, event_id)
+@router.get("/events/{slug}/lots")
+def lots_page(request: Request, slug: str, user: AuthUser = require_staff()) -> Response:
+    event_id, real = event_of_key(request, slug)
+    return slug_redirect(request, slug, real) or _lots_page(request, event_id)
 
 
-@router.post("/events/{event_id}/lots")
+@router.post("/events/{slug}/lots")
 def commit_lot(
     request: Request,
-    event_id: int,
+    slug: str,
     purpose: Annotated[str, Form()] = "",
     candidates: Annotated[str, Form()] = "",
     kind: Annotated[str, Form()] = "one",
     user: AuthUser = require_staff(),
 ) -> Response:
     names = [line.strip() for line in candidates.splitlines() if line.strip()]
+    event_id, slug = event_of_key(request, slug)
     try:
         with get_uow_factory(request)() as uow:
             draws.commit_lot(
@@ -307,16 +320,17 @@ def commit_lot(
             kind=kind,
             **_problems_of(error),
         )
-    return _done(f"/staff/events/{event_id}/lots", "committed")
+    return _done(f"/staff/events/{slug}/lots", "committed")
 
 
 @router.post("/lots/{lot_id}/reveal")
 def reveal_lot(request: Request, lot_id: int, user: AuthUser = require_staff()) -> Response:
     with get_uow_factory(request)() as uow:
         event_id = draws.get_lot(uow, lot_id=lot_id).event_id
+        slug = staff.staff_event_ref(uow, event_id=event_id).slug
     try:
         with get_uow_factory(request)() as uow:
             lot_steps.draw_by_hand(uow, lot_id=lot_id, actor=user.username)
     except Conflict as error:
         return _lots_page(request, event_id, status_code=409, **_problems_of(error))
-    return _done(f"/staff/events/{event_id}/lots", "revealed")
+    return _done(f"/staff/events/{slug}/lots", "revealed")

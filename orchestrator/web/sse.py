@@ -67,7 +67,11 @@ async def event_live(
         raise ValidationFailed(problems)
     if not await run_in_threadpool(_event_exists, request, slug):
         raise NotFound(f"There is no event {slug!r}.")
-    topics = frozenset({f"event:{slug}", *topic})
+    return event_stream(frozenset({f"event:{slug}", *topic}))
+
+
+def event_stream(topics: frozenset[str]) -> EventSourceResponse:
+    """A stream of ``ready`` then one ``change`` per message of ``topics`` (also the staff dashboard's)."""
 
     async def stream() -> AsyncIterator[dict[str, str]]:
         async with live.broadcaster.subscribe(topics) as queue:

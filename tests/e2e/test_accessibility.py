@@ -66,6 +66,7 @@ def staff_pages(demo: FinishedDemo) -> dict[str, str]:
     return {
         "captain home": f"/captain?team_id={team}",
         "captain lineup": f"/captain/matches/{match}/lineup?team_id={team}",
+        "dashboard": f"/staff/events/{demo.slug}",
         "results desk": f"/staff/events/{demo.slug}/results",
         "round results": "/staff/rounds/1/results",
         "match results": "/staff/matches/1/results",

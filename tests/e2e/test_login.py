@@ -33,7 +33,8 @@ def test_a_staff_member_logs_in_with_the_form_sees_their_name_and_logs_out(live_
             "/login",
             data={"username": "Arbiter.One", "password": PASSWORD, "csrf_token": csrf_field(login_page.text)},
         )
-        assert home.status_code == 200 and str(home.url) == f"{live_server.base_url}/"
+        # staff land on their events (no event under way here: the list), not on the public home
+        assert home.status_code == 200 and str(home.url) == f"{live_server.base_url}/staff/events"
         assert "Ana Arbiter" in home.text and "Log out" in home.text
         me = browser.get("/api/v1/auth/me").json()
         assert me["user"]["role"] == "arbiter"

@@ -33,11 +33,15 @@ def chromium() -> Iterator[Any]:
         instance.close()
 
 
-def log_in(page: Any, base_url: str, username: str, password: str, *, landing: str = "/") -> None:
-    """Log in with the login form (``/login?next=<landing>`` unless landing is home) and wait for the
-    landing page."""
-    page.goto(f"{base_url}/login" if landing == "/" else f"{base_url}/login?next={landing}")
+def log_in(page: Any, base_url: str, username: str, password: str, *, landing: str | None = None) -> None:
+    """Log in with the login form (``/login?next=<landing>`` when a landing page is given) and wait for
+    the landing page: ``landing``, else the user's home (staff: their dashboard or events, captains: their
+    team's page)."""
+    page.goto(f"{base_url}/login" if landing is None else f"{base_url}/login?next={landing}")
     page.fill("#username", username)
     page.fill("#password", password)
     page.click("form.form button[type=submit]")
-    page.wait_for_url(f"{base_url}{landing}")
+    if landing is None:
+        page.wait_for_url(lambda url: "/login" not in url)
+    else:
+        page.wait_for_url(f"{base_url}{landing}")

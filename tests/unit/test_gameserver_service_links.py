@@ -73,7 +73,7 @@ def test_a_player_links_their_account_and_the_token_is_stored_encrypted_and_neve
     app, client = web
     rows = make_round(app.state.uow_factory, boards=1)
     login(client)
-    staff = client.get(f"/staff/events/{rows.event_id}/links")
+    staff = client.get(f"/staff/events/{rows.event_id}/links", follow_redirects=True)
     assert staff.status_code == 200
     links = invitation_links(staff.text)
     assert len(links) == 2 and "missing" in staff.text
@@ -94,7 +94,8 @@ def test_a_player_links_their_account_and_the_token_is_stored_encrypted_and_neve
     assert token.startswith("lio_") and token not in done.text and token not in (link.token_encrypted or "")
     again = TestClient(app, follow_redirects=False)
     login(again)
-    assert len(invitation_links(again.get(f"/staff/events/{rows.event_id}/links").text)) == 1
+    page = again.get(f"/staff/events/{rows.event_id}/links", follow_redirects=True)
+    assert len(invitation_links(page.text)) == 1
     assert player.get(callback).status_code in (400, 422, 502)  # a code works once
 
 
@@ -102,7 +103,7 @@ def test_authorizing_another_account_is_refused_and_nothing_is_stored(web):
     app, client = web
     rows = make_round(app.state.uow_factory, boards=1)
     login(client)
-    links = invitation_links(client.get(f"/staff/events/{rows.event_id}/links").text)
+    links = invitation_links(client.get(f"/staff/events/{rows.event_id}/links", follow_redirects=True).text)
     page = client.get(links[0])
     answer = client.get(authorize(app, page.text, "somebodyelse"))
     assert answer.status_code == 409 and "evnor1" in answer.text

@@ -366,7 +366,7 @@ def test_the_lots_page_says_the_stage_start_draws_a_pairing_lot_and_refuses_to_d
         manual = draws.commit_lot(
             uow, event_id=event_id, purpose="Armageddon category, duel XI", candidates=["a", "b"], actor="x"
         )
-    page = client.get(f"/staff/events/{event_id}/lots").text
+    page = client.get(f"/staff/events/{event_id}/lots", follow_redirects=True).text
     assert "drawn when Group starts" in page
     assert f"/staff/lots/{pairing.id}/reveal" not in page and f"/staff/lots/{manual}/reveal" in page
     refused = client.post(f"/staff/lots/{pairing.id}/reveal", data={"csrf_token": form_token(page)})
@@ -420,7 +420,7 @@ def test_draw_the_lots_on_a_closed_stages_closing_page_draws_the_tie_a_late_corr
         results.save_corrections(uow, match_id=match_id, entries=entries, actor="boss", reason="ruling")
     sealed = [lot for lot in tie_lots_of(uowf, built) if lot.seed_hex is None]
     assert len(sealed) == 1 and all(row.provisional for row in stored(uowf, built.pool_id))
-    lots_page = client.get(f"/staff/events/{built.event_id}/lots").text
+    lots_page = client.get(f"/staff/events/{built.event_id}/lots", follow_redirects=True).text
     assert "drawn by Draw the lots on the closing page of Group stage" in lots_page
     url = f"/staff/stages/{built.stage_id}/close"
     page = client.get(url).text

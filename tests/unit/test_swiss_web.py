@@ -62,7 +62,7 @@ def test_the_staff_event_page_links_the_swiss_desk_and_captains_cannot_open_it(
     admin, _ = login(app, "admin")
     with app.state.uow_factory() as uow:
         event_id = uow.setup.event_of_stage(stage_id)[0].id
-    assert f"/staff/swiss/{stage_id}" in admin.get(f"/staff/events/{event_id}").text
+    assert f"/staff/swiss/{stage_id}" in admin.get(f"/staff/events/{event_id}", follow_redirects=True).text
     anonymous, _ = login(app, None)
     answer = anonymous.get(f"/staff/swiss/{stage_id}")
     assert answer.status_code in (302, 303, 401, 403)

@@ -75,7 +75,7 @@ class DeskDuel:
     duel_id: int
     key: str
     teams: tuple[tuple[int, str], ...]  # (id, name) of the known teams
-    matches: tuple[tuple[int, int], ...]  # (leg, match id) of matches 1 and 2
+    matches: tuple[tuple[int, int], ...]  # (leg, match id) of matches 1 and 2; none once the duel is decided
     next_step: str  # "category-commit", "category-reveal", "nominating", "colour-commit", ...
     chooser_team_id: int | None
 
@@ -107,7 +107,11 @@ def staff_desk(uow: UnitOfWork, *, stage_id: int) -> StaffDesk:
         chooser = None
         if step == "choose-colour" and colour_lot is not None and colour_lot.outcome:
             chooser = ctx.team_id(str(colour_lot.outcome[0]))
-        matches = tuple((m.leg or 0, m.id or 0) for m in ctx.matches.get(duel.id or 0, []) if m.leg in (1, 2))
+        matches: tuple[tuple[int, int], ...] = ()  # none on a decided duel (forfeit_match refuses it)
+        if duel.status != DuelStatus.DECIDED.value:
+            matches = tuple(
+                (m.leg or 0, m.id or 0) for m in ctx.matches.get(duel.id or 0, []) if m.leg in (1, 2)
+            )
         duels[key] = DeskDuel(duel.id or 0, key, teams, matches, step, chooser)
     return StaffDesk(
         stage_id=stage_id,

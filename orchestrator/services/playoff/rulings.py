@@ -25,6 +25,13 @@ def forfeit_match(
         raise ValidationFailed([f"team {absent_team_id} does not play match {match_id}"])
     if match.leg == ARMAGEDDON_LEG:
         raise Conflict("Record an Armageddon forfeit as the game's result (+/- or -/+).")
+    if match.duel_id is not None:
+        duel = uow.repo.get_or_raise(Duel, match.duel_id)
+        if duel.status == DuelStatus.DECIDED.value:
+            raise Conflict(
+                f"Duel {duel.key} is already decided: a forfeit cannot change it. Correct a result or record "
+                "a ruling instead (docs/playoff.md)."
+            )
     code = MatchForfeit.B_WINS if absent_team_id == match.first_team_id else MatchForfeit.A_WINS
     old = match.forfeit
     match.forfeit = code.value

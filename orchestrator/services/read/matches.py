@@ -11,6 +11,7 @@ from orchestrator.adapters.tables import Board, Match, Player, Round, RoundStatu
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.knockout import ArmageddonClock
 from orchestrator.domain.scoring import MatchForfeit
+from orchestrator.services.boards import is_held
 from orchestrator.services.errors import NotFound
 from orchestrator.services.playoff.storage import ARMAGEDDON_LEG
 from orchestrator.services.read.context import (
@@ -85,6 +86,7 @@ class BoardLine:
     has_pgn: bool
     annulled: bool = False  # a fair-play ruling turned this game into a loss (docs/rules.md §2)
     played_result: str = ""  # the result on the board before the ruling
+    held: bool = False  # a result held for the arbiter (spectators see that, never why)
 
     @property
     def first_score(self) -> str:
@@ -217,6 +219,7 @@ def _board_line(board: Board, players: Mapping[int, Player], annulled: set[int])
         has_pgn=bool(board.pgn),
         annulled=result.value != board.result,
         played_result=board.result,
+        held=is_held(board),
     )
 
 

@@ -41,7 +41,7 @@ from orchestrator.domain.scoring import (
     parse_result,
 )
 from orchestrator.services import live
-from orchestrator.services.boards import board_current_value
+from orchestrator.services.boards import board_current_value, held_reason, is_held
 from orchestrator.services.errors import Conflict, CurrentValue, NotFound, StaleEdit, ValidationFailed
 from orchestrator.services.playoff.sync import advance_after_match
 from orchestrator.services.results import late_changes
@@ -528,6 +528,7 @@ class BoardLine:
     updated_at: datetime
     game_url: str | None
     has_pgn: bool
+    held_reason: str | None = None  # a game-server result held for an arbiter: why (staff only)
 
 
 @dataclass(frozen=True, slots=True)
@@ -560,6 +561,7 @@ def match_sheet(uow: UnitOfWork, *, match_id: int) -> MatchSheet:
     first, second = teams[match.first_team_id].name, teams[match.second_team_id].name
     annulled = uow.results.annulled_player_ids(event.id or 0)
     results = [standings_service.effective_result(b, annulled) for b in boards]
+    held = uow.dashboard.held_reasons(b.id or 0 for b in boards if is_held(b))
     gp_a, gp_b = match_game_points(results)
     lines = []
     for board in boards:
@@ -579,6 +581,7 @@ def match_sheet(uow: UnitOfWork, *, match_id: int) -> MatchSheet:
                 updated_at=board.updated_at,
                 game_url=board.game_url,
                 has_pgn=bool(board.pgn),
+                held_reason=held_reason(held.get(board.id or 0)) if is_held(board) else None,
             )
         )
     return MatchSheet(

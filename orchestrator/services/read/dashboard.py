@@ -1,0 +1,389 @@
+"""The staff dashboard of one event: everything that waits for a decision now, most urgent first
+(docs/staff-guide.md, "The dashboard").
+
+Each item names its kind, what it is about, why it waits, its deadline if it has one, and the staff page
+to act on it. The tiers, most urgent first:
+
+0. ``held``: a game-server result held for an arbiter (fair-play report, aborted game, odd data), with the
+   reason the ingestion recorded;
+1. ``creation-failed``: a round whose games the game server refused or failed to create;
+2. ``appeal``: an open appeal, by its deadline;
+3. ``lineups``: a round whose lineup deadline is ahead and some teams have not submitted theirs;
+4. ``stale-pull``: a round whose games should be over (its start plus the longest game) with boards still
+   without a result and no change from the game server for ``STALE_AFTER``;
+5. ``late-change``: a closed stage's standings changed after the next stage was built; staff must rule;
+6. ``unlinked``: players not linked to the game server (their games cannot be created);
+7. ``close-stage``: a running stage with nothing left that stops it from closing;
+8. ``lot``: a lot committed but not drawn yet.
+
+Within a tier, items with a deadline come first, earliest first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from orchestrator.adapters.tables import Event, StageKind
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.db import utcnow
+from orchestrator.services.boards import held_reason
+from orchestrator.services.definitions import definition_or_none
+from orchestrator.services.errors import NotFound
+from orchestrator.services.gameserver import player_links
+from orchestrator.services.read.staff import event_by_slug
+from orchestrator.services.results import standings as standings_service
+
+STALE_AFTER = timedelta(minutes=15)  # no board of a round under way changed for this long: pulls are stale
+LONG_GAME_MOVES = 60  # moves a long game lasts, for the increments (docs/staff-guide.md, "The dashboard")
+
+KINDS: tuple[str, ...] = (
+    "held",
+    "creation-failed",
+    "appeal",
+    "lineups",
+    "stale-pull",
+    "late-change",
+    "unlinked",
+    "close-stage",
+    "lot",
+)
+KIND_LABELS = {
+    "held": "Result held",
+    "creation-failed": "Game creation failed",
+    "appeal": "Open appeal",
+    "lineups": "Lineups missing",
+    "stale-pull": "Results not arriving",
+    "late-change": "Ruling needed",
+    "unlinked": "Players not linked",
+    "close-stage": "Stage ready to close",
+    "lot": "Lot to draw",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class DashboardItem:
+    kind: str
+    title: str
+    detail: str
+    link: str
+    action: str  # the link's words: what to do there
+    due_at: datetime | None = None
+
+    @property
+    def label(self) -> str:
+        return KIND_LABELS[self.kind]
+
+    @property
+    def tier(self) -> int:
+        return KINDS.index(self.kind)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "label": self.label,
+            "title": self.title,
+            "detail": self.detail,
+            "link": self.link,
+            "action": self.action,
+            "due_at": self.due_at.isoformat() if self.due_at else None,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Dashboard:
+    event_id: int
+    slug: str
+    name: str
+    status: str
+    timezone: str
+    items: tuple[DashboardItem, ...]
+    checked_at: datetime
+
+    def counts(self) -> dict[str, int]:
+        out = dict.fromkeys(KINDS, 0)
+        for item in self.items:
+            out[item.kind] += 1
+        return out
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "event": {"slug": self.slug, "name": self.name, "status": self.status, "timezone": self.timezone},
+            "checked_at": self.checked_at.isoformat(),
+            "counts": self.counts(),
+            "items": [item.as_json() for item in self.items],
+        }
+
+
+def event_timezone(event: Event) -> str:
+    """The event file's ``timezone`` (UTC when the stored definition cannot be read)."""
+    definition = definition_or_none(event)
+    return definition.timezone if definition is not None else "UTC"
+
+
+def timezone_of(uow: UnitOfWork, *, kind: str, entity_id: int) -> str:
+    """The time zone of the event that stage/round/match/pool/duel/team ``entity_id`` belongs to."""
+    event = uow.dashboard.event_of(kind, entity_id)
+    if event is None:
+        raise NotFound(f"There is no {kind} {entity_id}.")
+    return event_timezone(event)
+
+
+def dashboard(uow: UnitOfWork, *, slug: str, now: datetime | None = None) -> Dashboard:
+    """What of event ``slug`` waits for a decision at ``now``, most urgent first."""
+    now = now or utcnow()
+    event = event_by_slug(uow, slug)
+    event_id = event.id or 0
+    items = [
+        *_held(uow, event_id),
+        *_creation_failed(uow, event_id, slug),
+        *_appeals(uow, event_id, slug),
+        *_lineups(uow, event_id, now),
+        *_stale(uow, event, now),
+        *_late_changes(uow, event_id, slug),
+        *_unlinked(uow, event_id, slug),
+        *_closable(uow, event_id, now),
+        *_lots(uow, event_id, slug),
+    ]
+    far = datetime.max.replace(tzinfo=now.tzinfo)
+    items.sort(key=lambda i: (i.tier, i.due_at is None, i.due_at or far))
+    return Dashboard(event_id, event.slug, event.name, event.status, event_timezone(event), tuple(items), now)
+
+
+def _held(uow: UnitOfWork, event_id: int) -> list[DashboardItem]:
+    boards = uow.dashboard.held_boards(event_id)
+    reasons = uow.dashboard.held_reasons(b.board_id for b in boards)
+    return [
+        DashboardItem(
+            "held",
+            f"{b.stage_name} round {b.round_number}: {b.first_team} – {b.second_team}, board {b.board_no}",
+            held_reason(reasons.get(b.board_id)),
+            f"/staff/matches/{b.match_id}/results#match-{b.match_id}",
+            "Enter the result",
+        )
+        for b in boards
+    ]
+
+
+def _creation_failed(uow: UnitOfWork, event_id: int, slug: str) -> list[DashboardItem]:
+    return [
+        DashboardItem(
+            "creation-failed",
+            f"{stage.name} round {rnd.number}",
+            f"the game server {bulk.status} the games" + (f": {bulk.error}" if bulk.error else ""),
+            f"/staff/events/{slug}/links",
+            "See the players to re-link",
+            rnd.scheduled_at,
+        )
+        for stage, rnd, bulk in uow.gameserver.bulk_problems(event_id)
+    ]
+
+
+def _appeals(uow: UnitOfWork, event_id: int, slug: str) -> list[DashboardItem]:
+    appeals = uow.dashboard.open_appeals(event_id)
+    teams = uow.results.teams_by_id(t for _, m, _ in appeals for t in (m.first_team_id, m.second_team_id))
+    items = []
+    for appeal, match, rnd in appeals:
+        first, second = teams[match.first_team_id].name, teams[match.second_team_id].name
+        items.append(
+            DashboardItem(
+                "appeal",
+                f"Round {rnd.number}: {first} – {second}",
+                f"appeal by {appeal.opened_by or 'a team'}",
+                f"/staff/events/{slug}/appeals#appeal-{appeal.id}",
+                "Decide the appeal",
+                appeal.deadline_at,
+            )
+        )
+    return items
+
+
+def _lineups(uow: UnitOfWork, event_id: int, now: datetime) -> list[DashboardItem]:
+    rounds = uow.dashboard.rounds_with_lineups_open(event_id, now)
+    missing = uow.dashboard.missing_lineup_counts(r.id or 0 for r, _ in rounds)
+    return [
+        DashboardItem(
+            "lineups",
+            f"{stage.name} round {rnd.number}",
+            f"{missing[rnd.id or 0]} lineup(s) not submitted (the default lineup applies at the deadline)",
+            f"/staff/rounds/{rnd.id}/lineups",
+            "See the teams",
+            rnd.lineup_deadline_at,
+        )
+        for rnd, stage in rounds
+        if missing.get(rnd.id or 0)
+    ]
+
+
+def longest_game(event: Event) -> timedelta:
+    """How long a game of the event can last: both clocks run out over ``LONG_GAME_MOVES`` moves (the
+    base time of every period plus the increments). A round's results are due once that has passed."""
+    definition = definition_or_none(event)
+    if definition is None:
+        return timedelta(hours=4)
+    clock = definition.time_control
+    per_side = 60 * (clock.minutes + clock.then_minutes) + LONG_GAME_MOVES * clock.increment_seconds
+    return timedelta(seconds=2 * per_side)
+
+
+def _stale(uow: UnitOfWork, event: Event, now: datetime) -> list[DashboardItem]:
+    """Rounds whose games should be over (start + the longest game) with boards still without a result
+    and no change from the game server for ``STALE_AFTER``."""
+    quiet = now - STALE_AFTER
+    event_id, due = event.id or 0, now - longest_game(event)
+    return [
+        DashboardItem(
+            "stale-pull",
+            f"{stage.name} round {rnd.number}",
+            f"{pending} board(s) without a result; no change from the game server for "
+            f"{int((now - last).total_seconds() // 60)} minutes",
+            f"/staff/rounds/{rnd.id}/results",
+            "Check the round",
+            None,
+        )
+        for rnd, stage, last, pending in uow.dashboard.stale_rounds(
+            event_id, started_before=due, quiet_since=quiet
+        )
+    ]
+
+
+def _late_changes(uow: UnitOfWork, event_id: int, slug: str) -> list[DashboardItem]:
+    return [
+        DashboardItem(
+            "late-change",
+            "Standings changed after the next stage was built",
+            change.cause_text or change.cause,
+            f"/staff/events/{slug}/results",
+            "Rule on it",
+        )
+        for change in uow.dashboard.pending_late_changes(event_id)
+    ]
+
+
+def _unlinked(uow: UnitOfWork, event_id: int, slug: str) -> list[DashboardItem]:
+    rows = player_links.players_needing_links(uow, event_id=event_id)
+    if not rows:
+        return []
+    names = ", ".join(f"{r.player.name} ({r.team.name})" for r in rows[:5])
+    more = f" and {len(rows) - 5} more" if len(rows) > 5 else ""
+    return [
+        DashboardItem(
+            "unlinked",
+            f"{len(rows)} player(s) not linked to the game server",
+            names + more,
+            f"/staff/events/{slug}/links",
+            "Send their links",
+        )
+    ]
+
+
+def _closable(uow: UnitOfWork, event_id: int, now: datetime) -> list[DashboardItem]:
+    items = []
+    for stage in uow.dashboard.running_stages(event_id):
+        if stage.kind == StageKind.KNOCKOUT.value:
+            continue  # a knockout stage ends with its duels (the play-off desk)
+        if not standings_service.closing_problems(uow, stage_id=stage.id or 0, now=now):
+            items.append(
+                DashboardItem(
+                    "close-stage",
+                    stage.name,
+                    "every result is in and every appeal window has passed",
+                    f"/staff/stages/{stage.id}/close",
+                    "Review and close",
+                )
+            )
+    return items
+
+
+def _lots(uow: UnitOfWork, event_id: int, slug: str) -> list[DashboardItem]:
+    return [
+        DashboardItem(
+            "lot",
+            lot.purpose,
+            "committed (its hash is public), not drawn yet",
+            f"/staff/events/{slug}/lots",
+            "Draw it",
+        )
+        for lot in uow.dashboard.lots_waiting(event_id)
+    ]
+
+
+def live_topics(uow: UnitOfWork, *, event: Event) -> frozenset[str]:
+    """Every topic whose change may change the dashboard: the event, its stages, pools and duels."""
+    stages, pools, duels = uow.dashboard.topics_of_event(event.id or 0)
+    return frozenset(
+        {f"event:{event.slug}"}
+        | {f"stage:{i}" for i in stages}
+        | {f"pool:{i}" for i in pools}
+        | {f"duel:{i}" for i in duels}
+    )
+
+
+# --- the staff navigation -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class NavLink:
+    label: str
+    href: str
+
+
+@dataclass(frozen=True, slots=True)
+class StaffNav:
+    """The event a staff page belongs to, its time zone and the links to every staff page of the event."""
+
+    slug: str
+    name: str
+    timezone: str
+    links: tuple[NavLink, ...]
+    stages: tuple[NavLink, ...]
+
+
+EVENT_PAGES: tuple[tuple[str, str], ...] = (
+    ("Dashboard", ""),
+    ("Setup", "/setup"),
+    ("Teams and rosters", "/rosters"),
+    ("Captains", "/captains"),
+    ("Player links", "/links"),
+    ("Draws by lot", "/lots"),
+    ("Results", "/results"),
+    ("Appeals", "/appeals"),
+    ("Fair play", "/fairplay"),
+    ("Audit log", "/audit"),
+)
+_STAGE_DESKS = {
+    StageKind.POOLS.value: ("/staff/stages/{id}/pools", "pools"),
+    StageKind.SWISS.value: ("/staff/swiss/{id}", "Swiss desk"),
+    StageKind.KNOCKOUT.value: ("/staff/playoff/{id}", "play-off desk"),
+}
+
+
+def staff_nav(uow: UnitOfWork, event: Event) -> StaffNav:
+    base = f"/staff/events/{event.slug}"
+    stages = []
+    for stage in uow.dashboard.stages_of_event(event.id or 0):
+        pattern, what = _STAGE_DESKS.get(stage.kind, _STAGE_DESKS[StageKind.POOLS.value])
+        stages.append(NavLink(f"{stage.name} ({what})", pattern.format(id=stage.id)))
+    links = tuple(NavLink(label, base + tail) for label, tail in EVENT_PAGES)
+    return StaffNav(event.slug, event.name, event_timezone(event), links, tuple(stages))
+
+
+def staff_nav_of(
+    uow: UnitOfWork, *, slug: str | None = None, kind: str = "", entity_id: int = 0
+) -> StaffNav | None:
+    """The navigation of the staff page about event ``slug``, or about entity ``kind`` ``entity_id``
+    (``stage``, ``round``, ``match``, ``pool``, ``duel``, ``team``, ``event``); None when there is no such
+    event (the page itself then says what is missing)."""
+    event = uow.events.get_by_slug(slug) if slug else uow.dashboard.event_of(kind, entity_id)
+    return staff_nav(uow, event) if event is not None else None
+
+
+def event_slug_of(uow: UnitOfWork, key: str) -> str:
+    """The slug of the event named by ``key``: its slug, or (the old URLs) its numeric id."""
+    event = uow.events.get_by_slug(key)
+    if event is None and key.isdigit() and len(key) < 19:
+        event = uow.dashboard.event_of("event", int(key))
+    if event is None:
+        raise NotFound(f"There is no event {key!r}.")
+    return event.slug

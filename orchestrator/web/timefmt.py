@@ -1,0 +1,68 @@
+"""Times on pages, in one place: the ``when`` Jinja filter shows a stored UTC moment in the event's zone
+with the zone's name, and the reader's own zone beside it when it differs; ``local_input`` fills a
+``datetime-local`` field in the event's zone (services/read/times.py does the arithmetic).
+
+The event's zone comes from the page's staff navigation (web/staff_nav.py) or an ``event_zone`` the route
+passes; the reader's from the ``tz`` cookie that the optional static/tz.js sets. Without JavaScript (no
+cookie) a page shows the event's zone only.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from urllib.parse import unquote
+
+from fastapi import Request
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup, escape
+
+from orchestrator.services.read import times
+
+TZ_COOKIE = "tz"
+
+
+def reader_zone(request: Request) -> str | None:
+    """The reader's IANA zone from the ``tz`` cookie; None when absent or not a zone."""
+    name = unquote(request.cookies.get(TZ_COOKIE, ""))
+    return name if times.zone_or_none(name) else None
+
+
+def event_zone_of(context: Context | dict[str, Any]) -> str:
+    nav = context.get("staff_nav")
+    if nav is not None:
+        return str(nav.timezone)
+    return str(context.get("event_zone") or "UTC")
+
+
+@pass_context
+def when(context: Context, moment: datetime | None, default: str = "—") -> Markup:
+    """``{{ round.scheduled_at | when }}``: ``<time>`` in the event's zone, the reader's zone beside it."""
+    if moment is None:
+        return Markup(escape(default))
+    request = context.get("request")
+    reader = reader_zone(request) if request is not None else None
+    shown = times.moment_text(moment, event_zone_of(context), reader)
+    html = f'<time datetime="{escape(shown.iso)}">{escape(shown.event_text)}</time>'
+    if shown.reader_text:
+        html += f' <span class="reader-time">(your time {escape(shown.reader_text)})</span>'
+    return Markup(html)
+
+
+@pass_context
+def local_input(context: Context, moment: datetime | None) -> str:
+    """``value="{{ deadline | local_input }}"``: the moment as local time in the event's zone."""
+    return times.local_input(moment, event_zone_of(context))
+
+
+@pass_context
+def zone_name(context: Context, _value: object = None) -> str:
+    """The event's zone name, for form labels (``Deadline ({{ none | zone_name }} time)``)."""
+    return event_zone_of(context)
+
+
+def install(env: Any) -> None:
+    env.filters["when"] = when
+    env.filters["local_input"] = local_input
+    env.globals["event_zone_name"] = zone_name
