@@ -15,6 +15,7 @@ what the bridge needs and what several writers need (docs/caching.md, "Several w
 
 from __future__ import annotations
 
+import gc
 import logging
 import multiprocessing
 import signal
@@ -33,6 +34,16 @@ FACTORY = "orchestrator.web.app:create_app"
 
 STARTUP_FAILURE = 3  # uvicorn's exit code when the app's start-up fails
 log = logging.getLogger(__name__)
+
+
+def frozen(app: Any) -> Any:
+    """``app`` after moving every object alive now (modules, templates, the app) out of the garbage
+    collector's reach (``gc.freeze``): a full collection then walks only what requests create, instead
+    of pausing every connection while it walks the whole heap. At 200 connections this took the cached
+    pages' p99 from 120-170 ms to 35-55 ms (docs/caching.md, "The p99 at 200 connections")."""
+    gc.collect()
+    gc.freeze()
+    return app
 
 
 def workers_refusal(settings: Settings, workers: int) -> list[str]:
@@ -62,7 +73,7 @@ def run(settings: Settings, *, host: str, port: int, workers: int) -> None:
     if workers == 1:
         if settings.task_mode == "eager":
             settings = settings.model_copy(update={"eager_scheduler": True})
-        uvicorn.run(create_app(settings), host=host, port=port, **common)
+        uvicorn.run(frozen(create_app(settings)), host=host, port=port, **common)
     elif hasattr(socket, "SO_REUSEPORT"):
         Workers(host, port, workers, common).run()
     else:  # one shared listening socket (uvicorn's supervisor)
@@ -83,7 +94,7 @@ def reuseport_socket(host: str, port: int) -> socket.socket:
 
 def _worker(host: str, port: int, options: dict[str, Any]) -> None:
     """One web process: its own listening socket on the shared port, its own app from the environment."""
-    config = uvicorn.Config(FACTORY, factory=True, host=host, port=port, **options)
+    config = uvicorn.Config(frozen(create_app()), host=host, port=port, **options)
     uvicorn.Server(config).run(sockets=[reuseport_socket(host, port)])
 
 
