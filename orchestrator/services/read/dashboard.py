@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from orchestrator.adapters.tables import Event, StageKind
+from orchestrator.adapters.tables import Event, RoundStatus, StageKind
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.services.boards import held_reason
@@ -43,6 +43,7 @@ KINDS: tuple[str, ...] = (
     "creation-failed",
     "appeal",
     "lineups",
+    "swiss-round",
     "stale-pull",
     "late-change",
     "unlinked",
@@ -54,6 +55,7 @@ KIND_LABELS = {
     "creation-failed": "Game creation failed",
     "appeal": "Open appeal",
     "lineups": "Lineups missing",
+    "swiss-round": "Swiss round to pair",
     "stale-pull": "Results not arriving",
     "late-change": "Ruling needed",
     "unlinked": "Players not linked",
@@ -140,6 +142,7 @@ def dashboard(uow: UnitOfWork, *, slug: str, now: datetime | None = None) -> Das
         *_creation_failed(uow, event_id, slug),
         *_appeals(uow, event_id, slug),
         *_lineups(uow, event_id, now),
+        *_swiss_rounds(uow, event_id),
         *_stale(uow, event, now),
         *_late_changes(uow, event_id, slug),
         *_unlinked(uow, event_id, slug),
@@ -293,6 +296,35 @@ def _closable(uow: UnitOfWork, event_id: int, now: datetime) -> list[DashboardIt
                     "Review and close",
                 )
             )
+    return items
+
+
+def _swiss_rounds(uow: UnitOfWork, event_id: int) -> list[DashboardItem]:
+    """A Swiss stage's next round once the round before is finished (pair it), or a drafted pairing
+    waiting for review (publish it): the round desk does both (docs/swiss.md)."""
+    items = []
+    for stage in uow.dashboard.running_stages(event_id):
+        if stage.kind != StageKind.SWISS.value:
+            continue
+        rounds = uow.gameserver.rounds_of_stage(stage.id or 0)
+        draft = next((r for r in rounds if r.status == RoundStatus.DRAFT.value), None)
+        nxt = next((r for r in rounds if r.status == RoundStatus.UNPAIRED.value), None)
+        before = [r for r in rounds if nxt is not None and r.number < nxt.number]
+        if draft is not None:
+            title, detail, action = (
+                f"{stage.name} round {draft.number}",
+                "paired for review: the teams see nothing until it is published",
+                "Review and publish",
+            )
+        elif nxt is not None and all(r.status == RoundStatus.FINISHED.value for r in before):
+            title, detail, action = (
+                f"{stage.name} round {nxt.number}",
+                "every earlier round is finished: the round can be paired",
+                "Pair it",
+            )
+        else:
+            continue
+        items.append(DashboardItem("swiss-round", title, detail, f"/staff/swiss/{stage.id}", action))
     return items
 
 
