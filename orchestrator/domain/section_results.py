@@ -62,10 +62,11 @@ def board_players(stages: Iterable[SimulatedSwiss], teams: Mapping[str, Team]) -
                     ):
                         fielded[(team, player.account)] = player
                         games.setdefault((team, player.account), []).append(PlayedGame(opponent.rating, half))
-    return tuple(
-        BoardPlayer(account, fielded[(team, account)].name, team, _list_number(teams[team], account), tuple(g))
-        for (team, account), g in games.items()
-    )
+    players: list[BoardPlayer] = []
+    for (team, account), played_games in games.items():
+        number = _list_number(teams[team], account)
+        players.append(BoardPlayer(account, fielded[team, account].name, team, number, tuple(played_games)))
+    return tuple(players)
 
 
 def _list_number(team: Team, account: str) -> int:

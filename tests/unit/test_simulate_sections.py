@@ -72,7 +72,9 @@ def test_board_prizes_count_every_game_played_at_the_board(
         # Each team lists four main players (boards 1-4) and one reserve, listed at number 5.
         assert [table.board for table in outcome.board_tables] == [1, 2, 3, 4, 5]
         listed = {
-            (team.name, entry.player.account): entry.main_board or 5 for team in teams for entry in team.roster
+            (team.name, entry.player.account): entry.main_board or 5
+            for team in teams
+            for entry in team.roster
         }
         # The games of each player, counted from the lineups the rounds fielded.
         played: dict[tuple[str, str], int] = {}
