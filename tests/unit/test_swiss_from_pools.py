@@ -9,8 +9,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from typer.testing import CliRunner
 
 from orchestrator.adapters.uow import UnitOfWorkFactory
+from orchestrator.cli import app
 from orchestrator.db import utcnow
 from orchestrator.domain.event import summary
 from orchestrator.domain.simulation import simulate_event
@@ -136,3 +138,11 @@ def test_ending_the_swiss_early_needs_no_pool_stage_reopened(
         ).raise_refusal()
     with uow_factory() as uow:
         assert len(next(iter(pool_draft.final_places(uow, stage_id=swiss_id).values()))) == 8
+
+
+def test_simulate_prints_the_pools_before_the_swiss_that_takes_their_qualifiers() -> None:
+    run = CliRunner().invoke(app, ["simulate", str(FILE), "--seed", "3"])
+    assert run.exit_code == 0, run.output
+    text = run.output
+    assert text.index("Preliminaries pool A") < text.index("Open: standings after round 3")
+    assert text.index("Open: standings after round 3") < text.index("Final")
