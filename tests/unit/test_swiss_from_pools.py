@@ -9,8 +9,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from fastapi import FastAPI
 from typer.testing import CliRunner
 
+from orchestrator.adapters.tables import Role
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.cli import app
 from orchestrator.db import utcnow
@@ -19,6 +21,7 @@ from orchestrator.domain.simulation import simulate_event
 from orchestrator.domain.swiss import start_state
 from orchestrator.domain.swiss.simulate import swiss_team
 from orchestrator.eventfile import EventDefinitionError, parse_event
+from orchestrator.services.accounts.users import create_user
 from orchestrator.services.errors import Conflict
 from orchestrator.services.playoff.commands import build_bracket
 from orchestrator.services.results import standings as standings_service
@@ -27,6 +30,7 @@ from orchestrator.services.setup.stage_start import start_stage
 from orchestrator.services.swiss import entries
 from tests.support.factories import REPO_ROOT, make_event, running_stage, stage_id_of
 from tests.support.swiss import ACTOR, engine_pairing, pair_and_publish, play_round, view_pairing
+from tests.support.web import PASSWORD, login
 from tests.unit.test_late_changes import LATER, play_stage
 
 FILE = REPO_ROOT / "tests" / "fixtures" / "events" / "pools-swiss-final.yaml"
@@ -146,3 +150,19 @@ def test_simulate_prints_the_pools_before_the_swiss_that_takes_their_qualifiers(
     text = run.output
     assert text.index("Preliminaries pool A") < text.index("Open: standings after round 3")
     assert text.index("Open: standings after round 3") < text.index("Final")
+
+
+def test_staff_starting_the_swiss_before_the_pools_close_are_told_why(app: FastAPI) -> None:
+    with app.state.uow_factory() as uow:
+        create_user(uow, username="owner", password=PASSWORD, role=Role.OWNER)
+        event_id = make_event(uow, TEXT)
+        running_stage(uow, event_id=event_id, stage_key="prelim")
+        swiss_id = stage_id_of(uow, event_id, "open")
+    client, csrf = login(app, "owner")
+    answer = client.post(f"/api/v1/staff/stages/{swiss_id}/start", headers={"X-CSRF-Token": csrf})
+    assert answer.status_code == 409
+    assert "Preliminaries has no final standings yet" in answer.text
+    page = client.post(f"/staff/swiss/{swiss_id}/start", data={"csrf_token": csrf})
+    assert page.status_code == 409 and "Preliminaries has no final standings yet" in page.text
+    with app.state.uow_factory() as uow:  # nothing started, no lot committed
+        assert uow.setup.rounds_of(swiss_id) == [] and uow.setup.pools_of(swiss_id) == []
