@@ -80,22 +80,19 @@ def print_swiss(out: Console, stage: SimulatedSwiss, top: int = TOP) -> None:
 
 def print_simulation(out: Console, event: EventDefinition, result: SimulationResult) -> None:
     out.print(f"[bold]{event.name}[/] — simulation with seed {result.seed}")
-    if event.sections:
-        for section in event.sections:
+    swiss = {played.key: played for played in result.swiss}
+    pools = {played.key: played for played in result.stages}
+    # Stages in the order of the event file, so a Swiss of pool qualifiers follows its pools.
+    for section in event.section_list():
+        if event.sections:
             out.rule(f"{section.name} section")
-            for swiss in result.swiss:
-                if event.stage(swiss.key).section == section.key:
-                    print_swiss(out, swiss)
-            for stage in result.stages:
-                if event.stage(stage.key).section == section.key:
-                    _print_pool_stage(out, stage)
-    else:
-        for swiss in result.swiss:
-            out.rule(swiss.name)
-            print_swiss(out, swiss)
-        for stage in result.stages:
-            out.rule(f"{stage.name}")
-            _print_pool_stage(out, stage)
+        for stage in event.stages_of(section.key):
+            if not event.sections and (stage.key in swiss or stage.key in pools):
+                out.rule(stage.name)
+            if stage.key in swiss:
+                print_swiss(out, swiss[stage.key])
+            elif stage.key in pools:
+                _print_pool_stage(out, pools[stage.key])
     _print_playoff(out, result)
     if result.combined:
         out.rule("Combined classification")

@@ -16,7 +16,7 @@ from orchestrator.domain.performance import PlayedGame
 from orchestrator.domain.scoring import board_colours
 from orchestrator.domain.standings import Standings
 from orchestrator.domain.swiss.simulate import SimulatedSwiss
-from orchestrator.domain.teams import Team
+from orchestrator.domain.teams import Player, Team
 
 
 def section_places(standings: Standings, teams: Mapping[str, Team]) -> tuple[SectionPlace, ...]:
@@ -36,25 +36,42 @@ def section_places(standings: Standings, teams: Mapping[str, Team]) -> tuple[Sec
 
 
 def board_players(stages: Iterable[SimulatedSwiss], teams: Mapping[str, Team]) -> tuple[BoardPlayer, ...]:
-    """Every main player of the teams that played ``stages``, at their board of the team list, with the
-    games they played (the simulation fields the main players on their boards; a bye is no game)."""
-    games: dict[tuple[str, int], list[PlayedGame]] = {}
+    """Every player who played in ``stages``, at their board number of the team list (a reserve after the
+    last main board, as docs/board-prizes.md lists them), with the games played (each match's lineups as
+    fielded: the main players when the round kept none; a bye is no game)."""
+    games: dict[tuple[str, str], list[PlayedGame]] = {}
+    fielded: dict[tuple[str, str], Player] = {}
     for stage in stages:
         for played in stage.rounds:
-            for pairing, results in zip(played.pairing.pairings, played.boards, strict=True):
-                first, second = teams[pairing.first].main_players, teams[pairing.second].main_players
+            lineups = played.lineups or tuple(
+                (teams[p.first].main_players, teams[p.second].main_players) for p in played.pairing.pairings
+            )
+            for pairing, results, (first, second) in zip(
+                played.pairing.pairings, played.boards, lineups, strict=True
+            ):
                 colours = board_colours(len(results))
-                for board, (result, colour) in enumerate(zip(results, colours, strict=True), start=1):
-                    a, b = first[board - 1], second[board - 1]
+                for a, b, result, colour in zip(first, second, results, colours, strict=True):
                     a_half, b_half = (
                         (result.white_half, result.black_half)
                         if colour == "W"
                         else (result.black_half, result.white_half)
                     )
-                    games.setdefault((pairing.first, board), []).append(PlayedGame(b.rating, a_half))
-                    games.setdefault((pairing.second, board), []).append(PlayedGame(a.rating, b_half))
+                    for team, player, opponent, half in (
+                        (pairing.first, a, b, a_half),
+                        (pairing.second, b, a, b_half),
+                    ):
+                        fielded[(team, player.account)] = player
+                        games.setdefault((team, player.account), []).append(PlayedGame(opponent.rating, half))
     players: list[BoardPlayer] = []
-    for (team, board), played_games in games.items():
-        player = teams[team].main_players[board - 1]
-        players.append(BoardPlayer(player.account, player.name, team, board, tuple(played_games)))
+    for (team, account), played_games in games.items():
+        number = _list_number(teams[team], account)
+        players.append(BoardPlayer(account, fielded[team, account].name, team, number, tuple(played_games)))
     return tuple(players)
+
+
+def _list_number(team: Team, account: str) -> int:
+    """The player's board number of the team list: a main player's board, a reserve after the last one."""
+    entry = next(entry for entry in team.roster if entry.player.account == account)
+    if entry.main_board is not None:
+        return entry.main_board
+    return sum(1 for e in team.roster if e.main_board is not None) + 1

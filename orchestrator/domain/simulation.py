@@ -7,7 +7,9 @@ ends with its champions, its final lines for the combined classification (``comb
 prizes (``domain/section_results.py``).
 
 Everything is derived from one integer seed, so a simulation is reproducible. The game model is
-``game_model.play_game``; lineups are the six main players; lots use the commit-reveal procedure of
+``game_model.play_game``; lineups are the main players, except that in a Swiss stage a team sometimes
+fields its reserve (``domain/swiss/simulate.py``, drawn from a second generator seeded from the same
+seed, so the pools, the play-off and the 2020 event play as before); lots use the commit-reveal procedure of
 ``lots`` with seeds drawn from the simulation's random generator.
 """
 
@@ -151,11 +153,14 @@ def simulate_event(
     swiss: list[SimulatedSwiss] = []
     winners_of: dict[str, list[str]] = {}  # section -> the winners of its previous stage
     by_system = SystemPairer(fide=pairer)  # each Swiss stage by the system it names
+    reserves = Random(f"reserves {seed}")  # who rests in the Swiss stages; apart from ``rng``
     for stage in event.stages:
         previous_winners = winners_of.get(stage.section, [])
         if stage.is_swiss:
             names = stage_entrants(event, stage.key, finals)
-            played = play_swiss_stage(event, stage, names, pairer=by_system, rng=rng, progress=tick)
+            played = play_swiss_stage(
+                event, stage, names, pairer=by_system, rng=rng, progress=tick, reserves=reserves
+            )
             swiss.append(played)
             finals[stage.key] = [list(played.standings.order)]
             winners_of[stage.section] = list(played.winners)

@@ -69,16 +69,59 @@ def test_board_prizes_count_every_game_played_at_the_board(
     for outcome in result.sections:
         teams = event.teams_of(outcome.key)
         rounds = event.stages_of(outcome.key)[0].rounds
-        assert [table.board for table in outcome.board_tables] == [1, 2, 3, 4]
+        # Each team lists four main players (boards 1-4) and one reserve, listed at number 5.
+        assert [table.board for table in outcome.board_tables] == [1, 2, 3, 4, 5]
+        listed = {
+            (team.name, entry.player.account): entry.main_board or 5
+            for team in teams
+            for entry in team.roster
+        }
+        # The games of each player, counted from the lineups the rounds fielded.
+        played: dict[tuple[str, str], int] = {}
+        for stage in result.swiss:
+            if event.stage(stage.key).section != outcome.key:
+                continue
+            for rnd in stage.rounds:
+                for pairing, lineups in zip(rnd.pairing.pairings, rnd.lineups, strict=True):
+                    for team, lineup in zip((pairing.first, pairing.second), lineups, strict=True):
+                        for player in lineup:
+                            played[team, player.account] = played.get((team, player.account), 0) + 1
+        # An even field: no bye, so every team fields four players in every round.
+        assert len(teams) % 2 == 0
+        for team in teams:
+            assert sum(n for (name, _), n in played.items() if name == team.name) == 4 * rounds
+        rows = [row for table in outcome.board_tables for row in table.rows]
+        assert {(row.player.team, row.player.key) for row in rows} == set(played)
         for table in outcome.board_tables:
-            players = {row.player.name for row in table.rows}
-            assert players == {team.main_players[table.board - 1].name for team in teams}
-            # An even field: no bye, so every main player plays every round at their board.
-            assert len(teams) % 2 == 0
-            assert all(row.performance and row.performance.games == rounds for row in table.rows)
-            assert all(row.eligible for row in table.rows)  # rounds (9) >= 8 games
-            medals = [row.medal for row in table.rows[:3]]
-            assert medals == ["gold", "silver", "bronze"] or table.ties
+            for row in table.rows:
+                key = (row.player.team, row.player.key)
+                assert row.player.board == table.board == listed[key]
+                assert row.performance is not None and row.performance.games == played[key]
+                assert row.eligible == (played[key] >= 8)  # the event's minimum: 8 games
+            eligible = [row for row in table.rows if row.eligible]
+            if len(eligible) >= 3:
+                assert [row.medal for row in eligible[:3]] == ["gold", "silver", "bronze"] or table.ties
+
+
+def test_a_team_fields_its_reserve_in_the_board_order_of_its_list(
+    event: EventDefinition, result: SimulationResult
+) -> None:
+    """The reserve replaces one main player; the others keep their order and the reserve plays last."""
+    fielded_reserve = 0
+    for stage in result.swiss:
+        for rnd in stage.rounds:
+            for pairing, lineups in zip(rnd.pairing.pairings, rnd.lineups, strict=True):
+                for name, lineup in zip((pairing.first, pairing.second), lineups, strict=True):
+                    team = event.team(name)
+                    mains = list(team.main_players)
+                    if tuple(lineup) == tuple(mains):
+                        continue
+                    fielded_reserve += 1
+                    assert len(lineup) == 4 and lineup[-1] not in mains
+                    assert [p for p in mains if p in lineup] == list(lineup[:3])  # the mains' order kept
+    # Half the lineups, about: 2 teams a match, every match of the two sections.
+    lineups = sum(2 * len(rnd.pairing.pairings) for stage in result.swiss for rnd in stage.rounds)
+    assert 0.3 * lineups < fielded_reserve < 0.7 * lineups
 
 
 def test_the_board_prize_minimum_comes_from_the_event(event: EventDefinition) -> None:
@@ -87,7 +130,9 @@ def test_the_board_prize_minimum_comes_from_the_event(event: EventDefinition) ->
     for outcome in strict.sections:
         for table in outcome.board_tables:
             assert not any(row.eligible for row in table.rows)
-            assert {row.games_needed for row in table.rows} == {1}  # rounds + 1 - rounds
+            for row in table.rows:
+                assert row.performance is not None
+                assert row.games_needed == rounds + 1 - row.performance.games
 
 
 def test_simulate_prints_both_sections_the_combined_classification_and_the_board_prizes(

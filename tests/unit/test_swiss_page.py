@@ -16,9 +16,10 @@ from orchestrator.adapters.tables import EventStatus
 from orchestrator.db import utcnow
 from orchestrator.domain.swiss.simulate import swiss_standings
 from orchestrator.domain.tiebreaks import parse_chain
+from orchestrator.services.setup.stage_start import start_stage
 from orchestrator.services.swiss import entries
 from orchestrator.services.swiss import rounds as swiss_rounds
-from tests.support.factories import make_event
+from tests.support.factories import make_event, stage_id_of
 from tests.support.swiss import (
     ACTOR,
     SWISS_EVENT,
@@ -29,6 +30,7 @@ from tests.support.swiss import (
     running_swiss,
 )
 from tests.support.web import login
+from tests.unit.test_swiss_server_teams import SWISS_THEN_FINAL
 
 SLUG = "swiss-test-cup"
 PAGE = f"/events/{SLUG}/stages/open"
@@ -226,3 +228,50 @@ def test_the_path_shows_an_absence_and_a_withdrawal(app: FastAPI, stage_id: int)
     standings = client.get(PAGE).text
     marked = f'{first.pairings[1].second}</a> <span class="withdrawn">withdrawn in round 2</span>'
     assert marked in standings
+
+
+def test_teams_sharing_a_place_are_listed_by_name(app: FastAPI, stage_id: int) -> None:
+    factory = app.state.uow_factory
+    pair_publish_play(factory, stage_id)
+    pair_publish_play(factory, stage_id)
+    client, _ = login(app, None)
+    lines = client.get(JSON).json()["standings_after"][1]["standings"]
+    page = client.get(PAGE).text
+    table = page[page.index('id="standings"') : page.index('id="rounds"')]
+    groups: dict[int, list[str]] = {}
+    for line in lines:
+        groups.setdefault(line["rank"], []).append(line["team"]["name"])
+    shared = [names for names in groups.values() if len(names) > 1]
+    # After round 2 India (team id 5) and Azerbaijan (id 7) share a place: by name, Azerbaijan first.
+    assert ["Azerbaijan", "India"] in shared
+    for names in shared:
+        assert names == sorted(names)
+        assert table.index(f" {names[0]}</a>") < table.index(f" {names[1]}</a>")
+
+
+def test_a_swiss_feeding_a_knockout_marks_its_qualifying_places_with_a_legend(app: FastAPI) -> None:
+    factory = app.state.uow_factory
+    with factory() as uow:
+        stage_id = stage_id_of(uow, make_event(uow, SWISS_THEN_FINAL), "open")
+        start_stage(uow, stage_id=stage_id, actor=ACTOR, initial_colour="W")
+    mirror = Mirror()
+    pair_publish_play(factory, stage_id, mirror)
+    client, _ = login(app, None)
+    lines = client.get(JSON).json()["standings_after"][0]["standings"]
+    # The final takes the top 2 ({from: open, top: 2}): the teams the domain ranks 1st or 2nd (a team
+    # sharing 2nd place with another is marked too, as on a pool page).
+    expected = {row.team for row in swiss_standings(mirror.state, CHAIN).rows if row.rank <= 2}
+    assert {line["team"]["name"] for line in lines if line["qualifies"]} == expected
+    page = client.get(PAGE).text
+    assert '<span class="q">Q</span> top 2, go on to Final.' in page  # the legend says it in words
+    table = page[page.index('id="standings"') : page.index('id="rounds"')]
+    assert table.count('<span class="q" title="">Q</span>') == len(expected)
+
+
+def test_a_swiss_no_stage_takes_from_marks_no_place(app: FastAPI, stage_id: int) -> None:
+    pair_publish_play(app.state.uow_factory, stage_id)
+    client, _ = login(app, None)
+    lines = client.get(JSON).json()["standings_after"][0]["standings"]
+    assert not any(line["qualifies"] for line in lines)
+    page = client.get(PAGE).text
+    assert "go on to" not in page and '<span class="q"' not in page

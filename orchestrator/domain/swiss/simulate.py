@@ -3,8 +3,9 @@
 each round.
 
 The caller passes the random generator, so a simulation is reproducible from one seed. Each team plays its
-four (or however many boards) main players in board order; its initial ranking counts every player of its
-roster (Olympiad Pairing Rules 3.1: the four highest-rated, then the fifth).
+four (or however many boards) main players in board order; given a second generator (``reserves``) a team
+sometimes fields a reserve instead of one of them (``fielded_lineup``). Its initial ranking counts every
+player of its roster (Olympiad Pairing Rules 3.1: the four highest-rated, then the fifth).
 """
 
 from __future__ import annotations
@@ -19,10 +20,14 @@ from orchestrator.domain.scoring import GameResult, MatchRecord, board_colours, 
 from orchestrator.domain.standings import Standings, compute_standings
 from orchestrator.domain.swiss.model import SwissState, SwissTeam, record_round, start_state
 from orchestrator.domain.swiss.pairing import RoundPairing, SwissPairer
-from orchestrator.domain.teams import Player, Team
+from orchestrator.domain.teams import Category, Player, Team
 from orchestrator.domain.tiebreaks import parse_chain
 
 Progress = Callable[[int], None]  # called with the number of matches just played
+
+RESERVE_CHANCE = 0.5  # how often a team with a reserve fields it in a match, when reserves are simulated
+
+Lineup = tuple[Player, ...]  # the players on boards 1, 2, ... of a match
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +38,7 @@ class SwissRound:
     matches: tuple[MatchRecord, ...]
     standings: Standings
     boards: tuple[tuple[GameResult, ...], ...] = ()  # each paired match's board results (White's side)
+    lineups: tuple[tuple[Lineup, Lineup], ...] = ()  # each paired match's two lineups (empty: the mains)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,12 +86,16 @@ def play_swiss_stage(
     pairer: SwissPairer,
     rng: Random,
     progress: Progress | None = None,
+    reserves: Random | None = None,
 ) -> SimulatedSwiss:
     """Play every round of ``stage`` between the teams ``names``; the initial colour is drawn by lot
-    (C.04.6 art. 4.3.1)."""
+    (C.04.6 art. 4.3.1). With ``reserves`` (a generator of its own, so the pairings and results drawn from
+    ``rng`` stay reproducible) each team's lineup of each match is drawn by ``fielded_lineup``; without
+    it every team plays its main players."""
     teams = {team.name: team for team in event.teams}
     tick = progress or (lambda _count: None)
     chain = parse_chain(stage.tiebreaks)
+    categories = event.team_format.board_categories
     state = start_state(
         [swiss_team(teams[name]) for name in names],
         boards=event.team_format.boards,
@@ -98,7 +108,11 @@ def play_swiss_stage(
     played: list[SwissRound] = []
     for round_no in range(1, stage.rounds + 1):
         pairing = pairer.pair_round(state, round_no)
-        boards = [_play_boards(rng, teams[p.first], teams[p.second], state.boards) for p in pairing.pairings]
+        lineups = [
+            (_lineup(teams[p.first], categories, reserves), _lineup(teams[p.second], categories, reserves))
+            for p in pairing.pairings
+        ]
+        boards = [_play_boards(rng, first, second) for first, second in lineups]
         matches = [
             MatchRecord(round_no, p.first, p.second, *match_game_points(results))
             for p, results in zip(pairing.pairings, boards, strict=True)
@@ -107,17 +121,47 @@ def play_swiss_stage(
         if bye is not None:
             matches.append(bye)
         state = record_round(state, matches)
-        played.append(SwissRound(pairing, tuple(matches), swiss_standings(state, chain), tuple(boards)))
+        standings = swiss_standings(state, chain)
+        played.append(SwissRound(pairing, tuple(matches), standings, tuple(boards), tuple(lineups)))
         tick(len(pairing.pairings))
     return SimulatedSwiss(stage.key, stage.name, state, tuple(played))
 
 
-def _play_boards(rng: Random, first: Team, second: Team, boards: int) -> tuple[GameResult, ...]:
+def _lineup(team: Team, categories: Sequence[Category], reserves: Random | None) -> Lineup:
+    return team.main_players if reserves is None else fielded_lineup(team, categories, reserves)
+
+
+def fielded_lineup(team: Team, categories: Sequence[Category], rng: Random) -> Lineup:
+    """The players a team fields in one match: with probability ``RESERVE_CHANCE`` (when it has a reserve)
+    one main player, drawn at random, rests and a reserve plays, else the main players on their boards.
+
+    The lineup keeps the board order of the team list (docs/rules.md §10, TRF-2026 record 310): the main
+    players by board, then the reserves. So the players listed after the one resting move up a board and
+    the reserve, listed after the last main board, plays the last board. A lineup that would seat a player
+    on a board of another category (an event whose boards have categories, docs/rules.md §1) is not
+    fielded: the main players play."""
+    if rng.random() >= RESERVE_CHANCE:
+        return team.main_players
+    listed = sorted(
+        (entry for entry in team.roster if entry.main_board is not None), key=lambda e: e.main_board or 0
+    )
+    spare = [entry for entry in team.roster if entry.main_board is None]
+    if not spare or not listed:
+        return team.main_players
+    resting = rng.randrange(len(listed))
+    reserve = rng.choice(spare)
+    fielded = [entry for index, entry in enumerate(listed) if index != resting] + [reserve]
+    if any(entry.category is not category for entry, category in zip(fielded, categories, strict=True)):
+        return team.main_players
+    return tuple(entry.player for entry in fielded)
+
+
+def _play_boards(rng: Random, first: Lineup, second: Lineup) -> tuple[GameResult, ...]:
     """The board results, White's side; the first-named team has White on the odd boards (Olympiad 2026
     Art. 4.1)."""
     results: list[GameResult] = []
-    players: Sequence[tuple[Player, Player]] = list(zip(first.main_players, second.main_players, strict=True))
-    for (a, b), colour in zip(players, board_colours(boards), strict=True):
+    players: Sequence[tuple[Player, Player]] = list(zip(first, second, strict=True))
+    for (a, b), colour in zip(players, board_colours(len(players)), strict=True):
         white, black = (a, b) if colour == "W" else (b, a)
         results.append(play_game(rng, white.rating, black.rating))
     return tuple(results)

@@ -9,7 +9,9 @@ A draft pairing is not public: a round in review reads as ``unpaired`` until it 
   1 to N, by the same engine and chain as the pool's table (``standings.ranked_lines``): each bye worth a
   drawn match's points and half the boards' game points. Teams still level after the whole chain share
   their place: a lot (tie-break (g)) orders them only in the final standings, where the pool's table
-  names it.
+  names it; within a shared place the teams are listed by name. When a later stage takes the top N of
+  this one (``{from: open, top: 8}``), the places within the top N carry the "Q" mark, by the pool page's
+  rule (``places_still_in``: a withdrawn team holds no place).
 - **A team's path**: one step per published round: the opponent, the team's colour on board 1 (the
   first-named team has White on the odd boards, Olympiad 2026 regulations Art. 4.1), the match score and
   the match points after the round; or the bye, an absence, a withdrawal, or "not entered yet".
@@ -24,6 +26,7 @@ from datetime import datetime
 from orchestrator.adapters.tables import PoolEntry, RoundStatus, StageKind, StageStatus, SwissRoundRole
 from orchestrator.adapters.tables import SwissRoundTeam as SwissRoundRow
 from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.domain.event import Qualifiers, places_still_in
 from orchestrator.domain.scoring import MatchForfeit, MatchRecord, MatchScoring
 from orchestrator.domain.swiss.systems import system_name
 from orchestrator.services.errors import NotFound, ValidationFailed
@@ -128,6 +131,8 @@ class SwissView(JsonDocument):
     standings_after: tuple[SwissStandingsAfter, ...] = ()  # one per complete round
     paths: tuple[SwissPath, ...] = ()  # in pairing-number order
     system: str = system_name(None)  # the stage's pairing system, as pages name it
+    qualifying: int = 0  # the top N that a later stage takes (0: none does)
+    qualifying_to: str = ""  # the name of that stage
 
     @property
     def event(self) -> EventRef:
@@ -178,14 +183,15 @@ def swiss_view(uow: UnitOfWork, *, slug: str, stage_key: str) -> SwissView:
     entries = [e for e in data.entries if e.pool_id == pool.pool.id]
     byes = _byes(extra, data.boards)
     chain = data.chain(stage)
+    top, taker = _taken_top(data, stage_key)
     standings_after = tuple(
         SwissStandingsAfter(
             n,
-            ranked_lines(
+            _qualifying(_by_name(ranked_lines(
                 data, pool, chain, _records_until(pool, byes, n),
                 team_ids=[e.team_id for e in entries if (e.joined_round or 1) <= n],
                 bye_mp=data.scoring.draw,
-            ),
+            )), pool.withdrawn, top),
         )
         for n in complete
     )  # fmt: skip
@@ -208,7 +214,37 @@ def swiss_view(uow: UnitOfWork, *, slug: str, stage_key: str) -> SwissView:
             if data.definition
             else None
         ),
+        qualifying=top,
+        qualifying_to=taker,
     )
+
+
+def _taken_top(data: EventData, stage_key: str) -> tuple[int, str]:
+    """The top N of the stage that a later stage takes, and that stage's name; (0, "") when none does."""
+    stages = data.definition.stages if data.definition else ()
+    for later in stages:
+        for entrant in later.entrants:
+            if isinstance(entrant, Qualifiers) and entrant.stage == stage_key:
+                return entrant.places_per_pool, later.name
+    return 0, ""
+
+
+def _by_name(lines: Sequence[StandingLine]) -> tuple[StandingLine, ...]:
+    """The lines in rank order, teams sharing a place by name; what sets a line apart from the one above
+    (``separated_by``, ``tied_with_previous``) stays with its position in the table."""
+    ordered = sorted(lines, key=lambda line: (line.rank, line.team.name.casefold(), line.team.id))
+    return tuple(
+        replace(line, separated_by=at.separated_by, tied_with_previous=at.tied_with_previous)
+        for at, line in zip(lines, ordered, strict=True)
+    )
+
+
+def _qualifying(
+    lines: Sequence[StandingLine], withdrawn: dict[int, int], top: int
+) -> tuple[StandingLine, ...]:
+    """The "Q" mark on the places within ``top`` among the teams still in (docs/rules.md §6)."""
+    places = places_still_in(((line.team.id, line.rank) for line in lines), withdrawn)
+    return tuple(replace(line, qualifies=0 < places.get(line.team.id, 0) <= top) for line in lines)
 
 
 def chosen_round(view: SwissView, after: str) -> int | None:
