@@ -12,6 +12,7 @@ from starlette.responses import PlainTextResponse, Response
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.services.errors import CurrentValue
+from orchestrator.web.timefmt import page_zone, page_zone_of
 
 
 def get_settings(request: Request) -> Settings:
@@ -39,7 +40,9 @@ def render(
     request: Request, name: str, context: dict[str, Any] | None = None, *, status_code: int = 200
 ) -> Response:
     """Render ``templates/<name>`` with the common context (user, csrf_token())."""
-    return templates(request).TemplateResponse(request, name, context or {}, status_code=status_code)
+    context = context or {}
+    with page_zone(page_zone_of(context)):  # TemplateResponse renders here, in this thread
+        return templates(request).TemplateResponse(request, name, context, status_code=status_code)
 
 
 def attachment(text: str, filename: str, media_type: str | None = None) -> Response:

@@ -9,6 +9,9 @@ cookie) a page shows the event's zone only.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime
 from typing import Any
 from urllib.parse import unquote
@@ -21,6 +24,27 @@ from markupsafe import Markup, escape
 from orchestrator.services.read import times
 
 TZ_COOKIE = "tz"
+# The event zone of the page being rendered (web/deps.py ``render``): macros imported without the
+# template's context (public/_macros.html ``when``) read it through the ``in_event_zone`` filter.
+_PAGE_ZONE: ContextVar[str] = ContextVar("page_zone", default="UTC")
+
+
+def page_zone_of(context: dict[str, Any]) -> str:
+    """The zone a page's times are shown in: its staff navigation's event, an ``event_zone`` the route
+    passes, or the ``timezone`` of the event its view shows (``view.event``); UTC otherwise."""
+    if context.get("staff_nav") is not None or context.get("event_zone"):
+        return event_zone_of(context)
+    event = getattr(context.get("view"), "event", None)
+    return str(getattr(event, "timezone", None) or "UTC")
+
+
+@contextmanager
+def page_zone(name: str) -> Iterator[None]:
+    token = _PAGE_ZONE.set(name)
+    try:
+        yield
+    finally:
+        _PAGE_ZONE.reset(token)
 
 
 def reader_zone(request: Request) -> str | None:
@@ -62,7 +86,20 @@ def zone_name(context: Context, _value: object = None) -> str:
     return event_zone_of(context)
 
 
+def in_event_zone(moment: datetime | None, with_day: bool = True) -> Markup:
+    """``{{ dt | in_event_zone }}``: a public page's ``<time>`` in the event's zone. The page is the same
+    for every reader (it is cached, docs/caching.md), so the reader's own time is added in the browser
+    by static/tz.js from ``datetime``, not here."""
+    if moment is None:
+        return Markup('<span class="muted">not scheduled</span>')
+    name = _PAGE_ZONE.get()
+    iso = times.moment_text(moment, name).iso
+    text = times.spectator_text(moment, name, with_day=with_day)
+    return Markup(f'<time datetime="{escape(iso)}" data-zone="{escape(name)}">{escape(text)}</time>')
+
+
 def install(env: Any) -> None:
+    env.filters["in_event_zone"] = in_event_zone
     env.filters["when"] = when
     env.filters["local_input"] = local_input
     env.globals["event_zone_name"] = zone_name

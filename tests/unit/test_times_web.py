@@ -63,3 +63,21 @@ def test_a_local_time_the_clocks_skip_is_refused_by_the_form(web: tuple[FastAPI,
     form = {"csrf_token": csrf, "expected": "2030-06-01T11:00:00+00:00", "deadline": "2030-03-31T02:30"}
     refused = client.post(f"/staff/rounds/{round_id}/lineup-deadline", data=form)
     assert refused.status_code == 422 and "does not exist in Europe/Oslo" in refused.text
+
+
+def test_public_pages_show_times_in_the_events_zone_whoever_reads_them(web: tuple[FastAPI, int]) -> None:
+    app, _round_id = web
+    client, _ = login(app, None)
+    page = client.get("/events/small-test-cup/stages/group").text
+    # Round 2: 12:00 UTC + 2 h (CEST in June) = 14:00 in Oslo, on Saturday 1 June 2030
+    expected = (
+        '<time datetime="2030-06-01T12:00:00+00:00" data-zone="Europe/Oslo">'
+        "Sat 1 Jun 2030, 14:00 CEST (Europe/Oslo)</time>"
+    )
+    assert expected in page
+    assert "12:00 UTC" not in page
+    # A public page is the same for every reader (it is cached): the reader's zone is added in the
+    # browser by static/tz.js, never by the server.
+    client.cookies.set("tz", "America/New_York")
+    again = client.get("/events/small-test-cup/stages/group").text
+    assert expected in again and "your time" not in again

@@ -35,6 +35,7 @@ class EventRef:
     slug: str
     name: str
     status: str
+    timezone: str = "UTC"  # the event file's zone: pages show times in it (docs/staff-guide.md)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +73,8 @@ class StageItem:
     has_page: bool  # something published to show (a pools or Swiss stage: a published pool)
 
 
-def ref_event(event: EventRow) -> EventRef:
-    return EventRef(event.slug, event.name, event.status)
+def ref_event(event: EventRow, timezone: str = "UTC") -> EventRef:
+    return EventRef(event.slug, event.name, event.status, timezone)
 
 
 def ref_team(team: Team) -> TeamRef:
@@ -114,8 +115,8 @@ class EventData:
         self.uow = uow
         self.row = event
         self.id = require_id(event.id)
-        self.ref = ref_event(event)
         self.definition = definition_or_none(event)
+        self.ref = ref_event(event, self.definition.timezone if self.definition else "UTC")
         self.stages = list(uow.public.stages_of_events([self.id]))
         stage_ids = [require_id(s.id) for s in self.stages]
         self.pools = list(uow.public.pools_of_stages(stage_ids))

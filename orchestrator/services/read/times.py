@@ -40,12 +40,25 @@ class Moment:
     iso: str  # the UTC instant, for <time datetime="...">
 
 
-def _text(moment: datetime, zone_name: str) -> str:
-    local = moment.astimezone(zone(zone_name))
+def _suffix(local: datetime, zone_name: str) -> str:
     abbreviation = local.tzname() or zone_name
     name = zone_name if zone_or_none(zone_name) else "UTC"
-    suffix = abbreviation if abbreviation == name else f"{abbreviation} ({name})"
-    return f"{local:%Y-%m-%d %H:%M} {suffix}"
+    return abbreviation if abbreviation == name else f"{abbreviation} ({name})"
+
+
+def _text(moment: datetime, zone_name: str) -> str:
+    local = moment.astimezone(zone(zone_name))
+    return f"{local:%Y-%m-%d %H:%M} {_suffix(local, zone_name)}"
+
+
+def spectator_text(moment: datetime, zone_name: str | None, *, with_day: bool = True) -> str:
+    """``moment`` as the public pages write it, in the event's zone: "Wed 16 Sep 2026, 15:00 +05
+    (Asia/Samarkand)"; "… 15:00 UTC" for an event in UTC."""
+    aware = moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+    name = zone_name if zone_name and zone_or_none(zone_name) else "UTC"
+    local = aware.astimezone(zone(name))
+    day = f"{local:%a} " if with_day else ""
+    return f"{day}{local.day} {local:%b %Y, %H:%M} {_suffix(local, name)}"
 
 
 def moment_text(moment: datetime, event_zone: str | None, reader_zone: str | None = None) -> Moment:
