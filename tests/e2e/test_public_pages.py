@@ -133,3 +133,20 @@ def test_screenshots_of_the_pool_and_match_pages(
             Path(target).mkdir(parents=True, exist_ok=True)
             shutil.copy(file, Path(target) / file.name)
     context.close()
+
+
+def test_a_reader_elsewhere_sees_their_own_time_beside_the_events(
+    browser: object, live_server: LiveServer, base: Base
+) -> None:
+    """The event is in UTC; the page's times carry its zone, and static/tz.js adds the reader's own."""
+    tokyo = browser.new_context(timezone_id="Asia/Tokyo").new_page()  # type: ignore[attr-defined]
+    tokyo.goto(live_server.base_url + base.match_path)
+    event_time = tokyo.locator("time[data-zone='UTC']").first
+    playwright_api.expect(event_time).to_contain_text("UTC")
+    playwright_api.expect(tokyo.locator(".reader-time").first).to_contain_text("your time")
+    tokyo.context.close()
+    london = browser.new_context(timezone_id="UTC").new_page()  # type: ignore[attr-defined]
+    london.goto(live_server.base_url + base.match_path)
+    playwright_api.expect(london.locator("time[data-zone='UTC']").first).to_be_visible()
+    assert london.locator(".reader-time").count() == 0  # the same zone: nothing repeated
+    london.context.close()
