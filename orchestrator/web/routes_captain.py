@@ -30,7 +30,8 @@ def captain_home(request: Request, team_id: int | None = None, user: AuthUser = 
     """A captain's to-do list: lineups for the coming matches, Armageddon nominations."""
     with get_uow_factory(request)() as uow:
         home = captains.captain_home(uow, user=user, team_id=team_id)
-    return render(request, "captain/home.html", {"home": home, "as_staff": user.is_staff})
+        zone = timezone_of(uow, kind="team", entity_id=home.team_id)
+    return render(request, "captain/home.html", {"home": home, "as_staff": user.is_staff, "event_zone": zone})
 
 
 def _form_page(
@@ -39,8 +40,9 @@ def _form_page(
     """A captain's form page (lineup or nomination): 422 with problems, 409 with an error."""
     with get_uow_factory(request)() as uow:
         shown = form(uow)
+        zone = timezone_of(uow, kind="team", entity_id=getattr(shown, "team_id", 0))
     status = 422 if extra.get("problems") else 409 if extra.get("error") else 200
-    return render(request, template, {"form": shown, **extra}, status_code=status)
+    return render(request, template, {"form": shown, "event_zone": zone, **extra}, status_code=status)
 
 
 def _saved(user: AuthUser, page: str, team: int) -> RedirectResponse:

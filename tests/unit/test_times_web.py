@@ -81,3 +81,14 @@ def test_public_pages_show_times_in_the_events_zone_whoever_reads_them(web: tupl
     client.cookies.set("tz", "America/New_York")
     again = client.get("/events/small-test-cup/stages/group").text
     assert expected in again and "your time" not in again
+
+
+def test_a_captains_page_shows_the_rounds_in_the_events_zone(web: tuple[FastAPI, int]) -> None:
+    app, round_id = web
+    with app.state.uow_factory() as uow:
+        [match, *_] = uow.results.matches_of_round(round_id)
+        team_id = match.first_team_id
+    client, _ = login(app, "arbiter")
+    page = client.get(f"/captain?team_id={team_id}").text
+    # Round 2's lineups close 11:00 UTC = 13:00 CEST in Oslo (staff see a captain's page acting for a team)
+    assert "Sat 1 Jun 2030, 13:00 CEST (Europe/Oslo)" in page and "11:00 UTC" not in page
