@@ -19,6 +19,7 @@ from sqlmodel import Session
 from orchestrator.adapters.repo_backup import BackupRepository
 from orchestrator.adapters.repo_demo import DemoRepository
 from orchestrator.adapters.repo_gameserver import GameserverRepository
+from orchestrator.adapters.repo_notify import NotifyRepository
 from orchestrator.adapters.repo_playoff import PlayoffRepository
 from orchestrator.adapters.repo_public import PublicRepository
 from orchestrator.adapters.repo_results import ResultsRepository
@@ -65,6 +66,7 @@ class UnitOfWork:
     swiss: SwissRepository
     demo: DemoRepository
     backup: BackupRepository
+    notify: NotifyRepository
 
     def __init__(self, session_factory: SessionFactory | None = None, *, settings: Settings | None = None):
         self._session_factory = session_factory or get_session_factory(settings)
@@ -96,6 +98,7 @@ class UnitOfWork:
         self.demo = DemoRepository(self.session)
         self.backup = BackupRepository(self.session)
         self.scheduler = SchedulerRepository(self.session)
+        self.notify = NotifyRepository(self.session)
         return self
 
     def __exit__(
