@@ -23,7 +23,6 @@ def upgrade() -> None:
         sa.Column("key", sa.String(length=200), nullable=False),
         sa.Column("kind", sa.String(length=32), nullable=False),
         sa.Column("recipient", sa.String(length=254), nullable=False),
-        sa.Column("user_id", sa.Integer(), nullable=True),
         sa.Column("subject", sa.String(length=255), nullable=False),
         sa.Column("body_text", sa.Text(), nullable=False),
         sa.Column("body_html", sa.Text(), nullable=True),
@@ -35,14 +34,10 @@ def upgrade() -> None:
         sa.Column("next_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("sent_at", sa.DateTime(timezone=True), nullable=True),
         sa.CheckConstraint("status IN ('queued', 'sent', 'failed')", name=op.f("ck_outbox_status")),
-        sa.ForeignKeyConstraint(
-            ["user_id"], ["user.id"], name=op.f("fk_outbox_user_id_user"), ondelete="CASCADE"
-        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_outbox")),
         sa.UniqueConstraint("key", name=op.f("uq_outbox_key")),
     )
     op.create_index("ix_outbox_status_next", "outbox", ["status", "next_at"], unique=False)
-    op.create_index(op.f("ix_outbox_user_id"), "outbox", ["user_id"], unique=False)
     with op.batch_alter_table("player", schema=None) as batch_op:
         batch_op.add_column(sa.Column("email", sa.String(length=254), nullable=True))
     with op.batch_alter_table("user", schema=None) as batch_op:
@@ -58,6 +53,5 @@ def downgrade() -> None:
         batch_op.drop_column("email")
     with op.batch_alter_table("player", schema=None) as batch_op:
         batch_op.drop_column("email")
-    op.drop_index(op.f("ix_outbox_user_id"), table_name="outbox")
     op.drop_index("ix_outbox_status_next", table_name="outbox")
     op.drop_table("outbox")

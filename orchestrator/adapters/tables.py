@@ -738,7 +738,6 @@ class Outbox(SQLModel, table=True):
     key: str = Field(max_length=200, unique=True)  # idempotency key, e.g. "lineup_due:match:7:team:3"
     kind: str = Field(max_length=32)
     recipient: str = Field(max_length=254)
-    user_id: int | None = _ref("user.id", cascade=True, nullable=True, index=True)
     subject: str = Field(max_length=255)
     body_text: str = Field(sa_type=Text)
     body_html: str | None = Field(default=None, sa_type=Text)

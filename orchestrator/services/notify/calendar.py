@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 from icalendar import Calendar
 from icalendar import Event as VEvent
 
-from orchestrator.adapters.tables import Event, Team
+from orchestrator.adapters.tables import Event, EventStatus, Team
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.services.definitions import definition_or_none
@@ -31,12 +31,12 @@ def _local(at: datetime, zone: ZoneInfo) -> datetime:
     return at.astimezone(zone)
 
 
-def team_calendar(uow: UnitOfWork, *, slug: str, team_id: int, base_url: str) -> bytes:
-    """The feed of ``team_id`` in event ``slug`` (404 when the team is not in that event)."""
-    event = uow.public.visible_event(slug)
+def team_calendar(uow: UnitOfWork, *, team_id: int, base_url: str) -> bytes:
+    """The feed of ``team_id`` (404 for an unknown team or one of an event not yet published)."""
     team = uow.repo.get(Team, team_id)
-    if team is None or event is None or team.event_id != event.id:
-        raise NotFound(f"no team {team_id} in event {slug}")
+    event = uow.repo.get(Event, team.event_id) if team is not None else None
+    if team is None or event is None or event.status == EventStatus.DRAFT.value:
+        raise NotFound(f"no published team {team_id}")
     return _feed(uow, event, team, base_url)
 
 

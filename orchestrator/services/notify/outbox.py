@@ -51,7 +51,6 @@ def queue_mail(
             key=key[:200],
             kind=kind.value,
             recipient=recipient,
-            user_id=user.id if user is not None else None,
             subject=mail.subject,
             body_text=mail.text,
             body_html=mail.html,
