@@ -88,6 +88,18 @@ class NotifyRepository(Repository):
             .order_by(col(User.id))
         ).all()
 
+    def teams_with_mail(self) -> set[int]:
+        """Teams with at least one enabled captain who has an address: the only teams a scan mails."""
+        rows = self.session.exec(
+            select(User.team_id).where(
+                col(User.team_id).is_not(None),
+                User.role == Role.CAPTAIN.value,
+                col(User.disabled).is_(False),
+                col(User.email).is_not(None),
+            )
+        ).all()
+        return {team_id for team_id in rows if team_id is not None}
+
     def players_to_link(self) -> Sequence[tuple[Player, Team, Event]]:
         """Players with an e-mail address and no working link, in events that are published or running."""
         return self.session.exec(
@@ -127,8 +139,14 @@ class NotifyRepository(Repository):
             select(Match).where(Match.round_id == round_id).order_by(col(Match.match_no))
         ).all()
 
-    def teams_with_lineup(self, match_id: int) -> set[int]:
-        return set(self.session.exec(select(Lineup.team_id).where(Lineup.match_id == match_id)).all())
+    def lineups_of_round(self, round_id: int) -> set[tuple[int, int]]:
+        """(match id, team id) of every lineup submitted for the round's matches."""
+        rows = self.session.exec(
+            select(Lineup.match_id, Lineup.team_id)
+            .join(Match, col(Match.id) == Lineup.match_id)
+            .where(Match.round_id == round_id)
+        ).all()
+        return {(match_id, team_id) for match_id, team_id in rows}
 
     def nominating_armageddons(self, now: datetime) -> Sequence[tuple[Armageddon, Duel, Stage, Event]]:
         return self.session.exec(

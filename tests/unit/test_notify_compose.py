@@ -217,3 +217,39 @@ def test_times_are_shown_in_the_event_zone_with_utc_beside_them() -> None:
     assert when(at, zone_of("Europe/Oslo")) == "Mon 1 Jul 2024, 14:00 Europe/Oslo (12:00 UTC)"
     assert when(at, zone_of("UTC")) == "Mon 1 Jul 2024, 12:00 UTC"
     assert when(at, zone_of("Not/AZone")) == "Mon 1 Jul 2024, 12:00 UTC"
+
+
+def test_an_armageddon_waiting_for_a_nomination_mails_the_team_that_has_not_nominated(
+    uow_factory: UnitOfWorkFactory, settings: Settings, event: NotifyEvent, sent: list
+) -> None:
+    from orchestrator.adapters.tables import Armageddon, Duel
+
+    deadline = ROUND_1 + timedelta(days=1, minutes=15)
+    with uow_factory() as uow:
+        duel = uow.repo.add(
+            Duel(
+                stage_id=event.stage_id,
+                key="I",
+                round_name="Final",
+                first_team_id=event.teams["Norway"],
+                second_team_id=event.teams["Sweden"],
+            )
+        )
+        norway_player = uow.session.exec(
+            select(Player).where(Player.team_id == event.teams["Norway"])
+        ).first()
+        assert norway_player is not None
+        uow.repo.add(
+            Armageddon(
+                duel_id=duel.id or 0, category="open", deadline_at=deadline, first_nominee_id=norway_player.id
+            )
+        )
+    now = ROUND_1 + timedelta(days=1)
+    assert _scan(uow_factory, settings, now).get("armageddon_due") == 1
+    (row,) = [r for r in _rows(uow_factory) if r.kind == "armageddon_due"]
+    # Norway (first team) nominated already: only Sweden's captain is asked. 09:15 UTC = 10:15 Oslo.
+    assert row.recipient == "swe@example.org"
+    assert row.subject == "Sweden: nominate your Armageddon player by 10:15 Europe/Oslo"
+    assert f"/captain/duels/{duel.id}/armageddon" in row.body_text
+    # After the deadline nothing more is asked (the default nominee plays).
+    assert _scan(uow_factory, settings, deadline + timedelta(minutes=1)).get("armageddon_due") is None

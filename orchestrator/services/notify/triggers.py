@@ -56,6 +56,7 @@ class _Scan:
     settings: Settings
     now: datetime
     report: ScanReport = field(default_factory=ScanReport)
+    mailed: set[int] = field(default_factory=set)  # teams with a captain who has an address
     _zones: dict[int, ZoneInfo] = field(default_factory=dict)
 
     @property
@@ -70,6 +71,10 @@ class _Scan:
 
     def team(self, team_id: int | None) -> Team | None:
         return self.uow.repo.get(Team, team_id) if team_id is not None else None
+
+    def mailed_team(self, team_id: int | None) -> Team | None:
+        """The team, if any of its captains can get mail (the others are skipped without a query)."""
+        return self.team(team_id) if team_id in self.mailed else None
 
     def to_captains(
         self, kind: Kind, key: str, team: Team, event: Event, facts: Mapping[str, Any], link: str
@@ -97,7 +102,7 @@ class _Scan:
 
 def scan(uow: UnitOfWork, *, now: datetime, settings: Settings) -> ScanReport:
     """Queue every mail that is due now; safe to run again at any time."""
-    run = _Scan(uow, settings, now)
+    run = _Scan(uow, settings, now, mailed=uow.notify.teams_with_mail())
     _lineups(run)
     _armageddons(run)
     for entry in uow.notify.audit_since(CHANGE_ACTIONS, now - timedelta(seconds=settings.notify_lookback_s)):
@@ -120,14 +125,22 @@ def _lineups(run: _Scan) -> None:
         due = deadline - run.now <= timedelta(seconds=settings.notify_lineup_due_s)
         kind = Kind.LINEUP_DUE if due else Kind.LINEUP_OPEN
         zone = run.zone(event)
-        for match in run.uow.notify.matches_of_round(rnd.id or 0):
-            submitted = run.uow.notify.teams_with_lineup(match.id or 0)
+        matches = [
+            m
+            for m in run.uow.notify.matches_of_round(rnd.id or 0)
+            if {m.first_team_id, m.second_team_id} & run.mailed
+        ]
+        submitted = run.uow.notify.lineups_of_round(rnd.id or 0) if matches else set()
+        for match in matches:
             for team_id, opponent_id in (
                 (match.first_team_id, match.second_team_id),
                 (match.second_team_id, match.first_team_id),
             ):
-                team, opponent = run.team(team_id), run.team(opponent_id)
-                if team_id in submitted or team is None or opponent is None or team.withdrawn_at:
+                team = run.mailed_team(team_id)
+                if (match.id, team_id) in submitted or team is None or team.withdrawn_at:
+                    continue
+                opponent = run.team(opponent_id)
+                if opponent is None:
                     continue
                 facts = {
                     "round_name": round_name(rnd),
@@ -150,7 +163,8 @@ def _armageddons(run: _Scan) -> None:
             (False, duel.second_team_id, duel.first_team_id),
         ):
             nominated = arm.first_nominee_id if first else arm.second_nominee_id
-            team, opponent = run.team(team_id), run.team(opponent_id)
+            team = run.mailed_team(team_id)
+            opponent = run.team(opponent_id) if team is not None else None
             if nominated is not None or team is None or opponent is None:
                 continue
             facts = {
@@ -201,7 +215,7 @@ def _stage_pairings(run: _Scan, stage: Stage) -> None:
         return
     zone = run.zone(event)
     for team_id in run.uow.notify.teams_of_stage(stage.id or 0):
-        team = run.team(team_id)
+        team = run.mailed_team(team_id)
         if team is None:
             continue
         lines = [
@@ -221,7 +235,7 @@ def _round_pairings(run: _Scan, rnd: Round) -> None:
     zone = run.zone(event)
     for match in run.uow.notify.matches_of_round(rnd.id or 0):
         for team_id in (match.first_team_id, match.second_team_id):
-            team = run.team(team_id)
+            team = run.mailed_team(team_id)
             if team is None:
                 continue
             facts = {
@@ -261,7 +275,7 @@ def _corrected(run: _Scan, entry: AuditLog, board: Board) -> None:
         "reason": entry.reason or "none given",
     }
     for team_id in (match.first_team_id, match.second_team_id):
-        team = run.team(team_id)
+        team = run.mailed_team(team_id)
         if team is not None:
             key = f"result_corrected:audit:{entry.id}:team:{team_id}"
             run.to_captains(Kind.RESULT_CORRECTED, key, team, event, facts, link)
@@ -275,7 +289,7 @@ def _appeal(run: _Scan, appeal: Appeal) -> None:
     event, facts, link = found
     facts |= {"outcome": appeal.status, "decision": appeal.decision or ""}
     for team_id in (match.first_team_id, match.second_team_id):
-        team = run.team(team_id)
+        team = run.mailed_team(team_id)
         if team is not None:
             key = f"appeal_decided:appeal:{appeal.id}:team:{team_id}"
             run.to_captains(Kind.APPEAL_DECIDED, key, team, event, facts, link)
