@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from orchestrator.adapters.tables import Outbox
 from orchestrator.services.notify.compose import compose
 from orchestrator.services.notify.kinds import Kind
+from tests.support.server import LiveServer
 
 FACTS = {
     "event_name": "Small Test Cup",
@@ -53,3 +55,44 @@ def test_the_lineup_due_mail_reads_well_on_a_phone_and_a_desktop(
         Path(target).mkdir(parents=True, exist_ok=True)
         shutil.copy(file, Path(target) / file.name)
     context.close()
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 900)])
+def test_the_account_and_outbox_pages_have_no_serious_accessibility_violation(
+    browser: object, live_server: LiveServer, width: int, height: int
+) -> None:
+    from orchestrator.adapters.tables import Role
+    from orchestrator.services.accounts.users import create_user
+    from tests.support.accessibility import axe, failing, report, violations
+    from tests.support.browser import log_in
+    from tests.support.web import PASSWORD
+
+    with live_server.uow_factory() as uow:
+        if uow.users.get_by_username("mailadmin") is None:
+            create_user(uow, username="mailadmin", password=PASSWORD, role=Role.ADMIN)
+            mail = compose(Kind.LINEUP_DUE, FACTS, link=LINK)
+            # Stored directly: queue_mail would also queue its sending job in this test process.
+            uow.repo.add(
+                Outbox(
+                    key="e2e-mail",
+                    kind="lineup_due",
+                    recipient="nor@example.org",
+                    subject=mail.subject,
+                    body_text=mail.text,
+                    status="failed",
+                    attempts=1,
+                    last_error="550 5.1.1 Mailbox unavailable",
+                )
+            )
+    runner = axe()
+    context = browser.new_context(viewport={"width": width, "height": height})  # type: ignore[attr-defined]
+    page = context.new_page()
+    log_in(page, live_server.base_url, "mailadmin", PASSWORD)
+    found = {
+        name: violations(page, live_server.base_url + path, runner)
+        for name, path in {"account": "/account", "outbox": "/staff/outbox"}.items()
+    }
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    context.close()
+    assert not failing(found), report(found, width)
+    assert overflow <= 0, f"the outbox page scrolls sideways at {width}px"

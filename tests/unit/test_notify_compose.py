@@ -38,7 +38,7 @@ ROUND_1 = datetime(2024, 3, 2, 9, 0, tzinfo=UTC)
 
 
 @pytest.fixture
-def event(uow_factory: UnitOfWorkFactory) -> NotifyEvent:
+def event(uow_factory: UnitOfWorkFactory, sent: list) -> NotifyEvent:
     return notify_event(uow_factory)
 
 
