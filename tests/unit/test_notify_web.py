@@ -196,3 +196,23 @@ def test_the_team_calendar_lists_rounds_deadlines_and_armageddon_nominations(
     captain, _ = login(app, "cap-nor")
     home = captain.get("/captain").text
     assert f'href="/teams/{norway}/calendar.ics"' in home and 'href="/account"' in home
+
+
+def test_staff_may_give_the_captains_address_with_the_invitation(app: FastAPI, event: NotifyEvent) -> None:
+    finland = event.teams["Finland"]  # no captain yet
+    staff, token = login(app, "anna")
+    bad = staff.post(
+        f"/staff/teams/{finland}/captain-invitation",
+        data={"csrf_token": token, "event_id": str(event.event_id), "email": "no address"},
+    )
+    assert bad.status_code == 422
+    with app.state.uow_factory() as uow:
+        assert list(uow.notify.captains_of_team(finland)) == []  # refused whole: no account either
+    page = staff.post(
+        f"/staff/teams/{finland}/captain-invitation",
+        data={"csrf_token": token, "event_id": str(event.event_id), "email": "fin@example.org"},
+    )
+    assert page.status_code == 200 and "/invitation/" in page.text
+    with app.state.uow_factory() as uow:
+        (captain,) = uow.notify.captains_of_team(finland)
+        assert captain.email == "fin@example.org"

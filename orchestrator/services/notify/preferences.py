@@ -74,6 +74,19 @@ def set_preferences(uow: UnitOfWork, *, user: AuthUser, email: str | None, off: 
     return _of(row)
 
 
+def set_user_email(uow: UnitOfWork, *, user_id: int, email: str | None, actor: str) -> None:
+    """Staff store a captain's address when inviting them (an empty one leaves the stored one); audited."""
+    address = clean_address(email)
+    row = uow.repo.get_or_raise(User, user_id)
+    if address is None or address == row.email:
+        return
+    old = row.email
+    row.email = address
+    uow.session.add(row)
+    uow.flush()
+    uow.audit.change(row, "user.notifications", actor=actor, old={"email": old}, new={"email": address})
+
+
 def set_player_email(uow: UnitOfWork, *, player_id: int, email: str | None, actor: str) -> Player:
     """Staff store a player's address (for "link your game-server account"); audited."""
     address = clean_address(email)
