@@ -191,3 +191,28 @@ def test_an_unwritable_folder_is_a_temporary_failure(tmp_path: Path) -> None:
     message["Message-ID"] = "<a@b>"
     with pytest.raises(MailTemporary, match="cannot write"):
         FolderMailer(blocker / "mail").send(message)
+
+
+def test_a_key_another_transaction_queued_first_is_skipped_not_an_error(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    """Two scans at once: the unique key refuses the second insert; the rest of its transaction stays."""
+
+    def row(subject: str) -> Outbox:
+        return Outbox(
+            key="same-key", kind="pairings", recipient="a@example.org", subject=subject, body_text="t"
+        )
+
+    with uow_factory() as uow:
+        first = uow.notify.add_outbox(row("first"))
+        assert first is not None
+        assert uow.notify.add_outbox(row("second")) is None
+        kept = uow.notify.add_outbox(
+            Outbox(
+                key="other-key", kind="pairings", recipient="a@example.org", subject="third", body_text="t"
+            )
+        )
+        assert kept is not None
+    with uow_factory() as uow:
+        subjects = sorted(r.subject for r in uow.session.exec(select(Outbox)).all())
+    assert subjects == ["first", "third"]
