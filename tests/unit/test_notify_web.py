@@ -216,3 +216,8 @@ def test_staff_may_give_the_captains_address_with_the_invitation(app: FastAPI, e
     with app.state.uow_factory() as uow:
         (captain,) = uow.notify.captains_of_team(finland)
         assert captain.email == "fin@example.org"
+
+
+def test_the_staff_events_page_links_the_outbox(app: FastAPI) -> None:
+    staff, _ = login(app, "anna")
+    assert 'href="/staff/outbox"' in staff.get("/staff/events").text
