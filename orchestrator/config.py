@@ -102,6 +102,23 @@ class Settings(BaseSettings):
     chesscom_url: str = "https://api.chess.com"
     chesscom_user_agent: str = CHESSCOM_PLACEHOLDER_AGENT
 
+    # E-mail notifications (docs/notifications.md). Without smtp_host each mail is written as an .eml file
+    # to data_dir/mail (the embedded default). smtp_security: starttls (port 587), tls (465) or none.
+    smtp_host: str = ""
+    smtp_port: int = 587
+    smtp_user: str = ""
+    smtp_password: SecretStr = SecretStr("")  # never logged or shown
+    smtp_security: str = "starttls"
+    smtp_timeout_s: float = 10.0
+    mail_from: str = "Olympiad <olympiad@localhost>"
+    mail_max_attempts: int = 6  # a mail the server keeps refusing for now (4xx) fails after this many
+    mail_retry_s: float = 60.0  # wait before the 2nd attempt, doubled for each later one
+    mail_retry_max_s: float = 3600.0
+    notify_lineup_open_s: int = 24 * 3600  # "lineup open" once the deadline is this close (if none is in)
+    notify_lineup_due_s: int = 15 * 60  # "lineup due" goes this long before the deadline (if still missing)
+    beat_notify_s: float = 60.0  # how often beat runs notify.scan
+    notify_lookback_s: int = 2 * 24 * 3600  # how far back notify.scan reads the audit log for changes
+
     # Stand-in game server behaviour
     standin_speed: float = 1.0  # game-clock seconds per real second multiplier
     standin_faults: str = ""  # comma list: 429,500,slow,truncate,aborted,nostart
@@ -140,6 +157,8 @@ class Settings(BaseSettings):
                 raise ValueError("refusing to start in production: " + " ".join(problems))
         if self.environment == "production" and self.gameserver_retry_scale < 1:
             raise ValueError("OLYMPIAD_GAMESERVER_RETRY_SCALE below 1 is for tests only (429 waits >= 60 s)")
+        if self.smtp_security not in ("starttls", "tls", "none"):
+            raise ValueError("OLYMPIAD_SMTP_SECURITY must be starttls, tls or none")
         if self.armageddon_default_colour not in ("white", "black"):
             raise ValueError("OLYMPIAD_ARMAGEDDON_DEFAULT_COLOUR must be white or black")
         return self

@@ -15,7 +15,7 @@ from celery.signals import worker_init, worker_process_init
 
 from orchestrator.config import get_settings
 from orchestrator.services import live_redis
-from orchestrator.services.queue import OPEN_DUE, PLAYOFF_TICK, RECONCILE
+from orchestrator.services.queue import NOTIFY_SCAN, OPEN_DUE, PLAYOFF_TICK, RECONCILE
 
 settings = get_settings()
 
@@ -44,6 +44,7 @@ celery_app.conf.update(
         "open-due-rounds": {"task": OPEN_DUE, "schedule": settings.beat_open_due_s},
         "reconcile-open-games": {"task": RECONCILE, "schedule": settings.beat_reconcile_s},
         "playoff-tick": {"task": PLAYOFF_TICK, "schedule": settings.beat_playoff_s},
+        "notify-scan": {"task": NOTIFY_SCAN, "schedule": settings.beat_notify_s},
     },
 )
 app = celery_app  # ``celery -A workers.app`` finds ``app``

@@ -79,3 +79,13 @@ def playoff_advance(self: Any, stage_id: int) -> None:
 @celery_app.task(name=jobs.PLAYOFF_TICK, bind=True)
 def playoff_tick(self: Any) -> None:
     _run(self, jobs.PLAYOFF_TICK)
+
+
+@celery_app.task(name=jobs.NOTIFY_SCAN, bind=True)
+def notify_scan(self: Any) -> None:
+    _run(self, jobs.NOTIFY_SCAN)
+
+
+@celery_app.task(name=jobs.NOTIFY_SEND, bind=True)
+def notify_send(self: Any, outbox_id: int) -> None:
+    _run(self, jobs.NOTIFY_SEND, outbox_id)

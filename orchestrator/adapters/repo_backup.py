@@ -54,6 +54,7 @@ EVENT_TABLE = _schema.Event.__tablename__
 # Tables that hold no event's rows, each with the reason it stays out of an archive.
 EXCLUDED_TABLES: dict[str, str] = {
     "login_attempt": "login throttling by username and address, kept one day; belongs to no event",
+    "outbox": "e-mails sent or waiting (docs/notifications.md): a mail log of this server, not event data",
 }
 
 # Columns never written to an archive; a restored row takes the column's default (NULL, or 1).

@@ -226,6 +226,8 @@ class User(SQLModel, table=True):
     session_generation: int = Field(default=1)
     created_at: datetime = _at()
     last_login_at: datetime | None = _at(nullable=True)
+    email: str | None = Field(default=None, max_length=254)  # where notifications go (docs/notifications.md)
+    notify_off: list[str] = Field(default_factory=list, sa_type=JSON)  # notification kinds turned off
 
 
 class LoginAttempt(SQLModel, table=True):
@@ -337,6 +339,7 @@ class Player(SQLModel, table=True):
     title: str | None = Field(default=None, max_length=3)
     federation: str | None = Field(default=None, max_length=3)
     k_factor: int | None = Field(default=None)
+    email: str | None = Field(default=None, max_length=254)  # for "link your account" (notifications)
 
     @classmethod
     def of(cls, event_id: int, team_id: int, entry: domain_teams.RosterEntry) -> "Player":
@@ -719,6 +722,34 @@ class GameserverBulk(SQLModel, table=True):
     updated_at: datetime = _at()
 
 
+class OutboxStatus(StrEnum):
+    QUEUED = "queued"
+    SENT = "sent"
+    FAILED = "failed"
+
+
+class Outbox(SQLModel, table=True):
+    """One e-mail to send (docs/notifications.md); ``key`` keeps a re-run job from queuing it twice."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (one_of("status", OutboxStatus), Index("ix_outbox_status_next", "status", "next_at"))
+
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(max_length=200, unique=True)  # idempotency key, e.g. "lineup_due:match:7:team:3"
+    kind: str = Field(max_length=32)
+    recipient: str = Field(max_length=254)
+    subject: str = Field(max_length=255)
+    body_text: str = Field(sa_type=Text)
+    body_html: str | None = Field(default=None, sa_type=Text)
+    status: str = Field(default=OutboxStatus.QUEUED.value, max_length=8)
+    attempts: int = Field(default=0)
+    last_error: str | None = Field(default=None, sa_type=Text)  # the server's reply; never a secret
+    created_at: datetime = _at()
+    updated_at: datetime = _at()
+    next_at: datetime | None = _at(nullable=True)  # a queued mail is not tried before this
+    sent_at: datetime | None = _at(nullable=True)
+
+
 ALL_TABLES: tuple[type[SQLModel], ...] = (
     User,
     LoginAttempt,
@@ -745,4 +776,5 @@ ALL_TABLES: tuple[type[SQLModel], ...] = (
     Armageddon,
     PlayerLink,
     GameserverBulk,
+    Outbox,
 )

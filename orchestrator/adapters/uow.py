@@ -20,6 +20,7 @@ from orchestrator.adapters.repo_backup import BackupRepository
 from orchestrator.adapters.repo_dashboard import DashboardRepository
 from orchestrator.adapters.repo_demo import DemoRepository
 from orchestrator.adapters.repo_gameserver import GameserverRepository
+from orchestrator.adapters.repo_notify import NotifyRepository
 from orchestrator.adapters.repo_playoff import PlayoffRepository
 from orchestrator.adapters.repo_public import PublicRepository
 from orchestrator.adapters.repo_results import ResultsRepository
@@ -67,6 +68,7 @@ class UnitOfWork:
     demo: DemoRepository
     backup: BackupRepository
     dashboard: DashboardRepository
+    notify: NotifyRepository
 
     def __init__(self, session_factory: SessionFactory | None = None, *, settings: Settings | None = None):
         self._session_factory = session_factory or get_session_factory(settings)
@@ -99,6 +101,7 @@ class UnitOfWork:
         self.backup = BackupRepository(self.session)
         self.scheduler = SchedulerRepository(self.session)
         self.dashboard = DashboardRepository(self.session)
+        self.notify = NotifyRepository(self.session)
         return self
 
     def __exit__(

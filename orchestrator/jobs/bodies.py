@@ -24,11 +24,14 @@ from orchestrator.services.gameserver.gameserver import (
     pull_round_results,
     reconcile_open_games,
 )
+from orchestrator.services.notify.run import run_scan, send_one
 from orchestrator.services.playoff.read import bracket_view
 from orchestrator.services.playoff.sync import advance_stage_bracket
 from orchestrator.services.queue import (
     ADVANCE_STAGE,
     CREATE_GAMES,
+    NOTIFY_SCAN,
+    NOTIFY_SEND,
     OPEN_DUE,
     PLAYOFF_ADVANCE,
     PLAYOFF_TICK,
@@ -42,7 +45,7 @@ from orchestrator.services.results.standings import recompute_pool
 log = logging.getLogger(__name__)
 
 # Beat's schedule (workers/app.py) and periodic_tick's order: open rounds, pull results, move play-offs.
-PERIODIC = (OPEN_DUE, RECONCILE, PLAYOFF_TICK)
+PERIODIC = (OPEN_DUE, RECONCILE, PLAYOFF_TICK, NOTIFY_SCAN)
 
 # PostgreSQL aborts one of two transactions that wait for each other (deadlock_detected) or, under a
 # stricter isolation level, one that read what another changed (serialization_failure): run it again.
@@ -125,6 +128,15 @@ def _playoff_tick(rt: Runtime, *, attempt: int, now: datetime | None = None) -> 
     return None
 
 
+def _notify_scan(rt: Runtime, *, attempt: int, now: datetime | None = None) -> float | None:
+    run_scan(rt.uow_factory, now=now or utcnow(), settings=rt.settings)
+    return None
+
+
+def _notify_send(rt: Runtime, outbox_id: int, *, attempt: int) -> float | None:
+    return send_one(rt.uow_factory, outbox_id=outbox_id, settings=rt.settings)
+
+
 def periodic_tick(now: datetime | None = None) -> list[str]:
     """Run every periodic job once, in this process, in beat's order; returns the names that failed.
 
@@ -152,4 +164,6 @@ JOBS: dict[str, Callable[..., float | None]] = {
     ADVANCE_STAGE: _advance_stage,
     PLAYOFF_ADVANCE: _playoff_advance,
     PLAYOFF_TICK: _playoff_tick,
+    NOTIFY_SCAN: _notify_scan,
+    NOTIFY_SEND: _notify_send,
 }

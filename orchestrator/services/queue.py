@@ -22,6 +22,8 @@ RECOMPUTE_POOL = "standings.recompute_pool"
 ADVANCE_STAGE = "stages.advance"
 PLAYOFF_ADVANCE = "playoff.advance"
 PLAYOFF_TICK = "playoff.tick"
+NOTIFY_SCAN = "notify.scan"  # what changed or is due → mails in the outbox (docs/notifications.md)
+NOTIFY_SEND = "notify.send"  # send one outbox row
 TASK_NAMES = (
     OPEN_DUE,
     CREATE_GAMES,
@@ -31,6 +33,8 @@ TASK_NAMES = (
     ADVANCE_STAGE,
     PLAYOFF_ADVANCE,
     PLAYOFF_TICK,
+    NOTIFY_SCAN,
+    NOTIFY_SEND,
 )
 
 Job = tuple[str, tuple[int, ...], float | None]  # name, ids, countdown

@@ -23,6 +23,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from orchestrator.adapters.mailer import mailer_for
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings, get_settings, secret_key_of
 from orchestrator.db import REPO_ROOT, get_session_factory, init_db, is_sqlite
@@ -41,6 +42,7 @@ from orchestrator.web import (
     routes_chesscom,
     routes_late_changes,
     routes_links,
+    routes_notify,
     routes_playoff,
     routes_public,
     routes_public_combined,
@@ -243,6 +245,8 @@ _ROUTERS = (
     routes_staff_swiss.router,
     olympiad_pages,  # board prizes, ratings, players, rating files (docs/board-prizes.md, docs/ratings.md)
     olympiad_api,
+    routes_notify.router,  # account notifications, staff outbox, team calendar (docs/notifications.md)
+    routes_notify.api,
 )
 
 
@@ -288,6 +292,7 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
         live_redis.install_publisher(settings)  # other processes' spectators hear this one's changes
         listener = live_redis.start_listener(settings)
         scheduler = _start_eager_scheduler(settings, _app.state.uow_factory)
+        log.info("notifications: %s", mailer_for(settings).describe())  # where mail goes (never a password)
         yield
         if scheduler is not None:
             scheduler.stop()

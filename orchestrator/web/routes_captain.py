@@ -14,6 +14,7 @@ from starlette.responses import RedirectResponse, Response
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import StaleEdit, ValidationFailed
+from orchestrator.services.notify.preferences import set_user_email
 from orchestrator.services.playoff import armageddon, forms
 from orchestrator.services.read import times
 from orchestrator.services.read.dashboard import timezone_of
@@ -173,8 +174,10 @@ def invite(
     user: AuthUser = require_staff(),
     username: str = Form(default=""),
     event_id: int = Form(default=0),
+    email: str = Form(default=""),
 ) -> Response:
-    """Create the captain's account (or a fresh link for it) and show the invitation link once."""
+    """Create the captain's account (or a fresh link for it) and show the invitation link once; an address
+    given is stored for notifications (docs/notifications.md)."""
     settings = get_settings(request)
     with get_uow_factory(request)() as uow:
         user_id, token = captains.create_captain_invitation(
@@ -185,6 +188,7 @@ def invite(
             username=username.strip() or None,
             settings=settings,
         )
+        set_user_email(uow, user_id=user_id, email=email, actor=user.username)
         accounts = captains.captain_accounts(uow, event_id=event_id) if event_id else []
     link = f"{settings.public_base_url.rstrip('/')}/invitation/{token}"
     return render(

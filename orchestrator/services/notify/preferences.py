@@ -1,0 +1,107 @@
+"""A user's e-mail address and the kinds of notification they turned off (the account page)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from orchestrator.adapters.tables import Player, User
+from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.services.accounts.users import AuthUser
+from orchestrator.services.errors import ValidationFailed
+from orchestrator.services.notify.kinds import CAPTAIN_KINDS, known_kinds
+
+_ADDRESS = re.compile(r"[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;.]+")
+MAX_ADDRESS = 254
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    kind: str
+    label: str
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Preferences:
+    email: str | None
+    choices: tuple[Choice, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "email": self.email,
+            "kinds": {choice.kind: choice.on for choice in self.choices},
+            "labels": {choice.kind: choice.label for choice in self.choices},
+        }
+
+
+def clean_address(text: str | None) -> str | None:
+    """The address as stored (None when empty); a clear 422 for one that cannot be an address."""
+    address = (text or "").strip()
+    if not address:
+        return None
+    if len(address) > MAX_ADDRESS or not _ADDRESS.fullmatch(address):
+        raise ValidationFailed(["e-mail address: write one address like name@example.org"])
+    return address
+
+
+def _of(row: User) -> Preferences:
+    off = set(row.notify_off or [])
+    return Preferences(
+        email=row.email,
+        choices=tuple(
+            Choice(kind.value, label, kind.value not in off) for kind, label in CAPTAIN_KINDS.items()
+        ),
+    )
+
+
+def preferences_of(uow: UnitOfWork, *, user: AuthUser) -> Preferences:
+    return _of(uow.repo.get_or_raise(User, user.id))
+
+
+def set_preferences(uow: UnitOfWork, *, user: AuthUser, email: str | None, off: list[str]) -> Preferences:
+    """Store the address and the kinds turned off (unknown kinds are ignored); audited."""
+    address = clean_address(email)
+    row = uow.repo.get_or_raise(User, user.id)
+    old = {"email": row.email, "notify_off": list(row.notify_off or [])}
+    row.email, row.notify_off = address, known_kinds(off)
+    uow.session.add(row)
+    uow.flush()
+    new = {"email": row.email, "notify_off": row.notify_off}
+    if new != old:
+        uow.audit.change(row, "user.notifications", actor=user.username, old=old, new=new)
+    return _of(row)
+
+
+def set_user_email(uow: UnitOfWork, *, user_id: int, email: str | None, actor: str) -> None:
+    """Staff store a captain's address when inviting them (an empty one leaves the stored one); audited."""
+    address = clean_address(email)
+    row = uow.repo.get_or_raise(User, user_id)
+    if address is None or address == row.email:
+        return
+    old = row.email
+    row.email = address
+    uow.session.add(row)
+    uow.flush()
+    uow.audit.change(row, "user.notifications", actor=actor, old={"email": old}, new={"email": address})
+
+
+def set_player_email(uow: UnitOfWork, *, player_id: int, email: str | None, actor: str) -> Player:
+    """Staff store a player's address (for "link your game-server account"); audited."""
+    address = clean_address(email)
+    player = uow.repo.get_or_raise(Player, player_id)
+    old = player.email
+    player.email = address
+    uow.session.add(player)
+    uow.flush()
+    if old != address:
+        uow.audit.change(
+            player,
+            "player.email",
+            actor=actor,
+            event_id=player.event_id,
+            old={"email": old},
+            new={"email": address},
+        )
+    return player
