@@ -31,6 +31,7 @@ from orchestrator.jobs.scheduler import EagerScheduler
 from orchestrator.services import live_redis
 from orchestrator.services.errors import NotAuthenticated, ServiceError, StaleEdit, ValidationFailed
 from orchestrator.web import (
+    i18n,
     routes_api_playoff,
     routes_api_public,
     routes_api_results,
@@ -39,6 +40,7 @@ from orchestrator.web import (
     routes_auth,
     routes_captain,
     routes_chesscom,
+    routes_language,
     routes_late_changes,
     routes_links,
     routes_playoff,
@@ -221,6 +223,7 @@ def _start_eager_scheduler(settings: Settings, uow_factory: Any) -> Any:
 _ROUTERS = (
     routes_auth.router,
     routes_auth.api,
+    routes_language.router,
     routes_links.router,
     routes_public.router,
     routes_api_public.router,
@@ -312,6 +315,7 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
         directory=str(TEMPLATES_DIR), context_processors=[_template_context]
     )
     timefmt.install(app.state.templates.env)  # times in the event's zone (and the reader's)
+    i18n.install(app.state.templates.env)  # the reader's language (web/i18n.py, docs/translations.md)
 
     _add_middleware(app, settings)
     app.add_exception_handler(ServiceError, _service_error)
