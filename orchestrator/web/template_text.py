@@ -28,6 +28,8 @@ _RAW_START = re.compile(r"\{%-?\s*raw\s*-?%\}")
 _RAW_END = re.compile(r"\{%-?\s*endraw\s*-?%\}")
 _ENTITY = re.compile(r"&(#\d+|#x[0-9a-fA-F]+|[a-zA-Z]+);")
 _ATTRIBUTE = re.compile(r'(\s(?:title|aria-label|placeholder|alt|label)=")([^"]*)(")')
+_ATTRIBUTE_LIST = re.compile(r'(?:[\w-]+="[^"]*"\s*)+')  # a macro that writes attributes
+_CODE = re.compile(r"<(code|kbd|samp)\b", re.IGNORECASE)
 _PATH = re.compile(r"/[\w./?=&-]*")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _RESERVED = {"_", "gettext", "ngettext", "trimmed", "notrimmed", "pluralize", "num", "loop"}
@@ -66,7 +68,7 @@ def has_words(text: str) -> bool:
     """Whether literal text has a letter in it (entities such as ``&nbsp;`` are not words, nor is an
     address such as ``/events/{{ slug }}/stages``)."""
     text = _ENTITY.sub("", text).strip()
-    if _PATH.fullmatch(text):
+    if _PATH.fullmatch(text) or _ATTRIBUTE_LIST.fullmatch(text):
         return False
     return any(ch.isalpha() for ch in text)
 
@@ -135,12 +137,13 @@ def scan(source: str) -> tuple[str, list[Unmarked]]:
     tag: list[str] = []
     raw_until = ""
     line = 1
+    last_tag = [""]  # the HTML tag before the run: text inside <code> is not translated
 
     def flush() -> None:
         if not run:
             return
         literal = "".join(text for kind, text in run if kind == "data")
-        if has_words(literal):
+        if has_words(literal) and not _CODE.match(last_tag[0]):
             found.append(Unmarked(line - literal.count("\n"), " ".join(literal.split())))
             out.append(wrap(run))
         else:
@@ -183,6 +186,7 @@ def scan(source: str) -> tuple[str, list[Unmarked]]:
                 tag.append(text[i : j + 1])
                 whole = "".join(tag)
                 out.append(_attributes(whole, line, found))
+                last_tag[0] = whole
                 line += text[i : j + 1].count("\n")
                 name = re.match(r"<\s*([a-zA-Z0-9]+)", whole)
                 if name and name.group(1).lower() in ("script", "style"):
