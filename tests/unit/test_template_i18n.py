@@ -40,10 +40,18 @@ def test_the_check_finds_text_and_attributes_and_leaves_numbers_symbols_and_expr
     assert unmarked(marked) == []
 
 
-def _messages(path: Path) -> dict[str, str]:
+def _messages(path: Path) -> dict[str, tuple[str, ...]]:
+    """msgid (a plural's singular) → its forms: the msgid and plural, or the translations."""
     with path.open("rb") as handle:
         catalog = read_po(handle)
-    return {str(m.id): str(m.string) for m in catalog if m.id}
+    found: dict[str, tuple[str, ...]] = {}
+    for m in catalog:
+        if not m.id:
+            continue
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        found[str(ids[0])] = tuple(str(x) for x in (strings if path.suffix == ".po" else ids))
+    return found
 
 
 def test_the_template_catalogue_is_current() -> None:
@@ -66,11 +74,12 @@ def test_the_template_catalogue_is_current() -> None:
 def test_each_catalogue_translates_every_message_with_its_placeholders(lang: str) -> None:
     template = _messages(POT)
     catalogue = _messages(i18n.LOCALE_DIR / lang / "LC_MESSAGES" / "messages.po")
-    missing = [msgid for msgid in template if not catalogue.get(msgid)]
+    missing = [msgid for msgid in template if not all(catalogue.get(msgid, ("",)))]
     assert missing == [], f"{len(missing)} messages without a {lang} translation"
     broken = [
         msgid
-        for msgid in template
-        if set(PLACEHOLDER.findall(msgid)) != set(PLACEHOLDER.findall(catalogue[msgid]))
+        for msgid, forms in template.items()
+        for translated in catalogue[msgid]
+        if set(PLACEHOLDER.findall(forms[-1])) != set(PLACEHOLDER.findall(translated))
     ]
     assert broken == [], f"{lang}: placeholders differ"
