@@ -59,7 +59,13 @@ def test_the_footer_switch_turns_the_page_portuguese_and_remembers_it(
 
 @pytest.mark.parametrize(("width", "height", "name"), [(390, 844, "phone"), (1280, 900, "desktop")])
 def test_the_portuguese_pool_page_fits_the_screen(
-    browser: Any, live_server: LiveServer, seeded: SeededPool, width: int, height: int, name: str, tmp_path: Path
+    browser: Any,
+    live_server: LiveServer,
+    seeded: SeededPool,
+    width: int,
+    height: int,
+    name: str,
+    tmp_path: Path,
 ) -> None:
     context = browser.new_context(viewport={"width": width, "height": height}, locale="pt-PT")
     page = context.new_page()
