@@ -56,7 +56,7 @@ from orchestrator.web import (
 )
 from orchestrator.web.auth import PUBLIC, allow_public, current_user, register_route_rule
 from orchestrator.web.csrf import csrf_token
-from orchestrator.web.deps import current_value_json, render, wants_json
+from orchestrator.web.deps import current_value_json, language_of, render, wants_json
 from orchestrator.web.page_cache import PageCache, PageCacheMiddleware
 from orchestrator.web.routes_public_olympiad import api as olympiad_api
 from orchestrator.web.routes_public_olympiad import pages as olympiad_pages
@@ -167,7 +167,8 @@ def _error_response(request: Request, status_code: int, message: str, **extra: A
         current_user(request)  # cached when the route's rule already ran
     except Exception:  # the error page must render even when the database is down
         request.state.user = None
-    context = {"status_code": status_code, "message": message, **extra}
+    i18n.use(language_of(request))
+    context = {"status_code": status_code, "message": i18n.gettext(message), **extra}  # the web layer's own
     return render(request, "error.html", context, status_code=status_code)
 
 
@@ -191,8 +192,8 @@ async def _service_error(request: Request, exc: Exception) -> Response:
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
     messages = {
-        404: "This page does not exist.",
-        405: "This action is not available here.",
+        404: i18n.N_("This page does not exist."),
+        405: i18n.N_("This action is not available here."),
         413: TOO_LARGE,
     }
     message = messages.get(exc.status_code, str(exc.detail))
@@ -208,7 +209,7 @@ async def _validation_error(request: Request, exc: Exception) -> Response:
         f"{'.'.join(str(p) for p in error.get('loc', ())[1:]) or 'request'}: {error.get('msg', 'invalid')}"
         for error in exc.errors()
     ]
-    return _error_response(request, 422, "The request could not be read.", problems=problems)
+    return _error_response(request, 422, i18n.N_("The request could not be read."), problems=problems)
 
 
 def _start_eager_scheduler(settings: Settings, uow_factory: Any) -> Any:

@@ -95,6 +95,12 @@ def translations(lang: str) -> NullTranslations:
     return Translations(buffer)
 
 
+def N_(message: str) -> str:
+    """gettext's usual marker: put a message of the web layer in the catalogues; ``gettext`` translates
+    it where it is shown."""
+    return message
+
+
 def gettext(message: str) -> str:
     return translations(current()).ugettext(message)
 
@@ -131,7 +137,7 @@ def localize(value: Any) -> Any:
 
 
 def date_text(moment: datetime | None, with_day: bool = True) -> str:
-    """A moment as the reader's locale writes a date and time (``sex., 4 de dez. de 2026, 14:00``)."""
+    """A moment as the reader's locale writes a date and time (``sex. 4 dez. 2026, 14:00``)."""
     if moment is None:
         return ""
     lang = current()

@@ -19,6 +19,7 @@ from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
 from orchestrator.services.read import times
+from orchestrator.web.i18n import gettext
 
 TZ_COOKIE = "tz"
 
@@ -46,7 +47,8 @@ def when(context: Context, moment: datetime | None, default: str = "—") -> Mar
     shown = times.moment_text(moment, event_zone_of(context), reader)
     html = f'<time datetime="{escape(shown.iso)}">{escape(shown.event_text)}</time>'
     if shown.reader_text:
-        html += f' <span class="reader-time">(your time {escape(shown.reader_text)})</span>'
+        yours = escape(gettext("(your time %(time)s)")) % {"time": shown.reader_text}
+        html += f' <span class="reader-time">{yours}</span>'
     return Markup(html)
 
 

@@ -128,3 +128,25 @@ def test_cached_pages_do_not_leak_one_language_to_another(
         seeded.pool_path, headers={"Accept-Language": "pt", "If-None-Match": english.headers["etag"]}
     )
     assert check.status_code == 200 and html_lang(check.text) == "pt"
+
+
+def test_the_web_layers_own_error_message_is_translated_on_the_page_not_in_the_api(
+    client: TestClient,
+) -> None:
+    page = client.get("/no/such/page", headers={"Accept-Language": "tr"})
+    assert page.status_code == 404 and html_lang(page.text) == "tr"
+    assert "Bu sayfa mevcut değil." in page.text and "Bulunamadı" in page.text
+    api = client.get("/api/v1/no/such/thing", headers={"Accept-Language": "tr"})
+    assert api.status_code == 404 and api.json()["detail"] == "This page does not exist."
+
+
+def test_plural_forms_follow_the_count(client: TestClient) -> None:
+    """A counted noun is a plural message, not an English "s" suffix: Norwegian "1 gruppe", "2 grupper"."""
+    i18n.use("nb")
+    template = client.app.state.templates.env.from_string(  # type: ignore[attr-defined]
+        "{% trans pool_count=n %}{{ pool_count }} pool"
+        "{% pluralize pool_count %}{{ pool_count }} pools{% endtrans %}"
+    )
+    assert [template.render(n=n) for n in (1, 2)] == ["1 gruppe", "2 grupper"]
+    i18n.use("en")
+    assert [template.render(n=n) for n in (1, 2)] == ["1 pool", "2 pools"]
