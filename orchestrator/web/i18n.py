@@ -188,5 +188,6 @@ def install(env: Any) -> None:
     env.filters["date_text"] = date_text
     env.filters["day_text"] = day_text
     env.filters["number"] = number
+    env.filters["translated"] = gettext  # a text from the Python side that is in the catalogues
     env.globals["languages"] = LANGUAGES
     env.globals["current_lang"] = current

@@ -83,3 +83,12 @@ def test_each_catalogue_translates_every_message_with_its_placeholders(lang: str
         if set(PLACEHOLDER.findall(forms[-1])) != set(PLACEHOLDER.findall(translated))
     ]
     assert broken == [], f"{lang}: placeholders differ"
+
+
+def test_every_tiebreak_heading_and_meaning_of_the_registry_is_in_the_catalogues() -> None:
+    from orchestrator.domain.tiebreaks import TIEBREAKS
+    from orchestrator.web.domain_text import TIEBREAK_TEXT
+
+    registry = {entry.short for entry in TIEBREAKS.values()} | {entry.meaning for entry in TIEBREAKS.values()}
+    assert registry <= set(TIEBREAK_TEXT)
+    assert registry <= set(_messages(POT))
