@@ -142,11 +142,13 @@ def test_the_web_layers_own_error_message_is_translated_on_the_page_not_in_the_a
 
 def test_plural_forms_follow_the_count(client: TestClient) -> None:
     """A counted noun is a plural message, not an English "s" suffix: Norwegian "1 gruppe", "2 grupper"."""
-    i18n.use("nb")
     template = client.app.state.templates.env.from_string(  # type: ignore[attr-defined]
         "{% trans pool_count=n %}{{ pool_count }} pool"
         "{% pluralize pool_count %}{{ pool_count }} pools{% endtrans %}"
     )
-    assert [template.render(n=n) for n in (1, 2)] == ["1 gruppe", "2 grupper"]
-    i18n.use("en")
+    try:
+        i18n.use("nb")
+        assert [template.render(n=n) for n in (1, 2)] == ["1 gruppe", "2 grupper"]
+    finally:
+        i18n.use("en")
     assert [template.render(n=n) for n in (1, 2)] == ["1 pool", "2 pools"]
