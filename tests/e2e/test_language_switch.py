@@ -1,7 +1,8 @@
 """The language switch in a real browser (Playwright, headless Chromium, uvicorn, SQLite): a reader whose
 browser asks for English picks Português in the footer, comes back to the same pool page in Portuguese
-with 2,5-style numbers, and the choice is remembered on the next page. Screenshots of the Portuguese pool
-page at 390 px and 1280 px go to $OLYMPIAD_SCREENSHOTS (e.g. docs/screenshots) when that is set."""
+with 2,5-style numbers, and the choice is remembered on the next page; the Portuguese page passes axe and
+fits the screen. Screenshots of the Portuguese pool page at 390 px and 1280 px go to
+$OLYMPIAD_SCREENSHOTS (e.g. docs/screenshots) when that is set."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.test_accessibility import axe
 from tests.support.server import LiveServer
 from tests.unit.test_views import SeededPool, play, seed_small_pool
 
@@ -72,6 +74,9 @@ def test_the_portuguese_pool_page_fits_the_screen(
     answer = page.goto(live_server.base_url + seeded.pool_path)
     assert answer is not None and answer.status == 200
     assert page.locator("html").get_attribute("lang") == "pt"  # from the browser's Accept-Language
+    playwright_api.expect(page.locator(".live-status")).to_contain_text("Ao vivo")  # live.js's words too
+    found = axe().run(page).response["violations"]
+    assert not [v["id"] for v in found if v["impact"] in ("serious", "critical")]
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     shoot(page, tmp_path, f"pool-pt-{name}.png")
     context.close()
