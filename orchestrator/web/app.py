@@ -168,6 +168,8 @@ def _error_response(request: Request, status_code: int, message: str, **extra: A
     except Exception:  # the error page must render even when the database is down
         request.state.user = None
     i18n.use(language_of(request))
+    if "problems" in extra:
+        extra["problems"] = [i18n.gettext(problem) for problem in extra["problems"]]
     context = {"status_code": status_code, "message": i18n.gettext(message), **extra}  # the web layer's own
     return render(request, "error.html", context, status_code=status_code)
 

@@ -152,3 +152,15 @@ def test_plural_forms_follow_the_count(client: TestClient) -> None:
     finally:
         i18n.use("en")
     assert [template.render(n=n) for n in (1, 2)] == ["1 pool", "2 pools"]
+
+
+def test_a_service_error_with_the_web_layers_own_message_is_shown_in_the_readers_language(
+    client: TestClient,
+) -> None:
+    """A path with a NUL (validation.py's own "This page does not exist.") and an anonymous POST that needs
+    a login (auth.py's "Please log in."), in Portuguese."""
+    page = client.get("/events/x%00y", headers={"Accept-Language": "pt"})
+    assert page.status_code == 404 and html_lang(page.text) == "pt"
+    assert "Esta página não existe." in page.text and "This page does not exist." not in page.text
+    refused = client.post("/logout", headers={"Accept-Language": "pt"}, follow_redirects=False)
+    assert refused.status_code == 401 and "Inicie sessão." in refused.text
