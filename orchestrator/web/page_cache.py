@@ -177,7 +177,11 @@ def _has_cookie(scope: Scope, cookie: str) -> bool:
 def _key(scope: Scope) -> Key:
     host = _header(scope.get("headers", []), b"host") or b""
     query = scope.get("query_string", b"")
-    lang = i18n.choose(_cookie(scope, i18n.LANG_COOKIE), _text_header(scope, b"accept-language"))
+    # The pages are in the reader's language; the API's JSON is the same for everyone.
+    api = scope["path"].startswith("/api/")
+    lang = (
+        "" if api else i18n.choose(_cookie(scope, i18n.LANG_COOKIE), _text_header(scope, b"accept-language"))
+    )
     return (scope.get("scheme", "http"), host.decode("latin-1"), scope["path"], query.decode("latin-1"), lang)
 
 

@@ -164,3 +164,15 @@ def test_a_service_error_with_the_web_layers_own_message_is_shown_in_the_readers
     assert "Esta página não existe." in page.text and "This page does not exist." not in page.text
     refused = client.post("/logout", headers={"Accept-Language": "pt"}, follow_redirects=False)
     assert refused.status_code == 401 and "Inicie sessão." in refused.text
+
+
+def test_the_api_json_is_kept_once_for_every_language(
+    app: FastAPI, client: TestClient, seeded: SeededPool
+) -> None:
+    cache = app.state.page_cache
+    path = f"/api/v1/events/{seeded.slug}"
+    first = client.get(path, headers={"Accept-Language": "pt"})
+    assert first.status_code == 200
+    builds = cache.builds
+    again = client.get(path, headers={"Accept-Language": "tr"})
+    assert cache.builds == builds and again.content == first.content  # no second build for Turkish
