@@ -14,7 +14,7 @@ from orchestrator.web.template_text import scan, unmarked
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 POT = i18n.LOCALE_DIR / "messages.pot"
-PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+PLACEHOLDER = re.compile(r"%\((\w+)\)s|\{(\w+)\}")  # gettext's, and the scripts' own ({who})
 
 
 def test_every_template_text_is_marked_for_translation() -> None:
