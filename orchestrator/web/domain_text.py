@@ -1,8 +1,10 @@
-"""The tie-break headings and meanings of the domain's registry (domain/tiebreaks.py) for the catalogues.
+"""Texts of the Python side that pages show, for the catalogues: the tie-break headings and meanings of
+the domain's registry (domain/tiebreaks.py) and the staff navigation's page names (services/read/
+dashboard.py ``EVENT_PAGES``).
 
-The domain stays free of the web layer, so its texts are listed here as msgids; the templates show them
-with the ``translated`` filter (web/i18n.py). tests/unit/test_template_i18n.py checks that every heading
-and meaning of the registry is here."""
+The domain and the services stay free of the web layer, so their texts are listed here as msgids; the
+templates show them with the ``translated`` filter (web/i18n.py). tests/unit/test_template_i18n.py checks
+that every one of them is here."""
 
 from __future__ import annotations
 
@@ -53,4 +55,17 @@ TIEBREAK_TEXT = (
     N_("matches won"),
     N_("opponents' match points less the lowest"),
     N_("the other primary score"),
+)
+
+STAFF_PAGES = (
+    N_("Dashboard"),
+    N_("Setup"),
+    N_("Teams and rosters"),
+    N_("Captains"),
+    N_("Player links"),
+    N_("Draws by lot"),
+    N_("Results"),
+    N_("Appeals"),
+    N_("Fair play"),
+    N_("Audit log"),
 )

@@ -92,3 +92,12 @@ def test_every_tiebreak_heading_and_meaning_of_the_registry_is_in_the_catalogues
     registry = {entry.short for entry in TIEBREAKS.values()} | {entry.meaning for entry in TIEBREAKS.values()}
     assert registry <= set(TIEBREAK_TEXT)
     assert registry <= set(_messages(POT))
+
+
+def test_every_staff_page_name_of_the_navigation_is_in_the_catalogues() -> None:
+    from orchestrator.services.read.dashboard import EVENT_PAGES
+    from orchestrator.web.domain_text import STAFF_PAGES
+
+    names = {label for label, _tail in EVENT_PAGES}
+    assert names <= set(STAFF_PAGES)
+    assert names <= set(_messages(POT))
