@@ -32,6 +32,7 @@ from orchestrator.jobs.scheduler import EagerScheduler
 from orchestrator.services import live_redis
 from orchestrator.services.errors import NotAuthenticated, ServiceError, StaleEdit, ValidationFailed
 from orchestrator.web import (
+    i18n,
     routes_api_playoff,
     routes_api_public,
     routes_api_results,
@@ -40,6 +41,7 @@ from orchestrator.web import (
     routes_auth,
     routes_captain,
     routes_chesscom,
+    routes_language,
     routes_late_changes,
     routes_links,
     routes_notify,
@@ -56,7 +58,7 @@ from orchestrator.web import (
 )
 from orchestrator.web.auth import PUBLIC, allow_public, current_user, register_route_rule
 from orchestrator.web.csrf import csrf_token
-from orchestrator.web.deps import current_value_json, render, wants_json
+from orchestrator.web.deps import current_value_json, language_of, render, wants_json
 from orchestrator.web.page_cache import PageCache, PageCacheMiddleware
 from orchestrator.web.routes_public_olympiad import api as olympiad_api
 from orchestrator.web.routes_public_olympiad import pages as olympiad_pages
@@ -167,7 +169,10 @@ def _error_response(request: Request, status_code: int, message: str, **extra: A
         current_user(request)  # cached when the route's rule already ran
     except Exception:  # the error page must render even when the database is down
         request.state.user = None
-    context = {"status_code": status_code, "message": message, **extra}
+    i18n.use(language_of(request))
+    if "problems" in extra:
+        extra["problems"] = [i18n.gettext(problem) for problem in extra["problems"]]
+    context = {"status_code": status_code, "message": i18n.gettext(message), **extra}  # the web layer's own
     return render(request, "error.html", context, status_code=status_code)
 
 
@@ -191,8 +196,8 @@ async def _service_error(request: Request, exc: Exception) -> Response:
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
     messages = {
-        404: "This page does not exist.",
-        405: "This action is not available here.",
+        404: i18n.N_("This page does not exist."),
+        405: i18n.N_("This action is not available here."),
         413: TOO_LARGE,
     }
     message = messages.get(exc.status_code, str(exc.detail))
@@ -208,7 +213,7 @@ async def _validation_error(request: Request, exc: Exception) -> Response:
         f"{'.'.join(str(p) for p in error.get('loc', ())[1:]) or 'request'}: {error.get('msg', 'invalid')}"
         for error in exc.errors()
     ]
-    return _error_response(request, 422, "The request could not be read.", problems=problems)
+    return _error_response(request, 422, i18n.N_("The request could not be read."), problems=problems)
 
 
 def _start_eager_scheduler(settings: Settings, uow_factory: Any) -> Any:
@@ -223,6 +228,7 @@ def _start_eager_scheduler(settings: Settings, uow_factory: Any) -> Any:
 _ROUTERS = (
     routes_auth.router,
     routes_auth.api,
+    routes_language.router,
     routes_links.router,
     routes_public.router,
     routes_api_public.router,
@@ -317,6 +323,7 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
         directory=str(TEMPLATES_DIR), context_processors=[_template_context]
     )
     timefmt.install(app.state.templates.env)  # times in the event's zone (and the reader's)
+    i18n.install(app.state.templates.env)  # the reader's language (web/i18n.py, docs/translations.md)
 
     _add_middleware(app, settings)
     app.add_exception_handler(ServiceError, _service_error)

@@ -28,6 +28,7 @@ from orchestrator.adapters.tables import STAFF_ROLES, Role
 from orchestrator.services.accounts.users import AuthUser, load_session_user
 from orchestrator.services.errors import Forbidden, NotAuthenticated
 from orchestrator.web.csrf import rotate_csrf_token, verify_csrf
+from orchestrator.web.i18n import N_
 
 _UNSET = object()
 SESSION_USER_ID = "uid"
@@ -61,9 +62,9 @@ class AccessRule:
         user = current_user(request)
         if self.roles is not None:
             if user is None:
-                raise NotAuthenticated("Please log in.")
+                raise NotAuthenticated(N_("Please log in."))
             if user.role not in self.roles:
-                raise Forbidden("Your account may not use this page.")
+                raise Forbidden(N_("Your account may not use this page."))
         if self.csrf:
             await verify_csrf(request)
         return user

@@ -40,8 +40,12 @@ def conditional(request: Request, response: Response) -> Response:
     has_session = "session" in request.scope
     private = bool(request.session.get("uid")) if has_session else False
     headers = {"ETag": etag, "Cache-Control": CACHE_CONTROL_PRIVATE if private else CACHE_CONTROL_PUBLIC}
+    # A page is in the reader's language (the ``lang`` cookie, else Accept-Language: web/i18n.py).
+    vary = ["Accept-Language"] if response.media_type == "text/html" else []
     if not has_session:  # else the session middleware says it, since the session was read just above
-        headers["Vary"] = "Cookie"  # a logged-in visitor sees staff links and their account here
+        vary.append("Cookie")  # a logged-in visitor sees staff links and their account here
+    if vary:
+        headers["Vary"] = ", ".join(vary)
     if response.status_code == 200 and request.method in ("GET", "HEAD"):
         if_none_match = request.headers.get("if-none-match")
         if if_none_match and matches(if_none_match, etag):

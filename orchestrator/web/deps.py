@@ -12,6 +12,7 @@ from starlette.responses import PlainTextResponse, Response
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.services.errors import CurrentValue
+from orchestrator.web import i18n
 from orchestrator.web.timefmt import page_zone, page_zone_of
 
 
@@ -39,10 +40,17 @@ def templates(request: Request) -> Jinja2Templates:
 def render(
     request: Request, name: str, context: dict[str, Any] | None = None, *, status_code: int = 200
 ) -> Response:
-    """Render ``templates/<name>`` with the common context (user, csrf_token())."""
+    """Render ``templates/<name>`` with the common context (user, csrf_token()) in the reader's language,
+    its times in the event's zone."""
+    i18n.use(language_of(request))
     context = context or {}
     with page_zone(page_zone_of(context)):  # TemplateResponse renders here, in this thread
         return templates(request).TemplateResponse(request, name, context, status_code=status_code)
+
+
+def language_of(request: Request) -> str:
+    """The reader's language: the ``lang`` cookie, else Accept-Language, else English (web/i18n.py)."""
+    return i18n.choose(request.cookies.get(i18n.LANG_COOKIE), request.headers.get("accept-language"))
 
 
 def attachment(text: str, filename: str, media_type: str | None = None) -> Response:

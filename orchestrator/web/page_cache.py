@@ -4,8 +4,8 @@ A spectator page costs tens of milliseconds to build (read models, standings, te
 scale most requests ask for a page that has not changed since the last one. A route that builds a
 public page calls ``page_built(request, topics)`` with the live topics the page shows (services/live.py).
 On an anonymous ``GET`` (no session cookie at all) ``PageCacheMiddleware`` keeps the answer under its
-address (scheme, host, path and query) with the topics and the live sequence read before the build, and
-serves it again, without calling the route, while
+address (scheme, host, path and query) and the reader's language (web/i18n.py) with the topics and the
+live sequence read before the build, and serves it again, without calling the route, while
 
 - none of those topics has been announced since (``live.TopicVersions``), and
 - it is younger than ``MAX_AGE_S`` (pages that show time, a deadline or a clock, and changes that no
@@ -34,6 +34,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from orchestrator.services import live
+from orchestrator.web import i18n
 from orchestrator.web.caching import matches
 
 SLOT = "olympiad.page_cache"
@@ -46,7 +47,7 @@ WAIT_S = 10.0
 STALE_S = 10.0
 _NOT_IN_304 = (b"content-length", b"content-type")
 
-Key = tuple[str, str, str, str]
+Key = tuple[str, str, str, str, str]  # scheme, host, path, query, the reader's language
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,17 +171,33 @@ def _header(headers: Iterable[tuple[bytes, bytes]], name: bytes) -> bytes | None
 
 
 def _has_cookie(scope: Scope, cookie: str) -> bool:
-    prefix = cookie.encode() + b"="
-    for key, value in scope.get("headers", []):
-        if key == b"cookie" and any(part.strip().startswith(prefix) for part in value.split(b";")):
-            return True
-    return False
+    return _cookie(scope, cookie) is not None
 
 
 def _key(scope: Scope) -> Key:
     host = _header(scope.get("headers", []), b"host") or b""
     query = scope.get("query_string", b"")
-    return (scope.get("scheme", "http"), host.decode("latin-1"), scope["path"], query.decode("latin-1"))
+    # The pages are in the reader's language; the API's JSON is the same for everyone.
+    api = scope["path"].startswith("/api/")
+    lang = (
+        "" if api else i18n.choose(_cookie(scope, i18n.LANG_COOKIE), _text_header(scope, b"accept-language"))
+    )
+    return (scope.get("scheme", "http"), host.decode("latin-1"), scope["path"], query.decode("latin-1"), lang)
+
+
+def _text_header(scope: Scope, name: bytes) -> str | None:
+    value = _header(scope.get("headers", []), name)
+    return value.decode("latin-1") if value is not None else None
+
+
+def _cookie(scope: Scope, cookie: str) -> str | None:
+    prefix = cookie.encode() + b"="
+    for key, value in scope.get("headers", []):
+        if key == b"cookie":
+            for part in value.split(b";"):
+                if part.strip().startswith(prefix):
+                    return part.strip()[len(prefix) :].decode("latin-1")
+    return None
 
 
 async def _send_304(send: Send, headers: Iterable[tuple[bytes, bytes]]) -> None:

@@ -22,6 +22,7 @@ from orchestrator.web.auth import (
 )
 from orchestrator.web.csrf import csrf_token
 from orchestrator.web.deps import client_ip, get_settings, get_uow_factory, render, safe_next
+from orchestrator.web.i18n import N_
 
 router = APIRouter()
 api = APIRouter(prefix="/api/v1/auth", tags=["auth"])
@@ -115,7 +116,7 @@ def invitation_submit(
 ) -> Response:
     try:
         if password != password_again:
-            raise ValidationFailed(["The two passwords differ."])
+            raise ValidationFailed([N_("The two passwords differ.")])
         with get_uow_factory(request)() as uow:
             user = user_service.accept_invitation(uow, token=token, password=password)
     except ValidationFailed as error:

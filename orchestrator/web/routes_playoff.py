@@ -26,6 +26,7 @@ from orchestrator.services.playoff import (
 from orchestrator.web.auth import allow_public, require_staff
 from orchestrator.web.caching import conditional
 from orchestrator.web.deps import get_uow_factory, render
+from orchestrator.web.i18n import N_
 from orchestrator.web.page_cache import page_built
 from orchestrator.web.routes_public import live_url
 
@@ -83,7 +84,7 @@ def staff_lot(
 ) -> Response:
     """Publish a lot's hash (``commit``), then draw it and publish the seed (``reveal``)."""
     if which not in ("category", "colour") or action not in ("commit", "reveal"):
-        raise NotFound("There is no such lot step.")
+        raise NotFound(N_("There is no such lot step."))
     kind: Literal["category", "colour"] = "category" if which == "category" else "colour"
     with get_uow_factory(request)() as uow:
         stage_id = read.duel_stage_id(uow, duel_id=duel_id)
@@ -179,7 +180,7 @@ def staff_withdraw(
     stage_id: int = Form(default=0),
 ) -> Response:
     if not stage_id:
-        raise ValidationFailed(["stage_id: missing"])
+        raise ValidationFailed([N_("stage_id: missing")])
     with get_uow_factory(request)() as uow:
         rulings.withdraw_team(uow, team_id=team_id, actor=user.username, reason=reason)
     return _desk(stage_id)

@@ -28,6 +28,7 @@ from orchestrator.services.results import withdrawals as withdrawal_service
 from orchestrator.services.swiss import exports as swiss_exports
 from orchestrator.web.auth import require_role, require_staff
 from orchestrator.web.deps import attachment, get_uow_factory, render
+from orchestrator.web.i18n import N_
 
 router = APIRouter(prefix="/staff", include_in_schema=False)
 
@@ -123,8 +124,10 @@ def _conflict_page(
         status_code=409,
         conflicts={c.entity_id: c for c in error.current},
         mine=error.mine,
-        error="Changed by someone else: nothing was saved. Each board below shows the stored result "
-        "beside yours; check them and save again.",
+        error=N_(
+            "Changed by someone else: nothing was saved. Each board below shows the stored result "
+            "beside yours; check them and save again."
+        ),
         reason=reason,
     )
 
@@ -209,7 +212,7 @@ async def withdraw_team_submit(request: Request, stage_id: int, user: AuthUser =
     form = await request.form()
     raw = str(form.get("team_id", ""))
     if not raw.isdigit():
-        raise ValidationFailed(["team_id: choose the team that withdraws"])
+        raise ValidationFailed([N_("team_id: choose the team that withdraws")])
     reason = str(form.get("reason", ""))
     try:
         with get_uow_factory(request)() as uow:
@@ -353,7 +356,7 @@ async def fairplay_submit(request: Request, slug: str, user: AuthUser = require_
     form = await request.form()
     raw = str(form.get("player_id", ""))
     if not raw.isdigit():
-        raise ValidationFailed(["choose the player"])
+        raise ValidationFailed([N_("choose the player")])
     with get_uow_factory(request)() as uow:
         report = fairplay_service.annul_player(
             uow, player_id=int(raw), reason=str(form.get("reason", "")), actor=user.username

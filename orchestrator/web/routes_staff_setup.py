@@ -23,6 +23,7 @@ from orchestrator.services.teams import rosters
 from orchestrator.web.auth import require_role, require_staff
 from orchestrator.web.deps import get_uow_factory, render
 from orchestrator.web.event_keys import event_of_key, slug_redirect
+from orchestrator.web.i18n import N_
 from orchestrator.web.validation import MAX_UPLOAD_BYTES
 
 router = APIRouter(prefix="/staff", include_in_schema=False)
@@ -66,7 +67,7 @@ async def _read_upload(upload: UploadFile | None) -> str | None:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ValidationFailed(["the file is not UTF-8 text"]) from None
+        raise ValidationFailed([N_("the file is not UTF-8 text")]) from None
 
 
 # --- events ---------------------------------------------------------------------------------------------
@@ -101,7 +102,7 @@ async def create_event(
                 (definition_file.filename if definition_file else None) or "upload",
             )
         if not definition_text.strip():
-            raise ValidationFailed(["paste the event definition (YAML) or choose a file"])
+            raise ValidationFailed([N_("paste the event definition (YAML) or choose a file")])
         with get_uow_factory(request)() as uow:
             event_id = event_setup.create_event(
                 uow, definition_text=definition_text, source=source, actor=user.username
@@ -166,7 +167,7 @@ async def import_rosters(
         if uploaded is not None:
             csv_text = uploaded
         if not csv_text.strip():
-            raise ValidationFailed(["paste the roster CSV or choose a file"])
+            raise ValidationFailed([N_("paste the roster CSV or choose a file")])
         with get_uow_factory(request)() as uow:
             rosters.import_rosters(uow, event_id=event_id, csv_text=csv_text, actor=user.username)
     except (ValidationFailed, Conflict) as error:

@@ -23,6 +23,7 @@ from orchestrator.services.setup import stage_start
 from orchestrator.services.swiss import desk, entries, rounds
 from orchestrator.web.auth import require_role, require_staff
 from orchestrator.web.deps import get_uow_factory, render
+from orchestrator.web.i18n import N_
 
 router = APIRouter(prefix="/staff/swiss", include_in_schema=False)
 
@@ -235,7 +236,7 @@ async def present(request: Request, stage_id: int, user: AuthUser = require_staf
 
     def action(uow: UnitOfWork) -> object:
         if not team_id.isdigit() or not round_no.isdigit() or len(team_id) > 9 or len(round_no) > 9:
-            raise ValidationFailed(["absence: choose an absence"])
+            raise ValidationFailed([N_("absence: choose an absence")])
         return entries.mark_present(
             uow,
             stage_id=stage_id,

@@ -22,6 +22,7 @@ from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
 from orchestrator.services.read import times
+from orchestrator.web.i18n import date_text, gettext
 
 TZ_COOKIE = "tz"
 # The event zone of the page being rendered (web/deps.py ``render``): macros imported without the
@@ -70,7 +71,8 @@ def when(context: Context, moment: datetime | None, default: str = "—") -> Mar
     shown = times.moment_text(moment, event_zone_of(context), reader)
     html = f'<time datetime="{escape(shown.iso)}">{escape(shown.event_text)}</time>'
     if shown.reader_text:
-        html += f' <span class="reader-time">(your time {escape(shown.reader_text)})</span>'
+        yours = escape(gettext("(your time %(time)s)")) % {"time": shown.reader_text}
+        html += f' <span class="reader-time">{yours}</span>'
     return Markup(html)
 
 
@@ -86,15 +88,14 @@ def zone_name(context: Context, _value: object = None) -> str:
     return event_zone_of(context)
 
 
-def in_event_zone(moment: datetime | None, with_day: bool = True) -> Markup:
-    """``{{ dt | in_event_zone }}``: a public page's ``<time>`` in the event's zone. The page is the same
-    for every reader (it is cached, docs/caching.md), so the reader's own time is added in the browser
-    by static/tz.js from ``datetime``, not here."""
-    if moment is None:
-        return Markup('<span class="muted">not scheduled</span>')
+def in_event_zone(moment: datetime, with_day: bool = True) -> Markup:
+    """``{{ dt | in_event_zone }}``: a public page's ``<time>`` in the event's zone, written as the reader's
+    language writes dates. The page is the same for every reader of a language (it is cached,
+    docs/caching.md), so the reader's own time is added in the browser by static/tz.js from ``datetime``."""
     name = _PAGE_ZONE.get()
+    local = times.in_zone(moment, name)
+    text = f"{date_text(local, with_day)} {times.zone_suffix(local, name)}"
     iso = times.moment_text(moment, name).iso
-    text = times.spectator_text(moment, name, with_day=with_day)
     return Markup(f'<time datetime="{escape(iso)}" data-zone="{escape(name)}">{escape(text)}</time>')
 
 

@@ -34,6 +34,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from orchestrator.domain.names import text_problem
 from orchestrator.services.errors import NotFound, ValidationFailed
+from orchestrator.web.i18n import N_
 
 MAX_DB_ID = 2**31 - 1  # PostgreSQL INTEGER (the id columns); SQLite stores up to 2^63 - 1
 MIN_DB_INT = -(2**31)
@@ -132,7 +133,7 @@ def _check_path(request: Request, dependant: Dependant) -> None:
         if not isinstance(raw, str):
             continue
         if text_problem(raw):
-            raise NotFound("This page does not exist.")
+            raise NotFound(N_("This page does not exist."))
         value = whole_number(raw) if name in declared else None
         if value is not None and not 1 <= value <= MAX_DB_ID:
             raise NotFound(f"{name} {raw.strip()[:24]} does not exist (ids run from 1 to {MAX_DB_ID}).")

@@ -51,14 +51,15 @@ def _text(moment: datetime, zone_name: str) -> str:
     return f"{local:%Y-%m-%d %H:%M} {_suffix(local, zone_name)}"
 
 
-def spectator_text(moment: datetime, zone_name: str | None, *, with_day: bool = True) -> str:
-    """``moment`` as the public pages write it, in the event's zone: "Wed 16 Sep 2026, 15:00 +05
-    (Asia/Samarkand)"; "… 15:00 UTC" for an event in UTC."""
+def in_zone(moment: datetime, zone_name: str | None) -> datetime:
+    """``moment`` (a naive one is taken as UTC) as wall-clock time in ``zone_name`` (UTC if unknown)."""
     aware = moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-    name = zone_name if zone_name and zone_or_none(zone_name) else "UTC"
-    local = aware.astimezone(zone(name))
-    day = f"{local:%a} " if with_day else ""
-    return f"{day}{local.day} {local:%b %Y, %H:%M} {_suffix(local, name)}"
+    return aware.astimezone(zone(zone_name))
+
+
+def zone_suffix(local: datetime, zone_name: str | None) -> str:
+    """What follows a time in ``zone_name``: "CEST (Europe/Oslo)", "+05 (Asia/Samarkand)", "UTC"."""
+    return _suffix(local, zone_name if zone_name and zone_or_none(zone_name) else "UTC")
 
 
 def moment_text(moment: datetime, event_zone: str | None, reader_zone: str | None = None) -> Moment:

@@ -7,6 +7,8 @@
   var status = document.querySelector("[data-live-src]");
   if (!status || !window.EventSource || !window.fetch || !window.DOMParser) { return; }
   var text = status.querySelector(".live-text");
+  // The words in the reader's language, from the page (templates/public/_macros.html live_status).
+  function word(name, english) { return status.getAttribute("data-text-" + name) || english; }
   var timer = null;
   var busy = false;
   var again = false;
@@ -51,9 +53,9 @@
       })
       .then(function (html) {
         swap(html);
-        show("on", "Live · updated " + clock());
+        show("on", word("updated", "Live · updated") + " " + clock());
       })
-      .catch(function () { show("off", "Live updates paused; reload the page"); })
+      .catch(function () { show("off", word("paused", "Live updates paused; reload the page")); })
       .then(function () {
         busy = false;
         if (again) { again = false; schedule(); }
@@ -67,9 +69,9 @@
 
   var source = new EventSource(status.getAttribute("data-live-src"));
   source.addEventListener("ready", function () {
-    show("on", "Live");
+    show("on", word("live", "Live"));
     if (hadError) { hadError = false; schedule(); } // messages may have been missed while away
   });
   source.addEventListener("change", schedule);
-  source.onerror = function () { hadError = true; show("off", "Reconnecting…"); };
+  source.onerror = function () { hadError = true; show("off", word("reconnecting", "Reconnecting…")); };
 })();

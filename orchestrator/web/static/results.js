@@ -13,6 +13,8 @@
   }
 
   function wire(form) {
+    // The words in the reader's language, from the form (templates/staff/results/_match_form.html).
+    function word(name, english) { return form.getAttribute("data-text-" + name) || english; }
     var tokenField = form.querySelector("input[name=csrf_token]");
     if (!tokenField) return;
     var selects = form.querySelectorAll("select[data-board]");
@@ -22,7 +24,7 @@
         var version = form.querySelector("input[name=version_" + id + "]");
         var shown = form.querySelector("input[name=shown_" + id + "]");
         var status = document.getElementById("status-" + id);
-        show(status, "Saving…", "unsaved");
+        show(status, word("saving", "Saving…"), "unsaved");
         fetch("/api/v1/boards/" + id + "/result", {
           method: "PUT",
           credentials: "same-origin",
@@ -38,7 +40,7 @@
             if (answer.ok) {
               version.value = answer.body.version;
               shown.value = answer.body.result;
-              show(status, "Saved", "saved");
+              show(status, word("saved", "Saved"), "saved");
             } else if (answer.status === 409 && answer.body.current && answer.body.current.length) {
               var current = answer.body.current[0];
               version.value = current.version;
@@ -46,15 +48,17 @@
               select.value = current.value;
               show(
                 status,
-                "Changed by someone else: " + current.changed_by + " saved " + display(current.value),
+                word("conflict", "Changed by someone else: {who} saved {result}")
+                  .replace("{who}", current.changed_by)
+                  .replace("{result}", display(current.value)),
                 "conflict"
               );
             } else {
-              show(status, "Not saved: " + (answer.body.detail || answer.status), "unsaved");
+              show(status, word("refused", "Not saved:") + " " + (answer.body.detail || answer.status), "unsaved");
             }
           })
           .catch(function () {
-            show(status, "Not saved (connection lost): use Save results", "unsaved");
+            show(status, word("offline", "Not saved (connection lost): use Save results"), "unsaved");
           });
       });
     });
