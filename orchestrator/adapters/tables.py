@@ -228,6 +228,8 @@ class User(SQLModel, table=True):
     last_login_at: datetime | None = _at(nullable=True)
     email: str | None = Field(default=None, max_length=254)  # where notifications go (docs/notifications.md)
     notify_off: list[str] = Field(default_factory=list, sa_type=JSON)  # notification kinds turned off
+    # the language of the user's e-mails (orchestrator/translation.py LANGUAGES); None: English
+    language: str | None = Field(default=None, max_length=8)
 
 
 class LoginAttempt(SQLModel, table=True):

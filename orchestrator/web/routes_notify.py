@@ -48,7 +48,13 @@ async def account_submit(request: Request, user: AuthUser = require_login()) -> 
     off = [kind.value for kind in CAPTAIN_KINDS if kind.value not in on]
     try:
         with get_uow_factory(request)() as uow:
-            preferences.set_preferences(uow, user=user, email=str(form.get("email", "")), off=off)
+            preferences.set_preferences(
+                uow,
+                user=user,
+                email=str(form.get("email", "")),
+                off=off,
+                language=str(form.get("language", preferences.KEEP)),
+            )
     except ValidationFailed as error:
         return _account_page(request, user, status_code=422, problems=error.problems)
     return RedirectResponse("/account?saved=1", status_code=303)
@@ -57,6 +63,9 @@ async def account_submit(request: Request, user: AuthUser = require_login()) -> 
 class PreferencesBody(BaseModel):
     email: str | None = Field(default=None, max_length=320, description="where mails go; empty: none")
     off: list[str] = Field(default_factory=list, description="kinds turned off (see GET for the kinds)")
+    language: str | None = Field(
+        default=preferences.KEEP, max_length=8, description="language of the mails (see GET); null: English"
+    )
 
 
 @api.get("/account/notifications")
@@ -70,9 +79,12 @@ def get_preferences(request: Request, user: AuthUser = require_login()) -> dict[
 def put_preferences(
     request: Request, body: PreferencesBody, user: AuthUser = require_login()
 ) -> dict[str, Any]:
-    """Set your address and the kinds you turn off (unknown kinds are ignored); audited."""
+    """Set your address, the kinds you turn off (unknown kinds are ignored) and, when given, the language
+    of your mails; audited."""
     with get_uow_factory(request)() as uow:
-        return preferences.set_preferences(uow, user=user, email=body.email, off=body.off).as_json()
+        return preferences.set_preferences(
+            uow, user=user, email=body.email, off=body.off, language=body.language
+        ).as_json()
 
 
 def _status_of(request: Request) -> str:

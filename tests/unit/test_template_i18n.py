@@ -18,9 +18,12 @@ PLACEHOLDER = re.compile(r"%\((\w+)\)s|\{(\w+)\}")  # gettext's, and the scripts
 
 
 def test_every_template_text_is_marked_for_translation() -> None:
+    """Pages and e-mails alike: the mails' plain-text templates are text without tags for the check."""
+    paths = sorted(TEMPLATES.rglob("*.html")) + sorted((TEMPLATES / "email").glob("*.txt"))
+    assert any(path.suffix == ".txt" for path in paths)
     found = [
         f"{path.relative_to(TEMPLATES)}:{hit.line}: {hit.text}"
-        for path in sorted(TEMPLATES.rglob("*.html"))
+        for path in paths
         for hit in unmarked(path.read_text(encoding="utf-8"))
     ]
     assert found == [], "text not in {% trans %} (python -m orchestrator.web.template_text templates):\n" + (
@@ -38,6 +41,11 @@ def test_the_check_finds_text_and_attributes_and_leaves_numbers_symbols_and_expr
     marked, _ = scan(source)
     assert "{% trans number=r.number %}Round {{ number }} of {{ n }}{% endtrans %}" in marked
     assert unmarked(marked) == []
+
+
+def test_the_check_finds_unmarked_text_of_a_mail_template() -> None:
+    source = "{% trans %}Deadline: {{ deadline }}.{% endtrans %}\n\nIf no lineup, {{ x }} plays.\n"
+    assert [hit.text for hit in unmarked(source)] == ["If no lineup, plays."]
 
 
 def _messages(path: Path) -> dict[str, tuple[str, ...]]:
@@ -58,8 +66,16 @@ def test_the_template_catalogue_is_current() -> None:
     """messages.pot holds exactly the msgids of the templates (pybabel extract, docs/translations.md)."""
     from babel.messages.extract import extract_from_dir
 
-    method_map = [("templates/**.html", "jinja2"), ("orchestrator/web/**.py", "python")]
-    options = {"templates/**.html": {"extensions": "jinja2.ext.i18n"}}
+    method_map = [
+        ("templates/**.html", "jinja2"),
+        ("templates/email/**.txt", "jinja2"),
+        ("orchestrator/web/**.py", "python"),
+        ("orchestrator/services/notify/**.py", "python"),
+    ]
+    options = {
+        "templates/**.html": {"extensions": "jinja2.ext.i18n"},
+        "templates/email/**.txt": {"extensions": "jinja2.ext.i18n"},
+    }
     root = TEMPLATES.parent
     extracted = {
         msgid if isinstance(msgid, str) else msgid[0]
@@ -68,6 +84,8 @@ def test_the_template_catalogue_is_current() -> None:
         )
     }
     assert set(_messages(POT)) == extracted
+    assert "Deadline: %(deadline)s." in extracted  # the mails' texts are among them
+    assert "Submit the lineup" in extracted  # and the mails' link labels (services/notify/compose.py)
 
 
 @pytest.mark.parametrize("lang", ["pt", "nb", "tr"])

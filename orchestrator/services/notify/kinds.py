@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from orchestrator.translation import N_
+
 
 class Kind(StrEnum):
     LINEUP_OPEN = "lineup_open"
@@ -15,14 +17,15 @@ class Kind(StrEnum):
     LINK_ACCOUNT = "link_account"
 
 
-# What a captain may turn off on the account page, in the order shown, with the label shown.
+# What a captain may turn off on the account page, in the order shown, with the label shown (in the
+# catalogues: the page shows it with the ``translated`` filter).
 CAPTAIN_KINDS: dict[Kind, str] = {
-    Kind.LINEUP_OPEN: "A round's lineup can be submitted",
-    Kind.LINEUP_DUE: "A lineup is due soon and not submitted",
-    Kind.ARMAGEDDON_DUE: "An Armageddon nomination is due",
-    Kind.PAIRINGS: "Pairings are published",
-    Kind.RESULT_CORRECTED: "A result of my team was corrected",
-    Kind.APPEAL_DECIDED: "An appeal about my team's match was decided",
+    Kind.LINEUP_OPEN: N_("A round's lineup can be submitted"),
+    Kind.LINEUP_DUE: N_("A lineup is due soon and not submitted"),
+    Kind.ARMAGEDDON_DUE: N_("An Armageddon nomination is due"),
+    Kind.PAIRINGS: N_("Pairings are published"),
+    Kind.RESULT_CORRECTED: N_("A result of my team was corrected"),
+    Kind.APPEAL_DECIDED: N_("An appeal about my team's match was decided"),
 }
 # Players are not users: "link your account" goes to a player's address and has no preference.
 PLAYER_KINDS: tuple[Kind, ...] = (Kind.LINK_ACCOUNT,)

@@ -44,7 +44,7 @@ def queue_mail(
         return None
     if uow.notify.outbox_by_key(key) is not None:
         return None
-    mail = compose(kind, facts, link=link)
+    mail = compose(kind, facts, link=link, lang=user.language if user is not None else None)
     now = utcnow()
     row = uow.notify.add_outbox(
         Outbox(

@@ -1,4 +1,5 @@
-"""A user's e-mail address and the kinds of notification they turned off (the account page)."""
+"""A user's e-mail address, the kinds of notification they turned off and the language of their mails
+(the account page; the language switch stores the language too)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import ValidationFailed
 from orchestrator.services.notify.kinds import CAPTAIN_KINDS, known_kinds
+from orchestrator.translation import LANGUAGES
 
 _ADDRESS = re.compile(r"[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;.]+")
 MAX_ADDRESS = 254
@@ -27,10 +29,13 @@ class Choice:
 class Preferences:
     email: str | None
     choices: tuple[Choice, ...]
+    language: str | None = None  # None: English (the templates' own text)
 
     def as_json(self) -> dict[str, Any]:
         return {
             "email": self.email,
+            "language": self.language,
+            "languages": dict(LANGUAGES),
             "kinds": {choice.kind: choice.on for choice in self.choices},
             "labels": {choice.kind: choice.label for choice in self.choices},
         }
@@ -46,10 +51,21 @@ def clean_address(text: str | None) -> str | None:
     return address
 
 
+def clean_language(code: str | None) -> str | None:
+    """A language code as stored (None when empty: English); a clear 422 for one we do not have."""
+    lang = (code or "").strip()
+    if not lang:
+        return None
+    if lang not in LANGUAGES:
+        raise ValidationFailed([f"language: one of {', '.join(LANGUAGES)}, or empty for English"])
+    return lang
+
+
 def _of(row: User) -> Preferences:
     off = set(row.notify_off or [])
     return Preferences(
         email=row.email,
+        language=row.language,
         choices=tuple(
             Choice(kind.value, label, kind.value not in off) for kind, label in CAPTAIN_KINDS.items()
         ),
@@ -60,18 +76,38 @@ def preferences_of(uow: UnitOfWork, *, user: AuthUser) -> Preferences:
     return _of(uow.repo.get_or_raise(User, user.id))
 
 
-def set_preferences(uow: UnitOfWork, *, user: AuthUser, email: str | None, off: list[str]) -> Preferences:
-    """Store the address and the kinds turned off (unknown kinds are ignored); audited."""
+KEEP = "keep"  # ``set_preferences(language=KEEP)``: leave the stored language as it is
+
+
+def set_preferences(
+    uow: UnitOfWork, *, user: AuthUser, email: str | None, off: list[str], language: str | None = KEEP
+) -> Preferences:
+    """Store the address, the kinds turned off (unknown kinds are ignored) and, unless ``KEEP``, the
+    language of the mails (empty: English); audited."""
     address = clean_address(email)
     row = uow.repo.get_or_raise(User, user.id)
-    old = {"email": row.email, "notify_off": list(row.notify_off or [])}
-    row.email, row.notify_off = address, known_kinds(off)
+    lang = row.language if language == KEEP else clean_language(language)
+    old = {"email": row.email, "notify_off": list(row.notify_off or []), "language": row.language}
+    row.email, row.notify_off, row.language = address, known_kinds(off), lang
     uow.session.add(row)
     uow.flush()
-    new = {"email": row.email, "notify_off": row.notify_off}
+    new = {"email": row.email, "notify_off": row.notify_off, "language": row.language}
     if new != old:
         uow.audit.change(row, "user.notifications", actor=user.username, old=old, new=new)
     return _of(row)
+
+
+def set_language(uow: UnitOfWork, *, user: AuthUser, language: str) -> None:
+    """The language switch used by a logged-in user: their mails follow it too; audited when it changes."""
+    lang = clean_language(language)
+    row = uow.repo.get_or_raise(User, user.id)
+    if row.language == lang:
+        return
+    old = row.language
+    row.language = lang
+    uow.session.add(row)
+    uow.flush()
+    uow.audit.change(row, "user.language", actor=user.username, old={"language": old}, new={"language": lang})
 
 
 def set_user_email(uow: UnitOfWork, *, user_id: int, email: str | None, actor: str) -> None:

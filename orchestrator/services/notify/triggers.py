@@ -34,10 +34,14 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings
 from orchestrator.services.definitions import definition_or_none
 from orchestrator.services.gameserver.player_links import link_path
-from orchestrator.services.notify.compose import short_when, when, zone_of
+from orchestrator.services.notify.compose import Moment, Said, zone_of
 from orchestrator.services.notify.kinds import Kind
 from orchestrator.services.notify.outbox import queue_mail
 from orchestrator.services.teams.lineups import effective_deadline
+from orchestrator.translation import N_
+
+# An appeal's status as the mail says it ("The appeal ... was upheld").
+_OUTCOMES = {"upheld": N_("upheld"), "rejected": N_("rejected"), "open": N_("open")}
 
 CHANGE_ACTIONS = ("stage.start", "swiss.publish", "board.correction", "appeal.decide")
 
@@ -111,8 +115,8 @@ def scan(uow: UnitOfWork, *, now: datetime, settings: Settings) -> ScanReport:
     return run.report
 
 
-def round_name(rnd: Round) -> str:
-    return rnd.name or f"Round {rnd.number}"
+def round_name(rnd: Round) -> str | Said:
+    return rnd.name or Said(N_("Round %(number)s"), (("number", rnd.number),))
 
 
 def _lineups(run: _Scan) -> None:
@@ -146,9 +150,9 @@ def _lineups(run: _Scan) -> None:
                     "round_name": round_name(rnd),
                     "stage_name": stage.name,
                     "opponent_name": opponent.name,
-                    "deadline": when(deadline, zone),
-                    "deadline_short": short_when(deadline, zone),
-                    "start": when(rnd.scheduled_at, zone),
+                    "deadline": Moment(deadline, zone),
+                    "deadline_short": Moment(deadline, zone, short=True),
+                    "start": Moment(rnd.scheduled_at, zone),
                 }
                 link = f"{run.base}/captain/matches/{match.id}/lineup"
                 key = f"{kind.value}:match:{match.id}:team:{team_id}"
@@ -171,8 +175,8 @@ def _armageddons(run: _Scan) -> None:
                 "duel_name": f"{duel.round_name} ({duel.key})",
                 "opponent_name": opponent.name,
                 "category": arm.category,
-                "deadline": when(arm.deadline_at, zone),
-                "deadline_short": short_when(arm.deadline_at, zone),
+                "deadline": Moment(arm.deadline_at, zone),
+                "deadline_short": Moment(arm.deadline_at, zone, short=True),
             }
             link = f"{run.base}/captain/duels/{duel.id}/armageddon"
             key = f"armageddon_due:armageddon:{arm.id}:team:{team_id}"
@@ -201,12 +205,16 @@ def _change(run: _Scan, entry: AuditLog) -> None:
             _appeal(run, appeal)
 
 
-def _opponent_line(run: _Scan, match: Match, rnd: Round, team_id: int, zone: ZoneInfo) -> str:
+def _opponent_line(run: _Scan, match: Match, rnd: Round, team_id: int, zone: ZoneInfo) -> Said:
     opponent_id = match.second_team_id if match.first_team_id == team_id else match.first_team_id
     opponent = run.team(opponent_id)
-    colour = "White on odd boards" if match.first_team_id == team_id else "Black on odd boards"
+    line = (
+        N_("%(round)s, %(when)s: against %(name)s (White on odd boards)")
+        if match.first_team_id == team_id
+        else N_("%(round)s, %(when)s: against %(name)s (Black on odd boards)")
+    )
     name = opponent.name if opponent else "?"
-    return f"{round_name(rnd)}, {when(rnd.scheduled_at, zone)}: against {name} ({colour})"
+    return Said(line, (("round", round_name(rnd)), ("when", Moment(rnd.scheduled_at, zone)), ("name", name)))
 
 
 def _stage_pairings(run: _Scan, stage: Stage) -> None:
@@ -287,7 +295,7 @@ def _appeal(run: _Scan, appeal: Appeal) -> None:
     if match is None or found is None:
         return
     event, facts, link = found
-    facts |= {"outcome": appeal.status, "decision": appeal.decision or ""}
+    facts |= {"outcome": Said(_OUTCOMES.get(appeal.status, appeal.status)), "decision": appeal.decision or ""}
     for team_id in (match.first_team_id, match.second_team_id):
         team = run.mailed_team(team_id)
         if team is not None:
