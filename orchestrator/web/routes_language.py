@@ -1,16 +1,16 @@
 """The language switch in every page's footer: ``/lang/<code>?next=<path>`` keeps the choice in the
-``lang`` cookie and goes back to the page (a same-site path only). Works without JavaScript. A logged-in
-user's choice is stored too: their e-mails follow it (docs/notifications.md)."""
+``lang`` cookie and goes back to the page (a same-site path only). Works without JavaScript. It changes
+nothing stored: a link another site shows must not change an account, so the language of a user's
+e-mails is chosen on the account page, a form with its CSRF token (docs/notifications.md)."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException, Request
 from starlette.responses import RedirectResponse
 
-from orchestrator.services.notify import preferences
 from orchestrator.web import i18n
-from orchestrator.web.auth import allow_public, current_user
-from orchestrator.web.deps import get_uow_factory, safe_next
+from orchestrator.web.auth import allow_public
+from orchestrator.web.deps import safe_next
 
 router = APIRouter(dependencies=[allow_public()], include_in_schema=False)
 
@@ -19,10 +19,6 @@ router = APIRouter(dependencies=[allow_public()], include_in_schema=False)
 def switch_language(request: Request, code: str, next: str | None = None) -> RedirectResponse:
     if code not in i18n.LANGUAGES:
         raise HTTPException(status_code=404, detail="No such language.")
-    user = current_user(request)
-    if user is not None:
-        with get_uow_factory(request)() as uow:
-            preferences.set_language(uow, user=user, language=code)
     https = request.url.scheme == "https"
     response = RedirectResponse(safe_next(next), status_code=303)
     response.set_cookie(

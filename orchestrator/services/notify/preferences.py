@@ -97,19 +97,6 @@ def set_preferences(
     return _of(row)
 
 
-def set_language(uow: UnitOfWork, *, user: AuthUser, language: str) -> None:
-    """The language switch used by a logged-in user: their mails follow it too; audited when it changes."""
-    lang = clean_language(language)
-    row = uow.repo.get_or_raise(User, user.id)
-    if row.language == lang:
-        return
-    old = row.language
-    row.language = lang
-    uow.session.add(row)
-    uow.flush()
-    uow.audit.change(row, "user.language", actor=user.username, old={"language": old}, new={"language": lang})
-
-
 def set_user_email(uow: UnitOfWork, *, user_id: int, email: str | None, actor: str) -> None:
     """Staff store a captain's address when inviting them (an empty one leaves the stored one); audited."""
     address = clean_address(email)
