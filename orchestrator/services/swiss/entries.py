@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from orchestrator.adapters.tables import (
     PoolEntry,
@@ -256,14 +257,9 @@ def mark_absent(
 ) -> TeamChange:
     """The team is not paired in ``round_no``, a round not yet published."""
     why = _need_reason(reason)
-    rows = running_swiss_stage(uow, stage_id, what="its teams can no longer be changed")
-    entry, team = _entry(uow, rows, team_id)
-    if entry.withdrawn_at is not None:
-        raise Conflict(
-            f"{team.name} withdrew from {rows.stage.name} (from round {entry.withdrawn_round}): it is not "
-            "paired any more, so it cannot be marked absent"
-        )
-    rnd = rows.round(round_no)
+    rows, team, rnd = _absence_of(
+        uow, stage_id, team_id, round_no, refusal="it is not paired any more, so it cannot be marked absent"
+    )
     if rnd.status not in (RoundStatus.UNPAIRED.value, RoundStatus.DRAFT.value):
         raise Conflict(
             f"Round {round_no} is {rnd.status}: {team.name} can be marked absent only before it is published"
@@ -280,15 +276,10 @@ def mark_absent(
             recorded_by=actor,
         )
     )
-    discarded = _discard_draft(
-        uow, rnd, actor=actor, event_id=rows.event.id, why=f"{team.name} is absent from round {round_no}"
-    )
-    uow.flush()
-    uow.audit.change(
-        team, "swiss.absent", actor=actor, event_id=rows.event.id, new={"round": round_no}, reason=why
-    )
-    _announce(uow, rows)
-    return TeamChange(team_id, team.name, round_no, discarded)
+    return _absence_changed(
+        uow, rows, team, rnd, actor=actor, draft_why=f"{team.name} is absent from round {round_no}",
+        action="swiss.absent", old=None, reason=why,
+    )  # fmt: skip
 
 
 def mark_present(
@@ -296,35 +287,53 @@ def mark_present(
 ) -> TeamChange:
     """Undo ``mark_absent``: the team is paired in ``round_no`` again (a round not yet published)."""
     why = _need_reason(reason)
-    rows = running_swiss_stage(uow, stage_id, what="its teams can no longer be changed")
-    entry, team = _entry(uow, rows, team_id)
-    if entry.withdrawn_at is not None:
-        raise Conflict(
-            f"{team.name} withdrew from {rows.stage.name} (from round {entry.withdrawn_round}): it cannot "
-            "be paired again"
-        )
-    rnd = rows.round(round_no)
+    rows, team, rnd = _absence_of(uow, stage_id, team_id, round_no, refusal="it cannot be paired again")
     row = uow.swiss.round_team(rnd.id or 0, team_id)
     if row is None or row.role != SwissRoundRole.ABSENT.value:
         raise Conflict(f"{team.name} is not marked absent for round {round_no}")
     if rnd.status not in (RoundStatus.UNPAIRED.value, RoundStatus.DRAFT.value):
         raise Conflict(f"Round {round_no} is {rnd.status}: its absences can no longer be changed")
     uow.session.delete(row)
-    discarded = _discard_draft(
-        uow, rnd, actor=actor, event_id=rows.event.id, why=f"{team.name} plays round {round_no} after all"
-    )
+    return _absence_changed(
+        uow, rows, team, rnd, actor=actor, draft_why=f"{team.name} plays round {round_no} after all",
+        action="swiss.present", old={"absent_round": round_no, "absent_reason": row.reason}, reason=why,
+    )  # fmt: skip
+
+
+def _absence_of(
+    uow: UnitOfWork, stage_id: int, team_id: int, round_no: int, *, refusal: str
+) -> tuple[SwissStage, Team, Round]:
+    """The running stage, the team and round ``round_no`` for an absence change; a team that withdrew is
+    refused with ``refusal``."""
+    rows = running_swiss_stage(uow, stage_id, what="its teams can no longer be changed")
+    entry, team = _entry(uow, rows, team_id)
+    if entry.withdrawn_at is not None:
+        raise Conflict(
+            f"{team.name} withdrew from {rows.stage.name} (from round {entry.withdrawn_round}): {refusal}"
+        )
+    return rows, team, rows.round(round_no)
+
+
+def _absence_changed(
+    uow: UnitOfWork,
+    rows: SwissStage,
+    team: Team,
+    rnd: Round,
+    *,
+    actor: str,
+    draft_why: str,
+    action: str,
+    old: dict[str, Any] | None,
+    reason: str,
+) -> TeamChange:
+    """After an absence is recorded or undone: the round's draft discarded, audited, announced."""
+    discarded = _discard_draft(uow, rnd, actor=actor, event_id=rows.event.id, why=draft_why)
     uow.flush()
     uow.audit.change(
-        team,
-        "swiss.present",
-        actor=actor,
-        event_id=rows.event.id,
-        old={"absent_round": round_no, "absent_reason": row.reason},
-        new={"round": round_no},
-        reason=why,
+        team, action, actor=actor, event_id=rows.event.id, old=old, new={"round": rnd.number}, reason=reason
     )
     _announce(uow, rows)
-    return TeamChange(team_id, team.name, round_no, discarded)
+    return TeamChange(team.id or 0, team.name, rnd.number, discarded)
 
 
 def end_swiss_early(
