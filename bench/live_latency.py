@@ -48,6 +48,7 @@ from orchestrator.db import init_db, make_engine, make_session_factory  # noqa: 
 from orchestrator.ports import free_port  # noqa: E402
 from orchestrator.services.accounts.users import create_user  # noqa: E402
 from orchestrator.services.setup import event_setup, pool_draft, stage_start  # noqa: E402
+from tests.support.processes import descendants  # noqa: E402
 
 SMALL_EVENT = ROOT / "tests" / "fixtures" / "events" / "small.yaml"
 PASSWORD = "bench live latency password"
@@ -91,18 +92,6 @@ def seed(database_url: str) -> Seeded:
 
 
 # --- the server and its memory ---------------------------------------------------------------------------
-
-
-def descendants(pid: int) -> list[int]:
-    found, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        for task in Path(f"/proc/{current}/task").glob("*"):
-            with contextlib.suppress(OSError):
-                children = [int(c) for c in (task / "children").read_text().split()]
-                found += children
-                todo += children
-    return found
 
 
 def rss_mb(pids: list[int]) -> dict[int, float]:

@@ -29,6 +29,7 @@ from orchestrator.services.accounts.users import create_user
 from orchestrator.services.setup import event_setup, pool_draft
 from tests.integration.test_workers_harness import REDIS_URL, VENV_BIN, require_redis, stop, wait_for
 from tests.support import factories
+from tests.support.processes import descendants
 
 pytestmark = [
     pytest.mark.integration,
@@ -71,18 +72,6 @@ def seed(uow_factory: UnitOfWorkFactory) -> Seeded:
         )
 
 
-def _descendants(pid: int) -> list[int]:
-    found, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        for task in Path(f"/proc/{current}/task").glob("*"):
-            with contextlib.suppress(OSError):
-                children = [int(c) for c in (task / "children").read_text().split()]
-                found += children
-                todo += children
-    return found
-
-
 def _server_inode(server_port: int, client_port: int) -> str | None:
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         with contextlib.suppress(OSError):
@@ -103,7 +92,7 @@ def owner_of(connection: http.client.HTTPConnection, parent: int, server_port: i
     inode = _server_inode(server_port, connection.sock.getsockname()[1])
     if inode is None:
         return None
-    for pid in _descendants(parent):
+    for pid in descendants(parent):
         with contextlib.suppress(OSError):
             for fd in Path(f"/proc/{pid}/fd").iterdir():
                 with contextlib.suppress(OSError):
