@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
@@ -74,6 +73,7 @@ class _Settings:
     lineup_deadline: int
     armageddon: ArmageddonClock
     board_prize_min_games: int = 8
+    rated: bool = False  # FIDE-rated: the rating-change pages are shown (docs/ratings.md)
 
 
 def parse_event(text: str, *, source: str = "event.yaml") -> EventDefinition:
@@ -104,7 +104,6 @@ def parse_event(text: str, *, source: str = "event.yaml") -> EventDefinition:
     check_sections(reader, sections or {}, stages, teams)
     bracket = check_bracket(reader, duels, stages, knockout)
     check_schedules(reader, stages, bracket)
-    prize_settings = _prize_settings(reader, top)
 
     name, slug, team_format, time_control = (
         settings.name,
@@ -131,17 +130,8 @@ def parse_event(text: str, *, source: str = "event.yaml") -> EventDefinition:
         captains=tuple(captains),
         sections=tuple((sections or {}).values()),
         board_prize_min_games=settings.board_prize_min_games,
-        **prize_settings,
+        rated=settings.rated,
     )
-
-
-def _prize_settings(reader: NodeReader, top: dict[str, yaml.Node]) -> dict[str, Any]:
-    """``rated`` when the file gives it (docs/ratings.md); the board prizes' minimum is read with the
-    settings (``board_prizes: {min_games: N}``, docs/board-prizes.md)."""
-    out: dict[str, Any] = {}
-    if "rated" in top and (rated := reader.boolean(top["rated"], "rated")) is not None:
-        out["rated"] = rated
-    return out
 
 
 def _read_settings(reader: NodeReader, top: dict[str, yaml.Node]) -> _Settings:
@@ -176,6 +166,7 @@ def _read_settings(reader: NodeReader, top: dict[str, yaml.Node]) -> _Settings:
         lineup_deadline = deadline_value if deadline_value is not None else 0
     armageddon = read_armageddon(reader, top["armageddon"]) if "armageddon" in top else ArmageddonClock()
     min_games = _read_board_prizes(reader, top["board_prizes"]) if "board_prizes" in top else 8
+    rated = reader.boolean(top["rated"], "rated") if "rated" in top else None
     return _Settings(
         name,
         slug,
@@ -187,6 +178,7 @@ def _read_settings(reader: NodeReader, top: dict[str, yaml.Node]) -> _Settings:
         lineup_deadline,
         armageddon,
         min_games,
+        bool(rated),
     )
 
 
