@@ -1,0 +1,131 @@
+"""p50, p99 and requests/s of one cached page under `wrk -c200`, for variants of how the web process runs:
+the event loop and HTTP parser (uvloop + httptools, or asyncio + h11), the start-up heap frozen or not
+(``gc.freeze``, what ``olympiad serve`` does, orchestrator/web/serving.py), and the page cache's age limit.
+
+Run: .venv/bin/python bench/serve_variants.py --data-dir /tmp/pages-sqlite [--rounds 3] [--duration 10]
+     [--path /events/<slug>] [--runs-per-process 1]
+
+``--data-dir`` is a database played by bench/pages.py (``--data-dir`` there). Each variant gets a fresh
+process (the app as ``olympiad serve`` builds it, access log off), the variants are interleaved ``--rounds``
+times so that the machine's drift hits them alike, and ``--runs-per-process 3`` loads the same process
+several times in a row (docs/caching.md, "The p99 at 200 connections": later runs behave differently).
+The static CSS file of the first variant is loaded too, as the yardstick.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+VARIANTS = {
+    "uvloop+httptools, frozen heap (serve's default)": [
+        "--loop", "uvloop", "--http", "httptools", "--freeze",
+    ],
+    "uvloop+httptools, heap not frozen": ["--loop", "uvloop", "--http", "httptools"],
+    "asyncio+h11, frozen heap": ["--loop", "asyncio", "--http", "h11", "--freeze"],
+    "uvloop+httptools, frozen, age limit 600 s": [
+        "--loop", "uvloop", "--http", "httptools", "--freeze", "--max-age", "600",
+    ],
+}  # fmt: skip
+
+
+def serve_child(argv: list[str]) -> None:
+    """The web process of one variant (run as ``serve_variants.py --child ...``)."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--loop", default="auto")
+    parser.add_argument("--http", default="auto")
+    parser.add_argument("--freeze", action="store_true")
+    parser.add_argument("--max-age", type=float)
+    args = parser.parse_args(argv)
+    import uvicorn
+
+    from orchestrator.config import get_settings
+    from orchestrator.web.app import create_app
+
+    settings = get_settings().model_copy(update={"eager_scheduler": True})
+    app = create_app(settings)
+    if args.max_age is not None:
+        app.state.page_cache.max_age_s = args.max_age
+    if args.freeze:
+        gc.collect()
+        gc.freeze()
+    uvicorn.run(app, host="127.0.0.1", port=args.port, loop=args.loop, http=args.http, log_level="warning")
+
+
+def wrk(url: str, duration: int) -> tuple[float, float, float]:
+    out = subprocess.run(
+        ["wrk", "-t2", "-c200", f"-d{duration}s", "--latency", url],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    units = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+
+    def percentile(p: str) -> float:
+        found = re.search(rf"{p}%\s+([\d.]+)(us|ms|s)", out)
+        return float(found.group(1)) * units[found.group(2)] if found else float("nan")
+
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    return rps, percentile("50"), percentile("99")
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["--child"]:
+        serve_child(sys.argv[2:])
+        return
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--data-dir", type=Path, required=True)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--duration", type=int, default=10)
+    parser.add_argument("--runs-per-process", type=int, default=1)
+    parser.add_argument("--path", default="", help="the page to load (default: the first event's page)")
+    args = parser.parse_args()
+    from orchestrator.ports import free_port
+
+    env = {**os.environ, "OLYMPIAD_DATA_DIR": str(args.data_dir), "OLYMPIAD_TASK_MODE": "eager"}
+    load = os.getloadavg()[0]
+    print(f"{time.strftime('%Y-%m-%d %H:%M')}, load average {load:.2f}, wrk -t2 -c200 -d{args.duration}s")
+    for round_no in range(1, args.rounds + 1):
+        for index, (label, options) in enumerate(VARIANTS.items()):
+            port = free_port()
+            command = [sys.executable, __file__, "--child", "--port", str(port), *options]
+            process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            try:
+                base = f"http://127.0.0.1:{port}"
+                for _ in range(300):
+                    try:
+                        httpx.get(f"{base}/healthz", timeout=1)
+                        break
+                    except httpx.HTTPError:
+                        time.sleep(0.1)
+                path = args.path or "/events/" + httpx.get(f"{base}/api/v1/events").json()[0]["event"]["slug"]
+                if round_no == 1 and index == 0:
+                    rps, p50, p99 = wrk(base + "/static/site.css", args.duration)
+                    print(f"  static CSS (yardstick): {rps:,.0f} req/s, p50 {p50:.1f} ms, p99 {p99:.1f} ms")
+                for run in range(1, args.runs_per_process + 1):
+                    rps, p50, p99 = wrk(base + path, args.duration)
+                    print(
+                        f"  round {round_no} run {run}  {label:<46} {rps:9,.0f} req/s  "
+                        f"p50 {p50:6.1f} ms  p99 {p99:7.1f} ms"
+                    )
+            finally:
+                process.terminate()
+                process.wait(10)
+
+
+if __name__ == "__main__":
+    main()
