@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from orchestrator import translation
 from orchestrator.eventfile import EventDefinitionError, parse_event
 from orchestrator.services.errors import ValidationFailed
 from orchestrator.services.read import times
@@ -92,3 +93,11 @@ def test_the_event_file_refuses_a_time_zone_that_is_not_an_iana_zone() -> None:
     with pytest.raises(EventDefinitionError) as refused:
         parse_event(SMALL_EVENT.replace("timezone: Europe/Oslo", "timezone: Oslo/Time"), source="small.yaml")
     assert any("not an IANA time zone" in str(p) for p in refused.value.problems)
+
+
+def test_a_time_inside_a_message_is_in_the_event_zone_and_the_readers_language() -> None:
+    moment = datetime(2026, 12, 4, 9, 0, tzinfo=UTC)
+    assert times.said(moment, "Asia/Samarkand") == "4 Dec 2026, 14:00 +05 (Asia/Samarkand)"
+    assert times.said(moment, None) == "4 Dec 2026, 09:00 UTC"
+    with translation.speaking("pt"):
+        assert times.said(moment, "Europe/Oslo") == "4 dez. 2026, 10:00 CET (Europe/Oslo)"

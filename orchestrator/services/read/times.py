@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from orchestrator import translation
 from orchestrator.services.errors import ValidationFailed
 
 LOCAL_INPUT = "%Y-%m-%dT%H:%M"  # what <input type="datetime-local"> sends and shows
@@ -79,6 +80,14 @@ def moment_text(moment: datetime, event_zone: str | None, reader_zone: str | Non
         if here.utcoffset() != there.utcoffset():
             reader = _text(moment, reader_zone)
     return Moment(shown, reader, moment.astimezone(UTC).isoformat())
+
+
+def said(moment: datetime, event_zone: str | None) -> str:
+    """``moment`` inside a message (an error, a conflict, an e-mail line): the date and time as the
+    current language writes them, in the event's zone, with the zone's name (``sex. 4 dez. 2026, 14:00
+    +05 (Asia/Samarkand)``). Messages name times this way, never in bare UTC."""
+    local = in_zone(moment, event_zone)
+    return f"{translation.date_text(local, with_day=False)} {zone_suffix(local, event_zone)}"
 
 
 def local_input(moment: datetime | None, event_zone: str | None) -> str:
