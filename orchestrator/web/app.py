@@ -267,6 +267,7 @@ def _add_middleware(app: FastAPI, settings: Settings) -> None:
         same_site="lax",
         https_only=https,
     )
+    app.add_middleware(i18n.RequestLanguage)  # inside the cache: only a request that reaches a route needs it
     # Outside the session: a page served from the cache never opens one; inside the security headers.
     app.add_middleware(PageCacheMiddleware, store=app.state.page_cache, session_cookie=SESSION_COOKIE)
     app.add_middleware(SecurityHeaders, hsts=https)

@@ -3,11 +3,16 @@
 The catalogues, the ``gettext`` bound to the current language and the locale-aware numbers and dates are
 shared with the e-mails and live in orchestrator/translation.py; this module re-exports them for the web
 layer. The language of a request is the ``lang`` cookie (set by the switch in the page footer,
-``/lang/<code>``), else the best match of the browser's ``Accept-Language``, else English. ``render``
-(web/deps.py) sets it for the template being rendered. docs/translations.md tells how to add a language.
+``/lang/<code>``), else the best match of the browser's ``Accept-Language``, else English.
+``RequestLanguage`` sets it when a request comes in, so a message a service writes (an error, a conflict)
+is in the reader's language too; ``render`` (web/deps.py) sets it again for the template being rendered.
+docs/translations.md tells how to add a language.
 """
 
 from __future__ import annotations
+
+from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from orchestrator.translation import (
     DEFAULT,
@@ -34,6 +39,7 @@ __all__ = [
     "LANG_COOKIE_MAX_AGE_S",
     "LOCALE_DIR",
     "N_",
+    "RequestLanguage",
     "choose",
     "current",
     "date_text",
@@ -80,3 +86,17 @@ def from_accept_language(header: str) -> str:
         if code in LANGUAGES and q > best_q:
             best, best_q = code, q
     return best
+
+
+class RequestLanguage:
+    """Pure ASGI middleware: every HTTP request runs in its reader's language (``choose``), so the
+    services' messages (``translation.gettext``) are translated where they are written."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            connection = HTTPConnection(scope)
+            use(choose(connection.cookies.get(LANG_COOKIE), connection.headers.get("accept-language")))
+        await self.app(scope, receive, send)

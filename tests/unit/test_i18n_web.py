@@ -10,6 +10,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from orchestrator import translation
 from orchestrator.config import Settings
 from orchestrator.web import i18n
 from tests.unit.test_views import SeededPool, play, seed_small_pool
@@ -176,3 +177,19 @@ def test_the_api_json_is_kept_once_for_every_language(
     builds = cache.builds
     again = client.get(path, headers={"Accept-Language": "tr"})
     assert cache.builds == builds and again.content == first.content  # no second build for Turkish
+
+
+def test_a_route_runs_in_the_readers_language_before_it_renders(app: FastAPI) -> None:
+    """RequestLanguage: what a service writes while the route runs (in the thread pool too) can be
+    translated, since the language is set when the request comes in, not only when a page is rendered."""
+
+    def language_now() -> dict[str, str]:  # a sync route: it runs in the thread pool, as services do
+        return {"lang": translation.current()}
+
+    app.add_api_route("/probe-language", language_now)
+    client = TestClient(app)
+    assert client.get("/probe-language", headers={"Accept-Language": "pt-BR"}).json() == {"lang": "pt"}
+    client.cookies.set(i18n.LANG_COOKIE, "tr")
+    assert client.get("/probe-language", headers={"Accept-Language": "pt-BR"}).json() == {"lang": "tr"}
+    client.cookies.clear()
+    assert client.get("/probe-language").json() == {"lang": "en"}
