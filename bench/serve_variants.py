@@ -9,7 +9,10 @@ Run: .venv/bin/python bench/serve_variants.py --data-dir /tmp/pages-sqlite [--ro
 process (the app as ``olympiad serve`` builds it, access log off), the variants are interleaved ``--rounds``
 times so that the machine's drift hits them alike, and ``--runs-per-process 3`` loads the same process
 several times in a row (docs/caching.md, "The p99 at 200 connections": later runs behave differently).
-The static CSS file of the first variant is loaded too, as the yardstick.
+The static CSS file of the first variant is loaded too, as the yardstick, and a bare ASGI app on the same
+uvicorn, answering with as many bytes as the page, is the machine's own yardstick: what it cannot do under
+the same load, the application cannot be blamed for. ``--only NAME`` runs only the variants whose name
+contains NAME (e.g. ``--only default --only bare``).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -37,6 +41,9 @@ VARIANTS = {
     "uvloop+httptools, frozen, age limit 600 s": [
         "--loop", "uvloop", "--http", "httptools", "--freeze", "--max-age", "600",
     ],
+    # The machine's yardstick: a bare ASGI app answering every request with bytes of the page's size, on the
+    # same uvicorn. What it cannot do under the same wrk, the application cannot be blamed for.
+    "bare ASGI app, same server and body size": ["--loop", "uvloop", "--http", "httptools", "--bare"],
 }  # fmt: skip
 
 
@@ -48,8 +55,17 @@ def serve_child(argv: list[str]) -> None:
     parser.add_argument("--http", default="auto")
     parser.add_argument("--freeze", action="store_true")
     parser.add_argument("--max-age", type=float)
+    parser.add_argument("--bare", action="store_true")
+    parser.add_argument("--body-size", type=int, default=30_000)
     args = parser.parse_args(argv)
     import uvicorn
+
+    if args.bare:
+        uvicorn.run(
+            bare_app(args.body_size), host="127.0.0.1", port=args.port, loop=args.loop, http=args.http,
+            log_level="warning",
+        )  # fmt: skip
+        return
 
     from orchestrator.config import get_settings
     from orchestrator.web.app import create_app
@@ -62,6 +78,23 @@ def serve_child(argv: list[str]) -> None:
         gc.collect()
         gc.freeze()
     uvicorn.run(app, host="127.0.0.1", port=args.port, loop=args.loop, http=args.http, log_level="warning")
+
+
+def bare_app(size: int) -> Any:
+    """An ASGI app that answers every HTTP request 200 with ``size`` bytes and nothing else."""
+    body = b"x" * size
+    start = {
+        "type": "http.response.start",
+        "status": 200,
+        "headers": [(b"content-type", b"text/html"), (b"content-length", str(size).encode())],
+    }
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            await send(start)
+            await send({"type": "http.response.body", "body": body})
+
+    return app
 
 
 def wrk(url: str, duration: int) -> tuple[float, float, float]:
@@ -93,16 +126,22 @@ def main() -> None:
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--runs-per-process", type=int, default=1)
     parser.add_argument("--path", default="", help="the page to load (default: the first event's page)")
+    parser.add_argument(
+        "--only", action="append", default=[], help="only the variants whose name has this (repeatable)"
+    )
     args = parser.parse_args()
+    chosen = {k: v for k, v in VARIANTS.items() if not args.only or any(o in k for o in args.only)}
     from orchestrator.ports import free_port
 
     env = {**os.environ, "OLYMPIAD_DATA_DIR": str(args.data_dir), "OLYMPIAD_TASK_MODE": "eager"}
     load = os.getloadavg()[0]
     print(f"{time.strftime('%Y-%m-%d %H:%M')}, load average {load:.2f}, wrk -t2 -c200 -d{args.duration}s")
+    path, body_size = args.path, 30_000
     for round_no in range(1, args.rounds + 1):
-        for index, (label, options) in enumerate(VARIANTS.items()):
+        for index, (label, options) in enumerate(chosen.items()):
             port = free_port()
-            command = [sys.executable, __file__, "--child", "--port", str(port), *options]
+            extra = ["--body-size", str(body_size)] if "--bare" in options else []
+            command = [sys.executable, __file__, "--child", "--port", str(port), *options, *extra]
             process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             try:
                 base = f"http://127.0.0.1:{port}"
@@ -112,8 +151,10 @@ def main() -> None:
                         break
                     except httpx.HTTPError:
                         time.sleep(0.1)
-                path = args.path or "/events/" + httpx.get(f"{base}/api/v1/events").json()[0]["event"]["slug"]
-                if round_no == 1 and index == 0:
+                if not path:  # the first variant is the application: its first event's page
+                    path = "/events/" + httpx.get(f"{base}/api/v1/events").json()[0]["event"]["slug"]
+                    body_size = len(httpx.get(base + path).content)
+                if round_no == 1 and index == 0 and "--bare" not in options:
                     rps, p50, p99 = wrk(base + "/static/site.css", args.duration)
                     print(f"  static CSS (yardstick): {rps:,.0f} req/s, p50 {p50:.1f} ms, p99 {p99:.1f} ms")
                 for run in range(1, args.runs_per_process + 1):
