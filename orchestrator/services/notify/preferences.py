@@ -110,21 +110,28 @@ def set_user_email(uow: UnitOfWork, *, user_id: int, email: str | None, actor: s
     uow.audit.change(row, "user.notifications", actor=actor, old={"email": old}, new={"email": address})
 
 
-def set_player_email(uow: UnitOfWork, *, player_id: int, email: str | None, actor: str) -> Player:
-    """Staff store a player's address (for "link your game-server account"); audited."""
+def set_player_email(
+    uow: UnitOfWork, *, player_id: int, email: str | None, actor: str, language: str | None = KEEP
+) -> Player:
+    """Staff store a player's address (for "link your game-server account") and, unless ``KEEP``, the
+    language of that mail (empty: the captains' language, docs/notifications.md); audited as
+    ``player.email``."""
     address = clean_address(email)
     player = uow.repo.get_or_raise(Player, player_id)
-    old = player.email
-    player.email = address
+    lang = player.language if language == KEEP else clean_language(language)
+    old = {"email": player.email, "language": player.language}
+    player.email, player.language = address, lang
     uow.session.add(player)
     uow.flush()
-    if old != address:
+    new = {"email": address, "language": lang}
+    if old != new:
+        changed = [name for name in new if old[name] != new[name]]
         uow.audit.change(
             player,
             "player.email",
             actor=actor,
             event_id=player.event_id,
-            old={"email": old},
-            new={"email": address},
+            old={name: old[name] for name in changed},
+            new={name: new[name] for name in changed},
         )
     return player
