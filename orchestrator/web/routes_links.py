@@ -12,12 +12,11 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
 from orchestrator.adapters.tables import Event, Player, Team
+from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import NotFound, StaleEdit, ValidationFailed
 from orchestrator.services.gameserver import player_links
@@ -82,30 +81,37 @@ def staff_links(request: Request, slug: str, user: AuthUser = require_staff()) -
             }
             for row in rows
         ]
-        problems = [
+        failed_rounds = [
             {"stage": stage.name, "round": rnd.number, "status": bulk.status, "error": bulk.error or ""}
             for stage, rnd, bulk in uow.gameserver.bulk_problems(event_id)
         ]
         event_view = {"id": event.id, "name": event.name, "slug": event.slug}
-    saved = request.query_params.get("saved", "")
-    notice = _("Saved the e-mail of %(name)s.") % {"name": saved} if saved else None
+        notice = _saved_notice(uow, event_id, request.query_params.get("saved", ""))
     return render(
         request,
         "links/staff.html",
-        {"event": event_view, "players": players, "problems": problems, "notice": notice},
+        {"event": event_view, "players": players, "failed_rounds": failed_rounds, "notice": notice},
     )
 
 
-def _player_of_event(request: Request, slug: str, player_id: int) -> tuple[int, str, Response | None]:
-    """The event's id and slug (or a redirect from an old numeric URL); 404 unless the player is in it."""
+def _saved_notice(uow: UnitOfWork, event_id: int, saved: str) -> str | None:
+    """The notice after the e-mail form, naming the player (by id: a link cannot make the page say more)."""
+    player = uow.repo.get(Player, int(saved)) if saved.isdigit() and len(saved) < 19 else None
+    if player is None or player.event_id != event_id:
+        return None
+    return _("Saved the e-mail of %(name)s.") % {"name": player.name}
+
+
+def _player_of_event(request: Request, slug: str, player_id: int) -> tuple[str, Response | None]:
+    """The event's slug (or a redirect from an old numeric URL); 404 unless the player is in the event."""
     event_id, real = event_of_key(request, slug)
     if moved := slug_redirect(request, slug, real):
-        return event_id, real, moved
+        return real, moved
     with get_uow_factory(request)() as uow:
         player = uow.repo.get(Player, player_id)
         if player is None or player.event_id != event_id:
             raise NotFound(_("Player %(id)s does not exist in this event.") % {"id": player_id})
-    return event_id, real, None
+    return real, None
 
 
 def _email_page(
@@ -143,7 +149,7 @@ def _email_page(
 def player_email_page(
     request: Request, slug: str, player_id: int, user: AuthUser = require_staff()
 ) -> Response:
-    _event_id, real, moved = _player_of_event(request, slug, player_id)
+    real, moved = _player_of_event(request, slug, player_id)
     return moved or _email_page(request, real, player_id)
 
 
@@ -159,7 +165,7 @@ def player_email_submit(
     expected_language: str = Form(default=""),
 ) -> Response:
     """Set or clear a player's address and mail language; audited as ``player.email``."""
-    _event_id, real, moved = _player_of_event(request, slug, player_id)
+    real, moved = _player_of_event(request, slug, player_id)
     if moved:
         return moved
     typed = (email, language)
@@ -173,11 +179,11 @@ def player_email_submit(
                 actor=user.username,
                 expected=(expected_email or None, expected_language or None),
             )
-            name = player.name
+            saved = player.id
     except ValidationFailed as error:
         return _email_page(
             request, real, player_id, status_code=422, typed=typed, problems=list(error.problems)
         )
     except StaleEdit as error:
         return _email_page(request, real, player_id, status_code=409, typed=typed, error=error.message)
-    return RedirectResponse(f"/staff/events/{real}/links?{urlencode({'saved': name})}", status_code=303)
+    return RedirectResponse(f"/staff/events/{real}/links?saved={saved}", status_code=303)
