@@ -100,6 +100,23 @@ class NotifyRepository(Repository):
         ).all()
         return {team_id for team_id in rows if team_id is not None}
 
+    def captain_languages(self, team_ids: set[int]) -> dict[int, str]:
+        """Per team, the language of its first captain (lowest id) who chose one; teams without are absent."""
+        if not team_ids:
+            return {}
+        rows = self.session.exec(
+            select(User.team_id, User.language)
+            .where(
+                col(User.team_id).in_(sorted(team_ids)),
+                User.role == Role.CAPTAIN.value,
+                col(User.disabled).is_(False),
+                col(User.language).is_not(None),
+            )
+            .order_by(col(User.id).desc())
+        ).all()
+        # Descending ids: the lowest id of a team is written last and wins.
+        return {team_id: language for team_id, language in rows if team_id is not None and language}
+
     def players_to_link(self) -> Sequence[tuple[Player, Team, Event]]:
         """Players with an e-mail address and no working link, in events that are published or running."""
         return self.session.exec(

@@ -342,6 +342,8 @@ class Player(SQLModel, table=True):
     federation: str | None = Field(default=None, max_length=3)
     k_factor: int | None = Field(default=None)
     email: str | None = Field(default=None, max_length=254)  # for "link your account" (notifications)
+    # language of the "link your account" mail; None: the captains' language (docs/notifications.md)
+    language: str | None = Field(default=None, max_length=8)
 
     @classmethod
     def of(cls, event_id: int, team_id: int, entry: domain_teams.RosterEntry) -> "Player":

@@ -134,16 +134,22 @@ def post_outbox_retry(request: Request, outbox_id: int, user: AuthUser = require
 
 class PlayerEmailBody(BaseModel):
     email: str | None = Field(default=None, max_length=320, description="empty: no address")
+    language: str | None = Field(
+        default=preferences.KEEP, max_length=8, description="language of the mail; null: as the captains"
+    )
 
 
 @api.put("/players/{player_id}/email")
 def put_player_email(
     request: Request, player_id: int, body: PlayerEmailBody, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
-    """A player's address, for the "link your game-server account" mail; audited as ``player.email``."""
+    """A player's address, for the "link your game-server account" mail, and (when given) the language of
+    that mail; audited as ``player.email``."""
     with get_uow_factory(request)() as uow:
-        player = preferences.set_player_email(uow, player_id=player_id, email=body.email, actor=user.username)
-        return {"player_id": player.id, "email": player.email}
+        player = preferences.set_player_email(
+            uow, player_id=player_id, email=body.email, actor=user.username, language=body.language
+        )
+        return {"player_id": player.id, "email": player.email, "language": player.language}
 
 
 @router.get("/teams/{team_id}/calendar.ics", dependencies=[allow_public()])

@@ -59,10 +59,12 @@ def public_pages(demo: FinishedDemo) -> dict[str, str]:
 
 def staff_pages(demo: FinishedDemo) -> dict[str, str]:
     """The results desk (overview, a round, a match's entry form, closing a stage), lineups, audit, lots,
-    and the captain's pages as staff see them when acting for a team (the same templates a captain gets)."""
+    player links and a player's e-mail form, and the captain's pages as staff see them when acting for a
+    team (the same templates a captain gets)."""
     event = f"/events/{demo.slug}"
     [match, *_] = demo.links(f"{event}/stages/group/pools/A", rf'href="{event}/matches/(\d+)"')
     [team, *_] = demo.links(f"{event}/matches/{match}", rf'href="{event}/teams/(\d+)"')
+    [player, *_] = demo.links(f"{event}/stages/group/board-prizes", rf'href="{event}/players/(\d+)"')
     return {
         "captain home": f"/captain?team_id={team}",
         "captain lineup": f"/captain/matches/{match}/lineup?team_id={team}",
@@ -76,6 +78,8 @@ def staff_pages(demo: FinishedDemo) -> dict[str, str]:
         "lots": "/staff/events/1/lots",
         "play-off desk": "/staff/playoff/2",
         "event setup": "/staff/events/1",
+        "player links": f"/staff/events/{demo.slug}/links",
+        "player e-mail": f"/staff/events/{demo.slug}/players/{player}/email",
     }
 
 

@@ -14,7 +14,7 @@ import pytest
 from fastapi import FastAPI
 from sqlmodel import col, select
 
-from orchestrator.adapters.tables import AuditLog, Lineup, Outbox, User
+from orchestrator.adapters.tables import AuditLog, Event, Lineup, Outbox, Player, User
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.services.notify.compose import compose
@@ -95,6 +95,61 @@ def test_an_unknown_language_falls_back_to_english_and_our_own_words_are_transla
     norwegian = compose(Kind.APPEAL_DECIDED, facts, link="http://x/m", lang="nb")
     assert norwegian.subject == "Norge: anken om N v S er avgjort"
     assert "Se lagkampen: http://x/m" in norwegian.text
+
+
+def _link_mail_of_a_swedish_player(
+    factory: UnitOfWorkFactory, settings: Settings, event: NotifyEvent, language: str | None
+) -> tuple[str, Outbox]:
+    """A player of Sweden gets an address (and ``language``); the scan asks them to link their account."""
+    with factory() as uow:
+        player = uow.session.exec(
+            select(Player).where(Player.team_id == event.teams["Sweden"]).order_by(col(Player.id))
+        ).first()
+        assert player is not None
+        player.email, player.language = "player@example.org", language
+        uow.session.add(player)
+        name = player.name
+    with factory() as uow:
+        scan(uow, now=ROUND_1 + timedelta(hours=3), settings=settings)
+    with factory() as uow:
+        row = uow.session.exec(select(Outbox).where(col(Outbox.kind) == "link_account")).one()
+        uow.session.expunge(row)
+    return name, row
+
+
+def test_a_player_without_a_language_is_written_to_in_their_captains_language(
+    uow_factory: UnitOfWorkFactory, settings: Settings, sent: list
+) -> None:
+    event = notify_event(uow_factory)
+    _set_language(uow_factory, "cap-swe", "pt")
+    name, mail = _link_mail_of_a_swedish_player(uow_factory, settings, event, None)
+    assert mail.recipient == "player@example.org"
+    with uow_factory() as uow:
+        event_name = uow.repo.get_or_raise(Event, event.event_id).name
+    facts = {"event_name": event_name, "team_name": "Sweden", "player_name": name, "account": "a"}
+    assert mail.subject == f"{event_name}: vincule a sua conta do servidor de partidas"
+    assert mail.subject != compose(Kind.LINK_ACCOUNT, facts).subject
+    assert '<html lang="pt">' in (mail.body_html or "") and "Vincular a sua conta: " in mail.body_text
+    assert "link your game-server account" not in mail.subject
+
+
+def test_a_players_own_language_wins_over_the_captains(
+    uow_factory: UnitOfWorkFactory, settings: Settings, sent: list
+) -> None:
+    event = notify_event(uow_factory)
+    _set_language(uow_factory, "cap-swe", "pt")
+    _, mail = _link_mail_of_a_swedish_player(uow_factory, settings, event, "nb")
+    assert '<html lang="nb">' in (mail.body_html or "")
+    assert "vincule" not in mail.subject and "link your game-server account" not in mail.subject
+
+
+def test_a_player_whose_captains_chose_no_language_gets_english(
+    uow_factory: UnitOfWorkFactory, settings: Settings, sent: list
+) -> None:
+    event = notify_event(uow_factory)
+    _, mail = _link_mail_of_a_swedish_player(uow_factory, settings, event, None)
+    assert mail.subject.endswith(": link your game-server account")
+    assert '<html lang="en">' in (mail.body_html or "")
 
 
 @pytest.fixture

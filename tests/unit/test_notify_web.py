@@ -7,11 +7,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from fastapi import FastAPI
+from fastapi.testclient import TestClient
 from icalendar import Calendar
-from sqlmodel import select
+from sqlmodel import col, select
 
 from orchestrator.adapters.mailer import MailPermanent
-from orchestrator.adapters.tables import Armageddon, AuditLog, Duel, Outbox, Role, Stage, User
+from orchestrator.adapters.tables import Armageddon, AuditLog, Duel, Event, Outbox, Player, Role, Stage, User
 from orchestrator.services.accounts.users import create_user
 from orchestrator.services.notify.kinds import Kind
 from orchestrator.services.notify.outbox import deliver, queue_mail
@@ -144,13 +145,121 @@ def test_staff_set_a_players_address_through_the_api(app: FastAPI, event: Notify
     answer = staff.put(
         "/api/v1/players/1/email", json={"email": "p@example.org"}, headers={"X-CSRF-Token": token}
     )
-    assert answer.json() == {"player_id": 1, "email": "p@example.org"}
+    assert answer.json() == {"player_id": 1, "email": "p@example.org", "language": None}
+    answer = staff.put(
+        "/api/v1/players/1/email",
+        json={"email": "p@example.org", "language": "pt"},
+        headers={"X-CSRF-Token": token},
+    )
+    assert answer.json() == {"player_id": 1, "email": "p@example.org", "language": "pt"}
+    kept = staff.put(
+        "/api/v1/players/1/email", json={"email": "q@example.org"}, headers={"X-CSRF-Token": token}
+    )
+    assert kept.json()["language"] == "pt"  # without "language", the stored one is kept
+    assert (
+        staff.put(
+            "/api/v1/players/1/email",
+            json={"email": "p@example.org", "language": "xx"},
+            headers={"X-CSRF-Token": token},
+        ).status_code
+        == 422
+    )
     assert (
         staff.put(
             "/api/v1/players/1/email", json={"email": "nope"}, headers={"X-CSRF-Token": token}
         ).status_code
         == 422
     )
+
+
+def _player_of(app: FastAPI, event: NotifyEvent) -> tuple[str, int, str]:
+    """The event's slug, the first player of Finland and their name."""
+    with app.state.uow_factory() as uow:
+        slug = uow.repo.get_or_raise(Event, event.event_id).slug
+        player = uow.session.exec(
+            select(Player).where(Player.team_id == event.teams["Finland"]).order_by(col(Player.id))
+        ).first()
+        assert player is not None
+        return slug, player.id or 0, player.name
+
+
+def _stored(app: FastAPI, player_id: int) -> tuple[str | None, str | None]:
+    with app.state.uow_factory() as uow:
+        player = uow.repo.get_or_raise(Player, player_id)
+        return player.email, player.language
+
+
+def test_staff_set_and_clear_a_players_address_on_the_player_links_page(
+    app: FastAPI, event: NotifyEvent
+) -> None:
+    slug, player_id, name = _player_of(app, event)
+    staff, _ = login(app, "anna")
+    form_url = f"/staff/events/{slug}/players/{player_id}/email"
+    links = staff.get(f"/staff/events/{slug}/links")
+    assert links.status_code == 200 and f'href="{form_url}"' in links.text
+    page = staff.get(form_url)
+    assert page.status_code == 200 and name in page.text
+    token = form_token(page.text)
+    fields = {"csrf_token": token, "expected_email": "", "expected_language": ""}
+
+    answer = staff.post(form_url, data={**fields, "email": "p@example.org", "language": "pt"})
+    assert answer.status_code == 303 and answer.headers["location"].startswith(f"/staff/events/{slug}/links?")
+    assert _stored(app, player_id) == ("p@example.org", "pt")
+    shown = staff.get(answer.headers["location"]).text
+    assert "p@example.org" in shown and "Saved the e-mail of" in shown
+    # Never on a public page.
+    public = TestClient(app).get(f"/events/{slug}/players/{player_id}")
+    assert public.status_code == 200 and name in public.text and "p@example.org" not in public.text
+
+    # An address that cannot be one: listed, nothing stored, the typed text kept in the field.
+    fields = {"csrf_token": token, "expected_email": "p@example.org", "expected_language": "pt"}
+    refused = staff.post(form_url, data={**fields, "email": "nope", "language": "pt"})
+    assert refused.status_code == 422
+    assert "Please correct the following" in refused.text and "name@example.org" in refused.text
+    assert 'value="nope"' in refused.text
+    assert _stored(app, player_id) == ("p@example.org", "pt")
+
+    # A form read before someone else's change: refused and says what is stored now.
+    stale = {"csrf_token": token, "expected_email": "", "expected_language": ""}
+    conflict = staff.post(form_url, data={**stale, "email": "q@example.org", "language": ""})
+    assert (
+        conflict.status_code == 409 and "changed by someone else" in conflict.text and "anna" in conflict.text
+    )
+    assert _stored(app, player_id) == ("p@example.org", "pt")
+
+    cleared = staff.post(form_url, data={**fields, "email": "", "language": ""})
+    assert cleared.status_code == 303 and _stored(app, player_id) == (None, None)
+
+    with app.state.uow_factory() as uow:
+        entries = uow.session.exec(
+            select(AuditLog)
+            .where(AuditLog.action == "player.email", AuditLog.entity_id == player_id)
+            .order_by(col(AuditLog.id))
+        ).all()
+        assert [(e.actor, e.old, e.new) for e in entries] == [
+            ("anna", {"email": None, "language": None}, {"email": "p@example.org", "language": "pt"}),
+            ("anna", {"email": "p@example.org", "language": "pt"}, {"email": None, "language": None}),
+        ]
+
+
+def test_only_staff_reach_the_players_address_form(app: FastAPI, event: NotifyEvent) -> None:
+    slug, player_id, _ = _player_of(app, event)
+    form_url = f"/staff/events/{slug}/players/{player_id}/email"
+    captain, captain_token = login(app, "cap-nor")
+    assert captain.get(form_url).status_code == 403
+    data = {
+        "csrf_token": captain_token,
+        "email": "x@example.org",
+        "expected_email": "",
+        "expected_language": "",
+    }
+    assert captain.post(form_url, data=data).status_code == 403
+    anonymous, _ = login(app, None)
+    assert anonymous.get(form_url).status_code in (302, 303, 401)
+    staff, _ = login(app, "anna")
+    assert staff.post(form_url, data={**data, "csrf_token": "forged"}).status_code == 403
+    assert staff.get(f"/staff/events/{slug}/players/999999/email").status_code == 404
+    assert _stored(app, player_id) == (None, None)
 
 
 def test_the_team_calendar_lists_rounds_deadlines_and_armageddon_nominations(

@@ -203,6 +203,14 @@ def test_each_kind_appears_with_its_link_when_its_condition_holds(web: FastAPI, 
     assert "Nothing waits for a decision." not in page
 
 
+def test_the_player_links_page_lists_a_failed_round_in_its_table_not_as_a_form_error(web: FastAPI) -> None:
+    with web.state.uow_factory() as uow:
+        link = creation_failed(uow)
+    client, _ = login(web, "arb")
+    page = client.get(link).text
+    assert "<td>timeout</td>" in page and "Please correct the following" not in page
+
+
 def test_a_held_game_shows_its_reason_to_staff_and_only_a_neutral_word_to_spectators(web: FastAPI) -> None:
     with web.state.uow_factory() as uow:
         held(uow)

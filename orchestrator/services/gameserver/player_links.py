@@ -9,6 +9,8 @@
   server can compute it.
 - Tokens are secrets: never logged, shown, put in an error message or an audit row. The access log
   redacts ``/link/<token>`` and the callback's ``code`` and ``state`` (web/app.py).
+- The errors a player reads on the link pages are in the reader's language; audit entries, stored refusal
+  reasons and the operator's configuration errors stay English.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings, secret_key_of
 from orchestrator.db import utcnow
 from orchestrator.services.errors import Conflict, Forbidden, NotFound, ServiceError, ValidationFailed
+from orchestrator.translation import gettext as _
 
 log = logging.getLogger(__name__)
 
@@ -207,9 +210,9 @@ def start_link(uow: UnitOfWork, *, token: str, settings: Settings) -> LinkStart:
     try:
         data = _serializer(settings, "player-link-invite").loads(token, max_age=LINK_INVITE_MAX_AGE_S)
     except SignatureExpired:
-        raise Forbidden("This link has expired: ask the organisers for a new one.") from None
+        raise Forbidden(_("This link has expired: ask the organisers for a new one.")) from None
     except BadSignature:
-        raise NotFound("This link is not valid.") from None
+        raise NotFound(_("This link is not valid.")) from None
     player = uow.gameserver.get_or_raise(Player, int(data["p"]))
     state = _serializer(settings, "player-link-state").dumps({"p": player.id, "n": secrets.token_urlsafe(8)})
     query = {
@@ -237,13 +240,13 @@ def finish_link(
     try:
         data = _serializer(settings, "player-link-state").loads(state, max_age=LINK_STATE_MAX_AGE_S)
     except SignatureExpired:
-        raise Forbidden("The link took too long: open your link again.") from None
+        raise Forbidden(_("The link took too long: open your link again.")) from None
     except BadSignature:
         raise ValidationFailed(
-            ["The answer from the game server is not valid: open your link again."]
+            [_("The answer from the game server is not valid: open your link again.")]
         ) from None
     if not code:
-        raise ValidationFailed(["The game server did not grant access: open your link again."])
+        raise ValidationFailed([_("The game server did not grant access: open your link again.")])
     player = uow.gameserver.get_or_raise(Player, int(data["p"]))
     own = http is None
     client = http or httpx.Client(timeout=settings.gameserver_timeout_s)
@@ -260,26 +263,34 @@ def finish_link(
             },
         )
         if answer.status_code != 200:
-            raise LinkError(f"The game server refused the link ({answer.status_code}): open your link again.")
+            raise LinkError(
+                _("The game server refused the link (%(status)s): open your link again.")
+                % {"status": answer.status_code}
+            )
         body = answer.json()
         token = str(body.get("access_token") or "")
         if not token:
-            raise LinkError("The game server gave no token: open your link again.")
+            raise LinkError(_("The game server gave no token: open your link again."))
         account_answer = client.get(f"{base}/api/account", headers={"Authorization": f"Bearer {token}"})
         if account_answer.status_code != 200:
-            raise LinkError("The game server did not accept its own token: open your link again.")
+            raise LinkError(_("The game server did not accept its own token: open your link again."))
         account = str(account_answer.json().get("username") or "")
     except httpx.HTTPError as error:
-        raise LinkError(f"The game server could not be reached ({type(error).__name__}).") from None
+        raise LinkError(
+            _("The game server could not be reached (%(error)s).") % {"error": type(error).__name__}
+        ) from None
     except ValueError:
-        raise LinkError("The game server's answer could not be read.") from None
+        raise LinkError(_("The game server's answer could not be read.")) from None
     finally:
         if own:
             client.close()
     if account.lower() != player.account.lower():
         raise Conflict(
-            f"You authorized the account {account!r}, but {player.name} plays as {player.account!r}: "
-            "log in to the game server with that account and open your link again."
+            _(
+                "You authorized the account '%(account)s', but %(name)s plays as '%(expected)s': "
+                "log in to the game server with that account and open your link again."
+            )
+            % {"account": account, "name": player.name, "expected": player.account}
         )
     expires = body.get("expires_in")
     return store_link(

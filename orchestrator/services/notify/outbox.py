@@ -38,13 +38,15 @@ def queue_mail(
     facts: Mapping[str, Any],
     link: str | None = None,
     user: User | None = None,
+    lang: str | None = None,
 ) -> Outbox | None:
-    """Queue the mail of ``kind`` for ``recipient`` unless its key is known or the user turned it off."""
+    """Queue the mail of ``kind`` for ``recipient`` unless its key is known or the user turned it off; it is
+    written in the user's language, or ``lang`` for a recipient who is not a user (None: English)."""
     if not recipient or (user is not None and kind.value in (user.notify_off or [])):
         return None
     if uow.notify.outbox_by_key(key) is not None:
         return None
-    mail = compose(kind, facts, link=link, lang=user.language if user is not None else None)
+    mail = compose(kind, facts, link=link, lang=user.language if user is not None else lang)
     now = utcnow()
     row = uow.notify.add_outbox(
         Outbox(

@@ -9,8 +9,9 @@ from typing import Any
 
 from orchestrator.adapters.tables import Player, User
 from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.db import utcnow
 from orchestrator.services.accounts.users import AuthUser
-from orchestrator.services.errors import ValidationFailed
+from orchestrator.services.errors import CurrentValue, StaleEdit, ValidationFailed
 from orchestrator.services.notify.kinds import CAPTAIN_KINDS, known_kinds
 from orchestrator.translation import LANGUAGES
 
@@ -110,21 +111,48 @@ def set_user_email(uow: UnitOfWork, *, user_id: int, email: str | None, actor: s
     uow.audit.change(row, "user.notifications", actor=actor, old={"email": old}, new={"email": address})
 
 
-def set_player_email(uow: UnitOfWork, *, player_id: int, email: str | None, actor: str) -> Player:
-    """Staff store a player's address (for "link your game-server account"); audited."""
+def set_player_email(
+    uow: UnitOfWork,
+    *,
+    player_id: int,
+    email: str | None,
+    actor: str,
+    language: str | None = KEEP,
+    expected: tuple[str | None, str | None] | None = None,
+) -> Player:
+    """Staff store a player's address (for "link your game-server account") and, unless ``KEEP``, the
+    language of that mail (empty: the captains' language, docs/notifications.md); audited as
+    ``player.email`` with the fields that changed.
+
+    ``expected``: the (address, language) the staff form showed; if someone changed them since, nothing is
+    saved and ``StaleEdit`` names who did (the API, which sends no ``expected``, simply overwrites)."""
     address = clean_address(email)
-    player = uow.repo.get_or_raise(Player, player_id)
-    old = player.email
+    lang_given = None if language == KEEP else clean_language(language)
+    player = (
+        uow.locks.lock(Player, player_id)
+        if expected is not None
+        else uow.repo.get_or_raise(Player, player_id)
+    )
+    old = {"email": player.email, "language": player.language}
+    if expected is not None and (player.email, player.language) != expected:
+        changes = [a for a in uow.audit.for_entity("player", player_id) if a.action == "player.email"]
+        by, at = (changes[-1].actor, changes[-1].at) if changes else ("unknown", utcnow())
+        shown = f"{player.email or 'none'}, language {player.language or 'as the captains'}"
+        raise StaleEdit([CurrentValue("player", player_id, "e-mail", shown, 0, by, at)])
     player.email = address
+    if language != KEEP:
+        player.language = lang_given
     uow.session.add(player)
     uow.flush()
-    if old != address:
+    new = {"email": player.email, "language": player.language}
+    if old != new:
+        changed = [name for name in new if old[name] != new[name]]
         uow.audit.change(
             player,
             "player.email",
             actor=actor,
             event_id=player.event_id,
-            old={"email": old},
-            new={"email": address},
+            old={name: old[name] for name in changed},
+            new={name: new[name] for name in changed},
         )
     return player

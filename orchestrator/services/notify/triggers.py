@@ -8,7 +8,8 @@ changes, and a scan that runs twice queues nothing twice (every mail has a key, 
 - Armageddon nomination due: an Armageddon waiting for the team's nomination, before its deadline;
 - pairings published, results corrected, appeals decided: audit entries (``stage.start`` of a pool stage,
   ``swiss.publish``, ``board.correction``, ``appeal.decide``) of the last ``notify_lookback_s``;
-- link your account: a player with an address and no working link, in a published or running event.
+- link your account: a player with an address and no working link, in a published or running event; in the
+  player's language, else the team's first captain's who chose one, else English.
 """
 
 from __future__ import annotations
@@ -304,7 +305,9 @@ def _appeal(run: _Scan, appeal: Appeal) -> None:
 
 
 def _links(run: _Scan) -> None:
-    for player, team, event in run.uow.notify.players_to_link():
+    rows = run.uow.notify.players_to_link()
+    captains = run.uow.notify.captain_languages({team.id or 0 for _, team, _ in rows})
+    for player, team, event in rows:
         facts = {
             "event_name": event.name,
             "team_name": team.name,
@@ -319,6 +322,7 @@ def _links(run: _Scan) -> None:
             recipient=player.email,
             facts=facts,
             link=link,
+            lang=player.language or captains.get(team.id or 0),
         )
         if row is not None:
             run.report.count(Kind.LINK_ACCOUNT)
