@@ -1,14 +1,18 @@
 """Texts of the Python side that pages show, for the catalogues: the tie-break headings and meanings of
-the domain's registry (domain/tiebreaks.py) and the staff navigation's page names (services/read/
-dashboard.py ``EVENT_PAGES``).
+the domain's registry (domain/tiebreaks.py), the staff navigation's page names (services/read/
+dashboard.py ``EVENT_PAGES``) and the words for the values the database stores: statuses, kinds and roles
+(``VALUE_TEXT``).
 
 The domain and the services stay free of the web layer, so their texts are listed here as msgids; the
-templates show them with the ``translated`` filter (web/i18n.py). tests/unit/test_template_i18n.py checks
-that every one of them is here."""
+templates show them with the ``translated`` filter (web/i18n.py), and a stored value with the
+``value_text`` filter (``{{ stage.status | value_text }}``: "running" reads "In progress"). HTML classes
+and data attributes keep the raw value. tests/unit/test_template_i18n.py checks that every one of them is
+in the catalogues; tests/unit/test_value_text.py that every status and kind the tables can hold has its
+words here."""
 
 from __future__ import annotations
 
-from orchestrator.web.i18n import N_
+from orchestrator.web.i18n import N_, gettext
 
 TIEBREAK_TEXT = (
     N_("BH-GP"),
@@ -69,3 +73,71 @@ STAFF_PAGES = (
     N_("Fair play"),
     N_("Audit log"),
 )
+
+# Words for each value of the statuses and kinds of adapters/tables.py (events, stages, pools, rounds,
+# matches, appeals, duels, Armageddons, late changes, player links, game creation, the outbox), of the
+# lots (domain/lots.py ``LotKind``) and of the e-mails (services/notify/kinds.py ``Kind``). A value that
+# means the same in two vocabularies has one entry ("draft" of an event, a stage, a pool or a round).
+STATUS_TEXT: dict[str, str] = {
+    "draft": N_("Draft"),
+    "published": N_("Published"),
+    "running": N_("In progress"),
+    "closed": N_("Closed"),
+    "unpaired": N_("Not paired yet"),
+    "scheduled": N_("Scheduled"),
+    "paired": N_("Paired"),
+    "playing": N_("Playing"),
+    "finished": N_("Finished"),
+    "cancelled": N_("Cancelled"),
+    "open": N_("Open"),
+    "upheld": N_("Upheld"),
+    "rejected": N_("Rejected"),
+    "waiting": N_("Waiting"),
+    "ready": N_("Ready"),
+    "nominating": N_("Nominating"),
+    "choosing": N_("Choosing the colour"),
+    "armageddon": N_("Armageddon"),
+    "decided": N_("Decided"),
+    "pending": N_("Pending"),
+    "reseeded": N_("Re-seeded"),
+    "kept": N_("Kept"),
+    "withdrawn": N_("Withdrawn"),
+    "linked": N_("Linked"),
+    "missing": N_("Missing"),
+    "refused": N_("Refused"),
+    "created": N_("Created"),
+    "failed": N_("Failed"),
+    "queued": N_("Queued"),
+    "sent": N_("Sent"),
+}
+KIND_TEXT: dict[str, str] = {
+    "pools": N_("Pools"),
+    "knockout": N_("Knockout"),
+    "swiss": N_("Swiss"),
+    "order": N_("Full order"),
+    "one": N_("One drawn"),
+    "lineup_open": N_("Lineup open"),
+    "lineup_due": N_("Lineup due"),
+    "armageddon_due": N_("Armageddon nomination due"),
+    "pairings": N_("Pairings published"),
+    "result_corrected": N_("Result corrected"),
+    "appeal_decided": N_("Appeal decided"),
+    "link_account": N_("Link the game-server account"),
+}
+# Who an account is (tables.py ``Role``) and who entered a result (``ResultSource``).
+ROLE_TEXT: dict[str, str] = {
+    "owner": N_("Owner"),
+    "admin": N_("Administrator"),
+    "arbiter": N_("Arbiter"),
+    "captain": N_("Captain"),
+    "server": N_("Game server"),
+    "import": N_("Imported"),
+}
+VALUE_TEXT: dict[str, str] = {**STATUS_TEXT, **KIND_TEXT, **ROLE_TEXT}
+
+
+def value_text(value: object) -> str:
+    """A stored status or kind in the reader's language (``VALUE_TEXT``); any other value as it is."""
+    text = str(value) if value is not None else ""
+    english = VALUE_TEXT.get(text)
+    return gettext(english) if english is not None else text

@@ -44,7 +44,7 @@ def test_the_dashboard_reads_every_kind_it_finds_on_postgresql(uow_factory: Unit
     assert kinds == ["held", "appeal", "lineups", "stale-pull"]
     assert board.items[0].detail == "game aborted before it counted: replay it or let an arbiter decide"
     # 2 matches a round, 2 teams each, no lineup submitted: 4 missing
-    assert board.items[2].detail.startswith("4 lineup(s) not submitted")
+    assert board.items[2].detail.startswith("4 lineups not submitted")
     # round 1: 2 matches x 6 boards, none with a result (the held one included)
-    assert board.items[3].detail.startswith("12 board(s) without a result")
+    assert board.items[3].detail.startswith("12 boards without a result")
     assert board.items[3].link == f"/staff/rounds/{first.id}/results"

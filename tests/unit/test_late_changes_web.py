@@ -41,7 +41,7 @@ def test_staff_see_the_consequence_in_words_and_re_seed_with_the_form(app: FastA
     )
     assert answer.status_code == 303 and answer.headers["location"] == f"/staff/events/{SLUG}/results"
     after = client.get(f"/staff/events/{SLUG}/results").text
-    assert "Ruling: reseeded by arbiter" in after and "Denmark qualified on the corrected result" in after
+    assert "Ruling: Re-seeded by arbiter" in after and "Denmark qualified on the corrected result" in after
     with app.state.uow_factory() as uow:
         pools = pool_draft.describe_pools(uow, stage_id=corrected).pools
     assert sorted(t.name for t in pools[0].teams) == ["Denmark", "Norway"]

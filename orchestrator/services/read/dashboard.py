@@ -17,6 +17,10 @@ to act on it. The tiers, most urgent first:
 8. ``lot``: a lot committed but not drawn yet.
 
 Within a tier, items with a deadline come first, earliest first.
+
+An item's words (its label, title, detail and action) are in the reader's language: the request's
+language is set before the route runs (web/i18n.py ``RequestLanguage``), so the page and its JSON twin say
+them alike; ``kind`` is the item's fixed name for code.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from orchestrator.adapters.tables import Event, RoundStatus, StageKind
+from orchestrator.adapters.tables import BulkStatus, Event, RoundStatus, StageKind
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.services.boards import held_reason
@@ -34,6 +38,8 @@ from orchestrator.services.errors import NotFound
 from orchestrator.services.gameserver import player_links
 from orchestrator.services.read.staff import event_by_slug
 from orchestrator.services.results import standings as standings_service
+from orchestrator.translation import N_, ngettext
+from orchestrator.translation import gettext as _
 
 STALE_AFTER = timedelta(minutes=15)  # no board of a round under way changed for this long: pulls are stale
 LONG_GAME_MOVES = 60  # moves a long game lasts, for the increments (docs/staff-guide.md, "The dashboard")
@@ -50,17 +56,19 @@ KINDS: tuple[str, ...] = (
     "close-stage",
     "lot",
 )
+# The kinds' names, in English (the page shows them with the ``translated`` filter; web/domain_text.py
+# lists them for the catalogues).
 KIND_LABELS = {
-    "held": "Result held",
-    "creation-failed": "Game creation failed",
-    "appeal": "Open appeal",
-    "lineups": "Lineups missing",
-    "swiss-round": "Swiss round to pair",
-    "stale-pull": "Results not arriving",
-    "late-change": "Ruling needed",
-    "unlinked": "Players not linked",
-    "close-stage": "Stage ready to close",
-    "lot": "Lot to draw",
+    "held": N_("Result held"),
+    "creation-failed": N_("Game creation failed"),
+    "appeal": N_("Open appeal"),
+    "lineups": N_("Lineups missing"),
+    "swiss-round": N_("Swiss round to pair"),
+    "stale-pull": N_("Results not arriving"),
+    "late-change": N_("Ruling needed"),
+    "unlinked": N_("Players not linked"),
+    "close-stage": N_("Stage ready to close"),
+    "lot": N_("Lot to draw"),
 }
 
 
@@ -75,7 +83,7 @@ class DashboardItem:
 
     @property
     def label(self) -> str:
-        return KIND_LABELS[self.kind]
+        return _(KIND_LABELS[self.kind])
 
     @property
     def tier(self) -> int:
@@ -160,23 +168,45 @@ def _held(uow: UnitOfWork, event_id: int) -> list[DashboardItem]:
     return [
         DashboardItem(
             "held",
-            f"{b.stage_name} round {b.round_number}: {b.first_team} – {b.second_team}, board {b.board_no}",
+            _("%(stage)s round %(round)s: %(first)s – %(second)s, board %(board)s")
+            % {
+                "stage": b.stage_name,
+                "round": b.round_number,
+                "first": b.first_team,
+                "second": b.second_team,
+                "board": b.board_no,
+            },
             held_reason(reasons.get(b.board_id)),
             f"/staff/matches/{b.match_id}/results#match-{b.match_id}",
-            "Enter the result",
+            _("Enter the result"),
         )
         for b in boards
     ]
+
+
+def _round_title(stage_name: str, number: int) -> str:
+    return _("%(stage)s round %(round)s") % {"stage": stage_name, "round": number}
+
+
+def _creation_problem(status: str, error: str | None) -> str:
+    """Why the games of a round were not created: the server refused them or creating them failed."""
+    if status == BulkStatus.REJECTED.value:
+        if error:
+            return _("the game server rejected the games: %(error)s") % {"error": error}
+        return _("the game server rejected the games")
+    if error:
+        return _("creating the games on the game server failed: %(error)s") % {"error": error}
+    return _("creating the games on the game server failed")
 
 
 def _creation_failed(uow: UnitOfWork, event_id: int, slug: str) -> list[DashboardItem]:
     return [
         DashboardItem(
             "creation-failed",
-            f"{stage.name} round {rnd.number}",
-            f"the game server {bulk.status} the games" + (f": {bulk.error}" if bulk.error else ""),
+            _round_title(stage.name, rnd.number),
+            _creation_problem(bulk.status, bulk.error),
             f"/staff/events/{slug}/links",
-            "See the players to re-link",
+            _("See the players to re-link"),
             rnd.scheduled_at,
         )
         for stage, rnd, bulk in uow.gameserver.bulk_problems(event_id)
@@ -192,10 +222,13 @@ def _appeals(uow: UnitOfWork, event_id: int, slug: str) -> list[DashboardItem]:
         items.append(
             DashboardItem(
                 "appeal",
-                f"Round {rnd.number}: {first} – {second}",
-                f"appeal by {appeal.opened_by or 'a team'}",
+                _("Round %(round)s: %(first)s – %(second)s")
+                % {"round": rnd.number, "first": first, "second": second},
+                (_("appeal by %(by)s") % {"by": appeal.opened_by})
+                if appeal.opened_by
+                else _("appeal by a team"),
                 f"/staff/events/{slug}/appeals#appeal-{appeal.id}",
-                "Decide the appeal",
+                _("Decide the appeal"),
                 appeal.deadline_at,
             )
         )
@@ -208,10 +241,15 @@ def _lineups(uow: UnitOfWork, event_id: int, now: datetime) -> list[DashboardIte
     return [
         DashboardItem(
             "lineups",
-            f"{stage.name} round {rnd.number}",
-            f"{missing[rnd.id or 0]} lineup(s) not submitted (the default lineup applies at the deadline)",
+            _round_title(stage.name, rnd.number),
+            ngettext(
+                "%(num)d lineup not submitted (the default lineup applies at the deadline)",
+                "%(num)d lineups not submitted (the default lineup applies at the deadline)",
+                missing[rnd.id or 0],
+            )
+            % {"num": missing[rnd.id or 0]},
             f"/staff/rounds/{rnd.id}/lineups",
-            "See the teams",
+            _("See the teams"),
             rnd.lineup_deadline_at,
         )
         for rnd, stage in rounds
@@ -238,11 +276,15 @@ def _stale(uow: UnitOfWork, event: Event, now: datetime) -> list[DashboardItem]:
     return [
         DashboardItem(
             "stale-pull",
-            f"{stage.name} round {rnd.number}",
-            f"{pending} board(s) without a result; no change from the game server for "
-            f"{int((now - last).total_seconds() // 60)} minutes",
+            _round_title(stage.name, rnd.number),
+            ngettext(
+                "%(num)d board without a result; no change from the game server for %(minutes)d minutes",
+                "%(num)d boards without a result; no change from the game server for %(minutes)d minutes",
+                pending,
+            )
+            % {"num": pending, "minutes": int((now - last).total_seconds() // 60)},
             f"/staff/rounds/{rnd.id}/results",
-            "Check the round",
+            _("Check the round"),
             None,
         )
         for rnd, stage, last, pending in uow.dashboard.stale_rounds(
@@ -255,10 +297,10 @@ def _late_changes(uow: UnitOfWork, event_id: int, slug: str) -> list[DashboardIt
     return [
         DashboardItem(
             "late-change",
-            "Standings changed after the next stage was built",
+            _("Standings changed after the next stage was built"),
             change.cause_text or change.cause,
             f"/staff/events/{slug}/results",
-            "Rule on it",
+            _("Rule on it"),
         )
         for change in uow.dashboard.pending_late_changes(event_id)
     ]
@@ -269,14 +311,20 @@ def _unlinked(uow: UnitOfWork, event_id: int, slug: str) -> list[DashboardItem]:
     if not rows:
         return []
     names = ", ".join(f"{r.player.name} ({r.team.name})" for r in rows[:5])
-    more = f" and {len(rows) - 5} more" if len(rows) > 5 else ""
+    if len(rows) > 5:
+        names = _("%(names)s and %(more)d more") % {"names": names, "more": len(rows) - 5}
     return [
         DashboardItem(
             "unlinked",
-            f"{len(rows)} player(s) not linked to the game server",
-            names + more,
+            ngettext(
+                "%(num)d player not linked to the game server",
+                "%(num)d players not linked to the game server",
+                len(rows),
+            )
+            % {"num": len(rows)},
+            names,
             f"/staff/events/{slug}/links",
-            "Send their links",
+            _("Send their links"),
         )
     ]
 
@@ -291,9 +339,9 @@ def _closable(uow: UnitOfWork, event_id: int, now: datetime) -> list[DashboardIt
                 DashboardItem(
                     "close-stage",
                     stage.name,
-                    "every result is in and every appeal window has passed",
+                    _("every result is in and every appeal window has passed"),
                     f"/staff/stages/{stage.id}/close",
-                    "Review and close",
+                    _("Review and close"),
                 )
             )
     return items
@@ -312,15 +360,15 @@ def _swiss_rounds(uow: UnitOfWork, event_id: int) -> list[DashboardItem]:
         before = [r for r in rounds if nxt is not None and r.number < nxt.number]
         if draft is not None:
             title, detail, action = (
-                f"{stage.name} round {draft.number}",
-                "paired for review: the teams see nothing until it is published",
-                "Review and publish",
+                _round_title(stage.name, draft.number),
+                _("paired for review: the teams see nothing until it is published"),
+                _("Review and publish"),
             )
         elif nxt is not None and all(r.status == RoundStatus.FINISHED.value for r in before):
             title, detail, action = (
-                f"{stage.name} round {nxt.number}",
-                "every earlier round is finished: the round can be paired",
-                "Pair it",
+                _round_title(stage.name, nxt.number),
+                _("every earlier round is finished: the round can be paired"),
+                _("Pair it"),
             )
         else:
             continue
@@ -333,9 +381,9 @@ def _lots(uow: UnitOfWork, event_id: int, slug: str) -> list[DashboardItem]:
         DashboardItem(
             "lot",
             lot.purpose,
-            "committed (its hash is public), not drawn yet",
+            _("committed (its hash is public), not drawn yet"),
             f"/staff/events/{slug}/lots",
-            "Draw it",
+            _("Draw it"),
         )
         for lot in uow.dashboard.lots_waiting(event_id)
     ]
@@ -384,10 +432,11 @@ EVENT_PAGES: tuple[tuple[str, str], ...] = (
     ("Fair play", "/fairplay"),
     ("Audit log", "/audit"),
 )
+# Each kind of stage's desk: its address and the navigation's words for it (the stage named in them).
 _STAGE_DESKS = {
-    StageKind.POOLS.value: ("/staff/stages/{id}/pools", "pools"),
-    StageKind.SWISS.value: ("/staff/swiss/{id}", "Swiss desk"),
-    StageKind.KNOCKOUT.value: ("/staff/playoff/{id}", "play-off desk"),
+    StageKind.POOLS.value: ("/staff/stages/{id}/pools", N_("%(stage)s (pools)")),
+    StageKind.SWISS.value: ("/staff/swiss/{id}", N_("%(stage)s (Swiss desk)")),
+    StageKind.KNOCKOUT.value: ("/staff/playoff/{id}", N_("%(stage)s (play-off desk)")),
 }
 
 
@@ -395,8 +444,8 @@ def staff_nav(uow: UnitOfWork, event: Event) -> StaffNav:
     base = f"/staff/events/{event.slug}"
     stages = []
     for stage in uow.dashboard.stages_of_event(event.id or 0):
-        pattern, what = _STAGE_DESKS.get(stage.kind, _STAGE_DESKS[StageKind.POOLS.value])
-        stages.append(NavLink(f"{stage.name} ({what})", pattern.format(id=stage.id)))
+        pattern, words = _STAGE_DESKS.get(stage.kind, _STAGE_DESKS[StageKind.POOLS.value])
+        stages.append(NavLink(_(words) % {"stage": stage.name}, pattern.format(id=stage.id)))
     links = tuple(NavLink(label, base + tail) for label, tail in EVENT_PAGES)
     return StaffNav(event.slug, event.name, event_timezone(event), links, tuple(stages))
 
