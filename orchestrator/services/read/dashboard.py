@@ -34,6 +34,7 @@ from orchestrator.services.errors import NotFound
 from orchestrator.services.gameserver import player_links
 from orchestrator.services.read.staff import event_by_slug
 from orchestrator.services.results import standings as standings_service
+from orchestrator.translation import gettext as _
 
 STALE_AFTER = timedelta(minutes=15)  # no board of a round under way changed for this long: pulls are stale
 LONG_GAME_MOVES = 60  # moves a long game lasts, for the increments (docs/staff-guide.md, "The dashboard")
@@ -128,7 +129,7 @@ def timezone_of(uow: UnitOfWork, *, kind: str, entity_id: int) -> str:
     """The time zone of the event that stage/round/match/pool/duel/team ``entity_id`` belongs to."""
     event = uow.dashboard.event_of(kind, entity_id)
     if event is None:
-        raise NotFound(f"There is no {kind} {entity_id}.")
+        raise NotFound(_("There is no %(kind)s %(id)s.") % {"kind": kind, "id": entity_id})
     return event_timezone(event)
 
 
@@ -417,5 +418,5 @@ def event_slug_of(uow: UnitOfWork, key: str) -> str:
     if event is None and key.isdigit() and len(key) < 19:
         event = uow.dashboard.event_of("event", int(key))
     if event is None:
-        raise NotFound(f"There is no event {key!r}.")
+        raise NotFound(_("There is no event %(slug)r.") % {"slug": key})
     return event.slug
