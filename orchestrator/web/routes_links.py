@@ -17,6 +17,7 @@ from orchestrator.adapters.tables import Event
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import NotFound
 from orchestrator.services.gameserver import player_links
+from orchestrator.translation import gettext as _
 from orchestrator.web.auth import allow_public, require_staff
 from orchestrator.web.deps import get_settings, get_uow_factory, render
 from orchestrator.web.event_keys import event_of_key, slug_redirect
@@ -31,7 +32,7 @@ def link_callback(request: Request, code: str = "", state: str = "", error: str 
         return render(
             request,
             "links/refused.html",
-            {"reason": "The game server did not grant access. Open your link again to retry."},
+            {"reason": _("The game server did not grant access. Open your link again to retry.")},
             status_code=400,
         )
     # app.state.gameserver_http: an httpx.Client for the game server, set by tests (default: a new client).
@@ -60,7 +61,7 @@ def staff_links(request: Request, slug: str, user: AuthUser = require_staff()) -
     with get_uow_factory(request)() as uow:
         event = uow.events.get(Event, event_id)
         if event is None:
-            raise NotFound(f"event {event_id} does not exist")
+            raise NotFound(_("event %(id)s does not exist") % {"id": event_id})
         rows = player_links.players_needing_links(uow, event_id=event_id)
         players = [
             {
