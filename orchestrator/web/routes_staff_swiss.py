@@ -88,10 +88,11 @@ def desk_page(
     return _desk_page(request, stage_id, done=" ".join(said))
 
 
-def _number(form: FormData, name: str, what: str) -> int:
+def _number(form: FormData, name: str, problem: str) -> int:
+    """Form field ``name`` as a number; ``problem`` (marked with N_) when it holds none."""
     raw = str(form.get(name, "")).strip()
     if not raw.isdigit() or len(raw) > 9:
-        raise ValidationFailed([f"{name}: choose {what}"])
+        raise ValidationFailed([_(problem)])
     return int(raw)
 
 
@@ -195,9 +196,9 @@ async def override(request: Request, round_id: int, user: AuthUser = require_sta
         return rounds.override_pairing(
             uow,
             round_id=round_id,
-            board=_number(form, "board", "a board"),
-            first_id=_number(form, "first_team_id", "the first-named team"),
-            second_id=_number(form, "second_team_id", "the other team"),
+            board=_number(form, "board", N_("board: choose a board")),
+            first_id=_number(form, "first_team_id", N_("first_team_id: choose the first-named team")),
+            second_id=_number(form, "second_team_id", N_("second_team_id: choose the other team")),
             reason=str(form.get("reason", "")),
             actor=user.username,
         )
@@ -214,7 +215,7 @@ async def withdraw(request: Request, stage_id: int, user: AuthUser = require_sta
         lambda uow: entries.withdraw_team(
             uow,
             stage_id=stage_id,
-            team_id=_number(form, "team_id", "the team"),
+            team_id=_number(form, "team_id", N_("team_id: choose the team")),
             reason=str(form.get("reason", "")),
             actor=user.username,
         ),
@@ -232,8 +233,8 @@ async def absent(request: Request, stage_id: int, user: AuthUser = require_staff
         lambda uow: entries.mark_absent(
             uow,
             stage_id=stage_id,
-            team_id=_number(form, "team_id", "the team"),
-            round_no=_number(form, "round", "a round"),
+            team_id=_number(form, "team_id", N_("team_id: choose the team")),
+            round_no=_number(form, "round", N_("round: choose a round")),
             reason=str(form.get("reason", "")),
             actor=user.username,
         ),
@@ -271,7 +272,7 @@ async def late_entry(request: Request, stage_id: int, user: AuthUser = require_s
         lambda uow: entries.add_late_entry(
             uow,
             stage_id=stage_id,
-            team_id=_number(form, "team_id", "the team"),
+            team_id=_number(form, "team_id", N_("team_id: choose the team")),
             reason=str(form.get("reason", "")),
             actor=user.username,
         ),
