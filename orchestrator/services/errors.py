@@ -9,6 +9,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from orchestrator.translation import gettext as _
+
 
 class ServiceError(Exception):
     """Base class; ``status_code`` is the HTTP code the web answers with."""
@@ -54,13 +56,24 @@ class StaleEdit(Conflict):
     §6)."""
 
     def __init__(self, current: Iterable[CurrentValue]) -> None:
+        # times.py raises ValidationFailed from this module, so it is imported here, when a message is made.
+        from orchestrator.services.read.times import said
+
         self.current = tuple(current)
+        # The places that raise this (repositories, boards) do not know the event, hence the UTC time.
         parts = [
-            f"{c.entity} {c.entity_id} was changed by someone else ({c.changed_by}, "
-            f"{c.changed_at:%Y-%m-%d %H:%M} UTC): {c.field} is now {c.value}"
+            _("%(entity)s %(id)s was changed by someone else (%(who)s, %(when)s): %(field)s is now %(value)s")
+            % {
+                "entity": c.entity,
+                "id": c.entity_id,
+                "who": c.changed_by,
+                "when": said(c.changed_at, None),
+                "field": c.field,
+                "value": c.value,
+            }
             for c in self.current
         ]
-        super().__init__("; ".join(parts) or "changed by someone else")
+        super().__init__("; ".join(parts) or _("changed by someone else"))
 
 
 class ValidationFailed(ServiceError):
@@ -70,7 +83,7 @@ class ValidationFailed(ServiceError):
 
     def __init__(self, problems: Iterable[str]) -> None:
         self.problems = tuple(problems)
-        super().__init__("; ".join(self.problems) or "invalid input")
+        super().__init__("; ".join(self.problems) or _("invalid input"))
 
 
 class LoginRefused(ServiceError):

@@ -62,7 +62,7 @@ from orchestrator.web.deps import current_value_json, language_of, render, wants
 from orchestrator.web.page_cache import PageCache, PageCacheMiddleware
 from orchestrator.web.routes_public_olympiad import api as olympiad_api
 from orchestrator.web.routes_public_olympiad import pages as olympiad_pages
-from orchestrator.web.validation import TOO_LARGE, BodySizeLimit, check_request_input
+from orchestrator.web.validation import BodySizeLimit, check_request_input, too_large
 
 log = logging.getLogger(__name__)
 
@@ -198,7 +198,7 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     messages = {
         404: i18n.N_("This page does not exist."),
         405: i18n.N_("This action is not available here."),
-        413: TOO_LARGE,
+        413: too_large(),
     }
     message = messages.get(exc.status_code, str(exc.detail))
     response = _error_response(request, exc.status_code, message)

@@ -24,6 +24,7 @@ from orchestrator.services.results import results as result_service
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.results import withdrawals as withdrawal_service
 from orchestrator.services.swiss import exports as swiss_exports
+from orchestrator.translation import gettext as _
 from orchestrator.web.auth import require_role, require_staff
 from orchestrator.web.deps import current_value_json, get_uow_factory
 
@@ -146,7 +147,7 @@ def _save_entries(
 def _event_id(uow: UnitOfWork, slug: str) -> int:
     event = uow.events.get_by_slug(slug)
     if event is None:
-        raise NotFound(f"event {slug!r} does not exist")
+        raise NotFound(_("event %(slug)r does not exist") % {"slug": slug})
     return event.id or 0
 
 
@@ -303,7 +304,7 @@ def get_stage_closing(request: Request, stage_id: int, user: AuthUser = require_
     with get_uow_factory(request)() as uow:
         stage = uow.results.get(Stage, stage_id)
         if stage is None:
-            raise NotFound(f"stage {stage_id} does not exist")
+            raise NotFound(_("stage %(id)s does not exist") % {"id": stage_id})
         problems = standings_service.closing_problems(uow, stage_id=stage_id)
         warnings = standings_service.stage_warnings(uow, stage_id=stage_id)
     return {"stage_id": stage_id, "status": stage.status, "problems": problems, "warnings": warnings}

@@ -20,6 +20,7 @@ from orchestrator.services.errors import NotFound
 from orchestrator.services.results import lot_steps
 from orchestrator.services.setup import draws, event_setup, pool_draft, stage_start
 from orchestrator.services.teams import rosters
+from orchestrator.translation import gettext as _
 from orchestrator.web.auth import allow_public, require_role, require_staff
 from orchestrator.web.deps import get_uow_factory
 from orchestrator.web.validation import TOO_LARGE
@@ -298,7 +299,7 @@ def event_lots(request: Request, slug: str) -> list[LotOut]:
     with get_uow_factory(request)() as uow:
         event = uow.events.get_by_slug(slug)
         if event is None:
-            raise NotFound(f"no event {slug!r}")
+            raise NotFound(_("event %(slug)r does not exist") % {"slug": slug})
         return [_lot_out(view) for view in draws.list_lots(uow, event_id=event.id or 0)]
 
 

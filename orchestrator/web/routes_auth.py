@@ -12,6 +12,7 @@ from orchestrator.adapters.tables import Role
 from orchestrator.services.accounts import users as user_service
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import LoginThrottled, ValidationFailed
+from orchestrator.translation import gettext as _
 from orchestrator.web.auth import (
     PUBLIC,
     PUBLIC_JSON_LOGIN,
@@ -173,7 +174,7 @@ def api_login(
     """Log in with a session cookie; the answer carries the CSRF token for later unsafe requests."""
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if content_type != "application/json":
-        return JSONResponse({"detail": "Send the credentials as application/json."}, status_code=415)
+        return JSONResponse({"detail": _("Send the credentials as application/json.")}, status_code=415)
     with get_uow_factory(request)() as uow:
         verdict = user_service.authenticate(
             uow,

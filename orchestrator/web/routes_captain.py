@@ -19,6 +19,7 @@ from orchestrator.services.playoff import armageddon, forms
 from orchestrator.services.read import times
 from orchestrator.services.read.dashboard import timezone_of
 from orchestrator.services.teams import captains, lineups
+from orchestrator.translation import gettext as _
 from orchestrator.web.auth import require_login, require_staff
 from orchestrator.web.deps import get_settings, get_uow_factory, render
 from orchestrator.web.event_keys import event_of_key, slug_redirect
@@ -69,7 +70,9 @@ def lineup_page(
     request: Request, match_id: int, team_id: int | None = None, user: AuthUser = require_login()
 ) -> Response:
     notice = (
-        "Lineup saved. You can change it until the deadline." if request.query_params.get("saved") else None
+        _("Lineup saved. You can change it until the deadline.")
+        if request.query_params.get("saved")
+        else None
     )
     return _lineup_page(request, user, match_id, team_id, notice=notice)
 
@@ -85,7 +88,7 @@ async def lineup_submit(request: Request, match_id: int, user: AuthUser = requir
     while f"board_{number}" in data:
         value = str(data.get(f"board_{number}") or "").strip()
         if value and not value.isdigit():
-            problems.append(f"Board {number}: choose a player from the list.")
+            problems.append(_("Board %(board)d: choose a player from the list.") % {"board": number})
         boards.append(int(value) if value.isdigit() else None)
         number += 1
     if problems:
@@ -115,7 +118,7 @@ def _armageddon_page(
 def armageddon_page(
     request: Request, duel_id: int, team_id: int | None = None, user: AuthUser = require_login()
 ) -> Response:
-    notice = "Saved." if request.query_params.get("saved") else None
+    notice = _("Saved.") if request.query_params.get("saved") else None
     return _armageddon_page(request, user, duel_id, team_id, notice=notice)
 
 
@@ -208,7 +211,7 @@ def _missing_page(request: Request, round_id: int, *, status_code: int = 200, **
 
 @router.get("/staff/rounds/{round_id}/lineups")
 def missing_page(request: Request, round_id: int, user: AuthUser = require_staff()) -> Response:
-    notice = "Lineup deadline moved." if request.query_params.get("moved") else None
+    notice = _("Lineup deadline moved.") if request.query_params.get("moved") else None
     return _missing_page(request, round_id, notice=notice)
 
 

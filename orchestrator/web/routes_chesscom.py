@@ -24,6 +24,8 @@ from orchestrator.services.gameserver import chesscom_import as service
 from orchestrator.services.read import times
 from orchestrator.services.read.dashboard import timezone_of
 from orchestrator.services.results import results as result_service
+from orchestrator.translation import N_
+from orchestrator.translation import gettext as _
 from orchestrator.web.auth import require_staff
 from orchestrator.web.deps import get_settings, get_uow_factory, render
 
@@ -53,13 +55,21 @@ def _run(request: Request, match_id: int, actor: str, **options: Any) -> service
         client.close()
 
 
+# A window bound's name in a problem, and the problem when it is left empty.
+_BOUNDS = {
+    "start": (N_("the window's start"), N_("give the window's start (%(zone)s time)")),
+    "end": (N_("the window's end"), N_("give the window's end (%(zone)s time)")),
+}
+
+
 def _form_time(raw: str, label: str, zone: str, problems: list[str]) -> datetime | None:
     """A window bound from the form: local time in the event's zone (web/timefmt.py)."""
+    field, missing = _BOUNDS[label]
     if not raw.strip():
-        problems.append(f"give the window's {label} ({zone} time)")
+        problems.append(_(missing) % {"zone": zone})
         return None
     try:
-        return times.local_to_utc(raw, zone, field=f"the window's {label}")
+        return times.local_to_utc(raw, zone, field=_(field))
     except ValidationFailed as error:
         problems.extend(error.problems)
         return None
@@ -205,7 +215,9 @@ def chesscom_import_api(
     window = None
     if body.source == "archives":
         if body.start is None or body.end is None:
-            raise ValidationFailed(["give start and end (ISO 8601 with a time zone) for an archive import"])
+            raise ValidationFailed(
+                [_("give start and end (ISO 8601 with a time zone) for an archive import")]
+            )
         window = (body.start, body.end)
     summary = _run(
         request,

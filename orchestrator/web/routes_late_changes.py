@@ -17,6 +17,7 @@ from orchestrator.adapters.tables import Stage
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import NotFound
 from orchestrator.services.results import late_changes
+from orchestrator.translation import gettext as _
 from orchestrator.web.auth import require_staff
 from orchestrator.web.deps import get_uow_factory
 
@@ -36,7 +37,7 @@ def _ruling(ruling: str) -> Callable[..., late_changes.LateChangeView]:
     """The service behind a ruling's name in the address (404 for any other name)."""
     decide = RULINGS.get(ruling)
     if decide is None:
-        raise NotFound(f"no ruling {ruling!r}: re-seed or keep")
+        raise NotFound(_("no ruling %(ruling)r: re-seed or keep") % {"ruling": ruling})
     return decide
 
 
@@ -65,7 +66,7 @@ def get_late_changes(request: Request, stage_id: int, user: AuthUser = require_s
     """The stage's late changes (as the closed stage or as the stage built from it), newest first."""
     with get_uow_factory(request)() as uow:
         if uow.results.get(Stage, stage_id) is None:
-            raise NotFound(f"stage {stage_id} does not exist")
+            raise NotFound(_("stage %(id)s does not exist") % {"id": stage_id})
         views = late_changes.late_changes(uow, stage_id=stage_id)
     return {"stage_id": stage_id, "late_changes": [v.as_json() for v in views]}
 

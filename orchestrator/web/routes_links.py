@@ -36,7 +36,7 @@ def link_callback(request: Request, code: str = "", state: str = "", error: str 
         return render(
             request,
             "links/refused.html",
-            {"reason": "The game server did not grant access. Open your link again to retry."},
+            {"reason": _("The game server did not grant access. Open your link again to retry.")},
             status_code=400,
         )
     # app.state.gameserver_http: an httpx.Client for the game server, set by tests (default: a new client).
@@ -65,7 +65,7 @@ def staff_links(request: Request, slug: str, user: AuthUser = require_staff()) -
     with get_uow_factory(request)() as uow:
         event = uow.events.get(Event, event_id)
         if event is None:
-            raise NotFound(f"event {event_id} does not exist")
+            raise NotFound(_("event %(id)s does not exist") % {"id": event_id})
         rows = player_links.players_needing_links(uow, event_id=event_id)
         players = [
             {

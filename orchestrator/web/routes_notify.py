@@ -15,6 +15,7 @@ from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import ValidationFailed
 from orchestrator.services.notify import calendar, outbox, preferences
 from orchestrator.services.notify.kinds import CAPTAIN_KINDS
+from orchestrator.translation import gettext as _
 from orchestrator.web.auth import allow_public, require_login, require_staff
 from orchestrator.web.deps import get_settings, get_uow_factory, render
 
@@ -38,7 +39,7 @@ def _account_page(request: Request, user: AuthUser, *, status_code: int = 200, *
 @router.get("/account")
 def account_page(request: Request, user: AuthUser = require_login()) -> Response:
     saved = request.query_params.get("saved") == "1"
-    return _account_page(request, user, notice="Saved." if saved else None)
+    return _account_page(request, user, notice=_("Saved.") if saved else None)
 
 
 @router.post("/account/notifications")
@@ -90,7 +91,9 @@ def put_preferences(
 def _status_of(request: Request) -> str:
     status = request.query_params.get("status", "")
     if status not in STATUSES:
-        raise ValidationFailed([f"status must be one of: {', '.join(s for s in STATUSES if s)}"])
+        raise ValidationFailed(
+            [_("status must be one of: %(statuses)s") % {"statuses": ", ".join(s for s in STATUSES if s)}]
+        )
     return status
 
 
@@ -100,7 +103,7 @@ def outbox_page(request: Request, user: AuthUser = require_staff()) -> Response:
     with get_uow_factory(request)() as uow:
         rows = outbox.outbox_rows(uow, status=status or None)
     retried = request.query_params.get("retried")
-    notice = f"Mail {retried} is queued again." if retried and retried.isdigit() else None
+    notice = _("Mail %(id)s is queued again.") % {"id": retried} if retried and retried.isdigit() else None
     return render(
         request,
         "staff/outbox.html",

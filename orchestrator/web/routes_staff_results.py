@@ -26,6 +26,8 @@ from orchestrator.services.results import results as result_service
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.results import withdrawals as withdrawal_service
 from orchestrator.services.swiss import exports as swiss_exports
+from orchestrator.translation import gettext as _
+from orchestrator.translation import ngettext
 from orchestrator.web.auth import require_role, require_staff
 from orchestrator.web.deps import attachment, get_uow_factory, render
 from orchestrator.web.i18n import N_
@@ -45,7 +47,7 @@ def _entries(form: FormData) -> list[result_service.ResultEntry]:
             board_id = int(key.removeprefix("board_"))
             version = int(str(form.get(f"version_{board_id}", "")))
         except ValueError:
-            problems.append(f"{key}: the page is incomplete; reload it")
+            problems.append(_("%(field)s: the page is incomplete; reload it") % {"field": key})
             continue
         shown = form.get(f"shown_{board_id}")
         entries.append(
@@ -361,11 +363,27 @@ async def fairplay_submit(request: Request, slug: str, user: AuthUser = require_
         report = fairplay_service.annul_player(
             uow, player_id=int(raw), reason=str(form.get("reason", "")), actor=user.username
         )
-    notice = (
-        f"Annulled: {len(report.boards)} results now count as losses; {len(report.pools)} pools recomputed."
-    )
+    said = [
+        ngettext(
+            "Annulled: %(num)d result now counts as a loss.",
+            "Annulled: %(num)d results now count as losses.",
+            len(report.boards),
+        )
+        % {"num": len(report.boards)},
+        ngettext("%(num)d pool recomputed.", "%(num)d pools recomputed.", len(report.pools))
+        % {"num": len(report.pools)},
+    ]
     if report.flagged_stages:
-        notice += f" {len(report.flagged_stages)} later stage(s) flagged: check their pools."
+        flagged = len(report.flagged_stages)
+        said.append(
+            ngettext(
+                "%(num)d later stage flagged: check its pools.",
+                "%(num)d later stages flagged: check their pools.",
+                flagged,
+            )
+            % {"num": flagged}
+        )
+    notice = " ".join(said)
     return _fairplay(request, slug, notice=notice)
 
 

@@ -20,6 +20,7 @@ from orchestrator.services.read import staff
 from orchestrator.services.results import lot_steps
 from orchestrator.services.setup import draws, event_setup, pool_draft, stage_start
 from orchestrator.services.teams import rosters
+from orchestrator.translation import gettext as _
 from orchestrator.web.auth import require_role, require_staff
 from orchestrator.web.deps import get_uow_factory, render
 from orchestrator.web.event_keys import event_of_key, slug_redirect
@@ -29,14 +30,14 @@ from orchestrator.web.validation import MAX_UPLOAD_BYTES
 router = APIRouter(prefix="/staff", include_in_schema=False)
 
 NOTICES = {
-    "created": "The event was created.",
-    "imported": "The rosters were imported.",
-    "drafted": "Draft pools were made. Adjust them if needed, then publish.",
-    "swapped": "The two teams were swapped.",
-    "published": "The pools are published.",
-    "started": "The stage has started: rounds, matches and boards are ready.",
-    "committed": "The lot is committed: its hash is public. Draw it when everyone can watch.",
-    "revealed": "The lot was drawn: seed and outcome are public.",
+    "created": N_("The event was created."),
+    "imported": N_("The rosters were imported."),
+    "drafted": N_("Draft pools were made. Adjust them if needed, then publish."),
+    "swapped": N_("The two teams were swapped."),
+    "published": N_("The pools are published."),
+    "started": N_("The stage has started: rounds, matches and boards are ready."),
+    "committed": N_("The lot is committed: its hash is public. Draw it when everyone can watch."),
+    "revealed": N_("The lot was drawn: seed and outcome are public."),
 }
 
 
@@ -49,7 +50,8 @@ def _done(path: str, notice: str) -> RedirectResponse:
 
 
 def _notice(request: Request) -> str | None:
-    return NOTICES.get(request.query_params.get("done", ""))
+    notice = NOTICES.get(request.query_params.get("done", ""))
+    return _(notice) if notice else None
 
 
 def _problems_of(error: Exception) -> dict[str, Any]:
@@ -63,7 +65,9 @@ async def _read_upload(upload: UploadFile | None) -> str | None:
         return None
     data = await upload.read(MAX_UPLOAD_BYTES + 1)
     if len(data) > MAX_UPLOAD_BYTES:
-        raise ValidationFailed([f"the file is larger than {MAX_UPLOAD_BYTES // 1_000_000} MB"])
+        raise ValidationFailed(
+            [_("the file is larger than %(mb)d MB") % {"mb": MAX_UPLOAD_BYTES // 1_000_000}]
+        )
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -21,6 +21,8 @@ from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import ServiceError, ValidationFailed
 from orchestrator.services.setup import stage_start
 from orchestrator.services.swiss import desk, entries, rounds
+from orchestrator.translation import gettext as _
+from orchestrator.translation import ngettext
 from orchestrator.web.auth import require_role, require_staff
 from orchestrator.web.deps import get_uow_factory, render
 from orchestrator.web.i18n import N_
@@ -29,16 +31,16 @@ router = APIRouter(prefix="/staff/swiss", include_in_schema=False)
 
 # What the desk says after a form went through (the redirect names the code, never the text).
 DONE = {
-    "started": "The stage started: its teams are numbered by initial ranking.",
-    "paired": "Paired: review the draft, then publish it.",
-    "published": "Published: the round's matches and boards exist.",
-    "re-paired": "Paired again: review the new draft.",
-    "changed": "The draft was changed.",
-    "withdrawn": "The team withdrew.",
-    "absent": "The team is marked absent.",
-    "present": "The team is no longer absent: it is paired in that round.",
-    "joined": "The team joined the stage.",
-    "ended": "The stage ended: its standings are final.",
+    "started": N_("The stage started: its teams are numbered by initial ranking."),
+    "paired": N_("Paired: review the draft, then publish it."),
+    "published": N_("Published: the round's matches and boards exist."),
+    "re-paired": N_("Paired again: review the new draft."),
+    "changed": N_("The draft was changed."),
+    "withdrawn": N_("The team withdrew."),
+    "absent": N_("The team is marked absent."),
+    "present": N_("The team is no longer absent: it is paired in that round."),
+    "joined": N_("The team joined the stage."),
+    "ended": N_("The stage ended: its standings are final."),
 }
 
 
@@ -58,27 +60,39 @@ def desk_page(
     left: int = 0,
     user: AuthUser = require_staff(),
 ) -> Response:
-    text = DONE.get(done, "")
-    if text and discarded > 0:
-        text += f" The draft pairing of round {discarded} was discarded: pair it again."
-    if text and forfeited > 0:
-        text += f" Its {_matches(forfeited)} of a published round, not started, forfeited for the opponent."
-    if text and left > 0:
-        text += (
-            f" Its {_matches(left)} of a published round already started: left to you, finish or forfeit"
-            " on the match sheet (the results desk)."
+    said = [_(DONE[done])] if done in DONE else []
+    if said and discarded > 0:
+        said.append(
+            _("The draft pairing of round %(round)d was discarded: pair it again.") % {"round": discarded}
         )
-    return _desk_page(request, stage_id, done=text)
+    if said and forfeited > 0:
+        said.append(
+            ngettext(
+                "Its match of a published round, not started, was forfeited for the opponent.",
+                "Its %(num)d matches of a published round, not started, were forfeited for the opponent.",
+                forfeited,
+            )
+            % {"num": forfeited}
+        )
+    if said and left > 0:
+        said.append(
+            ngettext(
+                "Its match of a published round already started was left to you: finish or forfeit it on "
+                "the match sheet (the results desk).",
+                "Its %(num)d matches of a published round already started were left to you: finish or "
+                "forfeit them on the match sheet (the results desk).",
+                left,
+            )
+            % {"num": left}
+        )
+    return _desk_page(request, stage_id, done=" ".join(said))
 
 
-def _matches(count: int) -> str:
-    return "match was" if count == 1 else f"{count} matches were"
-
-
-def _number(form: FormData, name: str, what: str) -> int:
+def _number(form: FormData, name: str, problem: str) -> int:
+    """Form field ``name`` as a number; ``problem`` (marked with N_) when it holds none."""
     raw = str(form.get(name, "")).strip()
     if not raw.isdigit() or len(raw) > 9:
-        raise ValidationFailed([f"{name}: choose {what}"])
+        raise ValidationFailed([_(problem)])
     return int(raw)
 
 
@@ -182,9 +196,9 @@ async def override(request: Request, round_id: int, user: AuthUser = require_sta
         return rounds.override_pairing(
             uow,
             round_id=round_id,
-            board=_number(form, "board", "a board"),
-            first_id=_number(form, "first_team_id", "the first-named team"),
-            second_id=_number(form, "second_team_id", "the other team"),
+            board=_number(form, "board", N_("board: choose a board")),
+            first_id=_number(form, "first_team_id", N_("first_team_id: choose the first-named team")),
+            second_id=_number(form, "second_team_id", N_("second_team_id: choose the other team")),
             reason=str(form.get("reason", "")),
             actor=user.username,
         )
@@ -201,7 +215,7 @@ async def withdraw(request: Request, stage_id: int, user: AuthUser = require_sta
         lambda uow: entries.withdraw_team(
             uow,
             stage_id=stage_id,
-            team_id=_number(form, "team_id", "the team"),
+            team_id=_number(form, "team_id", N_("team_id: choose the team")),
             reason=str(form.get("reason", "")),
             actor=user.username,
         ),
@@ -219,8 +233,8 @@ async def absent(request: Request, stage_id: int, user: AuthUser = require_staff
         lambda uow: entries.mark_absent(
             uow,
             stage_id=stage_id,
-            team_id=_number(form, "team_id", "the team"),
-            round_no=_number(form, "round", "a round"),
+            team_id=_number(form, "team_id", N_("team_id: choose the team")),
+            round_no=_number(form, "round", N_("round: choose a round")),
             reason=str(form.get("reason", "")),
             actor=user.username,
         ),
@@ -258,7 +272,7 @@ async def late_entry(request: Request, stage_id: int, user: AuthUser = require_s
         lambda uow: entries.add_late_entry(
             uow,
             stage_id=stage_id,
-            team_id=_number(form, "team_id", "the team"),
+            team_id=_number(form, "team_id", N_("team_id: choose the team")),
             reason=str(form.get("reason", "")),
             actor=user.username,
         ),

@@ -18,6 +18,7 @@ from sse_starlette.sse import EventSourceResponse
 
 from orchestrator.services import live
 from orchestrator.services.errors import NotFound, ValidationFailed
+from orchestrator.translation import gettext as _
 from orchestrator.web.auth import allow_public
 
 router = APIRouter(tags=["live"])
@@ -61,12 +62,12 @@ async def event_live(
     """Server-sent events for the event's topic and the given ones; pages re-read what changed."""
     bad = [t for t in topic if not TOPIC.match(t)]
     if bad or len(topic) > MAX_TOPICS:
-        problems = [f"topic {t!r}: write kind:id, e.g. pool:12" for t in bad[:5]]
+        problems = [_("topic %(topic)r: write kind:id, e.g. pool:12") % {"topic": t} for t in bad[:5]]
         if len(topic) > MAX_TOPICS:
-            problems.append(f"at most {MAX_TOPICS} topics")
+            problems.append(_("at most %(count)d topics") % {"count": MAX_TOPICS})
         raise ValidationFailed(problems)
     if not await run_in_threadpool(_event_exists, request, slug):
-        raise NotFound(f"There is no event {slug!r}.")
+        raise NotFound(_("There is no event %(slug)r.") % {"slug": slug})
     return event_stream(frozenset({f"event:{slug}", *topic}))
 
 

@@ -34,16 +34,15 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from orchestrator.domain.names import text_problem
 from orchestrator.services.errors import NotFound, ValidationFailed
+from orchestrator.translation import gettext as _
 from orchestrator.web.i18n import N_
 
 MAX_DB_ID = 2**31 - 1  # PostgreSQL INTEGER (the id columns); SQLite stores up to 2^63 - 1
 MIN_DB_INT = -(2**31)
 MAX_UPLOAD_BYTES = 2_000_000  # an event definition or a roster file
 MAX_REQUEST_BYTES = MAX_UPLOAD_BYTES + 64_000  # one upload plus the form's framing and small fields
-TOO_LARGE = (
-    f"The request is larger than {MAX_UPLOAD_BYTES // 1_000_000} MB, the limit for an event definition "
-    "or a roster file."
-)
+_TOO_LARGE = N_("The request is larger than %(mb)d MB, the limit for an event definition or a roster file.")
+TOO_LARGE = _TOO_LARGE % {"mb": MAX_UPLOAD_BYTES // 1_000_000}  # English, for the API's description
 _FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
@@ -77,6 +76,11 @@ class BodySizeLimit:
         await self.app(scope, limited_receive, send)
 
 
+def too_large() -> str:
+    """The 413 answer's message, in the reader's language."""
+    return _(_TOO_LARGE) % {"mb": MAX_UPLOAD_BYTES // 1_000_000}
+
+
 def body_limit(content_type: str) -> int:
     """The largest body accepted with ``content_type`` (module docstring)."""
     media = content_type.split(";")[0].strip().lower()
@@ -106,7 +110,11 @@ def range_problem(name: str, value: int, *, where: str | None = None) -> str | N
     low = 1 if is_id_name(name) else MIN_DB_INT
     if low <= value <= MAX_DB_ID:
         return None
-    return f"{where or name}: must be a whole number from {low} to {MAX_DB_ID}"
+    return _("%(field)s: must be a whole number from %(low)d to %(high)d") % {
+        "field": where or name,
+        "low": low,
+        "high": MAX_DB_ID,
+    }
 
 
 def _is_int(annotation: Any) -> bool:
@@ -136,7 +144,15 @@ def _check_path(request: Request, dependant: Dependant) -> None:
             raise NotFound(N_("This page does not exist."))
         value = whole_number(raw) if name in declared else None
         if value is not None and not 1 <= value <= MAX_DB_ID:
-            raise NotFound(f"{name} {raw.strip()[:24]} does not exist (ids run from 1 to {MAX_DB_ID}).")
+            raise NotFound(_id_not_found(name, raw))
+
+
+def _id_not_found(name: str, raw: str) -> str:
+    return _("%(name)s %(value)s does not exist (ids run from 1 to %(high)d).") % {
+        "name": name,
+        "value": raw.strip()[:24],
+        "high": MAX_DB_ID,
+    }
 
 
 def _check_query(request: Request, dependant: Dependant) -> None:
@@ -150,7 +166,7 @@ def _check_query(request: Request, dependant: Dependant) -> None:
         if value is None:
             continue
         if is_id_name(name) and not 1 <= value <= MAX_DB_ID:
-            raise NotFound(f"{name} {raw.strip()[:24]} does not exist (ids run from 1 to {MAX_DB_ID}).")
+            raise NotFound(_id_not_found(name, raw))
         if problem := range_problem(name, value):
             problems.append(problem)
     if problems:
@@ -182,7 +198,7 @@ def json_problems(value: Any, path: str = "", name: str = "") -> Iterator[str]:
     if isinstance(value, dict):
         for key, item in value.items():
             if problem := text_problem(str(key)):
-                yield f"{where}: a key {problem}"
+                yield _("%(field)s: a key %(problem)s") % {"field": where, "problem": problem}
                 continue
             yield from json_problems(item, f"{path}.{key}" if path else str(key), str(key))
     elif isinstance(value, list):

@@ -30,12 +30,14 @@ from orchestrator.services.errors import (
     NotFound,
     ValidationFailed,
 )
+from orchestrator.translation import N_, ngettext
+from orchestrator.translation import gettext as _
 
 PASSWORD_MIN_LENGTH = 10  # characters other than white space
 PASSWORD_MAX_LENGTH = 1024  # hashing megabytes of "password" would be a cheap denial of service
 USERNAME_MAX_LENGTH = 80
 LOGIN_ATTEMPTS_KEPT = timedelta(days=1)  # login attempts are deleted after this (or the lockout window)
-WRONG_CREDENTIALS = "Wrong username or password."
+WRONG_CREDENTIALS = N_("Wrong username or password.")
 
 _hasher = PasswordHasher()  # argon2id with the library's current recommended parameters
 # Verified against when the username does not exist, so both paths cost one argon2 verification.
@@ -70,7 +72,7 @@ class AuthUser:
         )
 
 
-NOT_YOUR_TEAM = "Captains can only see and change their own team's forms."
+NOT_YOUR_TEAM = N_("Captains can only see and change their own team's forms.")
 
 
 def ensure_team_access(user: AuthUser, team_id: int) -> None:
@@ -78,7 +80,7 @@ def ensure_team_access(user: AuthUser, team_id: int) -> None:
     if user.is_staff:
         return
     if user.role is not Role.CAPTAIN or user.team_id is None or user.team_id != team_id:
-        raise Forbidden(NOT_YOUR_TEAM)
+        raise Forbidden(_(NOT_YOUR_TEAM))
 
 
 def hash_password(password: str) -> str:
@@ -115,24 +117,29 @@ def password_problems(password: str, *, username: str = "") -> list[str]:
     problems = []
     if sum(1 for c in password if not c.isspace()) < PASSWORD_MIN_LENGTH:
         problems.append(
-            f"The password must have at least {PASSWORD_MIN_LENGTH} characters other than spaces."
+            _("The password must have at least %(count)d characters other than spaces.")
+            % {"count": PASSWORD_MIN_LENGTH}
         )
     if len(password) > PASSWORD_MAX_LENGTH:
-        problems.append(f"The password must have at most {PASSWORD_MAX_LENGTH} characters.")
+        problems.append(
+            _("The password must have at most %(count)d characters.") % {"count": PASSWORD_MAX_LENGTH}
+        )
     if username and password.strip().lower() == username:
-        problems.append("The password must not be the username.")
+        problems.append(_("The password must not be the username."))
     elif password.strip().lower() in common_passwords():
-        problems.append("This password is too common: it is among the first a guesser tries. Choose another.")
+        problems.append(
+            _("This password is too common: it is among the first a guesser tries. Choose another.")
+        )
     return problems
 
 
 def _username_problems(username: str) -> list[str]:
     if not username:
-        return ["The username must not be empty."]
+        return [_("The username must not be empty.")]
     if len(username) > USERNAME_MAX_LENGTH:
-        return [f"The username must have at most {USERNAME_MAX_LENGTH} characters."]
+        return [_("The username must have at most %(count)d characters.") % {"count": USERNAME_MAX_LENGTH}]
     if not all(c.isalnum() or c in "._-@" for c in username):
-        return ["The username may contain letters, digits and . _ - @ only."]
+        return [_("The username may contain letters, digits and . _ - @ only.")]
     return []
 
 
@@ -153,7 +160,10 @@ def create_user(
     try:
         checked_role = Role(role)
     except ValueError:
-        problems.append(f"Unknown role {role!r}: use one of {', '.join(r.value for r in Role)}.")
+        problems.append(
+            _("Unknown role %(role)r: use one of %(roles)s.")
+            % {"role": role, "roles": ", ".join(r.value for r in Role)}
+        )
     if password is not None:
         problems += password_problems(password, username=name)
     if display_name.strip() and (
@@ -161,15 +171,15 @@ def create_user(
     ):
         problems.append(problem + ".")
     if checked_role == Role.CAPTAIN and team_id is None:
-        problems.append("A captain account needs a team.")
+        problems.append(_("A captain account needs a team."))
     if checked_role not in (None, Role.CAPTAIN) and team_id is not None:
-        problems.append("Only captain accounts belong to a team.")
+        problems.append(_("Only captain accounts belong to a team."))
     if problems or checked_role is None:
         raise ValidationFailed(problems)
     if team_id is not None and uow.repo.get(Team, team_id) is None:
-        raise NotFound(f"team {team_id} does not exist")
+        raise NotFound(_("team %(id)s does not exist") % {"id": team_id})
     if uow.users.get_by_username(name) is not None:
-        raise Conflict(f"The username {name!r} is already taken.")
+        raise Conflict(_("The username %(name)r is already taken.") % {"name": name})
     user = uow.users.add(
         User(
             username=name,
@@ -243,7 +253,7 @@ def authenticate(
             release = oldest + timedelta(seconds=settings.login_ip_window_s)
             wait_s = max(wait_s, _whole_seconds(release - now))
     if wait_s > 0:
-        message = f"Too many failed logins. Try again in {_duration(wait_s)}."
+        message = _("Too many failed logins. Try again in %(wait)s.") % {"wait": _duration(wait_s)}
         return LoginVerdict(None, LoginThrottled(message, retry_after_s=wait_s))
 
     user = uow.users.get_by_username(name) if name else None
@@ -251,10 +261,10 @@ def authenticate(
     ok = verify_password(user.password_hash if user else None, password[:PASSWORD_MAX_LENGTH])
     if user is None or not ok:
         uow.login_attempts.record(username=name, ip=ip, success=False, at=now)
-        return LoginVerdict(None, LoginRefused(WRONG_CREDENTIALS))
+        return LoginVerdict(None, LoginRefused(_(WRONG_CREDENTIALS)))
     if user.disabled:
         uow.login_attempts.record(username=name, ip=ip, success=False, at=now)
-        return LoginVerdict(None, LoginRefused("This account is disabled. Ask an administrator."))
+        return LoginVerdict(None, LoginRefused(_("This account is disabled. Ask an administrator.")))
     uow.login_attempts.record(username=name, ip=ip, success=True, at=now)
     assert user.password_hash is not None
     if _hasher.check_needs_rehash(user.password_hash):
@@ -280,9 +290,9 @@ def _whole_seconds(span: timedelta) -> int:
 
 def _duration(seconds: int) -> str:
     if seconds < 90:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
+        return ngettext("%(num)d second", "%(num)d seconds", seconds) % {"num": seconds}
     minutes = -(-seconds // 60)
-    return f"{minutes} minutes"
+    return ngettext("%(num)d minute", "%(num)d minutes", minutes) % {"num": minutes}
 
 
 def load_session_user(uow: UnitOfWork, *, user_id: int, session_generation: int) -> AuthUser | None:
@@ -343,7 +353,7 @@ def create_invitation(
     now = now or utcnow()
     user = uow.users.get_or_raise(User, user_id)
     if user.disabled:
-        raise Conflict("A disabled account cannot be invited.")
+        raise Conflict(_("A disabled account cannot be invited."))
     token = secrets.token_urlsafe(32)
     user.invitation_token_hash = hash_token(token)
     user.invitation_expires_at = now + timedelta(seconds=settings.invitation_ttl_s)
@@ -390,7 +400,7 @@ def find_invitation(uow: UnitOfWork, *, token: str, now: datetime | None = None)
         or user.invitation_expires_at is None
         or user.invitation_expires_at <= now
     ):
-        raise NotFound("This invitation link is not valid any more. Ask for a new one.")
+        raise NotFound(_("This invitation link is not valid any more. Ask for a new one."))
     return user
 
 

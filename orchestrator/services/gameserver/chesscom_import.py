@@ -28,6 +28,8 @@ from orchestrator.config import CHESSCOM_PLACEHOLDER_AGENT, Settings, get_settin
 from orchestrator.domain.scoring import GameResult
 from orchestrator.services.errors import Conflict, ServiceError, ValidationFailed
 from orchestrator.services.results import results as result_service
+from orchestrator.translation import gettext as _
+from orchestrator.translation import ngettext
 
 Source = Literal["team_match", "archives"]
 SOURCES: tuple[str, ...] = ("team_match", "archives")
@@ -113,7 +115,10 @@ def parse_team_match(text: str) -> tuple[int, bool]:
     if (host == "chess.com" or host.endswith(".chess.com")) and found and int(found["id"]) > 0:
         return int(found["id"]), bool(found["live"])
     raise ValidationFailed(
-        [f"{raw!r} is not a Chess.com team match: give its number or its URL (…/club/matches/1234567)"]
+        [
+            _("%(raw)r is not a Chess.com team match: give its number or its URL (…/club/matches/1234567)")
+            % {"raw": raw}
+        ]
     )
 
 
@@ -122,13 +127,17 @@ def make_client(settings: Settings) -> ChessComClient:
     agent = settings.chesscom_user_agent
     if settings.environment == "production" and agent == CHESSCOM_PLACEHOLDER_AGENT:
         raise Conflict(
-            "Set OLYMPIAD_CHESSCOM_USER_AGENT to a User-Agent naming the operator's contact (e-mail or URL) "
-            "before importing from Chess.com."
+            _(
+                "Set OLYMPIAD_CHESSCOM_USER_AGENT to a User-Agent naming the operator's contact (e-mail or "
+                "URL) before importing from Chess.com."
+            )
         )
     try:
         return ChessComClient(settings.chesscom_url, agent)
     except ValueError as error:
-        raise Conflict(f"OLYMPIAD_CHESSCOM_USER_AGENT is not usable: {error}") from None
+        raise Conflict(
+            _("OLYMPIAD_CHESSCOM_USER_AGENT is not usable: %(problem)s") % {"problem": error}
+        ) from None
 
 
 def import_chesscom_results(
@@ -193,7 +202,8 @@ def _open_stage_of(uow: UnitOfWork, match_id: int) -> Stage:
     stage = uow.results.stage_of_match(uow.results.get_or_raise(Match, match_id))
     if stage.status == StageStatus.CLOSED.value:
         raise Conflict(
-            f"Stage {stage.name} is closed: an import does not change it; enter late corrections by hand."
+            _("Stage %(stage)s is closed: an import does not change it; enter late corrections by hand.")
+            % {"stage": stage.name}
         )
     return stage
 
@@ -242,25 +252,30 @@ def _checked_input(
 ) -> tuple[int | None, bool, tuple[datetime, datetime] | None, str]:
     if source == "team_match":
         if not chesscom_match_id or not str(chesscom_match_id).strip():
-            raise ValidationFailed(["give the Chess.com team match number or URL"])
+            raise ValidationFailed([_("give the Chess.com team match number or URL")])
         cc_match, live_from_url = parse_team_match(str(chesscom_match_id))
         return cc_match, live or live_from_url, None, time_class
     if source == "archives":
         problems = []
         if window is None:
-            problems.append("give the time window (start and end, UTC) in which the games were played")
+            problems.append(_("give the time window (start and end, UTC) in which the games were played"))
         else:
             start, end = window
             if start.tzinfo is None or end.tzinfo is None:
-                problems.append("the window's start and end need a time zone")
+                problems.append(_("the window's start and end need a time zone"))
             elif end <= start:
-                problems.append("the window ends before it starts")
+                problems.append(_("the window ends before it starts"))
         if time_class not in TIME_CLASSES:
-            problems.append(f"time class must be one of {', '.join(TIME_CLASSES)}")
+            problems.append(_("time class must be one of %(classes)s") % {"classes": ", ".join(TIME_CLASSES)})
         if problems:
             raise ValidationFailed(problems)
         return None, False, window, time_class
-    raise ValidationFailed([f"source must be one of {', '.join(SOURCES)}, not {source!r}"])
+    raise ValidationFailed(
+        [
+            _("source must be one of %(sources)s, not %(source)r")
+            % {"sources": ", ".join(SOURCES), "source": source}
+        ]
+    )
 
 
 def _fetch(
@@ -285,26 +300,34 @@ def _fetch(
     except chesscom.RateLimited as error:
         wait = int(error.retry_after)
         raise ChessComUnavailable(
-            f"Chess.com asked us to slow down (HTTP 429). Nothing was recorded; try again in "
-            f"{_minutes(wait)}.",
+            _("Chess.com asked us to slow down (HTTP 429). Nothing was recorded; try again in %(wait)s.")
+            % {"wait": _minutes(wait)},
             retry_after_s=wait,
         ) from None
     except chesscom.TransientError as error:
         raise ChessComUnavailable(
-            f"Chess.com is not answering right now ({error}). Nothing was recorded; try again in a few "
-            "minutes.",
+            _(
+                "Chess.com is not answering right now (%(problem)s). Nothing was recorded; try again in a "
+                "few minutes."
+            )
+            % {"problem": error},
             retry_after_s=60,
         ) from None
     except chesscom.NotFound as error:
-        raise ValidationFailed([f"{error}. Nothing was recorded."]) from None
+        raise ValidationFailed([_("%(problem)s. Nothing was recorded.") % {"problem": error}]) from None
     except chesscom.BadResponse as error:
         raise ChessComUnavailable(
-            f"Chess.com sent an answer we cannot read ({error}). Nothing was recorded; enter the results "
-            "by hand or try again later.",
+            _(
+                "Chess.com sent an answer we cannot read (%(problem)s). Nothing was recorded; enter the "
+                "results by hand or try again later."
+            )
+            % {"problem": error},
             status_code=502,
         ) from None
     except chesscom.ChessComError as error:
-        raise ChessComUnavailable(f"{error}. Nothing was recorded.", status_code=502) from None
+        raise ChessComUnavailable(
+            _("%(problem)s. Nothing was recorded.") % {"problem": error}, status_code=502
+        ) from None
     except ValueError as error:  # the importer's own argument checks (ids, names, window)
         raise ValidationFailed([str(error)]) from None
     finally:
@@ -314,7 +337,11 @@ def _fetch(
 
 def _minutes(seconds: int) -> str:
     minutes = max(1, -(-seconds // 60))
-    return "a minute" if minutes == 1 else f"{minutes} minutes"
+    return (
+        _("a minute")
+        if minutes == 1
+        else ngettext("%(num)d minute", "%(num)d minutes", minutes) % {"num": minutes}
+    )
 
 
 def _record(uow: UnitOfWork, board: Board, line: BoardImport, game: ImportedGame, actor: str) -> BoardImport:

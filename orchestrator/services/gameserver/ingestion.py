@@ -34,6 +34,7 @@ from orchestrator.services import live
 from orchestrator.services.errors import Conflict
 from orchestrator.services.queue import PLAYOFF_ADVANCE, RECOMPUTE_POOL, enqueue
 from orchestrator.services.results.results import may_server_overwrite
+from orchestrator.translation import ngettext
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +110,15 @@ def ingest_games(uow: UnitOfWork, *, games: Sequence[GameUpdate], actor: str = W
         written = uow.boards.update_boards_versioned(changes)
         if written != len(changes):
             # Someone changed a board without the pool lock: roll back, the next pull sees the new state.
-            raise Conflict(f"{len(changes) - written} board(s) changed during ingestion; try again")
+            changed = len(changes) - written
+            raise Conflict(
+                ngettext(
+                    "%(num)d board changed during ingestion; try again",
+                    "%(num)d boards changed during ingestion; try again",
+                    changed,
+                )
+                % {"num": changed}
+            )
         uow.gameserver.add_audit_rows(audits)
     _announce(uow, report)
     return report

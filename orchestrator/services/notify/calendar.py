@@ -22,6 +22,7 @@ from orchestrator.services.errors import NotFound
 from orchestrator.services.notify.compose import zone_of
 from orchestrator.services.notify.triggers import round_name
 from orchestrator.services.teams.lineups import effective_deadline
+from orchestrator.translation import gettext as _
 
 ROUND_LENGTH = timedelta(hours=2)  # a calendar entry needs an end; the round's games rarely take longer
 REMINDER_LENGTH = timedelta(minutes=15)
@@ -36,7 +37,7 @@ def team_calendar(uow: UnitOfWork, *, team_id: int, base_url: str) -> bytes:
     team = uow.repo.get(Team, team_id)
     event = uow.repo.get(Event, team.event_id) if team is not None else None
     if team is None or event is None or event.status == EventStatus.DRAFT.value:
-        raise NotFound(f"no published team {team_id}")
+        raise NotFound(_("no published team %(id)s") % {"id": team_id})
     return _feed(uow, event, team, base_url)
 
 

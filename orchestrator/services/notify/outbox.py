@@ -25,6 +25,7 @@ from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services.notify.compose import compose
 from orchestrator.services.notify.kinds import Kind
 from orchestrator.services.queue import NOTIFY_SEND, enqueue
+from orchestrator.translation import gettext as _
 
 OUTBOX_PAGE_ROWS = 200
 
@@ -123,9 +124,12 @@ def retry_failed(uow: UnitOfWork, *, outbox_id: int, actor: str) -> Outbox:
     """Queue a failed mail again (a fresh set of attempts); audited as ``outbox.retry``."""
     row = uow.notify.lock_outbox(outbox_id)
     if row is None:
-        raise NotFound(f"outbox {outbox_id} does not exist")
+        raise NotFound(_("outbox %(id)s does not exist") % {"id": outbox_id})
     if row.status != OutboxStatus.FAILED.value:
-        raise Conflict(f"mail {outbox_id} is {row.status}: only a failed mail can be sent again")
+        raise Conflict(
+            _("mail %(id)s is %(status)s: only a failed mail can be sent again")
+            % {"id": outbox_id, "status": row.status}
+        )
     old = {"status": row.status, "attempts": row.attempts, "last_error": row.last_error}
     row.status, row.attempts, row.next_at, row.updated_at = OutboxStatus.QUEUED.value, 0, None, utcnow()
     uow.session.add(row)
@@ -168,7 +172,14 @@ class OutboxRow:
 def outbox_rows(uow: UnitOfWork, *, status: str | None = None) -> list[OutboxRow]:
     """The latest mails, newest first, optionally of one status."""
     if status and status not in {s.value for s in OutboxStatus}:
-        raise ValidationFailed([f"status must be one of: {', '.join(s.value for s in OutboxStatus)}"])
+        raise ValidationFailed(
+            [
+                _("status must be one of: %(statuses)s")
+                % {
+                    "statuses": ", ".join(s.value for s in OutboxStatus),
+                }
+            ]
+        )
     return [
         OutboxRow(
             id=row.id or 0,

@@ -14,6 +14,7 @@ from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.errors import CurrentValue, StaleEdit, ValidationFailed
 from orchestrator.services.notify.kinds import CAPTAIN_KINDS, known_kinds
 from orchestrator.translation import LANGUAGES
+from orchestrator.translation import gettext as _
 
 _ADDRESS = re.compile(r"[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;.]+")
 MAX_ADDRESS = 254
@@ -48,7 +49,7 @@ def clean_address(text: str | None) -> str | None:
     if not address:
         return None
     if len(address) > MAX_ADDRESS or not _ADDRESS.fullmatch(address):
-        raise ValidationFailed(["e-mail address: write one address like name@example.org"])
+        raise ValidationFailed([_("e-mail address: write one address like name@example.org")])
     return address
 
 
@@ -58,7 +59,9 @@ def clean_language(code: str | None) -> str | None:
     if not lang:
         return None
     if lang not in LANGUAGES:
-        raise ValidationFailed([f"language: one of {', '.join(LANGUAGES)}, or empty for English"])
+        raise ValidationFailed(
+            [_("language: one of %(languages)s, or empty for English") % {"languages": ", ".join(LANGUAGES)}]
+        )
     return lang
 
 

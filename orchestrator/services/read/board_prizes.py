@@ -20,6 +20,7 @@ from orchestrator.services.errors import NotFound
 from orchestrator.services.read.context import EventData, EventRef, TeamRef, is_public, ref_team, require_id
 from orchestrator.services.read.individual import INDIVIDUAL_KINDS, EventGames, event_games
 from orchestrator.services.setup.draws import LotView, list_lots
+from orchestrator.translation import gettext as _
 
 DEFAULT_MIN_GAMES = 8  # Olympiad 2026 regulations 4.6.3.1
 _CANDIDATE = re.compile(r"^#(\d+) ")
@@ -139,7 +140,12 @@ def _line_json(line: PrizeLine) -> dict[str, object]:
 def prize_stage(data: EventData, stage_key: str) -> Stage:
     stage = data.stage_by_key(stage_key)
     if stage.kind not in INDIVIDUAL_KINDS:
-        raise NotFound(f"{stage.name} is a knockout stage: board prizes are for pools and Swiss stages.")
+        raise NotFound(
+            _("%(stage)s is a knockout stage: board prizes are for pools and Swiss stages.")
+            % {
+                "stage": stage.name,
+            }
+        )
     return stage
 
 

@@ -27,6 +27,7 @@ from orchestrator.services.read.context import EventData, EventRef, StageItem, T
 from orchestrator.services.read.documents import JsonDocument
 from orchestrator.services.read.formatting import format_value
 from orchestrator.services.read.standings import StandingLine, ValueCell, load_pools, pool_standings
+from orchestrator.translation import gettext as _
 
 KEY_CODES = ("TB1", "TB2", "TB3", "TB4")  # the classification's tie-breaks, Appendix 2.II
 
@@ -87,8 +88,10 @@ def combined_view(uow: UnitOfWork, *, slug: str) -> CombinedView:
     sections = data.definition.sections if data.definition is not None else ()
     if len(sections) < 2:
         raise NotFound(
-            "This event has no combined classification: it is played in a single section "
-            "(the classification adds up a federation's places in several sections, docs/sections.md)."
+            _(
+                "This event has no combined classification: it is played in a single section "
+                "(the classification adds up a federation's places in several sections, docs/sections.md)."
+            )
         )
     lasts = [_last_stage(data, section.key, section.name) for section in sections]
     pools = {require_id(stage.id): _public_pool(data, stage) for stage in lasts if stage is not None}
@@ -143,8 +146,11 @@ def _last_stage(data: EventData, key: str, name: str) -> Stage | None:
     last = stages[-1]
     if last.kind not in POOL_KINDS:
         raise NotFound(
-            f"The {name} section ends with a knockout stage ({last.name}), which has no standings: "
-            "the combined classification reads each section's final standings."
+            _(
+                "The %(section)s section ends with a knockout stage (%(stage)s), which has no standings: "
+                "the combined classification reads each section's final standings."
+            )
+            % {"section": name, "stage": last.name}
         )
     return last
 
@@ -155,8 +161,11 @@ def _public_pool(data: EventData, stage: Stage) -> PoolRow | None:
     pools = [p for p in data.pools if p.stage_id == stage.id]
     if len(pools) > 1:
         raise NotFound(
-            f"{stage.name} has {len(pools)} pools and no one ranking of its teams: the combined "
-            "classification reads a section's standings from a Swiss stage or a stage of one pool."
+            _(
+                "%(stage)s has %(count)d pools and no one ranking of its teams: the combined "
+                "classification reads a section's standings from a Swiss stage or a stage of one pool."
+            )
+            % {"stage": stage.name, "count": len(pools)}
         )
     return pools[0] if pools and is_public(pools[0]) else None
 
@@ -190,7 +199,9 @@ def _lines(places: dict[str, tuple[SectionPlace, ...]], refs: dict[str, TeamRef]
     try:
         rows = combined_classification(places)
     except ValueError as exc:  # two teams of a federation in one section (the roster checks refuse it)
-        raise Conflict(f"The combined classification cannot be computed: {exc}.") from exc
+        raise Conflict(
+            _("The combined classification cannot be computed: %(problem)s.") % {"problem": exc}
+        ) from exc
     keys = list(places)
     out: list[CombinedLine] = []
     for row in rows:

@@ -23,6 +23,7 @@ from orchestrator.domain.tiebreaks import PRESETS, TieBreakError, parse_chain
 from orchestrator.services.definitions import definition_or_none
 from orchestrator.services.errors import NotFound
 from orchestrator.services.read.formatting import round_half_up
+from orchestrator.translation import gettext as _
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +112,7 @@ class EventData:
     def __init__(self, uow: UnitOfWork, slug: str) -> None:
         event = uow.public.visible_event(slug)
         if event is None:
-            raise NotFound(f"There is no event {slug!r}.")
+            raise NotFound(_("There is no event %(slug)r.") % {"slug": slug})
         self.uow = uow
         self.row = event
         self.id = require_id(event.id)
@@ -194,7 +195,7 @@ class EventData:
         for stage in self.stages:
             if stage.key == key:
                 return stage
-        raise NotFound(f"There is no stage {key!r} in this event.")
+        raise NotFound(_("There is no stage %(key)r in this event.") % {"key": key})
 
     def stage_by_id(self, stage_id: int) -> Stage:
         return next(s for s in self.stages if s.id == stage_id)
@@ -203,7 +204,9 @@ class EventData:
         for pool in self.pools:
             if pool.stage_id == stage.id and pool.letter.upper() == letter.upper() and is_public(pool):
                 return pool
-        raise NotFound(f"There is no published pool {letter!r} in {stage.name}.")
+        raise NotFound(
+            _("There is no published pool %(letter)r in %(stage)s.") % {"letter": letter, "stage": stage.name}
+        )
 
 
 def _zone(name: str) -> tzinfo:

@@ -136,7 +136,7 @@ def timezone_of(uow: UnitOfWork, *, kind: str, entity_id: int) -> str:
     """The time zone of the event that stage/round/match/pool/duel/team ``entity_id`` belongs to."""
     event = uow.dashboard.event_of(kind, entity_id)
     if event is None:
-        raise NotFound(f"There is no {kind} {entity_id}.")
+        raise NotFound(_("There is no %(kind)s %(id)s.") % {"kind": kind, "id": entity_id})
     return event_timezone(event)
 
 
@@ -466,5 +466,5 @@ def event_slug_of(uow: UnitOfWork, key: str) -> str:
     if event is None and key.isdigit() and len(key) < 19:
         event = uow.dashboard.event_of("event", int(key))
     if event is None:
-        raise NotFound(f"There is no event {key!r}.")
+        raise NotFound(_("There is no event %(slug)r.") % {"slug": key})
     return event.slug

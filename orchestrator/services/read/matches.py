@@ -29,6 +29,7 @@ from orchestrator.services.read.context import (
 from orchestrator.services.read.documents import JsonDocument
 from orchestrator.services.read.formatting import format_score, game_text
 from orchestrator.services.results.standings import effective_result
+from orchestrator.translation import gettext as _
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,11 +187,11 @@ def _match_and_context(data: EventData, match_id: int) -> tuple[Match, Stage, Ro
     match = data.uow.public.get(Match, match_id)
     round_by_id = {r.id: r for r in data.rounds}
     if match is None or match.round_id not in round_by_id:
-        raise NotFound(f"There is no match {match_id} in this event.")
+        raise NotFound(_("There is no match %(id)s in this event.") % {"id": match_id})
     if match.pool_id is not None:
         pool = next((p for p in data.pools if p.id == match.pool_id), None)
         if pool is None or not is_public(pool):
-            raise NotFound(f"There is no match {match_id} in this event.")
+            raise NotFound(_("There is no match %(id)s in this event.") % {"id": match_id})
     rnd = round_by_id[match.round_id]
     return match, data.stage_by_id(rnd.stage_id), rnd
 
@@ -265,4 +266,10 @@ def board_pgn(uow: UnitOfWork, *, slug: str, match_id: int, board_no: int) -> st
     for board in uow.public.boards_of_matches([match_id]):
         if board.board_no == board_no and board.pgn:
             return board.pgn
-    raise NotFound(f"Board {board_no} of match {match_id} has no game record yet.")
+    raise NotFound(
+        _("Board %(board)s of match %(match)s has no game record yet.")
+        % {
+            "board": board_no,
+            "match": match_id,
+        }
+    )

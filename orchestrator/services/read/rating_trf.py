@@ -23,6 +23,7 @@ from orchestrator.services.errors import Conflict, NotFound
 from orchestrator.services.playoff.storage import ARMAGEDDON_LEG
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.results.standings import effective_result
+from orchestrator.translation import gettext as _
 
 
 def trf_player(player: Player, team: Team | None = None) -> TrfPlayer:
@@ -86,7 +87,7 @@ def _seats(
 def pool_rating_trf(uow: UnitOfWork, *, pool_id: int) -> tuple[str, str]:
     """(file name, TRF-2026 text) of a pool or a Swiss stage's pool, with the real players."""
     if uow.public.get(Pool, pool_id) is None:
-        raise NotFound(f"pool {pool_id} does not exist")
+        raise NotFound(_("pool %(id)s does not exist") % {"id": pool_id})
     data = standings_service.pool_records(uow, pool_id=pool_id)
     table = standings_service.pool_standings(uow, pool_id=pool_id)
     in_rounds, boards = uow.results.matches_and_boards_of_pool(pool_id)
@@ -126,7 +127,7 @@ def duel_rating_trf(uow: UnitOfWork, *, duel_id: int) -> tuple[str, str]:
     """(file name, TRF-2026 text) of a duel's two legs, with the real players."""
     duel = uow.public.get(Duel, duel_id)
     if duel is None:
-        raise NotFound(f"duel {duel_id} does not exist")
+        raise NotFound(_("duel %(id)s does not exist") % {"id": duel_id})
     stage = uow.repo.get_or_raise(Stage, duel.stage_id)
     event = uow.repo.get_or_raise(Event, stage.event_id)
     annulled = uow.public.annulled_player_ids(event.id or 0)
@@ -135,7 +136,7 @@ def duel_rating_trf(uow: UnitOfWork, *, duel_id: int) -> tuple[str, str]:
         key=lambda m: m.leg or 0,
     )
     if not legs:
-        raise Conflict(f"duel {duel_id} has no match yet")
+        raise Conflict(_("duel %(id)s has no match yet") % {"id": duel_id})
     team_rows = {t.id: t for t in uow.public.teams_of_event(event.id or 0)}
     rounds_by_id = {r.id: r.scheduled_at for r in uow.public.rounds_of_stages([stage.id or 0])}
     first = legs[0]
@@ -176,4 +177,4 @@ def duel_rating_trf(uow: UnitOfWork, *, duel_id: int) -> tuple[str, str]:
 
 def _unwritable(exc: TieBreakError) -> Conflict:
     """A stored name the format cannot hold, or too many players (docs/input-limits.md)."""
-    return Conflict(f"The rating file cannot be written as TRF-2026: {exc}.")
+    return Conflict(_("The rating file cannot be written as TRF-2026: %(problem)s.") % {"problem": exc})

@@ -28,6 +28,7 @@ from orchestrator.domain.ratings import (
 from orchestrator.services.errors import Conflict, NotFound
 from orchestrator.services.read.context import EventData, EventRef, TeamRef, ref_team, require_id
 from orchestrator.services.read.individual import EventGames, IndividualGame, event_games
+from orchestrator.translation import gettext as _
 
 
 def _rating(value: int) -> int | None:
@@ -165,7 +166,12 @@ def is_rated(data: EventData) -> bool:
 
 def require_rated(data: EventData) -> None:
     if not is_rated(data):
-        raise NotFound(f"{data.ref.name} is not a rated event: it has no rating changes.")
+        raise NotFound(
+            _("%(event)s is not a rated event: it has no rating changes.")
+            % {
+                "event": data.ref.name,
+            }
+        )
 
 
 def player_rating(games: EventGames, player: Player, year: int) -> PlayerRating:
@@ -184,7 +190,10 @@ def player_rating(games: EventGames, player: Player, year: int) -> PlayerRating:
             year=year,
         )
     except RatingError as error:
-        raise Conflict(f"The rating change of {player.name} cannot be computed: {error}.") from None
+        raise Conflict(
+            _("The rating change of %(player)s cannot be computed: %(problem)s.")
+            % {"player": player.name, "problem": error}
+        ) from None
     by_index = {change.round: change for change in result.games} if result else {}
     rounds = tuple(_round_line(games, g, by_index.get(i), rated_player.rating) for i, g in enumerate(own))
     team = games.teams[player.team_id]
@@ -282,7 +291,7 @@ def player_view(uow: UnitOfWork, *, slug: str, player_id: int) -> PlayerView:
     games = event_games(data, data.stages)
     player = games.players.get(player_id)
     if player is None:
-        raise NotFound(f"There is no player {player_id} in this event.")
+        raise NotFound(_("There is no player %(id)s in this event.") % {"id": player_id})
     year = rating_year(data)
     rated = is_rated(data)
     line = player_rating(games, player, year)

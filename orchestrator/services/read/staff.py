@@ -28,6 +28,7 @@ from orchestrator.services.results import withdrawals as withdrawal_service
 from orchestrator.services.results.appeals import AppealView
 from orchestrator.services.results.standings import PoolRecords
 from orchestrator.services.results.tie_lots import TieLot
+from orchestrator.translation import gettext as _
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +106,7 @@ class ResultsOverview:
 def event_by_slug(uow: UnitOfWork, slug: str) -> Event:
     event = uow.events.get_by_slug(slug)
     if event is None:
-        raise NotFound(f"event {slug!r} does not exist")
+        raise NotFound(_("event %(slug)r does not exist") % {"slug": slug})
     return event
 
 

@@ -51,6 +51,7 @@ from orchestrator.services.read.standings import (
     pool_view_of,
     ranked_lines,
 )
+from orchestrator.translation import gettext as _
 
 # The rounds whose pairing is public (a draft is staff-only; a cancelled round was never played).
 _PUBLISHED = frozenset(
@@ -168,10 +169,12 @@ def swiss_view(uow: UnitOfWork, *, slug: str, stage_key: str) -> SwissView:
     data = EventData(uow, slug)
     stage = next((s for s in data.stages if s.key == stage_key), None)
     if stage is None or stage.kind != StageKind.SWISS.value:
-        raise NotFound(f"There is no Swiss stage {stage_key!r} in this event.")
+        raise NotFound(_("There is no Swiss stage %(key)r in this event.") % {"key": stage_key})
     pool_row = next((p for p in data.pools if p.stage_id == stage.id and is_public(p)), None)
     if pool_row is None:
-        raise NotFound(f"{stage.name} has not started yet: its teams are numbered when it starts.")
+        raise NotFound(
+            _("%(stage)s has not started yet: its teams are numbered when it starts.") % {"stage": stage.name}
+        )
     pool = load_pools(data, [pool_row])[0]
     view = pool_view_of(data, stage, pool)
     public_rounds = tuple(replace(r, status=_public(r.status)) for r in view.rounds)
@@ -254,8 +257,15 @@ def chosen_round(view: SwissView, after: str) -> int | None:
         return view.last_complete
     number = int(after) if after.strip().isdigit() and len(after.strip()) < 6 else None
     if number not in view.complete_rounds:
-        done = ", ".join(map(str, view.complete_rounds)) or "none yet"
-        raise ValidationFailed([f"after: choose a complete round (complete rounds: {done})"])
+        done = ", ".join(map(str, view.complete_rounds)) or _("none yet")
+        raise ValidationFailed(
+            [
+                _("after: choose a complete round (complete rounds: %(done)s)")
+                % {
+                    "done": done,
+                }
+            ]
+        )
     return number
 
 

@@ -29,6 +29,7 @@ from orchestrator.services.read.formatting import format_score, game_text
 from orchestrator.services.read.matches import MatchLine, boards_of, match_line, round_views
 from orchestrator.services.read.swiss import SwissPathStep, team_steps
 from orchestrator.services.results.standings import effective_result
+from orchestrator.translation import gettext as _
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +164,7 @@ def _swiss_paths(data: EventData, team_id: int, played: Sequence[_PlayedMatch]) 
 def _team_of(data: EventData, team_id: int) -> Team:
     team = data.uow.public.get(Team, team_id)
     if team is None or team.event_id != data.row.id:
-        raise NotFound(f"There is no team {team_id} in this event.")
+        raise NotFound(_("There is no team %(id)s in this event.") % {"id": team_id})
     return team
 
 

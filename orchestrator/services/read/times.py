@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from orchestrator import translation
 from orchestrator.services.errors import ValidationFailed
+from orchestrator.translation import gettext as _
 
 LOCAL_INPUT = "%Y-%m-%dT%H:%M"  # what <input type="datetime-local"> sends and shows
 
@@ -109,17 +110,28 @@ def local_to_utc(text: str, event_zone: str | None, *, field: str = "time") -> d
         naive = datetime.fromisoformat(text.strip())
     except ValueError:
         raise ValidationFailed(
-            [f"{field}: {text.strip()!r} is not a date and time such as 2024-03-02 11:00 ({name} time)"]
+            [
+                _("%(field)s: %(text)r is not a date and time such as 2024-03-02 11:00 (%(zone)s time)")
+                % {"field": field, "text": text.strip(), "zone": name}
+            ]
         ) from None
     if naive.tzinfo is not None:
-        raise ValidationFailed([f"{field}: give the local time in {name} without a UTC offset"])
+        raise ValidationFailed(
+            [
+                _("%(field)s: give the local time in %(zone)s without a UTC offset")
+                % {
+                    "field": field,
+                    "zone": name,
+                }
+            ]
+        )
     local = naive.replace(tzinfo=zone(name))
     back = local.astimezone(UTC).astimezone(zone(name))
     if back.replace(tzinfo=None) != naive:
         raise ValidationFailed(
             [
-                f"{field}: {naive:%Y-%m-%d %H:%M} does not exist in {name} (the clocks skip it); "
-                "choose another time"
+                _("%(field)s: %(time)s does not exist in %(zone)s (the clocks skip it); choose another time")
+                % {"field": field, "time": f"{naive:%Y-%m-%d %H:%M}", "zone": name}
             ]
         )
     return local.astimezone(UTC)

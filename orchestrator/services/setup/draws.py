@@ -26,7 +26,10 @@ from orchestrator.db import utcnow
 from orchestrator.domain import lots
 from orchestrator.domain.names import MAX_PLAYER_NAME, name_problem
 from orchestrator.services import live
+from orchestrator.services.definitions import definition_or_none
 from orchestrator.services.errors import Conflict, ValidationFailed
+from orchestrator.services.read.times import said
+from orchestrator.translation import gettext as _
 
 SEED_BYTES = 32
 MAX_LOT_PURPOSE = 120  # the column's size
@@ -113,28 +116,30 @@ def _checked(purpose: str, candidates: Sequence[str], kind: str) -> tuple[str, t
     problems: list[str] = []
     purpose = purpose.strip()
     if not purpose:
-        problems.append("purpose: say what the lot decides (e.g. 'Armageddon category, duel XI')")
+        problems.append(_("purpose: say what the lot decides (e.g. 'Armageddon category, duel XI')"))
     elif problem := name_problem(purpose, what="purpose", limit=MAX_LOT_PURPOSE):
         problems.append(problem)
     cleaned = tuple(c.strip() for c in candidates if c.strip())
     # Candidates are teams, players or categories: names, one line each (docs/input-limits.md).
     problems += [
-        f"candidates: {problem}"
+        _("candidates: %(problem)s") % {"problem": problem}
         for c in cleaned
         if (problem := name_problem(c, what=f"candidate {c[:40]!r}", limit=MAX_PLAYER_NAME))
     ]
     if len(cleaned) < 2:
-        problems.append("candidates: a lot needs at least two candidates")
+        problems.append(_("candidates: a lot needs at least two candidates"))
     else:
         try:
             lots.canonical_order(cleaned)
         except lots.LotError as error:
-            problems.append(f"candidates: {error}")
+            problems.append(_("candidates: %(problem)s") % {"problem": error})
     lot_kind = lots.LotKind.ORDER
     try:
         lot_kind = lots.LotKind(kind)
     except ValueError:
-        problems.append(f"kind: 'order' (a full order) or 'one' (one candidate), not {kind!r}")
+        problems.append(
+            _("kind: 'order' (a full order) or 'one' (one candidate), not %(kind)r") % {"kind": kind}
+        )
     if problems:
         raise ValidationFailed(problems)
     return purpose, cleaned, lot_kind
@@ -160,7 +165,7 @@ def commit_lot(
     purpose, cleaned, lot_kind = _checked(purpose, candidates, kind)
     secret = seed if seed is not None else secrets.token_bytes(SEED_BYTES)
     if len(secret) < lots.MIN_SEED_BYTES:
-        raise ValidationFailed([f"seed: at least {lots.MIN_SEED_BYTES} bytes"])
+        raise ValidationFailed([_("seed: at least %(count)d bytes") % {"count": lots.MIN_SEED_BYTES}])
     lot = uow.repo.add(
         Lot(
             event_id=event_id,
@@ -194,7 +199,7 @@ def commit_lot(
 def reveal_lot(uow: UnitOfWork, *, lot_id: int, actor: str) -> LotView:
     """Run the committed draw: compute the outcome from the sealed seed, publish seed and outcome."""
     lot = uow.repo.get_or_raise(Lot, lot_id)
-    seed = _sealed_seed(lot)
+    seed = _sealed_seed(uow, lot)
     record = lots.run_lot(
         seed, [str(c) for c in lot.candidates], purpose=lot.purpose, kind=lots.LotKind(lot.kind)
     )
@@ -205,22 +210,28 @@ def void_lot(uow: UnitOfWork, *, lot_id: int, actor: str, reason: str) -> LotVie
     """Set a committed lot aside without drawing it: its seed is published with no outcome, so anyone can
     see what it would have drawn, and it can never be drawn (a superseded pairing or tie-break lot)."""
     lot = uow.repo.get_or_raise(Lot, lot_id)
-    seed = _sealed_seed(lot)
+    seed = _sealed_seed(uow, lot)
     return _publish_seed(uow, lot, seed, outcome=None, action="lot.void", actor=actor, reason=reason)
 
 
-def _sealed_seed(lot: Lot) -> bytes:
+def _sealed_seed(uow: UnitOfWork, lot: Lot) -> bytes:
     """The lot's sealed seed; Conflict when it was drawn or set aside already."""
     if lot.seed_hex is not None:
-        done = "set aside (void)" if lot.outcome is None else "drawn"
-        raise Conflict(
-            f"lot {lot.id} ({lot.purpose}) was already {done} on {lot.revealed_at:%Y-%m-%d %H:%M} UTC"
+        done = (
+            _("lot %(id)s (%(purpose)s) was already set aside (void) on %(when)s")
+            if lot.outcome is None
+            else _("lot %(id)s (%(purpose)s) was already drawn on %(when)s")
         )
+        definition = definition_or_none(uow.repo.get_or_raise(Event, lot.event_id))
+        when = said(lot.revealed_at or utcnow(), definition.timezone if definition else None)
+        raise Conflict(done % {"id": lot.id, "purpose": lot.purpose, "when": when})
     if lot.sealed_seed_hex is None:
-        raise Conflict(f"lot {lot.id} has no sealed seed; commit a new lot")
+        raise Conflict(_("lot %(id)s has no sealed seed; commit a new lot") % {"id": lot.id})
     seed = bytes.fromhex(lot.sealed_seed_hex)
     if lots.commitment(seed) != lot.commitment:  # the stored seed is not the committed one: refuse
-        raise Conflict(f"lot {lot.id}: the sealed seed does not match the published commitment")
+        raise Conflict(
+            _("lot %(id)s: the sealed seed does not match the published commitment") % {"id": lot.id}
+        )
     return seed
 
 

@@ -33,6 +33,7 @@ from orchestrator.eventfile import EventDefinitionError, parse_event
 from orchestrator.services import live
 from orchestrator.services.definitions import definition_of
 from orchestrator.services.errors import Conflict, ValidationFailed
+from orchestrator.translation import gettext as _
 
 
 def domain_team(team: Team, players: Sequence[Player | RosterRow]) -> domain_teams.Team:
@@ -83,15 +84,18 @@ def stage_definition(definition: EventDefinition, stage: Stage) -> StageDef:
     try:
         return definition.stage(stage.key)
     except KeyError:  # pragma: no cover - stages are stored from the definition
-        raise Conflict(f"stage {stage.key} is not in the event definition") from None
+        raise Conflict(_("stage %(stage)s is not in the event definition") % {"stage": stage.key}) from None
 
 
 def require_pool_stage(stage: Stage) -> None:
     """Refuse a pools step (draft, swap, publish) on a knockout or Swiss stage."""
     if stage.kind == StageKind.SWISS.value:
-        raise Conflict(f"{stage.name} is a Swiss stage: it has no pools to draft; start it to pair rounds")
+        raise Conflict(
+            _("%(stage)s is a Swiss stage: it has no pools to draft; start it to pair rounds")
+            % {"stage": stage.name}
+        )
     if stage.kind != StageKind.POOLS.value:
-        raise Conflict(f"{stage.name} is a knockout stage: it has no pools")
+        raise Conflict(_("%(stage)s is a knockout stage: it has no pools") % {"stage": stage.name})
 
 
 # --- create_event ---------------------------------------------------------------------------------------
@@ -105,7 +109,8 @@ def create_event(uow: UnitOfWork, *, definition_text: str, source: str, actor: s
         raise ValidationFailed([str(problem) for problem in error.problems]) from None
     if uow.events.get_by_slug(definition.slug) is not None:
         raise Conflict(
-            f"an event with the slug {definition.slug!r} already exists; change 'slug' in the file"
+            _("an event with the slug %(slug)r already exists; change 'slug' in the file")
+            % {"slug": definition.slug}
         )
     now = utcnow()
     event = uow.repo.add(

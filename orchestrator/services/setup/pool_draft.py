@@ -43,6 +43,7 @@ from orchestrator.services.setup.event_setup import (
     require_pool_stage,
     stage_definition,
 )
+from orchestrator.translation import gettext as _
 
 # --- entrants and pools ---------------------------------------------------------------------------------
 
@@ -73,11 +74,17 @@ def _final_pool_orders(uow: UnitOfWork, stage: Stage, field: EventField) -> list
     }
     missing = [pool.letter for pool in pools if pool.id not in by_pool]
     if not pools or missing:
-        which = f" (pools {', '.join(missing)})" if pools and missing else ""
-        raise Conflict(
-            f"{stage.name} has no final standings yet{which}: the next stage is seeded only from final "
-            "standings, after the stage is closed and no appeal is open"
-        )
+        if pools and missing:
+            message = _(
+                "%(stage)s has no final standings yet (pools %(pools)s): the next stage is seeded only from "
+                "final standings, after the stage is closed and no appeal is open"
+            ) % {"stage": stage.name, "pools": ", ".join(missing)}
+        else:
+            message = _(
+                "%(stage)s has no final standings yet: the next stage is seeded only from final standings, "
+                "after the stage is closed and no appeal is open"
+            ) % {"stage": stage.name}
+        raise Conflict(message)
     return [by_pool[pool.id] for pool in pools]
 
 
@@ -97,7 +104,10 @@ def _entrants(
         if isinstance(entrant, Qualifiers):
             source = uow.setup.stage_by_key(event.id or 0, entrant.stage)
             if source is None:  # pragma: no cover - the validator checked the graph
-                raise Conflict(f"{stage.name} takes qualifiers from an unknown stage {entrant.stage}")
+                raise Conflict(
+                    _("%(stage)s takes qualifiers from an unknown stage %(source)s")
+                    % {"stage": stage.name, "source": entrant.stage}
+                )
             orders = _final_pool_orders(uow, source, field)
             finals[entrant.stage] = orders
             winners.extend(order[0] for order in orders if order)
@@ -107,7 +117,10 @@ def _entrants(
         names = domain_stage_entrants(stored, stage.key, finals)
     except KeyError as error:
         raise ValidationFailed(
-            [f"{stage.name}: {error.args[0] if error.args else error}: import the team first"]
+            [
+                _("%(stage)s: %(team)s: import the team first")
+                % {"stage": stage.name, "team": error.args[0] if error.args else error}
+            ]
         ) from None
     except ValueError as error:
         raise ValidationFailed([str(error)]) from None
@@ -130,9 +143,17 @@ def _check_sections(
     if strays:
         raise ValidationFailed(
             [
-                f"{stage.name} ({sections.get(stage.section, 'no')} section) would draw {team.name} "
-                f"(seed {team.seed}), a team of the {sections.get(team.section, 'no')} section: "
-                "give it a seed of its own section"
+                _(
+                    "%(stage)s (%(section)s section) would draw %(team)s (seed %(seed)s), a team of the "
+                    "%(other)s section: give it a seed of its own section"
+                )
+                % {
+                    "stage": stage.name,
+                    "section": sections.get(stage.section, _("no")),
+                    "team": team.name,
+                    "seed": team.seed,
+                    "other": sections.get(team.section, _("no")),
+                }
                 for team in strays
             ]
         )
@@ -155,7 +176,10 @@ def draft_pools(uow: UnitOfWork, *, stage_id: int, actor: str) -> list[int]:
     event, stage = uow.setup.event_of_stage(stage_id)
     require_pool_stage(stage)
     if stage.status != StageStatus.DRAFT.value:
-        raise Conflict(f"{stage.name} is {stage.status}: its pools can no longer be drafted")
+        raise Conflict(
+            _("%(stage)s is %(status)s: its pools can no longer be drafted")
+            % {"stage": stage.name, "status": stage.status}
+        )
     definition = definition_of(event)
     stage_def = stage_definition(definition, stage)
     field = event_field(uow, event.id or 0)
@@ -321,14 +345,20 @@ def swap_teams(uow: UnitOfWork, *, stage_id: int, team_a_id: int, team_b_id: int
     event, stage = uow.setup.event_of_stage(stage_id)
     require_pool_stage(stage)
     if stage.status != StageStatus.DRAFT.value:
-        raise Conflict(f"{stage.name} is {stage.status}: its pools can no longer be changed")
+        raise Conflict(
+            _("%(stage)s is %(status)s: its pools can no longer be changed")
+            % {"stage": stage.name, "status": stage.status}
+        )
     entry_a = uow.setup.entry_of_team(stage_id, team_a_id)
     entry_b = uow.setup.entry_of_team(stage_id, team_b_id)
     missing = [str(t) for t, e in ((team_a_id, entry_a), (team_b_id, entry_b)) if e is None]
     if missing or entry_a is None or entry_b is None:
-        raise NotFound(f"team {', '.join(missing)} is in no pool of {stage.name}")
+        raise NotFound(
+            _("team %(teams)s is in no pool of %(stage)s")
+            % {"teams": ", ".join(missing), "stage": stage.name}
+        )
     if entry_a.pool_id == entry_b.pool_id:
-        raise ValidationFailed(["the two teams are in the same pool: choose teams of two different pools"])
+        raise ValidationFailed([_("the two teams are in the same pool: choose teams of two different pools")])
     definition = definition_of(event)
     field = event_field(uow, event.id or 0)
     apart = _winners_for(uow, event, stage, definition, field)
@@ -370,10 +400,10 @@ def publish_pools(uow: UnitOfWork, *, stage_id: int, actor: str, pairing_seed: b
     event, stage = uow.setup.event_of_stage(stage_id)
     require_pool_stage(stage)
     if stage.status != StageStatus.DRAFT.value:
-        raise Conflict(f"{stage.name} is already {stage.status}")
+        raise Conflict(_("%(stage)s is already %(status)s") % {"stage": stage.name, "status": stage.status})
     pools = uow.setup.pools_of(stage_id)
     if not pools:
-        raise Conflict(f"{stage.name} has no draft pools: draft them first")
+        raise Conflict(_("%(stage)s has no draft pools: draft them first") % {"stage": stage.name})
     now = utcnow()
     for pool in pools:
         pool.status = PoolStatus.PUBLISHED.value

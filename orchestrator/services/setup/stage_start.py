@@ -41,6 +41,8 @@ from orchestrator.services.definitions import definition_of
 from orchestrator.services.errors import Conflict, ValidationFailed
 from orchestrator.services.setup import draws, pairing_lots, pool_draft
 from orchestrator.services.setup.event_setup import event_field, require_pool_stage, stage_definition
+from orchestrator.translation import gettext as _
+from orchestrator.translation import ngettext
 
 SWISS_POOL_LETTER = ""  # a Swiss stage's one pool: its places are "Open 1st", not "Open A 1st"
 
@@ -51,7 +53,7 @@ def _zone(name: str) -> ZoneInfo:
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise ValidationFailed([f"timezone: unknown timezone {name!r}"]) from None
+        raise ValidationFailed([_("timezone: unknown timezone %(name)r") % {"name": name}]) from None
 
 
 def _utc(moment: datetime | None, zone: ZoneInfo) -> datetime | None:
@@ -161,12 +163,17 @@ def _commit_missing_lots(
         actor=actor,
         reason=f"committed when {stage.name} was started: {which} had no committed lot",
     )
-    lots, were, them = ("lot", "was", "it") if one else ("lots", "were", "them")
-    return Conflict(
-        f"{stage.name} did not start: the pairing-number {lots} of {which} {were} committed now (the pools "
+    letters = ", ".join(pool.letter for pool in pools)
+    message = ngettext(
+        "%(stage)s did not start: the pairing-number lot of pool %(pools)s was committed now (the pools "
         "were published before lots were committed at publishing; the hash is under Draws by lot). "
-        f"Start the stage again to draw {them}."
+        "Start the stage again to draw it.",
+        "%(stage)s did not start: the pairing-number lots of pools %(pools)s were committed now (the pools "
+        "were published before lots were committed at publishing; the hash is under Draws by lot). "
+        "Start the stage again to draw them.",
+        len(pools),
     )
+    return Conflict(message % {"stage": stage.name, "pools": letters})
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,12 +215,17 @@ def _startable(uow: UnitOfWork, stage_id: int) -> tuple[Event, Stage, list[Pool]
     event, stage = uow.setup.event_of_stage(stage_id)
     require_pool_stage(stage)
     if stage.status != StageStatus.PUBLISHED.value:
-        raise Conflict(f"{stage.name} is {stage.status}: only a stage with published pools can start")
+        raise Conflict(
+            _("%(stage)s is %(status)s: only a stage with published pools can start")
+            % {"stage": stage.name, "status": stage.status}
+        )
     pools = list(uow.setup.pools_of(stage_id))
     if not pools or any(pool.status != PoolStatus.PUBLISHED.value for pool in pools):
-        raise Conflict(f"{stage.name}: every pool must be published before the stage starts")
+        raise Conflict(
+            _("%(stage)s: every pool must be published before the stage starts") % {"stage": stage.name}
+        )
     if uow.setup.rounds_of(stage_id):
-        raise Conflict(f"{stage.name} already has rounds")
+        raise Conflict(_("%(stage)s already has rounds") % {"stage": stage.name})
     return event, stage, pools
 
 
@@ -354,8 +366,11 @@ def _initial_colour(uow: UnitOfWork, event: Event, stage: Stage, *, actor: str) 
             reason=f"committed when {stage.name} was started",
         )
         return Conflict(
-            f"{stage.name} did not start: the lot of its initial colour (C.04.6 art. 4.3.1) was committed "
-            "now (the hash is under Draws by lot). Start the stage again to draw it."
+            _(
+                "%(stage)s did not start: the lot of its initial colour (C.04.6 art. 4.3.1) was committed "
+                "now (the hash is under Draws by lot). Start the stage again to draw it."
+            )
+            % {"stage": stage.name}
         )
     if lot.outcome is None:
         draws.reveal_lot(uow, lot_id=lot.id or 0, actor=actor)
@@ -367,16 +382,24 @@ def _start_swiss(uow: UnitOfWork, stage_id: int, *, actor: str, initial_colour: 
     """One pool of every entrant, numbered by the initial ranking; the rounds wait to be paired."""
     event, stage = uow.setup.event_of_stage(stage_id)
     if stage.status not in (StageStatus.DRAFT.value, StageStatus.PUBLISHED.value):
-        raise Conflict(f"{stage.name} is {stage.status}: it has started already")
+        raise Conflict(
+            _("%(stage)s is %(status)s: it has started already")
+            % {"stage": stage.name, "status": stage.status}
+        )
     if uow.setup.rounds_of(stage_id) or uow.setup.pools_of(stage_id):
-        raise Conflict(f"{stage.name} already has rounds")
+        raise Conflict(_("%(stage)s already has rounds") % {"stage": stage.name})
     if initial_colour is not None and initial_colour not in ("W", "B"):
-        raise ValidationFailed([f"initial colour must be W or B, not {initial_colour!r}"])
+        raise ValidationFailed(
+            [_("initial colour must be W or B, not %(colour)r") % {"colour": initial_colour}]
+        )
     definition = definition_of(event)
     stage_def = stage_definition(definition, stage)
     names, _apart = pool_draft.stage_entrants(uow, stage_id=stage_id)
     if len(names) < 2:
-        raise Conflict(f"{stage.name} cannot start: it needs at least two teams, it has {len(names)}")
+        raise Conflict(
+            _("%(stage)s cannot start: it needs at least two teams, it has %(count)d")
+            % {"stage": stage.name, "count": len(names)}
+        )
     colour = initial_colour or _initial_colour(uow, event, stage, actor=actor)
     if isinstance(colour, Conflict):
         return StageStart((), colour)
