@@ -19,6 +19,7 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.event import EventDefinition
 from orchestrator.eventfile import EventDefinitionError, Problem, parse_event
 from orchestrator.services.errors import Conflict
+from orchestrator.translation import gettext as _
 
 log = logging.getLogger(__name__)
 
@@ -90,11 +91,13 @@ def cache_stats() -> CacheStats:
 def definition_of(event: Event) -> EventDefinition:
     """The event's definition; ``DefinitionUnavailable`` (409) when it has none or it no longer validates."""
     if not event.definition_text.strip():
-        raise DefinitionUnavailable(f"{event.name} has no event definition file")
+        raise DefinitionUnavailable(_("%(event)s has no event definition file") % {"event": event.name})
     parsed = _cache.read(event.id or 0, event.definition_text, f"{event.slug}.yaml")
     if isinstance(parsed, EventDefinitionError):
         raise DefinitionUnavailable(
-            f"the stored definition of {event.slug} no longer validates: {parsed}", parsed.problems
+            _("the stored definition of %(slug)s no longer validates: %(problems)s")
+            % {"slug": event.slug, "problems": parsed},
+            parsed.problems,
         )
     return parsed
 
