@@ -18,6 +18,7 @@ from orchestrator.services.errors import Conflict
 from orchestrator.services.results.tie_lots import lot_purpose as tie_lot_purpose
 from orchestrator.services.setup import draws
 from orchestrator.services.setup.pairing_lots import colour_lot_purpose, pairing_lot_purpose
+from orchestrator.translation import gettext as _
 
 
 def drawing_steps(uow: UnitOfWork, *, event_id: int) -> dict[str, str]:
@@ -54,5 +55,8 @@ def draw_by_hand(uow: UnitOfWork, *, lot_id: int, actor: str) -> draws.LotView:
     lot = uow.repo.get_or_raise(Lot, lot_id)
     step = drawing_steps(uow, event_id=lot.event_id).get(lot.purpose)
     if step is not None and lot.seed_hex is None:
-        raise Conflict(f"Lot {lot.id} ({lot.purpose}) is {step}: it cannot be drawn by hand.")
+        raise Conflict(
+            _("Lot %(lot)s (%(purpose)s) is %(step)s: it cannot be drawn by hand.")
+            % {"lot": lot.id, "purpose": lot.purpose, "step": step}
+        )
     return draws.reveal_lot(uow, lot_id=lot_id, actor=actor)
