@@ -264,7 +264,7 @@ def submit_lineup(
         deadline = effective_deadline(rnd)
         name = rnd.name or _("round %(number)s") % {"number": rnd.number}
         if deadline is None:
-            raise Conflict(_("Lineups for %(round)s are closed.") % {"round": name})
+            raise Conflict(_("Lineups for %(round)s closed.") % {"round": name})
         raise Conflict(
             _("Lineups for %(round)s closed at %(deadline)s.")
             % {"round": name, "deadline": times.said(deadline, event_zone(event))}
