@@ -26,17 +26,19 @@ def drawing_steps(uow: UnitOfWork, *, event_id: int) -> dict[str, str]:
     steps: dict[str, str] = {}
     for stage in uow.results.stages_of_event(event_id):
         if stage.kind == StageKind.SWISS.value:
-            steps[colour_lot_purpose(stage.name)] = f"drawn when {stage.name} starts"
+            steps[colour_lot_purpose(stage.name)] = _("drawn when %(stage)s starts") % {"stage": stage.name}
             continue
         if stage.kind != StageKind.POOLS.value:
             continue
         closes = (
-            f"drawn by Draw the lots on the closing page of {stage.name}"
+            _("drawn by Draw the lots on the closing page of %(stage)s")
             if stage.status == StageStatus.CLOSED.value
-            else f"drawn when {stage.name} closes"
-        )
+            else _("drawn when %(stage)s closes")
+        ) % {"stage": stage.name}
         for pool in uow.results.pools_of_stage(stage.id or 0):
-            steps[pairing_lot_purpose(stage.name, pool.letter)] = f"drawn when {stage.name} starts"
+            steps[pairing_lot_purpose(stage.name, pool.letter)] = _("drawn when %(stage)s starts") % {
+                "stage": stage.name
+            }
             steps[tie_lot_purpose(pool)] = closes
     return steps
 
