@@ -110,6 +110,12 @@ def definition_or_none(event: Event) -> EventDefinition | None:
         return None
 
 
+def event_zone(event: Event) -> str:
+    """The event file's ``timezone``, the zone its messages name times in (UTC without a readable file)."""
+    definition = definition_or_none(event)
+    return definition.timezone if definition is not None else "UTC"
+
+
 def event_definition(uow: UnitOfWork, event_id: int) -> EventDefinition:
     """The definition of event ``event_id`` (NotFound, DefinitionUnavailable as ``definition_of``)."""
     return definition_of(uow.repo.get_or_raise(Event, event_id))

@@ -33,6 +33,7 @@ from orchestrator.domain.teams import TeamFormat
 from orchestrator.services.errors import Conflict, NotFound
 from orchestrator.services.playoff.storage import ARMAGEDDON_LEG, NOMINATION_MINUTES, lot_purpose
 from orchestrator.services.teams.lineups import definition_of
+from orchestrator.translation import gettext as _
 
 
 @dataclass
@@ -74,10 +75,13 @@ def load_stage(uow: UnitOfWork, stage_id: int, *, all_teams: bool = False, lots:
     ``all_teams``, for building the bracket from the standings); ``lots`` empty unless asked for."""
     event, stage = uow.playoff.event_of_stage(stage_id)
     if stage.kind != StageKind.KNOCKOUT.value:
-        raise Conflict(f"{stage.name} is not a knockout stage.")
+        raise Conflict(_("%(stage)s is not a knockout stage.") % {"stage": stage.name})
     definition = definition_of(event)
     if definition is None or not definition.bracket:
-        raise Conflict(f"{event.name} has no valid event file with a bracket: the play-off cannot be built.")
+        raise Conflict(
+            _("%(event)s has no valid event file with a bracket: the play-off cannot be built.")
+            % {"event": event.name}
+        )
     rows = uow.playoff.bracket_rows(stage_id)
     duels = {d.key: d for d in rows.duels}
     purposes = [
@@ -105,7 +109,7 @@ def load_stage(uow: UnitOfWork, stage_id: int, *, all_teams: bool = False, lots:
 def load_duel(uow: UnitOfWork, duel_id: int, *, lock: bool = False) -> tuple[StageContext, Duel]:
     duel = uow.locks.lock_duel(duel_id) if lock else uow.repo.get(Duel, duel_id)
     if duel is None:
-        raise NotFound(f"duel {duel_id} does not exist")
+        raise NotFound(_("duel %(duel)s does not exist") % {"duel": duel_id})
     ctx = load_stage(uow, duel.stage_id)
     return ctx, ctx.duels[duel.key]
 
@@ -215,7 +219,7 @@ def armageddon_state(uow: UnitOfWork, ctx: StageContext, duel: Duel) -> ko.Armag
     """The domain state of a duel's Armageddon, rebuilt from the rows (holds sealed data: never show it)."""
     first, second = ctx.name(duel.first_team_id), ctx.name(duel.second_team_id)
     if first is None or second is None:
-        raise Conflict(f"Duel {duel.key} does not have both teams yet.")
+        raise Conflict(_("Duel %(duel)s does not have both teams yet.") % {"duel": duel.key})
     arm = ctx.armageddons.get(duel.id or 0)
     lineups = _match2_lineups(uow, ctx, duel)
     deadline = (

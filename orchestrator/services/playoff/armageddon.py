@@ -23,6 +23,8 @@ from orchestrator.services.playoff._context import StageContext, armageddon_stat
 from orchestrator.services.playoff.armageddon_game import store_game
 from orchestrator.services.playoff.commands import advance_bracket
 from orchestrator.services.playoff.storage import NOMINATION_MINUTES, LotWhich, lot_purpose
+from orchestrator.translation import N_
+from orchestrator.translation import gettext as _
 
 
 def _audit(
@@ -59,16 +61,19 @@ def commit_armageddon_lot(
     purpose = lot_purpose(duel.key, which)
     if which == "category":
         if duel.status != DuelStatus.ARMAGEDDON.value or arm is not None:
-            raise Conflict(f"Duel {duel.key} is not waiting for its Armageddon category lot.")
+            raise Conflict(
+                _("Duel %(duel)s is not waiting for its Armageddon category lot.") % {"duel": duel.key}
+            )
         candidates = [c.value for c in ko.armageddon_categories(ctx.fmt)]
     elif which == "colour":
         if arm is None or arm.phase is not ArmageddonPhase.DRAW_CHOOSER:
             raise Conflict(
-                f"Duel {duel.key} is not waiting for its colour lot (nominations must be revealed)."
+                _("Duel %(duel)s is not waiting for its colour lot (nominations must be revealed).")
+                % {"duel": duel.key}
             )
         candidates = [ctx.name(duel.first_team_id) or "?", ctx.name(duel.second_team_id) or "?"]
     else:
-        raise ValidationFailed([f"lot: 'category' or 'colour', not {which!r}"])
+        raise ValidationFailed([_("lot: 'category' or 'colour', not %(which)r") % {"which": which}])
     pending = ctx.lots.get(purpose)
     if pending is not None and pending.seed_hex is None:
         return pending.id or 0  # already committed: the published hash stands
@@ -94,7 +99,7 @@ def commit_armageddon_lot(
 
 def _seal_out(lot: Lot, drawn: domain_lots.Lot, now: datetime) -> None:
     if drawn.commitment != lot.commitment:
-        raise Conflict("The lot's seed does not match its published commitment.")  # pragma: no cover
+        raise Conflict(_("The lot's seed does not match its published commitment."))  # pragma: no cover
     lot.seed_hex = drawn.seed_hex
     lot.outcome = list(drawn.outcome)
     lot.sealed_seed_hex = None
@@ -115,11 +120,13 @@ def reveal_armageddon_lot(
     ctx, duel = load_duel(uow, duel_id, lock=True)
     lot = ctx.lots.get(lot_purpose(duel.key, which))
     if lot is None or lot.seed_hex is not None or lot.sealed_seed_hex is None:
-        raise Conflict(f"Duel {duel.key}: publish the {which} lot's hash first.")
+        raise Conflict(
+            _("Duel %(duel)s: publish the %(which)s lot's hash first.") % {"duel": duel.key, "which": which}
+        )
     seed = bytes.fromhex(lot.sealed_seed_hex)
     if which == "category":
         if ctx.armageddons.get(duel_id) is not None:
-            raise Conflict(f"Duel {duel.key}: the Armageddon category is already drawn.")
+            raise Conflict(_("Duel %(duel)s: the Armageddon category is already drawn.") % {"duel": duel.key})
         state = ko.draw_category(armageddon_state(uow, ctx, duel), seed)
         assert state.category_lot is not None
         _seal_out(lot, state.category_lot, now)
@@ -137,7 +144,7 @@ def reveal_armageddon_lot(
     else:
         existing = ctx.armageddons.get(duel_id)
         if existing is None:
-            raise Conflict(f"Duel {duel.key}: no Armageddon yet.")
+            raise Conflict(_("Duel %(duel)s: no Armageddon yet.") % {"duel": duel.key})
         arm = existing
         try:
             state = ko.draw_chooser(armageddon_state(uow, ctx, duel), seed)
@@ -156,7 +163,7 @@ def reveal_armageddon_lot(
     return drawn
 
 
-NOMINATIONS_CLOSED = "Nominations for this Armageddon are closed."
+NOMINATIONS_CLOSED = N_("Nominations for this Armageddon are closed.")
 
 
 def _domain_team(uow: UnitOfWork, team: Team, fmt: TeamFormat) -> DomainTeam:
@@ -184,12 +191,12 @@ def nominate(
     ensure_team_access(actor, team_id)
     ctx, duel = load_duel(uow, duel_id, lock=True)
     if team_id not in (duel.first_team_id, duel.second_team_id):
-        raise Forbidden("Your team does not play this duel.")
+        raise Forbidden(_("Your team does not play this duel."))
     arm = ctx.armageddons.get(duel_id)
     if arm is None:
-        raise Conflict("The Armageddon category has not been drawn yet.")
+        raise Conflict(_("The Armageddon category has not been drawn yet."))
     if arm.phase is not ArmageddonPhase.NOMINATING or (arm.deadline_at and now >= arm.deadline_at):
-        raise Conflict(NOMINATIONS_CLOSED)
+        raise Conflict(_(NOMINATIONS_CLOSED))
     team = ctx.teams[team_id]
     state = armageddon_state(uow, ctx, duel)
     # Hide the other side's nomination from the domain check too, so no message can depend on it.
@@ -257,10 +264,13 @@ def reveal_nominations(uow: UnitOfWork, *, duel_id: int, actor: str, now: dateti
     ctx, duel = load_duel(uow, duel_id, lock=True)
     arm = ctx.armageddons.get(duel_id)
     if arm is None or arm.phase is not ArmageddonPhase.NOMINATING:
-        raise Conflict(f"Duel {duel.key}: nothing to reveal.")
+        raise Conflict(_("Duel %(duel)s: nothing to reveal.") % {"duel": duel.key})
     both = arm.first_nominee_id is not None and arm.second_nominee_id is not None
     if not both and (arm.deadline_at is None or now < arm.deadline_at):
-        raise Conflict(f"Duel {duel.key}: nominations stay sealed until both are in or the deadline passes.")
+        raise Conflict(
+            _("Duel %(duel)s: nominations stay sealed until both are in or the deadline passes.")
+            % {"duel": duel.key}
+        )
     unseal(uow, ctx, duel, now=now, actor=actor)
 
 
@@ -270,14 +280,16 @@ def choose_colour(uow: UnitOfWork, *, duel_id: int, team_id: int, colour: str, a
     ctx, duel = load_duel(uow, duel_id, lock=True)
     arm = ctx.armageddons.get(duel_id)
     if arm is None or team_id not in (duel.first_team_id, duel.second_team_id):
-        raise NotFound(f"duel {duel_id} has no Armageddon for this team")
+        raise NotFound(_("duel %(duel)s has no Armageddon for this team") % {"duel": duel_id})
     code = {"w": "W", "white": "W", "b": "B", "black": "B"}.get(colour.strip().lower())
     if code is None:
-        raise ValidationFailed(["colour: choose White or Black"])
+        raise ValidationFailed([_("colour: choose White or Black")])
     state = armageddon_state(uow, ctx, duel)
     team = ctx.teams[team_id].name
     if state.phase is ArmageddonPhase.CHOOSE_COLOUR and state.chooser != team:
-        raise Forbidden(f"{state.chooser} won the colour lot; their nominee chooses.")
+        raise Forbidden(
+            _("%(chooser)s won the colour lot; their nominee chooses.") % {"chooser": state.chooser}
+        )
     _settle_colour(uow, ctx, duel, arm, state, team_id=team_id, code=code, actor=actor.username)
 
 
@@ -323,7 +335,7 @@ def apply_default_colour(uow: UnitOfWork, *, duel_id: int, colour: str, actor: s
     """
     code = {"white": "W", "black": "B"}.get(colour.strip().lower())
     if code is None:
-        raise ValidationFailed(["colour: white or black"])
+        raise ValidationFailed([_("colour: white or black")])
     ctx, duel = load_duel(uow, duel_id, lock=True)
     arm = ctx.armageddons.get(duel_id)
     if arm is None or arm.phase is not ArmageddonPhase.CHOOSE_COLOUR or arm.colour is not None:

@@ -19,6 +19,7 @@ from orchestrator.services.playoff._context import StageContext, load_duel, stor
 from orchestrator.services.playoff.commands import add_match, advance_bracket
 from orchestrator.services.playoff.storage import ARMAGEDDON_LEG, ARMAGEDDON_ROUND_BASE
 from orchestrator.services.playoff.sync import finish_game, sync_armageddon_phase
+from orchestrator.translation import gettext as _
 
 
 def _armageddon_round(uow: UnitOfWork, ctx: StageContext, duel: Duel) -> Round:
@@ -76,7 +77,7 @@ def parse_game_ref(game_ref: str) -> tuple[str, str | None]:
     if len(text) == 12 and text.isalnum():
         text = text[:8]  # a player's link carries 4 more characters
     if not _LICHESS_ID.match(text):
-        raise ValidationFailed([f"game: {game_ref!r} is not a Lichess game id or URL"])
+        raise ValidationFailed([_("game: %(game)r is not a Lichess game id or URL") % {"game": game_ref}])
     return text, url or f"https://lichess.org/{text}"
 
 
@@ -87,13 +88,13 @@ def set_armageddon_game(uow: UnitOfWork, *, duel_id: int, game_ref: str, actor: 
     game = stored_game(ctx, duel)
     arm = ctx.armageddons.get(duel_id)
     if game is None or arm is None:
-        raise Conflict(f"Duel {duel.key}: the Armageddon colours are not settled yet.")
+        raise Conflict(_("Duel %(duel)s: the Armageddon colours are not settled yet.") % {"duel": duel.key})
     match, board = game
     if GameResult(board.result).is_final:
-        raise Conflict(f"Duel {duel.key}: the Armageddon already has a result.")
+        raise Conflict(_("Duel %(duel)s: the Armageddon already has a result.") % {"duel": duel.key})
     other = uow.boards.get_by_game_id(game_id)
     if other is not None and other.id != board.id:
-        raise Conflict(f"Game {game_id} is already tracked for another board.")
+        raise Conflict(_("Game %(game)s is already tracked for another board.") % {"game": game_id})
     uow.boards.update_versioned(
         board.id or 0,
         expected_version=board.version,
@@ -126,7 +127,7 @@ def armageddon_pairing(uow: UnitOfWork, *, duel_id: int) -> ArmageddonPairing:
     ctx, duel = load_duel(uow, duel_id)
     game = stored_game(ctx, duel)
     if game is None or game[1].white_player_id is None or game[1].black_player_id is None:
-        raise Conflict(f"Duel {duel.key}: the Armageddon colours are not settled yet.")
+        raise Conflict(_("Duel %(duel)s: the Armageddon colours are not settled yet.") % {"duel": duel.key})
     clock = ctx.definition.armageddon
     spec = BulkSpec(
         clock_limit_s=clock.white_seconds,
@@ -143,11 +144,11 @@ def record_armageddon_result(uow: UnitOfWork, *, duel_id: int, result: str, acto
     try:
         code = GameResult("½-½" if result.strip() == "1/2-1/2" else result.strip())
     except ValueError:
-        raise ValidationFailed([f"result: {result!r} is not a result code"]) from None
+        raise ValidationFailed([_("result: %(result)r is not a result code") % {"result": result}]) from None
     ctx, duel = load_duel(uow, duel_id, lock=True)
     game = stored_game(ctx, duel)
     if game is None:
-        raise Conflict(f"Duel {duel.key}: the Armageddon colours are not settled yet.")
+        raise Conflict(_("Duel %(duel)s: the Armageddon colours are not settled yet.") % {"duel": duel.key})
     _match, board = game
     old = board.result
     uow.boards.update_versioned(

@@ -31,6 +31,7 @@ from orchestrator.services.playoff._context import StageContext, decide, is_prov
 from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE
 from orchestrator.services.setup import pool_draft
 from orchestrator.services.teams.lineups import definition_of
+from orchestrator.translation import gettext as _
 
 
 def _utc(moment: datetime | None, tz: str) -> datetime | None:
@@ -77,16 +78,19 @@ def _places(uow: UnitOfWork, ctx: StageContext) -> dict[PoolPlace, str]:
     needed = {ref for s in ctx.specs for ref in (s.first, s.second) if isinstance(ref, PoolPlace)}
     places: dict[PoolPlace, str] = {}
     problems: list[str] = []
+    unclosed: set[str] = set()  # stages whose problem already covers their places
     for stage_key in sorted({ref.stage for ref in needed}):
         source = uow.playoff.stage_by_key(ctx.event.id or 0, stage_key)
         if source is None:
-            problems.append(f"The event has no stage {stage_key!r}.")
+            problems.append(_("The event has no stage %(stage)r.") % {"stage": stage_key})
             continue
         letters = {p.id: p.letter for p in uow.playoff.pools_of_stage(source.id or 0)}
         by_pool = pool_draft.final_places(uow, stage_id=source.id or 0)
         if not by_pool:
+            unclosed.add(stage_key)
             problems.append(
-                f"{source.name}: the standings are not closed yet (the bracket needs final standings)."
+                _("%(stage)s: the standings are not closed yet (the bracket needs final standings).")
+                % {"stage": source.name}
             )
             continue
         for pool_id, teams in by_pool.items():
@@ -95,20 +99,14 @@ def _places(uow: UnitOfWork, ctx: StageContext) -> dict[PoolPlace, str]:
                 if letter is not None and team_id in ctx.teams:
                     places[PoolPlace(stage_key, letter, place)] = ctx.teams[team_id].name
     for ref in sorted(needed, key=str):
-        if ref not in places and not any(p.startswith(f"{_stage_name(ctx, ref.stage)}:") for p in problems):
+        if ref not in places and ref.stage not in unclosed:
             problems.append(
-                f"{slot_label(ctx.definition, ref)}: no team holds this place in the final standings."
+                _("%(slot)s: no team holds this place in the final standings.")
+                % {"slot": slot_label(ctx.definition, ref)}
             )
     if problems:
         raise Conflict(" ".join(problems))
     return places
-
-
-def _stage_name(ctx: StageContext, key: str) -> str:
-    try:
-        return ctx.definition.stage(key).name
-    except KeyError:
-        return key
 
 
 def bracket_places(uow: UnitOfWork, *, stage_id: int) -> dict[PoolPlace, str]:

@@ -17,6 +17,7 @@ from orchestrator.services.playoff._context import load_duel, load_stage
 from orchestrator.services.playoff.read import ArmageddonInfo, armageddon_info
 from orchestrator.services.playoff.storage import lot_purpose
 from orchestrator.services.teams.lineups import ineligibility
+from orchestrator.translation import gettext as _
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +41,7 @@ def nomination_form(
     ensure_team_access(user, team_id)
     ctx, duel = load_duel(uow, duel_id)
     if team_id not in (duel.first_team_id, duel.second_team_id):
-        raise Forbidden("Your team does not play this duel.")
+        raise Forbidden(_("Your team does not play this duel."))
     info = armageddon_info(uow, ctx, duel, now, viewer_team=team_id)
     arm = ctx.armageddons.get(duel_id)
     options: list[tuple[str, str]] = []

@@ -26,6 +26,7 @@ from orchestrator.services.playoff._context import (
     stored_game,
 )
 from orchestrator.services.playoff.storage import ARMAGEDDON_LEG, lot_purpose
+from orchestrator.translation import gettext as _
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +177,7 @@ class BracketView:
     armageddon_clock: str  # the event's Armageddon clocks, ArmageddonClock.describe()
 
     def duels(self) -> list[DuelInfo]:
-        return [d for _, duels in self.rounds for d in duels]
+        return [d for _round, duels in self.rounds for d in duels]
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -348,10 +349,10 @@ def _duel_info(
 def knockout_stage_of(uow: UnitOfWork, *, slug: str, public: bool = True) -> Stage:
     event = uow.playoff.event_by_slug(slug)
     if event is None or (public and event.status == EventStatus.DRAFT.value):
-        raise NotFound("This event does not exist.")
+        raise NotFound(_("This event does not exist."))
     stages = uow.playoff.knockout_stages(event.id or 0)
     if not stages:
-        raise NotFound(f"{event.name} has no play-off.")
+        raise NotFound(_("%(event)s has no play-off.") % {"event": event.name})
     return stages[0]
 
 
@@ -405,7 +406,7 @@ def bracket_view(
 def duel_stage_id(uow: UnitOfWork, *, duel_id: int) -> int:
     duel = uow.repo.get(Duel, duel_id)
     if duel is None:
-        raise NotFound(f"duel {duel_id} does not exist")
+        raise NotFound(_("duel %(duel)s does not exist") % {"duel": duel_id})
     return duel.stage_id
 
 
@@ -420,5 +421,5 @@ def duel_topics(uow: UnitOfWork, *, stage_id: int) -> list[str]:
 def stage_of_match(uow: UnitOfWork, *, match_id: int) -> int:
     match = uow.repo.get(Match, match_id)
     if match is None:
-        raise NotFound(f"match {match_id} does not exist")
+        raise NotFound(_("match %(match)s does not exist") % {"match": match_id})
     return uow.repo.get_or_raise(Round, match.round_id).stage_id

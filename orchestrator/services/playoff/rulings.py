@@ -14,6 +14,7 @@ from orchestrator.services.errors import Conflict, ValidationFailed
 from orchestrator.services.playoff._context import load_duel
 from orchestrator.services.playoff.commands import advance_bracket
 from orchestrator.services.playoff.storage import ARMAGEDDON_LEG
+from orchestrator.translation import gettext as _
 
 
 def forfeit_match(
@@ -22,15 +23,20 @@ def forfeit_match(
     """A team did not play a match: it loses it 0–6 by forfeit (docs/rules.md §2, §5)."""
     match = uow.repo.get_or_raise(Match, match_id)
     if absent_team_id not in (match.first_team_id, match.second_team_id):
-        raise ValidationFailed([f"team {absent_team_id} does not play match {match_id}"])
+        raise ValidationFailed(
+            [_("team %(team)s does not play match %(match)s") % {"team": absent_team_id, "match": match_id}]
+        )
     if match.leg == ARMAGEDDON_LEG:
-        raise Conflict("Record an Armageddon forfeit as the game's result (+/- or -/+).")
+        raise Conflict(_("Record an Armageddon forfeit as the game's result (+/- or -/+)."))
     if match.duel_id is not None:
         duel = uow.repo.get_or_raise(Duel, match.duel_id)
         if duel.status == DuelStatus.DECIDED.value:
             raise Conflict(
-                f"Duel {duel.key} is already decided: a forfeit cannot change it. Correct a result or record "
-                "a ruling instead (docs/playoff.md)."
+                _(
+                    "Duel %(duel)s is already decided: a forfeit cannot change it. Correct a "
+                    "result or record a ruling instead (docs/playoff.md)."
+                )
+                % {"duel": duel.key}
             )
     code = MatchForfeit.B_WINS if absent_team_id == match.first_team_id else MatchForfeit.A_WINS
     old = match.forfeit
@@ -60,10 +66,10 @@ def withdraw_team(
     """A team withdraws: it loses its remaining matches, and the bracket moves on (docs/rules.md §5)."""
     now = now or utcnow()
     if not reason.strip():
-        raise ValidationFailed(["reason: say why the team withdraws"])
+        raise ValidationFailed([_("reason: say why the team withdraws")])
     team = uow.repo.get_or_raise(Team, team_id)
     if team.withdrawn_at is not None:
-        raise Conflict(f"{team.name} has already withdrawn.")
+        raise Conflict(_("%(team)s has already withdrawn.") % {"team": team.name})
     team.withdrawn_at = now
     uow.session.add(team)
     uow.audit.change(team, "team.withdraw", actor=actor, event_id=team.event_id, reason=reason)
@@ -99,9 +105,9 @@ def record_ruling(
     teams = {duel.first_team_id, duel.second_team_id}
     problems = []
     if not reason.strip():
-        problems.append("reason: an exceptional outcome needs a reason")
+        problems.append(_("reason: an exceptional outcome needs a reason"))
     if not winner_team_ids or not set(winner_team_ids) <= teams or None in teams:
-        problems.append("winners: name one or both teams of the duel")
+        problems.append(_("winners: name one or both teams of the duel"))
     if problems:
         raise ValidationFailed(problems)
     old = duel.outcome

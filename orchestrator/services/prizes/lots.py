@@ -16,6 +16,7 @@ from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services.read import board_prizes
 from orchestrator.services.read.context import EventData
 from orchestrator.services.setup import draws
+from orchestrator.translation import gettext as _
 
 ACTIONS = ("commit", "draw")
 
@@ -31,7 +32,7 @@ def board_prize_lot(
 ) -> BoardLotOutcome:
     """Commit the lot of the board's first undecided tie, or draw the board's committed lot."""
     if action not in ACTIONS:
-        raise ValidationFailed([f"action: 'commit' or 'draw', not {action[:20]!r}"])
+        raise ValidationFailed([_("action: 'commit' or 'draw', not %(action)r") % {"action": action[:20]}])
     data = EventData(uow, slug)
     stage = board_prizes.prize_stage(data, stage_key)
     # One staff member at a time per stage: a second commit waits and then finds the first one's lot.
@@ -39,17 +40,21 @@ def board_prize_lot(
     view = board_prizes.board_prizes_view(uow, slug=slug, stage_key=stage_key)
     section = next((s for s in view.boards if s.board == board), None)
     if section is None:
-        raise NotFound(f"Board {board} has no players in {view.stage_name}.")
+        raise NotFound(
+            _("Board %(board)s has no players in %(stage)s.") % {"board": board, "stage": view.stage_name}
+        )
     sealed = [lot for lot in section.lots if not lot.revealed]
     if action == "draw":
         if not sealed:
-            raise Conflict(f"{section.label} has no committed lot to draw; commit one first.")
+            raise Conflict(
+                _("%(section)s has no committed lot to draw; commit one first.") % {"section": section.label}
+            )
         return BoardLotOutcome(action, draws.reveal_lot(uow, lot_id=sealed[0].id, actor=actor))
     if sealed:
-        raise Conflict(f"{section.label} already has a committed lot: draw it.")
+        raise Conflict(_("%(section)s already has a committed lot: draw it.") % {"section": section.label})
     tied = [line for line in section.lines if line.tied]
     if not tied:
-        raise Conflict(f"{section.label} has no tie that needs a lot.")
+        raise Conflict(_("%(section)s has no tie that needs a lot.") % {"section": section.label})
     first = tied[0].place
     group = [line for line in tied if line.place == first]
     players = {p.id: p for p in uow.public.players_of_teams([line.team.id for line in group])}

@@ -33,7 +33,7 @@ from orchestrator.adapters.tables import BulkStatus, Event, RoundStatus, StageKi
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.services.boards import held_reason
-from orchestrator.services.definitions import definition_or_none
+from orchestrator.services.definitions import definition_or_none, event_zone
 from orchestrator.services.errors import NotFound
 from orchestrator.services.gameserver import player_links
 from orchestrator.services.read.staff import event_by_slug
@@ -126,18 +126,12 @@ class Dashboard:
         }
 
 
-def event_timezone(event: Event) -> str:
-    """The event file's ``timezone`` (UTC when the stored definition cannot be read)."""
-    definition = definition_or_none(event)
-    return definition.timezone if definition is not None else "UTC"
-
-
 def timezone_of(uow: UnitOfWork, *, kind: str, entity_id: int) -> str:
     """The time zone of the event that stage/round/match/pool/duel/team ``entity_id`` belongs to."""
     event = uow.dashboard.event_of(kind, entity_id)
     if event is None:
         raise NotFound(_("There is no %(kind)s %(id)s.") % {"kind": kind, "id": entity_id})
-    return event_timezone(event)
+    return event_zone(event)
 
 
 def dashboard(uow: UnitOfWork, *, slug: str, now: datetime | None = None) -> Dashboard:
@@ -159,7 +153,7 @@ def dashboard(uow: UnitOfWork, *, slug: str, now: datetime | None = None) -> Das
     ]
     far = datetime.max.replace(tzinfo=now.tzinfo)
     items.sort(key=lambda i: (i.tier, i.due_at is None, i.due_at or far))
-    return Dashboard(event_id, event.slug, event.name, event.status, event_timezone(event), tuple(items), now)
+    return Dashboard(event_id, event.slug, event.name, event.status, event_zone(event), tuple(items), now)
 
 
 def _held(uow: UnitOfWork, event_id: int) -> list[DashboardItem]:
@@ -447,7 +441,7 @@ def staff_nav(uow: UnitOfWork, event: Event) -> StaffNav:
         pattern, words = _STAGE_DESKS.get(stage.kind, _STAGE_DESKS[StageKind.POOLS.value])
         stages.append(NavLink(_(words) % {"stage": stage.name}, pattern.format(id=stage.id)))
     links = tuple(NavLink(label, base + tail) for label, tail in EVENT_PAGES)
-    return StaffNav(event.slug, event.name, event_timezone(event), links, tuple(stages))
+    return StaffNav(event.slug, event.name, event_zone(event), links, tuple(stages))
 
 
 def staff_nav_of(

@@ -20,6 +20,7 @@ from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services.playoff.sync import advance_after_match
 from orchestrator.services.results import late_changes
 from orchestrator.services.results import standings as standings_service
+from orchestrator.translation import gettext as _
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,14 +79,19 @@ def open_appeal(
     match = uow.results.get_or_raise(Match, match_id)
     stage = uow.results.stage_of_match(match)
     if stage.status == StageStatus.CLOSED.value:
-        raise Conflict(f"Stage {stage.name} is closed: a late change is a correction, with a reason.")
+        raise Conflict(
+            _("Stage %(stage)s is closed: a late change is a correction, with a reason.")
+            % {"stage": stage.name}
+        )
     if team_id is not None and team_id not in (match.first_team_id, match.second_team_id):
-        raise ValidationFailed([f"team {team_id} does not play match {match_id}"])
+        raise ValidationFailed(
+            [_("team %(team)s does not play match %(match)s") % {"team": team_id, "match": match_id}]
+        )
     if deadline_minutes is None:
         event = uow.results.event_of_stage(stage)
         deadline_minutes = standings_service.event_rules(event).appeal_window_minutes
     if deadline_minutes < 0:
-        raise ValidationFailed(["the deadline cannot be in the past"])
+        raise ValidationFailed([_("the deadline cannot be in the past")])
     now = now or utcnow()
     appeal = uow.results.add(
         Appeal(
@@ -114,11 +120,14 @@ def decide_appeal(uow: UnitOfWork, *, appeal_id: int, decision: str, upheld: boo
     on (an open appeal kept the duel provisional, docs/rules.md §6)."""
     appeal = uow.results.get(Appeal, appeal_id)
     if appeal is None:
-        raise NotFound(f"appeal {appeal_id} does not exist")
+        raise NotFound(_("appeal %(appeal)s does not exist") % {"appeal": appeal_id})
     if appeal.status != AppealStatus.OPEN.value:
-        raise Conflict(f"appeal {appeal_id} was already decided ({appeal.status} by {appeal.decided_by})")
+        raise Conflict(
+            _("appeal %(appeal)s was already decided (%(status)s by %(by)s)")
+            % {"appeal": appeal_id, "status": appeal.status, "by": appeal.decided_by}
+        )
     if not decision.strip():
-        raise ValidationFailed(["write the decision (it is kept in the audit log)"])
+        raise ValidationFailed([_("write the decision (it is kept in the audit log)")])
     match = uow.results.get_or_raise(Match, appeal.match_id)
     stage = uow.results.stage_of_match(match)
     if match.pool_id is not None:

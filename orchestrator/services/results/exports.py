@@ -18,6 +18,7 @@ from orchestrator.domain.tiebreaks import TieBreakError
 from orchestrator.domain.trf import write_trf
 from orchestrator.services.errors import Conflict
 from orchestrator.services.results import standings as standings_service
+from orchestrator.translation import gettext as _
 
 
 def _label(uow: UnitOfWork, pool_id: int) -> tuple[standings_service.PoolRecords, str]:
@@ -27,7 +28,7 @@ def _label(uow: UnitOfWork, pool_id: int) -> tuple[standings_service.PoolRecords
 
 def standings_csv(uow: UnitOfWork, *, pool_id: int) -> str:
     """The pool's standings as CSV: rank, team, every tie-break value (exact), the separating rule."""
-    data, _ = _label(uow, pool_id)
+    data = _label(uow, pool_id)[0]
     table = standings_service.pool_standings(uow, pool_id=pool_id)
     stored = {row.team_id: row for row in uow.results.standings_of_pool(pool_id)}
     codes = [code for code in table.chain if code != "LOT"]
@@ -83,7 +84,7 @@ def pool_trf(uow: UnitOfWork, *, pool_id: int) -> str:
             games=data.games,
         )
     except TieBreakError as exc:  # a stored name the format cannot hold (docs/input-limits.md)
-        raise Conflict(f"The pool cannot be written as TRF-2026: {exc}.") from None
+        raise Conflict(_("The pool cannot be written as TRF-2026: %(error)s.") % {"error": exc}) from None
 
 
 def match_pgn(uow: UnitOfWork, *, match_id: int) -> str:

@@ -21,6 +21,7 @@ from orchestrator.services import live
 from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services.results import late_changes
 from orchestrator.services.results import standings as standings_service
+from orchestrator.translation import gettext as _
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,12 +37,12 @@ def annul_player(uow: UnitOfWork, *, player_id: int, reason: str, actor: str) ->
     """Turn all of a player's results in the event into losses; recompute and flag what depended on them."""
     reason = reason.strip()
     if not reason:
-        raise ValidationFailed(["a fair-play ruling needs its reason"])
+        raise ValidationFailed([_("a fair-play ruling needs its reason")])
     player = uow.results.get(Player, player_id)
     if player is None:
-        raise NotFound(f"player {player_id} does not exist")
+        raise NotFound(_("player %(player)s does not exist") % {"player": player_id})
     if uow.results.annulment_of_player(player_id) is not None:
-        raise Conflict(f"{player.name}'s results are already annulled")
+        raise Conflict(_("%(player)s's results are already annulled") % {"player": player.name})
     boards = uow.results.boards_of_player(player_id)
     matches = {b.match_id: uow.results.get_or_raise(Match, b.match_id) for b in boards}
     pool_ids = sorted({m.pool_id for m in matches.values() if m.pool_id is not None})

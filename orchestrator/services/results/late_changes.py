@@ -44,6 +44,7 @@ from orchestrator.services.definitions import definition_or_none
 from orchestrator.services.errors import Conflict, NotFound, ServiceError, ValidationFailed
 from orchestrator.services.playoff import commands as playoff_commands
 from orchestrator.services.setup import pool_draft
+from orchestrator.translation import gettext as _
 
 # --- what changed ---------------------------------------------------------------------------------------
 
@@ -59,10 +60,18 @@ class PlaceChange:
 
     def sentence(self) -> str:
         if self.built and self.now:
-            return f"{self.slot}: {self.now} instead of {self.built} ({self.affects})."
+            return _("%(slot)s: %(now)s instead of %(built)s (%(affects)s).") % {
+                "slot": self.slot,
+                "now": self.now,
+                "built": self.built,
+                "affects": self.affects,
+            }
         if self.built:
-            return f"{self.built} no longer qualifies ({self.affects})."
-        return f"{self.now} now qualifies ({self.affects})."
+            return _("%(team)s no longer qualifies (%(affects)s).") % {
+                "team": self.built,
+                "affects": self.affects,
+            }
+        return _("%(team)s now qualifies (%(affects)s).") % {"team": self.now, "affects": self.affects}
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,9 +107,9 @@ class Consequence:
     def sentences(self) -> list[str]:
         out: list[str] = []
         if self.now_in:
-            out.append(f"Would now qualify: {', '.join(self.now_in)}.")
+            out.append(_("Would now qualify: %(teams)s.") % {"teams": ", ".join(self.now_in)})
         if self.now_out:
-            out.append(f"Would no longer qualify: {', '.join(self.now_out)}.")
+            out.append(_("Would no longer qualify: %(teams)s.") % {"teams": ", ".join(self.now_out)})
         out.extend(p.sentence() for p in self.places)
         out.extend(self.notes)
         return out
@@ -322,13 +331,16 @@ def _announce(uow: UnitOfWork, event: Event, row: LateChange) -> None:
 def _pending(uow: UnitOfWork, late_change_id: int, reason: str) -> tuple[LateChange, str]:
     row = uow.results.get(LateChange, late_change_id)
     if row is None:
-        raise NotFound(f"late change {late_change_id} does not exist")
+        raise NotFound(_("late change %(change)s does not exist") % {"change": late_change_id})
     if row.status != LateChangeStatus.PENDING.value:
-        raise Conflict(f"late change {late_change_id} was already ruled on ({row.status} by {row.ruled_by})")
+        raise Conflict(
+            _("late change %(change)s was already ruled on (%(status)s by %(by)s)")
+            % {"change": late_change_id, "status": row.status, "by": row.ruled_by}
+        )
     reason = reason.strip()
     if not reason:
         raise ValidationFailed(
-            ["a ruling needs its reason (it is shown with the stage and kept in the audit log)"]
+            [_("a ruling needs its reason (it is shown with the stage and kept in the audit log)")]
         )
     return row, reason
 
@@ -363,8 +375,8 @@ def reseed_later_stage(uow: UnitOfWork, *, late_change_id: int, actor: str, reas
     uow.locks.lock(Stage, later.id or 0)
     if uow.results.stage_has_games(later.id or 0) or later.status == StageStatus.CLOSED.value:
         raise Conflict(
-            f"{later.name} has started (a game exists): it can no longer be re-seeded. "
-            "Keep it, with a reason."
+            _("%(stage)s has started (a game exists): it can no longer be re-seeded. Keep it, with a reason.")
+            % {"stage": later.name}
         )
     if later.kind == StageKind.KNOCKOUT.value:
         for duel in uow.playoff.duels_of_stage(later.id or 0):
@@ -431,25 +443,41 @@ class LateChangeView:
     def sentences(self) -> list[str]:
         """The consequence in words, for staff."""
         started = (
-            f"{self.affected_stage} has started (a game exists): it can only be kept, with a reason."
+            _("%(stage)s has started (a game exists): it can only be kept, with a reason.")
             if self.affected_started
-            else f"{self.affected_stage} has not started: it can be re-seeded from the corrected standings."
-        )
+            else _("%(stage)s has not started: it can be re-seeded from the corrected standings.")
+        ) % {"stage": self.affected_stage}
         return [*self.consequence.sentences(), started]
 
     def public_note(self) -> str:
         """What spectators see on both stages' pages."""
-        head = f"The final standings of {self.source_stage} changed after it closed ({self.cause})"
+        values = {
+            "source": self.source_stage,
+            "cause": self.cause,
+            "stage": self.affected_stage,
+            "reason": self.ruling_reason,
+        }
         if self.pending:
-            return f"{head}; a ruling on {self.affected_stage} is pending."
-        if self.status == LateChangeStatus.KEPT.value:
-            return f"{head}; {self.affected_stage} stays as it was: {self.ruling_reason}"
-        if self.status == LateChangeStatus.RESEEDED.value:
-            return (
-                f"{head}; {self.affected_stage} was re-seeded from the corrected standings: "
-                f"{self.ruling_reason}"
+            text = _(
+                "The final standings of %(source)s changed after it closed (%(cause)s); "
+                "a ruling on %(stage)s is pending."
             )
-        return f"{head}; a later change restored them."
+        elif self.status == LateChangeStatus.KEPT.value:
+            text = _(
+                "The final standings of %(source)s changed after it closed (%(cause)s); "
+                "%(stage)s stays as it was: %(reason)s"
+            )
+        elif self.status == LateChangeStatus.RESEEDED.value:
+            text = _(
+                "The final standings of %(source)s changed after it closed (%(cause)s); "
+                "%(stage)s was re-seeded from the corrected standings: %(reason)s"
+            )
+        else:
+            text = _(
+                "The final standings of %(source)s changed after it closed (%(cause)s); "
+                "a later change restored them."
+            )
+        return text % values
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -507,7 +535,7 @@ def late_changes(
 def get_late_change(uow: UnitOfWork, *, late_change_id: int) -> LateChangeView:
     row = uow.results.get(LateChange, late_change_id)
     if row is None:
-        raise NotFound(f"late change {late_change_id} does not exist")
+        raise NotFound(_("late change %(change)s does not exist") % {"change": late_change_id})
     return view_of(uow, row)
 
 

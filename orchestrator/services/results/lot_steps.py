@@ -18,6 +18,7 @@ from orchestrator.services.errors import Conflict
 from orchestrator.services.results.tie_lots import lot_purpose as tie_lot_purpose
 from orchestrator.services.setup import draws
 from orchestrator.services.setup.pairing_lots import colour_lot_purpose, pairing_lot_purpose
+from orchestrator.translation import gettext as _
 
 
 def drawing_steps(uow: UnitOfWork, *, event_id: int) -> dict[str, str]:
@@ -25,17 +26,19 @@ def drawing_steps(uow: UnitOfWork, *, event_id: int) -> dict[str, str]:
     steps: dict[str, str] = {}
     for stage in uow.results.stages_of_event(event_id):
         if stage.kind == StageKind.SWISS.value:
-            steps[colour_lot_purpose(stage.name)] = f"drawn when {stage.name} starts"
+            steps[colour_lot_purpose(stage.name)] = _("drawn when %(stage)s starts") % {"stage": stage.name}
             continue
         if stage.kind != StageKind.POOLS.value:
             continue
         closes = (
-            f"drawn by Draw the lots on the closing page of {stage.name}"
+            _("drawn by Draw the lots on the closing page of %(stage)s")
             if stage.status == StageStatus.CLOSED.value
-            else f"drawn when {stage.name} closes"
-        )
+            else _("drawn when %(stage)s closes")
+        ) % {"stage": stage.name}
         for pool in uow.results.pools_of_stage(stage.id or 0):
-            steps[pairing_lot_purpose(stage.name, pool.letter)] = f"drawn when {stage.name} starts"
+            steps[pairing_lot_purpose(stage.name, pool.letter)] = _("drawn when %(stage)s starts") % {
+                "stage": stage.name
+            }
             steps[tie_lot_purpose(pool)] = closes
     return steps
 
@@ -54,5 +57,8 @@ def draw_by_hand(uow: UnitOfWork, *, lot_id: int, actor: str) -> draws.LotView:
     lot = uow.repo.get_or_raise(Lot, lot_id)
     step = drawing_steps(uow, event_id=lot.event_id).get(lot.purpose)
     if step is not None and lot.seed_hex is None:
-        raise Conflict(f"Lot {lot.id} ({lot.purpose}) is {step}: it cannot be drawn by hand.")
+        raise Conflict(
+            _("Lot %(lot)s (%(purpose)s) is %(step)s: it cannot be drawn by hand.")
+            % {"lot": lot.id, "purpose": lot.purpose, "step": step}
+        )
     return draws.reveal_lot(uow, lot_id=lot_id, actor=actor)

@@ -42,10 +42,13 @@ from orchestrator.domain.scoring import (
 )
 from orchestrator.services import live
 from orchestrator.services.boards import board_current_value, held_reason, is_held
+from orchestrator.services.definitions import event_zone
 from orchestrator.services.errors import Conflict, CurrentValue, NotFound, StaleEdit, ValidationFailed
 from orchestrator.services.playoff.sync import advance_after_match
+from orchestrator.services.read import times
 from orchestrator.services.results import late_changes
 from orchestrator.services.results import standings as standings_service
+from orchestrator.translation import gettext as _
 
 # The choices of the result entry page, in the seed's order; "–" is "no result yet".
 RESULT_CHOICES: tuple[tuple[str, str], ...] = (
@@ -99,16 +102,27 @@ class ResultEntry:
 class ResultsConflict(StaleEdit):
     """Some boards were changed by someone else: nothing was saved; ``mine`` holds the user's choices."""
 
-    def __init__(self, current: Iterable[CurrentValue], mine: dict[int, str]) -> None:
+    def __init__(
+        self, current: Iterable[CurrentValue], mine: dict[int, str], *, zone: str | None = None
+    ) -> None:
+        """``zone``: the event's time zone, the one the message names the times in (UTC when None)."""
         current = tuple(current)
         super().__init__(current)
         self.mine = dict(mine)
         parts = [
-            f"board {c.entity_id}: {c.changed_by} saved {display(c.value)} at "
-            f"{c.changed_at:%Y-%m-%d %H:%M} UTC; yours was {display(mine.get(c.entity_id, '*'))}"
+            _("board %(board)s: %(by)s saved %(result)s at %(at)s; yours was %(mine)s")
+            % {
+                "board": c.entity_id,
+                "by": c.changed_by,
+                "result": display(c.value),
+                "at": times.said(c.changed_at, zone),
+                "mine": display(mine.get(c.entity_id, "*")),
+            }
             for c in current
         ]
-        self.message = "Changed by someone else, nothing was saved. " + "; ".join(parts)
+        self.message = _("Changed by someone else, nothing was saved. %(boards)s") % {
+            "boards": "; ".join(parts)
+        }
         self.args = (self.message,)
 
 
@@ -240,7 +254,7 @@ def after_match_change(uow: UnitOfWork, match: Match, stage: Stage, *, actor: st
 def _load(uow: UnitOfWork, board_id: int) -> _Context:
     board = uow.results.get(Board, board_id)
     if board is None:
-        raise NotFound(f"board {board_id} does not exist")
+        raise NotFound(_("board %(board)s does not exist") % {"board": board_id})
     ctx = _context(uow, board)
     _lock(uow, ctx.match)
     uow.session.refresh(board)  # re-read under the lock
@@ -266,7 +280,8 @@ def record_result(
     ctx = _load(uow, board_id)
     if ctx.closed:
         raise Conflict(
-            f"Stage {ctx.stage.name} is closed: correct this board with Save corrections and a reason."
+            _("Stage %(stage)s is closed: correct this board with Save corrections and a reason.")
+            % {"stage": ctx.stage.name}
         )
     if ctx.board.version != expected_version:
         raise _stale(ctx.board)
@@ -367,7 +382,9 @@ def _save_many(
     stage = uow.results.stage_of_match(match)
     closed = stage.status == StageStatus.CLOSED.value
     if closed and not correcting:
-        raise Conflict(f"Stage {stage.name} is closed: use Save corrections, with a reason.")
+        raise Conflict(
+            _("Stage %(stage)s is closed: use Save corrections, with a reason.") % {"stage": stage.name}
+        )
     boards = {b.id: b for b in uow.boards.for_match(match_id)}
     for b in boards.values():
         uow.session.refresh(b)
@@ -375,16 +392,22 @@ def _save_many(
     parsed: list[tuple[ResultEntry, GameResult]] = []
     for entry in _entries(entries):
         if entry.board_id not in boards:
-            problems.append(f"board {entry.board_id} is not a board of match {match_id}")
+            problems.append(
+                _("board %(board)s is not a board of match %(match)s")
+                % {"board": entry.board_id, "match": match_id}
+            )
             continue
         try:
             new = parse_result(entry.result)
         except ScoreError as error:
-            problems.append(f"board {boards[entry.board_id].board_no}: {error}")
+            problems.append(
+                _("board %(board)s: %(error)s") % {"board": boards[entry.board_id].board_no, "error": error}
+            )
             continue
         if closed and not new.is_final:
             problems.append(
-                f"board {boards[entry.board_id].board_no}: a board of a closed stage always keeps a result"
+                _("board %(board)s: a board of a closed stage always keeps a result")
+                % {"board": boards[entry.board_id].board_no}
             )
             continue
         parsed.append((entry, new))
@@ -404,7 +427,8 @@ def _save_many(
             conflicts.append(board)
     if conflicts:
         mine = {entry.board_id: new.value for entry, new in parsed}
-        raise ResultsConflict([board_current_value(b) for b in conflicts], mine)
+        zone = event_zone(uow.results.event_of_stage(stage))
+        raise ResultsConflict([board_current_value(b) for b in conflicts], mine, zone=zone)
 
     saved: list[BoardState] = []
     for entry, new, board in changed:
@@ -440,7 +464,7 @@ def save_results(
 def _need_reason(reason: str) -> str:
     reason = reason.strip()
     if not reason:
-        raise ValidationFailed(["a correction needs a reason (it goes to the audit log)"])
+        raise ValidationFailed([_("a correction needs a reason (it goes to the audit log)")])
     return reason
 
 
@@ -464,7 +488,7 @@ def correct_result(
     reason = _need_reason(reason)
     board = uow.results.get(Board, board_id)
     if board is None:
-        raise NotFound(f"board {board_id} does not exist")
+        raise NotFound(_("board %(board)s does not exist") % {"board": board_id})
     saved = save_corrections(
         uow,
         match_id=board.match_id,
@@ -485,13 +509,13 @@ def set_match_forfeit(
     try:
         code = MatchForfeit(forfeit)
     except ValueError:
-        raise ValidationFailed(["forfeit must be '+-' (first team wins), '-+', '--' or ''"]) from None
+        raise ValidationFailed([_("forfeit must be '+-' (first team wins), '-+', '--' or ''")]) from None
     match = uow.results.get_or_raise(Match, match_id)
     _lock(uow, match)
     rnd = uow.results.round_of_match(match)
     stage = uow.results.stage_of_match(match)
     if stage.status == StageStatus.CLOSED.value and not reason.strip():
-        raise ValidationFailed(["a correction of a closed stage needs a reason"])
+        raise ValidationFailed([_("a correction of a closed stage needs a reason")])
     old = match.forfeit
     if old == code.value:
         return code

@@ -55,9 +55,12 @@ from orchestrator.domain.standings import Standings, compute_standings
 from orchestrator.domain.tiebreaks import PRESETS, parse_chain
 from orchestrator.services import live
 from orchestrator.services.boards import ScoredBoard
-from orchestrator.services.definitions import definition_or_none
+from orchestrator.services.definitions import definition_or_none, event_zone
 from orchestrator.services.errors import Conflict, NotFound
+from orchestrator.services.read import times
 from orchestrator.services.results import late_changes, tie_lots
+from orchestrator.translation import gettext as _
+from orchestrator.translation import ngettext
 
 DEFAULT_CHAIN = PRESETS["online-2020"]
 DEFAULT_BOARDS = 6
@@ -168,7 +171,7 @@ def pool_records(uow: UnitOfWork, *, pool_id: int, annulled: set[int] | None = N
     """
     context = uow.results.pool_context(pool_id)
     if context is None:
-        raise NotFound(f"pool {pool_id} does not exist")
+        raise NotFound(_("pool %(pool)s does not exist") % {"pool": pool_id})
     pool, stage, event = context
     rules = event_rules(event)
     pool_teams = uow.results.teams_of_pool(pool_id)
@@ -379,15 +382,18 @@ def closing_problems(uow: UnitOfWork, *, stage_id: int, now: datetime | None = N
     now = now or utcnow()
     stage = uow.results.get_or_raise(Stage, stage_id)
     if stage.status == StageStatus.CLOSED.value:
-        return [f"Stage {stage.name} is already closed."]
+        return [_("Stage %(stage)s is already closed.") % {"stage": stage.name}]
     if stage.kind not in POOL_KINDS:
-        return [f"Stage {stage.name} is a knockout stage: it ends with its duels, not here."]
+        return [
+            _("Stage %(stage)s is a knockout stage: it ends with its duels, not here.")
+            % {"stage": stage.name}
+        ]
     event = uow.results.event_of_stage(stage)
     window = timedelta(minutes=event_rules(event).appeal_window_minutes)
     problems: list[str] = []
     rounds = uow.results.rounds_of_stage(stage_id)
     if not rounds:
-        problems.append(f"Stage {stage.name} has no rounds yet.")
+        problems.append(_("Stage %(stage)s has no rounds yet.") % {"stage": stage.name})
     matches = uow.results.matches_of_stage(stage_id)
     boards = uow.results.board_scores_by_match(m.id or 0 for m in matches)
     teams = uow.results.teams_by_id(t for m in matches for t in (m.first_team_id, m.second_team_id))
@@ -398,26 +404,36 @@ def closing_problems(uow: UnitOfWork, *, stage_id: int, now: datetime | None = N
         if rnd.status != RoundStatus.FINISHED.value:
             in_round = [m for m in matches if m.round_id == rnd.id]
             if not in_round or not all(match_is_complete(m, boards.get(m.id or 0, [])) for m in in_round):
-                problems.append(f"Round {rnd.number} is still open.")
+                problems.append(_("Round %(round)s is still open.") % {"round": rnd.number})
     for match in matches:
-        label = f"round {round_no.get(match.round_id)}, {teams[match.first_team_id].name} – " + (
-            f"{teams[match.second_team_id].name}"
-        )
+        label = _("round %(round)s, %(first)s – %(second)s") % {
+            "round": round_no.get(match.round_id),
+            "first": teams[match.first_team_id].name,
+            "second": teams[match.second_team_id].name,
+        }
         if MatchForfeit(match.forfeit) is not MatchForfeit.NONE:
             continue
         missing = [b.board_no for b in boards.get(match.id or 0, []) if not GameResult(b.result).is_final]
         if not boards.get(match.id or 0):
-            problems.append(f"Match {label} has no boards.")
+            problems.append(_("Match %(match)s has no boards.") % {"match": label})
         elif missing:
             where = ", ".join(str(n) for n in missing)
-            problems.append(f"Match {label}: board {where} has no result.")
+            problems.append(
+                _("Match %(match)s: board %(boards)s has no result.") % {"match": label, "boards": where}
+            )
         elif match.finished_at is not None and match.finished_at + window > now:
             until = match.finished_at + window
-            problems.append(f"Match {label}: the appeal window is open until {until:%H:%M} UTC.")
+            problems.append(
+                _("Match %(match)s: the appeal window is open until %(until)s.")
+                % {"match": label, "until": times.said(until, event_zone(event))}
+            )
     for appeal in uow.results.appeals_of_matches((m.id or 0 for m in matches), only_open=True):
         match = next(m for m in matches if m.id == appeal.match_id)
         label = f"{teams[match.first_team_id].name} – {teams[match.second_team_id].name}"
-        problems.append(f"Appeal {appeal.id} on {label} (round {round_no.get(match.round_id)}) is open.")
+        problems.append(
+            _("Appeal %(appeal)s on %(match)s (round %(round)s) is open.")
+            % {"appeal": appeal.id, "match": label, "round": round_no.get(match.round_id)}
+        )
     return problems
 
 
@@ -449,18 +465,21 @@ def close_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | N
     """
     stage = uow.results.get(Stage, stage_id)
     if stage is None:
-        raise NotFound(f"stage {stage_id} does not exist")
+        raise NotFound(_("stage %(stage)s does not exist") % {"stage": stage_id})
     pools = uow.results.pools_of_stage(stage_id)
     for pool in sorted(pools, key=lambda pool: pool.id or 0):  # id order, as ingestion locks them
         uow.locks.lock_pool(pool.id or 0)
     already_closed = stage.status == StageStatus.CLOSED.value
     problems = [] if already_closed else closing_problems(uow, stage_id=stage_id, now=now)
     if problems:
-        raise Conflict(f"Stage {stage.name} cannot be closed: " + " ".join(problems))
+        raise Conflict(
+            _("Stage %(stage)s cannot be closed: %(problems)s")
+            % {"stage": stage.name, "problems": " ".join(problems)}
+        )
     annulled = uow.results.annulled_player_ids(stage.event_id)
     ties = _stage_ties(uow, stage, pools, annulled)
     if already_closed and all(tie.drawn for pool_ties in ties.values() for tie in pool_ties):
-        raise Conflict(f"Stage {stage.name} is already closed.")
+        raise Conflict(_("Stage %(stage)s is already closed.") % {"stage": stage.name})
     committed = [
         tie.sentence(pool.letter)
         for pool in pools
@@ -525,12 +544,15 @@ def _stage_ties(
 
 
 def _lots_committed_now(stage: Stage, committed: Sequence[str]) -> Conflict:
-    lots = "; ".join(committed)
-    were = "was" if len(committed) == 1 else "were"
-    it = "it" if len(committed) == 1 else "them"
     return Conflict(
-        f"Stage {stage.name} is not closed yet: {lots} {were} committed now (the hash is public under Draws "
-        f"by lot); close again to draw {it}."
+        ngettext(
+            "Stage %(stage)s is not closed yet: %(lots)s was committed now (the hash is public under Draws "
+            "by lot); close again to draw it.",
+            "Stage %(stage)s is not closed yet: %(lots)s were committed now (the hash is public under Draws "
+            "by lot); close again to draw them.",
+            len(committed),
+        )
+        % {"stage": stage.name, "lots": "; ".join(committed)}
     )
 
 

@@ -22,6 +22,7 @@ from orchestrator.adapters.tables import Lot, Pool
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.standings import Standings
 from orchestrator.services.setup import draws
+from orchestrator.translation import gettext as _
 
 
 def lot_purpose(pool: Pool) -> str:
@@ -58,7 +59,11 @@ class TieLot:
         return self.lot is not None and _drawn(self.lot)
 
     def sentence(self, pool_letter: str) -> str:
-        return f"the lot for places {self.places} of pool {pool_letter} ({', '.join(sorted(self.teams))})"
+        return _("the lot for places %(places)s of pool %(pool)s (%(teams)s)") % {
+            "places": self.places,
+            "pool": pool_letter,
+            "teams": ", ".join(sorted(self.teams)),
+        }
 
 
 def lot_for(group: Iterable[str], lots: Sequence[Lot]) -> Lot | None:

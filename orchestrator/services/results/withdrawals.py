@@ -29,9 +29,12 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain.scoring import GameResult, MatchForfeit
 from orchestrator.services import live
+from orchestrator.services.definitions import event_zone
 from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
+from orchestrator.services.read import times
 from orchestrator.services.results import results as result_service
 from orchestrator.services.results.standings import match_is_complete
+from orchestrator.translation import gettext as _
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,27 +102,33 @@ class WithdrawalDesk:
 def _stage(uow: UnitOfWork, stage_id: int) -> Stage:
     stage = uow.results.get(Stage, stage_id)
     if stage is None:
-        raise NotFound(f"stage {stage_id} does not exist")
+        raise NotFound(_("stage %(stage)s does not exist") % {"stage": stage_id})
     return stage
 
 
 def _refusal(stage: Stage) -> str | None:
     """Why no team may withdraw from this stage now, or None."""
     if stage.kind == StageKind.SWISS.value:
-        return f"{stage.name} is a Swiss stage: record a withdrawal on its Swiss round desk."
+        return _("%(stage)s is a Swiss stage: record a withdrawal on its Swiss round desk.") % {
+            "stage": stage.name
+        }
     if stage.kind != StageKind.POOLS.value:
-        return f"{stage.name} is a play-off stage: record a withdrawal on its play-off desk."
+        return _("%(stage)s is a play-off stage: record a withdrawal on its play-off desk.") % {
+            "stage": stage.name
+        }
     if stage.status == StageStatus.CLOSED.value:
-        return f"{stage.name} is closed: its results are final."
+        return _("%(stage)s is closed: its results are final.") % {"stage": stage.name}
     if stage.status != StageStatus.RUNNING.value:
-        return f"{stage.name} has not started: change the pools instead."
+        return _("%(stage)s has not started: change the pools instead.") % {"stage": stage.name}
     return None
 
 
 def _entry(uow: UnitOfWork, stage: Stage, team_id: int) -> StageEntry:
     found = next((e for e in uow.results.entries_of_stage(stage.id or 0) if e.team.id == team_id), None)
     if found is None:
-        raise ValidationFailed([f"team {team_id} does not play in {stage.name}"])
+        raise ValidationFailed(
+            [_("team %(team)s does not play in %(stage)s") % {"team": team_id, "stage": stage.name}]
+        )
     return found
 
 
@@ -186,11 +195,18 @@ def withdrawal_desk(uow: UnitOfWork, *, stage_id: int) -> WithdrawalDesk:
     return WithdrawalDesk(stage_id, stage.name, stage.event_id, teams, _refusal(stage))
 
 
-def _already(plan: WithdrawalPlan) -> Conflict:
-    at = f"{plan.withdrawn_at:%Y-%m-%d %H:%M} UTC" if plan.withdrawn_at else "earlier"
+def _already(plan: WithdrawalPlan, zone: str | None) -> Conflict:
+    """A second withdrawal of the team, refused; ``zone``: the event's, for the time of the first."""
+    at = times.said(plan.withdrawn_at, zone) if plan.withdrawn_at else _("earlier")
     return Conflict(
-        f"{plan.team_name} already withdrew from {plan.stage_name} (from round {plan.withdrawn_round}): "
-        f"recorded by {plan.withdrawn_by} on {at}."
+        _("%(team)s already withdrew from %(stage)s (from round %(round)s): recorded by %(by)s on %(at)s.")
+        % {
+            "team": plan.team_name,
+            "stage": plan.stage_name,
+            "round": plan.withdrawn_round,
+            "by": plan.withdrawn_by,
+            "at": at,
+        }
     )
 
 
@@ -201,7 +217,7 @@ def withdraw_from_pool_stage(
     docstring); returns the matches forfeited and the withdrawal as stored."""
     reason = reason.strip()
     if not reason:
-        raise ValidationFailed(["reason: say why the team withdraws (it goes to the audit log)"])
+        raise ValidationFailed([_("reason: say why the team withdraws (it goes to the audit log)")])
     stage = _stage(uow, stage_id)
     found = _entry(uow, stage, team_id)
     uow.locks.lock_pool(found.entry.pool_id)  # rows read before are read again under the lock
@@ -209,11 +225,11 @@ def withdraw_from_pool_stage(
         raise Conflict(refusal)
     plan = _plan(uow, stage, found)
     if plan.withdrawn_at is not None:
-        raise _already(plan)
+        raise _already(plan, event_zone(uow.results.event_of_stage(stage)))
     if plan.first_round is None:
         raise Conflict(
-            f"Every match of {plan.team_name} in {plan.stage_name} already has a result: "
-            "there is nothing left to forfeit."
+            _("Every match of %(team)s in %(stage)s already has a result: there is nothing left to forfeit.")
+            % {"team": plan.team_name, "stage": plan.stage_name}
         )
     plan = replace(plan, withdrawn_at=now or utcnow(), withdrawn_by=actor, withdrawn_round=plan.first_round)
     entry = found.entry

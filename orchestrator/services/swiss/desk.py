@@ -15,6 +15,7 @@ from orchestrator.services.definitions import definition_or_none
 from orchestrator.services.errors import Conflict, NotFound
 from orchestrator.services.swiss.rounds import RoundView, describe_round
 from orchestrator.services.swiss.state import PUBLISHED_ROUNDS
+from orchestrator.translation import gettext as _
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,9 +74,9 @@ class SwissDesk:
 def swiss_desk(uow: UnitOfWork, *, stage_id: int) -> SwissDesk:
     stage = uow.swiss.get(Stage, stage_id)
     if stage is None:
-        raise NotFound(f"stage {stage_id} does not exist")
+        raise NotFound(_("stage %(stage)s does not exist") % {"stage": stage_id})
     if stage.kind != StageKind.SWISS.value:
-        raise Conflict(f"{stage.name} is not a Swiss stage")
+        raise Conflict(_("%(stage)s is not a Swiss stage") % {"stage": stage.name})
     event = uow.swiss.get_or_raise(Event, stage.event_id)
     rounds = tuple(
         DeskRound(r.id or 0, r.number, r.status, r.scheduled_at) for r in uow.swiss.rounds_of_stage(stage_id)

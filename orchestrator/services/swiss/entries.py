@@ -54,6 +54,7 @@ from orchestrator.services.swiss.state import (
     running_swiss_stage,
     swiss_state_of,
 )
+from orchestrator.translation import gettext as _
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,13 +72,19 @@ class TeamChange:
     def message(self) -> str:
         parts = []
         if self.discarded_draft is not None:
-            parts.append(f"The draft pairing of round {self.discarded_draft} was discarded: pair it again.")
+            parts.append(
+                _("The draft pairing of round %(round)s was discarded: pair it again.")
+                % {"round": self.discarded_draft}
+            )
         if self.forfeited:
-            parts.append(f"Forfeited for the opponent (not started): {'; '.join(self.forfeited)}.")
+            parts.append(
+                _("Forfeited for the opponent (not started): %(matches)s.")
+                % {"matches": "; ".join(self.forfeited)}
+            )
         if self.left_to_staff:
             parts.append(
-                f"Already started, left to you (finish it or forfeit it on the match sheet): "
-                f"{'; '.join(self.left_to_staff)}."
+                _("Already started, left to you (finish it or forfeit it on the match sheet): %(matches)s.")
+                % {"matches": "; ".join(self.left_to_staff)}
             )
         return " ".join(parts)
 
@@ -87,7 +94,10 @@ def _next_round(rows: SwissStage) -> Round:
         (r for r in rows.rounds if r.status in (RoundStatus.UNPAIRED.value, RoundStatus.DRAFT.value)), None
     )
     if rnd is None:
-        raise Conflict(f"Every round of {rows.stage.name} is published: there is no round left to change")
+        raise Conflict(
+            _("Every round of %(stage)s is published: there is no round left to change")
+            % {"stage": rows.stage.name}
+        )
     return rnd
 
 
@@ -109,7 +119,9 @@ def _entry(uow: UnitOfWork, rows: SwissStage, team_id: int) -> tuple[PoolEntry, 
     entry = uow.setup.entry_of_team(rows.stage.id or 0, team_id)
     team = uow.swiss.get(Team, team_id)
     if entry is None or team is None:
-        raise ValidationFailed([f"team {team_id} does not play in {rows.stage.name}"])
+        raise ValidationFailed(
+            [_("team %(team)s does not play in %(stage)s") % {"team": team_id, "stage": rows.stage.name}]
+        )
     return entry, team
 
 
@@ -129,19 +141,24 @@ def _allowed(change: Callable[[SwissState], SwissState], uow: UnitOfWork, stage_
 
 def _need_reason(reason: str) -> str:
     if not reason.strip():
-        raise ValidationFailed(["reason: say why (it is kept with the audit)"])
+        raise ValidationFailed([_("reason: say why (it is kept with the audit)")])
     return reason.strip()
 
 
 def withdraw_team(uow: UnitOfWork, *, stage_id: int, team_id: int, reason: str, actor: str) -> TeamChange:
     """The team is not paired from the next round on (module docstring)."""
     why = _need_reason(reason)
-    rows = running_swiss_stage(uow, stage_id, what="its teams can no longer be changed")
+    rows = running_swiss_stage(uow, stage_id, what=_("its teams can no longer be changed"))
     entry, team = _entry(uow, rows, team_id)
     if entry.withdrawn_at is not None:
         raise Conflict(
-            f"{team.name} withdrew from {rows.stage.name} already (from round {entry.withdrawn_round}, "
-            f"recorded by {entry.withdrawn_by})"
+            _("%(team)s withdrew from %(stage)s already (from round %(round)s, recorded by %(by)s)")
+            % {
+                "team": team.name,
+                "stage": rows.stage.name,
+                "round": entry.withdrawn_round,
+                "by": entry.withdrawn_by,
+            }
         )
     rnd = _next_round(rows)
     _allowed(lambda state: domain_withdraw(state, team.name, from_round=rnd.number), uow, stage_id)
@@ -211,26 +228,36 @@ def add_late_entry(
 ) -> TeamChange:
     """A team of the event joins the stage from the next round (or the later ``from_round``)."""
     why = _need_reason(reason)
-    rows = running_swiss_stage(uow, stage_id, what="its teams can no longer be changed")
+    rows = running_swiss_stage(uow, stage_id, what=_("its teams can no longer be changed"))
     team = uow.swiss.get(Team, team_id)
     if team is None or team.event_id != rows.event.id:
-        raise ValidationFailed([f"team {team_id} is not a team of {rows.event.name}: import it first"])
+        raise ValidationFailed(
+            [
+                _("team %(team)s is not a team of %(event)s: import it first")
+                % {"team": team_id, "event": rows.event.name}
+            ]
+        )
     if uow.setup.entry_of_team(stage_id, team_id) is not None:
-        raise Conflict(f"{team.name} already plays in {rows.stage.name}")
+        raise Conflict(
+            _("%(team)s already plays in %(stage)s") % {"team": team.name, "stage": rows.stage.name}
+        )
     if team.withdrawn_at is not None:
-        raise Conflict(f"{team.name} has withdrawn from the event")
+        raise Conflict(_("%(team)s has withdrawn from the event") % {"team": team.name})
     rnd = _next_round(rows)
     joined = from_round or rnd.number
     if joined < rnd.number:
         raise ValidationFailed(
-            [f"from_round: round {rnd.number - 1} is published; choose round {rnd.number} or later"]
+            [
+                _("from_round: round %(published)s is published; choose round %(round)s or later")
+                % {"published": rnd.number - 1, "round": rnd.number}
+            ]
         )
     field = event_field(uow, rows.event.id or 0)
     base = swiss_team(field.domain[team_id])
     entrant = SwissTeam(base.name, base.ratings, joined=joined)
     state = _allowed(lambda state: domain_late_entry(state, entrant), uow, stage_id)
     if not base.ratings:
-        raise ValidationFailed([f"{team.name} has no players: import its roster first"])
+        raise ValidationFailed([_("%(team)s has no players: import its roster first") % {"team": team.name}])
     number = len(state.teams)  # the next team pairing number
     uow.session.add(
         PoolEntry(pool_id=rows.pool.id or 0, team_id=team_id, pairing_number=number, joined_round=joined)
@@ -258,14 +285,22 @@ def mark_absent(
     """The team is not paired in ``round_no``, a round not yet published."""
     why = _need_reason(reason)
     rows, team, rnd = _absence_of(
-        uow, stage_id, team_id, round_no, refusal="it is not paired any more, so it cannot be marked absent"
+        uow,
+        stage_id,
+        team_id,
+        round_no,
+        refusal=_("it is not paired any more, so it cannot be marked absent"),
     )
     if rnd.status not in (RoundStatus.UNPAIRED.value, RoundStatus.DRAFT.value):
         raise Conflict(
-            f"Round {round_no} is {rnd.status}: {team.name} can be marked absent only before it is published"
+            _("Round %(round)s is %(status)s: %(team)s can be marked absent only before it is published")
+            % {"round": round_no, "status": rnd.status, "team": team.name}
         )
     if uow.swiss.round_team(rnd.id or 0, team_id) is not None:
-        raise Conflict(f"{team.name} is already marked absent for round {round_no}")
+        raise Conflict(
+            _("%(team)s is already marked absent for round %(round)s")
+            % {"team": team.name, "round": round_no}
+        )
     _allowed(lambda state: domain_absent(state, team.name, round_no=round_no), uow, stage_id)
     uow.session.add(
         SwissRoundTeam(
@@ -287,12 +322,17 @@ def mark_present(
 ) -> TeamChange:
     """Undo ``mark_absent``: the team is paired in ``round_no`` again (a round not yet published)."""
     why = _need_reason(reason)
-    rows, team, rnd = _absence_of(uow, stage_id, team_id, round_no, refusal="it cannot be paired again")
+    rows, team, rnd = _absence_of(uow, stage_id, team_id, round_no, refusal=_("it cannot be paired again"))
     row = uow.swiss.round_team(rnd.id or 0, team_id)
     if row is None or row.role != SwissRoundRole.ABSENT.value:
-        raise Conflict(f"{team.name} is not marked absent for round {round_no}")
+        raise Conflict(
+            _("%(team)s is not marked absent for round %(round)s") % {"team": team.name, "round": round_no}
+        )
     if rnd.status not in (RoundStatus.UNPAIRED.value, RoundStatus.DRAFT.value):
-        raise Conflict(f"Round {round_no} is {rnd.status}: its absences can no longer be changed")
+        raise Conflict(
+            _("Round %(round)s is %(status)s: its absences can no longer be changed")
+            % {"round": round_no, "status": rnd.status}
+        )
     uow.session.delete(row)
     return _absence_changed(
         uow, rows, team, rnd, actor=actor, draft_why=f"{team.name} plays round {round_no} after all",
@@ -305,11 +345,17 @@ def _absence_of(
 ) -> tuple[SwissStage, Team, Round]:
     """The running stage, the team and round ``round_no`` for an absence change; a team that withdrew is
     refused with ``refusal``."""
-    rows = running_swiss_stage(uow, stage_id, what="its teams can no longer be changed")
+    rows = running_swiss_stage(uow, stage_id, what=_("its teams can no longer be changed"))
     entry, team = _entry(uow, rows, team_id)
     if entry.withdrawn_at is not None:
         raise Conflict(
-            f"{team.name} withdrew from {rows.stage.name} (from round {entry.withdrawn_round}): {refusal}"
+            _("%(team)s withdrew from %(stage)s (from round %(round)s): %(refusal)s")
+            % {
+                "team": team.name,
+                "stage": rows.stage.name,
+                "round": entry.withdrawn_round,
+                "refusal": refusal,
+            }
         )
     return rows, team, rows.round(round_no)
 
@@ -342,7 +388,7 @@ def end_swiss_early(
     """Cancel the rounds after the last complete one and close the stage (module docstring); call
     ``raise_refusal()`` on the result after the unit of work."""
     why = _need_reason(reason)
-    rows = running_swiss_stage(uow, stage_id, what="its teams can no longer be changed")
+    rows = running_swiss_stage(uow, stage_id, what=_("its teams can no longer be changed"))
     finished = [r.number for r in rows.rounds if r.status == RoundStatus.FINISHED.value]
     last = max(finished, default=0)
     later = [r for r in rows.rounds if r.number > last]
@@ -354,11 +400,14 @@ def end_swiss_early(
     ]
     if started:
         raise Conflict(
-            f"{rows.stage.name} cannot end early: round {started[0]} has started (games, results, lineups or "
-            "forfeits exist); finish it, or forfeit its matches, first"
+            _(
+                "%(stage)s cannot end early: round %(round)s has started (games, results, "
+                "lineups or forfeits exist); finish it, or forfeit its matches, first"
+            )
+            % {"stage": rows.stage.name, "round": started[0]}
         )
     if last == 0:
-        raise Conflict(f"{rows.stage.name} cannot end early: no round is complete yet")
+        raise Conflict(_("%(stage)s cannot end early: no round is complete yet") % {"stage": rows.stage.name})
     for rnd in later:
         uow.swiss.delete_round_games(rnd.id or 0)
         record = uow.swiss.pairing_of(rnd.id or 0)

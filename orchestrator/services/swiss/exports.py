@@ -13,13 +13,14 @@ from orchestrator.domain.swiss.trf import export_trf
 from orchestrator.services.errors import NotFound
 from orchestrator.services.results import exports
 from orchestrator.services.swiss.state import swiss_state_of
+from orchestrator.translation import gettext as _
 
 
 def pool_trf(uow: UnitOfWork, *, pool_id: int) -> str:
     """TRF-2026 of a pool (module docstring)."""
     pool = uow.swiss.get(Pool, pool_id)
     if pool is None:
-        raise NotFound(f"pool {pool_id} does not exist")
+        raise NotFound(_("pool %(pool)s does not exist") % {"pool": pool_id})
     stage = uow.swiss.get_or_raise(Stage, pool.stage_id)
     if stage.kind == StageKind.SWISS.value:
         return export_trf(swiss_state_of(uow, stage.id or 0).state)

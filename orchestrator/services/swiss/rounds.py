@@ -49,6 +49,7 @@ from orchestrator.services.swiss.state import (
     swiss_stage,
     swiss_state_of,
 )
+from orchestrator.translation import gettext as _
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,26 +95,29 @@ def pair_next_round(
     pairer: SwissPairer | None = None,
 ) -> RoundView:
     """Pair the stage's next round as a draft for review (module docstring)."""
-    rows = running_swiss_stage(uow, stage_id, what="its rounds can no longer be paired")
+    rows = running_swiss_stage(uow, stage_id, what=_("its rounds can no longer be paired"))
     drafted = next((r for r in rows.rounds if r.status == RoundStatus.DRAFT.value), None)
     if drafted is not None:
         raise Conflict(
-            f"Round {drafted.number} already has a draft pairing: publish it, or pair it again (re-pair)"
+            _("Round %(round)s already has a draft pairing: publish it, or pair it again (re-pair)")
+            % {"round": drafted.number}
         )
     rnd = next((r for r in rows.rounds if r.status == RoundStatus.UNPAIRED.value), None)
     if rnd is None:
-        raise Conflict(f"Every round of {rows.stage.name} is paired")
+        raise Conflict(_("Every round of %(stage)s is paired") % {"stage": rows.stage.name})
     stored = swiss_state_of(uow, stage_id, count_unfinished_as_draws=count_unfinished_as_draws)
     if stored.missing and not count_unfinished_as_draws:
         raise Conflict(
-            f"Round {rnd.number} cannot be paired yet: these boards have no result: "
-            + "; ".join(stored.missing)
-            + ". Enter their results, or pair counting unfinished games as draws."
+            _(
+                "Round %(round)s cannot be paired yet: these boards have no result: %(boards)s. "
+                "Enter their results, or pair counting unfinished games as draws."
+            )
+            % {"round": rnd.number, "boards": "; ".join(stored.missing)}
         )
     try:
         pairing = (pairer or SystemPairer(fide=GacruxPairer())).pair_round(stored.state, rnd.number)
     except SwissPairingError as error:
-        raise Conflict(f"{rows.stage.name}: {error}") from None
+        raise Conflict(_("%(stage)s: %(error)s") % {"stage": rows.stage.name, "error": error}) from None
     draft = _draft(stored, pairing)
     record = uow.swiss.pairing_of(rnd.id or 0) or SwissRound(round_id=rnd.id or 0)
     record.draft = draft
@@ -170,7 +174,7 @@ def describe_round(uow: UnitOfWork, *, round_id: int) -> RoundView:
     """A round's pairing: its draft while in review, its matches and bye once published."""
     rnd = uow.swiss.get(Round, round_id)
     if rnd is None:
-        raise NotFound(f"round {round_id} does not exist")
+        raise NotFound(_("round %(round)s does not exist") % {"round": round_id})
     rows = swiss_stage(uow, rnd.stage_id)
     record = uow.swiss.pairing_of(round_id)
     entries = uow.setup.entries_of_pool(rows.pool.id or 0)
@@ -218,7 +222,9 @@ def draft_round(uow: UnitOfWork, *, stage_id: int) -> RoundView:
     rows = swiss_stage(uow, stage_id)
     rnd = next((r for r in rows.rounds if r.status == RoundStatus.DRAFT.value), None)
     if rnd is None:
-        raise NotFound(f"{rows.stage.name} has no draft pairing: pair the next round first")
+        raise NotFound(
+            _("%(stage)s has no draft pairing: pair the next round first") % {"stage": rows.stage.name}
+        )
     return describe_round(uow, round_id=rnd.id or 0)
 
 
@@ -228,15 +234,18 @@ def draft_round(uow: UnitOfWork, *, stage_id: int) -> RoundView:
 def _round_of_stage(uow: UnitOfWork, round_id: int) -> tuple[SwissStage, Round]:
     rnd = uow.swiss.get(Round, round_id)
     if rnd is None:
-        raise NotFound(f"round {round_id} does not exist")
-    rows = running_swiss_stage(uow, rnd.stage_id, what="its rounds can no longer be paired")
+        raise NotFound(_("round %(round)s does not exist") % {"round": round_id})
+    rows = running_swiss_stage(uow, rnd.stage_id, what=_("its rounds can no longer be paired"))
     return rows, uow.locks.lock(Round, round_id)
 
 
 def _draft_record(uow: UnitOfWork, rnd: Round) -> SwissRound:
     record = uow.swiss.pairing_of(rnd.id or 0)
     if rnd.status != RoundStatus.DRAFT.value or record is None or record.draft is None:
-        raise Conflict(f"Round {rnd.number} has no draft pairing (it is {rnd.status})")
+        raise Conflict(
+            _("Round %(round)s has no draft pairing (it is %(status)s)")
+            % {"round": rnd.number, "status": rnd.status}
+        )
     return record
 
 
@@ -292,16 +301,25 @@ def repair_round(
         r.number for r in rows.rounds if r.number > rnd.number and r.status != RoundStatus.UNPAIRED.value
     ]
     if later:
-        raise Conflict(f"Round {rnd.number} cannot be paired again: round {later[0]} is paired after it")
+        raise Conflict(
+            _("Round %(round)s cannot be paired again: round %(later)s is paired after it")
+            % {"round": rnd.number, "later": later[0]}
+        )
     if rnd.status in PUBLISHED_ROUNDS:
         if rnd.status != RoundStatus.SCHEDULED.value or uow.swiss.round_has_games(round_id):
             raise Conflict(
-                f"Round {rnd.number} cannot be paired again: it has started (games, results, lineups or "
-                "forfeits exist); correct its matches instead"
+                _(
+                    "Round %(round)s cannot be paired again: it has started (games, results, "
+                    "lineups or forfeits exist); correct its matches instead"
+                )
+                % {"round": rnd.number}
             )
         uow.swiss.delete_round_games(round_id)
     elif rnd.status != RoundStatus.DRAFT.value:
-        raise Conflict(f"Round {rnd.number} is {rnd.status}: there is nothing to pair again")
+        raise Conflict(
+            _("Round %(round)s is %(status)s: there is nothing to pair again")
+            % {"round": rnd.number, "status": rnd.status}
+        )
     old = rnd.status
     rnd.status = RoundStatus.UNPAIRED.value
     uow.session.add(rnd)
@@ -327,11 +345,18 @@ def _moved(slots: Slots, board: int, first_id: int, second_id: int, round_no: in
     """The slots with ``first_id`` and ``second_id`` on ``board``; the teams there take their places."""
     boards = len(slots) - 1
     if not 1 <= board <= boards:
-        raise ValidationFailed([f"board: round {round_no} has boards 1 to {boards}"])
+        raise ValidationFailed(
+            [_("board: round %(round)s has boards 1 to %(boards)s") % {"round": round_no, "boards": boards}]
+        )
     where = {team: (i, j) for i, slot in enumerate(slots) for j, team in enumerate(slot) if team is not None}
     unknown = [str(t) for t in (first_id, second_id) if t not in where]
     if unknown:
-        raise ValidationFailed([f"team {', '.join(unknown)} is not paired in round {round_no}"])
+        raise ValidationFailed(
+            [
+                _("team %(teams)s is not paired in round %(round)s")
+                % {"teams": ", ".join(unknown), "round": round_no}
+            ]
+        )
     moved = [list(slot) for slot in slots]
     displaced = [t for t in moved[board - 1] if t not in (first_id, second_id)]
     vacated = [where[t] for t in (first_id, second_id) if where[t][0] != board - 1]
@@ -350,8 +375,11 @@ def _current(uow: UnitOfWork, rnd: Round) -> tuple[SwissRound, dict[str, Any], l
     record = uow.swiss.pairing_of(rnd.id or 0)
     if record is None or rnd.status != RoundStatus.SCHEDULED.value or uow.swiss.round_has_games(rnd.id or 0):
         raise Conflict(
-            f"Round {rnd.number} has started (games, results, lineups or forfeits exist): its pairing can no "
-            "longer be changed; correct its matches instead"
+            _(
+                "Round %(round)s has started (games, results, lineups or forfeits exist): its "
+                "pairing can no longer be changed; correct its matches instead"
+            )
+            % {"round": rnd.number}
         )
     matches = list(uow.swiss.matches_of_round(rnd.id or 0))
     byes = [r.team_id for r in uow.swiss.byes_and_absences(rnd.id or 0) if r.role == SwissRoundRole.BYE.value]
@@ -397,9 +425,9 @@ def override_pairing(
     ``check_pairing`` (a rematch, a second bye), naming the teams.
     """
     if not reason.strip():
-        raise ValidationFailed(["reason: say why the pairing is changed (it is published with the audit)"])
+        raise ValidationFailed([_("reason: say why the pairing is changed (it is published with the audit)")])
     if first_id == second_id:
-        raise ValidationFailed(["choose two different teams"])
+        raise ValidationFailed([_("choose two different teams")])
     rows, rnd = _round_of_stage(uow, round_id)
     record, draft, matches = _current(uow, rnd)
     slots = _moved(
@@ -417,7 +445,7 @@ def override_pairing(
     try:
         check_pairing(earlier, after)
     except SwissPairingError as error:
-        raise Conflict(f"The pairing was not changed: {error}") from None
+        raise Conflict(_("The pairing was not changed: %(error)s") % {"error": error}) from None
     if matches is not None:
         _apply_to_matches(uow, rows, rnd, matches, slots, actor)
     change = {

@@ -32,6 +32,7 @@ from orchestrator.services.definitions import definition_of
 from orchestrator.services.errors import Conflict, NotFound
 from orchestrator.services.results.standings import effective_result, forfeit_record, match_is_complete
 from orchestrator.services.setup.event_setup import event_field, stage_definition
+from orchestrator.translation import gettext as _
 
 # Rounds whose pairing is public (their matches and bye count); UNPAIRED, DRAFT and CANCELLED do not.
 PUBLISHED_ROUNDS = frozenset(
@@ -59,19 +60,19 @@ class SwissStage:
         for rnd in self.rounds:
             if rnd.number == number:
                 return rnd
-        raise NotFound(f"{self.stage.name} has no round {number}")
+        raise NotFound(_("%(stage)s has no round %(round)s") % {"stage": self.stage.name, "round": number})
 
 
 def swiss_stage(uow: UnitOfWork, stage_id: int) -> SwissStage:
     """The stage's rows (NotFound for an unknown stage, Conflict for one that is not a started Swiss)."""
     stage = uow.swiss.get(Stage, stage_id)
     if stage is None:
-        raise NotFound(f"stage {stage_id} does not exist")
+        raise NotFound(_("stage %(stage)s does not exist") % {"stage": stage_id})
     if stage.kind != StageKind.SWISS.value:
-        raise Conflict(f"{stage.name} is not a Swiss stage")
+        raise Conflict(_("%(stage)s is not a Swiss stage") % {"stage": stage.name})
     pools = uow.swiss.pools_of_stage(stage_id)
     if not pools:
-        raise Conflict(f"{stage.name} has not started: start it first")
+        raise Conflict(_("%(stage)s has not started: start it first") % {"stage": stage.name})
     event = uow.swiss.get_or_raise(Event, stage.event_id)
     definition = definition_of(event)
     stage_def = stage_definition(definition, stage)
@@ -85,7 +86,10 @@ def running_swiss_stage(uow: UnitOfWork, stage_id: int, *, what: str) -> SwissSt
     rows = swiss_stage(uow, stage_id)
     uow.locks.lock(Stage, stage_id)
     if rows.stage.status != StageStatus.RUNNING.value:
-        raise Conflict(f"{rows.stage.name} is {rows.stage.status}: {what}")
+        raise Conflict(
+            _("%(stage)s is %(status)s: %(refusal)s")
+            % {"stage": rows.stage.name, "status": rows.stage.status, "refusal": what}
+        )
     return rows
 
 

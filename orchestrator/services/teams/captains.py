@@ -24,6 +24,7 @@ from orchestrator.services.accounts.users import (
 )
 from orchestrator.services.errors import Forbidden, NotFound
 from orchestrator.services.teams.lineups import definition_of, effective_deadline, lineup_is_open
+from orchestrator.translation import gettext as _
 
 RESET_ROLES = frozenset({Role.OWNER, Role.ADMIN})  # who may send a new link to a captain with a password
 RESET_ACTION = "user.password_reset_link"
@@ -33,12 +34,12 @@ def team_of_user(user: AuthUser, team_id: int | None = None) -> int:
     """The team a form is for: a captain's own team, or the team staff chose."""
     if user.is_staff:
         if team_id is None:
-            raise NotFound("Choose a team.")
+            raise NotFound(_("Choose a team."))
         return team_id
     if user.team_id is None:
-        raise Forbidden(NOT_YOUR_TEAM)
+        raise Forbidden(_(NOT_YOUR_TEAM))
     if team_id is not None and team_id != user.team_id:
-        raise Forbidden(NOT_YOUR_TEAM)
+        raise Forbidden(_(NOT_YOUR_TEAM))
     return user.team_id
 
 
@@ -68,8 +69,10 @@ def create_captain_invitation(
         if user.password_hash is not None:
             if Role(actor_role) not in RESET_ROLES:
                 raise Forbidden(
-                    "This captain has already set a password: only an owner or an administrator may "
-                    "send a new link, which resets it."
+                    _(
+                        "This captain has already set a password: only an owner or an administrator may "
+                        "send a new link, which resets it."
+                    )
                 )
             uow.audit.change(
                 user,

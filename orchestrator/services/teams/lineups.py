@@ -37,8 +37,10 @@ from orchestrator.domain.teams import Category, TeamFormat
 from orchestrator.services import live
 from orchestrator.services.accounts.users import AuthUser, ensure_team_access
 from orchestrator.services.boards import ScoredBoard, update_boards_or_stale
-from orchestrator.services.definitions import definition_or_none
+from orchestrator.services.definitions import definition_or_none, event_zone
 from orchestrator.services.errors import Conflict, CurrentValue, NotFound, StaleEdit, ValidationFailed
+from orchestrator.services.read import times
+from orchestrator.translation import gettext as _
 
 # The 2020 format (docs/rules.md §1), for events stored without a definition file.
 DEFAULT_FORMAT = TeamFormat(
@@ -71,8 +73,12 @@ def ineligibility(player: Player, category: Category, cutoff_year: int) -> str |
         return None
     female = player.sex == "f"
     if category is Category.WOMEN or (category is Category.GIRL and not female):
-        return f"{category.value} boards are for female players"
-    return f"born {player.birth_year}; {category.value} boards are for players born {cutoff_year} or later"
+        return _("%(category)s boards are for female players") % {"category": category.value}
+    return _("born %(year)s; %(category)s boards are for players born %(cutoff)s or later") % {
+        "year": player.birth_year,
+        "category": category.value,
+        "cutoff": cutoff_year,
+    }
 
 
 def effective_deadline(rnd: Round) -> datetime | None:
@@ -127,7 +133,7 @@ class LineupForm:
 def _match_context(uow: UnitOfWork, match_id: int) -> tuple[Match, Round, Stage, Event]:
     match = uow.repo.get(Match, match_id)
     if match is None:
-        raise NotFound(f"match {match_id} does not exist")
+        raise NotFound(_("match %(match)s does not exist") % {"match": match_id})
     rnd = uow.repo.get_or_raise(Round, match.round_id)
     event, stage = uow.playoff.event_of_stage(rnd.stage_id)
     return match, rnd, stage, event
@@ -135,7 +141,9 @@ def _match_context(uow: UnitOfWork, match_id: int) -> tuple[Match, Round, Stage,
 
 def _check_team_in_match(match: Match, team_id: int) -> None:
     if team_id not in (match.first_team_id, match.second_team_id):
-        raise NotFound(f"team {team_id} does not play match {match.id}")
+        raise NotFound(
+            _("team %(team)s does not play match %(match)s") % {"team": team_id, "match": match.id}
+        )
 
 
 def _lineup_match(uow: UnitOfWork, match_id: int, team_id: int, user: AuthUser) -> tuple[Match, Round, Event]:
@@ -145,7 +153,7 @@ def _lineup_match(uow: UnitOfWork, match_id: int, team_id: int, user: AuthUser) 
     match, rnd, _stage, event = _match_context(uow, match_id)
     _check_team_in_match(match, team_id)
     if match.leg == 3:
-        raise NotFound("The Armageddon game has no lineup; nominate a player instead.")
+        raise NotFound(_("The Armageddon game has no lineup; nominate a player instead."))
     return match, rnd, event
 
 
@@ -204,7 +212,9 @@ def lineup_problems(
     """Every reason a lineup cannot be accepted (all of them, board by board)."""
     problems: list[str] = []
     if len(boards) != fmt.boards:
-        problems.append(f"A lineup has {fmt.boards} boards, not {len(boards)}.")
+        problems.append(
+            _("A lineup has %(boards)s boards, not %(given)s.") % {"boards": fmt.boards, "given": len(boards)}
+        )
         return problems
     roster = {p.id: p for p in players}
     seen: dict[int, int] = {}
@@ -213,16 +223,25 @@ def lineup_problems(
             continue
         player = roster.get(player_id)
         if player is None:
-            problems.append(f"Board {board_no}: player {player_id} is not on the roster of {team.name}.")
+            problems.append(
+                _("Board %(board)s: player %(player)s is not on the roster of %(team)s.")
+                % {"board": board_no, "player": player_id, "team": team.name}
+            )
             continue
         category = fmt.category_of(board_no)
         why = ineligibility(player, category, fmt.cutoff_year)
         if why is not None:
-            problems.append(f"Board {board_no}: {player.name} cannot play a {category.value} board: {why}.")
+            problems.append(
+                _("Board %(board)s: %(player)s cannot play a %(category)s board: %(why)s.")
+                % {"board": board_no, "player": player.name, "category": category.value, "why": why}
+            )
         if player_id in seen:
             problems.append(
-                f"Board {board_no}: {player.name} is already on board {seen[player_id]}; "
-                "a player plays at most one board per match."
+                _(
+                    "Board %(board)s: %(player)s is already on board %(other)s; "
+                    "a player plays at most one board per match."
+                )
+                % {"board": board_no, "player": player.name, "other": seen[player_id]}
             )
         else:
             seen[player_id] = board_no
@@ -243,8 +262,13 @@ def submit_lineup(
     _match, rnd, event = _lineup_match(uow, match_id, team_id, user)
     if not lineup_is_open(rnd, now):
         deadline = effective_deadline(rnd)
-        when = f" at {deadline:%Y-%m-%d %H:%M} UTC" if deadline else ""
-        raise Conflict(f"Lineups for {rnd.name or f'round {rnd.number}'} closed{when}.")
+        name = rnd.name or _("round %(number)s") % {"number": rnd.number}
+        if deadline is None:
+            raise Conflict(_("Lineups for %(round)s closed.") % {"round": name})
+        raise Conflict(
+            _("Lineups for %(round)s closed at %(deadline)s.")
+            % {"round": name, "deadline": times.said(deadline, event_zone(event))}
+        )
     team = uow.repo.get_or_raise(Team, team_id)
     fmt = team_format_of(event)
     players = list(uow.playoff.players_of_team(team_id))
@@ -351,19 +375,27 @@ def set_lineup_deadline(
     """
     rnd = uow.locks.lock(Round, round_id)  # two staff editing: one after the other
     current = effective_deadline(rnd)
+    event, _stage = uow.playoff.event_of_stage(rnd.stage_id)
+    zone = event_zone(event)
     if current != expected:
         changes = [a for a in uow.audit.for_entity("round", round_id) if a.action == DEADLINE_ACTION]
         by, at = (changes[-1].actor, changes[-1].at) if changes else ("the event file", rnd.scheduled_at)
-        shown = f"{current:%Y-%m-%d %H:%M} UTC" if current else "none"
+        shown = times.said(current, zone) if current else _("none")
         value = CurrentValue("round", round_id, "lineup deadline", shown, 0, by, at or utcnow())
         raise StaleEdit([value])
-    name = rnd.name or f"round {rnd.number}"
+    name = rnd.name or _("round %(number)s") % {"number": rnd.number}
     if rnd.status != RoundStatus.SCHEDULED.value:
-        raise Conflict(f"The games of {name} exist already: its lineups are closed for good.")
+        raise Conflict(
+            _("The games of %(round)s exist already: its lineups are closed for good.") % {"round": name}
+        )
     if rnd.scheduled_at is not None and deadline > rnd.scheduled_at:
-        start = f"{rnd.scheduled_at:%Y-%m-%d %H:%M} UTC"
-        raise ValidationFailed([f"The deadline must be at or before the start of {name} ({start})."])
-    event, _stage = uow.playoff.event_of_stage(rnd.stage_id)
+        start = times.said(rnd.scheduled_at, zone)
+        raise ValidationFailed(
+            [
+                _("The deadline must be at or before the start of %(round)s (%(start)s).")
+                % {"round": name, "start": start}
+            ]
+        )
     rnd.lineup_deadline_at = deadline
     uow.session.add(rnd)
     uow.audit.change(

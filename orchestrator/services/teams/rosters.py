@@ -50,6 +50,7 @@ from orchestrator.domain.teams import Player as DomainPlayer
 from orchestrator.services import live
 from orchestrator.services.definitions import definition_of
 from orchestrator.services.errors import ValidationFailed
+from orchestrator.translation import gettext as _
 
 COLUMNS = ("team", "federation", "seed", "name", "account", "sex", "birth_year", "rating", "role")
 OPTIONAL_COLUMNS = ("fide_id", "title", "fide_federation", "k", "section")
@@ -113,37 +114,48 @@ def _integer(text: str, what: str, low: int, high: int, problems: list[str]) -> 
     try:
         value = int(text.strip())
     except ValueError:
-        problems.append(f"{what} must be a whole number, found {text.strip()!r}")
+        problems.append(
+            _("%(field)s must be a whole number, found %(found)r") % {"field": what, "found": text.strip()}
+        )
         return None
     if not low <= value <= high:
-        problems.append(f"{what} must be between {low} and {high}, found {value}")
+        problems.append(
+            _("%(field)s must be between %(low)s and %(high)s, found %(found)s")
+            % {"field": what, "low": low, "high": high, "found": value}
+        )
         return None
     return value
 
 
 def _category_problem(player: DomainPlayer, category: Category, cutoff_year: int) -> str:
     needs = {
-        Category.WOMEN: "a female player",
-        Category.JUNIOR: f"a player born in {cutoff_year} or later",
-        Category.GIRL: f"a female player born in {cutoff_year} or later",
-    }.get(category, "any player")
-    return (
-        f"{player.name} ({player.sex.value}, born {player.birth_year}) is not eligible for "
-        f"{category.value}: it needs {needs}"
-    )
+        Category.WOMEN: _("a female player"),
+        Category.JUNIOR: _("a player born in %(year)s or later") % {"year": cutoff_year},
+        Category.GIRL: _("a female player born in %(year)s or later") % {"year": cutoff_year},
+    }.get(category, _("any player"))
+    return _("%(player)s (%(sex)s, born %(year)s) is not eligible for %(category)s: it needs %(needs)s") % {
+        "player": player.name,
+        "sex": player.sex.value,
+        "year": player.birth_year,
+        "category": category.value,
+        "needs": needs,
+    }
 
 
 def _read_section(text: str, sections: Mapping[str, Section], problems: list[str]) -> str | None:
     """The section a line names: "" in an event without sections; None (with its problem) when wrong."""
     if not sections:
         if text:
-            problems.append(f"section {text!r} given, but the event has no sections")
+            problems.append(_("section %(section)r given, but the event has no sections") % {"section": text})
             return None
         return ""
     key = text.lower()
     if key not in sections:
-        found = f"found {text!r}" if text else "the section is empty"
-        problems.append(f"section must be one of {', '.join(sections)}: {found}")
+        found = _("found %(section)r") % {"section": text} if text else _("the section is empty")
+        problems.append(
+            _("section must be one of %(sections)s: %(found)s")
+            % {"sections": ", ".join(sections), "found": found}
+        )
         return None
     return key
 
@@ -155,12 +167,15 @@ def _read_row(
     text = {key: (values.get(key) or "").strip() for key in (*COLUMNS, *OPTIONAL_COLUMNS)}
     for key in ("team", "name", "account"):
         if not text[key]:
-            problems.append(f"{key} is empty")
+            problems.append(_("%(field)s is empty") % {"field": key})
         elif problem := name_problem(text[key], what=key, limit=_NAME_LIMITS[key]):
             problems.append(problem)
     federation = text["federation"].upper()
     if not re.fullmatch(r"[A-Z]{3}", federation):
-        problems.append(f"federation must be a three-letter code such as NOR, found {text['federation']!r}")
+        problems.append(
+            _("federation must be a three-letter code such as NOR, found %(found)r")
+            % {"found": text["federation"]}
+        )
     seed = _integer(text["seed"], "seed", 1, 100_000, problems)
     birth_year = _integer(text["birth_year"], "birth_year", 1900, 2100, problems)
     rating = _integer(text["rating"], "rating", 0, 3500, problems)
@@ -169,35 +184,44 @@ def _read_row(
     title = text["title"].upper() or None
     fide_federation = text["fide_federation"].upper() or None
     problems += [
-        text for _, text in fide_data_problems(fide_id=fide_id, title=title, federation=fide_federation, k=k)
+        problem
+        for _field, problem in fide_data_problems(
+            fide_id=fide_id, title=title, federation=fide_federation, k=k
+        )
     ]
     sex: Sex | None = None
     try:
         sex = Sex(text["sex"].lower())
     except ValueError:
-        problems.append(f"sex must be m or f, found {text['sex']!r}")
+        problems.append(_("sex must be m or f, found %(found)r") % {"found": text["sex"]})
     section = _read_section(text["section"], sections, problems)
     role = text["role"].lower().replace(" ", "")
     main_board: int | None = None
     category: Category | None = None
     if role.startswith("reserve"):
-        _, _, name = role.partition(":")
+        name = role.partition(":")[2]
         try:
             category = Category(name)
         except ValueError:
             known = ", ".join(c.value for c in Category)
-            problems.append(f"unknown category {name!r} in role {text['role']!r} (use reserve:<{known}>)")
+            problems.append(
+                _("unknown category %(category)r in role %(role)r (use reserve:<%(known)s>)")
+                % {"category": name, "role": text["role"], "known": known}
+            )
     elif role.isdigit():
         main_board = int(role)
         if not 1 <= main_board <= team_format.boards:
-            problems.append(f"board {main_board} does not exist: teams play on {team_format.boards} boards")
+            problems.append(
+                _("board %(board)s does not exist: teams play on %(boards)s boards")
+                % {"board": main_board, "boards": team_format.boards}
+            )
             main_board = None
         else:
             category = team_format.category_of(main_board)
     else:
         problems.append(
-            f"role must be a main board number (1-{team_format.boards}) or reserve:<category>, "
-            f"found {text['role']!r}"
+            _("role must be a main board number (1-%(boards)s) or reserve:<category>, found %(found)r")
+            % {"boards": team_format.boards, "found": text["role"]}
         )
     if (
         problems
@@ -221,10 +245,11 @@ def _read_row(
         k_factor=k,
     )
     if not is_eligible(player, category, team_format.cutoff_year):
-        where = f"board {main_board}" if main_board is not None else "reserve"
+        where = _("board %(board)s") % {"board": main_board} if main_board is not None else _("reserve")
         return None, [f"{where}: {_category_problem(player, category, team_format.cutoff_year)}"]
     if section and not section_admits(sections[section].eligibility, player):
-        return None, [f"{section_problem(player, sections[section].name)} (sex {sex.value})"]
+        problem = section_problem(player, sections[section].name)
+        return None, [_("%(problem)s (sex %(sex)s)") % {"problem": problem, "sex": sex.value}]
     row = _Row(
         line=line,
         team=text["team"],
@@ -253,17 +278,17 @@ def import_rosters(uow: UnitOfWork, *, event_id: int, csv_text: str, actor: str)
     team_format = definition.team_format
     sections = {section.key: section for section in definition.sections}
     if len(csv_text.encode("utf-8", "replace")) > MAX_CSV_BYTES:
-        raise ValidationFailed([f"the file is larger than {MAX_CSV_BYTES // 1_000_000} MB"])
-    problems: list[str] = []
+        raise ValidationFailed([_("the file is larger than %(mb)s MB") % {"mb": MAX_CSV_BYTES // 1_000_000}])
+    problems: list[tuple[int, str]] = []  # (line, message): sorted by line, then written for the reader
 
     def bad(line: int, message: str) -> None:
-        problems.append(f"line {line}: {message}")
+        problems.append((line, message))
 
     reader = _records(csv_text)
     columns = _read_header(reader, sections)
     teams, lines = _group_rows(reader, columns, team_format, sections, bad)
     if lines == 0 and not problems:
-        problems.append("the file has a header but no players")
+        problems.append((0, _("the file has a header but no players")))
 
     stored = {t.name: t for t in uow.setup.teams_of(event_id)}
     kept = {name: t for name, t in stored.items() if name not in teams}
@@ -271,7 +296,7 @@ def import_rosters(uow: UnitOfWork, *, event_id: int, csv_text: str, actor: str)
     _check_accounts(uow, event_id, teams, kept, bad)
     _check_started(uow, event_id, teams, stored, bad)
     if problems:
-        raise ValidationFailed(sorted(problems, key=_line_key))
+        raise ValidationFailed([_line_text(line, message) for line, message in sorted(problems)])
 
     created, replaced = _store_teams(uow, event_id, teams, stored)
     players = _store_players(uow, event_id, teams)
@@ -290,10 +315,13 @@ def _read_header(reader: Iterator[tuple[int, list[str]]], sections: Mapping[str,
     """The file's columns, by their canonical names; a missing or unknown column refuses the file (an event
     with sections needs the ``section`` column)."""
     try:
-        _, header = next(reader)
+        header = next(reader)[1]
     except StopIteration:
         raise ValidationFailed(
-            ["the file is empty: the first line names the columns " + ", ".join(COLUMNS)]
+            [
+                _("the file is empty: the first line names the columns %(columns)s")
+                % {"columns": ", ".join(COLUMNS)}
+            ]
         ) from None
     columns = [_column(h) for h in header]
     missing = [c for c in (*COLUMNS, *(("section",) if sections else ())) if c not in columns]
@@ -302,10 +330,14 @@ def _read_header(reader: Iterator[tuple[int, list[str]]], sections: Mapping[str,
     if missing or unknown:
         parts = []
         if missing:
-            parts.append(f"missing column(s): {', '.join(missing)}")
+            parts.append(_("missing column(s): %(columns)s") % {"columns": ", ".join(missing)})
         if unknown:
-            parts.append(f"unknown column(s): {', '.join(unknown)}")
-        raise ValidationFailed([f"line 1: {'; '.join(parts)} (expected: {', '.join(COLUMNS)})"])
+            parts.append(_("unknown column(s): %(columns)s") % {"columns": ", ".join(unknown)})
+        message = _("%(problems)s (expected: %(columns)s)") % {
+            "problems": "; ".join(parts),
+            "columns": ", ".join(COLUMNS),
+        }
+        raise ValidationFailed([_line_text(1, message)])
     return columns
 
 
@@ -325,7 +357,11 @@ def _group_rows(
             continue
         lines += 1
         if len(values) != len(columns):
-            bad(line, f"{len(values)} fields, expected {len(columns)}")
+            bad(
+                line,
+                _("%(found)s fields, expected %(expected)s")
+                % {"found": len(values), "expected": len(columns)},
+            )
             continue
         row, row_problems = _read_row(dict(zip(columns, values, strict=True)), line, team_format, sections)
         for message in row_problems:
@@ -335,8 +371,8 @@ def _group_rows(
         if row.account in accounts:
             bad(
                 line,
-                f"duplicate account {row.account!r}: already on line {accounts[row.account]} "
-                "(a player plays for one team)",
+                _("duplicate account %(account)r: already on line %(line)s (a player plays for one team)")
+                % {"account": row.account, "line": accounts[row.account]},
             )
             continue
         accounts[row.account] = line
@@ -346,14 +382,25 @@ def _group_rows(
         elif (row.federation, row.seed) != (team.federation, team.seed):
             bad(
                 line,
-                f"team {row.team} has federation {team.federation} and seed {team.seed} on line "
-                f"{team.first_line}, here {row.federation} and {row.seed}",
+                _(
+                    "team %(team)s has federation %(federation)s and seed %(seed)s on line %(line)s, "
+                    "here %(here_federation)s and %(here_seed)s"
+                )
+                % {
+                    "team": row.team,
+                    "federation": team.federation,
+                    "seed": team.seed,
+                    "line": team.first_line,
+                    "here_federation": row.federation,
+                    "here_seed": row.seed,
+                },
             )
             continue
         elif row.section != team.section:
             bad(
                 line,
-                f"team {row.team} is in section {team.section} on line {team.first_line}, here {row.section}",
+                _("team %(team)s is in section %(section)s on line %(line)s, here %(here)s")
+                % {"team": row.team, "section": team.section, "line": team.first_line, "here": row.section},
             )
             continue
         team.rows.append(row)
@@ -407,9 +454,9 @@ def _store_players(uow: UnitOfWork, event_id: int, teams: dict[str, _TeamRows]) 
     return players
 
 
-def _line_key(problem: str) -> tuple[int, str]:
-    match = re.match(r"line (\d+)", problem)
-    return (int(match.group(1)) if match else 0, problem)
+def _line_text(line: int, message: str) -> str:
+    """A problem of the file as the reader sees it: its line, then what is wrong (line 0: the whole file)."""
+    return _("line %(line)s: %(problem)s") % {"line": line, "problem": message} if line else message
 
 
 def _check_teams(
@@ -426,14 +473,24 @@ def _check_teams(
     allowed = dict(team_format.reserves)
     for team in teams.values():
         if team.seed in seeds:
-            report(team.first_line, f"duplicate seed {team.seed}: team {seeds[team.seed]} already has it")
+            report(
+                team.first_line,
+                _("duplicate seed %(seed)s: team %(team)s already has it")
+                % {"seed": team.seed, "team": seeds[team.seed]},
+            )
         seeds.setdefault(team.seed, team.name)
         key = (team.section, team.federation)
         if key in federations:
-            where = f" in the {sections[team.section].name} section" if team.section in sections else ""
+            if team.section in sections:
+                message = _(
+                    "federation %(federation)s already has a team in the %(section)s section (%(team)s)"
+                )
+            else:
+                message = _("federation %(federation)s already has a team (%(team)s)")
+            section_name = sections[team.section].name if team.section in sections else ""
             report(
                 team.first_line,
-                f"federation {team.federation} already has a team{where} ({federations[key]})",
+                message % {"federation": team.federation, "section": section_name, "team": federations[key]},
             )
         federations.setdefault(key, team.name)
         mains: dict[int, list[_Row]] = defaultdict(list)
@@ -448,20 +505,25 @@ def _check_teams(
                 category = team_format.category_of(board).value
                 report(
                     team.first_line,
-                    f"team {team.name}: missing main board {board} ({category}): no player has role {board}",
+                    _(
+                        "team %(team)s: missing main board %(board)s (%(category)s): "
+                        "no player has role %(board)s"
+                    )
+                    % {"team": team.name, "board": board, "category": category},
                 )
             for extra in mains.get(board, [])[1:]:
                 report(
                     extra.line,
-                    f"team {team.name}: board {board} already has a main player "
-                    f"(line {mains[board][0].line})",
+                    _("team %(team)s: board %(board)s already has a main player (line %(line)s)")
+                    % {"team": team.name, "board": board, "line": mains[board][0].line},
                 )
         for reserve_category, rows in reserves.items():
             limit = allowed.get(reserve_category, 0)
             for extra in rows[limit:]:
                 report(
                     extra.line,
-                    f"team {team.name}: too many {reserve_category.value} reserves (at most {limit})",
+                    _("team %(team)s: too many %(category)s reserves (at most %(limit)s)")
+                    % {"team": team.name, "category": reserve_category.value, "limit": limit},
                 )
 
 
@@ -474,7 +536,11 @@ def _check_accounts(
     for team in teams.values():
         for row in team.rows:
             if row.account in taken:
-                bad(row.line, f"duplicate account {row.account!r}: already plays for {taken[row.account]}")
+                bad(
+                    row.line,
+                    _("duplicate account %(account)r: already plays for %(team)s")
+                    % {"account": row.account, "team": taken[row.account]},
+                )
     _check_fide_ids(teams, kept_players, kept_ids, bad)
 
 
@@ -482,16 +548,27 @@ def _check_fide_ids(
     teams: dict[str, _TeamRows], kept_players: list[Player], kept_ids: dict[int | None, str], bad: Report
 ) -> None:
     """A FIDE id belongs to one player of the event: in the file and among the teams the file keeps."""
-    owner = {p.fide_id: f"{p.name} of {kept_ids[p.team_id]}" for p in kept_players if p.fide_id is not None}
+    owner = {
+        p.fide_id: _("%(player)s of %(team)s") % {"player": p.name, "team": kept_ids[p.team_id]}
+        for p in kept_players
+        if p.fide_id is not None
+    }
     for team in teams.values():
         for row in team.rows:
             fide_id = row.player.fide_id
             if fide_id is None:
                 continue
             if fide_id in owner:
-                bad(row.line, f"FIDE id {fide_id} is already given to {owner[fide_id]}")
+                bad(
+                    row.line,
+                    _("FIDE id %(id)s is already given to %(owner)s")
+                    % {"id": fide_id, "owner": owner[fide_id]},
+                )
             else:
-                owner[fide_id] = f"{row.player.name} (line {row.line})"
+                owner[fide_id] = _("%(player)s (line %(line)s)") % {
+                    "player": row.player.name,
+                    "line": row.line,
+                }
 
 
 def _check_started(
@@ -507,6 +584,9 @@ def _check_started(
                     if row is not None and row.id == entry.team_id:
                         bad(
                             team.first_line,
-                            f"team {team.name} already plays in {stage.name} ({stage.status}): "
-                            "its roster cannot be replaced by an import",
+                            _(
+                                "team %(team)s already plays in %(stage)s (%(status)s): "
+                                "its roster cannot be replaced by an import"
+                            )
+                            % {"team": team.name, "stage": stage.name, "status": stage.status},
                         )
