@@ -170,8 +170,5 @@ def install(env: Any) -> None:
     env.filters["day_text"] = day_text
     env.filters["number"] = number
     env.filters["translated"] = gettext  # a text from the Python side that is in the catalogues
-    from orchestrator.web.domain_text import value_text  # the web layer imports this module
-
-    env.filters["value_text"] = value_text  # a stored status or kind, in words
     env.globals["languages"] = LANGUAGES
     env.globals["current_lang"] = current

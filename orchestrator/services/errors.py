@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
+from orchestrator import translation
 from orchestrator.translation import gettext as _
 
 
@@ -56,24 +57,26 @@ class StaleEdit(Conflict):
     §6)."""
 
     def __init__(self, current: Iterable[CurrentValue]) -> None:
-        # times.py raises ValidationFailed from this module, so it is imported here, when a message is made.
-        from orchestrator.services.read.times import said
-
         self.current = tuple(current)
-        # The places that raise this (repositories, boards) do not know the event, hence the UTC time.
+        # The places that raise this (repositories, boards) do not know the event, hence the UTC time,
+        # written as the reader's language writes dates (as ``times.said`` does for a zone).
         parts = [
             _("%(entity)s %(id)s was changed by someone else (%(who)s, %(when)s): %(field)s is now %(value)s")
             % {
                 "entity": c.entity,
                 "id": c.entity_id,
                 "who": c.changed_by,
-                "when": said(c.changed_at, None),
+                "when": f"{translation.date_text(_utc(c.changed_at), with_day=False)} UTC",
                 "field": c.field,
                 "value": c.value,
             }
             for c in self.current
         ]
         super().__init__("; ".join(parts) or _("changed by someone else"))
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 class ValidationFailed(ServiceError):

@@ -32,6 +32,7 @@ from orchestrator.jobs.scheduler import EagerScheduler
 from orchestrator.services import live_redis
 from orchestrator.services.errors import NotAuthenticated, ServiceError, StaleEdit, ValidationFailed
 from orchestrator.web import (
+    domain_text,
     i18n,
     routes_api_playoff,
     routes_api_public,
@@ -325,6 +326,7 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
     )
     timefmt.install(app.state.templates.env)  # times in the event's zone (and the reader's)
     i18n.install(app.state.templates.env)  # the reader's language (web/i18n.py, docs/translations.md)
+    app.state.templates.env.filters["value_text"] = domain_text.value_text  # a stored status or kind
 
     _add_middleware(app, settings)
     app.add_exception_handler(ServiceError, _service_error)

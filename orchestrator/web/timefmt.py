@@ -1,6 +1,6 @@
 """Times on pages, in one place: the ``when`` Jinja filter shows a stored UTC moment in the event's zone
 with the zone's name, and the reader's own zone beside it when it differs; ``local_input`` fills a
-``datetime-local`` field in the event's zone (services/read/times.py does the arithmetic).
+``datetime-local`` field in the event's zone (services/times.py does the arithmetic).
 
 The event's zone comes from the page's staff navigation (web/staff_nav.py) or an ``event_zone`` the route
 passes; the reader's from the ``tz`` cookie that the optional static/tz.js sets. Without JavaScript (no
@@ -21,7 +21,7 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
-from orchestrator.services.read import times
+from orchestrator.services import times
 from orchestrator.web.i18n import date_text, gettext
 
 TZ_COOKIE = "tz"

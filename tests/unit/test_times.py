@@ -1,4 +1,4 @@
-"""Times for people (services/read/times.py): the event's zone with its name, the reader's beside it when
+"""Times for people (services/times.py): the event's zone with its name, the reader's beside it when
 it differs, local form times read in the event's zone, across daylight-saving changes.
 
 Europe/Oslo: CET = UTC+1 in winter, CEST = UTC+2 in summer; in 2024 the clocks went forward on 31 March at
@@ -14,8 +14,8 @@ import pytest
 
 from orchestrator import translation
 from orchestrator.eventfile import EventDefinitionError, parse_event
+from orchestrator.services import times
 from orchestrator.services.errors import ValidationFailed
-from orchestrator.services.read import times
 from tests.support.factories import SMALL_EVENT
 
 

@@ -28,7 +28,7 @@ from orchestrator.domain.names import MAX_PLAYER_NAME, name_problem
 from orchestrator.services import live
 from orchestrator.services.definitions import definition_or_none
 from orchestrator.services.errors import Conflict, ValidationFailed
-from orchestrator.services.read.times import said
+from orchestrator.services.times import said
 from orchestrator.translation import gettext as _
 
 SEED_BYTES = 32
