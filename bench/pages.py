@@ -17,6 +17,12 @@ celery, so each runs the Redis live bridge; nothing is written during the bench)
 another source tree (e.g. ``git worktree add --detach /tmp/base <commit>``) on the same database, for
 a before/after comparison. Anonymous requests only: a logged-in visitor's page is never cached
 (docs/caching.md).
+
+The server and the load generator run on separate CPUs: by default the server gets the first half of the
+CPUs this process may use and ``wrk`` the rest (one wrk thread per CPU), so that the generator never takes
+the server's CPU and the latency measured is the server's (docs/caching.md, "The p99 at 200
+connections": sharing the CPUs, even a bare ASGI app shows p99 tails of hundreds of ms). ``--server-cpus
+0 --load-cpus 1`` chooses them; ``--no-pin`` lets the kernel place both.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -83,8 +90,25 @@ def play_event(data_dir: Path, database_url: str = "") -> None:
         process.wait(10)
 
 
+def cpu_split(server: str = "", load: str = "") -> tuple[set[int], set[int]]:
+    """The CPUs for the server and for the load generator: as given (``"0"``, ``"0,1"``), else the first
+    half of this process's CPUs and the rest (one CPU: both get it)."""
+    available = sorted(os.sched_getaffinity(0))
+    half = max(1, len(available) // 2)
+    chosen_server = {int(c) for c in server.split(",")} if server else set(available[:half])
+    chosen_load = {int(c) for c in load.split(",")} if load else set(available[half:] or available)
+    return chosen_server, chosen_load
+
+
+def on_cpus(cpus: set[int] | None) -> Callable[[], None] | None:
+    """A ``preexec_fn`` that keeps the child (and the processes it starts) on ``cpus``; None: anywhere."""
+    if not cpus:
+        return None
+    return lambda: os.sched_setaffinity(0, cpus)
+
+
 def serve(
-    data_dir: Path, tree: Path, *, database_url: str = "", workers: int = 1
+    data_dir: Path, tree: Path, *, database_url: str = "", workers: int = 1, cpus: set[int] | None = None
 ) -> tuple[subprocess.Popen[bytes], str]:
     """``olympiad serve`` on the played event, running the code of ``tree`` (default: this one). Several
     workers need PostgreSQL and task_mode celery (docs/caching.md): nothing is written here, so no job
@@ -98,8 +122,9 @@ def serve(
     if workers > 1:
         command += ["--workers", str(workers)]
     process = subprocess.Popen(
-        command, cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+        command, cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        preexec_fn=on_cpus(cpus),
+    )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     wait_until_up(process, f"{base}/healthz", what="olympiad serve")
     return process, base
@@ -133,7 +158,9 @@ def run_wrk(url: str, headers: dict[str, str], args: argparse.Namespace) -> tupl
             script.write(f"function delay()\n  return {args.think_ms}\nend\n")
             script.flush()
             command += ["-s", script.name]
-        out = subprocess.run([*command, url], capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(
+            [*command, url], capture_output=True, text=True, check=True, preexec_fn=on_cpus(args.load_cpu_set)
+        ).stdout
     if args.think_ms:
         command[-1] = f"<delay() returning {args.think_ms}>"
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
@@ -164,6 +191,8 @@ async def _load(url: str, headers: dict[str, str], args: argparse.Namespace) -> 
 def measure(url: str, headers: dict[str, str], args: argparse.Namespace) -> tuple[float, float, str]:
     if shutil.which("wrk"):
         return run_wrk(url, headers, args)
+    if args.load_cpu_set:
+        os.sched_setaffinity(0, args.load_cpu_set)  # this process is the load generator
     rps, p99 = asyncio.run(_load(url, headers, args))
     return rps, p99, f"httpx load generator ({args.connections} connections, {args.duration} s)"
 
@@ -175,7 +204,10 @@ def main() -> None:
     parser.add_argument("--data-dir", type=Path, help="keep (or reuse) the played event's database here")
     parser.add_argument("--duration", type=int, default=10, help="seconds per address")
     parser.add_argument("--connections", type=int, default=16)
-    parser.add_argument("--threads", type=int, default=2, help="wrk's threads")
+    parser.add_argument("--threads", type=int, help="wrk's threads (default: one per load CPU)")
+    parser.add_argument("--server-cpus", default="", help="CPUs of the server, e.g. 0 (default: first half)")
+    parser.add_argument("--load-cpus", default="", help="CPUs of the load generator (default: the others)")
+    parser.add_argument("--no-pin", action="store_true", help="let the kernel place server and generator")
     parser.add_argument(
         "--think-ms",
         type=int,
@@ -192,6 +224,9 @@ def main() -> None:
     )
     parser.add_argument("--workers", type=int, default=1, help="olympiad serve --workers (PostgreSQL only)")
     args = parser.parse_args()
+    server_cpus, load_cpus = cpu_split(args.server_cpus, args.load_cpus)
+    args.server_cpu_set, args.load_cpu_set = (None, None) if args.no_pin else (server_cpus, load_cpus)
+    args.threads = args.threads or (2 if args.no_pin else len(load_cpus))
     if args.workers > 1 and args.database != "postgres":
         parser.error("--workers above 1 needs --database postgres (olympiad serve refuses SQLite)")
     with tempfile.TemporaryDirectory(prefix="olympiad-pages-") as tmp:
@@ -208,7 +243,12 @@ def main() -> None:
                 drop_database(database_url)
     where = "PostgreSQL" if args.database == "postgres" else "SQLite"
     processes = f"{args.workers} processes" if args.workers > 1 else "one process"
-    print(f"{date.today().isoformat()}, olympiad serve ({where}, {processes}), load: {command}")
+    placed = (
+        "server and load generator placed by the kernel"
+        if args.no_pin
+        else f"server on CPU {_cpus(args.server_cpu_set)}, load generator on CPU {_cpus(args.load_cpu_set)}"
+    )
+    print(f"{date.today().isoformat()}, olympiad serve ({where}, {processes}), load: {command}; {placed}")
     yardstick = figures[0].rps
     for figure in figures:
         print(
@@ -217,9 +257,19 @@ def main() -> None:
         )
 
 
+def _cpus(cpus: set[int] | None) -> str:
+    return ",".join(str(c) for c in sorted(cpus or ()))
+
+
 def load_all(data_dir: Path, database_url: str, args: argparse.Namespace) -> tuple[list[Figure], str]:
     """Serve, then load each address plain and with If-None-Match of its current ETag."""
-    process, base = serve(data_dir, args.tree.resolve(), database_url=database_url, workers=args.workers)
+    process, base = serve(
+        data_dir,
+        args.tree.resolve(),
+        database_url=database_url,
+        workers=args.workers,
+        cpus=args.server_cpu_set,
+    )
     figures: list[Figure] = []
     command = ""
     try:
