@@ -47,6 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import tcp_counters  # noqa: E402
 from whole_event import create_database, drop_database, start_standin, wait_until_up  # noqa: E402
 
 from orchestrator.config import get_settings  # noqa: E402
@@ -63,6 +64,7 @@ class Figure:
     label: str
     rps: float
     p99_ms: float
+    note: str = ""  # wrk's socket errors and the kernel's TCP counters during the run
 
 
 def play_event(data_dir: Path, database_url: str = "") -> None:
@@ -149,7 +151,7 @@ def addresses(base: str) -> list[tuple[str, str]]:
 _UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 
 
-def run_wrk(url: str, headers: dict[str, str], args: argparse.Namespace) -> tuple[float, float, str]:
+def run_wrk(url: str, headers: dict[str, str], args: argparse.Namespace) -> tuple[float, float, str, str]:
     command = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s", "--latency"]
     for name, value in headers.items():
         command += ["-H", f"{name}: {value}"]
@@ -158,16 +160,20 @@ def run_wrk(url: str, headers: dict[str, str], args: argparse.Namespace) -> tupl
             script.write(f"function delay()\n  return {args.think_ms}\nend\n")
             script.flush()
             command += ["-s", script.name]
+        before = tcp_counters.snapshot()
         out = subprocess.run(
             [*command, url], capture_output=True, text=True, check=True, preexec_fn=on_cpus(args.load_cpu_set)
         ).stdout
+        kernel = tcp_counters.delta(before, tcp_counters.snapshot())
     if args.think_ms:
         command[-1] = f"<delay() returning {args.think_ms}>"
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
     p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
     p99_ms = float(p99.group(1)) * _UNITS[p99.group(2)] if p99 else float("nan")
     shown = [part for part in command if not part.startswith("If-None-Match") and part != "-H"]
-    return rps, p99_ms, " ".join(shown) + " [-H 'If-None-Match: <ETag>'] <url>"
+    errors = re.search(r"Socket errors: (.*)", out)
+    note = (f"wrk socket errors: {errors.group(1)}; " if errors else "") + tcp_counters.said(kernel)
+    return rps, p99_ms, " ".join(shown) + " [-H 'If-None-Match: <ETag>'] <url>", note
 
 
 async def _load(url: str, headers: dict[str, str], args: argparse.Namespace) -> tuple[float, float]:
@@ -188,13 +194,15 @@ async def _load(url: str, headers: dict[str, str], args: argparse.Namespace) -> 
     return len(latencies) / args.duration, latencies[int(len(latencies) * 0.99)] * 1000
 
 
-def measure(url: str, headers: dict[str, str], args: argparse.Namespace) -> tuple[float, float, str]:
+def measure(url: str, headers: dict[str, str], args: argparse.Namespace) -> tuple[float, float, str, str]:
     if shutil.which("wrk"):
         return run_wrk(url, headers, args)
     if args.load_cpu_set:
         os.sched_setaffinity(0, args.load_cpu_set)  # this process is the load generator
+    before = tcp_counters.snapshot()
     rps, p99 = asyncio.run(_load(url, headers, args))
-    return rps, p99, f"httpx load generator ({args.connections} connections, {args.duration} s)"
+    note = tcp_counters.said(tcp_counters.delta(before, tcp_counters.snapshot()))
+    return rps, p99, f"httpx load generator ({args.connections} connections, {args.duration} s)", note
 
 
 def main() -> None:
@@ -253,7 +261,7 @@ def main() -> None:
     for figure in figures:
         print(
             f"  {figure.label:<34} {figure.rps:9.0f} req/s  p99 {figure.p99_ms:8.1f} ms  "
-            f"{figure.rps / yardstick:6.2f} x static"
+            f"{figure.rps / yardstick:6.2f} x static  ({figure.note})"
         )
 
 
@@ -280,8 +288,8 @@ def load_all(data_dir: Path, database_url: str, args: argparse.Namespace) -> tup
             if etag:
                 variants.append((f"{label}, If-None-Match", {"If-None-Match": etag}))
             for name, headers in variants:
-                rps, p99, command = measure(url, headers, args)
-                figures.append(Figure(name, rps, p99))
+                rps, p99, command, note = measure(url, headers, args)
+                figures.append(Figure(name, rps, p99, note))
     finally:
         process.terminate()
         process.wait(10)

@@ -21,9 +21,13 @@ import argparse
 import gc
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
+import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +35,9 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from pages import cpu_split, on_cpus  # noqa: E402
 
 VARIANTS = {
     "uvloop+httptools, frozen heap (serve's default)": [
@@ -38,12 +45,25 @@ VARIANTS = {
     ],
     "uvloop+httptools, heap not frozen": ["--loop", "uvloop", "--http", "httptools"],
     "asyncio+h11, frozen heap": ["--loop", "asyncio", "--http", "h11", "--freeze"],
+    "asyncio+httptools, frozen heap": ["--loop", "asyncio", "--http", "httptools", "--freeze"],
     "uvloop+httptools, frozen, age limit 600 s": [
         "--loop", "uvloop", "--http", "httptools", "--freeze", "--max-age", "600",
     ],
     # The machine's yardstick: a bare ASGI app answering every request with bytes of the page's size, on the
     # same uvicorn. What it cannot do under the same wrk, the application cannot be blamed for.
     "bare ASGI app, same server and body size": ["--loop", "uvloop", "--http", "httptools", "--bare"],
+    # A server written in C doing nothing but send a file of the page's size (nginx, one worker process on
+    # the same CPU): what the machine itself gives under this load.
+    "nginx, one worker, a file of the page's size": ["--nginx"],
+    # The same bare app with a thread that runs Python for 150 ms every 5 s, as a page cache's age rebuild
+    # does: with uvloop every socket callback takes the GIL back from that thread, with asyncio only the
+    # loop's poll does (docs/caching.md, "The p99 at 200 connections").
+    "bare app + busy thread, uvloop": [
+        "--loop", "uvloop", "--http", "httptools", "--bare", "--busy-thread",
+    ],
+    "bare app + busy thread, asyncio": [
+        "--loop", "asyncio", "--http", "httptools", "--bare", "--busy-thread",
+    ],
 }  # fmt: skip
 
 
@@ -57,9 +77,12 @@ def serve_child(argv: list[str]) -> None:
     parser.add_argument("--max-age", type=float)
     parser.add_argument("--bare", action="store_true")
     parser.add_argument("--body-size", type=int, default=30_000)
+    parser.add_argument("--busy-thread", action="store_true")
     args = parser.parse_args(argv)
     import uvicorn
 
+    if args.busy_thread:
+        threading.Thread(target=busy, daemon=True).start()
     if args.bare:
         uvicorn.run(
             bare_app(args.body_size), host="127.0.0.1", port=args.port, loop=args.loop, http=args.http,
@@ -80,6 +103,16 @@ def serve_child(argv: list[str]) -> None:
     uvicorn.run(app, host="127.0.0.1", port=args.port, loop=args.loop, http=args.http, log_level="warning")
 
 
+def busy(every_s: float = 5.0, for_s: float = 0.15) -> None:
+    """Run Python code (holding the GIL but for the interpreter's forced switches) for ``for_s`` seconds
+    every ``every_s`` seconds, as an age rebuild of a page does in its worker thread."""
+    while True:
+        time.sleep(every_s)
+        until = time.perf_counter() + for_s
+        while time.perf_counter() < until:
+            sum(range(1000))
+
+
 def bare_app(size: int) -> Any:
     """An ASGI app that answers every HTTP request 200 with ``size`` bytes and nothing else."""
     body = b"x" * size
@@ -97,21 +130,49 @@ def bare_app(size: int) -> Any:
     return app
 
 
-def wrk(url: str, duration: int) -> tuple[float, float, float]:
+@dataclass
+class Figures:
+    """What one ``wrk`` run printed."""
+
+    rps: float
+    p50_ms: float
+    p99_ms: float
+    max_ms: float
+    timeouts: int  # requests that had no answer within wrk's 2 s
+
+    def __str__(self) -> str:
+        late = f"  {self.timeouts} over 2 s" if self.timeouts else ""
+        return (
+            f"{self.rps:9,.0f} req/s  p50 {self.p50_ms:6.1f} ms  p99 {self.p99_ms:7.1f} ms  "
+            f"max {self.max_ms:7.1f} ms{late}"
+        )
+
+
+def wrk(url: str, duration: int, cpus: set[int] | None) -> Figures:
+    threads = len(cpus) if cpus else 2
     out = subprocess.run(
-        ["wrk", "-t2", "-c200", f"-d{duration}s", "--latency", url],
+        ["wrk", f"-t{threads}", "-c200", f"-d{duration}s", "--latency", url],
         capture_output=True,
         text=True,
         check=True,
+        preexec_fn=on_cpus(cpus),
     ).stdout
     units = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 
-    def percentile(p: str) -> float:
-        found = re.search(rf"{p}%\s+([\d.]+)(us|ms|s)", out)
+    def ms(pattern: str) -> float:
+        found = re.search(pattern + r"\s+([\d.]+)(us|ms|s)\b", out)
         return float(found.group(1)) * units[found.group(2)] if found else float("nan")
 
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
-    return rps, percentile("50"), percentile("99")
+    maximum = re.search(r"Latency\s+\S+\s+\S+\s+([\d.]+)(us|ms|s)\b", out)
+    timeouts = re.search(r"timeout (\d+)", out)
+    return Figures(
+        rps=rps,
+        p50_ms=ms("50%"),
+        p99_ms=ms("99%"),
+        max_ms=float(maximum.group(1)) * units[maximum.group(2)] if maximum else float("nan"),
+        timeouts=int(timeouts.group(1)) if timeouts else 0,
+    )
 
 
 def main() -> None:
@@ -129,43 +190,80 @@ def main() -> None:
     parser.add_argument(
         "--only", action="append", default=[], help="only the variants whose name has this (repeatable)"
     )
+    parser.add_argument("--no-pin", action="store_true", help="let the kernel place server and wrk")
     args = parser.parse_args()
+    server_cpus, load_cpus = (None, None) if args.no_pin else cpu_split()
     chosen = {k: v for k, v in VARIANTS.items() if not args.only or any(o in k for o in args.only)}
     from orchestrator.ports import free_port
 
     env = {**os.environ, "OLYMPIAD_DATA_DIR": str(args.data_dir), "OLYMPIAD_TASK_MODE": "eager"}
     load = os.getloadavg()[0]
-    print(f"{time.strftime('%Y-%m-%d %H:%M')}, load average {load:.2f}, wrk -t2 -c200 -d{args.duration}s")
+    placed = f"server on CPUs {sorted(server_cpus or ())}, wrk on CPUs {sorted(load_cpus or ())}"
+    threads = len(load_cpus) if load_cpus else 2
+    print(
+        f"{time.strftime('%Y-%m-%d %H:%M')}, load average {load:.2f}, "
+        f"wrk -t{threads} -c200 -d{args.duration}s, {placed}"
+    )
     path, body_size = args.path, 30_000
     for round_no in range(1, args.rounds + 1):
         for index, (label, options) in enumerate(chosen.items()):
+            if "--nginx" in options and not shutil.which("nginx"):
+                print(f"  {label}: skipped, nginx is not installed (Debian package nginx-light)")
+                continue
             port = free_port()
-            extra = ["--body-size", str(body_size)] if "--bare" in options else []
-            command = [sys.executable, __file__, "--child", "--port", str(port), *options, *extra]
-            process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            try:
-                base = f"http://127.0.0.1:{port}"
-                for _ in range(300):
-                    try:
-                        httpx.get(f"{base}/healthz", timeout=1)
-                        break
-                    except httpx.HTTPError:
-                        time.sleep(0.1)
-                if not path:  # the first variant is the application: its first event's page
-                    path = "/events/" + httpx.get(f"{base}/api/v1/events").json()[0]["event"]["slug"]
-                    body_size = len(httpx.get(base + path).content)
-                if round_no == 1 and index == 0 and "--bare" not in options:
-                    rps, p50, p99 = wrk(base + "/static/site.css", args.duration)
-                    print(f"  static CSS (yardstick): {rps:,.0f} req/s, p50 {p50:.1f} ms, p99 {p99:.1f} ms")
-                for run in range(1, args.runs_per_process + 1):
-                    rps, p50, p99 = wrk(base + path, args.duration)
-                    print(
-                        f"  round {round_no} run {run}  {label:<46} {rps:9,.0f} req/s  "
-                        f"p50 {p50:6.1f} ms  p99 {p99:7.1f} ms"
-                    )
-            finally:
-                process.terminate()
-                process.wait(10)
+            with tempfile.TemporaryDirectory(prefix="serve-variants-") as tmp:
+                process = start(options, port, path, body_size, Path(tmp), env, server_cpus)
+                try:
+                    base = f"http://127.0.0.1:{port}"
+                    for _ in range(300):
+                        try:
+                            httpx.get(f"{base}/healthz", timeout=1)
+                            break
+                        except httpx.HTTPError:
+                            time.sleep(0.1)
+                    if not path:  # the first variant is the application: its first event's page
+                        path = "/events/" + httpx.get(f"{base}/api/v1/events").json()[0]["event"]["slug"]
+                        body_size = len(httpx.get(base + path).content)
+                    if round_no == 1 and index == 0 and "--bare" not in options and "--nginx" not in options:
+                        static = wrk(base + "/static/site.css", args.duration, load_cpus)
+                        print(f"  static CSS (yardstick): {static}")
+                    for run in range(1, args.runs_per_process + 1):
+                        figures = wrk(base + path, args.duration, load_cpus)
+                        print(f"  round {round_no} run {run}  {label:<46} {figures}")
+                finally:
+                    process.terminate()
+                    process.wait(10)
+
+
+def start(
+    options: list[str],
+    port: int,
+    path: str,
+    body_size: int,
+    tmp: Path,
+    env: dict[str, str],
+    cpus: set[int] | None,
+) -> subprocess.Popen[bytes]:
+    """The server of one variant, on ``cpus``: this script as ``--child``, or nginx serving a file of the
+    page's size at the page's address."""
+    if "--nginx" in options:
+        page = tmp / "www" / path.lstrip("/")
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_bytes(b"x" * body_size)
+        (tmp / "www" / "healthz").write_text("ok")
+        (tmp / "nginx.conf").write_text(
+            "worker_processes 1;\ndaemon off;\n"
+            f"pid {tmp}/nginx.pid;\nerror_log {tmp}/error.log;\nevents {{ worker_connections 1024; }}\n"
+            f"http {{ access_log off; default_type text/html; server {{ listen 127.0.0.1:{port}; "
+            f"root {tmp}/www; }} }}\n"
+        )
+        command = ["nginx", "-p", str(tmp), "-c", str(tmp / "nginx.conf")]
+    else:
+        extra = ["--body-size", str(body_size)] if "--bare" in options else []
+        command = [sys.executable, __file__, "--child", "--port", str(port), *options, *extra]
+    return subprocess.Popen(
+        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=on_cpus(cpus)
+    )
 
 
 if __name__ == "__main__":
