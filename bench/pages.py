@@ -22,7 +22,9 @@ The server and the load generator run on separate CPUs: by default the server ge
 CPUs this process may use and ``wrk`` the rest (one wrk thread per CPU), so that the generator never takes
 the server's CPU and the latency measured is the server's (docs/caching.md, "The p99 at 200
 connections": sharing the CPUs, even a bare ASGI app shows p99 tails of hundreds of ms). ``--server-cpus
-0 --load-cpus 1`` chooses them; ``--no-pin`` lets the kernel place both.
+0 --load-cpus 1`` chooses them; ``--no-pin`` lets the kernel place both. ``--no-access-log`` serves
+without the access log (``OLYMPIAD_ACCESS_LOG=false``, for a server behind a reverse proxy that logs
+requests itself).
 """
 
 from __future__ import annotations
@@ -110,7 +112,13 @@ def on_cpus(cpus: set[int] | None) -> Callable[[], None] | None:
 
 
 def serve(
-    data_dir: Path, tree: Path, *, database_url: str = "", workers: int = 1, cpus: set[int] | None = None
+    data_dir: Path,
+    tree: Path,
+    *,
+    database_url: str = "",
+    workers: int = 1,
+    cpus: set[int] | None = None,
+    access_log: bool = True,
 ) -> tuple[subprocess.Popen[bytes], str]:
     """``olympiad serve`` on the played event, running the code of ``tree`` (default: this one). Several
     workers need PostgreSQL and task_mode celery (docs/caching.md): nothing is written here, so no job
@@ -118,6 +126,7 @@ def serve(
     port = free_port()
     env = {**os.environ, "OLYMPIAD_DATA_DIR": str(data_dir), "DATABASE_URL": database_url}
     env["OLYMPIAD_TASK_MODE"] = "celery" if workers > 1 else "eager"
+    env["OLYMPIAD_ACCESS_LOG"] = "true" if access_log else "false"
     env["PYTHONPATH"] = str(tree)
     olympiad = Path(sys.executable).with_name("olympiad")
     command = [str(olympiad), "serve", "--port", str(port)]
@@ -217,6 +226,11 @@ def main() -> None:
     parser.add_argument("--load-cpus", default="", help="CPUs of the load generator (default: the others)")
     parser.add_argument("--no-pin", action="store_true", help="let the kernel place server and generator")
     parser.add_argument(
+        "--no-access-log",
+        action="store_true",
+        help="serve with OLYMPIAD_ACCESS_LOG=false, as behind a reverse proxy that logs the requests itself",
+    )
+    parser.add_argument(
         "--think-ms",
         type=int,
         default=0,
@@ -256,7 +270,9 @@ def main() -> None:
         if args.no_pin
         else f"server on CPU {_cpus(args.server_cpu_set)}, load generator on CPU {_cpus(args.load_cpu_set)}"
     )
-    print(f"{date.today().isoformat()}, olympiad serve ({where}, {processes}), load: {command}; {placed}")
+    logged = "access log off" if args.no_access_log else "access log on"
+    served = f"olympiad serve ({where}, {processes}, {logged})"
+    print(f"{date.today().isoformat()}, {served}, load: {command}; {placed}")
     yardstick = figures[0].rps
     for figure in figures:
         print(
@@ -277,6 +293,7 @@ def load_all(data_dir: Path, database_url: str, args: argparse.Namespace) -> tup
         database_url=database_url,
         workers=args.workers,
         cpus=args.server_cpu_set,
+        access_log=not args.no_access_log,
     )
     figures: list[Figure] = []
     command = ""

@@ -81,6 +81,10 @@ class Settings(BaseSettings):
     # Off by default (tests); `olympiad serve` turns it on (OLYMPIAD_EAGER_SCHEDULER=1 does too).
     eager_scheduler: bool = False
     eager_scheduler_s: float = 30.0
+    # `olympiad serve` logs a line per request (secret parts of paths redacted, docs/security.md). Behind a
+    # reverse proxy that logs requests itself it can be turned off: at saturation it costs about a third of
+    # the cached pages served per second (docs/caching.md).
+    access_log: bool = True
 
     # The play-off without staff (docs/playoff.md, "Running by itself"). Captains' forms stay optional.
     auto_build_bracket: bool = True  # build the bracket once every earlier stage is closed

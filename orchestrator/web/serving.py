@@ -77,6 +77,7 @@ def run(settings: Settings, *, host: str, port: int, workers: int) -> None:
     """Serve until stopped. One process runs the app built here (with the in-process scheduler in eager
     mode); several each build theirs from the environment, the same settings this process read."""
     common: dict[str, Any] = {"log_level": "info", "timeout_graceful_shutdown": 2, **SERVER_OPTIONS}
+    common["access_log"] = settings.access_log
     if workers == 1:
         if settings.task_mode == "eager":
             settings = settings.model_copy(update={"eager_scheduler": True})

@@ -79,3 +79,18 @@ def test_each_web_process_socket_gets_connections_without_nagles_delay() -> None
             server.close()
 
     assert asyncio.run(nodelay_of_accepted()) != 0
+
+
+@pytest.mark.parametrize("setting, expected", [("false", False), ("true", True)])
+def test_serve_passes_the_access_log_setting_and_asyncios_loop_to_uvicorn(
+    environment: pytest.MonkeyPatch, monkeypatch: pytest.MonkeyPatch, setting: str, expected: bool
+) -> None:
+    environment.setenv("OLYMPIAD_ACCESS_LOG", setting)
+    get_settings.cache_clear()
+    given: dict[str, object] = {}
+    monkeypatch.setattr(serving.uvicorn, "run", lambda _app, **kw: given.update(kw))
+    monkeypatch.setattr(serving, "create_app", lambda settings: object())
+    monkeypatch.setattr(serving, "frozen", lambda app: app)  # no gc.freeze of the test process
+    serving.run(get_settings(), host="127.0.0.1", port=8000, workers=1)
+    assert given["access_log"] is expected
+    assert (given["loop"], given["http"]) == ("asyncio", "httptools")
