@@ -1,6 +1,7 @@
 """p50, p99 and requests/s of one cached page under `wrk -c200`, for variants of how the web process runs:
-the event loop and HTTP parser (uvloop + httptools, or asyncio + h11), the start-up heap frozen or not
+the event loop and HTTP parser (asyncio or uvloop, httptools or h11), the start-up heap frozen or not
 (``gc.freeze``, what ``olympiad serve`` does, orchestrator/web/serving.py), and the page cache's age limit.
+Printed per run: requests/s, p50, p99, the slowest request and how many had no answer within 2 s.
 
 Run: .venv/bin/python bench/serve_variants.py --data-dir /tmp/pages-sqlite [--rounds 3] [--duration 10]
      [--path /events/<slug>] [--runs-per-process 1]
@@ -10,9 +11,11 @@ process (the app as ``olympiad serve`` builds it, access log off), the variants 
 times so that the machine's drift hits them alike, and ``--runs-per-process 3`` loads the same process
 several times in a row (docs/caching.md, "The p99 at 200 connections": later runs behave differently).
 The static CSS file of the first variant is loaded too, as the yardstick, and a bare ASGI app on the same
-uvicorn, answering with as many bytes as the page, is the machine's own yardstick: what it cannot do under
-the same load, the application cannot be blamed for. ``--only NAME`` runs only the variants whose name
-contains NAME (e.g. ``--only default --only bare``).
+uvicorn, answering with as many bytes as the page, and nginx (when installed, Debian package nginx-light)
+sending a file of the page's size are the machine's own yardsticks: what they cannot do under the same
+load, the application cannot be blamed for. The server runs on the first half of the CPUs and wrk on the
+others (``--no-pin``: anywhere). ``--only NAME`` runs only the variants whose name contains NAME (e.g.
+``--only default --only bare``).
 """
 
 from __future__ import annotations
@@ -40,12 +43,14 @@ sys.path.insert(0, str(ROOT / "bench"))
 from pages import cpu_split, on_cpus  # noqa: E402
 
 VARIANTS = {
-    "uvloop+httptools, frozen heap (serve's default)": [
+    "uvloop+httptools, frozen heap (serve's default until 2026-12-05)": [
         "--loop", "uvloop", "--http", "httptools", "--freeze",
     ],
     "uvloop+httptools, heap not frozen": ["--loop", "uvloop", "--http", "httptools"],
     "asyncio+h11, frozen heap": ["--loop", "asyncio", "--http", "h11", "--freeze"],
-    "asyncio+httptools, frozen heap": ["--loop", "asyncio", "--http", "httptools", "--freeze"],
+    "asyncio+httptools, frozen heap (serve's default)": [
+        "--loop", "asyncio", "--http", "httptools", "--freeze",
+    ],
     "uvloop+httptools, frozen, age limit 600 s": [
         "--loop", "uvloop", "--http", "httptools", "--freeze", "--max-age", "600",
     ],
