@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -50,6 +49,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import tcp_counters  # noqa: E402
+import wrk_output  # noqa: E402
 from whole_event import create_database, drop_database, start_standin, wait_until_up  # noqa: E402
 
 from orchestrator.config import get_settings  # noqa: E402
@@ -157,9 +157,6 @@ def addresses(base: str) -> list[tuple[str, str]]:
     ]
 
 
-_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
-
-
 def run_wrk(url: str, headers: dict[str, str], args: argparse.Namespace) -> tuple[float, float, str, str]:
     command = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s", "--latency"]
     for name, value in headers.items():
@@ -176,13 +173,11 @@ def run_wrk(url: str, headers: dict[str, str], args: argparse.Namespace) -> tupl
         kernel = tcp_counters.delta(before, tcp_counters.snapshot())
     if args.think_ms:
         command[-1] = f"<delay() returning {args.think_ms}>"
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
-    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
-    p99_ms = float(p99.group(1)) * _UNITS[p99.group(2)] if p99 else float("nan")
+    figures = wrk_output.parse(out)
     shown = [part for part in command if not part.startswith("If-None-Match") and part != "-H"]
-    errors = re.search(r"Socket errors: (.*)", out)
-    note = (f"wrk socket errors: {errors.group(1)}; " if errors else "") + tcp_counters.said(kernel)
-    return rps, p99_ms, " ".join(shown) + " [-H 'If-None-Match: <ETag>'] <url>", note
+    errors = f"wrk socket errors: {figures.errors}; " if figures.errors else ""
+    note = errors + tcp_counters.said(kernel)
+    return figures.rps, figures.p99_ms, " ".join(shown) + " [-H 'If-None-Match: <ETag>'] <url>", note
 
 
 async def _load(url: str, headers: dict[str, str], args: argparse.Namespace) -> tuple[float, float]:

@@ -23,14 +23,12 @@ from __future__ import annotations
 import argparse
 import gc
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import wrk_output  # noqa: E402
 from pages import cpu_split, on_cpus  # noqa: E402
 
 VARIANTS = {
@@ -61,8 +60,8 @@ VARIANTS = {
     # the same CPU): what the machine itself gives under this load.
     "nginx, one worker, a file of the page's size": ["--nginx"],
     # The same bare app with a thread that runs Python for 150 ms every 5 s, as a page cache's age rebuild
-    # does: with uvloop every socket callback takes the GIL back from that thread, with asyncio only the
-    # loop's poll does (docs/caching.md, "The p99 at 200 connections").
+    # does: whether a thread holding the GIL makes the seconds-long tails (it did not: docs/caching.md,
+    # "uvloop and the slowest requests").
     "bare app + busy thread, uvloop": [
         "--loop", "uvloop", "--http", "httptools", "--bare", "--busy-thread",
     ],
@@ -135,25 +134,7 @@ def bare_app(size: int) -> Any:
     return app
 
 
-@dataclass
-class Figures:
-    """What one ``wrk`` run printed."""
-
-    rps: float
-    p50_ms: float
-    p99_ms: float
-    max_ms: float
-    timeouts: int  # requests that had no answer within wrk's 2 s
-
-    def __str__(self) -> str:
-        late = f"  {self.timeouts} over 2 s" if self.timeouts else ""
-        return (
-            f"{self.rps:9,.0f} req/s  p50 {self.p50_ms:6.1f} ms  p99 {self.p99_ms:7.1f} ms  "
-            f"max {self.max_ms:7.1f} ms{late}"
-        )
-
-
-def wrk(url: str, duration: int, cpus: set[int] | None) -> Figures:
+def wrk(url: str, duration: int, cpus: set[int] | None) -> wrk_output.Figures:
     threads = len(cpus) if cpus else 2
     out = subprocess.run(
         ["wrk", f"-t{threads}", "-c200", f"-d{duration}s", "--latency", url],
@@ -162,22 +143,7 @@ def wrk(url: str, duration: int, cpus: set[int] | None) -> Figures:
         check=True,
         preexec_fn=on_cpus(cpus),
     ).stdout
-    units = {"us": 0.001, "ms": 1.0, "s": 1000.0}
-
-    def ms(pattern: str) -> float:
-        found = re.search(pattern + r"\s+([\d.]+)(us|ms|s)\b", out)
-        return float(found.group(1)) * units[found.group(2)] if found else float("nan")
-
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
-    maximum = re.search(r"Latency\s+\S+\s+\S+\s+([\d.]+)(us|ms|s)\b", out)
-    timeouts = re.search(r"timeout (\d+)", out)
-    return Figures(
-        rps=rps,
-        p50_ms=ms("50%"),
-        p99_ms=ms("99%"),
-        max_ms=float(maximum.group(1)) * units[maximum.group(2)] if maximum else float("nan"),
-        timeouts=int(timeouts.group(1)) if timeouts else 0,
-    )
+    return wrk_output.parse(out)
 
 
 def main() -> None:
@@ -203,7 +169,9 @@ def main() -> None:
 
     env = {**os.environ, "OLYMPIAD_DATA_DIR": str(args.data_dir), "OLYMPIAD_TASK_MODE": "eager"}
     load = os.getloadavg()[0]
-    placed = f"server on CPUs {sorted(server_cpus or ())}, wrk on CPUs {sorted(load_cpus or ())}"
+    placed = "not pinned"
+    if server_cpus and load_cpus:
+        placed = f"server on CPUs {sorted(server_cpus)}, wrk on CPUs {sorted(load_cpus)}"
     threads = len(load_cpus) if load_cpus else 2
     print(
         f"{time.strftime('%Y-%m-%d %H:%M')}, load average {load:.2f}, "

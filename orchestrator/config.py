@@ -82,8 +82,8 @@ class Settings(BaseSettings):
     eager_scheduler: bool = False
     eager_scheduler_s: float = 30.0
     # `olympiad serve` logs a line per request (secret parts of paths redacted, docs/security.md). Behind a
-    # reverse proxy that logs requests itself it can be turned off: at saturation it costs about a third of
-    # the cached pages served per second (docs/caching.md).
+    # reverse proxy that logs requests itself it can be turned off: at saturation it costs about 40 % of the
+    # cached pages served per second (docs/caching.md).
     access_log: bool = True
 
     # The play-off without staff (docs/playoff.md, "Running by itself"). Captains' forms stay optional.
