@@ -17,6 +17,9 @@ _FIELDS = {
     "timeouts": ("netstat", "TcpExt", "TCPTimeouts"),
     "backlog_drops": ("netstat", "TcpExt", "TCPBacklogDrop"),
     "listen_drops": ("netstat", "TcpExt", "ListenDrops"),
+    # a probe sent when an answer's acknowledgement is late; a DSACK back says it was a duplicate (not lost)
+    "loss_probes": ("netstat", "TcpExt", "TCPLossProbes"),
+    "dsack_received": ("netstat", "TcpExt", "TCPDSACKRecv"),
 }
 
 
