@@ -86,38 +86,48 @@ DOCS_CSP = (
 )
 
 
+def _encoded(*headers: tuple[str, str]) -> tuple[tuple[bytes, bytes], ...]:
+    return tuple((name.encode(), value.encode()) for name, value in headers)
+
+
+_ALWAYS = _encoded(
+    ("x-content-type-options", "nosniff"),
+    ("x-frame-options", "DENY"),
+    ("referrer-policy", "same-origin"),
+    ("permissions-policy", "camera=(), microphone=(), geolocation=(), payment=()"),
+    ("cross-origin-opener-policy", "same-origin"),
+)
+_CSP = _encoded(("content-security-policy", CSP))
+_DOCS_CSP = _encoded(("content-security-policy", DOCS_CSP))
+_NO_STORE = _encoded(("cache-control", "private, no-store"))
+_HSTS = _encoded(("strict-transport-security", "max-age=31536000; includeSubDomains"))
+
+
 class SecurityHeaders:
-    """Pure ASGI middleware (safe for streamed SSE responses) adding the security headers."""
+    """Pure ASGI middleware (safe for streamed SSE responses) adding the security headers that the answer
+    does not set itself."""
 
     def __init__(self, app: ASGIApp, *, hsts: bool) -> None:
         self.app = app
         self.hsts = hsts
 
+    def headers_for(self, path: str) -> tuple[tuple[bytes, bytes], ...]:
+        added = _ALWAYS + (_DOCS_CSP if path == API_DOCS else _CSP)
+        if not path.startswith("/static/"):  # public pages say otherwise (web/caching.py)
+            added += _NO_STORE
+        return added + _HSTS if self.hsts else added
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        path: str = scope.get("path", "")
+        added = self.headers_for(scope.get("path", ""))
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 present = {name.lower() for name, _ in headers}
-
-                def add(name: str, value: str) -> None:
-                    if name.encode() not in present:
-                        headers.append((name.encode(), value.encode()))
-
-                add("x-content-type-options", "nosniff")
-                add("x-frame-options", "DENY")
-                add("referrer-policy", "same-origin")
-                add("permissions-policy", "camera=(), microphone=(), geolocation=(), payment=()")
-                add("cross-origin-opener-policy", "same-origin")
-                add("content-security-policy", DOCS_CSP if path == API_DOCS else CSP)
-                if not path.startswith("/static/"):  # public pages say otherwise (web/caching.py)
-                    add("cache-control", "private, no-store")
-                if self.hsts:
-                    add("strict-transport-security", "max-age=31536000; includeSubDomains")
+                headers.extend(header for header in added if header[0] not in present)
                 message["headers"] = headers
             await send(message)
 
@@ -258,7 +268,8 @@ _ROUTERS = (
 
 
 def _add_middleware(app: FastAPI, settings: Settings) -> None:
-    """The signed session cookie, the public page cache, the security headers and the body size limit."""
+    """The signed session cookie, the reader's language, the security headers and the body size limit (the
+    public page cache is in front of them all: ``OlympiadApp``)."""
     https = settings.public_base_url.startswith("https://")
     app.add_middleware(
         SessionMiddleware,
@@ -269,10 +280,26 @@ def _add_middleware(app: FastAPI, settings: Settings) -> None:
         https_only=https,
     )
     app.add_middleware(i18n.RequestLanguage)  # inside the cache: only a request that reaches a route needs it
-    # Outside the session: a page served from the cache never opens one; inside the security headers.
-    app.add_middleware(PageCacheMiddleware, store=app.state.page_cache, session_cookie=SESSION_COOKIE)
     app.add_middleware(SecurityHeaders, hsts=https)
     app.add_middleware(BodySizeLimit)
+
+
+class OlympiadApp(FastAPI):
+    """The FastAPI application with the public page cache (web/page_cache.py) in front of everything: a page
+    kept there is answered before FastAPI and the middleware run (the security headers were kept with it),
+    so a cached page costs the server a few microseconds of Python. A request the cache does not answer
+    goes through FastAPI as usual, and an anonymous page built then is kept with all its headers."""
+
+    front: ASGIApp | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.front is None:
+            await super().__call__(scope, receive, send)
+        else:
+            await self.front(scope, receive, send)
+
+    def put_cache_in_front(self, store: PageCache) -> None:
+        self.front = PageCacheMiddleware(super().__call__, store=store, session_cookie=SESSION_COOKIE)
 
 
 def healthz(request: Request) -> JSONResponse:
@@ -287,7 +314,7 @@ def healthz(request: Request) -> JSONResponse:
     return JSONResponse(body, status_code=200 if ok else 503)
 
 
-def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> FastAPI:
+def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> OlympiadApp:
     """Build the web application for ``settings`` (default: the environment's)."""
     settings = settings or get_settings()
     session_factory = get_session_factory(settings)
@@ -307,7 +334,7 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
         if listener is not None:
             listener.stop()
 
-    app = FastAPI(
+    app = OlympiadApp(
         title="Olympiad orchestrator",
         version="0.1.0",
         openapi_url=API_SCHEMA,
@@ -329,6 +356,7 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
     app.state.templates.env.filters["value_text"] = domain_text.value_text  # a stored status or kind
 
     _add_middleware(app, settings)
+    app.put_cache_in_front(app.state.page_cache)
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(RequestValidationError, _validation_error)

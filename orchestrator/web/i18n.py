@@ -11,6 +11,8 @@ docs/translations.md tells how to add a language.
 
 from __future__ import annotations
 
+import functools
+
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -69,7 +71,23 @@ def choose(cookie: str | None, accept_language: str | None) -> str:
 
 
 def from_accept_language(header: str) -> str:
-    """RFC 9110 12.5.4: the known language with the highest ``q`` (first listed on a tie; ``q=0`` never)."""
+    """RFC 9110 12.5.4: the known language with the highest ``q`` (first listed on a tie; ``q=0`` never).
+    Browsers send a handful of distinct headers: the short ones are parsed once (every page served from the
+    cache asks, web/page_cache.py)."""
+    if len(header) <= _REMEMBERED_HEADER_CHARS:
+        return _remembered(header)
+    return _parse_accept_language(header)
+
+
+_REMEMBERED_HEADER_CHARS = 200
+
+
+@functools.lru_cache(maxsize=512)
+def _remembered(header: str) -> str:
+    return _parse_accept_language(header)
+
+
+def _parse_accept_language(header: str) -> str:
     best, best_q = DEFAULT, 0.0
     for part in header.split(","):
         tag, _, params = part.strip().partition(";")

@@ -170,33 +170,47 @@ def _header(headers: Iterable[tuple[bytes, bytes]], name: bytes) -> bytes | None
     return None
 
 
-def _has_cookie(scope: Scope, cookie: str) -> bool:
-    return _cookie(scope, cookie) is not None
+# The request headers the cache looks at; the server gives header names in lower case (ASGI).
+_LOOKED_AT = frozenset(
+    (b"host", b"cookie", b"authorization", b"accept", b"accept-language", b"if-none-match")
+)
 
 
-def _key(scope: Scope) -> Key:
-    host = _header(scope.get("headers", []), b"host") or b""
+def _looked_at(scope: Scope) -> dict[bytes, bytes]:
+    """The headers of ``_LOOKED_AT`` in one pass over the request's (every page served from the cache reads
+    them): a repeated header's first value, except cookies, which are joined."""
+    found: dict[bytes, bytes] = {}
+    for name, value in scope.get("headers", ()):
+        if name in _LOOKED_AT:
+            if name == b"cookie" and name in found:
+                found[name] += b"; " + value
+            else:
+                found.setdefault(name, value)
+    return found
+
+
+def _key(scope: Scope, heads: dict[bytes, bytes]) -> Key:
     query = scope.get("query_string", b"")
     # The pages are in the reader's language; the API's JSON is the same for everyone.
     api = scope["path"].startswith("/api/")
-    lang = (
-        "" if api else i18n.choose(_cookie(scope, i18n.LANG_COOKIE), _text_header(scope, b"accept-language"))
-    )
-    return (scope.get("scheme", "http"), host.decode("latin-1"), scope["path"], query.decode("latin-1"), lang)
+    lang = ""
+    if not api:
+        accept_language = heads.get(b"accept-language")
+        lang = i18n.choose(
+            _cookie(heads, i18n.LANG_COOKIE), accept_language.decode("latin-1") if accept_language else None
+        )
+    host = heads.get(b"host", b"").decode("latin-1")
+    return (scope.get("scheme", "http"), host, scope["path"], query.decode("latin-1"), lang)
 
 
-def _text_header(scope: Scope, name: bytes) -> str | None:
-    value = _header(scope.get("headers", []), name)
-    return value.decode("latin-1") if value is not None else None
-
-
-def _cookie(scope: Scope, cookie: str) -> str | None:
+def _cookie(heads: dict[bytes, bytes], cookie: str) -> str | None:
+    cookies = heads.get(b"cookie")
+    if cookies is None:
+        return None
     prefix = cookie.encode() + b"="
-    for key, value in scope.get("headers", []):
-        if key == b"cookie":
-            for part in value.split(b";"):
-                if part.strip().startswith(prefix):
-                    return part.strip()[len(prefix) :].decode("latin-1")
+    for part in cookies.split(b";"):
+        if part.strip().startswith(prefix):
+            return part.strip()[len(prefix) :].decode("latin-1")
     return None
 
 
@@ -264,20 +278,22 @@ class PageCacheMiddleware:
         self.session_cookie = session_cookie
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "GET":
+            await self.app(scope, receive, send)
+            return
+        heads = _looked_at(scope)
         if (
-            scope["type"] != "http"
-            or scope["method"] != "GET"
-            or scope["path"].startswith("/static/")  # files answer If-None-Match themselves
-            or _has_cookie(scope, self.session_cookie)
-            or _header(scope.get("headers", []), b"authorization") is not None
+            scope["path"].startswith("/static/")  # files answer If-None-Match themselves
+            or _cookie(heads, self.session_cookie) is not None
+            or b"authorization" in heads
             # A live stream (EventSource sends this) is never kept, and a second subscriber to the same
             # address must not wait for the first one's stream to end as for a page being built.
-            or b"text/event-stream" in (_header(scope.get("headers", []), b"accept") or b"")
+            or b"text/event-stream" in heads.get(b"accept", b"")
         ):
             await self.app(scope, receive, send)
             return
-        key = _key(scope)
-        raw = _header(scope.get("headers", []), b"if-none-match")
+        key = _key(scope, heads)
+        raw = heads.get(b"if-none-match")
         if_none_match = raw.decode("latin-1") if raw is not None else None
         entry = self.store.fresh(key)
         building = self.store.inflight.get(key)

@@ -76,6 +76,27 @@ def test_a_result_entered_through_the_service_is_shown_on_the_next_get(
     assert "6–0" in client.get(f"/events/{seeded.slug}/matches/{match_id}").text
 
 
+SECURITY = ("x-frame-options", "x-content-type-options", "content-security-policy", "referrer-policy")
+
+
+def test_a_page_served_from_the_cache_carries_the_security_headers_and_no_cookie(
+    app: FastAPI, client: TestClient, seeded: SeededPool
+) -> None:
+    """The cache answers in front of the middleware (web/app.py ``OlympiadApp``): the headers that the
+    security middleware added when the page was built are kept with it, on the 200 and on the 304."""
+    cache = cache_of(app)
+    built = client.get(seeded.pool_path)
+    kept = client.get(seeded.pool_path)
+    revalidated = client.get(seeded.pool_path, headers={"If-None-Match": built.headers["etag"]})
+    assert cache.builds == 1 and cache.hits == 2
+    for answer in (built, kept, revalidated):
+        assert all(answer.headers.get(name) for name in SECURITY), answer.headers
+        assert answer.headers["cache-control"].startswith("public")
+        assert "set-cookie" not in answer.headers
+    assert revalidated.status_code == 304 and kept.headers["x-frame-options"] == "DENY"
+    assert kept.headers["content-security-policy"] == built.headers["content-security-policy"]
+
+
 def test_if_none_match_with_the_current_etag_is_answered_304_without_building(
     app: FastAPI, client: TestClient, seeded: SeededPool
 ) -> None:
