@@ -56,6 +56,8 @@ VARIANTS = {
     # The machine's yardstick: a bare ASGI app answering every request with bytes of the page's size, on the
     # same uvicorn. What it cannot do under the same wrk, the application cannot be blamed for.
     "bare ASGI app, same server and body size": ["--loop", "uvloop", "--http", "httptools", "--bare"],
+    # The same on serve's loop: the most one process of `olympiad serve` could give without the application.
+    "bare ASGI app, asyncio+httptools": ["--loop", "asyncio", "--http", "httptools", "--bare"],
     # A server written in C doing nothing but send a file of the page's size (nginx, one worker process on
     # the same CPU): what the machine itself gives under this load.
     "nginx, one worker, a file of the page's size": ["--nginx"],
