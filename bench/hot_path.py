@@ -29,6 +29,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from serve_variants import bare_app  # noqa: E402 (the same yardstick as under load)
 
 ASGI = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
 
@@ -69,15 +72,6 @@ async def per_call_us(app: ASGI, path: str, count: int) -> tuple[float, int, int
     return elapsed / count * 1e6, answer[0]["status"], len(answer[-1].get("body", b""))
 
 
-def bare_app(body: bytes) -> ASGI:
-    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        headers = [(b"content-type", b"text/html; charset=utf-8"), (b"content-length", b"%d" % len(body))]
-        await send({"type": "http.response.start", "status": 200, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
-
-    return app
-
-
 async def cached_page(data_dir: Path, path: str | None, count: int) -> None:
     os.environ["OLYMPIAD_DATA_DIR"] = str(data_dir)
     os.environ.setdefault("OLYMPIAD_STANDIN_ADMIN_TOKEN", "bench-hot-path")
@@ -95,7 +89,7 @@ async def cached_page(data_dir: Path, path: str | None, count: int) -> None:
         builds = app.state.page_cache.builds
         await per_call_us(app, path, count // 10)  # warm-up
         page_us, _, _ = await per_call_us(app, path, count)
-        bare_us, _, _ = await per_call_us(bare_app(b"x" * size), path, count)
+        bare_us, _, _ = await per_call_us(bare_app(size), path, count)
         rebuilt = app.state.page_cache.builds - builds
     print(f"cached page {path} ({size:,} bytes), {count:,} calls, {rebuilt} rebuilt by age meanwhile")
     print(f"  page from the cache   {page_us:6.1f} us per request")

@@ -70,6 +70,11 @@ def choose(cookie: str | None, accept_language: str | None) -> str:
     return from_accept_language(accept_language or "")
 
 
+# Accept-Language headers up to this length are remembered (``_remembered``); longer ones are parsed
+# each time.
+_REMEMBERED_HEADER_CHARS = 200
+
+
 def from_accept_language(header: str) -> str:
     """RFC 9110 12.5.4: the known language with the highest ``q`` (first listed on a tie; ``q=0`` never).
     Browsers send a handful of distinct headers: the short ones are parsed once (every page served from the
@@ -77,9 +82,6 @@ def from_accept_language(header: str) -> str:
     if len(header) <= _REMEMBERED_HEADER_CHARS:
         return _remembered(header)
     return _parse_accept_language(header)
-
-
-_REMEMBERED_HEADER_CHARS = 200
 
 
 @functools.lru_cache(maxsize=512)
