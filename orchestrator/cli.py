@@ -379,8 +379,8 @@ def create_user_command(
     from orchestrator.adapters.uow import UnitOfWork
     from orchestrator.config import get_settings
     from orchestrator.db import init_db
+    from orchestrator.errors import ValidationFailed
     from orchestrator.services.accounts.users import create_user
-    from orchestrator.services.errors import ValidationFailed
 
     secret = (
         password
@@ -440,7 +440,7 @@ def chesscom_import(
     from orchestrator.adapters.uow import UnitOfWork
     from orchestrator.config import get_settings
     from orchestrator.db import init_db
-    from orchestrator.services.errors import ServiceError, ValidationFailed
+    from orchestrator.errors import ServiceError, ValidationFailed
     from orchestrator.services.gameserver.chesscom_import import import_chesscom_results
 
     if (team_match is None) == (since is None and until is None):
@@ -641,8 +641,8 @@ def export_event_command(
     from orchestrator.adapters.uow import UnitOfWork
     from orchestrator.config import get_settings
     from orchestrator.db import init_db
+    from orchestrator.errors import ServiceError
     from orchestrator.services.backup.event_backup import export_event
-    from orchestrator.services.errors import ServiceError
 
     settings = get_settings()
     init_db(settings)
@@ -666,8 +666,8 @@ def import_event_command(archive: Annotated[Path, typer.Argument(help="archive f
     from orchestrator.adapters.uow import UnitOfWork
     from orchestrator.config import get_settings
     from orchestrator.db import init_db
+    from orchestrator.errors import ServiceError, ValidationFailed
     from orchestrator.services.backup.event_backup import import_event
-    from orchestrator.services.errors import ServiceError, ValidationFailed
 
     settings = get_settings()
     init_db(settings)

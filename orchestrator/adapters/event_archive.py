@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from orchestrator.services.errors import ValidationFailed
+from orchestrator.errors import ValidationFailed
 
 FORMAT = "olympiad-event-archive"
 FORMAT_VERSION = 1

@@ -47,7 +47,7 @@ from orchestrator.adapters import tables as _schema  # every table class registe
 from orchestrator.adapters.event_archive import TableDump
 from orchestrator.adapters.tables import STAFF_ROLES
 from orchestrator.db import alembic_config, metadata
-from orchestrator.services.errors import ValidationFailed
+from orchestrator.errors import ValidationFailed
 
 EVENT_TABLE = _schema.Event.__tablename__
 

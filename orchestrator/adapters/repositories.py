@@ -36,7 +36,7 @@ from orchestrator.adapters.tables import (
     User,
 )
 from orchestrator.db import utcnow
-from orchestrator.services.errors import CurrentValue, NotFound, StaleEdit
+from orchestrator.errors import CurrentValue, NotFound, StaleEdit
 
 ModelT = TypeVar("ModelT", bound=SQLModel)
 

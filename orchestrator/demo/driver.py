@@ -70,13 +70,13 @@ from orchestrator.demo.swiss import SwissDesk
 from orchestrator.domain.event import EventDefinition, Qualifiers
 from orchestrator.domain.swiss import SwissPairer
 from orchestrator.domain.swiss.c046 import C046Pairer
+from orchestrator.errors import ServiceError
 from orchestrator.eventfile import parse_event
 from orchestrator.jobs import dispatch, runtime
 from orchestrator.jobs.bodies import PERIODIC
 from orchestrator.ports import free_port
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.definitions import definition_of
-from orchestrator.services.errors import ServiceError
 from orchestrator.services.playoff.read import BracketView, DuelInfo, bracket_view
 from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE
 from orchestrator.services.setup import event_setup, pool_draft, stage_start

@@ -37,7 +37,7 @@ from orchestrator.adapters.tables import DuelStatus, RoundStatus, StageStatus
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.domain.knockout import ArmageddonPhase
-from orchestrator.services.errors import ServiceError
+from orchestrator.errors import ServiceError
 from orchestrator.services.gameserver.gameserver import advance_stage
 from orchestrator.services.playoff.armageddon import (
     apply_default_colour,

@@ -13,7 +13,7 @@ from typing import Protocol
 from orchestrator.adapters.tables import AuditLog, Board, ResultSource
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.scoring import GameResult
-from orchestrator.services.errors import CurrentValue, StaleEdit
+from orchestrator.errors import CurrentValue, StaleEdit
 
 
 class ScoredBoard(Protocol):

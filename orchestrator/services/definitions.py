@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from orchestrator.adapters.tables import Event
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.event import EventDefinition
+from orchestrator.errors import Conflict
 from orchestrator.eventfile import EventDefinitionError, Problem, parse_event
-from orchestrator.services.errors import Conflict
 from orchestrator.translation import gettext as _
 
 log = logging.getLogger(__name__)

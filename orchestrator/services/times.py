@@ -12,7 +12,7 @@ from datetime import UTC, datetime, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from orchestrator import translation
-from orchestrator.services.errors import ValidationFailed
+from orchestrator.errors import ValidationFailed
 from orchestrator.translation import gettext as _
 
 LOCAL_INPUT = "%Y-%m-%dT%H:%M"  # what <input type="datetime-local"> sends and shows

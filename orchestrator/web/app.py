@@ -27,10 +27,10 @@ from orchestrator.adapters.mailer import mailer_for
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings, get_settings, secret_key_of
 from orchestrator.db import REPO_ROOT, get_session_factory, init_db, is_sqlite
+from orchestrator.errors import NotAuthenticated, ServiceError, StaleEdit, ValidationFailed
 from orchestrator.jobs import bodies, runtime
 from orchestrator.jobs.scheduler import EagerScheduler
 from orchestrator.services import live_redis
-from orchestrator.services.errors import NotAuthenticated, ServiceError, StaleEdit, ValidationFailed
 from orchestrator.web import (
     domain_text,
     i18n,

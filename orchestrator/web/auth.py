@@ -25,8 +25,8 @@ from starlette.requests import Request
 from starlette.routing import Mount
 
 from orchestrator.adapters.tables import STAFF_ROLES, Role
+from orchestrator.errors import Forbidden, NotAuthenticated
 from orchestrator.services.accounts.users import AuthUser, load_session_user
-from orchestrator.services.errors import Forbidden, NotAuthenticated
 from orchestrator.web.csrf import rotate_csrf_token, verify_csrf
 from orchestrator.web.i18n import N_
 

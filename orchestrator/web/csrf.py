@@ -13,7 +13,7 @@ import secrets
 
 from starlette.requests import Request
 
-from orchestrator.services.errors import Forbidden
+from orchestrator.errors import Forbidden
 
 SESSION_KEY = "csrf"
 FORM_FIELD = "csrf_token"

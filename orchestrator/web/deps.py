@@ -11,7 +11,7 @@ from starlette.responses import PlainTextResponse, Response
 
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
-from orchestrator.services.errors import CurrentValue
+from orchestrator.errors import CurrentValue
 from orchestrator.web import i18n
 from orchestrator.web.timefmt import page_zone, page_zone_of
 

@@ -15,8 +15,8 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 from orchestrator.adapters.tables import Stage
 from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.errors import NotFound
 from orchestrator.services.accounts.users import AuthUser
-from orchestrator.services.errors import NotFound
 from orchestrator.services.results import appeals as appeal_service
 from orchestrator.services.results import exports
 from orchestrator.services.results import fairplay as fairplay_service

@@ -15,8 +15,8 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from orchestrator.adapters.tables import Role
+from orchestrator.errors import NotFound
 from orchestrator.services.accounts.users import AuthUser
-from orchestrator.services.errors import NotFound
 from orchestrator.services.results import lot_steps
 from orchestrator.services.setup import draws, event_setup, pool_draft, stage_start
 from orchestrator.services.teams import rosters

@@ -9,9 +9,9 @@ from pydantic import BaseModel, Field
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from orchestrator.adapters.tables import Role
+from orchestrator.errors import LoginThrottled, ValidationFailed
 from orchestrator.services.accounts import users as user_service
 from orchestrator.services.accounts.users import AuthUser
-from orchestrator.services.errors import LoginThrottled, ValidationFailed
 from orchestrator.translation import gettext as _
 from orchestrator.web.auth import (
     PUBLIC,

@@ -12,9 +12,9 @@ from fastapi import APIRouter, Form, Request
 from starlette.responses import RedirectResponse, Response
 
 from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.errors import StaleEdit, ValidationFailed
 from orchestrator.services import times
 from orchestrator.services.accounts.users import AuthUser
-from orchestrator.services.errors import StaleEdit, ValidationFailed
 from orchestrator.services.notify.preferences import set_user_email
 from orchestrator.services.playoff import armageddon, forms
 from orchestrator.services.read.dashboard import timezone_of

@@ -18,9 +18,9 @@ from starlette.responses import Response
 from orchestrator.adapters.chesscom import ChessComClient
 from orchestrator.adapters.tables import Round
 from orchestrator.config import CHESSCOM_PLACEHOLDER_AGENT
+from orchestrator.errors import ServiceError, ValidationFailed
 from orchestrator.services import times
 from orchestrator.services.accounts.users import AuthUser
-from orchestrator.services.errors import ServiceError, ValidationFailed
 from orchestrator.services.gameserver import chesscom_import as service
 from orchestrator.services.read.dashboard import timezone_of
 from orchestrator.services.results import results as result_service

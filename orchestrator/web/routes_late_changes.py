@@ -14,8 +14,8 @@ from pydantic import BaseModel, Field
 from starlette.responses import RedirectResponse, Response
 
 from orchestrator.adapters.tables import Stage
+from orchestrator.errors import NotFound
 from orchestrator.services.accounts.users import AuthUser
-from orchestrator.services.errors import NotFound
 from orchestrator.services.results import late_changes
 from orchestrator.translation import gettext as _
 from orchestrator.web.auth import require_staff

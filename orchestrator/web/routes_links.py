@@ -17,8 +17,8 @@ from fastapi.responses import RedirectResponse, Response
 
 from orchestrator.adapters.tables import Event, Player, Team
 from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.errors import NotFound, StaleEdit, ValidationFailed
 from orchestrator.services.accounts.users import AuthUser
-from orchestrator.services.errors import NotFound, StaleEdit, ValidationFailed
 from orchestrator.services.gameserver import player_links
 from orchestrator.services.notify import preferences
 from orchestrator.translation import gettext as _

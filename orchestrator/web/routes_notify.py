@@ -11,8 +11,8 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from starlette.responses import RedirectResponse, Response
 
+from orchestrator.errors import ValidationFailed
 from orchestrator.services.accounts.users import AuthUser
-from orchestrator.services.errors import ValidationFailed
 from orchestrator.services.notify import calendar, outbox, preferences
 from orchestrator.services.notify.kinds import CAPTAIN_KINDS
 from orchestrator.translation import gettext as _

@@ -11,8 +11,8 @@ from typing import Literal
 from fastapi import APIRouter, Form, Request
 from starlette.responses import RedirectResponse, Response
 
+from orchestrator.errors import NotFound, ValidationFailed
 from orchestrator.services.accounts.users import AuthUser
-from orchestrator.services.errors import NotFound, ValidationFailed
 from orchestrator.services.playoff import (
     armageddon,
     armageddon_game,

@@ -16,8 +16,8 @@ from starlette.datastructures import FormData
 from starlette.responses import RedirectResponse, Response
 
 from orchestrator.adapters.tables import Round, Stage
+from orchestrator.errors import Conflict, ServiceError, ValidationFailed
 from orchestrator.services.accounts.users import AuthUser
-from orchestrator.services.errors import Conflict, ServiceError, ValidationFailed
 from orchestrator.services.read import staff
 from orchestrator.services.results import appeals as appeal_service
 from orchestrator.services.results import exports

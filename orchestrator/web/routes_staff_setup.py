@@ -14,8 +14,8 @@ from fastapi import APIRouter, File, Form, Request, UploadFile
 from starlette.responses import RedirectResponse, Response
 
 from orchestrator.adapters.tables import Role
+from orchestrator.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services.accounts.users import AuthUser
-from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services.read import staff
 from orchestrator.services.results import lot_steps
 from orchestrator.services.setup import draws, event_setup, pool_draft, stage_start

@@ -17,8 +17,8 @@ from starlette.responses import RedirectResponse, Response
 
 from orchestrator.adapters.tables import Role
 from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.errors import ServiceError, ValidationFailed
 from orchestrator.services.accounts.users import AuthUser
-from orchestrator.services.errors import ServiceError, ValidationFailed
 from orchestrator.services.setup import stage_start
 from orchestrator.services.swiss import desk, entries, rounds
 from orchestrator.translation import gettext as _

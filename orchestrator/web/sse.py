@@ -16,8 +16,8 @@ from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from sse_starlette.sse import EventSourceResponse
 
+from orchestrator.errors import NotFound, ValidationFailed
 from orchestrator.services import live
-from orchestrator.services.errors import NotFound, ValidationFailed
 from orchestrator.translation import gettext as _
 from orchestrator.web.auth import allow_public
 

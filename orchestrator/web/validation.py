@@ -33,7 +33,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from orchestrator.domain.names import text_problem
-from orchestrator.services.errors import NotFound, ValidationFailed
+from orchestrator.errors import NotFound, ValidationFailed
 from orchestrator.translation import gettext as _
 from orchestrator.web.i18n import N_
 

@@ -18,8 +18,8 @@ from orchestrator.adapters.tables import Team
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import init_db, make_engine, make_session_factory
+from orchestrator.errors import ValidationFailed
 from orchestrator.services.backup.event_backup import export_event, import_event
-from orchestrator.services.errors import ValidationFailed
 from orchestrator.services.playoff.armageddon import reveal_armageddon_lot
 from orchestrator.web.app import create_app
 from tests.integration.conftest import _require_postgres, create_database, drop_database

@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 from orchestrator.adapters.tables import Board, Role
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
+from orchestrator.errors import StaleEdit
 from orchestrator.services.accounts.users import create_user
-from orchestrator.services.errors import StaleEdit
 from orchestrator.services.results import results
 from orchestrator.web.app import create_app
 from tests.unit.test_results_fixtures import build_pool

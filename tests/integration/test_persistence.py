@@ -31,8 +31,8 @@ from orchestrator.adapters.tables import (
 )
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.db import alembic_config, init_db, make_engine, make_session_factory, metadata
+from orchestrator.errors import StaleEdit
 from orchestrator.services.boards import update_boards_or_stale
-from orchestrator.services.errors import StaleEdit
 from tests.support.factories import add_match
 
 pytestmark = pytest.mark.integration

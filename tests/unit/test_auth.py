@@ -11,8 +11,8 @@ from orchestrator.adapters.tables import Event, Role, Team, User
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import utcnow
+from orchestrator.errors import Conflict, LoginRefused, LoginThrottled, NotFound, ValidationFailed
 from orchestrator.services.accounts import users
-from orchestrator.services.errors import Conflict, LoginRefused, LoginThrottled, NotFound, ValidationFailed
 from orchestrator.services.teams.captains import create_captain_invitation
 from tests.support.factories import make_event
 

@@ -20,8 +20,8 @@ from orchestrator.adapters.tables import Role, User
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import utcnow
+from orchestrator.errors import Forbidden, LoginThrottled, ValidationFailed
 from orchestrator.services.accounts import users
-from orchestrator.services.errors import Forbidden, LoginThrottled, ValidationFailed
 from orchestrator.services.gameserver import player_links
 from orchestrator.services.teams.captains import captain_home, create_captain_invitation
 from orchestrator.web.app import SESSION_COOKIE, RedactInvitationTokens, create_app

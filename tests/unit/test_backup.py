@@ -26,9 +26,9 @@ from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.cli import app as cli_app
 from orchestrator.config import Settings, get_settings
 from orchestrator.db import dispose_engines, init_db, make_engine, make_session_factory, metadata
+from orchestrator.errors import ValidationFailed
 from orchestrator.services.accounts.users import accept_invitation
 from orchestrator.services.backup.event_backup import export_event, import_event
-from orchestrator.services.errors import ValidationFailed
 from orchestrator.services.playoff.armageddon import reveal_armageddon_lot
 from orchestrator.web.app import create_app
 from tests.support.backup import (

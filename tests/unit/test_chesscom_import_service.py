@@ -14,7 +14,7 @@ from pydantic import SecretStr
 from orchestrator.adapters.tables import Match, Player, Stage, StageStatus
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
-from orchestrator.services.errors import Conflict, ValidationFailed
+from orchestrator.errors import Conflict, ValidationFailed
 from orchestrator.services.gameserver.chesscom_import import (
     ChessComUnavailable,
     ImportSummary,

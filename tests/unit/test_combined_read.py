@@ -22,8 +22,8 @@ from orchestrator.domain.scoring import GameResult, MatchRecord, match_game_poin
 from orchestrator.domain.section_results import section_places
 from orchestrator.domain.standings import compute_standings
 from orchestrator.domain.tiebreaks import PRESETS
+from orchestrator.errors import NotFound
 from orchestrator.eventfile import parse_event
-from orchestrator.services.errors import NotFound
 from orchestrator.services.read import combined
 from orchestrator.services.results import standings as standings_service
 from tests.support.combined import enter_scores, sections_event, start_sections

@@ -16,6 +16,7 @@ from orchestrator.adapters.tables import Event
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import init_db, make_engine, make_session_factory
+from orchestrator.errors import Conflict
 from orchestrator.services import definitions
 from orchestrator.services.definitions import (
     DefinitionUnavailable,
@@ -23,7 +24,6 @@ from orchestrator.services.definitions import (
     definition_of,
     event_definition,
 )
-from orchestrator.services.errors import Conflict
 from orchestrator.web.app import create_app
 from tests.support.factories import SMALL_EVENT, make_event
 from tests.unit.test_views import seed_small_pool

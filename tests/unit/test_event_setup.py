@@ -12,7 +12,7 @@ from orchestrator.adapters.tables import AuditLog, Board, Event, Lot, Match, Rou
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.domain import lots
 from orchestrator.domain.round_robin import berger_table
-from orchestrator.services.errors import Conflict, ValidationFailed
+from orchestrator.errors import Conflict, ValidationFailed
 from orchestrator.services.setup import event_setup, pool_draft, stage_start
 from tests.support.factories import (
     SMALL_EVENT,

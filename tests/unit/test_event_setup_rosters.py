@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
-from orchestrator.services.errors import ValidationFailed
+from orchestrator.errors import ValidationFailed
 from orchestrator.services.teams.rosters import import_rosters
 from tests.support.factories import make_event, running_stage
 

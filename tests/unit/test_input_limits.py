@@ -19,9 +19,9 @@ from orchestrator.domain.round_robin import is_complete_round_robin
 from orchestrator.domain.scoring import MatchRecord
 from orchestrator.domain.tiebreaks import TieBreakError
 from orchestrator.domain.trf import MAX_TRF_TEAMS, write_trf
+from orchestrator.errors import ValidationFailed
 from orchestrator.eventfile import EventDefinitionError, parse_event
 from orchestrator.services.accounts.users import create_user
-from orchestrator.services.errors import ValidationFailed
 from orchestrator.services.results import exports
 from orchestrator.services.setup.draws import commit_lot
 from orchestrator.services.teams.rosters import import_rosters

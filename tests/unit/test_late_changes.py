@@ -12,7 +12,7 @@ import pytest
 from orchestrator.adapters.tables import Match, Stage
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.db import utcnow
-from orchestrator.services.errors import Conflict, ValidationFailed
+from orchestrator.errors import Conflict, ValidationFailed
 from orchestrator.services.playoff.commands import build_bracket
 from orchestrator.services.results import fairplay, late_changes, results
 from orchestrator.services.results import standings as standings_service

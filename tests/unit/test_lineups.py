@@ -12,8 +12,8 @@ from orchestrator.adapters.repo_gameserver import RoundBoard
 from orchestrator.adapters.tables import Match, Player, Role, Round
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.db import utcnow
+from orchestrator.errors import Conflict, StaleEdit, ValidationFailed
 from orchestrator.services.accounts.users import AuthUser
-from orchestrator.services.errors import Conflict, StaleEdit, ValidationFailed
 from orchestrator.services.teams import lineups
 from tests.support.playoff import PlayoffSetup, duel_match, playoff_with_bracket
 

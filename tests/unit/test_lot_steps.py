@@ -17,8 +17,8 @@ from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
 from orchestrator.domain import lots as lot_rules
+from orchestrator.errors import Conflict
 from orchestrator.services.accounts.users import create_user
-from orchestrator.services.errors import Conflict
 from orchestrator.services.gameserver import gameserver
 from orchestrator.services.read import staff
 from orchestrator.services.read import standings as read_standings

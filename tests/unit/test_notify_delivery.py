@@ -16,7 +16,7 @@ from orchestrator.adapters.mailer import FolderMailer, MailPermanent, MailTempor
 from orchestrator.adapters.tables import AuditLog, Outbox
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
-from orchestrator.services.errors import Conflict
+from orchestrator.errors import Conflict
 from orchestrator.services.notify.kinds import Kind
 from orchestrator.services.notify.outbox import deliver, queue_mail, retry_delay, retry_failed
 

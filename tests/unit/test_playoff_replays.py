@@ -13,8 +13,8 @@ from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.db import utcnow
 from orchestrator.domain import lots as domain_lots
 from orchestrator.domain.knockout import ArmageddonPhase
+from orchestrator.errors import Conflict
 from orchestrator.services.accounts.users import AuthUser
-from orchestrator.services.errors import Conflict
 from orchestrator.services.playoff.armageddon import (
     choose_colour,
     commit_armageddon_lot,

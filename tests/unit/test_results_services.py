@@ -12,7 +12,7 @@ from orchestrator.adapters.tables import Board, Event, Lot, Match, Stage, Standi
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.db import utcnow
 from orchestrator.domain import lots as lot_rules
-from orchestrator.services.errors import Conflict, StaleEdit, ValidationFailed
+from orchestrator.errors import Conflict, StaleEdit, ValidationFailed
 from orchestrator.services.results import appeals, fairplay, results
 from orchestrator.services.results import standings as standings_service
 from tests.support.factories import stored_board as board

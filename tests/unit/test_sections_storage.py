@@ -11,8 +11,8 @@ import pytest
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.domain.event import EventDefinition
 from orchestrator.domain.teams import Team
+from orchestrator.errors import ValidationFailed
 from orchestrator.eventfile import parse_event
-from orchestrator.services.errors import ValidationFailed
 from orchestrator.services.setup import pool_draft
 from orchestrator.services.setup.event_setup import event_field
 from orchestrator.services.teams.rosters import import_rosters

@@ -16,8 +16,8 @@ from babel.support import NullTranslations, Translations
 from orchestrator import translation
 from orchestrator.adapters.tables import Lot
 from orchestrator.adapters.uow import UnitOfWorkFactory
+from orchestrator.errors import Conflict, CurrentValue, StaleEdit
 from orchestrator.services.accounts import users
-from orchestrator.services.errors import Conflict, CurrentValue, StaleEdit
 from orchestrator.services.setup import draws, stage_start
 from tests.support.factories import drafted_stage, make_event
 

@@ -10,8 +10,8 @@ import pytest
 
 from orchestrator.adapters.tables import Role, Round, Stage
 from orchestrator.adapters.uow import UnitOfWorkFactory
+from orchestrator.errors import Conflict, NotFound, StaleEdit, ValidationFailed
 from orchestrator.services.accounts.users import AuthUser
-from orchestrator.services.errors import Conflict, NotFound, StaleEdit, ValidationFailed
 from orchestrator.services.playoff._context import load_stage
 from orchestrator.services.prizes.lots import board_prize_lot
 from orchestrator.services.results import results

@@ -12,8 +12,8 @@ from fastapi import FastAPI
 from orchestrator.adapters.tables import AuditLog, Board, Match, Role
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.domain.scoring import GameResult, MatchForfeit
+from orchestrator.errors import Conflict
 from orchestrator.services.accounts.users import create_user
-from orchestrator.services.errors import Conflict
 from orchestrator.services.results import results
 from orchestrator.services.results.standings import pool_standings
 from orchestrator.services.swiss import entries

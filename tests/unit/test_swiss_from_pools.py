@@ -20,9 +20,9 @@ from orchestrator.domain.event import summary
 from orchestrator.domain.simulation import simulate_event
 from orchestrator.domain.swiss import start_state
 from orchestrator.domain.swiss.simulate import swiss_team
+from orchestrator.errors import Conflict
 from orchestrator.eventfile import EventDefinitionError, parse_event
 from orchestrator.services.accounts.users import create_user
-from orchestrator.services.errors import Conflict
 from orchestrator.services.playoff.commands import build_bracket
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.setup import pool_draft

@@ -22,7 +22,7 @@ from orchestrator.adapters.tables import (
 )
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.domain.swiss import initial_ranking
-from orchestrator.services.errors import Conflict
+from orchestrator.errors import Conflict
 from orchestrator.services.results import lot_steps
 from orchestrator.services.setup import stage_start
 from orchestrator.services.swiss import rounds as swiss_rounds

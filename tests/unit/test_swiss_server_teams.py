@@ -14,7 +14,7 @@ from orchestrator.db import utcnow
 from orchestrator.domain.swiss import SwissTeam, add_late_entry, mark_absent, withdraw_team
 from orchestrator.domain.swiss.simulate import swiss_standings
 from orchestrator.domain.tiebreaks import parse_chain
-from orchestrator.services.errors import Conflict, ValidationFailed
+from orchestrator.errors import Conflict, ValidationFailed
 from orchestrator.services.playoff.commands import build_bracket
 from orchestrator.services.results import late_changes, results
 from orchestrator.services.results.standings import pool_standings

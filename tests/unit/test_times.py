@@ -13,9 +13,9 @@ from datetime import UTC, datetime
 import pytest
 
 from orchestrator import translation
+from orchestrator.errors import ValidationFailed
 from orchestrator.eventfile import EventDefinitionError, parse_event
 from orchestrator.services import times
-from orchestrator.services.errors import ValidationFailed
 from tests.support.factories import SMALL_EVENT
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from orchestrator.adapters.tables import Annulment, Event, EventStatus
 from orchestrator.adapters.uow import UnitOfWorkFactory
-from orchestrator.services.errors import NotFound
+from orchestrator.errors import NotFound
 from orchestrator.services.read import events, formatting, matches, stages, standings, teams
 from orchestrator.services.results import results
 from tests.support.factories import TEST_PAIRING_SEED, make_event, running_stage

@@ -6,8 +6,8 @@ import pytest
 
 from orchestrator.adapters.tables import Board, Match, PoolEntry, Stage, StageStatus
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
+from orchestrator.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services import live
-from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.results import withdrawals
 from tests.unit.test_results_fixtures import BuiltPool, build_pool

@@ -22,7 +22,7 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings, get_settings
 from orchestrator.db import utcnow
 from orchestrator.domain.names import MAX_DISPLAY_NAME, name_problem
-from orchestrator.services.errors import (
+from orchestrator.errors import (
     Conflict,
     Forbidden,
     LoginRefused,

@@ -31,8 +31,8 @@ from orchestrator.adapters.tables import STAFF_ROLES, Lot, Role, User
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings
 from orchestrator.db import utcnow
+from orchestrator.errors import NotFound, ValidationFailed
 from orchestrator.services.accounts.users import create_invitation
-from orchestrator.services.errors import NotFound, ValidationFailed
 
 USER_TABLE = User.__tablename__
 LOT_TABLE = Lot.__tablename__

@@ -26,7 +26,7 @@ from orchestrator.adapters.tables import Board, Match, ResultSource, Stage, Stag
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import CHESSCOM_PLACEHOLDER_AGENT, Settings, get_settings
 from orchestrator.domain.scoring import GameResult
-from orchestrator.services.errors import Conflict, ServiceError, ValidationFailed
+from orchestrator.errors import Conflict, ServiceError, ValidationFailed
 from orchestrator.services.results import results as result_service
 from orchestrator.translation import gettext as _
 from orchestrator.translation import ngettext

@@ -65,10 +65,10 @@ from orchestrator.config import Settings
 from orchestrator.db import utcnow
 from orchestrator.domain.gameresults import map_game
 from orchestrator.domain.scoring import GameResult, MatchForfeit
+from orchestrator.errors import Conflict
 from orchestrator.services import live
 from orchestrator.services.boards import update_boards_or_stale
 from orchestrator.services.definitions import DefinitionUnavailable, event_definition
-from orchestrator.services.errors import Conflict
 from orchestrator.services.gameserver.ingestion import GameUpdate, IngestReport, ingest_games
 from orchestrator.services.gameserver.player_links import decrypt_token, mark_refused
 from orchestrator.services.playoff.armageddon_game import armageddon_pairing, set_armageddon_game

@@ -30,8 +30,8 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain.gameresults import MappedResult
 from orchestrator.domain.scoring import GameResult
+from orchestrator.errors import Conflict
 from orchestrator.services import live
-from orchestrator.services.errors import Conflict
 from orchestrator.services.queue import PLAYOFF_ADVANCE, RECOMPUTE_POOL, enqueue
 from orchestrator.services.results.results import may_server_overwrite
 from orchestrator.translation import ngettext

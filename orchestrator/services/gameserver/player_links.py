@@ -36,7 +36,7 @@ from orchestrator.adapters.tables import LinkStatus, Player, PlayerLink
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings, secret_key_of
 from orchestrator.db import utcnow
-from orchestrator.services.errors import Conflict, Forbidden, NotFound, ServiceError, ValidationFailed
+from orchestrator.errors import Conflict, Forbidden, NotFound, ServiceError, ValidationFailed
 from orchestrator.translation import gettext as _
 
 log = logging.getLogger(__name__)

@@ -17,8 +17,8 @@ from icalendar import Event as VEvent
 from orchestrator.adapters.tables import Event, EventStatus, Team
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
+from orchestrator.errors import NotFound
 from orchestrator.services.definitions import definition_or_none
-from orchestrator.services.errors import NotFound
 from orchestrator.services.notify.compose import zone_of
 from orchestrator.services.notify.triggers import round_name
 from orchestrator.services.teams.lineups import effective_deadline

@@ -21,7 +21,7 @@ from orchestrator.adapters.tables import Outbox, OutboxStatus, User
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings
 from orchestrator.db import utcnow
-from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
+from orchestrator.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services.notify.compose import compose
 from orchestrator.services.notify.kinds import Kind
 from orchestrator.services.queue import NOTIFY_SEND, enqueue

@@ -10,8 +10,8 @@ from typing import Any
 from orchestrator.adapters.tables import Player, User
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
+from orchestrator.errors import CurrentValue, StaleEdit, ValidationFailed
 from orchestrator.services.accounts.users import AuthUser
-from orchestrator.services.errors import CurrentValue, StaleEdit, ValidationFailed
 from orchestrator.services.notify.kinds import CAPTAIN_KINDS, known_kinds
 from orchestrator.translation import LANGUAGES
 from orchestrator.translation import gettext as _

@@ -30,7 +30,7 @@ from orchestrator.domain.event import EventDefinition
 from orchestrator.domain.knockout import ArmageddonPhase
 from orchestrator.domain.scoring import GameResult, MatchForfeit
 from orchestrator.domain.teams import TeamFormat
-from orchestrator.services.errors import Conflict, NotFound
+from orchestrator.errors import Conflict, NotFound
 from orchestrator.services.playoff.storage import ARMAGEDDON_LEG, NOMINATION_MINUTES, lot_purpose
 from orchestrator.services.teams.lineups import definition_of
 from orchestrator.translation import gettext as _

@@ -16,9 +16,9 @@ from orchestrator.domain import lots as domain_lots
 from orchestrator.domain.knockout import ArmageddonPhase
 from orchestrator.domain.teams import Category, RosterEntry, TeamFormat
 from orchestrator.domain.teams import Team as DomainTeam
+from orchestrator.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from orchestrator.services import live
 from orchestrator.services.accounts.users import AuthUser, ensure_team_access
-from orchestrator.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from orchestrator.services.playoff._context import StageContext, armageddon_state, load_duel
 from orchestrator.services.playoff.armageddon_game import store_game
 from orchestrator.services.playoff.commands import advance_bracket

@@ -13,8 +13,8 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain import knockout as ko
 from orchestrator.domain.knockout import ArmageddonPhase
 from orchestrator.domain.scoring import GameResult
+from orchestrator.errors import Conflict, ValidationFailed
 from orchestrator.services import live
-from orchestrator.services.errors import Conflict, ValidationFailed
 from orchestrator.services.playoff._context import StageContext, load_duel, stored_game
 from orchestrator.services.playoff.commands import add_match, advance_bracket
 from orchestrator.services.playoff.storage import ARMAGEDDON_LEG, ARMAGEDDON_ROUND_BASE

@@ -25,8 +25,8 @@ from orchestrator.domain import knockout as ko
 from orchestrator.domain.bracket import DuelSpec, LoserOf, PoolPlace, WinnerOf
 from orchestrator.domain.event import slot_label
 from orchestrator.domain.scoring import GameResult
+from orchestrator.errors import Conflict
 from orchestrator.services import live
-from orchestrator.services.errors import Conflict
 from orchestrator.services.playoff._context import StageContext, decide, is_provisional, load_stage
 from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE
 from orchestrator.services.setup import pool_draft

@@ -11,8 +11,8 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain.knockout import ArmageddonPhase
 from orchestrator.domain.teams import Category
+from orchestrator.errors import Forbidden
 from orchestrator.services.accounts.users import AuthUser, ensure_team_access
-from orchestrator.services.errors import Forbidden
 from orchestrator.services.playoff._context import load_duel, load_stage
 from orchestrator.services.playoff.read import ArmageddonInfo, armageddon_info
 from orchestrator.services.playoff.storage import lot_purpose

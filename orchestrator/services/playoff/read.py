@@ -15,7 +15,7 @@ from orchestrator.domain import lots as domain_lots
 from orchestrator.domain.bracket import DuelSpec
 from orchestrator.domain.event import slot_label
 from orchestrator.domain.scoring import GameResult, MatchForfeit, format_points
-from orchestrator.services.errors import NotFound
+from orchestrator.errors import NotFound
 from orchestrator.services.playoff._context import (
     StageContext,
     armageddon_state,

@@ -9,8 +9,8 @@ from orchestrator.adapters.tables import Duel, DuelStatus, Event, Match, MatchSt
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain.scoring import GameResult, MatchForfeit
+from orchestrator.errors import Conflict, ValidationFailed
 from orchestrator.services import live
-from orchestrator.services.errors import Conflict, ValidationFailed
 from orchestrator.services.playoff._context import load_duel
 from orchestrator.services.playoff.commands import advance_bracket
 from orchestrator.services.playoff.storage import ARMAGEDDON_LEG

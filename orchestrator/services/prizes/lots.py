@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from orchestrator.adapters.uow import UnitOfWork
-from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
+from orchestrator.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services.read import board_prizes
 from orchestrator.services.read.context import EventData
 from orchestrator.services.setup import draws

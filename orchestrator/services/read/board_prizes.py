@@ -16,7 +16,7 @@ from orchestrator.adapters.tables import Pool as PoolRow
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.board_prizes import BoardPlayer, BoardPrizeRow, board_table
 from orchestrator.domain.names import MAX_PLAYER_NAME
-from orchestrator.services.errors import NotFound
+from orchestrator.errors import NotFound
 from orchestrator.services.read.context import EventData, EventRef, TeamRef, is_public, ref_team, require_id
 from orchestrator.services.read.individual import INDIVIDUAL_KINDS, EventGames, event_games
 from orchestrator.services.setup.draws import LotView, list_lots

@@ -22,7 +22,7 @@ from orchestrator.adapters.tables import POOL_KINDS, RoundStatus, Stage, StageSt
 from orchestrator.adapters.tables import Pool as PoolRow
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.combined import Number, SectionPlace, combined_classification
-from orchestrator.services.errors import Conflict, NotFound
+from orchestrator.errors import Conflict, NotFound
 from orchestrator.services.read.context import EventData, EventRef, StageItem, TeamRef, is_public, require_id
 from orchestrator.services.read.documents import JsonDocument
 from orchestrator.services.read.formatting import format_value

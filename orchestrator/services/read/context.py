@@ -20,8 +20,8 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.event import StageDef
 from orchestrator.domain.scoring import DEFAULT_SCORING, MatchScoring
 from orchestrator.domain.tiebreaks import PRESETS, TieBreakError, parse_chain
+from orchestrator.errors import NotFound
 from orchestrator.services.definitions import definition_or_none
-from orchestrator.services.errors import NotFound
 from orchestrator.services.read.formatting import round_half_up
 from orchestrator.translation import gettext as _
 

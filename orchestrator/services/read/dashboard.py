@@ -32,9 +32,9 @@ from typing import Any
 from orchestrator.adapters.tables import BulkStatus, Event, RoundStatus, StageKind
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
+from orchestrator.errors import NotFound
 from orchestrator.services.boards import held_reason
 from orchestrator.services.definitions import definition_or_none, event_zone
-from orchestrator.services.errors import NotFound
 from orchestrator.services.gameserver import player_links
 from orchestrator.services.read.staff import event_by_slug
 from orchestrator.services.results import standings as standings_service

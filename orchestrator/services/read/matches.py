@@ -11,8 +11,8 @@ from orchestrator.adapters.tables import Board, Match, Player, Round, RoundStatu
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.knockout import ArmageddonClock
 from orchestrator.domain.scoring import MatchForfeit
+from orchestrator.errors import NotFound
 from orchestrator.services.boards import is_held
-from orchestrator.services.errors import NotFound
 from orchestrator.services.playoff.storage import ARMAGEDDON_LEG
 from orchestrator.services.read.context import (
     EventData,

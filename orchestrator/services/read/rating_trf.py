@@ -18,8 +18,8 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.scoring import GameResult, MatchRecord, match_game_points
 from orchestrator.domain.tiebreaks import TieBreakError
 from orchestrator.domain.trf_players import Seat, TrfPlayer, write_players_trf
+from orchestrator.errors import Conflict, NotFound
 from orchestrator.services.definitions import definition_or_none
-from orchestrator.services.errors import Conflict, NotFound
 from orchestrator.services.playoff.storage import ARMAGEDDON_LEG
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.results.standings import effective_result

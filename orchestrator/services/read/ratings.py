@@ -25,7 +25,7 @@ from orchestrator.domain.ratings import (
     RatingError,
     rating_change,
 )
-from orchestrator.services.errors import Conflict, NotFound
+from orchestrator.errors import Conflict, NotFound
 from orchestrator.services.read.context import EventData, EventRef, TeamRef, ref_team, require_id
 from orchestrator.services.read.individual import EventGames, IndividualGame, event_games
 from orchestrator.translation import gettext as _

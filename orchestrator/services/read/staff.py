@@ -19,7 +19,7 @@ from orchestrator.adapters.tables import (
 )
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.standings import Standings
-from orchestrator.services.errors import NotFound
+from orchestrator.errors import NotFound
 from orchestrator.services.results import appeals as appeal_service
 from orchestrator.services.results import late_changes as late_change_service
 from orchestrator.services.results import results as result_service

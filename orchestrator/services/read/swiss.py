@@ -29,7 +29,7 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.event import Qualifiers, places_still_in
 from orchestrator.domain.scoring import MatchForfeit, MatchRecord, MatchScoring
 from orchestrator.domain.swiss.systems import system_name
-from orchestrator.services.errors import NotFound, ValidationFailed
+from orchestrator.errors import NotFound, ValidationFailed
 from orchestrator.services.read.context import (
     EventData,
     EventRef,

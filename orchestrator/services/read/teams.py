@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from orchestrator.adapters.tables import Board, Match, Player, Round, StageKind, Team
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.performance import Performance, PlayedGame, performance
-from orchestrator.services.errors import NotFound
+from orchestrator.errors import NotFound
 from orchestrator.services.playoff.storage import ARMAGEDDON_LEG
 from orchestrator.services.read.context import (
     EventData,

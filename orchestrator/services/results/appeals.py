@@ -15,8 +15,8 @@ from datetime import datetime, timedelta
 from orchestrator.adapters.tables import Appeal, AppealStatus, Match, Stage, StageStatus
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
+from orchestrator.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services import live
-from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services.playoff.sync import advance_after_match
 from orchestrator.services.results import late_changes
 from orchestrator.services.results import standings as standings_service

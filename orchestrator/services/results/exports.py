@@ -16,7 +16,7 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.scoring import format_points
 from orchestrator.domain.tiebreaks import TieBreakError
 from orchestrator.domain.trf import write_trf
-from orchestrator.services.errors import Conflict
+from orchestrator.errors import Conflict
 from orchestrator.services.results import standings as standings_service
 from orchestrator.translation import gettext as _
 

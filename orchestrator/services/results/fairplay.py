@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from orchestrator.adapters.tables import Annulment, Match, Player, Round, Stage
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.scoring import GameResult
+from orchestrator.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services import live
-from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services.results import late_changes
 from orchestrator.services.results import standings as standings_service
 from orchestrator.translation import gettext as _

@@ -39,9 +39,9 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain.bracket import PoolPlace
 from orchestrator.domain.event import EventDefinition, Qualifiers, slot_label
+from orchestrator.errors import Conflict, NotFound, ServiceError, ValidationFailed
 from orchestrator.services import live
 from orchestrator.services.definitions import definition_or_none
-from orchestrator.services.errors import Conflict, NotFound, ServiceError, ValidationFailed
 from orchestrator.services.playoff import commands as playoff_commands
 from orchestrator.services.setup import pool_draft
 from orchestrator.translation import gettext as _

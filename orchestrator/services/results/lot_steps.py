@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from orchestrator.adapters.tables import Lot, StageKind, StageStatus
 from orchestrator.adapters.uow import UnitOfWork
-from orchestrator.services.errors import Conflict
+from orchestrator.errors import Conflict
 from orchestrator.services.results.tie_lots import lot_purpose as tie_lot_purpose
 from orchestrator.services.setup import draws
 from orchestrator.services.setup.pairing_lots import colour_lot_purpose, pairing_lot_purpose

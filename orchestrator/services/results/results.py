@@ -40,10 +40,10 @@ from orchestrator.domain.scoring import (
     match_game_points,
     parse_result,
 )
+from orchestrator.errors import Conflict, CurrentValue, NotFound, StaleEdit, ValidationFailed
 from orchestrator.services import live, times
 from orchestrator.services.boards import board_current_value, held_reason, is_held
 from orchestrator.services.definitions import event_zone
-from orchestrator.services.errors import Conflict, CurrentValue, NotFound, StaleEdit, ValidationFailed
 from orchestrator.services.playoff.sync import advance_after_match
 from orchestrator.services.results import late_changes
 from orchestrator.services.results import standings as standings_service

@@ -53,10 +53,10 @@ from orchestrator.domain.scoring import (
 )
 from orchestrator.domain.standings import Standings, compute_standings
 from orchestrator.domain.tiebreaks import PRESETS, parse_chain
+from orchestrator.errors import Conflict, NotFound
 from orchestrator.services import live, times
 from orchestrator.services.boards import ScoredBoard
 from orchestrator.services.definitions import definition_or_none, event_zone
-from orchestrator.services.errors import Conflict, NotFound
 from orchestrator.services.results import late_changes, tie_lots
 from orchestrator.translation import gettext as _
 from orchestrator.translation import ngettext

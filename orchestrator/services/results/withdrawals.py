@@ -28,9 +28,9 @@ from orchestrator.adapters.tables import Stage, StageKind, StageStatus
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain.scoring import GameResult, MatchForfeit
+from orchestrator.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services import live, times
 from orchestrator.services.definitions import event_zone
-from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services.results import results as result_service
 from orchestrator.services.results.standings import match_is_complete
 from orchestrator.translation import gettext as _

@@ -25,9 +25,9 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain import lots
 from orchestrator.domain.names import MAX_PLAYER_NAME, name_problem
+from orchestrator.errors import Conflict, ValidationFailed
 from orchestrator.services import live
 from orchestrator.services.definitions import definition_or_none
-from orchestrator.services.errors import Conflict, ValidationFailed
 from orchestrator.services.times import said
 from orchestrator.translation import gettext as _
 

@@ -29,10 +29,10 @@ from orchestrator.db import utcnow
 from orchestrator.domain import teams as domain_teams
 from orchestrator.domain.event import EventDefinition, StageDef, summary
 from orchestrator.domain.tiebreaks import TieBreakError, parse_chain
+from orchestrator.errors import Conflict, ValidationFailed
 from orchestrator.eventfile import EventDefinitionError, parse_event
 from orchestrator.services import live
 from orchestrator.services.definitions import definition_of
-from orchestrator.services.errors import Conflict, ValidationFailed
 from orchestrator.translation import gettext as _
 
 

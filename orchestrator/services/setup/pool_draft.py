@@ -33,9 +33,9 @@ from orchestrator.domain.pools import (
     evaluate_split,
     split_pools,
 )
+from orchestrator.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services import live
 from orchestrator.services.definitions import definition_of
-from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services.setup import draws, pairing_lots
 from orchestrator.services.setup.event_setup import (
     EventField,

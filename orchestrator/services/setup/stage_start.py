@@ -36,9 +36,9 @@ from orchestrator.domain.round_robin import berger_table
 from orchestrator.domain.scoring import GameResult, board_colours
 from orchestrator.domain.swiss import SwissError, start_state
 from orchestrator.domain.swiss.simulate import swiss_team
+from orchestrator.errors import Conflict, ValidationFailed
 from orchestrator.services import live
 from orchestrator.services.definitions import definition_of
-from orchestrator.services.errors import Conflict, ValidationFailed
 from orchestrator.services.setup import draws, pairing_lots, pool_draft
 from orchestrator.services.setup.event_setup import event_field, require_pool_stage, stage_definition
 from orchestrator.translation import gettext as _

@@ -11,8 +11,8 @@ from orchestrator.adapters.tables import Event, RoundStatus, Stage, StageKind, S
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.swiss.pairing import FIDE_TEAM_SWISS
 from orchestrator.domain.swiss.systems import SYSTEM_NAMES, system_name
+from orchestrator.errors import Conflict, NotFound
 from orchestrator.services.definitions import definition_or_none
-from orchestrator.services.errors import Conflict, NotFound
 from orchestrator.services.swiss.rounds import RoundView, describe_round
 from orchestrator.services.swiss.state import PUBLISHED_ROUNDS
 from orchestrator.translation import gettext as _

@@ -43,8 +43,8 @@ from orchestrator.domain.swiss import add_late_entry as domain_late_entry
 from orchestrator.domain.swiss import mark_absent as domain_absent
 from orchestrator.domain.swiss import withdraw_team as domain_withdraw
 from orchestrator.domain.swiss.simulate import swiss_team
+from orchestrator.errors import Conflict, ValidationFailed
 from orchestrator.services import live
-from orchestrator.services.errors import Conflict, ValidationFailed
 from orchestrator.services.results.results import set_match_forfeit
 from orchestrator.services.results.standings import ClosedStage, close_stage
 from orchestrator.services.setup.event_setup import event_field

@@ -10,7 +10,7 @@ from __future__ import annotations
 from orchestrator.adapters.tables import Pool, Stage, StageKind
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.swiss.trf import export_trf
-from orchestrator.services.errors import NotFound
+from orchestrator.errors import NotFound
 from orchestrator.services.results import exports
 from orchestrator.services.swiss.state import swiss_state_of
 from orchestrator.translation import gettext as _

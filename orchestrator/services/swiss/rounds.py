@@ -38,8 +38,8 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain.swiss import Pairing, RoundPairing, SwissPairer, SwissPairingError, check_pairing
 from orchestrator.domain.swiss.systems import SystemPairer
+from orchestrator.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services import live
-from orchestrator.services.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services.setup.stage_start import create_boards, default_lineup
 from orchestrator.services.swiss.state import (
     PUBLISHED_ROUNDS,

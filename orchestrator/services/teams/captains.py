@@ -15,6 +15,7 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings
 from orchestrator.db import utcnow
 from orchestrator.domain.knockout import ArmageddonPhase
+from orchestrator.errors import Forbidden, NotFound
 from orchestrator.services.accounts.users import (
     NOT_YOUR_TEAM,
     AuthUser,
@@ -22,7 +23,6 @@ from orchestrator.services.accounts.users import (
     ensure_team_access,
     invite_captain,
 )
-from orchestrator.services.errors import Forbidden, NotFound
 from orchestrator.services.teams.lineups import definition_of, effective_deadline, lineup_is_open
 from orchestrator.translation import gettext as _
 

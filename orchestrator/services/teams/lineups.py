@@ -34,11 +34,11 @@ from orchestrator.domain import teams as domain_teams
 from orchestrator.domain.event import EventDefinition
 from orchestrator.domain.scoring import GameResult, MatchForfeit, board_colours
 from orchestrator.domain.teams import Category, TeamFormat
+from orchestrator.errors import Conflict, CurrentValue, NotFound, StaleEdit, ValidationFailed
 from orchestrator.services import live, times
 from orchestrator.services.accounts.users import AuthUser, ensure_team_access
 from orchestrator.services.boards import ScoredBoard, update_boards_or_stale
 from orchestrator.services.definitions import definition_or_none, event_zone
-from orchestrator.services.errors import Conflict, CurrentValue, NotFound, StaleEdit, ValidationFailed
 from orchestrator.translation import gettext as _
 
 # The 2020 format (docs/rules.md §1), for events stored without a definition file.

@@ -47,9 +47,9 @@ from orchestrator.domain.teams import (
     section_problem,
 )
 from orchestrator.domain.teams import Player as DomainPlayer
+from orchestrator.errors import ValidationFailed
 from orchestrator.services import live
 from orchestrator.services.definitions import definition_of
-from orchestrator.services.errors import ValidationFailed
 from orchestrator.translation import gettext as _
 
 COLUMNS = ("team", "federation", "seed", "name", "account", "sex", "birth_year", "rating", "role")
