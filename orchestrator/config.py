@@ -1,4 +1,4 @@
-"""The one settings object: nothing else reads the environment (STYLE habit 8)."""
+"""The one settings object: nothing else reads the environment (docs/architecture.md, habit 8)."""
 
 from __future__ import annotations
 

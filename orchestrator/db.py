@@ -1,4 +1,4 @@
-"""Engine, session factory and the schema's MetaData (STYLE: db.py).
+"""Engine, session factory and the schema's MetaData (docs/architecture.md, "Database").
 
 SQLite (the default, a file under ``Settings.data_dir``) needs no set-up: ``init_db()`` creates the file and
 runs the Alembic migrations. PostgreSQL is selected with ``DATABASE_URL``.

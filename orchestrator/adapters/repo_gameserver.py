@@ -1,6 +1,6 @@
 """Queries of the game-server automation: due and open rounds, boards by game id, bulks, player links.
 
-Part of the adapters layer (STYLE habit 7): services/gameserver/gameserver.py,
+Part of the adapters layer (docs/architecture.md, habit 7): services/gameserver/gameserver.py,
 services/gameserver/ingestion.py and
 services/gameserver/player_links.py call these through ``uow.gameserver``; nothing else runs these queries.
 """

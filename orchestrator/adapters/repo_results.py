@@ -1,6 +1,6 @@
 """Queries of the results slice: boards and matches of a pool, appeals, annulments, standings, lots, audit.
 
-Like repositories.py: takes the unit of work's session, never commits (STYLE habits 4 and 7).
+Like repositories.py: takes the unit of work's session, never commits (docs/architecture.md, habits 4 and 7).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every database query of the product (STYLE habit 7): web/ and workers/ never call select().
+"""Every database query of the product (docs/architecture.md, habit 7): web/ and workers/ never call select().
 
 Repositories take the unit of work's session and never commit; the unit of work does (habit 4).
 Add a method here for each new query, named for what it answers.
@@ -284,7 +284,7 @@ class Lookups(Repository):
 
 
 class RowLocks(Repository):
-    """Serialise changes to one pool or duel (STYLE habit 6).
+    """Serialise changes to one pool or duel (docs/architecture.md, habit 6).
 
     PostgreSQL: ``SELECT ... FOR NO KEY UPDATE`` holds the row until the unit of work ends, so two workers
     recording results of the same pool run one after the other. SQLite has no row locks: a lock takes the

@@ -3,7 +3,7 @@
 Conventions: integer ids, singular snake_case table names, ``_at`` columns are timezone-aware UTC
 (``orchestrator.db.UTCDateTime``), closed vocabularies are strings guarded by CHECK constraints whose
 values come from the ``StrEnum`` classes below (and ``GameResult`` for board results).
-No relationships are declared: repositories run explicit queries (STYLE habit 7).
+No relationships are declared: repositories run explicit queries (docs/architecture.md, habit 7).
 """
 
 # No ``from __future__ import annotations``: SQLModel reads the annotations at class creation.
