@@ -1,4 +1,5 @@
-"""Thin, named, id-only Celery tasks (docs/architecture.md, habit 5): each runs one job of orchestrator/jobs/bodies.py.
+"""Thin, named, id-only Celery tasks (docs/architecture.md, habit 5): each runs one job of
+orchestrator/jobs/bodies.py.
 
 A job returns how long to wait before trying again (game server rate-limited or unavailable, from the
 Lichess RetryPolicy); the task then retries itself with that countdown. Every job is idempotent, so a

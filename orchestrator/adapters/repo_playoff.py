@@ -1,6 +1,7 @@
 """Queries of the play-off, lineups and captains: duels, their matches and boards, Armageddons, lineups.
 
-Exposed on the unit of work as ``uow.playoff``. Like every repository it never commits (docs/architecture.md, habit 7).
+Exposed on the unit of work as ``uow.playoff``. Like every repository it never commits
+(docs/architecture.md, habit 7).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Queries of event setup: stages, teams and rosters, pools, rounds, matches, boards and lots (docs/architecture.md, habit 7).
+"""Queries of event setup: stages, teams and rosters, pools, rounds, matches, boards and lots
+(docs/architecture.md, habit 7).
 
 Exposed on the unit of work as ``uow.setup``. Like every repository it never commits.
 """

@@ -1,4 +1,5 @@
-"""The unit of work: one session, one commit, and tasks sent only after that commit (docs/architecture.md, habit 4).
+"""The unit of work: one session, one commit, and tasks sent only after that commit (docs/architecture.md,
+habit 4).
 
     with UnitOfWork() as uow:
         board = uow.boards.update_versioned(...)

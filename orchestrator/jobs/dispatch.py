@@ -1,4 +1,5 @@
-"""Sending jobs: to Celery, or run in this process in eager mode (docs/architecture.md, habits 4 and 5; docs/workers.md).
+"""Sending jobs: to Celery, or run in this process in eager mode (docs/architecture.md, habits 4 and 5;
+docs/workers.md).
 
 Services queue jobs with ``orchestrator.services.queue.enqueue``; importing this module makes ``send`` the
 queue's sender (``orchestrator/jobs/__init__.py`` imports it, so every process that uses the job runtime

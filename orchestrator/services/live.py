@@ -1,7 +1,8 @@
 """Live updates: services announce what changed; the web's server-sent-events endpoint listens.
 
 Services call ``announce(uow, topic, **data)`` inside a unit of work: the message is published only after
-the commit (docs/architecture.md, habit 4), so a spectator never sees a change that was rolled back. Topics name what
+the commit (docs/architecture.md, habit 4), so a spectator never sees a change that was rolled back. Topics
+name what
 changed, e.g. ``event:online-olympiad-2020``, ``pool:12``, ``match:345``, ``duel:7``.
 
 Publishing is thread-safe (sync routes and in-process tasks run in worker threads). Messages never carry

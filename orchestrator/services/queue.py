@@ -1,4 +1,5 @@
-"""The job queue as services see it: ``enqueue`` a named, id-only job after the commit (docs/architecture.md, habits 4 and 5).
+"""The job queue as services see it: ``enqueue`` a named, id-only job after the commit
+(docs/architecture.md, habits 4 and 5).
 
 ``enqueue(uow, name, *ids)`` puts a job on the unit of work's after-commit list, so nothing is sent for a
 rolled-back transaction. Once committed, the transaction's jobs go, in the order they were queued, to the

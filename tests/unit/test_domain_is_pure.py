@@ -1,4 +1,5 @@
-"""The domain stays pure: no I/O or parsing library is imported from orchestrator/domain (docs/architecture.md, habit 1)."""
+"""The domain stays pure: no I/O or parsing library is imported from orchestrator/domain
+(docs/architecture.md, habit 1)."""
 
 import ast
 from pathlib import Path

@@ -12,7 +12,8 @@ The use cases below are what the Celery tasks (workers/tasks.py, via orchestrato
   redelivered task never pairs a round twice;
 - ``pull_round_results``: export the round's open games by id (300 per call), map them (``map_game``)
   and ingest them (services/gameserver/ingestion.py), then settle the round;
-- ``reconcile_open_games``: the periodic catch-up (docs/architecture.md, habit 6): pull every open round again and
+- ``reconcile_open_games``: the periodic catch-up (docs/architecture.md, habit 6): pull every open round
+again and
   advance stages whose rounds are all finished;
 - ``advance_stage``: close a pool stage through the results slice's ``close_stage`` once every result is
   final, no appeal is open and the appeal windows have passed.

@@ -1,4 +1,5 @@
-"""Game-server results into boards: idempotent, serialized per pool, never over an arbiter (docs/architecture.md, habit 6).
+"""Game-server results into boards: idempotent, serialized per pool, never over an arbiter
+(docs/architecture.md, habit 6).
 
 ``ingest_games`` takes mapped games (``orchestrator.domain.gameresults.map_game``) and, in the caller's unit
 of work:

@@ -167,7 +167,8 @@ def _context(uow: UnitOfWork, board: Board) -> _Context:
 
 
 def _lock(uow: UnitOfWork, match: Match) -> None:
-    """Serialise changes to one pool or duel (docs/architecture.md, habit 6): standings are recomputed after each."""
+    """Serialise changes to one pool or duel (docs/architecture.md, habit 6): standings are recomputed after
+    each."""
     if match.pool_id is not None:
         uow.locks.lock_pool(match.pool_id)
     elif match.duel_id is not None:
@@ -314,7 +315,8 @@ def ingest_server_result(
 ) -> BoardState | None:
     """A game server's result for a board; None when it was not applied (arbiter's entry, closed stage).
 
-    Idempotent: the same result and status again change nothing (docs/architecture.md, habit 6). ``source`` is IMPORT
+    Idempotent: the same result and status again change nothing (docs/architecture.md, habit 6). ``source``
+    is IMPORT
     for results read from Chess.com (services/gameserver/chesscom_import.py); an arbiter's entry still wins.
     """
     new = parse_code(result)
