@@ -19,7 +19,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import (
     HTMLResponse,
     JSONResponse,
@@ -34,10 +34,11 @@ from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from orchestrator.config import Settings
-from orchestrator.domain.gameresults import STATUS_ID
+from orchestrator.standin.admin import DEFAULT_SCOPES, admin_routes
 from orchestrator.standin.faults import RATE_LIMIT_PAGE, FaultPlan
 from orchestrator.standin.gamepage import game_page, missing_page
-from orchestrator.standin.store import WEEK_MS, Game, GameView, StandinError, Store, User
+from orchestrator.standin.responses import json_error
+from orchestrator.standin.store import WEEK_MS, StandinError, Store, User
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +48,6 @@ MAX_EXPORT_IDS = 300
 MAX_STREAM_IDS = 1000
 KEEPALIVE_S = 7.0
 STREAM_POLL_S = 0.05
-DEFAULT_SCOPES = frozenset({"challenge:write", "challenge:bulk", "challenge:read"})
 ADMIN_HEADER = "X-Standin-Admin-Token"
 
 
@@ -71,10 +71,6 @@ def _bearer(request: Request) -> str | None:
     header = request.headers.get("authorization", "")
     scheme, _, token = header.partition(" ")
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
-
-
-def _error(status: int, body: dict[str, Any]) -> JSONResponse:
-    return JSONResponse(body, status_code=status)
 
 
 class HoldRendererMiddleware:
@@ -167,8 +163,8 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
         app.add_middleware(FaultMiddleware, plan=plan)
 
     @app.exception_handler(StandinError)
-    async def _standin_error(request: Request, exc: StandinError) -> JSONResponse:
-        return _error(exc.status_code, exc.body)
+    async def _standinjson_error(request: Request, exc: StandinError) -> JSONResponse:
+        return json_error(exc.status_code, exc.body)
 
     @app.exception_handler(ClientDisconnect)
     async def _gone(request: Request, exc: ClientDisconnect) -> Response:
@@ -185,7 +181,7 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
     app.include_router(_oauth_routes(store))
     app.include_router(_bulk_routes(store))
     app.include_router(_export_routes(store))
-    app.include_router(_admin_routes(store, plan, admin))
+    app.include_router(admin_routes(store, plan, admin))
     app.include_router(_game_page_routes(store))  # last: /{game_id} takes any one-segment path left
     return app
 
@@ -270,7 +266,7 @@ def _oauth_routes(store: Store) -> APIRouter:
     async def token(request: Request) -> JSONResponse:
         form = await request.form()
         if form.get("grant_type") != "authorization_code":
-            return _error(400, {"error": "unsupported_grant_type"})
+            return json_error(400, {"error": "unsupported_grant_type"})
         access = store.redeem_code(
             code=str(form.get("code") or ""),
             verifier=str(form.get("code_verifier") or ""),
@@ -395,100 +391,11 @@ def _export_routes(store: Store) -> APIRouter:
         body = (await request.body()).decode(errors="replace")
         ids = {part.strip() for part in body.split(",") if part.strip()}
         if stream_id not in streams:
-            return _error(404, {"error": "Not found."})
+            return json_error(404, {"error": "Not found."})
         streams[stream_id].update(ids)
         return JSONResponse({"ok": True})
 
     return router
-
-
-def _admin_routes(store: Store, plan: FaultPlan, admin: Callable[[Request], None]) -> APIRouter:
-    """The /_standin/ routes for tests and demos; each needs the admin token."""
-    router = APIRouter(dependencies=[Depends(admin)])
-
-    @router.post("/_standin/users")
-    async def admin_user(request: Request) -> JSONResponse:
-        """Create (or re-rate) an account and hand out a fresh personal token."""
-        data = await request.json()
-        username = str(data.get("username", "")).strip()
-        if not username or not all(c.isalnum() or c in "_-" for c in username):
-            return _error(400, {"error": "username required (letters, digits, _ and -)"})
-        rating = data.get("rating")
-        user = store.user(username, int(rating) if rating is not None else None)
-        scopes = frozenset(data.get("scopes") or DEFAULT_SCOPES)
-        return JSONResponse(
-            {
-                "id": user.id,
-                "username": user.username,
-                "rating": user.rating,
-                "token": store.issue_token(user, scopes, prefix="lip_"),
-            }
-        )
-
-    @router.get("/_standin/games/{game_id}")
-    def admin_game(game_id: str) -> JSONResponse:
-        now = store.tick()
-        game = store.games.get(game_id)
-        if game is None:
-            return _error(404, {"error": "Not found."})
-        return JSONResponse(_admin_game_json(store, game, store.view(game, now)))
-
-    @router.post("/_standin/games/{game_id}/result")
-    async def admin_force(game_id: str, request: Request) -> JSONResponse:
-        """Force a game's end: ``{"status": "resign", "winner": "white"}``."""
-        data = await request.json()
-        status, winner = str(data.get("status", "")), data.get("winner")
-        if status not in STATUS_ID or winner not in (None, "white", "black"):
-            return _error(400, {"error": "status must be a Lichess status name, winner white/black/null"})
-        view = store.force_result(game_id, status, winner)
-        return JSONResponse(store.game_json(view))
-
-    @router.post("/_standin/time")
-    async def admin_time(request: Request) -> JSONResponse:
-        """Move stand-in time forward by ``advanceMs`` (pairAt/startClocksAt tests)."""
-        data = await request.json()
-        now = store.clock.advance(int(data.get("advanceMs", 0)))
-        store.tick()
-        return JSONResponse({"now": now})
-
-    @router.get("/_standin/state")
-    def admin_state() -> JSONResponse:
-        now = store.tick()
-        with store.lock:
-            views = [store.view(g, now) for g in store.games.values() if g.created_at is not None]
-        return JSONResponse(
-            {
-                "now": now,
-                "speed": store.speed,
-                "faults": sorted(plan.kinds),
-                "faultRate": plan.rate,
-                "users": len(store.users),
-                "bulks": len(store.bulks),
-                "games": len(store.games),
-                "finished": sum(1 for v in views if v.finished),
-            }
-        )
-
-    return router
-
-
-def _admin_game_json(store: Store, game: Game, view: GameView) -> dict[str, Any]:
-    """A game as the admin route shows it: what it is now and what it was planned to become."""
-    return {
-        "id": game.id,
-        "bulk": game.bulk_id,
-        "status": view.status if game.created_at is not None else "created",
-        "winner": view.winner,
-        "planned": {
-            "status": game.plan.status,
-            "winner": game.plan.winner,
-            "moves": " ".join(game.plan.moves),
-            "endsAt": store._real_ms(game, game.plan.end_at_s) if game.clock_start else None,
-        },
-        "forced": game.forced is not None,
-        "createdAt": game.created_at,
-        "clockStart": game.clock_start,
-    }
 
 
 def _export(store: Store, request: Request, ids: list[str], *, truncate: bool) -> Response:

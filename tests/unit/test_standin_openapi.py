@@ -245,3 +245,19 @@ def test_the_vendored_copy_holds_every_file_the_checked_schemas_reference_and_no
     assert unresolved == [], f"copy these from lichess-org/api doc/specs/: {sorted(set(unresolved))}"
     held = {p.relative_to(SPECS).as_posix() for p in SPECS.rglob("*.yaml")}
     assert held == needed, f"not referenced by the checked schemas: {sorted(held - needed)}"
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/_standin/users", {"username": "x", "rating": "²"}),
+        ("/_standin/users", {"username": "x", "rating": -5}),
+        ("/_standin/time", {"advanceMs": "soon"}),
+    ],
+)
+def test_the_admin_routes_refuse_a_malformed_number_with_a_400(
+    standin: TestClient, path: str, body: dict[str, Any]
+) -> None:
+    answer = standin.post(path, json=body)
+    assert answer.status_code == 400, answer.text
+    assert "error" in answer.json()
