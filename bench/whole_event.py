@@ -19,14 +19,16 @@ run's settings in its environment and a queue of its own) runs them, as in produ
 driver stays here. Needs Redis (REDIS_URL, default redis://127.0.0.1:6379/0).
 
 Printed: the set-up (event, owner, 1,450 players linked; not in the figure), then the event's wall clock
-from the first draft to the champion, and each stage's share with its games. bench/ingest_games.py times
-ingestion alone.
+from the first draft to the champion, a digest of every board's players and result (the same seed gives
+the same digest: compare runs before and after a change), and each stage's share with its games.
+bench/ingest_games.py times ingestion alone.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import hashlib
 import os
 import secrets
 import subprocess
@@ -147,7 +149,7 @@ def start_worker(settings: Settings, log_path: Path, concurrency: int, pool: str
     raise SystemExit(f"the Celery worker did not start:\n{log_path.read_text(errors='replace')[-2000:]}")
 
 
-def one_run(args: argparse.Namespace, database_url: str, data_dir: Path) -> tuple[float, DemoResult]:
+def one_run(args: argparse.Namespace, database_url: str, data_dir: Path) -> tuple[float, DemoResult, str]:
     process, standin_url = start_standin(args.seed)
     worker: subprocess.Popen[bytes] | None = None
     try:
@@ -177,7 +179,9 @@ def one_run(args: argparse.Namespace, database_url: str, data_dir: Path) -> tupl
             if profiler is not None:
                 profiler.disable()
                 profiler.dump_stats(args.profile)
-        return setup.seconds, result
+            assert demo.settings is not None
+            digest = results_digest(demo.settings.database_url)
+        return setup.seconds, result, digest
     finally:
         for child in (worker, process):
             if child is not None:
@@ -186,6 +190,36 @@ def one_run(args: argparse.Namespace, database_url: str, data_dir: Path) -> tupl
                     child.wait(10)
                 except subprocess.TimeoutExpired:
                     child.kill()
+
+
+RESULTS_QUERY = text(
+    """
+    SELECT s.name, r.number, m.match_no, m.leg, b.board_no, ft.name, st.name, w.name, bl.name, b.result
+    FROM board b JOIN "match" m ON m.id = b.match_id JOIN round r ON r.id = m.round_id
+    JOIN stage s ON s.id = r.stage_id JOIN team ft ON ft.id = m.first_team_id
+    JOIN team st ON st.id = m.second_team_id
+    LEFT JOIN player w ON w.id = b.white_player_id LEFT JOIN player bl ON bl.id = b.black_player_id
+    """
+)
+
+
+def results_digest(database_url: str) -> str:
+    """SHA-256 of every board of the event (stage, round, match, board, teams, players, result), sorted.
+
+    Two runs with the same seed must print the same digest: the same games with the same results.
+    """
+    engine = create_engine(database_url)
+    try:
+        with engine.connect() as connection:
+            rows = sorted(
+                tuple("" if v is None else str(v) for v in row) for row in connection.execute(RESULTS_QUERY)
+            )
+    finally:
+        engine.dispose()
+    return (
+        hashlib.sha256("\n".join("\t".join(row) for row in rows).encode()).hexdigest()[:16]
+        + f" ({len(rows)} boards)"
+    )
 
 
 def machine_reference(event_file: Path) -> float:
@@ -251,7 +285,7 @@ def main(*, description: str | None = None, event: Path | None = None, celery: b
         with tempfile.TemporaryDirectory(prefix="olympiad-bench-") as tmp:
             database_url = "" if args.sqlite else create_database()
             try:
-                setup_s, result = one_run(args, database_url, Path(tmp))
+                setup_s, result, digest = one_run(args, database_url, Path(tmp))
             finally:
                 if database_url:
                     drop_database(database_url)
@@ -265,6 +299,7 @@ def main(*, description: str | None = None, event: Path | None = None, celery: b
             f"run {run} ({backend}): set-up {setup_s:.2f} s (not counted), event {result.seconds:.2f} s, "
             f"champion {' and '.join(result.champions)}"
         )
+        print(f"  results digest {digest}")
         games = 0
         for stage in result.stages:
             seconds = stage.seconds if stage.seconds is not None else float("nan")
