@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_accessibility import axe
+from tests.support.accessibility import axe
 from tests.support.server import LiveServer
 from tests.unit.test_views import SeededPool, play, seed_small_pool
 

@@ -5,7 +5,8 @@ first and finds nothing left to change, instead of failing on boards "changed du
 from __future__ import annotations
 
 from orchestrator.services.gameserver.ingestion import GameUpdate, IngestReport, ingest_games
-from tests.unit.test_ingestion import RESIGN_WHITE, audit_rows, board, make_round
+from tests.support.factories import stored_board as board
+from tests.unit.test_ingestion import RESIGN_WHITE, audit_rows, make_round
 from tests.unit.test_playoff_concurrency import together
 
 
