@@ -15,7 +15,7 @@ from orchestrator.config import Settings
 from orchestrator.services import live, live_redis
 from orchestrator.services.accounts.users import create_user
 from orchestrator.web.page_cache import Entry, PageCache, PageCacheMiddleware
-from tests.unit.test_views import FIRST_WINS_6_0, SeededPool, play, seed_small_pool
+from tests.support.pools import FIRST_WINS_6_0, SeededPool, play, seed_small_pool
 
 PASSWORD = "a long enough password"
 
