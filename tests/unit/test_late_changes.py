@@ -18,7 +18,7 @@ from orchestrator.services.results import fairplay, late_changes, results
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.setup import draws, pool_draft, stage_start
 from tests.support.factories import make_event, running_stage, stage_id_of
-from tests.unit.test_glue_playoff import SMALL_PLAYOFF
+from tests.support.playoff_standin import SMALL_PLAYOFF
 
 LATER = timedelta(minutes=16)  # past the 15-minute appeal window
 NARROW_WIN = "WWWLLD"  # 3½–2½ for the winner, from the winner's side

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from orchestrator.jobs.scheduler import PlayoffTick
-from tests.unit.test_playoff_ticks import World, level, make_world, tick
+from tests.support.playoff_world import World, level, make_world, tick
 
 
 @pytest.fixture
