@@ -35,8 +35,8 @@ from orchestrator.services.gameserver import gameserver
 from orchestrator.services.gameserver.player_links import decrypt_token, store_link
 from orchestrator.services.read import matches
 from orchestrator.services.results import results, withdrawals
+from tests.support.gameserver_round import RoundRows, make_round
 from tests.support.pool_builder import BuiltPool, build_pool
-from tests.unit.test_ingestion import RoundRows, make_round
 
 KEY = Fernet.generate_key().decode()
 
