@@ -28,7 +28,7 @@ from orchestrator.services.teams.rosters import import_rosters
 from orchestrator.web.validation import json_problems, whole_number
 from tests.support.factories import make_event
 from tests.support.pool_builder import build_pool
-from tests.unit.test_event_setup_rosters import HEADER, ICELAND
+from tests.support.rosters import HEADER, ICELAND
 
 MATCHES_HEADER = "round,team_a,team_b,score_a,score_b,forfeit\n"
 runner = CliRunner()

@@ -17,8 +17,8 @@ from orchestrator.services.accounts.users import create_user
 from orchestrator.services.teams import rosters
 from orchestrator.web.app import create_app
 from tests.support.factories import SMALL_EVENT
+from tests.support.staff_setup import create_small_event, stage_ids
 from tests.support.web import PASSWORD, login
-from tests.unit.test_event_setup_web import create_small_event, stage_ids
 
 TOO_BIG = (2**31, 2**63)
 MAX_UPLOAD_BYTES = 2_000_000  # the event definition's limit (routes_staff_setup)
