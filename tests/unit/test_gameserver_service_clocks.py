@@ -1,6 +1,6 @@
 """A round's games get the event file's clock (docs/event-file.md): the event's time_control, which a stage
 or a round may override; never the settings' fallback clock. The stand-in server plays the part of Lichess
-(in process behind a TestClient, as in tests/unit/test_glue_playoff.py)."""
+(in process behind a TestClient, tests/support/playoff_standin.py)."""
 
 from __future__ import annotations
 
