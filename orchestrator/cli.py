@@ -8,27 +8,32 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from orchestrator.cli_common import (
+    DEFAULT_EVENT,
+    EXIT_BAD_INPUT,
+    EXIT_INVALID,
+    Command,
+    Group,
+    err,
+    flag,
+    out,
+)
+from orchestrator.cli_demo import demo, standin
 from orchestrator.cli_simulation import show as _show
 
 if TYPE_CHECKING:
     from orchestrator.adapters.match_csv import MatchTable
 
 app = typer.Typer(
-    help="Orchestrator for online team chess events run in stages (FIDE Online Olympiad format).",
+    cls=Group,
+    help="Orchestrator for team chess Olympiads run in stages, online or over the board (FIDE formats).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,  # locals may hold secrets
 )
-out = Console()
-err = Console(stderr=True, soft_wrap=True)
 
-EXIT_INVALID = 1  # a definition that does not validate
-EXIT_BAD_INPUT = 2  # input that cannot be read
-
-DEFAULT_EVENT = Path("events/online-olympiad-2020.yaml")
 ENGINES = ("own", "gacrux")  # Swiss pairing engines (docs/swiss.md)
 
 
@@ -46,7 +51,7 @@ def _number(value: Fraction | int) -> int | float:
     return int(value) if value.denominator == 1 else float(value)
 
 
-@app.command()
+@app.command(cls=Command)
 def validate(event_file: Annotated[Path, typer.Argument(help="event definition (YAML)")]) -> None:
     """Check an event definition; list every problem with its place in the file."""
     from orchestrator.domain.event import summary
@@ -98,7 +103,7 @@ TiebreaksOpt = Annotated[
 BoardsOpt = Annotated[int, typer.Option("--boards", "-b", min=1, help="boards per match")]
 RulesOpt = Annotated[
     bool | None,
-    typer.Option(
+    flag(
         "--swiss/--round-robin",
         help="unplayed rounds by the Swiss (FIDE C.07 Art. 16) or round-robin rules; "
         "default: round robin only when every two teams met equally often",
@@ -109,7 +114,7 @@ TeamsOpt = Annotated[
 ]
 
 
-@app.command()
+@app.command(cls=Command)
 def standings(
     matches_file: Annotated[Path, typer.Argument(help="CSV: round,team_a,team_b,score_a,score_b,forfeit")],
     tiebreaks: TiebreaksOpt = "online-2020",
@@ -169,7 +174,7 @@ def standings(
         out.print(note, markup=False, highlight=False)
 
 
-@app.command()
+@app.command(cls=Command)
 def trf(
     matches_file: Annotated[Path, typer.Argument(help="CSV: round,team_a,team_b,score_a,score_b,forfeit")],
     tiebreaks: TiebreaksOpt = "online-2020",
@@ -199,7 +204,7 @@ def _check_engine(engine: str) -> None:
         raise typer.Exit(EXIT_BAD_INPUT)
 
 
-@app.command()
+@app.command(cls=Command)
 def pair(
     trf_file: Annotated[Path, typer.Argument(help="TRF-2026 team file (record 192, docs/swiss.md)")],
     round_no: Annotated[
@@ -265,13 +270,13 @@ def pair(
         out.print(f"Pairing-allocated bye: {found.names.get(bye, '')} (TPN {bye})", highlight=False)
 
 
-@app.command()
+@app.command(cls=Command)
 def simulate(
     event_file: Annotated[Path, typer.Argument(help="event definition (YAML)")] = DEFAULT_EVENT,
     seed: Annotated[
         int, typer.Option("--seed", "-s", help="random seed: the same seed plays the same event")
     ] = 2020,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="print only the champion")] = False,
+    quiet: Annotated[bool, flag("--quiet", "-q", help="print only the champion")] = False,
     trf_dir: Annotated[
         Path | None,
         typer.Option(
@@ -319,7 +324,7 @@ def simulate(
     print_simulation(out, event, result)
 
 
-@app.command()
+@app.command(cls=Command)
 def migrate() -> None:
     """Bring the database (DATABASE_URL, or the SQLite file by default) to the newest schema."""
     from orchestrator.config import get_settings
@@ -336,7 +341,7 @@ def _safe_url(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
-@app.command()
+@app.command(cls=Command)
 def serve(
     host: Annotated[str, typer.Option(help="interface to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port")] = 8000,
@@ -364,7 +369,7 @@ def serve(
     serving.run(settings, host=host, port=port, workers=workers)
 
 
-@app.command("create-user")
+@app.command("create-user", cls=Command)
 def create_user_command(
     username: Annotated[str, typer.Argument(help="login name")],
     role: Annotated[str, typer.Option("--role", "-r", help="owner, admin or arbiter")] = "arbiter",
@@ -417,7 +422,7 @@ def _utc_time(text: str, option: str) -> Any:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-@app.command("chesscom-import")
+@app.command("chesscom-import", cls=Command)
 def chesscom_import(
     match_id: Annotated[int, typer.Argument(help="our match id (the staff match page shows it)")],
     team_match: Annotated[
@@ -487,9 +492,9 @@ def chesscom_import(
     )
 
 
-@app.command()
+@app.command(cls=Command)
 def tick() -> None:
-    """Run every periodic job once (what beat schedules): open due rounds, pull results, play-off tick."""
+    """Run every periodic job once, as the scheduler does: open due rounds, pull results, the play-off."""
     from orchestrator.jobs.bodies import periodic_tick
 
     failed = periodic_tick()
@@ -499,140 +504,11 @@ def tick() -> None:
     out.print("periodic jobs done")
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-def standin(ctx: typer.Context) -> None:
-    """Run the stand-in game server (Lichess protocol): --host --port --speed --seed --faults --fault-rate."""
-    from orchestrator.standin.__main__ import main as standin_main
-
-    standin_main(ctx.args)
+app.command(cls=Command)(standin)
+app.command(cls=Command)(demo)
 
 
-@app.command()
-def demo(
-    event_file: Annotated[Path, typer.Option("--event", help="event definition (YAML)")] = DEFAULT_EVENT,
-    minutes: Annotated[
-        float, typer.Option("--minutes", "-m", min=0, help="demo time for the whole event (approximate)")
-    ] = 4.0,
-    web: Annotated[bool, typer.Option("--web/--no-web", help="serve the web app while it plays")] = True,
-    port: Annotated[int, typer.Option(help="web app port")] = 8000,
-    standin_port: Annotated[int, typer.Option(help="stand-in game server port (0: any free port)")] = 8100,
-    data_dir: Annotated[Path, typer.Option(help="where the demo database and log go")] = Path("var/demo"),
-    keep: Annotated[bool, typer.Option("--keep", help="keep the database of earlier demo runs")] = False,
-    seed: Annotated[
-        int | None, typer.Option(help="seeds stand-in results, game ids, pairing lots; default random")
-    ] = None,
-    stay: Annotated[
-        bool, typer.Option("--stay/--exit", help="with the web app: keep serving after the champion (Ctrl-C)")
-    ] = True,
-    swiss_engine: Annotated[
-        str, typer.Option(help="who pairs Swiss rounds: gacrux (the server's default) or own (faster)")
-    ] = "gacrux",
-) -> None:
-    """Play the whole event on the stand-in game server at an accelerated speed, with the web app.
-
-    Long because typer reads its ten options and their help texts from this signature (20 lines), and the
-    live terminal display runs here until the champion.
-    """
-    import logging
-    import threading
-
-    from rich.live import Live
-
-    from orchestrator.demo.driver import Demo, DemoError, DemoStatus
-    from orchestrator.demo.plan import DemoOptions
-
-    data_dir.mkdir(parents=True, exist_ok=True)
-    log_file = data_dir / "demo.log"
-    logging.basicConfig(
-        filename=log_file,
-        filemode="w",
-        level=logging.INFO,
-        format="%(asctime)s %(threadName)s %(levelname)s %(name)s: %(message)s",
-        force=True,
-    )
-    logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request is too much
-    options = DemoOptions(
-        event_file=event_file,
-        minutes=minutes,
-        web=web,
-        port=port,
-        standin_port=standin_port,
-        data_dir=data_dir,
-        keep=keep,
-        seed=seed,
-        swiss_engine=swiss_engine,
-    )
-    stop = threading.Event()
-    result = None
-    with Demo(options) as run:
-        try:
-            with out.status("setting up the demo ...") as spinner:
-                setup = run.setup(on_step=lambda text: spinner.update(text))
-            out.print(
-                f"[bold]{setup.event_name}[/] ready in {setup.seconds:.1f} s: {setup.players_linked} players "
-                f"linked, rounds {setup.plan.round_gap_s:.1f} s apart, stand-in at {setup.plan.speed:.0f}× "
-                f"({setup.database}; log {log_file})",
-                highlight=False,
-            )
-            if setup.web_url:
-                out.print(
-                    f"Staff login at {setup.web_url}/login: [bold]owner[/] / [bold]{setup.owner_password}[/] "
-                    "(a random password for this run, shown only here)",
-                    highlight=False,
-                )
-            last: list[DemoStatus] = []
-
-            def show(status: DemoStatus) -> None:
-                last[:] = [status]
-                live.update(_demo_panel(status))
-
-            with Live(console=out, refresh_per_second=4, transient=False) as live:
-                result = run.run(stop, on_status=show)
-            if not out.is_terminal:
-                out.line()
-            if result.champions:
-                out.print(f"[bold green]Champion: {' and '.join(result.champions)}[/]", highlight=False)
-            if web and stay and result.champions and last:
-                out.print(f"The pages stay up: {last[0].event_url} (Ctrl-C to stop)", highlight=False)
-                threading.Event().wait()
-        except DemoError as error:
-            err.print(f"[red]error:[/] {error}", highlight=False)
-            raise typer.Exit(EXIT_BAD_INPUT) from None
-        except KeyboardInterrupt:
-            stop.set()
-            out.print("stopped (Ctrl-C); the database stays in " + str(data_dir), highlight=False)
-
-
-def _demo_panel(status: Any) -> Any:
-    """The demo's progress: stage, rounds, games, where to watch, and the latest events."""
-    from rich.console import Group
-    from rich.panel import Panel
-    from rich.progress_bar import ProgressBar
-
-    table = Table.grid(padding=(0, 2))
-    table.add_column(style="bold")
-    table.add_column()
-    stage = f"{status.stage_name or '-'} ({status.stage_number} of {status.stage_count})"
-    table.add_row("Stage", stage)
-    table.add_row("Rounds", status.round_text or "-")
-    games = f"{status.games_done} of {status.games_total} games finished"
-    bar = ProgressBar(total=max(status.games_total, 1), completed=status.games_done, width=30)
-    table.add_row("Games", Group(games, bar))
-    table.add_row("Time", f"{status.elapsed_s:.0f} s")
-    for label, url in (
-        ("Event", status.event_url),
-        ("Pool", status.pool_url),
-        ("Bracket", status.bracket_url),
-    ):
-        if url:
-            table.add_row(label, url)
-    if status.champions:
-        table.add_row("Champion", f"[bold green]{' and '.join(status.champions)}[/]")
-    recent = "\n".join(status.log) or "-"
-    return Panel(Group(table, Panel(recent, title="latest", border_style="dim")), title=status.event_name)
-
-
-@app.command("export-event")
+@app.command("export-event", cls=Command)
 def export_event_command(
     slug: Annotated[str, typer.Argument(help="the event's slug")],
     archive: Annotated[Path, typer.Argument(help="archive file to write (.zip)")],
@@ -660,7 +536,7 @@ def export_event_command(
         )
 
 
-@app.command("import-event")
+@app.command("import-event", cls=Command)
 def import_event_command(archive: Annotated[Path, typer.Argument(help="archive file (.zip)")]) -> None:
     """Restore an event from an archive into this database; all or nothing (docs/backup.md)."""
     from orchestrator.adapters.uow import UnitOfWork

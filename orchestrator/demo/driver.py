@@ -1,7 +1,7 @@
 """The one-command demo: a whole event played on the stand-in game server at an accelerated speed.
 
-``olympiad demo`` (orchestrator/cli.py) builds a ``Demo`` and runs it. Everything below calls the use cases
-of the other services and the jobs of orchestrator/jobs; the queries it needs are repository methods.
+``olympiad demo`` (orchestrator/cli_demo.py) builds a ``Demo`` and runs it. Everything below calls the use
+cases of the other services and the jobs of orchestrator/jobs; the queries it needs are repository methods.
 
 - Settings: the embedded default (a SQLite file under ``var/demo/``, fresh each run unless ``keep``), tasks
   in process (``task_mode="eager"``): the SAME job functions the Celery tasks run.

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_accessibility import axe
+from tests.support.accessibility import axe
 from tests.support.combined import sections_event, start_sections
 from tests.support.server import LiveServer
 from tests.support.swiss import pair_and_publish, play_round

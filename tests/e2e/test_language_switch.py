@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_accessibility import axe
+from tests.support.accessibility import axe
+from tests.support.pools import SeededPool, play, seed_small_pool
 from tests.support.server import LiveServer
-from tests.unit.test_views import SeededPool, play, seed_small_pool
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 # White's result on boards 1-6: the first-named team scores ½ + 0 + 1 + 1 + 0 + 0 = 2½, the other 3½

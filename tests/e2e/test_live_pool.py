@@ -10,8 +10,8 @@ import pytest
 from orchestrator.adapters.tables import Role
 from orchestrator.services.accounts.users import create_user
 from tests.support.browser import log_in
+from tests.support.pools import SeededPool, play, seed_small_pool
 from tests.support.server import LiveServer
-from tests.unit.test_views import SeededPool, play, seed_small_pool
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 PASSWORD = "correct horse battery"

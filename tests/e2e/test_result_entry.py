@@ -12,8 +12,8 @@ from orchestrator.adapters.tables import Board, Role
 from orchestrator.services.accounts.users import create_user
 from orchestrator.services.results import results
 from tests.support.browser import log_in
+from tests.support.pool_builder import BuiltPool, build_pool
 from tests.support.server import LiveServer
-from tests.unit.test_results_fixtures import BuiltPool, build_pool
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 PASSWORD = "correct horse battery"

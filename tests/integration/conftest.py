@@ -17,7 +17,7 @@ from sqlalchemy.engine import make_url
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.db import init_db, make_engine, make_session_factory
 from tests.support.ci import missing
-from tests.unit.test_views import SeededPool, seed_small_pool
+from tests.support.pools import SeededPool, seed_small_pool
 
 ADMIN_URL = os.environ.get(
     "OLYMPIAD_TEST_PG_ADMIN_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"

@@ -18,7 +18,7 @@ from orchestrator.errors import StaleEdit
 from orchestrator.services.accounts.users import create_user
 from orchestrator.services.results import results
 from orchestrator.web.app import create_app
-from tests.unit.test_results_fixtures import build_pool
+from tests.support.pool_builder import build_pool
 
 PASSWORD = "correct horse battery"
 CODES = ("1-0", "½-½", "0-1", "+/-", "-/+", "-/-")

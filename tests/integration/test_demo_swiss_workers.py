@@ -18,8 +18,8 @@ import pytest
 from orchestrator.domain.event import SeedRange
 from orchestrator.eventfile import parse_event
 from tests.integration.conftest import _require_postgres
-from tests.integration.test_workers_harness import require_redis
 from tests.support.factories import REPO_ROOT
+from tests.support.workers import require_redis
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 

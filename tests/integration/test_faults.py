@@ -15,7 +15,7 @@ from sqlmodel import select
 
 from orchestrator.adapters.tables import Board, RoundStatus
 from orchestrator.services.results.results import record_result
-from tests.integration.test_workers_harness import (
+from tests.support.workers import (
     BoardOutcome,
     automated_run,
     expected_result,

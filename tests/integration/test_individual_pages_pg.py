@@ -13,7 +13,7 @@ from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.services.read import rating_trf
 from orchestrator.web.app import create_app
-from tests.unit.test_views import FIRST_WINS_6_0, SeededPool, play
+from tests.support.pools import FIRST_WINS_6_0, SeededPool, play
 
 pytestmark = pytest.mark.integration
 

@@ -15,7 +15,7 @@ from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.services.accounts.users import create_user
 from orchestrator.web.app import create_app
-from tests.unit.test_views import SeededPool
+from tests.support.pools import SeededPool
 
 pytestmark = pytest.mark.integration
 

@@ -15,7 +15,7 @@ import redis
 from orchestrator.config import Settings
 from orchestrator.jobs import dispatch, runtime
 from orchestrator.services.queue import PULL_ROUND
-from tests.integration.test_workers_harness import REDIS_URL, require_redis
+from tests.support.workers import REDIS_URL, require_redis
 
 
 @pytest.fixture

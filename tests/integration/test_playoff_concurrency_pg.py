@@ -20,9 +20,10 @@ from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.jobs import dispatch
 from orchestrator.jobs.scheduler import PlayoffTick
 from orchestrator.services.gameserver.ingestion import GameUpdate, IngestReport, ingest_games
-from tests.unit.test_ingestion import RESIGN_WHITE, audit_rows, board, make_round
-from tests.unit.test_playoff_concurrency import together
-from tests.unit.test_playoff_ticks import level, make_world, tick
+from tests.support.concurrency import together
+from tests.support.factories import stored_board as board
+from tests.support.gameserver_round import RESIGN_WHITE, audit_rows, make_round
+from tests.support.playoff_world import level, make_world, tick
 
 
 class Meeting:

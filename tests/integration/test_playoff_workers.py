@@ -22,7 +22,9 @@ from orchestrator.adapters.lichess import LichessClient
 from orchestrator.adapters.tables import Stage
 from orchestrator.services.playoff.read import bracket_view
 from orchestrator.services.playoff.storage import lot_purpose
-from tests.integration.test_workers_harness import (
+from tests.support.factories import REPO_ROOT, stage_id_of
+from tests.support.playoff import boards_of_stage
+from tests.support.workers import (
     Run,
     Standin,
     event_run,
@@ -30,8 +32,6 @@ from tests.integration.test_workers_harness import (
     standin_process,
     wait_for,
 )
-from tests.support.factories import REPO_ROOT, stage_id_of
-from tests.support.playoff import boards_of_stage
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(420)]
 

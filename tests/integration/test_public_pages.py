@@ -22,8 +22,8 @@ from orchestrator.services import live, live_redis
 from orchestrator.services.read import standings
 from orchestrator.web.app import create_app
 from tests.support.ci import missing
+from tests.support.pools import DRAW_3_3, FIRST_WINS_6_0, SeededPool, play
 from tests.support.server import serving
-from tests.unit.test_views import DRAW_3_3, FIRST_WINS_6_0, SeededPool, play
 
 pytestmark = pytest.mark.integration
 

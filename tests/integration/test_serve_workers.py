@@ -27,9 +27,9 @@ from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.ports import free_port
 from orchestrator.services.accounts.users import create_user
 from orchestrator.services.setup import event_setup, pool_draft
-from tests.integration.test_workers_harness import REDIS_URL, VENV_BIN, require_redis, stop, wait_for
 from tests.support import factories
 from tests.support.processes import descendants
+from tests.support.workers import REDIS_URL, VENV_BIN, require_redis, stop, wait_for
 
 pytestmark = [
     pytest.mark.integration,

@@ -12,7 +12,7 @@ import pytest
 from sqlmodel import select
 
 from orchestrator.adapters.tables import Standing
-from tests.integration.test_workers_harness import (
+from tests.support.workers import (
     automated_run,
     expected_result,
     outcomes,

@@ -12,7 +12,12 @@ from orchestrator.adapters.gacrux_pairing import pair_trf
 from orchestrator.adapters.tables import Board, Match
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.domain.scoring import GameResult, MatchRecord, match_game_points
-from orchestrator.domain.swiss import SwissState, bye_match, record_round, start_state
+from orchestrator.domain.swiss import (
+    SwissState,
+    bye_match,
+    record_round,
+    start_state,
+)
 from orchestrator.domain.swiss.simulate import swiss_team
 from orchestrator.domain.swiss.trf import export_trf
 from orchestrator.eventfile import parse_event
@@ -146,3 +151,23 @@ def late_team_csv(name: str = "Latecomers", seed: int = 8) -> str:
         lines.append(f"{name},LAT,{seed},Player {board},late{board},m,1990,{rating},{board}")
     lines.append(f"{name},LAT,{seed},Player 5,late5,m,1991,2500,reserve:open")
     return "\n".join(lines) + "\n"
+
+
+SWISS_THEN_FINAL = SWISS_EVENT.replace(
+    "\nteams:\n",
+    """
+  - key: final
+    name: Final
+    kind: knockout
+    entrants:
+      - {from: open, top: 2}
+    schedule:
+      rounds: ["2030-09-22 15:00", "2030-09-22 18:00"]
+
+bracket:
+  - {duel: I, round: Final, first: Open 1st, second: Open 2nd}
+
+teams:
+""",
+    1,
+)

@@ -10,7 +10,7 @@ import pytest
 
 from orchestrator.services.playoff.commands import advance_bracket
 from orchestrator.services.results.appeals import decide_appeal, open_appeal
-from tests.unit.test_playoff_ticks import World, make_world, store_results, the_duel, tick
+from tests.support.playoff_world import World, make_world, store_results, the_duel, tick
 
 
 @pytest.fixture

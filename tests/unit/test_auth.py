@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -14,39 +14,10 @@ from orchestrator.db import utcnow
 from orchestrator.errors import Conflict, LoginRefused, LoginThrottled, NotFound, ValidationFailed
 from orchestrator.services.accounts import users
 from orchestrator.services.teams.captains import create_captain_invitation
+from tests.support.accounts import PASSWORD, fail_logins, login, make_owner, settings
 from tests.support.factories import make_event
 
-PASSWORD = "correct horse battery"
-
-
-@pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return Settings(data_dir=tmp_path, environment="test", login_max_failures=3)
-
-
-def login(
-    uow_factory: UnitOfWorkFactory, settings: Settings, password: str, **kwargs: object
-) -> users.LoginVerdict:
-    with uow_factory() as uow:
-        return users.authenticate(uow, username="Anna", password=password, settings=settings, **kwargs)  # type: ignore[arg-type]
-
-
-def fail_logins(
-    uow_factory: UnitOfWorkFactory,
-    settings: Settings,
-    times: int,
-    *,
-    start: datetime,
-    step: timedelta = timedelta(0),
-) -> None:
-    """``times`` logins with a wrong password, ``step`` apart from ``start``."""
-    for n in range(times):
-        login(uow_factory, settings, "wrong password", now=start + n * step)
-
-
-def make_owner(uow_factory: UnitOfWorkFactory) -> int:
-    with uow_factory() as uow:
-        return users.create_user(uow, username="anna", password=PASSWORD, role="owner")
+__all__ = ["settings"]  # the fixture of tests/support/accounts.py (uow_factory comes from conftest)
 
 
 def make_team(uow_factory: UnitOfWorkFactory) -> int:

@@ -25,10 +25,10 @@ from orchestrator.services.accounts import users
 from orchestrator.services.gameserver import player_links
 from orchestrator.services.teams.captains import captain_home, create_captain_invitation
 from orchestrator.web.app import SESSION_COOKIE, RedactInvitationTokens, create_app
+from tests.support.accounts import PASSWORD, fail_logins, login, make_owner, settings
 from tests.support.factories import make_event
-from tests.unit.test_auth import PASSWORD, fail_logins, login, make_owner, settings
 
-__all__ = ["settings"]  # test_auth.py's settings fixture, used here too (uow_factory comes from conftest)
+__all__ = ["settings"]  # the fixture of tests/support/accounts.py (uow_factory comes from conftest)
 # The key `olympiad serve` used when OLYMPIAD_SECRET_KEY was not set: it was in the source.
 BUILT_IN_KEY = "dev-insecure-secret-change-me"
 PRODUCTION = {

@@ -11,7 +11,7 @@ from orchestrator.adapters.chesscom import (
     RateLimited,
     TransientError,
 )
-from tests.unit.test_chesscom_fake import AGENT, BASE, FakeChessCom
+from tests.support.chesscom_fake import AGENT, BASE, FakeChessCom
 
 
 def test_requests_carry_the_contact_user_agent_and_ask_for_json() -> None:

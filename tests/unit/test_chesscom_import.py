@@ -7,7 +7,7 @@ import pytest
 
 from orchestrator.adapters.chesscom import BadResponse, BoardSlot, NotFound, RateLimited
 from orchestrator.domain.scoring import GameResult
-from tests.unit.test_chesscom_fake import FakeChessCom, fixture, served_match_1201
+from tests.support.chesscom_fake import FakeChessCom, fixture, served_match_1201
 
 # ---------------------------------------------------------------- team matches
 

@@ -3,7 +3,6 @@ httpx.MockTransport (the hand-written fixtures of tests/fixtures/chesscom)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import httpx
@@ -12,7 +11,7 @@ from cryptography.fernet import Fernet
 from pydantic import SecretStr
 
 from orchestrator.adapters.tables import Match, Player, Stage, StageStatus
-from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
+from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.errors import Conflict, ValidationFailed
 from orchestrator.services.gameserver.chesscom_import import (
@@ -24,37 +23,10 @@ from orchestrator.services.gameserver.chesscom_import import (
     parse_team_match,
 )
 from orchestrator.services.results import results
-from tests.support.factories import running_stage
+from tests.support.chesscom_fake import FakeChessCom, Played, match_with_chesscom_accounts, served_match_1201
 from tests.support.factories import stored_board as stored
-from tests.unit.test_chesscom_fake import FakeChessCom, served_match_1201
 
-# Our board 1 (White from the first team) is AlphaKnight–BetaBishop; board 2 (White from the second team)
-# is BetaQueen–AlphaRook, the game AlphaRook abandoned. Boards 3-6 keep accounts Chess.com never saw.
-CHESSCOM_ACCOUNTS = {1: ("alphaknight", "betabishop"), 2: ("betaqueen", "alpharook")}
 AUGUST_15 = (datetime(2020, 8, 15, tzinfo=UTC), datetime(2020, 8, 15, 23, 59, tzinfo=UTC))
-
-
-@dataclass
-class Played:
-    match_id: int
-    boards: dict[int, int]  # board number -> board id
-
-
-def match_with_chesscom_accounts(uow: UnitOfWork) -> Played:
-    """The small event's first match, its players on boards 1 and 2 renamed to the fixtures' accounts."""
-    stage_id = running_stage(uow)
-    first_round = uow.results.rounds_of_stage(stage_id)[0]
-    match = uow.results.matches_of_round(first_round.id or 0)[0]
-    boards = {b.board_no: b for b in uow.boards.for_match(match.id or 0)}
-    for board_no, (white, black) in CHESSCOM_ACCOUNTS.items():
-        for player_id, account in (
-            (boards[board_no].white_player_id, white),
-            (boards[board_no].black_player_id, black),
-        ):
-            player = uow.results.get_or_raise(Player, player_id or 0)
-            player.account = account
-            uow.session.add(player)
-    return Played(match.id or 0, {n: b.id or 0 for n, b in boards.items()})
 
 
 @pytest.fixture

@@ -14,10 +14,9 @@ from httpx import Response
 from orchestrator.adapters.tables import Board, Role
 from orchestrator.services.accounts.users import create_user
 from orchestrator.web.auth import iter_routes
+from tests.support.chesscom_fake import FakeChessCom, Played, match_with_chesscom_accounts, served_match_1201
 from tests.support.factories import stored_board
 from tests.support.web import PASSWORD, login
-from tests.unit.test_chesscom_fake import FakeChessCom, served_match_1201
-from tests.unit.test_chesscom_import_service import Played, match_with_chesscom_accounts
 
 
 @pytest.fixture

@@ -139,8 +139,7 @@ def test_chesscom_import_fills_a_match_from_a_team_match_and_refuses_unclear_inp
     from orchestrator.adapters.uow import UnitOfWork
     from orchestrator.config import get_settings
     from orchestrator.db import dispose_engines, init_db
-    from tests.unit.test_chesscom_fake import served_match_1201
-    from tests.unit.test_chesscom_import_service import match_with_chesscom_accounts
+    from tests.support.chesscom_fake import match_with_chesscom_accounts, served_match_1201
 
     monkeypatch.setenv("OLYMPIAD_DATA_DIR", str(tmp_path))
     get_settings.cache_clear()

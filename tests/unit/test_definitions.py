@@ -26,7 +26,7 @@ from orchestrator.services.definitions import (
 )
 from orchestrator.web.app import create_app
 from tests.support.factories import SMALL_EVENT, make_event
-from tests.unit.test_views import seed_small_pool
+from tests.support.pools import seed_small_pool
 
 
 @pytest.fixture

@@ -6,13 +6,13 @@ import re
 
 import pytest
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 
 from orchestrator.adapters.tables import Role
 from orchestrator.domain import lots
 from orchestrator.services.accounts.users import create_user
 from orchestrator.web.auth import iter_routes
 from tests.support.factories import SMALL_EVENT
+from tests.support.staff_setup import create_small_event, stage_ids
 from tests.support.web import PASSWORD, login
 
 
@@ -23,22 +23,6 @@ def app(app: FastAPI) -> FastAPI:
         for role in (Role.OWNER, Role.ADMIN, Role.ARBITER):
             create_user(uow, username=role.value, password=PASSWORD, role=role)
     return app
-
-
-def create_small_event(client: TestClient, csrf: str) -> int:
-    answer = client.post("/staff/events", data={"csrf_token": csrf, "definition_text": SMALL_EVENT})
-    assert answer.status_code == 303, answer.text
-    assert answer.headers["location"] == "/staff/events/small-test-cup/setup?done=created"
-    with client.app.state.uow_factory() as uow:  # type: ignore[attr-defined]
-        event = uow.events.get_by_slug("small-test-cup")
-        assert event is not None
-        return event.id or 0
-
-
-def stage_ids(client: TestClient, event_id: int) -> dict[str, int]:
-    answer = client.get(f"/api/v1/staff/events/{event_id}")
-    assert answer.status_code == 200, answer.text
-    return {stage["key"]: stage["id"] for stage in answer.json()["stages"]}
 
 
 def test_an_invalid_event_file_is_shown_again_with_every_problem_and_its_line(app: FastAPI) -> None:

@@ -1,6 +1,6 @@
 """A round's games get the event file's clock (docs/event-file.md): the event's time_control, which a stage
 or a round may override; never the settings' fallback clock. The stand-in server plays the part of Lichess
-(in process behind a TestClient, as in tests/unit/test_glue_playoff.py)."""
+(in process behind a TestClient, tests/support/playoff_standin.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from orchestrator.db import utcnow
 from orchestrator.services.gameserver import gameserver
 from tests.support.factories import make_event, running_stage
-from tests.unit.test_glue_playoff import SMALL_PLAYOFF, World, make_world
+from tests.support.playoff_standin import SMALL_PLAYOFF, World, make_world
 
 GROUP_SCHEDULE = 'schedule: {start: "2024-03-02 10:00", rounds_per_day: 3, minutes_between_rounds: 90}'
 

@@ -21,7 +21,7 @@ from orchestrator.services.accounts.users import create_user
 from orchestrator.services.gameserver.player_links import decrypt_token
 from orchestrator.standin.app import create_standin_app
 from orchestrator.web.app import create_app
-from tests.unit.test_ingestion import make_round
+from tests.support.gameserver_round import make_round
 
 PASSWORD = "correct horse battery"
 

@@ -8,15 +8,11 @@ at speed ``instant``; stand-in time is moved forward with ``/_standin/time`` ins
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from cryptography.fernet import Fernet
-from fastapi.testclient import TestClient
 
-from orchestrator.adapters.lichess import LichessClient
 from orchestrator.adapters.tables import (
     Board,
     Duel,
@@ -27,93 +23,23 @@ from orchestrator.adapters.tables import (
     Stage,
     StageStatus,
 )
-from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
-from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
+from orchestrator.db import utcnow
 from orchestrator.jobs import bodies, runtime
 from orchestrator.jobs.scheduler import run_playoff_tick
 from orchestrator.services import queue
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.gameserver import gameserver
-from orchestrator.services.gameserver.player_links import store_link
 from orchestrator.services.playoff.armageddon_game import set_armageddon_game
 from orchestrator.services.playoff.commands import build_bracket
 from orchestrator.services.playoff.read import bracket_view
 from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE
 from orchestrator.services.teams import lineups
-from orchestrator.standin.app import admin_headers, create_standin_app
-from tests.support.factories import REPO_ROOT, make_event, running_stage, stage_id_of, store_final_standings
+from tests.support.factories import make_event, running_stage, stage_id_of, store_final_standings
 from tests.support.playoff import boards_of_stage, duel_match, play
+from tests.support.playoff_standin import SMALL_PLAYOFF, World, make_world
 
-SMALL_PLAYOFF = (REPO_ROOT / "tests" / "fixtures" / "events" / "small-playoff.yaml").read_text("utf-8")
 STAFF = AuthUser(id=0, username="arbiter", role=Role.ARBITER, team_id=None, session_generation=1)
-
-
-@dataclass
-class World:
-    settings: Settings
-    uow_factory: UnitOfWorkFactory
-    standin: TestClient
-
-    def client(self) -> LichessClient:
-        return LichessClient.from_settings(self.settings, http=self.standin)
-
-    def advance(self, seconds: float) -> None:
-        self.standin.post("/_standin/time", json={"advanceMs": int(seconds * 1000)}).raise_for_status()
-
-    def link_everyone(self, event_id: int) -> None:
-        with self.uow_factory() as uow:
-            for player in uow.setup.players_of_event(event_id):
-                body = {"username": player.account, "rating": player.rating, "scopes": ["challenge:write"]}
-                token = self.standin.post("/_standin/users", json=body).raise_for_status().json()["token"]
-                store_link(
-                    uow,
-                    player_id=player.id or 0,
-                    account=player.account,
-                    token=token,
-                    settings=self.settings,
-                    actor="test",
-                )
-
-
-def make_world(tmp_path: Path, **overrides: object) -> Iterator[World]:
-    values: dict[str, object] = {
-        "data_dir": tmp_path,
-        "environment": "test",
-        "token_encryption_key": Fernet.generate_key().decode(),
-        "gameserver_url": "http://gs.test",
-        "standin_speed": 0,
-        "gameserver_clock_delay_s": 0,
-        "gameserver_retry_scale": 0.001,
-        "auto_lot_reveal_delay_s": 0,
-        "armageddon_nomination_minutes": 0,
-        "armageddon_colour_minutes": 0,
-        "standin_admin_token": "admin-token",
-        **overrides,
-    }
-    settings = Settings(**values)  # type: ignore[arg-type]
-    engine = make_engine(settings.sqlalchemy_url)
-    init_db(engine=engine)
-    factory = make_session_factory(engine)
-
-    def uow_factory() -> UnitOfWork:
-        return UnitOfWork(factory)
-
-    standin = TestClient(
-        create_standin_app(settings), base_url="http://gs.test", headers=admin_headers(settings)
-    )
-    organiser = standin.post(
-        "/_standin/users", json={"username": "organiser", "rating": 2000, "scopes": ["challenge:bulk"]}
-    ).json()["token"]
-    settings = Settings(**values, gameserver_admin_token=organiser)  # type: ignore[arg-type]
-    world = World(settings, uow_factory, standin)
-    runtime.configure(settings, uow_factory=uow_factory, client_factory=world.client)
-    try:
-        yield world
-    finally:
-        runtime._runtime = None  # configure() in a test must not leak into the next one
-        standin.close()
-        engine.dispose()
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from orchestrator import translation
 from orchestrator.config import Settings
 from orchestrator.web import i18n
-from tests.unit.test_views import SeededPool, play, seed_small_pool
+from tests.support.pools import SeededPool, play, seed_small_pool
 
 # White's result on boards 1-6; the first-named team has White on the odd boards. From its side:
 # board 1 draw ½, board 2 (Black, 1-0) 0, board 3 (White, 1-0) 1, board 4 (Black, 0-1) 1,

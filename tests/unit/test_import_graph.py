@@ -22,6 +22,7 @@ LAZY_IMPORTS: dict[tuple[str, str], str] = {
     # start without loading SQLAlchemy, FastAPI or the web app.
     ("orchestrator.cli", "orchestrator"): "start-up speed of the command line",
     ("orchestrator.cli_simulation", "orchestrator"): "start-up speed: cli.py imports it for every command",
+    ("orchestrator.cli_demo", "orchestrator"): "start-up speed: cli.py imports it for every command",
     # The package only names its two entry points; importing the store or the engine alone (tests, bench)
     # must not load FastAPI and uvicorn.
     ("orchestrator.standin", "orchestrator.standin"): "a light package facade",

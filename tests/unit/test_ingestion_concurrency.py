@@ -5,8 +5,9 @@ first and finds nothing left to change, instead of failing on boards "changed du
 from __future__ import annotations
 
 from orchestrator.services.gameserver.ingestion import GameUpdate, IngestReport, ingest_games
-from tests.unit.test_ingestion import RESIGN_WHITE, audit_rows, board, make_round
-from tests.unit.test_playoff_concurrency import together
+from tests.support.concurrency import together
+from tests.support.factories import stored_board as board
+from tests.support.gameserver_round import RESIGN_WHITE, audit_rows, make_round
 
 
 def test_two_ingestions_of_the_same_games_at_once_store_each_result_once(uow_factory, sent):

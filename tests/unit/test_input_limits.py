@@ -27,8 +27,8 @@ from orchestrator.services.setup.draws import commit_lot
 from orchestrator.services.teams.rosters import import_rosters
 from orchestrator.web.validation import json_problems, whole_number
 from tests.support.factories import make_event
-from tests.unit.test_event_setup_rosters import HEADER, ICELAND
-from tests.unit.test_results_fixtures import build_pool
+from tests.support.pool_builder import build_pool
+from tests.support.rosters import HEADER, ICELAND
 
 MATCHES_HEADER = "round,team_a,team_b,score_a,score_b,forfeit\n"
 runner = CliRunner()

@@ -17,7 +17,8 @@ from orchestrator.services.accounts.users import create_user
 from orchestrator.services.teams import rosters
 from orchestrator.web.app import create_app
 from tests.support.factories import SMALL_EVENT
-from tests.unit.test_event_setup_web import PASSWORD, create_small_event, login, stage_ids
+from tests.support.staff_setup import create_small_event, stage_ids
+from tests.support.web import PASSWORD, login
 
 TOO_BIG = (2**31, 2**63)
 MAX_UPLOAD_BYTES = 2_000_000  # the event definition's limit (routes_staff_setup)

@@ -3,14 +3,10 @@ late change is recorded with its consequence, and staff re-seed or keep the late
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import timedelta
-
 import pytest
 
-from orchestrator.adapters.tables import Match, Stage
-from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
+from orchestrator.adapters.tables import Stage
+from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.db import utcnow
 from orchestrator.errors import Conflict, ValidationFailed
 from orchestrator.services.playoff.commands import build_bracket
@@ -18,79 +14,17 @@ from orchestrator.services.results import fairplay, late_changes, results
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.setup import draws, pool_draft, stage_start
 from tests.support.factories import make_event, running_stage, stage_id_of
-from tests.unit.test_glue_playoff import SMALL_PLAYOFF
-
-LATER = timedelta(minutes=16)  # past the 15-minute appeal window
-NARROW_WIN = "WWWLLD"  # 3½–2½ for the winner, from the winner's side
-
-
-def board_code(board_no: int, winner_is_first: bool, outcome: str) -> str:
-    if outcome == "D":
-        return "½-½"
-    winner_white = (board_no % 2 == 1) == winner_is_first  # the first team has White on odd boards
-    return "1-0" if (outcome == "W") == winner_white else "0-1"
-
-
-def names_of(uow: UnitOfWork, ids: Sequence[int]) -> dict[int, str]:
-    return {tid: team.name for tid, team in uow.results.teams_by_id(ids).items()}
-
-
-def play_stage(uow: UnitOfWork, stage_id: int, order: Sequence[str]) -> None:
-    """Every match of the stage: the team earlier in ``order`` wins 3½–2½."""
-    for match in uow.results.matches_of_stage(stage_id):
-        names = names_of(uow, [match.first_team_id, match.second_team_id])
-        first, second = names[match.first_team_id], names[match.second_team_id]
-        winner_is_first = order.index(first) < order.index(second)
-        for board in uow.boards.for_match(match.id or 0):
-            code = board_code(board.board_no, winner_is_first, NARROW_WIN[board.board_no - 1])
-            results.record_result(
-                uow, board_id=board.id or 0, result=code, expected_version=board.version, actor="ann"
-            )
-
-
-def the_match(uow: UnitOfWork, stage_id: int, a: str, b: str) -> int:
-    for match in uow.results.matches_of_stage(stage_id):
-        if set(names_of(uow, [match.first_team_id, match.second_team_id]).values()) == {a, b}:
-            return match.id or 0
-    raise AssertionError(f"no match {a} – {b}")
-
-
-def correct_winner(
-    uow: UnitOfWork, match_id: int, winner: str, *, reason: str = "wrong result keyed"
-) -> None:
-    """Save corrections on a closed stage: ``winner`` now wins the match 3½–2½."""
-    match = uow.results.get_or_raise(Match, match_id)
-    winner_is_first = names_of(uow, [match.first_team_id])[match.first_team_id] == winner
-    entries = [
-        results.ResultEntry(
-            board.id or 0,
-            board_code(board.board_no, winner_is_first, NARROW_WIN[board.board_no - 1]),
-            board.version,
-        )
-        for board in uow.boards.for_match(match_id)
-    ]
-    results.save_corrections(uow, match_id=match_id, entries=entries, actor="boss", reason=reason)
-
-
-@dataclass(frozen=True)
-class TwoStages:
-    event_id: int
-    group: int
-    final: int
-
-
-def build_two_stages(uowf: UnitOfWorkFactory) -> TwoStages:
-    """The small event: Group closed (Norway, Sweden, Denmark, Finland), Final drafted with the top 2."""
-    with uowf() as uow:
-        event_id = make_event(uow)
-        group = running_stage(uow, event_id=event_id)
-        play_stage(uow, group, ["Norway", "Sweden", "Denmark", "Finland"])
-    with uowf() as uow:
-        standings_service.close_stage(uow, stage_id=group, actor="boss", now=utcnow() + LATER)
-    with uowf() as uow:
-        final = stage_id_of(uow, event_id, "final")
-        pool_draft.draft_pools(uow, stage_id=final, actor="boss")
-    return TwoStages(event_id, group, final)
+from tests.support.late_changes import (
+    LATER,
+    TwoStages,
+    build_two_stages,
+    correct_winner,
+    final_teams,
+    names_of,
+    play_stage,
+    the_match,
+)
+from tests.support.playoff_standin import SMALL_PLAYOFF
 
 
 @pytest.fixture
@@ -105,13 +39,6 @@ def final_started(uowf: UnitOfWorkFactory, two_stages: TwoStages) -> None:
         pool_draft.publish_pools(uow, stage_id=two_stages.final, actor="boss")
     with uowf() as uow:
         stage_start.start_stage(uow, stage_id=two_stages.final, actor="boss").raise_refusal()
-
-
-def final_teams(uowf: UnitOfWorkFactory, stage_id: int) -> list[str]:
-    with uowf() as uow:
-        return sorted(
-            t.name for pool in pool_draft.describe_pools(uow, stage_id=stage_id).pools for t in pool.teams
-        )
 
 
 def pending(uowf: UnitOfWorkFactory, stage_id: int) -> list[late_changes.LateChangeView]:

@@ -8,8 +8,8 @@ from fastapi import FastAPI
 from orchestrator.adapters.tables import Role
 from orchestrator.services.accounts.users import create_user
 from orchestrator.services.setup import pool_draft
+from tests.support.late_changes import build_two_stages, correct_winner, the_match
 from tests.support.web import PASSWORD, login
-from tests.unit.test_late_changes import build_two_stages, correct_winner, the_match
 
 SLUG = "small-test-cup"
 

@@ -26,9 +26,9 @@ from orchestrator.services.results import lot_steps, results
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.setup import draws, pool_draft, stage_start
 from tests.support.factories import TEST_PAIRING_SEED, make_event, published_stage, running_stage
+from tests.support.pool_builder import BuiltPool, build_pool
+from tests.support.results import LATER, enter, play_all, stored, winning_codes
 from tests.support.web import PASSWORD, form_token, login
-from tests.unit.test_results_fixtures import BuiltPool, build_pool
-from tests.unit.test_results_services import LATER, enter, play_all, stored, winning_codes
 
 
 def event_lots(uowf: UnitOfWorkFactory, event_id: int) -> list[Lot]:

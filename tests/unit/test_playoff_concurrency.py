@@ -8,43 +8,20 @@ Each tick runs in its own thread with its own units of work; a ``threading.Barri
 from __future__ import annotations
 
 import logging
-import threading
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from orchestrator.jobs.scheduler import PlayoffTick
-from tests.unit.test_playoff_ticks import World, level, make_world, tick
+from tests.support.concurrency import together
+from tests.support.playoff_world import World, level, make_world, tick
 
 
 @pytest.fixture
 def world(tmp_path: Path) -> Iterator[World]:
     yield from make_world(tmp_path)
-
-
-def together(*calls: Callable[[], object]) -> list[object]:
-    """Run ``calls`` in threads started together; re-raises the first exception a thread met."""
-    barrier = threading.Barrier(len(calls))
-    results: list[object] = [None] * len(calls)
-    errors: list[BaseException] = []
-
-    def run(index: int, call: Callable[[], object]) -> None:
-        try:
-            barrier.wait()
-            results[index] = call()
-        except BaseException as error:  # any failure: re-raised in the test's thread
-            errors.append(error)
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    if errors:
-        raise errors[0]
-    return results
 
 
 def test_two_ticks_at_once_leave_one_armageddon_per_duel_and_one_match_per_duel_and_leg(

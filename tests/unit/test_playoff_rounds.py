@@ -12,7 +12,7 @@ from orchestrator.adapters.tables import Round
 from orchestrator.domain.knockout import ArmageddonPhase
 from orchestrator.services.playoff.armageddon_game import record_armageddon_result
 from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE
-from tests.unit.test_playoff_ticks import World, level, make_world, tick
+from tests.support.playoff_world import World, level, make_world, tick
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.db import utcnow
 from orchestrator.services.results import exports
 from orchestrator.services.results import standings as standings_service
-from tests.unit.test_results_fixtures import build_pool
-from tests.unit.test_results_services import play_all
+from tests.support.pool_builder import build_pool
+from tests.support.results import play_all
 
 
 def test_the_csv_of_a_closed_pool_has_every_tie_break_and_says_final(

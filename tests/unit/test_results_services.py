@@ -16,9 +16,8 @@ from orchestrator.errors import Conflict, StaleEdit, ValidationFailed
 from orchestrator.services.results import appeals, fairplay, results
 from orchestrator.services.results import standings as standings_service
 from tests.support.factories import stored_board as board
-from tests.unit.test_results_fixtures import BuiltPool, build_pool
-
-LATER = timedelta(minutes=16)  # past the 15-minute appeal window
+from tests.support.pool_builder import BuiltPool, build_pool
+from tests.support.results import LATER, audit, enter, play_all, stored, winning_codes
 
 
 @pytest.fixture
@@ -27,52 +26,9 @@ def pool(uowf: UnitOfWorkFactory) -> BuiltPool:
         return build_pool(uow, later_stage=True)
 
 
-def winning_codes(built: BuiltPool, match_id: int, winner: str) -> list[str]:
-    """Results that give ``winner`` every board of the match (first team is White on odd boards)."""
-    _, first, _ = built.pairing(match_id)
-    codes = []
-    for board_no in range(1, len(built.boards[match_id]) + 1):
-        winner_white = (board_no % 2 == 1) == (winner == first)
-        codes.append("1-0" if winner_white else "0-1")
-    return codes
-
-
-def enter(
-    uowf: UnitOfWorkFactory, built: BuiltPool, match_id: int, codes: list[str], actor: str = "ann"
-) -> None:
-    for board_id, code in zip(built.boards[match_id], codes, strict=True):
-        version = board(uowf, board_id).version
-        with uowf() as uow:
-            results.record_result(uow, board_id=board_id, result=code, expected_version=version, actor=actor)
-
-
-def play_all(uowf: UnitOfWorkFactory, built: BuiltPool, *, winner: str | None = "Norway") -> None:
-    """Every match: ``winner`` wins its matches 4-0; all other matches are 2-2 (White wins every board)."""
-    for (_, first, second), match_id in built.matches.items():
-        if winner in (first, second):
-            enter(uowf, built, match_id, winning_codes(built, match_id, winner))
-        else:
-            enter(uowf, built, match_id, ["1-0"] * len(built.boards[match_id]))
-
-
-def stored(uowf: UnitOfWorkFactory, pool_id: int) -> list[Standing]:
-    with uowf() as uow:
-        rows = list(uow.results.standings_of_pool(pool_id))
-        for row in rows:
-            uow.session.expunge(row)
-        return rows
-
-
 def names(uowf: UnitOfWorkFactory, built: BuiltPool, rows: list[Standing]) -> list[str]:
     by_id = {v: k for k, v in built.teams.items()}
     return [by_id[row.team_id] for row in rows]
-
-
-def audit(
-    uowf: UnitOfWorkFactory, **filters: object
-) -> list[tuple[str, dict | None, dict | None, str | None]]:
-    with uowf() as uow:
-        return [(a.action, a.old, a.new, a.reason) for a in uow.results.audit(**filters)]  # type: ignore[arg-type]
 
 
 # --- record_result ---------------------------------------------------------------------------------------

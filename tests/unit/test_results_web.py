@@ -11,8 +11,8 @@ from orchestrator.adapters.tables import Board, Match, Role
 from orchestrator.services.accounts.users import create_user
 from orchestrator.services.results import standings as standings_service
 from orchestrator.web.auth import iter_routes
+from tests.support.pool_builder import BuiltPool, build_pool
 from tests.support.web import PASSWORD, form_token, login
-from tests.unit.test_results_fixtures import BuiltPool, build_pool
 
 
 @pytest.fixture

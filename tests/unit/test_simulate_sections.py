@@ -4,6 +4,7 @@ and ``olympiad simulate`` prints all of it; an event without sections prints as 
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -100,7 +101,14 @@ def test_board_prizes_count_every_game_played_at_the_board(
                 assert row.eligible == (played[key] >= 8)  # the event's minimum: 8 games
             eligible = [row for row in table.rows if row.eligible]
             if len(eligible) >= 3:
-                assert [row.medal for row in eligible[:3]] == ["gold", "silver", "bronze"] or table.ties
+                # Places 1-3 take gold, silver and bronze; players level on TPR and games share a place
+                # and wait for a lot (the simulation draws none for board prizes): no medal yet.
+                level = Counter((row.performance.rating, row.performance.games) for row in eligible)
+                expected = [
+                    None if level[row.performance.rating, row.performance.games] > 1 else medal
+                    for row, medal in zip(eligible[:3], ("gold", "silver", "bronze"), strict=True)
+                ]
+                assert [row.medal for row in eligible[:3]] == expected
 
 
 def test_a_team_fields_its_reserve_in_the_board_order_of_its_list(

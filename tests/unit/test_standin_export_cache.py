@@ -16,56 +16,17 @@ from fastapi.testclient import TestClient
 from starlette.types import Receive, Scope, Send
 
 from orchestrator.config import Settings
-from orchestrator.standin.app import HoldRendererMiddleware, admin_headers, create_standin_app
+from orchestrator.standin.app import HoldRendererMiddleware, create_standin_app
 from orchestrator.standin.engine import LINE_COUNT, lines_made
 from orchestrator.standin.faults import FaultPlan
 from orchestrator.standin.prerender import Prerenderer
-from orchestrator.standin.store import StandinClock, Store
+from orchestrator.standin.store import Store
+from tests.support.standin import UNEQUAL, create_games, standin, store_of
 
-T0 = 1_700_000_000_000
 FLAGS = [
     "moves={}&pgnInJson={}&clocks={}&tags={}".format(*combo)
     for combo in itertools.product(("true", "false"), repeat=4)
 ]
-UNEQUAL = {"clock.whiteLimit": "300", "clock.blackLimit": "240"}
-
-
-class FrozenClock(StandinClock):
-    def now_ms(self) -> int:
-        return T0 + self.offset_ms
-
-
-def standin(*, prerender: bool, speed: float = 0, faults: str = "", rate: float = 0.0) -> TestClient:
-    settings = Settings(
-        standin_speed=speed,
-        standin_seed=11,
-        standin_faults=faults,
-        standin_fault_rate=rate,
-        standin_admin_token="admin-token",  # type: ignore[arg-type]
-    )
-    app = create_standin_app(settings, prerender=prerender)
-    app.state.store.clock = FrozenClock()
-    return TestClient(app, headers=admin_headers(settings))
-
-
-def store_of(client: TestClient) -> Store:
-    store = client.app.state.store  # type: ignore[attr-defined]
-    assert isinstance(store, Store)
-    return store
-
-
-def create_games(client: TestClient, boards: int, **fields: str) -> list[str]:
-    def token(name: str, rating: int, scopes: list[str]) -> str:
-        body = {"username": name, "rating": rating, "scopes": scopes}
-        return str(client.post("/_standin/users", json=body).json()["token"])
-
-    organiser = token("organiser", 2000, ["challenge:bulk"])
-    tokens = [token(f"p{n}", 1300 + 41 * n, ["challenge:write"]) for n in range(2 * boards)]
-    players = ",".join(f"{tokens[i]}:{tokens[i + 1]}" for i in range(0, len(tokens), 2))
-    form = {"players": players, "clock.limit": "600", "clock.increment": "5", **fields}
-    answer = client.post("/api/bulk-pairing", data=form, headers={"Authorization": f"Bearer {organiser}"})
-    assert answer.status_code == 200, answer.text
-    return [game["id"] for game in answer.json()["games"]]
 
 
 def export_bytes(client: TestClient, ids: list[str], query: str) -> bytes:

@@ -14,7 +14,7 @@ import pytest
 
 from orchestrator.standin.engine import chess_available
 from orchestrator.standin.gamepage import board_svg, clock_text
-from tests.unit.test_standin_export_cache import UNEQUAL, create_games, standin, store_of
+from tests.support.standin import UNEQUAL, create_games, standin, store_of
 
 
 def moves_on(page: str) -> list[str]:

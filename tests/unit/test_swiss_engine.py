@@ -8,8 +8,6 @@ The 190- and 250-team comparisons take minutes with gacrux; they run when OLYMPI
 from __future__ import annotations
 
 import os
-import random
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,7 +16,6 @@ from hypothesis import strategies as st
 
 pytest.importorskip("gacrux")
 
-from orchestrator.adapters.gacrux_pairing import GacruxPairer
 from orchestrator.domain.scoring import MatchRecord
 from orchestrator.domain.simulation import simulate_event
 from orchestrator.domain.swiss import (
@@ -26,65 +23,14 @@ from orchestrator.domain.swiss import (
     SwissPairingError,
     SwissState,
     SwissTeam,
-    add_late_entry,
-    mark_absent,
     record_round,
     start_state,
-    withdraw_team,
 )
-from orchestrator.domain.swiss.c046 import C046Pairer, Team, colour_preference, colours
+from orchestrator.domain.swiss.c046 import Team, colour_preference, colours
 from orchestrator.eventfile import parse_event
-from tests.unit.test_swiss_gacrux import field, play
+from tests.support.swiss_compare import OURS, both, compare_event
 
-OURS = C046Pairer()
-GACRUX = GacruxPairer()
 SLOW = pytest.mark.skipif(os.environ.get("OLYMPIAD_SLOW_TESTS") != "1", reason="minutes with gacrux")
-
-
-def both(state: SwissState, round_no: int) -> RoundPairing | None:
-    """The round as both engines pair it (asserted equal); None when both refuse it."""
-    try:
-        theirs = GACRUX.pair_round(state, round_no)
-    except SwissPairingError:
-        with pytest.raises(SwissPairingError):
-            OURS.pair_round(state, round_no)
-        return None
-    ours = OURS.pair_round(state, round_no)
-    assert ours == theirs, f"round {round_no}"
-    return ours
-
-
-def compare_event(
-    size: int,
-    rounds: int,
-    seed: int,
-    *,
-    late: int = 3,
-    withdraw: int = 4,
-    absent: int = 2,
-    before_each: list[SwissState] | None = None,
-) -> SwissState:
-    """A stage of ``size`` teams, one absent in round ``absent``, a late entry joining in round ``late``
-    and a withdrawal from round ``withdraw`` (0: none of that), paired by both engines round by round;
-    the results (some matches forfeited) are random. ``before_each`` collects the state before each
-    round."""
-    rng = random.Random(seed)
-    teams = field(size, rng)
-    state = start_state(teams, boards=4, rounds=rounds, initial_colour=rng.choice("WB"))
-    for round_no in range(1, rounds + 1):
-        if round_no == absent:
-            state = mark_absent(state, teams[-1].name, round_no=absent)
-        if round_no == late:
-            state = add_late_entry(state, replace(field(1, rng)[0], name="Late entry", joined=late))
-        if round_no == withdraw:
-            state = withdraw_team(state, teams[0].name, from_round=withdraw)
-        if before_each is not None:
-            before_each.append(state)
-        pairing = both(state, round_no)
-        if pairing is None:
-            break
-        state = play(state, pairing, rng)
-    return state
 
 
 @pytest.mark.parametrize(

@@ -29,9 +29,9 @@ from orchestrator.services.setup import pool_draft
 from orchestrator.services.setup.stage_start import start_stage
 from orchestrator.services.swiss import entries
 from tests.support.factories import REPO_ROOT, make_event, running_stage, stage_id_of
+from tests.support.late_changes import LATER, play_stage
 from tests.support.swiss import ACTOR, engine_pairing, pair_and_publish, play_round, view_pairing
 from tests.support.web import PASSWORD, login
-from tests.unit.test_late_changes import LATER, play_stage
 
 FILE = REPO_ROOT / "tests" / "fixtures" / "events" / "pools-swiss-final.yaml"
 TEXT = FILE.read_text(encoding="utf-8")

@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("gacrux")
 
 from orchestrator.adapters.gacrux_pairing import GacruxPairer, TrfPairingError, pair_trf
-from orchestrator.domain.scoring import MatchForfeit, MatchRecord
+from orchestrator.domain.scoring import MatchRecord
 from orchestrator.domain.swiss import (
     RoundPairing,
     SwissPairingError,
@@ -32,6 +32,7 @@ from orchestrator.domain.swiss import (
     withdraw_team,
 )
 from orchestrator.domain.swiss.trf import export_trf
+from tests.support.swiss_compare import field, play
 
 PAIRER = GacruxPairer()
 
@@ -61,29 +62,6 @@ def checker_pairs(trf: str, tmp_path: Path) -> list[tuple[int, int]]:
 def as_numbers(state: SwissState, pairing: RoundPairing) -> list[tuple[int, int]]:
     pairs = [(state.tpn(p.first), state.tpn(p.second)) for p in pairing.pairings]
     return pairs + ([(state.tpn(pairing.bye), 0)] if pairing.bye else [])
-
-
-def play(state: SwissState, pairing: RoundPairing, rng: random.Random) -> SwissState:
-    """Random results: most matches played, some forfeited one way or both ways."""
-    boards = state.boards
-    matches: list[MatchRecord] = []
-    for p in pairing.pairings:
-        roll = rng.random()
-        if roll < 0.05:
-            matches.append(MatchRecord(pairing.round, p.first, p.second, 2 * boards, 0, MatchForfeit.A_WINS))
-        elif roll < 0.08:
-            matches.append(MatchRecord(pairing.round, p.first, p.second, 0, 2 * boards, MatchForfeit.B_WINS))
-        elif roll < 0.09:
-            matches.append(MatchRecord(pairing.round, p.first, p.second, 0, 0, MatchForfeit.DOUBLE))
-        else:
-            gp = rng.choice(range(2 * boards + 1))
-            matches.append(MatchRecord(pairing.round, p.first, p.second, gp, 2 * boards - gp))
-    bye = pairing.bye_record(state)
-    return record_round(state, [*matches, *([bye] if bye else [])])
-
-
-def field(size: int, rng: random.Random) -> list[SwissTeam]:
-    return [SwissTeam(f"Team {n:03d}", tuple(rng.randint(1800, 2750) for _ in range(5))) for n in range(size)]
 
 
 def simulate(size: int, rounds: int, seed: int, tmp_path: Path, *, compare_each_round: bool) -> SwissState:

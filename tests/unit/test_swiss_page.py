@@ -23,6 +23,7 @@ from tests.support.factories import make_event, stage_id_of
 from tests.support.swiss import (
     ACTOR,
     SWISS_EVENT,
+    SWISS_THEN_FINAL,
     Mirror,
     pair_and_publish,
     pair_publish_play,
@@ -30,7 +31,6 @@ from tests.support.swiss import (
     running_swiss,
 )
 from tests.support.web import login
-from tests.unit.test_swiss_server_teams import SWISS_THEN_FINAL
 
 SLUG = "swiss-test-cup"
 PAGE = f"/events/{SLUG}/stages/open"

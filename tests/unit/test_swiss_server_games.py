@@ -16,8 +16,8 @@ from orchestrator.config import Settings
 from orchestrator.db import utcnow
 from orchestrator.services.gameserver import gameserver
 from orchestrator.services.swiss import rounds as swiss_rounds
+from tests.support.gameserver_fake import FakeServer, create_games, link_accounts
 from tests.support.swiss import ACTOR, running_swiss
-from tests.unit.test_gameserver_service import FakeServer, create_games, link_accounts
 
 KEY = Fernet.generate_key().decode()
 

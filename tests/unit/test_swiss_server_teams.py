@@ -26,7 +26,7 @@ from orchestrator.services.teams.rosters import import_rosters
 from tests.support.factories import make_event, stage_id_of
 from tests.support.swiss import (
     ACTOR,
-    SWISS_EVENT,
+    SWISS_THEN_FINAL,
     Mirror,
     late_team_csv,
     pair_publish_play,
@@ -122,26 +122,6 @@ def test_ending_early_cancels_the_unstarted_rounds_and_makes_the_standings_final
         names = {t.id: t.name for t in uow.setup.teams_of(stage.event_id)}
     expected = swiss_standings(mirror.state, parse_chain(["olympiad-2026"]))
     assert [names[t] for t in next(iter(places.values()))] == [r.team for r in expected.rows]
-
-
-SWISS_THEN_FINAL = SWISS_EVENT.replace(
-    "\nteams:\n",
-    """
-  - key: final
-    name: Final
-    kind: knockout
-    entrants:
-      - {from: open, top: 2}
-    schedule:
-      rounds: ["2030-09-22 15:00", "2030-09-22 18:00"]
-
-bracket:
-  - {duel: I, round: Final, first: Open 1st, second: Open 2nd}
-
-teams:
-""",
-    1,
-)
 
 
 def _final_built_from_two_rounds(factory: UnitOfWorkFactory) -> tuple[int, int, int, Mirror]:

@@ -18,7 +18,7 @@ from orchestrator.domain.event import EventDefinition
 from orchestrator.domain.simulation import match_count, simulate_event
 from orchestrator.domain.swiss.simulate import play_swiss_stage, swiss_standings
 from orchestrator.eventfile import parse_event
-from tests.unit.test_event_swiss import POOLS_FIRST, STAGE_HEAD, with_playoff
+from tests.support.swiss_event_files import POOLS_FIRST, STAGE_HEAD, with_playoff
 
 pytest.importorskip("gacrux")
 

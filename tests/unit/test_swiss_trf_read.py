@@ -17,7 +17,7 @@ from orchestrator.cli import app
 from orchestrator.domain.swiss import SwissState
 from orchestrator.domain.swiss.trf import export_trf
 from orchestrator.domain.swiss.trf_read import TrfNotReadable, read_team_trf
-from tests.unit.test_swiss_engine import compare_event
+from tests.support.swiss_compare import compare_event
 
 runner = CliRunner()
 

@@ -16,8 +16,8 @@ from orchestrator.services.results import late_changes, results, withdrawals
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.setup import pool_draft
 from tests.support.factories import make_event, running_stage, stage_id_of
-from tests.unit.test_glue_playoff import SMALL_PLAYOFF
-from tests.unit.test_late_changes import LATER, NARROW_WIN, board_code, final_teams, names_of
+from tests.support.late_changes import LATER, NARROW_WIN, board_code, final_teams, names_of
+from tests.support.playoff_standin import SMALL_PLAYOFF
 
 
 def pool_matches(uow: UnitOfWork, stage_id: int, letter: str) -> list[tuple[int, Match]]:

@@ -10,8 +10,8 @@ from orchestrator.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services import live
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.results import withdrawals
-from tests.unit.test_results_fixtures import BuiltPool, build_pool
-from tests.unit.test_results_services import audit, enter, winning_codes
+from tests.support.pool_builder import BuiltPool, build_pool
+from tests.support.results import audit, enter, winning_codes
 
 
 @pytest.fixture

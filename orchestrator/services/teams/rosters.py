@@ -160,69 +160,123 @@ def _read_section(text: str, sections: Mapping[str, Section], problems: list[str
     return key
 
 
-def _read_row(
-    values: dict[str, str], line: int, team_format: TeamFormat, sections: Mapping[str, Section]
-) -> tuple[_Row | None, list[str]]:
-    problems: list[str] = []
-    text = {key: (values.get(key) or "").strip() for key in (*COLUMNS, *OPTIONAL_COLUMNS)}
+def _check_names(text: Mapping[str, str], problems: list[str]) -> None:
+    """The team's, the player's and the account's names: given, and within the names' rules."""
     for key in ("team", "name", "account"):
         if not text[key]:
             problems.append(_("%(field)s is empty") % {"field": key})
         elif problem := name_problem(text[key], what=key, limit=_NAME_LIMITS[key]):
             problems.append(problem)
-    federation = text["federation"].upper()
+
+
+def _read_federation(text: str, problems: list[str]) -> str:
+    """The team's federation code, upper case (``nor`` reads as NOR)."""
+    federation = text.upper()
     if not re.fullmatch(r"[A-Z]{3}", federation):
         problems.append(
-            _("federation must be a three-letter code such as NOR, found %(found)r")
-            % {"found": text["federation"]}
+            _("federation must be a three-letter code such as NOR, found %(found)r") % {"found": text}
         )
-    seed = _integer(text["seed"], "seed", 1, 100_000, problems)
-    birth_year = _integer(text["birth_year"], "birth_year", 1900, 2100, problems)
-    rating = _integer(text["rating"], "rating", 0, 3500, problems)
+    return federation
+
+
+@dataclass(frozen=True, slots=True)
+class _FideData:
+    """The optional FIDE columns of a rated event (docs/ratings.md); None where a column is empty."""
+
+    fide_id: int | None
+    title: str | None
+    federation: str | None
+    k: int | None
+
+
+def _read_fide_data(text: Mapping[str, str], problems: list[str]) -> _FideData:
     fide_id = _integer(text["fide_id"], "fide_id", 1, MAX_FIDE_ID, problems) if text["fide_id"] else None
     k = _integer(text["k"], "k", 1, 40, problems) if text["k"] else None
     title = text["title"].upper() or None
-    fide_federation = text["fide_federation"].upper() or None
+    federation = text["fide_federation"].upper() or None
     problems += [
         problem
-        for _field, problem in fide_data_problems(
-            fide_id=fide_id, title=title, federation=fide_federation, k=k
-        )
+        for _field, problem in fide_data_problems(fide_id=fide_id, title=title, federation=federation, k=k)
     ]
-    sex: Sex | None = None
+    return _FideData(fide_id, title, federation, k)
+
+
+def _read_sex(text: str, problems: list[str]) -> Sex | None:
     try:
-        sex = Sex(text["sex"].lower())
+        return Sex(text.lower())
     except ValueError:
-        problems.append(_("sex must be m or f, found %(found)r") % {"found": text["sex"]})
-    section = _read_section(text["section"], sections, problems)
-    role = text["role"].lower().replace(" ", "")
-    main_board: int | None = None
-    category: Category | None = None
+        problems.append(_("sex must be m or f, found %(found)r") % {"found": text})
+        return None
+
+
+def _read_role(text: str, team_format: TeamFormat, problems: list[str]) -> tuple[int | None, Category | None]:
+    """The player's place in the team: (main board, its category) or (None, the reserve's category)."""
+    role = text.lower().replace(" ", "")
     if role.startswith("reserve"):
         name = role.partition(":")[2]
         try:
-            category = Category(name)
+            return None, Category(name)
         except ValueError:
             known = ", ".join(c.value for c in Category)
             problems.append(
                 _("unknown category %(category)r in role %(role)r (use reserve:<%(known)s>)")
-                % {"category": name, "role": text["role"], "known": known}
+                % {"category": name, "role": text, "known": known}
             )
-    elif role.isdigit():
+            return None, None
+    if role.isdigit():
         main_board = int(role)
         if not 1 <= main_board <= team_format.boards:
             problems.append(
                 _("board %(board)s does not exist: teams play on %(boards)s boards")
                 % {"board": main_board, "boards": team_format.boards}
             )
-            main_board = None
-        else:
-            category = team_format.category_of(main_board)
-    else:
-        problems.append(
-            _("role must be a main board number (1-%(boards)s) or reserve:<category>, found %(found)r")
-            % {"boards": team_format.boards, "found": text["role"]}
-        )
+            return None, None
+        return main_board, team_format.category_of(main_board)
+    problems.append(
+        _("role must be a main board number (1-%(boards)s) or reserve:<category>, found %(found)r")
+        % {"boards": team_format.boards, "found": text}
+    )
+    return None, None
+
+
+def _eligibility_problem(
+    player: DomainPlayer,
+    main_board: int | None,
+    category: Category,
+    section: str,
+    sections: Mapping[str, Section],
+    team_format: TeamFormat,
+) -> str | None:
+    """Why the player may not play in that place (the board's category, then the team's section)."""
+    if not is_eligible(player, category, team_format.cutoff_year):
+        where = _("board %(board)s") % {"board": main_board} if main_board is not None else _("reserve")
+        return f"{where}: {_category_problem(player, category, team_format.cutoff_year)}"
+    if section and not section_admits(sections[section].eligibility, player):
+        problem = section_problem(player, sections[section].name)
+        return _("%(problem)s (sex %(sex)s)") % {"problem": problem, "sex": player.sex.value}
+    return None
+
+
+def _read_row(
+    values: dict[str, str], line: int, team_format: TeamFormat, sections: Mapping[str, Section]
+) -> tuple[_Row | None, list[str]]:
+    """One player's line as a row, or every problem of the line.
+
+    Each field is read on its own and a bad one only adds its problem, so that the refusal of the file
+    (all or nothing) names every mistake of every line at once; eligibility needs the whole player, so it
+    is checked only on a line whose fields all read, and its problem is then the line's only one.
+    """
+    problems: list[str] = []
+    text = {key: (values.get(key) or "").strip() for key in (*COLUMNS, *OPTIONAL_COLUMNS)}
+    _check_names(text, problems)
+    federation = _read_federation(text["federation"], problems)
+    seed = _integer(text["seed"], "seed", 1, 100_000, problems)
+    birth_year = _integer(text["birth_year"], "birth_year", 1900, 2100, problems)
+    rating = _integer(text["rating"], "rating", 0, 3500, problems)
+    fide = _read_fide_data(text, problems)
+    sex = _read_sex(text["sex"], problems)
+    section = _read_section(text["section"], sections, problems)
+    main_board, category = _read_role(text["role"], team_format, problems)
     if (
         problems
         or seed is None
@@ -239,17 +293,14 @@ def _read_row(
         sex=sex,
         birth_year=birth_year,
         rating=rating,
-        fide_id=fide_id,
-        title=title,
-        federation=fide_federation,
-        k_factor=k,
+        fide_id=fide.fide_id,
+        title=fide.title,
+        federation=fide.federation,
+        k_factor=fide.k,
     )
-    if not is_eligible(player, category, team_format.cutoff_year):
-        where = _("board %(board)s") % {"board": main_board} if main_board is not None else _("reserve")
-        return None, [f"{where}: {_category_problem(player, category, team_format.cutoff_year)}"]
-    if section and not section_admits(sections[section].eligibility, player):
-        problem = section_problem(player, sections[section].name)
-        return None, [_("%(problem)s (sex %(sex)s)") % {"problem": problem, "sex": sex.value}]
+    problem = _eligibility_problem(player, main_board, category, section, sections, team_format)
+    if problem is not None:
+        return None, [problem]
     row = _Row(
         line=line,
         team=text["team"],

@@ -1,0 +1,106 @@
+"""One running pool round for the game-server tests (ingestion, game creation, account links): one match of
+Norway against Sweden, ``boards`` boards, players with accounts and no links yet; and a board's audit rows.
+
+    rows = make_round(uow_factory, boards=2, game_ids=["g1", "g2"])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from orchestrator.adapters.tables import (
+    AuditLog,
+    Event,
+    Player,
+    Pool,
+    Round,
+    Stage,
+    StageStatus,
+    Team,
+)
+from orchestrator.adapters.uow import UnitOfWorkFactory
+from orchestrator.db import utcnow
+from orchestrator.domain.gameresults import map_status
+from tests.support.factories import add_match
+
+
+@dataclass(frozen=True)
+class RoundRows:
+    event_id: int
+    stage_id: int
+    pool_id: int
+    round_id: int
+    match_id: int
+    board_ids: list[int]
+    player_ids: list[int]
+
+
+def make_round(
+    uow_factory: UnitOfWorkFactory,
+    *,
+    boards: int = 2,
+    game_ids: list[str | None] | None = None,
+    starts_in: timedelta = timedelta(minutes=1),
+    slug: str = "ev",
+) -> RoundRows:
+    """One running pool stage with one round, one match of ``boards`` boards and linked-less players."""
+    with uow_factory() as uow:
+        event = uow.repo.add(Event(slug=slug, name="Event"))
+        stage = uow.repo.add(
+            Stage(event_id=event.id or 0, key="base", name="Base", kind="pools", status=StageStatus.RUNNING)
+        )
+        pool = uow.repo.add(Pool(stage_id=stage.id or 0, letter="A", status="published"))
+        teams = [
+            uow.repo.add(Team(event_id=event.id or 0, name=name, federation=name[:3].upper(), seed=seed))
+            for seed, name in enumerate(("Norway", "Sweden"), start=1)
+        ]
+        players: list[Player] = []
+        for team in teams:
+            for board_no in range(1, boards + 1):
+                players.append(
+                    uow.repo.add(
+                        Player(
+                            event_id=event.id or 0,
+                            team_id=team.id or 0,
+                            name=f"{team.name} {board_no}",
+                            account=f"{slug}{team.federation.lower()}{board_no}",
+                            sex="m",
+                            birth_year=1990,
+                            rating=2000 + board_no,
+                            main_board=board_no,
+                            category="open",
+                        )
+                    )
+                )
+        rnd = uow.repo.add(
+            Round(stage_id=stage.id or 0, number=1, scheduled_at=utcnow() + starts_in, status="scheduled")
+        )
+        match, board_rows = add_match(
+            uow,
+            round_id=rnd.id or 0,
+            pool_id=pool.id,
+            teams=(teams[0], teams[1]),
+            lineups=(players[:boards], players[boards:]),
+            game_ids=game_ids,
+        )
+        return RoundRows(
+            event.id or 0,
+            stage.id or 0,
+            pool.id or 0,
+            rnd.id or 0,
+            match.id or 0,
+            [b.id or 0 for b in board_rows],
+            [p.id or 0 for p in players],
+        )
+
+
+def audit_rows(uow_factory: UnitOfWorkFactory, board_id: int) -> list[AuditLog]:
+    with uow_factory() as uow:
+        rows = list(uow.audit.for_entity("board", board_id))
+        for row in rows:
+            uow.session.expunge(row)
+        return rows
+
+
+RESIGN_WHITE = map_status("resign", "white")
