@@ -63,7 +63,8 @@ def _messages(path: Path) -> dict[str, tuple[str, ...]]:
 
 
 def test_the_template_catalogue_is_current() -> None:
-    """messages.pot holds exactly the msgids of the templates, the web layer and the services (pybabel
+    """messages.pot holds exactly the msgids of the templates, the web layer, the services and their errors
+    (pybabel
     extract with babel.cfg, docs/translations.md)."""
     from babel.messages.extract import extract_from_dir
 
@@ -72,6 +73,7 @@ def test_the_template_catalogue_is_current() -> None:
         ("templates/email/**.txt", "jinja2"),
         ("orchestrator/web/**.py", "python"),
         ("orchestrator/services/**.py", "python"),
+        ("orchestrator/errors.py", "python"),
     ]
     options = {
         "templates/**.html": {"extensions": "jinja2.ext.i18n"},
