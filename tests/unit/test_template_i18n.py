@@ -64,8 +64,7 @@ def _messages(path: Path) -> dict[str, tuple[str, ...]]:
 
 def test_the_template_catalogue_is_current() -> None:
     """messages.pot holds exactly the msgids of the templates, the web layer, the services and their errors
-    (pybabel
-    extract with babel.cfg, docs/translations.md)."""
+    (pybabel extract with babel.cfg, docs/translations.md)."""
     from babel.messages.extract import extract_from_dir
 
     method_map = [
