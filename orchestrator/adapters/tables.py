@@ -233,7 +233,7 @@ class User(SQLModel, table=True):
 
 
 class LoginAttempt(SQLModel, table=True):
-    """One login attempt, for throttling (services/users.py ``authenticate``; docs/security.md)."""
+    """One login attempt, for throttling (services/accounts/users.py ``authenticate``; docs/security.md)."""
 
     __tablename__ = "login_attempt"
     __table_args__ = (
