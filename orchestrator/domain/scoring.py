@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 
 HalfPoints = int  # ½ point = 1
 
@@ -192,10 +192,32 @@ class MatchRecord:
         return scoring.match_points(self.gp_a, self.gp_b), scoring.match_points(self.gp_b, self.gp_a)
 
 
+class Colour(StrEnum):
+    """A colour as the board colours and TRF-2026 record 352 write it (``W``, ``B``). ``word`` is the same
+    colour as stored and shown (``white``, ``black``: the Armageddon chooser's colour, docs/rules.md §5);
+    the two are mapped here only."""
+
+    WHITE = "W"
+    BLACK = "B"
+
+    @property
+    def word(self) -> str:
+        return "white" if self is Colour.WHITE else "black"
+
+    @classmethod
+    def of_word(cls, word: str) -> Colour:
+        """The colour whose ``word`` is ``word`` (ValueError for another word)."""
+        for colour in cls:
+            if colour.word == word:
+                return colour
+        raise ValueError(f"{word!r} is not a colour word")
+
+
 def board_colours(boards: int, *, first_named: bool = True) -> tuple[str, ...]:
     """Colours of a team on each board: the first-named team has White on the odd boards (docs/rules.md
     §1)."""
-    odd, even = ("W", "B") if first_named else ("B", "W")
+    white, black = Colour.WHITE.value, Colour.BLACK.value
+    odd, even = (white, black) if first_named else (black, white)
     return tuple(odd if board % 2 == 1 else even for board in range(1, boards + 1))
 
 
