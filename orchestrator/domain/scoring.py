@@ -157,6 +157,17 @@ class MatchForfeit(Enum):
     B_WINS = "-+"
     DOUBLE = "--"
 
+    def game_points(self, boards: int) -> tuple[HalfPoints, HalfPoints]:
+        """The game points the forfeit awards team_a and team_b: the absent team loses 0–boards, a double
+        forfeit scores 0–0 (docs/rules.md §2). The one place a no-show becomes a score."""
+        if self is MatchForfeit.A_WINS:
+            return boards * 2, 0
+        if self is MatchForfeit.B_WINS:
+            return 0, boards * 2
+        if self is MatchForfeit.DOUBLE:
+            return 0, 0
+        raise ScoreError("a match without a forfeit is scored from its boards")
+
 
 @dataclass(frozen=True, slots=True)
 class MatchRecord:
@@ -242,12 +253,20 @@ def match_is_final(results: Iterable[GameResult]) -> bool:
     return all(result.is_final for result in results)
 
 
+def forfeit_record(round: int, team_a: str, team_b: str, forfeit: MatchForfeit, boards: int) -> MatchRecord:
+    """Whole-match forfeit record, its game points those of ``MatchForfeit.game_points``."""
+    gp_a, gp_b = forfeit.game_points(boards)
+    return MatchRecord(round, team_a, team_b, gp_a, gp_b, forfeit)
+
+
 def no_show(*, round: int, team_a: str, team_b: str, absent: str | None, boards: int) -> MatchRecord:
     """Whole-match forfeit record: the absent team loses 0–boards; ``absent=None`` is a double forfeit."""
     if absent is None:
-        return MatchRecord(round, team_a, team_b, 0, 0, MatchForfeit.DOUBLE)
-    if absent == team_b:
-        return MatchRecord(round, team_a, team_b, boards * 2, 0, MatchForfeit.A_WINS)
-    if absent == team_a:
-        return MatchRecord(round, team_a, team_b, 0, boards * 2, MatchForfeit.B_WINS)
-    raise ScoreError(f"{absent!r} does not play in {team_a} – {team_b}")
+        forfeit = MatchForfeit.DOUBLE
+    elif absent == team_b:
+        forfeit = MatchForfeit.A_WINS
+    elif absent == team_a:
+        forfeit = MatchForfeit.B_WINS
+    else:
+        raise ScoreError(f"{absent!r} does not play in {team_a} – {team_b}")
+    return forfeit_record(round, team_a, team_b, forfeit, boards)

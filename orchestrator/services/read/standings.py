@@ -18,7 +18,7 @@ from orchestrator.adapters.tables import Board, Player, Round, Stage, Standing, 
 from orchestrator.adapters.tables import Pool as PoolRow
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.event import places_still_in
-from orchestrator.domain.scoring import MatchForfeit, MatchRecord, no_show
+from orchestrator.domain.scoring import MatchForfeit, MatchRecord, forfeit_record
 from orchestrator.domain.standings import TeamTotals, compute_standings, team_totals
 from orchestrator.domain.tiebreaks import TieBreakError
 from orchestrator.services.read.context import (
@@ -303,12 +303,9 @@ def match_record(line: MatchLine) -> MatchRecord | None:
     if not line.final:
         return None
     a, b = str(line.first.id), str(line.second.id)
-    if line.forfeit == MatchForfeit.A_WINS.value:
-        return no_show(round=line.round_number, team_a=a, team_b=b, absent=b, boards=line.boards)
-    if line.forfeit == MatchForfeit.B_WINS.value:
-        return no_show(round=line.round_number, team_a=a, team_b=b, absent=a, boards=line.boards)
-    if line.forfeit == MatchForfeit.DOUBLE.value:
-        return no_show(round=line.round_number, team_a=a, team_b=b, absent=None, boards=line.boards)
+    forfeit = MatchForfeit(line.forfeit)
+    if forfeit is not MatchForfeit.NONE:
+        return forfeit_record(line.round_number, a, b, forfeit, line.boards)
     return MatchRecord(line.round_number, a, b, line.first_half, line.second_half)
 
 
