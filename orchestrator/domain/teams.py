@@ -19,7 +19,7 @@ class Category(StrEnum):
 
 class Sex(StrEnum):
     """A player's sex as the roster and the stored ``player.sex`` write it (TRF record 001 writes ``w``
-    for ``f``, domain/trf)."""
+    for ``f``, domain/trf/players.py)."""
 
     MALE = "m"
     FEMALE = "f"

@@ -14,7 +14,7 @@ from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.domain.scoring import GameResult, MatchRecord, match_game_points
 from orchestrator.domain.swiss import SwissState, bye_match, record_round, start_state
 from orchestrator.domain.swiss.simulate import swiss_team
-from orchestrator.domain.swiss.trf import export_trf
+from orchestrator.domain.trf.swiss import export_trf
 from orchestrator.eventfile import parse_event
 from orchestrator.services.results import results
 from orchestrator.services.setup import stage_start

@@ -1,11 +1,8 @@
-"""TRF-2026 export of one pool or stage (FIDE TRF-2026; columns as in docs/trf.md).
-
-Players: when only match totals are known (no per-board results), each team gets ``boards``
-synthetic players "Team, Board k" and every match gets per-board results that add up to the
-recorded game points: the team's wins first from board 1, then one draw for an odd half-point,
-then losses; boards missing from the total (both sides forfeited) are written as double forfeits.
-A whole-match forfeit is written as board forfeits plus a record 330; a pairing-allocated bye as
-record 320, the players written as not paired (``0000 -``) in' lines.
+"""The records and columns the TRF-2026 files share (FIDE TRF-2026; the records we write and read are
+listed in docs/trf.md): the tournament records (012 ... 362), record 310 of each team, 320 of the
+pairing-allocated byes, 330 of each whole-match forfeit, the per-board result letters of record 001, and
+the per-board results synthesised from a match score when only the score is known. ``teams``,
+``players`` and ``swiss`` write whole files from them.
 """
 
 from __future__ import annotations
@@ -14,16 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from orchestrator.domain.scoring import (
-    DEFAULT_SCORING,
-    GameResult,
-    MatchForfeit,
-    MatchRecord,
-    MatchScoring,
-    board_colours,
-)
-from orchestrator.domain.standings import Standings, compute_standings
-from orchestrator.domain.tiebreaks import REGISTRY, PoolHistory, TieBreakError, build_event, parse_chain
+from orchestrator.domain.scoring import GameResult, MatchForfeit, MatchRecord, MatchScoring, board_colours
+from orchestrator.domain.tiebreaks import REGISTRY, PoolHistory, TieBreakError, parse_chain
 
 # Team pairing numbers have three digits (records 310, 320, 330), player numbers four (record 001).
 MAX_TRF_TEAMS = 999
@@ -33,7 +22,7 @@ MAX_TRF_PLAYERS = 9999
 TRF_CODES: dict[str, str | None] = {entry.code: entry.trf for entry in REGISTRY}
 
 # Per-board result letters (TRF16 001 record, column 99 + 10 per round), own side first.
-_LETTERS: dict[GameResult, tuple[str, str]] = {
+RESULT_LETTERS: dict[GameResult, tuple[str, str]] = {
     GameResult.WHITE_WINS: ("1", "0"),
     GameResult.DRAW: ("=", "="),
     GameResult.BLACK_WINS: ("0", "1"),
@@ -60,13 +49,13 @@ def trf_tiebreaks(chain: Sequence[str]) -> tuple[list[str], list[str]]:
     return written, left_out
 
 
-def _points(value: Fraction | int, width: int) -> str:
+def points_text(value: Fraction | int, width: int) -> str:
     """Points as FIDE writes them (``11.5``), right-aligned."""
     text = f"{Fraction(value).numerator / Fraction(value).denominator:.1f}"
     return text.rjust(width)
 
 
-def _put(line: list[str], start: int, text: str) -> None:
+def put(line: list[str], start: int, text: str) -> None:
     """Write ``text`` at 1-based column ``start``."""
     end = start - 1 + len(text)
     if len(line) < end:
@@ -109,7 +98,7 @@ def synthesise_boards(match: MatchRecord, boards: int) -> tuple[GameResult, ...]
     return tuple(out)
 
 
-def _check_fits(teams: Sequence[str], boards: int, name: str) -> None:
+def check_fits(teams: Sequence[str], boards: int, name: str) -> None:
     """Refuse what a TRF-2026 file cannot hold: a record per line, three-digit teams, four-digit players."""
     if len(teams) > MAX_TRF_TEAMS:
         raise TieBreakError(
@@ -127,17 +116,6 @@ def _check_fits(teams: Sequence[str], boards: int, name: str) -> None:
             raise TieBreakError(f"the {what} {text!r} contains a line break; a TRF-2026 record is one line")
 
 
-@dataclass(frozen=True, slots=True)
-class _Numbering:
-    """Team pairing numbers in the order of the teams, and player numbers ``(team - 1) * boards + board``."""
-
-    tpn: Mapping[str, int]
-    boards: int
-
-    def player(self, team: str, board: int) -> int:
-        return (self.tpn[team] - 1) * self.boards + board
-
-
 @dataclass
 class Grid:
     """What the player, bye and forfeit records say, read from the matches."""
@@ -149,109 +127,19 @@ class Grid:
     bye_values: set[tuple[int, int]] = field(default_factory=set)
 
 
-def write_trf(
-    teams: Sequence[str],
-    matches: Sequence[MatchRecord],
-    *,
-    chain: Sequence[str],
-    name: str = "Pool",
-    boards: int = 6,
-    scoring: MatchScoring = DEFAULT_SCORING,
-    round_robin: bool = True,
-    lots: Mapping[str, int] | None = None,
-    bye_mp: int | None = None,
-    games: Mapping[tuple[int, str], Sequence[GameResult]] | None = None,
-    standings: Standings | None = None,
-) -> str:
-    """TRF-2026 text for one pool or stage; team pairing numbers follow the order of ``teams``.
-
-    ``games`` optionally gives real per-board results, keyed by (round, first-named team), from
-    White's side; otherwise plausible ones are synthesised (module docstring).
-    """
-    _check_fits(teams, boards, name)
-    codes = parse_chain(chain)
-    if standings is None:
-        standings = compute_standings(
-            teams,
-            matches,
-            chain=codes,
-            boards=boards,
-            scoring=scoring,
-            lots=lots,
-            round_robin=round_robin,
-            bye_mp=bye_mp,
-        )
-    event = build_event(
-        teams, matches, boards=boards, scoring=scoring, round_robin=round_robin, bye_mp=bye_mp
-    )
-    numbering = _Numbering({team: index + 1 for index, team in enumerate(teams)}, boards)
-    rank = {row.team: row.rank for row in standings.rows}
-    rounds = event.number_of_rounds
-    grid = _read_matches(matches, event, numbering, games)
-    out = _header_records(name, teams, boards, rounds, round_robin, codes, scoring)
-    out += _player_records(teams, numbering, rounds, grid, rank)
-    boards_of = {team: [numbering.player(team, b) for b in range(1, boards + 1)] for team in teams}
-    out += team_records(teams, numbering.tpn, event, rank, boards_of)
-    if grid.byes:
-        out.append(bye_record(grid, numbering.tpn, rounds))
-    out.extend(grid.forfeits)
-    return "\n".join(out) + "\n"
-
-
-def _read_matches(
-    matches: Sequence[MatchRecord],
-    event: PoolHistory,
-    numbering: _Numbering,
-    games: Mapping[tuple[int, str], Sequence[GameResult]] | None,
-) -> Grid:
-    """Every player's cell of every round, their points, the byes and the 330 forfeit records."""
-    boards, player, tpn = numbering.boards, numbering.player, numbering.tpn
-    grid = Grid()
-    for match in sorted(matches, key=lambda x: (x.round, tpn.get(x.team_a, 0))):
-        if match.team_b is None:
-            grid.byes[match.round] = match.team_a
-            entry = next(r for r in event.rounds[match.team_a] if r.round == match.round)
-            grid.bye_values.add((entry.mp, entry.gp))
-            for board in range(1, boards + 1):
-                grid.cells.setdefault(player(match.team_a, board), {})[match.round] = (0, "-", " ")
-            continue
-        results = (games or {}).get((match.round, match.team_a)) or synthesise_boards(match, boards)
-        if len(results) != boards:
-            raise TieBreakError(f"round {match.round}: {match.team_a} needs {boards} board results")
-        for board, (result, colour) in enumerate(zip(results, board_colours(boards), strict=True), 1):
-            pa, pb = player(match.team_a, board), player(match.team_b, board)
-            white_letter, black_letter = _LETTERS[result]
-            a_letter, b_letter = (
-                (white_letter, black_letter) if colour == "W" else (black_letter, white_letter)
-            )
-            a_col, b_col = ("w", "b") if colour == "W" else ("b", "w")
-            grid.cells.setdefault(pa, {})[match.round] = (pb, a_col, a_letter)
-            grid.cells.setdefault(pb, {})[match.round] = (pa, b_col, b_letter)
-            a_half, b_half = (
-                (result.white_half, result.black_half)
-                if colour == "W"
-                else (result.black_half, result.white_half)
-            )
-            grid.points[pa] = grid.points.get(pa, 0) + a_half
-            grid.points[pb] = grid.points.get(pb, 0) + b_half
-        if match.forfeit is not MatchForfeit.NONE:
-            grid.forfeits.append(forfeit_record(match, tpn))
-    return grid
-
-
-def forfeit_record(match: MatchRecord, tpn: Mapping[str, int]) -> str:
+def match_forfeit_record(match: MatchRecord, tpn: Mapping[str, int]) -> str:
     """TRF-2026 record 330: type 5-6, round 8-10, white team 12-14, black team 16-18."""
     assert match.team_b is not None
     line: list[str] = []
-    _put(line, 1, "330")
-    _put(line, 5, match.forfeit.value)
-    _put(line, 8, f"{match.round:3d}")
-    _put(line, 12, f"{tpn[match.team_a]:3d}")
-    _put(line, 16, f"{tpn[match.team_b]:3d}")
+    put(line, 1, "330")
+    put(line, 5, match.forfeit.value)
+    put(line, 8, f"{match.round:3d}")
+    put(line, 12, f"{tpn[match.team_a]:3d}")
+    put(line, 16, f"{tpn[match.team_b]:3d}")
     return "".join(line)
 
 
-def _header_records(
+def header_records(
     name: str,
     teams: Sequence[str],
     boards: int,
@@ -285,34 +173,10 @@ def _header_records(
     )
     for record, symbols in scoring_records:
         line: list[str] = []
-        _put(line, 1, record)
+        put(line, 1, record)
         for column, (symbol, value) in zip((5, 14, 23), symbols, strict=True):
-            _put(line, column, symbol + _points(value, 4))
+            put(line, column, symbol + points_text(value, 4))
         out.append("".join(line))
-    return out
-
-
-def _player_records(
-    teams: Sequence[str], numbering: _Numbering, rounds: int, grid: Grid, rank: Mapping[str, int]
-) -> list[str]:
-    """Record 001 of every board's player: points, rank and one cell a round."""
-    out: list[str] = []
-    for team in teams:
-        for board in range(1, numbering.boards + 1):
-            pid = numbering.player(team, board)
-            line: list[str] = []
-            _put(line, 1, "001")
-            _put(line, 5, f"{pid:4d}")
-            _put(line, 15, f"{team[:24]}, Board {board}"[:33])
-            _put(line, 81, _points(Fraction(grid.points.get(pid, 0), 2), 4))
-            _put(line, 86, f"{rank[team]:4d}")
-            for rnd in range(1, rounds + 1):
-                opponent, colour, letter = grid.cells.get(pid, {}).get(rnd, (0, "-", "Z"))
-                column = 92 + 10 * (rnd - 1)
-                _put(line, column, f"{opponent:4d}" if opponent else "0000")
-                _put(line, column + 5, colour)
-                _put(line, column + 7, letter)
-            out.append("".join(line))
     return out
 
 
@@ -327,14 +191,14 @@ def team_records(
     out: list[str] = []
     for team in teams:
         line: list[str] = []
-        _put(line, 1, "310")
-        _put(line, 5, f"{tpn[team]:3d}")
-        _put(line, 9, team[:32])
-        _put(line, 55, _points(event.mp(team), 6))
-        _put(line, 62, _points(Fraction(event.gp(team), 2), 6))
-        _put(line, 69, f"{rank[team]:3d}")
+        put(line, 1, "310")
+        put(line, 5, f"{tpn[team]:3d}")
+        put(line, 9, team[:32])
+        put(line, 55, points_text(event.mp(team), 6))
+        put(line, 62, points_text(Fraction(event.gp(team), 2), 6))
+        put(line, 69, f"{rank[team]:3d}")
         for index, number in enumerate(players.get(team, ())):
-            _put(line, 74 + 5 * index, f"{number:4d}")
+            put(line, 74 + 5 * index, f"{number:4d}")
         out.append("".join(line))
     return out
 
@@ -345,10 +209,10 @@ def bye_record(grid: Grid, tpn: Mapping[str, int], rounds: int) -> str:
         raise TieBreakError("record 320 needs the same value for every pairing-allocated bye")
     mp, gp = next(iter(grid.bye_values))
     line: list[str] = []
-    _put(line, 1, "320")
-    _put(line, 5, _points(mp, 4))
-    _put(line, 10, _points(Fraction(gp, 2), 4))
+    put(line, 1, "320")
+    put(line, 5, points_text(mp, 4))
+    put(line, 10, points_text(Fraction(gp, 2), 4))
     for rnd in range(1, rounds + 1):
         team_tpn = tpn[grid.byes[rnd]] if rnd in grid.byes else 0
-        _put(line, 15 + 4 * (rnd - 1), f"{team_tpn:03d}")
+        put(line, 15 + 4 * (rnd - 1), f"{team_tpn:03d}")
     return "".join(line)
