@@ -208,10 +208,11 @@ def load_pools(data: EventData, pools: Sequence[PoolRow]) -> list[PoolData]:
     return out
 
 
-def pool_standings(
+def pool_table(
     data: EventData, stage: Stage, item: StageItem, pool: PoolData, stored: Sequence[Standing]
 ) -> PoolStandings:
-    """The stored standings when every team has a row, else standings computed from the boards."""
+    """The table a page shows: the stored standings (``standing`` rows, written by the results service
+    from its ``pool_standings``) when every team has a row, else standings computed from the boards."""
     chain = data.chain(stage)
     records = [r for r in (match_record(m) for m in pool.matches) if r is not None]
     totals = team_totals([str(t) for t in pool.entries], records, scoring=data.scoring)
@@ -414,7 +415,7 @@ def pool_view_of(data: EventData, stage: Stage, pool: PoolData) -> PoolView:
     uow, slug, pool_row = data.uow, data.ref.slug, pool.pool
     item = data.items[require_id(stage.id)]
     stored = list(uow.public.standings_of_pools([require_id(pool_row.id)]))
-    table = pool_standings(data, stage, item, pool, stored)
+    table = pool_table(data, stage, item, pool, stored)
     topics = (
         f"event:{slug}",
         f"stage:{stage.id}",
