@@ -42,6 +42,7 @@ from orchestrator.domain.trf.records import (
     match_forfeit_record,
     points_text,
     put,
+    put_round,
     synthesise_boards,
     team_records,
 )
@@ -141,11 +142,7 @@ def write_players_trf(
         put(line, 81, points_text(Fraction(grid.points.get(pid, 0), 2), 4))
         put(line, 86, f"{rank[team]:4d}")
         for rnd in range(1, rounds + 1):
-            opponent, colour, letter = grid.cells.get(pid, {}).get(rnd, _NOT_PLAYED)
-            column = 92 + 10 * (rnd - 1)
-            put(line, column, f"{opponent:4d}" if opponent else "0000")
-            put(line, column + 5, colour)
-            put(line, column + 7, letter)
+            put_round(line, rnd, grid.cells.get(pid, {}).get(rnd, _NOT_PLAYED))
         out.append("".join(line))
     lists = {team: [number[p.key] for p in rosters.get(team, ())] for team in teams}
     for team in teams:

@@ -63,6 +63,16 @@ def put(line: list[str], start: int, text: str) -> None:
     line[start - 1 : end] = list(text)
 
 
+def put_round(line: list[str], rnd: int, cell: tuple[int, str, str]) -> None:
+    """Write round ``rnd``'s cell (opponent, colour, result letter) of a record 001: ten columns a round
+    from column 92, the opponent's number at 92-95 (``0000`` for none), the colour at 97, the letter at 99."""
+    opponent, colour, letter = cell
+    column = 92 + 10 * (rnd - 1)
+    put(line, column, f"{opponent:4d}" if opponent else "0000")
+    put(line, column + 5, colour)
+    put(line, column + 7, letter)
+
+
 def synthesise_boards(match: MatchRecord, boards: int) -> tuple[GameResult, ...]:
     """Per-board results (White's side, first-named team White on odd boards) that add up to
     the match's game points; a whole-match forfeit gives board forfeits."""
@@ -128,7 +138,8 @@ class Grid:
 
 
 def match_forfeit_record(match: MatchRecord, tpn: Mapping[str, int]) -> str:
-    """TRF-2026 record 330: type 5-6, round 8-10, white team 12-14, black team 16-18."""
+    """TRF-2026 record 330: type 5-6, round 8-10, white team 12-14, black team 16-18 (the first-named
+    team is the white team)."""
     assert match.team_b is not None
     line: list[str] = []
     put(line, 1, "330")

@@ -15,10 +15,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from orchestrator.domain.scoring import MatchForfeit, MatchRecord, board_colours
+from orchestrator.domain.scoring import MatchForfeit, board_colours
 from orchestrator.domain.swiss.model import SwissState
 from orchestrator.domain.swiss.pairing import FIDE_TEAM_SWISS, OLYMPIAD_2022, SCORE_GROUP_HALVES
-from orchestrator.domain.trf.records import RESULT_LETTERS, points_text, put, synthesise_boards
+from orchestrator.domain.trf.records import (
+    RESULT_LETTERS,
+    match_forfeit_record,
+    points_text,
+    put,
+    put_round,
+    synthesise_boards,
+)
 
 PAIRING_SYSTEM_CODE = "FIDE_TEAM_TYPEA_MP_GP"
 # Record 192 for each pairing system a stage can name (the last two are not FIDE codes, docs/swiss.md).
@@ -63,18 +70,6 @@ def _cells(state: SwissState, upto: int) -> dict[int, dict[int, tuple[int, str, 
             cells[pa][match.round] = (pb, a_col, a_letter)
             cells[pb][match.round] = (pa, b_col, b_letter)
     return cells
-
-
-def _forfeit_record(state: SwissState, match: MatchRecord) -> str:
-    """TRF-2026 record 330: type 5-6, round 8-10, first-named team 12-14, other team 16-18."""
-    assert match.team_b is not None
-    return _line(
-        (1, "330"),
-        (5, match.forfeit.value),
-        (8, f"{match.round:3d}"),
-        (12, f"{state.tpn(match.team_a):3d}"),
-        (16, f"{state.tpn(match.team_b):3d}"),
-    )
 
 
 def _team_records(state: SwissState, totals: dict[str, tuple[int, int]], rank: dict[str, int]) -> list[str]:
@@ -152,21 +147,18 @@ def export_trf(state: SwissState, *, round_no: int | None = None) -> str:
             if board <= len(ratings) and ratings[board - 1] > 0:
                 fields.append((49, f"{ratings[board - 1]:4d}"))
             fields += [(81, points_text(Fraction(own, 2), 4)), (86, f"{rank[team.name]:4d}")]
+            line = list(_line(*fields))
             for rnd in range(1, upto + 1):
-                opponent, colour, letter = cells[pid][rnd]
+                cell = cells[pid][rnd]
                 if rnd == target and not team.available(rnd):
-                    opponent, colour, letter = _NOT_PAIRED
+                    cell = _NOT_PAIRED
                 elif rnd == target:
                     continue
-                column = 92 + 10 * (rnd - 1)
-                fields += [
-                    (column, f"{opponent:4d}" if opponent else "0000"),
-                    (column + 5, colour),
-                    (column + 7, letter),
-                ]
-            out.append(_line(*fields))
+                put_round(line, rnd, cell)
+            out.append("".join(line))
     out += _team_records(state, totals, rank)
-    out += [_forfeit_record(state, m) for m in state.matches if m.forfeit is not MatchForfeit.NONE]
+    tpn = {team.name: number for number, team in enumerate(state.teams, 1)}
+    out += [match_forfeit_record(m, tpn) for m in state.matches if m.forfeit is not MatchForfeit.NONE]
     return "\n".join(out) + "\n"
 
 

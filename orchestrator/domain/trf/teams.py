@@ -34,6 +34,7 @@ from orchestrator.domain.trf.records import (
     match_forfeit_record,
     points_text,
     put,
+    put_round,
     synthesise_boards,
     team_records,
 )
@@ -155,10 +156,6 @@ def _player_records(
             put(line, 81, points_text(Fraction(grid.points.get(pid, 0), 2), 4))
             put(line, 86, f"{rank[team]:4d}")
             for rnd in range(1, rounds + 1):
-                opponent, colour, letter = grid.cells.get(pid, {}).get(rnd, (0, "-", "Z"))
-                column = 92 + 10 * (rnd - 1)
-                put(line, column, f"{opponent:4d}" if opponent else "0000")
-                put(line, column + 5, colour)
-                put(line, column + 7, letter)
+                put_round(line, rnd, grid.cells.get(pid, {}).get(rnd, (0, "-", "Z")))
             out.append("".join(line))
     return out
