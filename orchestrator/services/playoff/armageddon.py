@@ -334,9 +334,10 @@ def apply_default_colour(uow: UnitOfWork, *, duel_id: int, colour: str, actor: s
 
     Returns False (and changes nothing) when the duel is not waiting for a colour choice.
     """
-    code = {"white": "W", "black": "B"}.get(colour.strip().lower())
-    if code is None:
-        raise ValidationFailed([_("colour: white or black")])
+    try:
+        code = Colour.of_word(colour.strip().lower())
+    except ValueError:
+        raise ValidationFailed([_("colour: white or black")]) from None
     ctx, duel = load_duel(uow, duel_id, lock=True)
     arm = ctx.armageddons.get(duel_id)
     if arm is None or arm.phase is not ArmageddonPhase.CHOOSE_COLOUR or arm.colour is not None:
