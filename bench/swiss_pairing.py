@@ -40,7 +40,7 @@ from orchestrator.domain.swiss import (
 from orchestrator.domain.swiss.c046 import C046Pairer
 from orchestrator.domain.swiss.olympiad2022 import Olympiad2022Pairer
 from orchestrator.domain.swiss.score_group_halves import ScoreGroupHalvesPairer
-from orchestrator.domain.swiss.trf import export_trf
+from orchestrator.domain.trf.swiss import export_trf
 
 
 def stand_in_round(state: SwissState, round_no: int, rng: random.Random) -> SwissState:

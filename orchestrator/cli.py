@@ -217,7 +217,7 @@ def pair(
 ) -> None:
     """Pair the next round of a team Swiss TRF file by the system its record 192 names (docs/swiss.md)."""
     from orchestrator.adapters.gacrux_pairing import TrfPairingError, pair_trf_file
-    from orchestrator.domain.swiss.trf import add_round, unfinished_boards
+    from orchestrator.domain.trf.swiss import add_round, unfinished_boards
 
     if fmt not in ("table", "trf", "json"):
         err.print(f"[red]error:[/] unknown format {fmt!r}: use table, trf or json")

@@ -38,7 +38,7 @@ def show(value: Fraction | int) -> str:
 def write_swiss_trfs(folder: Path, event: EventDefinition, stages: Sequence[SimulatedSwiss]) -> list[Path]:
     """One TRF-2026 file per Swiss stage (record 192 names the pairing system), e.g. for FIDE's checker;
     stage keys are unique in the event, so each section's Swiss stages get their own files."""
-    from orchestrator.domain.swiss.trf import export_trf
+    from orchestrator.domain.trf.swiss import export_trf
 
     folder.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []

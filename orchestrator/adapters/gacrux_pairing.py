@@ -2,7 +2,7 @@
 yardstick our C.04.6 engine (``domain.swiss.c046``) is tested against, and the engine for TRF files ours
 does not implement (``pair_trf_file``).
 
-The stage is exported as TRF-2026 (``domain.swiss.trf``, record 192 ``FIDE_TEAM_TYPEA_MP_GP``) and
+The stage is exported as TRF-2026 (``domain.trf.swiss``, record 192 ``FIDE_TEAM_TYPEA_MP_GP``) and
 paired in-process by the same code path as ``python -m gacrux.pairingchecker -p``, so every round we pair
 is the round that checker (``-m fideteam``) produces on that file (docs/swiss.md).
 """
@@ -24,8 +24,8 @@ from orchestrator.domain.swiss import (
 )
 from orchestrator.domain.swiss.model import SwissError
 from orchestrator.domain.swiss.systems import pairer_for
-from orchestrator.domain.swiss.trf import export_trf
-from orchestrator.domain.swiss.trf_read import TrfNotReadable, read_team_trf
+from orchestrator.domain.trf.swiss import export_trf
+from orchestrator.domain.trf.swiss_read import TrfNotReadable, read_team_trf
 
 METHOD = "fideteam"
 
@@ -141,7 +141,7 @@ class GacruxPairer:
 
 def pair_trf_file(trf: str, *, round_no: int | None = None, engine: str = "own") -> TrfPairing:
     """Pair the next round of a TRF-2026 team file: with our engine of the system record 192 names when it
-    implements what the file asks for (``domain.swiss.trf_read``: C.04.6 Type A with MP then GP, or one of
+    implements what the file asks for (``domain.trf.swiss_read``: C.04.6 Type A with MP then GP, or one of
     our own systems; the next round), otherwise, or with ``engine="gacrux"``, with gacrux (docs/swiss.md)."""
     if engine == "own":
         try:

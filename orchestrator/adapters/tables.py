@@ -2,7 +2,9 @@
 
 Conventions: integer ids, singular snake_case table names, ``_at`` columns are timezone-aware UTC
 (``orchestrator.db.UTCDateTime``), closed vocabularies are strings guarded by CHECK constraints whose
-values come from the ``StrEnum`` classes below (and ``GameResult`` for board results).
+values come from the ``StrEnum`` classes below, or from the domain's own for the words the domain speaks:
+``StageKind``, ``Sex``, ``Category``, ``LotKind``, ``Colour`` (stored as its ``word``), ``GameResult`` and
+``MatchForfeit``; they are imported here, so ``tables.StageKind`` is the domain's.
 No relationships are declared: repositories run explicit queries (docs/architecture.md, habit 7).
 """
 
@@ -17,8 +19,12 @@ from sqlmodel import Field, SQLModel
 
 from orchestrator.db import UTCDateTime, metadata, utcnow
 from orchestrator.domain import teams as domain_teams
+from orchestrator.domain.event import POOL_KINDS as POOL_KINDS
+from orchestrator.domain.event import StageKind
 from orchestrator.domain.knockout import ArmageddonPhase
-from orchestrator.domain.scoring import GameResult, MatchForfeit
+from orchestrator.domain.lots import LotKind
+from orchestrator.domain.scoring import Colour, GameResult, MatchForfeit
+from orchestrator.domain.teams import Category, Sex
 
 assert SQLModel.metadata is metadata  # the naming convention is set in orchestrator.db
 
@@ -38,16 +44,6 @@ class EventStatus(StrEnum):
     PUBLISHED = "published"
     RUNNING = "running"
     CLOSED = "closed"
-
-
-class StageKind(StrEnum):
-    POOLS = "pools"
-    KNOCKOUT = "knockout"
-    SWISS = "swiss"  # one pool holding every entrant, paired round by round (docs/swiss.md)
-
-
-# Stages whose teams sit in pools and play rounds of matches with standings (a Swiss stage has one pool).
-POOL_KINDS = frozenset({StageKind.POOLS.value, StageKind.SWISS.value})
 
 
 class StageStatus(StrEnum):
@@ -131,11 +127,6 @@ class ArmageddonStatus(StrEnum):
     DECIDED = "decided"
 
 
-class Colour(StrEnum):
-    WHITE = "white"
-    BLACK = "black"
-
-
 class LinkStatus(StrEnum):
     LINKED = "linked"
     MISSING = "missing"
@@ -150,21 +141,10 @@ class BulkStatus(StrEnum):
     CANCELLED = "cancelled"
 
 
-class Sex(StrEnum):
-    MALE = "m"
-    FEMALE = "f"
-
-
-class CategoryCode(StrEnum):
-    OPEN = "open"
-    WOMEN = "women"
-    JUNIOR = "junior"
-    GIRL = "girl"
-
-
 RESULT_CODES: tuple[str, ...] = tuple(result.value for result in GameResult)
 FORFEIT_CODES: tuple[str, ...] = tuple(code.value for code in MatchForfeit)
-LOT_KINDS: tuple[str, ...] = ("order", "one")  # orchestrator.domain.lots.LotKind values
+LOT_KINDS: tuple[str, ...] = tuple(kind.value for kind in LotKind)
+COLOUR_WORDS: tuple[str, ...] = tuple(colour.word for colour in Colour)  # how ``armageddon.colour`` is stored
 
 
 def one_of(column: str, values: Any, *, name: str | None = None, nullable: bool = False) -> CheckConstraint:
@@ -233,7 +213,7 @@ class User(SQLModel, table=True):
 
 
 class LoginAttempt(SQLModel, table=True):
-    """One login attempt, for throttling (services/users.py ``authenticate``; docs/security.md)."""
+    """One login attempt, for throttling (services/accounts/users.py ``authenticate``; docs/security.md)."""
 
     __tablename__ = "login_attempt"
     __table_args__ = (
@@ -322,7 +302,7 @@ class Player(SQLModel, table=True):
         UniqueConstraint("team_id", "main_board"),
         UniqueConstraint("event_id", "fide_id"),
         one_of("sex", Sex),
-        one_of("category", CategoryCode),
+        one_of("category", Category),
         CheckConstraint("main_board IS NULL OR main_board >= 1", name="main_board_positive"),
     )
 
@@ -407,11 +387,11 @@ class SwissStage(SQLModel, table=True):
     4.3.1)."""
 
     __tablename__ = "swiss_stage"
-    __table_args__ = (one_of("initial_colour", ("W", "B")),)
+    __table_args__ = (one_of("initial_colour", Colour),)
 
     id: int | None = Field(default=None, primary_key=True)
     stage_id: int = _ref("stage.id", cascade=True, unique=True)
-    initial_colour: str = Field(default="W", max_length=1)
+    initial_colour: str = Field(default=Colour.WHITE.value, max_length=1)
 
 
 class SwissRound(SQLModel, table=True):
@@ -645,9 +625,9 @@ class Armageddon(SQLModel, table=True):
 
     __tablename__ = "armageddon"
     __table_args__ = (
-        one_of("category", CategoryCode),
+        one_of("category", Category),
         one_of("status", ArmageddonStatus),
-        one_of("colour", Colour, nullable=True),
+        one_of("colour", COLOUR_WORDS, nullable=True),
     )
 
     id: int | None = Field(default=None, primary_key=True)

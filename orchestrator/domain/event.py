@@ -10,14 +10,27 @@ from __future__ import annotations
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Literal, TypeVar
+from enum import StrEnum
+from typing import TypeVar
 
 from orchestrator.domain.bracket import DuelSpec, LoserOf, PoolPlace, SlotRef, WinnerOf
 from orchestrator.domain.knockout import ArmageddonClock
 from orchestrator.domain.scoring import MatchScoring
 from orchestrator.domain.teams import Team, TeamFormat
 
-StageKind = Literal["pools", "knockout", "swiss"]
+
+class StageKind(StrEnum):
+    """How a stage is played (docs/rules.md §3; docs/event-file.md); the value is the event file's word
+    and the stored ``stage.kind``."""
+
+    POOLS = "pools"  # round-robin pools
+    KNOCKOUT = "knockout"  # the play-off bracket of duels (docs/rules.md §5)
+    SWISS = "swiss"  # one pool holding every entrant, paired round by round (docs/swiss.md)
+
+
+# Stages whose teams sit in pools and play rounds of matches with standings (a Swiss stage has one pool).
+POOL_KINDS = frozenset({StageKind.POOLS, StageKind.SWISS})
+
 TeamT = TypeVar("TeamT", bound=Hashable)
 
 # --- the model --------------------------------------------------------------------------------------------

@@ -12,12 +12,12 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import Enum
-from typing import Literal
 
 from orchestrator.domain.bracket import DuelSpec, LoserOf, PoolPlace, SlotRef, WinnerOf
 from orchestrator.domain.lots import Lot, run_lot
 from orchestrator.domain.scoring import (
     DEFAULT_SCORING,
+    Colour,
     GameResult,
     HalfPoints,
     MatchForfeit,
@@ -28,8 +28,6 @@ from orchestrator.domain.scoring import (
     match_game_points,
 )
 from orchestrator.domain.teams import Category, Player, Sex, Team, TeamFormat, is_eligible
-
-Colour = Literal["W", "B"]
 
 
 class KnockoutError(ValueError):
@@ -488,9 +486,9 @@ def choose_colour(state: ArmageddonState, team: str, colour: Colour) -> Armagedd
         raise KnockoutError(
             f"{team} did not win the colour lot in duel {state.duel_key}; {state.chooser} chooses"
         )
-    if colour not in ("W", "B"):
+    if colour not in tuple(Colour):
         raise KnockoutError(f"choose W or B, not {colour!r}")
-    white = team if colour == "W" else state.teams[1 - state.side(team)]
+    white = team if colour == Colour.WHITE else state.teams[1 - state.side(team)]
     return replace(state, white=white)
 
 

@@ -13,7 +13,7 @@ import hmac
 import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 PROCEDURE = "olympiad-lot-v1"  # name of the procedure in docs/lots.md; bump if it ever changes
 MIN_SEED_BYTES = 16  # a shorter seed could be found from its commitment by trying them all
@@ -24,7 +24,9 @@ class LotError(ValueError):
     """A draw that cannot be run as asked (bad seed, no or duplicate candidates, bad purpose)."""
 
 
-class LotKind(Enum):
+class LotKind(StrEnum):
+    """What a lot draws; the value is the stored ``lot.kind``."""
+
     ORDER = "order"  # a full order of the candidates (draw_order)
     ONE = "one"  # one candidate (draw_one)
 

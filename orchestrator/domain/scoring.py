@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 
 HalfPoints = int  # ½ point = 1
 
@@ -157,6 +157,17 @@ class MatchForfeit(Enum):
     B_WINS = "-+"
     DOUBLE = "--"
 
+    def game_points(self, boards: int) -> tuple[HalfPoints, HalfPoints]:
+        """The game points the forfeit awards team_a and team_b: the absent team loses 0–boards, a double
+        forfeit scores 0–0 (docs/rules.md §2). The one place a no-show becomes a score."""
+        if self is MatchForfeit.A_WINS:
+            return boards * 2, 0
+        if self is MatchForfeit.B_WINS:
+            return 0, boards * 2
+        if self is MatchForfeit.DOUBLE:
+            return 0, 0
+        raise ScoreError("a match without a forfeit is scored from its boards")
+
 
 @dataclass(frozen=True, slots=True)
 class MatchRecord:
@@ -192,10 +203,32 @@ class MatchRecord:
         return scoring.match_points(self.gp_a, self.gp_b), scoring.match_points(self.gp_b, self.gp_a)
 
 
+class Colour(StrEnum):
+    """A colour as the board colours and TRF-2026 record 352 write it (``W``, ``B``). ``word`` is the same
+    colour as stored and shown (``white``, ``black``: the Armageddon chooser's colour, docs/rules.md §5);
+    the two are mapped here only."""
+
+    WHITE = "W"
+    BLACK = "B"
+
+    @property
+    def word(self) -> str:
+        return "white" if self is Colour.WHITE else "black"
+
+    @classmethod
+    def of_word(cls, word: str) -> Colour:
+        """The colour whose ``word`` is ``word`` (ValueError for another word)."""
+        for colour in cls:
+            if colour.word == word:
+                return colour
+        raise ValueError(f"{word!r} is not a colour word")
+
+
 def board_colours(boards: int, *, first_named: bool = True) -> tuple[str, ...]:
     """Colours of a team on each board: the first-named team has White on the odd boards (docs/rules.md
     §1)."""
-    odd, even = ("W", "B") if first_named else ("B", "W")
+    white, black = Colour.WHITE.value, Colour.BLACK.value
+    odd, even = (white, black) if first_named else (black, white)
     return tuple(odd if board % 2 == 1 else even for board in range(1, boards + 1))
 
 
@@ -220,12 +253,20 @@ def match_is_final(results: Iterable[GameResult]) -> bool:
     return all(result.is_final for result in results)
 
 
+def forfeit_record(round: int, team_a: str, team_b: str, forfeit: MatchForfeit, boards: int) -> MatchRecord:
+    """Whole-match forfeit record, its game points those of ``MatchForfeit.game_points``."""
+    gp_a, gp_b = forfeit.game_points(boards)
+    return MatchRecord(round, team_a, team_b, gp_a, gp_b, forfeit)
+
+
 def no_show(*, round: int, team_a: str, team_b: str, absent: str | None, boards: int) -> MatchRecord:
     """Whole-match forfeit record: the absent team loses 0–boards; ``absent=None`` is a double forfeit."""
     if absent is None:
-        return MatchRecord(round, team_a, team_b, 0, 0, MatchForfeit.DOUBLE)
-    if absent == team_b:
-        return MatchRecord(round, team_a, team_b, boards * 2, 0, MatchForfeit.A_WINS)
-    if absent == team_a:
-        return MatchRecord(round, team_a, team_b, 0, boards * 2, MatchForfeit.B_WINS)
-    raise ScoreError(f"{absent!r} does not play in {team_a} – {team_b}")
+        forfeit = MatchForfeit.DOUBLE
+    elif absent == team_b:
+        forfeit = MatchForfeit.A_WINS
+    elif absent == team_a:
+        forfeit = MatchForfeit.B_WINS
+    else:
+        raise ScoreError(f"{absent!r} does not play in {team_a} – {team_b}")
+    return forfeit_record(round, team_a, team_b, forfeit, boards)

@@ -54,7 +54,7 @@ from orchestrator.domain.knockout import (
 )
 from orchestrator.domain.pools import PoolEntrant, entrant_of, split_pools
 from orchestrator.domain.round_robin import berger_table
-from orchestrator.domain.scoring import GameResult, MatchRecord, match_game_points
+from orchestrator.domain.scoring import Colour, GameResult, MatchRecord, match_game_points
 from orchestrator.domain.section_results import board_players, section_places
 from orchestrator.domain.standings import Standings, compute_standings
 from orchestrator.domain.swiss.pairing import SwissPairer
@@ -371,7 +371,7 @@ def _play_armageddon(
     state = draw_chooser(state, rng.randbytes(32))
     assert state.chooser is not None
     # With draw odds for Black, the chooser takes Black.
-    state = choose_colour(state, state.chooser, "B")
+    state = choose_colour(state, state.chooser, Colour.BLACK)
     game = armageddon_game(state)
     # White must win: model White's extra minute as a small edge; a draw counts for Black.
     result = play_game(rng, game.white.rating + 40, game.black.rating)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 
-class Category(Enum):
-    """Board categories of the 2020 format; which board has which category is event configuration."""
+class Category(StrEnum):
+    """Board categories of the 2020 format; which board has which category is event configuration. The
+    value is the event file's word and the stored ``player.category`` and ``armageddon.category``."""
 
     OPEN = "open"
     WOMEN = "women"
@@ -16,7 +17,10 @@ class Category(Enum):
     GIRL = "girl"
 
 
-class Sex(Enum):
+class Sex(StrEnum):
+    """A player's sex as the roster and the stored ``player.sex`` write it (TRF record 001 writes ``w``
+    for ``f``, domain/trf/players.py)."""
+
     MALE = "m"
     FEMALE = "f"
 

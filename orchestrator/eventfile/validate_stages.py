@@ -48,9 +48,9 @@ _STAGE_OPTIONAL = (
 _POOL_KEYS = ("pool_count", "pool_size", "advance", "winners_apart")
 _SWISS_KEYS = ("rounds", "pairing")
 _DEFAULT_TIEBREAKS: dict[StageKind, tuple[str, ...]] = {
-    "pools": ("online-2020",),
-    "swiss": ("olympiad-2026",),
-    "knockout": (),
+    StageKind.POOLS: ("online-2020",),
+    StageKind.SWISS: ("olympiad-2026",),
+    StageKind.KNOCKOUT: (),
 }
 
 
@@ -160,12 +160,8 @@ def _read_stage_key(
 
 def _read_stage_kind(reader: NodeReader, fields: dict[str, yaml.Node], path: str) -> StageKind | None:
     kind_text = reader.text(fields["kind"], f"{path}.kind")
-    if kind_text == "pools":
-        return "pools"
-    if kind_text == "knockout":
-        return "knockout"
-    if kind_text == "swiss":
-        return "swiss"
+    if kind_text in tuple(StageKind):
+        return StageKind(kind_text)
     if kind_text is not None:
         reader.report(
             f"{path}.kind",

@@ -19,7 +19,7 @@ from orchestrator.domain.swiss import (
     start_state,
 )
 from orchestrator.domain.swiss.simulate import swiss_team
-from orchestrator.domain.swiss.trf import export_trf
+from orchestrator.domain.trf.swiss import export_trf
 from orchestrator.eventfile import parse_event
 from orchestrator.services.results import results
 from orchestrator.services.setup import stage_start

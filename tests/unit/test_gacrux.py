@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from orchestrator.domain.round_robin import berger_table
 from orchestrator.domain.scoring import MatchRecord, no_show
 from orchestrator.domain.standings import Standings, compute_standings
-from orchestrator.domain.trf import write_trf
+from orchestrator.domain.trf.teams import write_trf
 
 pytest.importorskip("gacrux")
 

@@ -18,7 +18,8 @@ from orchestrator.domain.names import MAX_TEAM_NAME, name_problem, text_problem
 from orchestrator.domain.round_robin import is_complete_round_robin
 from orchestrator.domain.scoring import MatchRecord
 from orchestrator.domain.tiebreaks import TieBreakError
-from orchestrator.domain.trf import MAX_TRF_TEAMS, write_trf
+from orchestrator.domain.trf.records import MAX_TRF_TEAMS
+from orchestrator.domain.trf.teams import write_trf
 from orchestrator.errors import ValidationFailed
 from orchestrator.eventfile import EventDefinitionError, parse_event
 from orchestrator.services.accounts.users import create_user

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from orchestrator.cli import app
 from orchestrator.domain.swiss import SwissTeam, start_state
-from orchestrator.domain.swiss.trf import export_trf
+from orchestrator.domain.trf.swiss import export_trf
 
 pytest.importorskip("gacrux")
 runner = CliRunner()

@@ -31,7 +31,7 @@ from orchestrator.domain.swiss import (
     start_state,
     withdraw_team,
 )
-from orchestrator.domain.swiss.trf import export_trf
+from orchestrator.domain.trf.swiss import export_trf
 from tests.support.swiss_compare import field, play
 
 PAIRER = GacruxPairer()

@@ -22,7 +22,7 @@ from orchestrator.domain.swiss import (
     withdraw_team,
 )
 from orchestrator.domain.swiss.pairing import Pairing
-from orchestrator.domain.swiss.trf import add_round, export_trf
+from orchestrator.domain.trf.swiss import add_round, export_trf
 
 
 def t(name: str, *ratings: int, **kwargs) -> SwissTeam:  # type: ignore[no-untyped-def]

@@ -36,8 +36,8 @@ from orchestrator.domain.swiss.c046 import C046Pairer
 from orchestrator.domain.swiss.olympiad2022 import Olympiad2022Pairer
 from orchestrator.domain.swiss.score_group_halves import ScoreGroupHalvesPairer
 from orchestrator.domain.swiss.systems import SystemPairer, pairer_for
-from orchestrator.domain.swiss.trf import export_trf
-from orchestrator.domain.swiss.trf_read import read_team_trf
+from orchestrator.domain.trf.swiss import export_trf
+from orchestrator.domain.trf.swiss_read import read_team_trf
 from orchestrator.eventfile import parse_event
 from tests.support.swiss_systems import play, play_event
 

@@ -15,8 +15,8 @@ pytest.importorskip("gacrux")
 from orchestrator.adapters.gacrux_pairing import pair_trf, pair_trf_file
 from orchestrator.cli import app
 from orchestrator.domain.swiss import SwissState
-from orchestrator.domain.swiss.trf import export_trf
-from orchestrator.domain.swiss.trf_read import TrfNotReadable, read_team_trf
+from orchestrator.domain.trf.swiss import export_trf
+from orchestrator.domain.trf.swiss_read import TrfNotReadable, read_team_trf
 from tests.support.swiss_compare import compare_event
 
 runner = CliRunner()

@@ -22,7 +22,7 @@ from orchestrator.domain.tiebreaks import (
     tiebreak,
     value_of,
 )
-from orchestrator.domain.trf import TRF_CODES, trf_tiebreaks
+from orchestrator.domain.trf.records import TRF_CODES, trf_tiebreaks
 from tests.unit.builders import rr
 
 POOL = {"AB": "2.5-1.5", "CD": "2-2", "AC": "1-3", "BD": "3-1", "AD": "2-2", "BC": "2.5-1.5"}

@@ -6,7 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from orchestrator.domain.scoring import MatchRecord, match_game_points
-from orchestrator.domain.trf import synthesise_boards, trf_tiebreaks, write_trf
+from orchestrator.domain.trf.records import synthesise_boards, trf_tiebreaks
+from orchestrator.domain.trf.teams import write_trf
 from tests.unit.builders import m, rr, y
 
 POOL = {"AB": "2.5-1.5", "CD": "2-2", "AC": "1-3", "BD": "3-1", "AD": "2-2", "BC": "2.5-1.5"}

@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 
 from orchestrator.adapters.tables import Role
 from orchestrator.domain.scoring import GameResult, MatchRecord
-from orchestrator.domain.trf_players import TrfPlayer, write_players_trf
+from orchestrator.domain.trf.players import TrfPlayer, write_players_trf
 from orchestrator.services.accounts.users import create_user
 from orchestrator.services.read import rating_trf
 from orchestrator.services.results import standings as standings_service

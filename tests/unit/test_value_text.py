@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from orchestrator.adapters import tables
 from orchestrator.adapters.tables import LinkStatus, PlayerLink, Role
+from orchestrator.domain.event import StageKind
 from orchestrator.domain.lots import LotKind
 from orchestrator.services.accounts.users import create_user
 from orchestrator.services.notify.kinds import Kind
@@ -31,7 +32,7 @@ POT = LOCALE_DIR / "messages.pot"
 def _vocabularies() -> dict[str, type[Enum]]:
     """Every enum of the tables whose values a page prints: the statuses, the kinds, the roles and the
     results' sources (found by name, so a new ``...Status`` is checked without being listed here), with
-    the lots' and the e-mails' kinds."""
+    the stages', the lots' and the e-mails' kinds (the domain's vocabularies the tables store)."""
     found: dict[str, type[Enum]] = {
         name: value
         for name, value in vars(tables).items()
@@ -40,7 +41,7 @@ def _vocabularies() -> dict[str, type[Enum]]:
         and value.__module__ == tables.__name__
         and (name.endswith(("Status", "Kind")) or name in ("Role", "ResultSource"))
     }
-    return {**found, "LotKind": LotKind, "notify.Kind": Kind}
+    return {**found, "StageKind": StageKind, "LotKind": LotKind, "notify.Kind": Kind}
 
 
 def test_every_status_kind_and_role_the_tables_can_hold_has_its_words() -> None:

@@ -1,6 +1,6 @@
 """Score groups paired top half against bottom half: the engine shared by the Olympiad Pairing Rules 2022
-(``olympiad2022.py``) and the score-group halves of seed 003 (``score_group_halves.py``); docs/swiss.md,
-"Pairing systems".
+(``olympiad2022.py``) and the simple score-group halves reading (``score_group_halves.py``); docs/swiss.md,
+"The shared engine: score groups paired by halves".
 
 Each round: the teams to pair in the system's ranking order; with an odd number, the pairing-allocated bye
 to the lowest-ranked eligible team whose removal leaves the others pairable without a rematch; then score

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from orchestrator.domain.scoring import DEFAULT_SCORING, HalfPoints, MatchRecord, MatchScoring
+from orchestrator.domain.scoring import DEFAULT_SCORING, Colour, HalfPoints, MatchRecord, MatchScoring
 
 
 class SwissError(ValueError):
@@ -85,7 +85,7 @@ class SwissState:
             raise SwissError(f"team names must be unique: {', '.join(sorted(_repeated(names)))}")
         if self.boards < 1 or self.rounds < 1:
             raise SwissError("a Swiss stage needs at least one board and one round")
-        if self.initial_colour not in ("W", "B"):
+        if self.initial_colour not in tuple(Colour):
             raise SwissError(f"initial colour must be W or B, not {self.initial_colour!r}")
         known = set(names)
         for match in self.matches:

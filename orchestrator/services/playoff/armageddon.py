@@ -8,12 +8,13 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from orchestrator.adapters.repo_setup import domain_player
-from orchestrator.adapters.tables import Armageddon, Colour, Duel, DuelStatus, Lot, Team
+from orchestrator.adapters.tables import Armageddon, Duel, DuelStatus, Lot, Team
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain import knockout as ko
 from orchestrator.domain import lots as domain_lots
 from orchestrator.domain.knockout import ArmageddonPhase
+from orchestrator.domain.scoring import Colour
 from orchestrator.domain.teams import Category, RosterEntry, TeamFormat
 from orchestrator.domain.teams import Team as DomainTeam
 from orchestrator.errors import Conflict, Forbidden, NotFound, ValidationFailed
@@ -307,10 +308,10 @@ def _settle_colour(
 ) -> None:
     team = ctx.teams[team_id].name
     try:
-        state = ko.choose_colour(state, team, "W" if code == "W" else "B")
+        state = ko.choose_colour(state, team, Colour(code))
     except ko.KnockoutError as error:
         raise Conflict(str(error)) from None
-    arm.colour = Colour.WHITE.value if code == "W" else Colour.BLACK.value
+    arm.colour = Colour(code).word
     arm.enter(ArmageddonPhase.READY)
     uow.session.add(arm)
     store_game(uow, ctx, duel, state)
@@ -333,9 +334,10 @@ def apply_default_colour(uow: UnitOfWork, *, duel_id: int, colour: str, actor: s
 
     Returns False (and changes nothing) when the duel is not waiting for a colour choice.
     """
-    code = {"white": "W", "black": "B"}.get(colour.strip().lower())
-    if code is None:
-        raise ValidationFailed([_("colour: white or black")])
+    try:
+        code = Colour.of_word(colour.strip().lower())
+    except ValueError:
+        raise ValidationFailed([_("colour: white or black")]) from None
     ctx, duel = load_duel(uow, duel_id, lock=True)
     arm = ctx.armageddons.get(duel_id)
     if arm is None or arm.phase is not ArmageddonPhase.CHOOSE_COLOUR or arm.colour is not None:

@@ -4,7 +4,7 @@ TB1-TB4 the sums of their teams' match points and tie-breaks.
 
 Each section is ranked by the standings of its last stage (a Swiss stage, or a stage of one pool): the same
 standings the stage's public page and ``/api/v1/events/{slug}/stages/{key}/swiss`` show
-(``standings.pool_standings``: the stored rows, with byes and recorded lots, once the results service has
+(``standings.pool_table``: the stored rows, with byes and recorded lots, once the results service has
 computed them), from the section's first result on. Nothing is ranked again here: a team's place, match
 points and TB1-TB3 are read from those lines, and ``domain/combined.py`` adds them up. During the event
 the classification is provisional, "after round N" (the rounds every section has finished); it is final
@@ -26,7 +26,7 @@ from orchestrator.errors import Conflict, NotFound
 from orchestrator.services.read.context import EventData, EventRef, StageItem, TeamRef, is_public, require_id
 from orchestrator.services.read.documents import JsonDocument
 from orchestrator.services.read.formatting import format_value
-from orchestrator.services.read.standings import StandingLine, ValueCell, load_pools, pool_standings
+from orchestrator.services.read.standings import StandingLine, ValueCell, load_pools, pool_table
 from orchestrator.translation import gettext as _
 
 KEY_CODES = ("TB1", "TB2", "TB3", "TB4")  # the classification's tie-breaks, Appendix 2.II
@@ -110,7 +110,7 @@ def combined_view(uow: UnitOfWork, *, slug: str) -> CombinedView:
             topics.append(f"stage:{stage_id}")
             if pool is not None:
                 pool_id = require_id(pool.pool.id)
-                table = pool_standings(
+                table = pool_table(
                     data, stage, data.items[stage_id], pool, [s for s in stored if s.pool_id == pool_id]
                 )
                 # A section is ranked from its first result on (before it, every team shares place 1).

@@ -139,12 +139,9 @@ def match_line(
         else:
             first_half += result.black_half
             second_half += result.white_half
-    if match.forfeit == MatchForfeit.A_WINS.value:
-        first_half, second_half = board_count * 2, 0
-    elif match.forfeit == MatchForfeit.B_WINS.value:
-        first_half, second_half = 0, board_count * 2
-    elif match.forfeit == MatchForfeit.DOUBLE.value:
-        first_half = second_half = 0
+    forfeit = MatchForfeit(match.forfeit)
+    if forfeit is not MatchForfeit.NONE:
+        first_half, second_half = forfeit.game_points(board_count)
     return MatchLine(
         id=require_id(match.id),
         round_number=round_number,

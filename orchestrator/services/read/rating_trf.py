@@ -1,5 +1,5 @@
 """The rating file: TRF-2026 with the real players of a pool, a Swiss stage's pool or a duel
-(``domain.trf_players``; docs/ratings.md, "The rating file"). Staff download it; it carries the players'
+(``domain.trf.players``; docs/ratings.md, "The rating file"). Staff download it; it carries the players'
 birth years and FIDE ids, which no public page shows.
 
 A pool is written as its standings read it (``results.standings.pool_records``: counted matches,
@@ -17,7 +17,7 @@ from orchestrator.adapters.tables import Duel, Event, Player, Pool, Stage, Team
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.scoring import GameResult, MatchRecord, match_game_points
 from orchestrator.domain.tiebreaks import TieBreakError
-from orchestrator.domain.trf_players import Seat, TrfPlayer, write_players_trf
+from orchestrator.domain.trf.players import Seat, TrfPlayer, write_players_trf
 from orchestrator.errors import Conflict, NotFound
 from orchestrator.services.definitions import definition_or_none
 from orchestrator.services.playoff.storage import ARMAGEDDON_LEG

@@ -27,7 +27,7 @@ from orchestrator.services.read.standings import (
     chain_columns,
     load_pools,
     pool_average,
-    pool_standings,
+    pool_table,
     strengths,
 )
 from orchestrator.services.results.late_changes import late_changes
@@ -105,7 +105,7 @@ def _pool_summaries(data: EventData, stage: Stage, loaded: list[PoolData]) -> tu
     summaries = []
     for pool in loaded:
         stored = [s for s in stored_all if s.pool_id == pool.pool.id]
-        table = pool_standings(data, stage, item, pool, stored)
+        table = pool_table(data, stage, item, pool, stored)
         summaries.append(
             PoolSummary(
                 id=require_id(pool.pool.id),

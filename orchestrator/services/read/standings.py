@@ -18,7 +18,7 @@ from orchestrator.adapters.tables import Board, Player, Round, Stage, Standing, 
 from orchestrator.adapters.tables import Pool as PoolRow
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.event import places_still_in
-from orchestrator.domain.scoring import MatchForfeit, MatchRecord, no_show
+from orchestrator.domain.scoring import MatchForfeit, MatchRecord, forfeit_record
 from orchestrator.domain.standings import TeamTotals, compute_standings, team_totals
 from orchestrator.domain.tiebreaks import TieBreakError
 from orchestrator.services.read.context import (
@@ -208,10 +208,11 @@ def load_pools(data: EventData, pools: Sequence[PoolRow]) -> list[PoolData]:
     return out
 
 
-def pool_standings(
+def pool_table(
     data: EventData, stage: Stage, item: StageItem, pool: PoolData, stored: Sequence[Standing]
 ) -> PoolStandings:
-    """The stored standings when every team has a row, else standings computed from the boards."""
+    """The table a page shows: the stored standings (``standing`` rows, written by the results service
+    from its ``pool_standings``) when every team has a row, else standings computed from the boards."""
     chain = data.chain(stage)
     records = [r for r in (match_record(m) for m in pool.matches) if r is not None]
     totals = team_totals([str(t) for t in pool.entries], records, scoring=data.scoring)
@@ -303,12 +304,9 @@ def match_record(line: MatchLine) -> MatchRecord | None:
     if not line.final:
         return None
     a, b = str(line.first.id), str(line.second.id)
-    if line.forfeit == MatchForfeit.A_WINS.value:
-        return no_show(round=line.round_number, team_a=a, team_b=b, absent=b, boards=line.boards)
-    if line.forfeit == MatchForfeit.B_WINS.value:
-        return no_show(round=line.round_number, team_a=a, team_b=b, absent=a, boards=line.boards)
-    if line.forfeit == MatchForfeit.DOUBLE.value:
-        return no_show(round=line.round_number, team_a=a, team_b=b, absent=None, boards=line.boards)
+    forfeit = MatchForfeit(line.forfeit)
+    if forfeit is not MatchForfeit.NONE:
+        return forfeit_record(line.round_number, a, b, forfeit, line.boards)
     return MatchRecord(line.round_number, a, b, line.first_half, line.second_half)
 
 
@@ -417,7 +415,7 @@ def pool_view_of(data: EventData, stage: Stage, pool: PoolData) -> PoolView:
     uow, slug, pool_row = data.uow, data.ref.slug, pool.pool
     item = data.items[require_id(stage.id)]
     stored = list(uow.public.standings_of_pools([require_id(pool_row.id)]))
-    table = pool_standings(data, stage, item, pool, stored)
+    table = pool_table(data, stage, item, pool, stored)
     topics = (
         f"event:{slug}",
         f"stage:{stage.id}",

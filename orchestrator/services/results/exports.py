@@ -15,7 +15,7 @@ from orchestrator.adapters.tables import Match, Standing
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.scoring import format_points
 from orchestrator.domain.tiebreaks import TieBreakError
-from orchestrator.domain.trf import write_trf
+from orchestrator.domain.trf.teams import write_trf
 from orchestrator.errors import Conflict
 from orchestrator.services.results import standings as standings_service
 from orchestrator.translation import gettext as _

@@ -49,6 +49,7 @@ from orchestrator.domain.scoring import (
     MatchForfeit,
     MatchRecord,
     MatchScoring,
+    forfeit_record,
     match_game_points,
 )
 from orchestrator.domain.standings import Standings, compute_standings
@@ -111,14 +112,6 @@ def effective_result(board: ScoredBoard, annulled: set[int]) -> GameResult:
     if black_out:
         return GameResult.WHITE_WINS_FORFEIT
     return result
-
-
-def forfeit_record(round_no: int, a: str, b: str, forfeit: MatchForfeit, boards: int) -> MatchRecord:
-    if forfeit is MatchForfeit.A_WINS:
-        return MatchRecord(round_no, a, b, 2 * boards, 0, forfeit)
-    if forfeit is MatchForfeit.B_WINS:
-        return MatchRecord(round_no, a, b, 0, 2 * boards, forfeit)
-    return MatchRecord(round_no, a, b, 0, 0, MatchForfeit.DOUBLE)
 
 
 def match_is_complete(match: Match, boards: Sequence[ScoredBoard]) -> bool:

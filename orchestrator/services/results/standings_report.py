@@ -9,7 +9,7 @@ from orchestrator.adapters.match_csv import MatchTable
 from orchestrator.domain import lots
 from orchestrator.domain.round_robin import is_complete_round_robin
 from orchestrator.domain.standings import Standings, compute_standings
-from orchestrator.domain.trf import write_trf
+from orchestrator.domain.trf.teams import write_trf
 
 SWISS_NOTE = (
     "The matches are not a complete round robin: unplayed rounds follow the Swiss rules "

@@ -1,6 +1,6 @@
 """The TRF-2026 download of a pool, a Swiss stage's included (docs/swiss.md, "The server").
 
-A Swiss stage's one pool is written as its pairing file (``domain.swiss.trf.export_trf``): the file
+A Swiss stage's one pool is written as its pairing file (``domain.trf.swiss.export_trf``): the file
 FIDE's checker pairs the next round from, with byes, absences, withdrawals and late entries. Any other
 pool is ``results.exports.pool_trf`` (its round-robin results and tie-breaks).
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from orchestrator.adapters.tables import Pool, Stage, StageKind
 from orchestrator.adapters.uow import UnitOfWork
-from orchestrator.domain.swiss.trf import export_trf
+from orchestrator.domain.trf.swiss import export_trf
 from orchestrator.errors import NotFound
 from orchestrator.services.results import exports
 from orchestrator.services.swiss.state import swiss_state_of

@@ -25,12 +25,18 @@ from orchestrator.adapters.tables import (
 )
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.event import StageDef
-from orchestrator.domain.scoring import GameResult, MatchForfeit, MatchRecord, match_game_points
+from orchestrator.domain.scoring import (
+    GameResult,
+    MatchForfeit,
+    MatchRecord,
+    forfeit_record,
+    match_game_points,
+)
 from orchestrator.domain.swiss import SwissState, SwissTeam, bye_match
 from orchestrator.domain.swiss.simulate import swiss_team
 from orchestrator.errors import Conflict, NotFound
 from orchestrator.services.definitions import definition_of
-from orchestrator.services.results.standings import effective_result, forfeit_record, match_is_complete
+from orchestrator.services.results.standings import effective_result, match_is_complete
 from orchestrator.services.setup.event_setup import event_field, stage_definition
 from orchestrator.translation import gettext as _
 

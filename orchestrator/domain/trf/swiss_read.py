@@ -2,7 +2,7 @@
 next round (``olympiad pair``, docs/swiss.md).
 
 Only what our engines implement is read: record 192 ``FIDE_TEAM_TYPEA_MP_GP`` (or none, which C.04.6
-art. 1.7 and 1.2.2 default to the same) or one of our own systems (``trf.SYSTEM_CODES``), whole match
+art. 1.7 and 1.2.2 default to the same) or one of our own systems (``trf.swiss.SYSTEM_CODES``), whole match
 points in record 362, the standard game points of record 162, and no record the engine would have to
 obey but does not know (prohibited pairings, accelerations, ...). Any other file raises
 ``TrfNotReadable``; FIDE's engine pairs it instead.
@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from orchestrator.domain.scoring import MatchForfeit, MatchRecord, MatchScoring
 from orchestrator.domain.swiss.model import ByeValue, SwissState, SwissTeam
-from orchestrator.domain.swiss.trf import SYSTEM_CODES
+from orchestrator.domain.trf.swiss import SYSTEM_CODES
 
 # Records that only describe the event (names, dates, officials, counts) or that this reader reads.
 _KNOWN = {f"{n:03d}" for n in range(12, 133, 10)} | {"142", "152", "162", "192", "352", "362"}

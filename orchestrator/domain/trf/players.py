@@ -1,7 +1,7 @@
 """TRF-2026 export with the real players: the file FIDE rates a team event from (docs/ratings.md, "The
 rating file").
 
-Same tournament records as ``domain.trf.write_trf`` (012, 062, 082, 092, 142, 192, 202, 352, 162, 362) and
+Same tournament records as ``trf.teams.write_trf`` (012, 062, 082, 092, 142, 192, 202, 352, 162, 362) and
 the same team records (310 with points, rank and players; 320 pairing-allocated byes; 330 whole-match
 forfeits), plus record 013 (TRF16 team record, still read by older programs). Each player of a team list
 gets one record 001 (numbered team by team in team order, each team's players in team-list order):
@@ -32,16 +32,17 @@ from orchestrator.domain.scoring import (
 )
 from orchestrator.domain.standings import Standings, compute_standings
 from orchestrator.domain.tiebreaks import PoolHistory, TieBreakError, build_event, parse_chain
-from orchestrator.domain.trf import (
-    _LETTERS,
+from orchestrator.domain.trf.records import (
     MAX_TRF_PLAYERS,
+    RESULT_LETTERS,
     Grid,
-    _check_fits,
-    _header_records,
-    _points,
-    _put,
     bye_record,
-    forfeit_record,
+    check_fits,
+    header_records,
+    match_forfeit_record,
+    points_text,
+    put,
+    put_round,
     synthesise_boards,
     team_records,
 )
@@ -68,23 +69,23 @@ class TrfPlayer:
 
 def _record_001(number: int, player: TrfPlayer) -> list[str]:
     line: list[str] = []
-    _put(line, 1, "001")
-    _put(line, 5, f"{number:4d}")
+    put(line, 1, "001")
+    put(line, 5, f"{number:4d}")
     sex = {"f": "w", "w": "w", "m": "m"}.get(player.sex.lower()[:1], "")
     if sex:
-        _put(line, 10, sex)
+        put(line, 10, sex)
     code = TITLE_CODES.get(player.title.upper(), "") if player.title else ""
     if code:
-        _put(line, 11, f"{code:>3}")
-    _put(line, 15, player.name[:33])
+        put(line, 11, f"{code:>3}")
+    put(line, 15, player.name[:33])
     if player.rating > 0:
-        _put(line, 49, f"{player.rating:4d}")
+        put(line, 49, f"{player.rating:4d}")
     if player.federation:
-        _put(line, 54, player.federation[:3].upper())
+        put(line, 54, player.federation[:3].upper())
     if player.fide_id:
-        _put(line, 58, f"{player.fide_id:11d}")
+        put(line, 58, f"{player.fide_id:11d}")
     if player.birth_year:
-        _put(line, 70, f"{player.birth_year:04d}/00/00")
+        put(line, 70, f"{player.birth_year:04d}/00/00")
     return line
 
 
@@ -108,7 +109,7 @@ def write_players_trf(
     """TRF-2026 text with real players. ``seats`` gives, by (round, first-named team), who sat at each
     board; ``games`` the per-board results from White's side (else synthesised from the match score);
     ``round_dates`` the day of each round (records 042, 052 and 132)."""
-    _check_fits(teams, boards, name)
+    check_fits(teams, boards, name)
     players = [(team, p) for team in teams for p in rosters.get(team, ())]
     if len(players) > MAX_TRF_PLAYERS:
         raise TieBreakError(
@@ -131,29 +132,25 @@ def write_players_trf(
     rank = {row.team: row.rank for row in standings.rows}
     rounds = event.number_of_rounds
     grid = _read_seated(matches, event, tpn, number, seats, games, boards)
-    out = _header_records(name, teams, boards, rounds, round_robin, codes, scoring)
+    out = header_records(name, teams, boards, rounds, round_robin, codes, scoring)
     out[1] = f"062 {len(players)}"
     out.insert(2, f"072 {sum(1 for _, p in players if p.rating > 0)}")
     out[1:1] = _date_records(round_dates[:rounds])  # the rounds the file holds
     for team, player in players:
         pid = number[player.key]
         line = _record_001(pid, player)
-        _put(line, 81, _points(Fraction(grid.points.get(pid, 0), 2), 4))
-        _put(line, 86, f"{rank[team]:4d}")
+        put(line, 81, points_text(Fraction(grid.points.get(pid, 0), 2), 4))
+        put(line, 86, f"{rank[team]:4d}")
         for rnd in range(1, rounds + 1):
-            opponent, colour, letter = grid.cells.get(pid, {}).get(rnd, _NOT_PLAYED)
-            column = 92 + 10 * (rnd - 1)
-            _put(line, column, f"{opponent:4d}" if opponent else "0000")
-            _put(line, column + 5, colour)
-            _put(line, column + 7, letter)
+            put_round(line, rnd, grid.cells.get(pid, {}).get(rnd, _NOT_PLAYED))
         out.append("".join(line))
     lists = {team: [number[p.key] for p in rosters.get(team, ())] for team in teams}
     for team in teams:
         record: list[str] = []
-        _put(record, 1, "013")
-        _put(record, 5, team[:32])
+        put(record, 1, "013")
+        put(record, 5, team[:32])
         for index, pid in enumerate(lists[team]):
-            _put(record, 37 + 5 * index, f"{pid:4d}")
+            put(record, 37 + 5 * index, f"{pid:4d}")
         out.append("".join(record))
     out += team_records(teams, tpn, event, rank, lists)
     if grid.byes:
@@ -169,10 +166,10 @@ def _date_records(round_dates: Sequence[date | None]) -> list[str]:
     if not known:
         return []
     line: list[str] = []
-    _put(line, 1, "132")
+    put(line, 1, "132")
     for index, day in enumerate(round_dates):
         if day is not None:
-            _put(line, 92 + 10 * index, f"{day:%y/%m/%d}")
+            put(line, 92 + 10 * index, f"{day:%y/%m/%d}")
     return [f"042 {min(known):%Y/%m/%d}", f"052 {max(known):%Y/%m/%d}", "".join(line)]
 
 
@@ -199,7 +196,7 @@ def _read_seated(
         seated = [*seats.get((match.round, match.team_a), ()), *[(None, None)] * boards][:boards]
         for result, colour, (key_a, key_b) in zip(results, board_colours(boards), seated, strict=True):
             pa, pb = number.get(key_a or ""), number.get(key_b or "")
-            white, black = _LETTERS[result]
+            white, black = RESULT_LETTERS[result]
             halves = (result.white_half, result.black_half)
             a_side = ((white, "w", halves[0]), (black, "b", halves[1]))
             (a_letter, a_col, a_half), (b_letter, b_col, b_half) = a_side if colour == "W" else a_side[::-1]
@@ -214,5 +211,5 @@ def _read_seated(
                 )
                 grid.points[own] = grid.points.get(own, 0) + half
         if match.forfeit is not MatchForfeit.NONE:
-            grid.forfeits.append(forfeit_record(match, tpn))
+            grid.forfeits.append(match_forfeit_record(match, tpn))
     return grid

@@ -4,10 +4,10 @@ Record 192 names the stage's pairing system: ``FIDE_TEAM_TYPEA_MP_GP`` for ``fid
 Type A colours, match points primary, game points for colours), ``CUSTOM_TEAM_OLYMPIAD_2022`` and
 ``CUSTOM_TEAM_SCORE_GROUP_HALVES`` for the other two (our own names: no FIDE checker pairs them); 142
 the scheduled rounds, 152 the initial colour drawn by lot (art. 4.3.1), 352 the board colours of the
-first-named team. Each team has one player per board ("Team, Board k",
-rated with the team's k-th highest rating); per-board results are synthesised from the match score as
-in ``domain.trf``. A team not paired in a round (absent, withdrawn, not yet entered) is written as
-``0000 - Z`` in that round, including the round to be paired, so that it is left out of it.
+first-named team. Each team has one player per board ("Team, Board k", rated with the team's k-th
+highest rating); per-board results are synthesised from the match score as in ``trf.teams``
+(``records.synthesise_boards``). A team not paired in a round (absent, withdrawn, not yet entered) is
+written as ``0000 - Z`` in that round, including the round to be paired, so that it is left out of it.
 """
 
 from __future__ import annotations
@@ -15,10 +15,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from orchestrator.domain.scoring import MatchForfeit, MatchRecord, board_colours
+from orchestrator.domain.scoring import MatchForfeit, board_colours
 from orchestrator.domain.swiss.model import SwissState
 from orchestrator.domain.swiss.pairing import FIDE_TEAM_SWISS, OLYMPIAD_2022, SCORE_GROUP_HALVES
-from orchestrator.domain.trf import _LETTERS, _points, _put, synthesise_boards
+from orchestrator.domain.trf.records import (
+    RESULT_LETTERS,
+    match_forfeit_record,
+    points_text,
+    put,
+    put_round,
+    synthesise_boards,
+)
 
 PAIRING_SYSTEM_CODE = "FIDE_TEAM_TYPEA_MP_GP"
 # Record 192 for each pairing system a stage can name (the last two are not FIDE codes, docs/swiss.md).
@@ -34,7 +41,7 @@ _BYE = (0, "-", " ")
 def _line(*fields: tuple[int, str]) -> str:
     out: list[str] = []
     for column, text in fields:
-        _put(out, column, text)
+        put(out, column, text)
     return "".join(out)
 
 
@@ -57,24 +64,12 @@ def _cells(state: SwissState, upto: int) -> dict[int, dict[int, tuple[int, str, 
         results = synthesise_boards(match, boards)
         for board, (result, colour) in enumerate(zip(results, board_colours(boards), strict=True), 1):
             pa, pb = player(match.team_a, board), player(match.team_b, board)
-            white, black = _LETTERS[result]
+            white, black = RESULT_LETTERS[result]
             a_letter, b_letter = (white, black) if colour == "W" else (black, white)
             a_col, b_col = ("w", "b") if colour == "W" else ("b", "w")
             cells[pa][match.round] = (pb, a_col, a_letter)
             cells[pb][match.round] = (pa, b_col, b_letter)
     return cells
-
-
-def _forfeit_record(state: SwissState, match: MatchRecord) -> str:
-    """TRF-2026 record 330: type 5-6, round 8-10, first-named team 12-14, other team 16-18."""
-    assert match.team_b is not None
-    return _line(
-        (1, "330"),
-        (5, match.forfeit.value),
-        (8, f"{match.round:3d}"),
-        (12, f"{state.tpn(match.team_a):3d}"),
-        (16, f"{state.tpn(match.team_b):3d}"),
-    )
 
 
 def _team_records(state: SwissState, totals: dict[str, tuple[int, int]], rank: dict[str, int]) -> list[str]:
@@ -87,8 +82,8 @@ def _team_records(state: SwissState, totals: dict[str, tuple[int, int]], rank: d
             (1, "310"),
             (5, f"{number:3d}"),
             (9, team.name[:32]),
-            (55, _points(mp, 6)),
-            (62, _points(Fraction(gp, 2), 6)),
+            (55, points_text(mp, 6)),
+            (62, points_text(Fraction(gp, 2), 6)),
             (69, f"{rank[team.name]:3d}"),
         ]
         fields += [
@@ -98,7 +93,7 @@ def _team_records(state: SwissState, totals: dict[str, tuple[int, int]], rank: d
     byes = {match.round: state.tpn(match.team_a) for match in state.matches if match.team_b is None}
     if byes:
         mp, gp = state.bye_points()
-        fields = [(1, "320"), (5, _points(mp, 4)), (10, _points(Fraction(gp, 2), 4))]
+        fields = [(1, "320"), (5, points_text(mp, 4)), (10, points_text(Fraction(gp, 2), 4))]
         fields += [(15 + 4 * (rnd - 1), f"{byes.get(rnd, 0):03d}") for rnd in range(1, max(byes) + 1)]
         out.append(_line(*fields))
     return out
@@ -129,15 +124,15 @@ def export_trf(state: SwissState, *, round_no: int | None = None) -> str:
         "352 " + "".join(board_colours(boards)),
         _line(
             (1, "162"),
-            (5, " W" + _points(1, 4)),
-            (14, " D" + _points(Fraction(1, 2), 4)),
-            (23, " L" + _points(0, 4)),
+            (5, " W" + points_text(1, 4)),
+            (14, " D" + points_text(Fraction(1, 2), 4)),
+            (23, " L" + points_text(0, 4)),
         ),
         _line(
             (1, "362"),
-            (5, "TW" + _points(state.scoring.win, 4)),
-            (14, "TD" + _points(state.scoring.draw, 4)),
-            (23, "TL" + _points(state.scoring.loss, 4)),
+            (5, "TW" + points_text(state.scoring.win, 4)),
+            (14, "TD" + points_text(state.scoring.draw, 4)),
+            (23, "TL" + points_text(state.scoring.loss, 4)),
         ),
     ]
     for number, team in enumerate(state.teams, 1):
@@ -151,22 +146,19 @@ def export_trf(state: SwissState, *, round_no: int | None = None) -> str:
             fields = [(1, "001"), (5, f"{pid:4d}"), (15, f"{team.name[:24]}, Board {board}"[:33])]
             if board <= len(ratings) and ratings[board - 1] > 0:
                 fields.append((49, f"{ratings[board - 1]:4d}"))
-            fields += [(81, _points(Fraction(own, 2), 4)), (86, f"{rank[team.name]:4d}")]
+            fields += [(81, points_text(Fraction(own, 2), 4)), (86, f"{rank[team.name]:4d}")]
+            line = list(_line(*fields))
             for rnd in range(1, upto + 1):
-                opponent, colour, letter = cells[pid][rnd]
+                cell = cells[pid][rnd]
                 if rnd == target and not team.available(rnd):
-                    opponent, colour, letter = _NOT_PAIRED
+                    cell = _NOT_PAIRED
                 elif rnd == target:
                     continue
-                column = 92 + 10 * (rnd - 1)
-                fields += [
-                    (column, f"{opponent:4d}" if opponent else "0000"),
-                    (column + 5, colour),
-                    (column + 7, letter),
-                ]
-            out.append(_line(*fields))
+                put_round(line, rnd, cell)
+            out.append("".join(line))
     out += _team_records(state, totals, rank)
-    out += [_forfeit_record(state, m) for m in state.matches if m.forfeit is not MatchForfeit.NONE]
+    tpn = {team.name: number for number, team in enumerate(state.teams, 1)}
+    out += [match_forfeit_record(m, tpn) for m in state.matches if m.forfeit is not MatchForfeit.NONE]
     return "\n".join(out) + "\n"
 
 
@@ -220,7 +212,7 @@ def add_round(trf: str, *, round_no: int, pairs: Sequence[tuple[int, int]]) -> s
             bye = 0
         out.append(line)
     if bye:
-        record = _line((1, "320"), (5, _points(1, 4)), (10, _points(Fraction(boards, 2), 4)))
+        record = _line((1, "320"), (5, points_text(1, 4)), (10, points_text(Fraction(boards, 2), 4)))
         out.append(record.ljust(14 + 4 * (round_no - 1)) + f"{bye:03d}")
     return "\n".join(out) + "\n"
 
