@@ -12,32 +12,24 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import cached_property
 from types import TracebackType
 from typing import Any, Self
 
 from sqlmodel import Session
 
+from orchestrator.adapters.repo_accounts import AccountRepository
+from orchestrator.adapters.repo_audit import AuditRepository
 from orchestrator.adapters.repo_backup import BackupRepository
-from orchestrator.adapters.repo_dashboard import DashboardRepository
-from orchestrator.adapters.repo_demo import DemoRepository
-from orchestrator.adapters.repo_gameserver import GameserverRepository
-from orchestrator.adapters.repo_notify import NotifyRepository
+from orchestrator.adapters.repo_boards import BoardRepository
+from orchestrator.adapters.repo_events import EventRepository
+from orchestrator.adapters.repo_lots import LotRepository
+from orchestrator.adapters.repo_outbox import OutboxRepository
 from orchestrator.adapters.repo_playoff import PlayoffRepository
-from orchestrator.adapters.repo_public import PublicRepository
-from orchestrator.adapters.repo_results import ResultsRepository
-from orchestrator.adapters.repo_scheduler import SchedulerRepository
-from orchestrator.adapters.repo_setup import SetupRepository
-from orchestrator.adapters.repo_swiss import SwissRepository
-from orchestrator.adapters.repositories import (
-    AuditRepository,
-    BoardRepository,
-    EventRepository,
-    HealthRepository,
-    LoginAttemptRepository,
-    Repository,
-    RowLocks,
-    UserRepository,
-)
+from orchestrator.adapters.repo_read import ReadRepository
+from orchestrator.adapters.repo_rounds import RoundRepository
+from orchestrator.adapters.repo_teams import TeamRepository
+from orchestrator.adapters.repositories import RowLocks
 from orchestrator.config import Settings
 from orchestrator.db import SessionFactory, get_session_factory
 
@@ -48,28 +40,39 @@ class UnitOfWorkError(RuntimeError):
     pass
 
 
+class Transaction:
+    """A token naming one entry of a unit of work (a key for what is gathered per transaction)."""
+
+    __slots__ = ("__weakref__",)
+
+
 class UnitOfWork:
-    """Owns one transaction; repositories are attributes (``uow.users``, ``uow.boards`` ...)."""
+    """Owns one transaction; one repository per aggregate is an attribute (``uow.events``, ``uow.rounds``
+    ...), created on first use in each entry (docs/architecture.md, "The unit of work").
+
+    Services reach the database only through these repositories and ``flush``, ``refresh`` and
+    ``expire_all`` below, never through ``session`` (tests/unit/test_import_graph.py checks it).
+    """
 
     session: Session
-    repo: Repository
-    locks: RowLocks
-    users: UserRepository
-    login_attempts: LoginAttemptRepository
-    audit: AuditRepository
-    events: EventRepository
-    boards: BoardRepository
-    health: HealthRepository
-    setup: SetupRepository
-    results: ResultsRepository
-    public: PublicRepository
-    gameserver: GameserverRepository
-    playoff: PlayoffRepository
-    swiss: SwissRepository
-    demo: DemoRepository
-    backup: BackupRepository
-    dashboard: DashboardRepository
-    notify: NotifyRepository
+    transaction: Transaction
+
+    # Every repository is a cached_property: built on first use, dropped when the unit of work is entered
+    # again, so an entry builds only the repositories its use case needs.
+    _REPOSITORIES = (
+        "events",
+        "teams",
+        "rounds",
+        "boards",
+        "playoff",
+        "lots",
+        "accounts",
+        "outbox",
+        "audit",
+        "locks",
+        "read",
+        "backup",
+    )
 
     def __init__(self, session_factory: SessionFactory | None = None, *, settings: Settings | None = None):
         self._session_factory = session_factory or get_session_factory(settings)
@@ -83,27 +86,81 @@ class UnitOfWork:
         self._active = True
         self.committed = False
         self._after_commit = []
+        for name in self._REPOSITORIES:
+            self.__dict__.pop(name, None)
         self.session = self._session_factory()
-        self.repo = Repository(self.session)
-        self.locks = RowLocks(self.session)
-        self.users = UserRepository(self.session)
-        self.login_attempts = LoginAttemptRepository(self.session)
-        self.audit = AuditRepository(self.session)
-        self.events = EventRepository(self.session)
-        self.boards = BoardRepository(self.session)
-        self.health = HealthRepository(self.session)
-        self.setup = SetupRepository(self.session)
-        self.results = ResultsRepository(self.session)
-        self.public = PublicRepository(self.session)
-        self.gameserver = GameserverRepository(self.session)
-        self.playoff = PlayoffRepository(self.session)
-        self.swiss = SwissRepository(self.session)
-        self.demo = DemoRepository(self.session)
-        self.backup = BackupRepository(self.session)
-        self.scheduler = SchedulerRepository(self.session)
-        self.dashboard = DashboardRepository(self.session)
-        self.notify = NotifyRepository(self.session)
+        self.transaction = Transaction()
         return self
+
+    # --- one repository per aggregate --------------------------------------------------------------------
+
+    @cached_property
+    def events(self) -> EventRepository:
+        return EventRepository(self.session)
+
+    @cached_property
+    def teams(self) -> TeamRepository:
+        return TeamRepository(self.session)
+
+    @cached_property
+    def rounds(self) -> RoundRepository:
+        return RoundRepository(self.session)
+
+    @cached_property
+    def boards(self) -> BoardRepository:
+        return BoardRepository(self.session)
+
+    @cached_property
+    def playoff(self) -> PlayoffRepository:
+        return PlayoffRepository(self.session)
+
+    @cached_property
+    def lots(self) -> LotRepository:
+        return LotRepository(self.session)
+
+    @cached_property
+    def accounts(self) -> AccountRepository:
+        return AccountRepository(self.session)
+
+    @cached_property
+    def outbox(self) -> OutboxRepository:
+        return OutboxRepository(self.session)
+
+    @cached_property
+    def audit(self) -> AuditRepository:
+        return AuditRepository(self.session)
+
+    @cached_property
+    def locks(self) -> RowLocks:
+        return RowLocks(self.session)
+
+    @cached_property
+    def read(self) -> ReadRepository:
+        return ReadRepository(self.session)
+
+    @cached_property
+    def backup(self) -> BackupRepository:
+        return BackupRepository(self.session)
+
+    # --- the session's own steps a use case may need ------------------------------------------------------
+
+    def flush(self) -> None:
+        """Write the queued rows now (their ids, a constraint checked before the next step)."""
+        self.session.flush()
+
+    def refresh(self, row: Any) -> None:
+        """Read ``row`` again from the database."""
+        self.session.refresh(row)
+
+    def expire_all(self) -> None:
+        """Forget every row read so far: the next use reads it again."""
+        self.session.expire_all()
+
+    @property
+    def database_url(self) -> str:
+        """The database this unit of work writes to (a key for per-database caches)."""
+        bind: Any = self.session.get_bind()
+        return str(bind.url)
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
@@ -130,9 +187,6 @@ class UnitOfWork:
         if not self._active:
             raise UnitOfWorkError("after_commit outside an open unit of work")
         self._after_commit.append((fn, args, kwargs))
-
-    def flush(self) -> None:
-        self.session.flush()
 
     @staticmethod
     def _run(callbacks: list[tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]]) -> None:

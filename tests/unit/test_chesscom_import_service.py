@@ -43,15 +43,15 @@ class Played:
 def match_with_chesscom_accounts(uow: UnitOfWork) -> Played:
     """The small event's first match, its players on boards 1 and 2 renamed to the fixtures' accounts."""
     stage_id = running_stage(uow)
-    first_round = uow.results.rounds_of_stage(stage_id)[0]
-    match = uow.results.matches_of_round(first_round.id or 0)[0]
+    first_round = uow.rounds.rounds_of_stage(stage_id)[0]
+    match = uow.rounds.matches_of_round(first_round.id or 0)[0]
     boards = {b.board_no: b for b in uow.boards.for_match(match.id or 0)}
     for board_no, (white, black) in CHESSCOM_ACCOUNTS.items():
         for player_id, account in (
             (boards[board_no].white_player_id, white),
             (boards[board_no].black_player_id, black),
         ):
-            player = uow.results.get_or_raise(Player, player_id or 0)
+            player = uow.teams.get_or_raise(Player, player_id or 0)
             player.account = account
             uow.session.add(player)
     return Played(match.id or 0, {n: b.id or 0 for n, b in boards.items()})
@@ -200,7 +200,7 @@ def test_the_archives_fill_a_board_with_the_one_game_in_the_window(
     )
     with uowf() as uow:
         for board in uow.boards.for_match(played.match_id):
-            white = uow.results.get_or_raise(Player, board.white_player_id or 0)
+            white = uow.teams.get_or_raise(Player, board.white_player_id or 0)
             fake.routes.setdefault(f"/pub/player/{white.account}/games/archives", {"archives": []})
     with uowf() as uow:
         summary = import_chesscom_results(
@@ -238,8 +238,8 @@ def test_an_archive_import_needs_an_ordered_window_and_a_known_time_class(
 
 def test_a_closed_stage_is_not_changed_by_an_import(uowf: UnitOfWorkFactory, played: Played) -> None:
     with uowf() as uow:
-        match = uow.results.get_or_raise(Match, played.match_id)
-        stage = uow.results.stage_of_match(match)
+        match = uow.rounds.get_or_raise(Match, played.match_id)
+        stage = uow.rounds.stage_of_match(match)
         stage.status = StageStatus.CLOSED.value
         uow.session.add(stage)
     fake = served_match_1201()
@@ -248,7 +248,7 @@ def test_a_closed_stage_is_not_changed_by_an_import(uowf: UnitOfWorkFactory, pla
     assert fake.paths == []
     assert "match.chesscom_import" not in audit_actions(uowf, "match", played.match_id)
     with uowf() as uow:
-        assert uow.results.get_or_raise(Stage, stage.id or 0).status == "closed"
+        assert uow.events.get_or_raise(Stage, stage.id or 0).status == "closed"
 
 
 @pytest.mark.parametrize(

@@ -63,7 +63,7 @@ class World:
 
     def link_everyone(self, event_id: int) -> None:
         with self.uow_factory() as uow:
-            for player in uow.setup.players_of_event(event_id):
+            for player in uow.teams.players_of_event(event_id):
                 body = {"username": player.account, "rating": player.rating, "scopes": ["challenge:write"]}
                 token = self.standin.post("/_standin/users", json=body).raise_for_status().json()["token"]
                 store_link(
@@ -137,13 +137,13 @@ def playoff_ready(
         event_id = make_event(uow, text)
         group = running_stage(uow, event_id=event_id, stage_key="group")
         store_final_standings(uow, stage_id=group)
-        stage = uow.repo.get_or_raise(Stage, group)
+        stage = uow.events.get_or_raise(Stage, group)
         stage.status = StageStatus.CLOSED.value
         stage.closed_at = utcnow()
-        uow.repo.add(stage)
-        event = uow.repo.get_or_raise(Event, event_id)
+        uow.events.insert(stage)
+        event = uow.events.get_or_raise(Event, event_id)
         event.status = EventStatus.RUNNING.value
-        uow.repo.add(event)
+        uow.events.insert(event)
         knockout = stage_id_of(uow, event_id, "playoff")
     world.link_everyone(event_id)
     return event_id, group, knockout
@@ -168,7 +168,7 @@ def armageddon_board(world: World, duel_id: int) -> Board | None:
         )
         if match is None:
             return None
-        return uow.playoff.boards_of_matches([match.id])[match.id or 0][0]
+        return uow.boards.boards_of_matches([match.id])[match.id or 0][0]
 
 
 def level_duel(world: World, knockout: int, key: str = "I") -> int:
@@ -192,15 +192,15 @@ def test_creating_a_rounds_games_applies_the_submitted_lineups_and_pairs_no_forf
     with world.uow_factory() as uow:
         event_id = make_event(uow, SMALL_PLAYOFF)
         stage_id = running_stage(uow, event_id=event_id, stage_key="group")
-        rnd = uow.playoff.rounds_of_stage(stage_id)[0]
-        match = uow.playoff.matches_of_round(rnd.id or 0)[0]
+        rnd = uow.rounds.rounds_of_stage(stage_id)[0]
+        match = uow.rounds.matches_of_round(rnd.id or 0)[0]
         team_id = match.first_team_id
-        roster = {p.main_board: p for p in uow.playoff.players_of_team(team_id) if p.main_board}
-        reserve = next(p for p in uow.playoff.players_of_team(team_id) if p.main_board is None)
+        roster = {p.main_board: p for p in uow.teams.players_of_team(team_id) if p.main_board}
+        reserve = next(p for p in uow.teams.players_of_team(team_id) if p.main_board is None)
         round_id, match_id = rnd.id or 0, match.id or 0
         rnd.scheduled_at = utcnow() + timedelta(minutes=5)
         rnd.lineup_deadline_at = None
-        uow.repo.add(rnd)
+        uow.rounds.insert(rnd)
     world.link_everyone(event_id)
     # The captain fields a reserve on board 1 and leaves board 6 empty.
     boards = (
@@ -216,14 +216,14 @@ def test_creating_a_rounds_games_applies_the_submitted_lineups_and_pairs_no_forf
         )
     assert outcome.status == "created"
     with world.uow_factory() as uow:
-        stored = {b.board_no: b for b in uow.playoff.boards_of_matches([match_id])[match_id]}
+        stored = {b.board_no: b for b in uow.boards.boards_of_matches([match_id])[match_id]}
         # Board 1: the first team has White on odd boards.
         assert stored[1].white_player_id == boards[0]
         # Board 6: the first team (Black on even boards) left it empty: White wins by forfeit, no game.
         assert stored[6].result == "+/-" and stored[6].game_id is None
         assert all(stored[n].game_id for n in range(1, 6))
-        games_in_round = sum(1 for r in uow.gameserver.boards_of_round(round_id) if r.board.game_id)
-        pairs_in_round = sum(1 for r in uow.gameserver.boards_of_round(round_id))
+        games_in_round = sum(1 for r in uow.boards.boards_of_round(round_id) if r.board.game_id)
+        pairs_in_round = sum(1 for r in uow.boards.boards_of_round(round_id))
     assert outcome.games == games_in_round == pairs_in_round - 1
 
 
@@ -236,7 +236,7 @@ def test_the_tick_builds_the_bracket_once_the_group_stage_is_closed(world: World
     with world.uow_factory() as uow:
         duels = uow.playoff.duels_of_stage(knockout)
         assert [d.key for d in duels] == ["I", "II", "III"]
-        assert uow.repo.get_or_raise(Stage, knockout).status == StageStatus.RUNNING.value
+        assert uow.events.get_or_raise(Stage, knockout).status == StageStatus.RUNNING.value
     tick(world)  # again: nothing new
     with world.uow_factory() as uow:
         assert len(uow.playoff.duels_of_stage(knockout)) == 3
@@ -249,7 +249,7 @@ def test_a_duel_result_ingested_from_the_game_server_moves_the_bracket_on(world:
         duel = uow.playoff.duel_by_key(knockout, "I")
         assert duel is not None
         matches = uow.playoff.matches_of_duels([duel.id])[duel.id or 0]
-        boards = uow.playoff.boards_of_matches(m.id for m in matches)
+        boards = uow.boards.boards_of_matches(m.id for m in matches)
         # Stand-in style games already created: give every board a game id.
         ids = {}
         for match in matches:
@@ -288,7 +288,7 @@ def test_an_arbiters_result_on_a_duel_match_moves_the_bracket_on_without_any_oth
         assert duel is not None
         for match in uow.playoff.matches_of_duels([duel.id])[duel.id or 0]:
             lineups.apply_lineups(uow, round_id=match.round_id, actor="t")
-            boards = uow.playoff.boards_of_matches([match.id])[match.id or 0]
+            boards = uow.boards.boards_of_matches([match.id])[match.id or 0]
             entries = []
             for board in boards:
                 first_white = (board.board_no % 2 == 1) == (match.first_team_id == duel.first_team_id)
@@ -310,14 +310,14 @@ def test_the_tick_draws_the_lots_applies_the_defaults_and_creates_the_armageddon
     duel_id = level_duel(world, knockout)
     tick(world)  # category lot: hash published
     with world.uow_factory() as uow:
-        lot = uow.playoff.latest_lot(
-            uow.playoff.event_of_stage(knockout)[0].id or 0, "Armageddon category, duel I"
+        lot = uow.lots.latest_lot(
+            uow.events.event_and_stage(knockout)[0].id or 0, "Armageddon category, duel I"
         )
         assert lot is not None and lot.sealed_seed_hex is not None and lot.seed_hex is None
         assert uow.playoff.armageddon_of_duel(duel_id) is None
     tick(world)  # drawn: seed published, nominations open until now + 0 minutes
     with world.uow_factory() as uow:
-        lot = uow.repo.get_or_raise(type(lot), lot.id or 0)
+        lot = uow.lots.get_or_raise(type(lot), lot.id or 0)
         assert lot.seed_hex is not None and lot.sealed_seed_hex is None and lot.outcome
     tick(world, times=4)  # defaults revealed, colour lot committed and drawn, default colour, game queued
     with world.uow_factory() as uow:
@@ -337,7 +337,7 @@ def test_the_tick_draws_the_lots_applies_the_defaults_and_creates_the_armageddon
     tick(world, times=3)  # never a second Armageddon game
     assert world.standin.get("/_standin/state").json()["games"] == state["games"]
     with world.client() as client, world.uow_factory() as uow:
-        rnd = uow.playoff.round_by_number(knockout, ARMAGEDDON_ROUND_BASE + duel_id)
+        rnd = uow.rounds.round_by_number(knockout, ARMAGEDDON_ROUND_BASE + duel_id)
         assert rnd is not None
         again = gameserver.create_round_games(
             uow, round_id=rnd.id or 0, client=client, settings=world.settings, actor="worker"
@@ -386,7 +386,7 @@ def test_without_unequal_clocks_the_armageddon_game_waits_for_the_arbiter(liches
     with world.uow_factory() as uow:
         arm = uow.playoff.armageddon_of_duel(duel_id)
         assert arm is not None and arm.status == "ready"
-        rnd = uow.playoff.round_by_number(knockout, ARMAGEDDON_ROUND_BASE + duel_id)
+        rnd = uow.rounds.round_by_number(knockout, ARMAGEDDON_ROUND_BASE + duel_id)
         assert rnd is not None
     games = world.standin.get("/_standin/state").json()["games"]
     with world.client() as client, world.uow_factory() as uow:
@@ -417,8 +417,8 @@ def test_lots_are_left_to_staff_when_auto_draw_is_off(tmp_path: Path) -> None:
         tick(world, times=3)
         with world.uow_factory() as uow:
             assert uow.playoff.armageddon_of_duel(duel_id) is None
-            event_id = uow.playoff.event_of_stage(knockout)[0].id or 0
-            assert uow.playoff.latest_lot(event_id, "Armageddon category, duel I") is None
+            event_id = uow.events.event_and_stage(knockout)[0].id or 0
+            assert uow.lots.latest_lot(event_id, "Armageddon category, duel I") is None
 
 
 # ------------------------------------------------------------------------------ a whole play-off
@@ -431,12 +431,12 @@ def test_periodic_tick_alone_runs_the_play_off_to_a_champion_and_closes_the_stag
             bodies.periodic_tick()
             world.advance(900)
             with world.uow_factory() as uow:
-                if uow.repo.get_or_raise(Stage, knockout).status == StageStatus.CLOSED.value:
+                if uow.events.get_or_raise(Stage, knockout).status == StageStatus.CLOSED.value:
                     break
         with world.uow_factory() as uow:
-            assert uow.repo.get_or_raise(Stage, knockout).status == StageStatus.CLOSED.value
+            assert uow.events.get_or_raise(Stage, knockout).status == StageStatus.CLOSED.value
             champions = bracket_view(uow, stage_id=knockout).champions
-            closing = uow.results.audit(entity="stage", entity_id=knockout, action_prefix="stage.close")
+            closing = uow.audit.entries(entity="stage", entity_id=knockout, action_prefix="stage.close")
             final = uow.playoff.duel_by_key(knockout, "III")
             assert final is not None and final.status == "decided"
             boards_without_result = [b for b in boards_of_stage(uow, knockout) if b.result == "*"]
@@ -466,5 +466,5 @@ def test_a_bracket_round_is_not_paired_while_one_of_its_duels_still_waits_for_a_
     assert outcome.status == "waiting"
     assert outcome.error == "duels VI, VII, VIII wait for a team"
     with world.uow_factory() as uow:
-        assert uow.repo.get_or_raise(Round, round_id).status == "scheduled"
-        assert uow.gameserver.bulk_of_round(round_id) is None
+        assert uow.rounds.get_or_raise(Round, round_id).status == "scheduled"
+        assert uow.rounds.bulk_of_round(round_id) is None

@@ -301,7 +301,7 @@ def test_a_board_pgn_is_kept_until_its_match_is_announced(
     cache = cache_of(app)
     match_id = min(seeded.matches.values())
     with app.state.uow_factory() as uow:
-        board = next(b for b in uow.public.boards_of_matches([match_id]) if b.board_no == 1)
+        board = next(b for b in uow.read.boards_of_matches([match_id]) if b.board_no == 1)
         board.pgn = '[Event "first"]\n\n1. e4 *\n'
         uow.session.add(board)
     path = f"/events/{seeded.slug}/matches/{match_id}/boards/1.pgn"
@@ -310,7 +310,7 @@ def test_a_board_pgn_is_kept_until_its_match_is_announced(
     assert client.get(path, headers={"If-None-Match": first.headers["etag"]}).status_code == 304
     assert cache.builds == 1
     with app.state.uow_factory() as uow:
-        board = next(b for b in uow.public.boards_of_matches([match_id]) if b.board_no == 1)
+        board = next(b for b in uow.read.boards_of_matches([match_id]) if b.board_no == 1)
         board.pgn = '[Event "second"]\n\n1. d4 *\n'
         uow.session.add(board)
     live.publish(f"match:{match_id}", kind="result")  # what ingestion announces after storing the game

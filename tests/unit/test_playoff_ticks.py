@@ -89,12 +89,12 @@ def make_world(
         event_id = make_event(uow, SMALL_PLAYOFF, slug=slug)
         group = running_stage(uow, event_id=event_id, stage_key="group")
         store_final_standings(uow, stage_id=group)
-        stage = uow.repo.get_or_raise(Stage, group)
+        stage = uow.events.get_or_raise(Stage, group)
         stage.status, stage.closed_at = StageStatus.CLOSED.value, utcnow()
-        uow.repo.add(stage)
-        row = uow.repo.get_or_raise(Event, event_id)
+        uow.events.insert(stage)
+        row = uow.events.get_or_raise(Event, event_id)
         row.status = EventStatus.RUNNING.value
-        uow.repo.add(row)
+        uow.events.insert(row)
         knockout = stage_id_of(uow, event_id, "playoff")
     try:
         yield World(settings, uow_factory, engine, knockout)
@@ -128,7 +128,7 @@ def store_results(world: World, key: str, winner: str, *, legs: tuple[int, ...] 
         for match in uow.playoff.matches_of_duels([duel.id])[duel.id or 0]:
             if match.leg not in legs:
                 continue
-            for board in uow.playoff.boards_of_matches([match.id])[match.id or 0]:
+            for board in uow.boards.boards_of_matches([match.id])[match.id or 0]:
                 first_white = (board.board_no % 2 == 1) == (match.first_team_id == duel.first_team_id)
                 white_wins = winner == "white" or first_white == (winner == "first")
                 uow.boards.update_versioned(
@@ -150,8 +150,8 @@ def level(world: World, key: str = "I") -> int:
 
 def lot_of(world: World, key: str, which: LotWhich) -> Lot | None:
     with world.uow_factory() as uow:
-        event_id = uow.playoff.event_of_stage(world.knockout)[0].id or 0
-        return uow.playoff.latest_lot(event_id, lot_purpose(key, which))
+        event_id = uow.events.event_and_stage(world.knockout)[0].id or 0
+        return uow.lots.latest_lot(event_id, lot_purpose(key, which))
 
 
 def armageddon(world: World, duel_id: int) -> Armageddon | None:
@@ -233,7 +233,7 @@ def test_with_no_reveal_delay_the_draw_waits_for_the_next_tick_whose_draw_then_m
     assert colour is not None and colour.sealed_seed_hex is not None and colour.seed_hex is None
     with world.uow_factory() as uow:
         commit, draw = (
-            uow.results.audit(entity="lot", entity_id=category.id, action_prefix=action)
+            uow.audit.entries(entity="lot", entity_id=category.id, action_prefix=action)
             for action in ("lot.commit", "lot.draw")
         )
     assert len(commit) == len(draw) == 1 and commit[0].id < draw[0].id
@@ -259,7 +259,7 @@ def test_the_colour_draw_applies_the_default_colour_and_queues_the_armageddon_pa
         assert arm is not None and arm.status == "ready"
         assert arm.colour == world.settings.armageddon_default_colour
         with world.uow_factory() as uow:
-            rnd = uow.playoff.round_by_number(world.knockout, ARMAGEDDON_ROUND_BASE + duel_id)
+            rnd = uow.rounds.round_by_number(world.knockout, ARMAGEDDON_ROUND_BASE + duel_id)
         assert rnd is not None and paired == [rnd.id]
 
 
@@ -297,17 +297,17 @@ def test_the_bracket_state_changes_with_a_result_an_open_appeal_and_a_withdrawal
     duel = the_duel(world, "I")
     with world.uow_factory() as uow:
         match = uow.playoff.matches_of_duels([duel.id])[duel.id or 0][0]
-        appeal = uow.repo.add(Appeal(match_id=match.id or 0, deadline_at=utcnow() + timedelta(hours=1)))
+        appeal = uow.rounds.insert(Appeal(match_id=match.id or 0, deadline_at=utcnow() + timedelta(hours=1)))
     assert state() != before
     with world.uow_factory() as uow:
-        row = uow.repo.get_or_raise(Appeal, appeal.id or 0)
+        row = uow.rounds.get_or_raise(Appeal, appeal.id or 0)
         row.status = AppealStatus.REJECTED.value
-        uow.repo.add(row)
+        uow.rounds.insert(row)
     assert state() == before  # no open appeal any more: the advance reads the same
     with world.uow_factory() as uow:
-        team = uow.repo.get_or_raise(Team, duel.first_team_id or 0)
+        team = uow.teams.get_or_raise(Team, duel.first_team_id or 0)
         team.withdrawn_at = utcnow()
-        uow.repo.add(team)
+        uow.teams.insert(team)
     assert state() != before
     store_results(world, "II", "white", legs=(1,))
     assert state() != before
@@ -322,7 +322,7 @@ def test_a_conflict_is_recorded_on_every_tick_while_it_lasts(world: World) -> No
     assert final.first_team_id == the_duel(world, "I").first_team_id
     with world.uow_factory() as uow:  # the final has started
         match = uow.playoff.matches_of_duels([final.id])[final.id or 0][0]
-        board = uow.playoff.boards_of_matches([match.id])[match.id or 0][0]
+        board = uow.boards.boards_of_matches([match.id])[match.id or 0][0]
         uow.boards.update_versioned(
             board.id or 0, expected_version=board.version, values={"result": "1-0"}, actor="t"
         )
@@ -330,7 +330,7 @@ def test_a_conflict_is_recorded_on_every_tick_while_it_lasts(world: World) -> No
 
     def conflicts() -> int:
         with world.uow_factory() as uow:
-            return len(uow.results.audit(entity="duel", entity_id=final.id, action_prefix="duel.conflict"))
+            return len(uow.audit.entries(entity="duel", entity_id=final.id, action_prefix="duel.conflict"))
 
     tick(world)
     first = conflicts()

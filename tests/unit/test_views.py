@@ -51,16 +51,16 @@ def seed_small_pool(
         event_id = make_event(uow, slug=slug)
         stage_id = running_stage(uow, event_id=event_id, pairing_seed=pairing_seed)
     with uow_factory() as uow:
-        event = uow.repo.get_or_raise(Event, event_id)
-        pool = uow.public.pools_of_stages([stage_id])[0]
-        teams = {t.name: t.id or 0 for t in uow.public.teams_of_event(event_id)}
+        event = uow.events.get_or_raise(Event, event_id)
+        pool = uow.read.pools_of_stages([stage_id])[0]
+        teams = {t.name: t.id or 0 for t in uow.teams.teams_of_event(event_id)}
         names = {v: k for k, v in teams.items()}
-        rounds = {r.id: r.number for r in uow.public.rounds_of_stages([stage_id])}
+        rounds = {r.id: r.number for r in uow.read.rounds_of_stages([stage_id])}
         matches = {
             (rounds[m.round_id], names[m.first_team_id], names[m.second_team_id]): m.id or 0
-            for m in uow.public.matches_of_pools([pool.id or 0])
+            for m in uow.read.matches_of_pools([pool.id or 0])
         }
-        stage_key = uow.public.stages_of_events([event_id])[0].key
+        stage_key = uow.read.stages_of_events([event_id])[0].key
         return SeededPool(event.slug, stage_key, stage_id, pool.id or 0, pool.letter, teams, matches)
 
 
@@ -69,7 +69,7 @@ def play(
 ) -> None:
     """Enter each board's result (White's side, board order) through the results service."""
     with uow_factory() as uow:
-        boards = [(b.id or 0, b.version) for b in uow.public.boards_of_matches([match_id])]
+        boards = [(b.id or 0, b.version) for b in uow.read.boards_of_matches([match_id])]
     for (board_id, version), code in zip(boards, codes, strict=True):
         with uow_factory() as uow:
             results.record_result(uow, board_id=board_id, result=code, expected_version=version, actor=actor)
@@ -198,7 +198,7 @@ def test_the_team_page_lists_each_players_games_and_performance(
     with uow_factory() as uow:
         view = teams.team_view(uow, slug=seeded.slug, team_id=seeded.teams[first])
         opponents = {
-            p.id: p.rating for p in uow.public.players_of_teams([seeded.teams[second]]) if p.main_board
+            p.id: p.rating for p in uow.read.players_of_teams([seeded.teams[second]]) if p.main_board
         }
     board_one = next(p for p in view.players if p.main_board == 1)
     assert [g.round_number for g in board_one.games] == [1, 2, 3]  # seated by the default lineups
@@ -244,7 +244,7 @@ def test_draft_events_and_unpublished_pools_stay_hidden(
     uow_factory: UnitOfWorkFactory, seeded: SeededPool
 ) -> None:
     with uow_factory() as uow:
-        uow.repo.add(Event(slug="secret", name="Not yet", status=EventStatus.DRAFT.value))
+        uow.events.insert(Event(slug="secret", name="Not yet", status=EventStatus.DRAFT.value))
     with uow_factory() as uow:
         assert [item.event.slug for item in events.list_events(uow)] == [seeded.slug]
         with pytest.raises(NotFound):
@@ -267,7 +267,7 @@ def set_first_board(uow_factory: UnitOfWorkFactory, seeded: SeededPool, **values
     """Store ``values`` on the first board of the pool's first match; return that match's id."""
     match_id = next(iter(seeded.matches.values()))
     with uow_factory() as uow:
-        board = uow.public.boards_of_matches([match_id])[0]
+        board = uow.read.boards_of_matches([match_id])[0]
         for name, value in values.items():
             setattr(board, name, value)
         uow.session.add(board)
@@ -321,8 +321,8 @@ def test_a_fair_play_annulment_turns_the_players_wins_into_losses_on_every_page(
     play(uow_factory, match_id, FIRST_WINS_6_0)
     _, first, _ = key
     with uow_factory() as uow:
-        board_one = uow.public.boards_of_matches([match_id])[0]  # the first team's board-1 player had White
-        uow.repo.add(
+        board_one = uow.read.boards_of_matches([match_id])[0]  # the first team's board-1 player had White
+        uow.teams.insert(
             Annulment(player_id=board_one.white_player_id or 0, reason="engine use", annulled_by="chief")
         )
     with uow_factory() as uow:

@@ -31,7 +31,7 @@ from cryptography.fernet import Fernet, InvalidToken
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from pydantic import SecretStr
 
-from orchestrator.adapters.repo_gameserver import PlayerLinkRow
+from orchestrator.adapters.repo_teams import PlayerLinkRow
 from orchestrator.adapters.tables import LinkStatus, Player, PlayerLink
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings, secret_key_of
@@ -99,8 +99,8 @@ def store_link(
     actor: str,
 ) -> PlayerLink:
     """Store (or replace) a player's link with the token encrypted; audit without the token."""
-    player = uow.gameserver.get_or_raise(Player, player_id)
-    link = uow.gameserver.link_of_player(player_id) or PlayerLink(player_id=player_id)
+    player = uow.teams.get_or_raise(Player, player_id)
+    link = uow.teams.link_of_player(player_id) or PlayerLink(player_id=player_id)
     old_status = link.status if link.id is not None else None
     now = utcnow()
     link.token_encrypted = encrypt_token(settings, token)
@@ -126,7 +126,7 @@ def _save_link(
 ) -> None:
     """Store a changed link and audit it under the player (never with the token)."""
     link.updated_at = now
-    uow.gameserver.add(link)
+    uow.teams.insert(link)
     uow.audit.change(
         player,
         action,
@@ -142,10 +142,10 @@ def mark_refused(uow: UnitOfWork, *, player_ids: list[int], reason: str, actor: 
     """The game server refused these players' tokens: they must link again (shown on the staff page)."""
     now = utcnow()
     for player_id in sorted(set(player_ids)):
-        player = uow.gameserver.get(Player, player_id)
+        player = uow.teams.get(Player, player_id)
         if player is None:
             continue
-        link = uow.gameserver.link_of_player(player_id) or PlayerLink(player_id=player_id)
+        link = uow.teams.link_of_player(player_id) or PlayerLink(player_id=player_id)
         if link.status == LinkStatus.REFUSED.value:
             continue
         old = link.status if link.id is not None else None
@@ -165,7 +165,7 @@ def mark_refused(uow: UnitOfWork, *, player_ids: list[int], reason: str, actor: 
 
 def players_needing_links(uow: UnitOfWork, *, event_id: int) -> list[PlayerLinkRow]:
     """Players of an event whose link is missing or refused (the staff page)."""
-    return [row for row in uow.gameserver.players_with_links(event_id) if row.status != LinkStatus.LINKED]
+    return [row for row in uow.teams.players_with_links(event_id) if row.status != LinkStatus.LINKED]
 
 
 # ---------------------------------------------------------------- OAuth with PKCE
@@ -213,7 +213,7 @@ def start_link(uow: UnitOfWork, *, token: str, settings: Settings) -> LinkStart:
         raise Forbidden(_("This link has expired: ask the organisers for a new one.")) from None
     except BadSignature:
         raise NotFound(_("This link is not valid.")) from None
-    player = uow.gameserver.get_or_raise(Player, int(data["p"]))
+    player = uow.teams.get_or_raise(Player, int(data["p"]))
     state = _serializer(settings, "player-link-state").dumps({"p": player.id, "n": secrets.token_urlsafe(8)})
     query = {
         "response_type": "code",
@@ -247,7 +247,7 @@ def finish_link(
         ) from None
     if not code:
         raise ValidationFailed([_("The game server did not grant access: open your link again.")])
-    player = uow.gameserver.get_or_raise(Player, int(data["p"]))
+    player = uow.teams.get_or_raise(Player, int(data["p"]))
     own = http is None
     client = http or httpx.Client(timeout=settings.gameserver_timeout_s)
     base = settings.gameserver_url.rstrip("/")
