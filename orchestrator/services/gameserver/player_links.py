@@ -23,14 +23,14 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
-import httpx
 from cryptography.fernet import Fernet, InvalidToken
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from pydantic import SecretStr
 
+from orchestrator.adapters import oauth
 from orchestrator.adapters.repo_teams import PlayerLinkRow
 from orchestrator.adapters.tables import LinkStatus, Player, PlayerLink
 from orchestrator.adapters.uow import UnitOfWork
@@ -38,6 +38,9 @@ from orchestrator.config import Settings, secret_key_of
 from orchestrator.db import utcnow
 from orchestrator.errors import Conflict, Forbidden, NotFound, ServiceError, ValidationFailed
 from orchestrator.translation import gettext as _
+
+if TYPE_CHECKING:
+    import httpx
 
 log = logging.getLogger(__name__)
 
@@ -248,42 +251,32 @@ def finish_link(
     if not code:
         raise ValidationFailed([_("The game server did not grant access: open your link again.")])
     player = uow.teams.get_or_raise(Player, int(data["p"]))
-    own = http is None
-    client = http or httpx.Client(timeout=settings.gameserver_timeout_s)
-    base = settings.gameserver_url.rstrip("/")
     try:
-        answer = client.post(
-            f"{base}/api/token",
-            data={
-                "grant_type": "authorization_code",
-                "code": code,
-                "code_verifier": _verifier(settings, state),
-                "redirect_uri": _redirect_uri(settings),
-                "client_id": settings.gameserver_client_id,
-            },
+        grant = oauth.exchange_code(
+            base_url=settings.gameserver_url,
+            code=code,
+            code_verifier=_verifier(settings, state),
+            redirect_uri=_redirect_uri(settings),
+            client_id=settings.gameserver_client_id,
+            timeout_s=settings.gameserver_timeout_s,
+            http=http,
         )
-        if answer.status_code != 200:
-            raise LinkError(
-                _("The game server refused the link (%(status)s): open your link again.")
-                % {"status": answer.status_code}
-            )
-        body = answer.json()
-        token = str(body.get("access_token") or "")
-        if not token:
-            raise LinkError(_("The game server gave no token: open your link again."))
-        account_answer = client.get(f"{base}/api/account", headers={"Authorization": f"Bearer {token}"})
-        if account_answer.status_code != 200:
-            raise LinkError(_("The game server did not accept its own token: open your link again."))
-        account = str(account_answer.json().get("username") or "")
-    except httpx.HTTPError as error:
+    except oauth.TokenRefused as refused:
         raise LinkError(
-            _("The game server could not be reached (%(error)s).") % {"error": type(error).__name__}
+            _("The game server refused the link (%(status)s): open your link again.")
+            % {"status": refused.status}
         ) from None
-    except ValueError:
+    except oauth.NoToken:
+        raise LinkError(_("The game server gave no token: open your link again.")) from None
+    except oauth.AccountRefused:
+        raise LinkError(_("The game server did not accept its own token: open your link again.")) from None
+    except oauth.Unreachable as unreachable:
+        raise LinkError(
+            _("The game server could not be reached (%(error)s).") % {"error": unreachable.error}
+        ) from None
+    except oauth.Unreadable:
         raise LinkError(_("The game server's answer could not be read.")) from None
-    finally:
-        if own:
-            client.close()
+    account, token = grant.account, grant.token
     if account.lower() != player.account.lower():
         raise Conflict(
             _(
@@ -292,7 +285,7 @@ def finish_link(
             )
             % {"account": account, "name": player.name, "expected": player.account}
         )
-    expires = body.get("expires_in")
+    expires = grant.expires_in
     return store_link(
         uow,
         player_id=player.id or 0,
