@@ -11,8 +11,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.types import Message, Receive, Scope, Send
 
+from orchestrator.adapters import live_redis as bridge
 from orchestrator.config import Settings
-from orchestrator.services import live, live_redis
+from orchestrator.services import live
 from orchestrator.services.accounts.users import create_user
 from orchestrator.web.page_cache import Entry, PageCache, PageCacheMiddleware
 from tests.unit.test_views import FIRST_WINS_6_0, SeededPool, play, seed_small_pool
@@ -147,8 +148,8 @@ def test_the_anonymous_cached_page_carries_no_csrf_token_and_no_username(
 def test_a_change_announced_by_another_process_bumps_this_process_versions() -> None:
     broadcaster = live.Broadcaster()
     seq = broadcaster.versions.seq
-    listener = live_redis.RedisListener(client=None, broadcaster=broadcaster)
-    assert listener.deliver(live_redis.encode(live.Message("pool:12", {"kind": "result"}), origin="worker"))
+    listener = bridge.RedisListener(client=None, broadcaster=broadcaster)
+    assert listener.deliver(bridge.encode(live.Message("pool:12", {"kind": "result"}), origin="worker"))
     assert broadcaster.versions.changed_since(["pool:12"], seq)
     assert not broadcaster.versions.changed_since(["pool:13", "event:x"], seq)
 
