@@ -21,6 +21,8 @@ class AccountRepository(Repository):
     """Accounts (``uow.accounts``): users, captains and the login attempts that throttle
     sign-in."""
 
+    # --- users ----------------------------------------------------------------------------------------------
+
     def get_by_username(self, username: str) -> User | None:
         return self.session.exec(select(User).where(User.username == username.strip().lower())).first()
 
@@ -33,35 +35,20 @@ class AccountRepository(Repository):
     def count_users(self) -> int:
         return int(self.session.exec(select(func.count()).select_from(User)).one())
 
-    def record_login_attempt(self, *, username: str, ip: str, success: bool, at: datetime) -> None:
-        self.insert(LoginAttempt(username=username, ip=ip, success=success, at=at))
+    # --- captains -------------------------------------------------------------------------------------------
 
-    def recent_failures_for_username(self, username: str, since: datetime) -> list[datetime]:
-        """Times of failed attempts for ``username`` after ``since`` and after its last success."""
-        last_success = self.session.exec(
-            select(func.max(LoginAttempt.at)).where(
-                LoginAttempt.username == username, col(LoginAttempt.success).is_(True)
-            )
-        ).one()
-        floor = max(since, last_success) if last_success is not None else since
-        return self._failure_times(LoginAttempt.username == username, floor)
-
-    def recent_failures_for_ip(self, ip: str, since: datetime) -> list[datetime]:
-        return self._failure_times(LoginAttempt.ip == ip, since)
-
-    def _failure_times(self, condition: Any, since: datetime) -> list[datetime]:
-        rows = self.session.exec(
-            select(LoginAttempt.at)
-            .where(condition, col(LoginAttempt.success).is_(False), LoginAttempt.at > since)
-            .order_by(col(LoginAttempt.at))
+    def users_of_team(self, team_id: int) -> Sequence[User]:
+        return self.session.exec(
+            select(User).where(User.team_id == team_id).order_by(col(User.username))
         ).all()
-        return list(rows)
 
-    def delete_login_attempts_before(self, before: datetime) -> int:
-        result: Any = self.session.execute(
-            LoginAttempt.__table__.delete().where(LoginAttempt.__table__.c.at < before)  # type: ignore[attr-defined]
-        )
-        return int(result.rowcount or 0)
+    def users_of_event(self, event_id: int) -> Sequence[User]:
+        return self.session.exec(
+            select(User)
+            .join(Team, col(Team.id) == col(User.team_id))
+            .where(Team.event_id == event_id)
+            .order_by(col(User.username))
+        ).all()
 
     def enabled_captains_of_team(self, team_id: int) -> Sequence[User]:
         return self.session.exec(
@@ -103,15 +90,34 @@ class AccountRepository(Repository):
         # Descending ids: the lowest id of a team is written last and wins.
         return {team_id: language for team_id, language in rows if team_id is not None and language}
 
-    def users_of_team(self, team_id: int) -> Sequence[User]:
-        return self.session.exec(
-            select(User).where(User.team_id == team_id).order_by(col(User.username))
-        ).all()
+    # --- login attempts (docs/security.md, "Login throttling") ----------------------------------------------
 
-    def users_of_event(self, event_id: int) -> Sequence[User]:
-        return self.session.exec(
-            select(User)
-            .join(Team, col(Team.id) == col(User.team_id))
-            .where(Team.event_id == event_id)
-            .order_by(col(User.username))
+    def record_login_attempt(self, *, username: str, ip: str, success: bool, at: datetime) -> None:
+        self.insert(LoginAttempt(username=username, ip=ip, success=success, at=at))
+
+    def recent_failures_for_username(self, username: str, since: datetime) -> list[datetime]:
+        """Times of failed attempts for ``username`` after ``since`` and after its last success."""
+        last_success = self.session.exec(
+            select(func.max(LoginAttempt.at)).where(
+                LoginAttempt.username == username, col(LoginAttempt.success).is_(True)
+            )
+        ).one()
+        floor = max(since, last_success) if last_success is not None else since
+        return self._failure_times(LoginAttempt.username == username, floor)
+
+    def recent_failures_for_ip(self, ip: str, since: datetime) -> list[datetime]:
+        return self._failure_times(LoginAttempt.ip == ip, since)
+
+    def _failure_times(self, condition: Any, since: datetime) -> list[datetime]:
+        rows = self.session.exec(
+            select(LoginAttempt.at)
+            .where(condition, col(LoginAttempt.success).is_(False), LoginAttempt.at > since)
+            .order_by(col(LoginAttempt.at))
         ).all()
+        return list(rows)
+
+    def delete_login_attempts_before(self, before: datetime) -> int:
+        result: Any = self.session.execute(
+            LoginAttempt.__table__.delete().where(LoginAttempt.__table__.c.at < before)  # type: ignore[attr-defined]
+        )
+        return int(result.rowcount or 0)

@@ -86,6 +86,13 @@ class BoardRepository(Repository):
     """The boards of matches and their games (``uow.boards``): by match, round or game id,
     and the compare-and-set of a result (docs/architecture.md, habit 5)."""
 
+    # --- boards of matches ----------------------------------------------------------------------------------
+
+    def for_match(self, match_id: int) -> Sequence[Board]:
+        return self.session.exec(
+            select(Board).where(Board.match_id == match_id).order_by(col(Board.board_no))
+        ).all()
+
     def boards_by_match(
         self, match_ids: Iterable[int | None], *, with_pgn: bool = True
     ) -> dict[int, list[Board]]:
@@ -109,6 +116,10 @@ class BoardRepository(Repository):
             out[board.match_id].append(board)
         return out
 
+    def boards_of_matches(self, match_ids: Iterable[int | None]) -> dict[int, list[Board]]:
+        """``boards_by_match`` without loading the games' PGN (the play-off never reads it)."""
+        return self.boards_by_match(match_ids, with_pgn=False)
+
     def board_scores_by_match(self, match_ids: Iterable[int | None]) -> dict[int, list[BoardScore]]:
         """``boards_by_match`` as plain ``BoardScore`` rows (result and players only; one query)."""
         ids = known_ids(match_ids)
@@ -124,13 +135,31 @@ class BoardRepository(Repository):
             out[row[0]].append(BoardScore(*row))
         return out
 
-    def get_by_game_id(self, game_id: str) -> Board | None:
-        return self.session.exec(select(Board).where(Board.game_id == game_id)).first()
-
-    def for_match(self, match_id: int) -> Sequence[Board]:
+    def boards_of_player(self, player_id: int) -> Sequence[Board]:
         return self.session.exec(
-            select(Board).where(Board.match_id == match_id).order_by(col(Board.board_no))
+            select(Board)
+            .where(or_(col(Board.white_player_id) == player_id, col(Board.black_player_id) == player_id))
+            .order_by(col(Board.match_id), col(Board.board_no))
         ).all()
+
+    def count_boards_of_pool(self, pool_id: int) -> int:
+        statement = (
+            select(func.count())
+            .select_from(Board)
+            .join(Match, col(Match.id) == col(Board.match_id))
+            .where(Match.pool_id == pool_id)
+        )
+        return int(self.session.exec(statement).one())
+
+    # --- writing boards -------------------------------------------------------------------------------------
+
+    def insert_boards(self, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Insert boards (column values, every row with the same keys) in one executemany statement.
+
+        A stage's 1,350 boards as ORM objects cost ~0.2 s to build and flush; as rows, a few ms.
+        """
+        if rows:
+            self.session.connection().execute(insert(Board.__table__), list(rows))  # type: ignore[attr-defined]
 
     def update_versioned(
         self,
@@ -212,6 +241,15 @@ class BoardRepository(Repository):
             if board is not None:
                 self.session.expire(board)
         return int(result.rowcount or 0)
+
+    def delete_boards_of_matches(self, match_ids: Sequence[int]) -> None:
+        if match_ids:
+            self.session.execute(delete(Board).where(col(Board.match_id).in_(match_ids)))
+
+    # --- games on the game server ---------------------------------------------------------------------------
+
+    def get_by_game_id(self, game_id: str) -> Board | None:
+        return self.session.exec(select(Board).where(Board.game_id == game_id)).first()
 
     def boards_of_round(self, round_id: int) -> list[BoardInMatch]:
         """The round's boards in match and board order: one query of plain rows (no ORM objects)."""
@@ -323,35 +361,3 @@ class BoardRepository(Repository):
             .order_by(col(Board.id))
         ).all()
         return [game_id for game_id in rows if game_id]
-
-    def boards_of_matches(self, match_ids: Iterable[int | None]) -> dict[int, list[Board]]:
-        """``boards_by_match`` without loading the games' PGN (the play-off never reads it)."""
-        return self.boards_by_match(match_ids, with_pgn=False)
-
-    def boards_of_player(self, player_id: int) -> Sequence[Board]:
-        return self.session.exec(
-            select(Board)
-            .where(or_(col(Board.white_player_id) == player_id, col(Board.black_player_id) == player_id))
-            .order_by(col(Board.match_id), col(Board.board_no))
-        ).all()
-
-    def insert_boards(self, rows: Sequence[Mapping[str, Any]]) -> None:
-        """Insert boards (column values, every row with the same keys) in one executemany statement.
-
-        A stage's 1,350 boards as ORM objects cost ~0.2 s to build and flush; as rows, a few ms.
-        """
-        if rows:
-            self.session.connection().execute(insert(Board.__table__), list(rows))  # type: ignore[attr-defined]
-
-    def count_boards_of_pool(self, pool_id: int) -> int:
-        statement = (
-            select(func.count())
-            .select_from(Board)
-            .join(Match, col(Match.id) == col(Board.match_id))
-            .where(Match.pool_id == pool_id)
-        )
-        return int(self.session.exec(statement).one())
-
-    def delete_boards_of_matches(self, match_ids: Sequence[int]) -> None:
-        if match_ids:
-            self.session.execute(delete(Board).where(col(Board.match_id).in_(match_ids)))

@@ -84,8 +84,12 @@ class ReadRepository(Repository):
     """The read side (``uow.read``): the queries that only the spectator pages, the public
     API, the staff dashboard and the health check run."""
 
+    # --- health ---------------------------------------------------------------------------------------------
+
     def ping(self) -> bool:
         return self.session.execute(text("SELECT 1")).scalar_one() == 1
+
+    # --- staff dashboard (services/read/dashboard.py) -------------------------------------------------------
 
     def held_boards(self, event_id: int) -> list[HeldBoard]:
         """Boards still without a result that the game server filled and then held for an arbiter (the
@@ -260,6 +264,8 @@ class ReadRepository(Repository):
                 return None
             kind, entity_id = _UP[kind], getattr(row, parent)
         return None
+
+    # --- spectator pages and the public API (docs/spectators.md) --------------------------------------------
 
     def visible_events(self) -> Sequence[Event]:
         statement = (

@@ -83,14 +83,63 @@ class RoundRepository(Repository):
     """Pools, rounds and matches with their standings, appeals, late changes, Swiss pairings
     and game-server bulks (``uow.rounds``); the boards of the same aggregate are ``uow.boards``."""
 
-    def final_standings(self, stage_id: int) -> Sequence[Standing]:
-        """Final (not provisional) standing rows of a stage, by pool and rank (docs/rules.md §6: never
-        provisional)."""
+    # --- pools and their entries ----------------------------------------------------------------------------
+
+    def pools_of_stage(self, stage_id: int) -> Sequence[Pool]:
+        # Letters are A..Z, AA, AB...: order by length first so that Z comes before AA.
         return self.session.exec(
-            select(Standing)
-            .where(Standing.stage_id == stage_id, col(Standing.provisional).is_(False))
-            .order_by(col(Standing.pool_id), col(Standing.rank), col(Standing.id))
+            select(Pool).where(Pool.stage_id == stage_id).order_by(func.length(Pool.letter), col(Pool.letter))
         ).all()
+
+    def pools_in_letter_order(self, stage_id: int) -> Sequence[Pool]:
+        # Plain letter order (AA before B), as the results pages and close_stage have always listed them;
+        # ``pools_of_stage`` puts Z before AA.
+        return self.session.exec(
+            select(Pool).where(Pool.stage_id == stage_id).order_by(col(Pool.letter))
+        ).all()
+
+    def stage_of_pool(self, pool: Pool) -> Stage:
+        return self.get_or_raise(Stage, pool.stage_id)
+
+    def pool_context(self, pool_id: int) -> tuple[Pool, Stage, Event] | None:
+        """A pool with its stage and event (one query)."""
+        row = self.session.exec(
+            select(Pool, Stage, Event).where(
+                Pool.id == pool_id, Pool.stage_id == Stage.id, Stage.event_id == Event.id
+            )
+        ).first()
+        return None if row is None else (row[0], row[1], row[2])
+
+    def teams_of_pool(self, pool_id: int) -> list[PoolTeam]:
+        rows = self.session.exec(
+            select(PoolEntry, Team)
+            .where(PoolEntry.pool_id == pool_id, PoolEntry.team_id == Team.id)
+            .order_by(col(PoolEntry.pairing_number))
+        ).all()
+        return [PoolTeam(team.id or 0, team.name, entry.pairing_number) for entry, team in rows]
+
+    def entries_of_pool(self, pool_id: int) -> Sequence[PoolEntry]:
+        return self.session.exec(
+            select(PoolEntry).where(PoolEntry.pool_id == pool_id).order_by(col(PoolEntry.pairing_number))
+        ).all()
+
+    def entry_of_team(self, stage_id: int, team_id: int) -> PoolEntry | None:
+        return self.session.exec(
+            select(PoolEntry)
+            .join(Pool, col(Pool.id) == col(PoolEntry.pool_id))
+            .where(Pool.stage_id == stage_id, PoolEntry.team_id == team_id)
+        ).first()
+
+    def entries_of_stage(self, stage_id: int) -> list[StageEntry]:
+        """Every team entered in the stage's pools, by pool letter and pairing number (one query)."""
+        rows = self.session.exec(
+            select(PoolEntry, Team, Pool)
+            .join(Team, col(Team.id) == col(PoolEntry.team_id))
+            .join(Pool, col(Pool.id) == col(PoolEntry.pool_id))
+            .where(Pool.stage_id == stage_id)
+            .order_by(col(Pool.letter), col(PoolEntry.pairing_number))
+        ).all()
+        return [StageEntry(entry, team, pool.letter) for entry, team, pool in rows]
 
     def withdrawn_from_stage(self, stage_id: int) -> set[int]:
         """The teams whose pool entry in the stage records a withdrawal (docs/rules.md §6, "Withdrawals")."""
@@ -102,30 +151,22 @@ class RoundRepository(Repository):
             ).all()
         )
 
-    def matches_in_round_order(self, *where: Any) -> Sequence[Match]:
-        """The matches that meet ``where`` (on Match or its Round), by round number, then match number."""
-        return self.session.exec(
-            select(Match)
-            .join(Round, col(Round.id) == col(Match.round_id))
-            .where(*where)
-            .order_by(col(Round.number), col(Match.match_no))
-        ).all()
+    def delete_pools(self, stage_id: int) -> None:
+        pool_ids = select(Pool.id).where(Pool.stage_id == stage_id)
+        self.session.execute(delete(PoolEntry).where(col(PoolEntry.pool_id).in_(pool_ids)))
+        self.session.execute(delete(Pool).where(col(Pool.stage_id) == stage_id))
 
-    def pools_of_stage(self, stage_id: int) -> Sequence[Pool]:
-        # Letters are A..Z, AA, AB...: order by length first so that Z comes before AA.
-        return self.session.exec(
-            select(Pool).where(Pool.stage_id == stage_id).order_by(func.length(Pool.letter), col(Pool.letter))
-        ).all()
+    # --- rounds and their game-server bulks -----------------------------------------------------------------
 
     def rounds_of_stage(self, stage_id: int) -> Sequence[Round]:
         return self.session.exec(
             select(Round).where(Round.stage_id == stage_id).order_by(col(Round.number))
         ).all()
 
-    def matches_of_round(self, round_id: int) -> Sequence[Match]:
+    def round_by_number(self, stage_id: int, number: int) -> Round | None:
         return self.session.exec(
-            select(Match).where(Match.round_id == round_id).order_by(col(Match.match_no))
-        ).all()
+            select(Round).where(Round.stage_id == stage_id, Round.number == number)
+        ).first()
 
     def due_rounds(self, now: datetime, lead: timedelta) -> Sequence[Round]:
         """Scheduled rounds of running stages whose start is within ``lead`` of ``now`` (or past)."""
@@ -147,12 +188,165 @@ class RoundRepository(Repository):
             select(Round).where(col(Round.status).in_(OPEN_ROUND_STATUSES)).order_by(col(Round.id))
         ).all()
 
+    def due_lineup_rounds(self, now: datetime) -> Sequence[Round]:
+        """Scheduled rounds whose lineup deadline (or, without one, start) has passed."""
+        deadline = func.coalesce(col(Round.lineup_deadline_at), col(Round.scheduled_at))
+        return self.session.exec(
+            select(Round)
+            .where(Round.status == RoundStatus.SCHEDULED.value, deadline.is_not(None), deadline <= now)
+            .order_by(col(Round.id))
+        ).all()
+
+    def upcoming_rounds(self, now: datetime, until: datetime) -> Sequence[tuple[Round, Stage, Event]]:
+        """Scheduled rounds of running stages whose lineup deadline (or start) is between now and until."""
+        deadline = col(Round.lineup_deadline_at)
+        start = col(Round.scheduled_at)
+        return self.session.exec(
+            select(Round, Stage, Event)
+            .join(Stage, col(Stage.id) == Round.stage_id)
+            .join(Event, col(Event.id) == Stage.event_id)
+            .where(
+                Round.status == RoundStatus.SCHEDULED.value,
+                Stage.status == StageStatus.RUNNING.value,
+                ((deadline.is_not(None)) & (deadline > now) & (deadline <= until))
+                | ((deadline.is_(None)) & (start > now) & (start <= until)),
+            )
+            .order_by(col(Round.id))
+        ).all()
+
     def latest_match_finish(self, stage_id: int) -> datetime | None:
         return self.session.exec(
             select(func.max(Match.finished_at))
             .join(Round, col(Round.id) == Match.round_id)
             .where(Round.stage_id == stage_id)
         ).one()
+
+    def bulk_of_round(self, round_id: int) -> GameserverBulk | None:
+        """The round's newest bulk record."""
+        return self.session.exec(
+            select(GameserverBulk)
+            .where(GameserverBulk.round_id == round_id)
+            .order_by(col(GameserverBulk.id).desc())
+        ).first()
+
+    def failed_bulk_rounds(self) -> Sequence[Round]:
+        """Scheduled rounds whose last bulk attempt failed for transport reasons (to try again)."""
+        return self.session.exec(
+            select(Round)
+            .join(GameserverBulk, col(GameserverBulk.round_id) == Round.id)
+            .where(
+                Round.status == RoundStatus.SCHEDULED.value,
+                col(GameserverBulk.status).in_([BulkStatus.FAILED.value, BulkStatus.PENDING.value]),
+            )
+            .distinct()
+        ).all()
+
+    def bulk_problems(self, event_id: int) -> list[tuple[Stage, Round, GameserverBulk]]:
+        """Rounds of an event not yet paired whose last bulk attempt was refused or failed."""
+        rows = self.session.exec(
+            select(Stage, Round, GameserverBulk)
+            .join(Round, col(Round.stage_id) == Stage.id)
+            .join(GameserverBulk, col(GameserverBulk.round_id) == Round.id)
+            .where(
+                Stage.event_id == event_id,
+                Round.status == RoundStatus.SCHEDULED.value,
+                col(GameserverBulk.status).in_([BulkStatus.REJECTED.value, BulkStatus.FAILED.value]),
+            )
+            .order_by(col(Stage.position), col(Round.number), col(GameserverBulk.id).desc())
+        ).all()
+        latest: dict[int, tuple[Stage, Round, GameserverBulk]] = {}
+        for stage, rnd, bulk in rows:
+            latest.setdefault(rnd.id or 0, (stage, rnd, bulk))
+        return list(latest.values())
+
+    # --- matches --------------------------------------------------------------------------------------------
+
+    def matches_of_round(self, round_id: int) -> Sequence[Match]:
+        return self.session.exec(
+            select(Match).where(Match.round_id == round_id).order_by(col(Match.match_no))
+        ).all()
+
+    def matches_in_round_order(self, *where: Any) -> Sequence[Match]:
+        """The matches that meet ``where`` (on Match or its Round), by round number, then match number."""
+        return self.session.exec(
+            select(Match)
+            .join(Round, col(Round.id) == col(Match.round_id))
+            .where(*where)
+            .order_by(col(Round.number), col(Match.match_no))
+        ).all()
+
+    def matches_of_pool(self, pool_id: int) -> Sequence[Match]:
+        return self.matches_in_round_order(Match.pool_id == pool_id)
+
+    def numbered_matches_of_pool(self, pool_id: int) -> list[MatchInRound]:
+        rows = self.session.exec(
+            select(Match, Round)
+            .where(Match.pool_id == pool_id, Match.round_id == Round.id)
+            .order_by(col(Round.number), col(Match.match_no))
+        ).all()
+        return [MatchInRound(match, rnd.number) for match, rnd in rows]
+
+    def matches_of_stage(self, stage_id: int) -> Sequence[Match]:
+        return self.matches_in_round_order(Round.stage_id == stage_id)
+
+    def matches_and_boards_of_pool(
+        self, pool_id: int
+    ) -> tuple[list[MatchInRound], dict[int, list[BoardScore]]]:
+        """``matches_of_pool`` and the scores of those matches' boards in one query.
+
+        The boards come as plain ``BoardScore`` rows: a recompute reads a pool's 270 boards and needs only
+        their results and players, not 270 ORM objects.
+        """
+        rows = self.session.execute(
+            sa_select(Match, col(Round.number), *BOARD_SCORE_COLUMNS)
+            .join(Round, col(Round.id) == col(Match.round_id))
+            .outerjoin(Board, col(Board.match_id) == col(Match.id))
+            .where(col(Match.pool_id) == pool_id)
+            .order_by(col(Round.number), col(Match.match_no), col(Match.id), col(Board.board_no))
+        ).all()
+        matches: list[MatchInRound] = []
+        boards: dict[int, list[BoardScore]] = {}
+        for match, number, *board in rows:
+            key = match.id or 0
+            if key not in boards:
+                boards[key] = []
+                matches.append(MatchInRound(match, number))
+            if board[0] is not None:
+                boards[key].append(BoardScore(*board))
+        return matches, dict(sorted(boards.items()))
+
+    def matches_of_team(self, team_id: int) -> Sequence[tuple[Match, Round]]:
+        rows = self.session.exec(
+            select(Match, Round)
+            .where(
+                Match.round_id == Round.id,
+                or_(col(Match.first_team_id) == team_id, col(Match.second_team_id) == team_id),
+            )
+            .order_by(col(Round.scheduled_at), col(Round.stage_id), col(Round.number), col(Match.match_no))
+        ).all()
+        return [(m, r) for m, r in rows]
+
+    def team_schedule(
+        self, team_id: int, stage_id: int | None = None
+    ) -> Sequence[tuple[Match, Round, Stage]]:
+        """The team's matches with their rounds and stages, by start (a stage's only, if given)."""
+        query = (
+            select(Match, Round, Stage)
+            .join(Round, col(Round.id) == Match.round_id)
+            .join(Stage, col(Stage.id) == Round.stage_id)
+            .where((Match.first_team_id == team_id) | (Match.second_team_id == team_id))
+        )
+        if stage_id is not None:
+            query = query.where(Stage.id == stage_id)
+        return self.session.exec(
+            query.order_by(col(Round.scheduled_at), col(Stage.position), col(Round.number))
+        ).all()
+
+    def round_of_match(self, match: Match) -> Round:
+        return self.get_or_raise(Round, match.round_id)
+
+    def stage_of_match(self, match: Match) -> Stage:
+        return self.get_or_raise(Stage, self.round_of_match(match).stage_id)
 
     def match_progress(self, round_id: int) -> list[MatchProgress]:
         """Every match of the round with its board counts (one aggregate query, no board loaded).
@@ -201,194 +395,6 @@ class RoundRepository(Repository):
             execution_options={"synchronize_session": "fetch"},
         )
 
-    def bulk_of_round(self, round_id: int) -> GameserverBulk | None:
-        """The round's newest bulk record."""
-        return self.session.exec(
-            select(GameserverBulk)
-            .where(GameserverBulk.round_id == round_id)
-            .order_by(col(GameserverBulk.id).desc())
-        ).first()
-
-    def failed_bulk_rounds(self) -> Sequence[Round]:
-        """Scheduled rounds whose last bulk attempt failed for transport reasons (to try again)."""
-        return self.session.exec(
-            select(Round)
-            .join(GameserverBulk, col(GameserverBulk.round_id) == Round.id)
-            .where(
-                Round.status == RoundStatus.SCHEDULED.value,
-                col(GameserverBulk.status).in_([BulkStatus.FAILED.value, BulkStatus.PENDING.value]),
-            )
-            .distinct()
-        ).all()
-
-    def bulk_problems(self, event_id: int) -> list[tuple[Stage, Round, GameserverBulk]]:
-        """Rounds of an event not yet paired whose last bulk attempt was refused or failed."""
-        rows = self.session.exec(
-            select(Stage, Round, GameserverBulk)
-            .join(Round, col(Round.stage_id) == Stage.id)
-            .join(GameserverBulk, col(GameserverBulk.round_id) == Round.id)
-            .where(
-                Stage.event_id == event_id,
-                Round.status == RoundStatus.SCHEDULED.value,
-                col(GameserverBulk.status).in_([BulkStatus.REJECTED.value, BulkStatus.FAILED.value]),
-            )
-            .order_by(col(Stage.position), col(Round.number), col(GameserverBulk.id).desc())
-        ).all()
-        latest: dict[int, tuple[Stage, Round, GameserverBulk]] = {}
-        for stage, rnd, bulk in rows:
-            latest.setdefault(rnd.id or 0, (stage, rnd, bulk))
-        return list(latest.values())
-
-    def upcoming_rounds(self, now: datetime, until: datetime) -> Sequence[tuple[Round, Stage, Event]]:
-        """Scheduled rounds of running stages whose lineup deadline (or start) is between now and until."""
-        deadline = col(Round.lineup_deadline_at)
-        start = col(Round.scheduled_at)
-        return self.session.exec(
-            select(Round, Stage, Event)
-            .join(Stage, col(Stage.id) == Round.stage_id)
-            .join(Event, col(Event.id) == Stage.event_id)
-            .where(
-                Round.status == RoundStatus.SCHEDULED.value,
-                Stage.status == StageStatus.RUNNING.value,
-                ((deadline.is_not(None)) & (deadline > now) & (deadline <= until))
-                | ((deadline.is_(None)) & (start > now) & (start <= until)),
-            )
-            .order_by(col(Round.id))
-        ).all()
-
-    def team_schedule(
-        self, team_id: int, stage_id: int | None = None
-    ) -> Sequence[tuple[Match, Round, Stage]]:
-        """The team's matches with their rounds and stages, by start (a stage's only, if given)."""
-        query = (
-            select(Match, Round, Stage)
-            .join(Round, col(Round.id) == Match.round_id)
-            .join(Stage, col(Stage.id) == Round.stage_id)
-            .where((Match.first_team_id == team_id) | (Match.second_team_id == team_id))
-        )
-        if stage_id is not None:
-            query = query.where(Stage.id == stage_id)
-        return self.session.exec(
-            query.order_by(col(Round.scheduled_at), col(Stage.position), col(Round.number))
-        ).all()
-
-    def round_by_number(self, stage_id: int, number: int) -> Round | None:
-        return self.session.exec(
-            select(Round).where(Round.stage_id == stage_id, Round.number == number)
-        ).first()
-
-    def matches_of_team(self, team_id: int) -> Sequence[tuple[Match, Round]]:
-        rows = self.session.exec(
-            select(Match, Round)
-            .where(
-                Match.round_id == Round.id,
-                or_(col(Match.first_team_id) == team_id, col(Match.second_team_id) == team_id),
-            )
-            .order_by(col(Round.scheduled_at), col(Round.stage_id), col(Round.number), col(Match.match_no))
-        ).all()
-        return [(m, r) for m, r in rows]
-
-    def due_lineup_rounds(self, now: datetime) -> Sequence[Round]:
-        """Scheduled rounds whose lineup deadline (or, without one, start) has passed."""
-        deadline = func.coalesce(col(Round.lineup_deadline_at), col(Round.scheduled_at))
-        return self.session.exec(
-            select(Round)
-            .where(Round.status == RoundStatus.SCHEDULED.value, deadline.is_not(None), deadline <= now)
-            .order_by(col(Round.id))
-        ).all()
-
-    def open_appeal_match_ids(self, match_ids: Iterable[int | None]) -> set[int]:
-        ids = known_ids(match_ids)
-        if not ids:
-            return set()
-        rows = self.session.exec(
-            select(Appeal.match_id).where(
-                col(Appeal.match_id).in_(ids), Appeal.status == AppealStatus.OPEN.value
-            )
-        ).all()
-        return set(rows)
-
-    def stage_of_pool(self, pool: Pool) -> Stage:
-        return self.get_or_raise(Stage, pool.stage_id)
-
-    def round_of_match(self, match: Match) -> Round:
-        return self.get_or_raise(Round, match.round_id)
-
-    def stage_of_match(self, match: Match) -> Stage:
-        return self.get_or_raise(Stage, self.round_of_match(match).stage_id)
-
-    def pools_in_letter_order(self, stage_id: int) -> Sequence[Pool]:
-        # Plain letter order (AA before B), as the results pages and close_stage have always listed them;
-        # ``pools_of_stage`` puts Z before AA.
-        return self.session.exec(
-            select(Pool).where(Pool.stage_id == stage_id).order_by(col(Pool.letter))
-        ).all()
-
-    def teams_of_pool(self, pool_id: int) -> list[PoolTeam]:
-        rows = self.session.exec(
-            select(PoolEntry, Team)
-            .where(PoolEntry.pool_id == pool_id, PoolEntry.team_id == Team.id)
-            .order_by(col(PoolEntry.pairing_number))
-        ).all()
-        return [PoolTeam(team.id or 0, team.name, entry.pairing_number) for entry, team in rows]
-
-    def entries_of_stage(self, stage_id: int) -> list[StageEntry]:
-        """Every team entered in the stage's pools, by pool letter and pairing number (one query)."""
-        rows = self.session.exec(
-            select(PoolEntry, Team, Pool)
-            .join(Team, col(Team.id) == col(PoolEntry.team_id))
-            .join(Pool, col(Pool.id) == col(PoolEntry.pool_id))
-            .where(Pool.stage_id == stage_id)
-            .order_by(col(Pool.letter), col(PoolEntry.pairing_number))
-        ).all()
-        return [StageEntry(entry, team, pool.letter) for entry, team, pool in rows]
-
-    def numbered_matches_of_pool(self, pool_id: int) -> list[MatchInRound]:
-        rows = self.session.exec(
-            select(Match, Round)
-            .where(Match.pool_id == pool_id, Match.round_id == Round.id)
-            .order_by(col(Round.number), col(Match.match_no))
-        ).all()
-        return [MatchInRound(match, rnd.number) for match, rnd in rows]
-
-    def pool_context(self, pool_id: int) -> tuple[Pool, Stage, Event] | None:
-        """A pool with its stage and event (one query)."""
-        row = self.session.exec(
-            select(Pool, Stage, Event).where(
-                Pool.id == pool_id, Pool.stage_id == Stage.id, Stage.event_id == Event.id
-            )
-        ).first()
-        return None if row is None else (row[0], row[1], row[2])
-
-    def matches_and_boards_of_pool(
-        self, pool_id: int
-    ) -> tuple[list[MatchInRound], dict[int, list[BoardScore]]]:
-        """``matches_of_pool`` and the scores of those matches' boards in one query.
-
-        The boards come as plain ``BoardScore`` rows: a recompute reads a pool's 270 boards and needs only
-        their results and players, not 270 ORM objects.
-        """
-        rows = self.session.execute(
-            sa_select(Match, col(Round.number), *BOARD_SCORE_COLUMNS)
-            .join(Round, col(Round.id) == col(Match.round_id))
-            .outerjoin(Board, col(Board.match_id) == col(Match.id))
-            .where(col(Match.pool_id) == pool_id)
-            .order_by(col(Round.number), col(Match.match_no), col(Match.id), col(Board.board_no))
-        ).all()
-        matches: list[MatchInRound] = []
-        boards: dict[int, list[BoardScore]] = {}
-        for match, number, *board in rows:
-            key = match.id or 0
-            if key not in boards:
-                boards[key] = []
-                matches.append(MatchInRound(match, number))
-            if board[0] is not None:
-                boards[key].append(BoardScore(*board))
-        return matches, dict(sorted(boards.items()))
-
-    def matches_of_stage(self, stage_id: int) -> Sequence[Match]:
-        return self.matches_in_round_order(Round.stage_id == stage_id)
-
     def stage_has_open_results(self, stage_id: int) -> bool:
         """A board of a played (not forfeited) match still has no result, or an appeal is open (1 query).
 
@@ -428,6 +434,32 @@ class RoundRepository(Repository):
         )
         return bool(self.session.execute(sa_select(played)).scalar())
 
+    # --- standings ------------------------------------------------------------------------------------------
+
+    def final_standings(self, stage_id: int) -> Sequence[Standing]:
+        """Final (not provisional) standing rows of a stage, by pool and rank (docs/rules.md §6: never
+        provisional)."""
+        return self.session.exec(
+            select(Standing)
+            .where(Standing.stage_id == stage_id, col(Standing.provisional).is_(False))
+            .order_by(col(Standing.pool_id), col(Standing.rank), col(Standing.id))
+        ).all()
+
+    def standings_of_pool(self, pool_id: int) -> Sequence[Standing]:
+        return self.session.exec(
+            select(Standing).where(Standing.pool_id == pool_id).order_by(col(Standing.rank), col(Standing.id))
+        ).all()
+
+    def delete_standings_of_pool(self, pool_id: int, *, keep_team_ids: Iterable[int]) -> None:
+        keep = set(keep_team_ids)
+        table: Any = Standing
+        statement = delete(table).where(table.pool_id == pool_id)
+        if keep:
+            statement = statement.where(table.team_id.notin_(keep))
+        self.session.execute(statement)
+
+    # --- appeals and late changes ---------------------------------------------------------------------------
+
     def appeals_of_matches(self, match_ids: Iterable[int], *, only_open: bool = False) -> Sequence[Appeal]:
         ids = set(match_ids)
         if not ids:
@@ -447,18 +479,16 @@ class RoundRepository(Repository):
             .order_by(col(Appeal.opened_at).desc(), col(Appeal.id).desc())
         ).all()
 
-    def standings_of_pool(self, pool_id: int) -> Sequence[Standing]:
-        return self.session.exec(
-            select(Standing).where(Standing.pool_id == pool_id).order_by(col(Standing.rank), col(Standing.id))
+    def open_appeal_match_ids(self, match_ids: Iterable[int | None]) -> set[int]:
+        ids = known_ids(match_ids)
+        if not ids:
+            return set()
+        rows = self.session.exec(
+            select(Appeal.match_id).where(
+                col(Appeal.match_id).in_(ids), Appeal.status == AppealStatus.OPEN.value
+            )
         ).all()
-
-    def delete_standings_of_pool(self, pool_id: int, *, keep_team_ids: Iterable[int]) -> None:
-        keep = set(keep_team_ids)
-        table: Any = Standing
-        statement = delete(table).where(table.pool_id == pool_id)
-        if keep:
-            statement = statement.where(table.team_id.notin_(keep))
-        self.session.execute(statement)
+        return set(rows)
 
     def late_changes(
         self, *, event_id: int | None = None, stage_id: int | None = None, source_stage_id: int | None = None
@@ -478,25 +508,7 @@ class RoundRepository(Repository):
             statement = statement.where(LateChange.source_stage_id == source_stage_id)
         return self.session.exec(statement.order_by(col(LateChange.id).desc())).all()
 
-    def entries_of_pool(self, pool_id: int) -> Sequence[PoolEntry]:
-        return self.session.exec(
-            select(PoolEntry).where(PoolEntry.pool_id == pool_id).order_by(col(PoolEntry.pairing_number))
-        ).all()
-
-    def entry_of_team(self, stage_id: int, team_id: int) -> PoolEntry | None:
-        return self.session.exec(
-            select(PoolEntry)
-            .join(Pool, col(Pool.id) == col(PoolEntry.pool_id))
-            .where(Pool.stage_id == stage_id, PoolEntry.team_id == team_id)
-        ).first()
-
-    def delete_pools(self, stage_id: int) -> None:
-        pool_ids = select(Pool.id).where(Pool.stage_id == stage_id)
-        self.session.execute(delete(PoolEntry).where(col(PoolEntry.pool_id).in_(pool_ids)))
-        self.session.execute(delete(Pool).where(col(Pool.stage_id) == stage_id))
-
-    def matches_of_pool(self, pool_id: int) -> Sequence[Match]:
-        return self.matches_in_round_order(Match.pool_id == pool_id)
+    # --- Swiss pairings (docs/swiss.md) ---------------------------------------------------------------------
 
     def swiss_pairing_of(self, round_id: int) -> SwissRound | None:
         return self.session.exec(select(SwissRound).where(SwissRound.round_id == round_id)).first()

@@ -91,6 +91,8 @@ class TeamRepository(Repository):
     """Teams and their rosters (``uow.teams``): players, lineups, annulments and the players'
     game-server links."""
 
+    # --- teams ----------------------------------------------------------------------------------------------
+
     def teams_of_event(self, event_id: int) -> Sequence[Team]:
         return self.session.exec(
             select(Team).where(Team.event_id == event_id).order_by(col(Team.seed), col(Team.id))
@@ -102,6 +104,19 @@ class TeamRepository(Repository):
             return {}
         return {t.id or 0: t for t in self.session.exec(select(Team).where(col(Team.id).in_(ids))).all()}
 
+    def team_by_name(self, event_id: int, name: str) -> Team | None:
+        return self.session.exec(select(Team).where(Team.event_id == event_id, Team.name == name)).first()
+
+    def teams_of_stage(self, stage_id: int) -> Sequence[int]:
+        return self.session.exec(
+            select(PoolEntry.team_id)
+            .join(Pool, col(Pool.id) == PoolEntry.pool_id)
+            .where(Pool.stage_id == stage_id)
+            .order_by(col(PoolEntry.team_id))
+        ).all()
+
+    # --- players and rosters --------------------------------------------------------------------------------
+
     def players_of_team(self, team_id: int) -> Sequence[Player]:
         """Main players by board, then reserves."""
         return self.session.exec(
@@ -109,6 +124,22 @@ class TeamRepository(Repository):
             .where(Player.team_id == team_id)
             .order_by(col(Player.main_board).is_(None), col(Player.main_board), col(Player.id))
         ).all()
+
+    def players_of_event(self, event_id: int) -> Sequence[Player]:
+        return self.session.exec(
+            select(Player)
+            .where(Player.event_id == event_id)
+            .order_by(
+                col(Player.team_id), col(Player.main_board).is_(None), col(Player.main_board), col(Player.id)
+            )
+        ).all()
+
+    def players_by_id(self, player_ids: Iterable[int | None]) -> dict[int, Player]:
+        ids = known_ids(player_ids)
+        if not ids:
+            return {}
+        rows = self.session.exec(select(Player).where(col(Player.id).in_(ids))).all()
+        return {p.id or 0: p for p in rows}
 
     def main_boards_by_team(self, team_ids: Iterable[int | None]) -> dict[int, dict[int, int]]:
         """Each team's main players as {board number: player id}, in one query of plain rows."""
@@ -125,12 +156,57 @@ class TeamRepository(Repository):
             out[team_id][board] = player_id
         return out
 
-    def players_by_id(self, player_ids: Iterable[int | None]) -> dict[int, Player]:
-        ids = known_ids(player_ids)
+    def roster_rows_of_event(self, event_id: int) -> list[RosterRow]:
+        """``players_of_event`` as plain rows (drafting reads the whole field's 1,450 players each time)."""
+        rows = self.session.execute(
+            sa_select(
+                col(Player.team_id),
+                col(Player.name),
+                col(Player.account),
+                col(Player.sex),
+                col(Player.birth_year),
+                col(Player.rating),
+                col(Player.main_board),
+                col(Player.category),
+                col(Player.fide_id),
+                col(Player.title),
+                col(Player.federation),
+                col(Player.k_factor),
+            )
+            .where(col(Player.event_id) == event_id)
+            .order_by(
+                col(Player.team_id), col(Player.main_board).is_(None), col(Player.main_board), col(Player.id)
+            )
+        ).all()
+        return [RosterRow(*row) for row in rows]
+
+    def delete_players_of_team(self, team_id: int) -> None:
+        self.session.execute(delete(Player).where(col(Player.team_id) == team_id))
+
+    # --- lineups --------------------------------------------------------------------------------------------
+
+    def lineup_of(self, match_id: int, team_id: int) -> Lineup | None:
+        return self.session.exec(
+            select(Lineup).where(Lineup.match_id == match_id, Lineup.team_id == team_id)
+        ).first()
+
+    def lineups_of_matches(self, match_ids: Iterable[int | None]) -> dict[tuple[int, int], Lineup]:
+        ids = known_ids(match_ids)
         if not ids:
             return {}
-        rows = self.session.exec(select(Player).where(col(Player.id).in_(ids))).all()
-        return {p.id or 0: p for p in rows}
+        rows = self.session.exec(select(Lineup).where(among(self.session, col(Lineup.match_id), ids))).all()
+        return {(lineup.match_id, lineup.team_id): lineup for lineup in rows}
+
+    def lineups_of_round(self, round_id: int) -> set[tuple[int, int]]:
+        """(match id, team id) of every lineup submitted for the round's matches."""
+        rows = self.session.exec(
+            select(Lineup.match_id, Lineup.team_id)
+            .join(Match, col(Match.id) == Lineup.match_id)
+            .where(Match.round_id == round_id)
+        ).all()
+        return {(match_id, team_id) for match_id, team_id in rows}
+
+    # --- annulments (docs/rules.md, "Fair-play rulings") ----------------------------------------------------
 
     def annulled_player_ids(self, event_id: int) -> set[int]:
         """Players of the event whose games were annulled for fair play."""
@@ -140,6 +216,19 @@ class TeamRepository(Repository):
             .where(Player.event_id == event_id)
         ).all()
         return set(rows)
+
+    def annulments_of_event(self, event_id: int) -> Sequence[tuple[Annulment, Player]]:
+        rows = self.session.exec(
+            select(Annulment, Player)
+            .where(Annulment.player_id == Player.id, Player.event_id == event_id)
+            .order_by(col(Annulment.annulled_at))
+        ).all()
+        return [(annulment, player) for annulment, player in rows]
+
+    def annulment_of_player(self, player_id: int) -> Annulment | None:
+        return self.session.exec(select(Annulment).where(Annulment.player_id == player_id)).first()
+
+    # --- game-server accounts and links ---------------------------------------------------------------------
 
     def pairing_accounts(self, player_ids: Iterable[int]) -> dict[int, PairingAccount]:
         """Players with their link columns, keyed by id: one query, plain rows (a round pairs 300)."""
@@ -200,82 +289,3 @@ class TeamRepository(Repository):
             )
             .order_by(col(Player.id))
         ).all()
-
-    def lineups_of_round(self, round_id: int) -> set[tuple[int, int]]:
-        """(match id, team id) of every lineup submitted for the round's matches."""
-        rows = self.session.exec(
-            select(Lineup.match_id, Lineup.team_id)
-            .join(Match, col(Match.id) == Lineup.match_id)
-            .where(Match.round_id == round_id)
-        ).all()
-        return {(match_id, team_id) for match_id, team_id in rows}
-
-    def teams_of_stage(self, stage_id: int) -> Sequence[int]:
-        return self.session.exec(
-            select(PoolEntry.team_id)
-            .join(Pool, col(Pool.id) == PoolEntry.pool_id)
-            .where(Pool.stage_id == stage_id)
-            .order_by(col(PoolEntry.team_id))
-        ).all()
-
-    def lineup_of(self, match_id: int, team_id: int) -> Lineup | None:
-        return self.session.exec(
-            select(Lineup).where(Lineup.match_id == match_id, Lineup.team_id == team_id)
-        ).first()
-
-    def lineups_of_matches(self, match_ids: Iterable[int | None]) -> dict[tuple[int, int], Lineup]:
-        ids = known_ids(match_ids)
-        if not ids:
-            return {}
-        rows = self.session.exec(select(Lineup).where(among(self.session, col(Lineup.match_id), ids))).all()
-        return {(lineup.match_id, lineup.team_id): lineup for lineup in rows}
-
-    def annulments_of_event(self, event_id: int) -> Sequence[tuple[Annulment, Player]]:
-        rows = self.session.exec(
-            select(Annulment, Player)
-            .where(Annulment.player_id == Player.id, Player.event_id == event_id)
-            .order_by(col(Annulment.annulled_at))
-        ).all()
-        return [(annulment, player) for annulment, player in rows]
-
-    def annulment_of_player(self, player_id: int) -> Annulment | None:
-        return self.session.exec(select(Annulment).where(Annulment.player_id == player_id)).first()
-
-    def team_by_name(self, event_id: int, name: str) -> Team | None:
-        return self.session.exec(select(Team).where(Team.event_id == event_id, Team.name == name)).first()
-
-    def players_of_event(self, event_id: int) -> Sequence[Player]:
-        return self.session.exec(
-            select(Player)
-            .where(Player.event_id == event_id)
-            .order_by(
-                col(Player.team_id), col(Player.main_board).is_(None), col(Player.main_board), col(Player.id)
-            )
-        ).all()
-
-    def roster_rows_of_event(self, event_id: int) -> list[RosterRow]:
-        """``players_of_event`` as plain rows (drafting reads the whole field's 1,450 players each time)."""
-        rows = self.session.execute(
-            sa_select(
-                col(Player.team_id),
-                col(Player.name),
-                col(Player.account),
-                col(Player.sex),
-                col(Player.birth_year),
-                col(Player.rating),
-                col(Player.main_board),
-                col(Player.category),
-                col(Player.fide_id),
-                col(Player.title),
-                col(Player.federation),
-                col(Player.k_factor),
-            )
-            .where(col(Player.event_id) == event_id)
-            .order_by(
-                col(Player.team_id), col(Player.main_board).is_(None), col(Player.main_board), col(Player.id)
-            )
-        ).all()
-        return [RosterRow(*row) for row in rows]
-
-    def delete_players_of_team(self, team_id: int) -> None:
-        self.session.execute(delete(Player).where(col(Player.team_id) == team_id))
