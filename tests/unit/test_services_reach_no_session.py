@@ -19,7 +19,9 @@ def service_files() -> list[Path]:
 
 def session_uses(tree: ast.AST) -> list[int]:
     """Lines reading or writing an attribute named ``session`` (``uow.session.add``, ``x.session``)."""
-    return [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "session"]
+    return [
+        node.lineno for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "session"
+    ]
 
 
 def select_imports(tree: ast.AST) -> list[int]:
@@ -29,9 +31,10 @@ def select_imports(tree: ast.AST) -> list[int]:
         if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in QUERY_PACKAGES:
             if any(alias.name in ("select", "*") for alias in node.names):
                 lines.append(node.lineno)
-        elif isinstance(node, ast.Import):
-            if any(alias.name.split(".")[0] in QUERY_PACKAGES for alias in node.names):
-                lines.append(node.lineno)
+        elif isinstance(node, ast.Import) and any(
+            alias.name.split(".")[0] in QUERY_PACKAGES for alias in node.names
+        ):
+            lines.append(node.lineno)
     return lines
 
 
@@ -54,7 +57,7 @@ def test_services_never_touch_the_session() -> None:
 
 def test_services_import_no_select() -> None:
     found = [
-        f"{path.relative_to(ROOT)}:{line}: imports select from SQLModel or SQLAlchemy; queries live in adapters/"
+        f"{path.relative_to(ROOT)}:{line}: imports select from SQLModel or SQLAlchemy; queries go to adapters"
         for path in service_files()
         for line in select_imports(ast.parse(path.read_text(), filename=str(path)))
     ]
