@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from functools import cached_property
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Generic, Self, TypeVar, overload
 
 from sqlmodel import Session
 
@@ -46,33 +45,64 @@ class Transaction:
     __slots__ = ("__weakref__",)
 
 
+RepositoryT = TypeVar("RepositoryT")
+
+
+class _Repository(Generic[RepositoryT]):
+    """A repository attribute of the unit of work, built on first use in an entry.
+
+    The built repository is stored in the unit of work's ``__dict__`` under the attribute's name, where
+    Python finds it before this descriptor; ``__enter__`` drops it, so each entry builds only the
+    repositories its use case needs, on its own session. (``functools.cached_property`` does the same but
+    takes a lock shared by every unit of work of the process on Python 3.11.)
+    """
+
+    def __init__(self, build: Callable[[Session], RepositoryT]) -> None:
+        self._build = build
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, uow: None, owner: type) -> Self: ...
+
+    @overload
+    def __get__(self, uow: UnitOfWork, owner: type) -> RepositoryT: ...
+
+    def __get__(self, uow: UnitOfWork | None, owner: type) -> Self | RepositoryT:
+        if uow is None:
+            return self
+        repository = self._build(uow.session)
+        uow.__dict__[self.name] = repository
+        return repository
+
+
 class UnitOfWork:
     """Owns one transaction; one repository per aggregate is an attribute (``uow.events``, ``uow.rounds``
     ...), created on first use in each entry (docs/architecture.md, "The unit of work").
 
     Services reach the database only through these repositories and ``flush``, ``refresh`` and
-    ``expire_all`` below, never through ``session`` (tests/unit/test_import_graph.py checks it).
+    ``expire_all`` below, never through ``session`` (tests/unit/test_services_reach_no_session.py).
     """
 
     session: Session
     transaction: Transaction
 
-    # Every repository is a cached_property: built on first use, dropped when the unit of work is entered
-    # again, so an entry builds only the repositories its use case needs.
-    _REPOSITORIES = (
-        "events",
-        "teams",
-        "rounds",
-        "boards",
-        "playoff",
-        "lots",
-        "accounts",
-        "outbox",
-        "audit",
-        "locks",
-        "read",
-        "backup",
-    )
+    # --- one repository per aggregate --------------------------------------------------------------------
+
+    events = _Repository(EventRepository)
+    teams = _Repository(TeamRepository)
+    rounds = _Repository(RoundRepository)
+    boards = _Repository(BoardRepository)
+    playoff = _Repository(PlayoffRepository)
+    lots = _Repository(LotRepository)
+    accounts = _Repository(AccountRepository)
+    outbox = _Repository(OutboxRepository)
+    audit = _Repository(AuditRepository)
+    locks = _Repository(RowLocks)
+    read = _Repository(ReadRepository)
+    backup = _Repository(BackupRepository)
 
     def __init__(self, session_factory: SessionFactory | None = None, *, settings: Settings | None = None):
         self._session_factory = session_factory or get_session_factory(settings)
@@ -86,61 +116,11 @@ class UnitOfWork:
         self._active = True
         self.committed = False
         self._after_commit = []
-        for name in self._REPOSITORIES:
+        for name in _REPOSITORY_NAMES:  # the repositories of the last entry held its closed session
             self.__dict__.pop(name, None)
         self.session = self._session_factory()
         self.transaction = Transaction()
         return self
-
-    # --- one repository per aggregate --------------------------------------------------------------------
-
-    @cached_property
-    def events(self) -> EventRepository:
-        return EventRepository(self.session)
-
-    @cached_property
-    def teams(self) -> TeamRepository:
-        return TeamRepository(self.session)
-
-    @cached_property
-    def rounds(self) -> RoundRepository:
-        return RoundRepository(self.session)
-
-    @cached_property
-    def boards(self) -> BoardRepository:
-        return BoardRepository(self.session)
-
-    @cached_property
-    def playoff(self) -> PlayoffRepository:
-        return PlayoffRepository(self.session)
-
-    @cached_property
-    def lots(self) -> LotRepository:
-        return LotRepository(self.session)
-
-    @cached_property
-    def accounts(self) -> AccountRepository:
-        return AccountRepository(self.session)
-
-    @cached_property
-    def outbox(self) -> OutboxRepository:
-        return OutboxRepository(self.session)
-
-    @cached_property
-    def audit(self) -> AuditRepository:
-        return AuditRepository(self.session)
-
-    @cached_property
-    def locks(self) -> RowLocks:
-        return RowLocks(self.session)
-
-    @cached_property
-    def read(self) -> ReadRepository:
-        return ReadRepository(self.session)
-
-    @cached_property
-    def backup(self) -> BackupRepository:
-        return BackupRepository(self.session)
 
     # --- the session's own steps a use case may need ------------------------------------------------------
 
@@ -198,6 +178,8 @@ class UnitOfWork:
             except Exception:
                 log.exception("after-commit callable %s failed", getattr(fn, "__qualname__", repr(fn)))
 
+
+_REPOSITORY_NAMES = tuple(name for name, value in vars(UnitOfWork).items() if isinstance(value, _Repository))
 
 UnitOfWorkFactory = Callable[[], UnitOfWork]
 
