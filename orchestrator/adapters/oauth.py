@@ -1,4 +1,4 @@
-"""The OAuth exchange with the game server that links a player's account (docs/gameserver.md, PKCE).
+"""The OAuth exchange with the game server that links a player's account (docs/workers.md, "Player links").
 
 Only the HTTP: trade an authorization code for a token, then ask whose token it is. The use case (which
 player, whether the account is theirs, storing the token encrypted) is
