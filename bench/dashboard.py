@@ -61,9 +61,9 @@ def main() -> None:
             with factory() as uow:
                 event_id = make_event(uow, EVENT_2020)
                 stage_id = running_stage(uow, event_id=event_id)
-                for player in uow.setup.players_of_event(event_id)[1:]:
-                    uow.repo.add(PlayerLink(player_id=player.id or 0, status=LinkStatus.LINKED.value))
-                match = uow.results.matches_of_round(uow.results.rounds_of_stage(stage_id)[0].id or 0)[0]
+                for player in uow.teams.players_of_event(event_id)[1:]:
+                    uow.teams.insert(PlayerLink(player_id=player.id or 0, status=LinkStatus.LINKED.value))
+                match = uow.rounds.matches_of_round(uow.rounds.rounds_of_stage(stage_id)[0].id or 0)[0]
                 board = uow.boards.for_match(match.id or 0)[0]
                 board.game_id = "benchheld"
                 uow.session.add(board)

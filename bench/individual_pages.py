@@ -61,17 +61,17 @@ def main() -> None:
             event_id = event_setup.create_event(uow, definition_text=text, source="bench", actor="bench")
             stage_id = event_setup.stage_ids_by_key(uow, event_id=event_id)["open"]
             stage_start.start_stage(uow, stage_id=stage_id, actor="bench", initial_colour="W")
-            slug = uow.repo.get_or_raise(Event, event_id).slug
+            slug = uow.events.get_or_raise(Event, event_id).slug
         for number in range(1, args.rounds + 1):
             with factory() as uow:
                 draft = rounds.pair_next_round(uow, stage_id=stage_id, actor="bench")
                 rounds.publish_round_pairing(uow, round_id=draft.round_id, actor="bench")
                 play(uow, draft.round_id, number)
-                pool_id = uow.results.pools_of_stage(stage_id)[0].id or 0
+                pool_id = uow.rounds.pools_in_letter_order(stage_id)[0].id or 0
                 recompute_pool(uow, pool_id=pool_id)
         with factory() as uow:
-            teams = [t.id or 0 for t in uow.public.teams_of_event(event_id)]
-            player_id = uow.public.players_of_teams(teams)[0].id or 0
+            teams = [t.id or 0 for t in uow.teams.teams_of_event(event_id)]
+            player_id = uow.read.players_of_teams(teams)[0].id or 0
 
         def stage_view(uow: UnitOfWork) -> object:
             return swiss.swiss_view(uow, slug=slug, stage_key="open").as_json()

@@ -97,18 +97,19 @@ def store_boards(engine_url: str, game_ids: list[str]) -> None:
     init_db(engine=engine)
     factory = make_session_factory(engine)
     with UnitOfWork(factory) as uow:
-        event = uow.repo.add(Event(slug="bench", name="Bench"))
-        stage = uow.repo.add(
+        event = uow.events.insert(Event(slug="bench", name="Bench"))
+        stage = uow.events.insert(
             Stage(event_id=event.id or 0, key="base", name="Base", kind="pools", status="running")
         )
-        pool = uow.repo.add(Pool(stage_id=stage.id or 0, letter="A", status="published"))
+        pool = uow.rounds.insert(Pool(stage_id=stage.id or 0, letter="A", status="published"))
         teams = [
-            uow.repo.add(Team(event_id=event.id or 0, name=f"T{n}", federation="XXX", seed=n)) for n in (1, 2)
+            uow.teams.insert(Team(event_id=event.id or 0, name=f"T{n}", federation="XXX", seed=n))
+            for n in (1, 2)
         ]
-        rnd = uow.repo.add(Round(stage_id=stage.id or 0, number=1, status="playing"))
+        rnd = uow.rounds.insert(Round(stage_id=stage.id or 0, number=1, status="playing"))
         rows = []
         for start in range(0, len(game_ids), BULK_GAMES):
-            match = uow.repo.add(
+            match = uow.rounds.insert(
                 Match(
                     round_id=rnd.id or 0,
                     pool_id=pool.id,

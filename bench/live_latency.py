@@ -4,7 +4,7 @@ Run: .venv/bin/python bench/live_latency.py [--subscribers 1000] [--clients 2] [
 
 A scratch PostgreSQL database (dropped after) gets the small test event (tests/fixtures/events/small.yaml)
 with its first stage started and an arbiter account. ``olympiad serve --workers N`` (task_mode celery, so
-each process runs the Redis live bridge of services/live_redis.py) serves it. ``--clients`` processes open
+each process runs the Redis live bridge of adapters/live_redis.py) serves it. ``--clients`` processes open
 ``--subscribers`` server-sent-event streams in all on the pool page's live address
 (``/events/<slug>/live?topic=pool:<id>``, what live.js opens) and wait for their ``ready``. The server's
 resident memory (all its processes) is read before and after: the difference per stream is the cost of an

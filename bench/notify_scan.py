@@ -44,7 +44,7 @@ def main() -> None:
         with UnitOfWork(factory) as uow:
             event_id = make_event(uow, EVENT_2020)
             stage_id = running_stage(uow, event_id=event_id)
-            teams = uow.public.teams_of_event(event_id)
+            teams = uow.teams.teams_of_event(event_id)
             for team in teams:
                 uow.session.add(
                     User(

@@ -59,13 +59,13 @@ def main() -> None:
             event_id = event_setup.create_event(uow, definition_text=text, source="bench", actor="bench")
             stage_id = event_setup.stage_ids_by_key(uow, event_id=event_id)["open"]
             stage_start.start_stage(uow, stage_id=stage_id, actor="bench", initial_colour="W")
-            slug = uow.setup.event_of_stage(stage_id)[0].slug
+            slug = uow.events.event_and_stage(stage_id)[0].slug
         for number in range(1, args.rounds + 1):
             with UnitOfWork(factory) as uow:
                 draft = rounds.pair_next_round(uow, stage_id=stage_id, actor="bench")
                 rounds.publish_round_pairing(uow, round_id=draft.round_id, actor="bench")
                 play(uow, draft.round_id, number)
-                recompute_pool(uow, pool_id=uow.results.pools_of_stage(stage_id)[0].id or 0)
+                recompute_pool(uow, pool_id=uow.rounds.pools_in_letter_order(stage_id)[0].id or 0)
         with UnitOfWork(factory) as uow:
             teams = len(swiss_view(uow, slug=slug, stage_key="open").paths)
 

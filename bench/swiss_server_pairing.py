@@ -70,7 +70,7 @@ def main() -> None:
                 draft = rounds.pair_next_round(uow, stage_id=stage_id, actor="bench")
                 rounds.publish_round_pairing(uow, round_id=draft.round_id, actor="bench")
                 play(uow, draft.round_id, number)
-                recompute_pool(uow, pool_id=uow.results.pools_of_stage(stage_id)[0].id or 0)
+                recompute_pool(uow, pool_id=uow.rounds.pools_in_letter_order(stage_id)[0].id or 0)
         with UnitOfWork(factory) as uow:
             start = cpu()
             state = swiss_state_of(uow, stage_id).state

@@ -1,7 +1,7 @@
-"""Queries of the play-off, lineups and captains: duels, their matches and boards, Armageddons, lineups.
+"""Play-off duels and their Armageddons (``uow.playoff``): the bracket's rows and state,
+the duels' matches.
 
-Exposed on the unit of work as ``uow.playoff``. Like every repository it never commits
-(docs/architecture.md, habit 7).
+Part of the adapters layer (docs/architecture.md, habit 7); the unit of work creates it on first use.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from sqlalchemy import select as sa_select
 from sqlalchemy.orm import aliased, defer
 from sqlmodel import col, select
 
-from orchestrator.adapters.repositories import Lookups, among, known_ids
+from orchestrator.adapters.repo_teams import TeamRepository
+from orchestrator.adapters.repositories import Repository, known_ids
 from orchestrator.adapters.tables import (
     Appeal,
     AppealStatus,
@@ -26,16 +27,12 @@ from orchestrator.adapters.tables import (
     Board,
     Duel,
     DuelStatus,
-    Lineup,
-    Lot,
+    Event,
     Match,
-    Round,
-    RoundStatus,
     Stage,
     StageKind,
     StageStatus,
     Team,
-    User,
 )
 
 
@@ -66,6 +63,8 @@ class BracketRows:
 
 
 _FIRST_TEAM = aliased(Team, name="first_team")
+
+
 _SECOND_TEAM = aliased(Team, name="second_team")
 
 
@@ -134,41 +133,31 @@ def _bracket_state_queries() -> tuple[Any, Any]:
     return duels, matches
 
 
-class PlayoffRepository(Lookups):
-    # --- events and stages ---------------------------------------------------------------------
+class PlayoffRepository(Repository):
+    """Play-off duels and their Armageddons (``uow.playoff``): the bracket's rows and state,
+    the duels' matches."""
 
-    event_of_stage = Lookups.event_and_stage
-
-    def knockout_stages(self, event_id: int) -> Sequence[Stage]:
+    def nominating_armageddons(self, now: datetime) -> Sequence[tuple[Armageddon, Duel, Stage, Event]]:
         return self.session.exec(
-            select(Stage)
-            .where(Stage.event_id == event_id, Stage.kind == StageKind.KNOCKOUT.value)
-            .order_by(col(Stage.position), col(Stage.id))
+            select(Armageddon, Duel, Stage, Event)
+            .join(Duel, col(Duel.id) == Armageddon.duel_id)
+            .join(Stage, col(Stage.id) == Duel.stage_id)
+            .join(Event, col(Event.id) == Stage.event_id)
+            .where(
+                Armageddon.status == ArmageddonStatus.NOMINATING.value,
+                col(Armageddon.deadline_at).is_not(None),
+                col(Armageddon.deadline_at) > now,
+            )
+            .order_by(col(Armageddon.id))
         ).all()
 
-    def running_knockout_stages(self) -> Sequence[Stage]:
+    def team_armageddons(self, team_id: int) -> Sequence[tuple[Armageddon, Duel]]:
         return self.session.exec(
-            select(Stage)
-            .where(Stage.kind == StageKind.KNOCKOUT.value, Stage.status == StageStatus.RUNNING.value)
-            .order_by(col(Stage.id))
+            select(Armageddon, Duel)
+            .join(Duel, col(Duel.id) == Armageddon.duel_id)
+            .where((Duel.first_team_id == team_id) | (Duel.second_team_id == team_id))
+            .order_by(col(Armageddon.id))
         ).all()
-
-    # --- teams, players, captains ---------------------------------------------------------------
-
-    def captains_of_team(self, team_id: int) -> Sequence[User]:
-        return self.session.exec(
-            select(User).where(User.team_id == team_id).order_by(col(User.username))
-        ).all()
-
-    def captains_of_event(self, event_id: int) -> Sequence[User]:
-        return self.session.exec(
-            select(User)
-            .join(Team, col(Team.id) == col(User.team_id))
-            .where(Team.event_id == event_id)
-            .order_by(col(User.username))
-        ).all()
-
-    # --- duels --------------------------------------------------------------------------------
 
     def duels_of_stage(self, stage_id: int) -> Sequence[Duel]:
         return self.session.exec(select(Duel).where(Duel.stage_id == stage_id).order_by(col(Duel.id))).all()
@@ -201,7 +190,7 @@ class PlayoffRepository(Lookups):
             teams.update({t.id or 0: t for t in (first, second) if t is not None})
         missing = {d.winner_team_id for d in duels} - teams.keys() - {None}  # a winner is one of the two
         if missing:
-            teams.update(self.teams_by_id(missing))
+            teams.update(TeamRepository(self.session).teams_by_id(missing))
         matches: dict[int, list[Match]] = {d.id or 0: [] for d in duels}
         boards: dict[int, list[Board]] = {}
         open_appeals: set[int] = set()
@@ -235,13 +224,6 @@ class PlayoffRepository(Lookups):
             .order_by(col(Duel.id))
         ).all()
 
-    # --- rounds, matches, boards ----------------------------------------------------------------
-
-    def round_by_number(self, stage_id: int, number: int) -> Round | None:
-        return self.session.exec(
-            select(Round).where(Round.stage_id == stage_id, Round.number == number)
-        ).first()
-
     def matches_of_duels(self, duel_ids: Iterable[int | None]) -> dict[int, list[Match]]:
         ids = known_ids(duel_ids)
         out: dict[int, list[Match]] = {i: [] for i in ids}
@@ -253,57 +235,6 @@ class PlayoffRepository(Lookups):
         for match in rows:
             out[match.duel_id or 0].append(match)
         return out
-
-    def boards_of_matches(self, match_ids: Iterable[int | None]) -> dict[int, list[Board]]:
-        """``boards_by_match`` without loading the games' PGN (the play-off never reads it)."""
-        return self.boards_by_match(match_ids, with_pgn=False)
-
-    def matches_of_team(self, team_id: int) -> Sequence[tuple[Match, Round]]:
-        rows = self.session.exec(
-            select(Match, Round)
-            .where(
-                Match.round_id == Round.id,
-                or_(col(Match.first_team_id) == team_id, col(Match.second_team_id) == team_id),
-            )
-            .order_by(col(Round.scheduled_at), col(Round.stage_id), col(Round.number), col(Match.match_no))
-        ).all()
-        return [(m, r) for m, r in rows]
-
-    def due_lineup_rounds(self, now: datetime) -> Sequence[Round]:
-        """Scheduled rounds whose lineup deadline (or, without one, start) has passed."""
-        deadline = func.coalesce(col(Round.lineup_deadline_at), col(Round.scheduled_at))
-        return self.session.exec(
-            select(Round)
-            .where(Round.status == RoundStatus.SCHEDULED.value, deadline.is_not(None), deadline <= now)
-            .order_by(col(Round.id))
-        ).all()
-
-    def open_appeal_match_ids(self, match_ids: Iterable[int | None]) -> set[int]:
-        ids = known_ids(match_ids)
-        if not ids:
-            return set()
-        rows = self.session.exec(
-            select(Appeal.match_id).where(
-                col(Appeal.match_id).in_(ids), Appeal.status == AppealStatus.OPEN.value
-            )
-        ).all()
-        return set(rows)
-
-    # --- lineups --------------------------------------------------------------------------------
-
-    def lineup_of(self, match_id: int, team_id: int) -> Lineup | None:
-        return self.session.exec(
-            select(Lineup).where(Lineup.match_id == match_id, Lineup.team_id == team_id)
-        ).first()
-
-    def lineups_of_matches(self, match_ids: Iterable[int | None]) -> dict[tuple[int, int], Lineup]:
-        ids = known_ids(match_ids)
-        if not ids:
-            return {}
-        rows = self.session.exec(select(Lineup).where(among(self.session, col(Lineup.match_id), ids))).all()
-        return {(lineup.match_id, lineup.team_id): lineup for lineup in rows}
-
-    # --- Armageddon and lots --------------------------------------------------------------------
 
     def armageddon_of_duel(self, duel_id: int) -> Armageddon | None:
         return self.session.exec(select(Armageddon).where(Armageddon.duel_id == duel_id)).first()
@@ -324,24 +255,3 @@ class PlayoffRepository(Lookups):
                 col(Armageddon.deadline_at) <= now,
             )
         ).all()
-
-    def latest_lot(self, event_id: int, purpose: str) -> Lot | None:
-        return self.session.exec(
-            select(Lot).where(Lot.event_id == event_id, Lot.purpose == purpose).order_by(col(Lot.id).desc())
-        ).first()
-
-    def lots_by_id(self, lot_ids: Iterable[int | None]) -> dict[int, Lot]:
-        ids = known_ids(lot_ids)
-        if not ids:
-            return {}
-        return {lot.id or 0: lot for lot in self.session.exec(select(Lot).where(col(Lot.id).in_(ids))).all()}
-
-    def lots_with_purposes(self, event_id: int, purposes: Iterable[str]) -> dict[str, Lot]:
-        """The latest lot of each purpose (a purpose names one duel's lot)."""
-        wanted = sorted(set(purposes))
-        if not wanted:
-            return {}
-        rows = self.session.exec(
-            select(Lot).where(Lot.event_id == event_id, col(Lot.purpose).in_(wanted)).order_by(col(Lot.id))
-        ).all()
-        return {lot.purpose: lot for lot in rows}

@@ -13,31 +13,22 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Generic, Self, TypeVar, overload
 
 from sqlmodel import Session
 
+from orchestrator.adapters.repo_accounts import AccountRepository
+from orchestrator.adapters.repo_audit import AuditRepository
 from orchestrator.adapters.repo_backup import BackupRepository
-from orchestrator.adapters.repo_dashboard import DashboardRepository
-from orchestrator.adapters.repo_demo import DemoRepository
-from orchestrator.adapters.repo_gameserver import GameserverRepository
-from orchestrator.adapters.repo_notify import NotifyRepository
+from orchestrator.adapters.repo_boards import BoardRepository
+from orchestrator.adapters.repo_events import EventRepository
+from orchestrator.adapters.repo_lots import LotRepository
+from orchestrator.adapters.repo_outbox import OutboxRepository
 from orchestrator.adapters.repo_playoff import PlayoffRepository
-from orchestrator.adapters.repo_public import PublicRepository
-from orchestrator.adapters.repo_results import ResultsRepository
-from orchestrator.adapters.repo_scheduler import SchedulerRepository
-from orchestrator.adapters.repo_setup import SetupRepository
-from orchestrator.adapters.repo_swiss import SwissRepository
-from orchestrator.adapters.repositories import (
-    AuditRepository,
-    BoardRepository,
-    EventRepository,
-    HealthRepository,
-    LoginAttemptRepository,
-    Repository,
-    RowLocks,
-    UserRepository,
-)
+from orchestrator.adapters.repo_read import ReadRepository
+from orchestrator.adapters.repo_rounds import RoundRepository
+from orchestrator.adapters.repo_teams import TeamRepository
+from orchestrator.adapters.repositories import RowLocks
 from orchestrator.config import Settings
 from orchestrator.db import SessionFactory, get_session_factory
 
@@ -48,28 +39,70 @@ class UnitOfWorkError(RuntimeError):
     pass
 
 
+class Transaction:
+    """A token naming one entry of a unit of work (a key for what is gathered per transaction)."""
+
+    __slots__ = ("__weakref__",)
+
+
+RepositoryT = TypeVar("RepositoryT")
+
+
+class _Repository(Generic[RepositoryT]):
+    """A repository attribute of the unit of work, built on first use in an entry.
+
+    The built repository is stored in the unit of work's ``__dict__`` under the attribute's name, where
+    Python finds it before this descriptor; ``__enter__`` drops it, so each entry builds only the
+    repositories its use case needs, on its own session. (``functools.cached_property`` does the same but
+    takes a lock shared by every unit of work of the process on Python 3.11.)
+    """
+
+    def __init__(self, build: Callable[[Session], RepositoryT]) -> None:
+        self._build = build
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, uow: None, owner: type) -> Self: ...
+
+    @overload
+    def __get__(self, uow: UnitOfWork, owner: type) -> RepositoryT: ...
+
+    def __get__(self, uow: UnitOfWork | None, owner: type) -> Self | RepositoryT:
+        if uow is None:
+            return self
+        repository = self._build(uow.session)
+        uow.__dict__[self.name] = repository
+        return repository
+
+
 class UnitOfWork:
-    """Owns one transaction; repositories are attributes (``uow.users``, ``uow.boards`` ...)."""
+    """Owns one transaction; one repository per aggregate is an attribute (``uow.events``, ``uow.rounds``
+    ...), created on first use in each entry (docs/architecture.md, "The unit of work").
+
+    Services reach the database only through these repositories and ``flush``, ``refresh`` and
+    ``expire_all`` below, never through ``session`` (tests/unit/test_services_reach_no_session.py).
+    """
 
     session: Session
-    repo: Repository
-    locks: RowLocks
-    users: UserRepository
-    login_attempts: LoginAttemptRepository
-    audit: AuditRepository
-    events: EventRepository
-    boards: BoardRepository
-    health: HealthRepository
-    setup: SetupRepository
-    results: ResultsRepository
-    public: PublicRepository
-    gameserver: GameserverRepository
-    playoff: PlayoffRepository
-    swiss: SwissRepository
-    demo: DemoRepository
-    backup: BackupRepository
-    dashboard: DashboardRepository
-    notify: NotifyRepository
+    transaction: Transaction
+
+    # --- one repository per aggregate --------------------------------------------------------------------
+
+    events = _Repository(EventRepository)
+    teams = _Repository(TeamRepository)
+    rounds = _Repository(RoundRepository)
+    boards = _Repository(BoardRepository)
+    playoff = _Repository(PlayoffRepository)
+    lots = _Repository(LotRepository)
+    accounts = _Repository(AccountRepository)
+    outbox = _Repository(OutboxRepository)
+    audit = _Repository(AuditRepository)
+    locks = _Repository(RowLocks)
+    read = _Repository(ReadRepository)
+    backup = _Repository(BackupRepository)
 
     def __init__(self, session_factory: SessionFactory | None = None, *, settings: Settings | None = None):
         self._session_factory = session_factory or get_session_factory(settings)
@@ -83,27 +116,31 @@ class UnitOfWork:
         self._active = True
         self.committed = False
         self._after_commit = []
+        for name in _REPOSITORY_NAMES:  # the repositories of the last entry held its closed session
+            self.__dict__.pop(name, None)
         self.session = self._session_factory()
-        self.repo = Repository(self.session)
-        self.locks = RowLocks(self.session)
-        self.users = UserRepository(self.session)
-        self.login_attempts = LoginAttemptRepository(self.session)
-        self.audit = AuditRepository(self.session)
-        self.events = EventRepository(self.session)
-        self.boards = BoardRepository(self.session)
-        self.health = HealthRepository(self.session)
-        self.setup = SetupRepository(self.session)
-        self.results = ResultsRepository(self.session)
-        self.public = PublicRepository(self.session)
-        self.gameserver = GameserverRepository(self.session)
-        self.playoff = PlayoffRepository(self.session)
-        self.swiss = SwissRepository(self.session)
-        self.demo = DemoRepository(self.session)
-        self.backup = BackupRepository(self.session)
-        self.scheduler = SchedulerRepository(self.session)
-        self.dashboard = DashboardRepository(self.session)
-        self.notify = NotifyRepository(self.session)
+        self.transaction = Transaction()
         return self
+
+    # --- the session's own steps a use case may need ------------------------------------------------------
+
+    def flush(self) -> None:
+        """Write the queued rows now (their ids, a constraint checked before the next step)."""
+        self.session.flush()
+
+    def refresh(self, row: Any) -> None:
+        """Read ``row`` again from the database."""
+        self.session.refresh(row)
+
+    def expire_all(self) -> None:
+        """Forget every row read so far: the next use reads it again."""
+        self.session.expire_all()
+
+    @property
+    def database_url(self) -> str:
+        """The database this unit of work writes to (a key for per-database caches)."""
+        bind: Any = self.session.get_bind()
+        return str(bind.url)
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
@@ -131,9 +168,6 @@ class UnitOfWork:
             raise UnitOfWorkError("after_commit outside an open unit of work")
         self._after_commit.append((fn, args, kwargs))
 
-    def flush(self) -> None:
-        self.session.flush()
-
     @staticmethod
     def _run(callbacks: list[tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]]) -> None:
         # The data is committed whatever happens here; a failed send is logged (never its arguments,
@@ -144,6 +178,8 @@ class UnitOfWork:
             except Exception:
                 log.exception("after-commit callable %s failed", getattr(fn, "__qualname__", repr(fn)))
 
+
+_REPOSITORY_NAMES = tuple(name for name, value in vars(UnitOfWork).items() if isinstance(value, _Repository))
 
 UnitOfWorkFactory = Callable[[], UnitOfWork]
 

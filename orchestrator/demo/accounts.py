@@ -22,7 +22,7 @@ class DemoError(RuntimeError):
 
 def create_owner(uow: UnitOfWork, *, password: str, actor: str) -> None:
     """The demo's owner account (username ``owner``); with a kept database its password is set anew."""
-    existing = uow.users.get_by_username(OWNER)
+    existing = uow.accounts.get_by_username(OWNER)
     if existing is None:
         create_user(uow, username=OWNER, password=password, role=Role.OWNER, actor=actor)
     else:
@@ -53,7 +53,7 @@ def link_players(
 ) -> int:
     """Every player's account created on the stand-in and linked (token stored encrypted); a count."""
     with uow_factory() as uow:
-        players = [(p.id or 0, p.account, p.rating) for p in uow.setup.players_of_event(event_id)]
+        players = [(p.id or 0, p.account, p.rating) for p in uow.teams.players_of_event(event_id)]
     tokens = {
         pid: standin_account(http, username=account, rating=rating, scopes=("challenge:write",))
         for pid, account, rating in players

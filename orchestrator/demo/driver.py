@@ -44,7 +44,6 @@ from typing import Any
 import httpx
 from pydantic import SecretStr
 
-from orchestrator.adapters.repo_demo import StageProgress
 from orchestrator.adapters.tables import (
     DuelStatus,
     Event,
@@ -66,6 +65,7 @@ from orchestrator.demo.accounts import (
     standin_account,
 )
 from orchestrator.demo.plan import DemoOptions, DemoPlan, demo_definition, demo_settings, plan_for
+from orchestrator.demo.progress import StageProgress, stage_progress
 from orchestrator.demo.swiss import SwissDesk
 from orchestrator.domain.event import EventDefinition, Qualifiers
 from orchestrator.domain.swiss import SwissPairer
@@ -212,12 +212,12 @@ def compress_rounds(
     uow: UnitOfWork, *, stage_id: int, start: datetime, gap_s: float, actor: str
 ) -> list[int]:
     """Demo time: the stage's rounds ``gap_s`` apart from ``start`` (the file's dates are real dates)."""
-    rounds = [r for r in uow.gameserver.rounds_of_stage(stage_id) if r.status == RoundStatus.SCHEDULED.value]
+    rounds = [r for r in uow.rounds.rounds_of_stage(stage_id) if r.status == RoundStatus.SCHEDULED.value]
     for rnd in rounds:
         rnd.scheduled_at = start + timedelta(seconds=gap_s * (rnd.number - 1))
         rnd.lineup_deadline_at = None  # demo time: lineups close when the round starts
-        uow.repo.add(rnd)
-    stage = uow.repo.get_or_raise(Stage, stage_id)
+        uow.rounds.insert(rnd)
+    stage = uow.events.get_or_raise(Stage, stage_id)
     uow.audit.change(
         stage,
         "stage.demo_schedule",
@@ -270,7 +270,7 @@ class DemoDriver:
         # the view is built again only when the state changed or it is older than VIEW_MAX_AGE_S.
         self._knockout_seen: dict[int, tuple[tuple[Any, ...], float]] = {}
         with uow_factory() as uow:
-            event = uow.repo.get_or_raise(Event, event_id)
+            event = uow.events.get_or_raise(Event, event_id)
             self.slug, self.event_name = event.slug, event.name
             definition = definition_of(event)
         # The stages each stage takes qualifiers from: a Swiss stage starts once they are closed.
@@ -304,7 +304,7 @@ class DemoDriver:
         with self.uow_factory() as uow:
             stages = [
                 (s.id or 0, s.key, s.name, s.kind, s.status, s.closed_at)
-                for s in uow.setup.stages_of(self.event_id)
+                for s in uow.events.stages_of_event(self.event_id)
             ]
         closed = {key for _id, key, _n, _k, status, _c in stages if status == StageStatus.CLOSED.value}
         current: tuple[int, str, str, str, str, datetime | None] | None = None
@@ -388,7 +388,7 @@ class DemoDriver:
         timing = self.timings.get(key)
         if timing is not None and timing.finished_at is None:
             with self.uow_factory() as uow:
-                progress = uow.demo.stage_progress(stage_id)
+                progress = stage_progress(uow, stage_id)
                 winners = self._pool_winners(uow, stage_id)
             self.timings[key] = replace(timing, finished_at=closed_at, games=progress.boards_with_game)
             what = "winner" if kind == StageKind.SWISS.value else "pool winners"
@@ -396,8 +396,8 @@ class DemoDriver:
 
     @staticmethod
     def _pool_winners(uow: UnitOfWork, stage_id: int) -> list[str]:
-        rows = [r for r in uow.playoff.final_standings(stage_id) if r.rank == 1]
-        teams = uow.playoff.teams_by_id(r.team_id for r in rows)
+        rows = [r for r in uow.rounds.final_standings(stage_id) if r.rank == 1]
+        teams = uow.teams.teams_by_id(r.team_id for r in rows)
         return [teams[r.team_id].name for r in rows if r.team_id in teams]
 
     def _finish_without_playoff(
@@ -434,7 +434,7 @@ class DemoDriver:
             if duels and all(d.first_known and d.second_known for d in duels)
         }
         timed: list[int] = []
-        for rnd in uow.playoff.rounds_of_stage(stage_id):
+        for rnd in uow.rounds.rounds_of_stage(stage_id):
             if (
                 rnd.number >= ARMAGEDDON_ROUND_BASE
                 or rnd.status != RoundStatus.SCHEDULED.value
@@ -450,7 +450,7 @@ class DemoDriver:
                 timed.append(rnd.id or 0)
             elif rnd.scheduled_at is not None:
                 rnd.scheduled_at = None  # held: not every duel of this bracket round is known yet
-            uow.repo.add(rnd)
+            uow.rounds.insert(rnd)
         if timed:
             uow.after_commit(self._timed_rounds.update, timed)
 
@@ -477,7 +477,7 @@ class DemoDriver:
             timing = self.timings.get(key)
             if timing is not None:
                 with self.uow_factory() as uow:
-                    games = uow.demo.stage_progress(stage_id).boards_with_game
+                    games = stage_progress(uow, stage_id).boards_with_game
                 self.timings[key] = replace(timing, finished_at=utcnow(), games=games)
             self.say(f"Champion: {' and '.join(self.champions)}")
 
@@ -529,8 +529,8 @@ class DemoDriver:
             ]
             together = side if len(side) > 1 else [current]
             with self.uow_factory() as uow:
-                progress = {s[2]: uow.demo.stage_progress(s[0]) for s in together}
-                pools = uow.setup.pools_of(stage_id)
+                progress = {s[2]: stage_progress(uow, s[0]) for s in together}
+                pools = uow.rounds.pools_of_stage(stage_id)
             done = sum(p.boards_final for p in progress.values())
             total = sum(p.boards for p in progress.values())
             round_text = "; ".join(
@@ -584,7 +584,7 @@ def _read_definition(event_file: Path) -> tuple[str, EventDefinition]:
 def _create_owner(uow: UnitOfWork, password: str) -> int:
     """The demo's owner account with ``password``; its id."""
     create_owner(uow, password=password, actor="demo")
-    owner = uow.users.get_by_username(OWNER)
+    owner = uow.accounts.get_by_username(OWNER)
     return owner.id or 0 if owner is not None else 0
 
 

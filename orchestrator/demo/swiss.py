@@ -36,8 +36,8 @@ def schedule_round(uow: UnitOfWork, rnd: Round, *, at: datetime, actor: str) -> 
     old = rnd.scheduled_at
     rnd.scheduled_at = at
     rnd.lineup_deadline_at = None  # demo time: captains keep the default lineups until the round starts
-    uow.repo.add(rnd)
-    event, _stage = uow.setup.event_of_stage(rnd.stage_id)
+    uow.rounds.insert(rnd)
+    event, _stage = uow.events.event_and_stage(rnd.stage_id)
     uow.audit.change(
         rnd,
         "round.demo_schedule",
@@ -84,7 +84,7 @@ class SwissDesk:
         if status != StageStatus.RUNNING.value:
             return
         with self.uow_factory() as uow:
-            rounds = list(uow.gameserver.rounds_of_stage(stage_id))
+            rounds = list(uow.rounds.rounds_of_stage(stage_id))
         drafted = next((r for r in rounds if r.status == RoundStatus.DRAFT.value), None)
         if drafted is None:
             waiting = next((r for r in rounds if r.status == RoundStatus.UNPAIRED.value), None)
@@ -100,7 +100,7 @@ class SwissDesk:
             round_id, number = drafted.id or 0, drafted.number  # a draft staff left: published as it is
         with self.uow_factory() as uow:
             publish_round_pairing(uow, round_id=round_id, actor=self.actor)
-            rnd = uow.repo.get_or_raise(Round, round_id)
+            rnd = uow.rounds.get_or_raise(Round, round_id)
             start = next_round_start(rounds, number, now=now, plan=self.plan)
             schedule_round(uow, rnd, at=start, actor=self.actor)
         self.say(f"{name}: round {number} published, default lineups")

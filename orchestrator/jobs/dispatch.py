@@ -138,7 +138,7 @@ def warm_up() -> None:
     """
     try:
         with runtime().uow_factory() as uow:
-            uow.health.ping()
+            uow.read.ping()
     except Exception:
         log.warning("worker warm-up: the database did not answer", exc_info=True)
 

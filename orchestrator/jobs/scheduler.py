@@ -109,7 +109,7 @@ def _build_due_brackets(
     with uow_factory() as uow:
         due = [
             stage.id or 0
-            for stage in uow.scheduler.knockout_stages_not_started()
+            for stage in uow.events.knockout_stages_not_started()
             if _earlier_closed(uow, stage.id or 0)
         ]
     for stage_id in due:
@@ -117,8 +117,8 @@ def _build_due_brackets(
 
 
 def _earlier_closed(uow: UnitOfWork, stage_id: int) -> bool:
-    event, stage = uow.playoff.event_of_stage(stage_id)
-    earlier = [s for s in uow.playoff.stages_of_event(event.id or 0) if s.position < stage.position]
+    event, stage = uow.events.event_and_stage(stage_id)
+    earlier = [s for s in uow.events.stages_of_event(event.id or 0) if s.position < stage.position]
     return bool(earlier) and all(s.status == StageStatus.CLOSED.value for s in earlier)
 
 
@@ -159,12 +159,12 @@ def _armageddon_step(
         # Locked before anything is read: a second tick at the same time then waits and finds this step
         # done, instead of repeating it from what it read before the first one committed.
         duel = uow.locks.lock_duel(duel_id)
-        event, _stage = uow.playoff.event_of_stage(stage_id)
+        event, _stage = uow.events.event_and_stage(stage_id)
         arm = uow.playoff.armageddon_of_duel(duel_id)
         if arm is None and duel.status != DuelStatus.ARMAGEDDON.value:
             return  # decided (or re-paired) since the duels were listed
         purposes = {which: lot_purpose(duel.key, which) for which in ("category", "colour")}
-        lots = uow.playoff.lots_with_purposes(event.id or 0, purposes.values())
+        lots = uow.lots.lots_with_purposes(event.id or 0, purposes.values())
         delay = timedelta(seconds=settings.auto_lot_reveal_delay_s)
         which: LotWhich | None = None
         if arm is None:
@@ -210,7 +210,7 @@ def _armageddon_step(
                 return
             tick.default_colours.append(duel_id)  # the Armageddon is ready: its game is paired below
         if arm.phase is ArmageddonPhase.READY and settings.gameserver_unequal_clocks:
-            rnd = uow.playoff.round_by_number(stage_id, ARMAGEDDON_ROUND_BASE + duel_id)
+            rnd = uow.rounds.round_by_number(stage_id, ARMAGEDDON_ROUND_BASE + duel_id)
             if rnd is not None and rnd.status == RoundStatus.SCHEDULED.value:
                 enqueue(uow, CREATE_GAMES, rnd.id or 0)  # idempotent: the round is locked while pairing
                 tick.armageddon_rounds.append(rnd.id or 0)
@@ -232,7 +232,7 @@ def _close_knockout_stages(
     uow_factory: UnitOfWorkFactory, *, now: datetime, actor: str, tick: PlayoffTick
 ) -> None:
     with uow_factory() as uow:
-        stage_ids = [stage.id or 0 for stage in uow.playoff.running_knockout_stages()]
+        stage_ids = [stage.id or 0 for stage in uow.events.running_knockout_stages()]
     for stage_id in stage_ids:
         with uow_factory() as uow:
             if advance_stage(uow, stage_id=stage_id, actor=actor, now=now):

@@ -74,7 +74,7 @@ def update_boards_or_stale(uow: UnitOfWork, changes: Sequence[Mapping[str, objec
     current: list[CurrentValue] = []
     for change in changes:
         board = uow.boards.get_or_raise(Board, int(str(change["b_id"])))
-        uow.session.refresh(board)
+        uow.refresh(board)
         ours = board.version == int(str(change["b_version"])) + 1 and _same_stamp(board, change)
         if not ours:
             current.append(board_current_value(board))

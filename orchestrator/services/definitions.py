@@ -118,4 +118,4 @@ def event_zone(event: Event) -> str:
 
 def event_definition(uow: UnitOfWork, event_id: int) -> EventDefinition:
     """The definition of event ``event_id`` (NotFound, DefinitionUnavailable as ``definition_of``)."""
-    return definition_of(uow.repo.get_or_raise(Event, event_id))
+    return definition_of(uow.events.get_or_raise(Event, event_id))

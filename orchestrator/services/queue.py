@@ -48,7 +48,7 @@ class _AfterCommit(Protocol):
 
 _sender: Sender | None = None
 
-# Jobs queued per transaction (keyed by the unit of work's session, which is new for each one), in order.
+# Jobs queued per transaction (keyed by the unit of work's ``transaction``, new for each entry), in order.
 _queued: weakref.WeakKeyDictionary[Any, list[Job]] = weakref.WeakKeyDictionary()
 _queued_lock = threading.Lock()
 
@@ -76,16 +76,16 @@ def enqueue(uow: _AfterCommit, name: str, *ids: int, countdown: float | None = N
     """
     check_job(name, ids)
     job: Job = (name, ids, countdown)
-    session = getattr(uow, "session", None)
-    if session is None:
+    transaction = getattr(uow, "transaction", None)
+    if transaction is None:
         uow.after_commit(_deliver, [job])
         return
     with _queued_lock:
         try:
-            jobs = _queued.get(session)
+            jobs = _queued.get(transaction)
             first = jobs is None
             if jobs is None:
-                jobs = _queued[session] = []
+                jobs = _queued[transaction] = []
         except TypeError:  # not weakly referenceable: no de-duplication, one send per job
             uow.after_commit(_deliver, [job])
             return

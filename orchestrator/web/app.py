@@ -311,7 +311,7 @@ def healthz(request: Request) -> JSONResponse:
     """Liveness and database reachability (no details that could help an attacker)."""
     try:
         with request.app.state.uow_factory() as uow:
-            ok = uow.health.ping()
+            ok = uow.read.ping()
     except Exception:
         log.exception("health check: database unreachable")
         ok = False

@@ -293,7 +293,7 @@ def get_pool_standings(request: Request, pool_id: int, user: AuthUser = require_
                 "separated_by": row.separated_by,
                 "provisional": row.provisional,
             }
-            for row in uow.results.standings_of_pool(pool_id)
+            for row in uow.rounds.standings_of_pool(pool_id)
         ]
     return {"pool_id": pool_id, "chain": list(data.chain), "rows": rows}
 
@@ -302,7 +302,7 @@ def get_pool_standings(request: Request, pool_id: int, user: AuthUser = require_
 def get_stage_closing(request: Request, stage_id: int, user: AuthUser = require_staff()) -> dict[str, Any]:
     """Whether the stage can be closed now, and every reason it cannot."""
     with get_uow_factory(request)() as uow:
-        stage = uow.results.get(Stage, stage_id)
+        stage = uow.events.get(Stage, stage_id)
         if stage is None:
             raise NotFound(_("stage %(id)s does not exist") % {"id": stage_id})
         problems = standings_service.closing_problems(uow, stage_id=stage_id)
@@ -410,7 +410,7 @@ def get_audit(
     with get_uow_factory(request)() as uow:
         event_id = _event_id(uow, slug)
         board_ids = [b.id or 0 for b in uow.boards.for_match(match_id)] if match_id is not None else None
-        entries = uow.results.audit(
+        entries = uow.audit.entries(
             event_id=event_id, board_ids=board_ids, match_id=match_id, limit=max(1, min(limit, 1000))
         )
         return [

@@ -78,7 +78,7 @@ def _form_time(raw: str, label: str, zone: str, problems: list[str]) -> datetime
 def _page(request: Request, match_id: int, *, status_code: int = 200, **extra: Any) -> Response:
     with get_uow_factory(request)() as uow:
         sheet = result_service.match_sheet(uow, match_id=match_id)
-        rnd = uow.results.get_or_raise(Round, sheet.round_id)
+        rnd = uow.rounds.get_or_raise(Round, sheet.round_id)
         scheduled = rnd.scheduled_at
         zone = timezone_of(uow, kind="match", entity_id=match_id)
     values = {

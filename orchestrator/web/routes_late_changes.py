@@ -52,7 +52,7 @@ async def rule_submit(
         view = decide(
             uow, late_change_id=late_change_id, actor=user.username, reason=str(form.get("reason", ""))
         )
-        event = uow.results.event_of_stage(uow.results.get_or_raise(Stage, view.source_stage_id))
+        event = uow.events.event_of_stage(uow.events.get_or_raise(Stage, view.source_stage_id))
     target = _back(form.get("back"), f"/staff/events/{quote(event.slug)}/results")
     return RedirectResponse(target, status_code=303)
 
@@ -65,7 +65,7 @@ class RulingBody(BaseModel):
 def get_late_changes(request: Request, stage_id: int, user: AuthUser = require_staff()) -> dict[str, Any]:
     """The stage's late changes (as the closed stage or as the stage built from it), newest first."""
     with get_uow_factory(request)() as uow:
-        if uow.results.get(Stage, stage_id) is None:
+        if uow.events.get(Stage, stage_id) is None:
             raise NotFound(_("stage %(id)s does not exist") % {"id": stage_id})
         views = late_changes.late_changes(uow, stage_id=stage_id)
     return {"stage_id": stage_id, "late_changes": [v.as_json() for v in views]}

@@ -83,7 +83,7 @@ def staff_links(request: Request, slug: str, user: AuthUser = require_staff()) -
         ]
         failed_rounds = [
             {"stage": stage.name, "round": rnd.number, "status": bulk.status, "error": bulk.error or ""}
-            for stage, rnd, bulk in uow.gameserver.bulk_problems(event_id)
+            for stage, rnd, bulk in uow.rounds.bulk_problems(event_id)
         ]
         event_view = {"id": event.id, "name": event.name, "slug": event.slug}
         notice = _saved_notice(uow, event_id, request.query_params.get("saved", ""))
@@ -96,7 +96,7 @@ def staff_links(request: Request, slug: str, user: AuthUser = require_staff()) -
 
 def _saved_notice(uow: UnitOfWork, event_id: int, saved: str) -> str | None:
     """The notice after the e-mail form, naming the player (by id: a link cannot make the page say more)."""
-    player = uow.repo.get(Player, int(saved)) if saved.isdigit() and len(saved) < 19 else None
+    player = uow.teams.get(Player, int(saved)) if saved.isdigit() and len(saved) < 19 else None
     if player is None or player.event_id != event_id:
         return None
     return _("Saved the e-mail of %(name)s.") % {"name": player.name}
@@ -108,7 +108,7 @@ def _player_of_event(request: Request, slug: str, player_id: int) -> tuple[str, 
     if moved := slug_redirect(request, slug, real):
         return real, moved
     with get_uow_factory(request)() as uow:
-        player = uow.repo.get(Player, player_id)
+        player = uow.teams.get(Player, player_id)
         if player is None or player.event_id != event_id:
             raise NotFound(_("Player %(id)s does not exist in this event.") % {"id": player_id})
     return real, None
@@ -126,9 +126,9 @@ def _email_page(
     """The form; ``typed``: what the staff member wrote, shown again after a refusal (the stored values
     stay the expected ones)."""
     with get_uow_factory(request)() as uow:
-        player = uow.repo.get_or_raise(Player, player_id)
-        team = uow.repo.get_or_raise(Team, player.team_id)
-        event = uow.repo.get_or_raise(Event, player.event_id)
+        player = uow.teams.get_or_raise(Player, player_id)
+        team = uow.teams.get_or_raise(Team, player.team_id)
+        event = uow.events.get_or_raise(Event, player.event_id)
         stored = (player.email or "", player.language or "")
         view = {"id": player.id, "name": player.name, "account": player.account, "team": team.name}
         event_view = {"name": event.name, "slug": slug}

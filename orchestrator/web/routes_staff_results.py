@@ -79,9 +79,9 @@ def results_overview(request: Request, slug: str, user: AuthUser = require_staff
 @router.get("/rounds/{round_id}/results")
 def round_results(request: Request, round_id: int, user: AuthUser = require_staff()) -> Response:
     with get_uow_factory(request)() as uow:
-        rnd = uow.results.get_or_raise(Round, round_id)
-        stage = uow.results.get_or_raise(Stage, rnd.stage_id)
-        event = uow.results.event_of_stage(stage)
+        rnd = uow.rounds.get_or_raise(Round, round_id)
+        stage = uow.events.get_or_raise(Stage, rnd.stage_id)
+        event = uow.events.event_of_stage(stage)
         sheets = staff.sheets_of_round(uow, round_id=round_id)
     return render(
         request,

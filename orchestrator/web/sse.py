@@ -45,7 +45,7 @@ def safe_payload(message: live.Message) -> dict[str, Any]:
 
 def _event_exists(request: Request, slug: str) -> bool:
     with request.app.state.uow_factory() as uow:
-        return uow.public.visible_event(slug) is not None
+        return uow.read.visible_event(slug) is not None
 
 
 @router.get(

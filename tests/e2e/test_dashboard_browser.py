@@ -36,11 +36,11 @@ def event(live_server: LiveServer) -> dict[str, int]:
     with live_server.uow_factory() as uow:
         event_id = make_event(uow, slug=SLUG)
         stage_id = running_stage(uow, event_id=event_id)
-        players = uow.setup.players_of_event(event_id)
+        players = uow.teams.players_of_event(event_id)
         for player in players[1:]:
-            uow.repo.add(PlayerLink(player_id=player.id or 0, status=LinkStatus.LINKED.value))
-        rounds = uow.results.rounds_of_stage(stage_id)
-        match = uow.results.matches_of_round(rounds[0].id or 0)[0]
+            uow.teams.insert(PlayerLink(player_id=player.id or 0, status=LinkStatus.LINKED.value))
+        rounds = uow.rounds.rounds_of_stage(stage_id)
+        match = uow.rounds.matches_of_round(rounds[0].id or 0)[0]
         board = uow.boards.for_match(match.id or 0)[0]
         board.game_id = "e2echeat"
         uow.session.add(board)

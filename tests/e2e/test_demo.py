@@ -44,14 +44,14 @@ def _champions_in_database(database: Path) -> tuple[tuple[str, ...], set[str], l
         with UnitOfWork(make_session_factory(engine)) as uow:
             event = uow.events.get_by_slug(SLUG)
             assert event is not None
-            stages = list(uow.setup.stages_of(event.id or 0))
+            stages = list(uow.events.stages_of_event(event.id or 0))
             knockout = next(s for s in stages if s.kind == StageKind.KNOCKOUT.value)
             view = bracket_view(uow, stage_id=knockout.id or 0)
             pool_statuses = {s.status for s in stages if s.kind == StageKind.POOLS.value}
             results = []
             for stage in stages:
-                for rnd in uow.gameserver.rounds_of_stage(stage.id or 0):
-                    results += [row.board.result for row in uow.gameserver.boards_of_round(rnd.id or 0)]
+                for rnd in uow.rounds.rounds_of_stage(stage.id or 0):
+                    results += [row.board.result for row in uow.boards.boards_of_round(rnd.id or 0)]
             return tuple(view.champions), pool_statuses, results
     finally:
         engine.dispose()
@@ -135,7 +135,7 @@ def test_a_demo_run_again_with_the_same_seed_draws_the_same_pairings(tmp_path: P
             engine = make_engine(demo.settings.sqlalchemy_url)
             try:
                 with UnitOfWork(make_session_factory(engine)) as uow:
-                    return [tuple(lot.outcome or ()) for lot in uow.setup.lots_of(demo.driver.event_id)]
+                    return [tuple(lot.outcome or ()) for lot in uow.lots.lots_of(demo.driver.event_id)]
             finally:
                 engine.dispose()
 

@@ -168,11 +168,11 @@ def test_two_swiss_sections_run_side_by_side_and_feed_the_play_off_to_its_champi
     engine = make_engine(f"sqlite:///{tmp_path / 'demo' / 'olympiad.sqlite3'}")
     try:
         with UnitOfWork(make_session_factory(engine)) as uow:
-            stages = list(uow.setup.stages_of(setup.event_id))
+            stages = list(uow.events.stages_of_event(setup.event_id))
             stage_of_round = {
                 rnd.id or 0: (stage.key, rnd.number)
                 for stage in stages
-                for rnd in uow.gameserver.rounds_of_stage(stage.id or 0)
+                for rnd in uow.rounds.rounds_of_stage(stage.id or 0)
             }
             knockout = next(s for s in stages if s.kind == StageKind.KNOCKOUT.value)
             bracket = bracket_view(uow, stage_id=knockout.id or 0)
@@ -228,9 +228,11 @@ def test_olympiad_demo_plays_the_small_2026_file_and_prints_the_winner_of_the_fi
         with UnitOfWork(make_session_factory(engine)) as uow:
             event = uow.events.get_by_slug(parse_event(SMALL_2026.read_text(encoding="utf-8")).slug)
             assert event is not None
-            stage = next(s for s in uow.setup.stages_of(event.id or 0) if s.kind == StageKind.SWISS.value)
-            final = list(uow.playoff.final_standings(stage.id or 0))
-            winners = uow.playoff.teams_by_id(r.team_id for r in final if r.rank == 1)
+            stage = next(
+                s for s in uow.events.stages_of_event(event.id or 0) if s.kind == StageKind.SWISS.value
+            )
+            final = list(uow.rounds.final_standings(stage.id or 0))
+            winners = uow.teams.teams_by_id(r.team_id for r in final if r.rank == 1)
     finally:
         engine.dispose()
     assert stage.status == "closed"

@@ -45,7 +45,7 @@ def test_a_result_entered_by_an_arbiter_appears_on_the_spectators_pool_page_with
     arbiter = browser.new_context().new_page()  # type: ignore[attr-defined]
     log_in(arbiter, live_server.base_url, "arbiter", PASSWORD)
     with live_server.uow_factory() as uow:
-        board_id = uow.public.boards_of_matches([match_id])[0].id
+        board_id = uow.read.boards_of_matches([match_id])[0].id
     arbiter.goto(f"{live_server.base_url}/staff/matches/{match_id}/results")
     arbiter.select_option(f"#board-{board_id}", "1-0")
     playwright_api.expect(arbiter.locator(f"#status-{board_id}")).to_have_text("Saved")

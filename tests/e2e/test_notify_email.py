@@ -68,11 +68,11 @@ def test_the_account_and_outbox_pages_have_no_serious_accessibility_violation(
     from tests.support.web import PASSWORD
 
     with live_server.uow_factory() as uow:
-        if uow.users.get_by_username("mailadmin") is None:
+        if uow.accounts.get_by_username("mailadmin") is None:
             create_user(uow, username="mailadmin", password=PASSWORD, role=Role.ADMIN)
             mail = compose(Kind.LINEUP_DUE, FACTS, link=LINK)
             # Stored directly: queue_mail would also queue its sending job in this test process.
-            uow.repo.add(
+            uow.outbox.insert(
                 Outbox(
                     key="e2e-mail",
                     kind="lineup_due",

@@ -38,18 +38,18 @@ def base(live_server: LiveServer) -> Base:
         event_id = make_event(uow, EVENT_2020)
         stage_id = running_stage(uow, event_id=event_id, stage_key="base")
     with factory() as uow:
-        pool = uow.public.pools_of_stages([stage_id])[0]
-        rounds = {r.id: r.number for r in uow.public.rounds_of_stages([stage_id])}
+        pool = uow.read.pools_of_stages([stage_id])[0]
+        rounds = {r.id: r.number for r in uow.read.rounds_of_stages([stage_id])}
         matches = sorted(
-            uow.public.matches_of_pools([pool.id or 0]), key=lambda m: (rounds[m.round_id], m.match_no)
+            uow.read.matches_of_pools([pool.id or 0]), key=lambda m: (rounds[m.round_id], m.match_no)
         )
         boards = [
             (b.id or 0, b.version, rounds[m.round_id], m.id or 0)
             for m in matches
-            for b in uow.public.boards_of_matches([m.id or 0])
+            for b in uow.read.boards_of_matches([m.id or 0])
         ]
         shown = matches[0]
-        for board in uow.public.boards_of_matches([shown.id or 0]):
+        for board in uow.read.boards_of_matches([shown.id or 0]):
             board.game_url = f"https://lichess.org/game{board.board_no:04d}"
             board.pgn = (
                 f'[Event "FIDE Online Chess Olympiad 2020"]\n[Board "{board.board_no}"]\n\n1. e4 e5 *\n'

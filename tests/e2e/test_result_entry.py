@@ -36,7 +36,7 @@ def logged_in_page(browser: object, live_server: LiveServer, *, javascript: bool
 
 def stored(live_server: LiveServer, board_id: int) -> Board:
     with live_server.uow_factory() as uow:
-        board = uow.results.get_or_raise(Board, board_id)
+        board = uow.boards.get_or_raise(Board, board_id)
         uow.session.expunge(board)
         return board
 

@@ -92,7 +92,7 @@ def test_an_event_moves_from_sqlite_to_postgresql_and_back_unchanged(scratch_pg:
 
     # New rows after the restore get ids past the restored ones (the sequences were moved on).
     with target() as uow:
-        team = uow.repo.add(Team(event_id=setup.event_id, name="Late entry", federation="XXX", seed=999))
+        team = uow.teams.insert(Team(event_id=setup.event_id, name="Late entry", federation="XXX", seed=999))
         assert (team.id or 0) > max(ids[1])
     duel_id = sealed_duel_id(target, setup)
     with target() as uow:

@@ -41,7 +41,7 @@ def test_fifty_concurrent_edits_of_one_board_lose_no_accepted_edit(uow_factory: 
         start.wait()
         for _ in range(10 * WRITERS):  # every writer retries after a conflict until its edit is accepted
             with uow_factory() as uow:
-                seen = uow.results.get_or_raise(Board, board_id)
+                seen = uow.boards.get_or_raise(Board, board_id)
                 version, current = seen.version, seen.result
             choice = next(code for code in CODES[number % len(CODES) :] + CODES if code != current)
             try:
@@ -68,7 +68,7 @@ def test_fifty_concurrent_edits_of_one_board_lose_no_accepted_edit(uow_factory: 
     assert failures == []
 
     with uow_factory() as uow:
-        final = uow.results.get_or_raise(Board, board_id)
+        final = uow.boards.get_or_raise(Board, board_id)
         trail = list(uow.audit.for_entity("board", board_id))
     print(
         f"\n{WRITERS} writers: {len(accepted)} accepted, {conflicts} conflicts, final version {final.version}"

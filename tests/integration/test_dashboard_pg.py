@@ -23,10 +23,10 @@ def test_the_dashboard_reads_every_kind_it_finds_on_postgresql(uow_factory: Unit
     with uow_factory() as uow:
         event_id = make_event(uow, slug=slug)
         stage_id = running_stage(uow, event_id=event_id, pairing_seed=secrets.token_bytes(32))
-        for player in uow.setup.players_of_event(event_id):
-            uow.repo.add(PlayerLink(player_id=player.id or 0, status=LinkStatus.LINKED.value))
-        first, second, _ = uow.results.rounds_of_stage(stage_id)
-        match = uow.results.matches_of_round(first.id or 0)[0]
+        for player in uow.teams.players_of_event(event_id):
+            uow.teams.insert(PlayerLink(player_id=player.id or 0, status=LinkStatus.LINKED.value))
+        first, second, _ = uow.rounds.rounds_of_stage(stage_id)
+        match = uow.rounds.matches_of_round(first.id or 0)[0]
         boards = uow.boards.for_match(match.id or 0)
         boards[0].game_id = game_id
         first.status = RoundStatus.PLAYING.value

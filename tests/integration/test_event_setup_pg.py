@@ -35,9 +35,9 @@ def test_the_2020_base_stage_goes_from_definition_to_nine_rounds_of_three_pools(
         started = stage_start.start_stage(uow, stage_id=base, actor="owner")
     assert started.refusal is None and len(started.round_ids) == 9
     with uow_factory() as uow:
-        assert uow.repo.get_or_raise(Stage, base).status == "running"
+        assert uow.events.get_or_raise(Stage, base).status == "running"
         players = {p.id: p for p in uow.session.exec(select(Player).where(Player.event_id == event_id)).all()}
-        round_rows = uow.setup.rounds_of(base)
+        round_rows = uow.rounds.rounds_of_stage(base)
         assert [r.scheduled_at.isoformat() for r in round_rows[:4] if r.scheduled_at] == [
             "2020-07-25T10:00:00+00:00",
             "2020-07-25T11:30:00+00:00",
@@ -45,9 +45,9 @@ def test_the_2020_base_stage_goes_from_definition_to_nine_rounds_of_three_pools(
             "2020-07-26T10:00:00+00:00",
         ]
         for pool_id in pool_ids:
-            matches = uow.setup.matches_of_pool(pool_id)
+            matches = uow.rounds.matches_of_pool(pool_id)
             assert len(matches) == 45
-            assert uow.setup.count_boards_of_pool(pool_id) == 270
+            assert uow.boards.count_boards_of_pool(pool_id) == 270
             meetings = Counter(frozenset((m.first_team_id, m.second_team_id)) for m in matches)
             assert len(meetings) == 45 and set(meetings.values()) == {1}  # everyone meets everyone once
             per_round = Counter(m.round_id for m in matches)
@@ -93,4 +93,4 @@ def test_the_small_event_runs_on_postgresql_for_other_tests(uow_factory: UnitOfW
     with uow_factory() as uow:
         stage_id = running_stage(uow, event_id=make_event(uow, slug="small-pg"))
     with uow_factory() as uow:
-        assert len(uow.setup.rounds_of(stage_id)) == 3
+        assert len(uow.rounds.rounds_of_stage(stage_id)) == 3

@@ -94,15 +94,15 @@ def _run_to_the_end(tmp_path: Path, *, seed: int, kill_mid_pull: bool) -> tuple[
         open_when_killed = 0
         if kill_mid_pull:
             with run.uow_factory() as uow:
-                rounds = uow.gameserver.rounds_of_stage(stage_id)
+                rounds = uow.rounds.rounds_of_stage(stage_id)
                 first_round = rounds[0].id or 0
-                pool_id = uow.results.pools_of_stage(stage_id)[0].id or 0
+                pool_id = uow.rounds.pools_in_letter_order(stage_id)[0].id or 0
 
             def paired() -> bool:
                 # Paired, or already under way: a pull can come within a few ms of the pairing and move the
                 # round on to "playing" between two polls (seen once). Its games stay open for seconds.
                 with run.uow_factory() as uow:
-                    status = uow.gameserver.rounds_of_stage(stage_id)[0].status
+                    status = uow.rounds.rounds_of_stage(stage_id)[0].status
                 return status in (RoundStatus.PAIRED.value, RoundStatus.PLAYING.value)
 
             wait_for(paired, timeout=60, what="round 1 to be paired")
@@ -131,7 +131,7 @@ def _run_to_the_end(tmp_path: Path, *, seed: int, kill_mid_pull: bool) -> tuple[
             finally:
                 holder.dispose()
             with run.uow_factory() as uow:
-                unfinished = uow.gameserver.open_game_ids(first_round)
+                unfinished = uow.boards.open_game_ids(first_round)
             open_when_killed = len(unfinished)
             run.start_worker()
         try:

@@ -113,7 +113,7 @@ def _queue(factory: UnitOfWorkFactory, recipient: str = "captain@example.org") -
 
 def _row(factory: UnitOfWorkFactory, outbox_id: int) -> Outbox:
     with factory() as uow:
-        row = uow.repo.get_or_raise(Outbox, outbox_id)
+        row = uow.outbox.get_or_raise(Outbox, outbox_id)
         uow.session.expunge(row)
         return row
 

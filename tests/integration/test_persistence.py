@@ -66,16 +66,16 @@ class MatchIds:
 def seed_match(uow: UnitOfWork) -> MatchIds:
     """An event with one pool stage, two teams of two players, one round and one two-board match."""
     tag = secrets.token_hex(4)
-    event = uow.repo.add(Event(slug=f"ev-{tag}", name=f"Event {tag}"))
+    event = uow.events.insert(Event(slug=f"ev-{tag}", name=f"Event {tag}"))
     assert event.id is not None
-    stage = uow.repo.add(Stage(event_id=event.id, key="top", name="Top", kind="pools"))
+    stage = uow.events.insert(Stage(event_id=event.id, key="top", name="Top", kind="pools"))
     assert stage.id is not None
-    pool = uow.repo.add(Pool(stage_id=stage.id, letter="A"))
+    pool = uow.rounds.insert(Pool(stage_id=stage.id, letter="A"))
     teams = [
-        uow.repo.add(Team(event_id=event.id, name=f"Team {n}", federation="FID", seed=n)) for n in (1, 2)
+        uow.teams.insert(Team(event_id=event.id, name=f"Team {n}", federation="FID", seed=n)) for n in (1, 2)
     ]
     players = [
-        uow.repo.add(
+        uow.teams.insert(
             Player(
                 event_id=event.id,
                 team_id=team.id or 0,
@@ -91,7 +91,7 @@ def seed_match(uow: UnitOfWork) -> MatchIds:
         for team in teams
         for board in (1, 2)
     ]
-    rnd = uow.repo.add(Round(stage_id=stage.id, number=1))
+    rnd = uow.rounds.insert(Round(stage_id=stage.id, number=1))
     match, boards = add_match(
         uow,
         round_id=rnd.id or 0,
@@ -167,10 +167,10 @@ def test_timestamps_come_back_timezone_aware_in_utc(uow_factory: UnitOfWorkFacto
     moment = datetime(2020, 8, 20, 15, 30, tzinfo=timezone(timedelta(hours=3)))
     with uow_factory() as uow:
         ids = seed_match(uow)
-        round_ = uow.repo.get_or_raise(Match, ids.match)
+        round_ = uow.rounds.get_or_raise(Match, ids.match)
         round_.finished_at = moment
     with uow_factory() as uow:
-        stored = uow.repo.get_or_raise(Match, ids.match).finished_at
+        stored = uow.rounds.get_or_raise(Match, ids.match).finished_at
     assert stored == moment
     assert stored is not None and stored.utcoffset() == timedelta(0)
 
@@ -178,7 +178,7 @@ def test_timestamps_come_back_timezone_aware_in_utc(uow_factory: UnitOfWorkFacto
 def test_a_naive_timestamp_is_refused(uow_factory: UnitOfWorkFactory) -> None:
     with pytest.raises(Exception, match="naive datetime"), uow_factory() as uow:
         ids = seed_match(uow)
-        uow.repo.get_or_raise(Match, ids.match).finished_at = datetime(2020, 8, 20, 15, 30)
+        uow.rounds.get_or_raise(Match, ids.match).finished_at = datetime(2020, 8, 20, 15, 30)
         uow.flush()
 
 
@@ -186,18 +186,18 @@ def test_the_database_refuses_an_unknown_result_code(uow_factory: UnitOfWorkFact
     with uow_factory() as uow:
         ids = seed_match(uow)
     with pytest.raises(IntegrityError, match="ck_board_result"), uow_factory() as uow:
-        uow.repo.get_or_raise(Board, ids.boards[0]).result = "2-0"
+        uow.boards.get_or_raise(Board, ids.boards[0]).result = "2-0"
         uow.flush()
 
 
 def test_a_game_server_account_is_unique_within_an_event(uow_factory: UnitOfWorkFactory) -> None:
     with uow_factory() as uow:
         ids = seed_match(uow)
-        player = uow.repo.get_or_raise(Board, ids.boards[0]).white_player_id
-        existing = uow.repo.get_or_raise(Player, player or 0)
+        player = uow.boards.get_or_raise(Board, ids.boards[0]).white_player_id
+        existing = uow.teams.get_or_raise(Player, player or 0)
         account, team_id = existing.account, existing.team_id
     with pytest.raises(IntegrityError, match="uq_player_event_id_account"), uow_factory() as uow:
-        uow.repo.add(
+        uow.teams.insert(
             Player(
                 event_id=ids.event,
                 team_id=team_id,
@@ -215,10 +215,10 @@ def test_deleting_an_event_deletes_its_structure_with_it(uow_factory: UnitOfWork
     with uow_factory() as uow:
         ids = seed_match(uow)
     with uow_factory() as uow:
-        uow.session.delete(uow.repo.get_or_raise(Event, ids.event))
+        uow.session.delete(uow.events.get_or_raise(Event, ids.event))
     with uow_factory() as uow:
-        assert uow.repo.get(Board, ids.boards[0]) is None
-        assert uow.repo.get(Pool, ids.pool) is None
+        assert uow.boards.get(Board, ids.boards[0]) is None
+        assert uow.rounds.get(Pool, ids.pool) is None
 
 
 # --- unit of work -------------------------------------------------------------------------------------
@@ -236,7 +236,7 @@ def test_the_unit_of_work_commits_on_leaving_and_runs_queued_calls_after_the_com
             seen.append(event.name if event else None)
 
     with uow_factory() as uow:
-        uow.repo.add(Event(slug=slug, name="Committed"))
+        uow.events.insert(Event(slug=slug, name="Committed"))
         uow.after_commit(look_from_another_session)
         assert seen == []  # queued, not run
     assert seen == ["Committed"]
@@ -246,7 +246,7 @@ def test_an_error_rolls_back_and_drops_queued_calls(uow_factory: UnitOfWorkFacto
     sent: list[int] = []
     slug = f"rollback-{secrets.token_hex(4)}"
     with pytest.raises(RuntimeError), uow_factory() as uow:
-        uow.repo.add(Event(slug=slug, name="Never"))
+        uow.events.insert(Event(slug=slug, name="Never"))
         uow.after_commit(sent.append, 1)
         raise RuntimeError("boom")
     assert sent == []
@@ -258,7 +258,7 @@ def test_a_failed_commit_drops_queued_calls(uow_factory: UnitOfWorkFactory) -> N
     sent: list[int] = []
     slug = f"dup-{secrets.token_hex(4)}"
     with uow_factory() as uow:
-        uow.repo.add(Event(slug=slug, name="First"))
+        uow.events.insert(Event(slug=slug, name="First"))
     with pytest.raises(IntegrityError), uow_factory() as uow:
         uow.session.add(Event(slug=slug, name="Second"))  # not flushed: fails at the commit
         uow.after_commit(sent.append, 1)
@@ -275,7 +275,7 @@ def test_a_failing_queued_call_does_not_undo_the_commit_or_stop_the_others(
         raise ValueError("broker down")
 
     with uow_factory() as uow:
-        uow.repo.add(Event(slug=slug, name="Kept"))
+        uow.events.insert(Event(slug=slug, name="Kept"))
         uow.after_commit(broken)
         uow.after_commit(sent.append, 2)
     assert sent == [2]
@@ -291,7 +291,7 @@ def test_a_board_edit_based_on_an_old_version_is_refused_and_names_who_changed_i
 ) -> None:
     with uow_factory() as uow:
         board_id = seed_match(uow).boards[0]
-        version = uow.repo.get_or_raise(Board, board_id).version
+        version = uow.boards.get_or_raise(Board, board_id).version
     with uow_factory() as uow:
         saved = uow.boards.update_versioned(
             board_id,
@@ -311,7 +311,7 @@ def test_a_board_edit_based_on_an_old_version_is_refused_and_names_who_changed_i
     assert (current.value, current.changed_by, current.version) == ("1-0", "alice", version + 1)
     assert "alice" in raised.value.message
     with uow_factory() as uow:
-        board = uow.repo.get_or_raise(Board, board_id)
+        board = uow.boards.get_or_raise(Board, board_id)
         assert (board.result, board.updated_by) == ("1-0", "alice")
 
 
@@ -321,7 +321,7 @@ def _bulk_compare_and_set(factory: UnitOfWorkFactory) -> None:
     with factory() as uow:
         first, second = seed_match(uow).boards
     with factory() as uow:
-        stale = uow.repo.get_or_raise(Board, second).version - 1
+        stale = uow.boards.get_or_raise(Board, second).version - 1
         changes = [
             {
                 "b_id": board_id,
@@ -335,22 +335,22 @@ def _bulk_compare_and_set(factory: UnitOfWorkFactory) -> None:
             for board_id, version, pgn in ((first, 1, "1. e4 e5 0-1"), (second, stale, None))
         ]
         assert uow.boards.update_boards_versioned(changes) == 1
-        board = uow.repo.get_or_raise(Board, first)  # read again, not the copy from before the update
+        board = uow.boards.get_or_raise(Board, first)  # read again, not the copy from before the update
         assert (board.result, board.version, board.pgn, board.updated_at) == ("0-1", 2, "1. e4 e5 0-1", at)
     with factory() as uow:
-        untouched = uow.repo.get_or_raise(Board, second)
+        untouched = uow.boards.get_or_raise(Board, second)
         assert (untouched.result, untouched.version) == ("*", 1)
         assert untouched.updated_by != "worker"
     # Through the service: the stale board is named (who changed it, what it holds), the board the statement
     # did write is not, and the rollback leaves both as they were.
     with factory() as uow:
-        versions = {b: uow.repo.get_or_raise(Board, b).version for b in (first, second)}
+        versions = {b: uow.boards.get_or_raise(Board, b).version for b in (first, second)}
     changes[0]["b_version"], changes[1]["b_version"] = versions[first], versions[second] - 1
     with pytest.raises(StaleEdit) as raised, factory() as uow:
         update_boards_or_stale(uow, changes)
     assert [(c.entity_id, c.version) for c in raised.value.current] == [(second, versions[second])]
     with factory() as uow:
-        assert uow.repo.get_or_raise(Board, first).version == versions[first]
+        assert uow.boards.get_or_raise(Board, first).version == versions[first]
 
 
 def test_many_boards_are_compared_and_set_in_one_statement_on_postgresql(
@@ -418,7 +418,7 @@ def test_a_locked_row_still_lets_other_transactions_insert_rows_that_refer_to_it
     """
     with uow_factory() as uow:
         pool_id = seed_match(uow).pool
-        stage_id = uow.repo.get_or_raise(Pool, pool_id).stage_id
+        stage_id = uow.rounds.get_or_raise(Pool, pool_id).stage_id
 
     def lock_both(uow: UnitOfWork) -> None:
         uow.locks.lock(Stage, stage_id)
@@ -452,8 +452,8 @@ def test_row_locks_are_a_plain_read_on_sqlite(tmp_path: Path) -> None:
 def test_an_event_created_now_stores_a_utc_creation_time(uow_factory: UnitOfWorkFactory) -> None:
     before = datetime.now(UTC)
     with uow_factory() as uow:
-        event = uow.repo.add(Event(slug=f"t-{secrets.token_hex(4)}", name="Timed"))
+        event = uow.events.insert(Event(slug=f"t-{secrets.token_hex(4)}", name="Timed"))
         event_id = event.id or 0
     with uow_factory() as uow:
-        created = uow.repo.get_or_raise(Event, event_id).created_at
+        created = uow.events.get_or_raise(Event, event_id).created_at
     assert created.tzinfo is not None and before <= created <= datetime.now(UTC)

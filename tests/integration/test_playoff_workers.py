@@ -76,7 +76,7 @@ def force_duel_level(run: Run, standin: Standin, knockout: int, forced: set[str]
         matches = [
             m for m in uow.playoff.matches_of_duels([duel.id]).get(duel.id or 0, []) if m.leg in (1, 2)
         ]
-        boards = uow.playoff.boards_of_matches(m.id for m in matches)
+        boards = uow.boards.boards_of_matches(m.id for m in matches)
         todo = []
         for match in matches:
             winner_team = duel.first_team_id if match.leg == 1 else duel.second_team_id
@@ -117,17 +117,17 @@ def test_the_group_stage_and_the_play_off_run_to_a_champion_with_no_human_action
         with run.uow_factory() as uow:
             view = bracket_view(uow, stage_id=knockout)
             duels = {d.key: d for d in view.duels()}
-            event_id = uow.playoff.event_of_stage(knockout)[0].id or 0
+            event_id = uow.events.event_and_stage(knockout)[0].id or 0
             lots = [
-                uow.playoff.latest_lot(event_id, lot_purpose("I", which)) for which in ("category", "colour")
+                uow.lots.latest_lot(event_id, lot_purpose("I", which)) for which in ("category", "colour")
             ]
             duel_i = uow.playoff.duel_by_key(knockout, "I")
             assert duel_i is not None
             arm = uow.playoff.armageddon_of_duel(duel_i.id or 0)
             game = next(m for m in uow.playoff.matches_of_duels([duel_i.id])[duel_i.id or 0] if m.leg == 3)
-            board = uow.playoff.boards_of_matches([game.id])[game.id or 0][0]
-            closing = uow.results.audit(entity="stage", entity_id=knockout, action_prefix="stage.close")
-            knockout_status = uow.repo.get_or_raise(Stage, knockout).status
+            board = uow.boards.boards_of_matches([game.id])[game.id or 0][0]
+            closing = uow.audit.entries(entity="stage", entity_id=knockout, action_prefix="stage.close")
+            knockout_status = uow.events.get_or_raise(Stage, knockout).status
             all_boards = boards_of_stage(uow, knockout)
         with LichessClient(standin.url, run.env["OLYMPIAD_GAMESERVER_ADMIN_TOKEN"]) as client:
             clock = client.export_games([board.game_id or ""]).games[0]["clock"]

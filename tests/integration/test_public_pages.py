@@ -15,10 +15,11 @@ import redis
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from orchestrator.adapters import live_redis as bridge
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.ports import free_port
-from orchestrator.services import live, live_redis
+from orchestrator.services import live
 from orchestrator.services.read import standings
 from orchestrator.web.app import create_app
 from tests.support.ci import missing
@@ -121,9 +122,9 @@ def test_the_redis_bridge_carries_a_message_from_one_process_to_anothers_subscri
     client = _redis_or_skip(settings.redis_url)
     channel = f"olympiad:live:test:{secrets.token_hex(4)}"
     web = live.Broadcaster()
-    listener = live_redis.RedisListener(client, web, channel=channel, origin="web").start()
+    listener = bridge.RedisListener(client, web, channel=channel, origin="web").start()
     worker = live.Broadcaster()
-    worker.add_forwarder(live_redis.RedisPublisher(client, channel=channel, origin="worker"))
+    worker.add_forwarder(bridge.RedisPublisher(client, channel=channel, origin="worker"))
     try:
         assert listener.ready.wait(10)
 

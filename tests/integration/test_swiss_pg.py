@@ -23,13 +23,13 @@ def test_a_swiss_stage_with_team_changes_runs_and_ends_early_on_postgresql(
 ) -> None:
     with uow_factory() as uow:
         stage_id = running_swiss(uow, slug="swiss-pg")
-        event_id = uow.results.get_or_raise(Stage, stage_id).event_id
+        event_id = uow.events.get_or_raise(Stage, stage_id).event_id
     mirror = Mirror()
     first = pair_publish_play(uow_factory, stage_id, mirror)
     with uow_factory() as uow:
         import_rosters(uow, event_id=event_id, csv_text=late_team_csv(), actor=ACTOR)
     with uow_factory() as uow:
-        late_id = next(t.id or 0 for t in uow.setup.teams_of(event_id) if t.name == "Latecomers")
+        late_id = next(t.id or 0 for t in uow.teams.teams_of_event(event_id) if t.name == "Latecomers")
         gone = entries.withdraw_team(
             uow, stage_id=stage_id, team_id=first.pairings[0].second_id, reason="illness", actor=ACTOR
         )
@@ -52,9 +52,9 @@ def test_a_swiss_stage_with_team_changes_runs_and_ends_early_on_postgresql(
             uow, stage_id=stage_id, reason="venue closed", actor=ACTOR, now=utcnow() + timedelta(hours=1)
         ).raise_refusal()
     with uow_factory() as uow:
-        statuses = [r.status for r in uow.results.rounds_of_stage(stage_id)]
+        statuses = [r.status for r in uow.rounds.rounds_of_stage(stage_id)]
         places = next(iter(final_places(uow, stage_id=stage_id).values()))
-        names = {t.id: t.name for t in uow.setup.teams_of(event_id)}
+        names = {t.id: t.name for t in uow.teams.teams_of_event(event_id)}
     assert statuses == [RoundStatus.FINISHED.value] * 3 + [RoundStatus.CANCELLED.value] * 2
     expected = [r.team for r in swiss_standings(mirror.state, parse_chain(["olympiad-2026"])).rows]
     assert [names[t] for t in places] == [name for name in expected if name != gone.team]

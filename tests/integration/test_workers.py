@@ -40,9 +40,9 @@ def test_a_pool_stage_runs_from_published_pools_to_closed_standings_with_no_huma
         expected = {b.game_id: expected_result(standin, b.game_id) for b in boards if b.game_id}
         with run.uow_factory() as uow:
             standings = uow.session.exec(select(Standing).where(Standing.stage_id == stage_id)).all()
-            rounds = uow.gameserver.rounds_of_stage(stage_id)
+            rounds = uow.rounds.rounds_of_stage(stage_id)
             round_statuses = {r.status for r in rounds}
-            bulks = [uow.gameserver.bulk_of_round(r.id or 0) for r in rounds]
+            bulks = [uow.rounds.bulk_of_round(r.id or 0) for r in rounds]
             bulk_states = [(b.status, b.error) if b is not None else None for b in bulks]
 
     assert len(boards) == 3 * 2 * 6  # 3 rounds, 2 matches a round, 6 boards a match

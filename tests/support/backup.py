@@ -111,7 +111,9 @@ def _link_a_player(factory: UnitOfWorkFactory, setup: PlayoffSetup) -> None:
             .scalars()
             .first()
         )
-        uow.repo.add(PlayerLink(player_id=player_id or 0, token_encrypted=TOKEN_CIPHERTEXT, status="linked"))
+        uow.teams.insert(
+            PlayerLink(player_id=player_id or 0, token_encrypted=TOKEN_CIPHERTEXT, status="linked")
+        )
 
 
 def sealed_duel_id(factory: UnitOfWorkFactory, setup: PlayoffSetup) -> int:

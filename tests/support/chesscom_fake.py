@@ -90,15 +90,15 @@ class Played:
 def match_with_chesscom_accounts(uow: UnitOfWork) -> Played:
     """The small event's first match, its players on boards 1 and 2 renamed to the fixtures' accounts."""
     stage_id = running_stage(uow)
-    first_round = uow.results.rounds_of_stage(stage_id)[0]
-    match = uow.results.matches_of_round(first_round.id or 0)[0]
+    first_round = uow.rounds.rounds_of_stage(stage_id)[0]
+    match = uow.rounds.matches_of_round(first_round.id or 0)[0]
     boards = {b.board_no: b for b in uow.boards.for_match(match.id or 0)}
     for board_no, (white, black) in CHESSCOM_ACCOUNTS.items():
         for player_id, account in (
             (boards[board_no].white_player_id, white),
             (boards[board_no].black_player_id, black),
         ):
-            player = uow.results.get_or_raise(Player, player_id or 0)
+            player = uow.teams.get_or_raise(Player, player_id or 0)
             player.account = account
             uow.session.add(player)
     return Played(match.id or 0, {n: b.id or 0 for n, b in boards.items()})

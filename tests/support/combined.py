@@ -53,9 +53,9 @@ def enter_scores(factory: UnitOfWorkFactory, round_id: int, wins: Mapping[str, S
     """Enter a published round's boards so that the team named in ``wins`` scores, board by board, the
     half-points given (2 a win, 1 a draw, 0 a loss) against its opponent, whichever colours it has."""
     with factory() as uow:
-        matches = list(uow.results.matches_of_round(round_id))
-        teams = uow.results.teams_by_id(t for m in matches for t in (m.first_team_id, m.second_team_id))
-        boards = uow.results.boards_of_matches(m.id for m in matches)
+        matches = list(uow.rounds.matches_of_round(round_id))
+        teams = uow.teams.teams_by_id(t for m in matches for t in (m.first_team_id, m.second_team_id))
+        boards = uow.boards.boards_by_match(m.id for m in matches)
         todo: list[tuple[int, int, GameResult]] = []
         for match in matches:
             first, second = teams[match.first_team_id].name, teams[match.second_team_id].name

@@ -103,7 +103,7 @@ def store_final_standings(
             list(orders[pool.letter]) if orders and pool.letter in orders else [t.name for t in pool.teams]
         )
         for rank, name in enumerate(names, start=1):
-            uow.repo.add(
+            uow.rounds.insert(
                 Standing(
                     stage_id=stage_id, pool_id=pool.id, team_id=by_name[name], rank=rank, provisional=False
                 )
@@ -113,7 +113,7 @@ def store_final_standings(
 def stored_board(factory: UnitOfWorkFactory, board_id: int) -> Board:
     """A board as it is stored now, detached from the unit of work that read it."""
     with factory() as uow:
-        row = uow.results.get_or_raise(Board, board_id)
+        row = uow.boards.get_or_raise(Board, board_id)
         uow.session.expunge(row)
         return row
 
@@ -129,7 +129,7 @@ def add_match(
 ) -> tuple[Match, list[Board]]:
     """Match 1 of a round and its boards, board n with the n-th player of each lineup; the first team has
     White on odd boards. ``game_ids``: each board's game, if any."""
-    match = uow.repo.add(
+    match = uow.rounds.insert(
         Match(
             round_id=round_id,
             pool_id=pool_id,
@@ -143,7 +143,7 @@ def add_match(
     for n, (first, second) in enumerate(zip(*lineups, strict=True)):
         white, black = (first, second) if n % 2 == 0 else (second, first)
         boards.append(
-            uow.repo.add(
+            uow.boards.insert(
                 Board(
                     match_id=match.id or 0,
                     board_no=n + 1,

@@ -79,7 +79,7 @@ def link_accounts(
     """Link each player's game-server account, with a token the fake server knows."""
     with uow_factory() as uow:
         for player_id in player_ids:
-            player = uow.repo.get_or_raise(Player, player_id)
+            player = uow.teams.get_or_raise(Player, player_id)
             token = f"lio_{player.account}"
             server.tokens[token] = player.account
             store_link(

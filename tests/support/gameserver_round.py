@@ -46,20 +46,20 @@ def make_round(
 ) -> RoundRows:
     """One running pool stage with one round, one match of ``boards`` boards and linked-less players."""
     with uow_factory() as uow:
-        event = uow.repo.add(Event(slug=slug, name="Event"))
-        stage = uow.repo.add(
+        event = uow.events.insert(Event(slug=slug, name="Event"))
+        stage = uow.events.insert(
             Stage(event_id=event.id or 0, key="base", name="Base", kind="pools", status=StageStatus.RUNNING)
         )
-        pool = uow.repo.add(Pool(stage_id=stage.id or 0, letter="A", status="published"))
+        pool = uow.rounds.insert(Pool(stage_id=stage.id or 0, letter="A", status="published"))
         teams = [
-            uow.repo.add(Team(event_id=event.id or 0, name=name, federation=name[:3].upper(), seed=seed))
+            uow.teams.insert(Team(event_id=event.id or 0, name=name, federation=name[:3].upper(), seed=seed))
             for seed, name in enumerate(("Norway", "Sweden"), start=1)
         ]
         players: list[Player] = []
         for team in teams:
             for board_no in range(1, boards + 1):
                 players.append(
-                    uow.repo.add(
+                    uow.teams.insert(
                         Player(
                             event_id=event.id or 0,
                             team_id=team.id or 0,
@@ -73,7 +73,7 @@ def make_round(
                         )
                     )
                 )
-        rnd = uow.repo.add(
+        rnd = uow.rounds.insert(
             Round(stage_id=stage.id or 0, number=1, scheduled_at=utcnow() + starts_in, status="scheduled")
         )
         match, board_rows = add_match(

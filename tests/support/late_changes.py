@@ -32,12 +32,12 @@ def board_code(board_no: int, winner_is_first: bool, outcome: str) -> str:
 
 
 def names_of(uow: UnitOfWork, ids: Sequence[int]) -> dict[int, str]:
-    return {tid: team.name for tid, team in uow.results.teams_by_id(ids).items()}
+    return {tid: team.name for tid, team in uow.teams.teams_by_id(ids).items()}
 
 
 def play_stage(uow: UnitOfWork, stage_id: int, order: Sequence[str]) -> None:
     """Every match of the stage: the team earlier in ``order`` wins 3½–2½."""
-    for match in uow.results.matches_of_stage(stage_id):
+    for match in uow.rounds.matches_of_stage(stage_id):
         names = names_of(uow, [match.first_team_id, match.second_team_id])
         first, second = names[match.first_team_id], names[match.second_team_id]
         winner_is_first = order.index(first) < order.index(second)
@@ -49,7 +49,7 @@ def play_stage(uow: UnitOfWork, stage_id: int, order: Sequence[str]) -> None:
 
 
 def the_match(uow: UnitOfWork, stage_id: int, a: str, b: str) -> int:
-    for match in uow.results.matches_of_stage(stage_id):
+    for match in uow.rounds.matches_of_stage(stage_id):
         if set(names_of(uow, [match.first_team_id, match.second_team_id]).values()) == {a, b}:
             return match.id or 0
     raise AssertionError(f"no match {a} – {b}")
@@ -59,7 +59,7 @@ def correct_winner(
     uow: UnitOfWork, match_id: int, winner: str, *, reason: str = "wrong result keyed"
 ) -> None:
     """Save corrections on a closed stage: ``winner`` now wins the match 3½–2½."""
-    match = uow.results.get_or_raise(Match, match_id)
+    match = uow.rounds.get_or_raise(Match, match_id)
     winner_is_first = names_of(uow, [match.first_team_id])[match.first_team_id] == winner
     entries = [
         results.ResultEntry(

@@ -28,7 +28,7 @@ class NotifyEvent:
 
 def _captain(uow: UnitOfWork, name: str, team_id: int, email: str | None, off: list[str]) -> None:
     user_id = create_user(uow, username=name, password=PASSWORD, role=Role.CAPTAIN, team_id=team_id)
-    user = uow.repo.get_or_raise(User, user_id)
+    user = uow.accounts.get_or_raise(User, user_id)
     user.email, user.notify_off = email, off
     uow.session.add(user)
 
@@ -36,8 +36,8 @@ def _captain(uow: UnitOfWork, name: str, team_id: int, email: str | None, off: l
 def notify_event(factory: UnitOfWorkFactory) -> NotifyEvent:
     with factory() as uow:
         stage_id = running_stage(uow)
-        stage = uow.repo.get_or_raise(Stage, stage_id)
-        teams = {t.name: t.id or 0 for t in uow.public.teams_of_event(stage.event_id)}
+        stage = uow.events.get_or_raise(Stage, stage_id)
+        teams = {t.name: t.id or 0 for t in uow.teams.teams_of_event(stage.event_id)}
         _captain(uow, "cap-nor", teams["Norway"], "nor@example.org", [])
         _captain(uow, "cap-swe", teams["Sweden"], "swe@example.org", ["lineup_open"])
         _captain(uow, "cap-den", teams["Denmark"], None, [])

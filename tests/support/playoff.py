@@ -41,18 +41,18 @@ def playoff_event(
     """The 2020 event (or ``definition``, a variant of its file) stored, its Top division closed with seeds
     1-12 on the qualifying places."""
     event_id = make_event(uow, definition, slug=slug)
-    event = uow.repo.get_or_raise(Event, event_id)
+    event = uow.events.get_or_raise(Event, event_id)
     event.status = EventStatus.RUNNING.value
     uow.session.add(event)
     top = stage_id_of(uow, event_id, "top")
-    teams = {t.seed: t for t in uow.playoff.teams_of_event(event_id)}
+    teams = {t.seed: t for t in uow.teams.teams_of_event(event_id)}
     place_team: dict[str, str] = {}
     for letter, seeds in TOP_PLACES.items():
-        pool = uow.repo.add(Pool(stage_id=top, letter=letter, status=PoolStatus.PUBLISHED.value))
+        pool = uow.rounds.insert(Pool(stage_id=top, letter=letter, status=PoolStatus.PUBLISHED.value))
         for rank, seed in enumerate(seeds, start=1):
             team = teams[seed]
             place_team[f"{letter}{rank}"] = team.name
-            uow.repo.add(
+            uow.rounds.insert(
                 Standing(
                     stage_id=top, pool_id=pool.id, team_id=team.id or 0, rank=rank, provisional=not close_top
                 )
@@ -89,7 +89,7 @@ def boards_of_stage(uow: UnitOfWork, stage_id: int) -> list[Board]:
     return [
         b
         for ms in uow.playoff.matches_of_duels(d.id for d in uow.playoff.duels_of_stage(stage_id)).values()
-        for bs in uow.playoff.boards_of_matches(m.id for m in ms).values()
+        for bs in uow.boards.boards_of_matches(m.id for m in ms).values()
         for b in bs
     ]
 
@@ -107,10 +107,10 @@ def play(uow: UnitOfWork, match: Match, boards: str, *, actor: str = "arbiter") 
 
     Goes through the results service (versioned entry), then moves the bracket on.
     """
-    duel_row = uow.repo.get_or_raise(Duel, match.duel_id or 0)
+    duel_row = uow.playoff.get_or_raise(Duel, match.duel_id or 0)
     lineups.apply_lineups(uow, round_id=match.round_id, actor=actor)  # what the deadline does
     duel_first_is_match_first = match.first_team_id == duel_row.first_team_id
-    for board in uow.playoff.boards_of_matches([match.id])[match.id or 0]:
+    for board in uow.boards.boards_of_matches([match.id])[match.id or 0]:
         outcome = boards[board.board_no - 1]
         first_white = (board.board_no % 2 == 1) == duel_first_is_match_first
         if outcome == "D":

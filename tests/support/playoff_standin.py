@@ -41,7 +41,7 @@ class World:
 
     def link_everyone(self, event_id: int) -> None:
         with self.uow_factory() as uow:
-            for player in uow.setup.players_of_event(event_id):
+            for player in uow.teams.players_of_event(event_id):
                 body = {"username": player.account, "rating": player.rating, "scopes": ["challenge:write"]}
                 token = self.standin.post("/_standin/users", json=body).raise_for_status().json()["token"]
                 store_link(

@@ -71,12 +71,12 @@ def make_world(
         event_id = make_event(uow, SMALL_PLAYOFF, slug=slug)
         group = running_stage(uow, event_id=event_id, stage_key="group")
         store_final_standings(uow, stage_id=group)
-        stage = uow.repo.get_or_raise(Stage, group)
+        stage = uow.events.get_or_raise(Stage, group)
         stage.status, stage.closed_at = StageStatus.CLOSED.value, utcnow()
-        uow.repo.add(stage)
-        row = uow.repo.get_or_raise(Event, event_id)
+        uow.events.insert(stage)
+        row = uow.events.get_or_raise(Event, event_id)
         row.status = EventStatus.RUNNING.value
-        uow.repo.add(row)
+        uow.events.insert(row)
         knockout = stage_id_of(uow, event_id, "playoff")
     try:
         yield World(settings, uow_factory, engine, knockout)

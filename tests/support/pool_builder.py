@@ -59,9 +59,9 @@ def build_pool(
     slug: str = "cup",
     later_stage: bool = False,
 ) -> BuiltPool:
-    event = uow.repo.add(Event(slug=slug, name="Cup", status="running"))
+    event = uow.events.insert(Event(slug=slug, name="Cup", status="running"))
     event_id = event.id or 0
-    stage = uow.repo.add(
+    stage = uow.events.insert(
         Stage(
             event_id=event_id,
             key="group",
@@ -72,14 +72,14 @@ def build_pool(
             tiebreaks=list(chain),
         )
     )
-    pool = uow.repo.add(Pool(stage_id=stage.id or 0, letter="A", status=PoolStatus.PUBLISHED.value))
+    pool = uow.rounds.insert(Pool(stage_id=stage.id or 0, letter="A", status=PoolStatus.PUBLISHED.value))
     built = BuiltPool(event_id, slug, stage.id or 0, pool.id or 0, {}, {})
     for number, name in enumerate(TEAM_NAMES[:teams], start=1):
-        team = uow.repo.add(Team(event_id=event_id, name=name, federation=name[:3].upper(), seed=number))
+        team = uow.teams.insert(Team(event_id=event_id, name=name, federation=name[:3].upper(), seed=number))
         built.teams[name] = team.id or 0
-        uow.repo.add(PoolEntry(pool_id=pool.id or 0, team_id=team.id or 0, pairing_number=number))
+        uow.rounds.insert(PoolEntry(pool_id=pool.id or 0, team_id=team.id or 0, pairing_number=number))
         for board in range(1, boards + 1):
-            player = uow.repo.add(
+            player = uow.teams.insert(
                 Player(
                     event_id=event_id,
                     team_id=team.id or 0,
@@ -95,10 +95,10 @@ def build_pool(
             built.players[(name, board)] = player.id or 0
     names = TEAM_NAMES[:teams]
     for rr_round in berger_table(teams):
-        rnd = uow.repo.add(Round(stage_id=stage.id or 0, number=rr_round.number, status="playing"))
+        rnd = uow.rounds.insert(Round(stage_id=stage.id or 0, number=rr_round.number, status="playing"))
         for pairing in rr_round.pairings:
             first, second = names[pairing.first - 1], names[pairing.second - 1]
-            match = uow.repo.add(
+            match = uow.rounds.insert(
                 Match(
                     round_id=rnd.id or 0,
                     pool_id=pool.id,
@@ -113,7 +113,7 @@ def build_pool(
             built.boards[match_id] = []
             for board_no in range(1, boards + 1):
                 white, black = (first, second) if board_no % 2 == 1 else (second, first)
-                board = uow.repo.add(
+                board = uow.boards.insert(
                     Board(
                         match_id=match_id,
                         board_no=board_no,
@@ -123,7 +123,7 @@ def build_pool(
                 )
                 built.boards[match_id].append(board.id or 0)
     if later_stage:
-        later = uow.repo.add(
+        later = uow.events.insert(
             Stage(event_id=event_id, key="final", name="Final stage", kind="pools", position=2)
         )
         built.later_stage_id = later.id

@@ -46,16 +46,16 @@ def seed_small_pool(
         event_id = make_event(uow, slug=slug)
         stage_id = running_stage(uow, event_id=event_id, pairing_seed=pairing_seed)
     with uow_factory() as uow:
-        event = uow.repo.get_or_raise(Event, event_id)
-        pool = uow.public.pools_of_stages([stage_id])[0]
-        teams = {t.name: t.id or 0 for t in uow.public.teams_of_event(event_id)}
+        event = uow.events.get_or_raise(Event, event_id)
+        pool = uow.read.pools_of_stages([stage_id])[0]
+        teams = {t.name: t.id or 0 for t in uow.teams.teams_of_event(event_id)}
         names = {v: k for k, v in teams.items()}
-        rounds = {r.id: r.number for r in uow.public.rounds_of_stages([stage_id])}
+        rounds = {r.id: r.number for r in uow.read.rounds_of_stages([stage_id])}
         matches = {
             (rounds[m.round_id], names[m.first_team_id], names[m.second_team_id]): m.id or 0
-            for m in uow.public.matches_of_pools([pool.id or 0])
+            for m in uow.read.matches_of_pools([pool.id or 0])
         }
-        stage_key = uow.public.stages_of_events([event_id])[0].key
+        stage_key = uow.read.stages_of_events([event_id])[0].key
         return SeededPool(event.slug, stage_key, stage_id, pool.id or 0, pool.letter, teams, matches)
 
 
@@ -64,7 +64,7 @@ def play(
 ) -> None:
     """Enter each board's result (White's side, board order) through the results service."""
     with uow_factory() as uow:
-        boards = [(b.id or 0, b.version) for b in uow.public.boards_of_matches([match_id])]
+        boards = [(b.id or 0, b.version) for b in uow.read.boards_of_matches([match_id])]
     for (board_id, version), code in zip(boards, codes, strict=True):
         with uow_factory() as uow:
             results.record_result(uow, board_id=board_id, result=code, expected_version=version, actor=actor)

@@ -48,7 +48,7 @@ def play_all(uowf: UnitOfWorkFactory, built: BuiltPool, *, winner: str | None = 
 
 def stored(uowf: UnitOfWorkFactory, pool_id: int) -> list[Standing]:
     with uowf() as uow:
-        rows = list(uow.results.standings_of_pool(pool_id))
+        rows = list(uow.rounds.standings_of_pool(pool_id))
         for row in rows:
             uow.session.expunge(row)
         return rows
@@ -58,4 +58,4 @@ def audit(
     uowf: UnitOfWorkFactory, **filters: object
 ) -> list[tuple[str, dict | None, dict | None, str | None]]:
     with uowf() as uow:
-        return [(a.action, a.old, a.new, a.reason) for a in uow.results.audit(**filters)]  # type: ignore[arg-type]
+        return [(a.action, a.old, a.new, a.reason) for a in uow.audit.entries(**filters)]  # type: ignore[arg-type]

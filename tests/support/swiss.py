@@ -94,8 +94,8 @@ def play_round(
     """Enter every board's result of a published round as the arbiter does (``board_result``), except the
     (table, board) pairs in ``leave``; returns the boards left without a result."""
     with factory() as uow:
-        matches = list(uow.results.matches_of_round(round_id))
-        boards = uow.results.boards_of_matches(m.id for m in matches)
+        matches = list(uow.rounds.matches_of_round(round_id))
+        boards = uow.boards.boards_by_match(m.id for m in matches)
         todo = [
             (match.match_no, board.board_no, board.id or 0, board.version)
             for match in matches
@@ -105,7 +105,7 @@ def play_round(
     for table, board_no, board_id, version in todo:
         with factory() as uow:
             if (table, board_no) in leave:
-                left.append(uow.results.get_or_raise(Board, board_id))
+                left.append(uow.boards.get_or_raise(Board, board_id))
                 continue
             results.record_result(
                 uow,
@@ -118,12 +118,12 @@ def play_round(
 
 
 def _round_no(uow: UnitOfWork, round_id: int) -> int:
-    match = uow.results.matches_of_round(round_id)[0]
-    return uow.results.round_of_match(match).number
+    match = uow.rounds.matches_of_round(round_id)[0]
+    return uow.rounds.round_of_match(match).number
 
 
 def matches_of(uow: UnitOfWork, round_id: int) -> list[Match]:
-    return list(uow.results.matches_of_round(round_id))
+    return list(uow.rounds.matches_of_round(round_id))
 
 
 def pair_and_publish(factory: UnitOfWorkFactory, stage_id: int) -> RoundView:

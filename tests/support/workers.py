@@ -224,10 +224,10 @@ def event_run(
             stage_id = running_stage(uow, event_id=event_id, stage_key=stage_key)
         with uow_factory() as uow:
             start = utcnow() + timedelta(seconds=first_round_in_s)
-            for rnd in uow.gameserver.rounds_of_stage(stage_id):
+            for rnd in uow.rounds.rounds_of_stage(stage_id):
                 rnd.scheduled_at = start + timedelta(seconds=round_gap_s * (rnd.number - 1))
                 uow.session.add(rnd)
-            for player in uow.setup.players_of_event(event_id):
+            for player in uow.teams.players_of_event(event_id):
                 token = standin.user(player.account, player.rating, ["challenge:write"])
                 store_link(
                     uow,
@@ -269,7 +269,7 @@ def event_run(
 
 def stage_closed(run: Run, stage_id: int) -> bool:
     with run.uow_factory() as uow:
-        return uow.gameserver.get_or_raise(Stage, stage_id).status == "closed"
+        return uow.events.get_or_raise(Stage, stage_id).status == "closed"
 
 
 @dataclass(frozen=True)

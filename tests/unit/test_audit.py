@@ -8,8 +8,8 @@ from orchestrator.adapters.uow import UnitOfWorkFactory
 
 def test_an_entry_about_a_row_names_its_table_and_id(uow_factory: UnitOfWorkFactory) -> None:
     with uow_factory() as uow:
-        event = uow.repo.add(Event(slug="ev", name="Event"))
-        team = uow.repo.add(Team(event_id=event.id or 0, name="Norway", federation="NOR", seed=1))
+        event = uow.events.insert(Event(slug="ev", name="Event"))
+        team = uow.teams.insert(Team(event_id=event.id or 0, name="Norway", federation="NOR", seed=1))
         uow.audit.change(team, "team.withdraw", actor="arbiter", event_id=event.id, reason="no show")
         uow.audit.change(event, "event.rename", actor="owner", old={"name": "E"}, new={"name": "Event"})
         ids = (event.id or 0, team.id or 0)

@@ -22,8 +22,8 @@ __all__ = ["settings"]  # the fixture of tests/support/accounts.py (uow_factory 
 
 def make_team(uow_factory: UnitOfWorkFactory) -> int:
     with uow_factory() as uow:
-        event = uow.repo.add(Event(slug="ev", name="Event"))
-        team = uow.repo.add(Team(event_id=event.id or 0, name="Norway", federation="NOR", seed=1))
+        event = uow.events.insert(Event(slug="ev", name="Event"))
+        team = uow.teams.insert(Team(event_id=event.id or 0, name="Norway", federation="NOR", seed=1))
         return team.id or 0
 
 
@@ -78,7 +78,7 @@ def test_creating_a_user_is_audited_without_the_password_or_its_hash(uow_factory
     user_id = make_owner(uow_factory)
     with uow_factory() as uow:
         (entry,) = uow.audit.for_entity("user", user_id)
-        stored_hash = uow.repo.get_or_raise(User, user_id).password_hash or ""
+        stored_hash = uow.accounts.get_or_raise(User, user_id).password_hash or ""
     assert entry.action == "user.create"
     assert PASSWORD not in str(entry.new) and stored_hash not in str(entry.new)
 
@@ -191,7 +191,7 @@ def test_an_invited_captain_sets_a_password_once_and_can_then_log_in(
 ) -> None:
     team_id, user_id, token = invite_cap(uow_factory, settings)
     with uow_factory() as uow:
-        stored = uow.repo.get_or_raise(User, user_id)
+        stored = uow.accounts.get_or_raise(User, user_id)
         assert stored.password_hash is None and stored.invitation_token_hash == users.hash_token(token)
         assert token not in str([e.new for e in uow.audit.for_entity("user", user_id)])
     with uow_factory() as uow:
@@ -234,7 +234,7 @@ def test_login_attempts_older_than_a_day_are_deleted_by_the_next_login(
     login(uow_factory, settings, "wrong password", now=now - timedelta(hours=2))
     assert login(uow_factory, settings, PASSWORD, now=now).user is not None
     with uow_factory() as uow:
-        left = uow.login_attempts.delete_older_than(now + timedelta(seconds=1))  # counts what was left
+        left = uow.accounts.delete_login_attempts_before(now + timedelta(seconds=1))  # counts what was left
     assert left == 2  # the failure of two hours ago and today's success; the two-day-old one was gone
 
 
@@ -243,7 +243,7 @@ def test_a_captain_invited_by_staff_gets_the_name_the_event_file_gives(
 ) -> None:
     with uow_factory() as uow:
         event_id = make_event(uow)
-        teams = {t.name: t.id or 0 for t in uow.setup.teams_of(event_id)}
+        teams = {t.name: t.id or 0 for t in uow.teams.teams_of_event(event_id)}
         norway, _token = create_captain_invitation(
             uow, team_id=teams["Norway"], actor="staff", actor_role="arbiter"
         )
@@ -251,5 +251,5 @@ def test_a_captain_invited_by_staff_gets_the_name_the_event_file_gives(
             uow, team_id=teams["Sweden"], actor="staff", actor_role="arbiter"
         )
     with uow_factory() as uow:
-        names = [uow.users.get_or_raise(User, i).display_name for i in (norway, sweden)]
+        names = [uow.accounts.get_or_raise(User, i).display_name for i in (norway, sweden)]
     assert names == ["Kari Nordmann", "Captain of Sweden"]  # small.yaml names Norway's captain only

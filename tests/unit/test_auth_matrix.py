@@ -32,11 +32,11 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FastAPI]:
     application = create_app(Settings(data_dir=data_dir, environment="test", login_max_failures=1000))
     with TestClient(application):  # runs the lifespan: migrates the SQLite file
         with application.state.uow_factory() as uow:
-            event = uow.repo.add(Event(slug="ev", name="Event"))
-            uow.repo.add(Team(event_id=event.id or 0, name="Norway", federation="NOR", seed=1))
+            event = uow.events.insert(Event(slug="ev", name="Event"))
+            uow.teams.insert(Team(event_id=event.id or 0, name="Norway", federation="NOR", seed=1))
             # The captain persona's team is not team 1: the sample invitation path (team 1) then invites a
             # captain without a password, which every staff role may (resetting a password is not).
-            team = uow.repo.add(Team(event_id=event.id or 0, name="Sweden", federation="SWE", seed=2))
+            team = uow.teams.insert(Team(event_id=event.id or 0, name="Sweden", federation="SWE", seed=2))
             for role in PERSONAS:
                 if role is not None:
                     create_user(

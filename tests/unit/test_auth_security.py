@@ -79,7 +79,7 @@ def test_sessions_survive_a_restart_with_the_kept_key(app: FastAPI, settings: Se
 
 def test_a_session_forged_with_the_old_built_in_key_is_refused(app: FastAPI) -> None:
     with app.state.uow_factory() as uow:
-        owner = uow.users.get_by_username("anna")
+        owner = uow.accounts.get_by_username("anna")
         assert owner is not None
         uid, generation = owner.id, owner.session_generation
     # Starlette's SessionMiddleware signs base64(JSON) with itsdangerous' TimestampSigner.
@@ -147,7 +147,7 @@ def test_a_saved_cookie_stops_working_after_a_password_change(app: FastAPI) -> N
     json_login(client)
     saved = client.cookies[SESSION_COOKIE]
     with app.state.uow_factory() as uow:
-        owner = uow.users.get_by_username("anna")
+        owner = uow.accounts.get_by_username("anna")
         assert owner is not None and owner.id is not None
         users.set_password(uow, user_id=owner.id, password="another long secret", actor="anna")
     assert TestClient(app, cookies={SESSION_COOKIE: saved}).get("/api/v1/auth/me").status_code == 401
@@ -159,7 +159,7 @@ def test_a_saved_cookie_stops_working_after_a_password_change(app: FastAPI) -> N
 def captain_with_password(uow_factory: UnitOfWorkFactory) -> tuple[int, int]:
     with uow_factory() as uow:
         event_id = make_event(uow)
-        team_id = next(t.id or 0 for t in uow.setup.teams_of(event_id) if t.name == "Norway")
+        team_id = next(t.id or 0 for t in uow.teams.teams_of_event(event_id) if t.name == "Norway")
         user_id, token = create_captain_invitation(uow, team_id=team_id, actor="arb", actor_role=Role.ARBITER)
     with uow_factory() as uow:
         users.accept_invitation(uow, token=token, password=PASSWORD)
@@ -179,7 +179,7 @@ def test_an_arbiter_may_send_a_new_link_to_a_captain_who_never_set_a_password(
 ) -> None:
     with uow_factory() as uow:
         event_id = make_event(uow)
-        team_id = next(t.id or 0 for t in uow.setup.teams_of(event_id) if t.name == "Norway")
+        team_id = next(t.id or 0 for t in uow.teams.teams_of_event(event_id) if t.name == "Norway")
         first, _ = create_captain_invitation(uow, team_id=team_id, actor="arb", actor_role=Role.ARBITER)
     with uow_factory() as uow:
         again, _ = create_captain_invitation(uow, team_id=team_id, actor="arb", actor_role=Role.ARBITER)
@@ -194,7 +194,7 @@ def test_an_owner_reset_is_audited_and_shown_to_the_captain_with_who_and_when(
         create_captain_invitation(uow, team_id=team_id, actor="anna", actor_role=Role.OWNER)
     with uow_factory() as uow:
         actions = [(e.action, e.actor) for e in uow.audit.for_entity("user", user_id)]
-        captain = users.AuthUser.of(uow.users.get_or_raise(User, user_id))
+        captain = users.AuthUser.of(uow.accounts.get_or_raise(User, user_id))
         home = captain_home(uow, user=captain)
     assert ("user.password_reset_link", "anna") in actions
     assert home.password_reset is not None and home.password_reset.by == "anna"
@@ -205,7 +205,7 @@ def test_the_captain_s_page_says_who_reset_the_password_and_when(app: FastAPI) -
     team_id, user_id = captain_with_password(app.state.uow_factory)
     with app.state.uow_factory() as uow:
         create_captain_invitation(uow, team_id=team_id, actor="anna", actor_role=Role.ADMIN)
-        username = uow.users.get_or_raise(User, user_id).username
+        username = uow.accounts.get_or_raise(User, user_id).username
     client = TestClient(app)
     json_login(client, username=username)
     page = client.get("/captain")

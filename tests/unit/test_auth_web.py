@@ -154,8 +154,8 @@ def test_an_invitation_link_lets_the_captain_choose_a_password_and_logs_them_in(
     app: FastAPI, client: TestClient
 ) -> None:
     with app.state.uow_factory() as uow:
-        event = uow.repo.add(Event(slug="ev", name="Event"))
-        team = uow.repo.add(Team(event_id=event.id or 0, name="Norway", federation="NOR", seed=1))
+        event = uow.events.insert(Event(slug="ev", name="Event"))
+        team = uow.teams.insert(Team(event_id=event.id or 0, name="Norway", federation="NOR", seed=1))
         _, token = invite_captain(uow, username="cap", team_id=team.id or 0, actor="anna")
     page = client.get(f"/invitation/{token}")
     assert page.status_code == 200 and "cap" in page.text

@@ -159,7 +159,7 @@ def test_an_existing_staff_account_is_kept_and_a_second_import_is_refused(
 ) -> None:
     _folder, _setup, archive = source
     with target() as uow:
-        uow.repo.add(User(username="owner", role="owner", password_hash="kept"))
+        uow.accounts.insert(User(username="owner", role="owner", password_hash="kept"))
     with target() as uow:
         report = import_event(uow, path=archive, actor="test")
     assert report.kept_users == ("owner",)

@@ -172,7 +172,7 @@ def test_the_archives_fill_a_board_with_the_one_game_in_the_window(
     )
     with uowf() as uow:
         for board in uow.boards.for_match(played.match_id):
-            white = uow.results.get_or_raise(Player, board.white_player_id or 0)
+            white = uow.teams.get_or_raise(Player, board.white_player_id or 0)
             fake.routes.setdefault(f"/pub/player/{white.account}/games/archives", {"archives": []})
     with uowf() as uow:
         summary = import_chesscom_results(
@@ -210,8 +210,8 @@ def test_an_archive_import_needs_an_ordered_window_and_a_known_time_class(
 
 def test_a_closed_stage_is_not_changed_by_an_import(uowf: UnitOfWorkFactory, played: Played) -> None:
     with uowf() as uow:
-        match = uow.results.get_or_raise(Match, played.match_id)
-        stage = uow.results.stage_of_match(match)
+        match = uow.rounds.get_or_raise(Match, played.match_id)
+        stage = uow.rounds.stage_of_match(match)
         stage.status = StageStatus.CLOSED.value
         uow.session.add(stage)
     fake = served_match_1201()
@@ -220,7 +220,7 @@ def test_a_closed_stage_is_not_changed_by_an_import(uowf: UnitOfWorkFactory, pla
     assert fake.paths == []
     assert "match.chesscom_import" not in audit_actions(uowf, "match", played.match_id)
     with uowf() as uow:
-        assert uow.results.get_or_raise(Stage, stage.id or 0).status == "closed"
+        assert uow.events.get_or_raise(Stage, stage.id or 0).status == "closed"
 
 
 @pytest.mark.parametrize(

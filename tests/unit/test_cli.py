@@ -123,9 +123,9 @@ def test_create_user_makes_a_staff_account_and_refuses_bad_input(tmp_path: Path,
         assert bad.exit_code == 2
         assert "Unknown role" in bad.output and "at least 10 characters" in bad.output
         with UnitOfWork(settings=get_settings()) as uow:
-            user = uow.users.get_by_username("alice")
+            user = uow.accounts.get_by_username("alice")
             assert user is not None and user.role == "admin"
-            assert uow.users.get_by_username("bob") is None
+            assert uow.accounts.get_by_username("bob") is None
     finally:
         dispose_engines()
         get_settings.cache_clear()
@@ -152,7 +152,7 @@ def test_chesscom_import_fills_a_match_from_a_team_match_and_refuses_unclear_inp
         assert done.exit_code == 0, done.output
         assert "1 recorded" in done.output and "flagged" in done.output
         with UnitOfWork(settings=get_settings()) as uow:
-            board = uow.results.get_or_raise(Board, played.boards[1])
+            board = uow.boards.get_or_raise(Board, played.boards[1])
             assert (board.result, board.result_source, board.updated_by) == ("1-0", "import", "cli")
         both = run("chesscom-import", str(played.match_id), "--team-match", "1201", "--since", "2020-08-16")
         assert both.exit_code == 2 and "either --team-match" in both.output

@@ -105,10 +105,10 @@ def _independent(uow: UnitOfWork, stage_ids: dict[str, int]) -> tuple[CombinedRo
     teams = {team.name: team for team in event.teams}
     sections: dict[str, tuple[SectionPlace, ...]] = {}
     for key, stage_id in stage_ids.items():
-        number = {r.id: r.number for r in uow.results.rounds_of_stage(stage_id)}
-        matches = list(uow.results.matches_of_stage(stage_id))
-        boards = uow.results.boards_of_matches(m.id for m in matches)
-        names = uow.results.teams_by_id(t for m in matches for t in (m.first_team_id, m.second_team_id))
+        number = {r.id: r.number for r in uow.rounds.rounds_of_stage(stage_id)}
+        matches = list(uow.rounds.matches_of_stage(stage_id))
+        boards = uow.boards.boards_by_match(m.id for m in matches)
+        names = uow.teams.teams_by_id(t for m in matches for t in (m.first_team_id, m.second_team_id))
         records = []
         for match in matches:
             results = [GameResult(b.result) for b in sorted(boards[match.id or 0], key=lambda b: b.board_no)]
@@ -237,7 +237,7 @@ def test_a_result_entered_after_the_page_was_kept_rebuilds_it(
     assert "No section has a result yet" in client.get(paths[1]).text
     assert (cache.builds, cache.hits) == (builds, hits + 2)  # kept: nothing changed
     with factory() as uow:
-        open_round = next(r for r in uow.results.rounds_of_stage(ids["open"]) if r.number == 1)
+        open_round = next(r for r in uow.rounds.rounds_of_stage(ids["open"]) if r.number == 1)
     play_round(factory, open_round.id or 0)  # the Open's round 1 only: the Women play on
     assert "No section has a result yet" not in client.get(paths[1]).text
     assert "Russia" in client.get(paths[2]).text

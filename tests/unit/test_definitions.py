@@ -66,9 +66,9 @@ def test_an_edited_definition_is_read_again(uow_factory: UnitOfWorkFactory) -> N
         event_id = make_event(uow, slug=slug)
         assert event_definition(uow, event_id).name == "Small Test Cup"
     with uow_factory() as uow:
-        event = uow.repo.get_or_raise(Event, event_id)
+        event = uow.events.get_or_raise(Event, event_id)
         event.definition_text = event.definition_text.replace("name: Small Test Cup", "name: Renamed Cup", 1)
-        uow.repo.add(event)
+        uow.events.insert(event)
     before = cache_stats()
     with uow_factory() as uow:
         assert event_definition(uow, event_id).name == "Renamed Cup"

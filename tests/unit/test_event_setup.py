@@ -37,18 +37,23 @@ def test_creating_an_event_stores_its_definition_stages_teams_and_players(
     with uow_factory() as uow:
         event_id = make_event(uow)
     with uow_factory() as uow:
-        event = uow.repo.get_or_raise(Event, event_id)
+        event = uow.events.get_or_raise(Event, event_id)
         assert event.slug == "small-test-cup" and event.status == "draft"
         assert event.definition_text == SMALL_EVENT
-        stages = uow.setup.stages_of(event_id)
+        stages = uow.events.stages_of_event(event_id)
         assert [(s.position, s.key, s.kind, s.status) for s in stages] == [
             (1, "group", "pools", "draft"),
             (2, "final", "pools", "draft"),
         ]
         assert stages[0].tiebreaks == ["MP", "GP", "DE:MP", "DE:GP", "EMMSB", "EGGSB", "LOT"]
         assert stages[1].tiebreaks == ["MP", "GP", "LOT"]
-        assert [t.name for t in uow.setup.teams_of(event_id)] == ["Norway", "Sweden", "Denmark", "Finland"]
-        players = uow.setup.players_of_event(event_id)
+        assert [t.name for t in uow.teams.teams_of_event(event_id)] == [
+            "Norway",
+            "Sweden",
+            "Denmark",
+            "Finland",
+        ]
+        players = uow.teams.players_of_event(event_id)
         assert len(players) == 8 + 6 + 6 + 6
         reserve = next(p for p in players if p.account == "abakke_nor")
         assert reserve.main_board is None and reserve.category == "women"
@@ -155,8 +160,8 @@ def test_swapping_two_teams_of_the_same_pool_is_refused(uow_factory: UnitOfWorkF
 def test_published_pools_can_no_longer_be_drafted_or_swapped(uow_factory: UnitOfWorkFactory) -> None:
     with uow_factory() as uow:
         stage_id = published_stage(uow)
-        assert uow.repo.get_or_raise(Stage, stage_id).status == "published"
-        assert all(p.status == "published" and p.published_at for p in uow.setup.pools_of(stage_id))
+        assert uow.events.get_or_raise(Stage, stage_id).status == "published"
+        assert all(p.status == "published" and p.published_at for p in uow.rounds.pools_of_stage(stage_id))
         with pytest.raises(Conflict):
             pool_draft.draft_pools(uow, stage_id=stage_id, actor="anna")
         with pytest.raises(Conflict):
@@ -177,10 +182,10 @@ def test_starting_a_stage_creates_berger_rounds_matches_and_boards_with_default_
     with uow_factory() as uow:
         stage_id = running_stage(uow)
     with uow_factory() as uow:
-        stage = uow.repo.get_or_raise(Stage, stage_id)
+        stage = uow.events.get_or_raise(Stage, stage_id)
         assert stage.status == "running"
-        assert uow.repo.get_or_raise(Event, stage.event_id).status == "running"
-        rounds = uow.setup.rounds_of(stage_id)
+        assert uow.events.get_or_raise(Event, stage.event_id).status == "running"
+        rounds = uow.rounds.rounds_of_stage(stage_id)
         assert [r.number for r in rounds] == [1, 2, 3]
         # 10:00, 11:30, 13:00 in Oslo (UTC+1 in March) are 09:00, 10:30, 12:00 UTC
         assert [r.scheduled_at.strftime("%H:%M") for r in rounds if r.scheduled_at] == [
@@ -189,10 +194,10 @@ def test_starting_a_stage_creates_berger_rounds_matches_and_boards_with_default_
             "12:00",
         ]
         assert all(r.scheduled_at and r.scheduled_at.utcoffset().total_seconds() == 0 for r in rounds)  # type: ignore[union-attr]
-        pool = uow.setup.pools_of(stage_id)[0]
-        number_of = {e.team_id: e.pairing_number for e in uow.setup.entries_of_pool(pool.id or 0)}
+        pool = uow.rounds.pools_of_stage(stage_id)[0]
+        number_of = {e.team_id: e.pairing_number for e in uow.rounds.entries_of_pool(pool.id or 0)}
         assert sorted(number_of.values()) == [1, 2, 3, 4]
-        matches = uow.setup.matches_of_pool(pool.id or 0)
+        matches = uow.rounds.matches_of_pool(pool.id or 0)
         round_no = {r.id: r.number for r in rounds}
         got = [
             (round_no[m.round_id], m.match_no, number_of[m.first_team_id], number_of[m.second_team_id])
@@ -200,7 +205,7 @@ def test_starting_a_stage_creates_berger_rounds_matches_and_boards_with_default_
         ]
         expected = [(r.number, p.table, p.first, p.second) for r in berger_table(4) for p in r.pairings]
         assert got == expected
-        players = {p.id: p for p in uow.setup.players_of_event(stage.event_id)}
+        players = {p.id: p for p in uow.teams.players_of_event(stage.event_id)}
         for match in matches:
             boards = uow.boards.for_match(match.id or 0)
             assert [b.board_no for b in boards] == [1, 2, 3, 4, 5, 6]
@@ -223,7 +228,7 @@ def test_a_stage_started_from_a_file_with_a_lineup_deadline_closes_each_rounds_l
     with uow_factory() as uow:
         stage_id = running_stage(uow, event_id=make_event(uow, text))
     with uow_factory() as uow:
-        rounds = uow.setup.rounds_of(stage_id)
+        rounds = uow.rounds.rounds_of_stage(stage_id)
         # 09:00, 10:30 and 12:00 UTC starts; lineups close 45 minutes before each
         assert [(r.scheduled_at, r.lineup_deadline_at) for r in rounds] == [
             (r.scheduled_at, r.scheduled_at - timedelta(minutes=45)) for r in rounds if r.scheduled_at
@@ -252,9 +257,9 @@ def test_pairing_numbers_come_from_a_revealed_lot_that_anyone_can_recompute(
             tuple(lot.outcome or ()),
         )
         assert lots.check_lot(record)
-        pool = uow.setup.pools_of(stage_id)[0]
+        pool = uow.rounds.pools_of_stage(stage_id)[0]
         teams = {t.id: t.name for t in rows(uow, Team)}
-        by_number = [teams[e.team_id] for e in uow.setup.entries_of_pool(pool.id or 0)]
+        by_number = [teams[e.team_id] for e in uow.rounds.entries_of_pool(pool.id or 0)]
         assert by_number == list(lot.outcome or ())
 
 
@@ -272,14 +277,14 @@ def test_a_team_missing_a_main_player_gets_an_empty_seat_on_that_board(
 ) -> None:
     with uow_factory() as uow:
         event_id = make_event(uow)
-        finland = next(t for t in uow.setup.teams_of(event_id) if t.name == "Finland")
-        for player in uow.setup.players_of_team(finland.id or 0):
+        finland = next(t for t in uow.teams.teams_of_event(event_id) if t.name == "Finland")
+        for player in uow.teams.players_of_team(finland.id or 0):
             if player.main_board == 6:
                 uow.session.delete(player)
         stage_id = running_stage(uow, event_id=event_id)
-        pool = uow.setup.pools_of(stage_id)[0]
+        pool = uow.rounds.pools_of_stage(stage_id)[0]
         seats: Counter[bool] = Counter()
-        for match in uow.setup.matches_of_pool(pool.id or 0):
+        for match in uow.rounds.matches_of_pool(pool.id or 0):
             if finland.id in (match.first_team_id, match.second_team_id):
                 board6 = uow.boards.for_match(match.id or 0)[5]
                 seats[(board6.white_player_id is None) or (board6.black_player_id is None)] += 1
@@ -305,7 +310,7 @@ def test_an_event_with_a_swiss_stage_stores_it_as_a_swiss_stage_not_a_knockout(
         event_id = event_setup.create_event(
             uow, definition_text=text, source="olympiad-2026-small.yaml", actor="owner"
         )
-        stages = uow.setup.stages_of(event_id)
+        stages = uow.events.stages_of_event(event_id)
     assert [(s.key, s.kind, s.tiebreaks) for s in stages] == [
         ("open", "swiss", ["MP", "OLY-TB1", "GP", "OLY-TB3"])
     ]

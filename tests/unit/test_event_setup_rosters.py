@@ -18,7 +18,7 @@ def event_id(uow_factory: UnitOfWorkFactory) -> int:
 
 
 def accounts(uow: UnitOfWork, event_id: int) -> list[str]:
-    return sorted(p.account for p in uow.setup.players_of_event(event_id))
+    return sorted(p.account for p in uow.teams.players_of_event(event_id))
 
 
 def test_a_good_file_creates_new_teams_and_replaces_listed_rosters(
@@ -30,15 +30,15 @@ def test_a_good_file_creates_new_teams_and_replaces_listed_rosters(
     assert report.teams_created == ("Iceland",) and report.teams_replaced == ("Norway",)
     assert report.players == 14 and report.lines == 14
     with uow_factory() as uow:
-        teams = {t.name: t for t in uow.setup.teams_of(event_id)}
+        teams = {t.name: t for t in uow.teams.teams_of_event(event_id)}
         assert teams["Iceland"].seed == 5 and teams["Iceland"].federation == "ISL"
-        norway_players = uow.setup.players_of_team(teams["Norway"].id or 0)
+        norway_players = uow.teams.players_of_team(teams["Norway"].id or 0)
         assert sorted(p.account for p in norway_players) == sorted(
             line.split(",")[4] for line in norway.strip().splitlines()
         )
         reserve = next(p for p in norway_players if p.main_board is None)
         assert reserve.category == "open"
-        assert len(uow.setup.players_of_team(teams["Sweden"].id or 0)) == 6  # not in the file: untouched
+        assert len(uow.teams.players_of_team(teams["Sweden"].id or 0)) == 6  # not in the file: untouched
         audit = uow.audit.latest(event_id=event_id)
         assert any(a.action == "rosters.import" and a.actor == "anna" for a in audit)
 
@@ -88,7 +88,12 @@ def test_a_bad_file_lists_every_bad_line_and_imports_nothing(
     assert all("team Iceland: missing main board" in p for p in problems if p.startswith("line 2:")), text
     with uow_factory() as uow:
         assert accounts(uow, event_id) == before
-        assert [t.name for t in uow.setup.teams_of(event_id)] == ["Norway", "Sweden", "Denmark", "Finland"]
+        assert [t.name for t in uow.teams.teams_of_event(event_id)] == [
+            "Norway",
+            "Sweden",
+            "Denmark",
+            "Finland",
+        ]
 
 
 def test_a_file_without_the_expected_columns_is_refused_on_its_first_line(
@@ -122,7 +127,7 @@ def test_fide_data_is_optional_and_stored_when_given(uow_factory: UnitOfWorkFact
     with uow_factory() as uow:
         import_rosters(uow, event_id=event_id, csv_text=FIDE_HEADER + "\n".join(rows) + "\n", actor="anna")
     with uow_factory() as uow:
-        by_account = {p.account: p for p in uow.setup.players_of_event(event_id)}
+        by_account = {p.account: p for p in uow.teams.players_of_event(event_id)}
     jon, lenka, helgi = by_account["jjonsson_isl"], by_account["lptacnikova_isl"], by_account["hdam_isl"]
     assert (jon.fide_id, jon.title, jon.federation, jon.k_factor) == (2300129, "GM", None, 10)
     assert (lenka.fide_id, lenka.title, lenka.federation, lenka.k_factor) == (2301001, "WGM", "CZE", None)

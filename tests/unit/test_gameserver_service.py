@@ -58,7 +58,7 @@ def create(
 
 def boards(uow_factory: UnitOfWorkFactory, rows: RoundRows) -> list[Board]:
     with uow_factory() as uow:
-        found = [uow.repo.get_or_raise(Board, b) for b in rows.board_ids]
+        found = [uow.boards.get_or_raise(Board, b) for b in rows.board_ids]
         for b in found:
             uow.session.expunge(b)
         return found
@@ -66,7 +66,7 @@ def boards(uow_factory: UnitOfWorkFactory, rows: RoundRows) -> list[Board]:
 
 def bulk_record(uow_factory: UnitOfWorkFactory, rows: RoundRows) -> GameserverBulk:
     with uow_factory() as uow:
-        record = uow.gameserver.bulk_of_round(rows.round_id)
+        record = uow.rounds.bulk_of_round(rows.round_id)
         assert record is not None
         uow.session.expunge(record)
         return record
@@ -97,7 +97,7 @@ def test_a_round_gets_one_bulk_and_every_board_its_game_id(uow_factory, settings
         "bulk0",
     )
     with uow_factory() as uow:
-        assert uow.repo.get_or_raise(Round, rows.round_id).status == "paired"
+        assert uow.rounds.get_or_raise(Round, rows.round_id).status == "paired"
 
 
 def test_on_lichess_a_boards_watch_link_is_the_game_address(uow_factory, settings, sent):
@@ -109,9 +109,9 @@ def test_on_lichess_a_boards_watch_link_is_the_game_address(uow_factory, setting
     stored = boards(uow_factory, rows)
     assert [b.game_url for b in stored] == [f"https://lichess.org/{b.game_id}" for b in stored]
     with uow_factory() as uow:
-        event = uow.repo.get_or_raise(Event, rows.event_id)
+        event = uow.events.get_or_raise(Event, rows.event_id)
         event.status = EventStatus.RUNNING.value  # shown to spectators
-        uow.repo.add(event)
+        uow.events.insert(event)
     with uow_factory() as uow:  # what the match page links as "Watch game"
         view = matches.match_view(uow, slug="ev", match_id=rows.match_id)
     linked = [b.game_url for b in view.boards if b.game_url]
@@ -154,7 +154,7 @@ def scheduled_pool_round(uow_factory: UnitOfWorkFactory, round_no: int) -> tuple
             select(Round).where(Round.stage_id == built.stage_id, Round.number == round_no)
         ).one()
         rnd.status, rnd.scheduled_at = "scheduled", utcnow() + timedelta(minutes=1)
-        uow.repo.add(rnd)
+        uow.rounds.insert(rnd)
         return built, rnd.id or 0
 
 
@@ -177,7 +177,7 @@ def test_a_match_forfeited_whole_gets_no_game_and_the_rest_of_its_round_is_paire
     other = next(m for (r, a, b), m in built.matches.items() if r == 2 and m != absent)
     with uow_factory() as uow:
         by_match = {
-            m: [uow.repo.get_or_raise(Board, b).game_id for b in built.boards[m]] for m in (absent, other)
+            m: [uow.boards.get_or_raise(Board, b).game_id for b in built.boards[m]] for m in (absent, other)
         }
     assert (outcome.status, outcome.games) == ("created", 2)
     assert by_match[absent] == [None, None] and all(by_match[other])
@@ -188,7 +188,7 @@ def test_a_refused_token_rejects_the_bulk_and_names_the_player_who_must_relink(u
     rows = make_round(uow_factory)
     link_players(uow_factory, settings, server, rows)
     with uow_factory() as uow:
-        victim = uow.repo.get_or_raise(Player, rows.player_ids[0])
+        victim = uow.teams.get_or_raise(Player, rows.player_ids[0])
         victim_name, victim_account = victim.name, victim.account
     server.refuse.add(victim_account)
     outcome = create(uow_factory, settings, server, rows)
@@ -197,9 +197,9 @@ def test_a_refused_token_rejects_the_bulk_and_names_the_player_who_must_relink(u
     assert record.error is not None and victim_account in record.error and "re-link" in record.error
     assert "lio_" not in record.error  # never a token
     with uow_factory() as uow:
-        link = uow.gameserver.link_of_player(rows.player_ids[0])
+        link = uow.teams.link_of_player(rows.player_ids[0])
         assert link is not None and link.status == LinkStatus.REFUSED.value
-        assert uow.repo.get_or_raise(Round, rows.round_id).status == "scheduled"
+        assert uow.rounds.get_or_raise(Round, rows.round_id).status == "scheduled"
         audit = uow.session.exec(select(AuditLog).where(AuditLog.action == "player.link.refused")).all()
         assert [a.entity_id for a in audit] == [rows.player_ids[0]]
     assert victim_name
@@ -210,10 +210,10 @@ def test_a_player_without_a_link_is_named_and_nothing_is_sent(uow_factory, setti
     rows = make_round(uow_factory)
     link_players(uow_factory, settings, server, rows)
     with uow_factory() as uow:
-        link = uow.gameserver.link_of_player(rows.player_ids[1])
+        link = uow.teams.link_of_player(rows.player_ids[1])
         assert link is not None
         uow.session.delete(link)
-        account = uow.repo.get_or_raise(Player, rows.player_ids[1]).account
+        account = uow.teams.get_or_raise(Player, rows.player_ids[1]).account
     outcome = create(uow_factory, settings, server, rows)
     assert outcome.status == "rejected" and outcome.error and account in outcome.error
     assert "link missing" in (bulk_record(uow_factory, rows).error or "") and server.requests == []

@@ -29,10 +29,10 @@ def clocks_of_round(world: World, text: str, number: int) -> set[tuple[int, int]
     with world.uow_factory() as uow:
         event_id = make_event(uow, text)
         stage_id = running_stage(uow, event_id=event_id, stage_key="group")
-        rnd = next(r for r in uow.playoff.rounds_of_stage(stage_id) if r.number == number)
+        rnd = next(r for r in uow.rounds.rounds_of_stage(stage_id) if r.number == number)
         rnd.scheduled_at = utcnow() + timedelta(minutes=5)
         rnd.lineup_deadline_at = None
-        uow.repo.add(rnd)
+        uow.rounds.insert(rnd)
         round_id = rnd.id or 0
     world.link_everyone(event_id)
     with world.client() as client, world.uow_factory() as uow:
@@ -42,7 +42,7 @@ def clocks_of_round(world: World, text: str, number: int) -> set[tuple[int, int]
     assert outcome.status == "created" and outcome.games > 0
     world.advance(6 * 60)  # past pairAt: the stand-in pairs the bulk's games
     with world.uow_factory() as uow:
-        game_ids = [r.board.game_id for r in uow.gameserver.boards_of_round(round_id) if r.board.game_id]
+        game_ids = [r.board.game_id for r in uow.boards.boards_of_round(round_id) if r.board.game_id]
     with world.client() as client:
         games = client.export_games(game_ids).games
     assert len(games) == len(game_ids)

@@ -63,13 +63,13 @@ def playoff_ready(
         event_id = make_event(uow, text)
         group = running_stage(uow, event_id=event_id, stage_key="group")
         store_final_standings(uow, stage_id=group)
-        stage = uow.repo.get_or_raise(Stage, group)
+        stage = uow.events.get_or_raise(Stage, group)
         stage.status = StageStatus.CLOSED.value
         stage.closed_at = utcnow()
-        uow.repo.add(stage)
-        event = uow.repo.get_or_raise(Event, event_id)
+        uow.events.insert(stage)
+        event = uow.events.get_or_raise(Event, event_id)
         event.status = EventStatus.RUNNING.value
-        uow.repo.add(event)
+        uow.events.insert(event)
         knockout = stage_id_of(uow, event_id, "playoff")
     world.link_everyone(event_id)
     return event_id, group, knockout
@@ -126,7 +126,7 @@ def test_creating_a_rounds_games_applies_the_submitted_lineups_and_pairs_no_forf
         round_id, match_id = rnd.id or 0, match.id or 0
         rnd.scheduled_at = utcnow() + timedelta(minutes=5)
         rnd.lineup_deadline_at = None
-        uow.repo.add(rnd)
+        uow.rounds.insert(rnd)
     world.link_everyone(event_id)
     # The captain fields a reserve on board 1 and leaves board 6 empty.
     boards = (
@@ -148,8 +148,8 @@ def test_creating_a_rounds_games_applies_the_submitted_lineups_and_pairs_no_forf
         # Board 6: the first team (Black on even boards) left it empty: White wins by forfeit, no game.
         assert stored[6].result == "+/-" and stored[6].game_id is None
         assert all(stored[n].game_id for n in range(1, 6))
-        games_in_round = sum(1 for r in uow.gameserver.boards_of_round(round_id) if r.board.game_id)
-        pairs_in_round = sum(1 for r in uow.gameserver.boards_of_round(round_id))
+        games_in_round = sum(1 for r in uow.boards.boards_of_round(round_id) if r.board.game_id)
+        pairs_in_round = sum(1 for r in uow.boards.boards_of_round(round_id))
     assert outcome.games == games_in_round == pairs_in_round - 1
 
 
@@ -162,7 +162,7 @@ def test_the_tick_builds_the_bracket_once_the_group_stage_is_closed(world: World
     with world.uow_factory() as uow:
         duels = uow.playoff.duels_of_stage(knockout)
         assert [d.key for d in duels] == ["I", "II", "III"]
-        assert uow.repo.get_or_raise(Stage, knockout).status == StageStatus.RUNNING.value
+        assert uow.events.get_or_raise(Stage, knockout).status == StageStatus.RUNNING.value
     tick(world)  # again: nothing new
     with world.uow_factory() as uow:
         assert len(uow.playoff.duels_of_stage(knockout)) == 3
@@ -243,7 +243,7 @@ def test_the_tick_draws_the_lots_applies_the_defaults_and_creates_the_armageddon
         assert uow.playoff.armageddon_of_duel(duel_id) is None
     tick(world)  # drawn: seed published, nominations open until now + 0 minutes
     with world.uow_factory() as uow:
-        lot = uow.repo.get_or_raise(type(lot), lot.id or 0)
+        lot = uow.lots.get_or_raise(type(lot), lot.id or 0)
         assert lot.seed_hex is not None and lot.sealed_seed_hex is None and lot.outcome
     tick(world, times=4)  # defaults revealed, colour lot committed and drawn, default colour, game queued
     with world.uow_factory() as uow:
@@ -357,12 +357,12 @@ def test_periodic_tick_alone_runs_the_play_off_to_a_champion_and_closes_the_stag
             bodies.periodic_tick()
             world.advance(900)
             with world.uow_factory() as uow:
-                if uow.repo.get_or_raise(Stage, knockout).status == StageStatus.CLOSED.value:
+                if uow.events.get_or_raise(Stage, knockout).status == StageStatus.CLOSED.value:
                     break
         with world.uow_factory() as uow:
-            assert uow.repo.get_or_raise(Stage, knockout).status == StageStatus.CLOSED.value
+            assert uow.events.get_or_raise(Stage, knockout).status == StageStatus.CLOSED.value
             champions = bracket_view(uow, stage_id=knockout).champions
-            closing = uow.results.audit(entity="stage", entity_id=knockout, action_prefix="stage.close")
+            closing = uow.audit.entries(entity="stage", entity_id=knockout, action_prefix="stage.close")
             final = uow.playoff.duel_by_key(knockout, "III")
             assert final is not None and final.status == "decided"
             boards_without_result = [b for b in boards_of_stage(uow, knockout) if b.result == "*"]
@@ -392,5 +392,5 @@ def test_a_bracket_round_is_not_paired_while_one_of_its_duels_still_waits_for_a_
     assert outcome.status == "waiting"
     assert outcome.error == "duels VI, VII, VIII wait for a team"
     with world.uow_factory() as uow:
-        assert uow.repo.get_or_raise(Round, round_id).status == "scheduled"
-        assert uow.gameserver.bulk_of_round(round_id) is None
+        assert uow.rounds.get_or_raise(Round, round_id).status == "scheduled"
+        assert uow.rounds.bulk_of_round(round_id) is None

@@ -10,6 +10,7 @@ from celery.signals import worker_init, worker_process_init, worker_ready
 
 import workers.app as worker_app
 import workers.tasks  # noqa: F401  (connects the warm-up to the worker's signals)
+from orchestrator.adapters import live_redis as bridge
 from orchestrator.config import Settings
 from orchestrator.jobs import dispatch, runtime
 from orchestrator.services import live, live_redis
@@ -26,7 +27,7 @@ class FakeRedis:
 @pytest.fixture
 def fake_redis(monkeypatch: pytest.MonkeyPatch) -> Any:
     fake = FakeRedis()
-    monkeypatch.setattr(live_redis.redis.Redis, "from_url", staticmethod(lambda _url: fake))
+    monkeypatch.setattr(bridge.redis.Redis, "from_url", staticmethod(lambda _url: fake))
     before = list(live.broadcaster._forwarders)
     installed = dict(live_redis._installed)
     yield fake
@@ -45,8 +46,8 @@ def test_a_starting_celery_worker_installs_the_redis_publisher_so_its_results_re
     live.publish("match:7", kind="result")
     assert len(fake_redis.published) == 1
     channel, data = fake_redis.published[0]
-    assert channel == live_redis.CHANNEL
-    assert live_redis.decode(data) is not None and live_redis.decode(data)[1].topic == "match:7"  # type: ignore[index]
+    assert channel == bridge.CHANNEL
+    assert bridge.decode(data) is not None and bridge.decode(data)[1].topic == "match:7"  # type: ignore[index]
 
 
 def test_a_worker_started_twice_in_one_process_sends_each_message_once(
@@ -64,7 +65,7 @@ class CountingUow:
 
     def __init__(self, pings: list[str], fail: bool = False) -> None:
         self.pings, self.fail = pings, fail
-        self.health = self
+        self.read = self
 
     def __enter__(self) -> CountingUow:
         if self.fail:

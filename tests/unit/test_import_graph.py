@@ -34,6 +34,14 @@ LAZY_IMPORTS: dict[tuple[str, str], str] = {
 # Layers a module may not import, by the package it sits in (docs/architecture.md, "Layers").
 FORBIDDEN = {
     "orchestrator.domain": ("orchestrator.adapters", "orchestrator.services", "orchestrator.jobs"),
+    # Services may import the adapters; the adapters serve every layer above them and import none.
+    "orchestrator.adapters": (
+        "orchestrator.services",
+        "orchestrator.jobs",
+        "orchestrator.demo",
+        "orchestrator.web",
+        "workers",
+    ),
     "orchestrator.services": ("orchestrator.jobs", "orchestrator.demo", "orchestrator.web", "workers"),
     "orchestrator.jobs": ("orchestrator.demo", "orchestrator.web"),
 }

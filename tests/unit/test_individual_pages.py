@@ -169,8 +169,8 @@ def test_rating_changes_per_game_and_per_player(played: FastAPI) -> None:
 def test_a_forfeit_is_not_rated_and_an_unrated_event_has_no_rating_pages(played: FastAPI) -> None:
     factory = played.state.uow_factory
     with factory() as uow:
-        event_id = uow.public.visible_event(SLUG).id  # type: ignore[union-attr]
-        boards = [b for b in uow.public.boards_of_matches(m.id for m in _matches(uow, event_id))]
+        event_id = uow.read.visible_event(SLUG).id  # type: ignore[union-attr]
+        boards = [b for b in uow.read.boards_of_matches(m.id for m in _matches(uow, event_id))]
         first = min(boards, key=lambda b: (b.match_id, b.board_no))
         white = first.white_player_id
     with factory() as uow:
@@ -189,7 +189,7 @@ def test_a_forfeit_is_not_rated_and_an_unrated_event_has_no_rating_pages(played:
 
     with factory() as uow:
         make_event(uow, SWISS_EVENT.replace("slug: swiss-test-cup", "slug: unrated-cup"))
-        start_stage(uow, stage_id=stage_id_of(uow, uow.public.event_by_slug("unrated-cup").id or 0, "open"),  # type: ignore[union-attr]
+        start_stage(uow, stage_id=stage_id_of(uow, uow.events.get_by_slug("unrated-cup").id or 0, "open"),  # type: ignore[union-attr]
                     actor=ACTOR, initial_colour="W")  # fmt: skip
     client = TestClient(played)
     missing = client.get("/events/unrated-cup/ratings")
@@ -201,9 +201,9 @@ def test_a_forfeit_is_not_rated_and_an_unrated_event_has_no_rating_pages(played:
 
 
 def _matches(uow: Any, event_id: int) -> list[Any]:
-    stages = uow.public.stages_of_events([event_id])
-    pools = uow.public.pools_of_stages([s.id for s in stages])
-    return list(uow.public.matches_of_pools([p.id for p in pools]))
+    stages = uow.read.stages_of_events([event_id])
+    pools = uow.read.pools_of_stages([s.id for s in stages])
+    return list(uow.read.matches_of_pools([p.id for p in pools]))
 
 
 def test_the_pages_are_built_once_per_change(played: FastAPI) -> None:
@@ -216,7 +216,7 @@ def test_the_pages_are_built_once_per_change(played: FastAPI) -> None:
     assert second.text == first.text and cache.builds == builds  # served from the cache
     assert "Swipe the table sideways" in first.text
     with played.state.uow_factory() as uow:
-        stage_id = stage_id_of(uow, uow.public.visible_event(SLUG).id or 0, "open")  # type: ignore[union-attr]
+        stage_id = stage_id_of(uow, uow.read.visible_event(SLUG).id or 0, "open")  # type: ignore[union-attr]
     pair_publish_play(played.state.uow_factory, stage_id)  # round 2: every result is announced
     third = client.get(path)
     assert cache.builds > builds and third.headers["etag"] != first.headers["etag"]

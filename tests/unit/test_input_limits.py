@@ -148,7 +148,7 @@ def test_the_standings_csv_export_neutralises_a_formula_in_a_team_name(
 ) -> None:
     with uow_factory() as uow:
         built = build_pool(uow)
-        team = next(t for t in uow.setup.teams_of(built.event_id) if t.name == "Norway")
+        team = next(t for t in uow.teams.teams_of_event(built.event_id) if t.name == "Norway")
         team.name = '=HYPERLINK("http://evil")'
         uow.session.add(team)
     with uow_factory() as uow:

@@ -98,10 +98,10 @@ def test_a_fair_play_annulment_after_closing_records_the_late_change_and_flags_t
     uowf: UnitOfWorkFactory, two_stages: TwoStages
 ) -> None:
     with uowf() as uow:
-        sweden = next(t for t in uow.setup.teams_of(two_stages.event_id) if t.name == "Sweden")
+        sweden = next(t for t in uow.teams.teams_of_event(two_stages.event_id) if t.name == "Sweden")
         player = next(
             p
-            for p in uow.setup.players_of_event(two_stages.event_id)
+            for p in uow.teams.players_of_event(two_stages.event_id)
             if p.team_id == sweden.id and p.main_board == 1
         )
         report = fairplay.annul_player(uow, player_id=player.id or 0, reason="engine use", actor="boss")
@@ -124,7 +124,7 @@ def test_reseeding_an_unstarted_stage_drafts_it_again_from_the_corrected_standin
     assert ruled.status == "reseeded" and ruled.ruled_by == "boss"
     assert final_teams(uowf, two_stages.final) == ["Denmark", "Norway"]
     with uowf() as uow:
-        entries = uow.results.audit(entity="late_change", entity_id=change.id)
+        entries = uow.audit.entries(entity="late_change", entity_id=change.id)
     assert [e.action for e in entries] == ["late_change.reseed", "late_change.record"]
     assert entries[0].reason == "Denmark qualified on the corrected result"
     with pytest.raises(Conflict, match="already ruled"), uowf() as uow:
@@ -140,21 +140,21 @@ def test_reseeding_a_started_stage_without_games_publishes_it_again_and_its_new_
         late_changes.reseed_later_stage(uow, late_change_id=change.id, actor="boss", reason="no game yet")
     assert final_teams(uowf, two_stages.final) == ["Denmark", "Norway"]
     with uowf() as uow:  # published again, its new pairing lot sealed: never committed and drawn in one step
-        assert uow.results.get_or_raise(Stage, two_stages.final).status == "published"
-        assert uow.results.matches_of_stage(two_stages.final) == []
-        [sealed] = [lot for lot in uow.setup.lots_of(two_stages.event_id) if lot.seed_hex is None]
+        assert uow.events.get_or_raise(Stage, two_stages.final).status == "published"
+        assert uow.rounds.matches_of_stage(two_stages.final) == []
+        [sealed] = [lot for lot in uow.lots.lots_of(two_stages.event_id) if lot.seed_hex is None]
         assert sorted(sealed.candidates) == ["Denmark", "Norway"]
     with uowf() as uow:
         stage_start.start_stage(uow, stage_id=two_stages.final, actor="boss").raise_refusal()
     with uowf() as uow:
-        stage = uow.results.get_or_raise(Stage, two_stages.final)
-        [match] = uow.results.matches_of_stage(two_stages.final)
+        stage = uow.events.get_or_raise(Stage, two_stages.final)
+        [match] = uow.rounds.matches_of_stage(two_stages.final)
         assert stage.status == "running"
         assert set(names_of(uow, [match.first_team_id, match.second_team_id]).values()) == {
             "Denmark",
             "Norway",
         }
-        drawn = uow.setup.lots_of(two_stages.event_id)[-1]
+        drawn = uow.lots.lots_of(two_stages.event_id)[-1]
         assert drawn.id == sealed.id and drawn.outcome and drawn.commitment == sealed.commitment
 
 
@@ -164,7 +164,7 @@ def test_reseeding_a_published_stage_voids_its_sealed_pairing_lot_and_commits_on
     with uowf() as uow:
         pool_draft.publish_pools(uow, stage_id=two_stages.final, actor="boss")
     with uowf() as uow:
-        [old] = [lot for lot in uow.setup.lots_of(two_stages.event_id) if lot.seed_hex is None]
+        [old] = [lot for lot in uow.lots.lots_of(two_stages.event_id) if lot.seed_hex is None]
         old_id, old_commitment = old.id, old.commitment
     with uowf() as uow:
         correct_winner(uow, the_match(uow, two_stages.group, "Sweden", "Denmark"), "Denmark")
@@ -175,7 +175,7 @@ def test_reseeding_a_published_stage_voids_its_sealed_pairing_lot_and_commits_on
         views = {view.id: view for view in draws.list_lots(uow, event_id=two_stages.event_id)}
         void = views[old_id]
         assert void.void and void.commitment == old_commitment and void.seed_hex and void.outcome is None
-        [entry] = uow.results.audit(entity="lot", entity_id=old_id, action_prefix="lot.void")
+        [entry] = uow.audit.entries(entity="lot", entity_id=old_id, action_prefix="lot.void")
         assert entry.reason and "published again" in entry.reason
         [new] = [view for view in views.values() if not view.revealed]
         assert sorted(new.candidates) == ["Denmark", "Norway"] and new.commitment != old_commitment
@@ -191,7 +191,7 @@ def test_a_started_stage_cannot_be_reseeded_and_is_kept_with_its_reason_shown(
     uowf: UnitOfWorkFactory, two_stages: TwoStages
 ) -> None:
     with uowf() as uow:
-        [match] = uow.results.matches_of_stage(two_stages.final)
+        [match] = uow.rounds.matches_of_stage(two_stages.final)
         board = uow.boards.for_match(match.id or 0)[0]
         results.record_result(
             uow, board_id=board.id or 0, result="1-0", expected_version=board.version, actor="ann"
@@ -221,15 +221,15 @@ def test_a_late_change_on_the_top_division_names_the_bracket_places_and_duels_an
     with uowf() as uow:
         event_id = make_event(uow, SMALL_PLAYOFF)
         group = running_stage(uow, event_id=event_id, stage_key="group")
-        seeds = {t.name: t.seed for t in uow.setup.teams_of(event_id)}
+        seeds = {t.name: t.seed for t in uow.teams.teams_of_event(event_id)}
         play_stage(uow, group, sorted(seeds, key=lambda name: seeds[name]))
     with uowf() as uow:
         standings_service.close_stage(uow, stage_id=group, actor="boss", now=utcnow() + LATER)
     with uowf() as uow:
         playoff = stage_id_of(uow, event_id, "playoff")
         build_bracket(uow, stage_id=playoff, actor="boss")
-        pool_a = uow.results.pools_of_stage(group)[0]
-        second, third = (row.team_id for row in uow.results.standings_of_pool(pool_a.id or 0)[1:3])
+        pool_a = uow.rounds.pools_in_letter_order(group)[0]
+        second, third = (row.team_id for row in uow.rounds.standings_of_pool(pool_a.id or 0)[1:3])
         names = names_of(uow, [second, third])
         correct_winner(uow, the_match(uow, group, names[second], names[third]), names[third])
     [change] = pending(uowf, playoff)

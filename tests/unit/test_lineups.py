@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 
-from orchestrator.adapters.repo_gameserver import RoundBoard
+from orchestrator.adapters.repo_boards import RoundBoard
 from orchestrator.adapters.tables import Match, Player, Role, Round
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.db import utcnow
@@ -22,7 +22,7 @@ from tests.support.playoff import PlayoffSetup, duel_match, playoff_with_bracket
 def setup(uow_factory: UnitOfWorkFactory) -> PlayoffSetup:
     built = playoff_with_bracket(uow_factory)
     with uow_factory() as uow:
-        for rnd in uow.playoff.rounds_of_stage(built.playoff_stage_id):
+        for rnd in uow.rounds.rounds_of_stage(built.playoff_stage_id):
             rnd.scheduled_at = utcnow() + timedelta(hours=2)  # the 2020 dates are long past
             uow.session.add(rnd)
     return built
@@ -35,7 +35,7 @@ def captain_of(setup: PlayoffSetup, team: str) -> AuthUser:
 
 
 def roster(uow: UnitOfWork, setup: PlayoffSetup, team: str) -> list[Player]:
-    return list(uow.playoff.players_of_team(setup.team_ids[team]))
+    return list(uow.teams.players_of_team(setup.team_ids[team]))
 
 
 def submit(
@@ -102,7 +102,7 @@ def test_a_lineup_is_refused_after_the_deadline_but_staff_see_who_is_missing(
     team = setup.place_team["A2"]
     with uow_factory() as uow:
         match = duel_match(uow, setup, "I", 1)
-        rnd = uow.repo.get_or_raise(Round, match.round_id)
+        rnd = uow.rounds.get_or_raise(Round, match.round_id)
         lineup = lineups.default_lineup(roster(uow, setup, team), 6)
         submit(uow, setup, match, team, lineup)
         missing = lineups.missing_lineups(uow, round_id=rnd.id or 0)
@@ -127,7 +127,7 @@ def test_applying_lineups_puts_the_players_on_the_boards_and_an_empty_board_is_a
     with uow_factory() as uow:
         assert lineups.apply_lineups(uow, round_id=match.round_id, actor="system") > 0
     with uow_factory() as uow:
-        boards = {b.board_no: b for b in uow.playoff.boards_of_matches([match.id])[match.id or 0]}
+        boards = {b.board_no: b for b in uow.boards.boards_of_matches([match.id])[match.id or 0]}
         theirs = lineups.default_lineup(roster(uow, setup, second), 6)
     assert boards[1].white_player_id == mine[0] and boards[1].black_player_id == theirs[0]
     assert boards[2].white_player_id == theirs[1] and boards[2].black_player_id == mine[1]
@@ -149,7 +149,7 @@ def test_lineups_on_boards_changed_since_they_were_read_are_refused_whole_naming
         mine[0], mine[1] = mine[1], mine[0]  # boards 1 and 2 change
         submit(uow, setup, match, first, mine)
     with uow_factory() as uow:  # what pairing read ...
-        read = uow.gameserver.boards_of_round(match.round_id)
+        read = uow.boards.boards_of_round(match.round_id)
     with uow_factory() as uow:  # ... before an arbiter changed board 2
         board_2 = next(r.board for r in read if r.match_id == match.id and r.board.board_no == 2)
         uow.boards.update_versioned(
@@ -164,7 +164,7 @@ def test_lineups_on_boards_changed_since_they_were_read_are_refused_whole_naming
         (board_2.id, "arbiter-ann", "1-0")
     ]
     with uow_factory() as uow:  # nothing was written, board 1 included
-        boards = {b.board_no: b for b in uow.playoff.boards_of_matches([match.id])[match.id or 0]}
+        boards = {b.board_no: b for b in uow.boards.boards_of_matches([match.id])[match.id or 0]}
     assert boards[1].white_player_id != mine[0] and boards[1].updated_by != lineups.LINEUP_ACTOR
 
 
@@ -180,7 +180,7 @@ def test_a_team_that_cannot_field_six_plays_its_mains_and_forfeits_the_rest_by_d
     with uow_factory() as uow:
         lineups.apply_lineups(uow, round_id=match.round_id, actor="system")
     with uow_factory() as uow:
-        results = [b.result for b in uow.playoff.boards_of_matches([match.id])[match.id or 0]]
+        results = [b.result for b in uow.boards.boards_of_matches([match.id])[match.id or 0]]
     # Boards 4, 5, 6 empty for the second team (White on even boards in match 1, Black on odd ones).
     assert results == ["*", "*", "*", "-/+", "+/-", "-/+"]
 

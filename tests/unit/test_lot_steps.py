@@ -33,7 +33,7 @@ from tests.support.web import PASSWORD, form_token, login
 
 def event_lots(uowf: UnitOfWorkFactory, event_id: int) -> list[Lot]:
     with uowf() as uow:
-        rows = list(uow.setup.lots_of(event_id))
+        rows = list(uow.lots.lots_of(event_id))
         uow.session.expunge_all()  # read after the unit of work
         return rows
 
@@ -47,7 +47,7 @@ def lot_actions(uowf: UnitOfWorkFactory) -> list[str]:
 
 def event_of(uowf: UnitOfWorkFactory, stage_id: int) -> int:
     with uowf() as uow:
-        return uow.repo.get_or_raise(Stage, stage_id).event_id
+        return uow.events.get_or_raise(Stage, stage_id).event_id
 
 
 # --- pairing numbers --------------------------------------------------------------------------------------
@@ -89,9 +89,9 @@ def test_starting_the_stage_draws_the_lot_committed_at_publishing_and_commits_no
     assert drawn.outcome and drawn.seed_hex and drawn.sealed_seed_hex is None
     assert lot_rules.verify(bytes.fromhex(drawn.seed_hex), sealed.commitment)
     with uowf() as uow:
-        pool = uow.setup.pools_of(stage_id)[0]
-        teams = {t.id: t.name for t in uow.setup.teams_of(event_id)}
-        by_number = [teams[e.team_id] for e in uow.setup.entries_of_pool(pool.id or 0)]
+        pool = uow.rounds.pools_of_stage(stage_id)[0]
+        teams = {t.id: t.name for t in uow.teams.teams_of_event(event_id)}
+        by_number = [teams[e.team_id] for e in uow.rounds.entries_of_pool(pool.id or 0)]
     assert by_number == drawn.outcome
     assert lot_actions(uowf) == ["lot.commit", "lot.draw"]
 
@@ -106,7 +106,7 @@ def _seeded_draw(tmp_path: Path) -> tuple[str, list[str]]:
             event_id = make_event(uow)
             running_stage(uow, event_id=event_id, pairing_seed=TEST_PAIRING_SEED)
         with UnitOfWork(factory) as uow:
-            [lot] = uow.setup.lots_of(event_id)
+            [lot] = uow.lots.lots_of(event_id)
             return lot.commitment, list(lot.outcome or ())
     finally:
         engine.dispose()
@@ -127,7 +127,7 @@ def test_a_pool_published_without_its_lot_gets_it_committed_by_a_first_start_tha
         stage_id = published_stage(uow)
     event_id = event_of(uowf, stage_id)
     with uowf() as uow:  # pools published before lots were committed at publishing
-        for lot in uow.setup.lots_of(event_id):
+        for lot in uow.lots.lots_of(event_id):
             uow.session.delete(lot)
     with uowf() as uow:
         started = stage_start.start_stage(uow, stage_id=stage_id, actor="anna")
@@ -141,17 +141,17 @@ def test_a_pool_published_without_its_lot_gets_it_committed_by_a_first_start_tha
     [sealed] = event_lots(uowf, event_id)
     assert sealed.seed_hex is None and sealed.outcome is None
     with uowf() as uow:
-        assert uow.repo.get_or_raise(Stage, stage_id).status == "published" and not uow.setup.rounds_of(
-            stage_id
-        )
-        commit = uow.results.audit(entity="lot", entity_id=sealed.id, action_prefix="lot.commit")[0]
+        assert uow.events.get_or_raise(
+            Stage, stage_id
+        ).status == "published" and not uow.rounds.rounds_of_stage(stage_id)
+        commit = uow.audit.entries(entity="lot", entity_id=sealed.id, action_prefix="lot.commit")[0]
         assert commit.reason and "had no committed lot" in commit.reason
     with uowf() as uow:
         stage_start.start_stage(uow, stage_id=stage_id, actor="anna").raise_refusal()
     [drawn] = event_lots(uowf, event_id)
     assert drawn.id == sealed.id and drawn.commitment == sealed.commitment and drawn.outcome
     with uowf() as uow:
-        assert uow.repo.get_or_raise(Stage, stage_id).status == "running"
+        assert uow.events.get_or_raise(Stage, stage_id).status == "running"
 
 
 def test_a_void_lot_cannot_be_drawn_and_shows_its_seed_without_an_outcome(uowf: UnitOfWorkFactory) -> None:
@@ -239,7 +239,7 @@ def _complete_pool_without_its_lot(uowf: UnitOfWorkFactory) -> BuiltPool:
         built = build_pool(uow)
     play_all(uowf, built)
     with uowf() as uow:
-        for lot in uow.results.lots_with_purpose(built.event_id, f"tie-break LOT pool {built.pool_id}"):
+        for lot in uow.lots.lots_with_purpose(built.event_id, f"tie-break LOT pool {built.pool_id}"):
             uow.session.delete(lot)
     return built
 
@@ -259,7 +259,7 @@ def test_closing_with_a_tie_whose_lot_is_not_committed_commits_it_refuses_and_dr
     [sealed] = tie_lots_of(uowf, built)
     assert sealed.seed_hex is None and sealed.outcome is None
     with uowf() as uow:
-        assert uow.results.get_or_raise(Stage, built.stage_id).status == "running"
+        assert uow.events.get_or_raise(Stage, built.stage_id).status == "running"
     assert all(row.provisional for row in stored(uowf, built.pool_id))
     with uowf() as uow:
         closed = standings_service.close_stage(
@@ -269,7 +269,7 @@ def test_closing_with_a_tie_whose_lot_is_not_committed_commits_it_refuses_and_dr
     [drawn] = tie_lots_of(uowf, built)
     assert (drawn.id, drawn.commitment) == (sealed.id, sealed.commitment) and drawn.outcome
     with uowf() as uow:
-        assert uow.results.get_or_raise(Stage, built.stage_id).status == "closed"
+        assert uow.events.get_or_raise(Stage, built.stage_id).status == "closed"
     rows = stored(uowf, built.pool_id)
     assert not any(row.provisional for row in rows)
     assert [row.separated_by for row in rows][2:] == ["LOT", "LOT"]
@@ -314,7 +314,7 @@ def test_a_correction_that_changes_the_tie_before_closing_commits_a_lot_for_the_
     assert void.id == old.id and void.seed_hex and void.outcome is None  # set aside, its seed public
     assert drawn.id == new.id and sorted(drawn.outcome or ()) == ["Denmark", "Finland"]
     with uowf() as uow:
-        [entry] = uow.results.audit(entity="lot", entity_id=old.id, action_prefix="lot.void")
+        [entry] = uow.audit.entries(entity="lot", entity_id=old.id, action_prefix="lot.void")
     assert entry.reason and "no longer tied" in entry.reason
     with uowf() as uow:
         rows = list(uow.session.exec(select(Standing).where(Standing.pool_id == built.pool_id)).all())
@@ -329,7 +329,7 @@ def test_the_staff_closing_page_commits_a_missing_lot_shows_its_hash_and_closes_
         create_user(uow, username="admin", password=PASSWORD, role=Role.ADMIN)
     built = _complete_pool_without_its_lot(uowf)
     with uowf() as uow:  # the appeal windows are over
-        for match in uow.results.matches_of_stage(built.stage_id):
+        for match in uow.rounds.matches_of_stage(built.stage_id):
             match.finished_at = utcnow() - LATER
             uow.session.add(match)
     client, _ = login(app, "admin")

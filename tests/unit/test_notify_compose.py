@@ -57,7 +57,7 @@ def _rows(factory: UnitOfWorkFactory) -> list[Outbox]:
 
 def _match_of(factory: UnitOfWorkFactory, round_id: int, team_id: int) -> Match:
     with factory() as uow:
-        for match in uow.notify.matches_of_round(round_id):
+        for match in uow.rounds.matches_of_round(round_id):
             if team_id in (match.first_team_id, match.second_team_id):
                 uow.session.expunge(match)
                 return match
@@ -95,7 +95,7 @@ def test_ten_minutes_before_the_deadline_the_lineup_is_due_unless_submitted(
 ) -> None:
     norway_match = _match_of(uow_factory, event.rounds[0].id or 0, event.teams["Norway"])
     with uow_factory() as uow:
-        uow.repo.add(
+        uow.teams.insert(
             Lineup(match_id=norway_match.id or 0, team_id=event.teams["Norway"], submitted_by="cap-nor")
         )
     _scan(uow_factory, settings, ROUND_1 - timedelta(minutes=10))
@@ -151,7 +151,7 @@ def test_a_corrected_result_and_a_decided_appeal_reach_both_teams_captains(
             new={"result": "0-1"},
             reason="wrong result entered",
         )
-        appeal = uow.repo.add(
+        appeal = uow.rounds.insert(
             Appeal(
                 match_id=match.id or 0,
                 deadline_at=ROUND_1,
@@ -180,7 +180,7 @@ def test_a_player_with_an_address_is_asked_once_to_link_their_account(
         assert player is not None
         player.email = "player@example.org"
         name, account = player.name, player.account
-        assert uow.repo.get_or_raise(Event, event.event_id).status == EventStatus.RUNNING.value
+        assert uow.events.get_or_raise(Event, event.event_id).status == EventStatus.RUNNING.value
     now = ROUND_1 + timedelta(hours=3)
     assert _scan(uow_factory, settings, now)["link_account"] == 1  # (besides the stage's pairings)
     assert _scan(uow_factory, settings, now) == {}
@@ -226,7 +226,7 @@ def test_an_armageddon_waiting_for_a_nomination_mails_the_team_that_has_not_nomi
 
     deadline = ROUND_1 + timedelta(days=1, minutes=15)
     with uow_factory() as uow:
-        duel = uow.repo.add(
+        duel = uow.playoff.insert(
             Duel(
                 stage_id=event.stage_id,
                 key="I",
@@ -239,7 +239,7 @@ def test_an_armageddon_waiting_for_a_nomination_mails_the_team_that_has_not_nomi
             select(Player).where(Player.team_id == event.teams["Norway"])
         ).first()
         assert norway_player is not None
-        uow.repo.add(
+        uow.playoff.insert(
             Armageddon(
                 duel_id=duel.id or 0, category="open", deadline_at=deadline, first_nominee_id=norway_player.id
             )

@@ -65,7 +65,7 @@ def _queue(factory: UnitOfWorkFactory, key: str = "appeal_decided:appeal:1:team:
 
 def _row(factory: UnitOfWorkFactory, outbox_id: int) -> Outbox:
     with factory() as uow:
-        row = uow.repo.get_or_raise(Outbox, outbox_id)
+        row = uow.outbox.get_or_raise(Outbox, outbox_id)
         uow.session.expunge(row)
         return row
 
@@ -204,10 +204,10 @@ def test_a_key_another_transaction_queued_first_is_skipped_not_an_error(
         )
 
     with uow_factory() as uow:
-        first = uow.notify.add_outbox(row("first"))
+        first = uow.outbox.add_outbox(row("first"))
         assert first is not None
-        assert uow.notify.add_outbox(row("second")) is None
-        kept = uow.notify.add_outbox(
+        assert uow.outbox.add_outbox(row("second")) is None
+        kept = uow.outbox.add_outbox(
             Outbox(
                 key="other-key", kind="pairings", recipient="a@example.org", subject="third", body_text="t"
             )

@@ -44,10 +44,12 @@ def _lineup_due_mails(factory: UnitOfWorkFactory, settings: Settings, event: Not
     with factory() as uow:
         match = next(
             m
-            for m in uow.notify.matches_of_round(event.rounds[0].id or 0)
+            for m in uow.rounds.matches_of_round(event.rounds[0].id or 0)
             if event.teams["Norway"] in (m.first_team_id, m.second_team_id)
         )
-        uow.repo.add(Lineup(match_id=match.id or 0, team_id=event.teams["Norway"], submitted_by="cap-nor"))
+        uow.teams.insert(
+            Lineup(match_id=match.id or 0, team_id=event.teams["Norway"], submitted_by="cap-nor")
+        )
     with factory() as uow:
         scan(uow, now=ROUND_1 - timedelta(minutes=10), settings=settings)
     with factory() as uow:
@@ -125,7 +127,7 @@ def test_a_player_without_a_language_is_written_to_in_their_captains_language(
     name, mail = _link_mail_of_a_swedish_player(uow_factory, settings, event, None)
     assert mail.recipient == "player@example.org"
     with uow_factory() as uow:
-        event_name = uow.repo.get_or_raise(Event, event.event_id).name
+        event_name = uow.events.get_or_raise(Event, event.event_id).name
     facts = {"event_name": event_name, "team_name": "Sweden", "player_name": name, "account": "a"}
     assert mail.subject == f"{event_name}: vincule a sua conta do servidor de partidas"
     assert mail.subject != compose(Kind.LINK_ACCOUNT, facts).subject

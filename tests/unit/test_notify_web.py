@@ -87,7 +87,7 @@ def test_sending_a_failed_mail_again_needs_the_csrf_token_and_is_audited(
     with app.state.uow_factory() as uow:
         entries = uow.session.exec(select(AuditLog).where(AuditLog.action == "outbox.retry")).all()
         assert [(e.actor, e.entity_id) for e in entries] == [("anna", failed_mail)]
-        assert uow.repo.get_or_raise(Outbox, failed_mail).status == "queued"
+        assert uow.outbox.get_or_raise(Outbox, failed_mail).status == "queued"
 
 
 def test_a_captain_sets_an_address_and_turns_kinds_off_on_the_account_page(
@@ -175,7 +175,7 @@ def test_staff_set_a_players_address_through_the_api(app: FastAPI, event: Notify
 def _player_of(app: FastAPI, event: NotifyEvent) -> tuple[str, int, str]:
     """The event's slug, the first player of Finland and their name."""
     with app.state.uow_factory() as uow:
-        slug = uow.repo.get_or_raise(Event, event.event_id).slug
+        slug = uow.events.get_or_raise(Event, event.event_id).slug
         player = uow.session.exec(
             select(Player).where(Player.team_id == event.teams["Finland"]).order_by(col(Player.id))
         ).first()
@@ -185,7 +185,7 @@ def _player_of(app: FastAPI, event: NotifyEvent) -> tuple[str, int, str]:
 
 def _stored(app: FastAPI, player_id: int) -> tuple[str | None, str | None]:
     with app.state.uow_factory() as uow:
-        player = uow.repo.get_or_raise(Player, player_id)
+        player = uow.teams.get_or_raise(Player, player_id)
         return player.email, player.language
 
 
@@ -268,8 +268,8 @@ def test_the_team_calendar_lists_rounds_deadlines_and_armageddon_nominations(
     norway = event.teams["Norway"]
     deadline = datetime(2024, 3, 3, 15, 0, tzinfo=UTC)
     with app.state.uow_factory() as uow:
-        stage = uow.repo.get_or_raise(Stage, event.stage_id)
-        duel = uow.repo.add(
+        stage = uow.events.get_or_raise(Stage, event.stage_id)
+        duel = uow.playoff.insert(
             Duel(
                 stage_id=stage.id or 0,
                 key="I",
@@ -278,7 +278,7 @@ def test_the_team_calendar_lists_rounds_deadlines_and_armageddon_nominations(
                 second_team_id=event.teams["Sweden"],
             )
         )
-        uow.repo.add(Armageddon(duel_id=duel.id or 0, category="open", deadline_at=deadline))
+        uow.playoff.insert(Armageddon(duel_id=duel.id or 0, category="open", deadline_at=deadline))
     client, _ = login(app, None)
     answer = client.get(f"/teams/{norway}/calendar.ics")
     assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/calendar")
@@ -316,14 +316,14 @@ def test_staff_may_give_the_captains_address_with_the_invitation(app: FastAPI, e
     )
     assert bad.status_code == 422
     with app.state.uow_factory() as uow:
-        assert list(uow.notify.captains_of_team(finland)) == []  # refused whole: no account either
+        assert list(uow.accounts.enabled_captains_of_team(finland)) == []  # refused whole: no account either
     page = staff.post(
         f"/staff/teams/{finland}/captain-invitation",
         data={"csrf_token": token, "event_id": str(event.event_id), "email": "fin@example.org"},
     )
     assert page.status_code == 200 and "/invitation/" in page.text
     with app.state.uow_factory() as uow:
-        (captain,) = uow.notify.captains_of_team(finland)
+        (captain,) = uow.accounts.enabled_captains_of_team(finland)
         assert captain.email == "fin@example.org"
 
 

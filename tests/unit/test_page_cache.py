@@ -11,8 +11,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.types import Message, Receive, Scope, Send
 
+from orchestrator.adapters import live_redis as bridge
 from orchestrator.config import Settings
-from orchestrator.services import live, live_redis
+from orchestrator.services import live
 from orchestrator.services.accounts.users import create_user
 from orchestrator.web.page_cache import Entry, PageCache, PageCacheMiddleware
 from tests.support.pools import FIRST_WINS_6_0, SeededPool, play, seed_small_pool
@@ -150,8 +151,8 @@ def test_the_anonymous_cached_page_carries_no_csrf_token_and_no_username(
 def test_a_change_announced_by_another_process_bumps_this_process_versions() -> None:
     broadcaster = live.Broadcaster()
     seq = broadcaster.versions.seq
-    listener = live_redis.RedisListener(client=None, broadcaster=broadcaster)
-    assert listener.deliver(live_redis.encode(live.Message("pool:12", {"kind": "result"}), origin="worker"))
+    listener = bridge.RedisListener(client=None, broadcaster=broadcaster)
+    assert listener.deliver(bridge.encode(live.Message("pool:12", {"kind": "result"}), origin="worker"))
     assert broadcaster.versions.changed_since(["pool:12"], seq)
     assert not broadcaster.versions.changed_since(["pool:13", "event:x"], seq)
 
@@ -304,7 +305,7 @@ def test_a_board_pgn_is_kept_until_its_match_is_announced(
     cache = cache_of(app)
     match_id = min(seeded.matches.values())
     with app.state.uow_factory() as uow:
-        board = next(b for b in uow.public.boards_of_matches([match_id]) if b.board_no == 1)
+        board = next(b for b in uow.read.boards_of_matches([match_id]) if b.board_no == 1)
         board.pgn = '[Event "first"]\n\n1. e4 *\n'
         uow.session.add(board)
     path = f"/events/{seeded.slug}/matches/{match_id}/boards/1.pgn"
@@ -313,7 +314,7 @@ def test_a_board_pgn_is_kept_until_its_match_is_announced(
     assert client.get(path, headers={"If-None-Match": first.headers["etag"]}).status_code == 304
     assert cache.builds == 1
     with app.state.uow_factory() as uow:
-        board = next(b for b in uow.public.boards_of_matches([match_id]) if b.board_no == 1)
+        board = next(b for b in uow.read.boards_of_matches([match_id]) if b.board_no == 1)
         board.pgn = '[Event "second"]\n\n1. d4 *\n'
         uow.session.add(board)
     live.publish(f"match:{match_id}", kind="result")  # what ingestion announces after storing the game

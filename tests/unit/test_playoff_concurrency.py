@@ -43,7 +43,7 @@ def test_two_ticks_at_once_leave_one_armageddon_per_duel_and_one_match_per_duel_
             for ms in uow.playoff.matches_of_duels(d.id for d in duels).values()
             for m in ms
         )
-        lots = uow.results.audit(entity="lot", action_prefix="lot.")
+        lots = uow.audit.entries(entity="lot", action_prefix="lot.")
     assert legs[(duel_id, 3)] == 1
     assert set(legs.values()) == {1}
     armageddon_lots = [e for e in lots if "Armageddon" in (e.new or {}).get("purpose", "")]

@@ -89,7 +89,7 @@ def test_the_bracket_is_built_from_the_closed_top_standings_with_the_first_round
     # Match 2 reverses the colours: the duel's first team has Black on the odd boards.
     assert [m.first_colour_odd for m in duels["I"].matches] == ["White", "Black"]
     with uow_factory() as uow:
-        rounds = uow.playoff.rounds_of_stage(setup.playoff_stage_id)
+        rounds = uow.rounds.rounds_of_stage(setup.playoff_stage_id)
         assert [(r.number, r.name) for r in rounds] == [
             (1, "First round, match 1"),
             (2, "First round, match 2"),
@@ -119,7 +119,7 @@ def test_a_duel_won_two_nil_sends_its_winner_to_the_quarter_final(
     assert (duels["VIII"].first, duels["VIII"].second) == (setup.place_team["D1"], setup.place_team["A2"])
     assert len(duels["VIII"].matches) == 2
     with uow_factory() as uow:
-        assert [r.number for r in uow.playoff.rounds_of_stage(setup.playoff_stage_id)] == [1, 2, 3, 4]
+        assert [r.number for r in uow.rounds.rounds_of_stage(setup.playoff_stage_id)] == [1, 2, 3, 4]
 
 
 def test_a_win_and_a_draw_win_the_duel_three_one_on_match_points(
@@ -238,7 +238,7 @@ def test_an_open_appeal_keeps_the_winner_provisional_and_the_next_duel_waiting(
     with uow_factory() as uow:
         play(uow, duel_match(uow, setup, "I", 1), "WWWWDD")
         match2 = duel_match(uow, setup, "I", 2)
-        uow.repo.add(Appeal(match_id=match2.id or 0, deadline_at=utcnow() + timedelta(minutes=15)))
+        uow.rounds.insert(Appeal(match_id=match2.id or 0, deadline_at=utcnow() + timedelta(minutes=15)))
     with uow_factory() as uow:
         play(uow, duel_match(uow, setup, "I", 2), "WWWDDD")
     duels = view(uow_factory, setup)
@@ -282,7 +282,7 @@ def test_a_whole_play_off_replayed_crowns_a_champion(
     assert bracket.champions == (setup.place_team["A1"],)
     assert [name for name, _ in bracket.rounds] == ["First round", "Quarter-final", "Semi-final", "Final"]
     with uow_factory() as uow:
-        assert len(uow.playoff.rounds_of_stage(setup.playoff_stage_id)) == 8
+        assert len(uow.rounds.rounds_of_stage(setup.playoff_stage_id)) == 8
 
 
 def test_the_category_lot_publishes_its_hash_before_the_seed(
@@ -295,14 +295,14 @@ def test_the_category_lot_publishes_its_hash_before_the_seed(
     info = view(uow_factory, setup)["IV"]
     assert info.pending_lot is not None and info.pending_lot.seed_hex is None and info.armageddon is None
     with uow_factory() as uow:
-        lot = uow.repo.get_or_raise(Lot, lot_id)
+        lot = uow.lots.get_or_raise(Lot, lot_id)
         assert lot.sealed_seed_hex is not None and lot.outcome is None
         # Asking again keeps the published hash (no second seed to choose from).
         assert commit_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter") == lot_id
     with uow_factory() as uow:
         category = reveal_armageddon_lot(uow, duel_id=duel_id, which="category", actor="arbiter")
     with uow_factory() as uow:
-        lot = uow.repo.get_or_raise(Lot, lot_id)
+        lot = uow.lots.get_or_raise(Lot, lot_id)
         assert lot.sealed_seed_hex is None and lot.seed_hex is not None and lot.outcome == [category]
         arm = uow.playoff.armageddon_of_duel(duel_id)
         assert isinstance(arm, Armageddon) and arm.category == category

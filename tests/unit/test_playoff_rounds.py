@@ -22,7 +22,7 @@ def world(tmp_path: Path) -> Iterator[World]:
 
 def armageddon_round(world: World, duel_id: int) -> Round:
     with world.uow_factory() as uow:
-        rnd = uow.playoff.round_by_number(world.knockout, ARMAGEDDON_ROUND_BASE + duel_id)
+        rnd = uow.rounds.round_by_number(world.knockout, ARMAGEDDON_ROUND_BASE + duel_id)
         assert rnd is not None
         return rnd
 

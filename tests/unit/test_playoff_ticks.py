@@ -130,7 +130,7 @@ def test_with_no_reveal_delay_the_draw_waits_for_the_next_tick_whose_draw_then_m
     assert colour is not None and colour.sealed_seed_hex is not None and colour.seed_hex is None
     with world.uow_factory() as uow:
         commit, draw = (
-            uow.results.audit(entity="lot", entity_id=category.id, action_prefix=action)
+            uow.audit.entries(entity="lot", entity_id=category.id, action_prefix=action)
             for action in ("lot.commit", "lot.draw")
         )
     assert len(commit) == len(draw) == 1 and commit[0].id < draw[0].id
@@ -194,17 +194,17 @@ def test_the_bracket_state_changes_with_a_result_an_open_appeal_and_a_withdrawal
     duel = the_duel(world, "I")
     with world.uow_factory() as uow:
         match = uow.playoff.matches_of_duels([duel.id])[duel.id or 0][0]
-        appeal = uow.repo.add(Appeal(match_id=match.id or 0, deadline_at=utcnow() + timedelta(hours=1)))
+        appeal = uow.rounds.insert(Appeal(match_id=match.id or 0, deadline_at=utcnow() + timedelta(hours=1)))
     assert state() != before
     with world.uow_factory() as uow:
-        row = uow.repo.get_or_raise(Appeal, appeal.id or 0)
+        row = uow.rounds.get_or_raise(Appeal, appeal.id or 0)
         row.status = AppealStatus.REJECTED.value
-        uow.repo.add(row)
+        uow.rounds.insert(row)
     assert state() == before  # no open appeal any more: the advance reads the same
     with world.uow_factory() as uow:
-        team = uow.repo.get_or_raise(Team, duel.first_team_id or 0)
+        team = uow.teams.get_or_raise(Team, duel.first_team_id or 0)
         team.withdrawn_at = utcnow()
-        uow.repo.add(team)
+        uow.teams.insert(team)
     assert state() != before
     store_results(world, "II", "white", legs=(1,))
     assert state() != before
@@ -227,7 +227,7 @@ def test_a_conflict_is_recorded_on_every_tick_while_it_lasts(world: World) -> No
 
     def conflicts() -> int:
         with world.uow_factory() as uow:
-            return len(uow.results.audit(entity="duel", entity_id=final.id, action_prefix="duel.conflict"))
+            return len(uow.audit.entries(entity="duel", entity_id=final.id, action_prefix="duel.conflict"))
 
     tick(world)
     first = conflicts()

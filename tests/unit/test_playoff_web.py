@@ -71,7 +71,7 @@ def world(tmp_path: Path) -> Iterator[World]:
             first, second = setup.place_team["C2"], setup.place_team["D3"]
             accounts: dict[str, list[tuple[str, str]]] = {}
             for name in (first, second):
-                players = uow.playoff.players_of_team(setup.team_ids[name])
+                players = uow.teams.players_of_team(setup.team_ids[name])
                 accounts[name] = [
                     (p.account, p.name) for p in players if ineligibility(p, Category(category), 2000) is None
                 ]
@@ -231,7 +231,7 @@ def a2_captain_and_duel_i_round(uow: UnitOfWork, world: World, username: str) ->
     own = world.setup.team_ids[world.setup.place_team["A2"]]
     create_user(uow, username=username, password=PASSWORD, role=Role.CAPTAIN, team_id=own)
     match = duel_match(uow, world.setup, "I", 1)
-    return match, uow.repo.get_or_raise(Round, match.round_id)
+    return match, uow.rounds.get_or_raise(Round, match.round_id)
 
 
 def test_lineups_are_refused_after_the_round_deadline(world: World) -> None:
@@ -247,7 +247,7 @@ def test_lineups_are_refused_after_the_round_deadline(world: World) -> None:
     )
     assert answer.status_code == 200, answer.text
     with world.app.state.uow_factory() as uow:
-        rnd = uow.repo.get_or_raise(Round, match.round_id)
+        rnd = uow.rounds.get_or_raise(Round, match.round_id)
         rnd.lineup_deadline_at = utcnow() - timedelta(seconds=1)
         uow.session.add(rnd)
     answer = cap4.put(
@@ -342,7 +342,7 @@ def test_staff_move_a_closed_lineup_deadline_and_a_stale_form_names_who_moved_it
 def test_the_lineup_deadline_is_read_and_moved_through_the_json_api_too(world: World) -> None:
     with world.app.state.uow_factory() as uow:
         round_id = duel_match(uow, world.setup, "II", 1).round_id
-        rnd = uow.repo.get_or_raise(Round, round_id)
+        rnd = uow.rounds.get_or_raise(Round, round_id)
         rnd.scheduled_at = utcnow() + timedelta(hours=2)
         rnd.lineup_deadline_at = None  # closes when the round starts
         uow.session.add(rnd)
@@ -409,7 +409,7 @@ def drawn(tmp_path: Path) -> Iterator[Drawn]:
         with factory() as uow:
             record_armageddon_result(uow, duel_id=duel_id, result="1/2-1/2", actor="arbiter")
         with factory() as uow:
-            stage_key = uow.repo.get_or_raise(Stage, setup.playoff_stage_id).key
+            stage_key = uow.events.get_or_raise(Stage, setup.playoff_stage_id).key
         yield Drawn(app, setup, chooser, stage_key)
 
 

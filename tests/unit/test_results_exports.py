@@ -44,7 +44,7 @@ def test_the_pgn_of_a_match_joins_its_games_with_round_and_board(
         built = build_pool(uow)
         match_id = built.match(1, "Norway")
         for number, board_id in enumerate(built.boards[match_id][:2], start=1):
-            board = uow.results.get_or_raise(Board, board_id)
+            board = uow.boards.get_or_raise(Board, board_id)
             board.pgn = (
                 f'[White "w{number}"]\n[Black "b{number}"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 1-0\n'
             )

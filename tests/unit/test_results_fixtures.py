@@ -14,4 +14,4 @@ def test_the_builder_stores_a_full_round_robin_with_every_board(
     assert len(built.matches) == 6  # 4 teams: 3 rounds of 2 matches
     assert all(len(boards) == 4 for boards in built.boards.values())
     with uow_factory() as uow:
-        assert len(uow.results.matches_of_pool(built.pool_id)) == 6
+        assert len(uow.rounds.numbered_matches_of_pool(built.pool_id)) == 6

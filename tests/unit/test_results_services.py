@@ -94,7 +94,7 @@ def test_an_arbiters_result_wins_over_a_later_game_server_poll(
     with uowf() as uow:
         results.record_result(uow, board_id=board_id, result="½-½", expected_version=1, actor="ann")
     with uowf() as uow:
-        assert not results.may_server_overwrite(uow.results.get_or_raise(Board, board_id))
+        assert not results.may_server_overwrite(uow.boards.get_or_raise(Board, board_id))
         assert results.ingest_server_result(uow, board_id=board_id, result="1-0", game_id="g2") is None
     assert board(uowf, board_id).result == "½-½"
 
@@ -126,7 +126,7 @@ def test_a_finished_match_is_marked_finished_with_its_time(uowf: UnitOfWorkFacto
     match_id = pool.match(1, "Norway")
     enter(uowf, pool, match_id, winning_codes(pool, match_id, "Norway"))
     with uowf() as uow:
-        match = uow.results.get_or_raise(Match, match_id)
+        match = uow.rounds.get_or_raise(Match, match_id)
         assert match.status == "finished" and match.finished_at is not None
 
 
@@ -198,7 +198,7 @@ def test_only_complete_matches_and_whole_match_forfeits_count_in_the_standings(
     norway_r1 = pool.match(1, "Norway")
     enter(uowf, pool, norway_r1, [*winning_codes(pool, norway_r1, "Norway")[:3], "*"])
     with uowf() as uow:
-        assert uow.results.get_or_raise(Match, norway_r1).status != "finished"
+        assert uow.rounds.get_or_raise(Match, norway_r1).status != "finished"
         assert standings_service.pool_standings(uow, pool_id=pool.pool_id).rows[0].values["MP"] == 0
     other = next(m for (r, a, b), m in pool.matches.items() if r == 1 and "Norway" not in (a, b))
     _, first, second = pool.pairing(other)
@@ -224,7 +224,7 @@ def test_close_stage_refuses_and_names_the_board_without_a_result(
         standings_service.close_stage(uow, stage_id=pool.stage_id, actor="boss", now=utcnow() + LATER)
     assert "board 4 has no result" in caught.value.message and "Round 3 is still open" in caught.value.message
     with uowf() as uow:
-        assert uow.results.get_or_raise(Stage, pool.stage_id).status == "running"
+        assert uow.events.get_or_raise(Stage, pool.stage_id).status == "running"
 
 
 def test_close_stage_refuses_while_an_appeal_window_is_running(
@@ -254,8 +254,8 @@ def test_closing_stores_final_standings_with_every_tie_break_value(
     assert rows[1].separated_by == "MP" and rows[2].separated_by == "LOT" and "LOT" in rows[1].values
     assert closed.pools[0].lots
     with uowf() as uow:
-        assert uow.results.get_or_raise(Stage, pool.stage_id).status == "closed"
-        lot = uow.results.lots_with_purpose(pool.event_id, f"tie-break LOT pool {pool.pool_id}")[0]
+        assert uow.events.get_or_raise(Stage, pool.stage_id).status == "closed"
+        lot = uow.lots.lots_with_purpose(pool.event_id, f"tie-break LOT pool {pool.pool_id}")[0]
         record = lot_rules.Lot(
             lot.purpose,
             lot_rules.LotKind.ORDER,
@@ -278,7 +278,7 @@ def test_a_pool_without_lot_in_its_chain_keeps_teams_tied_and_draws_no_lot(uowf:
     assert [row.rank for row in stored(uowf, built.pool_id)] == [1, 2, 2, 2]
     with uowf() as uow:
         assert (
-            list(uow.results.lots_with_purpose(built.event_id, f"tie-break LOT pool {built.pool_id}")) == []
+            list(uow.lots.lots_with_purpose(built.event_id, f"tie-break LOT pool {built.pool_id}")) == []
         )
 
 
@@ -289,7 +289,7 @@ def test_closing_the_last_stage_closes_the_event_with_an_audit_entry(uowf: UnitO
     with uowf() as uow:
         standings_service.close_stage(uow, stage_id=built.stage_id, actor="boss", now=utcnow() + LATER)
     with uowf() as uow:
-        assert uow.results.get_or_raise(Event, built.event_id).status == "closed"
+        assert uow.events.get_or_raise(Event, built.event_id).status == "closed"
     entries = audit(uowf, action_prefix="event.")
     assert [(action, old, new) for action, old, new, _reason in entries] == [
         ("event.close", {"status": "running"}, {"status": "closed", "last_stage_id": built.stage_id})
@@ -303,7 +303,7 @@ def test_closing_a_stage_before_the_last_leaves_the_event_running(
     with uowf() as uow:
         standings_service.close_stage(uow, stage_id=pool.stage_id, actor="boss", now=utcnow() + LATER)
     with uowf() as uow:
-        assert uow.results.get_or_raise(Event, pool.event_id).status == "running"
+        assert uow.events.get_or_raise(Event, pool.event_id).status == "running"
     assert audit(uowf, action_prefix="event.") == []
 
 
@@ -433,5 +433,5 @@ def test_stored_lot_numbers_are_reused_when_a_closed_pool_is_recomputed(
     order = names(uowf, pool, stored(uowf, pool.pool_id))
     with uowf() as uow:
         standings_service.recompute_pool(uow, pool_id=pool.pool_id, actor="boss")
-        assert len(uow.results.session.exec(select(Lot)).all()) == 1
+        assert len(uow.session.exec(select(Lot)).all()) == 1
     assert names(uowf, pool, stored(uowf, pool.pool_id)) == order

@@ -51,7 +51,7 @@ def test_the_save_results_button_saves_the_changed_boards_without_javascript(
     again = client.get(answer.headers["location"])
     assert "Saved (2 boards)" in again.text
     with app.state.uow_factory() as uow:
-        assert [uow.results.get_or_raise(Board, b).result for b in built.boards[match_id]] == [
+        assert [uow.boards.get_or_raise(Board, b).result for b in built.boards[match_id]] == [
             "1-0",
             "½-½",
             "*",
@@ -84,7 +84,7 @@ def test_the_form_shows_the_stored_result_beside_yours_when_someone_else_saved_f
         and "yours 1-0" in answer.text
     )
     with app.state.uow_factory() as uow:
-        assert uow.results.get_or_raise(Board, built.boards[match_id][1]).result == "*"  # nothing saved
+        assert uow.boards.get_or_raise(Board, built.boards[match_id][1]).result == "*"  # nothing saved
     # the page now carries the stored version, so saving again keeps the user's choice
     retry = form_of(answer.text, match_id)
     assert retry[f"board_{b1}"] == "1-0" and retry[f"version_{b1}"] == "2"
@@ -191,7 +191,7 @@ def test_an_arbiter_withdraws_a_team_through_the_confirmation_form_and_the_pages
     done = client.get(answer.headers["location"])
     assert "Sweden withdrawn from round 1" in done.text
     with app.state.uow_factory() as uow:
-        codes = [uow.results.get_or_raise(Match, built.match(r, "Sweden")).forfeit for r in (1, 2, 3)]
+        codes = [uow.rounds.get_or_raise(Match, built.match(r, "Sweden")).forfeit for r in (1, 2, 3)]
     assert all(code in ("+-", "-+") for code in codes)
     overview = client.get(f"/staff/events/{built.event_slug}/results")
     assert "Sweden (pool A) withdrawn in round 1: recorded by arbiter" in overview.text
@@ -215,7 +215,7 @@ def test_the_withdrawal_form_without_a_reason_shows_the_confirmation_again_and_c
     assert answer.status_code == 422 and "say why the team withdraws" in answer.text
     assert "3 matches will be forfeited" in answer.text
     with app.state.uow_factory() as uow:
-        assert uow.results.get_or_raise(Match, built.match(1, "Norway")).forfeit == ""
+        assert uow.rounds.get_or_raise(Match, built.match(1, "Norway")).forfeit == ""
 
 
 def test_the_withdrawal_api_forfeits_the_remaining_matches_and_refuses_a_second_time(

@@ -42,7 +42,7 @@ def team_lines(team: str, federation: str, seed: int, section: str, sexes: str =
 
 
 def stored_sections(uow: UnitOfWork, event_id: int) -> dict[str, str]:
-    return {t.name: t.section for t in uow.setup.teams_of(event_id)}
+    return {t.name: t.section for t in uow.teams.teams_of_event(event_id)}
 
 
 def test_the_stored_event_keeps_every_team_and_stage_in_its_section(
@@ -50,7 +50,10 @@ def test_the_stored_event_keeps_every_team_and_stage_in_its_section(
 ) -> None:
     with uow_factory() as uow:
         assert stored_sections(uow, event_id) == {team.name: team.section for team in DEFINITION.teams}
-        assert {s.key: s.section for s in uow.setup.stages_of(event_id)} == {"open": "open", "women": "women"}
+        assert {s.key: s.section for s in uow.events.stages_of_event(event_id)} == {
+            "open": "open",
+            "women": "women",
+        }
         field = event_field(uow, event_id)
         assert {t.name: t.section for t in field.domain.values()} == stored_sections(uow, event_id)
         names, _ = pool_draft.stage_entrants(uow, stage_id=stage_id_of(uow, event_id, "women"))

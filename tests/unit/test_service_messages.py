@@ -82,9 +82,9 @@ def test_a_lot_drawn_again_names_its_draw_time_in_the_events_zone(uow_factory: U
         )
         draws.reveal_lot(uow, lot_id=lot_id, actor="arb")
     with uow_factory() as uow:
-        lot = uow.repo.get_or_raise(Lot, lot_id)
+        lot = uow.lots.get_or_raise(Lot, lot_id)
         lot.revealed_at = drawn_at
-        uow.repo.add(lot)
+        uow.lots.insert(lot)
     with uow_factory() as uow, pytest.raises(Conflict) as refused:
         draws.reveal_lot(uow, lot_id=lot_id, actor="arb")
     assert refused.value.message == (

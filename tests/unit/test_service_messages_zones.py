@@ -33,7 +33,7 @@ def second_round(uowf: UnitOfWorkFactory) -> tuple[int, int]:
     Returns (round id, stage id)."""
     with uowf() as uow:
         stage_id = running_stage(uow)
-        rnd = uow.results.rounds_of_stage(stage_id)[1]
+        rnd = uow.rounds.rounds_of_stage(stage_id)[1]
         rnd.scheduled_at = START
         rnd.lineup_deadline_at = DEADLINE
         uow.session.add(rnd)
@@ -45,7 +45,7 @@ def test_a_closed_lineup_names_its_deadline_in_the_events_zone(
 ) -> None:
     round_id, _stage_id = second_round
     with uowf() as uow:
-        match = uow.playoff.matches_of_round(round_id)[0]
+        match = uow.rounds.matches_of_round(round_id)[0]
         after = datetime(2030, 1, 15, 11, 30, tzinfo=UTC)
         with pytest.raises(Conflict) as refused:
             lineups.submit_lineup(
@@ -90,7 +90,7 @@ def test_a_second_withdrawal_names_the_first_in_the_events_zone(
 ) -> None:
     _round_id, stage_id = second_round
     with uowf() as uow:
-        team_id = uow.results.entries_of_stage(stage_id)[0].team.id or 0
+        team_id = uow.rounds.entries_of_stage(stage_id)[0].team.id or 0
         withdraw_from_pool_stage(
             uow, stage_id=stage_id, team_id=team_id, reason="ill", actor="ann", now=DEADLINE
         )

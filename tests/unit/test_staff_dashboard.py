@@ -50,8 +50,8 @@ def web(app: FastAPI, sent: list[tuple[str, tuple[int, ...]]]) -> FastAPI:
         running_stage(uow)
         event = uow.events.get_by_slug(SLUG)
         assert event is not None
-        for player in uow.setup.players_of_event(event.id or 0):
-            uow.repo.add(PlayerLink(player_id=player.id or 0, status=LinkStatus.LINKED.value))
+        for player in uow.teams.players_of_event(event.id or 0):
+            uow.teams.insert(PlayerLink(player_id=player.id or 0, status=LinkStatus.LINKED.value))
         create_user(uow, username="arb", password=PASSWORD, role=Role.ARBITER)
     return app
 
@@ -59,12 +59,12 @@ def web(app: FastAPI, sent: list[tuple[str, tuple[int, ...]]]) -> FastAPI:
 def rounds_of(uow: UnitOfWork) -> list[Round]:
     event = uow.events.get_by_slug(SLUG)
     assert event is not None
-    stage = uow.results.stages_of_event(event.id or 0)[0]
-    return list(uow.results.rounds_of_stage(stage.id or 0))
+    stage = uow.events.stages_of_event(event.id or 0)[0]
+    return list(uow.rounds.rounds_of_stage(stage.id or 0))
 
 
 def first_match(uow: UnitOfWork) -> Match:
-    return uow.results.matches_of_round(rounds_of(uow)[0].id or 0)[0]
+    return uow.rounds.matches_of_round(rounds_of(uow)[0].id or 0)[0]
 
 
 # --- one builder per kind: (make the condition hold) -> the link the item must carry ---------------------
@@ -83,7 +83,7 @@ def held(uow: UnitOfWork) -> str:
 
 def creation_failed(uow: UnitOfWork) -> str:
     rnd = rounds_of(uow)[0]
-    uow.repo.add(GameserverBulk(round_id=rnd.id or 0, status=BulkStatus.FAILED.value, error="timeout"))
+    uow.rounds.insert(GameserverBulk(round_id=rnd.id or 0, status=BulkStatus.FAILED.value, error="timeout"))
     return f"/staff/events/{SLUG}/links"
 
 
@@ -104,7 +104,7 @@ def stale_pull(uow: UnitOfWork) -> str:
     rnd = rounds_of(uow)[0]
     rnd.status = RoundStatus.PLAYING.value
     uow.session.add(rnd)
-    for match in uow.results.matches_of_round(rnd.id or 0):
+    for match in uow.rounds.matches_of_round(rnd.id or 0):
         for board in uow.boards.for_match(match.id or 0):
             board.updated_at = utcnow() - dashboard_service.STALE_AFTER - timedelta(minutes=1)
             uow.session.add(board)
@@ -114,8 +114,8 @@ def stale_pull(uow: UnitOfWork) -> str:
 def late_change(uow: UnitOfWork) -> str:
     event = uow.events.get_by_slug(SLUG)
     assert event is not None
-    stages = uow.results.stages_of_event(event.id or 0)
-    uow.repo.add(
+    stages = uow.events.stages_of_event(event.id or 0)
+    uow.rounds.insert(
         LateChange(
             event_id=event.id or 0,
             source_stage_id=stages[0].id or 0,
@@ -141,8 +141,8 @@ def close_stage(uow: UnitOfWork) -> str:
     each match 6-0 (no tie in the standings, so no tie lot is committed)."""
     rnds = rounds_of(uow)
     for rnd in rnds:
-        for match in uow.results.matches_of_round(rnd.id or 0):
-            teams = uow.results.teams_by_id([match.first_team_id, match.second_team_id])
+        for match in uow.rounds.matches_of_round(rnd.id or 0):
+            teams = uow.teams.teams_by_id([match.first_team_id, match.second_team_id])
             first_wins = teams[match.first_team_id].seed < teams[match.second_team_id].seed
             for board in uow.boards.for_match(match.id or 0):
                 first_white = board.board_no % 2 == 1  # the first team has White on odd boards
@@ -151,7 +151,7 @@ def close_stage(uow: UnitOfWork) -> str:
                     uow, board_id=board.id or 0, result=code, expected_version=board.version, actor="arb"
                 )
     for rnd in rnds:
-        for match in uow.results.matches_of_round(rnd.id or 0):
+        for match in uow.rounds.matches_of_round(rnd.id or 0):
             match.finished_at = utcnow() - timedelta(hours=1)
             uow.session.add(match)
     return f"/staff/stages/{rnds[0].stage_id}/close"

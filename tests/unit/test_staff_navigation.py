@@ -62,8 +62,8 @@ def test_every_staff_page_of_the_event_carries_a_navigation_to_every_other(web: 
     with web.state.uow_factory() as uow:
         group = stage_id_of(uow, event_id(web), "group")
         final = stage_id_of(uow, event_id(web), "final")
-        rnd = uow.results.rounds_of_stage(group)[0]
-        match = uow.results.matches_of_round(rnd.id or 0)[0]
+        rnd = uow.rounds.rounds_of_stage(group)[0]
+        match = uow.rounds.matches_of_round(rnd.id or 0)[0]
     expected = {f"/staff/events/{SLUG}{tail}" for _, tail in EVENT_PAGES}
     expected |= {f"/staff/stages/{group}/pools", f"/staff/stages/{final}/pools", "/staff/events"}
     pages = [f"/staff/events/{SLUG}{tail}" for _, tail in EVENT_PAGES] + [

@@ -84,15 +84,15 @@ def test_a_withdrawal_forfeits_the_unstarted_published_match_for_the_opponent(
     second = pair_and_publish(uow_factory, stage_id)  # published, nothing started
     leaver, table = second.pairings[0].first_id, second.pairings[0]
     with uow_factory() as uow:
-        before = pool_standings(uow, pool_id=uow.results.pools_of_stage(stage_id)[0].id or 0)
+        before = pool_standings(uow, pool_id=uow.rounds.pools_in_letter_order(stage_id)[0].id or 0)
         gone = entries.withdraw_team(uow, stage_id=stage_id, team_id=leaver, reason="illness", actor=ACTOR)
     assert gone.round_no == 3 and gone.forfeited == (f"round 2, table 1 against {table.second}",)
     assert gone.left_to_staff == () and "Forfeited for the opponent (not started)" in gone.message
     with uow_factory() as uow:
-        match = uow.results.get_or_raise(Match, table.match_id or 0)
+        match = uow.rounds.get_or_raise(Match, table.match_id or 0)
         # The leaver is named first: the second team wins the match by forfeit ("-+").
         assert match.forfeit == MatchForfeit.B_WINS.value
-        after = pool_standings(uow, pool_id=uow.results.pools_of_stage(stage_id)[0].id or 0)
+        after = pool_standings(uow, pool_id=uow.rounds.pools_in_letter_order(stage_id)[0].id or 0)
     # The opponent gains a won match's 2 match points over its total after round 1.
     mp_before = {r.team: r.values["MP"] for r in before.rows}
     mp_after = {r.team: r.values["MP"] for r in after.rows}
@@ -120,7 +120,7 @@ def test_a_withdrawal_leaves_a_started_match_to_staff(
                 actor=ACTOR,
             )
         else:
-            row = uow.results.get_or_raise(Board, board.id or 0)
+            row = uow.boards.get_or_raise(Board, board.id or 0)
             row.game_id = "g-1"  # the game server has the game
             uow.session.add(row)
     with uow_factory() as uow:
@@ -130,7 +130,7 @@ def test_a_withdrawal_leaves_a_started_match_to_staff(
     assert gone.forfeited == () and gone.left_to_staff == (f"round 2, table 1 against {table.first}",)
     assert "Already started, left to you" in gone.message
     with uow_factory() as uow:
-        assert uow.results.get_or_raise(Match, table.match_id or 0).forfeit == MatchForfeit.NONE.value
+        assert uow.rounds.get_or_raise(Match, table.match_id or 0).forfeit == MatchForfeit.NONE.value
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ def stage_id(app: FastAPI) -> int:
     with app.state.uow_factory() as uow:
         create_user(uow, username="arbiter", password=PASSWORD, role=Role.ARBITER)
         stage_id = running_swiss(uow)
-        team = uow.setup.entries_of_pool(uow.results.pools_of_stage(stage_id)[0].id or 0)[0].team_id
+        team = uow.rounds.entries_of_pool(uow.rounds.pools_in_letter_order(stage_id)[0].id or 0)[0].team_id
         create_user(uow, username="captain", password=PASSWORD, role=Role.CAPTAIN, team_id=team)
         return stage_id
 

@@ -165,4 +165,4 @@ def test_staff_starting_the_swiss_before_the_pools_close_are_told_why(app: FastA
     page = client.post(f"/staff/swiss/{swiss_id}/start", data={"csrf_token": csrf})
     assert page.status_code == 409 and "Preliminaries has no final standings yet" in page.text
     with app.state.uow_factory() as uow:  # nothing started, no lot committed
-        assert uow.setup.rounds_of(swiss_id) == [] and uow.setup.pools_of(swiss_id) == []
+        assert uow.rounds.rounds_of_stage(swiss_id) == [] and uow.rounds.pools_of_stage(swiss_id) == []

@@ -195,7 +195,7 @@ def test_an_early_end_is_said_and_the_event_page_links_the_stage(app: FastAPI, s
 def test_a_stage_not_started_has_no_page_and_no_link(app: FastAPI) -> None:
     with app.state.uow_factory() as uow:
         make_event(uow, SWISS_EVENT)
-        event_row = uow.public.event_by_slug(SLUG)
+        event_row = uow.events.get_by_slug(SLUG)
         assert event_row is not None
         event_row.status = EventStatus.PUBLISHED.value  # as pool_draft does when it publishes
         uow.session.add(event_row)

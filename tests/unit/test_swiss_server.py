@@ -54,11 +54,11 @@ def test_starting_a_swiss_stage_numbers_the_teams_by_initial_ranking_and_leaves_
     with uow_factory() as uow:
         stage_id = running_swiss(uow)
     with uow_factory() as uow:
-        stage = uow.results.get_or_raise(Stage, stage_id)
-        pools = uow.results.pools_of_stage(stage_id)
-        entries = uow.setup.entries_of_pool(pools[0].id or 0)
-        teams = uow.results.teams_by_id(e.team_id for e in entries)
-        rounds = uow.results.rounds_of_stage(stage_id)
+        stage = uow.events.get_or_raise(Stage, stage_id)
+        pools = uow.rounds.pools_in_letter_order(stage_id)
+        entries = uow.rounds.entries_of_pool(pools[0].id or 0)
+        teams = uow.teams.teams_by_id(e.team_id for e in entries)
+        rounds = uow.rounds.rounds_of_stage(stage_id)
         assert stage.kind == "swiss" and stage.status == "running"
         assert len(pools) == 1 and pools[0].letter == ""
         assert [teams[e.team_id].name for e in entries] == [
@@ -66,7 +66,7 @@ def test_starting_a_swiss_stage_numbers_the_teams_by_initial_ranking_and_leaves_
         ]
         assert [e.pairing_number for e in entries] == list(range(1, 8))
         assert [r.status for r in rounds] == [RoundStatus.UNPAIRED.value] * 5
-        assert uow.results.matches_of_stage(stage_id) == []
+        assert uow.rounds.matches_of_stage(stage_id) == []
 
 
 def test_every_round_the_server_pairs_is_the_engines_pairing_of_the_same_stage(
@@ -86,12 +86,12 @@ def test_every_round_the_server_pairs_is_the_engines_pairing_of_the_same_stage(
             published = swiss_rounds.publish_round_pairing(uow, round_id=draft.round_id, actor=ACTOR)
         assert view_pairing(published) == view_pairing(draft)
         with uow_factory() as uow:
-            rnd = uow.results.get_or_raise(Round, draft.round_id)
+            rnd = uow.rounds.get_or_raise(Round, draft.round_id)
             assert rnd.status == RoundStatus.SCHEDULED.value
             matches = matches_of(uow, draft.round_id)
-            boards = uow.results.boards_of_matches(m.id for m in matches)
+            boards = uow.boards.boards_by_match(m.id for m in matches)
             first = matches[0]
-            main = uow.setup.main_boards_by_team([first.first_team_id, first.second_team_id])
+            main = uow.teams.main_boards_by_team([first.first_team_id, first.second_team_id])
             white_on_board_1 = boards[first.id or 0][0].white_player_id
             assert white_on_board_1 == main[first.first_team_id][1]  # first-named White on board 1
             assert boards[first.id or 0][1].white_player_id == main[first.second_team_id][2]
@@ -188,7 +188,7 @@ def test_the_pool_trf_of_a_swiss_stage_is_the_file_the_engine_pairs_the_next_dra
         stage_id = running_swiss(uow)
     pair_publish_play(uow_factory, stage_id)
     with uow_factory() as uow:
-        pool_id = uow.results.pools_of_stage(stage_id)[0].id or 0
+        pool_id = uow.rounds.pools_in_letter_order(stage_id)[0].id or 0
         trf = pool_trf(uow, pool_id=pool_id)
         draft = swiss_rounds.pair_next_round(uow, stage_id=stage_id, actor=ACTOR)
     assert "192 FIDE_TEAM_TYPEA_MP_GP" in trf
@@ -219,7 +219,7 @@ def test_the_initial_colour_is_drawn_by_a_lot_committed_before_the_stage_starts(
     with uow_factory() as uow:
         [lot] = _rows(uow, Lot)
         assert lot.purpose == "Open initial colour" and lot.seed_hex is None and lot.outcome is None
-        assert uow.results.rounds_of_stage(stage_id) == []
+        assert uow.rounds.rounds_of_stage(stage_id) == []
         assert lot_steps.drawing_steps(uow, event_id=lot.event_id)[lot.purpose] == "drawn when Open starts"
         with pytest.raises(Conflict, match="cannot be drawn by hand"):
             lot_steps.draw_by_hand(uow, lot_id=lot.id or 0, actor=ACTOR)
@@ -259,8 +259,8 @@ def test_an_override_of_a_published_unstarted_round_changes_its_matches_boards_a
     assert changed.pairings[1:] == published.pairings[1:] and changed.status == RoundStatus.SCHEDULED.value
     with uow_factory() as uow:
         match = matches_of(uow, published.round_id)[0]
-        boards = uow.results.boards_of_matches([match.id])[match.id or 0]
-        main = uow.setup.main_boards_by_team([bye_id, board1.second_id])
+        boards = uow.boards.boards_by_match([match.id])[match.id or 0]
+        main = uow.teams.main_boards_by_team([bye_id, board1.second_id])
         assert (match.first_team_id, boards[0].white_player_id) == (bye_id, main[bye_id][1])
         assert len(boards) == 4 and boards[1].white_player_id == main[board1.second_id][2]
         [row] = [r for r in _rows(uow, SwissRoundTeam) if r.role == "bye"]

@@ -33,10 +33,10 @@ def test_a_published_swiss_round_is_opened_paired_on_the_server_pulled_and_settl
     server = FakeServer()
     with uow_factory() as uow:
         stage_id = running_swiss(uow)
-        first = uow.results.rounds_of_stage(stage_id)[0]
+        first = uow.rounds.rounds_of_stage(stage_id)[0]
         start, round_id = first.scheduled_at, first.id or 0
-        event_id = uow.setup.event_of_stage(stage_id)[0].id or 0
-        players = [p.id or 0 for p in uow.setup.players_of_event(event_id)]
+        event_id = uow.events.event_and_stage(stage_id)[0].id or 0
+        players = [p.id or 0 for p in uow.teams.players_of_event(event_id)]
     assert start is not None
     with uow_factory() as uow:
         assert gameserver.open_due_rounds(uow, now=start, settings=settings) == []  # unpaired
@@ -61,7 +61,7 @@ def test_a_published_swiss_round_is_opened_paired_on_the_server_pulled_and_settl
         later = utcnow() + timedelta(hours=1)
         assert not gameserver.advance_stage(uow, stage_id=stage_id, actor="worker", now=later)
     with uow_factory() as uow:
-        assert uow.results.get_or_raise(Stage, stage_id).status == "running"
-        assert uow.results.get_or_raise(Round, round_id).status == RoundStatus.FINISHED.value
+        assert uow.events.get_or_raise(Stage, stage_id).status == "running"
+        assert uow.rounds.get_or_raise(Round, round_id).status == RoundStatus.FINISHED.value
         second = swiss_rounds.pair_next_round(uow, stage_id=stage_id, actor=ACTOR)
     assert second.number == 2

@@ -39,7 +39,7 @@ def test_the_server_pairs_a_stage_by_the_system_it_names(uow_factory: UnitOfWork
         play_round(uow_factory, draft.round_id)
         mirror.record(round_no, published)
     with uow_factory() as uow:
-        pool = uow.results.pools_of_stage(stage_id)[0]
+        pool = uow.rounds.pools_in_letter_order(stage_id)[0]
         assert f"192 {CODES[system]}" in pool_trf(uow, pool_id=pool.id or 0).splitlines()
         # The round desk names the system ("Rounds are paired one at a time by ...").
         assert swiss_desk(uow, stage_id=stage_id).system.startswith(NAMES[system])

@@ -39,21 +39,21 @@ def test_withdrawal_late_entry_and_absence_change_the_next_rounds_as_in_the_doma
 ) -> None:
     with uow_factory() as uow:
         stage_id = running_swiss(uow)
-        event_id = uow.results.get_or_raise(Stage, stage_id).event_id
+        event_id = uow.events.get_or_raise(Stage, stage_id).event_id
     mirror = Mirror()
     first = pair_publish_play(uow_factory, stage_id, mirror)
     leaver, missing = first.pairings[0].first_id, first.pairings[1].second_id
     with uow_factory() as uow:
         import_rosters(uow, event_id=event_id, csv_text=late_team_csv(), actor=ACTOR)
     with uow_factory() as uow:
-        late_id = next(t.id or 0 for t in uow.setup.teams_of(event_id) if t.name == "Latecomers")
+        late_id = next(t.id or 0 for t in uow.teams.teams_of_event(event_id) if t.name == "Latecomers")
         # a draft made before the changes is discarded by them
         draft = swiss_rounds.pair_next_round(uow, stage_id=stage_id, actor=ACTOR)
     with uow_factory() as uow:
         gone = entries.withdraw_team(uow, stage_id=stage_id, team_id=leaver, reason="illness", actor=ACTOR)
     assert gone.round_no == 2 and gone.discarded_draft == 2
     with uow_factory() as uow:
-        assert uow.results.get_or_raise(Round, draft.round_id).status == RoundStatus.UNPAIRED.value
+        assert uow.rounds.get_or_raise(Round, draft.round_id).status == RoundStatus.UNPAIRED.value
         joined = entries.add_late_entry(uow, stage_id=stage_id, team_id=late_id, reason="visa", actor=ACTOR)
         absent = entries.mark_absent(
             uow, stage_id=stage_id, team_id=missing, round_no=2, reason="travel", actor=ACTOR
@@ -67,10 +67,10 @@ def test_withdrawal_late_entry_and_absence_change_the_next_rounds_as_in_the_doma
     assert "Latecomers" in paired and gone.team not in paired and absent.team not in paired
     pair_publish_play(uow_factory, stage_id, mirror)
     with uow_factory() as uow:
-        stored = pool_standings(uow, pool_id=uow.results.pools_of_stage(stage_id)[0].id or 0)
-        entry = uow.setup.entry_of_team(stage_id, late_id)
+        stored = pool_standings(uow, pool_id=uow.rounds.pools_in_letter_order(stage_id)[0].id or 0)
+        entry = uow.rounds.entry_of_team(stage_id, late_id)
         assert entry is not None and entry.pairing_number == 8 and entry.joined_round == 2
-        assert uow.results.get_or_raise(Team, leaver).withdrawn_at is not None
+        assert uow.teams.get_or_raise(Team, leaver).withdrawn_at is not None
     expected = swiss_standings(mirror.state, parse_chain(["olympiad-2026"]))
     assert [(r.team, r.rank, r.values) for r in stored.rows] == [
         (r.team, r.rank, r.values) for r in expected.rows
@@ -111,15 +111,15 @@ def test_ending_early_cancels_the_unstarted_rounds_and_makes_the_standings_final
         )
     closed.raise_refusal()
     with uow_factory() as uow:
-        stage = uow.results.get_or_raise(Stage, stage_id)
-        statuses = [r.status for r in uow.results.rounds_of_stage(stage_id)]
+        stage = uow.events.get_or_raise(Stage, stage_id)
+        statuses = [r.status for r in uow.rounds.rounds_of_stage(stage_id)]
         assert stage.status == "closed"
         assert statuses == ["finished", "finished", "cancelled", "cancelled", "cancelled"]
-        assert uow.results.matches_of_round(third.round_id) == []
-        finals = uow.setup.final_standings(stage_id)
+        assert uow.rounds.matches_of_round(third.round_id) == []
+        finals = uow.rounds.final_standings(stage_id)
         assert finals and not any(row.provisional for row in finals)
         places = final_places(uow, stage_id=stage_id)
-        names = {t.id: t.name for t in uow.setup.teams_of(stage.event_id)}
+        names = {t.id: t.name for t in uow.teams.teams_of_event(stage.event_id)}
     expected = swiss_standings(mirror.state, parse_chain(["olympiad-2026"]))
     assert [names[t] for t in next(iter(places.values()))] == [r.team for r in expected.rows]
 
@@ -149,7 +149,7 @@ def test_the_top_of_a_closed_swiss_stage_fills_the_knockout_slots_swiss_1st_and_
     _event_id, _stage_id, final_id, mirror = _final_built_from_two_rounds(uow_factory)
     with uow_factory() as uow:
         duel = uow.playoff.duels_of_stage(final_id)[0]
-        teams = uow.results.teams_by_id([duel.first_team_id, duel.second_team_id])
+        teams = uow.teams.teams_by_id([duel.first_team_id, duel.second_team_id])
         pair = (teams[duel.first_team_id or 0].name, teams[duel.second_team_id or 0].name)
     expected = swiss_standings(mirror.state, parse_chain(["olympiad-2026"]))
     assert pair == (expected.rows[0].team, expected.rows[1].team)
@@ -161,13 +161,13 @@ def test_a_correction_after_the_swiss_stage_closed_is_reviewed_against_the_knock
     event_id, stage_id, final_id, mirror = _final_built_from_two_rounds(uow_factory)
     leader = swiss_standings(mirror.state, parse_chain(["olympiad-2026"])).rows[0].team
     with uow_factory() as uow:  # every game of the leader becomes a loss
-        leader_id = next(t.id or 0 for t in uow.setup.teams_of(event_id) if t.name == leader)
+        leader_id = next(t.id or 0 for t in uow.teams.teams_of_event(event_id) if t.name == leader)
         own = [
             m
-            for m in uow.results.matches_of_stage(stage_id)
+            for m in uow.rounds.matches_of_stage(stage_id)
             if leader_id in (m.first_team_id, m.second_team_id)
         ]
-        boards = uow.results.boards_of_matches(m.id for m in own)
+        boards = uow.boards.boards_by_match(m.id for m in own)
         fixes = [
             (
                 b.id or 0,

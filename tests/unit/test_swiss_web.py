@@ -61,7 +61,7 @@ def test_the_staff_event_page_links_the_swiss_desk_and_captains_cannot_open_it(
 ) -> None:
     admin, _ = login(app, "admin")
     with app.state.uow_factory() as uow:
-        event_id = uow.setup.event_of_stage(stage_id)[0].id
+        event_id = uow.events.event_and_stage(stage_id)[0].id
     assert f"/staff/swiss/{stage_id}" in admin.get(f"/staff/events/{event_id}", follow_redirects=True).text
     anonymous, _ = login(app, None)
     answer = anonymous.get(f"/staff/swiss/{stage_id}")
@@ -111,7 +111,7 @@ def test_a_captain_sets_the_lineup_of_a_published_swiss_match_as_of_a_pool_match
         published = rounds.publish_round_pairing(uow, round_id=draft.round_id, actor="arbiter")
     board = published.pairings[0]
     with factory() as uow:
-        players = list(uow.playoff.players_of_team(board.first_id))
+        players = list(uow.teams.players_of_team(board.first_id))
         create_user(uow, username="cap", password=PASSWORD, role=Role.CAPTAIN, team_id=board.first_id)
     reserve = next(p for p in players if p.main_board is None)
     main = {p.main_board: p for p in players if p.main_board is not None}
@@ -122,5 +122,5 @@ def test_a_captain_sets_the_lineup_of_a_published_swiss_match_as_of_a_pool_match
     answer = captain.post(f"/captain/matches/{board.match_id}/lineup", data=form)
     assert answer.status_code == 303
     with factory() as uow:
-        lineup = uow.playoff.lineup_of(board.match_id or 0, board.first_id)
+        lineup = uow.teams.lineup_of(board.match_id or 0, board.first_id)
         assert lineup is not None and list(lineup.boards) == chosen

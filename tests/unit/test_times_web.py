@@ -19,7 +19,7 @@ def web(app: FastAPI) -> tuple[FastAPI, int]:
     """The small event running; its round 2 starts 2030-06-01 12:00 UTC, lineups close 11:00 UTC."""
     with app.state.uow_factory() as uow:
         stage_id = running_stage(uow)
-        rnd = uow.results.rounds_of_stage(stage_id)[1]
+        rnd = uow.rounds.rounds_of_stage(stage_id)[1]
         rnd.scheduled_at = datetime(2030, 6, 1, 12, 0, tzinfo=UTC)
         rnd.lineup_deadline_at = datetime(2030, 6, 1, 11, 0, tzinfo=UTC)
         uow.session.add(rnd)
@@ -86,7 +86,7 @@ def test_public_pages_show_times_in_the_events_zone_whoever_reads_them(web: tupl
 def test_a_captains_page_shows_the_rounds_in_the_events_zone(web: tuple[FastAPI, int]) -> None:
     app, round_id = web
     with app.state.uow_factory() as uow:
-        [match, *_] = uow.results.matches_of_round(round_id)
+        [match, *_] = uow.rounds.matches_of_round(round_id)
         team_id = match.first_team_id
     client, _ = login(app, "arbiter")
     page = client.get(f"/captain?team_id={team_id}").text

@@ -147,7 +147,7 @@ def swiss_played(app: FastAPI, sent: list[Any]) -> tuple[FastAPI, int]:
     for _ in range(3):
         pair_publish_play(factory, stage_id)
     with factory() as uow:
-        pool_id = uow.public.pools_of_stages([stage_id])[0].id or 0
+        pool_id = uow.read.pools_of_stages([stage_id])[0].id or 0
     return app, pool_id
 
 
@@ -197,8 +197,8 @@ def test_a_round_robin_pool_and_a_duel_are_written_with_their_players_and_gacrux
     factory = app.state.uow_factory
     with factory() as uow:
         stage_id = running_stage(uow)
-        pool = uow.public.pools_of_stages([stage_id])[0]
-        round_ids = [r.id or 0 for r in sorted(uow.results.rounds_of_stage(stage_id), key=lambda r: r.number)]
+        pool = uow.read.pools_of_stages([stage_id])[0]
+        round_ids = [r.id or 0 for r in sorted(uow.rounds.rounds_of_stage(stage_id), key=lambda r: r.number)]
     for round_id in round_ids:  # the whole round robin: 4 teams, 3 rounds
         assert play_round(factory, round_id) == []
     with factory() as uow:

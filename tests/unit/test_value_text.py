@@ -96,8 +96,8 @@ def web(app: FastAPI) -> tuple[FastAPI, int]:
         stage_id = running_stage(uow)
         event = uow.events.get_by_slug(SLUG)
         assert event is not None
-        for player in uow.setup.players_of_event(event.id or 0):
-            uow.repo.add(PlayerLink(player_id=player.id or 0, status=LinkStatus.LINKED.value))
+        for player in uow.teams.players_of_event(event.id or 0):
+            uow.teams.insert(PlayerLink(player_id=player.id or 0, status=LinkStatus.LINKED.value))
         create_user(uow, username="arb", password=PASSWORD, role=Role.ARBITER)
     return app, stage_id
 
@@ -108,7 +108,7 @@ def test_the_dashboard_and_a_stage_page_show_words_not_raw_values(web: tuple[Fas
     with app.state.uow_factory() as uow:
         event = uow.events.get_by_slug(SLUG)
         assert event is not None and event.status == "running"
-        stage = uow.results.stages_of_event(event.id or 0)[0]
+        stage = uow.events.stages_of_event(event.id or 0)[0]
         assert stage.id == stage_id and stage.status == "running"
     dashboard = client.get(f"/staff/events/{SLUG}").text
     assert '<span class="tag">In progress</span>' in dashboard

@@ -135,7 +135,7 @@ def test_the_team_page_lists_each_players_games_and_performance(
     with uow_factory() as uow:
         view = teams.team_view(uow, slug=seeded.slug, team_id=seeded.teams[first])
         opponents = {
-            p.id: p.rating for p in uow.public.players_of_teams([seeded.teams[second]]) if p.main_board
+            p.id: p.rating for p in uow.read.players_of_teams([seeded.teams[second]]) if p.main_board
         }
     board_one = next(p for p in view.players if p.main_board == 1)
     assert [g.round_number for g in board_one.games] == [1, 2, 3]  # seated by the default lineups
@@ -181,7 +181,7 @@ def test_draft_events_and_unpublished_pools_stay_hidden(
     uow_factory: UnitOfWorkFactory, seeded: SeededPool
 ) -> None:
     with uow_factory() as uow:
-        uow.repo.add(Event(slug="secret", name="Not yet", status=EventStatus.DRAFT.value))
+        uow.events.insert(Event(slug="secret", name="Not yet", status=EventStatus.DRAFT.value))
     with uow_factory() as uow:
         assert [item.event.slug for item in events.list_events(uow)] == [seeded.slug]
         with pytest.raises(NotFound):
@@ -204,7 +204,7 @@ def set_first_board(uow_factory: UnitOfWorkFactory, seeded: SeededPool, **values
     """Store ``values`` on the first board of the pool's first match; return that match's id."""
     match_id = next(iter(seeded.matches.values()))
     with uow_factory() as uow:
-        board = uow.public.boards_of_matches([match_id])[0]
+        board = uow.read.boards_of_matches([match_id])[0]
         for name, value in values.items():
             setattr(board, name, value)
         uow.session.add(board)
@@ -258,8 +258,8 @@ def test_a_fair_play_annulment_turns_the_players_wins_into_losses_on_every_page(
     play(uow_factory, match_id, FIRST_WINS_6_0)
     _, first, _ = key
     with uow_factory() as uow:
-        board_one = uow.public.boards_of_matches([match_id])[0]  # the first team's board-1 player had White
-        uow.repo.add(
+        board_one = uow.read.boards_of_matches([match_id])[0]  # the first team's board-1 player had White
+        uow.teams.insert(
             Annulment(player_id=board_one.white_player_id or 0, reason="engine use", annulled_by="chief")
         )
     with uow_factory() as uow:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from orchestrator.adapters import live_redis as bridge
 from orchestrator.config import Settings
 from orchestrator.services import live, live_redis
 from orchestrator.web.caching import etag_of, matches
@@ -36,14 +37,14 @@ def test_an_etag_matches_itself_its_weak_form_a_list_and_a_star_but_not_another(
 
 def test_a_bridged_message_reaches_local_subscribers_once_and_our_own_is_skipped() -> None:
     broadcaster = live.Broadcaster()
-    listener = live_redis.RedisListener(client=None, broadcaster=broadcaster, origin="web-1")
+    listener = bridge.RedisListener(client=None, broadcaster=broadcaster, origin="web-1")
     forwarded: list[live.Message] = []
     broadcaster.add_forwarder(forwarded.append)
 
     async def scenario() -> list[live.Message]:
         async with broadcaster.subscribe({"pool:3"}) as queue:
-            other = live_redis.encode(live.Message("pool:3", {"kind": "result"}), origin="worker-9")
-            own = live_redis.encode(live.Message("pool:3", {"kind": "mine"}), origin="web-1")
+            other = bridge.encode(live.Message("pool:3", {"kind": "result"}), origin="worker-9")
+            own = bridge.encode(live.Message("pool:3", {"kind": "mine"}), origin="web-1")
             assert listener.deliver(other) is True
             assert listener.deliver(own) is False
             assert listener.deliver(b"not json") is False

@@ -126,7 +126,7 @@ def test_the_live_stream_refuses_bad_topics_and_unknown_events(
 def test_a_pgn_downloads_as_a_file(app: FastAPI, client: TestClient, seeded: SeededPool) -> None:
     match_id = min(seeded.matches.values())
     with app.state.uow_factory() as uow:
-        board = uow.public.boards_of_matches([match_id])[0]
+        board = uow.read.boards_of_matches([match_id])[0]
         board.pgn = '[Event "Small Test Cup"]\n\n1. d4 d5 *\n'
         uow.session.add(board)
     answer = client.get(f"/events/{seeded.slug}/matches/{match_id}/boards/1.pgn")
@@ -159,9 +159,9 @@ def test_the_event_page_says_what_is_on_now_and_links_the_pools_playing(
 
     assert "Now" in now_text() and "Round 1 of 3 starts" in now_text()
     with app.state.uow_factory() as uow:
-        first = min(uow.public.rounds_of_stages([seeded.stage_id]), key=lambda r: r.number)
+        first = min(uow.read.rounds_of_stages([seeded.stage_id]), key=lambda r: r.number)
         first.status = RoundStatus.PLAYING.value
-        uow.repo.add(first)
+        uow.rounds.insert(first)
     assert "Round 1 of 3 is being played; pools A." in now_text()
 
 

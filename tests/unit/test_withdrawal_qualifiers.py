@@ -22,9 +22,9 @@ from tests.support.playoff_standin import SMALL_PLAYOFF
 
 def pool_matches(uow: UnitOfWork, stage_id: int, letter: str) -> list[tuple[int, Match]]:
     """The pool's matches with their round numbers."""
-    numbers = {r.id: r.number for r in uow.setup.rounds_of(stage_id)}
-    [pool] = [p for p in uow.results.pools_of_stage(stage_id) if p.letter == letter]
-    return [(numbers[m.round_id], m) for m in uow.results.matches_of_stage(stage_id) if m.pool_id == pool.id]
+    numbers = {r.id: r.number for r in uow.rounds.rounds_of_stage(stage_id)}
+    [pool] = [p for p in uow.rounds.pools_in_letter_order(stage_id) if p.letter == letter]
+    return [(numbers[m.round_id], m) for m in uow.rounds.matches_of_stage(stage_id) if m.pool_id == pool.id]
 
 
 def play(uow: UnitOfWork, match: Match, order: Sequence[str]) -> None:
@@ -46,7 +46,7 @@ def withdraw_before_the_last_round(uowf: UnitOfWorkFactory, stage_id: int, lette
     with uowf() as uow:
         matches = pool_matches(uow, stage_id, letter)
         last = max(number for number, _ in matches)
-        teams = uow.results.teams_by_id(t for _, m in matches for t in (m.first_team_id, m.second_team_id))
+        teams = uow.teams.teams_by_id(t for _, m in matches for t in (m.first_team_id, m.second_team_id))
         team = min(teams.values(), key=lambda t: t.seed)
         [opponent_id] = [
             t
@@ -88,7 +88,7 @@ def test_a_withdrawn_team_keeps_its_rank_without_the_q_mark_and_the_next_team_st
     withdrawn = expected[1]
     with uowf() as uow:
         view = read_standings.pool_view(uow, slug="small-test-cup", stage_key="group", letter="A")
-        team = uow.setup.team_by_name(event_id, withdrawn)
+        team = uow.teams.team_by_name(event_id, withdrawn)
     lines = [(line.team.name, line.rank, line.qualifies, line.withdrawn_in) for line in view.standings]
     # Ranked as its results give (2nd), marked withdrawn, no Q: the 1st and the 3rd qualify (advance 2).
     assert lines == [

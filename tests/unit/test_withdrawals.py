@@ -34,7 +34,7 @@ def forfeits(uowf: UnitOfWorkFactory, built: BuiltPool, team: str) -> dict[int, 
     """The team's matches by round, with their whole-match forfeit code ("" for none)."""
     with uowf() as uow:
         return {
-            rnd: uow.results.get_or_raise(Match, match_id).forfeit
+            rnd: uow.rounds.get_or_raise(Match, match_id).forfeit
             for (rnd, a, b), match_id in built.matches.items()
             if team in (a, b)
         }
@@ -60,14 +60,14 @@ def test_a_withdrawal_forfeits_the_remaining_matches_and_keeps_the_complete_ones
         entry = uow.session.get(PoolEntry, _entry_id(uow, pool, "Sweden"))
         assert entry is not None and entry.withdrawn_round == 2 and entry.withdrawn_by == "ann"
         for rnd in (2, 3):
-            assert uow.results.get_or_raise(Match, pool.match(rnd, "Sweden")).status == "finished"
+            assert uow.rounds.get_or_raise(Match, pool.match(rnd, "Sweden")).status == "finished"
         # The boards already decided keep their games; the forfeit decides the match.
-        kept = [uow.results.get_or_raise(Board, b).result for b in pool.boards[r2]]
+        kept = [uow.boards.get_or_raise(Board, b).result for b in pool.boards[r2]]
         assert kept == ["1-0", "½-½", "*", "*"]
 
 
 def _entry_id(uow: UnitOfWork, built: BuiltPool, team: str) -> int:
-    found = next(e for e in uow.results.entries_of_stage(built.stage_id) if e.team.name == team)
+    found = next(e for e in uow.rounds.entries_of_stage(built.stage_id) if e.team.name == team)
     return found.entry.id or 0
 
 
@@ -84,7 +84,7 @@ def test_the_standings_count_the_forfeits_for_the_opponents_and_the_played_match
     withdraw(uowf, pool, "Sweden")
     with uowf() as uow:
         rows = {row.team: row for row in standings_service.pool_standings(uow, pool_id=pool.pool_id).rows}
-        stored = {row.team_id: row.values for row in uow.results.standings_of_pool(pool.pool_id)}
+        stored = {row.team_id: row.values for row in uow.rounds.standings_of_pool(pool.pool_id)}
     # Sweden: its round-1 win 4–0 (2 MP, 4 GP), then two 0–4 forfeit losses.
     assert (rows["Sweden"].values["MP"], rows["Sweden"].values["GP"]) == (2, 4)
     assert stored[pool.teams["Sweden"]]["MP"] == "2" and stored[pool.teams["Sweden"]]["GP"] == "4"
@@ -137,7 +137,7 @@ def test_a_withdrawal_needs_a_reason_a_running_pool_stage_and_a_team_of_that_sta
         withdrawals.withdraw_from_pool_stage(uow, stage_id=999, team_id=stranger, reason="x", actor="ann")
     for status, words in ((StageStatus.PUBLISHED, "has not started"), (StageStatus.CLOSED, "is closed")):
         with uowf() as uow:
-            stage = uow.results.get_or_raise(Stage, pool.stage_id)
+            stage = uow.events.get_or_raise(Stage, pool.stage_id)
             stage.status = status.value
             uow.session.add(stage)
         with pytest.raises(Conflict, match=words):

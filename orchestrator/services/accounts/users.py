@@ -176,11 +176,11 @@ def create_user(
         problems.append(_("Only captain accounts belong to a team."))
     if problems or checked_role is None:
         raise ValidationFailed(problems)
-    if team_id is not None and uow.repo.get(Team, team_id) is None:
+    if team_id is not None and uow.teams.get(Team, team_id) is None:
         raise NotFound(_("team %(id)s does not exist") % {"id": team_id})
-    if uow.users.get_by_username(name) is not None:
+    if uow.accounts.get_by_username(name) is not None:
         raise Conflict(_("The username %(name)r is already taken.") % {"name": name})
-    user = uow.users.add(
+    user = uow.accounts.insert(
         User(
             username=name,
             display_name=display_name.strip(),
@@ -243,10 +243,10 @@ def authenticate(
     ip_window = now - timedelta(seconds=settings.login_ip_window_s)
     # Attempts older than the windows (and than a day, kept for staff asking "who tried?") count for
     # nothing: each login removes them, so the table stays as small as the traffic of one day.
-    uow.login_attempts.delete_older_than(min(user_window, ip_window, now - LOGIN_ATTEMPTS_KEPT))
-    wait_s = login_wait_s(uow.login_attempts.recent_failures_for_username(name, user_window), settings, now)
+    uow.accounts.delete_login_attempts_before(min(user_window, ip_window, now - LOGIN_ATTEMPTS_KEPT))
+    wait_s = login_wait_s(uow.accounts.recent_failures_for_username(name, user_window), settings, now)
     if ip and settings.login_max_failures_per_ip:
-        by_ip = uow.login_attempts.recent_failures_for_ip(ip, ip_window)
+        by_ip = uow.accounts.recent_failures_for_ip(ip, ip_window)
         if len(by_ip) >= settings.login_max_failures_per_ip:
             # Refused until enough of the counted failures have left the window.
             oldest = by_ip[len(by_ip) - settings.login_max_failures_per_ip]
@@ -256,21 +256,21 @@ def authenticate(
         message = _("Too many failed logins. Try again in %(wait)s.") % {"wait": _duration(wait_s)}
         return LoginVerdict(None, LoginThrottled(message, retry_after_s=wait_s))
 
-    user = uow.users.get_by_username(name) if name else None
+    user = uow.accounts.get_by_username(name) if name else None
     # Verify even for an unknown username, so timing does not tell which usernames exist.
     ok = verify_password(user.password_hash if user else None, password[:PASSWORD_MAX_LENGTH])
     if user is None or not ok:
-        uow.login_attempts.record(username=name, ip=ip, success=False, at=now)
+        uow.accounts.record_login_attempt(username=name, ip=ip, success=False, at=now)
         return LoginVerdict(None, LoginRefused(_(WRONG_CREDENTIALS)))
     if user.disabled:
-        uow.login_attempts.record(username=name, ip=ip, success=False, at=now)
+        uow.accounts.record_login_attempt(username=name, ip=ip, success=False, at=now)
         return LoginVerdict(None, LoginRefused(_("This account is disabled. Ask an administrator.")))
-    uow.login_attempts.record(username=name, ip=ip, success=True, at=now)
+    uow.accounts.record_login_attempt(username=name, ip=ip, success=True, at=now)
     assert user.password_hash is not None
     if _hasher.check_needs_rehash(user.password_hash):
         user.password_hash = hash_password(password)
     user.last_login_at = now
-    uow.session.add(user)
+    uow.accounts.add(user)
     return LoginVerdict(AuthUser.of(user))
 
 
@@ -297,7 +297,7 @@ def _duration(seconds: int) -> str:
 
 def load_session_user(uow: UnitOfWork, *, user_id: int, session_generation: int) -> AuthUser | None:
     """The user a session cookie names, or None if it is gone, disabled or its sessions were revoked."""
-    user = uow.users.get(User, user_id)
+    user = uow.accounts.get(User, user_id)
     if user is None or user.disabled or user.session_generation != session_generation:
         return None
     if user.password_hash is None:
@@ -307,31 +307,31 @@ def load_session_user(uow: UnitOfWork, *, user_id: int, session_generation: int)
 
 def end_sessions(uow: UnitOfWork, *, user_id: int) -> None:
     """End every session of a user on the server (logout): a saved session cookie stops working."""
-    user = uow.users.get_or_raise(User, user_id)
+    user = uow.accounts.get_or_raise(User, user_id)
     user.session_generation += 1
-    uow.session.add(user)
+    uow.accounts.add(user)
 
 
 def set_password(uow: UnitOfWork, *, user_id: int, password: str, actor: str) -> None:
     """Change a password; every existing session of the user ends."""
-    user = uow.users.get_or_raise(User, user_id)
+    user = uow.accounts.get_or_raise(User, user_id)
     problems = password_problems(password, username=user.username)
     if problems:
         raise ValidationFailed(problems)
     user.password_hash = hash_password(password)
     user.session_generation += 1
-    uow.session.add(user)
+    uow.accounts.add(user)
     uow.audit.change(user, "user.password", actor=actor)
 
 
 def disable_user(uow: UnitOfWork, *, user_id: int, actor: str, reason: str | None = None) -> None:
     """Disable an account and end its sessions."""
-    user = uow.users.get_or_raise(User, user_id)
+    user = uow.accounts.get_or_raise(User, user_id)
     user.disabled = True
     user.session_generation += 1
     user.invitation_token_hash = None
     user.invitation_expires_at = None
-    uow.session.add(user)
+    uow.accounts.add(user)
     uow.audit.change(
         user, "user.disable", actor=actor, old={"disabled": False}, new={"disabled": True}, reason=reason
     )
@@ -351,13 +351,13 @@ def create_invitation(
     """
     settings = settings or get_settings()
     now = now or utcnow()
-    user = uow.users.get_or_raise(User, user_id)
+    user = uow.accounts.get_or_raise(User, user_id)
     if user.disabled:
         raise Conflict(_("A disabled account cannot be invited."))
     token = secrets.token_urlsafe(32)
     user.invitation_token_hash = hash_token(token)
     user.invitation_expires_at = now + timedelta(seconds=settings.invitation_ttl_s)
-    uow.session.add(user)
+    uow.accounts.add(user)
     uow.audit.change(
         user,
         "user.invite",
@@ -393,7 +393,7 @@ def invite_captain(
 def find_invitation(uow: UnitOfWork, *, token: str, now: datetime | None = None) -> User:
     """The account an invitation token belongs to; NotFound for an unknown, used or expired token."""
     now = now or utcnow()
-    user = uow.users.get_by_invitation_hash(hash_token(token)) if token else None
+    user = uow.accounts.get_by_invitation_hash(hash_token(token)) if token else None
     if (
         user is None
         or user.disabled
@@ -414,7 +414,7 @@ def accept_invitation(uow: UnitOfWork, *, token: str, password: str, now: dateti
     user.invitation_token_hash = None
     user.invitation_expires_at = None
     user.session_generation += 1
-    uow.session.add(user)
+    uow.accounts.add(user)
     assert user.id is not None
     uow.audit.change(user, "user.accept_invitation", actor=user.username)
     return AuthUser.of(user)

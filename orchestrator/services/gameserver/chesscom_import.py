@@ -199,7 +199,7 @@ def import_chesscom_results(
 
 def _open_stage_of(uow: UnitOfWork, match_id: int) -> Stage:
     """The stage of the match, refused when the match is unknown or its stage closed."""
-    stage = uow.results.stage_of_match(uow.results.get_or_raise(Match, match_id))
+    stage = uow.rounds.stage_of_match(uow.rounds.get_or_raise(Match, match_id))
     if stage.status == StageStatus.CLOSED.value:
         raise Conflict(
             _("Stage %(stage)s is closed: an import does not change it; enter late corrections by hand.")
@@ -210,7 +210,7 @@ def _open_stage_of(uow: UnitOfWork, match_id: int) -> Stage:
 
 def _board_lines(uow: UnitOfWork, boards: list[Board]) -> tuple[list[BoardSlot], dict[int, BoardImport]]:
     """The boards whose games can be looked for, and each board's line of the summary (skipped so far)."""
-    players = uow.results.players_by_id(pid for b in boards for pid in (b.white_player_id, b.black_player_id))
+    players = uow.teams.players_by_id(pid for b in boards for pid in (b.white_player_id, b.black_player_id))
     slots: list[BoardSlot] = []
     lines: dict[int, BoardImport] = {}
     for board in boards:

@@ -48,7 +48,7 @@ from orchestrator.adapters.lichess import (
     ensure_bulk,
     next_retry_delay,
 )
-from orchestrator.adapters.repo_gameserver import BoardInMatch, RoundBoard
+from orchestrator.adapters.repo_boards import BoardInMatch, RoundBoard
 from orchestrator.adapters.tables import (
     POOL_KINDS,
     BulkStatus,
@@ -97,7 +97,7 @@ def retry_delay(attempt: int, error: BaseException, settings: Settings) -> float
 
 def open_due_rounds(uow: UnitOfWork, *, now: datetime, settings: Settings) -> list[int]:
     """Queue ``rounds.create_games`` for every round due within the pairing lead; returns their ids."""
-    due = uow.gameserver.due_rounds(now, timedelta(seconds=settings.gameserver_pair_lead_s))
+    due = uow.rounds.due_rounds(now, timedelta(seconds=settings.gameserver_pair_lead_s))
     ids = [rnd.id or 0 for rnd in due]
     for round_id in ids:
         enqueue(uow, CREATE_GAMES, round_id)
@@ -146,9 +146,9 @@ def create_round_games(
             settle_round(uow, round_id=round_id, actor=actor, now=now)  # e.g. every board forfeited
             return RoundGames(round_id, "already")
         return RoundGames(round_id, "empty", error="the round has no boards with two players")
-    record = uow.gameserver.bulk_of_round(round_id)
+    record = uow.rounds.bulk_of_round(round_id)
     if record is None or record.status in (BulkStatus.CREATED.value, BulkStatus.CANCELLED.value):
-        record = uow.gameserver.add(GameserverBulk(round_id=round_id))
+        record = uow.rounds.insert(GameserverBulk(round_id=round_id))
     pairings, missing = _pairings(uow, to_pair, settings)
     if missing:
         names = "; ".join(missing)
@@ -159,7 +159,7 @@ def create_round_games(
     if armageddon is not None and rnd.scheduled_at is None:
         # Paired a little in the future so that a lost answer can still be found in the bulk list.
         rnd.scheduled_at = now + timedelta(seconds=settings.gameserver_clock_delay_s)
-        uow.gameserver.add(rnd)
+        uow.rounds.insert(rnd)
     spec = _bulk_spec(rnd, _round_clock(uow, rnd, settings), settings, now)
     if armageddon is not None:
         spec = _armageddon_spec(uow, armageddon, spec)
@@ -200,18 +200,16 @@ def _boards_to_pair(
 ) -> tuple[bool, list[BoardInMatch]]:
     """Whether every board of the round is settled (a game, a result, or a match forfeited whole), and the
     boards that still need a game (with the lineups applied first)."""
-    rows = uow.gameserver.boards_of_round(round_id)
+    rows = uow.boards.boards_of_round(round_id)
     # A match forfeited whole (a no-show, a withdrawal: docs/rules.md §2, §6) is decided: no game.
-    forfeited = {
-        m.id for m in uow.gameserver.matches_of_round(round_id) if m.forfeit != MatchForfeit.NONE.value
-    }
+    forfeited = {m.id for m in uow.rounds.matches_of_round(round_id) if m.forfeit != MatchForfeit.NONE.value}
     if armageddon is None:
         # Submitted lineups (and short-handed forfeits) go on the boards before the games are paired.
         by_match: dict[int, list[RoundBoard]] = {}
         for row in rows:
             by_match.setdefault(row.match_id, []).append(row.board)
         if apply_lineups(uow, round_id=round_id, actor=actor, round_boards=by_match):
-            rows = uow.gameserver.boards_of_round(round_id)  # read again with what changed
+            rows = uow.boards.boards_of_round(round_id)  # read again with what changed
     settled = bool(rows) and all(
         r.match_id in forfeited or r.board.game_id or GameResult(r.board.result).is_final for r in rows
     )
@@ -305,7 +303,7 @@ def _armageddon_duel(uow: UnitOfWork, rnd: Round) -> int | None:
     """The duel whose Armageddon game this round holds (a knockout round numbered 1000 + duel id)."""
     if rnd.number < ARMAGEDDON_ROUND_BASE:
         return None
-    for match in uow.gameserver.matches_of_round(rnd.id or 0):
+    for match in uow.rounds.matches_of_round(rnd.id or 0):
         if match.leg == ARMAGEDDON_LEG and match.duel_id is not None:
             return match.duel_id
     return None
@@ -346,7 +344,7 @@ def _pairings(
 ) -> tuple[list[Pairing], list[str]]:
     """Pairings in board order, and the players who cannot be paired (no usable link)."""
     player_ids = [pid for r in rows for pid in (r.board.white_player_id, r.board.black_player_id) if pid]
-    accounts = uow.gameserver.pairing_accounts(player_ids)
+    accounts = uow.teams.pairing_accounts(player_ids)
     pairings: list[Pairing] = []
     missing: list[str] = []
     for row in rows:
@@ -367,7 +365,7 @@ def _round_clock(uow: UnitOfWork, rnd: Round, settings: Settings) -> tuple[int, 
     """The round's clock (limit, increment, in seconds) from the event file: the round's own, else its
     stage's, else the event's ``time_control`` (docs/event-file.md). The settings' clock is the fallback
     for an event without a usable file only."""
-    stage = uow.repo.get_or_raise(Stage, rnd.stage_id)
+    stage = uow.events.get_or_raise(Stage, rnd.stage_id)
     try:
         clock = event_definition(uow, stage.event_id).time_control_of(stage.key, rnd.number)
     except DefinitionUnavailable:
@@ -405,14 +403,14 @@ def _record_bulk(
     record.status = status.value
     record.error = error
     record.updated_at = now
-    uow.gameserver.add(record)
+    uow.rounds.insert(record)
 
 
 def _mark_paired(uow: UnitOfWork, rnd: Round, *, actor: str, detail: dict[str, object]) -> None:
     rnd.status = RoundStatus.PAIRED.value
-    uow.gameserver.add(rnd)
-    uow.gameserver.start_matches(rnd.id or 0)
-    stage = uow.gameserver.get_or_raise(Stage, rnd.stage_id)
+    uow.rounds.insert(rnd)
+    uow.rounds.start_matches(rnd.id or 0)
+    stage = uow.events.get_or_raise(Stage, rnd.stage_id)
     uow.audit.change(rnd, "round.games_created", actor=actor, event_id=stage.event_id, new=detail)
     live.announce(uow, f"stage:{rnd.stage_id}", kind="round", round_id=rnd.id)
 
@@ -445,10 +443,10 @@ def pull_round_results(
     outcome = PullOutcome(round_id)
     if not uow.locks.try_job_lock(PULL_ROUND, (round_id,)):
         return outcome  # another worker is pulling this round now; the next reconcile asks again
-    rnd = uow.gameserver.get_or_raise(Round, round_id)
+    rnd = uow.rounds.get_or_raise(Round, round_id)
     if rnd.status not in (RoundStatus.PAIRED.value, RoundStatus.PLAYING.value):
         return outcome
-    ids = uow.gameserver.open_game_ids(round_id)
+    ids = uow.boards.open_game_ids(round_id)
     outcome.asked = len(ids)
     if ids:
         try:
@@ -484,7 +482,7 @@ def settle_round(uow: UnitOfWork, *, round_id: int, actor: str, now: datetime | 
     rnd = uow.locks.lock(Round, round_id)
     if rnd.status == RoundStatus.FINISHED.value:
         return True
-    progress = uow.gameserver.match_progress(round_id)  # counts per match, no board loaded
+    progress = uow.rounds.match_progress(round_id)  # counts per match, no board loaded
     all_done = bool(progress)
     finished: list[int] = []
     for match in progress:
@@ -499,13 +497,13 @@ def settle_round(uow: UnitOfWork, *, round_id: int, actor: str, now: datetime | 
             live.announce(uow, f"match:{match.match_id}", kind="finished")
     if not all_done and rnd.status == RoundStatus.PAIRED.value and any(m.started for m in progress):
         rnd.status = RoundStatus.PLAYING.value
-        uow.gameserver.add(rnd)
-    uow.gameserver.finish_matches(finished, now)  # one statement for the round
+        uow.rounds.insert(rnd)
+    uow.rounds.finish_matches(finished, now)  # one statement for the round
     if not all_done:
         return False
     rnd.status = RoundStatus.FINISHED.value
-    uow.gameserver.add(rnd)
-    stage = uow.gameserver.get_or_raise(Stage, rnd.stage_id)
+    uow.rounds.insert(rnd)
+    stage = uow.events.get_or_raise(Stage, rnd.stage_id)
     uow.audit.change(rnd, "round.close", actor=actor, event_id=stage.event_id)
     live.announce(uow, f"stage:{rnd.stage_id}", kind="round-finished", round_id=rnd.id)
     enqueue(uow, ADVANCE_STAGE, rnd.stage_id)
@@ -523,14 +521,14 @@ class Reconciled:
 
 def reconcile_open_games(uow: UnitOfWork, *, now: datetime, settings: Settings) -> Reconciled:
     """Queue a pull for every round with open games and an advance for every stage that may close."""
-    rounds = tuple(rnd.id or 0 for rnd in uow.gameserver.open_rounds())
+    rounds = tuple(rnd.id or 0 for rnd in uow.rounds.open_rounds())
     for round_id in rounds:
         enqueue(uow, PULL_ROUND, round_id)
     stages: list[int] = []
-    for stage in uow.gameserver.running_stages():
+    for stage in uow.events.running_stages():
         if stage.kind not in POOL_KINDS:
             continue
-        stage_rounds = uow.gameserver.rounds_of_stage(stage.id or 0)
+        stage_rounds = uow.rounds.rounds_of_stage(stage.id or 0)
         if stage_rounds and all(r.status == RoundStatus.FINISHED.value for r in stage_rounds):
             stages.append(stage.id or 0)
             enqueue(uow, ADVANCE_STAGE, stage.id or 0)
@@ -552,7 +550,7 @@ def advance_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime |
         return False
     if stage.kind == StageKind.KNOCKOUT.value:
         return _close_knockout(uow, stage, actor=actor, now=now)
-    if uow.results.stage_has_open_results(stage_id):
+    if uow.rounds.stage_has_open_results(stage_id):
         # One aggregate query: a board without a result or an open appeal. The full check below lists
         # every problem, so it runs only when the stage may close.
         log.info("stage %s not closed yet: results or appeals still open", stage_id)
@@ -576,9 +574,9 @@ def _close_knockout(uow: UnitOfWork, stage: Stage, *, actor: str, now: datetime)
     champions = settle_stage_bracket(uow, stage_id=stage_id, actor=actor, now=now)
     if not champions:
         return False
-    event, _stage = uow.playoff.event_of_stage(stage_id)
+    event, _stage = uow.events.event_and_stage(stage_id)
     window = timedelta(minutes=event_rules(event).appeal_window_minutes)
-    last = uow.gameserver.latest_match_finish(stage_id)
+    last = uow.rounds.latest_match_finish(stage_id)
     if last is not None and last + window > now:
         log.info("stage %s: the final's appeal window is open until %s", stage_id, last + window)
         return False

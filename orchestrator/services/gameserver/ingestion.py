@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from orchestrator.adapters.repo_gameserver import GameBoard
+from orchestrator.adapters.repo_boards import GameBoard
 from orchestrator.adapters.tables import Duel, ResultSource
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
@@ -93,11 +93,11 @@ def ingest_games(uow: UnitOfWork, *, games: Sequence[GameUpdate], actor: str = W
     if not latest:
         return report
     # Lock first (pools, then duels, each in id order), then read the boards under the locks.
-    pool_ids, duel_ids = uow.gameserver.pools_and_duels_of_games(latest)
+    pool_ids, duel_ids = uow.boards.pools_and_duels_of_games(latest)
     uow.locks.lock_pools(pool_ids)
     for duel_id in duel_ids:
         uow.locks.lock_duel(duel_id)
-    rows = uow.gameserver.boards_by_game_ids(latest)
+    rows = uow.boards.boards_by_game_ids(latest)
     now = utcnow()
     changes: list[dict[str, Any]] = []
     audits: list[dict[str, Any]] = []
@@ -120,7 +120,7 @@ def ingest_games(uow: UnitOfWork, *, games: Sequence[GameUpdate], actor: str = W
                 )
                 % {"num": changed}
             )
-        uow.gameserver.add_audit_rows(audits)
+        uow.audit.add_rows(audits)
     _announce(uow, report)
     return report
 
@@ -205,7 +205,7 @@ def _announce(uow: UnitOfWork, report: IngestReport) -> None:
     for pool_id in sorted(report.pool_ids):
         live.announce(uow, f"pool:{pool_id}", kind="result")
         enqueue(uow, RECOMPUTE_POOL, pool_id)
-    stages = {uow.repo.get_or_raise(Duel, duel_id).stage_id for duel_id in report.duel_ids}
+    stages = {uow.playoff.get_or_raise(Duel, duel_id).stage_id for duel_id in report.duel_ids}
     for stage_id in sorted(stages):
         live.announce(uow, f"stage:{stage_id}", kind="result")
         enqueue(uow, PLAYOFF_ADVANCE, stage_id)  # a duel's result changed: the bracket moves on

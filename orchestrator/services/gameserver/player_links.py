@@ -23,21 +23,24 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
-import httpx
 from cryptography.fernet import Fernet, InvalidToken
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from pydantic import SecretStr
 
-from orchestrator.adapters.repo_gameserver import PlayerLinkRow
+from orchestrator.adapters import oauth
+from orchestrator.adapters.repo_teams import PlayerLinkRow
 from orchestrator.adapters.tables import LinkStatus, Player, PlayerLink
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings, secret_key_of
 from orchestrator.db import utcnow
 from orchestrator.errors import Conflict, Forbidden, NotFound, ServiceError, ValidationFailed
 from orchestrator.translation import gettext as _
+
+if TYPE_CHECKING:
+    import httpx
 
 log = logging.getLogger(__name__)
 
@@ -99,8 +102,8 @@ def store_link(
     actor: str,
 ) -> PlayerLink:
     """Store (or replace) a player's link with the token encrypted; audit without the token."""
-    player = uow.gameserver.get_or_raise(Player, player_id)
-    link = uow.gameserver.link_of_player(player_id) or PlayerLink(player_id=player_id)
+    player = uow.teams.get_or_raise(Player, player_id)
+    link = uow.teams.link_of_player(player_id) or PlayerLink(player_id=player_id)
     old_status = link.status if link.id is not None else None
     now = utcnow()
     link.token_encrypted = encrypt_token(settings, token)
@@ -126,7 +129,7 @@ def _save_link(
 ) -> None:
     """Store a changed link and audit it under the player (never with the token)."""
     link.updated_at = now
-    uow.gameserver.add(link)
+    uow.teams.insert(link)
     uow.audit.change(
         player,
         action,
@@ -142,10 +145,10 @@ def mark_refused(uow: UnitOfWork, *, player_ids: list[int], reason: str, actor: 
     """The game server refused these players' tokens: they must link again (shown on the staff page)."""
     now = utcnow()
     for player_id in sorted(set(player_ids)):
-        player = uow.gameserver.get(Player, player_id)
+        player = uow.teams.get(Player, player_id)
         if player is None:
             continue
-        link = uow.gameserver.link_of_player(player_id) or PlayerLink(player_id=player_id)
+        link = uow.teams.link_of_player(player_id) or PlayerLink(player_id=player_id)
         if link.status == LinkStatus.REFUSED.value:
             continue
         old = link.status if link.id is not None else None
@@ -165,7 +168,7 @@ def mark_refused(uow: UnitOfWork, *, player_ids: list[int], reason: str, actor: 
 
 def players_needing_links(uow: UnitOfWork, *, event_id: int) -> list[PlayerLinkRow]:
     """Players of an event whose link is missing or refused (the staff page)."""
-    return [row for row in uow.gameserver.players_with_links(event_id) if row.status != LinkStatus.LINKED]
+    return [row for row in uow.teams.players_with_links(event_id) if row.status != LinkStatus.LINKED]
 
 
 # ---------------------------------------------------------------- OAuth with PKCE
@@ -213,7 +216,7 @@ def start_link(uow: UnitOfWork, *, token: str, settings: Settings) -> LinkStart:
         raise Forbidden(_("This link has expired: ask the organisers for a new one.")) from None
     except BadSignature:
         raise NotFound(_("This link is not valid.")) from None
-    player = uow.gameserver.get_or_raise(Player, int(data["p"]))
+    player = uow.teams.get_or_raise(Player, int(data["p"]))
     state = _serializer(settings, "player-link-state").dumps({"p": player.id, "n": secrets.token_urlsafe(8)})
     query = {
         "response_type": "code",
@@ -247,43 +250,33 @@ def finish_link(
         ) from None
     if not code:
         raise ValidationFailed([_("The game server did not grant access: open your link again.")])
-    player = uow.gameserver.get_or_raise(Player, int(data["p"]))
-    own = http is None
-    client = http or httpx.Client(timeout=settings.gameserver_timeout_s)
-    base = settings.gameserver_url.rstrip("/")
+    player = uow.teams.get_or_raise(Player, int(data["p"]))
     try:
-        answer = client.post(
-            f"{base}/api/token",
-            data={
-                "grant_type": "authorization_code",
-                "code": code,
-                "code_verifier": _verifier(settings, state),
-                "redirect_uri": _redirect_uri(settings),
-                "client_id": settings.gameserver_client_id,
-            },
+        grant = oauth.exchange_code(
+            base_url=settings.gameserver_url,
+            code=code,
+            code_verifier=_verifier(settings, state),
+            redirect_uri=_redirect_uri(settings),
+            client_id=settings.gameserver_client_id,
+            timeout_s=settings.gameserver_timeout_s,
+            http=http,
         )
-        if answer.status_code != 200:
-            raise LinkError(
-                _("The game server refused the link (%(status)s): open your link again.")
-                % {"status": answer.status_code}
-            )
-        body = answer.json()
-        token = str(body.get("access_token") or "")
-        if not token:
-            raise LinkError(_("The game server gave no token: open your link again."))
-        account_answer = client.get(f"{base}/api/account", headers={"Authorization": f"Bearer {token}"})
-        if account_answer.status_code != 200:
-            raise LinkError(_("The game server did not accept its own token: open your link again."))
-        account = str(account_answer.json().get("username") or "")
-    except httpx.HTTPError as error:
+    except oauth.TokenRefused as refused:
         raise LinkError(
-            _("The game server could not be reached (%(error)s).") % {"error": type(error).__name__}
+            _("The game server refused the link (%(status)s): open your link again.")
+            % {"status": refused.status}
         ) from None
-    except ValueError:
+    except oauth.NoToken:
+        raise LinkError(_("The game server gave no token: open your link again.")) from None
+    except oauth.AccountRefused:
+        raise LinkError(_("The game server did not accept its own token: open your link again.")) from None
+    except oauth.Unreachable as unreachable:
+        raise LinkError(
+            _("The game server could not be reached (%(error)s).") % {"error": unreachable.error}
+        ) from None
+    except oauth.Unreadable:
         raise LinkError(_("The game server's answer could not be read.")) from None
-    finally:
-        if own:
-            client.close()
+    account, token = grant.account, grant.token
     if account.lower() != player.account.lower():
         raise Conflict(
             _(
@@ -292,7 +285,7 @@ def finish_link(
             )
             % {"account": account, "name": player.name, "expected": player.account}
         )
-    expires = body.get("expires_in")
+    expires = grant.expires_in
     return store_link(
         uow,
         player_id=player.id or 0,

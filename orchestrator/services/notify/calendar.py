@@ -34,8 +34,8 @@ def _local(at: datetime, zone: ZoneInfo) -> datetime:
 
 def team_calendar(uow: UnitOfWork, *, team_id: int, base_url: str) -> bytes:
     """The feed of ``team_id`` (404 for an unknown team or one of an event not yet published)."""
-    team = uow.repo.get(Team, team_id)
-    event = uow.repo.get(Event, team.event_id) if team is not None else None
+    team = uow.teams.get(Team, team_id)
+    event = uow.events.get(Event, team.event_id) if team is not None else None
     if team is None or event is None or event.status == EventStatus.DRAFT.value:
         raise NotFound(_("no published team %(id)s") % {"id": team_id})
     return _feed(uow, event, team, base_url)
@@ -51,8 +51,8 @@ def _feed(uow: UnitOfWork, event: Event, team: Team, base_url: str) -> bytes:
     cal.add("version", "2.0")
     cal.add("x-wr-calname", f"{team.name} – {event.name}")
     stamp = utcnow()
-    names = {t.id: t.name for t in uow.public.teams_of_event(event.id or 0)}
-    for match, rnd, stage in uow.notify.team_schedule(team.id or 0):
+    names = {t.id: t.name for t in uow.teams.teams_of_event(event.id or 0)}
+    for match, rnd, stage in uow.rounds.team_schedule(team.id or 0):
         if rnd.scheduled_at is None:
             continue
         opponent_id = match.second_team_id if match.first_team_id == team.id else match.first_team_id
@@ -75,7 +75,7 @@ def _feed(uow: UnitOfWork, event: Event, team: Team, base_url: str) -> bytes:
             due.add("dtend", _local(deadline, zone))
             due.add("url", f"{base}/captain/matches/{match.id}/lineup")
             cal.add_component(due)
-    for arm, duel in uow.notify.team_armageddons(team.id or 0):
+    for arm, duel in uow.playoff.team_armageddons(team.id or 0):
         if arm.deadline_at is None:
             continue
         nomination = VEvent()

@@ -45,11 +45,11 @@ def queue_mail(
     written in the user's language, or ``lang`` for a recipient who is not a user (None: English)."""
     if not recipient or (user is not None and kind.value in (user.notify_off or [])):
         return None
-    if uow.notify.outbox_by_key(key) is not None:
+    if uow.outbox.outbox_by_key(key) is not None:
         return None
     mail = compose(kind, facts, link=link, lang=user.language if user is not None else lang)
     now = utcnow()
-    row = uow.notify.add_outbox(
+    row = uow.outbox.add_outbox(
         Outbox(
             key=key[:200],
             kind=kind.value,
@@ -92,7 +92,7 @@ def deliver(
 ) -> float | None:
     """Try to send one queued mail; returns seconds until the next try, or None (sent, failed or gone)."""
     now = now or utcnow()
-    row = uow.notify.lock_outbox(outbox_id)
+    row = uow.outbox.lock_outbox(outbox_id)
     if row is None or row.status != OutboxStatus.QUEUED.value:
         return None
     if row.next_at is not None and row.next_at > now:
@@ -106,23 +106,23 @@ def deliver(
         if row.attempts >= settings.mail_max_attempts:
             row.status = OutboxStatus.FAILED.value
             row.next_at = None
-            uow.session.add(row)
+            uow.outbox.add(row)
             return None
         delay = retry_delay(settings, row.attempts)
         row.next_at = now + timedelta(seconds=delay)
-        uow.session.add(row)
+        uow.outbox.add(row)
         return delay
     except MailPermanent as error:
         row.status, row.last_error, row.next_at = OutboxStatus.FAILED.value, str(error), None
     else:
         row.status, row.sent_at, row.next_at = OutboxStatus.SENT.value, now, None
-    uow.session.add(row)
+    uow.outbox.add(row)
     return None
 
 
 def retry_failed(uow: UnitOfWork, *, outbox_id: int, actor: str) -> Outbox:
     """Queue a failed mail again (a fresh set of attempts); audited as ``outbox.retry``."""
-    row = uow.notify.lock_outbox(outbox_id)
+    row = uow.outbox.lock_outbox(outbox_id)
     if row is None:
         raise NotFound(_("outbox %(id)s does not exist") % {"id": outbox_id})
     if row.status != OutboxStatus.FAILED.value:
@@ -132,7 +132,7 @@ def retry_failed(uow: UnitOfWork, *, outbox_id: int, actor: str) -> Outbox:
         )
     old = {"status": row.status, "attempts": row.attempts, "last_error": row.last_error}
     row.status, row.attempts, row.next_at, row.updated_at = OutboxStatus.QUEUED.value, 0, None, utcnow()
-    uow.session.add(row)
+    uow.outbox.add(row)
     uow.flush()
     uow.audit.change(row, "outbox.retry", actor=actor, old=old, new={"status": row.status})
     enqueue(uow, NOTIFY_SEND, outbox_id)
@@ -193,13 +193,13 @@ def outbox_rows(uow: UnitOfWork, *, status: str | None = None) -> list[OutboxRow
             updated_at=row.updated_at,
             sent_at=row.sent_at,
         )
-        for row in uow.notify.outbox_list(status or None, OUTBOX_PAGE_ROWS)
+        for row in uow.outbox.outbox_list(status or None, OUTBOX_PAGE_ROWS)
     ]
 
 
 def queue_due_sends(uow: UnitOfWork, *, now: datetime) -> int:
     """Send again every queued mail whose wait is over (after a restart or a lost job)."""
-    ids = uow.notify.outbox_due(now)
+    ids = uow.outbox.outbox_due(now)
     for outbox_id in ids:
         enqueue(uow, NOTIFY_SEND, outbox_id)
     return len(ids)

@@ -77,7 +77,7 @@ def _of(row: User) -> Preferences:
 
 
 def preferences_of(uow: UnitOfWork, *, user: AuthUser) -> Preferences:
-    return _of(uow.repo.get_or_raise(User, user.id))
+    return _of(uow.accounts.get_or_raise(User, user.id))
 
 
 KEEP = "keep"  # ``set_preferences(language=KEEP)``: leave the stored language as it is
@@ -89,11 +89,11 @@ def set_preferences(
     """Store the address, the kinds turned off (unknown kinds are ignored) and, unless ``KEEP``, the
     language of the mails (empty: English); audited."""
     address = clean_address(email)
-    row = uow.repo.get_or_raise(User, user.id)
+    row = uow.accounts.get_or_raise(User, user.id)
     lang = row.language if language == KEEP else clean_language(language)
     old = {"email": row.email, "notify_off": list(row.notify_off or []), "language": row.language}
     row.email, row.notify_off, row.language = address, known_kinds(off), lang
-    uow.session.add(row)
+    uow.accounts.add(row)
     uow.flush()
     new = {"email": row.email, "notify_off": row.notify_off, "language": row.language}
     if new != old:
@@ -104,12 +104,12 @@ def set_preferences(
 def set_user_email(uow: UnitOfWork, *, user_id: int, email: str | None, actor: str) -> None:
     """Staff store a captain's address when inviting them (an empty one leaves the stored one); audited."""
     address = clean_address(email)
-    row = uow.repo.get_or_raise(User, user_id)
+    row = uow.accounts.get_or_raise(User, user_id)
     if address is None or address == row.email:
         return
     old = row.email
     row.email = address
-    uow.session.add(row)
+    uow.accounts.add(row)
     uow.flush()
     uow.audit.change(row, "user.notifications", actor=actor, old={"email": old}, new={"email": address})
 
@@ -134,7 +134,7 @@ def set_player_email(
     player = (
         uow.locks.lock(Player, player_id)
         if expected is not None
-        else uow.repo.get_or_raise(Player, player_id)
+        else uow.teams.get_or_raise(Player, player_id)
     )
     old = {"email": player.email, "language": player.language}
     if expected is not None and (player.email, player.language) != expected:
@@ -145,7 +145,7 @@ def set_player_email(
     player.email = address
     if language != KEEP:
         player.language = lang_given
-    uow.session.add(player)
+    uow.teams.add(player)
     uow.flush()
     new = {"email": player.email, "language": player.language}
     if old != new:

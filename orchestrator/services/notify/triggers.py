@@ -75,7 +75,7 @@ class _Scan:
         return self._zones[event.id or 0]
 
     def team(self, team_id: int | None) -> Team | None:
-        return self.uow.repo.get(Team, team_id) if team_id is not None else None
+        return self.uow.teams.get(Team, team_id) if team_id is not None else None
 
     def mailed_team(self, team_id: int | None) -> Team | None:
         """The team, if any of its captains can get mail (the others are skipped without a query)."""
@@ -91,7 +91,7 @@ class _Scan:
             "account_url": f"{self.base}/account",
             **facts,
         }
-        for captain in self.uow.notify.captains_of_team(team.id or 0):
+        for captain in self.uow.accounts.enabled_captains_of_team(team.id or 0):
             row = queue_mail(
                 self.uow,
                 kind=kind,
@@ -107,10 +107,10 @@ class _Scan:
 
 def scan(uow: UnitOfWork, *, now: datetime, settings: Settings) -> ScanReport:
     """Queue every mail that is due now; safe to run again at any time."""
-    run = _Scan(uow, settings, now, mailed=uow.notify.teams_with_mail())
+    run = _Scan(uow, settings, now, mailed=uow.accounts.teams_with_mail())
     _lineups(run)
     _armageddons(run)
-    for entry in uow.notify.audit_since(CHANGE_ACTIONS, now - timedelta(seconds=settings.notify_lookback_s)):
+    for entry in uow.audit.audit_since(CHANGE_ACTIONS, now - timedelta(seconds=settings.notify_lookback_s)):
         _change(run, entry)
     _links(run)
     return run.report
@@ -123,7 +123,7 @@ def round_name(rnd: Round) -> str | Said:
 def _lineups(run: _Scan) -> None:
     settings = run.settings
     until = run.now + timedelta(seconds=max(settings.notify_lineup_open_s, settings.notify_lineup_due_s))
-    for rnd, stage, event in run.uow.notify.upcoming_rounds(run.now, until):
+    for rnd, stage, event in run.uow.rounds.upcoming_rounds(run.now, until):
         deadline = effective_deadline(rnd)
         if deadline is None:
             continue
@@ -132,10 +132,10 @@ def _lineups(run: _Scan) -> None:
         zone = run.zone(event)
         matches = [
             m
-            for m in run.uow.notify.matches_of_round(rnd.id or 0)
+            for m in run.uow.rounds.matches_of_round(rnd.id or 0)
             if {m.first_team_id, m.second_team_id} & run.mailed
         ]
-        submitted = run.uow.notify.lineups_of_round(rnd.id or 0) if matches else set()
+        submitted = run.uow.teams.lineups_of_round(rnd.id or 0) if matches else set()
         for match in matches:
             for team_id, opponent_id in (
                 (match.first_team_id, match.second_team_id),
@@ -161,7 +161,7 @@ def _lineups(run: _Scan) -> None:
 
 
 def _armageddons(run: _Scan) -> None:
-    for arm, duel, _stage, event in run.uow.notify.nominating_armageddons(run.now):
+    for arm, duel, _stage, event in run.uow.playoff.nominating_armageddons(run.now):
         zone = run.zone(event)
         for first, team_id, opponent_id in (
             (True, duel.first_team_id, duel.second_team_id),
@@ -189,19 +189,19 @@ def _change(run: _Scan, entry: AuditLog) -> None:
     if entry.entity_id is None:
         return
     if entry.action == "stage.start":
-        stage = uow.repo.get(Stage, entry.entity_id)
+        stage = uow.events.get(Stage, entry.entity_id)
         if stage is not None and stage.kind == StageKind.POOLS.value:
             _stage_pairings(run, stage)
     elif entry.action == "swiss.publish":
-        rnd = uow.repo.get(Round, entry.entity_id)
+        rnd = uow.rounds.get(Round, entry.entity_id)
         if rnd is not None:
             _round_pairings(run, rnd)
     elif entry.action == "board.correction":
-        board = uow.repo.get(Board, entry.entity_id)
+        board = uow.boards.get(Board, entry.entity_id)
         if board is not None:
             _corrected(run, entry, board)
     elif entry.action == "appeal.decide":
-        appeal = uow.repo.get(Appeal, entry.entity_id)
+        appeal = uow.rounds.get(Appeal, entry.entity_id)
         if appeal is not None:
             _appeal(run, appeal)
 
@@ -219,17 +219,17 @@ def _opponent_line(run: _Scan, match: Match, rnd: Round, team_id: int, zone: Zon
 
 
 def _stage_pairings(run: _Scan, stage: Stage) -> None:
-    event = run.uow.repo.get(Event, stage.event_id)
+    event = run.uow.events.get(Event, stage.event_id)
     if event is None:
         return
     zone = run.zone(event)
-    for team_id in run.uow.notify.teams_of_stage(stage.id or 0):
+    for team_id in run.uow.teams.teams_of_stage(stage.id or 0):
         team = run.mailed_team(team_id)
         if team is None:
             continue
         lines = [
             _opponent_line(run, match, rnd, team_id, zone)
-            for match, rnd, _ in run.uow.notify.team_schedule(team_id, stage.id)
+            for match, rnd, _ in run.uow.rounds.team_schedule(team_id, stage.id)
         ]
         facts = {"what": stage.name, "stage_name": stage.name, "rounds": lines}
         key = f"pairings:stage:{stage.id}:team:{team_id}"
@@ -237,12 +237,12 @@ def _stage_pairings(run: _Scan, stage: Stage) -> None:
 
 
 def _round_pairings(run: _Scan, rnd: Round) -> None:
-    stage = run.uow.repo.get(Stage, rnd.stage_id)
-    event = run.uow.repo.get(Event, stage.event_id) if stage else None
+    stage = run.uow.events.get(Stage, rnd.stage_id)
+    event = run.uow.events.get(Event, stage.event_id) if stage else None
     if stage is None or event is None:
         return
     zone = run.zone(event)
-    for match in run.uow.notify.matches_of_round(rnd.id or 0):
+    for match in run.uow.rounds.matches_of_round(rnd.id or 0):
         for team_id in (match.first_team_id, match.second_team_id):
             team = run.mailed_team(team_id)
             if team is None:
@@ -257,9 +257,9 @@ def _round_pairings(run: _Scan, rnd: Round) -> None:
 
 
 def _match_facts(run: _Scan, match: Match) -> tuple[Event, dict[str, Any], str] | None:
-    rnd = run.uow.repo.get(Round, match.round_id)
-    stage = run.uow.repo.get(Stage, rnd.stage_id) if rnd else None
-    event = run.uow.repo.get(Event, stage.event_id) if stage else None
+    rnd = run.uow.rounds.get(Round, match.round_id)
+    stage = run.uow.events.get(Stage, rnd.stage_id) if rnd else None
+    event = run.uow.events.get(Event, stage.event_id) if stage else None
     first, second = run.team(match.first_team_id), run.team(match.second_team_id)
     if rnd is None or stage is None or event is None or first is None or second is None:
         return None
@@ -272,7 +272,7 @@ def _match_facts(run: _Scan, match: Match) -> tuple[Event, dict[str, Any], str] 
 
 
 def _corrected(run: _Scan, entry: AuditLog, board: Board) -> None:
-    match = run.uow.repo.get(Match, board.match_id)
+    match = run.uow.rounds.get(Match, board.match_id)
     found = _match_facts(run, match) if match else None
     if match is None or found is None:
         return
@@ -291,7 +291,7 @@ def _corrected(run: _Scan, entry: AuditLog, board: Board) -> None:
 
 
 def _appeal(run: _Scan, appeal: Appeal) -> None:
-    match = run.uow.repo.get(Match, appeal.match_id)
+    match = run.uow.rounds.get(Match, appeal.match_id)
     found = _match_facts(run, match) if match else None
     if match is None or found is None:
         return
@@ -305,8 +305,8 @@ def _appeal(run: _Scan, appeal: Appeal) -> None:
 
 
 def _links(run: _Scan) -> None:
-    rows = run.uow.notify.players_to_link()
-    captains = run.uow.notify.captain_languages({team.id or 0 for _, team, _ in rows})
+    rows = run.uow.teams.players_to_link()
+    captains = run.uow.accounts.captain_languages({team.id or 0 for _, team, _ in rows})
     for player, team, event in rows:
         facts = {
             "event_name": event.name,

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from orchestrator.adapters.repo_setup import domain_player
+from orchestrator.adapters.repo_teams import domain_player
 from orchestrator.adapters.tables import (
     Armageddon,
     Board,
@@ -73,7 +73,7 @@ class StageContext:
 def load_stage(uow: UnitOfWork, stage_id: int, *, all_teams: bool = False, lots: bool = True) -> StageContext:
     """The stage's bracket; ``teams`` holds the teams the duels name (every team of the event with
     ``all_teams``, for building the bracket from the standings); ``lots`` empty unless asked for."""
-    event, stage = uow.playoff.event_of_stage(stage_id)
+    event, stage = uow.events.event_and_stage(stage_id)
     if stage.kind != StageKind.KNOCKOUT.value:
         raise Conflict(_("%(stage)s is not a knockout stage.") % {"stage": stage.name})
     definition = definition_of(event)
@@ -95,19 +95,17 @@ def load_stage(uow: UnitOfWork, stage_id: int, *, all_teams: bool = False, lots:
         definition=definition,
         specs=definition.bracket,
         duels=duels,
-        teams=(
-            {t.id or 0: t for t in uow.playoff.teams_of_event(event.id or 0)} if all_teams else rows.teams
-        ),
+        teams=({t.id or 0: t for t in uow.teams.teams_of_event(event.id or 0)} if all_teams else rows.teams),
         matches=rows.matches,
         boards=rows.boards,
         armageddons=rows.armageddons,
-        lots=uow.playoff.lots_with_purposes(event.id or 0, purposes) if lots else {},
+        lots=uow.lots.lots_with_purposes(event.id or 0, purposes) if lots else {},
         open_appeals=rows.open_appeals,
     )
 
 
 def load_duel(uow: UnitOfWork, duel_id: int, *, lock: bool = False) -> tuple[StageContext, Duel]:
-    duel = uow.locks.lock_duel(duel_id) if lock else uow.repo.get(Duel, duel_id)
+    duel = uow.locks.lock_duel(duel_id) if lock else uow.playoff.get(Duel, duel_id)
     if duel is None:
         raise NotFound(_("duel %(duel)s does not exist") % {"duel": duel_id})
     ctx = load_stage(uow, duel.stage_id)
@@ -198,7 +196,7 @@ def load_players(uow: UnitOfWork, ctx: StageContext, player_ids: Iterable[int | 
     wanted = {p for p in player_ids if p is not None}
     missing = wanted - ctx.players.keys()
     if missing:
-        ctx.players.update(uow.playoff.players_by_id(missing))
+        ctx.players.update(uow.teams.players_by_id(missing))
     return {p: ctx.players[p] for p in wanted if p in ctx.players}
 
 
@@ -258,10 +256,10 @@ def armageddon_state(uow: UnitOfWork, ctx: StageContext, duel: Duel) -> ko.Armag
         deadline=deadline,
         match2_lineups=state.match2_lineups,
         clock=state.clock,
-        category_lot=_domain_lot(uow.repo.get(Lot, arm.category_lot_id) if arm.category_lot_id else None),
+        category_lot=_domain_lot(uow.lots.get(Lot, arm.category_lot_id) if arm.category_lot_id else None),
         sealed=(sealed[0], sealed[1]),
         revealed=revealed,
-        chooser_lot=_domain_lot(uow.repo.get(Lot, arm.chooser_lot_id) if arm.chooser_lot_id else None),
+        chooser_lot=_domain_lot(uow.lots.get(Lot, arm.chooser_lot_id) if arm.chooser_lot_id else None),
         white=white,
         playing=arm.phase is ArmageddonPhase.PLAYING,
         result=result,

@@ -7,7 +7,7 @@ import secrets
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from orchestrator.adapters.repo_setup import domain_player
+from orchestrator.adapters.repo_teams import domain_player
 from orchestrator.adapters.tables import Armageddon, Duel, DuelStatus, Lot, Team
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
@@ -79,7 +79,7 @@ def commit_armageddon_lot(
     if pending is not None and pending.seed_hex is None:
         return pending.id or 0  # already committed: the published hash stands
     secret = seed if seed is not None else secrets.token_bytes(32)
-    lot = uow.repo.add(
+    lot = uow.lots.insert(
         Lot(
             event_id=ctx.event.id or 0,
             purpose=purpose,
@@ -131,8 +131,8 @@ def reveal_armageddon_lot(
         state = ko.draw_category(armageddon_state(uow, ctx, duel), seed)
         assert state.category_lot is not None
         _seal_out(lot, state.category_lot, now)
-        uow.session.add(lot)
-        arm = uow.repo.add(
+        uow.lots.add(lot)
+        arm = uow.playoff.insert(
             Armageddon(
                 duel_id=duel_id,
                 category=state.category_lot.chosen,
@@ -153,11 +153,11 @@ def reveal_armageddon_lot(
             raise Conflict(str(error)) from None
         assert state.chooser_lot is not None
         _seal_out(lot, state.chooser_lot, now)
-        uow.session.add(lot)
+        uow.lots.add(lot)
         arm.chooser_lot_id = lot.id
         chooser_side = state.side(state.chooser_lot.chosen)
         arm.chooser_player_id = (arm.first_nominee_id, arm.second_nominee_id)[chooser_side]
-        uow.session.add(arm)
+        uow.playoff.add(arm)
         drawn = state.chooser_lot.chosen
     _audit(uow, ctx, lot, actor, "lot.draw", purpose=lot.purpose, seed_hex=lot.seed_hex, outcome=lot.outcome)
     _announce(uow, ctx, duel_id)
@@ -169,7 +169,7 @@ NOMINATIONS_CLOSED = N_("Nominations for this Armageddon are closed.")
 
 def _domain_team(uow: UnitOfWork, team: Team, fmt: TeamFormat) -> DomainTeam:
     entries = []
-    for p in uow.playoff.players_of_team(team.id or 0):
+    for p in uow.teams.players_of_team(team.id or 0):
         entries.append(RosterEntry(domain_player(p), p.main_board, Category(p.category)))
     return DomainTeam(team.name, team.federation, team.seed, tuple(entries))
 
@@ -209,12 +209,12 @@ def nominate(
         state = ko.nominate(state, _domain_team(uow, team, ctx.fmt), account.strip().lower(), now)
     except ko.NominationError as error:
         raise ValidationFailed([str(error)]) from None
-    player = next(p for p in uow.playoff.players_of_team(team_id) if p.account == account.strip().lower())
+    player = next(p for p in uow.teams.players_of_team(team_id) if p.account == account.strip().lower())
     if side == 0:
         arm.first_nominee_id, arm.first_submitted_at = player.id, now
     else:
         arm.second_nominee_id, arm.second_submitted_at = player.id, now
-    uow.session.add(arm)
+    uow.playoff.add(arm)
     # The audit says that a nomination arrived, not whom.
     _audit(uow, ctx, arm, actor.username, "armageddon.nominate", team_id=team_id)
     uow.flush()
@@ -232,11 +232,7 @@ def unseal(uow: UnitOfWork, ctx: StageContext, duel: Duel, *, now: datetime, act
         player_id = None
         if nomination.player is not None and team_id is not None:
             player_id = next(
-                (
-                    p.id
-                    for p in uow.playoff.players_of_team(team_id)
-                    if p.account == nomination.player.account
-                ),
+                (p.id for p in uow.teams.players_of_team(team_id) if p.account == nomination.player.account),
                 None,
             )
         if side == 0:
@@ -248,12 +244,12 @@ def unseal(uow: UnitOfWork, ctx: StageContext, duel: Duel, *, now: datetime, act
             "by_default": nomination.by_default,
         }
     arm.enter(ArmageddonPhase.DRAW_CHOOSER)
-    uow.session.add(arm)
+    uow.playoff.add(arm)
     _audit(uow, ctx, arm, actor, "armageddon.reveal", nominations=accounts)
     uow.flush()
     if state.white is not None:  # a team had nobody to field: the game is decided by forfeit
         arm.enter(ArmageddonPhase.FINISHED)
-        uow.session.add(arm)
+        uow.playoff.add(arm)
         store_game(uow, ctx, duel, state)
         advance_bracket(uow, stage_id=duel.stage_id, actor=actor, now=now)
     _announce(uow, ctx, duel.id)
@@ -313,7 +309,7 @@ def _settle_colour(
         raise Conflict(str(error)) from None
     arm.colour = Colour(code).word
     arm.enter(ArmageddonPhase.READY)
-    uow.session.add(arm)
+    uow.playoff.add(arm)
     store_game(uow, ctx, duel, state)
     _audit(
         uow,

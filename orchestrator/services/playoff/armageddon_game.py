@@ -24,9 +24,9 @@ from orchestrator.translation import gettext as _
 
 def _armageddon_round(uow: UnitOfWork, ctx: StageContext, duel: Duel) -> Round:
     number = ARMAGEDDON_ROUND_BASE + (duel.id or 0)
-    rnd = uow.playoff.round_by_number(ctx.stage.id or 0, number)
+    rnd = uow.rounds.round_by_number(ctx.stage.id or 0, number)
     if rnd is None:
-        rnd = uow.repo.add(
+        rnd = uow.rounds.insert(
             Round(
                 stage_id=ctx.stage.id or 0,
                 number=number,
@@ -58,7 +58,7 @@ def store_game(uow: UnitOfWork, ctx: StageContext, duel: Duel, state: ko.Armaged
         finish_game(uow, match)
     uow.boards.update_versioned(board.id or 0, expected_version=board.version, values=values, actor="system")
     uow.flush()
-    ctx.boards[match.id or 0] = list(uow.playoff.boards_of_matches([match.id])[match.id or 0])
+    ctx.boards[match.id or 0] = list(uow.boards.boards_of_matches([match.id])[match.id or 0])
 
 
 _LICHESS_ID = re.compile(r"^[A-Za-z0-9]{8}$")
@@ -101,12 +101,13 @@ def set_armageddon_game(uow: UnitOfWork, *, duel_id: int, game_ref: str, actor: 
         values={"game_id": game_id, "game_url": url},
         actor=actor,
     )
-    rnd = uow.repo.get_or_raise(Round, match.round_id)
+    rnd = uow.rounds.get_or_raise(Round, match.round_id)
     rnd.status = RoundStatus.PAIRED.value
     match.status = MatchStatus.PLAYING.value
     arm.enter(ArmageddonPhase.PLAYING)
-    for row in (rnd, match, arm):
-        uow.session.add(row)
+    uow.rounds.add(rnd)
+    uow.rounds.add(match)
+    uow.playoff.add(arm)
     uow.audit.change(arm, "armageddon.game", actor=actor, event_id=ctx.event.id, new={"game_id": game_id})
     live.announce(uow, f"duel:{duel_id}", duel_id=duel_id)
     return game_id

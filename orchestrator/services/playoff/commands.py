@@ -80,11 +80,11 @@ def _places(uow: UnitOfWork, ctx: StageContext) -> dict[PoolPlace, str]:
     problems: list[str] = []
     unclosed: set[str] = set()  # stages whose problem already covers their places
     for stage_key in sorted({ref.stage for ref in needed}):
-        source = uow.playoff.stage_by_key(ctx.event.id or 0, stage_key)
+        source = uow.events.stage_by_key(ctx.event.id or 0, stage_key)
         if source is None:
             problems.append(_("The event has no stage %(stage)r.") % {"stage": stage_key})
             continue
-        letters = {p.id: p.letter for p in uow.playoff.pools_of_stage(source.id or 0)}
+        letters = {p.id: p.letter for p in uow.rounds.pools_of_stage(source.id or 0)}
         by_pool = pool_draft.final_places(uow, stage_id=source.id or 0)
         if not by_pool:
             unclosed.add(stage_key)
@@ -128,7 +128,7 @@ def build_bracket(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime |
         if duel is None:
             first = places.get(spec.first) if isinstance(spec.first, PoolPlace) else None
             second = places.get(spec.second) if isinstance(spec.second, PoolPlace) else None
-            duel = uow.repo.add(
+            duel = uow.playoff.insert(
                 Duel(
                     stage_id=stage_id,
                     key=spec.key,
@@ -150,10 +150,10 @@ def build_bracket(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime |
         ids.append(duel.id or 0)
     if ctx.stage.status in (StageStatus.DRAFT.value, StageStatus.PUBLISHED.value):
         ctx.stage.status = StageStatus.RUNNING.value
-        uow.session.add(ctx.stage)
+        uow.events.add(ctx.stage)
     if ctx.event.status in (EventStatus.DRAFT.value, EventStatus.PUBLISHED.value):
         ctx.event.status = EventStatus.RUNNING.value
-        uow.session.add(ctx.event)
+        uow.events.add(ctx.event)
     uow.flush()
     advance_bracket(uow, stage_id=stage_id, actor=actor, now=now)
     live.announce(uow, f"event:{ctx.event.slug}", stage_id=stage_id)
@@ -162,13 +162,13 @@ def build_bracket(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime |
 
 
 def _round_for(uow: UnitOfWork, ctx: StageContext, number: int, name: str) -> Round:
-    rnd = uow.playoff.round_by_number(ctx.stage.id or 0, number)
+    rnd = uow.rounds.round_by_number(ctx.stage.id or 0, number)
     if rnd is not None:
         return rnd
     schedule = ctx.definition.stage(ctx.stage.key).schedule if _has_stage(ctx) else ()
     when = _utc(schedule[number - 1], ctx.definition.timezone) if number <= len(schedule) else None
     deadline = ctx.definition.lineup_deadline(when)
-    return uow.repo.add(
+    return uow.rounds.insert(
         Round(
             stage_id=ctx.stage.id or 0,
             number=number,
@@ -186,8 +186,8 @@ def _has_stage(ctx: StageContext) -> bool:
 def add_match(
     uow: UnitOfWork, ctx: StageContext, duel: Duel, rnd: Round, leg: int, first: int, second: int, boards: int
 ) -> Match:
-    taken = [m.match_no for m in uow.playoff.matches_of_round(rnd.id or 0)]
-    match = uow.repo.add(
+    taken = [m.match_no for m in uow.rounds.matches_of_round(rnd.id or 0)]
+    match = uow.rounds.insert(
         Match(
             round_id=rnd.id or 0,
             duel_id=duel.id,
@@ -198,7 +198,7 @@ def add_match(
         )
     )
     made = [Board(match_id=match.id or 0, board_no=n) for n in range(1, boards + 1)]
-    uow.session.add_all(made)
+    uow.boards.add_all(made)
     uow.flush()  # the match's boards in one flush, not one INSERT round trip each
     ctx.matches.setdefault(duel.id or 0, []).append(match)
     ctx.matches[duel.id or 0].sort(key=lambda m: m.leg or 0)
@@ -312,7 +312,7 @@ def advance(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | None 
         else:
             duel.winner_team_id = None
             duel.decided_at = None
-        uow.session.add(duel)
+        uow.playoff.add(duel)
         after = (duel.first_team_id, duel.second_team_id, duel.status, duel.winner_team_id)
         if after != before:
             changed.append(duel.key)
@@ -374,7 +374,7 @@ def _has_results(ctx: StageContext, duel: Duel) -> bool:
 def _drop_matches(uow: UnitOfWork, ctx: StageContext, duel: Duel) -> None:
     for match in ctx.matches.pop(duel.id or 0, []):
         ctx.boards.pop(match.id or 0, None)
-        uow.session.delete(match)
+        uow.rounds.delete(match)
     uow.flush()
 
 
@@ -382,10 +382,10 @@ def duels_waiting_for_round(uow: UnitOfWork, *, round_id: int) -> list[str]:
     """Keys of the duels of this match round's bracket round that still wait for a team (empty for a pool
     round or an Armageddon round). The workers pair a bracket round only once all its duels are known, so
     that no duel's matches land in a round whose games were already created."""
-    rnd = uow.repo.get_or_raise(Round, round_id)
+    rnd = uow.rounds.get_or_raise(Round, round_id)
     if rnd.number >= ARMAGEDDON_ROUND_BASE:
         return []
-    event, stage = uow.playoff.event_of_stage(rnd.stage_id)
+    event, stage = uow.events.event_and_stage(rnd.stage_id)
     if stage.kind != StageKind.KNOCKOUT.value:
         return []
     definition = definition_of(event)

@@ -24,7 +24,7 @@ def apply_due_deadlines(
     returns what it did."""
     now = now or utcnow()
     done = {"armageddons_revealed": 0, "rounds_lined_up": 0, "duels_changed": 0}
-    stages = list(uow.playoff.running_knockout_stages())
+    stages = list(uow.events.running_knockout_stages())
     for stage in stages:  # the stage, then duels, then rounds: the order every bracket writer takes
         uow.locks.lock(Stage, stage.id or 0)
     for arm in uow.playoff.due_armageddons(now):
@@ -32,7 +32,7 @@ def apply_due_deadlines(
         if ctx.armageddons[arm.duel_id].phase is ArmageddonPhase.NOMINATING:
             unseal(uow, ctx, duel, now=now, actor=actor)
             done["armageddons_revealed"] += 1
-    for rnd in uow.playoff.due_lineup_rounds(now):
+    for rnd in uow.rounds.due_lineup_rounds(now):
         if rnd.number >= ARMAGEDDON_ROUND_BASE:
             continue
         uow.locks.lock(Round, rnd.id or 0)  # as the pairing does: never beside it on the same boards

@@ -47,7 +47,7 @@ def nomination_form(
     options: list[tuple[str, str]] = []
     if arm is not None:
         category = Category(arm.category)
-        for p in uow.playoff.players_of_team(team_id):
+        for p in uow.teams.players_of_team(team_id):
             if ineligibility(p, category, ctx.fmt.cutoff_year) is None:
                 options.append((p.account, f"{p.name} ({p.rating})"))
     is_open = bool(

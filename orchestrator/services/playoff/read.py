@@ -227,12 +227,12 @@ def armageddon_info(
     return ArmageddonInfo(
         phase=view.phase.value,
         category=view.category.value if view.category else None,
-        category_lot=lot_info(uow.repo.get(Lot, arm.category_lot_id) if arm.category_lot_id else None),
+        category_lot=lot_info(uow.lots.get(Lot, arm.category_lot_id) if arm.category_lot_id else None),
         deadline=view.deadline,
         sealed=view.nominations is None,
         nominations_in=sum(1 for n in state.sealed if n is not None) if view.nominations is None else 2,
         nominees=nominees,
-        colour_lot=lot_info(uow.repo.get(Lot, arm.chooser_lot_id) if arm.chooser_lot_id else None),
+        colour_lot=lot_info(uow.lots.get(Lot, arm.chooser_lot_id) if arm.chooser_lot_id else None),
         chooser=view.chooser,
         white=white,
         black=black,
@@ -347,10 +347,10 @@ def _duel_info(
 
 
 def knockout_stage_of(uow: UnitOfWork, *, slug: str, public: bool = True) -> Stage:
-    event = uow.playoff.event_by_slug(slug)
+    event = uow.events.get_by_slug(slug)
     if event is None or (public and event.status == EventStatus.DRAFT.value):
         raise NotFound(_("This event does not exist."))
-    stages = uow.playoff.knockout_stages(event.id or 0)
+    stages = uow.events.knockout_stages(event.id or 0)
     if not stages:
         raise NotFound(_("%(event)s has no play-off.") % {"event": event.name})
     return stages[0]
@@ -362,7 +362,7 @@ def bracket_view(
     """The whole bracket for pages and the API; sealed nominations stay sealed (domain public_view)."""
     now = now or utcnow()
     ctx = load_stage(uow, stage_id)
-    stage_rounds = {r.id: r for r in uow.playoff.rounds_of_stage(stage_id)}
+    stage_rounds = {r.id: r for r in uow.rounds.rounds_of_stage(stage_id)}
     # Every Armageddon's players (match 2's boards and the nominees) in one query.
     with_armageddon = [d for d in ctx.duels.values() if (d.id or 0) in ctx.armageddons]
     match2 = [m for d in with_armageddon if (m := ctx.match(d, 2)) is not None]
@@ -404,7 +404,7 @@ def bracket_view(
 
 
 def duel_stage_id(uow: UnitOfWork, *, duel_id: int) -> int:
-    duel = uow.repo.get(Duel, duel_id)
+    duel = uow.playoff.get(Duel, duel_id)
     if duel is None:
         raise NotFound(_("duel %(duel)s does not exist") % {"duel": duel_id})
     return duel.stage_id
@@ -412,14 +412,14 @@ def duel_stage_id(uow: UnitOfWork, *, duel_id: int) -> int:
 
 def duel_topics(uow: UnitOfWork, *, stage_id: int) -> list[str]:
     """Live-update topics of a bracket page: the event's and each duel's."""
-    event, _stage = uow.playoff.event_of_stage(stage_id)
+    event, _stage = uow.events.event_and_stage(stage_id)
     return [f"event:{event.slug}", f"stage:{stage_id}"] + [
         f"duel:{d.id}" for d in uow.playoff.duels_of_stage(stage_id)
     ]
 
 
 def stage_of_match(uow: UnitOfWork, *, match_id: int) -> int:
-    match = uow.repo.get(Match, match_id)
+    match = uow.rounds.get(Match, match_id)
     if match is None:
         raise NotFound(_("match %(match)s does not exist") % {"match": match_id})
-    return uow.repo.get_or_raise(Round, match.round_id).stage_id
+    return uow.rounds.get_or_raise(Round, match.round_id).stage_id

@@ -21,7 +21,7 @@ def forfeit_match(
     uow: UnitOfWork, *, match_id: int, absent_team_id: int, actor: str, reason: str = ""
 ) -> None:
     """A team did not play a match: it loses it 0–6 by forfeit (docs/rules.md §2, §5)."""
-    match = uow.repo.get_or_raise(Match, match_id)
+    match = uow.rounds.get_or_raise(Match, match_id)
     if absent_team_id not in (match.first_team_id, match.second_team_id):
         raise ValidationFailed(
             [_("team %(team)s does not play match %(match)s") % {"team": absent_team_id, "match": match_id}]
@@ -29,7 +29,7 @@ def forfeit_match(
     if match.leg == ARMAGEDDON_LEG:
         raise Conflict(_("Record an Armageddon forfeit as the game's result (+/- or -/+)."))
     if match.duel_id is not None:
-        duel = uow.repo.get_or_raise(Duel, match.duel_id)
+        duel = uow.playoff.get_or_raise(Duel, match.duel_id)
         if duel.status == DuelStatus.DECIDED.value:
             raise Conflict(
                 _(
@@ -43,8 +43,8 @@ def forfeit_match(
     match.forfeit = code.value
     match.status = MatchStatus.FINISHED.value
     match.finished_at = match.finished_at or utcnow()
-    uow.session.add(match)
-    stage_event = uow.playoff.event_of_stage(uow.repo.get_or_raise(Round, match.round_id).stage_id)[0]
+    uow.rounds.add(match)
+    stage_event = uow.events.event_and_stage(uow.rounds.get_or_raise(Round, match.round_id).stage_id)[0]
     uow.audit.change(
         match,
         "match.forfeit",
@@ -56,7 +56,7 @@ def forfeit_match(
     )
     live.announce(uow, f"match:{match_id}", match_id=match_id)
     if match.duel_id is not None:
-        duel = uow.repo.get_or_raise(Duel, match.duel_id)
+        duel = uow.playoff.get_or_raise(Duel, match.duel_id)
         advance_bracket(uow, stage_id=duel.stage_id, actor=actor)
 
 
@@ -67,23 +67,23 @@ def withdraw_team(
     now = now or utcnow()
     if not reason.strip():
         raise ValidationFailed([_("reason: say why the team withdraws")])
-    team = uow.repo.get_or_raise(Team, team_id)
+    team = uow.teams.get_or_raise(Team, team_id)
     if team.withdrawn_at is not None:
         raise Conflict(_("%(team)s has already withdrawn.") % {"team": team.name})
     team.withdrawn_at = now
-    uow.session.add(team)
+    uow.teams.add(team)
     uow.audit.change(team, "team.withdraw", actor=actor, event_id=team.event_id, reason=reason)
-    for stage in uow.playoff.knockout_stages(team.event_id):
+    for stage in uow.events.knockout_stages(team.event_id):
         for duel in uow.playoff.duels_of_stage(stage.id or 0):
             if team_id not in (duel.first_team_id, duel.second_team_id):
                 continue
             if duel.status == DuelStatus.DECIDED.value:
                 continue
             duel.outcome = {**(duel.outcome or {}), "withdrawn_team_id": team_id}
-            uow.session.add(duel)
+            uow.playoff.add(duel)
             # Its unplayed matches are lost 0–6; finished ones keep their results.
             for match in uow.playoff.matches_of_duels([duel.id])[duel.id or 0]:
-                boards = uow.playoff.boards_of_matches([match.id])[match.id or 0]
+                boards = uow.boards.boards_of_matches([match.id])[match.id or 0]
                 if match.leg == ARMAGEDDON_LEG or match.forfeit != MatchForfeit.NONE.value:
                     continue
                 if boards and all(GameResult(b.result).is_final for b in boards):
@@ -91,10 +91,10 @@ def withdraw_team(
                 code = MatchForfeit.B_WINS if team_id == match.first_team_id else MatchForfeit.A_WINS
                 match.forfeit = code.value
                 match.status = MatchStatus.FINISHED.value
-                uow.session.add(match)
+                uow.rounds.add(match)
         uow.flush()
         advance_bracket(uow, stage_id=stage.id or 0, actor=actor, now=now)
-        live.announce(uow, f"event:{uow.repo.get_or_raise(Event, team.event_id).slug}", team_id=team_id)
+        live.announce(uow, f"event:{uow.events.get_or_raise(Event, team.event_id).slug}", team_id=team_id)
 
 
 def record_ruling(
@@ -113,7 +113,7 @@ def record_ruling(
     old = duel.outcome
     ruling = {"winner_team_ids": sorted(set(winner_team_ids)), "reason": reason.strip()}
     duel.outcome = {**(duel.outcome or {}), "ruling": ruling}
-    uow.session.add(duel)
+    uow.playoff.add(duel)
     uow.audit.change(
         duel,
         "duel.ruling",

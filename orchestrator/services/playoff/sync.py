@@ -7,7 +7,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from orchestrator.adapters.repo_playoff import BracketState
 from orchestrator.adapters.tables import (
@@ -34,10 +33,10 @@ from orchestrator.services.queue import PLAYOFF_TICK, enqueue
 
 def advance_after_match(uow: UnitOfWork, *, match_id: int, actor: str) -> list[str]:
     """For results and workers: after a duel match's result changed, move its bracket on (no-op otherwise)."""
-    match = uow.repo.get(Match, match_id)
+    match = uow.rounds.get(Match, match_id)
     if match is None or match.duel_id is None:
         return []
-    duel = uow.repo.get_or_raise(Duel, match.duel_id)
+    duel = uow.playoff.get_or_raise(Duel, match.duel_id)
     if match.leg == ARMAGEDDON_LEG:
         sync_armageddon_phase(uow, duel)
     return advance_bracket(uow, stage_id=duel.stage_id, actor=actor)
@@ -75,8 +74,7 @@ _settled_lock = threading.Lock()
 
 
 def _settled_key(uow: UnitOfWork, stage_id: int) -> tuple[str, int]:
-    bind: Any = uow.session.get_bind()
-    return (str(bind.url), stage_id)
+    return (uow.database_url, stage_id)
 
 
 def _is_settled(uow: UnitOfWork, stage_id: int, state: BracketState) -> bool:
@@ -143,7 +141,7 @@ def _sync_armageddons(uow: UnitOfWork, stage_id: int) -> None:
         for m in ms
         if m.leg == ARMAGEDDON_LEG
     }
-    boards = uow.playoff.boards_of_matches(m.id for m in games.values())
+    boards = uow.boards.boards_of_matches(m.id for m in games.values())
     for duel_id, arm in arms.items():
         match = games.get(duel_id)
         if match is not None:
@@ -156,11 +154,11 @@ def finish_game(uow: UnitOfWork, match: Match) -> None:
     if match.status != MatchStatus.FINISHED.value:
         match.status = MatchStatus.FINISHED.value
         match.finished_at = match.finished_at or utcnow()
-        uow.session.add(match)
-    rnd = uow.repo.get_or_raise(Round, match.round_id)
+        uow.rounds.add(match)
+    rnd = uow.rounds.get_or_raise(Round, match.round_id)
     if rnd.status != RoundStatus.FINISHED.value:
         rnd.status = RoundStatus.FINISHED.value
-        uow.session.add(rnd)
+        uow.rounds.add(rnd)
 
 
 def _sync_armageddon(uow: UnitOfWork, arm: Armageddon, match: Match, boards: Sequence[Board]) -> None:
@@ -169,7 +167,7 @@ def _sync_armageddon(uow: UnitOfWork, arm: Armageddon, match: Match, boards: Seq
         finish_game(uow, match)
     elif boards and boards[0].game_id:
         arm.enter(ArmageddonPhase.PLAYING)
-    uow.session.add(arm)
+    uow.playoff.add(arm)
 
 
 def sync_armageddon_phase(uow: UnitOfWork, duel: Duel) -> None:
@@ -181,4 +179,4 @@ def sync_armageddon_phase(uow: UnitOfWork, duel: Duel) -> None:
     )
     if match is None:
         return
-    _sync_armageddon(uow, arm, match, uow.playoff.boards_of_matches([match.id])[match.id or 0])
+    _sync_armageddon(uow, arm, match, uow.boards.boards_of_matches([match.id])[match.id or 0])

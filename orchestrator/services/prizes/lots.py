@@ -57,7 +57,7 @@ def board_prize_lot(
         raise Conflict(_("%(section)s has no tie that needs a lot.") % {"section": section.label})
     first = tied[0].place
     group = [line for line in tied if line.place == first]
-    players = {p.id: p for p in uow.public.players_of_teams([line.team.id for line in group])}
+    players = {p.id: p for p in uow.read.players_of_teams([line.team.id for line in group])}
     candidates = [board_prizes.lot_candidate(players[line.player_id], line.team.name) for line in group]
     lot_id = draws.commit_lot(
         uow,

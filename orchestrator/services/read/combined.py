@@ -96,7 +96,7 @@ def combined_view(uow: UnitOfWork, *, slug: str) -> CombinedView:
     lasts = [_last_stage(data, section.key, section.name) for section in sections]
     pools = {require_id(stage.id): _public_pool(data, stage) for stage in lasts if stage is not None}
     loaded = {p.pool.stage_id: p for p in load_pools(data, [p for p in pools.values() if p is not None])}
-    stored = list(uow.public.standings_of_pools(require_id(p.id) for p in pools.values() if p is not None))
+    stored = list(uow.read.standings_of_pools(require_id(p.id) for p in pools.values() if p is not None))
     heads: list[CombinedSection] = []
     places: dict[str, tuple[SectionPlace, ...]] = {}
     refs: dict[str, TeamRef] = {}

@@ -103,14 +103,14 @@ def team_strength(players: Iterable[Player]) -> int | None:
 
 
 def teams_by_id(uow: UnitOfWork, event_id: int) -> dict[int, Team]:
-    return {require_id(t.id): t for t in uow.public.teams_of_event(event_id)}
+    return {require_id(t.id): t for t in uow.teams.teams_of_event(event_id)}
 
 
 class EventData:
     """What every page of one event needs: the event, its definition and its stages."""
 
     def __init__(self, uow: UnitOfWork, slug: str) -> None:
-        event = uow.public.visible_event(slug)
+        event = uow.read.visible_event(slug)
         if event is None:
             raise NotFound(_("There is no event %(slug)r.") % {"slug": slug})
         self.uow = uow
@@ -118,16 +118,16 @@ class EventData:
         self.id = require_id(event.id)
         self.definition = definition_or_none(event)
         self.ref = ref_event(event, self.definition.timezone if self.definition else "UTC")
-        self.stages = list(uow.public.stages_of_events([self.id]))
+        self.stages = list(uow.read.stages_of_events([self.id]))
         stage_ids = [require_id(s.id) for s in self.stages]
-        self.pools = list(uow.public.pools_of_stages(stage_ids))
-        self.rounds = list(uow.public.rounds_of_stages(stage_ids))
-        self.entries = list(uow.public.entries_of_pools(require_id(p.id) for p in self.pools if is_public(p)))
+        self.pools = list(uow.read.pools_of_stages(stage_ids))
+        self.rounds = list(uow.read.rounds_of_stages(stage_ids))
+        self.entries = list(uow.read.entries_of_pools(require_id(p.id) for p in self.pools if is_public(p)))
         self.duels = list(
-            uow.public.duels_of_stages(require_id(s.id) for s in self.stages if s.kind == StageKind.KNOCKOUT)
+            uow.read.duels_of_stages(require_id(s.id) for s in self.stages if s.kind == StageKind.KNOCKOUT)
         )
         self.items = {require_id(s.id): self._stage_item(s) for s in self.stages}
-        self.annulled = uow.public.annulled_player_ids(self.id)
+        self.annulled = uow.teams.annulled_player_ids(self.id)
 
     @property
     def boards(self) -> int:

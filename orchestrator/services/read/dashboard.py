@@ -128,7 +128,7 @@ class Dashboard:
 
 def timezone_of(uow: UnitOfWork, *, kind: str, entity_id: int) -> str:
     """The time zone of the event that stage/round/match/pool/duel/team ``entity_id`` belongs to."""
-    event = uow.dashboard.event_of(kind, entity_id)
+    event = uow.read.event_of(kind, entity_id)
     if event is None:
         raise NotFound(_("There is no %(kind)s %(id)s.") % {"kind": kind, "id": entity_id})
     return event_zone(event)
@@ -157,8 +157,8 @@ def dashboard(uow: UnitOfWork, *, slug: str, now: datetime | None = None) -> Das
 
 
 def _held(uow: UnitOfWork, event_id: int) -> list[DashboardItem]:
-    boards = uow.dashboard.held_boards(event_id)
-    reasons = uow.dashboard.held_reasons(b.board_id for b in boards)
+    boards = uow.read.held_boards(event_id)
+    reasons = uow.read.held_reasons(b.board_id for b in boards)
     return [
         DashboardItem(
             "held",
@@ -203,13 +203,13 @@ def _creation_failed(uow: UnitOfWork, event_id: int, slug: str) -> list[Dashboar
             _("See the players to re-link"),
             rnd.scheduled_at,
         )
-        for stage, rnd, bulk in uow.gameserver.bulk_problems(event_id)
+        for stage, rnd, bulk in uow.rounds.bulk_problems(event_id)
     ]
 
 
 def _appeals(uow: UnitOfWork, event_id: int, slug: str) -> list[DashboardItem]:
-    appeals = uow.dashboard.open_appeals(event_id)
-    teams = uow.results.teams_by_id(t for _, m, _ in appeals for t in (m.first_team_id, m.second_team_id))
+    appeals = uow.read.open_appeals(event_id)
+    teams = uow.teams.teams_by_id(t for _, m, _ in appeals for t in (m.first_team_id, m.second_team_id))
     items = []
     for appeal, match, rnd in appeals:
         first, second = teams[match.first_team_id].name, teams[match.second_team_id].name
@@ -230,8 +230,8 @@ def _appeals(uow: UnitOfWork, event_id: int, slug: str) -> list[DashboardItem]:
 
 
 def _lineups(uow: UnitOfWork, event_id: int, now: datetime) -> list[DashboardItem]:
-    rounds = uow.dashboard.rounds_with_lineups_open(event_id, now)
-    missing = uow.dashboard.missing_lineup_counts(r.id or 0 for r, _ in rounds)
+    rounds = uow.read.rounds_with_lineups_open(event_id, now)
+    missing = uow.read.missing_lineup_counts(r.id or 0 for r, _ in rounds)
     return [
         DashboardItem(
             "lineups",
@@ -281,7 +281,7 @@ def _stale(uow: UnitOfWork, event: Event, now: datetime) -> list[DashboardItem]:
             _("Check the round"),
             None,
         )
-        for rnd, stage, last, pending in uow.dashboard.stale_rounds(
+        for rnd, stage, last, pending in uow.read.stale_rounds(
             event_id, started_before=due, quiet_since=quiet
         )
     ]
@@ -296,7 +296,7 @@ def _late_changes(uow: UnitOfWork, event_id: int, slug: str) -> list[DashboardIt
             f"/staff/events/{slug}/results",
             _("Rule on it"),
         )
-        for change in uow.dashboard.pending_late_changes(event_id)
+        for change in uow.read.pending_late_changes(event_id)
     ]
 
 
@@ -325,7 +325,7 @@ def _unlinked(uow: UnitOfWork, event_id: int, slug: str) -> list[DashboardItem]:
 
 def _closable(uow: UnitOfWork, event_id: int, now: datetime) -> list[DashboardItem]:
     items = []
-    for stage in uow.dashboard.running_stages(event_id):
+    for stage in uow.read.running_stages(event_id):
         if stage.kind == StageKind.KNOCKOUT.value:
             continue  # a knockout stage ends with its duels (the play-off desk)
         if not standings_service.closing_problems(uow, stage_id=stage.id or 0, now=now):
@@ -345,10 +345,10 @@ def _swiss_rounds(uow: UnitOfWork, event_id: int) -> list[DashboardItem]:
     """A Swiss stage's next round once the round before is finished (pair it), or a drafted pairing
     waiting for review (publish it): the round desk does both (docs/swiss.md)."""
     items = []
-    for stage in uow.dashboard.running_stages(event_id):
+    for stage in uow.read.running_stages(event_id):
         if stage.kind != StageKind.SWISS.value:
             continue
-        rounds = uow.gameserver.rounds_of_stage(stage.id or 0)
+        rounds = uow.rounds.rounds_of_stage(stage.id or 0)
         draft = next((r for r in rounds if r.status == RoundStatus.DRAFT.value), None)
         nxt = next((r for r in rounds if r.status == RoundStatus.UNPAIRED.value), None)
         before = [r for r in rounds if nxt is not None and r.number < nxt.number]
@@ -379,13 +379,13 @@ def _lots(uow: UnitOfWork, event_id: int, slug: str) -> list[DashboardItem]:
             f"/staff/events/{slug}/lots",
             _("Draw it"),
         )
-        for lot in uow.dashboard.lots_waiting(event_id)
+        for lot in uow.read.lots_waiting(event_id)
     ]
 
 
 def live_topics(uow: UnitOfWork, *, event: Event) -> frozenset[str]:
     """Every topic whose change may change the dashboard: the event, its stages, pools and duels."""
-    stages, pools, duels = uow.dashboard.topics_of_event(event.id or 0)
+    stages, pools, duels = uow.read.topics_of_event(event.id or 0)
     return frozenset(
         {f"event:{event.slug}"}
         | {f"stage:{i}" for i in stages}
@@ -437,7 +437,7 @@ _STAGE_DESKS = {
 def staff_nav(uow: UnitOfWork, event: Event) -> StaffNav:
     base = f"/staff/events/{event.slug}"
     stages = []
-    for stage in uow.dashboard.stages_of_event(event.id or 0):
+    for stage in uow.events.stages_of_event(event.id or 0):
         pattern, words = _STAGE_DESKS.get(stage.kind, _STAGE_DESKS[StageKind.POOLS.value])
         stages.append(NavLink(_(words) % {"stage": stage.name}, pattern.format(id=stage.id)))
     links = tuple(NavLink(label, base + tail) for label, tail in EVENT_PAGES)
@@ -450,7 +450,7 @@ def staff_nav_of(
     """The navigation of the staff page about event ``slug``, or about entity ``kind`` ``entity_id``
     (``stage``, ``round``, ``match``, ``pool``, ``duel``, ``team``, ``event``); None when there is no such
     event (the page itself then says what is missing)."""
-    event = uow.events.get_by_slug(slug) if slug else uow.dashboard.event_of(kind, entity_id)
+    event = uow.events.get_by_slug(slug) if slug else uow.read.event_of(kind, entity_id)
     return staff_nav(uow, event) if event is not None else None
 
 
@@ -458,7 +458,7 @@ def event_slug_of(uow: UnitOfWork, key: str) -> str:
     """The slug of the event named by ``key``: its slug, or (the old URLs) its numeric id."""
     event = uow.events.get_by_slug(key)
     if event is None and key.isdigit() and len(key) < 19:
-        event = uow.dashboard.event_of("event", int(key))
+        event = uow.read.event_of("event", int(key))
     if event is None:
         raise NotFound(_("There is no event %(slug)r.") % {"slug": key})
     return event.slug

@@ -57,14 +57,14 @@ LIST_TOPICS = (live.any_of("event"),)
 def list_events(uow: UnitOfWork) -> tuple[EventListItem, ...]:
     """Every event spectators may follow, newest first."""
     items = []
-    for event in list(uow.public.visible_events()):
+    for event in list(uow.read.visible_events()):
         data = EventData(uow, event.slug)
         starts = [s.first_round_at for s in data.items.values() if s.first_round_at]
         ends = [s.last_round_at for s in data.items.values() if s.last_round_at]
         items.append(
             EventListItem(
                 event=data.ref,
-                team_count=len(uow.public.teams_of_event(require_id(event.id))),
+                team_count=len(uow.teams.teams_of_event(require_id(event.id))),
                 stage_count=len(data.stages),
                 first_round_at=min(starts) if starts else None,
                 last_round_at=max(ends) if ends else None,
@@ -87,7 +87,7 @@ def event_view(uow: UnitOfWork, *, slug: str) -> EventView:
     knockout = next((s for s in stages if s.kind == StageKind.KNOCKOUT and s.has_page), None)
     return EventView(
         data.ref,
-        len(uow.public.teams_of_event(data.id)),
+        len(uow.teams.teams_of_event(data.id)),
         stages,
         current,
         topics,

@@ -82,10 +82,10 @@ def stage_matches(data: EventData, stage: Stage) -> list[Match]:
     stage_id = require_id(stage.id)
     if stage.kind == StageKind.KNOCKOUT.value:
         duels = [require_id(d.id) for d in data.duels if d.stage_id == stage_id]
-        found = data.uow.public.matches_of_duels(duels)
+        found = data.uow.read.matches_of_duels(duels)
         return [m for m in found if m.leg != ARMAGEDDON_LEG]
     pools = [require_id(p.id) for p in data.pools if p.stage_id == stage_id and is_public(p)]
-    return list(data.uow.public.matches_of_pools(pools))
+    return list(data.uow.read.matches_of_pools(pools))
 
 
 def event_games(data: EventData, stages: Sequence[Stage]) -> EventGames:
@@ -96,7 +96,7 @@ def event_games(data: EventData, stages: Sequence[Stage]) -> EventGames:
     matches.sort(key=lambda x: (x[0].position, rounds[x[1].round_id].number, x[1].leg or 0, x[1].match_no))
     boards = boards_of(data.uow, [m for _, m in matches])
     teams = teams_by_id(data.uow, data.id)
-    players = {require_id(p.id): p for p in data.uow.public.players_of_teams(list(teams))}
+    players = {require_id(p.id): p for p in data.uow.read.players_of_teams(list(teams))}
     stage_ids = {s.id for s in ordered}
     pool_ids = {p.id for p in data.pools if p.stage_id in stage_ids and is_public(p)}
     entered = {e.team_id for e in data.entries if e.pool_id in pool_ids}

@@ -114,7 +114,7 @@ class MatchView(JsonDocument):
 def boards_of(uow: UnitOfWork, matches: Iterable[Match]) -> dict[int, list[Board]]:
     """The boards of each match, by match id (a match without boards yet maps to an empty list)."""
     boards: dict[int, list[Board]] = defaultdict(list)
-    for board in uow.public.boards_of_matches(require_id(m.id) for m in matches):
+    for board in uow.read.boards_of_matches(require_id(m.id) for m in matches):
         boards[board.match_id].append(board)
     return boards
 
@@ -181,7 +181,7 @@ def _round_status(rnd: Round, matches: Sequence[MatchLine]) -> str:
 
 
 def _match_and_context(data: EventData, match_id: int) -> tuple[Match, Stage, Round]:
-    match = data.uow.public.get(Match, match_id)
+    match = data.uow.rounds.get(Match, match_id)
     round_by_id = {r.id: r for r in data.rounds}
     if match is None or match.round_id not in round_by_id:
         raise NotFound(_("There is no match %(id)s in this event.") % {"id": match_id})
@@ -225,8 +225,8 @@ def match_view(uow: UnitOfWork, *, slug: str, match_id: int) -> MatchView:
     """One match board by board, with players, colours, results and links to the games."""
     data = EventData(uow, slug)
     match, stage, rnd = _match_and_context(data, match_id)
-    boards = list(uow.public.boards_of_matches([match_id]))
-    players = uow.public.players_by_id(
+    boards = list(uow.read.boards_of_matches([match_id]))
+    players = uow.teams.players_by_id(
         [b.white_player_id for b in boards] + [b.black_player_id for b in boards]
     )
     line = match_line(match, rnd.number, teams_by_id(uow, data.id), boards, data.boards, data.annulled)
@@ -260,7 +260,7 @@ def board_pgn(uow: UnitOfWork, *, slug: str, match_id: int, board_no: int) -> st
     """The stored PGN of one board's game."""
     data = EventData(uow, slug)
     _match_and_context(data, match_id)
-    for board in uow.public.boards_of_matches([match_id]):
+    for board in uow.read.boards_of_matches([match_id]):
         if board.board_no == board_no and board.pgn:
             return board.pgn
     raise NotFound(

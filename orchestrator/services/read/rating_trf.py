@@ -42,9 +42,9 @@ def trf_player(player: Player, team: Team | None = None) -> TrfPlayer:
 def _rosters(uow: UnitOfWork, event_id: int, team_ids: Mapping[str, int]) -> dict[str, list[TrfPlayer]]:
     """Each team's list: main players by board, then the reserves."""
     names = {tid: name for name, tid in team_ids.items()}
-    teams = {t.id: t for t in uow.public.teams_of_event(event_id)}
+    teams = {t.id: t for t in uow.teams.teams_of_event(event_id)}
     out: dict[str, list[TrfPlayer]] = {name: [] for name in team_ids}
-    for player in uow.public.players_of_teams(names):
+    for player in uow.read.players_of_teams(names):
         out[names[player.team_id]].append(trf_player(player, teams.get(player.team_id)))
     return out
 
@@ -63,7 +63,7 @@ def _zone(event: Event) -> tzinfo:
 
 def _stage_round_days(uow: UnitOfWork, stage: Stage, event: Event) -> list[date | None]:
     """The day of each round of the stage (in the event's zone), round 1 first."""
-    by_number = {r.number: r.scheduled_at for r in uow.public.rounds_of_stages([stage.id or 0])}
+    by_number = {r.number: r.scheduled_at for r in uow.read.rounds_of_stages([stage.id or 0])}
     zone = _zone(event)
     return [_local_day(by_number.get(n), zone) for n in range(1, max(by_number, default=0) + 1)]
 
@@ -86,11 +86,11 @@ def _seats(
 
 def pool_rating_trf(uow: UnitOfWork, *, pool_id: int) -> tuple[str, str]:
     """(file name, TRF-2026 text) of a pool or a Swiss stage's pool, with the real players."""
-    if uow.public.get(Pool, pool_id) is None:
+    if uow.rounds.get(Pool, pool_id) is None:
         raise NotFound(_("pool %(id)s does not exist") % {"id": pool_id})
     data = standings_service.pool_records(uow, pool_id=pool_id)
     table = standings_service.pool_standings(uow, pool_id=pool_id)
-    in_rounds, boards = uow.results.matches_and_boards_of_pool(pool_id)
+    in_rounds, boards = uow.rounds.matches_and_boards_of_pool(pool_id)
     names = {tid: name for name, tid in data.team_ids.items()}
     seats = _seats(
         (
@@ -125,24 +125,24 @@ def pool_rating_trf(uow: UnitOfWork, *, pool_id: int) -> tuple[str, str]:
 
 def duel_rating_trf(uow: UnitOfWork, *, duel_id: int) -> tuple[str, str]:
     """(file name, TRF-2026 text) of a duel's two legs, with the real players."""
-    duel = uow.public.get(Duel, duel_id)
+    duel = uow.playoff.get(Duel, duel_id)
     if duel is None:
         raise NotFound(_("duel %(id)s does not exist") % {"id": duel_id})
-    stage = uow.repo.get_or_raise(Stage, duel.stage_id)
-    event = uow.repo.get_or_raise(Event, stage.event_id)
-    annulled = uow.public.annulled_player_ids(event.id or 0)
+    stage = uow.events.get_or_raise(Stage, duel.stage_id)
+    event = uow.events.get_or_raise(Event, stage.event_id)
+    annulled = uow.teams.annulled_player_ids(event.id or 0)
     legs = sorted(
-        (m for m in uow.public.matches_of_duels([duel_id]) if m.leg != ARMAGEDDON_LEG),
+        (m for m in uow.read.matches_of_duels([duel_id]) if m.leg != ARMAGEDDON_LEG),
         key=lambda m: m.leg or 0,
     )
     if not legs:
         raise Conflict(_("duel %(id)s has no match yet") % {"id": duel_id})
-    team_rows = {t.id: t for t in uow.public.teams_of_event(event.id or 0)}
-    rounds_by_id = {r.id: r.scheduled_at for r in uow.public.rounds_of_stages([stage.id or 0])}
+    team_rows = {t.id: t for t in uow.teams.teams_of_event(event.id or 0)}
+    rounds_by_id = {r.id: r.scheduled_at for r in uow.read.rounds_of_stages([stage.id or 0])}
     first = legs[0]
     team_ids = {team_rows[tid].name: tid for tid in (first.first_team_id, first.second_team_id)}
     names = {tid: name for name, tid in team_ids.items()}
-    all_boards = uow.public.boards_of_matches([m.id or 0 for m in legs])
+    all_boards = uow.read.boards_of_matches([m.id or 0 for m in legs])
     records: list[MatchRecord] = []
     games: dict[tuple[int, str], tuple[GameResult, ...]] = {}
     seat_rows = []

@@ -60,18 +60,18 @@ def staff_events(uow: UnitOfWork) -> tuple[StaffEventLine, ...]:
 
 
 def staff_event_ref(uow: UnitOfWork, *, event_id: int) -> StaffEventRef:
-    event = uow.repo.get_or_raise(Event, event_id)
+    event = uow.events.get_or_raise(Event, event_id)
     return StaffEventRef(event_id, event.slug, event.name)
 
 
 def roster_teams(uow: UnitOfWork, *, event_id: int) -> tuple[RosterTeam, ...]:
     """Each team of the event with the number of players on its roster."""
     players_by_team: dict[int, int] = {}
-    for player in uow.setup.players_of_event(event_id):
+    for player in uow.teams.players_of_event(event_id):
         players_by_team[player.team_id] = players_by_team.get(player.team_id, 0) + 1
     return tuple(
         RosterTeam(team.name, team.federation, team.seed, players_by_team.get(team.id or 0, 0))
-        for team in uow.setup.teams_of(event_id)
+        for team in uow.teams.teams_of_event(event_id)
     )
 
 
@@ -113,7 +113,7 @@ def event_by_slug(uow: UnitOfWork, slug: str) -> Event:
 def sheets_of_round(uow: UnitOfWork, *, round_id: int) -> list[result_service.MatchSheet]:
     """The result sheet of every match of a round."""
     return [
-        result_service.match_sheet(uow, match_id=m.id or 0) for m in uow.results.matches_of_round(round_id)
+        result_service.match_sheet(uow, match_id=m.id or 0) for m in uow.rounds.matches_of_round(round_id)
     ]
 
 
@@ -121,14 +121,14 @@ def results_overview(uow: UnitOfWork, *, slug: str) -> ResultsOverview:
     """Each stage's rounds with their missing results, its warnings, its pools and its withdrawals."""
     event = event_by_slug(uow, slug)
     stages = []
-    for stage in uow.results.stages_of_event(event.id or 0):
+    for stage in uow.events.stages_of_event(event.id or 0):
         rounds = []
-        for rnd in uow.results.rounds_of_stage(stage.id or 0):
+        for rnd in uow.rounds.rounds_of_stage(stage.id or 0):
             sheets = sheets_of_round(uow, round_id=rnd.id or 0)
             missing = sum(1 for s in sheets for b in s.boards if b.result == "*" and not s.forfeit)
             rounds.append(RoundResults(rnd, len(sheets), missing))
         warnings = standings_service.stage_warnings(uow, stage_id=stage.id or 0)
-        pools = tuple(uow.results.pools_of_stage(stage.id or 0))
+        pools = tuple(uow.rounds.pools_in_letter_order(stage.id or 0))
         changes = tuple(late_change_service.late_changes(uow, stage_id=stage.id or 0, shown=True))
         desk = None
         if stage.kind == StageKind.POOLS.value:
@@ -167,17 +167,17 @@ class ClosingView:
 def closing_view(uow: UnitOfWork, *, stage_id: int, with_pools: bool = True) -> ClosingView:
     """What stops a stage from closing, its warnings and each pool's standings as they would be stored;
     ``with_pools=False`` gives only the refusals (the page shown when closing was refused)."""
-    stage = uow.results.get_or_raise(Stage, stage_id)
-    event = uow.results.event_of_stage(stage)
+    stage = uow.events.get_or_raise(Stage, stage_id)
+    event = uow.events.event_of_stage(stage)
     problems = standings_service.closing_problems(uow, stage_id=stage_id)
     if not with_pools:
         return ClosingView(event, stage, tuple(problems), (), ())
     warnings = standings_service.stage_warnings(uow, stage_id=stage_id)
     pools = []
-    for pool in uow.results.pools_of_stage(stage_id):
+    for pool in uow.rounds.pools_in_letter_order(stage_id):
         data = standings_service.pool_records(uow, pool_id=pool.id or 0)
         table = standings_service.pool_standings(uow, pool_id=pool.id or 0)
-        stored = {row.team_id: row for row in uow.results.standings_of_pool(pool.id or 0)}
+        stored = {row.team_id: row for row in uow.rounds.standings_of_pool(pool.id or 0)}
         ties = standings_service.pool_tie_lots(uow, data)
         pools.append(ClosingPool(pool, table, data, stored, ties))
     changes = tuple(late_change_service.late_changes(uow, stage_id=stage_id, shown=True))
@@ -200,7 +200,7 @@ def audit_view(uow: UnitOfWork, *, slug: str, match_id: int | None = None) -> Au
     board_ids = None
     if match_id is not None:
         board_ids = [b.id or 0 for b in uow.boards.for_match(match_id)]
-    entries = tuple(uow.results.audit(event_id=event.id, board_ids=board_ids, match_id=match_id))
+    entries = tuple(uow.audit.entries(event_id=event.id, board_ids=board_ids, match_id=match_id))
     return AuditView(event, entries, match_id)
 
 
@@ -240,26 +240,26 @@ def fair_play_view(uow: UnitOfWork, *, slug: str) -> FairPlayView:
     event = event_by_slug(uow, slug)
     annulments = tuple(
         Annulled(p.name, a.reason, a.annulled_by, a.annulled_at)
-        for a, p in uow.results.annulments_of_event(event.id or 0)
+        for a, p in uow.teams.annulments_of_event(event.id or 0)
     )
     return FairPlayView(event, annulments, _players_of_event(uow, event.id or 0))
 
 
 def _players_of_event(uow: UnitOfWork, event_id: int) -> tuple[tuple[int, str], ...]:
-    stages = uow.results.stages_of_event(event_id)
+    stages = uow.events.stages_of_event(event_id)
     team_ids: set[int] = set()
     for stage in stages:
-        for pool in uow.results.pools_of_stage(stage.id or 0):
-            team_ids.update(t.team_id for t in uow.results.teams_of_pool(pool.id or 0))
-    teams = uow.results.teams_by_id(team_ids)
-    matches = [m for ms in (uow.results.matches_of_stage(s.id or 0) for s in stages) for m in ms]
+        for pool in uow.rounds.pools_in_letter_order(stage.id or 0):
+            team_ids.update(t.team_id for t in uow.rounds.teams_of_pool(pool.id or 0))
+    teams = uow.teams.teams_by_id(team_ids)
+    matches = [m for ms in (uow.rounds.matches_of_stage(s.id or 0) for s in stages) for m in ms]
     player_ids = {
         pid
-        for match_boards in uow.results.boards_of_matches(m.id or 0 for m in matches).values()
+        for match_boards in uow.boards.boards_by_match(m.id or 0 for m in matches).values()
         for b in match_boards
         for pid in (b.white_player_id, b.black_player_id)
     }
-    players = uow.results.players_by_id(player_ids)
+    players = uow.teams.players_by_id(player_ids)
     return tuple(
         sorted(
             ((pid, f"{p.name} ({_team_name(teams, p)})") for pid, p in players.items()), key=lambda x: x[1]

@@ -99,7 +99,7 @@ def stage_view(uow: UnitOfWork, *, slug: str, stage_key: str) -> StageView:
 
 def _pool_summaries(data: EventData, stage: Stage, loaded: list[PoolData]) -> tuple[PoolSummary, ...]:
     item = data.items[require_id(stage.id)]
-    stored_all = list(data.uow.public.standings_of_pools(require_id(p.pool.id) for p in loaded))
+    stored_all = list(data.uow.read.standings_of_pools(require_id(p.pool.id) for p in loaded))
     pool_ids = {p.pool.id for p in loaded}
     strength = strengths(data.uow, [e.team_id for e in data.entries if e.pool_id in pool_ids])
     summaries = []
@@ -123,7 +123,7 @@ def _pool_summaries(data: EventData, stage: Stage, loaded: list[PoolData]) -> tu
 def _duels(data: EventData, stage: Stage) -> tuple[DuelLine, ...]:
     duels = [d for d in data.duels if d.stage_id == stage.id]
     teams = teams_by_id(data.uow, data.id)
-    legs = list(data.uow.public.matches_of_duels(require_id(d.id) for d in duels))
+    legs = list(data.uow.read.matches_of_duels(require_id(d.id) for d in duels))
     boards = boards_of(data.uow, legs)
     round_by_id = {r.id: r.number for r in data.rounds}
 

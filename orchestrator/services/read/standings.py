@@ -174,7 +174,7 @@ def chain_columns(chain: Sequence[str]) -> tuple[ChainColumn, ...]:
 def strengths(uow: UnitOfWork, team_ids: Iterable[int]) -> dict[int, int | None]:
     """Each team's strength (average rating of its main players)."""
     players: dict[int, list[Player]] = defaultdict(list)
-    for player in uow.public.players_of_teams(team_ids):
+    for player in uow.read.players_of_teams(team_ids):
         players[player.team_id].append(player)
     return {team_id: team_strength(players.get(team_id, [])) for team_id in team_ids}
 
@@ -186,7 +186,7 @@ def pool_average(pool: PoolData, strength: Mapping[int, int | None]) -> int | No
 def load_pools(data: EventData, pools: Sequence[PoolRow]) -> list[PoolData]:
     uow = data.uow
     teams = teams_by_id(uow, data.id)
-    matches = list(uow.public.matches_of_pools([require_id(p.id) for p in pools]))
+    matches = list(uow.read.matches_of_pools([require_id(p.id) for p in pools]))
     boards = boards_of(uow, matches)
     round_by_id = {r.id: r for r in data.rounds}
     out: list[PoolData] = []
@@ -414,7 +414,7 @@ def pool_view_of(data: EventData, stage: Stage, pool: PoolData) -> PoolView:
     """``pool_view`` of a pool already loaded (the Swiss page reads the same pool for more)."""
     uow, slug, pool_row = data.uow, data.ref.slug, pool.pool
     item = data.items[require_id(stage.id)]
-    stored = list(uow.public.standings_of_pools([require_id(pool_row.id)]))
+    stored = list(uow.read.standings_of_pools([require_id(pool_row.id)]))
     table = pool_table(data, stage, item, pool, stored)
     topics = (
         f"event:{slug}",
@@ -445,7 +445,7 @@ def _tie_lot_notes(
     """The pool's tie-break (g) lots that order its tied teams: committed (hash) or drawn (seed, order)."""
     if "LOT" not in data.chain(stage):
         return ()
-    lots = uow.public.lots_with_purpose(data.id, tie_lots.lot_purpose(pool))
+    lots = uow.lots.lots_with_purpose(data.id, tie_lots.lot_purpose(pool))
     if not lots:
         return ()
     rows = [(line.rank, line.team.name, line.separated_by) for line in lines]

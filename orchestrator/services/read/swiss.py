@@ -159,8 +159,8 @@ class SwissView(JsonDocument):
 
 def is_swiss_stage(uow: UnitOfWork, *, slug: str, stage_key: str) -> bool:
     """Whether ``stage_key`` names a Swiss stage of the event (the stage page then shows it as one)."""
-    event = uow.public.event_by_slug(slug)
-    stage = None if event is None else uow.public.stage_by_key(event.id or 0, stage_key)
+    event = uow.events.get_by_slug(slug)
+    stage = None if event is None else uow.events.stage_by_key(event.id or 0, stage_key)
     return stage is not None and stage.kind == StageKind.SWISS.value
 
 
@@ -179,8 +179,8 @@ def swiss_view(uow: UnitOfWork, *, slug: str, stage_key: str) -> SwissView:
     view = pool_view_of(data, stage, pool)
     public_rounds = tuple(replace(r, status=_public(r.status)) for r in view.rounds)
     view = replace(view, rounds=public_rounds)
-    extra = uow.swiss.round_teams_of_stage(require_id(stage.id))
-    names = {t.id or 0: t.name for t in uow.public.teams_by_id(row.team_id for row, _n in extra).values()}
+    extra = uow.rounds.round_teams_of_stage(require_id(stage.id))
+    names = {t.id or 0: t.name for t in uow.teams.teams_by_id(row.team_id for row, _n in extra).values()}
     lines = tuple(_round_line(r, extra, names) for r in public_rounds)
     complete = tuple(r.number for r in public_rounds if r.status == RoundStatus.FINISHED.value)
     entries = [e for e in data.entries if e.pool_id == pool.pool.id]

@@ -129,7 +129,7 @@ def team_view(uow: UnitOfWork, *, slug: str, team_id: int) -> TeamView:
     team = _team_of(data, team_id)
     matches = _public_matches(data, team_id)
     played = _played_matches(data, team_id, matches)
-    roster = list(uow.public.players_of_teams([team_id]))
+    roster = list(uow.read.players_of_teams([team_id]))
     games = _games_by_player(data, team_id, played)
     return TeamView(
         event=data.ref,
@@ -155,14 +155,14 @@ def _swiss_paths(data: EventData, team_id: int, played: Sequence[_PlayedMatch]) 
             [r for r in data.rounds if r.stage_id == stage.id],
             [p.line.match for p in played if p.match.pool_id == pool.id],
         )
-        extra = data.uow.swiss.round_teams_of_stage(require_id(stage.id))
+        extra = data.uow.rounds.round_teams_of_stage(require_id(stage.id))
         steps = team_steps(entry, rounds, extra, data.scoring)
         out.append(TeamSwissPath(data.items[require_id(stage.id)], steps))
     return tuple(out)
 
 
 def _team_of(data: EventData, team_id: int) -> Team:
-    team = data.uow.public.get(Team, team_id)
+    team = data.uow.teams.get(Team, team_id)
     if team is None or team.event_id != data.row.id:
         raise NotFound(_("There is no team %(id)s in this event.") % {"id": team_id})
     return team
@@ -174,7 +174,7 @@ def _public_matches(data: EventData, team_id: int) -> list[Match]:
     round_ids = {r.id for r in data.rounds}
     return [
         m
-        for m in data.uow.public.matches_of_team(team_id)
+        for m in data.uow.read.matches_of_team(team_id)
         if m.round_id in round_ids and (m.pool_id is None or m.pool_id in public_pool_ids)
     ]
 
@@ -240,7 +240,7 @@ def _games_by_player(
 ) -> dict[int, list[PlayerGame]]:
     """Each of the team's players' games, by player id, in playing order."""
     all_boards = [b for p in played for b in p.boards]
-    players = data.uow.public.players_by_id(
+    players = data.uow.teams.players_by_id(
         [b.white_player_id for b in all_boards] + [b.black_player_id for b in all_boards]
     )
     games: dict[int, list[PlayerGame]] = defaultdict(list)

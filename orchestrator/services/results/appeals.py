@@ -61,7 +61,7 @@ def _refresh(uow: UnitOfWork, match: Match, stage: Stage, *, actor: str) -> None
     if match.duel_id is not None:
         live.announce(uow, f"duel:{match.duel_id}", kind="appeal")
     live.announce(uow, f"match:{match.id}", kind="appeal")
-    event = uow.results.event_of_stage(stage)
+    event = uow.events.event_of_stage(stage)
     live.announce(uow, f"event:{event.slug}", kind="appeal", match_id=match.id)
 
 
@@ -76,8 +76,8 @@ def open_appeal(
     now: datetime | None = None,
 ) -> AppealView:
     """Open an appeal on a match; the committee's deadline defaults to the event's appeal window (15 min)."""
-    match = uow.results.get_or_raise(Match, match_id)
-    stage = uow.results.stage_of_match(match)
+    match = uow.rounds.get_or_raise(Match, match_id)
+    stage = uow.rounds.stage_of_match(match)
     if stage.status == StageStatus.CLOSED.value:
         raise Conflict(
             _("Stage %(stage)s is closed: a late change is a correction, with a reason.")
@@ -88,12 +88,12 @@ def open_appeal(
             [_("team %(team)s does not play match %(match)s") % {"team": team_id, "match": match_id}]
         )
     if deadline_minutes is None:
-        event = uow.results.event_of_stage(stage)
+        event = uow.events.event_of_stage(stage)
         deadline_minutes = standings_service.event_rules(event).appeal_window_minutes
     if deadline_minutes < 0:
         raise ValidationFailed([_("the deadline cannot be in the past")])
     now = now or utcnow()
-    appeal = uow.results.add(
+    appeal = uow.rounds.insert(
         Appeal(
             match_id=match_id,
             team_id=team_id,
@@ -118,7 +118,7 @@ def open_appeal(
 def decide_appeal(uow: UnitOfWork, *, appeal_id: int, decision: str, upheld: bool, actor: str) -> AppealView:
     """Record the committee's decision; the pool's standings are stored again, or a duel's bracket moves
     on (an open appeal kept the duel provisional, docs/rules.md §6)."""
-    appeal = uow.results.get(Appeal, appeal_id)
+    appeal = uow.rounds.get(Appeal, appeal_id)
     if appeal is None:
         raise NotFound(_("appeal %(appeal)s does not exist") % {"appeal": appeal_id})
     if appeal.status != AppealStatus.OPEN.value:
@@ -128,16 +128,16 @@ def decide_appeal(uow: UnitOfWork, *, appeal_id: int, decision: str, upheld: boo
         )
     if not decision.strip():
         raise ValidationFailed([_("write the decision (it is kept in the audit log)")])
-    match = uow.results.get_or_raise(Match, appeal.match_id)
-    stage = uow.results.stage_of_match(match)
+    match = uow.rounds.get_or_raise(Match, appeal.match_id)
+    stage = uow.rounds.stage_of_match(match)
     if match.pool_id is not None:
         uow.locks.lock_pool(match.pool_id)
     appeal.status = (AppealStatus.UPHELD if upheld else AppealStatus.REJECTED).value
     appeal.decision = decision.strip()
     appeal.decided_by = actor
     appeal.decided_at = utcnow()
-    uow.session.add(appeal)
-    uow.session.flush()
+    uow.rounds.add(appeal)
+    uow.flush()
     uow.audit.change(
         appeal,
         "appeal.decide",
@@ -155,4 +155,4 @@ def decide_appeal(uow: UnitOfWork, *, appeal_id: int, decision: str, upheld: boo
 
 
 def event_appeals(uow: UnitOfWork, *, event_id: int) -> list[AppealView]:
-    return [AppealView.of(a) for a in uow.results.appeals_of_event(event_id)]
+    return [AppealView.of(a) for a in uow.rounds.appeals_of_event(event_id)]

@@ -30,7 +30,7 @@ def standings_csv(uow: UnitOfWork, *, pool_id: int) -> str:
     """The pool's standings as CSV: rank, team, every tie-break value (exact), the separating rule."""
     data = _label(uow, pool_id)[0]
     table = standings_service.pool_standings(uow, pool_id=pool_id)
-    stored = {row.team_id: row for row in uow.results.standings_of_pool(pool_id)}
+    stored = {row.team_id: row for row in uow.rounds.standings_of_pool(pool_id)}
     codes = [code for code in table.chain if code != "LOT"]
     lines: list[list[object]] = [
         ["rank", "team", *codes, *(["LOT"] if "LOT" in table.chain else []), "separated_by", "status"]
@@ -55,7 +55,7 @@ def _stored_rows(uow: UnitOfWork, data: standings_service.PoolRecords) -> list[t
     names = {tid: name for name, tid in data.team_ids.items()}
     return [
         (row, names.get(row.team_id, str(row.team_id)))
-        for row in uow.results.standings_of_pool(data.pool.id or 0)
+        for row in uow.rounds.standings_of_pool(data.pool.id or 0)
     ]
 
 
@@ -89,10 +89,10 @@ def pool_trf(uow: UnitOfWork, *, pool_id: int) -> str:
 
 def match_pgn(uow: UnitOfWork, *, match_id: int) -> str:
     """The PGN of every board of the match that has one, with the event, round and board in the headers."""
-    match = uow.results.get_or_raise(Match, match_id)
-    rnd = uow.results.round_of_match(match)
-    stage = uow.results.stage_of_match(match)
-    event = uow.results.event_of_stage(stage)
+    match = uow.rounds.get_or_raise(Match, match_id)
+    rnd = uow.rounds.round_of_match(match)
+    stage = uow.rounds.stage_of_match(match)
+    event = uow.events.event_of_stage(stage)
     texts = [(b.board_no, b.pgn) for b in uow.boards.for_match(match_id) if b.pgn]
     try:
         chess_pgn = importlib.import_module("chess.pgn")

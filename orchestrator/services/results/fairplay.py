@@ -38,18 +38,18 @@ def annul_player(uow: UnitOfWork, *, player_id: int, reason: str, actor: str) ->
     reason = reason.strip()
     if not reason:
         raise ValidationFailed([_("a fair-play ruling needs its reason")])
-    player = uow.results.get(Player, player_id)
+    player = uow.teams.get(Player, player_id)
     if player is None:
         raise NotFound(_("player %(player)s does not exist") % {"player": player_id})
-    if uow.results.annulment_of_player(player_id) is not None:
+    if uow.teams.annulment_of_player(player_id) is not None:
         raise Conflict(_("%(player)s's results are already annulled") % {"player": player.name})
-    boards = uow.results.boards_of_player(player_id)
-    matches = {b.match_id: uow.results.get_or_raise(Match, b.match_id) for b in boards}
+    boards = uow.boards.boards_of_player(player_id)
+    matches = {b.match_id: uow.rounds.get_or_raise(Match, b.match_id) for b in boards}
     pool_ids = sorted({m.pool_id for m in matches.values() if m.pool_id is not None})
     for pool_id in pool_ids:
         uow.locks.lock_pool(pool_id)
-    annulment = uow.results.add(Annulment(player_id=player_id, reason=reason, annulled_by=actor))
-    annulled = uow.results.annulled_player_ids(player.event_id)
+    annulment = uow.teams.insert(Annulment(player_id=player_id, reason=reason, annulled_by=actor))
+    annulled = uow.teams.annulled_player_ids(player.event_id)
     changed: list[int] = []
     for board in boards:
         before = GameResult(board.result)
@@ -76,8 +76,8 @@ def annul_player(uow: UnitOfWork, *, player_id: int, reason: str, actor: str) ->
     )
     stages: dict[int, Stage] = {}
     for match in matches.values():
-        rnd = uow.results.get_or_raise(Round, match.round_id)
-        stages[rnd.stage_id] = uow.results.get_or_raise(Stage, rnd.stage_id)
+        rnd = uow.rounds.get_or_raise(Round, match.round_id)
+        stages[rnd.stage_id] = uow.events.get_or_raise(Stage, rnd.stage_id)
     for pool_id in pool_ids:
         standings_service.recompute_pool(uow, pool_id=pool_id, actor=actor)
     pending = [
@@ -97,7 +97,7 @@ def annul_player(uow: UnitOfWork, *, player_id: int, reason: str, actor: str) ->
         if match.duel_id is not None:
             live.announce(uow, f"duel:{match.duel_id}", kind="annulment")
     for stage in stages.values():
-        event = uow.results.event_of_stage(stage)
+        event = uow.events.event_of_stage(stage)
         live.announce(uow, f"event:{event.slug}", kind="annulment")
         break
     return AnnulmentReport(annulment.id or 0, player_id, tuple(changed), tuple(pool_ids), tuple(flagged))

@@ -132,18 +132,18 @@ def _fed_from(definition: EventDefinition, source_key: str, later: Stage) -> boo
 
 def _pool_consequence(uow: UnitOfWork, source: Stage, later: Stage) -> Consequence | None:
     """A later pool stage: its drafted teams against the entrants the final standings give now."""
-    pools = uow.results.pools_of_stage(later.id or 0)
+    pools = uow.rounds.pools_in_letter_order(later.id or 0)
     if not pools:
         return None  # not drafted yet: it will be drafted from the corrected standings
     try:
         names, apart = pool_draft.stage_entrants(uow, stage_id=later.id or 0)
     except ServiceError:
         return None  # an earlier stage has no final standings (yet): nothing to compare
-    pool_of = {team.name: pool.letter for pool in pools for team in uow.results.teams_of_pool(pool.id or 0)}
+    pool_of = {team.name: pool.letter for pool in pools for team in uow.rounds.teams_of_pool(pool.id or 0)}
     played = {
         t.name
-        for pool in uow.results.pools_of_stage(source.id or 0)
-        for t in uow.results.teams_of_pool(pool.id or 0)
+        for pool in uow.rounds.pools_in_letter_order(source.id or 0)
+        for t in uow.rounds.teams_of_pool(pool.id or 0)
     }
     built = {name for name in pool_of if name in played}
     now = {name for name in names if name in played}
@@ -175,7 +175,7 @@ def _bracket_consequence(
     except ServiceError:
         return None
     team_ids = {tid for d in duels.values() for tid in (d.first_team_id, d.second_team_id) if tid is not None}
-    names = {tid: team.name for tid, team in uow.results.teams_by_id(team_ids).items()}
+    names = {tid: team.name for tid, team in uow.teams.teams_by_id(team_ids).items()}
     places: list[PlaceChange] = []
     built_teams: set[str] = set()
     now_teams: set[str] = set()
@@ -207,8 +207,8 @@ def review_after_match(
     """After a change of ``match``: review its stage when it is a closed pool stage (else nothing)."""
     if stage.status != StageStatus.CLOSED.value or match.pool_id is None:
         return []
-    teams = uow.results.teams_by_id([match.first_team_id, match.second_team_id])
-    rnd = uow.results.get_or_raise(Round, match.round_id)
+    teams = uow.teams.teams_by_id([match.first_team_id, match.second_team_id])
+    rnd = uow.rounds.get_or_raise(Round, match.round_id)
     text = (
         f"{LateChangeCause(cause).value} of {teams[match.first_team_id].name} – "
         f"{teams[match.second_team_id].name} (round {rnd.number}) by {actor}"
@@ -221,15 +221,15 @@ def review_closed_stage(
 ) -> list[LateChange]:
     """Compare every later stage built from this closed stage with its final standings now; record (or
     update, or withdraw) a late change for each. Returns the pending ones this review left."""
-    source = uow.results.get_or_raise(Stage, stage_id)
+    source = uow.events.get_or_raise(Stage, stage_id)
     if source.status != StageStatus.CLOSED.value or source.kind not in POOL_KINDS:
         return []
-    event = uow.results.event_of_stage(source)
+    event = uow.events.event_of_stage(source)
     definition = definition_or_none(event)
     if definition is None:
         return []
     pending: list[LateChange] = []
-    for later in uow.results.stages_of_event(event.id or 0):
+    for later in uow.events.stages_of_event(event.id or 0):
         if later.position <= source.position or not _fed_from(definition, source.key, later):
             continue
         if later.kind == StageKind.KNOCKOUT.value:
@@ -258,12 +258,12 @@ def _record(
     latest = next(
         (
             c
-            for c in uow.results.late_changes(source_stage_id=source.id or 0)
+            for c in uow.rounds.late_changes(source_stage_id=source.id or 0)
             if c.affected_stage_id == later.id
         ),
         None,
     )
-    started = uow.results.stage_has_games(later.id or 0)
+    started = uow.rounds.stage_has_games(later.id or 0)
     if consequence.empty:
         if latest is not None and latest.status == LateChangeStatus.PENDING.value:
             latest.status = LateChangeStatus.WITHDRAWN.value
@@ -271,7 +271,7 @@ def _record(
             latest.ruling_reason = (
                 f"the {LateChangeCause(cause).value} restored what {later.name} was built from"
             )
-            uow.session.add(latest)
+            uow.rounds.add(latest)
             _audit(uow, latest, action="late_change.withdraw", actor=actor, reason=latest.ruling_reason)
             _announce(uow, event, latest)
         return None
@@ -295,8 +295,8 @@ def _record(
             detected_by=actor,
         )
         action = "late_change.record"
-    uow.session.add(row)
-    uow.session.flush()
+    uow.rounds.add(row)
+    uow.flush()
     _audit(uow, row, action=action, actor=actor, reason=text)
     _announce(uow, event, row)
     return row
@@ -329,7 +329,7 @@ def _announce(uow: UnitOfWork, event: Event, row: LateChange) -> None:
 
 
 def _pending(uow: UnitOfWork, late_change_id: int, reason: str) -> tuple[LateChange, str]:
-    row = uow.results.get(LateChange, late_change_id)
+    row = uow.rounds.get(LateChange, late_change_id)
     if row is None:
         raise NotFound(_("late change %(change)s does not exist") % {"change": late_change_id})
     if row.status != LateChangeStatus.PENDING.value:
@@ -348,8 +348,8 @@ def _pending(uow: UnitOfWork, late_change_id: int, reason: str) -> tuple[LateCha
 def _rule(uow: UnitOfWork, row: LateChange, status: LateChangeStatus, *, actor: str, reason: str) -> None:
     row.status = status.value
     row.ruled_by, row.ruled_at, row.ruling_reason = actor, utcnow(), reason
-    uow.session.add(row)
-    uow.session.flush()
+    uow.rounds.add(row)
+    uow.flush()
     _audit(
         uow,
         row,
@@ -357,7 +357,7 @@ def _rule(uow: UnitOfWork, row: LateChange, status: LateChangeStatus, *, actor: 
         actor=actor,
         reason=reason,
     )
-    _announce(uow, uow.results.get_or_raise(Event, row.event_id), row)
+    _announce(uow, uow.events.get_or_raise(Event, row.event_id), row)
 
 
 def keep_later_stage(uow: UnitOfWork, *, late_change_id: int, actor: str, reason: str) -> LateChangeView:
@@ -371,22 +371,22 @@ def reseed_later_stage(uow: UnitOfWork, *, late_change_id: int, actor: str, reas
     """Draft the later stage's pools (or build its bracket) again from the corrected final standings; only
     while it has no game (Conflict otherwise: keep it, with a reason)."""
     row, reason = _pending(uow, late_change_id, reason)
-    later = uow.results.get_or_raise(Stage, row.affected_stage_id)
+    later = uow.events.get_or_raise(Stage, row.affected_stage_id)
     uow.locks.lock(Stage, later.id or 0)
-    if uow.results.stage_has_games(later.id or 0) or later.status == StageStatus.CLOSED.value:
+    if uow.rounds.stage_has_games(later.id or 0) or later.status == StageStatus.CLOSED.value:
         raise Conflict(
             _("%(stage)s has started (a game exists): it can no longer be re-seeded. Keep it, with a reason.")
             % {"stage": later.name}
         )
     if later.kind == StageKind.KNOCKOUT.value:
         for duel in uow.playoff.duels_of_stage(later.id or 0):
-            uow.session.delete(duel)  # its matches and boards go with it (ON DELETE CASCADE)
-        uow.session.flush()
-        uow.session.expire_all()
+            uow.playoff.delete(duel)  # its matches and boards go with it (ON DELETE CASCADE)
+        uow.flush()
+        uow.expire_all()
         playoff_commands.build_bracket(uow, stage_id=later.id or 0, actor=actor)
     else:
         _redraft(uow, later, actor=actor)
-    for other in uow.results.late_changes(stage_id=later.id or 0):
+    for other in uow.rounds.late_changes(stage_id=later.id or 0):
         if other.affected_stage_id == later.id and other.status == LateChangeStatus.PENDING.value:
             _rule(uow, other, LateChangeStatus.RESEEDED, actor=actor, reason=reason)
     return view_of(uow, row)
@@ -399,13 +399,13 @@ def _redraft(uow: UnitOfWork, stage: Stage, *, actor: str) -> None:
     committed now and drawn when staff start it again, never in the step that committed them (docs/lots.md).
     """
     was = stage.status
-    for rnd in uow.results.rounds_of_stage(stage.id or 0):
-        uow.session.delete(rnd)  # no game yet: its matches and boards go with it
-    uow.setup.delete_pools(stage.id or 0)
+    for rnd in uow.rounds.rounds_of_stage(stage.id or 0):
+        uow.rounds.delete(rnd)  # no game yet: its matches and boards go with it
+    uow.rounds.delete_pools(stage.id or 0)
     stage.status = StageStatus.DRAFT.value
-    uow.session.add(stage)
-    uow.session.flush()
-    uow.session.expire_all()
+    uow.events.add(stage)
+    uow.flush()
+    uow.expire_all()
     pool_draft.draft_pools(uow, stage_id=stage.id or 0, actor=actor)
     if was in (StageStatus.PUBLISHED.value, StageStatus.RUNNING.value):
         pool_draft.publish_pools(uow, stage_id=stage.id or 0, actor=actor)
@@ -499,11 +499,11 @@ class LateChangeView:
 
 
 def view_of(uow: UnitOfWork, row: LateChange) -> LateChangeView:
-    source = uow.results.get_or_raise(Stage, row.source_stage_id)
-    later = uow.results.get_or_raise(Stage, row.affected_stage_id)
+    source = uow.events.get_or_raise(Stage, row.source_stage_id)
+    later = uow.events.get_or_raise(Stage, row.affected_stage_id)
     started = row.affected_started
     if row.status == LateChangeStatus.PENDING.value:
-        started = uow.results.stage_has_games(later.id or 0)  # as of now, not as of the detection
+        started = uow.rounds.stage_has_games(later.id or 0)  # as of now, not as of the detection
     return LateChangeView(
         id=row.id or 0,
         source_stage_id=source.id or 0,
@@ -527,13 +527,13 @@ def late_changes(
     uow: UnitOfWork, *, event_id: int | None = None, stage_id: int | None = None, shown: bool = False
 ) -> list[LateChangeView]:
     """An event's or a stage's late changes, newest first; ``shown`` leaves out withdrawn ones."""
-    rows = uow.results.late_changes(event_id=event_id, stage_id=stage_id)
+    rows = uow.rounds.late_changes(event_id=event_id, stage_id=stage_id)
     views = [view_of(uow, row) for row in rows]
     return [v for v in views if not shown or v.status != LateChangeStatus.WITHDRAWN.value]
 
 
 def get_late_change(uow: UnitOfWork, *, late_change_id: int) -> LateChangeView:
-    row = uow.results.get(LateChange, late_change_id)
+    row = uow.rounds.get(LateChange, late_change_id)
     if row is None:
         raise NotFound(_("late change %(change)s does not exist") % {"change": late_change_id})
     return view_of(uow, row)

@@ -24,7 +24,7 @@ from orchestrator.translation import gettext as _
 def drawing_steps(uow: UnitOfWork, *, event_id: int) -> dict[str, str]:
     """The purpose of each lot a step draws, with that step in words ("drawn when Group starts")."""
     steps: dict[str, str] = {}
-    for stage in uow.results.stages_of_event(event_id):
+    for stage in uow.events.stages_of_event(event_id):
         if stage.kind == StageKind.SWISS.value:
             steps[colour_lot_purpose(stage.name)] = _("drawn when %(stage)s starts") % {"stage": stage.name}
             continue
@@ -35,7 +35,7 @@ def drawing_steps(uow: UnitOfWork, *, event_id: int) -> dict[str, str]:
             if stage.status == StageStatus.CLOSED.value
             else _("drawn when %(stage)s closes")
         ) % {"stage": stage.name}
-        for pool in uow.results.pools_of_stage(stage.id or 0):
+        for pool in uow.rounds.pools_in_letter_order(stage.id or 0):
             steps[pairing_lot_purpose(stage.name, pool.letter)] = _("drawn when %(stage)s starts") % {
                 "stage": stage.name
             }
@@ -54,7 +54,7 @@ def list_lots(uow: UnitOfWork, *, event_id: int) -> list[draws.LotView]:
 
 def draw_by_hand(uow: UnitOfWork, *, lot_id: int, actor: str) -> draws.LotView:
     """Staff draw a committed lot now (the lots page, the API); Conflict for a lot a step draws."""
-    lot = uow.repo.get_or_raise(Lot, lot_id)
+    lot = uow.lots.get_or_raise(Lot, lot_id)
     step = drawing_steps(uow, event_id=lot.event_id).get(lot.purpose)
     if step is not None and lot.seed_hex is None:
         raise Conflict(

@@ -162,8 +162,8 @@ class _Context:
 
 
 def _context(uow: UnitOfWork, board: Board) -> _Context:
-    match = uow.results.get_or_raise(Match, board.match_id)
-    return _Context(board, match, uow.results.round_of_match(match), uow.results.stage_of_match(match))
+    match = uow.rounds.get_or_raise(Match, board.match_id)
+    return _Context(board, match, uow.rounds.round_of_match(match), uow.rounds.stage_of_match(match))
 
 
 def _lock(uow: UnitOfWork, match: Match) -> None:
@@ -225,14 +225,14 @@ def _update_statuses(uow: UnitOfWork, match: Match, rnd: Round) -> None:
     elif not complete and match.status == MatchStatus.FINISHED.value:
         match.status = MatchStatus.PLAYING.value
         match.finished_at = None
-    uow.session.add(match)
-    uow.session.flush()
-    in_round = uow.results.matches_of_round(rnd.id or 0)
+    uow.rounds.add(match)
+    uow.flush()
+    in_round = uow.rounds.matches_of_round(rnd.id or 0)
     if all(m.status == MatchStatus.FINISHED.value for m in in_round):
         rnd.status = RoundStatus.FINISHED.value
     elif rnd.status == RoundStatus.FINISHED.value:
         rnd.status = RoundStatus.PLAYING.value
-    uow.session.add(rnd)
+    uow.rounds.add(rnd)
 
 
 def after_match_change(uow: UnitOfWork, match: Match, stage: Stage, *, actor: str) -> None:
@@ -247,17 +247,17 @@ def after_match_change(uow: UnitOfWork, match: Match, stage: Stage, *, actor: st
             advance_after_match(uow, match_id=match.id or 0, actor=actor)  # the bracket moves on at once
     live.announce(uow, f"match:{match.id}", kind="result")
     late_changes.review_after_match(uow, match=match, stage=stage, actor=actor, cause="correction")
-    event = uow.results.event_of_stage(stage)
+    event = uow.events.event_of_stage(stage)
     live.announce(uow, f"event:{event.slug}", kind="result", match_id=match.id)
 
 
 def _load(uow: UnitOfWork, board_id: int) -> _Context:
-    board = uow.results.get(Board, board_id)
+    board = uow.boards.get(Board, board_id)
     if board is None:
         raise NotFound(_("board %(board)s does not exist") % {"board": board_id})
     ctx = _context(uow, board)
     _lock(uow, ctx.match)
-    uow.session.refresh(board)  # re-read under the lock
+    uow.refresh(board)  # re-read under the lock
     return ctx
 
 
@@ -377,10 +377,10 @@ def _save_many(
     reason: str,
     correcting: bool,
 ) -> list[BoardState]:
-    match = uow.results.get_or_raise(Match, match_id)
+    match = uow.rounds.get_or_raise(Match, match_id)
     _lock(uow, match)
-    rnd = uow.results.round_of_match(match)
-    stage = uow.results.stage_of_match(match)
+    rnd = uow.rounds.round_of_match(match)
+    stage = uow.rounds.stage_of_match(match)
     closed = stage.status == StageStatus.CLOSED.value
     if closed and not correcting:
         raise Conflict(
@@ -388,7 +388,7 @@ def _save_many(
         )
     boards = {b.id: b for b in uow.boards.for_match(match_id)}
     for b in boards.values():
-        uow.session.refresh(b)
+        uow.refresh(b)
     problems: list[str] = []
     parsed: list[tuple[ResultEntry, GameResult]] = []
     for entry in _entries(entries):
@@ -428,7 +428,7 @@ def _save_many(
             conflicts.append(board)
     if conflicts:
         mine = {entry.board_id: new.value for entry, new in parsed}
-        zone = event_zone(uow.results.event_of_stage(stage))
+        zone = event_zone(uow.events.event_of_stage(stage))
         raise ResultsConflict([board_current_value(b) for b in conflicts], mine, zone=zone)
 
     saved: list[BoardState] = []
@@ -487,7 +487,7 @@ def correct_result(
 ) -> BoardState:
     """A late correction (closed stage allowed): audited with its reason; final standings stored again."""
     reason = _need_reason(reason)
-    board = uow.results.get(Board, board_id)
+    board = uow.boards.get(Board, board_id)
     if board is None:
         raise NotFound(_("board %(board)s does not exist") % {"board": board_id})
     saved = save_corrections(
@@ -499,7 +499,7 @@ def correct_result(
     )
     if saved:
         return saved[0]
-    uow.session.refresh(board)
+    uow.refresh(board)
     return BoardState.of(board)
 
 
@@ -511,17 +511,17 @@ def set_match_forfeit(
         code = MatchForfeit(forfeit)
     except ValueError:
         raise ValidationFailed([_("forfeit must be '+-' (first team wins), '-+', '--' or ''")]) from None
-    match = uow.results.get_or_raise(Match, match_id)
+    match = uow.rounds.get_or_raise(Match, match_id)
     _lock(uow, match)
-    rnd = uow.results.round_of_match(match)
-    stage = uow.results.stage_of_match(match)
+    rnd = uow.rounds.round_of_match(match)
+    stage = uow.rounds.stage_of_match(match)
     if stage.status == StageStatus.CLOSED.value and not reason.strip():
         raise ValidationFailed([_("a correction of a closed stage needs a reason")])
     old = match.forfeit
     if old == code.value:
         return code
     match.forfeit = code.value
-    uow.session.add(match)
+    uow.rounds.add(match)
     uow.audit.change(
         match,
         "match.forfeit",
@@ -576,17 +576,17 @@ class MatchSheet:
 
 def match_sheet(uow: UnitOfWork, *, match_id: int) -> MatchSheet:
     """Everything the result entry page shows for one match."""
-    match = uow.results.get_or_raise(Match, match_id)
-    rnd = uow.results.round_of_match(match)
-    stage = uow.results.stage_of_match(match)
-    event = uow.results.event_of_stage(stage)
-    teams = uow.results.teams_by_id([match.first_team_id, match.second_team_id])
+    match = uow.rounds.get_or_raise(Match, match_id)
+    rnd = uow.rounds.round_of_match(match)
+    stage = uow.rounds.stage_of_match(match)
+    event = uow.events.event_of_stage(stage)
+    teams = uow.teams.teams_by_id([match.first_team_id, match.second_team_id])
     boards = list(uow.boards.for_match(match_id))
-    players = uow.results.players_by_id(pid for b in boards for pid in (b.white_player_id, b.black_player_id))
+    players = uow.teams.players_by_id(pid for b in boards for pid in (b.white_player_id, b.black_player_id))
     first, second = teams[match.first_team_id].name, teams[match.second_team_id].name
-    annulled = uow.results.annulled_player_ids(event.id or 0)
+    annulled = uow.teams.annulled_player_ids(event.id or 0)
     results = [standings_service.effective_result(b, annulled) for b in boards]
-    held = uow.dashboard.held_reasons(b.id or 0 for b in boards if is_held(b))
+    held = uow.read.held_reasons(b.id or 0 for b in boards if is_held(b))
     gp_a, gp_b = match_game_points(results)
     lines = []
     for board in boards:

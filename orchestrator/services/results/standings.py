@@ -150,7 +150,7 @@ def _bye_records(uow: UnitOfWork, stage: Stage, names: Mapping[int, str], boards
         return []
     return [
         MatchRecord(number, names[row.team_id], None, boards, 0)
-        for row, number in uow.swiss.round_teams_of_stage(stage.id or 0)
+        for row, number in uow.rounds.round_teams_of_stage(stage.id or 0)
         if row.role == SwissRoundRole.BYE.value and row.team_id in names
     ]
 
@@ -161,20 +161,20 @@ def pool_records(uow: UnitOfWork, *, pool_id: int, annulled: set[int] | None = N
     ``annulled``: the event's annulled player ids when the caller has read them already (closing a stage
     reads them once for all its pools).
     """
-    context = uow.results.pool_context(pool_id)
+    context = uow.rounds.pool_context(pool_id)
     if context is None:
         raise NotFound(_("pool %(pool)s does not exist") % {"pool": pool_id})
     pool, stage, event = context
     rules = event_rules(event)
-    pool_teams = uow.results.teams_of_pool(pool_id)
-    in_rounds, boards_by_match = uow.results.matches_and_boards_of_pool(pool_id)
+    pool_teams = uow.rounds.teams_of_pool(pool_id)
+    in_rounds, boards_by_match = uow.rounds.matches_and_boards_of_pool(pool_id)
     if annulled is None:
-        annulled = uow.results.annulled_player_ids(event.id or 0)
+        annulled = uow.teams.annulled_player_ids(event.id or 0)
     names = {t.team_id: t.name for t in pool_teams}
     extra_ids = {
         tid for m in in_rounds for tid in (m.match.first_team_id, m.match.second_team_id) if tid not in names
     }
-    names.update({tid: team.name for tid, team in uow.results.teams_by_id(extra_ids).items()})
+    names.update({tid: team.name for tid, team in uow.teams.teams_by_id(extra_ids).items()})
     board_counts = [len(b) for b in boards_by_match.values() if b]
     boards = max(board_counts) if board_counts else rules.boards
 
@@ -197,7 +197,7 @@ def pool_records(uow: UnitOfWork, *, pool_id: int, annulled: set[int] | None = N
         records.append(MatchRecord(item.round_number, a, b, gp_a, gp_b))
         games[(item.round_number, a)] = results
     records.extend(_bye_records(uow, stage, names, boards))
-    open_appeals = uow.results.appeals_of_matches((m.match.id or 0 for m in in_rounds), only_open=True)
+    open_appeals = uow.rounds.appeals_of_matches((m.match.id or 0 for m in in_rounds), only_open=True)
     return PoolRecords(
         pool=pool,
         stage=stage,
@@ -297,13 +297,13 @@ def _store(
     team_ids = {data.team_ids[row.team] for row in standings.rows}
     existing: dict[int, Standing] = {}
     stale = False
-    for stored_row in uow.results.standings_of_pool(data.pool.id or 0):
+    for stored_row in uow.rounds.standings_of_pool(data.pool.id or 0):
         if stored_row.team_id in team_ids:
             existing[stored_row.team_id] = stored_row
         else:
             stale = True
     if stale:
-        uow.results.delete_standings_of_pool(data.pool.id or 0, keep_team_ids=team_ids)
+        uow.rounds.delete_standings_of_pool(data.pool.id or 0, keep_team_ids=team_ids)
     now = utcnow()
     for row in standings.rows:
         team_id = data.team_ids[row.team]
@@ -327,8 +327,8 @@ def _store(
         stored.separated_by = row.separated_by
         stored.provisional = provisional
         stored.computed_at = now
-        uow.session.add(stored)
-    uow.session.flush()
+        uow.rounds.add(stored)
+    uow.flush()
 
 
 def recompute_pool(
@@ -372,7 +372,7 @@ def recompute_pool(
 def closing_problems(uow: UnitOfWork, *, stage_id: int, now: datetime | None = None) -> list[str]:
     """Why the stage cannot be closed now (empty when it can): open rounds, boards, appeals, windows."""
     now = now or utcnow()
-    stage = uow.results.get_or_raise(Stage, stage_id)
+    stage = uow.events.get_or_raise(Stage, stage_id)
     if stage.status == StageStatus.CLOSED.value:
         return [_("Stage %(stage)s is already closed.") % {"stage": stage.name}]
     if stage.kind not in POOL_KINDS:
@@ -380,15 +380,15 @@ def closing_problems(uow: UnitOfWork, *, stage_id: int, now: datetime | None = N
             _("Stage %(stage)s is a knockout stage: it ends with its duels, not here.")
             % {"stage": stage.name}
         ]
-    event = uow.results.event_of_stage(stage)
+    event = uow.events.event_of_stage(stage)
     window = timedelta(minutes=event_rules(event).appeal_window_minutes)
     problems: list[str] = []
-    rounds = uow.results.rounds_of_stage(stage_id)
+    rounds = uow.rounds.rounds_of_stage(stage_id)
     if not rounds:
         problems.append(_("Stage %(stage)s has no rounds yet.") % {"stage": stage.name})
-    matches = uow.results.matches_of_stage(stage_id)
-    boards = uow.results.board_scores_by_match(m.id or 0 for m in matches)
-    teams = uow.results.teams_by_id(t for m in matches for t in (m.first_team_id, m.second_team_id))
+    matches = uow.rounds.matches_of_stage(stage_id)
+    boards = uow.boards.board_scores_by_match(m.id or 0 for m in matches)
+    teams = uow.teams.teams_by_id(t for m in matches for t in (m.first_team_id, m.second_team_id))
     round_no = {r.id: r.number for r in rounds}
     for rnd in rounds:
         if rnd.status == RoundStatus.CANCELLED.value:  # a Swiss stage ended early (docs/swiss.md)
@@ -419,7 +419,7 @@ def closing_problems(uow: UnitOfWork, *, stage_id: int, now: datetime | None = N
                 _("Match %(match)s: the appeal window is open until %(until)s.")
                 % {"match": label, "until": times.said(until, event_zone(event))}
             )
-    for appeal in uow.results.appeals_of_matches((m.id or 0 for m in matches), only_open=True):
+    for appeal in uow.rounds.appeals_of_matches((m.id or 0 for m in matches), only_open=True):
         match = next(m for m in matches if m.id == appeal.match_id)
         label = f"{teams[match.first_team_id].name} – {teams[match.second_team_id].name}"
         problems.append(
@@ -455,10 +455,10 @@ def close_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | N
     again, so the hash is public before the draw. On a closed stage whose lot a late correction left to
     draw, closing again draws it and stores the final standings again.
     """
-    stage = uow.results.get(Stage, stage_id)
+    stage = uow.events.get(Stage, stage_id)
     if stage is None:
         raise NotFound(_("stage %(stage)s does not exist") % {"stage": stage_id})
-    pools = uow.results.pools_of_stage(stage_id)
+    pools = uow.rounds.pools_in_letter_order(stage_id)
     for pool in sorted(pools, key=lambda pool: pool.id or 0):  # id order, as ingestion locks them
         uow.locks.lock_pool(pool.id or 0)
     already_closed = stage.status == StageStatus.CLOSED.value
@@ -468,7 +468,7 @@ def close_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | N
             _("Stage %(stage)s cannot be closed: %(problems)s")
             % {"stage": stage.name, "problems": " ".join(problems)}
         )
-    annulled = uow.results.annulled_player_ids(stage.event_id)
+    annulled = uow.teams.annulled_player_ids(stage.event_id)
     ties = _stage_ties(uow, stage, pools, annulled)
     if already_closed and all(tie.drawn for pool_ties in ties.values() for tie in pool_ties):
         raise Conflict(_("Stage %(stage)s is already closed.") % {"stage": stage.name})
@@ -552,13 +552,13 @@ def _mark_closing(uow: UnitOfWork, stage: Stage, *, now: datetime | None) -> Non
     """The stage and its matches are closed before the recomputation, so the standings become final."""
     stage.status = StageStatus.CLOSED.value
     stage.closed_at = now or utcnow()
-    uow.session.add(stage)
-    for match in uow.results.matches_of_stage(stage.id or 0):
+    uow.events.add(stage)
+    for match in uow.rounds.matches_of_stage(stage.id or 0):
         if match.status != MatchStatus.FINISHED.value:
             match.status = MatchStatus.FINISHED.value
             match.finished_at = match.finished_at or stage.closed_at
-            uow.session.add(match)
-    uow.session.flush()
+            uow.rounds.add(match)
+    uow.flush()
 
 
 def mark_stage_closed(uow: UnitOfWork, stage: Stage, *, actor: str, now: datetime | None = None) -> Event:
@@ -571,13 +571,13 @@ def mark_stage_closed(uow: UnitOfWork, stage: Stage, *, actor: str, now: datetim
     if stage.status != StageStatus.CLOSED.value:
         stage.status = StageStatus.CLOSED.value
         stage.closed_at = now or utcnow()
-        uow.session.add(stage)
-    event = uow.results.event_of_stage(stage)
-    stages = uow.results.stages_of_event(event.id or 0)
+        uow.events.add(stage)
+    event = uow.events.event_of_stage(stage)
+    stages = uow.events.stages_of_event(event.id or 0)
     if event.status != EventStatus.CLOSED.value and all(s.status == StageStatus.CLOSED.value for s in stages):
         old = event.status
         event.status = EventStatus.CLOSED.value
-        uow.session.add(event)
+        uow.events.add(event)
         uow.audit.change(
             event,
             "event.close",
@@ -592,5 +592,5 @@ def mark_stage_closed(uow: UnitOfWork, stage: Stage, *, actor: str, now: datetim
 
 def stage_warnings(uow: UnitOfWork, *, stage_id: int) -> list[str]:
     """Warnings staff must see on a stage, e.g. seeded from standings that a fair-play ruling changed."""
-    entries = uow.results.audit(entity="stage", entity_id=stage_id, action_prefix="stage.seeding_affected")
+    entries = uow.audit.entries(entity="stage", entity_id=stage_id, action_prefix="stage.seeding_affected")
     return [entry.reason or "The standings this stage was seeded from have changed." for entry in entries]

@@ -80,7 +80,7 @@ def pool_ties(uow: UnitOfWork, *, event_id: int, pool: Pool, standings: Standing
     groups = standings.unresolved_ties
     if not groups:
         return ()
-    lots = uow.results.lots_with_purpose(event_id, lot_purpose(pool))
+    lots = uow.lots.lots_with_purpose(event_id, lot_purpose(pool))
     return tuple(TieLot(standings.rank_of(group[0]), tuple(group), lot_for(group, lots)) for group in groups)
 
 
@@ -132,7 +132,7 @@ def commit_missing(
             kind="order",
             reason=f"{reason}: places {tie.places} of pool {pool.letter} are still tied after the chain",
         )
-        committed.append(TieLot(tie.first_place, tie.teams, uow.repo.get_or_raise(Lot, lot_id)))
+        committed.append(TieLot(tie.first_place, tie.teams, uow.lots.get_or_raise(Lot, lot_id)))
     return tuple(committed)
 
 
@@ -146,7 +146,7 @@ def draw_sealed(uow: UnitOfWork, *, ties: Sequence[TieLot], actor: str) -> None:
 def void_unused(uow: UnitOfWork, *, event_id: int, pool: Pool, ties: Sequence[TieLot], actor: str) -> None:
     """Set aside the pool's sealed tie-break lots that no group uses (their group changed before the draw)."""
     used = {tie.lot.id for tie in ties if tie.lot is not None}
-    for lot in uow.results.lots_with_purpose(event_id, lot_purpose(pool)):
+    for lot in uow.lots.lots_with_purpose(event_id, lot_purpose(pool)):
         if lot.seed_hex is None and lot.id not in used:
             draws.void_lot(
                 uow,

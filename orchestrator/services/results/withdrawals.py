@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from orchestrator.adapters.repo_results import StageEntry
+from orchestrator.adapters.repo_rounds import StageEntry
 from orchestrator.adapters.tables import Stage, StageKind, StageStatus
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
@@ -99,7 +99,7 @@ class WithdrawalDesk:
 
 
 def _stage(uow: UnitOfWork, stage_id: int) -> Stage:
-    stage = uow.results.get(Stage, stage_id)
+    stage = uow.events.get(Stage, stage_id)
     if stage is None:
         raise NotFound(_("stage %(stage)s does not exist") % {"stage": stage_id})
     return stage
@@ -123,7 +123,7 @@ def _refusal(stage: Stage) -> str | None:
 
 
 def _entry(uow: UnitOfWork, stage: Stage, team_id: int) -> StageEntry:
-    found = next((e for e in uow.results.entries_of_stage(stage.id or 0) if e.team.id == team_id), None)
+    found = next((e for e in uow.rounds.entries_of_stage(stage.id or 0) if e.team.id == team_id), None)
     if found is None:
         raise ValidationFailed(
             [_("team %(team)s does not play in %(stage)s") % {"team": team_id, "stage": stage.name}]
@@ -133,9 +133,9 @@ def _entry(uow: UnitOfWork, stage: Stage, team_id: int) -> StageEntry:
 
 def _plan(uow: UnitOfWork, stage: Stage, found: StageEntry) -> WithdrawalPlan:
     team_id = found.team.id or 0
-    matches, boards = uow.results.matches_and_boards_of_pool(found.entry.pool_id)
+    matches, boards = uow.rounds.matches_and_boards_of_pool(found.entry.pool_id)
     own = [m for m in matches if team_id in (m.match.first_team_id, m.match.second_team_id)]
-    opponents = uow.results.teams_by_id(
+    opponents = uow.teams.teams_by_id(
         m.match.second_team_id if m.match.first_team_id == team_id else m.match.first_team_id for m in own
     )
     remaining: list[RemainingMatch] = []
@@ -189,7 +189,7 @@ def withdrawal_desk(uow: UnitOfWork, *, stage_id: int) -> WithdrawalDesk:
             withdrawn_at=e.entry.withdrawn_at,
             withdrawn_by=e.entry.withdrawn_by,
         )
-        for e in uow.results.entries_of_stage(stage_id)
+        for e in uow.rounds.entries_of_stage(stage_id)
     )
     return WithdrawalDesk(stage_id, stage.name, stage.event_id, teams, _refusal(stage))
 
@@ -224,7 +224,7 @@ def withdraw_from_pool_stage(
         raise Conflict(refusal)
     plan = _plan(uow, stage, found)
     if plan.withdrawn_at is not None:
-        raise _already(plan, event_zone(uow.results.event_of_stage(stage)))
+        raise _already(plan, event_zone(uow.events.event_of_stage(stage)))
     if plan.first_round is None:
         raise Conflict(
             _("Every match of %(team)s in %(stage)s already has a result: there is nothing left to forfeit.")
@@ -234,10 +234,10 @@ def withdraw_from_pool_stage(
     entry = found.entry
     entry.withdrawn_at, entry.withdrawn_by = plan.withdrawn_at, plan.withdrawn_by
     entry.withdrawn_round = plan.withdrawn_round
-    uow.session.add(entry)
+    uow.rounds.add(entry)
     if found.team.withdrawn_at is None:  # it leaves the event too: no later stage takes it
         found.team.withdrawn_at = plan.withdrawn_at
-        uow.session.add(found.team)
+        uow.teams.add(found.team)
     uow.audit.record(
         actor=actor,
         action="team.withdraw",

@@ -161,12 +161,12 @@ def commit_lot(
     ``seed`` is for replays and tests only; staff draws always take ``secrets.token_bytes(32)``. ``reason``
     goes to the audit entry (why the lot was committed at this step).
     """
-    event = uow.repo.get_or_raise(Event, event_id)
+    event = uow.events.get_or_raise(Event, event_id)
     purpose, cleaned, lot_kind = _checked(purpose, candidates, kind)
     secret = seed if seed is not None else secrets.token_bytes(SEED_BYTES)
     if len(secret) < lots.MIN_SEED_BYTES:
         raise ValidationFailed([_("seed: at least %(count)d bytes") % {"count": lots.MIN_SEED_BYTES}])
-    lot = uow.repo.add(
+    lot = uow.lots.insert(
         Lot(
             event_id=event_id,
             purpose=purpose,
@@ -198,7 +198,7 @@ def commit_lot(
 
 def reveal_lot(uow: UnitOfWork, *, lot_id: int, actor: str) -> LotView:
     """Run the committed draw: compute the outcome from the sealed seed, publish seed and outcome."""
-    lot = uow.repo.get_or_raise(Lot, lot_id)
+    lot = uow.lots.get_or_raise(Lot, lot_id)
     seed = _sealed_seed(uow, lot)
     record = lots.run_lot(
         seed, [str(c) for c in lot.candidates], purpose=lot.purpose, kind=lots.LotKind(lot.kind)
@@ -209,7 +209,7 @@ def reveal_lot(uow: UnitOfWork, *, lot_id: int, actor: str) -> LotView:
 def void_lot(uow: UnitOfWork, *, lot_id: int, actor: str, reason: str) -> LotView:
     """Set a committed lot aside without drawing it: its seed is published with no outcome, so anyone can
     see what it would have drawn, and it can never be drawn (a superseded pairing or tie-break lot)."""
-    lot = uow.repo.get_or_raise(Lot, lot_id)
+    lot = uow.lots.get_or_raise(Lot, lot_id)
     seed = _sealed_seed(uow, lot)
     return _publish_seed(uow, lot, seed, outcome=None, action="lot.void", actor=actor, reason=reason)
 
@@ -222,7 +222,7 @@ def _sealed_seed(uow: UnitOfWork, lot: Lot) -> bytes:
             if lot.outcome is None
             else _("lot %(id)s (%(purpose)s) was already drawn on %(when)s")
         )
-        definition = definition_or_none(uow.repo.get_or_raise(Event, lot.event_id))
+        definition = definition_or_none(uow.events.get_or_raise(Event, lot.event_id))
         when = said(lot.revealed_at or utcnow(), definition.timezone if definition else None)
         raise Conflict(done % {"id": lot.id, "purpose": lot.purpose, "when": when})
     if lot.sealed_seed_hex is None:
@@ -251,21 +251,21 @@ def _publish_seed(
     lot.sealed_seed_hex = None
     lot.outcome = outcome
     lot.revealed_at = now
-    uow.repo.add(lot)
+    uow.lots.insert(lot)
     new: dict[str, object] = {"purpose": lot.purpose, "seed_hex": lot.seed_hex}
     if outcome is not None:
         new["outcome"] = outcome
     uow.audit.change(lot, action, actor=actor, event_id=lot.event_id, new=new, reason=reason, at=now)
-    event = uow.repo.get_or_raise(Event, lot.event_id)
+    event = uow.events.get_or_raise(Event, lot.event_id)
     live.announce(uow, f"event:{event.slug}", kind="lot", lot_id=lot.id)
     return view_of(lot)
 
 
 def list_lots(uow: UnitOfWork, *, event_id: int) -> list[LotView]:
     """Every lot of an event in the order they were committed (sealed ones without seed or outcome)."""
-    uow.repo.get_or_raise(Event, event_id)
-    return [view_of(lot) for lot in uow.setup.lots_of(event_id)]
+    uow.events.get_or_raise(Event, event_id)
+    return [view_of(lot) for lot in uow.lots.lots_of(event_id)]
 
 
 def get_lot(uow: UnitOfWork, *, lot_id: int) -> LotView:
-    return view_of(uow.repo.get_or_raise(Lot, lot_id))
+    return view_of(uow.lots.get_or_raise(Lot, lot_id))

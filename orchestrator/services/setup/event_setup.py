@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from orchestrator.adapters.repo_setup import RosterRow, domain_player
+from orchestrator.adapters.repo_teams import RosterRow, domain_player
 from orchestrator.adapters.tables import (
     Event,
     EventStatus,
@@ -68,9 +68,9 @@ class EventField:
 
 def event_field(uow: UnitOfWork, event_id: int) -> EventField:
     """The event's stored teams with their rosters (shared by the setup modules)."""
-    rows = {t.id: t for t in uow.setup.teams_of(event_id) if t.id is not None}
+    rows = {t.id: t for t in uow.teams.teams_of_event(event_id) if t.id is not None}
     players: dict[int, list[RosterRow]] = defaultdict(list)
-    for player in uow.setup.roster_rows_of_event(event_id):
+    for player in uow.teams.roster_rows_of_event(event_id):
         players[player.team_id].append(player)
     return EventField(
         rows=rows,
@@ -113,7 +113,7 @@ def create_event(uow: UnitOfWork, *, definition_text: str, source: str, actor: s
             % {"slug": definition.slug}
         )
     now = utcnow()
-    event = uow.repo.add(
+    event = uow.events.insert(
         Event(
             slug=definition.slug,
             name=definition.name,
@@ -131,7 +131,7 @@ def create_event(uow: UnitOfWork, *, definition_text: str, source: str, actor: s
                 tiebreaks = list(parse_chain(stage.tiebreaks))
             except TieBreakError:  # pragma: no cover - the parser checked the chain already
                 tiebreaks = list(stage.tiebreaks)
-        uow.repo.add(
+        uow.events.insert(
             Stage(
                 event_id=event.id,
                 key=stage.key,
@@ -165,7 +165,7 @@ def create_event(uow: UnitOfWork, *, definition_text: str, source: str, actor: s
 
 
 def _store_team(uow: UnitOfWork, event_id: int, team: domain_teams.Team) -> int:
-    row = uow.repo.add(
+    row = uow.teams.insert(
         Team(
             event_id=event_id,
             name=team.name,
@@ -176,7 +176,7 @@ def _store_team(uow: UnitOfWork, event_id: int, team: domain_teams.Team) -> int:
     )
     assert row.id is not None
     for entry in team.roster:
-        uow.session.add(Player.of(event_id, row.id, entry))
+        uow.teams.add(Player.of(event_id, row.id, entry))
     uow.flush()
     return len(team.roster)
 
@@ -210,7 +210,7 @@ class EventInfo:
 
 def describe_event(uow: UnitOfWork, *, event_id: int) -> EventInfo:
     """An event's stages and their state, for the staff overview."""
-    event = uow.repo.get_or_raise(Event, event_id)
+    event = uow.events.get_or_raise(Event, event_id)
     stages = tuple(
         StageInfo(
             id=s.id or 0,
@@ -219,19 +219,19 @@ def describe_event(uow: UnitOfWork, *, event_id: int) -> EventInfo:
             kind=s.kind,
             position=s.position,
             status=s.status,
-            pools=len(uow.setup.pools_of(s.id or 0)),
-            rounds=len(uow.setup.rounds_of(s.id or 0)),
+            pools=len(uow.rounds.pools_of_stage(s.id or 0)),
+            rounds=len(uow.rounds.rounds_of_stage(s.id or 0)),
         )
-        for s in uow.setup.stages_of(event_id)
+        for s in uow.events.stages_of_event(event_id)
     )
-    teams = uow.setup.teams_of(event_id)
+    teams = uow.teams.teams_of_event(event_id)
     return EventInfo(
         id=event_id,
         slug=event.slug,
         name=event.name,
         status=event.status,
         teams=len(teams),
-        players=len(uow.setup.players_of_event(event_id)),
+        players=len(uow.teams.players_of_event(event_id)),
         stages=stages,
         summary=str(summary(definition_of(event))),
     )
@@ -239,4 +239,4 @@ def describe_event(uow: UnitOfWork, *, event_id: int) -> EventInfo:
 
 def stage_ids_by_key(uow: UnitOfWork, *, event_id: int) -> Mapping[str, int]:
     """Stage ids of an event by stage key (CLI and tests address stages by key)."""
-    return {s.key: s.id or 0 for s in uow.setup.stages_of(event_id)}
+    return {s.key: s.id or 0 for s in uow.events.stages_of_event(event_id)}

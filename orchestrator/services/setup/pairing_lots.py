@@ -36,11 +36,11 @@ def _pool_seed(pairing_seed: bytes, event_slug: str, stage_key: str, letter: str
 def pool_team_names(uow: UnitOfWork, pools: Sequence[Pool]) -> dict[int, list[str]]:
     """Each pool's team names, in its entries' order (the candidates of its pairing-number lot)."""
     entries: dict[int, Sequence[PoolEntry]] = {
-        pool.id or 0: uow.setup.entries_of_pool(pool.id or 0) for pool in pools
+        pool.id or 0: uow.rounds.entries_of_pool(pool.id or 0) for pool in pools
     }
     names = {
         team_id: team.name
-        for team_id, team in uow.setup.teams_by_id(
+        for team_id, team in uow.teams.teams_by_id(
             [e.team_id for rows in entries.values() for e in rows]
         ).items()
     }
@@ -66,7 +66,7 @@ def commit_pairing_lots(
     lot_ids: dict[int, int] = {}
     for pool in pools:
         purpose = pairing_lot_purpose(stage.name, pool.letter)
-        earlier = uow.setup.lots_with_purpose(event.id or 0, purpose)
+        earlier = uow.lots.lots_with_purpose(event.id or 0, purpose)
         for old in earlier:
             if old.seed_hex is None:
                 draws.void_lot(
@@ -100,7 +100,7 @@ def pairing_lot_of(
     or later, whose candidates are exactly the pool's teams; None when there is none (pools published before
     lots were committed at publishing, or a team changed since)."""
     purpose = pairing_lot_purpose(stage.name, pool.letter)
-    for lot in reversed(uow.setup.lots_with_purpose(event_id, purpose)):
+    for lot in reversed(uow.lots.lots_with_purpose(event_id, purpose)):
         void = lot.seed_hex is not None and lot.outcome is None
         published = pool.published_at is None or lot.committed_at >= pool.published_at
         if not void and published and sorted(map(str, lot.candidates)) == sorted(teams):

@@ -56,9 +56,9 @@ def final_places(uow: UnitOfWork, *, stage_id: int) -> dict[int | None, list[int
     The one reader of qualifying places: the next stage's draft (``draft_pools``), the bracket's pool places
     (``playoff.commands.build_bracket``) and the late-change review (``results.late_changes``) all use it.
     """
-    withdrawn = uow.setup.withdrawn_from_stage(stage_id)
+    withdrawn = uow.rounds.withdrawn_from_stage(stage_id)
     ranked: dict[int | None, list[tuple[int, int]]] = defaultdict(list)
-    for row in uow.setup.final_standings(stage_id):
+    for row in uow.rounds.final_standings(stage_id):
         ranked[row.pool_id].append((row.team_id, row.rank))
     places = {pool_id: places_still_in(rows, withdrawn) for pool_id, rows in ranked.items()}
     return {pool_id: sorted(teams, key=teams.__getitem__) for pool_id, teams in places.items()}
@@ -67,7 +67,7 @@ def final_places(uow: UnitOfWork, *, stage_id: int) -> dict[int | None, list[int
 def _final_pool_orders(uow: UnitOfWork, stage: Stage, field: EventField) -> list[list[str]]:
     """Final standings of a stage's pools (pool order A, B, ...), each as the names of the teams still in,
     by place (``final_places``)."""
-    pools = uow.setup.pools_of(stage.id or 0)
+    pools = uow.rounds.pools_of_stage(stage.id or 0)
     by_pool = {
         pool_id: [field.name(team_id) for team_id in teams]
         for pool_id, teams in final_places(uow, stage_id=stage.id or 0).items()
@@ -102,7 +102,7 @@ def _entrants(
     winners: list[str] = []
     for entrant in stage_def.entrants:
         if isinstance(entrant, Qualifiers):
-            source = uow.setup.stage_by_key(event.id or 0, entrant.stage)
+            source = uow.events.stage_by_key(event.id or 0, entrant.stage)
             if source is None:  # pragma: no cover - the validator checked the graph
                 raise Conflict(
                     _("%(stage)s takes qualifiers from an unknown stage %(source)s")
@@ -162,7 +162,7 @@ def _check_sections(
 def stage_entrants(uow: UnitOfWork, *, stage_id: int) -> tuple[list[str], list[str]]:
     """The teams a pool stage would be drafted from now (earlier stages' final standings, then the seeds),
     and the pool winners to keep apart."""
-    event, stage = uow.setup.event_of_stage(stage_id)
+    event, stage = uow.events.event_and_stage(stage_id)
     entrants = _entrants(uow, event, stage, definition_of(event), event_field(uow, event.id or 0))
     return entrants.names, entrants.apart
 
@@ -173,7 +173,7 @@ def draft_pools(uow: UnitOfWork, *, stage_id: int, actor: str) -> list[int]:
 
     Drafting again replaces the previous draft; published pools are not touched.
     """
-    event, stage = uow.setup.event_of_stage(stage_id)
+    event, stage = uow.events.event_and_stage(stage_id)
     require_pool_stage(stage)
     if stage.status != StageStatus.DRAFT.value:
         raise Conflict(
@@ -194,17 +194,17 @@ def draft_pools(uow: UnitOfWork, *, stage_id: int, actor: str) -> list[int]:
         )
     except PoolSplitError as error:
         raise ValidationFailed([f"{stage.name}: {error}"]) from None
-    if uow.setup.pools_of(stage_id):  # a draft again: the previous draft goes
-        uow.setup.delete_pools(stage_id)
+    if uow.rounds.pools_of_stage(stage_id):  # a draft again: the previous draft goes
+        uow.rounds.delete_pools(stage_id)
         uow.flush()
     pool_ids: list[int] = []
     for pool in split.pools:
-        row = uow.repo.add(Pool(stage_id=stage_id, letter=pool.letter, status=PoolStatus.DRAFT.value))
+        row = uow.rounds.insert(Pool(stage_id=stage_id, letter=pool.letter, status=PoolStatus.DRAFT.value))
         assert row.id is not None
         pool_ids.append(row.id)
         # Provisional numbers (strongest first); the real ones are drawn by lot when the stage starts.
         for number, entrant in enumerate(pool.entrants, start=1):
-            uow.session.add(
+            uow.rounds.add(
                 PoolEntry(pool_id=row.id, team_id=field.by_name[entrant.team], pairing_number=number)
             )
     uow.flush()
@@ -283,16 +283,16 @@ def _winners_for(
 
 def describe_pools(uow: UnitOfWork, *, stage_id: int) -> StagePools:
     """A stage's pools with teams, strengths, averages and the spread (draft or published)."""
-    event, stage = uow.setup.event_of_stage(stage_id)
+    event, stage = uow.events.event_and_stage(stage_id)
     field = event_field(uow, event.id or 0)
     definition = definition_of(event)
-    pools = uow.setup.pools_of(stage_id)
+    pools = uow.rounds.pools_of_stage(stage_id)
     apart = (
         set(_winners_for(uow, event, stage, definition, field)) if pools and stage.kind == "pools" else set()
     )
     views: list[PoolView] = []
     for pool in pools:
-        entries = uow.setup.entries_of_pool(pool.id or 0)
+        entries = uow.rounds.entries_of_pool(pool.id or 0)
         teams = tuple(
             PoolTeam(
                 team_id=entry.team_id,
@@ -342,15 +342,15 @@ def swap_teams(uow: UnitOfWork, *, stage_id: int, team_a_id: int, team_b_id: int
 
     Refused (nothing changes) when a pool would hold two previous pool winners (docs/rules.md §3).
     """
-    event, stage = uow.setup.event_of_stage(stage_id)
+    event, stage = uow.events.event_and_stage(stage_id)
     require_pool_stage(stage)
     if stage.status != StageStatus.DRAFT.value:
         raise Conflict(
             _("%(stage)s is %(status)s: its pools can no longer be changed")
             % {"stage": stage.name, "status": stage.status}
         )
-    entry_a = uow.setup.entry_of_team(stage_id, team_a_id)
-    entry_b = uow.setup.entry_of_team(stage_id, team_b_id)
+    entry_a = uow.rounds.entry_of_team(stage_id, team_a_id)
+    entry_b = uow.rounds.entry_of_team(stage_id, team_b_id)
     missing = [str(t) for t, e in ((team_a_id, entry_a), (team_b_id, entry_b)) if e is None]
     if missing or entry_a is None or entry_b is None:
         raise NotFound(
@@ -362,11 +362,11 @@ def swap_teams(uow: UnitOfWork, *, stage_id: int, team_a_id: int, team_b_id: int
     definition = definition_of(event)
     field = event_field(uow, event.id or 0)
     apart = _winners_for(uow, event, stage, definition, field)
-    pools = uow.setup.pools_of(stage_id)
+    pools = uow.rounds.pools_of_stage(stage_id)
     swapped = {team_a_id: team_b_id, team_b_id: team_a_id}
     proposal: list[list[PoolEntrant]] = []
     for pool in pools:
-        entries = uow.setup.entries_of_pool(pool.id or 0)
+        entries = uow.rounds.entries_of_pool(pool.id or 0)
         proposal.append([entrant_of(field.domain[swapped.get(e.team_id, e.team_id)]) for e in entries])
     try:
         split = evaluate_split(proposal, apart=apart)
@@ -376,8 +376,8 @@ def swap_teams(uow: UnitOfWork, *, stage_id: int, team_a_id: int, team_b_id: int
     old = {field.name(team_a_id): letters[entry_a.pool_id], field.name(team_b_id): letters[entry_b.pool_id]}
     # Swapping the team ids keeps each pool's (pool, pairing number) pairs, so no unique key clashes.
     entry_a.team_id, entry_b.team_id = team_b_id, team_a_id
-    uow.session.add(entry_a)
-    uow.session.add(entry_b)
+    uow.rounds.add(entry_a)
+    uow.rounds.add(entry_b)
     uow.flush()
     uow.audit.change(
         stage,
@@ -397,24 +397,24 @@ def publish_pools(uow: UnitOfWork, *, stage_id: int, actor: str, pairing_seed: b
     drawn when the stage starts (docs/rules.md §7, docs/lots.md). ``pairing_seed`` is for tests and replays
     only: without it every lot takes a fresh secret seed.
     """
-    event, stage = uow.setup.event_of_stage(stage_id)
+    event, stage = uow.events.event_and_stage(stage_id)
     require_pool_stage(stage)
     if stage.status != StageStatus.DRAFT.value:
         raise Conflict(_("%(stage)s is already %(status)s") % {"stage": stage.name, "status": stage.status})
-    pools = uow.setup.pools_of(stage_id)
+    pools = uow.rounds.pools_of_stage(stage_id)
     if not pools:
         raise Conflict(_("%(stage)s has no draft pools: draft them first") % {"stage": stage.name})
     now = utcnow()
     for pool in pools:
         pool.status = PoolStatus.PUBLISHED.value
         pool.published_at = now
-        uow.session.add(pool)
+        uow.rounds.add(pool)
     stage.status = StageStatus.PUBLISHED.value
-    uow.session.add(stage)
+    uow.events.add(stage)
     if event.status == EventStatus.DRAFT.value:
         event.status = EventStatus.PUBLISHED.value
     event.updated_at = now
-    uow.session.add(event)
+    uow.events.add(event)
     uow.flush()
     uow.audit.change(
         stage,

@@ -114,13 +114,13 @@ def start_stage(
     publishing) gets one now and the stage does not start: the refusal says to start again, so that the
     hash is public before the draw.
     """
-    if uow.setup.event_of_stage(stage_id)[1].kind == StageKind.SWISS.value:
+    if uow.events.event_and_stage(stage_id)[1].kind == StageKind.SWISS.value:
         return _start_swiss(uow, stage_id, actor=actor, initial_colour=initial_colour)
     event, stage, pools = _startable(uow, stage_id)
     # Only the pools' teams: their names and main players (plain rows, not the whole field as objects).
-    entries_of = {pool.id or 0: list(uow.setup.entries_of_pool(pool.id or 0)) for pool in pools}
+    entries_of = {pool.id or 0: list(uow.rounds.entries_of_pool(pool.id or 0)) for pool in pools}
     team_ids = [entry.team_id for entries in entries_of.values() for entry in entries]
-    team_name = {team_id: team.name for team_id, team in uow.setup.teams_by_id(team_ids).items()}
+    team_name = {team_id: team.name for team_id, team in uow.teams.teams_by_id(team_ids).items()}
     lots = {
         pool.id or 0: pairing_lots.pairing_lot_of(
             uow,
@@ -190,7 +190,7 @@ def default_lineup(uow: UnitOfWork, team_ids: Iterable[int], boards: int, *, act
     """The default lineup of these teams' new boards: their main players, the first-named team White on
     the odd boards (docs/rules.md §1)."""
     return DefaultLineup(
-        main_by_team=uow.setup.main_boards_by_team(team_ids),
+        main_by_team=uow.teams.main_boards_by_team(team_ids),
         first_colours=board_colours(boards, first_named=True),
         actor=actor,
         now=utcnow(),
@@ -207,24 +207,24 @@ def create_boards(uow: UnitOfWork, matches: Iterable[Match], lineup: DefaultLine
             second_player = lineup.main_by_team.get(second, {}).get(board_no)
             white, black = (first_player, second_player) if colour == "W" else (second_player, first_player)
             board_rows.append(new_board_row(match.id or 0, board_no, white, black, lineup.actor, lineup.now))
-    uow.setup.insert_boards(board_rows)
+    uow.boards.insert_boards(board_rows)
 
 
 def _startable(uow: UnitOfWork, stage_id: int) -> tuple[Event, Stage, list[Pool]]:
     """The event, the stage and its pools, when the stage may start (Conflict saying why not otherwise)."""
-    event, stage = uow.setup.event_of_stage(stage_id)
+    event, stage = uow.events.event_and_stage(stage_id)
     require_pool_stage(stage)
     if stage.status != StageStatus.PUBLISHED.value:
         raise Conflict(
             _("%(stage)s is %(status)s: only a stage with published pools can start")
             % {"stage": stage.name, "status": stage.status}
         )
-    pools = list(uow.setup.pools_of(stage_id))
+    pools = list(uow.rounds.pools_of_stage(stage_id))
     if not pools or any(pool.status != PoolStatus.PUBLISHED.value for pool in pools):
         raise Conflict(
             _("%(stage)s: every pool must be published before the stage starts") % {"stage": stage.name}
         )
-    if uow.setup.rounds_of(stage_id):
+    if uow.rounds.rounds_of_stage(stage_id):
         raise Conflict(_("%(stage)s already has rounds") % {"stage": stage.name})
     return event, stage, pools
 
@@ -250,7 +250,7 @@ def _create_rounds(
             lineup_deadline_at=definition.lineup_deadline(start),
             status=status.value,
         )
-    uow.session.add_all(rounds.values())
+    uow.rounds.add_all(rounds.values())
     uow.flush()
     return rounds
 
@@ -266,13 +266,13 @@ def _draw_pairing_numbers(
     # Two steps, so that (pool, pairing number) stays unique while numbers move.
     for entry in entries:
         entry.pairing_number = -entry.pairing_number
-        uow.session.add(entry)
+        uow.rounds.add(entry)
     uow.flush()
     team_of_number: dict[int, int] = {}
     for entry in entries:
         entry.pairing_number = number_of[team_name[entry.team_id]]
         team_of_number[entry.pairing_number] = entry.team_id
-        uow.session.add(entry)
+        uow.rounds.add(entry)
     uow.flush()
     return team_of_number
 
@@ -299,7 +299,7 @@ def _create_pool_games(
         for rr_round in table
         for pairing in rr_round.pairings
     ]
-    uow.session.add_all(pool_matches)
+    uow.rounds.add_all(pool_matches)
     uow.flush()
     create_boards(uow, pool_matches, lineup)
     return max(len(r.pairings) for r in table)
@@ -318,11 +318,11 @@ def _mark_started(
 ) -> None:
     """The stage (and the event, if it was not yet) is running: audited and announced."""
     stage.status = StageStatus.RUNNING.value
-    uow.session.add(stage)
+    uow.events.add(stage)
     if event.status in (EventStatus.DRAFT.value, EventStatus.PUBLISHED.value):
         event.status = EventStatus.RUNNING.value
     event.updated_at = utcnow()
-    uow.session.add(event)
+    uow.events.add(event)
     uow.flush()
     uow.audit.change(
         stage,
@@ -350,7 +350,7 @@ def _initial_colour(uow: UnitOfWork, event: Event, stage: Stage, *, actor: str) 
     lot = next(
         (
             lot
-            for lot in reversed(uow.setup.lots_with_purpose(event.id or 0, purpose))
+            for lot in reversed(uow.lots.lots_with_purpose(event.id or 0, purpose))
             if not (lot.seed_hex is not None and lot.outcome is None)  # not a void lot
         ),
         None,
@@ -380,13 +380,13 @@ def _initial_colour(uow: UnitOfWork, event: Event, stage: Stage, *, actor: str) 
 
 def _start_swiss(uow: UnitOfWork, stage_id: int, *, actor: str, initial_colour: str | None) -> StageStart:
     """One pool of every entrant, numbered by the initial ranking; the rounds wait to be paired."""
-    event, stage = uow.setup.event_of_stage(stage_id)
+    event, stage = uow.events.event_and_stage(stage_id)
     if stage.status not in (StageStatus.DRAFT.value, StageStatus.PUBLISHED.value):
         raise Conflict(
             _("%(stage)s is %(status)s: it has started already")
             % {"stage": stage.name, "status": stage.status}
         )
-    if uow.setup.rounds_of(stage_id) or uow.setup.pools_of(stage_id):
+    if uow.rounds.rounds_of_stage(stage_id) or uow.rounds.pools_of_stage(stage_id):
         raise Conflict(_("%(stage)s already has rounds") % {"stage": stage.name})
     if initial_colour is not None and initial_colour not in ("W", "B"):
         raise ValidationFailed(
@@ -414,7 +414,7 @@ def _start_swiss(uow: UnitOfWork, stage_id: int, *, actor: str, initial_colour: 
         )
     except SwissError as error:
         raise ValidationFailed([f"{stage.name}: {error}"]) from None
-    pool = uow.repo.add(
+    pool = uow.rounds.insert(
         Pool(
             stage_id=stage_id,
             letter=SWISS_POOL_LETTER,
@@ -423,10 +423,10 @@ def _start_swiss(uow: UnitOfWork, stage_id: int, *, actor: str, initial_colour: 
         )
     )
     for number, team in enumerate(state.teams, start=1):  # team pairing numbers (C.04.6 art. 1.1)
-        uow.session.add(
+        uow.rounds.add(
             PoolEntry(pool_id=pool.id or 0, team_id=field.by_name[team.name], pairing_number=number)
         )
-    uow.session.add(SwissStage(stage_id=stage_id, initial_colour=colour))
+    uow.events.add(SwissStage(stage_id=stage_id, initial_colour=colour))
     rounds = _create_rounds(uow, stage_id, definition, stage_def, RoundStatus.UNPAIRED)
     detail = {"initial_colour": colour, "pairing_numbers": [team.name for team in state.teams]}
     _mark_started(uow, event, stage, [pool], rounds=len(rounds), lot_ids=[], actor=actor, detail=detail)

@@ -72,18 +72,18 @@ class SwissDesk:
 
 
 def swiss_desk(uow: UnitOfWork, *, stage_id: int) -> SwissDesk:
-    stage = uow.swiss.get(Stage, stage_id)
+    stage = uow.events.get(Stage, stage_id)
     if stage is None:
         raise NotFound(_("stage %(stage)s does not exist") % {"stage": stage_id})
     if stage.kind != StageKind.SWISS.value:
         raise Conflict(_("%(stage)s is not a Swiss stage") % {"stage": stage.name})
-    event = uow.swiss.get_or_raise(Event, stage.event_id)
+    event = uow.events.get_or_raise(Event, stage.event_id)
     rounds = tuple(
-        DeskRound(r.id or 0, r.number, r.status, r.scheduled_at) for r in uow.swiss.rounds_of_stage(stage_id)
+        DeskRound(r.id or 0, r.number, r.status, r.scheduled_at) for r in uow.rounds.rounds_of_stage(stage_id)
     )
-    pools = uow.swiss.pools_of_stage(stage_id)
-    entries = uow.setup.entries_of_pool(pools[0].id or 0) if pools else ()
-    names = {t.id or 0: t.name for t in uow.setup.teams_of(event.id or 0)}
+    pools = uow.rounds.pools_of_stage(stage_id)
+    entries = uow.rounds.entries_of_pool(pools[0].id or 0) if pools else ()
+    names = {t.id or 0: t.name for t in uow.teams.teams_of_event(event.id or 0)}
     teams = tuple(
         DeskTeam(e.team_id, names[e.team_id], e.pairing_number, e.joined_round or 1, e.withdrawn_round)
         for e in entries
@@ -95,7 +95,7 @@ def swiss_desk(uow: UnitOfWork, *, stage_id: int) -> SwissDesk:
     unpaired = next((r.number for r in rounds if r.status == RoundStatus.UNPAIRED.value), None)
     repairable = None
     if last is not None and last.status == RoundStatus.SCHEDULED.value and drafted is None:
-        repairable = None if uow.swiss.round_has_games(last.id) else last
+        repairable = None if uow.rounds.round_has_games(last.id) else last
     definition = definition_or_none(event)
     stage_def = next((s for s in definition.stages if s.key == stage.key), None) if definition else None
     system = system_name(stage_def.pairing if stage_def else None)
@@ -129,6 +129,6 @@ def _absences(
     by_id = {t.id: t for t in teams if t.withdrawn_round is None}
     return tuple(
         (by_id[row.team_id], number)
-        for row, number in uow.swiss.round_teams_of_stage(stage_id)
+        for row, number in uow.rounds.round_teams_of_stage(stage_id)
         if row.role == SwissRoundRole.ABSENT.value and number in open_rounds and row.team_id in by_id
     )

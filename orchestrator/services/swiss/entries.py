@@ -105,19 +105,19 @@ def _discard_draft(uow: UnitOfWork, rnd: Round, *, actor: str, event_id: int | N
     """Unpair a round whose draft the change makes stale; the round's number, or None without a draft."""
     if rnd.status != RoundStatus.DRAFT.value:
         return None
-    record = uow.swiss.pairing_of(rnd.id or 0)
+    record = uow.rounds.swiss_pairing_of(rnd.id or 0)
     if record is not None:
         record.draft = None
-        uow.session.add(record)
+        uow.rounds.add(record)
     rnd.status = RoundStatus.UNPAIRED.value
-    uow.session.add(rnd)
+    uow.rounds.add(rnd)
     uow.audit.change(rnd, "swiss.discard_draft", actor=actor, event_id=event_id, reason=why)
     return rnd.number
 
 
 def _entry(uow: UnitOfWork, rows: SwissStage, team_id: int) -> tuple[PoolEntry, Team]:
-    entry = uow.setup.entry_of_team(rows.stage.id or 0, team_id)
-    team = uow.swiss.get(Team, team_id)
+    entry = uow.rounds.entry_of_team(rows.stage.id or 0, team_id)
+    team = uow.teams.get(Team, team_id)
     if entry is None or team is None:
         raise ValidationFailed(
             [_("team %(team)s does not play in %(stage)s") % {"team": team_id, "stage": rows.stage.name}]
@@ -164,10 +164,10 @@ def withdraw_team(uow: UnitOfWork, *, stage_id: int, team_id: int, reason: str, 
     _allowed(lambda state: domain_withdraw(state, team.name, from_round=rnd.number), uow, stage_id)
     now = utcnow()
     entry.withdrawn_at, entry.withdrawn_by, entry.withdrawn_round = now, actor, rnd.number
-    uow.session.add(entry)
+    uow.rounds.add(entry)
     if team.withdrawn_at is None:
         team.withdrawn_at = now
-        uow.session.add(team)
+        uow.teams.add(team)
     discarded = _discard_draft(
         uow, rnd, actor=actor, event_id=rows.event.id, why=f"{team.name} withdrew from {rows.stage.name}"
     )
@@ -196,13 +196,13 @@ def _forfeit_unstarted(
     for rnd in rows.rounds:
         if rnd.status not in PUBLISHED_ROUNDS or rnd.status == RoundStatus.FINISHED.value:
             continue
-        for match in uow.results.matches_of_round(rnd.id or 0):
+        for match in uow.rounds.matches_of_round(rnd.id or 0):
             if team_id not in (match.first_team_id, match.second_team_id):
                 continue
             if match.forfeit != MatchForfeit.NONE.value:
                 continue
             boards = list(uow.boards.for_match(match.id or 0))
-            other = uow.swiss.get_or_raise(
+            other = uow.teams.get_or_raise(
                 Team, match.second_team_id if match.first_team_id == team_id else match.first_team_id
             )
             where = f"round {rnd.number}, table {match.match_no} against {other.name}"
@@ -229,7 +229,7 @@ def add_late_entry(
     """A team of the event joins the stage from the next round (or the later ``from_round``)."""
     why = _need_reason(reason)
     rows = running_swiss_stage(uow, stage_id, what=_("its teams can no longer be changed"))
-    team = uow.swiss.get(Team, team_id)
+    team = uow.teams.get(Team, team_id)
     if team is None or team.event_id != rows.event.id:
         raise ValidationFailed(
             [
@@ -237,7 +237,7 @@ def add_late_entry(
                 % {"team": team_id, "event": rows.event.name}
             ]
         )
-    if uow.setup.entry_of_team(stage_id, team_id) is not None:
+    if uow.rounds.entry_of_team(stage_id, team_id) is not None:
         raise Conflict(
             _("%(team)s already plays in %(stage)s") % {"team": team.name, "stage": rows.stage.name}
         )
@@ -259,7 +259,7 @@ def add_late_entry(
     if not base.ratings:
         raise ValidationFailed([_("%(team)s has no players: import its roster first") % {"team": team.name}])
     number = len(state.teams)  # the next team pairing number
-    uow.session.add(
+    uow.rounds.add(
         PoolEntry(pool_id=rows.pool.id or 0, team_id=team_id, pairing_number=number, joined_round=joined)
     )
     target = rows.round(joined)
@@ -296,13 +296,13 @@ def mark_absent(
             _("Round %(round)s is %(status)s: %(team)s can be marked absent only before it is published")
             % {"round": round_no, "status": rnd.status, "team": team.name}
         )
-    if uow.swiss.round_team(rnd.id or 0, team_id) is not None:
+    if uow.rounds.round_team(rnd.id or 0, team_id) is not None:
         raise Conflict(
             _("%(team)s is already marked absent for round %(round)s")
             % {"team": team.name, "round": round_no}
         )
     _allowed(lambda state: domain_absent(state, team.name, round_no=round_no), uow, stage_id)
-    uow.session.add(
+    uow.rounds.add(
         SwissRoundTeam(
             round_id=rnd.id or 0,
             team_id=team_id,
@@ -323,7 +323,7 @@ def mark_present(
     """Undo ``mark_absent``: the team is paired in ``round_no`` again (a round not yet published)."""
     why = _need_reason(reason)
     rows, team, rnd = _absence_of(uow, stage_id, team_id, round_no, refusal=_("it cannot be paired again"))
-    row = uow.swiss.round_team(rnd.id or 0, team_id)
+    row = uow.rounds.round_team(rnd.id or 0, team_id)
     if row is None or row.role != SwissRoundRole.ABSENT.value:
         raise Conflict(
             _("%(team)s is not marked absent for round %(round)s") % {"team": team.name, "round": round_no}
@@ -333,7 +333,7 @@ def mark_present(
             _("Round %(round)s is %(status)s: its absences can no longer be changed")
             % {"round": round_no, "status": rnd.status}
         )
-    uow.session.delete(row)
+    uow.rounds.delete(row)
     return _absence_changed(
         uow, rows, team, rnd, actor=actor, draft_why=f"{team.name} plays round {round_no} after all",
         action="swiss.present", old={"absent_round": round_no, "absent_reason": row.reason}, reason=why,
@@ -396,7 +396,7 @@ def end_swiss_early(
         r.number
         for r in later
         if r.status in PUBLISHED_ROUNDS
-        and (r.status != RoundStatus.SCHEDULED.value or uow.swiss.round_has_games(r.id or 0))
+        and (r.status != RoundStatus.SCHEDULED.value or uow.rounds.round_has_games(r.id or 0))
     ]
     if started:
         raise Conflict(
@@ -409,15 +409,15 @@ def end_swiss_early(
     if last == 0:
         raise Conflict(_("%(stage)s cannot end early: no round is complete yet") % {"stage": rows.stage.name})
     for rnd in later:
-        uow.swiss.delete_round_games(rnd.id or 0)
-        record = uow.swiss.pairing_of(rnd.id or 0)
+        uow.rounds.delete_round_games(rnd.id or 0)
+        record = uow.rounds.swiss_pairing_of(rnd.id or 0)
         if record is not None:
             record.draft = None
-            uow.session.add(record)
+            uow.rounds.add(record)
         rnd.status = RoundStatus.CANCELLED.value
-        uow.session.add(rnd)
+        uow.rounds.add(rnd)
     uow.flush()
-    uow.session.expire_all()
+    uow.expire_all()
     uow.audit.change(
         rows.stage,
         "swiss.end_early",

@@ -18,10 +18,10 @@ from orchestrator.translation import gettext as _
 
 def pool_trf(uow: UnitOfWork, *, pool_id: int) -> str:
     """TRF-2026 of a pool (module docstring)."""
-    pool = uow.swiss.get(Pool, pool_id)
+    pool = uow.rounds.get(Pool, pool_id)
     if pool is None:
         raise NotFound(_("pool %(pool)s does not exist") % {"pool": pool_id})
-    stage = uow.swiss.get_or_raise(Stage, pool.stage_id)
+    stage = uow.events.get_or_raise(Stage, pool.stage_id)
     if stage.kind == StageKind.SWISS.value:
         return export_trf(swiss_state_of(uow, stage.id or 0).state)
     return exports.pool_trf(uow, pool_id=pool_id)

@@ -119,14 +119,14 @@ def pair_next_round(
     except SwissPairingError as error:
         raise Conflict(_("%(stage)s: %(error)s") % {"stage": rows.stage.name, "error": error}) from None
     draft = _draft(stored, pairing)
-    record = uow.swiss.pairing_of(rnd.id or 0) or SwissRound(round_id=rnd.id or 0)
+    record = uow.rounds.swiss_pairing_of(rnd.id or 0) or SwissRound(round_id=rnd.id or 0)
     record.draft = draft
     record.paired_by, record.paired_at = actor, utcnow()
     record.published_by = record.published_at = None
     record.unfinished_as_draws = bool(stored.missing) and count_unfinished_as_draws
-    uow.session.add(record)
+    uow.rounds.add(record)
     rnd.status = RoundStatus.DRAFT.value
-    uow.session.add(rnd)
+    uow.rounds.add(rnd)
     uow.flush()
     uow.audit.change(
         rnd,
@@ -172,13 +172,13 @@ def _pairing_of_draft(stored: StoredSwiss, draft: Mapping[str, Any]) -> RoundPai
 
 def describe_round(uow: UnitOfWork, *, round_id: int) -> RoundView:
     """A round's pairing: its draft while in review, its matches and bye once published."""
-    rnd = uow.swiss.get(Round, round_id)
+    rnd = uow.rounds.get(Round, round_id)
     if rnd is None:
         raise NotFound(_("round %(round)s does not exist") % {"round": round_id})
     rows = swiss_stage(uow, rnd.stage_id)
-    record = uow.swiss.pairing_of(round_id)
-    entries = uow.setup.entries_of_pool(rows.pool.id or 0)
-    names = {tid: team.name for tid, team in uow.swiss.teams_by_id(e.team_id for e in entries).items()}
+    record = uow.rounds.swiss_pairing_of(round_id)
+    entries = uow.rounds.entries_of_pool(rows.pool.id or 0)
+    names = {tid: team.name for tid, team in uow.teams.teams_by_id(e.team_id for e in entries).items()}
     pairings: list[BoardPairing] = []
     bye: str | None = None
     not_paired: tuple[str, ...] = ()
@@ -188,12 +188,12 @@ def describe_round(uow: UnitOfWork, *, round_id: int) -> RoundView:
         bye = None if record.draft.get("bye") is None else names[record.draft["bye"]]
         not_paired = tuple(names[t] for t in record.draft.get("not_paired", []))
     elif rnd.status in PUBLISHED_ROUNDS:
-        for match in uow.swiss.matches_of_round(round_id):
+        for match in uow.rounds.matches_of_round(round_id):
             first, second = match.first_team_id, match.second_team_id
             pairings.append(
                 BoardPairing(match.match_no, first, names[first], second, names[second], match.id)
             )
-        for row in uow.swiss.byes_and_absences(round_id):
+        for row in uow.rounds.byes_and_absences(round_id):
             if row.role == SwissRoundRole.BYE.value:
                 bye = names[row.team_id]
         paired = {t for p in pairings for t in (p.first_id, p.second_id)} | {
@@ -232,7 +232,7 @@ def draft_round(uow: UnitOfWork, *, stage_id: int) -> RoundView:
 
 
 def _round_of_stage(uow: UnitOfWork, round_id: int) -> tuple[SwissStage, Round]:
-    rnd = uow.swiss.get(Round, round_id)
+    rnd = uow.rounds.get(Round, round_id)
     if rnd is None:
         raise NotFound(_("round %(round)s does not exist") % {"round": round_id})
     rows = running_swiss_stage(uow, rnd.stage_id, what=_("its rounds can no longer be paired"))
@@ -240,7 +240,7 @@ def _round_of_stage(uow: UnitOfWork, round_id: int) -> tuple[SwissStage, Round]:
 
 
 def _draft_record(uow: UnitOfWork, rnd: Round) -> SwissRound:
-    record = uow.swiss.pairing_of(rnd.id or 0)
+    record = uow.rounds.swiss_pairing_of(rnd.id or 0)
     if rnd.status != RoundStatus.DRAFT.value or record is None or record.draft is None:
         raise Conflict(
             _("Round %(round)s has no draft pairing (it is %(status)s)")
@@ -264,20 +264,20 @@ def publish_round_pairing(uow: UnitOfWork, *, round_id: int, actor: str) -> Roun
         )
         for board, (first, second) in enumerate(draft["pairings"], start=1)
     ]
-    uow.session.add_all(matches)
+    uow.rounds.add_all(matches)
     uow.flush()
     team_ids = [t for m in matches for t in (m.first_team_id, m.second_team_id)]
     create_boards(uow, matches, default_lineup(uow, team_ids, rows.boards, actor=actor))
     if draft.get("bye") is not None:
-        uow.session.add(
+        uow.rounds.add(
             SwissRoundTeam(
                 round_id=round_id, team_id=draft["bye"], role=SwissRoundRole.BYE.value, recorded_by=actor
             )
         )
     record.published_by, record.published_at = actor, utcnow()
-    uow.session.add(record)
+    uow.rounds.add(record)
     rnd.status = RoundStatus.SCHEDULED.value
-    uow.session.add(rnd)
+    uow.rounds.add(rnd)
     uow.flush()
     uow.audit.change(rnd, "swiss.publish", actor=actor, event_id=rows.event.id, new=dict(draft))
     live.announce(uow, f"stage:{rows.stage.id}", kind="rounds", round_id=round_id)
@@ -306,7 +306,7 @@ def repair_round(
             % {"round": rnd.number, "later": later[0]}
         )
     if rnd.status in PUBLISHED_ROUNDS:
-        if rnd.status != RoundStatus.SCHEDULED.value or uow.swiss.round_has_games(round_id):
+        if rnd.status != RoundStatus.SCHEDULED.value or uow.rounds.round_has_games(round_id):
             raise Conflict(
                 _(
                     "Round %(round)s cannot be paired again: it has started (games, results, "
@@ -314,7 +314,7 @@ def repair_round(
                 )
                 % {"round": rnd.number}
             )
-        uow.swiss.delete_round_games(round_id)
+        uow.rounds.delete_round_games(round_id)
     elif rnd.status != RoundStatus.DRAFT.value:
         raise Conflict(
             _("Round %(round)s is %(status)s: there is nothing to pair again")
@@ -322,9 +322,9 @@ def repair_round(
         )
     old = rnd.status
     rnd.status = RoundStatus.UNPAIRED.value
-    uow.session.add(rnd)
+    uow.rounds.add(rnd)
     uow.flush()
-    uow.session.expire_all()  # the deleted matches must not linger in the session
+    uow.expire_all()  # the deleted matches must not linger in the session
     uow.audit.change(rnd, "swiss.repair", actor=actor, event_id=rows.event.id, old={"status": old})
     return pair_next_round(
         uow,
@@ -372,8 +372,8 @@ def _current(uow: UnitOfWork, rnd: Round) -> tuple[SwissRound, dict[str, Any], l
     if rnd.status not in PUBLISHED_ROUNDS:
         drafted = _draft_record(uow, rnd)
         return drafted, dict(drafted.draft or {}), None
-    record = uow.swiss.pairing_of(rnd.id or 0)
-    if record is None or rnd.status != RoundStatus.SCHEDULED.value or uow.swiss.round_has_games(rnd.id or 0):
+    record = uow.rounds.swiss_pairing_of(rnd.id or 0)
+    if record is None or rnd.status != RoundStatus.SCHEDULED.value or uow.rounds.round_has_games(rnd.id or 0):
         raise Conflict(
             _(
                 "Round %(round)s has started (games, results, lineups or forfeits exist): its "
@@ -381,8 +381,10 @@ def _current(uow: UnitOfWork, rnd: Round) -> tuple[SwissRound, dict[str, Any], l
             )
             % {"round": rnd.number}
         )
-    matches = list(uow.swiss.matches_of_round(rnd.id or 0))
-    byes = [r.team_id for r in uow.swiss.byes_and_absences(rnd.id or 0) if r.role == SwissRoundRole.BYE.value]
+    matches = list(uow.rounds.matches_of_round(rnd.id or 0))
+    byes = [
+        r.team_id for r in uow.rounds.byes_and_absences(rnd.id or 0) if r.role == SwissRoundRole.BYE.value
+    ]
     draft = {
         **(record.draft or {}),
         "pairings": [[m.first_team_id, m.second_team_id] for m in matches],
@@ -400,18 +402,18 @@ def _apply_to_matches(
         if (match.first_team_id, match.second_team_id) != (first, second):
             assert first is not None and second is not None
             match.first_team_id, match.second_team_id = first, second
-            uow.session.add(match)
+            uow.rounds.add(match)
             changed.append(match)
-    uow.swiss.delete_boards_of_matches([m.id or 0 for m in changed])
+    uow.boards.delete_boards_of_matches([m.id or 0 for m in changed])
     uow.flush()
     team_ids = [t for m in changed for t in (m.first_team_id, m.second_team_id)]
     create_boards(uow, changed, default_lineup(uow, team_ids, rows.boards, actor=actor))
     bye = next(
-        (r for r in uow.swiss.byes_and_absences(rnd.id or 0) if r.role == SwissRoundRole.BYE.value), None
+        (r for r in uow.rounds.byes_and_absences(rnd.id or 0) if r.role == SwissRoundRole.BYE.value), None
     )
     if bye is not None and slots[-1][0] is not None:
         bye.team_id = slots[-1][0]
-        uow.session.add(bye)
+        uow.rounds.add(bye)
 
 
 def override_pairing(
@@ -455,7 +457,7 @@ def override_pairing(
     }
     draft["overrides"] = [*draft.get("overrides", []), {**change, "reason": reason.strip(), "by": actor}]
     record.draft = draft
-    uow.session.add(record)
+    uow.rounds.add(record)
     uow.flush()
     uow.audit.change(
         rnd,

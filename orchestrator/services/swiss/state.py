@@ -71,18 +71,18 @@ class SwissStage:
 
 def swiss_stage(uow: UnitOfWork, stage_id: int) -> SwissStage:
     """The stage's rows (NotFound for an unknown stage, Conflict for one that is not a started Swiss)."""
-    stage = uow.swiss.get(Stage, stage_id)
+    stage = uow.events.get(Stage, stage_id)
     if stage is None:
         raise NotFound(_("stage %(stage)s does not exist") % {"stage": stage_id})
     if stage.kind != StageKind.SWISS.value:
         raise Conflict(_("%(stage)s is not a Swiss stage") % {"stage": stage.name})
-    pools = uow.swiss.pools_of_stage(stage_id)
+    pools = uow.rounds.pools_of_stage(stage_id)
     if not pools:
         raise Conflict(_("%(stage)s has not started: start it first") % {"stage": stage.name})
-    event = uow.swiss.get_or_raise(Event, stage.event_id)
+    event = uow.events.get_or_raise(Event, stage.event_id)
     definition = definition_of(event)
     stage_def = stage_definition(definition, stage)
-    rounds = tuple(uow.swiss.rounds_of_stage(stage_id))
+    rounds = tuple(uow.rounds.rounds_of_stage(stage_id))
     return SwissStage(event, stage, stage_def, pools[0], rounds, definition.team_format.boards)
 
 
@@ -118,17 +118,17 @@ def swiss_state_of(uow: UnitOfWork, stage_id: int, *, count_unfinished_as_draws:
     """The domain state of a Swiss stage from the database (module docstring)."""
     rows = swiss_stage(uow, stage_id)
     definition = definition_of(rows.event)
-    settings = uow.swiss.settings_of(stage_id)
+    settings = uow.events.swiss_settings_of(stage_id)
     field = event_field(uow, rows.event.id or 0)
     published = {rnd.id: rnd.number for rnd in rows.rounds if rnd.status in PUBLISHED_ROUNDS}
     absent: dict[int, set[int]] = defaultdict(set)
     byes: list[tuple[int, int]] = []
-    for row, number in uow.swiss.round_teams_of_stage(stage_id):
+    for row, number in uow.rounds.round_teams_of_stage(stage_id):
         if row.role == SwissRoundRole.ABSENT.value:
             absent[row.team_id].add(number)
         elif row.round_id in published:
             byes.append((row.team_id, number))
-    entries = uow.setup.entries_of_pool(rows.pool.id or 0)
+    entries = uow.rounds.entries_of_pool(rows.pool.id or 0)
     teams: list[SwissTeam] = []
     for entry in entries:
         base = swiss_team(field.domain[entry.team_id])
@@ -165,10 +165,10 @@ def _records(
     as_draws: bool,
     published: set[int | None],
 ) -> tuple[list[MatchRecord], tuple[str, ...]]:
-    in_rounds, boards_by_match = uow.results.matches_and_boards_of_pool(rows.pool.id or 0)
-    annulled = uow.results.annulled_player_ids(rows.event.id or 0)
+    in_rounds, boards_by_match = uow.rounds.matches_and_boards_of_pool(rows.pool.id or 0)
+    annulled = uow.teams.annulled_player_ids(rows.event.id or 0)
     ids = (t for m in in_rounds for t in (m.match.first_team_id, m.match.second_team_id))
-    names = {tid: team.name for tid, team in uow.swiss.teams_by_id(ids).items()}
+    names = {tid: team.name for tid, team in uow.teams.teams_by_id(ids).items()}
     records: list[MatchRecord] = []
     missing: list[str] = []
     for item in in_rounds:

@@ -61,8 +61,8 @@ def create_captain_invitation(
     only an owner or an administrator may send it, and the captain is told who did and when
     (``CaptainHome.password_reset``).
     """
-    team = uow.repo.get_or_raise(Team, team_id)
-    existing = list(uow.playoff.captains_of_team(team_id))
+    team = uow.teams.get_or_raise(Team, team_id)
+    existing = list(uow.accounts.users_of_team(team_id))
     if existing and username is None:
         user = existing[0]
         assert user.id is not None
@@ -96,7 +96,7 @@ def create_captain_invitation(
 
 def file_captain(uow: UnitOfWork, team: Team) -> str | None:
     """The captain the event file names for ``team`` (its ``captain:`` field), if any."""
-    definition = definition_of(uow.repo.get_or_raise(Event, team.event_id))
+    definition = definition_of(uow.events.get_or_raise(Event, team.event_id))
     return dict(definition.captains).get(team.name) if definition is not None else None
 
 
@@ -114,11 +114,11 @@ def captain_accounts(uow: UnitOfWork, *, event_id: int, now: datetime | None = N
     """Every team of an event with its captain account's state (staff page)."""
     now = now or utcnow()
     users: dict[int, User] = {}
-    for user in uow.playoff.captains_of_event(event_id):
+    for user in uow.accounts.users_of_event(event_id):
         if user.team_id is not None:
             users.setdefault(user.team_id, user)
     out = []
-    for team in uow.playoff.teams_of_event(event_id):
+    for team in uow.teams.teams_of_event(event_id):
         account = users.get(team.id or 0)
         pending = bool(
             account
@@ -186,12 +186,10 @@ def captain_home(uow: UnitOfWork, *, user: AuthUser, team_id: int | None = None)
     """The captain's to-do list: lineups to submit, Armageddon nominations to make."""
     own = team_of_user(user, team_id)
     ensure_team_access(user, own)
-    team = uow.repo.get_or_raise(Team, own)
-    rows = uow.playoff.matches_of_team(own)
-    lineups = uow.playoff.lineups_of_matches(m.id for m, _ in rows)
-    teams = uow.playoff.teams_by_id(
-        t for m, _ in rows for t in (m.first_team_id, m.second_team_id) if t != own
-    )
+    team = uow.teams.get_or_raise(Team, own)
+    rows = uow.rounds.matches_of_team(own)
+    lineups = uow.teams.lineups_of_matches(m.id for m, _ in rows)
+    teams = uow.teams.teams_by_id(t for m, _ in rows for t in (m.first_team_id, m.second_team_id) if t != own)
     matches = []
     now = utcnow()
     for match, rnd in rows:
@@ -211,7 +209,7 @@ def captain_home(uow: UnitOfWork, *, user: AuthUser, team_id: int | None = None)
     duels = []
     duel_rows = list(uow.playoff.duels_of_team(own))
     armageddons = uow.playoff.armageddons_of_duels(d.id for d in duel_rows)
-    duel_teams = uow.playoff.teams_by_id(
+    duel_teams = uow.teams.teams_by_id(
         t for d in duel_rows for t in (d.first_team_id, d.second_team_id) if t != own
     )
     for duel in duel_rows:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from orchestrator.adapters.repo_setup import domain_player
+from orchestrator.adapters.repo_teams import domain_player
 from orchestrator.adapters.tables import (
     Board,
     Event,
@@ -130,11 +130,11 @@ class LineupForm:
 
 
 def _match_context(uow: UnitOfWork, match_id: int) -> tuple[Match, Round, Stage, Event]:
-    match = uow.repo.get(Match, match_id)
+    match = uow.rounds.get(Match, match_id)
     if match is None:
         raise NotFound(_("match %(match)s does not exist") % {"match": match_id})
-    rnd = uow.repo.get_or_raise(Round, match.round_id)
-    event, stage = uow.playoff.event_of_stage(rnd.stage_id)
+    rnd = uow.rounds.get_or_raise(Round, match.round_id)
+    event, stage = uow.events.event_and_stage(rnd.stage_id)
     return match, rnd, stage, event
 
 
@@ -168,8 +168,8 @@ def lineup_form(
     now = now or utcnow()
     match, rnd, event = _lineup_match(uow, match_id, team_id, user)
     fmt = team_format_of(event)
-    players = list(uow.playoff.players_of_team(team_id))
-    lineup = uow.playoff.lineup_of(match_id, team_id)
+    players = list(uow.teams.players_of_team(team_id))
+    lineup = uow.teams.lineup_of(match_id, team_id)
     current = list(lineup.boards) if lineup else default_lineup(players, fmt.boards)
     current = (current + [None] * fmt.boards)[: fmt.boards]
     colours = board_colours(fmt.boards, first_named=match.first_team_id == team_id)
@@ -189,7 +189,7 @@ def lineup_form(
                 selected=current[board_no - 1],
             )
         )
-    teams = uow.playoff.teams_by_id([match.first_team_id, match.second_team_id])
+    teams = uow.teams.teams_by_id([match.first_team_id, match.second_team_id])
     other = match.second_team_id if match.first_team_id == team_id else match.first_team_id
     return LineupForm(
         match_id=match_id,
@@ -268,13 +268,13 @@ def submit_lineup(
             _("Lineups for %(round)s closed at %(deadline)s.")
             % {"round": name, "deadline": times.said(deadline, event_zone(event))}
         )
-    team = uow.repo.get_or_raise(Team, team_id)
+    team = uow.teams.get_or_raise(Team, team_id)
     fmt = team_format_of(event)
-    players = list(uow.playoff.players_of_team(team_id))
+    players = list(uow.teams.players_of_team(team_id))
     problems = lineup_problems(boards, players, team, fmt)
     if problems:
         raise ValidationFailed(problems)
-    lineup = uow.playoff.lineup_of(match_id, team_id)
+    lineup = uow.teams.lineup_of(match_id, team_id)
     old = list(lineup.boards) if lineup else None
     if lineup is None:
         lineup = Lineup(match_id=match_id, team_id=team_id, submitted_by=user.username, boards=list(boards))
@@ -282,7 +282,7 @@ def submit_lineup(
         lineup.boards = list(boards)
         lineup.submitted_by = user.username
     lineup.submitted_at = now
-    uow.repo.add(lineup)
+    uow.teams.insert(lineup)
     # The audit entry names the match only: the lineup stays private until the deadline.
     uow.audit.change(
         lineup,
@@ -305,10 +305,10 @@ class MissingLineup:
 
 def missing_lineups(uow: UnitOfWork, *, round_id: int) -> list[MissingLineup]:
     """Teams of a round that have not submitted a lineup (they get the default one)."""
-    uow.repo.get_or_raise(Round, round_id)
-    matches = [m for m in uow.playoff.matches_of_round(round_id) if m.leg != 3]
-    lineups = uow.playoff.lineups_of_matches(m.id for m in matches)
-    teams = uow.playoff.teams_by_id(t for m in matches for t in (m.first_team_id, m.second_team_id))
+    uow.rounds.get_or_raise(Round, round_id)
+    matches = [m for m in uow.rounds.matches_of_round(round_id) if m.leg != 3]
+    lineups = uow.teams.lineups_of_matches(m.id for m in matches)
+    teams = uow.teams.teams_by_id(t for m in matches for t in (m.first_team_id, m.second_team_id))
     out = []
     for match in matches:
         for own, other in (
@@ -347,7 +347,7 @@ DEADLINE_ACTION = "round.lineup_deadline"
 
 
 def round_deadline(uow: UnitOfWork, *, round_id: int, now: datetime | None = None) -> RoundDeadline:
-    rnd = uow.repo.get_or_raise(Round, round_id)
+    rnd = uow.rounds.get_or_raise(Round, round_id)
     return RoundDeadline(
         round_id,
         rnd.name or f"Round {rnd.number}",
@@ -374,7 +374,7 @@ def set_lineup_deadline(
     """
     rnd = uow.locks.lock(Round, round_id)  # two staff editing: one after the other
     current = effective_deadline(rnd)
-    event, _stage = uow.playoff.event_of_stage(rnd.stage_id)
+    event, _stage = uow.events.event_and_stage(rnd.stage_id)
     zone = event_zone(event)
     if current != expected:
         changes = [a for a in uow.audit.for_entity("round", round_id) if a.action == DEADLINE_ACTION]
@@ -396,7 +396,7 @@ def set_lineup_deadline(
             ]
         )
     rnd.lineup_deadline_at = deadline
-    uow.session.add(rnd)
+    uow.rounds.add(rnd)
     uow.audit.change(
         rnd,
         DEADLINE_ACTION,
@@ -421,10 +421,10 @@ def _forfeit_code(white: int | None, black: int | None) -> GameResult:
 
 def lineup_of_team(uow: UnitOfWork, match: Match, team_id: int, fmt: TeamFormat) -> list[int | None]:
     """The lineup that plays: the submitted one, else the main players."""
-    lineup = uow.playoff.lineup_of(match.id or 0, team_id)
+    lineup = uow.teams.lineup_of(match.id or 0, team_id)
     if lineup is not None:
         return (list(lineup.boards) + [None] * fmt.boards)[: fmt.boards]
-    return default_lineup(list(uow.playoff.players_of_team(team_id)), fmt.boards)
+    return default_lineup(list(uow.teams.players_of_team(team_id)), fmt.boards)
 
 
 class LineupBoard(ScoredBoard, Protocol):
@@ -457,17 +457,17 @@ def apply_lineups(
     game already exists on the game server, matches forfeited whole and the Armageddon game are left alone.
     ``round_boards``: the round's boards by match id, when the caller has just read them (else one query).
     """
-    rnd = uow.repo.get_or_raise(Round, round_id)
-    event, _stage = uow.playoff.event_of_stage(rnd.stage_id)
+    rnd = uow.rounds.get_or_raise(Round, round_id)
+    event, _stage = uow.events.event_and_stage(rnd.stage_id)
     fmt = team_format_of(event)
-    matches = [m for m in uow.playoff.matches_of_round(round_id) if m.leg != 3]
+    matches = [m for m in uow.rounds.matches_of_round(round_id) if m.leg != 3]
     playing = [m for m in matches if m.forfeit == MatchForfeit.NONE.value]
     boards_by_match = (
-        round_boards if round_boards is not None else uow.playoff.boards_of_matches(m.id for m in playing)
+        round_boards if round_boards is not None else uow.boards.boards_of_matches(m.id for m in playing)
     )
     # One query each for every match's lineups and every team's roster (not two per team).
-    lineups = uow.playoff.lineups_of_matches(m.id for m in playing)
-    main = uow.playoff.main_boards_by_team(t for m in playing for t in (m.first_team_id, m.second_team_id))
+    lineups = uow.teams.lineups_of_matches(m.id for m in playing)
+    main = uow.teams.main_boards_by_team(t for m in playing for t in (m.first_team_id, m.second_team_id))
 
     def playing_lineup(match: Match, team_id: int) -> list[int | None]:
         lineup = lineups.get((match.id or 0, team_id))
@@ -488,7 +488,9 @@ def apply_lineups(
             white, black = (a, b) if colours[board_no - 1] == "W" else (b, a)
             board = boards.get(board_no)
             if board is None:
-                board = uow.repo.add(Board(match_id=match.id or 0, board_no=board_no))  # flushed: has its id
+                board = uow.boards.insert(
+                    Board(match_id=match.id or 0, board_no=board_no)
+                )  # flushed: has its id
             if (change := _board_change(board, white, black, now)) is not None:
                 changes.append(change)
         if all(
@@ -497,7 +499,7 @@ def apply_lineups(
         ):
             match.status = MatchStatus.FINISHED.value
             match.finished_at = match.finished_at or utcnow()
-            uow.session.add(match)
+            uow.rounds.add(match)
         live.announce(uow, f"match:{match.id}", match_id=match.id)
     update_boards_or_stale(uow, changes)
     uow.audit.change(

@@ -324,7 +324,7 @@ def _records(csv_text: str) -> Iterator[tuple[int, list[str]]]:
 
 def import_rosters(uow: UnitOfWork, *, event_id: int, csv_text: str, actor: str) -> ImportReport:
     """Create or replace the teams and rosters a CSV lists; refuse the whole file listing every bad line."""
-    event = uow.repo.get_or_raise(Event, event_id)
+    event = uow.events.get_or_raise(Event, event_id)
     definition = definition_of(event)
     team_format = definition.team_format
     sections = {section.key: section for section in definition.sections}
@@ -341,7 +341,7 @@ def import_rosters(uow: UnitOfWork, *, event_id: int, csv_text: str, actor: str)
     if lines == 0 and not problems:
         problems.append((0, _("the file has a header but no players")))
 
-    stored = {t.name: t for t in uow.setup.teams_of(event_id)}
+    stored = {t.name: t for t in uow.teams.teams_of_event(event_id)}
     kept = {name: t for name, t in stored.items() if name not in teams}
     _check_teams(teams, kept, team_format, sections, bad)
     _check_accounts(uow, event_id, teams, kept, bad)
@@ -468,15 +468,15 @@ def _store_teams(
     for team in teams.values():
         stored_team = stored.get(team.name)
         if stored_team is not None:
-            uow.setup.delete_players_of_team(stored_team.id or 0)
+            uow.teams.delete_players_of_team(stored_team.id or 0)
             replaced.append(team.name)
             if stored_team.seed != team.seed:
                 stored_team.seed = -(stored_team.id or 0)
-                uow.session.add(stored_team)
+                uow.teams.add(stored_team)
     uow.flush()
     for team in teams.values():
         if team.name not in stored:
-            uow.repo.add(
+            uow.teams.insert(
                 Team(
                     event_id=event_id,
                     name=team.name,
@@ -493,13 +493,13 @@ def _store_players(uow: UnitOfWork, event_id: int, teams: dict[str, _TeamRows]) 
     """Give each of the file's teams its federation, seed and players; how many players were stored."""
     players = 0
     for team in teams.values():
-        team_row = uow.setup.team_by_name(event_id, team.name)
+        team_row = uow.teams.team_by_name(event_id, team.name)
         assert team_row is not None and team_row.id is not None
         team_row.federation, team_row.seed, team_row.section = team.federation, team.seed, team.section
-        uow.session.add(team_row)
+        uow.teams.add(team_row)
         for row in team.rows:
             entry = RosterEntry(row.player, row.main_board, row.category)
-            uow.session.add(Player.of(event_id, team_row.id, entry))
+            uow.teams.add(Player.of(event_id, team_row.id, entry))
             players += 1
     uow.flush()
     return players
@@ -582,7 +582,7 @@ def _check_accounts(
     uow: UnitOfWork, event_id: int, teams: dict[str, _TeamRows], kept: dict[str, Team], bad: Report
 ) -> None:
     kept_ids = {t.id: t.name for t in kept.values()}
-    kept_players = [p for p in uow.setup.players_of_event(event_id) if p.team_id in kept_ids]
+    kept_players = [p for p in uow.teams.players_of_event(event_id) if p.team_id in kept_ids]
     taken = {p.account.lower(): kept_ids[p.team_id] for p in kept_players}
     for team in teams.values():
         for row in team.rows:
@@ -625,11 +625,11 @@ def _check_fide_ids(
 def _check_started(
     uow: UnitOfWork, event_id: int, teams: dict[str, _TeamRows], stored: dict[str, Team], bad: Report
 ) -> None:
-    for stage in uow.setup.stages_of(event_id):
+    for stage in uow.events.stages_of_event(event_id):
         if stage.status == StageStatus.DRAFT.value:
             continue
-        for pool in uow.setup.pools_of(stage.id or 0):
-            for entry in uow.setup.entries_of_pool(pool.id or 0):
+        for pool in uow.rounds.pools_of_stage(stage.id or 0):
+            for entry in uow.rounds.entries_of_pool(pool.id or 0):
                 for team in teams.values():
                     row = stored.get(team.name)
                     if row is not None and row.id == entry.team_id:

@@ -1,4 +1,7 @@
-"""Queries of the one-command demo's progress display (orchestrator/demo/driver.py), as ``uow.demo``.
+"""Queries of the one-command demo's progress display (orchestrator/demo/driver.py).
+
+Only the demo runs them, so they live with it (the demo layer may use the adapters: docs/architecture.md,
+"The unit of work"); ``stage_progress(uow, stage_id)`` reads through the demo's unit of work.
 
 One aggregate query per stage, so the terminal can show rounds and games done a few times a second
 without loading boards.
@@ -13,6 +16,7 @@ from sqlmodel import col, select
 
 from orchestrator.adapters.repositories import Repository
 from orchestrator.adapters.tables import Board, Match, Round, RoundStatus
+from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.scoring import GameResult
 
 
@@ -57,3 +61,8 @@ class DemoRepository(Repository):
             boards_with_game=int(with_game or 0),
             boards_final=int(final or 0),
         )
+
+
+def stage_progress(uow: UnitOfWork, stage_id: int) -> StageProgress:
+    """How far the stage has got, read in ``uow``'s transaction."""
+    return DemoRepository(uow.session).stage_progress(stage_id)

@@ -1,7 +1,7 @@
-"""Queries behind the staff dashboard (services/read/dashboard.py): what of one event waits for a decision.
+"""The read side (``uow.read``): the queries that only the spectator pages, the public
+API, the staff dashboard and the health check run.
 
-Read-only; each question is one query over the event's rows, so the page costs the same for a month-long
-event as for a weekend one.
+Part of the adapters layer (docs/architecture.md, habit 7); the unit of work creates it on first use.
 """
 
 from __future__ import annotations
@@ -10,11 +10,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import case, func
+from sqlalchemy import case, func, or_, text
 from sqlalchemy import select as sa_select
 from sqlmodel import col, select
 
-from orchestrator.adapters.repositories import Lookups, known_ids
+from orchestrator.adapters.repo_boards import BoardRepository
+from orchestrator.adapters.repo_events import EventRepository
+from orchestrator.adapters.repositories import Repository, known_ids
 from orchestrator.adapters.tables import (
     Appeal,
     AppealStatus,
@@ -22,22 +24,28 @@ from orchestrator.adapters.tables import (
     Board,
     Duel,
     Event,
+    EventStatus,
     LateChange,
     LateChangeStatus,
     Lineup,
     Lot,
     Match,
+    Player,
     Pool,
+    PoolEntry,
     ResultSource,
     Round,
     RoundStatus,
     Stage,
     StageStatus,
+    Standing,
     Team,
 )
 from orchestrator.domain.scoring import GameResult, MatchForfeit
 
 MAX_ID = 2**31 - 1  # the id columns are INTEGER on PostgreSQL
+
+
 HELD_ACTION = "board.result.held"  # the audit row the ingestion writes when it holds a result
 
 
@@ -62,10 +70,27 @@ _PARENT_OF: dict[str, tuple[type, str]] = {
     "pool": (Pool, "stage_id"),
     "duel": (Duel, "stage_id"),
 }
+
+
 _UP: dict[str, str] = {"round": "stage", "match": "round", "pool": "stage", "duel": "stage"}
 
 
-class DashboardRepository(Lookups):
+def _aware(moment: datetime) -> datetime:
+    """A stored moment as an aware UTC datetime, whatever the backend's aggregate returned."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+class ReadRepository(Repository):
+    """The read side (``uow.read``): the queries that only the spectator pages, the public
+    API, the staff dashboard and the health check run."""
+
+    # --- health ---------------------------------------------------------------------------------------------
+
+    def ping(self) -> bool:
+        return self.session.execute(text("SELECT 1")).scalar_one() == 1
+
+    # --- staff dashboard (services/read/dashboard.py) -------------------------------------------------------
+
     def held_boards(self, event_id: int) -> list[HeldBoard]:
         """Boards still without a result that the game server filled and then held for an arbiter (the
         ingestion leaves ``result='*'`` with ``result_source='server'`` only when it holds one)."""
@@ -212,7 +237,7 @@ class DashboardRepository(Lookups):
 
     def topics_of_event(self, event_id: int) -> tuple[list[int], list[int], list[int]]:
         """The ids of the event's stages, pools and duels (the live topics the dashboard follows)."""
-        stage_ids = [s.id or 0 for s in self.stages_of_event(event_id)]
+        stage_ids = [s.id or 0 for s in EventRepository(self.session).stages_of_event(event_id)]
         pools = self.session.exec(select(Pool.id).where(col(Pool.stage_id).in_(stage_ids))).all()
         duels = self.session.exec(select(Duel.id).where(col(Duel.stage_id).in_(stage_ids))).all()
         return stage_ids, [p or 0 for p in pools], [d or 0 for d in duels]
@@ -240,7 +265,100 @@ class DashboardRepository(Lookups):
             kind, entity_id = _UP[kind], getattr(row, parent)
         return None
 
+    # --- spectator pages and the public API (docs/spectators.md) --------------------------------------------
 
-def _aware(moment: datetime) -> datetime:
-    """A stored moment as an aware UTC datetime, whatever the backend's aggregate returned."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+    def visible_events(self) -> Sequence[Event]:
+        statement = (
+            select(Event).where(Event.status != EventStatus.DRAFT.value).order_by(col(Event.id).desc())
+        )
+        return self.session.exec(statement).all()
+
+    def visible_event(self, slug: str) -> Event | None:
+        event = EventRepository(self.session).get_by_slug(slug)
+        return None if event is None or event.status == EventStatus.DRAFT.value else event
+
+    def stages_of_events(self, event_ids: Iterable[int]) -> Sequence[Stage]:
+        statement = (
+            select(Stage)
+            .where(col(Stage.event_id).in_(known_ids(event_ids)))
+            .order_by(col(Stage.event_id), col(Stage.position), col(Stage.id))
+        )
+        return self.session.exec(statement).all()
+
+    def pools_of_stages(self, stage_ids: Iterable[int]) -> Sequence[Pool]:
+        statement = (
+            select(Pool)
+            .where(col(Pool.stage_id).in_(known_ids(stage_ids)))
+            .order_by(col(Pool.stage_id), col(Pool.letter))
+        )
+        return self.session.exec(statement).all()
+
+    def entries_of_pools(self, pool_ids: Iterable[int]) -> Sequence[PoolEntry]:
+        statement = (
+            select(PoolEntry)
+            .where(col(PoolEntry.pool_id).in_(known_ids(pool_ids)))
+            .order_by(col(PoolEntry.pool_id), col(PoolEntry.pairing_number))
+        )
+        return self.session.exec(statement).all()
+
+    def pool_entries_of_team(self, team_id: int) -> Sequence[PoolEntry]:
+        return self.session.exec(select(PoolEntry).where(PoolEntry.team_id == team_id)).all()
+
+    def players_of_teams(self, team_ids: Iterable[int]) -> Sequence[Player]:
+        statement = (
+            select(Player)
+            .where(col(Player.team_id).in_(known_ids(team_ids)))
+            .order_by(
+                col(Player.team_id), col(Player.main_board).is_(None), col(Player.main_board), col(Player.id)
+            )
+        )
+        return self.session.exec(statement).all()
+
+    def rounds_of_stages(self, stage_ids: Iterable[int]) -> Sequence[Round]:
+        statement = (
+            select(Round)
+            .where(col(Round.stage_id).in_(known_ids(stage_ids)))
+            .order_by(col(Round.stage_id), col(Round.number))
+        )
+        return self.session.exec(statement).all()
+
+    def duels_of_stages(self, stage_ids: Iterable[int]) -> Sequence[Duel]:
+        statement = select(Duel).where(col(Duel.stage_id).in_(known_ids(stage_ids))).order_by(col(Duel.id))
+        return self.session.exec(statement).all()
+
+    def matches_of_pools(self, pool_ids: Iterable[int]) -> Sequence[Match]:
+        statement = (
+            select(Match)
+            .where(col(Match.pool_id).in_(known_ids(pool_ids)))
+            .order_by(col(Match.round_id), col(Match.match_no))
+        )
+        return self.session.exec(statement).all()
+
+    def matches_of_duels(self, duel_ids: Iterable[int]) -> Sequence[Match]:
+        statement = (
+            select(Match)
+            .where(col(Match.duel_id).in_(known_ids(duel_ids)))
+            .order_by(col(Match.duel_id), col(Match.leg))
+        )
+        return self.session.exec(statement).all()
+
+    def matches_of_team(self, team_id: int) -> Sequence[Match]:
+        statement = (
+            select(Match)
+            .where(or_(col(Match.first_team_id) == team_id, col(Match.second_team_id) == team_id))
+            .order_by(col(Match.round_id), col(Match.id))
+        )
+        return self.session.exec(statement).all()
+
+    def boards_of_matches(self, match_ids: Iterable[int]) -> list[Board]:
+        """Boards of these matches in one list, by match id and board number."""
+        by_match = BoardRepository(self.session).boards_by_match(match_ids)
+        return [board for boards in by_match.values() for board in boards]
+
+    def standings_of_pools(self, pool_ids: Iterable[int]) -> Sequence[Standing]:
+        statement = (
+            select(Standing)
+            .where(col(Standing.pool_id).in_(known_ids(pool_ids)))
+            .order_by(col(Standing.pool_id), col(Standing.rank), col(Standing.id))
+        )
+        return self.session.exec(statement).all()

@@ -1,0 +1,134 @@
+"""The audit log (``uow.audit``): entries queued with the unit of work's writes and the
+queries over them.
+
+Part of the adapters layer (docs/architecture.md, habit 7); the unit of work creates it on first use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import insert, or_
+from sqlmodel import col, select
+
+from orchestrator.adapters.repositories import Repository, TableRow
+from orchestrator.adapters.tables import AuditLog
+from orchestrator.db import utcnow
+
+
+class AuditRepository(Repository):
+    """The audit log (``uow.audit``): entries queued with the unit of work's writes and the
+    queries over them."""
+
+    def record(
+        self,
+        *,
+        actor: str,
+        action: str,
+        entity: str,
+        entity_id: int | None,
+        old: dict[str, Any] | None = None,
+        new: dict[str, Any] | None = None,
+        reason: str | None = None,
+        event_id: int | None = None,
+        at: datetime | None = None,
+    ) -> AuditLog:
+        """Queue an audit row: it is written with the unit of work's next flush or its commit, batched with
+        the others (nothing reads an audit row's id in the transaction that writes it)."""
+        row = AuditLog(
+            at=at or utcnow(),
+            actor=actor,
+            action=action,
+            entity=entity,
+            entity_id=entity_id,
+            old=old,
+            new=new,
+            reason=reason,
+            event_id=event_id,
+        )
+        self.session.add(row)
+        return row
+
+    def change(
+        self,
+        row: TableRow,
+        action: str,
+        *,
+        actor: str,
+        event_id: int | None = None,
+        old: dict[str, Any] | None = None,
+        new: dict[str, Any] | None = None,
+        reason: str | None = None,
+        at: datetime | None = None,
+    ) -> AuditLog:
+        """Queue the audit entry of a change to ``row``, as ``record`` does: its entity is the row's table
+        name and its entity_id the row's id, so an entry can never name the wrong table (a new row is
+        flushed first, for its id)."""
+        return self.record(
+            actor=actor,
+            action=action,
+            entity=row.__tablename__,
+            entity_id=row.id,
+            old=old,
+            new=new,
+            reason=reason,
+            event_id=event_id,
+            at=at,
+        )
+
+    def for_entity(self, entity: str, entity_id: int) -> Sequence[AuditLog]:
+        return self.session.exec(
+            select(AuditLog)
+            .where(AuditLog.entity == entity, AuditLog.entity_id == entity_id)
+            .order_by(col(AuditLog.at), col(AuditLog.id))
+        ).all()
+
+    def latest(self, limit: int = 100, *, event_id: int | None = None) -> Sequence[AuditLog]:
+        statement = select(AuditLog)
+        if event_id is not None:
+            statement = statement.where(AuditLog.event_id == event_id)
+        return self.session.exec(statement.order_by(col(AuditLog.id).desc()).limit(limit)).all()
+
+    def add_rows(self, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Insert audit rows (column values) in one executemany statement."""
+        if rows:
+            self.session.connection().execute(insert(AuditLog.__table__), list(rows))  # type: ignore[attr-defined]
+
+    def audit_since(self, actions: Sequence[str], since: datetime) -> Sequence[AuditLog]:
+        return self.session.exec(
+            select(AuditLog)
+            .where(col(AuditLog.action).in_(list(actions)), col(AuditLog.at) >= since)
+            .order_by(col(AuditLog.id))
+        ).all()
+
+    def entries(
+        self,
+        *,
+        event_id: int | None = None,
+        board_ids: Iterable[int] | None = None,
+        match_id: int | None = None,
+        action_prefix: str | None = None,
+        entity: str | None = None,
+        entity_id: int | None = None,
+        limit: int = 500,
+    ) -> Sequence[AuditLog]:
+        statement = select(AuditLog)
+        if event_id is not None:
+            statement = statement.where(AuditLog.event_id == event_id)
+        if board_ids is not None or match_id is not None:
+            clauses = []
+            ids = list(board_ids or [])
+            if ids:
+                clauses.append((col(AuditLog.entity) == "board") & col(AuditLog.entity_id).in_(ids))
+            if match_id is not None:
+                clauses.append((col(AuditLog.entity) == "match") & (col(AuditLog.entity_id) == match_id))
+            statement = statement.where(or_(*clauses)) if clauses else statement.where(col(AuditLog.id) < 0)
+        if action_prefix is not None:
+            statement = statement.where(col(AuditLog.action).startswith(action_prefix))
+        if entity is not None:
+            statement = statement.where(AuditLog.entity == entity)
+        if entity_id is not None:
+            statement = statement.where(AuditLog.entity_id == entity_id)
+        return self.session.exec(statement.order_by(col(AuditLog.id).desc()).limit(limit)).all()

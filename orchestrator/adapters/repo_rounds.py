@@ -1,0 +1,563 @@
+"""Pools, rounds and matches with their standings, appeals, late changes, Swiss pairings
+and game-server bulks (``uow.rounds``); the boards of the same aggregate are ``uow.boards``.
+
+Part of the adapters layer (docs/architecture.md, habit 7); the unit of work creates it on first use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete, func, or_, update
+from sqlalchemy import select as sa_select
+from sqlmodel import col, select
+
+from orchestrator.adapters.repo_boards import BOARD_SCORE_COLUMNS, BoardScore
+from orchestrator.adapters.repositories import Repository, known_ids
+from orchestrator.adapters.tables import (
+    Appeal,
+    AppealStatus,
+    Board,
+    BulkStatus,
+    Event,
+    GameserverBulk,
+    LateChange,
+    Lineup,
+    Match,
+    MatchStatus,
+    Pool,
+    PoolEntry,
+    Round,
+    RoundStatus,
+    Stage,
+    StageStatus,
+    Standing,
+    SwissRound,
+    SwissRoundRole,
+    SwissRoundTeam,
+    Team,
+)
+from orchestrator.domain.scoring import GameResult, MatchForfeit
+
+OPEN_ROUND_STATUSES = (RoundStatus.PAIRED.value, RoundStatus.PLAYING.value)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchProgress:
+    """How far a match of a round has got: its boards, those with a final result, those under way."""
+
+    match_id: int
+    status: str
+    forfeit: str
+    boards: int
+    final: int
+    started: int
+
+
+@dataclass(frozen=True, slots=True)
+class PoolTeam:
+    team_id: int
+    name: str
+    pairing_number: int
+
+
+@dataclass(frozen=True, slots=True)
+class StageEntry:
+    """A team's entry in one of a stage's pools, with the team and the pool's letter."""
+
+    entry: PoolEntry
+    team: Team
+    letter: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchInRound:
+    match: Match
+    round_number: int
+
+
+class RoundRepository(Repository):
+    """Pools, rounds and matches with their standings, appeals, late changes, Swiss pairings
+    and game-server bulks (``uow.rounds``); the boards of the same aggregate are ``uow.boards``."""
+
+    # --- pools and their entries ----------------------------------------------------------------------------
+
+    def pools_of_stage(self, stage_id: int) -> Sequence[Pool]:
+        # Letters are A..Z, AA, AB...: order by length first so that Z comes before AA.
+        return self.session.exec(
+            select(Pool).where(Pool.stage_id == stage_id).order_by(func.length(Pool.letter), col(Pool.letter))
+        ).all()
+
+    def pools_in_letter_order(self, stage_id: int) -> Sequence[Pool]:
+        # Plain letter order (AA before B), as the results pages and close_stage have always listed them;
+        # ``pools_of_stage`` puts Z before AA.
+        return self.session.exec(
+            select(Pool).where(Pool.stage_id == stage_id).order_by(col(Pool.letter))
+        ).all()
+
+    def stage_of_pool(self, pool: Pool) -> Stage:
+        return self.get_or_raise(Stage, pool.stage_id)
+
+    def pool_context(self, pool_id: int) -> tuple[Pool, Stage, Event] | None:
+        """A pool with its stage and event (one query)."""
+        row = self.session.exec(
+            select(Pool, Stage, Event).where(
+                Pool.id == pool_id, Pool.stage_id == Stage.id, Stage.event_id == Event.id
+            )
+        ).first()
+        return None if row is None else (row[0], row[1], row[2])
+
+    def teams_of_pool(self, pool_id: int) -> list[PoolTeam]:
+        rows = self.session.exec(
+            select(PoolEntry, Team)
+            .where(PoolEntry.pool_id == pool_id, PoolEntry.team_id == Team.id)
+            .order_by(col(PoolEntry.pairing_number))
+        ).all()
+        return [PoolTeam(team.id or 0, team.name, entry.pairing_number) for entry, team in rows]
+
+    def entries_of_pool(self, pool_id: int) -> Sequence[PoolEntry]:
+        return self.session.exec(
+            select(PoolEntry).where(PoolEntry.pool_id == pool_id).order_by(col(PoolEntry.pairing_number))
+        ).all()
+
+    def entry_of_team(self, stage_id: int, team_id: int) -> PoolEntry | None:
+        return self.session.exec(
+            select(PoolEntry)
+            .join(Pool, col(Pool.id) == col(PoolEntry.pool_id))
+            .where(Pool.stage_id == stage_id, PoolEntry.team_id == team_id)
+        ).first()
+
+    def entries_of_stage(self, stage_id: int) -> list[StageEntry]:
+        """Every team entered in the stage's pools, by pool letter and pairing number (one query)."""
+        rows = self.session.exec(
+            select(PoolEntry, Team, Pool)
+            .join(Team, col(Team.id) == col(PoolEntry.team_id))
+            .join(Pool, col(Pool.id) == col(PoolEntry.pool_id))
+            .where(Pool.stage_id == stage_id)
+            .order_by(col(Pool.letter), col(PoolEntry.pairing_number))
+        ).all()
+        return [StageEntry(entry, team, pool.letter) for entry, team, pool in rows]
+
+    def withdrawn_from_stage(self, stage_id: int) -> set[int]:
+        """The teams whose pool entry in the stage records a withdrawal (docs/rules.md §6, "Withdrawals")."""
+        return set(
+            self.session.exec(
+                select(PoolEntry.team_id)
+                .join(Pool, col(Pool.id) == col(PoolEntry.pool_id))
+                .where(Pool.stage_id == stage_id, col(PoolEntry.withdrawn_at).is_not(None))
+            ).all()
+        )
+
+    def delete_pools(self, stage_id: int) -> None:
+        pool_ids = select(Pool.id).where(Pool.stage_id == stage_id)
+        self.session.execute(delete(PoolEntry).where(col(PoolEntry.pool_id).in_(pool_ids)))
+        self.session.execute(delete(Pool).where(col(Pool.stage_id) == stage_id))
+
+    # --- rounds and their game-server bulks -----------------------------------------------------------------
+
+    def rounds_of_stage(self, stage_id: int) -> Sequence[Round]:
+        return self.session.exec(
+            select(Round).where(Round.stage_id == stage_id).order_by(col(Round.number))
+        ).all()
+
+    def round_by_number(self, stage_id: int, number: int) -> Round | None:
+        return self.session.exec(
+            select(Round).where(Round.stage_id == stage_id, Round.number == number)
+        ).first()
+
+    def due_rounds(self, now: datetime, lead: timedelta) -> Sequence[Round]:
+        """Scheduled rounds of running stages whose start is within ``lead`` of ``now`` (or past)."""
+        return self.session.exec(
+            select(Round)
+            .join(Stage, col(Stage.id) == Round.stage_id)
+            .where(
+                Round.status == RoundStatus.SCHEDULED.value,
+                col(Round.scheduled_at).is_not(None),
+                col(Round.scheduled_at) <= now + lead,
+                Stage.status == StageStatus.RUNNING.value,
+            )
+            .order_by(col(Round.scheduled_at), col(Round.id))
+        ).all()
+
+    def open_rounds(self) -> Sequence[Round]:
+        """Rounds whose games exist on the game server and are not all final yet."""
+        return self.session.exec(
+            select(Round).where(col(Round.status).in_(OPEN_ROUND_STATUSES)).order_by(col(Round.id))
+        ).all()
+
+    def due_lineup_rounds(self, now: datetime) -> Sequence[Round]:
+        """Scheduled rounds whose lineup deadline (or, without one, start) has passed."""
+        deadline = func.coalesce(col(Round.lineup_deadline_at), col(Round.scheduled_at))
+        return self.session.exec(
+            select(Round)
+            .where(Round.status == RoundStatus.SCHEDULED.value, deadline.is_not(None), deadline <= now)
+            .order_by(col(Round.id))
+        ).all()
+
+    def upcoming_rounds(self, now: datetime, until: datetime) -> Sequence[tuple[Round, Stage, Event]]:
+        """Scheduled rounds of running stages whose lineup deadline (or start) is between now and until."""
+        deadline = col(Round.lineup_deadline_at)
+        start = col(Round.scheduled_at)
+        return self.session.exec(
+            select(Round, Stage, Event)
+            .join(Stage, col(Stage.id) == Round.stage_id)
+            .join(Event, col(Event.id) == Stage.event_id)
+            .where(
+                Round.status == RoundStatus.SCHEDULED.value,
+                Stage.status == StageStatus.RUNNING.value,
+                ((deadline.is_not(None)) & (deadline > now) & (deadline <= until))
+                | ((deadline.is_(None)) & (start > now) & (start <= until)),
+            )
+            .order_by(col(Round.id))
+        ).all()
+
+    def latest_match_finish(self, stage_id: int) -> datetime | None:
+        return self.session.exec(
+            select(func.max(Match.finished_at))
+            .join(Round, col(Round.id) == Match.round_id)
+            .where(Round.stage_id == stage_id)
+        ).one()
+
+    def bulk_of_round(self, round_id: int) -> GameserverBulk | None:
+        """The round's newest bulk record."""
+        return self.session.exec(
+            select(GameserverBulk)
+            .where(GameserverBulk.round_id == round_id)
+            .order_by(col(GameserverBulk.id).desc())
+        ).first()
+
+    def failed_bulk_rounds(self) -> Sequence[Round]:
+        """Scheduled rounds whose last bulk attempt failed for transport reasons (to try again)."""
+        return self.session.exec(
+            select(Round)
+            .join(GameserverBulk, col(GameserverBulk.round_id) == Round.id)
+            .where(
+                Round.status == RoundStatus.SCHEDULED.value,
+                col(GameserverBulk.status).in_([BulkStatus.FAILED.value, BulkStatus.PENDING.value]),
+            )
+            .distinct()
+        ).all()
+
+    def bulk_problems(self, event_id: int) -> list[tuple[Stage, Round, GameserverBulk]]:
+        """Rounds of an event not yet paired whose last bulk attempt was refused or failed."""
+        rows = self.session.exec(
+            select(Stage, Round, GameserverBulk)
+            .join(Round, col(Round.stage_id) == Stage.id)
+            .join(GameserverBulk, col(GameserverBulk.round_id) == Round.id)
+            .where(
+                Stage.event_id == event_id,
+                Round.status == RoundStatus.SCHEDULED.value,
+                col(GameserverBulk.status).in_([BulkStatus.REJECTED.value, BulkStatus.FAILED.value]),
+            )
+            .order_by(col(Stage.position), col(Round.number), col(GameserverBulk.id).desc())
+        ).all()
+        latest: dict[int, tuple[Stage, Round, GameserverBulk]] = {}
+        for stage, rnd, bulk in rows:
+            latest.setdefault(rnd.id or 0, (stage, rnd, bulk))
+        return list(latest.values())
+
+    # --- matches --------------------------------------------------------------------------------------------
+
+    def matches_of_round(self, round_id: int) -> Sequence[Match]:
+        return self.session.exec(
+            select(Match).where(Match.round_id == round_id).order_by(col(Match.match_no))
+        ).all()
+
+    def matches_in_round_order(self, *where: Any) -> Sequence[Match]:
+        """The matches that meet ``where`` (on Match or its Round), by round number, then match number."""
+        return self.session.exec(
+            select(Match)
+            .join(Round, col(Round.id) == col(Match.round_id))
+            .where(*where)
+            .order_by(col(Round.number), col(Match.match_no))
+        ).all()
+
+    def matches_of_pool(self, pool_id: int) -> Sequence[Match]:
+        return self.matches_in_round_order(Match.pool_id == pool_id)
+
+    def numbered_matches_of_pool(self, pool_id: int) -> list[MatchInRound]:
+        rows = self.session.exec(
+            select(Match, Round)
+            .where(Match.pool_id == pool_id, Match.round_id == Round.id)
+            .order_by(col(Round.number), col(Match.match_no))
+        ).all()
+        return [MatchInRound(match, rnd.number) for match, rnd in rows]
+
+    def matches_of_stage(self, stage_id: int) -> Sequence[Match]:
+        return self.matches_in_round_order(Round.stage_id == stage_id)
+
+    def matches_and_boards_of_pool(
+        self, pool_id: int
+    ) -> tuple[list[MatchInRound], dict[int, list[BoardScore]]]:
+        """``matches_of_pool`` and the scores of those matches' boards in one query.
+
+        The boards come as plain ``BoardScore`` rows: a recompute reads a pool's 270 boards and needs only
+        their results and players, not 270 ORM objects.
+        """
+        rows = self.session.execute(
+            sa_select(Match, col(Round.number), *BOARD_SCORE_COLUMNS)
+            .join(Round, col(Round.id) == col(Match.round_id))
+            .outerjoin(Board, col(Board.match_id) == col(Match.id))
+            .where(col(Match.pool_id) == pool_id)
+            .order_by(col(Round.number), col(Match.match_no), col(Match.id), col(Board.board_no))
+        ).all()
+        matches: list[MatchInRound] = []
+        boards: dict[int, list[BoardScore]] = {}
+        for match, number, *board in rows:
+            key = match.id or 0
+            if key not in boards:
+                boards[key] = []
+                matches.append(MatchInRound(match, number))
+            if board[0] is not None:
+                boards[key].append(BoardScore(*board))
+        return matches, dict(sorted(boards.items()))
+
+    def matches_of_team(self, team_id: int) -> Sequence[tuple[Match, Round]]:
+        rows = self.session.exec(
+            select(Match, Round)
+            .where(
+                Match.round_id == Round.id,
+                or_(col(Match.first_team_id) == team_id, col(Match.second_team_id) == team_id),
+            )
+            .order_by(col(Round.scheduled_at), col(Round.stage_id), col(Round.number), col(Match.match_no))
+        ).all()
+        return [(m, r) for m, r in rows]
+
+    def team_schedule(
+        self, team_id: int, stage_id: int | None = None
+    ) -> Sequence[tuple[Match, Round, Stage]]:
+        """The team's matches with their rounds and stages, by start (a stage's only, if given)."""
+        query = (
+            select(Match, Round, Stage)
+            .join(Round, col(Round.id) == Match.round_id)
+            .join(Stage, col(Stage.id) == Round.stage_id)
+            .where((Match.first_team_id == team_id) | (Match.second_team_id == team_id))
+        )
+        if stage_id is not None:
+            query = query.where(Stage.id == stage_id)
+        return self.session.exec(
+            query.order_by(col(Round.scheduled_at), col(Stage.position), col(Round.number))
+        ).all()
+
+    def round_of_match(self, match: Match) -> Round:
+        return self.get_or_raise(Round, match.round_id)
+
+    def stage_of_match(self, match: Match) -> Stage:
+        return self.get_or_raise(Stage, self.round_of_match(match).stage_id)
+
+    def match_progress(self, round_id: int) -> list[MatchProgress]:
+        """Every match of the round with its board counts (one aggregate query, no board loaded).
+
+        ``started``: boards whose game has moved past "created" or that hold a result.
+        """
+        pending = GameResult.PENDING.value
+        final = func.count(col(Board.id)).filter(col(Board.result) != pending)
+        started = func.count(col(Board.id)).filter(
+            (col(Board.result) != pending)
+            | (col(Board.game_status).is_not(None) & (col(Board.game_status) != "created"))
+        )
+        rows = self.session.execute(
+            sa_select(
+                col(Match.id),
+                col(Match.status),
+                col(Match.forfeit),
+                func.count(col(Board.id)),
+                final,
+                started,
+            )
+            .join(Board, col(Board.match_id) == Match.id, isouter=True)
+            .where(col(Match.round_id) == round_id)
+            .group_by(col(Match.id), col(Match.status), col(Match.forfeit))
+            .order_by(col(Match.id))
+        ).all()
+        return [MatchProgress(*row) for row in rows]
+
+    def start_matches(self, round_id: int) -> None:
+        """The round's scheduled matches are playing: one statement (the session's copies follow)."""
+        self.session.execute(
+            update(Match)
+            .where(col(Match.round_id) == round_id, col(Match.status) == MatchStatus.SCHEDULED.value)
+            .values(status=MatchStatus.PLAYING.value)
+        )
+
+    def finish_matches(self, match_ids: Iterable[int], now: datetime) -> None:
+        """These matches are finished (``finished_at`` kept where set): one statement."""
+        ids = sorted(set(match_ids))
+        if not ids:
+            return
+        self.session.execute(
+            update(Match)
+            .where(col(Match.id).in_(ids))
+            .values(status=MatchStatus.FINISHED.value, finished_at=func.coalesce(Match.finished_at, now)),
+            execution_options={"synchronize_session": "fetch"},
+        )
+
+    def stage_has_open_results(self, stage_id: int) -> bool:
+        """A board of a played (not forfeited) match still has no result, or an appeal is open (1 query).
+
+        Either one keeps the stage from closing: a cheap check before the full ``closing_problems``.
+        """
+        pending = (
+            select(Board.id)
+            .join(Match, col(Match.id) == Board.match_id)
+            .join(Round, col(Round.id) == Match.round_id)
+            .where(
+                Round.stage_id == stage_id,
+                Match.forfeit == MatchForfeit.NONE.value,
+                Board.result == GameResult.PENDING.value,
+            )
+            .exists()
+        )
+        appeal = (
+            select(Appeal.id)
+            .join(Match, col(Match.id) == Appeal.match_id)
+            .join(Round, col(Round.id) == Match.round_id)
+            .where(Round.stage_id == stage_id, Appeal.status == AppealStatus.OPEN.value)
+            .exists()
+        )
+        return bool(self.session.execute(sa_select(or_(pending, appeal))).scalar())
+
+    def stage_has_games(self, stage_id: int) -> bool:
+        """A board of the stage has a game on the server or a final result (the stage has started)."""
+        played = (
+            select(Board.id)
+            .join(Match, col(Match.id) == Board.match_id)
+            .join(Round, col(Round.id) == Match.round_id)
+            .where(
+                Round.stage_id == stage_id,
+                or_(col(Board.game_id).is_not(None), col(Board.result) != GameResult.PENDING.value),
+            )
+            .exists()
+        )
+        return bool(self.session.execute(sa_select(played)).scalar())
+
+    # --- standings ------------------------------------------------------------------------------------------
+
+    def final_standings(self, stage_id: int) -> Sequence[Standing]:
+        """Final (not provisional) standing rows of a stage, by pool and rank (docs/rules.md §6: never
+        provisional)."""
+        return self.session.exec(
+            select(Standing)
+            .where(Standing.stage_id == stage_id, col(Standing.provisional).is_(False))
+            .order_by(col(Standing.pool_id), col(Standing.rank), col(Standing.id))
+        ).all()
+
+    def standings_of_pool(self, pool_id: int) -> Sequence[Standing]:
+        return self.session.exec(
+            select(Standing).where(Standing.pool_id == pool_id).order_by(col(Standing.rank), col(Standing.id))
+        ).all()
+
+    def delete_standings_of_pool(self, pool_id: int, *, keep_team_ids: Iterable[int]) -> None:
+        keep = set(keep_team_ids)
+        table: Any = Standing
+        statement = delete(table).where(table.pool_id == pool_id)
+        if keep:
+            statement = statement.where(table.team_id.notin_(keep))
+        self.session.execute(statement)
+
+    # --- appeals and late changes ---------------------------------------------------------------------------
+
+    def appeals_of_matches(self, match_ids: Iterable[int], *, only_open: bool = False) -> Sequence[Appeal]:
+        ids = set(match_ids)
+        if not ids:
+            return []
+        statement = select(Appeal).where(col(Appeal.match_id).in_(ids))
+        if only_open:
+            statement = statement.where(Appeal.status == AppealStatus.OPEN.value)
+        return self.session.exec(statement.order_by(col(Appeal.opened_at), col(Appeal.id))).all()
+
+    def appeals_of_event(self, event_id: int) -> Sequence[Appeal]:
+        return self.session.exec(
+            select(Appeal)
+            .join(Match, col(Appeal.match_id) == col(Match.id))
+            .join(Round, col(Match.round_id) == col(Round.id))
+            .join(Stage, col(Round.stage_id) == col(Stage.id))
+            .where(Stage.event_id == event_id)
+            .order_by(col(Appeal.opened_at).desc(), col(Appeal.id).desc())
+        ).all()
+
+    def open_appeal_match_ids(self, match_ids: Iterable[int | None]) -> set[int]:
+        ids = known_ids(match_ids)
+        if not ids:
+            return set()
+        rows = self.session.exec(
+            select(Appeal.match_id).where(
+                col(Appeal.match_id).in_(ids), Appeal.status == AppealStatus.OPEN.value
+            )
+        ).all()
+        return set(rows)
+
+    def late_changes(
+        self, *, event_id: int | None = None, stage_id: int | None = None, source_stage_id: int | None = None
+    ) -> Sequence[LateChange]:
+        """Late changes, newest first: of an event, of a stage (as source or as affected stage), or of
+        one source stage."""
+        statement = select(LateChange)
+        if event_id is not None:
+            statement = statement.where(LateChange.event_id == event_id)
+        if stage_id is not None:
+            statement = statement.where(
+                or_(
+                    col(LateChange.source_stage_id) == stage_id, col(LateChange.affected_stage_id) == stage_id
+                )
+            )
+        if source_stage_id is not None:
+            statement = statement.where(LateChange.source_stage_id == source_stage_id)
+        return self.session.exec(statement.order_by(col(LateChange.id).desc())).all()
+
+    # --- Swiss pairings (docs/swiss.md) ---------------------------------------------------------------------
+
+    def swiss_pairing_of(self, round_id: int) -> SwissRound | None:
+        return self.session.exec(select(SwissRound).where(SwissRound.round_id == round_id)).first()
+
+    def round_teams_of_stage(self, stage_id: int) -> list[tuple[SwissRoundTeam, int]]:
+        """Every bye and absence of the stage with its round number, in round order."""
+        rows = self.session.exec(
+            select(SwissRoundTeam, Round)
+            .where(SwissRoundTeam.round_id == Round.id, Round.stage_id == stage_id)
+            .order_by(col(Round.number), col(SwissRoundTeam.team_id))
+        ).all()
+        return [(row, rnd.number) for row, rnd in rows]
+
+    def round_team(self, round_id: int, team_id: int) -> SwissRoundTeam | None:
+        return self.session.exec(
+            select(SwissRoundTeam).where(
+                SwissRoundTeam.round_id == round_id, SwissRoundTeam.team_id == team_id
+            )
+        ).first()
+
+    def round_has_games(self, round_id: int) -> bool:
+        """Whether a board of the round has a game, a result, or its match a lineup or a forfeit."""
+        match_ids = select(Match.id).where(Match.round_id == round_id)
+        board = self.session.exec(
+            select(Board.id)
+            .where(col(Board.match_id).in_(match_ids))
+            .where((col(Board.game_id).is_not(None)) | (Board.result != GameResult.PENDING.value))
+            .limit(1)
+        ).first()
+        lineup = self.session.exec(
+            select(Lineup.id).where(col(Lineup.match_id).in_(match_ids)).limit(1)
+        ).first()
+        forfeit = self.session.exec(
+            select(Match.id)
+            .where(Match.round_id == round_id, Match.forfeit != MatchForfeit.NONE.value)
+            .limit(1)
+        ).first()
+        return board is not None or lineup is not None or forfeit is not None
+
+    def delete_round_games(self, round_id: int) -> None:
+        """Delete the round's matches (their boards and lineups go with them) and its bye."""
+        self.session.execute(delete(Match).where(col(Match.round_id) == round_id))
+        self.session.execute(
+            delete(SwissRoundTeam).where(
+                col(SwissRoundTeam.round_id) == round_id, col(SwissRoundTeam.role) == SwissRoundRole.BYE.value
+            )
+        )
+
+    def byes_and_absences(self, round_id: int) -> Sequence[SwissRoundTeam]:
+        return self.session.exec(
+            select(SwissRoundTeam).where(SwissRoundTeam.round_id == round_id).order_by(col(SwissRoundTeam.id))
+        ).all()
