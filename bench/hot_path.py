@@ -1,7 +1,7 @@
 """Microseconds of Python per request on the two paths every cached spectator page takes, in one process
 (no server, no sockets), each beside a yardstick timed in the same run:
 
-- a page kept by the page cache (web/page_cache.py, in front of the application: web/app.py
+- a page kept by the page cache (web/http/page_cache.py, in front of the application: web/app.py
   ``OlympiadApp``), called as uvicorn calls it, against a bare ASGI app answering the same bytes;
 - one line of the access log (uvicorn's access formatter, with the token redaction of web/app.py), against
   the same line with no filter.

@@ -31,39 +31,42 @@ from orchestrator.errors import NotAuthenticated, ServiceError, StaleEdit, Valid
 from orchestrator.jobs import bodies, runtime
 from orchestrator.jobs.scheduler import EagerScheduler
 from orchestrator.services import live_redis
-from orchestrator.web import (
-    domain_text,
-    i18n,
-    routes_api_playoff,
-    routes_api_public,
-    routes_api_results,
-    routes_api_setup,
-    routes_api_swiss,
-    routes_auth,
-    routes_captain,
-    routes_chesscom,
-    routes_language,
-    routes_late_changes,
-    routes_links,
-    routes_notify,
-    routes_playoff,
-    routes_public,
-    routes_public_combined,
-    routes_staff_dashboard,
-    routes_staff_results,
-    routes_staff_setup,
-    routes_staff_swiss,
-    sse,
-    staff_nav,
-    timefmt,
-)
+from orchestrator.web import domain_text, i18n, staff_nav, timefmt
+from orchestrator.web.api import auth as auth_api
+from orchestrator.web.api import chesscom as chesscom_api
+from orchestrator.web.api import combined as combined_api
+from orchestrator.web.api import dashboard as dashboard_api
+from orchestrator.web.api import late_changes as late_changes_api
+from orchestrator.web.api import notifications as notifications_api
+from orchestrator.web.api import olympiad as olympiad_api
+from orchestrator.web.api import playoff as playoff_api
+from orchestrator.web.api import public as public_api
+from orchestrator.web.api import results as results_api
+from orchestrator.web.api import setup as setup_api
+from orchestrator.web.api import swiss as swiss_api
 from orchestrator.web.auth import PUBLIC, allow_public, current_user, register_route_rule
-from orchestrator.web.csrf import csrf_token
 from orchestrator.web.deps import current_value_json, language_of, render, wants_json
-from orchestrator.web.page_cache import PageCache, PageCacheMiddleware
-from orchestrator.web.routes_public_olympiad import api as olympiad_api
-from orchestrator.web.routes_public_olympiad import pages as olympiad_pages
-from orchestrator.web.validation import BodySizeLimit, check_request_input, too_large
+from orchestrator.web.http import sse
+from orchestrator.web.http.csrf import csrf_token
+from orchestrator.web.http.page_cache import PageCache, PageCacheMiddleware
+from orchestrator.web.http.validation import BodySizeLimit, check_request_input, too_large
+from orchestrator.web.pages.account import login, notifications
+from orchestrator.web.pages.captain import lineups
+from orchestrator.web.pages.public import bracket, calendar, combined, events, language, player_links
+from orchestrator.web.pages.public import olympiad as public_olympiad
+from orchestrator.web.pages.staff import (
+    captains,
+    chesscom,
+    dashboard,
+    late_changes,
+    outbox,
+    playoff,
+    results,
+    setup,
+    swiss,
+)
+from orchestrator.web.pages.staff import olympiad as staff_olympiad
+from orchestrator.web.pages.staff import player_links as staff_player_links
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +116,7 @@ class SecurityHeaders:
 
     def headers_for(self, path: str) -> tuple[tuple[bytes, bytes], ...]:
         added = _ALWAYS + (_DOCS_CSP if path == API_DOCS else _CSP)
-        if not path.startswith("/static/"):  # public pages say otherwise (web/caching.py)
+        if not path.startswith("/static/"):  # public pages say otherwise (web/http/caching.py)
             added += _NO_STORE
         return added + _HSTS if self.hsts else added
 
@@ -241,34 +244,42 @@ def _start_eager_scheduler(settings: Settings, uow_factory: Any) -> Any:
     return EagerScheduler(bodies.periodic_tick, settings.eager_scheduler_s).start()
 
 
-_ROUTERS = (
-    routes_auth.router,
-    routes_auth.api,
-    routes_language.router,
-    routes_links.router,
-    routes_public.router,
-    routes_api_public.router,
-    routes_public_combined.router,
+_ROUTERS = (  # the order matters where two paths can match one address
+    login.router,
+    auth_api.router,
+    language.router,
+    player_links.router,  # /link/callback before /link/{token}
+    staff_player_links.router,
+    events.router,
+    public_api.router,
+    combined.router,
+    combined_api.router,
     sse.router,
-    routes_staff_results.router,
-    routes_api_results.router,
-    routes_late_changes.router,
-    routes_late_changes.api,
-    routes_staff_setup.router,
-    routes_staff_dashboard.router,  # after setup's /staff/events/new
-    routes_staff_dashboard.api,
-    routes_api_setup.staff,
-    routes_api_setup.public,
-    routes_playoff.router,
-    routes_captain.router,
-    routes_api_playoff.router,
-    routes_chesscom.router,
-    routes_api_swiss.router,
-    routes_staff_swiss.router,
-    olympiad_pages,  # board prizes, ratings, players, rating files (docs/board-prizes.md, docs/ratings.md)
-    olympiad_api,
-    routes_notify.router,  # account notifications, staff outbox, team calendar (docs/notifications.md)
-    routes_notify.api,
+    results.router,
+    results_api.router,
+    late_changes.router,
+    late_changes_api.router,
+    setup.router,
+    dashboard.router,  # after setup's /staff/events/new
+    dashboard_api.router,
+    setup_api.staff,
+    setup_api.public,
+    bracket.router,
+    playoff.router,
+    lineups.router,
+    captains.router,
+    playoff_api.router,
+    chesscom.router,
+    chesscom_api.router,
+    swiss_api.router,
+    swiss.router,
+    public_olympiad.router,  # board prizes, ratings, players (docs/board-prizes.md, docs/ratings.md)
+    staff_olympiad.router,  # the board-prize lot, rating files
+    olympiad_api.router,
+    notifications.router,  # account notifications, staff outbox, team calendar (docs/notifications.md)
+    outbox.router,
+    calendar.router,
+    notifications_api.router,
 )
 
 
@@ -290,9 +301,9 @@ def _add_middleware(app: FastAPI, settings: Settings) -> None:
 
 
 class OlympiadApp(FastAPI):
-    """The FastAPI application with the public page cache (web/page_cache.py) in front of everything: a page
-    kept there is answered before FastAPI and the middleware run (the security headers were kept with it),
-    so a cached page costs the server a few microseconds of Python. A request the cache does not answer
+    """The FastAPI application with the public page cache (web/http/page_cache.py) in front of everything: a
+    page kept there is answered before FastAPI and the middleware run (the security headers were kept with
+    it), so a cached page costs the server a few microseconds of Python. A request the cache does not answer
     goes through FastAPI as usual, and an anonymous page built then is kept with all its headers."""
 
     front: ASGIApp | None = None
@@ -347,12 +358,13 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
         redoc_url=None,
         swagger_ui_oauth2_redirect_url=API_DOCS + "/oauth2-redirect",
         lifespan=lifespan,
-        # Input checks for every route (web/validation.py): ids past the database's range, unstorable text.
+        # Input checks for every route (web/http/validation.py): ids past the database's range, unstorable
+        # text.
         dependencies=[Depends(check_request_input)],
     )
     app.state.settings = settings
     app.state.uow_factory = uow_factory or (lambda: UnitOfWork(session_factory))
-    app.state.page_cache = PageCache()  # public pages built once per change (web/page_cache.py)
+    app.state.page_cache = PageCache()  # public pages built once per change (web/http/page_cache.py)
     app.state.templates = Jinja2Templates(
         directory=str(TEMPLATES_DIR), context_processors=[_template_context]
     )

@@ -20,7 +20,7 @@ from tests.support.factories import SMALL_EVENT
 from tests.unit.test_event_setup_web import PASSWORD, create_small_event, login, stage_ids
 
 TOO_BIG = (2**31, 2**63)
-MAX_UPLOAD_BYTES = 2_000_000  # the event definition's limit (routes_staff_setup)
+MAX_UPLOAD_BYTES = 2_000_000  # the event definition's limit (web/pages/staff/setup.py)
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """JSON API of a Swiss stage's round desk for staff under /api/v1/swiss (docs/swiss.md, "The server");
-the public Swiss stage is in routes_api_public.py.
+the public Swiss stage is in web/api/public.py.
 
 The same use cases as the staff pages (orchestrator/services/swiss/). Errors follow the app's mapping:
 422 with every problem, 409 for a step taken out of order or a pairing refused (the message names the

@@ -17,9 +17,9 @@ from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.playoff import armageddon, armageddon_game, commands, forms, read, rulings, storage
 from orchestrator.services.teams import captains, lineups
 from orchestrator.web.auth import allow_public, require_login, require_staff
-from orchestrator.web.caching import conditional
 from orchestrator.web.deps import get_uow_factory
-from orchestrator.web.page_cache import page_built
+from orchestrator.web.http.caching import conditional
+from orchestrator.web.http.page_cache import page_built
 
 router = APIRouter(prefix="/api/v1", tags=["play-off"])
 

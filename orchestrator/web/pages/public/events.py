@@ -1,7 +1,7 @@
 """Spectator pages (no login): events, stages, pools, matches, teams. Complete without JavaScript.
 
-Every page answers conditional requests (web/caching.py) and names its live topics for live.js; the same
-topics tell the page cache when to build it again (web/page_cache.py).
+Every page answers conditional requests (web/http/caching.py) and names its live topics for live.js; the same
+topics tell the page cache when to build it again (web/http/page_cache.py).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from starlette.responses import Response
 
 from orchestrator.services.read import events, matches, stages, standings, swiss, teams
 from orchestrator.web.auth import allow_public
-from orchestrator.web.caching import conditional
 from orchestrator.web.deps import attachment, get_uow_factory, render
-from orchestrator.web.page_cache import page_built
+from orchestrator.web.http.caching import conditional
+from orchestrator.web.http.page_cache import page_built
 
 router = APIRouter(dependencies=[allow_public()], include_in_schema=False)
 

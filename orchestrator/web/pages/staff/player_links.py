@@ -1,12 +1,8 @@
-"""Player account links (OAuth authorization code with PKCE) and the staff page of missing links.
+"""The staff side of player account links (the player's side: web/pages/public/player_links.py).
 
-- ``GET /link/{token}`` (public): a player's invitation link; shows whom it links and sends them to the game
-  server's ``/oauth`` page.
-- ``GET /link/callback`` (public): the game server's redirect back; the token is exchanged and stored
-  encrypted (services/gameserver/player_links.py). Tokens never reach a page or a log line.
-- ``GET /staff/events/{slug}/links`` (staff): players whose link is missing or refused, each with the
+- ``GET /staff/events/{slug}/links``: players whose link is missing or refused, each with the
   invitation link to send them, and rounds whose games could not be created (which player must re-link).
-- ``GET``/``POST /staff/events/{slug}/players/{player_id}/email`` (staff): set or clear a player's address
+- ``GET``/``POST /staff/events/{slug}/players/{player_id}/email``: set or clear a player's address
   and the language of their "link your account" mail (services/notify/preferences.py, the API's service).
 """
 
@@ -22,37 +18,11 @@ from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.gameserver import player_links
 from orchestrator.services.notify import preferences
 from orchestrator.translation import gettext as _
-from orchestrator.web.auth import allow_public, require_staff
+from orchestrator.web.auth import require_staff
 from orchestrator.web.deps import get_settings, get_uow_factory, render
 from orchestrator.web.event_keys import event_of_key, slug_redirect
 
 router = APIRouter()
-
-
-@router.get("/link/callback", dependencies=[allow_public()])
-def link_callback(request: Request, code: str = "", state: str = "", error: str = "") -> Response:
-    settings = get_settings(request)
-    if error:
-        return render(
-            request,
-            "links/refused.html",
-            {"reason": _("The game server did not grant access. Open your link again to retry.")},
-            status_code=400,
-        )
-    # app.state.gameserver_http: an httpx.Client for the game server, set by tests (default: a new client).
-    http = getattr(request.app.state, "gameserver_http", None)
-    with get_uow_factory(request)() as uow:
-        link = player_links.finish_link(uow, code=code, state=state, settings=settings, http=http)
-        account = link.linked_account
-    return render(request, "links/done.html", {"account": account})
-
-
-@router.get("/link/{token}", dependencies=[allow_public()])
-def link_start(request: Request, token: str) -> Response:
-    settings = get_settings(request)
-    with get_uow_factory(request)() as uow:
-        start = player_links.start_link(uow, token=token, settings=settings)
-    return render(request, "links/start.html", {"start": start, "gameserver_url": settings.gameserver_url})
 
 
 @router.get("/staff/events/{slug}/links")

@@ -1,17 +1,15 @@
-"""Staff rulings on late changes (docs/rules.md §6, docs/staff-guide-results.md): re-seed an unstarted later
-stage from the corrected standings, or keep it with a recorded reason. Pages post forms and redirect; the
-JSON API twins are under /api/v1. The rules live in services/results/late_changes.py.
+"""Staff rulings on late changes as JSON (docs/rules.md §6, docs/staff-guide-results.md): re-seed an
+unstarted later stage from the corrected standings, or keep it with a recorded reason. The rules live in
+services/results/late_changes.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
-from starlette.responses import RedirectResponse, Response
 
 from orchestrator.adapters.tables import Stage
 from orchestrator.errors import NotFound
@@ -21,19 +19,13 @@ from orchestrator.translation import gettext as _
 from orchestrator.web.auth import require_staff
 from orchestrator.web.deps import get_uow_factory
 
-router = APIRouter(prefix="/staff", include_in_schema=False)
-api = APIRouter(prefix="/api/v1", tags=["results"])
+router = APIRouter(prefix="/api/v1", tags=["results"])
+
 
 RULINGS = {"reseed": late_changes.reseed_later_stage, "keep": late_changes.keep_later_stage}
 
 
-def _back(value: object, default: str) -> str:
-    if isinstance(value, str) and value.startswith("/staff/") and not value.startswith("//"):
-        return value
-    return default
-
-
-def _ruling(ruling: str) -> Callable[..., late_changes.LateChangeView]:
+def ruling_of(ruling: str) -> Callable[..., late_changes.LateChangeView]:
     """The service behind a ruling's name in the address (404 for any other name)."""
     decide = RULINGS.get(ruling)
     if decide is None:
@@ -41,27 +33,11 @@ def _ruling(ruling: str) -> Callable[..., late_changes.LateChangeView]:
     return decide
 
 
-@router.post("/late-changes/{late_change_id}/{ruling}")
-async def rule_submit(
-    request: Request, late_change_id: int, ruling: str, user: AuthUser = require_staff()
-) -> Response:
-    """The "Re-seed" and "Keep" buttons of a late change (staff results and stage-closing pages)."""
-    decide = _ruling(ruling)
-    form = await request.form()
-    with get_uow_factory(request)() as uow:
-        view = decide(
-            uow, late_change_id=late_change_id, actor=user.username, reason=str(form.get("reason", ""))
-        )
-        event = uow.results.event_of_stage(uow.results.get_or_raise(Stage, view.source_stage_id))
-    target = _back(form.get("back"), f"/staff/events/{quote(event.slug)}/results")
-    return RedirectResponse(target, status_code=303)
-
-
 class RulingBody(BaseModel):
     reason: str = Field(description="why (shown with the stages and kept in the audit log)")
 
 
-@api.get("/stages/{stage_id}/late-changes")
+@router.get("/stages/{stage_id}/late-changes")
 def get_late_changes(request: Request, stage_id: int, user: AuthUser = require_staff()) -> dict[str, Any]:
     """The stage's late changes (as the closed stage or as the stage built from it), newest first."""
     with get_uow_factory(request)() as uow:
@@ -71,13 +47,13 @@ def get_late_changes(request: Request, stage_id: int, user: AuthUser = require_s
     return {"stage_id": stage_id, "late_changes": [v.as_json() for v in views]}
 
 
-@api.post("/late-changes/{late_change_id}/{ruling}")
+@router.post("/late-changes/{late_change_id}/{ruling}")
 def post_ruling(
     request: Request, late_change_id: int, ruling: str, body: RulingBody, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
     """``reseed``: re-seed the later stage from the corrected standings (409 once it has a game, or if already
     ruled); ``keep``: keep it as it was built, with the reason (409 if already ruled)."""
-    decide = _ruling(ruling)
+    decide = ruling_of(ruling)
     with get_uow_factory(request)() as uow:
         view = decide(uow, late_change_id=late_change_id, actor=user.username, reason=body.reason)
     return view.as_json()

@@ -1,7 +1,5 @@
-"""The play-off bracket page (public) and the staff play-off desk (build, lots, rulings, forfeits, game).
-
-The public page works without JavaScript; live.js (spectator pages) re-reads it on server-sent events
-of the event's and duels' topics. Staff actions answer with a redirect back to the desk.
+"""The staff play-off desk: build the bracket, run the lots, record forfeits, withdrawals, rulings and the
+Armageddon game. Every action answers with a redirect back to the desk.
 """
 
 from __future__ import annotations
@@ -23,26 +21,11 @@ from orchestrator.services.playoff import (
     rulings,
     storage,
 )
-from orchestrator.web.auth import allow_public, require_staff
-from orchestrator.web.caching import conditional
+from orchestrator.web.auth import require_staff
 from orchestrator.web.deps import get_uow_factory, render
 from orchestrator.web.i18n import N_
-from orchestrator.web.page_cache import page_built
-from orchestrator.web.routes_public import live_url
 
 router = APIRouter(include_in_schema=False)
-
-
-@router.get("/events/{slug}/bracket", dependencies=[allow_public()])
-def bracket_page(request: Request, slug: str) -> Response:
-    """The whole bracket with both match scores of each duel and every Armageddon detail."""
-    with get_uow_factory(request)() as uow:
-        stage = read.knockout_stage_of(uow, slug=slug)
-        view = read.bracket_view(uow, stage_id=stage.id or 0)
-        topics = tuple(read.duel_topics(uow, stage_id=stage.id or 0))
-    context = {"view": view, "live_url": live_url(slug, topics), "slug": slug}
-    page_built(request, topics)
-    return conditional(request, render(request, "playoff/bracket.html", context))
 
 
 def _desk(stage_id: int) -> RedirectResponse:

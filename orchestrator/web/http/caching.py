@@ -4,7 +4,7 @@ The ETag is a hash of the exact body sent (it changes whenever anything shown ch
 standing, a name), so a client revalidating with ``If-None-Match`` gets 304 without a body. An anonymous
 visitor's copy may be kept by browsers and shared proxies for a few seconds (``public, max-age``); a
 logged-in visitor's page carries their name and token and is never stored (``private, no-store``).
-web/page_cache.py keeps the anonymous pages in the process and answers 304 without building them
+web/http/page_cache.py keeps the anonymous pages in the process and answers 304 without building them
 (docs/caching.md).
 """
 

@@ -12,9 +12,9 @@ from starlette.responses import Response
 
 from orchestrator.services.read import events, matches, stages, standings, swiss, teams
 from orchestrator.web.auth import allow_public
-from orchestrator.web.caching import conditional
 from orchestrator.web.deps import get_uow_factory
-from orchestrator.web.page_cache import page_built
+from orchestrator.web.http.caching import conditional
+from orchestrator.web.http.page_cache import page_built
 
 router = APIRouter(prefix="/api/v1", tags=["public"], dependencies=[allow_public()])
 

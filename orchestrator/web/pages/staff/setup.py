@@ -24,8 +24,8 @@ from orchestrator.translation import gettext as _
 from orchestrator.web.auth import require_role, require_staff
 from orchestrator.web.deps import get_uow_factory, render
 from orchestrator.web.event_keys import event_of_key, slug_redirect
+from orchestrator.web.http.validation import MAX_UPLOAD_BYTES
 from orchestrator.web.i18n import N_
-from orchestrator.web.validation import MAX_UPLOAD_BYTES
 
 router = APIRouter(prefix="/staff", include_in_schema=False)
 

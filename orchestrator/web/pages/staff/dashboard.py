@@ -1,5 +1,5 @@
-"""The staff dashboard of an event (``/staff/events/{slug}``), its live stream and its JSON twin, and
-``/staff``, where staff land after logging in (docs/staff-guide.md, "The dashboard").
+"""The staff dashboard of an event (``/staff/events/{slug}``) and its live stream, and ``/staff``, where
+staff land after logging in (docs/staff-guide.md, "The dashboard"); the JSON twin is web/api/dashboard.py.
 
 The page works without JavaScript (reload it); live.js re-reads it when the event, one of its stages,
 pools or duels changes. Old numeric URLs (``/staff/events/12``) answer with a redirect to the slug's.
@@ -21,10 +21,9 @@ from orchestrator.services.read import staff
 from orchestrator.web.auth import require_staff
 from orchestrator.web.deps import get_uow_factory, render
 from orchestrator.web.event_keys import event_of_key, slug_redirect
-from orchestrator.web.sse import event_stream
+from orchestrator.web.http.sse import event_stream
 
 router = APIRouter(prefix="/staff", include_in_schema=False)
-api = APIRouter(prefix="/api/v1/staff", tags=["staff"])
 
 ACTIVE = (EventStatus.RUNNING.value, EventStatus.PUBLISHED.value)
 
@@ -67,11 +66,3 @@ async def dashboard_live(
             return dashboard_service.live_topics(uow, event=event)
 
     return event_stream(await run_in_threadpool(topics))
-
-
-@api.get("/events/{slug}/dashboard", summary="What of the event waits for a staff decision")
-def dashboard_json(request: Request, slug: str, user: AuthUser = require_staff()) -> dict[str, Any]:
-    """The dashboard's items, most urgent first: kind, title, detail, the page to act on it, deadline."""
-    _, real = event_of_key(request, slug)
-    with get_uow_factory(request)() as uow:
-        return dashboard_service.dashboard(uow, slug=real).as_json()

@@ -35,7 +35,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from orchestrator.services import live
 from orchestrator.web import i18n
-from orchestrator.web.caching import matches
+from orchestrator.web.http.caching import matches
 
 SLOT = "olympiad.page_cache"
 MAX_AGE_S = 5.0

@@ -23,7 +23,7 @@ from orchestrator.services.teams import rosters
 from orchestrator.translation import gettext as _
 from orchestrator.web.auth import allow_public, require_role, require_staff
 from orchestrator.web.deps import get_uow_factory
-from orchestrator.web.validation import TOO_LARGE
+from orchestrator.web.http.validation import TOO_LARGE
 
 staff = APIRouter(prefix="/api/v1/staff", tags=["event setup"])
 public = APIRouter(prefix="/api/v1", tags=["lots"])
@@ -175,7 +175,7 @@ def _lot_out(view: draws.LotView) -> LotOut:
     status_code=201,
     response_model=CreatedOut,
     summary="Create an event from its definition",
-    responses={413: {"description": TOO_LARGE}},  # web/validation.py, before the body is parsed
+    responses={413: {"description": TOO_LARGE}},  # web/http/validation.py, before the body is parsed
 )
 def create_event(
     request: Request, body: EventIn, user: AuthUser = require_role(Role.OWNER, Role.ADMIN)
