@@ -49,7 +49,7 @@ from orchestrator.web.deps import current_value_json, language_of, render, wants
 from orchestrator.web.http import sse
 from orchestrator.web.http.csrf import csrf_token
 from orchestrator.web.http.page_cache import PageCache, PageCacheMiddleware
-from orchestrator.web.http.validation import BodySizeLimit, check_request_input, too_large
+from orchestrator.web.http.validation import BodySizeLimit, check_request_input, problems_of, too_large
 from orchestrator.web.pages.account import login, notifications
 from orchestrator.web.pages.captain import lineups
 from orchestrator.web.pages.public import bracket, calendar, combined, events, language, player_links
@@ -228,10 +228,7 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 async def _validation_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
-    problems = [
-        f"{'.'.join(str(p) for p in error.get('loc', ())[1:]) or 'request'}: {error.get('msg', 'invalid')}"
-        for error in exc.errors()
-    ]
+    problems = problems_of(exc.errors())
     return _error_response(request, 422, i18n.N_("The request could not be read."), problems=problems)
 
 

@@ -7,10 +7,11 @@ Tests replace Chess.com by setting ``app.state.chesscom_client_factory`` (a call
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field, ValidationInfo
+from pydantic_core import PydanticCustomError
 
 from orchestrator.adapters.chesscom import ChessComClient
 from orchestrator.errors import ValidationFailed
@@ -43,9 +44,28 @@ def run_import(request: Request, match_id: int, actor: str, **options: Any) -> s
         client.close()
 
 
+def readable_team_match(value: str | None, info: ValidationInfo) -> str | None:
+    """A team match the import can read, or one it refuses with its reason; text that no URL or number
+    can be ("a]b", "²") is refused here, naming the field (else it would fail inside the import)."""
+    if (info.data.get("source") or "team_match") != "team_match" or not value or not value.strip():
+        return value
+    try:
+        service.parse_team_match(value)
+    except ValidationFailed:
+        pass  # the import says why, with the rest of the form
+    except ValueError:
+        raise PydanticCustomError(
+            "team_match", _("give the team match's number or its URL (…/club/matches/1234567)")
+        ) from None
+    return value
+
+
+TeamMatchText = Annotated[str | None, AfterValidator(readable_team_match)]
+
+
 class ChessComImportIn(BaseModel):
     source: Literal["team_match", "archives"]
-    chesscom_match: str | None = Field(
+    chesscom_match: TeamMatchText = Field(
         default=None, max_length=300, description="team match number or URL (source team_match)"
     )
     live: bool = Field(default=False, description="a live team match (/pub/match/live/...)")

@@ -11,15 +11,17 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse, Response
-from pydantic import AwareDatetime, BaseModel, Field
+from pydantic import AwareDatetime, BaseModel, Field, model_validator
 
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.playoff import armageddon, armageddon_game, commands, forms, read, rulings, storage
 from orchestrator.services.teams import captains, lineups
+from orchestrator.translation import gettext as _
 from orchestrator.web.auth import allow_public, require_login, require_staff
 from orchestrator.web.deps import get_uow_factory
 from orchestrator.web.http.caching import conditional
 from orchestrator.web.http.page_cache import page_built
+from orchestrator.web.http.validation import form_problems, id_number
 
 router = APIRouter(prefix="/api/v1", tags=["play-off"])
 
@@ -27,6 +29,31 @@ router = APIRouter(prefix="/api/v1", tags=["play-off"])
 class LineupIn(BaseModel):
     team_id: int | None = Field(default=None, description="Staff only: the team; captains submit their own")
     boards: list[int | None] = Field(description="Player id per board, in board order; null leaves it empty")
+
+
+class LineupPageIn(LineupIn):
+    """The lineup as the captain's page posts it: ``team_id`` (staff) and one select per board,
+    ``board_1`` .. ``board_N`` (a player's id, or empty), read into ``boards``."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_field_per_board(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or "boards" in data:
+            return data
+        boards: list[int | None] = []
+        problems: list[str] = []
+        number = 1
+        while f"board_{number}" in data:
+            posted = data[f"board_{number}"]
+            value = str((posted[-1] if isinstance(posted, list) else posted) or "").strip()
+            player = id_number(value)
+            if value and player is None:
+                problems.append(_("Board %(board)d: choose a player from the list.") % {"board": number})
+            boards.append(player)
+            number += 1
+        if problems:
+            raise form_problems(problems)
+        return {**data, "boards": boards}
 
 
 class NominationIn(BaseModel):

@@ -10,6 +10,11 @@ own parameters are used:
 - text holding what the databases refuse (NUL, lone surrogates: ``domain.names.text_problem``) in a path,
   query, form or JSON field is a 404 (path) or a 422 naming the field.
 
+Form fields are read by the route's input model (``Annotated[Model, Form()]``, the same model as the JSON
+body where the two doors take the same fields): a field the model cannot read is a 422 naming it, as for
+JSON. A model whose fields are dynamic (one per board) refuses with ``form_problems``, one sentence per
+field; ``problems_of`` turns either into the problems the error page and the JSON answer list.
+
 Body sizes (``BodySizeLimit``, before anything is parsed): a JSON body may hold at most
 ``MAX_UPLOAD_BYTES``, the limit of an uploaded event definition or roster file (the largest things a JSON
 request carries); any other body (a form with its upload) at most ``MAX_REQUEST_BYTES``. The app answers
@@ -21,12 +26,14 @@ from __future__ import annotations
 import json
 import types
 import typing
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
+from pydantic import BaseModel, BeforeValidator
+from pydantic_core import PydanticCustomError
 from starlette.datastructures import Headers, UploadFile
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -120,6 +127,8 @@ def range_problem(name: str, value: int, *, where: str | None = None) -> str | N
 def _is_int(annotation: Any) -> bool:
     if annotation is int:
         return True
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):  # a form model: its fields
+        return any(_is_int(field.annotation) for field in annotation.model_fields.values())
     if typing.get_origin(annotation) in (typing.Union, types.UnionType, list, tuple, set, frozenset):
         return any(_is_int(arg) for arg in typing.get_args(annotation))
     if typing.get_origin(annotation) is typing.Annotated:
@@ -129,7 +138,11 @@ def _is_int(annotation: Any) -> bool:
 
 def _int_fields(dependant: Dependant, kind: str) -> Iterator[str]:
     for field in getattr(dependant, kind):
-        if _is_int(field.field_info.annotation):
+        annotation = field.field_info.annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            fields = annotation.model_fields.items()
+            yield from (f.alias or name for name, f in fields if _is_int(f.annotation))
+        elif _is_int(annotation):
             yield field.alias
     for sub in dependant.dependencies:
         yield from _int_fields(sub, kind)
@@ -242,3 +255,47 @@ async def check_request_input(request: Request) -> None:
         await _check_form(request, route.dependant)
     elif content_type == "application/json" or content_type.endswith("+json"):
         await _check_json(request)
+
+
+FORM_PROBLEMS = "form_problems"
+
+
+def form_problems(problems: list[str]) -> PydanticCustomError:
+    """A model validator's refusal of several fields at once (the dynamic fields of a form), each problem a
+    sentence naming its field in the reader's language; ``problems_of`` lists them one by one."""
+    text = "; ".join(problems).replace("{", "(").replace("}", ")")  # the error's text is a template
+    return PydanticCustomError(FORM_PROBLEMS, text, {"problems": list(problems)})
+
+
+def problems_of(errors: Iterable[Any]) -> list[str]:
+    """The problems of a request that its parameters or its input model could not read: ``field: why``
+    for each field, the sentences of ``form_problems`` as they are."""
+    problems: list[str] = []
+    for error in errors:
+        if error.get("type") == FORM_PROBLEMS:
+            problems.extend(error.get("ctx", {}).get("problems", ()))
+            continue
+        where = ".".join(str(part) for part in error.get("loc", ())[1:]) or "request"
+        problems.append(f"{where}: {error.get('msg', 'invalid')}")
+    return problems
+
+
+def id_number(raw: object) -> int | None:
+    """The id a text holds in ASCII digits ("²" is a digit to ``str.isdigit``, not to ``int``), within the
+    database's range; None for anything else."""
+    text = str(raw or "").strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 10:
+        return None
+    number = int(text)
+    return number if 1 <= number <= MAX_DB_ID else None
+
+
+def chosen_id(value: object) -> object:
+    """A select's value before validation: the id it holds, else None, so that the route says what to
+    choose, as it does for a select left empty."""
+    return value if value is None or isinstance(value, int) else id_number(value)
+
+
+# A form field naming one of the page's rows (a team, a player, a round): an id, or None when nothing
+# (or nothing the page offered) was chosen.
+ChosenId = Annotated[int | None, BeforeValidator(chosen_id)]

@@ -5,6 +5,7 @@ team: the services check ``user.team_id``; staff pass ``team_id`` to act for a t
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Annotated
 
 from fastapi import APIRouter, Form, Request
 from starlette.responses import RedirectResponse, Response
@@ -16,6 +17,7 @@ from orchestrator.services.playoff import armageddon, forms
 from orchestrator.services.read.dashboard import timezone_of
 from orchestrator.services.teams import captains, lineups
 from orchestrator.translation import gettext as _
+from orchestrator.web.api.playoff import LineupPageIn
 from orchestrator.web.auth import require_login
 from orchestrator.web.deps import get_uow_factory, render
 
@@ -73,25 +75,16 @@ def lineup_page(
 
 
 @router.post("/captain/matches/{match_id}/lineup")
-async def lineup_submit(request: Request, match_id: int, user: AuthUser = require_login()) -> Response:
-    data = await request.form()
-    raw_team = str(data.get("team_id") or "")
-    team_id = int(raw_team) if raw_team.isdigit() else None
-    boards: list[int | None] = []
-    problems: list[str] = []
-    number = 1
-    while f"board_{number}" in data:
-        value = str(data.get(f"board_{number}") or "").strip()
-        if value and not value.isdigit():
-            problems.append(_("Board %(board)d: choose a player from the list.") % {"board": number})
-        boards.append(int(value) if value.isdigit() else None)
-        number += 1
-    if problems:
-        return _lineup_page(request, user, match_id, team_id, problems=problems)
+def lineup_submit(
+    request: Request, match_id: int, form: Annotated[LineupPageIn, Form()], user: AuthUser = require_login()
+) -> Response:
+    """The lineup form (the JSON API's ``LineupIn``, one select per board); a board that names no player
+    of the list is refused with the form's other problems."""
+    team_id = form.team_id
     try:
         with get_uow_factory(request)() as uow:
             team = captains.team_of_user(user, team_id)
-            lineups.submit_lineup(uow, match_id=match_id, team_id=team, boards=boards, user=user)
+            lineups.submit_lineup(uow, match_id=match_id, team_id=team, boards=form.boards, user=user)
     except ValidationFailed as error:
         return _lineup_page(request, user, match_id, team_id, problems=list(error.problems))
     return _saved(user, f"/captain/matches/{match_id}/lineup", team)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
 from fastapi import APIRouter, Form, Request
+from pydantic import BaseModel
 from starlette.responses import RedirectResponse, Response
 
 from orchestrator.errors import StaleEdit, ValidationFailed
@@ -76,28 +78,36 @@ def missing_page(request: Request, round_id: int, user: AuthUser = require_staff
     return _missing_page(request, round_id, notice=notice)
 
 
+class DeadlineForm(BaseModel):
+    """A round's new lineup deadline as the page posts it: local time in the event's zone
+    (``2020-08-01T09:30``), the deadline the page showed (ISO 8601, as stored) and why. The JSON API's
+    ``DeadlineIn`` takes both times with their offset instead."""
+
+    deadline: str = ""
+    expected: datetime | None = None
+    reason: str = ""
+
+
 @router.post("/staff/rounds/{round_id}/lineup-deadline")
 def deadline_submit(
-    request: Request,
-    round_id: int,
-    user: AuthUser = require_staff(),
-    deadline: str = Form(default=""),
-    expected: str = Form(default=""),
-    reason: str = Form(default=""),
+    request: Request, round_id: int, form: Annotated[DeadlineForm, Form()], user: AuthUser = require_staff()
 ) -> Response:
-    """Move a round's lineup deadline; the form's time is local time in the event's zone
-    (``2020-08-01T09:30``)."""
+    """Move a round's lineup deadline; a form showing a deadline moved since is a 409 naming who moved it."""
     with get_uow_factory(request)() as uow:
         zone = timezone_of(uow, kind="round", entity_id=round_id)
     try:
-        moment = times.local_to_utc(deadline, zone, field="Deadline")
+        moment = times.local_to_utc(form.deadline, zone, field="Deadline")
     except ValidationFailed as error:
         return _missing_page(request, round_id, status_code=422, problems=list(error.problems))
-    shown = datetime.fromisoformat(expected) if expected.strip() else None
     try:
         with get_uow_factory(request)() as uow:
             lineups.set_lineup_deadline(
-                uow, round_id=round_id, deadline=moment, expected=shown, actor=user.username, reason=reason
+                uow,
+                round_id=round_id,
+                deadline=moment,
+                expected=form.expected,
+                actor=user.username,
+                reason=form.reason,
             )
     except ValidationFailed as error:
         return _missing_page(request, round_id, status_code=422, problems=list(error.problems))

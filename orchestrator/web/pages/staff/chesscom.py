@@ -8,9 +8,10 @@ JavaScript.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Form, Request
+from pydantic import AfterValidator, BaseModel
 from starlette.responses import Response
 
 from orchestrator.adapters.tables import Round
@@ -23,7 +24,7 @@ from orchestrator.services.read.dashboard import timezone_of
 from orchestrator.services.results import results as result_service
 from orchestrator.translation import N_
 from orchestrator.translation import gettext as _
-from orchestrator.web.api.chesscom import run_import
+from orchestrator.web.api.chesscom import readable_team_match, run_import
 from orchestrator.web.auth import require_staff
 from orchestrator.web.deps import get_settings, get_uow_factory, render
 
@@ -85,14 +86,31 @@ def chesscom_import_page(request: Request, match_id: int, user: AuthUser = requi
     return _page(request, match_id)
 
 
+class ChessComImportForm(BaseModel):
+    """The import page's two forms: a team match (number or URL, ``live`` "1" for a live match), or the
+    players' archives in a window given in the event's local time. The JSON API's ``ChessComImportIn``
+    takes the window with its offset; both check the team match the same way."""
+
+    source: str = ""  # "team_match" (the default) or "archives"
+    chesscom_match: Annotated[str, AfterValidator(readable_team_match)] = ""
+    start: str = ""
+    end: str = ""
+    time_class: str = "rapid"
+    live: str = ""
+
+    def values(self) -> dict[str, Any]:
+        """The fields as the page shows them again after a refusal."""
+        return {**self.model_dump(), "live": self.live == "1"}
+
+
 @router.post("/matches/{match_id}/chesscom-import")
-async def chesscom_import_submit(
-    request: Request, match_id: int, user: AuthUser = require_staff()
+def chesscom_import_submit(
+    request: Request,
+    match_id: int,
+    form: Annotated[ChessComImportForm, Form()],
+    user: AuthUser = require_staff(),
 ) -> Response:
-    form = await request.form()
-    values = {name: str(form.get(name, "") or "") for name in ("source", "chesscom_match", "start", "end")}
-    values["time_class"] = str(form.get("time_class", "") or "rapid")
-    live = form.get("live") == "1"
+    values = form.values()
     try:
         if values["source"] == "archives":
             problems: list[str] = []
@@ -117,7 +135,7 @@ async def chesscom_import_submit(
                 user.username,
                 source=values["source"] or "team_match",
                 chesscom_match_id=values["chesscom_match"],
-                live=live,
+                live=values["live"],
             )
     except ServiceError as error:
         if error.status_code == 404 and not isinstance(error, service.ChessComUnavailable):
@@ -127,7 +145,7 @@ async def chesscom_import_submit(
             request,
             match_id,
             status_code=error.status_code,
-            values={**values, "live": live},
+            values=values,
             error=None if problems_list else error.message,
             problems=problems_list,
         )

@@ -21,6 +21,7 @@ from orchestrator.translation import gettext as _
 from orchestrator.web.auth import require_staff
 from orchestrator.web.deps import get_settings, get_uow_factory, render
 from orchestrator.web.event_keys import event_of_key, slug_redirect
+from orchestrator.web.http.validation import id_number
 
 router = APIRouter()
 
@@ -66,7 +67,8 @@ def staff_links(request: Request, slug: str, user: AuthUser = require_staff()) -
 
 def _saved_notice(uow: UnitOfWork, event_id: int, saved: str) -> str | None:
     """The notice after the e-mail form, naming the player (by id: a link cannot make the page say more)."""
-    player = uow.repo.get(Player, int(saved)) if saved.isdigit() and len(saved) < 19 else None
+    number = id_number(saved)
+    player = uow.repo.get(Player, number) if number is not None else None
     if player is None or player.event_id != event_id:
         return None
     return _("Saved the e-mail of %(name)s.") % {"name": player.name}

@@ -8,11 +8,11 @@ withdrawals.py.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, Request
-from starlette.datastructures import FormData
+from fastapi import APIRouter, Form, Request
+from pydantic import BaseModel, model_validator
 from starlette.responses import RedirectResponse, Response
 
 from orchestrator.adapters.tables import Round, Stage
@@ -28,8 +28,10 @@ from orchestrator.services.results import withdrawals as withdrawal_service
 from orchestrator.services.swiss import exports as swiss_exports
 from orchestrator.translation import gettext as _
 from orchestrator.translation import ngettext
+from orchestrator.web.api.results import AppealIn, EntriesIn, EntryIn
 from orchestrator.web.auth import require_role, require_staff
 from orchestrator.web.deps import attachment, get_uow_factory, render
+from orchestrator.web.http.validation import MAX_DB_ID, ChosenId, form_problems, id_number
 from orchestrator.web.i18n import N_
 
 router = APIRouter(prefix="/staff", include_in_schema=False)
@@ -37,30 +39,87 @@ router = APIRouter(prefix="/staff", include_in_schema=False)
 ADMINS = ("owner", "admin")
 
 
-def _entries(form: FormData) -> list[result_service.ResultEntry]:
-    entries: list[result_service.ResultEntry] = []
-    problems: list[str] = []
-    for key, value in form.multi_items():
-        if not key.startswith("board_") or not isinstance(value, str):
-            continue
-        try:
-            board_id = int(key.removeprefix("board_"))
-            version = int(str(form.get(f"version_{board_id}", "")))
-        except ValueError:
-            problems.append(_("%(field)s: the page is incomplete; reload it") % {"field": key})
-            continue
-        shown = form.get(f"shown_{board_id}")
-        entries.append(
-            result_service.ResultEntry(board_id, value, version, shown if isinstance(shown, str) else None)
-        )
-    if problems:
-        raise ValidationFailed(problems)
-    return entries
+def _last(value: object) -> object:
+    """A form field's value; of a field posted twice, the last (as ``FormData.get``)."""
+    return value[-1] if isinstance(value, list) and value else value
 
 
-def _back(form: FormData, default: str) -> str:
-    target = form.get("back")
-    if isinstance(target, str) and target.startswith("/staff/") and not target.startswith("//"):
+def _version(value: object) -> int | None:
+    text = str(_last(value) or "").strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 10 or int(text) > MAX_DB_ID:
+        return None
+    return int(text)
+
+
+class EntriesForm(EntriesIn):
+    """The results of a match as its page posts them: ``board_<id>`` (the result chosen), ``version_<id>``
+    (the board's version the page showed), ``shown_<id>`` (the result it showed), the page to go back to
+    and, for corrections, the reason. The same entries as the JSON API's (``EntriesIn``)."""
+
+    back: str = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_field_per_board(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or "entries" in data:
+            return data
+        entries: list[EntryIn] = []
+        problems: list[str] = []
+        for key, posted in data.items():
+            if not key.startswith("board_"):
+                continue
+            for value in posted if isinstance(posted, list) else [posted]:
+                if not isinstance(value, str):
+                    continue
+                board_id = id_number(key.removeprefix("board_"))
+                version = _version(data.get(f"version_{board_id}")) if board_id is not None else None
+                if board_id is None or version is None:
+                    problems.append(_("%(field)s: the page is incomplete; reload it") % {"field": key})
+                    continue
+                shown = _last(data.get(f"shown_{board_id}"))
+                entries.append(
+                    EntryIn(
+                        board_id=board_id,
+                        result=value,
+                        expected_version=version,
+                        shown=shown if isinstance(shown, str) else None,
+                    )
+                )
+        if problems:
+            raise form_problems(problems)
+        return {**data, "entries": entries}
+
+    def result_entries(self) -> list[result_service.ResultEntry]:
+        return [
+            result_service.ResultEntry(e.board_id, e.result, e.expected_version, e.shown)
+            for e in self.entries
+        ]
+
+
+class ForfeitForm(BaseModel):
+    forfeit: str = ""  # "+-", "-+", "--", or "" to clear
+    reason: str = ""
+
+
+class WithdrawalForm(BaseModel):
+    team_id: ChosenId = None
+    reason: str = ""
+
+
+class DecisionForm(BaseModel):
+    decision: str = ""
+    upheld: str = ""  # "yes" upholds the appeal
+
+
+class AnnulmentForm(BaseModel):
+    """A fair-play ruling (docs/staff-guide-results.md, "Fair-play rulings"): the player and why."""
+
+    player_id: ChosenId = None
+    reason: str = ""
+
+
+def _back(target: str, default: str) -> str:
+    if target.startswith("/staff/") and not target.startswith("//"):
         return target
     return default
 
@@ -135,25 +194,28 @@ def _conflict_page(
 
 
 @router.post("/matches/{match_id}/results")
-async def save_match_results(request: Request, match_id: int, user: AuthUser = require_staff()) -> Response:
-    form = await request.form()
-    entries = _entries(form)
+def save_match_results(
+    request: Request, match_id: int, form: Annotated[EntriesForm, Form()], user: AuthUser = require_staff()
+) -> Response:
+    entries = form.result_entries()
     try:
         with get_uow_factory(request)() as uow:
             saved = result_service.save_results(uow, match_id=match_id, entries=entries, actor=user.username)
     except result_service.ResultsConflict as error:
         return _conflict_page(request, match_id, error, correcting=False, reason="")
-    target = _back(form, f"/staff/matches/{match_id}/results")
+    target = _back(form.back, f"/staff/matches/{match_id}/results")
     return RedirectResponse(f"{target}?saved={len(saved)}#match-{match_id}", status_code=303)
 
 
 @router.post("/matches/{match_id}/corrections")
-async def save_match_corrections(
-    request: Request, match_id: int, user: AuthUser = require_role(*ADMINS)
+def save_match_corrections(
+    request: Request,
+    match_id: int,
+    form: Annotated[EntriesForm, Form()],
+    user: AuthUser = require_role(*ADMINS),
 ) -> Response:
-    form = await request.form()
-    entries = _entries(form)
-    reason = str(form.get("reason", ""))
+    entries = form.result_entries()
+    reason = form.reason
     try:
         with get_uow_factory(request)() as uow:
             saved = result_service.save_corrections(
@@ -167,15 +229,12 @@ async def save_match_corrections(
 
 
 @router.post("/matches/{match_id}/forfeit")
-async def save_match_forfeit(request: Request, match_id: int, user: AuthUser = require_staff()) -> Response:
-    form = await request.form()
+def save_match_forfeit(
+    request: Request, match_id: int, form: Annotated[ForfeitForm, Form()], user: AuthUser = require_staff()
+) -> Response:
     with get_uow_factory(request)() as uow:
         result_service.set_match_forfeit(
-            uow,
-            match_id=match_id,
-            forfeit=str(form.get("forfeit", "")),
-            actor=user.username,
-            reason=str(form.get("reason", "")),
+            uow, match_id=match_id, forfeit=form.forfeit, actor=user.username, reason=form.reason
         )
     return RedirectResponse(f"/staff/matches/{match_id}/results?saved=1", status_code=303)
 
@@ -210,29 +269,30 @@ def _withdrawals_page(
 
 
 @router.post("/stages/{stage_id}/withdrawals")
-async def withdraw_team_submit(request: Request, stage_id: int, user: AuthUser = require_staff()) -> Response:
-    form = await request.form()
-    raw = str(form.get("team_id", ""))
-    if not raw.isdigit():
+def withdraw_team_submit(
+    request: Request, stage_id: int, form: Annotated[WithdrawalForm, Form()], user: AuthUser = require_staff()
+) -> Response:
+    team_id = form.team_id
+    if team_id is None:
         raise ValidationFailed([N_("team_id: choose the team that withdraws")])
-    reason = str(form.get("reason", ""))
+    reason = form.reason
     try:
         with get_uow_factory(request)() as uow:
             withdrawal_service.withdraw_from_pool_stage(
-                uow, stage_id=stage_id, team_id=int(raw), reason=reason, actor=user.username
+                uow, stage_id=stage_id, team_id=team_id, reason=reason, actor=user.username
             )
     except (Conflict, ValidationFailed) as error:
         problems = list(error.problems) if isinstance(error, ValidationFailed) else []
         return _withdrawals_page(
             request,
             stage_id,
-            team_id=int(raw),
+            team_id=team_id,
             status_code=error.status_code,
             error=None if problems else error.message,
             problems=problems,
             reason=reason,
         )
-    return RedirectResponse(f"/staff/stages/{stage_id}/withdrawals?withdrawn={raw}", status_code=303)
+    return RedirectResponse(f"/staff/stages/{stage_id}/withdrawals?withdrawn={team_id}", status_code=303)
 
 
 # --- closing a stage ----------------------------------------------------------------------------------
@@ -305,32 +365,34 @@ def appeals_page(request: Request, slug: str, user: AuthUser = require_staff()) 
 
 
 @router.post("/matches/{match_id}/appeals")
-async def open_appeal_submit(request: Request, match_id: int, user: AuthUser = require_staff()) -> Response:
-    form = await request.form()
-    team = str(form.get("team_id", "") or "")
+def open_appeal_submit(
+    request: Request, match_id: int, form: Annotated[AppealIn, Form()], user: AuthUser = require_staff()
+) -> Response:
+    """Open an appeal (docs/rules.md §6, docs/staff-guide-results.md "Appeals"); the form takes the JSON
+    API's fields (``AppealIn``)."""
     with get_uow_factory(request)() as uow:
         appeal = appeal_service.open_appeal(
             uow,
             match_id=match_id,
             actor=user.username,
-            grounds=str(form.get("grounds", "")),
-            team_id=int(team) if team.isdigit() else None,
+            grounds=form.grounds,
+            team_id=form.team_id,
+            deadline_minutes=form.deadline_minutes,
         )
         slug = result_service.match_sheet(uow, match_id=appeal.match_id).event_slug
     return RedirectResponse(f"/staff/events/{quote(slug)}/appeals", status_code=303)
 
 
 @router.post("/appeals/{appeal_id}/decision")
-async def decide_appeal_submit(
-    request: Request, appeal_id: int, user: AuthUser = require_staff()
+def decide_appeal_submit(
+    request: Request, appeal_id: int, form: Annotated[DecisionForm, Form()], user: AuthUser = require_staff()
 ) -> Response:
-    form = await request.form()
     with get_uow_factory(request)() as uow:
         appeal = appeal_service.decide_appeal(
             uow,
             appeal_id=appeal_id,
-            decision=str(form.get("decision", "")),
-            upheld=form.get("upheld") == "yes",
+            decision=form.decision,
+            upheld=form.upheld == "yes",
             actor=user.username,
         )
         slug = result_service.match_sheet(uow, match_id=appeal.match_id).event_slug
@@ -354,14 +416,17 @@ def _fairplay(request: Request, slug: str, **extra: Any) -> Response:
 
 
 @router.post("/events/{slug}/fairplay")
-async def fairplay_submit(request: Request, slug: str, user: AuthUser = require_role(*ADMINS)) -> Response:
-    form = await request.form()
-    raw = str(form.get("player_id", ""))
-    if not raw.isdigit():
+def fairplay_submit(
+    request: Request,
+    slug: str,
+    form: Annotated[AnnulmentForm, Form()],
+    user: AuthUser = require_role(*ADMINS),
+) -> Response:
+    if form.player_id is None:
         raise ValidationFailed([N_("choose the player")])
     with get_uow_factory(request)() as uow:
         report = fairplay_service.annul_player(
-            uow, player_id=int(raw), reason=str(form.get("reason", "")), actor=user.username
+            uow, player_id=form.player_id, reason=form.reason, actor=user.username
         )
     said = [
         ngettext(

@@ -9,10 +9,10 @@ JSON API). Routes only translate: the rules are in services/swiss/.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
-from starlette.datastructures import FormData
+from fastapi import APIRouter, Form, Request
+from pydantic import BaseModel
 from starlette.responses import RedirectResponse, Response
 
 from orchestrator.adapters.tables import Role
@@ -25,6 +25,7 @@ from orchestrator.translation import gettext as _
 from orchestrator.translation import ngettext
 from orchestrator.web.auth import require_role, require_staff
 from orchestrator.web.deps import get_uow_factory, render
+from orchestrator.web.http.validation import ChosenId, id_number
 from orchestrator.web.i18n import N_
 
 router = APIRouter(prefix="/staff/swiss", include_in_schema=False)
@@ -42,6 +43,51 @@ DONE = {
     "joined": N_("The team joined the stage."),
     "ended": N_("The stage ended: its standings are final."),
 }
+
+
+class ReasonForm(BaseModel):
+    """A desk form that only gives a reason (ending the stage early)."""
+
+    reason: str = ""
+
+
+class PairForm(BaseModel):
+    """Pair the next round, or a round again: unfinished boards of earlier rounds may count as draws."""
+
+    count_unfinished_as_draws: str = ""  # the checkbox posts "1"
+
+    @property
+    def as_draws(self) -> bool:
+        return self.count_unfinished_as_draws == "1"
+
+
+class TeamForm(ReasonForm):
+    """A team's withdrawal or late entry; a team not chosen is the desk's own problem (``_number``)."""
+
+    team_id: ChosenId = None
+
+
+class AbsentForm(TeamForm):
+    round: ChosenId = None
+
+
+class OverrideForm(ReasonForm):
+    board: ChosenId = None
+    first_team_id: ChosenId = None
+    second_team_id: ChosenId = None
+
+
+class PresentForm(ReasonForm):
+    """An absence to lift, posted as ``team_id:round`` (one select over the stage's absences)."""
+
+    absence: str = ""
+
+    def team_and_round(self) -> tuple[int, int]:
+        team_id, _, round_no = self.absence.partition(":")
+        team, number = id_number(team_id), id_number(round_no)
+        if team is None or number is None:
+            raise ValidationFailed([N_("absence: choose an absence")])
+        return team, number
 
 
 def _desk_page(request: Request, stage_id: int, *, status_code: int = 200, **extra: Any) -> Response:
@@ -88,17 +134,14 @@ def desk_page(
     return _desk_page(request, stage_id, done=" ".join(said))
 
 
-def _number(form: FormData, name: str, problem: str) -> int:
-    """Form field ``name`` as a number; ``problem`` (marked with N_) when it holds none."""
-    raw = str(form.get(name, "")).strip()
-    if not raw.isdigit() or len(raw) > 9:
+def _number(value: int | None, problem: str) -> int:
+    """A number the form had to give; ``problem`` (marked with N_) when none was chosen."""
+    if value is None:
         raise ValidationFailed([_(problem)])
-    return int(raw)
+    return value
 
 
-def _act(
-    request: Request, stage_id: int, action: Callable[[UnitOfWork], object], done: str, form: FormData
-) -> Response:
+def _act(request: Request, stage_id: int, action: Callable[[UnitOfWork], object], done: str) -> Response:
     """Run ``action`` in a unit of work; back to the desk with ``done``, or the desk with the refusal."""
     try:
         with get_uow_factory(request)() as uow:
@@ -117,7 +160,6 @@ def _act(
             status_code=error.status_code,
             error=None if problems else error.message,
             problems=problems,
-            form=dict(form),
         )
     query = f"done={done}" + (f"&discarded={discarded}" if discarded else "")
     query += (f"&forfeited={forfeited}" if forfeited else "") + (f"&left={left}" if left else "")
@@ -130,166 +172,155 @@ def _stage_of_round(request: Request, round_id: int) -> int:
 
 
 @router.post("/{stage_id}/start")
-async def start(
-    request: Request, stage_id: int, user: AuthUser = require_role(Role.OWNER, Role.ADMIN)
-) -> Response:
-    form = await request.form()
+def start(request: Request, stage_id: int, user: AuthUser = require_role(Role.OWNER, Role.ADMIN)) -> Response:
     return _act(
         request,
         stage_id,
         lambda uow: stage_start.start_stage(uow, stage_id=stage_id, actor=user.username),
         "started",
-        form,
     )
 
 
 @router.post("/{stage_id}/pair")
-async def pair(request: Request, stage_id: int, user: AuthUser = require_staff()) -> Response:
-    form = await request.form()
-    as_draws = form.get("count_unfinished_as_draws") == "1"
+def pair(
+    request: Request, stage_id: int, form: Annotated[PairForm, Form()], user: AuthUser = require_staff()
+) -> Response:
     return _act(
         request,
         stage_id,
         lambda uow: rounds.pair_next_round(
-            uow, stage_id=stage_id, actor=user.username, count_unfinished_as_draws=as_draws
+            uow, stage_id=stage_id, actor=user.username, count_unfinished_as_draws=form.as_draws
         ),
         "paired",
-        form,
     )
 
 
 @router.post("/rounds/{round_id}/publish")
-async def publish(request: Request, round_id: int, user: AuthUser = require_staff()) -> Response:
-    form = await request.form()
+def publish(request: Request, round_id: int, user: AuthUser = require_staff()) -> Response:
     stage_id = _stage_of_round(request, round_id)
     return _act(
         request,
         stage_id,
         lambda uow: rounds.publish_round_pairing(uow, round_id=round_id, actor=user.username),
         "published",
-        form,
     )
 
 
 @router.post("/rounds/{round_id}/re-pair")
-async def re_pair(request: Request, round_id: int, user: AuthUser = require_staff()) -> Response:
-    form = await request.form()
+def re_pair(
+    request: Request, round_id: int, form: Annotated[PairForm, Form()], user: AuthUser = require_staff()
+) -> Response:
     stage_id = _stage_of_round(request, round_id)
-    as_draws = form.get("count_unfinished_as_draws") == "1"
     return _act(
         request,
         stage_id,
         lambda uow: rounds.repair_round(
-            uow, round_id=round_id, actor=user.username, count_unfinished_as_draws=as_draws
+            uow, round_id=round_id, actor=user.username, count_unfinished_as_draws=form.as_draws
         ),
         "re-paired",
-        form,
     )
 
 
 @router.post("/rounds/{round_id}/override")
-async def override(request: Request, round_id: int, user: AuthUser = require_staff()) -> Response:
-    form = await request.form()
+def override(
+    request: Request, round_id: int, form: Annotated[OverrideForm, Form()], user: AuthUser = require_staff()
+) -> Response:
     stage_id = _stage_of_round(request, round_id)
 
     def action(uow: UnitOfWork) -> object:
         return rounds.override_pairing(
             uow,
             round_id=round_id,
-            board=_number(form, "board", N_("board: choose a board")),
-            first_id=_number(form, "first_team_id", N_("first_team_id: choose the first-named team")),
-            second_id=_number(form, "second_team_id", N_("second_team_id: choose the other team")),
-            reason=str(form.get("reason", "")),
+            board=_number(form.board, N_("board: choose a board")),
+            first_id=_number(form.first_team_id, N_("first_team_id: choose the first-named team")),
+            second_id=_number(form.second_team_id, N_("second_team_id: choose the other team")),
+            reason=form.reason,
             actor=user.username,
         )
 
-    return _act(request, stage_id, action, "changed", form)
+    return _act(request, stage_id, action, "changed")
 
 
 @router.post("/{stage_id}/withdraw")
-async def withdraw(request: Request, stage_id: int, user: AuthUser = require_staff()) -> Response:
-    form = await request.form()
+def withdraw(
+    request: Request, stage_id: int, form: Annotated[TeamForm, Form()], user: AuthUser = require_staff()
+) -> Response:
     return _act(
         request,
         stage_id,
         lambda uow: entries.withdraw_team(
             uow,
             stage_id=stage_id,
-            team_id=_number(form, "team_id", N_("team_id: choose the team")),
-            reason=str(form.get("reason", "")),
+            team_id=_number(form.team_id, N_("team_id: choose the team")),
+            reason=form.reason,
             actor=user.username,
         ),
         "withdrawn",
-        form,
     )
 
 
 @router.post("/{stage_id}/absent")
-async def absent(request: Request, stage_id: int, user: AuthUser = require_staff()) -> Response:
-    form = await request.form()
+def absent(
+    request: Request, stage_id: int, form: Annotated[AbsentForm, Form()], user: AuthUser = require_staff()
+) -> Response:
     return _act(
         request,
         stage_id,
         lambda uow: entries.mark_absent(
             uow,
             stage_id=stage_id,
-            team_id=_number(form, "team_id", N_("team_id: choose the team")),
-            round_no=_number(form, "round", N_("round: choose a round")),
-            reason=str(form.get("reason", "")),
+            team_id=_number(form.team_id, N_("team_id: choose the team")),
+            round_no=_number(form.round, N_("round: choose a round")),
+            reason=form.reason,
             actor=user.username,
         ),
         "absent",
-        form,
     )
 
 
 @router.post("/{stage_id}/present")
-async def present(request: Request, stage_id: int, user: AuthUser = require_staff()) -> Response:
-    form = await request.form()
-    team_id, _, round_no = str(form.get("absence", "")).partition(":")
-
+def present(
+    request: Request, stage_id: int, form: Annotated[PresentForm, Form()], user: AuthUser = require_staff()
+) -> Response:
     def action(uow: UnitOfWork) -> object:
-        if not team_id.isdigit() or not round_no.isdigit() or len(team_id) > 9 or len(round_no) > 9:
-            raise ValidationFailed([N_("absence: choose an absence")])
+        team_id, round_no = form.team_and_round()
         return entries.mark_present(
             uow,
             stage_id=stage_id,
-            team_id=int(team_id),
-            round_no=int(round_no),
-            reason=str(form.get("reason", "")),
+            team_id=team_id,
+            round_no=round_no,
+            reason=form.reason,
             actor=user.username,
         )
 
-    return _act(request, stage_id, action, "present", form)
+    return _act(request, stage_id, action, "present")
 
 
 @router.post("/{stage_id}/late-entry")
-async def late_entry(request: Request, stage_id: int, user: AuthUser = require_staff()) -> Response:
-    form = await request.form()
+def late_entry(
+    request: Request, stage_id: int, form: Annotated[TeamForm, Form()], user: AuthUser = require_staff()
+) -> Response:
     return _act(
         request,
         stage_id,
         lambda uow: entries.add_late_entry(
             uow,
             stage_id=stage_id,
-            team_id=_number(form, "team_id", N_("team_id: choose the team")),
-            reason=str(form.get("reason", "")),
+            team_id=_number(form.team_id, N_("team_id: choose the team")),
+            reason=form.reason,
             actor=user.username,
         ),
         "joined",
-        form,
     )
 
 
 @router.post("/{stage_id}/end-early")
-async def end_early(request: Request, stage_id: int, user: AuthUser = require_staff()) -> Response:
-    form = await request.form()
+def end_early(
+    request: Request, stage_id: int, form: Annotated[ReasonForm, Form()], user: AuthUser = require_staff()
+) -> Response:
     return _act(
         request,
         stage_id,
-        lambda uow: entries.end_swiss_early(
-            uow, stage_id=stage_id, reason=str(form.get("reason", "")), actor=user.username
-        ),
+        lambda uow: entries.end_swiss_early(uow, stage_id=stage_id, reason=form.reason, actor=user.username),
         "ended",
-        form,
     )
