@@ -280,14 +280,14 @@ def problems_of(errors: Iterable[Any]) -> list[str]:
     return problems
 
 
-def id_number(raw: object) -> int | None:
-    """The id a text holds in ASCII digits ("²" is a digit to ``str.isdigit``, not to ``int``), within the
-    database's range; None for anything else."""
-    text = str(raw or "").strip()
+def id_number(raw: object, *, low: int = 1) -> int | None:
+    """The id (or from ``low``, another count) a text holds in ASCII digits ("²" is a digit to
+    ``str.isdigit``, not to ``int``), up to the database's ``INTEGER``; None for anything else."""
+    text = str(raw if raw is not None else "").strip()
     if not (text.isascii() and text.isdigit()) or len(text) > 10:
         return None
     number = int(text)
-    return number if 1 <= number <= MAX_DB_ID else None
+    return number if low <= number <= MAX_DB_ID else None
 
 
 def chosen_id(value: object) -> object:

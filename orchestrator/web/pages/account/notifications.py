@@ -4,7 +4,10 @@ twin: web/api/notifications.py). The rules live in services/notify.
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request
+from pydantic import BaseModel
 from starlette.responses import RedirectResponse, Response
 
 from orchestrator.errors import ValidationFailed
@@ -35,19 +38,27 @@ def account_page(request: Request, user: AuthUser = require_login()) -> Response
     return _account_page(request, user, notice=_("Saved.") if saved else None)
 
 
+class AccountForm(BaseModel):
+    """The account page's form: the address, one checkbox per kind of message that stays on (the JSON
+    API's ``PreferencesBody`` names the kinds turned off instead) and the mails' language."""
+
+    email: str = ""
+    kind: list[str] = []
+    language: str = preferences.KEEP
+
+    def off(self) -> list[str]:
+        on = set(self.kind)
+        return [kind.value for kind in CAPTAIN_KINDS if kind.value not in on]
+
+
 @router.post("/account/notifications")
-async def account_submit(request: Request, user: AuthUser = require_login()) -> Response:
-    form = await request.form()
-    on = {str(value) for value in form.getlist("kind")}
-    off = [kind.value for kind in CAPTAIN_KINDS if kind.value not in on]
+def account_submit(
+    request: Request, form: Annotated[AccountForm, Form()], user: AuthUser = require_login()
+) -> Response:
     try:
         with get_uow_factory(request)() as uow:
             preferences.set_preferences(
-                uow,
-                user=user,
-                email=str(form.get("email", "")),
-                off=off,
-                language=str(form.get("language", preferences.KEEP)),
+                uow, user=user, email=form.email, off=form.off(), language=form.language
             )
     except ValidationFailed as error:
         return _account_page(request, user, status_code=422, problems=error.problems)

@@ -5,37 +5,41 @@ services/results/late_changes.py.
 
 from __future__ import annotations
 
+from typing import Annotated
 from urllib.parse import quote
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Form, Request
+from pydantic import BaseModel
 from starlette.responses import RedirectResponse, Response
 
 from orchestrator.adapters.tables import Stage
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.web.api.late_changes import ruling_of
 from orchestrator.web.auth import require_staff
-from orchestrator.web.deps import get_uow_factory
+from orchestrator.web.deps import get_uow_factory, staff_back
 
 router = APIRouter(prefix="/staff", include_in_schema=False)
 
 
-def _back(value: object, default: str) -> str:
-    if isinstance(value, str) and value.startswith("/staff/") and not value.startswith("//"):
-        return value
-    return default
+class RulingForm(BaseModel):
+    """Why (the service refuses a "keep" without a reason) and the staff page to go back to."""
+
+    reason: str = ""
+    back: str = ""
 
 
 @router.post("/late-changes/{late_change_id}/{ruling}")
-async def rule_submit(
-    request: Request, late_change_id: int, ruling: str, user: AuthUser = require_staff()
+def rule_submit(
+    request: Request,
+    late_change_id: int,
+    ruling: str,
+    form: Annotated[RulingForm, Form()],
+    user: AuthUser = require_staff(),
 ) -> Response:
     """The "Re-seed" and "Keep" buttons of a late change (staff results and stage-closing pages)."""
     decide = ruling_of(ruling)
-    form = await request.form()
     with get_uow_factory(request)() as uow:
-        view = decide(
-            uow, late_change_id=late_change_id, actor=user.username, reason=str(form.get("reason", ""))
-        )
+        view = decide(uow, late_change_id=late_change_id, actor=user.username, reason=form.reason)
         event = uow.results.event_of_stage(uow.results.get_or_raise(Stage, view.source_stage_id))
-    target = _back(form.get("back"), f"/staff/events/{quote(event.slug)}/results")
+    target = staff_back(form.back, f"/staff/events/{quote(event.slug)}/results")
     return RedirectResponse(target, status_code=303)

@@ -13,6 +13,7 @@ from orchestrator.translation import gettext as _
 from orchestrator.web.api.notifications import STATUSES, outbox_status
 from orchestrator.web.auth import require_staff
 from orchestrator.web.deps import get_uow_factory, render
+from orchestrator.web.http.validation import id_number
 
 router = APIRouter(include_in_schema=False)
 
@@ -23,7 +24,7 @@ def outbox_page(request: Request, user: AuthUser = require_staff()) -> Response:
     with get_uow_factory(request)() as uow:
         rows = outbox.outbox_rows(uow, status=status or None)
     retried = request.query_params.get("retried")
-    notice = _("Mail %(id)s is queued again.") % {"id": retried} if retried and retried.isdigit() else None
+    notice = _("Mail %(id)s is queued again.") % {"id": retried} if id_number(retried) else None
     return render(
         request,
         "staff/outbox.html",

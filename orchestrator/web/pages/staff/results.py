@@ -30,8 +30,8 @@ from orchestrator.translation import gettext as _
 from orchestrator.translation import ngettext
 from orchestrator.web.api.results import AppealIn, EntriesIn, EntryIn
 from orchestrator.web.auth import require_role, require_staff
-from orchestrator.web.deps import attachment, get_uow_factory, render
-from orchestrator.web.http.validation import MAX_DB_ID, ChosenId, form_problems, id_number
+from orchestrator.web.deps import attachment, get_uow_factory, render, staff_back
+from orchestrator.web.http.validation import ChosenId, form_problems, id_number
 from orchestrator.web.i18n import N_
 
 router = APIRouter(prefix="/staff", include_in_schema=False)
@@ -42,13 +42,6 @@ ADMINS = ("owner", "admin")
 def _last(value: object) -> object:
     """A form field's value; of a field posted twice, the last (as ``FormData.get``)."""
     return value[-1] if isinstance(value, list) and value else value
-
-
-def _version(value: object) -> int | None:
-    text = str(_last(value) or "").strip()
-    if not (text.isascii() and text.isdigit()) or len(text) > 10 or int(text) > MAX_DB_ID:
-        return None
-    return int(text)
 
 
 class EntriesForm(EntriesIn):
@@ -72,7 +65,8 @@ class EntriesForm(EntriesIn):
                 if not isinstance(value, str):
                     continue
                 board_id = id_number(key.removeprefix("board_"))
-                version = _version(data.get(f"version_{board_id}")) if board_id is not None else None
+                shown_version = _last(data.get(f"version_{board_id}"))
+                version = id_number(shown_version, low=0) if board_id is not None else None
                 if board_id is None or version is None:
                     problems.append(_("%(field)s: the page is incomplete; reload it") % {"field": key})
                     continue
@@ -116,12 +110,6 @@ class AnnulmentForm(BaseModel):
 
     player_id: ChosenId = None
     reason: str = ""
-
-
-def _back(target: str, default: str) -> str:
-    if target.startswith("/staff/") and not target.startswith("//"):
-        return target
-    return default
 
 
 # --- overview and entry pages ----------------------------------------------------------------------------
@@ -203,7 +191,7 @@ def save_match_results(
             saved = result_service.save_results(uow, match_id=match_id, entries=entries, actor=user.username)
     except result_service.ResultsConflict as error:
         return _conflict_page(request, match_id, error, correcting=False, reason="")
-    target = _back(form.back, f"/staff/matches/{match_id}/results")
+    target = staff_back(form.back, f"/staff/matches/{match_id}/results")
     return RedirectResponse(f"{target}?saved={len(saved)}#match-{match_id}", status_code=303)
 
 
