@@ -54,9 +54,10 @@ def readable_team_match(value: str | None, info: ValidationInfo) -> str | None:
     except ValidationFailed:
         pass  # the import says why, with the rest of the form
     except ValueError:
-        raise PydanticCustomError(
-            "team_match", _("give the team match's number or its URL (…/club/matches/1234567)")
-        ) from None
+        problem = _(
+            "%(raw)r is not a Chess.com team match: give its number or its URL (…/club/matches/1234567)"
+        ) % {"raw": value.strip()[:80]}
+        raise PydanticCustomError("team_match", problem.replace("{", "(").replace("}", ")")) from None
     return value
 
 
