@@ -17,6 +17,7 @@ router = APIRouter(dependencies=[allow_public()])
 
 
 def combined_view(request: Request, slug: str) -> combined.CombinedView:
+    """The classification, the page cache told the topics it shows (the page and the CSV read it too)."""
     with get_uow_factory(request)() as uow:
         view = combined.combined_view(uow, slug=slug)
     page_built(request, view.topics)

@@ -50,6 +50,7 @@ def put_preferences(
 
 
 def outbox_status(request: Request) -> str:
+    """The outbox's status filter from the query (empty: every mail); 422 for an unknown status."""
     status = request.query_params.get("status", "")
     if status not in STATUSES:
         raise ValidationFailed(

@@ -27,6 +27,8 @@ TRF = "text/plain; charset=utf-8"
 
 def cached_document(request: Request, body: bytes | str, topics: tuple[str, ...], media_type: str,
               filename: str | None = None) -> Response:  # fmt: skip
+    """A JSON or CSV document of public results (a download with ``filename``), kept by the page cache
+    until one of ``topics`` changes and answering conditional requests."""
     page_built(request, topics)
     if filename is not None:
         text = body.decode() if isinstance(body, bytes) else body
