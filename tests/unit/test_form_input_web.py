@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 from fastapi import FastAPI
+from sqlmodel import col, select
 
 from orchestrator.adapters.tables import Match, Role, Round, Team
 from orchestrator.services.accounts.users import create_user
@@ -25,11 +26,12 @@ def ids(app: FastAPI) -> dict[str, int]:
     """The small event with its first stage running; an admin, an arbiter and Norway's captain."""
     with app.state.uow_factory() as uow:
         stage_id = running_stage(uow)
-        rnd = uow.session.query(Round).filter(Round.stage_id == stage_id).order_by(Round.number).first()
+        rounds = select(Round).where(Round.stage_id == stage_id).order_by(col(Round.number))
+        rnd = uow.session.exec(rounds).first()
         assert rnd is not None and rnd.id is not None
-        match = uow.session.query(Match).filter(Match.round_id == rnd.id).first()
+        match = uow.session.exec(select(Match).where(Match.round_id == rnd.id)).first()
         assert match is not None and match.id is not None
-        norway = uow.session.query(Team).filter(Team.name == "Norway").one()
+        norway = uow.session.exec(select(Team).where(Team.name == "Norway")).one()
         for role in (Role.ADMIN, Role.ARBITER):
             create_user(uow, username=role.value, password=PASSWORD, role=role)
         create_user(uow, username="captain", password=PASSWORD, role=Role.CAPTAIN, team_id=norway.id)
