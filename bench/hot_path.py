@@ -1,10 +1,10 @@
 """Microseconds of Python per request on the two paths every cached spectator page takes, in one process
 (no server, no sockets), each beside a yardstick timed in the same run:
 
-- a page kept by the page cache (web/page_cache.py, in front of the application: web/app.py
+- a page kept by the page cache (web/http/page_cache.py, in front of the application: web/app.py
   ``OlympiadApp``), called as uvicorn calls it, against a bare ASGI app answering the same bytes;
-- one line of the access log (uvicorn's access formatter, with the token redaction of web/app.py), against
-  the same line with no filter.
+- one line of the access log (uvicorn's access formatter, with the token redaction of
+  web/http/security.py), against the same line with no filter.
 
 Run: .venv/bin/python bench/hot_path.py --data-dir /tmp/pages-sqlite [--path /events/<slug>] [--count 20000]
 
@@ -99,7 +99,7 @@ async def cached_page(data_dir: Path, path: str | None, count: int) -> None:
 def access_log_line(count: int) -> None:
     from uvicorn.config import LOGGING_CONFIG
 
-    from orchestrator.web.app import RedactInvitationTokens
+    from orchestrator.web.http.security import RedactInvitationTokens
 
     config = copy.deepcopy(LOGGING_CONFIG)
     config["formatters"]["access"]["use_colors"] = False

@@ -1,6 +1,7 @@
 """p50, p99 and requests/s of one cached page under `wrk -c200`, for variants of how the web process runs:
 the event loop and HTTP parser (asyncio or uvloop, httptools or h11), the start-up heap frozen or not
-(``gc.freeze``, what ``olympiad serve`` does, orchestrator/web/serving.py), and the page cache's age limit.
+(``gc.freeze``, what ``olympiad serve`` does, orchestrator/web/http/serving.py), and the page cache's age
+limit.
 Printed per run: requests/s, p50, p99, the slowest request and how many had no answer within 2 s.
 
 Run: .venv/bin/python bench/serve_variants.py --data-dir /tmp/pages-sqlite [--rounds 3] [--duration 10]

@@ -356,7 +356,7 @@ def serve(
     PostgreSQL and Celery, whose Redis bridge carries live updates between them (docs/caching.md).
     """
     from orchestrator.config import get_settings
-    from orchestrator.web import serving
+    from orchestrator.web.http import serving
 
     settings = get_settings()
     problems = serving.workers_refusal(settings, workers)

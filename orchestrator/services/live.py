@@ -9,7 +9,7 @@ Publishing is thread-safe (sync routes and in-process tasks run in worker thread
 secrets or sealed data: only ids and kinds, pages re-read what they show.
 
 Every published message also bumps its topic's version (``TopicVersions``): the page cache
-(web/page_cache.py) keeps a built page until a topic it shows changes (docs/caching.md).
+(web/http/page_cache.py) keeps a built page until a topic it shows changes (docs/caching.md).
 """
 
 from __future__ import annotations

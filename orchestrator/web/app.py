@@ -8,7 +8,6 @@ and an access rule on every route (web/auth.py).
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -21,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from orchestrator.adapters.mailer import mailer_for
 from orchestrator.adapters.uow import UnitOfWork
@@ -31,142 +30,50 @@ from orchestrator.errors import NotAuthenticated, ServiceError, StaleEdit, Valid
 from orchestrator.jobs import bodies, runtime
 from orchestrator.jobs.scheduler import EagerScheduler
 from orchestrator.services import live_redis
-from orchestrator.web import (
-    domain_text,
-    i18n,
-    routes_api_playoff,
-    routes_api_public,
-    routes_api_results,
-    routes_api_setup,
-    routes_api_swiss,
-    routes_auth,
-    routes_captain,
-    routes_chesscom,
-    routes_language,
-    routes_late_changes,
-    routes_links,
-    routes_notify,
-    routes_playoff,
-    routes_public,
-    routes_public_combined,
-    routes_staff_dashboard,
-    routes_staff_results,
-    routes_staff_setup,
-    routes_staff_swiss,
-    sse,
-    staff_nav,
-    timefmt,
-)
+from orchestrator.web import domain_text, i18n, staff_nav, timefmt
+from orchestrator.web.api import auth as auth_api
+from orchestrator.web.api import chesscom as chesscom_api
+from orchestrator.web.api import combined as combined_api
+from orchestrator.web.api import dashboard as dashboard_api
+from orchestrator.web.api import late_changes as late_changes_api
+from orchestrator.web.api import notifications as notifications_api
+from orchestrator.web.api import olympiad as olympiad_api
+from orchestrator.web.api import playoff as playoff_api
+from orchestrator.web.api import public as public_api
+from orchestrator.web.api import results as results_api
+from orchestrator.web.api import setup as setup_api
+from orchestrator.web.api import swiss as swiss_api
 from orchestrator.web.auth import PUBLIC, allow_public, current_user, register_route_rule
-from orchestrator.web.csrf import csrf_token
 from orchestrator.web.deps import current_value_json, language_of, render, wants_json
-from orchestrator.web.page_cache import PageCache, PageCacheMiddleware
-from orchestrator.web.routes_public_olympiad import api as olympiad_api
-from orchestrator.web.routes_public_olympiad import pages as olympiad_pages
-from orchestrator.web.validation import BodySizeLimit, check_request_input, too_large
+from orchestrator.web.http import sse
+from orchestrator.web.http.csrf import csrf_token
+from orchestrator.web.http.page_cache import PageCache, PageCacheMiddleware
+from orchestrator.web.http.security import API_DOCS, SecurityHeaders, install_log_redaction
+from orchestrator.web.http.validation import BodySizeLimit, check_request_input, problems_of, too_large
+from orchestrator.web.pages.account import login, notifications
+from orchestrator.web.pages.captain import lineups
+from orchestrator.web.pages.public import bracket, calendar, combined, events, language, player_links
+from orchestrator.web.pages.public import olympiad as public_olympiad
+from orchestrator.web.pages.staff import (
+    captains,
+    chesscom,
+    dashboard,
+    late_changes,
+    outbox,
+    playoff,
+    results,
+    setup,
+    swiss,
+)
+from orchestrator.web.pages.staff import olympiad as staff_olympiad
+from orchestrator.web.pages.staff import player_links as staff_player_links
 
 log = logging.getLogger(__name__)
 
 TEMPLATES_DIR = REPO_ROOT / "templates"
 STATIC_DIR = REPO_ROOT / "orchestrator" / "web" / "static"
 SESSION_COOKIE = "olympiad_session"
-API_DOCS = "/api/v1/docs"
 API_SCHEMA = "/api/v1/openapi.json"
-
-# No inline scripts or styles: the pages work without JavaScript, and any script is a static file.
-CSP = (
-    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-    "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
-)
-# The Swagger UI page loads its assets from a CDN and runs an inline bootstrap script.
-DOCS_CSP = (
-    "default-src 'self'; img-src 'self' data: https://fastapi.tiangolo.com; "
-    "style-src 'self' https://cdn.jsdelivr.net; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    "object-src 'none'; base-uri 'self'; frame-ancestors 'none'"
-)
-
-
-def _encoded(*headers: tuple[str, str]) -> tuple[tuple[bytes, bytes], ...]:
-    return tuple((name.encode(), value.encode()) for name, value in headers)
-
-
-_ALWAYS = _encoded(
-    ("x-content-type-options", "nosniff"),
-    ("x-frame-options", "DENY"),
-    ("referrer-policy", "same-origin"),
-    ("permissions-policy", "camera=(), microphone=(), geolocation=(), payment=()"),
-    ("cross-origin-opener-policy", "same-origin"),
-)
-_CSP = _encoded(("content-security-policy", CSP))
-_DOCS_CSP = _encoded(("content-security-policy", DOCS_CSP))
-_NO_STORE = _encoded(("cache-control", "private, no-store"))
-_HSTS = _encoded(("strict-transport-security", "max-age=31536000; includeSubDomains"))
-
-
-class SecurityHeaders:
-    """Pure ASGI middleware (safe for streamed SSE responses) adding the security headers that the answer
-    does not set itself."""
-
-    def __init__(self, app: ASGIApp, *, hsts: bool) -> None:
-        self.app = app
-        self.hsts = hsts
-
-    def headers_for(self, path: str) -> tuple[tuple[bytes, bytes], ...]:
-        added = _ALWAYS + (_DOCS_CSP if path == API_DOCS else _CSP)
-        if not path.startswith("/static/"):  # public pages say otherwise (web/caching.py)
-            added += _NO_STORE
-        return added + _HSTS if self.hsts else added
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        added = self.headers_for(scope.get("path", ""))
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                present = {name.lower() for name, _ in headers}
-                headers.extend(header for header in added if header[0] not in present)
-                message["headers"] = headers
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
-
-
-class RedactInvitationTokens(logging.Filter):
-    """Access logs print request paths; some carry a secret: invitation links (``/invitation/<token>``),
-    player links (``/link/<token>``) and the OAuth answer (``/link/callback?code=...&state=...``)."""
-
-    patterns = (
-        (re.compile(r"(/invitation/)[^\s/?\"]+"), r"\1[redacted]"),
-        (re.compile(r"(/link/)(?!callback(?:[\s/?\"]|$))[^\s/?\"]+"), r"\1[redacted]"),
-        (re.compile(r"([?&](?:code|state)=)[^\s&#\"]+"), r"\1[redacted]"),
-    )
-
-    # Text none of the patterns can match has none of these (one test for every line of the access log).
-    markers = ("/invitation/", "/link/", "code=", "state=")
-
-    def redact(self, text: str) -> str:
-        if not any(marker in text for marker in self.markers):
-            return text
-        for pattern, replacement in self.patterns:
-            text = pattern.sub(replacement, text)
-        return text
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if record.args:
-            record.args = tuple(self.redact(a) if isinstance(a, str) else a for a in record.args)
-        if isinstance(record.msg, str):
-            record.msg = self.redact(record.msg)
-        return True
-
-
-def _install_log_redaction() -> None:
-    for name in ("uvicorn.access", "uvicorn.error"):
-        logger = logging.getLogger(name)
-        if not any(isinstance(f, RedactInvitationTokens) for f in logger.filters):
-            logger.addFilter(RedactInvitationTokens())
 
 
 def _template_context(request: Request) -> dict[str, Any]:
@@ -225,10 +132,7 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 async def _validation_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
-    problems = [
-        f"{'.'.join(str(p) for p in error.get('loc', ())[1:]) or 'request'}: {error.get('msg', 'invalid')}"
-        for error in exc.errors()
-    ]
+    problems = problems_of(exc.errors())
     return _error_response(request, 422, i18n.N_("The request could not be read."), problems=problems)
 
 
@@ -241,34 +145,42 @@ def _start_eager_scheduler(settings: Settings, uow_factory: Any) -> Any:
     return EagerScheduler(bodies.periodic_tick, settings.eager_scheduler_s).start()
 
 
-_ROUTERS = (
-    routes_auth.router,
-    routes_auth.api,
-    routes_language.router,
-    routes_links.router,
-    routes_public.router,
-    routes_api_public.router,
-    routes_public_combined.router,
+_ROUTERS = (  # the order matters where two paths can match one address
+    login.router,
+    auth_api.router,
+    language.router,
+    player_links.router,  # /link/callback before /link/{token}
+    staff_player_links.router,
+    events.router,
+    public_api.router,
+    combined.router,
+    combined_api.router,
     sse.router,
-    routes_staff_results.router,
-    routes_api_results.router,
-    routes_late_changes.router,
-    routes_late_changes.api,
-    routes_staff_setup.router,
-    routes_staff_dashboard.router,  # after setup's /staff/events/new
-    routes_staff_dashboard.api,
-    routes_api_setup.staff,
-    routes_api_setup.public,
-    routes_playoff.router,
-    routes_captain.router,
-    routes_api_playoff.router,
-    routes_chesscom.router,
-    routes_api_swiss.router,
-    routes_staff_swiss.router,
-    olympiad_pages,  # board prizes, ratings, players, rating files (docs/board-prizes.md, docs/ratings.md)
-    olympiad_api,
-    routes_notify.router,  # account notifications, staff outbox, team calendar (docs/notifications.md)
-    routes_notify.api,
+    results.router,
+    results_api.router,
+    late_changes.router,
+    late_changes_api.router,
+    setup.router,
+    dashboard.router,  # after setup's /staff/events/new
+    dashboard_api.router,
+    setup_api.staff,
+    setup_api.public,
+    bracket.router,
+    playoff.router,
+    lineups.router,
+    captains.router,
+    playoff_api.router,
+    chesscom.router,
+    chesscom_api.router,
+    swiss_api.router,
+    swiss.router,
+    public_olympiad.router,  # board prizes, ratings, players (docs/board-prizes.md, docs/ratings.md)
+    staff_olympiad.router,  # the board-prize lot, rating files
+    olympiad_api.router,
+    notifications.router,  # account notifications, staff outbox, team calendar (docs/notifications.md)
+    outbox.router,
+    calendar.router,
+    notifications_api.router,
 )
 
 
@@ -290,9 +202,9 @@ def _add_middleware(app: FastAPI, settings: Settings) -> None:
 
 
 class OlympiadApp(FastAPI):
-    """The FastAPI application with the public page cache (web/page_cache.py) in front of everything: a page
-    kept there is answered before FastAPI and the middleware run (the security headers were kept with it),
-    so a cached page costs the server a few microseconds of Python. A request the cache does not answer
+    """The FastAPI application with the public page cache (web/http/page_cache.py) in front of everything: a
+    page kept there is answered before FastAPI and the middleware run (the security headers were kept with
+    it), so a cached page costs the server a few microseconds of Python. A request the cache does not answer
     goes through FastAPI as usual, and an anonymous page built then is kept with all its headers."""
 
     front: ASGIApp | None = None
@@ -347,12 +259,13 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
         redoc_url=None,
         swagger_ui_oauth2_redirect_url=API_DOCS + "/oauth2-redirect",
         lifespan=lifespan,
-        # Input checks for every route (web/validation.py): ids past the database's range, unstorable text.
+        # Input checks for every route (web/http/validation.py): ids past the database's range, unstorable
+        # text.
         dependencies=[Depends(check_request_input)],
     )
     app.state.settings = settings
     app.state.uow_factory = uow_factory or (lambda: UnitOfWork(session_factory))
-    app.state.page_cache = PageCache()  # public pages built once per change (web/page_cache.py)
+    app.state.page_cache = PageCache()  # public pages built once per change (web/http/page_cache.py)
     app.state.templates = Jinja2Templates(
         directory=str(TEMPLATES_DIR), context_processors=[_template_context]
     )
@@ -375,5 +288,5 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
     register_route_rule(API_DOCS, PUBLIC)
     register_route_rule(API_DOCS + "/oauth2-redirect", PUBLIC)
 
-    _install_log_redaction()
+    install_log_redaction()
     return app

@@ -10,7 +10,7 @@ Every route declares a rule. For FastAPI routes the rule is a dependency (an ``A
 
 Other routes (static files, the OpenAPI pages) are registered with ``register_route_rule``.
 ``rule_of(route)`` finds the rule of any route; tests/unit/test_auth_matrix.py fails on a route without one.
-The rule also checks the CSRF token on unsafe methods (web/csrf.py).
+The rule also checks the CSRF token on unsafe methods (web/http/csrf.py).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from starlette.routing import Mount
 from orchestrator.adapters.tables import STAFF_ROLES, Role
 from orchestrator.errors import Forbidden, NotAuthenticated
 from orchestrator.services.accounts.users import AuthUser, load_session_user
-from orchestrator.web.csrf import rotate_csrf_token, verify_csrf
+from orchestrator.web.http.csrf import rotate_csrf_token, verify_csrf
 from orchestrator.web.i18n import N_
 
 _UNSET = object()

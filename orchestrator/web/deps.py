@@ -72,6 +72,13 @@ def safe_next(target: str | None, default: str = "/") -> str:
     return target
 
 
+def staff_back(target: str, default: str) -> str:
+    """The staff page a form's ``back`` field names, to go back to after it; anything else is ``default``."""
+    if target.startswith("/staff/") and not target.startswith("//"):
+        return target
+    return default
+
+
 def wants_json(request: Request) -> bool:
     return request.url.path.startswith("/api/")
 

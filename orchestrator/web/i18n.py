@@ -78,7 +78,7 @@ _REMEMBERED_HEADER_CHARS = 200
 def from_accept_language(header: str) -> str:
     """RFC 9110 12.5.4: the known language with the highest ``q`` (first listed on a tie; ``q=0`` never).
     Browsers send a handful of distinct headers: the short ones are parsed once (every page served from the
-    cache asks, web/page_cache.py)."""
+    cache asks, web/http/page_cache.py)."""
     if len(header) <= _REMEMBERED_HEADER_CHARS:
         return _remembered(header)
     return _parse_accept_language(header)

@@ -13,6 +13,7 @@ from fastapi import Request
 
 from orchestrator.adapters.tables import Role
 from orchestrator.services.read.dashboard import StaffNav, staff_nav_of
+from orchestrator.web.http.validation import id_number
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +41,9 @@ def nav_for(request: Request) -> StaffNav | None:
     kind, entity_id = "", 0
     for name, what in _KINDS.items():
         value = params.get(name)
-        if isinstance(value, int) or (isinstance(value, str) and value.isdigit() and len(value) < 19):
-            kind, entity_id = what, int(value)
+        number = value if isinstance(value, int) else id_number(value) if isinstance(value, str) else None
+        if number is not None:
+            kind, entity_id = what, number
             break
     if not slug and not kind:
         return None

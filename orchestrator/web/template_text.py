@@ -128,89 +128,138 @@ def _attributes(tag: str, line: int, found: list[Unmarked]) -> str:
     return _ATTRIBUTE.sub(replace, tag)
 
 
-def scan(source: str) -> tuple[str, list[Unmarked]]:
-    """The source with every unmarked run and attribute marked, and the list of what was unmarked."""
-    out: list[str] = []
-    found: list[Unmarked] = []
-    run: list[tuple[str, str]] = []
-    state = "text"  # text, tag, comment (HTML), rawtext (script/style body)
-    tag: list[str] = []
-    raw_until = ""
-    line = 1
-    last_tag = [""]  # the HTML tag before the run: text inside <code> is not translated
+class _Scanner:
+    """One pass over a template for ``scan``, fed its pieces in order (``feed``).
 
-    def flush() -> None:
-        if not run:
-            return
-        literal = "".join(text for kind, text in run if kind == "data")
-        if has_words(literal) and not _CODE.match(last_tag[0]):
-            found.append(Unmarked(line - literal.count("\n"), " ".join(literal.split())))
-            out.append(wrap(run))
+    HTML is read in one of four states: ``text`` (between tags: a run is collected there), ``tag``
+    (inside ``<...>``: its attributes are checked when it closes), ``comment`` (an HTML comment) and
+    ``rawtext`` (a script or style body); the last two are copied as they are. A run ends at a tag or a
+    Jinja statement (``_end_run``): text for people is wrapped in ``{% trans %}`` and listed, any other
+    run is copied. ``line`` follows the source so that each finding names its line.
+    """
+
+    def __init__(self) -> None:
+        self.out: list[str] = []
+        self.found: list[Unmarked] = []
+        self.run: list[tuple[str, str]] = []
+        self.state = "text"  # text, tag, comment (HTML), rawtext (script/style body)
+        self.tag: list[str] = []
+        self.raw_until = ""
+        self.line = 1
+        self.last_tag = ""  # the HTML tag before the run: text inside <code> is not translated
+
+    def feed(self, kind: str, text: str) -> None:
+        if kind == "data":
+            self._html(text)
         else:
-            out.extend(text for _kind, text in run)
-        run.clear()
+            self._jinja(kind, text)
 
-    for kind, text in _pieces(source):
-        if kind != "data":
-            if state == "tag":
-                tag.append(text)
-            elif state == "text" and kind == "var" and not (text.startswith("{{-") or text.endswith("-}}")):
-                run.append((kind, text))
-            else:
-                flush()
-                out.append(text)
-            line += text.count("\n")
-            continue
+    def finish(self) -> tuple[str, list[Unmarked]]:
+        if self.state == "tag":  # a tag left open at the end of the file
+            self.out.append("".join(self.tag))
+        self._end_run()
+        return "".join(self.out), self.found
+
+    def _jinja(self, kind: str, text: str) -> None:
+        """A Jinja piece: part of the tag being read, an expression within the run, or (a statement, a
+        comment, a whitespace-trimming expression) the end of the run."""
+        if self.state == "tag":
+            self.tag.append(text)
+        elif self.state == "text" and kind == "var" and not (text.startswith("{{-") or text.endswith("-}}")):
+            self.run.append((kind, text))
+        else:
+            self._end_run()
+            self.out.append(text)
+        self.line += text.count("\n")
+
+    def _html(self, text: str) -> None:
+        """HTML between two Jinja pieces, read step by step in the state each step leaves."""
         i = 0
         while i < len(text):
-            if state == "text":
-                j = text.find("<", i)
-                if j < 0:
-                    run.append(("data", text[i:]))
-                    line += text[i:].count("\n")
-                    break
-                if j > i:
-                    run.append(("data", text[i:j]))
-                    line += text[i:j].count("\n")
-                flush()
-                if text.startswith("<!--", j):
-                    state, i = "comment", j
-                else:
-                    state, tag, i = "tag", ["<"], j + 1
-            elif state == "tag":
-                j = text.find(">", i)
-                if j < 0:
-                    tag.append(text[i:])
-                    line += text[i:].count("\n")
-                    break
-                tag.append(text[i : j + 1])
-                whole = "".join(tag)
-                out.append(_attributes(whole, line, found))
-                last_tag[0] = whole
-                line += text[i : j + 1].count("\n")
-                name = re.match(r"<\s*([a-zA-Z0-9]+)", whole)
-                if name and name.group(1).lower() in ("script", "style"):
-                    state, raw_until = "rawtext", f"</{name.group(1).lower()}"
-                else:
-                    state = "text"
-                i = j + 1
-            else:  # comment or rawtext: copied as it is
-                closing = "-->" if state == "comment" else raw_until
-                j = text.lower().find(closing, i)
-                if j < 0:
-                    out.append(text[i:])
-                    line += text[i:].count("\n")
-                    break
-                stop = j + (3 if state == "comment" else 0)
-                out.append(text[i:stop])
-                line += text[i:stop].count("\n")
-                state, i = ("text" if state == "comment" else "tag"), stop
-                if state == "tag":
-                    tag = []
-    if state == "tag":
-        out.append("".join(tag))
-    flush()
-    return "".join(out), found
+            if self.state == "text":
+                i = self._in_text(text, i)
+            elif self.state == "tag":
+                i = self._in_tag(text, i)
+            else:
+                i = self._in_copied(text, i)
+
+    def _in_text(self, text: str, i: int) -> int:
+        """Text up to the next ``<`` joins the run; the ``<`` ends it and opens a tag or a comment."""
+        j = text.find("<", i)
+        if j < 0:
+            self._add_to_run(text[i:])
+            return len(text)
+        if j > i:
+            self._add_to_run(text[i:j])
+        self._end_run()
+        if text.startswith("<!--", j):
+            self.state = "comment"
+            return j
+        self.state, self.tag = "tag", ["<"]
+        return j + 1
+
+    def _in_tag(self, text: str, i: int) -> int:
+        """A tag up to its ``>``, written with its attributes for people marked; a script or style tag
+        leaves its body to be copied."""
+        j = text.find(">", i)
+        if j < 0:
+            self.tag.append(text[i:])
+            self.line += text[i:].count("\n")
+            return len(text)
+        self.tag.append(text[i : j + 1])
+        whole = "".join(self.tag)
+        self.out.append(_attributes(whole, self.line, self.found))
+        self.last_tag = whole
+        self.line += text[i : j + 1].count("\n")
+        name = re.match(r"<\s*([a-zA-Z0-9]+)", whole)
+        if name and name.group(1).lower() in ("script", "style"):
+            self.state, self.raw_until = "rawtext", f"</{name.group(1).lower()}"
+        else:
+            self.state = "text"
+        return j + 1
+
+    def _in_copied(self, text: str, i: int) -> int:
+        """An HTML comment up to ``-->``, or a script or style body up to its closing tag, copied."""
+        closing = "-->" if self.state == "comment" else self.raw_until
+        j = text.lower().find(closing, i)
+        if j < 0:
+            self._copy(text[i:])
+            return len(text)
+        stop = j + (3 if self.state == "comment" else 0)
+        self._copy(text[i:stop])
+        if self.state == "comment":
+            self.state = "text"
+        else:  # the closing tag is read as a tag
+            self.state, self.tag = "tag", []
+        return stop
+
+    def _add_to_run(self, text: str) -> None:
+        self.run.append(("data", text))
+        self.line += text.count("\n")
+
+    def _copy(self, text: str) -> None:
+        self.out.append(text)
+        self.line += text.count("\n")
+
+    def _end_run(self) -> None:
+        """The run so far: wrapped and listed if its literal text has words (and it is not code)."""
+        if not self.run:
+            return
+        literal = "".join(text for kind, text in self.run if kind == "data")
+        if has_words(literal) and not _CODE.match(self.last_tag):
+            self.found.append(Unmarked(self.line - literal.count("\n"), " ".join(literal.split())))
+            self.out.append(wrap(self.run))
+        else:
+            self.out.extend(text for _kind, text in self.run)
+        self.run.clear()
+
+
+def scan(source: str) -> tuple[str, list[Unmarked]]:
+    """The source with every unmarked run and attribute marked, and the list of what was unmarked."""
+    scanner = _Scanner()
+    for kind, text in _pieces(source):
+        scanner.feed(kind, text)
+    return scanner.finish()
 
 
 def unmarked(source: str) -> list[Unmarked]:

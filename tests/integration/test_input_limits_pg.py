@@ -1,5 +1,5 @@
 """On PostgreSQL, ids past INTEGER and text PostgreSQL refuses (NUL) get a clear 4xx over HTTP, never a 500
-(web/validation.py; docs/input-limits.md)."""
+(web/http/validation.py; docs/input-limits.md)."""
 
 from __future__ import annotations
 

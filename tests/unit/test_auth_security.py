@@ -24,7 +24,8 @@ from orchestrator.errors import Forbidden, LoginThrottled, ValidationFailed
 from orchestrator.services.accounts import users
 from orchestrator.services.gameserver import player_links
 from orchestrator.services.teams.captains import captain_home, create_captain_invitation
-from orchestrator.web.app import SESSION_COOKIE, RedactInvitationTokens, create_app
+from orchestrator.web.app import SESSION_COOKIE, create_app
+from orchestrator.web.http.security import RedactInvitationTokens
 from tests.support.accounts import PASSWORD, fail_logins, login, make_owner, settings
 from tests.support.factories import make_event
 

@@ -12,8 +12,9 @@ from fastapi.testclient import TestClient
 from orchestrator.adapters.tables import Event, Team
 from orchestrator.config import Settings
 from orchestrator.services.accounts.users import create_user, invite_captain
-from orchestrator.web.app import SESSION_COOKIE, RedactInvitationTokens
+from orchestrator.web.app import SESSION_COOKIE
 from orchestrator.web.deps import safe_next
+from orchestrator.web.http.security import RedactInvitationTokens
 from tests.support.web import PASSWORD, form_token
 
 

@@ -1,4 +1,4 @@
-"""Board prizes, rating changes and the player page (orchestrator/web/routes_public_olympiad.py) on a played
+"""Board prizes, rating changes and the player page (orchestrator/web/pages/public/olympiad.py) on a played
 Swiss stage: pages, JSON and CSV agree with values worked out by hand from round 1 of the small Swiss event.
 
 Casimir Zurik's rating is set here to 2766, Yusuf Belgolas's, so that Emil Dendennov and Mira Visen tie on

@@ -26,7 +26,7 @@ from orchestrator.services.accounts.users import create_user
 from orchestrator.services.results import exports
 from orchestrator.services.setup.draws import commit_lot
 from orchestrator.services.teams.rosters import import_rosters
-from orchestrator.web.validation import json_problems, whole_number
+from orchestrator.web.http.validation import json_problems, whole_number
 from tests.support.factories import make_event
 from tests.support.pool_builder import build_pool
 from tests.support.rosters import HEADER, ICELAND

@@ -21,7 +21,7 @@ from tests.support.staff_setup import create_small_event, stage_ids
 from tests.support.web import PASSWORD, login
 
 TOO_BIG = (2**31, 2**63)
-MAX_UPLOAD_BYTES = 2_000_000  # the event definition's limit (routes_staff_setup)
+MAX_UPLOAD_BYTES = 2_000_000  # the event definition's limit (web/pages/staff/setup.py)
 
 
 @pytest.fixture

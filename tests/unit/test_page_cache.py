@@ -1,4 +1,4 @@
-"""The public page cache (web/page_cache.py): built once per change, 304 from the versions alone, never
+"""The public page cache (web/http/page_cache.py): built once per change, 304 from the versions alone, never
 a logged-in visitor's page. Builds are counted by ``app.state.page_cache.builds`` (no timing)."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from orchestrator.adapters import live_redis as bridge
 from orchestrator.config import Settings
 from orchestrator.services import live
 from orchestrator.services.accounts.users import create_user
-from orchestrator.web.page_cache import Entry, PageCache, PageCacheMiddleware
+from orchestrator.web.http.page_cache import Entry, PageCache, PageCacheMiddleware
 from tests.support.pools import FIRST_WINS_6_0, SeededPool, play, seed_small_pool
 
 PASSWORD = "a long enough password"

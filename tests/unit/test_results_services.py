@@ -277,9 +277,7 @@ def test_a_pool_without_lot_in_its_chain_keeps_teams_tied_and_draws_no_lot(uowf:
         standings_service.close_stage(uow, stage_id=built.stage_id, actor="boss", now=utcnow() + LATER)
     assert [row.rank for row in stored(uowf, built.pool_id)] == [1, 2, 2, 2]
     with uowf() as uow:
-        assert (
-            list(uow.lots.lots_with_purpose(built.event_id, f"tie-break LOT pool {built.pool_id}")) == []
-        )
+        assert list(uow.lots.lots_with_purpose(built.event_id, f"tie-break LOT pool {built.pool_id}")) == []
 
 
 def test_closing_the_last_stage_closes_the_event_with_an_audit_entry(uowf: UnitOfWorkFactory) -> None:

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from orchestrator.cli import app
 from orchestrator.config import Settings, get_settings
-from orchestrator.web import serving
+from orchestrator.web.http import serving
 
 PG = "postgresql+psycopg://postgres@127.0.0.1:5432/olympiad"
 

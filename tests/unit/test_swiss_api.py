@@ -1,4 +1,4 @@
-"""The Swiss round desk's JSON API (orchestrator/web/routes_api_swiss.py) and the public Swiss stage: staff
+"""The Swiss round desk's JSON API (orchestrator/web/api/swiss.py) and the public Swiss stage: staff
 pair, review, override, publish and re-pair; bad input gets a clear 4xx, never a 500."""
 
 from __future__ import annotations

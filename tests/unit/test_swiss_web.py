@@ -1,4 +1,4 @@
-"""The Swiss round desk page (orchestrator/web/routes_staff_swiss.py): staff start the stage, pair, change
+"""The Swiss round desk page (orchestrator/web/pages/staff/swiss.py): staff start the stage, pair, change
 a board with a reason, publish and end the stage with CSRF forms, without JavaScript."""
 
 from __future__ import annotations

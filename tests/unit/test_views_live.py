@@ -7,8 +7,8 @@ import asyncio
 from orchestrator.adapters import live_redis as bridge
 from orchestrator.config import Settings
 from orchestrator.services import live, live_redis
-from orchestrator.web.caching import etag_of, matches
-from orchestrator.web.sse import TOPIC, safe_payload
+from orchestrator.web.http.caching import etag_of, matches
+from orchestrator.web.http.sse import TOPIC, safe_payload
 
 
 def test_sse_forwards_only_the_topic_kind_and_integer_ids() -> None:

@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from orchestrator.adapters.tables import RoundStatus
-from orchestrator.web.caching import CACHE_CONTROL_PUBLIC
+from orchestrator.web.http.caching import CACHE_CONTROL_PUBLIC
 from tests.support.pools import DRAW_3_3, FIRST_WINS_6_0, SeededPool, play, seed_small_pool
 
 

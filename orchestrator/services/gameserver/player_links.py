@@ -8,7 +8,7 @@
   ``LINK_STATE_MAX_AGE_S``) and the PKCE verifier is an HMAC of the state under the same key, so only this
   server can compute it.
 - Tokens are secrets: never logged, shown, put in an error message or an audit row. The access log
-  redacts ``/link/<token>`` and the callback's ``code`` and ``state`` (web/app.py).
+  redacts ``/link/<token>`` and the callback's ``code`` and ``state`` (web/http/security.py).
 - The errors a player reads on the link pages are in the reader's language; audit entries, stored refusal
   reasons and the operator's configuration errors stay English.
 """

@@ -1,0 +1,97 @@
+"""The public JSON API under /api/v1: everything the spectator pages show, with ETag and 304.
+
+Answers are the read models of orchestrator/services/read/ as their ``as_json()`` writes them (their schema
+is in the OpenAPI document). Points are integer half-points (``*_half``); tie-break values come as text and as
+an exact fraction ``"n/d"``.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from starlette.responses import Response
+
+from orchestrator.services.read import events, matches, stages, standings, swiss, teams
+from orchestrator.web.auth import allow_public
+from orchestrator.web.deps import get_uow_factory
+from orchestrator.web.http.caching import conditional
+from orchestrator.web.http.page_cache import page_built
+
+router = APIRouter(prefix="/api/v1", tags=["public"], dependencies=[allow_public()])
+
+
+def _json(request: Request, body: bytes, topics: tuple[str, ...] | None = None) -> Response:
+    """The answer with its ETag; with ``topics``, kept by the page cache until one of them changes."""
+    if topics is not None:
+        page_built(request, topics)
+    return conditional(request, Response(body, media_type="application/json"))
+
+
+@router.get(
+    "/events", response_model=tuple[events.EventListItem, ...], summary="Events spectators may follow"
+)
+def list_events(request: Request) -> Response:
+    with get_uow_factory(request)() as uow:
+        items = events.list_events(uow)
+    return _json(request, events.events_json(items), events.LIST_TOPICS)
+
+
+@router.get("/events/{slug}", response_model=events.EventView, summary="An event and its stage timeline")
+def get_event(request: Request, slug: str) -> Response:
+    with get_uow_factory(request)() as uow:
+        view = events.event_view(uow, slug=slug)
+    return _json(request, view.as_json(), view.topics)
+
+
+@router.get(
+    "/events/{slug}/stages/{stage_key}",
+    response_model=stages.StageView,
+    summary="A stage: pools with strength and standings, or its duels",
+)
+def get_stage(request: Request, slug: str, stage_key: str) -> Response:
+    with get_uow_factory(request)() as uow:
+        view = stages.stage_view(uow, slug=slug, stage_key=stage_key)
+    return _json(request, view.as_json(), view.topics)
+
+
+@router.get(
+    "/events/{slug}/stages/{stage_key}/pools/{letter}",
+    response_model=standings.PoolView,
+    summary="A pool: standings with every tie-break and separated_by, cross table, rounds",
+)
+def get_pool(request: Request, slug: str, stage_key: str, letter: str) -> Response:
+    with get_uow_factory(request)() as uow:
+        view = standings.pool_view(uow, slug=slug, stage_key=stage_key, letter=letter)
+    return _json(request, view.as_json(), view.topics)
+
+
+@router.get(
+    "/events/{slug}/matches/{match_id}",
+    response_model=matches.MatchView,
+    summary="A match board by board: players, colours, results, game links",
+)
+def get_match(request: Request, slug: str, match_id: int) -> Response:
+    with get_uow_factory(request)() as uow:
+        view = matches.match_view(uow, slug=slug, match_id=match_id)
+    return _json(request, view.as_json(), view.topics)
+
+
+@router.get(
+    "/events/{slug}/teams/{team_id}",
+    response_model=teams.TeamView,
+    summary="A team: roster with each player's games and performance rating, and its matches",
+)
+def get_team(request: Request, slug: str, team_id: int) -> Response:
+    with get_uow_factory(request)() as uow:
+        view = teams.team_view(uow, slug=slug, team_id=team_id)
+    return _json(request, view.as_json(), view.topics)
+
+
+@router.get(
+    "/events/{slug}/stages/{stage_key}/swiss",
+    response_model=swiss.SwissView,
+    summary="A Swiss stage: standings, matches by round, byes and absences (a draft reads as unpaired)",
+)
+def get_swiss(request: Request, slug: str, stage_key: str) -> Response:
+    with get_uow_factory(request)() as uow:
+        view = swiss.swiss_view(uow, slug=slug, stage_key=stage_key)
+    return _json(request, view.as_json(), view.topics)

@@ -1,0 +1,196 @@
+"""JSON API of a Swiss stage's round desk for staff under /api/v1/swiss (docs/swiss.md, "The server");
+the public Swiss stage is in web/api/public.py.
+
+The same use cases as the staff pages (orchestrator/services/swiss/). Errors follow the app's mapping:
+422 with every problem, 409 for a step taken out of order or a pairing refused (the message names the
+boards or teams), 404.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from orchestrator.services.accounts.users import AuthUser
+from orchestrator.services.swiss import entries, rounds
+from orchestrator.services.swiss.entries import TeamChange
+from orchestrator.services.swiss.rounds import RoundView
+from orchestrator.web.auth import require_staff
+from orchestrator.web.deps import get_uow_factory
+
+router = APIRouter(prefix="/api/v1/swiss", tags=["Swiss"])
+
+REASON = Field(min_length=1, max_length=2000, description="why (kept with the audit)")
+
+
+class PairIn(BaseModel):
+    count_unfinished_as_draws: bool = Field(
+        default=False, description="pair although earlier boards have no result, counting them as draws"
+    )
+
+
+class OverrideIn(BaseModel):
+    board: int = Field(ge=1, le=10_000, description="the board (table) of the draft to change")
+    first_team_id: int = Field(ge=1, description="the first-named team (White on the odd boards)")
+    second_team_id: int = Field(ge=1)
+    reason: str = REASON
+
+
+class ReasonIn(BaseModel):
+    reason: str = REASON
+
+
+class LateEntryIn(BaseModel):
+    reason: str = REASON
+    from_round: int | None = Field(default=None, ge=1, le=1000, description="default: the next round")
+
+
+class AbsentIn(BaseModel):
+    round: int = Field(ge=1, le=1000)
+    reason: str = REASON
+
+
+def _round(view: RoundView) -> dict[str, Any]:
+    return asdict(view)
+
+
+def _change(change: TeamChange) -> dict[str, Any]:
+    return {**asdict(change), "message": change.message}
+
+
+@router.post("/stages/{stage_id}/pair-next-round", summary="Pair the next round as a draft for review")
+def pair_next_round(
+    request: Request, stage_id: int, body: PairIn, user: AuthUser = require_staff()
+) -> dict[str, Any]:
+    with get_uow_factory(request)() as uow:
+        view = rounds.pair_next_round(
+            uow,
+            stage_id=stage_id,
+            actor=user.username,
+            count_unfinished_as_draws=body.count_unfinished_as_draws,
+        )
+    return _round(view)
+
+
+@router.get("/stages/{stage_id}/draft", summary="The round in review (404 when none)")
+def get_draft(request: Request, stage_id: int, user: AuthUser = require_staff()) -> dict[str, Any]:
+    with get_uow_factory(request)() as uow:
+        return _round(rounds.draft_round(uow, stage_id=stage_id))
+
+
+@router.get("/rounds/{round_id}", summary="A Swiss round's pairing, draft or published")
+def get_round(request: Request, round_id: int, user: AuthUser = require_staff()) -> dict[str, Any]:
+    with get_uow_factory(request)() as uow:
+        return _round(rounds.describe_round(uow, round_id=round_id))
+
+
+@router.post("/rounds/{round_id}/publish", summary="Publish a draft: matches, boards and bye")
+def publish(request: Request, round_id: int, user: AuthUser = require_staff()) -> dict[str, Any]:
+    with get_uow_factory(request)() as uow:
+        return _round(rounds.publish_round_pairing(uow, round_id=round_id, actor=user.username))
+
+
+@router.post("/rounds/{round_id}/re-pair", summary="Pair a draft, or an unstarted round, again")
+def re_pair(
+    request: Request, round_id: int, body: PairIn, user: AuthUser = require_staff()
+) -> dict[str, Any]:
+    with get_uow_factory(request)() as uow:
+        view = rounds.repair_round(
+            uow,
+            round_id=round_id,
+            actor=user.username,
+            count_unfinished_as_draws=body.count_unfinished_as_draws,
+        )
+    return _round(view)
+
+
+@router.post("/rounds/{round_id}/override", summary="Put two teams on a board of the draft, with a reason")
+def override(
+    request: Request, round_id: int, body: OverrideIn, user: AuthUser = require_staff()
+) -> dict[str, Any]:
+    with get_uow_factory(request)() as uow:
+        view = rounds.override_pairing(
+            uow,
+            round_id=round_id,
+            board=body.board,
+            first_id=body.first_team_id,
+            second_id=body.second_team_id,
+            reason=body.reason,
+            actor=user.username,
+        )
+    return _round(view)
+
+
+@router.post("/stages/{stage_id}/teams/{team_id}/withdraw", summary="Withdraw a team from the next round on")
+def withdraw(
+    request: Request, stage_id: int, team_id: int, body: ReasonIn, user: AuthUser = require_staff()
+) -> dict[str, Any]:
+    with get_uow_factory(request)() as uow:
+        change = entries.withdraw_team(
+            uow, stage_id=stage_id, team_id=team_id, reason=body.reason, actor=user.username
+        )
+    return _change(change)
+
+
+@router.post("/stages/{stage_id}/teams/{team_id}/late-entry", summary="Add a team of the event to the stage")
+def late_entry(
+    request: Request, stage_id: int, team_id: int, body: LateEntryIn, user: AuthUser = require_staff()
+) -> dict[str, Any]:
+    with get_uow_factory(request)() as uow:
+        change = entries.add_late_entry(
+            uow,
+            stage_id=stage_id,
+            team_id=team_id,
+            reason=body.reason,
+            actor=user.username,
+            from_round=body.from_round,
+        )
+    return _change(change)
+
+
+@router.post("/stages/{stage_id}/teams/{team_id}/absent", summary="Leave a team out of a round")
+def absent(
+    request: Request, stage_id: int, team_id: int, body: AbsentIn, user: AuthUser = require_staff()
+) -> dict[str, Any]:
+    with get_uow_factory(request)() as uow:
+        change = entries.mark_absent(
+            uow,
+            stage_id=stage_id,
+            team_id=team_id,
+            round_no=body.round,
+            reason=body.reason,
+            actor=user.username,
+        )
+    return _change(change)
+
+
+@router.post(
+    "/stages/{stage_id}/teams/{team_id}/present",
+    summary="Undo an absence: the team is paired in that round after all",
+)
+def present(
+    request: Request, stage_id: int, team_id: int, body: AbsentIn, user: AuthUser = require_staff()
+) -> dict[str, Any]:
+    with get_uow_factory(request)() as uow:
+        change = entries.mark_present(
+            uow,
+            stage_id=stage_id,
+            team_id=team_id,
+            round_no=body.round,
+            reason=body.reason,
+            actor=user.username,
+        )
+    return _change(change)
+
+
+@router.post("/stages/{stage_id}/end-early", summary="End the stage after its last complete round")
+def end_early(
+    request: Request, stage_id: int, body: ReasonIn, user: AuthUser = require_staff()
+) -> dict[str, Any]:
+    with get_uow_factory(request)() as uow:
+        closed = entries.end_swiss_early(uow, stage_id=stage_id, reason=body.reason, actor=user.username)
+    closed.raise_refusal()  # after the commit: a refusal keeps the lots it committed
+    return {"stage_id": stage_id, "closed": True}

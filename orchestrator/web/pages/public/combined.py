@@ -1,0 +1,35 @@
+"""The combined classification of an event with sections (docs/sections.md): its spectator page and its CSV
+download (the JSON document: web/api/combined.py).
+
+Both are read from ``services/read/combined.py`` and kept by the page cache until a result, a pairing or a
+stage of any section changes (the topics of every stage the classification reads, docs/caching.md).
+An event without sections answers 404 with the reason.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from starlette.responses import Response
+
+from orchestrator.services.read import combined
+from orchestrator.web.api.combined import combined_view
+from orchestrator.web.auth import allow_public
+from orchestrator.web.deps import attachment, render
+from orchestrator.web.http.caching import conditional
+from orchestrator.web.pages.public.events import live_url
+
+router = APIRouter(dependencies=[allow_public()])
+
+
+@router.get("/events/{slug}/combined", include_in_schema=False)
+def combined_page(request: Request, slug: str) -> Response:
+    view = combined_view(request, slug)
+    context = {"view": view, "live_url": live_url(slug, view.topics), "key_codes": combined.KEY_CODES}
+    return conditional(request, render(request, "public/combined.html", context))
+
+
+@router.get("/events/{slug}/combined.csv", include_in_schema=False)
+def combined_csv(request: Request, slug: str) -> Response:
+    view = combined_view(request, slug)
+    filename = f"{slug}-combined.csv"
+    return conditional(request, attachment(combined.combined_csv(view), filename, "text/csv; charset=utf-8"))

@@ -1,0 +1,94 @@
+"""Spectator pages (no login): events, stages, pools, matches, teams. Complete without JavaScript.
+
+Every page answers conditional requests (web/http/caching.py) and names its live topics for live.js; the same
+topics tell the page cache when to build it again (web/http/page_cache.py).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Request
+from starlette.responses import Response
+
+from orchestrator.services.read import events, matches, stages, standings, swiss, teams
+from orchestrator.web.auth import allow_public
+from orchestrator.web.deps import attachment, get_uow_factory, render
+from orchestrator.web.http.caching import conditional
+from orchestrator.web.http.page_cache import page_built
+
+router = APIRouter(dependencies=[allow_public()], include_in_schema=False)
+
+
+def live_url(slug: str, topics: tuple[str, ...]) -> str:
+    """The server-sent-events address a page listens to."""
+    return f"/events/{slug}/live?" + urlencode([("topic", t) for t in topics if t != f"event:{slug}"])
+
+
+def _page(request: Request, template: str, view: object, **extra: object) -> Response:
+    context = {"view": view, "live_url": None, **extra}
+    topics = getattr(view, "topics", None)
+    event = getattr(view, "event", None)
+    if topics is not None and event is not None:
+        context["live_url"] = live_url(event.slug, topics)
+        page_built(request, (f"event:{event.slug}", *topics))
+    return conditional(request, render(request, template, context))
+
+
+@router.get("/")
+def home(request: Request) -> Response:
+    with get_uow_factory(request)() as uow:
+        items = events.list_events(uow)
+    page_built(request, events.LIST_TOPICS)
+    return conditional(request, render(request, "home.html", {"events": items}))
+
+
+@router.get("/events/{slug}")
+def event_page(request: Request, slug: str) -> Response:
+    with get_uow_factory(request)() as uow:
+        view = events.event_view(uow, slug=slug)
+    return _page(request, "public/event.html", view)
+
+
+@router.get("/events/{slug}/stages/{stage_key}")
+def stage_page(request: Request, slug: str, stage_key: str, after: str = "") -> Response:
+    """A stage; a Swiss stage is shown as one (its standings after round ``after``, its pairings)."""
+    with get_uow_factory(request)() as uow:
+        if swiss.is_swiss_stage(uow, slug=slug, stage_key=stage_key):
+            view: object = swiss.swiss_view(uow, slug=slug, stage_key=stage_key)
+        else:
+            view = stages.stage_view(uow, slug=slug, stage_key=stage_key)
+    if isinstance(view, swiss.SwissView):
+        shown = swiss.chosen_round(view, after)
+        return _page(request, "public/swiss.html", view, after=shown)
+    return _page(request, "public/stage.html", view)
+
+
+@router.get("/events/{slug}/stages/{stage_key}/pools/{letter}")
+def pool_page(request: Request, slug: str, stage_key: str, letter: str) -> Response:
+    with get_uow_factory(request)() as uow:
+        view = standings.pool_view(uow, slug=slug, stage_key=stage_key, letter=letter)
+    return _page(request, "public/pool.html", view)
+
+
+@router.get("/events/{slug}/matches/{match_id}")
+def match_page(request: Request, slug: str, match_id: int) -> Response:
+    with get_uow_factory(request)() as uow:
+        view = matches.match_view(uow, slug=slug, match_id=match_id)
+    return _page(request, "public/match.html", view)
+
+
+@router.get("/events/{slug}/matches/{match_id}/boards/{board_no}.pgn")
+def board_pgn(request: Request, slug: str, match_id: int, board_no: int) -> Response:
+    with get_uow_factory(request)() as uow:
+        pgn = matches.board_pgn(uow, slug=slug, match_id=match_id, board_no=board_no)
+    filename = f"{slug}-match-{match_id}-board-{board_no}.pgn"
+    page_built(request, (f"event:{slug}", f"match:{match_id}"))  # ingestion announces the match
+    return conditional(request, attachment(pgn, filename, "application/x-chess-pgn; charset=utf-8"))
+
+
+@router.get("/events/{slug}/teams/{team_id}")
+def team_page(request: Request, slug: str, team_id: int) -> Response:
+    with get_uow_factory(request)() as uow:
+        view = teams.team_view(uow, slug=slug, team_id=team_id)
+    return _page(request, "public/team.html", view)

@@ -1,0 +1,68 @@
+"""The staff dashboard of an event (``/staff/events/{slug}``) and its live stream, and ``/staff``, where
+staff land after logging in (docs/staff-guide.md, "The dashboard"); the JSON twin is web/api/dashboard.py.
+
+The page works without JavaScript (reload it); live.js re-reads it when the event, one of its stages,
+pools or duels changes. Old numeric URLs (``/staff/events/12``) answer with a redirect to the slug's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from sse_starlette.sse import EventSourceResponse
+from starlette.responses import RedirectResponse, Response
+
+from orchestrator.adapters.tables import EventStatus
+from orchestrator.services.accounts.users import AuthUser
+from orchestrator.services.read import dashboard as dashboard_service
+from orchestrator.services.read import staff
+from orchestrator.web.auth import require_staff
+from orchestrator.web.deps import get_uow_factory, render
+from orchestrator.web.event_keys import event_of_key, slug_redirect
+from orchestrator.web.http.sse import event_stream
+
+router = APIRouter(prefix="/staff", include_in_schema=False)
+
+ACTIVE = (EventStatus.RUNNING.value, EventStatus.PUBLISHED.value)
+
+
+@router.get("")
+def staff_home(request: Request, user: AuthUser = require_staff()) -> Response:
+    """Staff's landing page: the dashboard of the one event under way, else the list of events."""
+    with get_uow_factory(request)() as uow:
+        events = staff.staff_events(uow)
+    active = [e for e in events if e.status in ACTIVE]
+    target = f"/staff/events/{active[0].slug}" if len(active) == 1 else "/staff/events"
+    return RedirectResponse(target, status_code=303)
+
+
+@router.get("/events/{slug}")
+def dashboard_page(request: Request, slug: str, user: AuthUser = require_staff()) -> Response:
+    """Everything of the event that waits for a decision, most urgent first, each with its page."""
+    _, real = event_of_key(request, slug)
+    if moved := slug_redirect(request, slug, real):
+        return moved
+    with get_uow_factory(request)() as uow:
+        board = dashboard_service.dashboard(uow, slug=real)
+    context: dict[str, Any] = {
+        "board": board,
+        "labels": dashboard_service.KIND_LABELS,
+        "live_url": f"/staff/events/{real}/live",
+    }
+    return render(request, "staff/dashboard.html", context)
+
+
+@router.get("/events/{slug}/live")
+async def dashboard_live(
+    request: Request, slug: str, user: AuthUser = require_staff()
+) -> EventSourceResponse:
+    """Server-sent events of every topic that may change the dashboard (ids and kinds only)."""
+
+    def topics() -> frozenset[str]:
+        with get_uow_factory(request)() as uow:
+            event = staff.event_by_slug(uow, slug)
+            return dashboard_service.live_topics(uow, event=event)
+
+    return event_stream(await run_in_threadpool(topics))
