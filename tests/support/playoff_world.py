@@ -105,7 +105,7 @@ def store_results(world: World, key: str, winner: str, *, legs: tuple[int, ...] 
         for match in uow.playoff.matches_of_duels([duel.id])[duel.id or 0]:
             if match.leg not in legs:
                 continue
-            for board in uow.playoff.boards_of_matches([match.id])[match.id or 0]:
+            for board in uow.boards.boards_of_matches([match.id])[match.id or 0]:
                 first_white = (board.board_no % 2 == 1) == (match.first_team_id == duel.first_team_id)
                 white_wins = winner == "white" or first_white == (winner == "first")
                 uow.boards.update_versioned(

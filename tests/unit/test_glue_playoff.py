@@ -94,7 +94,7 @@ def armageddon_board(world: World, duel_id: int) -> Board | None:
         )
         if match is None:
             return None
-        return uow.playoff.boards_of_matches([match.id])[match.id or 0][0]
+        return uow.boards.boards_of_matches([match.id])[match.id or 0][0]
 
 
 def level_duel(world: World, knockout: int, key: str = "I") -> int:
@@ -118,11 +118,11 @@ def test_creating_a_rounds_games_applies_the_submitted_lineups_and_pairs_no_forf
     with world.uow_factory() as uow:
         event_id = make_event(uow, SMALL_PLAYOFF)
         stage_id = running_stage(uow, event_id=event_id, stage_key="group")
-        rnd = uow.playoff.rounds_of_stage(stage_id)[0]
-        match = uow.playoff.matches_of_round(rnd.id or 0)[0]
+        rnd = uow.rounds.rounds_of_stage(stage_id)[0]
+        match = uow.rounds.matches_of_round(rnd.id or 0)[0]
         team_id = match.first_team_id
-        roster = {p.main_board: p for p in uow.playoff.players_of_team(team_id) if p.main_board}
-        reserve = next(p for p in uow.playoff.players_of_team(team_id) if p.main_board is None)
+        roster = {p.main_board: p for p in uow.teams.players_of_team(team_id) if p.main_board}
+        reserve = next(p for p in uow.teams.players_of_team(team_id) if p.main_board is None)
         round_id, match_id = rnd.id or 0, match.id or 0
         rnd.scheduled_at = utcnow() + timedelta(minutes=5)
         rnd.lineup_deadline_at = None
@@ -142,7 +142,7 @@ def test_creating_a_rounds_games_applies_the_submitted_lineups_and_pairs_no_forf
         )
     assert outcome.status == "created"
     with world.uow_factory() as uow:
-        stored = {b.board_no: b for b in uow.playoff.boards_of_matches([match_id])[match_id]}
+        stored = {b.board_no: b for b in uow.boards.boards_of_matches([match_id])[match_id]}
         # Board 1: the first team has White on odd boards.
         assert stored[1].white_player_id == boards[0]
         # Board 6: the first team (Black on even boards) left it empty: White wins by forfeit, no game.
@@ -175,7 +175,7 @@ def test_a_duel_result_ingested_from_the_game_server_moves_the_bracket_on(world:
         duel = uow.playoff.duel_by_key(knockout, "I")
         assert duel is not None
         matches = uow.playoff.matches_of_duels([duel.id])[duel.id or 0]
-        boards = uow.playoff.boards_of_matches(m.id for m in matches)
+        boards = uow.boards.boards_of_matches(m.id for m in matches)
         # Stand-in style games already created: give every board a game id.
         ids = {}
         for match in matches:
@@ -214,7 +214,7 @@ def test_an_arbiters_result_on_a_duel_match_moves_the_bracket_on_without_any_oth
         assert duel is not None
         for match in uow.playoff.matches_of_duels([duel.id])[duel.id or 0]:
             lineups.apply_lineups(uow, round_id=match.round_id, actor="t")
-            boards = uow.playoff.boards_of_matches([match.id])[match.id or 0]
+            boards = uow.boards.boards_of_matches([match.id])[match.id or 0]
             entries = []
             for board in boards:
                 first_white = (board.board_no % 2 == 1) == (match.first_team_id == duel.first_team_id)
@@ -236,8 +236,8 @@ def test_the_tick_draws_the_lots_applies_the_defaults_and_creates_the_armageddon
     duel_id = level_duel(world, knockout)
     tick(world)  # category lot: hash published
     with world.uow_factory() as uow:
-        lot = uow.playoff.latest_lot(
-            uow.playoff.event_of_stage(knockout)[0].id or 0, "Armageddon category, duel I"
+        lot = uow.lots.latest_lot(
+            uow.events.event_and_stage(knockout)[0].id or 0, "Armageddon category, duel I"
         )
         assert lot is not None and lot.sealed_seed_hex is not None and lot.seed_hex is None
         assert uow.playoff.armageddon_of_duel(duel_id) is None
@@ -263,7 +263,7 @@ def test_the_tick_draws_the_lots_applies_the_defaults_and_creates_the_armageddon
     tick(world, times=3)  # never a second Armageddon game
     assert world.standin.get("/_standin/state").json()["games"] == state["games"]
     with world.client() as client, world.uow_factory() as uow:
-        rnd = uow.playoff.round_by_number(knockout, ARMAGEDDON_ROUND_BASE + duel_id)
+        rnd = uow.rounds.round_by_number(knockout, ARMAGEDDON_ROUND_BASE + duel_id)
         assert rnd is not None
         again = gameserver.create_round_games(
             uow, round_id=rnd.id or 0, client=client, settings=world.settings, actor="worker"
@@ -312,7 +312,7 @@ def test_without_unequal_clocks_the_armageddon_game_waits_for_the_arbiter(liches
     with world.uow_factory() as uow:
         arm = uow.playoff.armageddon_of_duel(duel_id)
         assert arm is not None and arm.status == "ready"
-        rnd = uow.playoff.round_by_number(knockout, ARMAGEDDON_ROUND_BASE + duel_id)
+        rnd = uow.rounds.round_by_number(knockout, ARMAGEDDON_ROUND_BASE + duel_id)
         assert rnd is not None
     games = world.standin.get("/_standin/state").json()["games"]
     with world.client() as client, world.uow_factory() as uow:
@@ -343,8 +343,8 @@ def test_lots_are_left_to_staff_when_auto_draw_is_off(tmp_path: Path) -> None:
         tick(world, times=3)
         with world.uow_factory() as uow:
             assert uow.playoff.armageddon_of_duel(duel_id) is None
-            event_id = uow.playoff.event_of_stage(knockout)[0].id or 0
-            assert uow.playoff.latest_lot(event_id, "Armageddon category, duel I") is None
+            event_id = uow.events.event_and_stage(knockout)[0].id or 0
+            assert uow.lots.latest_lot(event_id, "Armageddon category, duel I") is None
 
 
 # ------------------------------------------------------------------------------ a whole play-off

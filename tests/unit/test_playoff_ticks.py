@@ -47,8 +47,8 @@ def world(tmp_path: Path) -> Iterator[World]:
 
 def lot_of(world: World, key: str, which: LotWhich) -> Lot | None:
     with world.uow_factory() as uow:
-        event_id = uow.playoff.event_of_stage(world.knockout)[0].id or 0
-        return uow.playoff.latest_lot(event_id, lot_purpose(key, which))
+        event_id = uow.events.event_and_stage(world.knockout)[0].id or 0
+        return uow.lots.latest_lot(event_id, lot_purpose(key, which))
 
 
 def armageddon(world: World, duel_id: int) -> Armageddon | None:
@@ -156,7 +156,7 @@ def test_the_colour_draw_applies_the_default_colour_and_queues_the_armageddon_pa
         assert arm is not None and arm.status == "ready"
         assert arm.colour == world.settings.armageddon_default_colour
         with world.uow_factory() as uow:
-            rnd = uow.playoff.round_by_number(world.knockout, ARMAGEDDON_ROUND_BASE + duel_id)
+            rnd = uow.rounds.round_by_number(world.knockout, ARMAGEDDON_ROUND_BASE + duel_id)
         assert rnd is not None and paired == [rnd.id]
 
 
@@ -219,7 +219,7 @@ def test_a_conflict_is_recorded_on_every_tick_while_it_lasts(world: World) -> No
     assert final.first_team_id == the_duel(world, "I").first_team_id
     with world.uow_factory() as uow:  # the final has started
         match = uow.playoff.matches_of_duels([final.id])[final.id or 0][0]
-        board = uow.playoff.boards_of_matches([match.id])[match.id or 0][0]
+        board = uow.boards.boards_of_matches([match.id])[match.id or 0][0]
         uow.boards.update_versioned(
             board.id or 0, expected_version=board.version, values={"result": "1-0"}, actor="t"
         )
