@@ -15,7 +15,7 @@ from sse_starlette.sse import EventSourceResponse
 from starlette.responses import RedirectResponse, Response
 
 from orchestrator.adapters.tables import EventStatus
-from orchestrator.services.accounts.users import AuthUser
+from orchestrator.services.accounts.users import AuthUser, recent_login_failures
 from orchestrator.services.read import dashboard as dashboard_service
 from orchestrator.services.read import staff
 from orchestrator.web.auth import require_staff
@@ -47,8 +47,11 @@ def dashboard_page(request: Request, slug: str, user: AuthUser = require_staff()
         return moved
     with get_uow_factory(request)() as uow:
         board = dashboard_service.dashboard(uow, slug=real)
+        # Someone guessing passwords, or slowing an account down, shows up here (docs/security.md).
+        login_failures = recent_login_failures(uow)
     context: dict[str, Any] = {
         "board": board,
+        "login_failures": login_failures,
         "labels": dashboard_service.KIND_LABELS,
         "live_url": f"/staff/events/{real}/live",
     }
