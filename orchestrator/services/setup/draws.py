@@ -145,6 +145,23 @@ def _checked(purpose: str, candidates: Sequence[str], kind: str) -> tuple[str, t
     return purpose, cleaned, lot_kind
 
 
+def checked_lot_input(
+    purpose: str, candidates: Sequence[str], kind: str
+) -> tuple[str, tuple[str, ...], lots.LotKind]:
+    """The purpose, candidates and kind of a lot, cleaned; ValidationFailed naming every problem."""
+    return _checked(purpose, candidates, kind)
+
+
+def same_purpose(first: str, second: str) -> bool:
+    """Whether two purposes name the same thing, whatever their case and spacing."""
+    return purpose_key(first) == purpose_key(second)
+
+
+def purpose_key(purpose: str) -> str:
+    """A purpose compared without case and with its spaces collapsed."""
+    return " ".join(purpose.split()).casefold()
+
+
 def commit_lot(
     uow: UnitOfWork,
     *,
