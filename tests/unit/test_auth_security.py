@@ -299,3 +299,51 @@ def test_a_long_uncommon_password_is_accepted() -> None:
 def test_creating_an_account_with_a_common_password_is_refused(uow_factory: UnitOfWorkFactory) -> None:
     with pytest.raises(ValidationFailed, match="too common"), uow_factory() as uow:
         users.create_user(uow, username="bob", password="iloveyou123", role="arbiter")
+
+
+# --- 7. one captain per team, deputies added by the owner, visibly --------------------------------------
+
+
+def test_an_arbiter_cannot_add_a_hidden_second_captain_to_a_team(app: FastAPI) -> None:
+    """docs/security.md, "Captains": a second account acting for a team only by the owner, listed."""
+    uowf = app.state.uow_factory
+    with uowf() as uow:
+        users.create_user(uow, username="arb", password=PASSWORD, role="arbiter")
+        event_id = make_event(uow)
+        team_id = next(t.id or 0 for t in uow.setup.teams_of(event_id) if t.name == "Norway")
+        create_captain_invitation(uow, team_id=team_id, actor="anna", actor_role=Role.OWNER)
+    arbiter = TestClient(app)
+    csrf = json_login(arbiter, "arb")
+    answer = arbiter.post(
+        f"/staff/teams/{team_id}/captain-invitation",
+        data={"csrf_token": csrf, "username": "shadowcap", "event_id": str(event_id)},
+    )
+    assert answer.status_code in (403, 409)
+    with uowf() as uow:
+        assert uow.users.get_by_username("shadowcap") is None
+        assert len(list(uow.playoff.captains_of_team(team_id))) == 1
+
+
+def test_an_owner_adds_a_deputy_captain_only_when_asking_for_one_and_every_captain_is_listed(
+    app: FastAPI,
+) -> None:
+    uowf = app.state.uow_factory
+    with uowf() as uow:
+        event_id = make_event(uow)
+        team_id = next(t.id or 0 for t in uow.setup.teams_of(event_id) if t.name == "Norway")
+        create_captain_invitation(uow, team_id=team_id, actor="anna", actor_role=Role.OWNER)
+    owner = TestClient(app)
+    csrf = json_login(owner)
+    form = {"csrf_token": csrf, "username": "deputycap", "event_id": str(event_id)}
+    silent = owner.post(f"/staff/teams/{team_id}/captain-invitation", data=form)
+    assert silent.status_code == 409 and "deputy" in silent.text
+    added = owner.post(f"/staff/teams/{team_id}/captain-invitation", data={**form, "deputy": "1"})
+    assert added.status_code == 200
+    page = owner.get(f"/staff/events/{event_id}/captains", follow_redirects=True).text
+    assert "deputycap" in page and "captain-nor-" in page and "deputy" in page
+    with uowf() as uow:
+        deputy = uow.users.get_by_username("deputycap")
+        assert deputy is not None
+        assert ("captain.deputy_add", "anna") in [
+            (e.action, e.actor) for e in uow.audit.for_entity("user", deputy.id)
+        ]
