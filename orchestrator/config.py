@@ -43,9 +43,10 @@ class Settings(BaseSettings):
     secret_key: SecretStr = SecretStr("")
     token_encryption_key: SecretStr = SecretStr("")  # Fernet key for game-server tokens
     session_max_age_s: int = 14 * 24 * 3600
-    # Login throttling (docs/security.md): after login_max_failures failures for a username (since its
-    # last success, within login_failure_window_s) each attempt waits login_delay_s after the last failure,
-    # doubled with every further failure up to login_delay_max_s. Nothing ever locks the right password out.
+    # Login throttling (docs/security.md): after login_max_failures failures for a username from one address
+    # (since its last success from there, within login_failure_window_s) each attempt from that address waits
+    # login_delay_s after the last failure, doubled with every further failure up to login_delay_max_s.
+    # Nothing ever locks the right password out, and one address never slows another down.
     login_max_failures: int = 3
     login_delay_s: int = 2
     login_delay_max_s: int = 120
@@ -53,6 +54,10 @@ class Settings(BaseSettings):
     login_max_failures_per_ip: int = 20  # failures from one address within login_ip_window_s
     login_ip_window_s: int = 300
     invitation_ttl_s: int = 7 * 24 * 3600  # how long a captain's invitation link works
+    # `olympiad import-event` (docs/backup.md, "Limits"): one member (table) of an archive is refused past
+    # this many rows or unpacked bytes, read as a stream, before the rest of it is read.
+    archive_max_rows: int = Field(default=1_000_000, ge=1)
+    archive_max_member_bytes: int = Field(default=256 * 1024 * 1024, ge=1024)
 
     # Game server (Lichess protocol). The stand-in server ships with the project.
     gameserver_url: str = "http://127.0.0.1:8100"
