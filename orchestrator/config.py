@@ -90,6 +90,9 @@ class Settings(BaseSettings):
     # reverse proxy that logs requests itself it can be turned off: at saturation it costs about 40 % of the
     # cached pages served per second (docs/caching.md).
     access_log: bool = True
+    # Live streams (server-sent events) one client address may hold open at once; one more gets 429
+    # (docs/security.md, "Live streams"). A reader with a few tabs open needs a handful.
+    live_max_streams_per_ip: int = Field(default=20, ge=1)
 
     # The play-off without staff (docs/playoff.md, "Running by itself"). Captains' forms stay optional.
     auto_build_bracket: bool = True  # build the bracket once every earlier stage is closed

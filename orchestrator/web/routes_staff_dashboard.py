@@ -69,7 +69,7 @@ async def dashboard_live(
             event = staff.event_by_slug(uow, slug)
             return dashboard_service.live_topics(uow, event=event)
 
-    return event_stream(await run_in_threadpool(topics))
+    return event_stream(await run_in_threadpool(topics), request)
 
 
 @api.get("/events/{slug}/dashboard", summary="What of the event waits for a staff decision")
