@@ -361,3 +361,13 @@ def test_an_answer_built_with_a_session_is_never_kept_even_when_the_cache_missed
 
     asyncio.run(middleware(scope, receive, send))
     assert sent[-1]["body"] == b"owner's page" and len(cache) == 0
+
+
+def test_a_forged_host_header_never_reaches_the_page_s_script_or_style_addresses(
+    app: FastAPI, seeded: SeededPool
+) -> None:
+    """docs/security.md, "Headers": the pages name their scripts and styles by relative URLs, so a page
+    built for a forged Host (and kept under it) never loads a script from elsewhere."""
+    page = TestClient(app).get(seeded.pool_path, headers={"Host": "evil.example"})
+    assert page.status_code == 200 and "evil.example" not in page.text
+    assert 'src="/static/' in page.text
