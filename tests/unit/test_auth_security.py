@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from orchestrator.adapters.tables import Role, User
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
-from orchestrator.db import utcnow
+from orchestrator.db import dispose_engines, utcnow
 from orchestrator.errors import Forbidden, LoginThrottled, ValidationFailed
 from orchestrator.services.accounts import users
 from orchestrator.services.gameserver import player_links
@@ -347,3 +347,20 @@ def test_an_owner_adds_a_deputy_captain_only_when_asking_for_one_and_every_capta
         assert ("captain.deputy_add", "anna") in [
             (e.action, e.actor) for e in uow.audit.for_entity("user", deputy.id)
         ]
+
+
+def test_the_sqlite_database_and_its_journal_are_readable_by_the_owner_only(tmp_path: Path) -> None:
+    """docs/security.md, "Secrets at rest": the database holds password hashes and encrypted tokens."""
+    settings = Settings(data_dir=tmp_path, environment="test")
+    with TestClient(create_app(settings)) as client:
+        client.get("/healthz")
+    database = tmp_path / "olympiad.sqlite3"
+    assert database.exists()
+    assert stat.S_IMODE(database.stat().st_mode) == 0o600
+    for journal in tmp_path.glob("olympiad.sqlite3-*"):
+        assert stat.S_IMODE(journal.stat().st_mode) == 0o600, journal.name
+    database.chmod(0o644)  # a file left readable by an earlier version is tightened at the next start
+    dispose_engines()
+    with TestClient(create_app(settings)) as client:
+        client.get("/healthz")
+    assert stat.S_IMODE(database.stat().st_mode) == 0o600
