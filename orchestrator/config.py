@@ -19,6 +19,9 @@ MIN_SECRET_KEY_BYTES = 32
 CHESSCOM_PLACEHOLDER_AGENT = "olympiad-orchestrator (set OLYMPIAD_CHESSCOM_USER_AGENT: ops@example.invalid)"
 
 
+ENVIRONMENTS = ("development", "test", "production")
+
+
 class Settings(BaseSettings):
     """Defaults run on a laptop (SQLite file, tasks in process); production values come from OLYMPIAD_*."""
 
@@ -140,6 +143,18 @@ class Settings(BaseSettings):
     # Bearer token of the stand-in's /_standin/ admin routes (accounts, time, forced results). Empty: those
     # routes refuse every request. The stand-in refuses to start in production.
     standin_admin_token: SecretStr = SecretStr("")
+
+    @field_validator("environment", mode="before")
+    @classmethod
+    def _known_environment(cls, value: object) -> object:
+        # A misspelt "production" must not run as development without its checks (docs/security.md).
+        if isinstance(value, str):
+            value = value.strip().lower()
+        if value not in ENVIRONMENTS:
+            raise ValueError(
+                f"OLYMPIAD_ENVIRONMENT must be development, test or production, not {str(value)[:40]!r}"
+            )
+        return value
 
     @field_validator("standin_speed", mode="before")
     @classmethod

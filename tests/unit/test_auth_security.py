@@ -364,3 +364,16 @@ def test_the_sqlite_database_and_its_journal_are_readable_by_the_owner_only(tmp_
     with TestClient(create_app(settings)) as client:
         client.get("/healthz")
     assert stat.S_IMODE(database.stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize("value", ["prod", "Prod", "staging", "live", ""])
+def test_an_unknown_environment_is_refused_at_start_up_with_the_values_it_may_take(value: str) -> None:
+    """docs/security.md, "Production settings": a misspelt production must not run as development."""
+    with pytest.raises(ValidationError, match="OLYMPIAD_ENVIRONMENT must be development, test or production"):
+        Settings(environment=value)
+
+
+def test_production_written_in_capitals_is_production_with_its_checks() -> None:
+    with pytest.raises(ValidationError, match="refusing to start in production"):
+        Settings(environment="Production")
+    assert Settings(**{**PRODUCTION, "environment": " PRODUCTION "}).environment == "production"
