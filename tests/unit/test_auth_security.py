@@ -278,6 +278,38 @@ def test_access_logs_do_not_show_player_link_tokens_or_oauth_codes(path: str, se
 
 
 @pytest.mark.parametrize(
+    ("path", "secret"),
+    [
+        ("/%6cink/eyJwIjoxfQ.aGVsbG8.c2lnbmVk", "eyJwIjoxfQ.aGVsbG8.c2lnbmVk"),
+        ("/%69nvitation/SECRETTOKEN42", "SECRETTOKEN42"),
+        ("/invitation%2FSECRETTOKEN42", "SECRETTOKEN42"),
+        ("/link/callback?%63ode=AUTHCODE42", "AUTHCODE42"),
+        ("/%6C%69%6E%6B/TOKEN%34%32abc", "TOKEN42abc"),
+    ],
+)
+def test_access_logs_redact_tokens_in_percent_encoded_paths(path: str, secret: str) -> None:
+    """docs/security.md, "Logs": the server decodes the path before routing, so the log redacts after
+    decoding too."""
+    record = logging.LogRecord(
+        "uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d', None, None
+    )
+    record.args = ("127.0.0.1:5000", "GET", path, "1.1", 200)
+    RedactInvitationTokens().filter(record)
+    message = record.getMessage()
+    assert secret not in message and "[redacted]" in message, message
+    assert secret.replace("42", "%34%32") not in message
+
+
+def test_a_decoded_path_cannot_write_a_second_line_into_the_access_log() -> None:
+    record = logging.LogRecord(
+        "uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d', None, None
+    )
+    record.args = ("127.0.0.1:5000", "GET", "/%6cink/x%0aFAKE LINE", "1.1", 200)
+    RedactInvitationTokens().filter(record)
+    assert "\n" not in record.getMessage() and "[redacted]" in record.getMessage()
+
+
+@pytest.mark.parametrize(
     ("password", "problem"),
     [
         (" " * 10, "characters other than spaces"),
