@@ -324,6 +324,33 @@ def test_blank_and_common_passwords_are_refused_with_a_clear_message(password: s
     assert any(problem in p for p in problems), problems
 
 
+@pytest.mark.parametrize(
+    ("password", "username", "problem"),
+    [
+        ("olympiad12345", "olympiad", "username"),
+        ("12345Olympiad", "olympiad", "username"),
+        ("my olympiad password", "olympiad", "username"),
+        ("anna2026anna", "anna", "username"),
+        ("QWERTYUIOP", "anna", "too common"),
+        ("qwertyuiop123", "anna", "too common"),
+        ("1q2w3e4r5t!!", "anna", "too common"),
+    ],
+)
+def test_a_password_built_on_the_username_or_a_common_password_is_refused(
+    password: str, username: str, problem: str
+) -> None:
+    """docs/security.md, "Passwords, invitations and resets"."""
+    problems = users.password_problems(password, username=username)
+    assert any(problem in p for p in problems), problems
+
+
+def test_creating_an_account_whose_password_holds_its_username_is_refused(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    with pytest.raises(ValidationFailed, match="username"), uow_factory() as uow:
+        users.create_user(uow, username="olympiad", password="olympiad12345", role="arbiter")
+
+
 def test_a_long_uncommon_password_is_accepted() -> None:
     assert users.password_problems("tandem walrus ledger", username="anna") == []
 

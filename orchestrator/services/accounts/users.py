@@ -8,6 +8,7 @@ invitation token returned to the caller that must hand it to the captain.
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -109,7 +110,14 @@ def common_passwords() -> frozenset[str]:
     """Common passwords of PASSWORD_MIN_LENGTH characters or more, lower-cased (orchestrator/data/,
     from Django's list: see common-passwords.LICENSE beside it)."""
     text = files("orchestrator").joinpath("data", "common-passwords.txt").read_text(encoding="utf-8")
-    return frozenset(line for line in text.splitlines() if line)
+    return frozenset(line.strip().lower() for line in text.splitlines() if line.strip())
+
+
+# Digits, spaces and punctuation added before or after a password's core ("Qwertyuiop123!" is "qwertyuiop").
+_LEADING = re.compile(r"^[\d\W_]+")
+_TRAILING = re.compile(r"[\d\W_]+$")
+# A username at least this long may not appear anywhere in a password; a shorter one may not be its core.
+_USERNAME_INSIDE_MIN = 3
 
 
 def password_problems(password: str, *, username: str = "") -> list[str]:
@@ -124,9 +132,15 @@ def password_problems(password: str, *, username: str = "") -> list[str]:
         problems.append(
             _("The password must have at most %(count)d characters.") % {"count": PASSWORD_MAX_LENGTH}
         )
-    if username and password.strip().lower() == username:
-        problems.append(_("The password must not be the username."))
-    elif password.strip().lower() in common_passwords():
+    key = password.strip().lower()
+    head, tail = _LEADING.sub("", key), _TRAILING.sub("", key)
+    cores = {key, head, tail, _TRAILING.sub("", head)}
+    name = username.strip().lower()
+    if name and (name in cores or (len(name) >= _USERNAME_INSIDE_MIN and name in key)):
+        problems.append(
+            _("The password must not contain the username (nor be the username with digits added).")
+        )
+    elif not cores.isdisjoint(common_passwords()):
         problems.append(
             _("This password is too common: it is among the first a guesser tries. Choose another.")
         )
