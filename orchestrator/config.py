@@ -211,6 +211,19 @@ def production_problems(settings: Settings) -> list[str]:
     return problems
 
 
+def configuration_warnings(settings: Settings) -> list[str]:
+    """What works badly with these settings though nothing refuses to start: one sentence each, for the
+    start-up log and the staff dashboard (docs/security.md, "Production settings")."""
+    warnings = []
+    if not settings.token_encryption_key.get_secret_value():
+        warnings.append(
+            "OLYMPIAD_TOKEN_ENCRYPTION_KEY is not set: players cannot link their game-server accounts (the "
+            "last step fails) and games cannot be created for linked players. Set it to a Fernet key and "
+            "restart (docs/security.md)."
+        )
+    return warnings
+
+
 def secret_key_of(settings: Settings) -> str:
     """The key that signs sessions and player links: the configured one, else the data directory's.
 

@@ -15,11 +15,12 @@ from sse_starlette.sse import EventSourceResponse
 from starlette.responses import RedirectResponse, Response
 
 from orchestrator.adapters.tables import EventStatus
+from orchestrator.config import configuration_warnings
 from orchestrator.services.accounts.users import AuthUser, recent_login_failures
 from orchestrator.services.read import dashboard as dashboard_service
 from orchestrator.services.read import staff
 from orchestrator.web.auth import require_staff
-from orchestrator.web.deps import get_uow_factory, render
+from orchestrator.web.deps import get_settings, get_uow_factory, render
 from orchestrator.web.event_keys import event_of_key, slug_redirect
 from orchestrator.web.sse import event_stream
 
@@ -52,6 +53,8 @@ def dashboard_page(request: Request, slug: str, user: AuthUser = require_staff()
     context: dict[str, Any] = {
         "board": board,
         "login_failures": login_failures,
+        # Settings that break a step before anyone tries it (a missing encryption key: docs/security.md).
+        "configuration_warnings": configuration_warnings(get_settings(request)),
         "labels": dashboard_service.KIND_LABELS,
         "live_url": f"/staff/events/{real}/live",
     }
