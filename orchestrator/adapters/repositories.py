@@ -395,7 +395,7 @@ class LoginAttemptRepository(Repository):
         """Times of failed attempts for ``username`` from address ``ip`` after ``since`` and after its last
         success from that address: what one address did to one account, nothing another address did."""
         return self._failures_since_success(
-            and_(LoginAttempt.username == username, LoginAttempt.ip == ip), since
+            and_(col(LoginAttempt.username) == username, col(LoginAttempt.ip) == ip), since
         )
 
     def _failures_since_success(self, condition: Any, since: datetime) -> list[datetime]:
