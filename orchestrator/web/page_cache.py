@@ -14,12 +14,12 @@ serves it again, without calling the route, while
 
 A request with ``If-None-Match`` equal to the kept page's ETag gets 304 from that check alone. A request
 that carries the session cookie (or an Authorization header) never reads nor fills the cache: its page
-may show the account, staff links or a CSRF token. An answer that sets a cookie, was built with a session
-loaded, was rendered in another language than the one the cache read, is not a 200, or whose route did not
-call ``page_built`` is passed on as it is (docs/security.md, "The public page cache"). While one request
-builds a page, others for the same address wait for it (at most ``WAIT_S``) instead of building it again;
-when only the page's age ran out (no topic changed) they are answered the copy being replaced instead of
-waiting (``STALE_S``).
+may show the account, staff links or a CSRF token. An answer that sets a cookie, is marked private, was
+built with a session loaded, was rendered in another language than the one the cache read, is not a 200,
+or whose route did not call ``page_built`` is passed on as it is (docs/security.md, "The public page
+cache"). While one request builds a page, others for the same address wait for it (at most ``WAIT_S``)
+instead of building it again; when only the page's age ran out (no topic changed) they are answered the
+copy being replaced instead of waiting (``STALE_S``).
 docs/caching.md describes the design.
 """
 
@@ -268,6 +268,7 @@ class _Capture:
             ok
             and self.slot.topics is not None
             and _header(headers, b"set-cookie") is None
+            and b"private" not in (_header(headers, b"cache-control") or b"")
             and self.keepable()
         ):
             self.mode, self.headers, self.etag = "keep", headers, etag

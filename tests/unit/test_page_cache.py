@@ -371,3 +371,16 @@ def test_a_forged_host_header_never_reaches_the_page_s_script_or_style_addresses
     page = TestClient(app).get(seeded.pool_path, headers={"Host": "evil.example"})
     assert page.status_code == 200 and "evil.example" not in page.text
     assert 'src="/static/' in page.text
+
+
+def test_a_page_built_with_an_anonymous_session_is_private_and_not_kept(
+    app: FastAPI, seeded: SeededPool
+) -> None:
+    """A session holding only a CSRF token (the visitor opened the login form) still marks the answer
+    private: nothing built with a session is stored (docs/security.md, "The public page cache")."""
+    cache = cache_of(app)
+    visitor = TestClient(app)
+    assert visitor.get("/login").status_code == 200 and "olympiad_session" in visitor.cookies
+    page = visitor.get(seeded.pool_path)
+    assert page.status_code == 200 and page.headers["cache-control"] == "private, no-store"
+    assert len(cache) == 0
