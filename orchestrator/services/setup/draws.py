@@ -116,7 +116,7 @@ def _checked(purpose: str, candidates: Sequence[str], kind: str) -> tuple[str, t
     problems: list[str] = []
     purpose = purpose.strip()
     if not purpose:
-        problems.append(_("purpose: say what the lot decides (e.g. 'Armageddon category, duel XI')"))
+        problems.append(_("purpose: say what the lot decides (e.g. 'Order of the team photos')"))
     elif problem := name_problem(purpose, what="purpose", limit=MAX_LOT_PURPOSE):
         problems.append(problem)
     cleaned = tuple(c.strip() for c in candidates if c.strip())
