@@ -490,12 +490,13 @@ def chesscom_import(
 @app.command()
 def tick() -> None:
     """Run every periodic job once (what beat schedules): open due rounds, pull results, play-off tick."""
-    from orchestrator.config import configuration_warnings, get_settings
     from orchestrator.jobs.bodies import periodic_tick
+
+    failed = periodic_tick()
+    from orchestrator.config import configuration_warnings, get_settings  # a setting that breaks a job
 
     for warning in configuration_warnings(get_settings()):
         err.print(f"[yellow]warning:[/] {warning}", highlight=False)
-    failed = periodic_tick()
     if failed:
         err.print(f"[red]failed:[/] {', '.join(failed)}", highlight=False)
         raise typer.Exit(1)
