@@ -498,6 +498,10 @@ def tick() -> None:
     from orchestrator.jobs.bodies import periodic_tick
 
     failed = periodic_tick()
+    from orchestrator.config import configuration_warnings, get_settings  # a setting that breaks a job
+
+    for warning in configuration_warnings(get_settings()):
+        err.print(f"[yellow]warning:[/] {warning}", highlight=False)
     if failed:
         err.print(f"[red]failed:[/] {', '.join(failed)}", highlight=False)
         raise typer.Exit(1)

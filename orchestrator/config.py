@@ -19,6 +19,9 @@ MIN_SECRET_KEY_BYTES = 32
 CHESSCOM_PLACEHOLDER_AGENT = "olympiad-orchestrator (set OLYMPIAD_CHESSCOM_USER_AGENT: ops@example.invalid)"
 
 
+ENVIRONMENTS = ("development", "test", "production")
+
+
 class Settings(BaseSettings):
     """Defaults run on a laptop (SQLite file, tasks in process); production values come from OLYMPIAD_*."""
 
@@ -43,9 +46,10 @@ class Settings(BaseSettings):
     secret_key: SecretStr = SecretStr("")
     token_encryption_key: SecretStr = SecretStr("")  # Fernet key for game-server tokens
     session_max_age_s: int = 14 * 24 * 3600
-    # Login throttling (docs/security.md): after login_max_failures failures for a username (since its
-    # last success, within login_failure_window_s) each attempt waits login_delay_s after the last failure,
-    # doubled with every further failure up to login_delay_max_s. Nothing ever locks the right password out.
+    # Login throttling (docs/security.md): after login_max_failures failures for a username from one address
+    # (since its last success from there, within login_failure_window_s) each attempt from that address waits
+    # login_delay_s after the last failure, doubled with every further failure up to login_delay_max_s.
+    # Nothing ever locks the right password out, and one address never slows another down.
     login_max_failures: int = 3
     login_delay_s: int = 2
     login_delay_max_s: int = 120
@@ -53,6 +57,10 @@ class Settings(BaseSettings):
     login_max_failures_per_ip: int = 20  # failures from one address within login_ip_window_s
     login_ip_window_s: int = 300
     invitation_ttl_s: int = 7 * 24 * 3600  # how long a captain's invitation link works
+    # `olympiad import-event` (docs/backup.md, "Limits"): one member (table) of an archive is refused past
+    # this many rows or unpacked bytes, read as a stream, before the rest of it is read.
+    archive_max_rows: int = Field(default=1_000_000, ge=1)
+    archive_max_member_bytes: int = Field(default=256 * 1024 * 1024, ge=1024)
 
     # Game server (Lichess protocol). The stand-in server ships with the project.
     gameserver_url: str = "http://127.0.0.1:8100"
@@ -85,6 +93,9 @@ class Settings(BaseSettings):
     # reverse proxy that logs requests itself it can be turned off: at saturation it costs about 40 % of the
     # cached pages served per second (docs/caching.md).
     access_log: bool = True
+    # Live streams (server-sent events) one client address may hold open at once; one more gets 429
+    # (docs/security.md, "Live streams"). A reader with a few tabs open needs a handful.
+    live_max_streams_per_ip: int = Field(default=20, ge=1)
 
     # The play-off without staff (docs/playoff.md, "Running by itself"). Captains' forms stay optional.
     auto_build_bracket: bool = True  # build the bracket once every earlier stage is closed
@@ -132,6 +143,18 @@ class Settings(BaseSettings):
     # Bearer token of the stand-in's /_standin/ admin routes (accounts, time, forced results). Empty: those
     # routes refuse every request. The stand-in refuses to start in production.
     standin_admin_token: SecretStr = SecretStr("")
+
+    @field_validator("environment", mode="before")
+    @classmethod
+    def _known_environment(cls, value: object) -> object:
+        # A misspelt "production" must not run as development without its checks (docs/security.md).
+        if isinstance(value, str):
+            value = value.strip().lower()
+        if value not in ENVIRONMENTS:
+            raise ValueError(
+                f"OLYMPIAD_ENVIRONMENT must be development, test or production, not {str(value)[:40]!r}"
+            )
+        return value
 
     @field_validator("standin_speed", mode="before")
     @classmethod
@@ -186,6 +209,19 @@ def production_problems(settings: Settings) -> list[str]:
     if not settings.public_base_url.startswith("https://"):
         problems.append("Set OLYMPIAD_PUBLIC_BASE_URL to the site's https:// address.")
     return problems
+
+
+def configuration_warnings(settings: Settings) -> list[str]:
+    """What works badly with these settings though nothing refuses to start: one sentence each, for the
+    start-up log and the staff dashboard (docs/security.md, "Production settings")."""
+    warnings = []
+    if not settings.token_encryption_key.get_secret_value():
+        warnings.append(
+            "OLYMPIAD_TOKEN_ENCRYPTION_KEY is not set: players cannot link their game-server accounts (the "
+            "last step fails) and games cannot be created for linked players. Set it to a Fernet key and "
+            "restart (docs/security.md)."
+        )
+    return warnings
 
 
 def secret_key_of(settings: Settings) -> str:

@@ -6,6 +6,8 @@ runs the Alembic migrations. PostgreSQL is selected with ``DATABASE_URL``.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
@@ -84,6 +86,21 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
         cursor.close()
 
 
+def _private_file(path: Path) -> None:
+    """Create the SQLite file readable and writable by its owner only (0600, as the secret key file), or
+    tighten one left wider by an earlier version: it holds password hashes and encrypted tokens
+    (docs/security.md, "Secrets at rest"). SQLite gives its journal files the database file's mode."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    for file in (path, *(path.with_name(path.name + tail) for tail in ("-wal", "-shm", "-journal"))):
+        try:
+            if file.stat().st_mode & 0o077:
+                file.chmod(0o600)
+        except (FileNotFoundError, PermissionError):
+            continue  # not there, or not ours to change (the owner keeps its mode)
+
+
 def make_engine(url: str, *, echo: bool = False) -> Engine:
     """An engine for ``url``; for a SQLite file the parent directory is created and WAL switched on."""
     sa_url = make_url(url)
@@ -95,7 +112,7 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
     if in_memory:
         kwargs["poolclass"] = StaticPool
     else:
-        Path(database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+        _private_file(Path(database).expanduser().resolve())
     engine = create_engine(sa_url, echo=echo, future=True, **kwargs)
     event.listen(engine, "connect", _sqlite_pragmas)
     return engine

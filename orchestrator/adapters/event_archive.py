@@ -5,6 +5,10 @@ This module knows the file format only: writing it, and reading it back with eve
 database (zip readable, manifest first and well formed, format and version, members present, SHA-256 and
 row counts as the manifest says, every line a JSON object). A refused file raises ``ValidationFailed``
 listing every problem found.
+
+Each member is read as a stream, line by line, and refused as soon as it passes ``max_rows`` rows or
+``max_member_bytes`` unpacked bytes (settings ``archive_max_rows`` and ``archive_max_member_bytes``,
+docs/backup.md "Limits"): a small zip of millions of empty rows costs no more than the caps allow.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ FORMAT = "olympiad-event-archive"
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
 MEMBER_DIR = "tables/"
-MAX_MEMBER_BYTES = 1 << 30  # a member that unpacks to more than 1 GiB is refused before it is read
+MAX_MEMBER_BYTES = 256 * 1024 * 1024  # default cap on one member's unpacked bytes (docs/backup.md)
+MAX_ROWS = 1_000_000  # default cap on one member's rows (docs/backup.md)
 _MANIFEST_KEYS = ("format", "format_version", "schema_revision", "app_version", "created_at", "event_slug")
 
 
@@ -91,42 +96,43 @@ def write_archive(path: Path, header: Mapping[str, Any], tables: Sequence[TableD
     return manifest
 
 
-def read_archive(path: Path) -> Archive:
+def read_archive(
+    path: Path, *, max_rows: int = MAX_ROWS, max_member_bytes: int = MAX_MEMBER_BYTES
+) -> Archive:
     """Read and check an archive; ``ValidationFailed`` lists every problem (nothing is half read)."""
     try:
         with zipfile.ZipFile(path) as archive:
-            return _read(archive)
+            return _read(archive, max_rows=max_rows, max_member_bytes=max_member_bytes)
     except FileNotFoundError:
         raise ValidationFailed([f"{path}: no such file"]) from None
     except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
         raise ValidationFailed([f"{path}: not a readable zip archive ({exc})"]) from None
 
 
-def _read(archive: zipfile.ZipFile) -> Archive:
+def _read(archive: zipfile.ZipFile, *, max_rows: int, max_member_bytes: int) -> Archive:
     infos = archive.infolist()
     if not infos or infos[0].filename != MANIFEST:
         raise ValidationFailed([f"the first member is not {MANIFEST}: not an event archive"])
+    if infos[0].file_size > max_member_bytes:
+        raise ValidationFailed([f"{MANIFEST} unpacks to more than {max_member_bytes} bytes"])
     manifest = _manifest(archive.read(MANIFEST))
     problems: list[str] = []
     entries = _table_entries(manifest, problems)
-    sizes = {info.filename: info.file_size for info in infos}
+    by_name = {info.filename: info for info in infos}
     expected = {MANIFEST, *(entry["member"] for entry in entries)}
-    problems += [f"member {name} is not in the manifest" for name in sorted(set(sizes) - expected)]
+    problems += [f"member {name} is not in the manifest" for name in sorted(set(by_name) - expected)]
     tables: list[TableDump] = []
     for entry in entries:
         member = entry["member"]
-        if member not in sizes:
+        info = by_name.get(member)
+        if info is None:
             problems.append(f"member {member} is missing")
             continue
-        if sizes[member] > MAX_MEMBER_BYTES:
-            problems.append(f"member {member} unpacks to {sizes[member]} bytes, more than {MAX_MEMBER_BYTES}")
-            continue
         try:
-            body = archive.read(member)
+            dump = _member(archive, info, entry, problems, max_rows=max_rows, max_bytes=max_member_bytes)
         except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
             problems.append(f"member {member} is damaged ({exc})")
             continue
-        dump = _member(body, entry, problems)
         if dump is not None:
             tables.append(dump)
     if problems:
@@ -179,23 +185,58 @@ def _table_entries(manifest: Mapping[str, Any], problems: list[str]) -> list[dic
     return good
 
 
-def _member(body: bytes, entry: Mapping[str, Any], problems: list[str]) -> TableDump | None:
+def _member(
+    archive: zipfile.ZipFile,
+    info: zipfile.ZipInfo,
+    entry: Mapping[str, Any],
+    problems: list[str],
+    *,
+    max_rows: int,
+    max_bytes: int,
+) -> TableDump | None:
+    """One member's rows, read line by line: refused past ``max_rows`` rows or ``max_bytes`` unpacked
+    bytes (whatever the zip's header says), before the rest is read."""
     member = entry["member"]
-    if hashlib.sha256(body).hexdigest() != entry["sha256"]:
-        problems.append(f"member {member}: SHA-256 differs from the manifest (file changed or damaged)")
+    if entry["rows"] > max_rows:
+        problems.append(f"member {member}: the manifest says {entry['rows']} rows, more than {max_rows} rows")
+        return None
+    if info.file_size > max_bytes:
+        problems.append(f"member {member} unpacks to {info.file_size} bytes, more than {max_bytes} bytes")
         return None
     columns = tuple(entry["columns"])
+    wanted = set(columns)
     rows: list[dict[str, Any]] = []
-    for number, line in enumerate(body.decode("utf-8", errors="replace").splitlines(), start=1):
-        try:
-            row = json.loads(line)
-        except ValueError:
-            problems.append(f"member {member} line {number}: not JSON")
-            return None
-        if not isinstance(row, dict) or set(row) != set(columns):
-            problems.append(f"member {member} line {number}: not a row with the manifest's columns")
-            return None
-        rows.append(row)
+    digest = hashlib.sha256()
+    size = 0
+    broken: str | None = None  # the first line that is not a row (told only if the checksum is right)
+    with archive.open(info) as stream:
+        while line := stream.readline(max_bytes - size + 1):
+            size += len(line)
+            if size > max_bytes:
+                problems.append(f"member {member} unpacks to more than {max_bytes} bytes")
+                return None
+            if len(rows) >= max_rows and broken is None:
+                problems.append(f"member {member} has more than {max_rows} rows")
+                return None
+            digest.update(line)
+            if broken is not None:
+                continue
+            number = len(rows) + 1
+            try:
+                row = json.loads(line.decode("utf-8", errors="replace"))
+            except ValueError:
+                broken = f"member {member} line {number}: not JSON"
+                continue
+            if not isinstance(row, dict) or set(row) != wanted:
+                broken = f"member {member} line {number}: not a row with the manifest's columns"
+                continue
+            rows.append(row)
+    if digest.hexdigest() != entry["sha256"]:
+        problems.append(f"member {member}: SHA-256 differs from the manifest (file changed or damaged)")
+        return None
+    if broken is not None:
+        problems.append(broken)
+        return None
     if len(rows) != entry["rows"]:
         problems.append(f"member {member}: {len(rows)} rows, the manifest says {entry['rows']}")
         return None

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import and_, func
 from sqlmodel import col, select
 
 from orchestrator.adapters.repositories import Repository
@@ -97,13 +97,35 @@ class AccountRepository(Repository):
 
     def recent_failures_for_username(self, username: str, since: datetime) -> list[datetime]:
         """Times of failed attempts for ``username`` after ``since`` and after its last success."""
+        return self._failures_since_success(LoginAttempt.username == username, since)
+
+    def recent_failures_for_username_at_ip(self, username: str, ip: str, since: datetime) -> list[datetime]:
+        """Times of failed attempts for ``username`` from address ``ip`` after ``since`` and after its last
+        success from that address: what one address did to one account, nothing another address did."""
+        return self._failures_since_success(
+            and_(col(LoginAttempt.username) == username, col(LoginAttempt.ip) == ip), since
+        )
+
+    def _failures_since_success(self, condition: Any, since: datetime) -> list[datetime]:
         last_success = self.session.exec(
-            select(func.max(LoginAttempt.at)).where(
-                LoginAttempt.username == username, col(LoginAttempt.success).is_(True)
-            )
+            select(func.max(LoginAttempt.at)).where(condition, col(LoginAttempt.success).is_(True))
         ).one()
         floor = max(since, last_success) if last_success is not None else since
-        return self._failure_times(LoginAttempt.username == username, floor)
+        return self._failure_times(condition, floor)
+
+    def failure_counts_since(self, since: datetime) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+        """Failed attempts after ``since``, counted per username and per address, most first."""
+
+        def counts(column: Any) -> list[tuple[str, int]]:
+            rows = self.session.exec(
+                select(column, func.count())
+                .where(col(LoginAttempt.success).is_(False), LoginAttempt.at > since)
+                .group_by(column)
+                .order_by(func.count().desc(), column)
+            ).all()
+            return [(str(name), int(n)) for name, n in rows]
+
+        return counts(LoginAttempt.username), counts(LoginAttempt.ip)
 
     def recent_failures_for_ip(self, ip: str, since: datetime) -> list[datetime]:
         return self._failure_times(LoginAttempt.ip == ip, since)

@@ -74,6 +74,11 @@ EXTRA_ROWS: dict[str, Callable[[Table], ColumnElement[bool]]] = {
     "user": lambda table: table.c.role.in_(sorted(role.value for role in STAFF_ROLES)),
 }
 
+# The same rule as EXTRA_ROWS, on an archive's row (import checks each row belongs to the event).
+EXTRA_ROW_BELONGS: dict[str, Callable[[Mapping[str, Any]], bool]] = {
+    "user": lambda row: row.get("role") in {role.value for role in STAFF_ROLES},
+}
+
 # Tables whose rows are matched by a natural key on import and get fresh ids.
 MERGED_BY: dict[str, str] = {"user": "username"}
 
@@ -125,6 +130,45 @@ def unplanned_tables() -> list[str]:
     """Tables neither exported nor excluded with a reason (must stay empty)."""
     planned = {plan.name for plan in event_plan()}
     return sorted(t.name for t in metadata.sorted_tables if t.name not in planned | set(EXCLUDED_TABLES))
+
+
+def rows_outside_the_event(
+    plans: Sequence[TablePlan], rows: Mapping[str, Sequence[Mapping[str, Any]]]
+) -> dict[str, list[Any]]:
+    """The archive rows that do not belong to the archive's one event, by table (their ids): a row
+    belongs when it reaches the event through its table's link (``TablePlan.links``) to a row of the
+    archive, as the export found it; and every foreign key of a row into an event's table (ids kept) must
+    name a row of the archive too, so that no row reaches into another event's rows."""
+    planned = {plan.name for plan in plans}
+    known: dict[tuple[str, str], set[Any]] = {}
+
+    def values(table: str, column: str) -> set[Any]:
+        if (table, column) not in known:
+            known[table, column] = {row.get(column) for row in rows.get(table, ())} - {None}
+        return known[table, column]
+
+    outside: dict[str, list[Any]] = {}
+    for plan in plans:
+        if not plan.links:
+            continue  # the event itself: exactly one, checked by its slug
+        keys = [
+            (fk.parent.name, fk.column.table.name, fk.column.name)
+            for fk in plan.table.foreign_keys
+            if fk.column.table.name in planned and fk.column.table.name not in MERGED_BY
+        ]
+        extra = EXTRA_ROW_BELONGS.get(plan.name)
+        for number, row in enumerate(rows.get(plan.name, ()), start=1):
+            linked = any(
+                row.get(col.name) is not None and row[col.name] in values(ref.table.name, ref.name)
+                for col, ref in plan.links
+            ) or (extra is not None and extra(row))
+            foreign = any(
+                row.get(column) is not None and row[column] not in values(table, ref)
+                for column, table, ref in keys
+            )
+            if not linked or foreign:
+                outside.setdefault(plan.name, []).append(row.get("id", f"row {number}"))
+    return outside
 
 
 def _conditions(plans: Sequence[TablePlan], event_id: int) -> dict[str, ColumnElement[bool]]:

@@ -15,6 +15,7 @@ from sqlalchemy.exc import OperationalError
 
 from orchestrator.adapters.tables import Stage, StageKind, StageStatus
 from orchestrator.db import utcnow
+from orchestrator.errors import ServiceError
 from orchestrator.jobs.runtime import ACTOR, Runtime, runtime
 from orchestrator.jobs.scheduler import run_playoff_tick
 from orchestrator.services.gameserver.gameserver import (
@@ -149,6 +150,9 @@ def periodic_tick(now: datetime | None = None) -> list[str]:
     for name in PERIODIC:
         try:
             JOBS[name](current, attempt=1, now=now)
+        except ServiceError as error:  # a refusal that says why (a setting missing): one line, no traceback
+            log.error("periodic job %s failed: %s", name, " ".join(str(error).split()))
+            failed.append(name)
         except Exception:  # one job failing must not stop the others; the next tick tries again
             log.exception("periodic job %s failed", name)
             failed.append(name)

@@ -24,7 +24,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from orchestrator.adapters.mailer import mailer_for
 from orchestrator.adapters.uow import UnitOfWork
-from orchestrator.config import Settings, get_settings, secret_key_of
+from orchestrator.config import Settings, configuration_warnings, get_settings, secret_key_of
 from orchestrator.db import REPO_ROOT, get_session_factory, init_db, is_sqlite
 from orchestrator.errors import NotAuthenticated, ServiceError, StaleEdit, ValidationFailed
 from orchestrator.jobs import bodies, runtime
@@ -245,6 +245,8 @@ def create_app(settings: Settings | None = None, *, uow_factory: Any = None) -> 
         listener = live_redis.start_listener(settings)
         scheduler = _start_eager_scheduler(settings, _app.state.uow_factory)
         log.info("notifications: %s", mailer_for(settings).describe())  # where mail goes (never a password)
+        for warning in configuration_warnings(settings):  # also on the staff dashboard
+            log.warning("%s", warning)
         yield
         if scheduler is not None:
             scheduler.stop()

@@ -42,7 +42,9 @@ def render(
 ) -> Response:
     """Render ``templates/<name>`` with the common context (user, csrf_token()) in the reader's language,
     its times in the event's zone."""
-    i18n.use(language_of(request))
+    language = language_of(request)
+    request.scope[i18n.RENDERED] = language  # the page cache keeps it under this language only
+    i18n.use(language)
     context = context or {}
     with page_zone(page_zone_of(context)):  # TemplateResponse renders here, in this thread
         return templates(request).TemplateResponse(request, name, context, status_code=status_code)
@@ -50,7 +52,7 @@ def render(
 
 def language_of(request: Request) -> str:
     """The reader's language: the ``lang`` cookie, else Accept-Language, else English (web/i18n.py)."""
-    return i18n.choose(request.cookies.get(i18n.LANG_COOKIE), request.headers.get("accept-language"))
+    return i18n.language_of_headers(request.scope.get("headers", ()))
 
 
 def attachment(text: str, filename: str, media_type: str | None = None) -> Response:

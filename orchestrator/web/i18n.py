@@ -12,8 +12,9 @@ docs/translations.md tells how to add a language.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 
-from starlette.requests import HTTPConnection
+from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from orchestrator.translation import (
@@ -43,12 +44,14 @@ __all__ = [
     "N_",
     "RequestLanguage",
     "choose",
+    "cookies_of",
     "current",
     "date_text",
     "day_text",
     "from_accept_language",
     "gettext",
     "install",
+    "language_of_headers",
     "localize",
     "ngettext",
     "number",
@@ -58,6 +61,9 @@ __all__ = [
 ]
 
 LANG_COOKIE = "lang"
+# Where a request's scope says which language its page was rendered in (web/deps.py ``render``): the page
+# cache keeps a page only under that language (web/page_cache.py).
+RENDERED = "olympiad.language"
 LANG_COOKIE_MAX_AGE_S = 365 * 24 * 3600
 # Browser tags that mean one of ours: Norwegian without a written standard and Nynorsk readers get Bokmål.
 _ALIASES = {"no": "nb", "nn": "nb"}
@@ -68,6 +74,26 @@ def choose(cookie: str | None, accept_language: str | None) -> str:
     if cookie in LANGUAGES:
         return str(cookie)
     return from_accept_language(accept_language or "")
+
+
+def cookies_of(headers: Iterable[tuple[bytes, bytes]]) -> dict[str, str]:
+    """The request's cookies, parsed once for everyone who reads them (the page cache, the language, the
+    session check): every ``Cookie`` header, joined, read by Starlette's ``cookie_parser`` (names and values
+    trimmed, quotes removed, a repeated name's last value wins). A page must never be kept under one reading
+    of the cookies and rendered from another (docs/security.md, "The public page cache")."""
+    joined = "; ".join(value.decode("latin-1") for name, value in headers if name.lower() == b"cookie")
+    return cookie_parser(joined) if joined else {}
+
+
+def language_of_headers(headers: Iterable[tuple[bytes, bytes]]) -> str:
+    """The language of a request from its headers: ``choose`` on the parsed ``lang`` cookie
+    (``cookies_of``) and the first Accept-Language header."""
+    headers = tuple(headers)
+    accept_language = next((value for name, value in headers if name.lower() == b"accept-language"), None)
+    return choose(
+        cookies_of(headers).get(LANG_COOKIE),
+        accept_language.decode("latin-1") if accept_language is not None else None,
+    )
 
 
 # Accept-Language headers up to this length are remembered (``_remembered``); longer ones are parsed
@@ -117,6 +143,5 @@ class RequestLanguage:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            connection = HTTPConnection(scope)
-            use(choose(connection.cookies.get(LANG_COOKIE), connection.headers.get("accept-language")))
+            use(language_of_headers(scope.get("headers", ())))
         await self.app(scope, receive, send)

@@ -253,3 +253,34 @@ def test_a_captain_invited_by_staff_gets_the_name_the_event_file_gives(
     with uow_factory() as uow:
         names = [uow.accounts.get_or_raise(User, i).display_name for i in (norway, sweden)]
     assert names == ["Kari Nordmann", "Captain of Sweden"]  # small.yaml names Norway's captain only
+
+
+def test_a_stranger_failing_every_two_minutes_cannot_keep_the_owner_out_from_another_address(
+    uow_factory: UnitOfWorkFactory, settings: Settings
+) -> None:
+    """Throttling is per address and per account-and-address (docs/security.md, "Login throttling"): the
+    stranger's failures slow the stranger only; the owner's right password from elsewhere works."""
+    make_owner(uow_factory)
+    at = utcnow()
+    for _ in range(30):  # one failure every two minutes, for an hour
+        login(uow_factory, settings, "wrong password", ip="203.0.113.9", now=at)
+        at += timedelta(seconds=120)
+    stranger = login(uow_factory, settings, PASSWORD, ip="203.0.113.9", now=at - timedelta(seconds=100))
+    assert isinstance(stranger.refusal, LoginThrottled)  # the guesser still waits
+    owner = login(uow_factory, settings, PASSWORD, ip="198.51.100.1", now=at - timedelta(seconds=100))
+    assert owner.refusal is None and owner.user is not None
+
+
+def test_staff_see_the_recent_failures_per_account_and_per_address(
+    uow_factory: UnitOfWorkFactory, settings: Settings
+) -> None:
+    make_owner(uow_factory)
+    now = utcnow()
+    for n in range(3):
+        login(uow_factory, settings, "wrong password", ip="203.0.113.9", now=now - timedelta(minutes=n))
+    login(uow_factory, settings, "wrong password", ip="198.51.100.1", now=now - timedelta(minutes=1))
+    login(uow_factory, settings, "wrong password", ip="198.51.100.1", now=now - timedelta(minutes=90))
+    with uow_factory() as uow:
+        failures = users.recent_login_failures(uow, now=now)
+    assert failures.by_username == (("anna", 4),)
+    assert failures.by_ip == (("203.0.113.9", 3), ("198.51.100.1", 1))

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from orchestrator.adapters.tables import Role, User
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
-from orchestrator.db import utcnow
+from orchestrator.db import dispose_engines, utcnow
 from orchestrator.errors import Forbidden, LoginThrottled, ValidationFailed
 from orchestrator.services.accounts import users
 from orchestrator.services.gameserver import player_links
@@ -279,6 +279,38 @@ def test_access_logs_do_not_show_player_link_tokens_or_oauth_codes(path: str, se
 
 
 @pytest.mark.parametrize(
+    ("path", "secret"),
+    [
+        ("/%6cink/eyJwIjoxfQ.aGVsbG8.c2lnbmVk", "eyJwIjoxfQ.aGVsbG8.c2lnbmVk"),
+        ("/%69nvitation/SECRETTOKEN42", "SECRETTOKEN42"),
+        ("/invitation%2FSECRETTOKEN42", "SECRETTOKEN42"),
+        ("/link/callback?%63ode=AUTHCODE42", "AUTHCODE42"),
+        ("/%6C%69%6E%6B/TOKEN%34%32abc", "TOKEN42abc"),
+    ],
+)
+def test_access_logs_redact_tokens_in_percent_encoded_paths(path: str, secret: str) -> None:
+    """docs/security.md, "Logs": the server decodes the path before routing, so the log redacts after
+    decoding too."""
+    record = logging.LogRecord(
+        "uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d', None, None
+    )
+    record.args = ("127.0.0.1:5000", "GET", path, "1.1", 200)
+    RedactInvitationTokens().filter(record)
+    message = record.getMessage()
+    assert secret not in message and "[redacted]" in message, message
+    assert secret.replace("42", "%34%32") not in message
+
+
+def test_a_decoded_path_cannot_write_a_second_line_into_the_access_log() -> None:
+    record = logging.LogRecord(
+        "uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d', None, None
+    )
+    record.args = ("127.0.0.1:5000", "GET", "/%6cink/x%0aFAKE LINE", "1.1", 200)
+    RedactInvitationTokens().filter(record)
+    assert "\n" not in record.getMessage() and "[redacted]" in record.getMessage()
+
+
+@pytest.mark.parametrize(
     ("password", "problem"),
     [
         (" " * 10, "characters other than spaces"),
@@ -293,6 +325,33 @@ def test_blank_and_common_passwords_are_refused_with_a_clear_message(password: s
     assert any(problem in p for p in problems), problems
 
 
+@pytest.mark.parametrize(
+    ("password", "username", "problem"),
+    [
+        ("olympiad12345", "olympiad", "username"),
+        ("12345Olympiad", "olympiad", "username"),
+        ("my olympiad password", "olympiad", "username"),
+        ("anna2026anna", "anna", "username"),
+        ("QWERTYUIOP", "anna", "too common"),
+        ("qwertyuiop123", "anna", "too common"),
+        ("1q2w3e4r5t!!", "anna", "too common"),
+    ],
+)
+def test_a_password_built_on_the_username_or_a_common_password_is_refused(
+    password: str, username: str, problem: str
+) -> None:
+    """docs/security.md, "Passwords, invitations and resets"."""
+    problems = users.password_problems(password, username=username)
+    assert any(problem in p for p in problems), problems
+
+
+def test_creating_an_account_whose_password_holds_its_username_is_refused(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    with pytest.raises(ValidationFailed, match="username"), uow_factory() as uow:
+        users.create_user(uow, username="olympiad", password="olympiad12345", role="arbiter")
+
+
 def test_a_long_uncommon_password_is_accepted() -> None:
     assert users.password_problems("tandem walrus ledger", username="anna") == []
 
@@ -300,3 +359,81 @@ def test_a_long_uncommon_password_is_accepted() -> None:
 def test_creating_an_account_with_a_common_password_is_refused(uow_factory: UnitOfWorkFactory) -> None:
     with pytest.raises(ValidationFailed, match="too common"), uow_factory() as uow:
         users.create_user(uow, username="bob", password="iloveyou123", role="arbiter")
+
+
+# --- 7. one captain per team, deputies added by the owner, visibly --------------------------------------
+
+
+def test_an_arbiter_cannot_add_a_hidden_second_captain_to_a_team(app: FastAPI) -> None:
+    """docs/security.md, "Captains": a second account acting for a team only by the owner, listed."""
+    uowf = app.state.uow_factory
+    with uowf() as uow:
+        users.create_user(uow, username="arb", password=PASSWORD, role="arbiter")
+        event_id = make_event(uow)
+        team_id = next(t.id or 0 for t in uow.teams.teams_of_event(event_id) if t.name == "Norway")
+        create_captain_invitation(uow, team_id=team_id, actor="anna", actor_role=Role.OWNER)
+    arbiter = TestClient(app)
+    csrf = json_login(arbiter, "arb")
+    answer = arbiter.post(
+        f"/staff/teams/{team_id}/captain-invitation",
+        data={"csrf_token": csrf, "username": "shadowcap", "event_id": str(event_id)},
+    )
+    assert answer.status_code in (403, 409)
+    with uowf() as uow:
+        assert uow.accounts.get_by_username("shadowcap") is None
+        assert len(list(uow.accounts.users_of_team(team_id))) == 1
+
+
+def test_an_owner_adds_a_deputy_captain_only_when_asking_for_one_and_every_captain_is_listed(
+    app: FastAPI,
+) -> None:
+    uowf = app.state.uow_factory
+    with uowf() as uow:
+        event_id = make_event(uow)
+        team_id = next(t.id or 0 for t in uow.teams.teams_of_event(event_id) if t.name == "Norway")
+        create_captain_invitation(uow, team_id=team_id, actor="anna", actor_role=Role.OWNER)
+    owner = TestClient(app)
+    csrf = json_login(owner)
+    form = {"csrf_token": csrf, "username": "deputycap", "event_id": str(event_id)}
+    silent = owner.post(f"/staff/teams/{team_id}/captain-invitation", data=form)
+    assert silent.status_code == 409 and "deputy" in silent.text
+    added = owner.post(f"/staff/teams/{team_id}/captain-invitation", data={**form, "deputy": "1"})
+    assert added.status_code == 200
+    page = owner.get(f"/staff/events/{event_id}/captains", follow_redirects=True).text
+    assert "deputycap" in page and "captain-nor-" in page and "deputy" in page
+    with uowf() as uow:
+        deputy = uow.accounts.get_by_username("deputycap")
+        assert deputy is not None
+        assert ("captain.deputy_add", "anna") in [
+            (e.action, e.actor) for e in uow.audit.for_entity("user", deputy.id)
+        ]
+
+
+def test_the_sqlite_database_and_its_journal_are_readable_by_the_owner_only(tmp_path: Path) -> None:
+    """docs/security.md, "Secrets at rest": the database holds password hashes and encrypted tokens."""
+    settings = Settings(data_dir=tmp_path, environment="test")
+    with TestClient(create_app(settings)) as client:
+        client.get("/healthz")
+    database = tmp_path / "olympiad.sqlite3"
+    assert database.exists()
+    assert stat.S_IMODE(database.stat().st_mode) == 0o600
+    for journal in tmp_path.glob("olympiad.sqlite3-*"):
+        assert stat.S_IMODE(journal.stat().st_mode) == 0o600, journal.name
+    database.chmod(0o644)  # a file left readable by an earlier version is tightened at the next start
+    dispose_engines()
+    with TestClient(create_app(settings)) as client:
+        client.get("/healthz")
+    assert stat.S_IMODE(database.stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize("value", ["prod", "Prod", "staging", "live", ""])
+def test_an_unknown_environment_is_refused_at_start_up_with_the_values_it_may_take(value: str) -> None:
+    """docs/security.md, "Production settings": a misspelt production must not run as development."""
+    with pytest.raises(ValidationError, match="OLYMPIAD_ENVIRONMENT must be development, test or production"):
+        Settings(environment=value)
+
+
+def test_production_written_in_capitals_is_production_with_its_checks() -> None:
+    with pytest.raises(ValidationError, match="refusing to start in production"):
+        Settings(environment="Production")
+    assert Settings(**{**PRODUCTION, "environment": " PRODUCTION "}).environment == "production"

@@ -4,6 +4,7 @@ still draw a sealed lot, and a bad archive is refused whole with nothing written
 
 from __future__ import annotations
 
+import hashlib
 import json
 import zipfile
 from collections.abc import Iterator
@@ -254,3 +255,66 @@ def test_the_commands_export_and_import_and_say_why_they_refuse(
     assert "/invitation/" in imported.output and "rows restored" in imported.output
     assert again.exit_code == 2
     assert "refused, nothing was written" in again.output and "already exists" in again.output
+
+
+def _with_member(
+    archive: Path, tmp_path: Path, table: str, body: bytes, columns: list[str] | None = None
+) -> Path:
+    """The archive written again with ``table``'s member replaced by ``body`` (checksum and count agree)."""
+    out_path = tmp_path / f"changed-{table}.zip"
+    with zipfile.ZipFile(archive) as opened, zipfile.ZipFile(out_path, "w", zipfile.ZIP_DEFLATED) as out:
+        manifest = json.loads(opened.read(MANIFEST))
+        members = {name: opened.read(name) for name in opened.namelist()[1:]}
+        members[member_name(table)] = body
+        entry = next(e for e in manifest["tables"] if e["name"] == table)
+        entry["rows"] = body.count(b"\n")
+        entry["sha256"] = hashlib.sha256(body).hexdigest()
+        if columns is not None:
+            entry["columns"] = columns
+        out.writestr(MANIFEST, json.dumps(manifest))
+        for name, member in members.items():
+            out.writestr(name, member)
+    return out_path
+
+
+def test_rows_naming_another_event_are_listed_and_the_whole_archive_is_refused(
+    source: tuple[Path, PlayoffSetup, Path], target: UnitOfWorkFactory, tmp_path: Path
+) -> None:
+    """docs/backup.md, "Import": every row of an archive belongs to the event being imported."""
+    _folder, _setup, archive = source
+    with target() as uow:
+        uow.events.insert(Event(id=500, slug="other-cup", name="Other cup"))
+    with zipfile.ZipFile(archive) as opened:
+        lots = [json.loads(line) for line in opened.read(member_name("lot")).splitlines()]
+        audits = [json.loads(line) for line in opened.read(member_name("audit_log")).splitlines()]
+    planted_lot = {**lots[0], "id": 90001, "event_id": 500, "commitment": "0" * 64}
+    planted_audit = {**audits[0], "id": 90002, "event_id": 500}
+    step = _with_member(
+        archive, tmp_path, "lot", "".join(json.dumps(r) + "\n" for r in [*lots, planted_lot]).encode()
+    )
+    bad = _with_member(
+        step, tmp_path, "audit_log", "".join(json.dumps(r) + "\n" for r in [*audits, planted_audit]).encode()
+    )
+    counts = row_counts(target)
+    with pytest.raises(ValidationFailed) as refused, target() as uow:
+        import_event(uow, path=bad, actor="test")
+    problems = refused.value.problems
+    assert any("table lot" in p and "90001" in p and "another event" in p for p in problems), problems
+    assert any("table audit_log" in p and "90002" in p and "another event" in p for p in problems), problems
+    assert row_counts(target) == counts
+
+
+def test_a_member_of_millions_of_empty_rows_is_refused_at_the_row_cap_without_reading_it_all(
+    source: tuple[Path, PlayoffSetup, Path], target: UnitOfWorkFactory, tmp_path: Path
+) -> None:
+    """docs/backup.md, "Limits": rows and unpacked bytes per member are capped, and read as a stream."""
+    _folder, _setup, archive = source
+    bomb = _with_member(archive, tmp_path, "lot", b"{}\n" * 200_000, columns=[])
+    settings = Settings(data_dir=tmp_path, environment="test", archive_max_rows=1000)
+    with pytest.raises(ValidationFailed) as refused, target() as uow:
+        import_event(uow, path=bomb, actor="test", settings=settings)
+    assert any("more than 1000 rows" in p for p in refused.value.problems), refused.value.problems
+    tight = Settings(data_dir=tmp_path, environment="test", archive_max_member_bytes=10_000)
+    with pytest.raises(ValidationFailed) as refused, target() as uow:
+        import_event(uow, path=bomb, actor="test", settings=tight)
+    assert any("more than 10000 bytes" in p for p in refused.value.problems), refused.value.problems

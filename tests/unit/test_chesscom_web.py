@@ -72,7 +72,7 @@ def test_the_match_results_page_links_to_the_import_page_which_renders_both_form
     assert "Import the team match" in page.text and "Import from the archives" in page.text
     assert page.text.count('name="csrf_token"') >= 2
     # no script but the optional one that remembers the reader's time zone (web/timefmt.py)
-    assert re.findall(r'<script src="([^"]+)"', page.text) == ["http://testserver/static/tz.js"]
+    assert re.findall(r'<script src="([^"]+)"', page.text) == ["/static/tz.js"]
     assert page.text.count("<script") == 1
     assert fake.paths == []  # showing the form asks Chess.com nothing
 

@@ -119,7 +119,7 @@ def test_a_lot_shows_its_hash_first_and_its_seed_after_the_draw(app: FastAPI) ->
         f"/staff/events/{event_id}/lots",
         data={
             "csrf_token": csrf,
-            "purpose": "Armageddon category, duel XI",
+            "purpose": "Order of the team photos",
             "candidates": "open\nwomen\njunior\ngirl",
             "kind": "one",
         },

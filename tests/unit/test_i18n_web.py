@@ -193,3 +193,30 @@ def test_a_route_runs_in_the_readers_language_before_it_renders(app: FastAPI) ->
     assert client.get("/probe-language", headers={"Accept-Language": "pt-BR"}).json() == {"lang": "tr"}
     client.cookies.clear()
     assert client.get("/probe-language").json() == {"lang": "en"}
+
+
+@pytest.mark.parametrize(
+    ("cookie", "rendered"),
+    [("lang=en; lang=pt", "pt"), ('lang="tr"', "tr"), ("lang =nb", "nb"), ("lang=pt; lang=en", "en")],
+)
+def test_a_cookie_spelling_cannot_switch_the_language_of_the_cached_page_for_others(
+    app: FastAPI, seeded: SeededPool, cookie: str, rendered: str
+) -> None:
+    """The cache and the application read the ``lang`` cookie through one parsing (web/i18n.py), and a
+    page is kept under the language it was rendered in (docs/caching.md)."""
+    crafted = TestClient(app).get(seeded.pool_path, headers={"Cookie": cookie})
+    assert html_lang(crafted.text) == rendered
+    for _ in range(2):
+        assert html_lang(TestClient(app).get(seeded.pool_path).text) == "en"
+
+
+def test_two_cookie_headers_are_read_as_one_by_the_cache_and_the_application(
+    app: FastAPI, seeded: SeededPool
+) -> None:
+    client = TestClient(app)
+    headers = [("cookie", "lang=en"), ("cookie", "lang=pt")]
+    crafted = client.get(seeded.pool_path, headers=headers)
+    plain = TestClient(app).get(seeded.pool_path)
+    assert html_lang(plain.text) == "en"
+    again = TestClient(app).get(seeded.pool_path, headers=headers)
+    assert html_lang(again.text) == html_lang(crafted.text)

@@ -139,6 +139,30 @@ def test_applying_lineups_puts_the_players_on_the_boards_and_an_empty_board_is_a
         assert lineups.apply_lineups(uow, round_id=match.round_id, actor="system") == 0
 
 
+def test_a_pass_that_changes_no_board_writes_no_audit_entry(
+    uow_factory: UnitOfWorkFactory, setup: PlayoffSetup
+) -> None:
+    """Every scheduler pass applies the due lineups: one that changes nothing leaves no trace in the
+    audit log (docs/rules.md §6 records changes, not checks)."""
+    first = setup.place_team["A2"]
+    with uow_factory() as uow:
+        match = duel_match(uow, setup, "I", 1)
+        submit(uow, setup, match, first, lineups.default_lineup(roster(uow, setup, first), 6))
+    with uow_factory() as uow:
+        assert lineups.apply_lineups(uow, round_id=match.round_id, actor="system") > 0
+
+    def entries() -> list[object]:
+        with uow_factory() as uow:
+            return [e for e in uow.audit.latest(500) if e.action == "lineup.apply"]
+
+    before = entries()
+    assert len(before) == 1
+    for _ in range(3):
+        with uow_factory() as uow:
+            assert lineups.apply_lineups(uow, round_id=match.round_id, actor="system") == 0
+    assert len(entries()) == 1
+
+
 def test_lineups_on_boards_changed_since_they_were_read_are_refused_whole_naming_who_changed_them(
     uow_factory: UnitOfWorkFactory, setup: PlayoffSetup
 ) -> None:

@@ -364,7 +364,7 @@ def test_the_lots_page_says_the_stage_start_draws_a_pairing_lot_and_refuses_to_d
     [pairing] = event_lots(uowf, event_id)
     with uowf() as uow:
         manual = draws.commit_lot(
-            uow, event_id=event_id, purpose="Armageddon category, duel XI", candidates=["a", "b"], actor="x"
+            uow, event_id=event_id, purpose="Order of the team photos", candidates=["a", "b"], actor="x"
         )
     page = client.get(f"/staff/events/{event_id}/lots", follow_redirects=True).text
     assert "drawn when Group starts" in page
@@ -433,3 +433,84 @@ def test_draw_the_lots_on_a_closed_stages_closing_page_draws_the_tie_a_late_corr
     [drawn] = [lot for lot in tie_lots_of(uowf, built) if lot.id == sealed[0].id]
     assert drawn.outcome and drawn.seed_hex
     assert not any(row.provisional for row in stored(uowf, built.pool_id))
+
+
+# --- lots by hand --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "purpose",
+    [
+        "Group pool A pairing numbers",
+        "group  pool B pairing numbers",  # spelling variants are refused too
+        "Swiss initial colour",
+        "tie-break LOT pool 7",
+        "board prize group board 3",
+        "Armageddon category, duel XI",
+        "Armageddon colour choice, duel F",
+    ],
+)
+def test_a_purpose_a_procedure_draws_is_refused_for_a_lot_by_hand(app: FastAPI, purpose: str) -> None:
+    """docs/lots.md, "Lots by hand": staff cannot draw a procedure's lot until they like the outcome."""
+    uowf = app.state.uow_factory
+    client, csrf = admin_client(app)
+    with uowf() as uow:
+        stage_id = published_stage(uow)
+    event_id = event_of(uowf, stage_id)
+    before = event_lots(uowf, event_id)
+    api = client.post(
+        f"/api/v1/staff/events/{event_id}/lots",
+        json={"purpose": purpose, "candidates": ["open", "women"], "kind": "one"},
+        headers={"X-CSRF-Token": csrf},
+    )
+    assert api.status_code == 409 and "is drawn by" in api.json()["detail"], api.text
+    page = client.get(f"/staff/events/{event_id}/lots", follow_redirects=True).text
+    form = client.post(
+        f"/staff/events/{event_id}/lots",
+        data={"csrf_token": form_token(page), "purpose": purpose, "candidates": "open\nwomen", "kind": "one"},
+    )
+    assert form.status_code == 409 and "is drawn by" in form.text
+    assert len(event_lots(uowf, event_id)) == len(before)
+
+
+def test_a_lot_by_hand_never_replaces_a_committed_or_drawn_lot_of_the_same_purpose(app: FastAPI) -> None:
+    uowf = app.state.uow_factory
+    client, csrf = admin_client(app)
+    with uowf() as uow:
+        stage_id = published_stage(uow)
+    event_id = event_of(uowf, stage_id)
+    body = {"purpose": "Order of the team photos", "candidates": ["a", "b", "c"], "kind": "order"}
+    headers = {"X-CSRF-Token": csrf}
+    first = client.post(f"/api/v1/staff/events/{event_id}/lots", json=body, headers=headers)
+    assert first.status_code == 201
+    again = client.post(f"/api/v1/staff/events/{event_id}/lots", json=body, headers=headers)
+    assert again.status_code == 409 and "already" in again.json()["detail"]
+    lot_id = first.json()["id"]
+    assert client.post(f"/api/v1/staff/lots/{lot_id}/reveal", headers=headers).status_code == 200
+    redraw = client.post(
+        f"/api/v1/staff/events/{event_id}/lots",
+        json={**body, "purpose": " order of the  team photos"},
+        headers=headers,
+    )
+    assert redraw.status_code == 409 and "already" in redraw.json()["detail"]
+
+
+def test_every_lot_of_an_event_is_on_its_public_lots_page_void_ones_marked(app: FastAPI) -> None:
+    """docs/lots.md, "Lots by hand": every lot of one purpose is public, a void one says so."""
+    uowf = app.state.uow_factory
+    with uowf() as uow:
+        stage_id = published_stage(uow)
+    event_id = event_of(uowf, stage_id)
+    [pairing] = event_lots(uowf, event_id)
+    with uowf() as uow:
+        draws.void_lot(uow, lot_id=pairing.id or 0, actor="anna", reason="pools published again")
+    with uowf() as uow:
+        stage_start.start_stage(uow, stage_id=stage_id, actor="anna")  # commits a new lot, does not start
+        slug = staff.staff_event_ref(uow, event_id=event_id).slug
+    lots = event_lots(uowf, event_id)
+    assert len(lots) == 2
+    page = TestClient(app).get(f"/events/{slug}/lots")
+    assert page.status_code == 200
+    assert page.text.count("Group pool A pairing numbers") == 2
+    assert "void, never drawn" in page.text
+    assert lots[0].commitment in page.text and lots[1].commitment in page.text

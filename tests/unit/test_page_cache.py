@@ -320,3 +320,71 @@ def test_a_board_pgn_is_kept_until_its_match_is_announced(
     live.publish(f"match:{match_id}", kind="result")  # what ingestion announces after storing the game
     assert "second" in client.get(path).text and cache.builds == 2
     assert client.get(f"/events/{seeded.slug}/matches/{match_id}/boards/9.pgn").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    ["olympiad_session ={}", " olympiad_session= {}", 'olympiad_session="{}"', "x=1;olympiad_session={}"],
+)
+def test_a_session_cookie_in_any_spelling_starlette_reads_is_never_kept_for_the_next_reader(
+    app: FastAPI, seeded: SeededPool, spelling: str
+) -> None:
+    """The cache decides "anonymous" from the cookies as the application parses them (docs/security.md,
+    "Sessions"): a session cookie spelled with a space before ``=`` still logs the reader in."""
+    cache = cache_of(app)
+    session = staff_client(app).cookies["olympiad_session"]
+    owner = TestClient(app).get(seeded.pool_path, headers={"Cookie": spelling.format(session)})
+    assert owner.status_code == 200 and "annarbiter" in owner.text
+    stranger = TestClient(app).get(seeded.pool_path)
+    assert "annarbiter" not in stranger.text and "csrf" not in stranger.text.lower()
+    assert cache.hits == 0
+
+
+def test_an_answer_built_with_a_session_is_never_kept_even_when_the_cache_missed_the_cookie(
+    app: FastAPI, seeded: SeededPool
+) -> None:
+    """Defence in depth: whatever made the request look anonymous, an answer whose request loaded a
+    session (``scope["session"]`` not empty) is passed on and not kept."""
+
+    async def route(scope: Scope, receive: Receive, send: Send) -> None:
+        scope["session"] = {"user_id": 1}
+        scope["olympiad.page_cache"].topics = ("t",)
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"etag", b'"1"')]})
+        await send({"type": "http.response.body", "body": b"owner's page"})
+
+    cache = PageCache()
+    middleware = PageCacheMiddleware(route, store=cache, session_cookie="session")
+    scope: Scope = {"type": "http", "method": "GET", "path": "/p", "query_string": b"", "headers": []}
+    sent: list[Message] = []
+
+    async def receive() -> Message:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    asyncio.run(middleware(scope, receive, send))
+    assert sent[-1]["body"] == b"owner's page" and len(cache) == 0
+
+
+def test_a_forged_host_header_never_reaches_the_page_s_script_or_style_addresses(
+    app: FastAPI, seeded: SeededPool
+) -> None:
+    """docs/security.md, "Headers": the pages name their scripts and styles by relative URLs, so a page
+    built for a forged Host (and kept under it) never loads a script from elsewhere."""
+    page = TestClient(app).get(seeded.pool_path, headers={"Host": "evil.example"})
+    assert page.status_code == 200 and "evil.example" not in page.text
+    assert 'src="/static/' in page.text
+
+
+def test_a_page_built_with_an_anonymous_session_is_private_and_not_kept(
+    app: FastAPI, seeded: SeededPool
+) -> None:
+    """A session holding only a CSRF token (the visitor opened the login form) still marks the answer
+    private: nothing built with a session is stored (docs/security.md, "The public page cache")."""
+    cache = cache_of(app)
+    visitor = TestClient(app)
+    assert visitor.get("/login").status_code == 200 and "olympiad_session" in visitor.cookies
+    page = visitor.get(seeded.pool_path)
+    assert page.status_code == 200 and page.headers["cache-control"] == "private, no-store"
+    assert len(cache) == 0

@@ -513,3 +513,22 @@ def test_the_bracket_and_armageddon_pages_show_the_events_own_clocks_and_that_a_
     assert len(verify) == 2 and all("seed " in v and "hash " in v for v in verify)
     assert 'class="hash"' not in re.sub(r"<details.*?</details>", "", bracket.text, flags=re.S)
     assert (spec.white_limit_s, spec.black_limit_s, spec.clock_increment_s) == (360, 300, 2)
+
+
+def test_no_one_not_even_staff_reads_a_sealed_nomination_before_the_seal_ends(world: World) -> None:
+    """docs/rules.md, "The Armageddon" step 2: nominations are sealed for everyone until both are in or the
+    deadline passes; staff included, by the page and by the API."""
+    cap1, csrf1 = login(world.app, "cap1")
+    arb, _ = login(world.app, "arb")
+    account, _name = world.first_accounts[0]
+    assert nominate_html(cap1, csrf1, world.duel_id, account) == 303
+    team_id = world.setup.team_ids[world.first]
+    api = arb.get(f"/api/v1/duels/{world.duel_id}/armageddon", params={"team_id": team_id})
+    assert api.status_code == 200 and api.json()["own_nomination"] is None
+    assert api.json()["armageddon"]["sealed"] is True
+    page = arb.get(f"/captain/duels/{world.duel_id}/armageddon", params={"team_id": team_id})
+    assert page.status_code == 200 and 'id="own-nomination"' not in page.text
+    # the captain still sees their own choice
+    own = cap1.get(f"/api/v1/duels/{world.duel_id}/armageddon").json()
+    assert own["own_nomination"] is not None
+    assert 'id="own-nomination"' in cap1.get(f"/captain/duels/{world.duel_id}/armageddon").text

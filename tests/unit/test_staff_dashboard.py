@@ -301,3 +301,19 @@ def test_a_round_is_not_stale_while_its_games_may_still_be_running(web: FastAPI)
         later = utcnow() + timedelta(minutes=2)  # the round's games are due by then
         items = dashboard_service.dashboard(uow, slug=SLUG, now=later).items
         assert [i.kind for i in items] == ["stale-pull"]
+
+
+def test_the_dashboard_shows_the_failed_logins_of_the_last_hour_per_account_and_per_address(
+    web: FastAPI,
+) -> None:
+    """docs/security.md, "Login throttling": someone slowing an account down shows up for staff."""
+    stranger = TestClient(web)
+    for _ in range(2):
+        answer = stranger.post("/api/v1/auth/login", json={"username": "arb", "password": "not the password"})
+        assert answer.status_code == 401
+    client, _ = login(web, "arb")
+    page = client.get(f"/staff/events/{SLUG}").text
+    assert "Failed logins in the last hour" in page
+    assert '<td>arb</td><td class="num">2</td>' in page
+    assert '<td>testclient</td><td class="num">2</td>' in page
+    assert "not the password" not in page

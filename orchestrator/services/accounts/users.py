@@ -8,6 +8,7 @@ invitation token returned to the caller that must hand it to the captain.
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -109,7 +110,14 @@ def common_passwords() -> frozenset[str]:
     """Common passwords of PASSWORD_MIN_LENGTH characters or more, lower-cased (orchestrator/data/,
     from Django's list: see common-passwords.LICENSE beside it)."""
     text = files("orchestrator").joinpath("data", "common-passwords.txt").read_text(encoding="utf-8")
-    return frozenset(line for line in text.splitlines() if line)
+    return frozenset(line.strip().lower() for line in text.splitlines() if line.strip())
+
+
+# Digits, spaces and punctuation added before or after a password's core ("Qwertyuiop123!" is "qwertyuiop").
+_LEADING = re.compile(r"^[\d\W_]+")
+_TRAILING = re.compile(r"[\d\W_]+$")
+# A username at least this long may not appear anywhere in a password; a shorter one may not be its core.
+_USERNAME_INSIDE_MIN = 3
 
 
 def password_problems(password: str, *, username: str = "") -> list[str]:
@@ -124,9 +132,15 @@ def password_problems(password: str, *, username: str = "") -> list[str]:
         problems.append(
             _("The password must have at most %(count)d characters.") % {"count": PASSWORD_MAX_LENGTH}
         )
-    if username and password.strip().lower() == username:
-        problems.append(_("The password must not be the username."))
-    elif password.strip().lower() in common_passwords():
+    key = password.strip().lower()
+    head, tail = _LEADING.sub("", key), _TRAILING.sub("", key)
+    cores = {key, head, tail, _TRAILING.sub("", head)}
+    name = username.strip().lower()
+    if name and (name in cores or (len(name) >= _USERNAME_INSIDE_MIN and name in key)):
+        problems.append(
+            _("The password must not contain the username (nor be the username with digits added).")
+        )
+    elif not cores.isdisjoint(common_passwords()):
         problems.append(
             _("This password is too common: it is among the first a guesser tries. Choose another.")
         )
@@ -228,12 +242,14 @@ def authenticate(
 ) -> LoginVerdict:
     """Check a login and record the attempt; a refusal is a ``LoginRefused`` or ``LoginThrottled``.
 
-    Throttling never locks an account: after ``login_max_failures`` failures for a username (since its
-    last success, within ``login_failure_window_s``) the next attempt must wait ``login_delay_s`` after the
-    last failure, doubled with each further failure up to ``login_delay_max_s``; once the wait has passed
-    the right password always works. One address is refused after ``login_max_failures_per_ip`` failures
-    within ``login_ip_window_s``. An attempt refused for waiting is not counted, so it cannot prolong the
-    wait, and costs no password check.
+    Throttling never locks an account, and is per address and per account-and-address, so that a stranger
+    cannot keep anyone out who logs in from elsewhere (docs/security.md, "Login throttling"): after
+    ``login_max_failures`` failures for a username from one address (since its last success from there,
+    within ``login_failure_window_s``) the next attempt from that address must wait ``login_delay_s``
+    after the last failure, doubled with each further failure up to ``login_delay_max_s``; once the wait
+    has passed the right password always works. One address is refused after
+    ``login_max_failures_per_ip`` failures within ``login_ip_window_s``. An attempt refused for waiting is
+    not counted, so it cannot prolong the wait, and costs no password check.
     """
     settings = settings or get_settings()
     now = now or utcnow()
@@ -244,7 +260,9 @@ def authenticate(
     # Attempts older than the windows (and than a day, kept for staff asking "who tried?") count for
     # nothing: each login removes them, so the table stays as small as the traffic of one day.
     uow.accounts.delete_login_attempts_before(min(user_window, ip_window, now - LOGIN_ATTEMPTS_KEPT))
-    wait_s = login_wait_s(uow.accounts.recent_failures_for_username(name, user_window), settings, now)
+    wait_s = login_wait_s(
+        uow.accounts.recent_failures_for_username_at_ip(name, ip, user_window), settings, now
+    )
     if ip and settings.login_max_failures_per_ip:
         by_ip = uow.accounts.recent_failures_for_ip(ip, ip_window)
         if len(by_ip) >= settings.login_max_failures_per_ip:
@@ -272,6 +290,31 @@ def authenticate(
     user.last_login_at = now
     uow.accounts.add(user)
     return LoginVerdict(AuthUser.of(user))
+
+
+RECENT_FAILURES_WINDOW = timedelta(hours=1)
+
+
+@dataclass(frozen=True, slots=True)
+class LoginFailures:
+    """Failed logins of the last hour, for the staff dashboard: (username as typed, count) and (address,
+    count), most first. A username may not exist; no password is ever kept."""
+
+    since: datetime
+    by_username: tuple[tuple[str, int], ...]
+    by_ip: tuple[tuple[str, int], ...]
+
+    @property
+    def total(self) -> int:
+        return sum(n for _, n in self.by_username)
+
+
+def recent_login_failures(uow: UnitOfWork, *, now: datetime | None = None) -> LoginFailures:
+    """Failed logins of the last hour per account and per address (docs/security.md, "Login
+    throttling"): someone guessing, or someone trying to slow an account down, shows up here."""
+    since = (now or utcnow()) - RECENT_FAILURES_WINDOW
+    by_username, by_ip = uow.accounts.failure_counts_since(since)
+    return LoginFailures(since, tuple(by_username), tuple(by_ip))
 
 
 def login_wait_s(failures: list[datetime], settings: Settings, now: datetime) -> int:

@@ -26,10 +26,11 @@ from orchestrator.adapters.repo_backup import (
     TablePlan,
     decode,
     event_plan,
+    rows_outside_the_event,
 )
 from orchestrator.adapters.tables import STAFF_ROLES, Lot, Role, User
 from orchestrator.adapters.uow import UnitOfWork
-from orchestrator.config import Settings
+from orchestrator.config import Settings, get_settings
 from orchestrator.db import utcnow
 from orchestrator.errors import NotFound, ValidationFailed
 from orchestrator.services.accounts.users import create_invitation
@@ -101,8 +102,15 @@ def export_event(uow: UnitOfWork, *, slug: str, path: Path, now: datetime | None
 def import_event(
     uow: UnitOfWork, *, path: Path, actor: str, settings: Settings | None = None
 ) -> ImportReport:
-    """Restore the archive ``path``; ``ValidationFailed`` lists every problem and nothing is written."""
-    archive = read_archive(path)
+    """Restore the archive ``path``; ``ValidationFailed`` lists every problem and nothing is written.
+
+    Every row must belong to the event being imported (a lot, an audit entry, anything naming another
+    event's rows refuses the whole archive), and each member is read within the caps of ``settings``
+    (docs/backup.md, "Import" and "Limits")."""
+    limits = settings or get_settings()
+    archive = read_archive(
+        path, max_rows=limits.archive_max_rows, max_member_bytes=limits.archive_max_member_bytes
+    )
     plans = event_plan()
     rows, kept = _checked_rows(uow, archive, plans)
     users = rows.get(USER_TABLE, [])
@@ -153,6 +161,14 @@ def _checked_rows(
         if decoded is not None:
             rows[dump.name] = decoded
     problems += _event_problems(uow, archive, rows.get(EVENT_TABLE, []))
+    for name, outside in rows_outside_the_event(plans, rows).items():
+        shown = ", ".join(str(i) for i in outside[:MAX_PROBLEMS_PER_TABLE])
+        hidden = len(outside) - MAX_PROBLEMS_PER_TABLE
+        more = f" and {hidden} more" if hidden > 0 else ""
+        problems.append(
+            f"table {name}: rows {shown}{more} belong to another event (or to none): every row of an "
+            "archive must belong to the event it restores"
+        )
     for name, table_rows in rows.items():
         if name in MERGED_BY:
             continue

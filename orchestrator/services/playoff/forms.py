@@ -36,13 +36,18 @@ class NominationForm:
 def nomination_form(
     uow: UnitOfWork, *, duel_id: int, team_id: int, user: AuthUser, now: datetime | None = None
 ) -> NominationForm:
-    """The captain's Armageddon page: the category, their own sealed nomination, eligible players."""
+    """The captain's Armageddon page: the category, their own sealed nomination, eligible players.
+
+    Only the team's own captain sees its sealed nomination: staff opening the page for a team see what the
+    public sees (how many nominations are in, not whom) until the seal ends (docs/rules.md, "The
+    Armageddon", step 2)."""
     now = now or utcnow()
     ensure_team_access(user, team_id)
     ctx, duel = load_duel(uow, duel_id)
     if team_id not in (duel.first_team_id, duel.second_team_id):
         raise Forbidden(_("Your team does not play this duel."))
-    info = armageddon_info(uow, ctx, duel, now, viewer_team=team_id)
+    own_captain = not user.is_staff and user.team_id == team_id
+    info = armageddon_info(uow, ctx, duel, now, viewer_team=team_id if own_captain else None)
     arm = ctx.armageddons.get(duel_id)
     options: list[tuple[str, str]] = []
     if arm is not None:

@@ -12,6 +12,7 @@ from orchestrator.services import live
 from orchestrator.services.playoff.read import bracket_view
 from orchestrator.services.read.context import EventData, EventRef, StageItem, is_public, require_id
 from orchestrator.services.read.documents import JsonDocument, json_list
+from orchestrator.services.setup.draws import LotView, list_lots
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +72,21 @@ def list_events(uow: UnitOfWork) -> tuple[EventListItem, ...]:
             )
         )
     return tuple(items)
+
+
+@dataclass(frozen=True, slots=True)
+class LotsView:
+    """Every lot of an event, in the order committed, void ones included (docs/lots.md, "Lots by hand")."""
+
+    event: EventRef
+    lots: tuple[LotView, ...]
+    topics: tuple[str, ...]
+
+
+def lots_view(uow: UnitOfWork, *, slug: str) -> LotsView:
+    """The public lots page: each lot's commitment, and its seed and outcome once drawn or set aside."""
+    data = EventData(uow, slug)
+    return LotsView(data.ref, tuple(list_lots(uow, event_id=data.id)), (f"event:{slug}",))
 
 
 def events_json(items: Sequence[EventListItem]) -> bytes:

@@ -116,7 +116,7 @@ def _checked(purpose: str, candidates: Sequence[str], kind: str) -> tuple[str, t
     problems: list[str] = []
     purpose = purpose.strip()
     if not purpose:
-        problems.append(_("purpose: say what the lot decides (e.g. 'Armageddon category, duel XI')"))
+        problems.append(_("purpose: say what the lot decides (e.g. 'Order of the team photos')"))
     elif problem := name_problem(purpose, what="purpose", limit=MAX_LOT_PURPOSE):
         problems.append(problem)
     cleaned = tuple(c.strip() for c in candidates if c.strip())
@@ -143,6 +143,23 @@ def _checked(purpose: str, candidates: Sequence[str], kind: str) -> tuple[str, t
     if problems:
         raise ValidationFailed(problems)
     return purpose, cleaned, lot_kind
+
+
+def checked_lot_input(
+    purpose: str, candidates: Sequence[str], kind: str
+) -> tuple[str, tuple[str, ...], lots.LotKind]:
+    """The purpose, candidates and kind of a lot, cleaned; ValidationFailed naming every problem."""
+    return _checked(purpose, candidates, kind)
+
+
+def same_purpose(first: str, second: str) -> bool:
+    """Whether two purposes name the same thing, whatever their case and spacing."""
+    return purpose_key(first) == purpose_key(second)
+
+
+def purpose_key(purpose: str) -> str:
+    """A purpose compared without case and with its spaces collapsed."""
+    return " ".join(purpose.split()).casefold()
 
 
 def commit_lot(

@@ -3,6 +3,10 @@
 
 A captain sees and changes only their own team's forms. Every captain-facing use case calls
 ``ensure_team_access`` (services/accounts/users.py) with the logged-in user; routes never decide it alone.
+
+A team has one captain account. Only an owner may add a deputy (a second account acting for the team), by
+asking for one; it is audited (``DEPUTY_ACTION``) and every account acting for a team is on the staff
+captains page (``captain_accounts``), so no account acts for a team unseen (docs/security.md, "Captains").
 """
 
 from __future__ import annotations
@@ -15,19 +19,22 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings
 from orchestrator.db import utcnow
 from orchestrator.domain.knockout import ArmageddonPhase
-from orchestrator.errors import Forbidden, NotFound
+from orchestrator.errors import Conflict, Forbidden, NotFound
 from orchestrator.services.accounts.users import (
     NOT_YOUR_TEAM,
     AuthUser,
     create_invitation,
     ensure_team_access,
     invite_captain,
+    normalise_username,
 )
 from orchestrator.services.teams.lineups import definition_of, effective_deadline, lineup_is_open
 from orchestrator.translation import gettext as _
 
 RESET_ROLES = frozenset({Role.OWNER, Role.ADMIN})  # who may send a new link to a captain with a password
 RESET_ACTION = "user.password_reset_link"
+DEPUTY_ROLES = frozenset({Role.OWNER})  # who may add a second account acting for a team
+DEPUTY_ACTION = "captain.deputy_add"
 
 
 def team_of_user(user: AuthUser, team_id: int | None = None) -> int:
@@ -51,39 +58,40 @@ def create_captain_invitation(
     actor_role: Role | str,
     username: str | None = None,
     display_name: str = "",
+    deputy: bool = False,
     settings: Settings | None = None,
     now: datetime | None = None,
 ) -> tuple[int, str]:
-    """An invitation link token for the team's captain: a new account, or a fresh link for the existing one.
+    """An invitation link token for the team's captain: a new account, or a fresh link for an existing one.
 
     Returns (user id, token); the token is shown once and only its hash is stored. Whoever opens a link
     sets the account's password, so a fresh link for a captain who already has one is a password reset:
     only an owner or an administrator may send it, and the captain is told who did and when
-    (``CaptainHome.password_reset``).
+    (``CaptainHome.password_reset``). A team that has a captain gets another account only as a deputy:
+    asked for (``deputy``), by an owner, audited and listed on the captains page.
     """
     team = uow.teams.get_or_raise(Team, team_id)
-    existing = list(uow.accounts.users_of_team(team_id))
-    if existing and username is None:
-        user = existing[0]
-        assert user.id is not None
-        if user.password_hash is not None:
-            if Role(actor_role) not in RESET_ROLES:
-                raise Forbidden(
-                    _(
-                        "This captain has already set a password: only an owner or an administrator may "
-                        "send a new link, which resets it."
-                    )
+    existing = sorted(uow.accounts.users_of_team(team_id), key=lambda u: u.id or 0)
+    wanted = normalise_username(username) if username else None
+    if wanted is None:
+        target = existing[0] if existing else None
+    else:
+        target = next((u for u in existing if u.username == wanted), None)
+    if target is not None:
+        return _fresh_link(uow, target, team, actor=actor, actor_role=actor_role, settings=settings, now=now)
+    if existing:
+        if not deputy:
+            raise Conflict(
+                _(
+                    "%(team)s already has a captain (%(captain)s): send that account a new link, or, as an "
+                    "owner, add a deputy captain explicitly."
                 )
-            uow.audit.change(
-                user,
-                RESET_ACTION,
-                actor=actor,
-                event_id=team.event_id,
-                reason="a new invitation link lets whoever opens it set the captain's password",
+                % {"team": team.name, "captain": existing[0].username}
             )
-        return user.id, create_invitation(uow, user_id=user.id, actor=actor, settings=settings, now=now)
+        if Role(actor_role) not in DEPUTY_ROLES:
+            raise Forbidden(_("Only an owner may add a deputy captain to a team."))
     name = username or f"captain-{team.federation.lower()}-{team.event_id}"
-    return invite_captain(
+    user_id, token = invite_captain(
         uow,
         username=name,
         team_id=team_id,
@@ -92,6 +100,46 @@ def create_captain_invitation(
         settings=settings,
         now=now,
     )
+    if existing:
+        uow.audit.change(
+            uow.accounts.get_or_raise(User, user_id),
+            DEPUTY_ACTION,
+            actor=actor,
+            event_id=team.event_id,
+            new={"team_id": team_id, "team": team.name},
+            reason="a deputy captain acts for the team beside its captain",
+        )
+    return user_id, token
+
+
+def _fresh_link(
+    uow: UnitOfWork,
+    user: User,
+    team: Team,
+    *,
+    actor: str,
+    actor_role: Role | str,
+    settings: Settings | None,
+    now: datetime | None,
+) -> tuple[int, str]:
+    """A new invitation link for an existing captain account; for one with a password, a reset."""
+    assert user.id is not None
+    if user.password_hash is not None:
+        if Role(actor_role) not in RESET_ROLES:
+            raise Forbidden(
+                _(
+                    "This captain has already set a password: only an owner or an administrator may "
+                    "send a new link, which resets it."
+                )
+            )
+        uow.audit.change(
+            user,
+            RESET_ACTION,
+            actor=actor,
+            event_id=team.event_id,
+            reason="a new invitation link lets whoever opens it set the captain's password",
+        )
+    return user.id, create_invitation(uow, user_id=user.id, actor=actor, settings=settings, now=now)
 
 
 def file_captain(uow: UnitOfWork, team: Team) -> str | None:
@@ -108,34 +156,38 @@ class CaptainAccount:
     username: str | None
     has_password: bool
     invitation_pending: bool
+    deputy: bool = False  # a second account acting for the team, added by an owner
 
 
 def captain_accounts(uow: UnitOfWork, *, event_id: int, now: datetime | None = None) -> list[CaptainAccount]:
-    """Every team of an event with its captain account's state (staff page)."""
+    """Every team of an event with every account acting for it, its captain first (staff page): one row
+    per account, a team without one in a row of its own."""
     now = now or utcnow()
-    users: dict[int, User] = {}
-    for user in uow.accounts.users_of_event(event_id):
+    by_team: dict[int, list[User]] = {}
+    for user in sorted(uow.accounts.users_of_event(event_id), key=lambda u: u.id or 0):
         if user.team_id is not None:
-            users.setdefault(user.team_id, user)
+            by_team.setdefault(user.team_id, []).append(user)
     out = []
     for team in uow.teams.teams_of_event(event_id):
-        account = users.get(team.id or 0)
-        pending = bool(
-            account
-            and account.invitation_token_hash
-            and account.invitation_expires_at is not None
-            and account.invitation_expires_at > now
-        )
-        out.append(
-            CaptainAccount(
-                team_id=team.id or 0,
-                team=team.name,
-                user_id=account.id if account else None,
-                username=account.username if account else None,
-                has_password=bool(account and account.password_hash),
-                invitation_pending=pending,
+        accounts: list[User | None] = list(by_team.get(team.id or 0, [])) or [None]
+        for n, account in enumerate(accounts):
+            pending = bool(
+                account
+                and account.invitation_token_hash
+                and account.invitation_expires_at is not None
+                and account.invitation_expires_at > now
             )
-        )
+            out.append(
+                CaptainAccount(
+                    team_id=team.id or 0,
+                    team=team.name,
+                    user_id=account.id if account else None,
+                    username=account.username if account else None,
+                    has_password=bool(account and account.password_hash),
+                    invitation_pending=pending,
+                    deputy=n > 0,
+                )
+            )
     return out
 
 

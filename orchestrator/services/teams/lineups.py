@@ -502,9 +502,10 @@ def apply_lineups(
             uow.rounds.add(match)
         live.announce(uow, f"match:{match.id}", match_id=match.id)
     update_boards_or_stale(uow, changes)
-    uow.audit.change(
-        rnd, "lineup.apply", actor=actor, event_id=event.id, new={"boards_changed": len(changes)}
-    )
+    if changes:  # every scheduler pass calls this: a pass that changed nothing leaves no audit entry
+        uow.audit.change(
+            rnd, "lineup.apply", actor=actor, event_id=event.id, new={"boards_changed": len(changes)}
+        )
     return len(changes)
 
 

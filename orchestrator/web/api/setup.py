@@ -267,8 +267,9 @@ def start_stage(
     "/events/{event_id}/lots", status_code=201, response_model=LotOut, summary="Commit a lot (hash only)"
 )
 def commit_lot(request: Request, event_id: int, body: LotIn, user: AuthUser = require_staff()) -> LotOut:
+    """409 for a purpose a procedure draws, or one already committed or drawn (docs/lots.md)."""
     with get_uow_factory(request)() as uow:
-        lot_id = draws.commit_lot(
+        lot_id = lot_steps.commit_by_hand(
             uow,
             event_id=event_id,
             purpose=body.purpose,

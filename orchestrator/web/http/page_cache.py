@@ -3,9 +3,10 @@
 A spectator page costs tens of milliseconds to build (read models, standings, templates); at audience
 scale most requests ask for a page that has not changed since the last one. A route that builds a
 public page calls ``page_built(request, topics)`` with the live topics the page shows (services/live.py).
-On an anonymous ``GET`` (no session cookie at all) ``PageCacheMiddleware`` keeps the answer under its
-address (scheme, host, path and query) and the reader's language (web/i18n.py) with the topics and the
-live sequence read before the build, and serves it again, without calling the route, while
+On an anonymous ``GET`` (no session cookie at all, the cookies read as the application reads them: web/i18n.py
+``cookies_of``) ``PageCacheMiddleware`` keeps the answer under its address (scheme, host, path and query)
+and the reader's language (web/i18n.py) with the topics and the live sequence read before the build, and
+serves it again, without calling the route, while
 
 - none of those topics has been announced since (``live.TopicVersions``), and
 - it is younger than ``MAX_AGE_S`` (pages that show time, a deadline or a clock, and changes that no
@@ -13,10 +14,12 @@ live sequence read before the build, and serves it again, without calling the ro
 
 A request with ``If-None-Match`` equal to the kept page's ETag gets 304 from that check alone. A request
 that carries the session cookie (or an Authorization header) never reads nor fills the cache: its page
-may show the account, staff links or a CSRF token. An answer that sets a cookie, is not a 200, or whose
-route did not call ``page_built`` is passed on as it is. While one request builds a page, others for the
-same address wait for it (at most ``WAIT_S``) instead of building it again; when only the page's age ran
-out (no topic changed) they are answered the copy being replaced instead of waiting (``STALE_S``).
+may show the account, staff links or a CSRF token. An answer that sets a cookie, is marked private, was
+built with a session loaded, was rendered in another language than the one the cache read, is not a 200,
+or whose route did not call ``page_built`` is passed on as it is (docs/security.md, "The public page
+cache"). While one request builds a page, others for the same address wait for it (at most ``WAIT_S``)
+instead of building it again; when only the page's age ran out (no topic changed) they are answered the
+copy being replaced instead of waiting (``STALE_S``).
 docs/caching.md describes the design.
 """
 
@@ -189,29 +192,29 @@ def _looked_at(scope: Scope) -> dict[bytes, bytes]:
     return found
 
 
-def _key(scope: Scope, heads: dict[bytes, bytes]) -> Key:
+def _key(scope: Scope, heads: dict[bytes, bytes], cookies: dict[str, str]) -> Key:
     query = scope.get("query_string", b"")
     # The pages are in the reader's language; the API's JSON is the same for everyone.
     api = scope["path"].startswith("/api/")
     lang = ""
     if not api:
+        # The same reading of the cookies as the application's (web/i18n.py ``language_of_headers``).
         accept_language = heads.get(b"accept-language")
         lang = i18n.choose(
-            _cookie(heads, i18n.LANG_COOKIE), accept_language.decode("latin-1") if accept_language else None
+            cookies.get(i18n.LANG_COOKIE), accept_language.decode("latin-1") if accept_language else None
         )
     host = heads.get(b"host", b"").decode("latin-1")
     return (scope.get("scheme", "http"), host, scope["path"], query.decode("latin-1"), lang)
 
 
-def _cookie(heads: dict[bytes, bytes], cookie: str) -> str | None:
-    cookies = heads.get(b"cookie")
-    if cookies is None:
-        return None
-    prefix = cookie.encode() + b"="
-    for part in cookies.split(b";"):
-        if part.strip().startswith(prefix):
-            return part.strip()[len(prefix) :].decode("latin-1")
-    return None
+def _keepable(scope: Scope, key: Key) -> bool:
+    """Whether the answer to the request whose inner ``scope`` the application filled in may be kept: not if
+    the request loaded a session (the page may show the account or a CSRF token, whatever the cache made of
+    the cookies) nor if the page was rendered in another language than the key's."""
+    if scope.get("session"):
+        return False
+    rendered = scope.get(i18n.RENDERED)
+    return rendered is None or rendered == key[4]
 
 
 async def _send_304(send: Send, headers: Iterable[tuple[bytes, bytes]]) -> None:
@@ -232,9 +235,12 @@ class _Capture:
     """The route's answer: kept whole when cacheable, else passed on (as 304 when the client's copy,
     whose If-None-Match the route did not see, is current)."""
 
-    def __init__(self, send: Send, slot: _Slot, if_none_match: str | None) -> None:
+    def __init__(
+        self, send: Send, slot: _Slot, if_none_match: str | None, keepable: Callable[[], bool]
+    ) -> None:
         self.send = send
         self.slot = slot
+        self.keepable = keepable
         self.if_none_match = if_none_match
         self.mode = ""
         self.headers: tuple[tuple[bytes, bytes], ...] = ()
@@ -258,7 +264,13 @@ class _Capture:
         headers = tuple(message.get("headers", []))
         etag = (_header(headers, b"etag") or b"").decode("latin-1")
         ok = message["status"] == 200 and bool(etag)
-        if ok and self.slot.topics is not None and _header(headers, b"set-cookie") is None:
+        if (
+            ok
+            and self.slot.topics is not None
+            and _header(headers, b"set-cookie") is None
+            and b"private" not in (_header(headers, b"cache-control") or b"")
+            and self.keepable()
+        ):
             self.mode, self.headers, self.etag = "keep", headers, etag
         elif ok and self.if_none_match and matches(self.if_none_match, etag):
             self.mode = "304"
@@ -282,9 +294,12 @@ class PageCacheMiddleware:
             await self.app(scope, receive, send)
             return
         heads = _looked_at(scope)
+        # The cookies as the application reads them (a space before "=", quotes, a repeated name...).
+        cookie_header = heads.get(b"cookie")
+        cookies = i18n.cookies_of(((b"cookie", cookie_header),)) if cookie_header is not None else {}
         if (
             scope["path"].startswith("/static/")  # files answer If-None-Match themselves
-            or _cookie(heads, self.session_cookie) is not None
+            or self.session_cookie in cookies
             or b"authorization" in heads
             # A live stream (EventSource sends this) is never kept, and a second subscriber to the same
             # address must not wait for the first one's stream to end as for a page being built.
@@ -292,7 +307,7 @@ class PageCacheMiddleware:
         ):
             await self.app(scope, receive, send)
             return
-        key = _key(scope, heads)
+        key = _key(scope, heads, cookies)
         raw = heads.get(b"if-none-match")
         if_none_match = raw.decode("latin-1") if raw is not None else None
         entry = self.store.fresh(key)
@@ -322,7 +337,7 @@ class PageCacheMiddleware:
         inner[SLOT] = slot
         # The route answers in full so that the page can be kept; the 304 is decided here.
         inner["headers"] = [(k, v) for k, v in scope.get("headers", []) if k != b"if-none-match"]
-        capture = _Capture(send, slot, if_none_match)
+        capture = _Capture(send, slot, if_none_match, lambda: _keepable(inner, key))
         try:
             await self.app(inner, receive, capture)
             entry = None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
+from urllib.parse import unquote
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -88,6 +89,18 @@ class RedactInvitationTokens(logging.Filter):
     markers = ("/invitation/", "/link/", "code=", "state=")
 
     def redact(self, text: str) -> str:
+        """``text`` with the secrets of ``patterns`` replaced. The server percent-decodes a path before
+        routing it (``/%6cink/<token>`` is ``/link/<token>``), so a text with an escape is decoded first,
+        until it no longer changes, and logged decoded when something in it was redacted (control
+        characters escaped, so a decoded path cannot write a second log line)."""
+        if "%" in text:
+            decoded = _fully_unquoted(text)
+            redacted = self._redacted(decoded)
+            if redacted != decoded:
+                return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", redacted)
+        return self._redacted(text)
+
+    def _redacted(self, text: str) -> str:
         if not any(marker in text for marker in self.markers):
             return text
         for pattern, replacement in self.patterns:
@@ -100,6 +113,19 @@ class RedactInvitationTokens(logging.Filter):
         if isinstance(record.msg, str):
             record.msg = self.redact(record.msg)
         return True
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _fully_unquoted(text: str) -> str:
+    """``text`` percent-decoded until it no longer changes (a few rounds at most)."""
+    for _round in range(4):
+        decoded = unquote(text)
+        if decoded == text:
+            break
+        text = decoded
+    return text
 
 
 def install_log_redaction() -> None:

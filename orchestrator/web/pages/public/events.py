@@ -50,6 +50,14 @@ def event_page(request: Request, slug: str) -> Response:
     return _page(request, "public/event.html", view)
 
 
+@router.get("/events/{slug}/lots")
+def lots_page(request: Request, slug: str) -> Response:
+    """Every lot of the event, drawn, sealed or void, so no lot is drawn out of sight (docs/lots.md)."""
+    with get_uow_factory(request)() as uow:
+        view = events.lots_view(uow, slug=slug)
+    return _page(request, "public/lots.html", view)
+
+
 @router.get("/events/{slug}/stages/{stage_key}")
 def stage_page(request: Request, slug: str, stage_key: str, after: str = "") -> Response:
     """A stage; a Swiss stage is shown as one (its standings after round ``after``, its pairings)."""

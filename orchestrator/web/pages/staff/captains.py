@@ -41,9 +41,11 @@ def invite(
     username: str = Form(default=""),
     event_id: int = Form(default=0),
     email: str = Form(default=""),
+    deputy: str = Form(default=""),
 ) -> Response:
     """Create the captain's account (or a fresh link for it) and show the invitation link once; an address
-    given is stored for notifications (docs/notifications.md)."""
+    given is stored for notifications (docs/notifications.md). A second account for a team is a deputy,
+    added by an owner only when ``deputy`` asks for it (docs/security.md, "Captains")."""
     settings = get_settings(request)
     with get_uow_factory(request)() as uow:
         user_id, token = captains.create_captain_invitation(
@@ -52,6 +54,7 @@ def invite(
             actor=user.username,
             actor_role=user.role,
             username=username.strip() or None,
+            deputy=bool(deputy),
             settings=settings,
         )
         set_user_email(uow, user_id=user_id, email=email, actor=user.username)

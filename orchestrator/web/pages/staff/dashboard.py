@@ -15,11 +15,12 @@ from sse_starlette.sse import EventSourceResponse
 from starlette.responses import RedirectResponse, Response
 
 from orchestrator.adapters.tables import EventStatus
-from orchestrator.services.accounts.users import AuthUser
+from orchestrator.config import configuration_warnings
+from orchestrator.services.accounts.users import AuthUser, recent_login_failures
 from orchestrator.services.read import dashboard as dashboard_service
 from orchestrator.services.read import staff
 from orchestrator.web.auth import require_staff
-from orchestrator.web.deps import get_uow_factory, render
+from orchestrator.web.deps import get_settings, get_uow_factory, render
 from orchestrator.web.event_keys import event_of_key, slug_redirect
 from orchestrator.web.http.sse import event_stream
 
@@ -46,8 +47,13 @@ def dashboard_page(request: Request, slug: str, user: AuthUser = require_staff()
         return moved
     with get_uow_factory(request)() as uow:
         board = dashboard_service.dashboard(uow, slug=real)
+        # Someone guessing passwords, or slowing an account down, shows up here (docs/security.md).
+        login_failures = recent_login_failures(uow)
     context: dict[str, Any] = {
         "board": board,
+        "login_failures": login_failures,
+        # Settings that break a step before anyone tries it (a missing encryption key: docs/security.md).
+        "configuration_warnings": configuration_warnings(get_settings(request)),
         "labels": dashboard_service.KIND_LABELS,
         "live_url": f"/staff/events/{real}/live",
     }
@@ -65,4 +71,4 @@ async def dashboard_live(
             event = staff.event_by_slug(uow, slug)
             return dashboard_service.live_topics(uow, event=event)
 
-    return event_stream(await run_in_threadpool(topics))
+    return event_stream(await run_in_threadpool(topics), request)

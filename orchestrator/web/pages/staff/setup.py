@@ -312,14 +312,15 @@ def commit_lot(
     event_id, slug = event_of_key(request, slug)
     try:
         with get_uow_factory(request)() as uow:
-            draws.commit_lot(
+            # A purpose a procedure draws, or one already committed or drawn, is refused (docs/lots.md).
+            lot_steps.commit_by_hand(
                 uow, event_id=event_id, purpose=purpose, candidates=names, kind=kind, actor=user.username
             )
-    except ValidationFailed as error:
+    except (ValidationFailed, Conflict) as error:
         return _lots_page(
             request,
             event_id,
-            status_code=422,
+            status_code=409 if isinstance(error, Conflict) else 422,
             purpose=purpose,
             candidates=candidates,
             kind=kind,
