@@ -9,6 +9,7 @@ so one of an orchestrator or workers module is refused unless ``LAZY_IMPORTS`` l
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,20 +32,58 @@ LAZY_IMPORTS: dict[tuple[str, str], str] = {
     ("orchestrator.jobs.dispatch", "workers.app"): "Celery only in celery mode",
 }
 
-# Layers a module may not import, by the package it sits in (docs/architecture.md, "Layers").
-FORBIDDEN = {
-    "orchestrator.domain": ("orchestrator.adapters", "orchestrator.services", "orchestrator.jobs"),
-    # Services may import the adapters; the adapters serve every layer above them and import none.
-    "orchestrator.adapters": (
-        "orchestrator.services",
-        "orchestrator.jobs",
-        "orchestrator.demo",
-        "orchestrator.web",
-        "workers",
-    ),
-    "orchestrator.services": ("orchestrator.jobs", "orchestrator.demo", "orchestrator.web", "workers"),
-    "orchestrator.jobs": ("orchestrator.demo", "orchestrator.web"),
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+
+# Arrows inside one layer that are refused (docs/architecture.md, "Layers"): (importing, imported) packages.
+REFUSED_WITHIN = {
+    ("web", "workers"),
+    ("web", "demo"),
+    ("web", "cli"),
+    ("web", "cli_common"),
+    ("web", "cli_demo"),
+    ("web", "cli_simulation"),
+    ("workers", "web"),
+    ("workers", "demo"),
+    ("workers", "cli"),
+    ("workers", "cli_common"),
+    ("workers", "cli_demo"),
+    ("workers", "cli_simulation"),
+    ("demo", "cli"),
+    ("demo", "cli_common"),
+    ("demo", "cli_demo"),
+    ("demo", "cli_simulation"),
+    ("adapters", "eventfile"),
+    ("adapters", "standin"),
+    ("eventfile", "adapters"),
+    ("eventfile", "standin"),
+    ("standin", "adapters"),
+    ("standin", "eventfile"),
 }
+# Arrows up the layers, each with its reason (docs/architecture.md says the same).
+UPWARD: dict[tuple[str, str], str] = {
+    ("orchestrator.jobs.dispatch", "workers.app"): "Celery only in celery mode; workers.app imports no job",
+}
+# Inside web/: pages may import api, never the reverse; http imports neither (serving runs the app).
+WEB_REFUSED = {("api", "pages"), ("http", "api"), ("http", "pages")}
+WEB_ALLOWED = {("orchestrator.web.http.serving", "orchestrator.web.app"): "olympiad serve runs the app"}
+
+
+def layers() -> dict[str, int]:
+    """Package -> depth (0 = top) from the ``layer  packages`` table of docs/architecture.md."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    block = text.split("```text\nlayer ", 1)[1].split("```", 1)[0]
+    depth: dict[str, int] = {}
+    for index, line in enumerate(block.splitlines()[1:]):
+        _name, packages = re.split(r"\s{2,}", line.strip(), maxsplit=1)
+        for package in packages.split():
+            depth[package] = index
+    return depth
+
+
+def package_of(module: str) -> str:
+    """The layer table's name for a module: ``workers``, or the part after ``orchestrator.``."""
+    parts = module.split(".")
+    return "workers" if parts[0] == "workers" else (parts[1] if len(parts) > 1 else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,14 +206,51 @@ def test_function_level_imports_of_project_modules_are_only_the_listed_lazy_ones
     assert set(LAZY_IMPORTS) - used == set(), "allow-list entries no import needs any more"
 
 
-def test_services_import_neither_the_job_runtime_nor_the_web_nor_the_workers() -> None:
-    wrong = [
-        f"{edge.source}:{edge.line} imports {edge.target}"
-        for edge in edges()
-        for layer, forbidden in FORBIDDEN.items()
-        if _within(edge.source, layer) and any(_within(edge.target, f) for f in forbidden)
-    ]
+def test_the_layer_table_of_the_architecture_names_every_package_once() -> None:
+    depth = layers()
+    assert depth["web"] == 0 and depth["domain"] == max(depth.values())
+    packages = {package_of(module) for module in module_names()} - {""}
+    assert packages - set(depth) == set(), "packages missing from docs/architecture.md's layer table"
+    assert set(depth) - packages == set(), "the layer table names packages that do not exist"
+
+
+def test_no_module_imports_a_layer_above_its_own() -> None:
+    depth = layers()
+    wrong = []
+    used = set()
+    for edge in edges():
+        source, target = package_of(edge.source), package_of(edge.target)
+        if not source or not target or source == target:
+            continue
+        if (edge.source, edge.target) in UPWARD:
+            used.add((edge.source, edge.target))
+            continue
+        if depth[target] < depth[source] or (source, target) in REFUSED_WITHIN:
+            wrong.append(f"{edge.source}:{edge.line} imports {edge.target}")
     assert wrong == []
+    assert used == set(UPWARD), "allowed upward arrows no import needs any more"
+
+
+def test_the_web_pages_import_the_api_and_never_the_reverse() -> None:
+    wrong = []
+    for edge in edges():
+        source, target = edge.source.split("."), edge.target.split(".")
+        if source[:2] != ["orchestrator", "web"] or target[:2] != ["orchestrator", "web"]:
+            continue
+        if len(source) < 3 or len(target) < 3 or (edge.source, edge.target) in WEB_ALLOWED:
+            continue
+        if (source[2], target[2]) in WEB_REFUSED or (source[2] == "http" and target[2] == "app"):
+            wrong.append(f"{edge.source}:{edge.line} imports {edge.target}")
+    assert wrong == []
+
+
+def test_a_made_up_upward_import_is_refused_by_the_layer_rule() -> None:
+    depth = layers()
+    assert (
+        depth[package_of("orchestrator.domain.scoring")] > depth[package_of("orchestrator.services.boards")]
+    )
+    assert depth[package_of("orchestrator.adapters.uow")] > depth[package_of("orchestrator.jobs.bodies")]
+    assert ("adapters", "standin") in REFUSED_WITHIN and ("web", "demo") in REFUSED_WITHIN
 
 
 def test_the_service_packages_depend_on_each_other_in_one_direction() -> None:
