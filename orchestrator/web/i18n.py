@@ -62,7 +62,7 @@ __all__ = [
 
 LANG_COOKIE = "lang"
 # Where a request's scope says which language its page was rendered in (web/deps.py ``render``): the page
-# cache keeps a page only under that language (web/page_cache.py).
+# cache keeps a page only under that language (web/http/page_cache.py).
 RENDERED = "olympiad.language"
 LANG_COOKIE_MAX_AGE_S = 365 * 24 * 3600
 # Browser tags that mean one of ours: Norwegian without a written standard and Nynorsk readers get Bokmål.

@@ -1,4 +1,4 @@
-"""Live streams (server-sent events) per client address are capped (web/sse.py, docs/security.md
+"""Live streams (server-sent events) per client address are capped (web/http/sse.py, docs/security.md
 "Live streams")."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
-from orchestrator.web.sse import event_stream
 from starlette.requests import Request
 
 from orchestrator.config import Settings
 from orchestrator.errors import ServiceError
+from orchestrator.web.http.sse import event_stream
 
 
 @pytest.fixture

@@ -39,7 +39,7 @@ def conditional(request: Request, response: Response) -> Response:
     etag = etag_of(body)
     has_session = "session" in request.scope
     # Built with a session (a logged-in user, or a CSRF token): never stored by a browser, a proxy or the
-    # page cache (web/page_cache.py refuses a private answer; docs/security.md, "The public page cache").
+    # page cache (web/http/page_cache.py refuses a private answer; docs/security.md, "The public page cache").
     private = bool(request.session) if has_session else False
     headers = {"ETag": etag, "Cache-Control": CACHE_CONTROL_PRIVATE if private else CACHE_CONTROL_PUBLIC}
     # A page is in the reader's language (the ``lang`` cookie, else Accept-Language: web/i18n.py).
