@@ -2,7 +2,7 @@
 # Mutation score of the rules core with the domain's unit tests only (docs/mutation.md).
 #
 #   bench/mutation.sh                      # every module below
-#   bench/mutation.sh scoring knockout     # some of them (names relative to orchestrator/domain, no .py)
+#   bench/mutation.sh scoring knockout/duels # some of them (names relative to orchestrator/domain, no .py)
 #   MAX_CHILDREN=1 bench/mutation.sh scoring
 #
 # Each module runs in its own scratch copy under bench/out/mutation/<module> (git-ignored) holding only
@@ -18,7 +18,7 @@ MUTMUT_VERSION=3.8.1 # supports Python 3.11 and pytest 9 (3.3 breaks on pytest 9
 MAX_CHILDREN=${MAX_CHILDREN:-2}
 OUT="$ROOT/bench/out/mutation"
 
-DEFAULT_MODULES=(scoring knockout tiebreaks direct_encounter swiss/model swiss/pairing)
+DEFAULT_MODULES=(scoring knockout/duels knockout/armageddon knockout/bracket tiebreaks direct_encounter swiss/model swiss/pairing)
 if [ $# -gt 0 ]; then MODULES=("$@"); else MODULES=("${DEFAULT_MODULES[@]}"); fi
 
 # The domain's unit tests: they import nothing outside orchestrator.domain and tests.unit.builders.

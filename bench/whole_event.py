@@ -180,7 +180,7 @@ def one_run(args: argparse.Namespace, database_url: str, data_dir: Path) -> tupl
                 profiler.disable()
                 profiler.dump_stats(args.profile)
             assert demo.settings is not None
-            digest = results_digest(demo.settings.database_url)
+            digest = results_digest(demo.settings.sqlalchemy_url)
         return setup.seconds, result, digest
     finally:
         for child in (worker, process):

@@ -1,250 +1,56 @@
-"""The database schema as SQLModel tables (the whole product's schema; later work only adds).
+"""The database schema as SQLModel tables (the whole product's schema; later work only adds): the event
+structure here, people and access in tables_accounts.py, the game-server side in tables_gameserver.py, the
+closed vocabularies and column helpers in tables_base.py; every name of those is importable from here.
 
 Conventions: integer ids, singular snake_case table names, ``_at`` columns are timezone-aware UTC
 (``orchestrator.db.UTCDateTime``), closed vocabularies are strings guarded by CHECK constraints whose
-values come from the ``StrEnum`` classes below, or from the domain's own for the words the domain speaks:
-``StageKind``, ``Sex``, ``Category``, ``LotKind``, ``Colour`` (stored as its ``word``), ``GameResult`` and
-``MatchForfeit``; they are imported here, so ``tables.StageKind`` is the domain's.
+values come from the ``StrEnum`` classes of tables_base.py, or from the domain's own for the words the
+domain speaks: ``StageKind``, ``Sex``, ``Category``, ``LotKind``, ``Colour`` (stored as its ``word``),
+``GameResult`` and ``MatchForfeit``; ``StageKind`` is imported here, so ``tables.StageKind`` is the domain's.
 No relationships are declared: repositories run explicit queries (docs/architecture.md, habit 7).
 """
 
 # No ``from __future__ import annotations``: SQLModel reads the annotations at class creation.
 
 from datetime import datetime
-from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, Index, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, CheckConstraint, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from orchestrator.db import UTCDateTime, metadata, utcnow
+from orchestrator.adapters.tables_accounts import AuditLog, LoginAttempt, Outbox, OutboxStatus, User
+from orchestrator.adapters.tables_base import (
+    COLOUR_WORDS,
+    FORFEIT_CODES,
+    LOT_KINDS,
+    RESULT_CODES,
+    STAFF_ROLES,
+    AppealStatus,
+    ArmageddonStatus,
+    BulkStatus,
+    DuelStatus,
+    EventStatus,
+    LateChangeCause,
+    LateChangeStatus,
+    LinkStatus,
+    MatchStatus,
+    PoolStatus,
+    ResultSource,
+    Role,
+    RoundStatus,
+    StageStatus,
+    SwissRoundRole,
+    one_of,
+    reference,
+    timestamp,
+)
+from orchestrator.adapters.tables_gameserver import GameserverBulk, PlayerLink
+from orchestrator.db import UTCDateTime
 from orchestrator.domain import teams as domain_teams
-from orchestrator.domain.event import POOL_KINDS as POOL_KINDS
-from orchestrator.domain.event import StageKind
+from orchestrator.domain.event import POOL_KINDS, StageKind
 from orchestrator.domain.knockout import ArmageddonPhase
-from orchestrator.domain.lots import LotKind
 from orchestrator.domain.scoring import Colour, GameResult, MatchForfeit
 from orchestrator.domain.teams import Category, Sex
-
-assert SQLModel.metadata is metadata  # the naming convention is set in orchestrator.db
-
-
-class Role(StrEnum):
-    OWNER = "owner"
-    ADMIN = "admin"
-    ARBITER = "arbiter"
-    CAPTAIN = "captain"
-
-
-STAFF_ROLES = frozenset({Role.OWNER, Role.ADMIN, Role.ARBITER})
-
-
-class EventStatus(StrEnum):
-    DRAFT = "draft"
-    PUBLISHED = "published"
-    RUNNING = "running"
-    CLOSED = "closed"
-
-
-class StageStatus(StrEnum):
-    DRAFT = "draft"
-    PUBLISHED = "published"
-    RUNNING = "running"
-    CLOSED = "closed"
-
-
-class PoolStatus(StrEnum):
-    DRAFT = "draft"
-    PUBLISHED = "published"
-
-
-class RoundStatus(StrEnum):
-    SCHEDULED = "scheduled"  # known, games not yet created on the game server
-    PAIRED = "paired"  # games created (or being created) on the game server
-    PLAYING = "playing"
-    FINISHED = "finished"  # every board has a final result
-    # A Swiss round (docs/swiss.md) is UNPAIRED until staff pair it, DRAFT while its pairing awaits review
-    # (``swiss_round.draft``, no matches yet), SCHEDULED once published; CANCELLED when the stage ended early.
-    UNPAIRED = "unpaired"
-    DRAFT = "draft"
-    CANCELLED = "cancelled"
-
-
-class SwissRoundRole(StrEnum):
-    """Why a team of a Swiss stage plays no match in a round (``swiss_round_team``)."""
-
-    BYE = "bye"  # the pairing-allocated bye (C.04.6 art. 3.4)
-    ABSENT = "absent"  # staff took the team out of the round (it scores nothing)
-
-
-class MatchStatus(StrEnum):
-    SCHEDULED = "scheduled"
-    PLAYING = "playing"
-    FINISHED = "finished"
-
-
-class ResultSource(StrEnum):
-    SERVER = "server"  # pulled from the game server
-    ARBITER = "arbiter"  # entered by staff; always wins over a later poll (docs/rules.md §6)
-    IMPORT = "import"  # read from a file or the Chess.com published-data API
-
-
-class AppealStatus(StrEnum):
-    OPEN = "open"
-    UPHELD = "upheld"
-    REJECTED = "rejected"
-
-
-class DuelStatus(StrEnum):
-    WAITING = "waiting"  # a side is not known yet
-    READY = "ready"
-    PLAYING = "playing"
-    ARMAGEDDON = "armageddon"
-    DECIDED = "decided"
-
-
-class LateChangeStatus(StrEnum):
-    PENDING = "pending"  # staff have not ruled yet
-    RESEEDED = "reseeded"  # the later stage was drawn or built again from the corrected standings
-    KEPT = "kept"  # the later stage stays as it is, for the recorded reason
-    WITHDRAWN = "withdrawn"  # a later change restored what the later stage was built from
-
-
-class LateChangeCause(StrEnum):
-    CORRECTION = "correction"
-    ANNULMENT = "annulment"
-    APPEAL = "appeal"
-
-
-class ArmageddonStatus(StrEnum):
-    """How the ``armageddon`` row stores its phase (``domain.knockout.ArmageddonPhase``; the two phases of
-    the colour, lot and choice, share ``choosing``). Code reads and writes ``Armageddon.phase``."""
-
-    NOMINATING = "nominating"
-    CHOOSING = "choosing"  # both nominees known, the chooser picks a colour
-    READY = "ready"  # colour chosen, waiting for the arbiter's game
-    PLAYING = "playing"
-    DECIDED = "decided"
-
-
-class LinkStatus(StrEnum):
-    LINKED = "linked"
-    MISSING = "missing"
-    REFUSED = "refused"
-
-
-class BulkStatus(StrEnum):
-    PENDING = "pending"
-    CREATED = "created"
-    REJECTED = "rejected"  # the server refused the bulk (e.g. a bad token): see error
-    FAILED = "failed"  # transport errors after retries
-    CANCELLED = "cancelled"
-
-
-RESULT_CODES: tuple[str, ...] = tuple(result.value for result in GameResult)
-FORFEIT_CODES: tuple[str, ...] = tuple(code.value for code in MatchForfeit)
-LOT_KINDS: tuple[str, ...] = tuple(kind.value for kind in LotKind)
-COLOUR_WORDS: tuple[str, ...] = tuple(colour.word for colour in Colour)  # how ``armageddon.colour`` is stored
-
-
-def one_of(column: str, values: Any, *, name: str | None = None, nullable: bool = False) -> CheckConstraint:
-    """A CHECK that ``column`` holds one of ``values`` (named ``ck_<table>_<column>``)."""
-    allowed = ", ".join("'" + str(getattr(v, "value", v)).replace("'", "''") + "'" for v in values)
-    sql = f"{column} IN ({allowed})"
-    if nullable:
-        sql = f"{column} IS NULL OR {sql}"
-    return CheckConstraint(sql, name=name or column)
-
-
-def _ref(
-    target: str, *, cascade: bool = False, nullable: bool = False, index: bool = False, unique: bool = False
-) -> Any:
-    """A foreign-key id column; ``cascade`` deletes the row with its parent.
-
-    Other references are checked at commit (DEFERRABLE INITIALLY DEFERRED), so that deleting a whole
-    event, whose cascades reach matches and teams by different paths, succeeds in one transaction.
-    """
-    if cascade:
-        fk = ForeignKey(target, ondelete="CASCADE")
-    else:
-        fk = ForeignKey(target, deferrable=True, initially="DEFERRED")
-    if nullable:
-        return Field(default=None, sa_column_args=[fk], nullable=True, index=index, unique=unique)
-    return Field(sa_column_args=[fk], index=index, unique=unique)
-
-
-def _at(*, nullable: bool = False, index: bool = False) -> Any:
-    """A UTC timestamp column; non-null ones default to now."""
-    if nullable:
-        return Field(default=None, sa_type=UTCDateTime, nullable=True, index=index)
-    return Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False, index=index)
-
-
-# --- people and access -------------------------------------------------------------------------------
-
-
-class User(SQLModel, table=True):
-    """A login: staff (owner, admin, arbiter) or a team captain."""
-
-    __tablename__ = "user"
-    __table_args__ = (
-        one_of("role", Role),
-        CheckConstraint("role = 'captain' OR team_id IS NULL", name="team_only_for_captains"),
-    )
-
-    id: int | None = Field(default=None, primary_key=True)
-    username: str = Field(max_length=80, unique=True)
-    display_name: str = Field(default="", max_length=120)
-    role: str = Field(max_length=16)
-    team_id: int | None = _ref("team.id", cascade=True, nullable=True, index=True)
-    # argon2id; None until an invited user sets a password
-    password_hash: str | None = Field(default=None, max_length=255)
-    invitation_token_hash: str | None = Field(default=None, max_length=64, unique=True)  # sha256 hex
-    invitation_expires_at: datetime | None = _at(nullable=True)
-    disabled: bool = Field(default=False)
-    # Bumped on password change or disabling: signed session cookies carry it, so old ones stop working.
-    session_generation: int = Field(default=1)
-    created_at: datetime = _at()
-    last_login_at: datetime | None = _at(nullable=True)
-    email: str | None = Field(default=None, max_length=254)  # where notifications go (docs/notifications.md)
-    notify_off: list[str] = Field(default_factory=list, sa_type=JSON)  # notification kinds turned off
-    # the language of the user's e-mails (orchestrator/translation.py LANGUAGES); None: English
-    language: str | None = Field(default=None, max_length=8)
-
-
-class LoginAttempt(SQLModel, table=True):
-    """One login attempt, for throttling (services/accounts/users.py ``authenticate``; docs/security.md)."""
-
-    __tablename__ = "login_attempt"
-    __table_args__ = (
-        Index("ix_login_attempt_username_at", "username", "at"),
-        Index("ix_login_attempt_ip_at", "ip", "at"),
-    )
-
-    id: int | None = Field(default=None, primary_key=True)
-    username: str = Field(max_length=80)  # as typed, lower-cased; may not exist
-    ip: str = Field(default="", max_length=64)
-    at: datetime = _at()
-    success: bool = Field(default=False)
-
-
-class AuditLog(SQLModel, table=True):
-    """Who changed what, when and why (docs/rules.md §6, §7). ``old``/``new`` never hold secrets."""
-
-    __tablename__ = "audit_log"
-    __table_args__ = (Index("ix_audit_log_entity_entity_id", "entity", "entity_id"),)
-
-    id: int | None = Field(default=None, primary_key=True)
-    at: datetime = _at(index=True)
-    actor: str = Field(max_length=80)  # username, or "system", "worker", "cli"
-    action: str = Field(max_length=64)  # e.g. "board.result", "user.create", "lot.draw"
-    entity: str = Field(max_length=32)  # table name
-    entity_id: int | None = Field(default=None)
-    event_id: int | None = _ref("event.id", cascade=True, nullable=True, index=True)
-    old: dict[str, Any] | None = Field(default=None, sa_type=JSON)
-    new: dict[str, Any] | None = Field(default=None, sa_type=JSON)
-    reason: str | None = Field(default=None, sa_type=Text)
-
 
 # --- event structure ----------------------------------------------------------------------------------
 
@@ -258,8 +64,8 @@ class Event(SQLModel, table=True):
     name: str = Field(max_length=200)
     definition_text: str = Field(default="", sa_type=Text)  # the YAML definition as staff wrote it
     status: str = Field(default=EventStatus.DRAFT.value, max_length=16)
-    created_at: datetime = _at()
-    updated_at: datetime = _at()
+    created_at: datetime = timestamp()
+    updated_at: datetime = timestamp()
 
 
 class Stage(SQLModel, table=True):
@@ -271,14 +77,14 @@ class Stage(SQLModel, table=True):
     )
 
     id: int | None = Field(default=None, primary_key=True)
-    event_id: int = _ref("event.id", cascade=True, index=True)
+    event_id: int = reference("event.id", cascade=True, index=True)
     key: str = Field(max_length=40)  # "base", "div4", ..., "playoff"
     name: str = Field(max_length=120)
     kind: str = Field(max_length=16)
     position: int = Field(default=0)  # order of stages within the event
     status: str = Field(default=StageStatus.DRAFT.value, max_length=16)
     tiebreaks: list[str] = Field(default_factory=list, sa_type=JSON)  # tie-break codes in order
-    closed_at: datetime | None = _at(nullable=True)
+    closed_at: datetime | None = timestamp(nullable=True)
     section: str = Field(default="", max_length=40)  # the section's key; "" without sections
 
 
@@ -287,11 +93,11 @@ class Team(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("event_id", "name"), UniqueConstraint("event_id", "seed"))
 
     id: int | None = Field(default=None, primary_key=True)
-    event_id: int = _ref("event.id", cascade=True, index=True)
+    event_id: int = reference("event.id", cascade=True, index=True)
     name: str = Field(max_length=120)
     federation: str = Field(max_length=8)  # three-letter code
     seed: int
-    withdrawn_at: datetime | None = _at(nullable=True)
+    withdrawn_at: datetime | None = timestamp(nullable=True)
     section: str = Field(default="", max_length=40)  # the section's key; "" without sections
 
 
@@ -307,8 +113,8 @@ class Player(SQLModel, table=True):
     )
 
     id: int | None = Field(default=None, primary_key=True)
-    event_id: int = _ref("event.id", cascade=True, index=True)
-    team_id: int = _ref("team.id", cascade=True, index=True)
+    event_id: int = reference("event.id", cascade=True, index=True)
+    team_id: int = reference("team.id", cascade=True, index=True)
     name: str = Field(max_length=120)
     account: str = Field(max_length=80)  # game-server account name, lower-cased
     sex: str = Field(max_length=1)
@@ -351,10 +157,10 @@ class Pool(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("stage_id", "letter"), one_of("status", PoolStatus))
 
     id: int | None = Field(default=None, primary_key=True)
-    stage_id: int = _ref("stage.id", cascade=True, index=True)
+    stage_id: int = reference("stage.id", cascade=True, index=True)
     letter: str = Field(max_length=4)
     status: str = Field(default=PoolStatus.DRAFT.value, max_length=16)
-    published_at: datetime | None = _at(nullable=True)
+    published_at: datetime | None = timestamp(nullable=True)
 
 
 class PoolEntry(SQLModel, table=True):
@@ -373,10 +179,10 @@ class PoolEntry(SQLModel, table=True):
     )
 
     id: int | None = Field(default=None, primary_key=True)
-    pool_id: int = _ref("pool.id", cascade=True, index=True)
-    team_id: int = _ref("team.id", cascade=True, index=True)
+    pool_id: int = reference("pool.id", cascade=True, index=True)
+    team_id: int = reference("team.id", cascade=True, index=True)
     pairing_number: int  # Berger table number (C.05 Annex 1)
-    withdrawn_at: datetime | None = _at(nullable=True)
+    withdrawn_at: datetime | None = timestamp(nullable=True)
     withdrawn_by: str | None = Field(default=None, max_length=80)
     withdrawn_round: int | None = Field(default=None)
     joined_round: int | None = Field(default=None)  # a Swiss late entry's first round (None: round 1)
@@ -390,7 +196,7 @@ class SwissStage(SQLModel, table=True):
     __table_args__ = (one_of("initial_colour", Colour),)
 
     id: int | None = Field(default=None, primary_key=True)
-    stage_id: int = _ref("stage.id", cascade=True, unique=True)
+    stage_id: int = reference("stage.id", cascade=True, unique=True)
     initial_colour: str = Field(default=Colour.WHITE.value, max_length=1)
 
 
@@ -402,12 +208,12 @@ class SwissRound(SQLModel, table=True):
     __tablename__ = "swiss_round"
 
     id: int | None = Field(default=None, primary_key=True)
-    round_id: int = _ref("round.id", cascade=True, unique=True)
+    round_id: int = reference("round.id", cascade=True, unique=True)
     draft: dict[str, Any] | None = Field(default=None, sa_type=JSON)
     paired_by: str | None = Field(default=None, max_length=80)
-    paired_at: datetime | None = _at(nullable=True)
+    paired_at: datetime | None = timestamp(nullable=True)
     published_by: str | None = Field(default=None, max_length=80)
-    published_at: datetime | None = _at(nullable=True)
+    published_at: datetime | None = timestamp(nullable=True)
     unfinished_as_draws: bool = Field(default=False)
 
 
@@ -419,12 +225,12 @@ class SwissRoundTeam(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("round_id", "team_id"), one_of("role", SwissRoundRole))
 
     id: int | None = Field(default=None, primary_key=True)
-    round_id: int = _ref("round.id", cascade=True, index=True)
-    team_id: int = _ref("team.id", cascade=True, index=True)
+    round_id: int = reference("round.id", cascade=True, index=True)
+    team_id: int = reference("team.id", cascade=True, index=True)
     role: str = Field(max_length=8)
     reason: str | None = Field(default=None, sa_type=Text)
     recorded_by: str = Field(max_length=80)
-    recorded_at: datetime = _at()
+    recorded_at: datetime = timestamp()
 
 
 class Duel(SQLModel, table=True):
@@ -434,18 +240,18 @@ class Duel(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("stage_id", "key"), one_of("status", DuelStatus))
 
     id: int | None = Field(default=None, primary_key=True)
-    stage_id: int = _ref("stage.id", cascade=True, index=True)
+    stage_id: int = reference("stage.id", cascade=True, index=True)
     key: str = Field(max_length=16)  # "I" .. "XI"
     round_name: str = Field(max_length=40)
     first_source: str = Field(default="", max_length=80)  # slot reference as written, "Top A 2"
     second_source: str = Field(default="", max_length=80)
-    first_team_id: int | None = _ref("team.id", nullable=True, index=True)
-    second_team_id: int | None = _ref("team.id", nullable=True, index=True)
+    first_team_id: int | None = reference("team.id", nullable=True, index=True)
+    second_team_id: int | None = reference("team.id", nullable=True, index=True)
     status: str = Field(default=DuelStatus.WAITING.value, max_length=16)
     # Exceptional outcomes recorded by staff (e.g. joint winners) with their reason; None for normal ones.
     outcome: dict[str, Any] | None = Field(default=None, sa_type=JSON)
-    winner_team_id: int | None = _ref("team.id", nullable=True)
-    decided_at: datetime | None = _at(nullable=True)
+    winner_team_id: int | None = reference("team.id", nullable=True)
+    decided_at: datetime | None = timestamp(nullable=True)
 
 
 class Round(SQLModel, table=True):
@@ -453,11 +259,11 @@ class Round(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("stage_id", "number"), one_of("status", RoundStatus))
 
     id: int | None = Field(default=None, primary_key=True)
-    stage_id: int = _ref("stage.id", cascade=True, index=True)
+    stage_id: int = reference("stage.id", cascade=True, index=True)
     number: int
     name: str = Field(default="", max_length=80)
-    scheduled_at: datetime | None = _at(nullable=True)
-    lineup_deadline_at: datetime | None = _at(nullable=True)
+    scheduled_at: datetime | None = timestamp(nullable=True)
+    lineup_deadline_at: datetime | None = timestamp(nullable=True)
     status: str = Field(default=RoundStatus.SCHEDULED.value, max_length=16)
 
 
@@ -474,16 +280,16 @@ class Match(SQLModel, table=True):
     )
 
     id: int | None = Field(default=None, primary_key=True)
-    round_id: int = _ref("round.id", cascade=True, index=True)
-    pool_id: int | None = _ref("pool.id", cascade=True, nullable=True, index=True)
-    duel_id: int | None = _ref("duel.id", cascade=True, nullable=True, index=True)
+    round_id: int = reference("round.id", cascade=True, index=True)
+    pool_id: int | None = reference("pool.id", cascade=True, nullable=True, index=True)
+    duel_id: int | None = reference("duel.id", cascade=True, nullable=True, index=True)
     leg: int | None = Field(default=None)  # 1 or 2 within a duel
     match_no: int  # table number within the round
-    first_team_id: int = _ref("team.id", index=True)  # White on odd boards
-    second_team_id: int = _ref("team.id", index=True)
+    first_team_id: int = reference("team.id", index=True)  # White on odd boards
+    second_team_id: int = reference("team.id", index=True)
     forfeit: str = Field(default=MatchForfeit.NONE.value, max_length=4)  # whole-match forfeit code
     status: str = Field(default=MatchStatus.SCHEDULED.value, max_length=16)
-    finished_at: datetime | None = _at(nullable=True)
+    finished_at: datetime | None = timestamp(nullable=True)
 
 
 class Board(SQLModel, table=True):
@@ -498,10 +304,10 @@ class Board(SQLModel, table=True):
     )
 
     id: int | None = Field(default=None, primary_key=True)
-    match_id: int = _ref("match.id", cascade=True, index=True)
+    match_id: int = reference("match.id", cascade=True, index=True)
     board_no: int
-    white_player_id: int | None = _ref("player.id", nullable=True, index=True)
-    black_player_id: int | None = _ref("player.id", nullable=True, index=True)
+    white_player_id: int | None = reference("player.id", nullable=True, index=True)
+    black_player_id: int | None = reference("player.id", nullable=True, index=True)
     result: str = Field(default=GameResult.PENDING.value, max_length=8)
     result_source: str | None = Field(default=None, max_length=16)
     game_status: str | None = Field(default=None, max_length=32)  # the game server's status, e.g. "mate"
@@ -509,7 +315,7 @@ class Board(SQLModel, table=True):
     game_id: str | None = Field(default=None, max_length=64, unique=True)
     game_url: str | None = Field(default=None, max_length=255)
     pgn: str | None = Field(default=None, sa_type=Text)
-    updated_at: datetime = _at()
+    updated_at: datetime = timestamp()
     updated_by: str = Field(default="system", max_length=80)
 
 
@@ -520,10 +326,10 @@ class Lineup(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("match_id", "team_id"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    match_id: int = _ref("match.id", cascade=True, index=True)
-    team_id: int = _ref("team.id", cascade=True, index=True)
+    match_id: int = reference("match.id", cascade=True, index=True)
+    team_id: int = reference("team.id", cascade=True, index=True)
     submitted_by: str = Field(max_length=80)
-    submitted_at: datetime = _at()
+    submitted_at: datetime = timestamp()
     boards: list[int | None] = Field(default_factory=list, sa_type=JSON)
 
 
@@ -532,16 +338,16 @@ class Appeal(SQLModel, table=True):
     __table_args__ = (one_of("status", AppealStatus),)
 
     id: int | None = Field(default=None, primary_key=True)
-    match_id: int = _ref("match.id", cascade=True, index=True)
-    team_id: int | None = _ref("team.id", nullable=True)  # the appealing team
+    match_id: int = reference("match.id", cascade=True, index=True)
+    team_id: int | None = reference("team.id", nullable=True)  # the appealing team
     opened_by: str = Field(default="", max_length=80)
     grounds: str = Field(default="", sa_type=Text)
-    opened_at: datetime = _at()
+    opened_at: datetime = timestamp()
     deadline_at: datetime = Field(sa_type=UTCDateTime)
     status: str = Field(default=AppealStatus.OPEN.value, max_length=16)
     decision: str | None = Field(default=None, sa_type=Text)
     decided_by: str | None = Field(default=None, max_length=80)
-    decided_at: datetime | None = _at(nullable=True)
+    decided_at: datetime | None = timestamp(nullable=True)
 
 
 class Lot(SQLModel, table=True):
@@ -552,7 +358,7 @@ class Lot(SQLModel, table=True):
     __table_args__ = (one_of("kind", LOT_KINDS),)
 
     id: int | None = Field(default=None, primary_key=True)
-    event_id: int = _ref("event.id", cascade=True, index=True)
+    event_id: int = reference("event.id", cascade=True, index=True)
     purpose: str = Field(max_length=120)  # e.g. "armageddon-category duel XI", "tiebreak Top A"
     commitment: str = Field(max_length=64, unique=True)  # sha256 hex of the seed
     seed_hex: str | None = Field(default=None, max_length=128)  # None until revealed
@@ -562,8 +368,8 @@ class Lot(SQLModel, table=True):
     candidates: list[Any] = Field(default_factory=list, sa_type=JSON)
     outcome: list[Any] | None = Field(default=None, sa_type=JSON)
     drawn_by: str = Field(max_length=80)
-    committed_at: datetime = _at()
-    revealed_at: datetime | None = _at(nullable=True)
+    committed_at: datetime = timestamp()
+    revealed_at: datetime | None = timestamp(nullable=True)
 
 
 class Standing(SQLModel, table=True):
@@ -573,15 +379,15 @@ class Standing(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("stage_id", "pool_id", "team_id"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    stage_id: int = _ref("stage.id", cascade=True, index=True)
-    pool_id: int | None = _ref("pool.id", cascade=True, nullable=True, index=True)
-    team_id: int = _ref("team.id", cascade=True, index=True)
+    stage_id: int = reference("stage.id", cascade=True, index=True)
+    pool_id: int | None = reference("pool.id", cascade=True, nullable=True, index=True)
+    team_id: int = reference("team.id", cascade=True, index=True)
     rank: int
     values: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
     # the tie-break that split this row from the one above
     separated_by: str | None = Field(default=None, max_length=32)
     provisional: bool = Field(default=True)
-    computed_at: datetime = _at()
+    computed_at: datetime = timestamp()
 
 
 class Annulment(SQLModel, table=True):
@@ -590,10 +396,10 @@ class Annulment(SQLModel, table=True):
     __tablename__ = "annulment"
 
     id: int | None = Field(default=None, primary_key=True)
-    player_id: int = _ref("player.id", cascade=True, index=True)
+    player_id: int = reference("player.id", cascade=True, index=True)
     reason: str = Field(sa_type=Text)
     annulled_by: str = Field(max_length=80)
-    annulled_at: datetime = _at()
+    annulled_at: datetime = timestamp()
 
 
 class LateChange(SQLModel, table=True):
@@ -604,9 +410,9 @@ class LateChange(SQLModel, table=True):
     __table_args__ = (one_of("status", LateChangeStatus), one_of("cause", LateChangeCause))
 
     id: int | None = Field(default=None, primary_key=True)
-    event_id: int = _ref("event.id", cascade=True, index=True)
-    source_stage_id: int = _ref("stage.id", cascade=True, index=True)  # the closed stage that changed
-    affected_stage_id: int = _ref("stage.id", cascade=True, index=True)  # built from its standings
+    event_id: int = reference("event.id", cascade=True, index=True)
+    source_stage_id: int = reference("stage.id", cascade=True, index=True)  # the closed stage that changed
+    affected_stage_id: int = reference("stage.id", cascade=True, index=True)  # built from its standings
     cause: str = Field(max_length=16)
     cause_text: str = Field(default="", sa_type=Text)  # what changed, in words
     # {"now_in": [...], "now_out": [...], "places": [{"slot", "built", "now", "affects"}], "affects": [...]}
@@ -614,9 +420,9 @@ class LateChange(SQLModel, table=True):
     affected_started: bool = Field(default=False)  # a game of the later stage existed when last checked
     status: str = Field(default=LateChangeStatus.PENDING.value, max_length=16)
     detected_by: str = Field(max_length=80)
-    detected_at: datetime = _at()
+    detected_at: datetime = timestamp()
     ruled_by: str | None = Field(default=None, max_length=80)
-    ruled_at: datetime | None = _at(nullable=True)
+    ruled_at: datetime | None = timestamp(nullable=True)
     ruling_reason: str | None = Field(default=None, sa_type=Text)
 
 
@@ -631,19 +437,19 @@ class Armageddon(SQLModel, table=True):
     )
 
     id: int | None = Field(default=None, primary_key=True)
-    duel_id: int = _ref("duel.id", cascade=True, unique=True)
+    duel_id: int = reference("duel.id", cascade=True, unique=True)
     category: str = Field(max_length=16)
-    category_lot_id: int | None = _ref("lot.id", nullable=True)
-    chooser_lot_id: int | None = _ref("lot.id", nullable=True)
-    first_nominee_id: int | None = _ref("player.id", nullable=True)
-    first_submitted_at: datetime | None = _at(nullable=True)
-    second_nominee_id: int | None = _ref("player.id", nullable=True)
-    second_submitted_at: datetime | None = _at(nullable=True)
-    deadline_at: datetime | None = _at(nullable=True)
-    chooser_player_id: int | None = _ref("player.id", nullable=True)
+    category_lot_id: int | None = reference("lot.id", nullable=True)
+    chooser_lot_id: int | None = reference("lot.id", nullable=True)
+    first_nominee_id: int | None = reference("player.id", nullable=True)
+    first_submitted_at: datetime | None = timestamp(nullable=True)
+    second_nominee_id: int | None = reference("player.id", nullable=True)
+    second_submitted_at: datetime | None = timestamp(nullable=True)
+    deadline_at: datetime | None = timestamp(nullable=True)
+    chooser_player_id: int | None = reference("player.id", nullable=True)
     colour: str | None = Field(default=None, max_length=8)  # the colour the chooser took
     status: str = Field(default=ArmageddonStatus.NOMINATING.value, max_length=16)
-    board_id: int | None = _ref("board.id", nullable=True)  # the game, once known
+    board_id: int | None = reference("board.id", nullable=True)  # the game, once known
 
     @property
     def phase(self) -> ArmageddonPhase:
@@ -676,64 +482,6 @@ _PHASE_OF_STATUS = {
 }
 
 
-class PlayerLink(SQLModel, table=True):
-    """A player's game-server OAuth link; the token is Fernet-encrypted and never shown."""
-
-    __tablename__ = "player_link"
-    __table_args__ = (one_of("status", LinkStatus),)
-
-    id: int | None = Field(default=None, primary_key=True)
-    player_id: int = _ref("player.id", cascade=True, unique=True)
-    token_encrypted: str | None = Field(default=None, sa_type=Text)
-    linked_account: str | None = Field(default=None, max_length=80)  # account the token belongs to
-    token_expires_at: datetime | None = _at(nullable=True)
-    status: str = Field(default=LinkStatus.MISSING.value, max_length=16)
-    updated_at: datetime = _at()
-
-
-class GameserverBulk(SQLModel, table=True):
-    """One bulk pairing request for a round on the game server (docs/rules.md §8)."""
-
-    __tablename__ = "gameserver_bulk"
-    __table_args__ = (one_of("status", BulkStatus),)
-
-    id: int | None = Field(default=None, primary_key=True)
-    round_id: int = _ref("round.id", cascade=True, index=True)
-    bulk_id: str | None = Field(default=None, max_length=64, unique=True)  # the server's id
-    status: str = Field(default=BulkStatus.PENDING.value, max_length=16)
-    error: str | None = Field(default=None, sa_type=Text)  # says which player must re-link; no tokens
-    created_at: datetime = _at()
-    updated_at: datetime = _at()
-
-
-class OutboxStatus(StrEnum):
-    QUEUED = "queued"
-    SENT = "sent"
-    FAILED = "failed"
-
-
-class Outbox(SQLModel, table=True):
-    """One e-mail to send (docs/notifications.md); ``key`` keeps a re-run job from queuing it twice."""
-
-    __tablename__ = "outbox"
-    __table_args__ = (one_of("status", OutboxStatus), Index("ix_outbox_status_next", "status", "next_at"))
-
-    id: int | None = Field(default=None, primary_key=True)
-    key: str = Field(max_length=200, unique=True)  # idempotency key, e.g. "lineup_due:match:7:team:3"
-    kind: str = Field(max_length=32)
-    recipient: str = Field(max_length=254)
-    subject: str = Field(max_length=255)
-    body_text: str = Field(sa_type=Text)
-    body_html: str | None = Field(default=None, sa_type=Text)
-    status: str = Field(default=OutboxStatus.QUEUED.value, max_length=8)
-    attempts: int = Field(default=0)
-    last_error: str | None = Field(default=None, sa_type=Text)  # the server's reply; never a secret
-    created_at: datetime = _at()
-    updated_at: datetime = _at()
-    next_at: datetime | None = _at(nullable=True)  # a queued mail is not tried before this
-    sent_at: datetime | None = _at(nullable=True)
-
-
 ALL_TABLES: tuple[type[SQLModel], ...] = (
     User,
     LoginAttempt,
@@ -762,3 +510,60 @@ ALL_TABLES: tuple[type[SQLModel], ...] = (
     GameserverBulk,
     Outbox,
 )
+
+# Every name of the schema, whichever of the tables modules defines it.
+__all__ = [
+    "ALL_TABLES",
+    "COLOUR_WORDS",
+    "FORFEIT_CODES",
+    "LOT_KINDS",
+    "POOL_KINDS",
+    "RESULT_CODES",
+    "STAFF_ROLES",
+    "Annulment",
+    "Appeal",
+    "AppealStatus",
+    "Armageddon",
+    "ArmageddonStatus",
+    "AuditLog",
+    "Board",
+    "BulkStatus",
+    "Duel",
+    "DuelStatus",
+    "Event",
+    "EventStatus",
+    "GameserverBulk",
+    "LateChange",
+    "LateChangeCause",
+    "LateChangeStatus",
+    "Lineup",
+    "LinkStatus",
+    "LoginAttempt",
+    "Lot",
+    "Match",
+    "MatchStatus",
+    "Outbox",
+    "OutboxStatus",
+    "Player",
+    "PlayerLink",
+    "Pool",
+    "PoolEntry",
+    "PoolStatus",
+    "ResultSource",
+    "Role",
+    "Round",
+    "RoundStatus",
+    "Stage",
+    "StageKind",
+    "StageStatus",
+    "Standing",
+    "SwissRound",
+    "SwissRoundRole",
+    "SwissRoundTeam",
+    "SwissStage",
+    "Team",
+    "User",
+    "one_of",
+    "reference",
+    "timestamp",
+]

@@ -1,4 +1,4 @@
-"""Queries of the one-command demo's progress display (orchestrator/demo/driver.py).
+"""Queries of the one-command demo's progress display (orchestrator/demo/staff.py).
 
 Only the demo runs them, so they live with it (the demo layer may use the adapters: docs/architecture.md,
 "The unit of work"); ``stage_progress(uow, stage_id)`` reads through the demo's unit of work.

@@ -1,0 +1,93 @@
+"""Play-off duels, the Armageddon tie-break and the bracket (docs/rules.md §5, docs/rules.md §3 play-off
+table).
+
+A duel is two matches; match points decide it, game points never do; a level duel goes to one Armageddon
+game. Everything here is pure: lots come in as seeds, time comes in as ``now``. Choices the rules leave
+open are written down in docs/knockout.md.
+"""
+
+from orchestrator.domain.knockout.armageddon import (
+    ArmageddonClock,
+    ArmageddonGame,
+    ArmageddonPhase,
+    ArmageddonState,
+    ArmageddonView,
+    Nomination,
+    NominationError,
+    PublicNomination,
+    armageddon_categories,
+    armageddon_game,
+    armageddon_result,
+    captain_view,
+    choose_colour,
+    default_nominee,
+    draw_category,
+    draw_chooser,
+    may_reveal,
+    nominate,
+    public_view,
+    record_armageddon,
+    reveal,
+    start_armageddon,
+)
+from orchestrator.domain.knockout.bracket import (
+    ROUND_ORDER,
+    BracketError,
+    ResolvedDuel,
+    champions,
+    final_duel,
+    resolve_bracket,
+    rounds_for_display,
+)
+from orchestrator.domain.knockout.duels import (
+    ArmageddonResult,
+    DuelMatch,
+    DuelOutcome,
+    DuelReason,
+    DuelRecord,
+    KnockoutError,
+    Ruling,
+    decide_duel,
+    duel_match_colours,
+)
+
+__all__ = [
+    "ROUND_ORDER",
+    "ArmageddonClock",
+    "ArmageddonGame",
+    "ArmageddonPhase",
+    "ArmageddonResult",
+    "ArmageddonState",
+    "ArmageddonView",
+    "BracketError",
+    "DuelMatch",
+    "DuelOutcome",
+    "DuelReason",
+    "DuelRecord",
+    "KnockoutError",
+    "Nomination",
+    "NominationError",
+    "PublicNomination",
+    "ResolvedDuel",
+    "Ruling",
+    "armageddon_categories",
+    "armageddon_game",
+    "armageddon_result",
+    "captain_view",
+    "champions",
+    "choose_colour",
+    "decide_duel",
+    "default_nominee",
+    "draw_category",
+    "draw_chooser",
+    "duel_match_colours",
+    "final_duel",
+    "may_reveal",
+    "nominate",
+    "public_view",
+    "record_armageddon",
+    "resolve_bracket",
+    "reveal",
+    "rounds_for_display",
+    "start_armageddon",
+]
