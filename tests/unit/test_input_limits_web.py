@@ -3,6 +3,7 @@ directory; tests/integration/test_input_limits_pg.py runs the id checks on Postg
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,12 +11,14 @@ from pathlib import Path
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from starlette.types import Message, Receive, Scope, Send
 
 from orchestrator.adapters.tables import Role
 from orchestrator.config import Settings
 from orchestrator.services.accounts.users import create_user
 from orchestrator.services.teams import rosters
 from orchestrator.web.app import create_app
+from orchestrator.web.http.validation import BodySizeLimit
 from tests.support.factories import SMALL_EVENT
 from tests.support.staff_setup import create_small_event, stage_ids
 from tests.support.web import PASSWORD, login
@@ -153,3 +156,30 @@ def test_an_event_definition_within_the_limit_is_still_created_through_the_api(a
         "/api/v1/staff/events", json={"definition_text": SMALL_EVENT}, headers={"X-CSRF-Token": csrf}
     )
     assert answer.status_code == 201, answer.text
+
+
+@pytest.mark.parametrize("declared", [b"\xb2", b"\xc2\xb2", b"x", b""])
+def test_a_content_length_that_is_not_ascii_digits_is_left_to_the_body_count(declared: bytes) -> None:
+    """Headers are Latin-1: b"\\xb2" reads "²", a digit to ``str.isdigit`` but not to ``int``. Such a header
+    must not end in a 500; the body is counted as it comes."""
+    seen: list[bytes] = []
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        message = await receive()
+        seen.append(message.get("body", b""))
+
+    async def receive() -> Message:
+        return {"type": "http.request", "body": b"a=1", "more_body": False}
+
+    async def send(message: Message) -> None:
+        return None
+
+    form = b"application/x-www-form-urlencoded"
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/",
+        "headers": [(b"content-type", form), (b"content-length", declared)],
+    }
+    asyncio.run(BodySizeLimit(app)(scope, receive, send))
+    assert seen == [b"a=1"]

@@ -71,7 +71,7 @@ class BodySizeLimit:
 
         async def limited_receive() -> Message:
             nonlocal received
-            if declared.isdigit() and int(declared) > limit:
+            if declared.isascii() and declared.isdigit() and int(declared) > limit:
                 raise HTTPException(413, TOO_LARGE)
             message = await receive()
             if message["type"] == "http.request":
