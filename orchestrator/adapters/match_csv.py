@@ -66,7 +66,7 @@ def read_matches(
         round_text, team_a, team_b, score_a_text, score_b_text, forfeit_text = (c.strip() for c in row)
 
         round_no = 0
-        if not round_text.isdigit() or int(round_text) < 1:
+        if not (round_text.isascii() and round_text.isdigit()) or int(round_text) < 1:
             line_problems.append(f"round {round_text!r} is not a positive whole number")
         else:
             round_no = int(round_text)

@@ -247,7 +247,7 @@ def _oauth_routes(store: Store) -> APIRouter:
         if not all(c.isalnum() or c in "_-" for c in username) or len(username) > 30:
             return HTMLResponse("invalid username", 400)
         rating = q.get("rating")
-        user = store.user(username, int(rating) if rating and rating.isdigit() else None)
+        user = store.user(username, int(rating) if rating and rating.isascii() and rating.isdigit() else None)
         scopes = frozenset((q.get("scope") or "").split()) or DEFAULT_SCOPES
         code = store.issue_code(
             client_id=q["client_id"],

@@ -238,7 +238,7 @@ def test_a_team_match_is_given_by_its_number_or_url(text: str, expected: tuple[i
 
 
 @pytest.mark.parametrize(
-    "text", ["", "0", "abc", "https://evil.example/club/matches/1201", "chess.com/games/12"]
+    "text", ["", "0", "abc", "²", "https://evil.example/club/matches/1201", "chess.com/games/12"]
 )
 def test_anything_else_is_not_a_team_match(text: str) -> None:
     with pytest.raises(ValidationFailed):

@@ -155,3 +155,14 @@ def test_bad_fide_data_is_listed_line_by_line_and_nothing_is_imported(
     assert "line 5: fide_id must be between 1 and 99999999999, found 0" in text
     with uow_factory() as uow:
         assert accounts(uow, event_id) == before
+
+
+def test_a_role_written_with_a_superscript_digit_is_a_problem_of_its_line(
+    uow_factory: UnitOfWorkFactory, event_id: int
+) -> None:
+    bad = HEADER + ICELAND.replace("Gudrun Ola,gola_isl,f,1999,2000,4", "Gudrun Ola,gola_isl,f,1999,2000,²")
+    with uow_factory() as uow, pytest.raises(ValidationFailed) as refused:
+        import_rosters(uow, event_id=event_id, csv_text=bad, actor="anna")
+    assert any(
+        p.startswith("line 5:") and "role must be a main board number" in p for p in refused.value.problems
+    )

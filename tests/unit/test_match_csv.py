@@ -57,3 +57,7 @@ def test_a_pairing_given_twice_is_refused() -> None:
 def test_a_wrong_header_is_refused() -> None:
     with pytest.raises(MatchCsvError, match="header"):
         read_matches("round,a,b\n1,A,B\n", boards=6)
+
+
+def test_a_round_written_with_a_superscript_digit_is_a_problem_of_its_line_not_a_crash() -> None:
+    assert problems("²,Alpha,Beta,3,3,\n") == [(2, "round '²' is not a positive whole number")]

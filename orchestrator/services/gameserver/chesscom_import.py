@@ -107,7 +107,7 @@ class ImportSummary:
 def parse_team_match(text: str) -> tuple[int, bool]:
     """A Chess.com team match id, or its page / PubAPI URL, as (id, live)."""
     raw = (text or "").strip()
-    if raw.isdigit() and int(raw) > 0:
+    if raw.isascii() and raw.isdigit() and int(raw) > 0:
         return int(raw), False
     parts = urlsplit(raw if "://" in raw else f"https://{raw}")
     host = (parts.hostname or "").lower()

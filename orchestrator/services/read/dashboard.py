@@ -457,7 +457,7 @@ def staff_nav_of(
 def event_slug_of(uow: UnitOfWork, key: str) -> str:
     """The slug of the event named by ``key``: its slug, or (the old URLs) its numeric id."""
     event = uow.events.get_by_slug(key)
-    if event is None and key.isdigit() and len(key) < 19:
+    if event is None and key.isascii() and key.isdigit() and len(key) < 19:
         event = uow.read.event_of("event", int(key))
     if event is None:
         raise NotFound(_("There is no event %(slug)r.") % {"slug": key})

@@ -255,7 +255,9 @@ def chosen_round(view: SwissView, after: str) -> int | None:
     complete round; ValidationFailed naming the complete rounds for anything else."""
     if not after.strip():
         return view.last_complete
-    number = int(after) if after.strip().isdigit() and len(after.strip()) < 6 else None
+    number = (
+        int(after) if after.strip().isascii() and after.strip().isdigit() and len(after.strip()) < 6 else None
+    )
     if number not in view.complete_rounds:
         done = ", ".join(map(str, view.complete_rounds)) or _("none yet")
         raise ValidationFailed(

@@ -223,7 +223,7 @@ def _read_role(text: str, team_format: TeamFormat, problems: list[str]) -> tuple
                 % {"category": name, "role": text, "known": known}
             )
             return None, None
-    if role.isdigit():
+    if role.isascii() and role.isdigit():
         main_board = int(role)
         if not 1 <= main_board <= team_format.boards:
             problems.append(
