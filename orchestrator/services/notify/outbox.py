@@ -22,6 +22,7 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings
 from orchestrator.db import utcnow
 from orchestrator.errors import Conflict, NotFound, ValidationFailed
+from orchestrator.services.audit_trail import flush_and_audit
 from orchestrator.services.notify.compose import compose
 from orchestrator.services.notify.kinds import Kind
 from orchestrator.services.queue import NOTIFY_SEND, enqueue
@@ -133,8 +134,7 @@ def retry_failed(uow: UnitOfWork, *, outbox_id: int, actor: str) -> Outbox:
     old = {"status": row.status, "attempts": row.attempts, "last_error": row.last_error}
     row.status, row.attempts, row.next_at, row.updated_at = OutboxStatus.QUEUED.value, 0, None, utcnow()
     uow.outbox.add(row)
-    uow.flush()
-    uow.audit.change(row, "outbox.retry", actor=actor, old=old, new={"status": row.status})
+    flush_and_audit(uow, row, "outbox.retry", actor=actor, old=old, new={"status": row.status})
     enqueue(uow, NOTIFY_SEND, outbox_id)
     return row
 

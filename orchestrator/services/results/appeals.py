@@ -17,6 +17,7 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services import live
+from orchestrator.services.audit_trail import flush_and_audit
 from orchestrator.services.playoff.sync import advance_after_match
 from orchestrator.services.results import late_changes
 from orchestrator.services.results import standings as standings_service
@@ -137,8 +138,8 @@ def decide_appeal(uow: UnitOfWork, *, appeal_id: int, decision: str, upheld: boo
     appeal.decided_by = actor
     appeal.decided_at = utcnow()
     uow.rounds.add(appeal)
-    uow.flush()
-    uow.audit.change(
+    flush_and_audit(
+        uow,
         appeal,
         "appeal.decide",
         actor=actor,

@@ -35,6 +35,7 @@ from orchestrator.domain.pools import (
 )
 from orchestrator.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services import live
+from orchestrator.services.audit_trail import flush_and_audit
 from orchestrator.services.definitions import definition_of
 from orchestrator.services.setup import draws, pairing_lots
 from orchestrator.services.setup.event_setup import (
@@ -207,8 +208,8 @@ def draft_pools(uow: UnitOfWork, *, stage_id: int, actor: str) -> list[int]:
             uow.rounds.add(
                 PoolEntry(pool_id=row.id, team_id=field.by_name[entrant.team], pairing_number=number)
             )
-    uow.flush()
-    uow.audit.change(
+    flush_and_audit(
+        uow,
         stage,
         "pools.draft",
         actor=actor,
@@ -378,8 +379,8 @@ def swap_teams(uow: UnitOfWork, *, stage_id: int, team_a_id: int, team_b_id: int
     entry_a.team_id, entry_b.team_id = team_b_id, team_a_id
     uow.rounds.add(entry_a)
     uow.rounds.add(entry_b)
-    uow.flush()
-    uow.audit.change(
+    flush_and_audit(
+        uow,
         stage,
         "pools.swap",
         actor=actor,
@@ -415,8 +416,8 @@ def publish_pools(uow: UnitOfWork, *, stage_id: int, actor: str, pairing_seed: b
         event.status = EventStatus.PUBLISHED.value
     event.updated_at = now
     uow.events.add(event)
-    uow.flush()
-    uow.audit.change(
+    flush_and_audit(
+        uow,
         stage,
         "pools.publish",
         actor=actor,

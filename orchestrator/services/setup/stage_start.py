@@ -38,6 +38,7 @@ from orchestrator.domain.swiss import SwissError, start_state
 from orchestrator.domain.swiss.simulate import swiss_team
 from orchestrator.errors import Conflict, ValidationFailed
 from orchestrator.services import live
+from orchestrator.services.audit_trail import flush_and_audit
 from orchestrator.services.definitions import definition_of
 from orchestrator.services.setup import draws, pairing_lots, pool_draft
 from orchestrator.services.setup.event_setup import event_field, require_pool_stage, stage_definition
@@ -323,8 +324,8 @@ def _mark_started(
         event.status = EventStatus.RUNNING.value
     event.updated_at = utcnow()
     uow.events.add(event)
-    uow.flush()
-    uow.audit.change(
+    flush_and_audit(
+        uow,
         stage,
         "stage.start",
         actor=actor,

@@ -45,6 +45,7 @@ from orchestrator.domain.swiss import withdraw_team as domain_withdraw
 from orchestrator.domain.swiss.simulate import swiss_team
 from orchestrator.errors import Conflict, ValidationFailed
 from orchestrator.services import live
+from orchestrator.services.audit_trail import flush_and_audit
 from orchestrator.services.results.results import set_match_forfeit
 from orchestrator.services.results.standings import ClosedStage, close_stage
 from orchestrator.services.setup.event_setup import event_field
@@ -266,8 +267,8 @@ def add_late_entry(
     discarded = _discard_draft(
         uow, target, actor=actor, event_id=rows.event.id, why=f"{team.name} joined {rows.stage.name}"
     )
-    uow.flush()
-    uow.audit.change(
+    flush_and_audit(
+        uow,
         team,
         "swiss.late_entry",
         actor=actor,
@@ -374,9 +375,15 @@ def _absence_changed(
 ) -> TeamChange:
     """After an absence is recorded or undone: the round's draft discarded, audited, announced."""
     discarded = _discard_draft(uow, rnd, actor=actor, event_id=rows.event.id, why=draft_why)
-    uow.flush()
-    uow.audit.change(
-        team, action, actor=actor, event_id=rows.event.id, old=old, new={"round": rnd.number}, reason=reason
+    flush_and_audit(
+        uow,
+        team,
+        action,
+        actor=actor,
+        event_id=rows.event.id,
+        old=old,
+        new={"round": rnd.number},
+        reason=reason,
     )
     _announce(uow, rows)
     return TeamChange(team.id or 0, team.name, rnd.number, discarded)
