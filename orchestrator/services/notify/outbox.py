@@ -26,6 +26,7 @@ from orchestrator.services.audit_trail import flush_and_audit
 from orchestrator.services.notify.compose import compose
 from orchestrator.services.notify.kinds import Kind
 from orchestrator.services.queue import NOTIFY_SEND, enqueue
+from orchestrator.services.row_views import view_of
 from orchestrator.translation import gettext as _
 
 OUTBOX_PAGE_ROWS = 200
@@ -181,18 +182,7 @@ def outbox_rows(uow: UnitOfWork, *, status: str | None = None) -> list[OutboxRow
             ]
         )
     return [
-        OutboxRow(
-            id=row.id or 0,
-            kind=row.kind,
-            recipient=row.recipient,
-            subject=row.subject,
-            status=row.status,
-            attempts=row.attempts,
-            last_error=row.last_error,
-            created_at=row.created_at,
-            updated_at=row.updated_at,
-            sent_at=row.sent_at,
-        )
+        view_of(OutboxRow, row, id=row.id or 0)
         for row in uow.outbox.outbox_list(status or None, OUTBOX_PAGE_ROWS)
     ]
 

@@ -46,6 +46,7 @@ from orchestrator.services.playoff.sync import advance_after_match
 from orchestrator.services.results import late_changes
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.results.match_sheet import BoardLine, MatchSheet, match_sheet
+from orchestrator.services.row_views import view_of
 from orchestrator.translation import gettext as _
 
 __all__ = ["BoardLine", "MatchSheet", "match_sheet"]  # the entry page, kept importable from here
@@ -77,16 +78,7 @@ class BoardState:
 
     @classmethod
     def of(cls, board: Board) -> BoardState:
-        return cls(
-            board_id=board.id or 0,
-            match_id=board.match_id,
-            board_no=board.board_no,
-            result=board.result,
-            version=board.version,
-            result_source=board.result_source,
-            updated_by=board.updated_by,
-            updated_at=board.updated_at,
-        )
+        return view_of(cls, board, board_id=board.id or 0)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from orchestrator.adapters.repo_teams import RosterRow, domain_player
 from orchestrator.adapters.tables import (
@@ -33,6 +34,7 @@ from orchestrator.errors import Conflict, ValidationFailed
 from orchestrator.eventfile import EventDefinitionError, parse_event
 from orchestrator.services import live
 from orchestrator.services.definitions import definition_of
+from orchestrator.services.row_views import view_of
 from orchestrator.translation import gettext as _
 
 
@@ -164,8 +166,22 @@ def create_event(uow: UnitOfWork, *, definition_text: str, source: str, actor: s
     return event.id
 
 
-def _store_team(uow: UnitOfWork, event_id: int, team: domain_teams.Team) -> int:
-    row = uow.teams.insert(
+class TeamEntry(Protocol):
+    """A team as an event file or a roster file enters it."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def federation(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def section(self) -> str: ...
+
+
+def insert_team(uow: UnitOfWork, event_id: int, team: TeamEntry) -> Team:
+    """Store a new team of the event (its id known at once), without players."""
+    return uow.teams.insert(
         Team(
             event_id=event_id,
             name=team.name,
@@ -174,6 +190,10 @@ def _store_team(uow: UnitOfWork, event_id: int, team: domain_teams.Team) -> int:
             section=team.section,
         )
     )
+
+
+def _store_team(uow: UnitOfWork, event_id: int, team: domain_teams.Team) -> int:
+    row = insert_team(uow, event_id, team)
     assert row.id is not None
     for entry in team.roster:
         uow.teams.add(Player.of(event_id, row.id, entry))
@@ -212,13 +232,10 @@ def describe_event(uow: UnitOfWork, *, event_id: int) -> EventInfo:
     """An event's stages and their state, for the staff overview."""
     event = uow.events.get_or_raise(Event, event_id)
     stages = tuple(
-        StageInfo(
+        view_of(
+            StageInfo,
+            s,
             id=s.id or 0,
-            key=s.key,
-            name=s.name,
-            kind=s.kind,
-            position=s.position,
-            status=s.status,
             pools=len(uow.rounds.pools_of_stage(s.id or 0)),
             rounds=len(uow.rounds.rounds_of_stage(s.id or 0)),
         )

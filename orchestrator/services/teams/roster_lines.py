@@ -49,7 +49,7 @@ _NAME_LIMITS = {"team": MAX_TEAM_NAME, "name": MAX_PLAYER_NAME, "account": MAX_A
 
 
 @dataclass
-class RosterRow:
+class RosterLine:
     line: int
     team: str
     federation: str
@@ -71,7 +71,7 @@ class TeamRows:
     federation: str
     seed: int
     section: str = ""
-    rows: list[RosterRow] = field(default_factory=list)
+    rows: list[RosterLine] = field(default_factory=list)
 
 
 def _column(name: str) -> str:
@@ -228,7 +228,7 @@ def _eligibility_problem(
 
 def _read_row(
     values: dict[str, str], line: int, team_format: TeamFormat, sections: Mapping[str, Section]
-) -> tuple[RosterRow | None, list[str]]:
+) -> tuple[RosterLine | None, list[str]]:
     """One player's line as a row, or every problem of the line.
 
     Each field is read on its own and a bad one only adds its problem, so that the refusal of the file
@@ -270,7 +270,7 @@ def _read_row(
     problem = _eligibility_problem(player, main_board, category, section, sections, team_format)
     if problem is not None:
         return None, [problem]
-    row = RosterRow(
+    row = RosterLine(
         line=line,
         team=text["team"],
         federation=federation,

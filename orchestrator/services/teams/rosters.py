@@ -31,11 +31,12 @@ from orchestrator.domain.teams import Category, RosterEntry, TeamFormat
 from orchestrator.errors import ValidationFailed
 from orchestrator.services import live
 from orchestrator.services.definitions import definition_of
+from orchestrator.services.setup.event_setup import insert_team
 from orchestrator.services.teams.roster_lines import (
     COLUMNS,
     MAX_CSV_BYTES,
     Report,
-    RosterRow,
+    RosterLine,
     TeamRows,
     group_rows,
     line_text,
@@ -115,15 +116,7 @@ def _store_teams(
     uow.flush()
     for team in teams.values():
         if team.name not in stored:
-            uow.teams.insert(
-                Team(
-                    event_id=event_id,
-                    name=team.name,
-                    federation=team.federation,
-                    seed=team.seed,
-                    section=team.section,
-                )
-            )
+            insert_team(uow, event_id, team)
             created.append(team.name)
     return created, replaced
 
@@ -178,8 +171,8 @@ def _check_teams(
                 message % {"federation": team.federation, "section": section_name, "team": federations[key]},
             )
         federations.setdefault(key, team.name)
-        mains: dict[int, list[RosterRow]] = defaultdict(list)
-        reserves: dict[Category, list[RosterRow]] = defaultdict(list)
+        mains: dict[int, list[RosterLine]] = defaultdict(list)
+        reserves: dict[Category, list[RosterLine]] = defaultdict(list)
         for row in team.rows:
             if row.main_board is not None:
                 mains[row.main_board].append(row)
