@@ -15,7 +15,7 @@ else:
     ViewT = TypeVar("ViewT")
 
 
-def view_of(view: type[ViewT], row: object, **given: Any) -> ViewT:
+def row_view(view: type[ViewT], row: object, **given: Any) -> ViewT:
     """``view`` of ``row``: each field the row's attribute of the same name, but for the fields ``given``."""
     copied = {f.name: getattr(row, f.name) for f in fields(view) if f.name not in given}
     return view(**copied, **given)

@@ -31,7 +31,7 @@ from orchestrator.errors import (
     NotFound,
     ValidationFailed,
 )
-from orchestrator.services.row_views import view_of
+from orchestrator.services.row_views import row_view
 from orchestrator.translation import N_, ngettext
 from orchestrator.translation import gettext as _
 
@@ -64,7 +64,7 @@ class AuthUser:
     @classmethod
     def of(cls, user: User) -> AuthUser:
         assert user.id is not None
-        return view_of(cls, user, id=user.id, role=Role(user.role))
+        return row_view(cls, user, id=user.id, role=Role(user.role))
 
 
 NOT_YOUR_TEAM = N_("Captains can only see and change their own team's forms.")

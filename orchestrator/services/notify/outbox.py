@@ -26,7 +26,7 @@ from orchestrator.services.audit_trail import flush_and_audit
 from orchestrator.services.notify.compose import compose
 from orchestrator.services.notify.kinds import Kind
 from orchestrator.services.queue import NOTIFY_SEND, enqueue
-from orchestrator.services.row_views import view_of
+from orchestrator.services.row_views import row_view
 from orchestrator.translation import gettext as _
 
 OUTBOX_PAGE_ROWS = 200
@@ -182,7 +182,7 @@ def outbox_rows(uow: UnitOfWork, *, status: str | None = None) -> list[OutboxRow
             ]
         )
     return [
-        view_of(OutboxRow, row, id=row.id or 0)
+        row_view(OutboxRow, row, id=row.id or 0)
         for row in uow.outbox.outbox_list(status or None, OUTBOX_PAGE_ROWS)
     ]
 

@@ -35,6 +35,7 @@ from orchestrator.services.read.documents import JsonDocument
 from orchestrator.services.read.formatting import average, format_score, format_value, tiebreak_label
 from orchestrator.services.read.matches import MatchLine, RoundView, boards_of, match_line, round_views
 from orchestrator.services.results import tie_lots
+from orchestrator.services.row_views import row_view
 
 log = logging.getLogger(__name__)
 
@@ -344,19 +345,15 @@ def _line(
     withdrawn_in: int | None = None,
 ) -> StandingLine:
     cells = tuple(_cell(code, values.get(code, Fraction(0))) for code in chain if code != "LOT")
-    return StandingLine(
+    return row_view(  # the totals' mp, gp_half, played, won, drawn and lost
+        StandingLine,
+        totals,
         rank=rank,
         team=ref_team(team),
         values=cells,
         separated_by=separated_by,
         tied_with_previous=previous_rank == rank,
         qualifies=False,  # marked once every line is known (``_mark_qualifiers``)
-        mp=totals.mp,
-        gp_half=totals.gp_half,
-        played=totals.played,
-        won=totals.won,
-        drawn=totals.drawn,
-        lost=totals.lost,
         withdrawn_in=withdrawn_in,
     )
 

@@ -21,7 +21,7 @@ from orchestrator.services.audit_trail import flush_and_audit
 from orchestrator.services.playoff.sync import advance_after_match
 from orchestrator.services.results import late_changes
 from orchestrator.services.results import standings as standings_service
-from orchestrator.services.row_views import view_of
+from orchestrator.services.row_views import row_view
 from orchestrator.translation import gettext as _
 
 
@@ -41,7 +41,7 @@ class AppealView:
 
     @classmethod
     def of(cls, appeal: Appeal) -> AppealView:
-        return view_of(cls, appeal, appeal_id=appeal.id or 0)
+        return row_view(cls, appeal, appeal_id=appeal.id or 0)
 
 
 def _refresh(uow: UnitOfWork, match: Match, stage: Stage, *, actor: str) -> None:

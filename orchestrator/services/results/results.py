@@ -46,7 +46,7 @@ from orchestrator.services.playoff.sync import advance_after_match
 from orchestrator.services.results import late_changes
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.results.match_sheet import BoardLine, MatchSheet, match_sheet
-from orchestrator.services.row_views import view_of
+from orchestrator.services.row_views import row_view
 from orchestrator.translation import gettext as _
 
 __all__ = ["BoardLine", "MatchSheet", "match_sheet"]  # the entry page, kept importable from here
@@ -78,7 +78,7 @@ class BoardState:
 
     @classmethod
     def of(cls, board: Board) -> BoardState:
-        return view_of(cls, board, board_id=board.id or 0)
+        return row_view(cls, board, board_id=board.id or 0)
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,7 +34,7 @@ from orchestrator.errors import Conflict, ValidationFailed
 from orchestrator.eventfile import EventDefinitionError, parse_event
 from orchestrator.services import live
 from orchestrator.services.definitions import definition_of
-from orchestrator.services.row_views import view_of
+from orchestrator.services.row_views import row_view
 from orchestrator.translation import gettext as _
 
 
@@ -232,7 +232,7 @@ def describe_event(uow: UnitOfWork, *, event_id: int) -> EventInfo:
     """An event's stages and their state, for the staff overview."""
     event = uow.events.get_or_raise(Event, event_id)
     stages = tuple(
-        view_of(
+        row_view(
             StageInfo,
             s,
             id=s.id or 0,
