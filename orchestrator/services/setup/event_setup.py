@@ -89,8 +89,11 @@ def stage_definition(definition: EventDefinition, stage: Stage) -> StageDef:
         raise Conflict(_("stage %(stage)s is not in the event definition") % {"stage": stage.key}) from None
 
 
-def require_pool_stage(stage: Stage) -> None:
-    """Refuse a pools step (draft, swap, publish) on a knockout or Swiss stage."""
+def pool_stage(uow: UnitOfWork, stage_id: int, status: StageStatus, refusal: str) -> tuple[Event, Stage]:
+    """The event and the stage of a pools step (draft, swap, publish, start), which needs a pool stage in
+    ``status``; a knockout or Swiss stage is refused, and a stage in another status with ``refusal`` (its
+    ``%(stage)s`` and ``%(status)s`` filled in)."""
+    event, stage = uow.events.event_and_stage(stage_id)
     if stage.kind == StageKind.SWISS.value:
         raise Conflict(
             _("%(stage)s is a Swiss stage: it has no pools to draft; start it to pair rounds")
@@ -98,6 +101,9 @@ def require_pool_stage(stage: Stage) -> None:
         )
     if stage.kind != StageKind.POOLS.value:
         raise Conflict(_("%(stage)s is a knockout stage: it has no pools") % {"stage": stage.name})
+    if stage.status != status.value:
+        raise Conflict(refusal % {"stage": stage.name, "status": stage.status})
+    return event, stage
 
 
 # --- create_event ---------------------------------------------------------------------------------------

@@ -116,14 +116,31 @@ def _discard_draft(uow: UnitOfWork, rnd: Round, *, actor: str, event_id: int | N
     return rnd.number
 
 
-def _entry(uow: UnitOfWork, rows: SwissStage, team_id: int) -> tuple[PoolEntry, Team]:
+def _entry(
+    uow: UnitOfWork, stage_id: int, team_id: int, *, withdrew: str, **facts: object
+) -> tuple[SwissStage, PoolEntry, Team]:
+    """The running stage, the team's entry and the team, for a change to a team that still plays; a team
+    that withdrew is refused with ``withdrew`` (its ``%(team)s``, ``%(stage)s``, ``%(round)s``, ``%(by)s``
+    and the ``facts`` filled in)."""
+    rows = running_swiss_stage(uow, stage_id, what=_("its teams can no longer be changed"))
     entry = uow.rounds.entry_of_team(rows.stage.id or 0, team_id)
     team = uow.teams.get(Team, team_id)
     if entry is None or team is None:
         raise ValidationFailed(
             [_("team %(team)s does not play in %(stage)s") % {"team": team_id, "stage": rows.stage.name}]
         )
-    return entry, team
+    if entry.withdrawn_at is not None:
+        raise Conflict(
+            withdrew
+            % {
+                "team": team.name,
+                "stage": rows.stage.name,
+                "round": entry.withdrawn_round,
+                "by": entry.withdrawn_by,
+                **facts,
+            }
+        )
+    return rows, entry, team
 
 
 def _announce(uow: UnitOfWork, rows: SwissStage) -> None:
@@ -149,18 +166,12 @@ def _need_reason(reason: str) -> str:
 def withdraw_team(uow: UnitOfWork, *, stage_id: int, team_id: int, reason: str, actor: str) -> TeamChange:
     """The team is not paired from the next round on (module docstring)."""
     why = _need_reason(reason)
-    rows = running_swiss_stage(uow, stage_id, what=_("its teams can no longer be changed"))
-    entry, team = _entry(uow, rows, team_id)
-    if entry.withdrawn_at is not None:
-        raise Conflict(
-            _("%(team)s withdrew from %(stage)s already (from round %(round)s, recorded by %(by)s)")
-            % {
-                "team": team.name,
-                "stage": rows.stage.name,
-                "round": entry.withdrawn_round,
-                "by": entry.withdrawn_by,
-            }
-        )
+    rows, entry, team = _entry(
+        uow,
+        stage_id,
+        team_id,
+        withdrew=_("%(team)s withdrew from %(stage)s already (from round %(round)s, recorded by %(by)s)"),
+    )
     rnd = _next_round(rows)
     _allowed(lambda state: domain_withdraw(state, team.name, from_round=rnd.number), uow, stage_id)
     now = utcnow()
@@ -346,18 +357,13 @@ def _absence_of(
 ) -> tuple[SwissStage, Team, Round]:
     """The running stage, the team and round ``round_no`` for an absence change; a team that withdrew is
     refused with ``refusal``."""
-    rows = running_swiss_stage(uow, stage_id, what=_("its teams can no longer be changed"))
-    entry, team = _entry(uow, rows, team_id)
-    if entry.withdrawn_at is not None:
-        raise Conflict(
-            _("%(team)s withdrew from %(stage)s (from round %(round)s): %(refusal)s")
-            % {
-                "team": team.name,
-                "stage": rows.stage.name,
-                "round": entry.withdrawn_round,
-                "refusal": refusal,
-            }
-        )
+    rows, _pool_entry, team = _entry(
+        uow,
+        stage_id,
+        team_id,
+        withdrew=_("%(team)s withdrew from %(stage)s (from round %(round)s): %(refusal)s"),
+        refusal=refusal,
+    )
     return rows, team, rows.round(round_no)
 
 
