@@ -106,14 +106,19 @@ def _discard_draft(uow: UnitOfWork, rnd: Round, *, actor: str, event_id: int | N
     """Unpair a round whose draft the change makes stale; the round's number, or None without a draft."""
     if rnd.status != RoundStatus.DRAFT.value:
         return None
+    _drop_draft(uow, rnd, RoundStatus.UNPAIRED)
+    uow.audit.change(rnd, "swiss.discard_draft", actor=actor, event_id=event_id, reason=why)
+    return rnd.number
+
+
+def _drop_draft(uow: UnitOfWork, rnd: Round, status: RoundStatus) -> None:
+    """Forget the round's stored draft pairing (if any) and give the round ``status``."""
     record = uow.rounds.swiss_pairing_of(rnd.id or 0)
     if record is not None:
         record.draft = None
         uow.rounds.add(record)
-    rnd.status = RoundStatus.UNPAIRED.value
+    rnd.status = status.value
     uow.rounds.add(rnd)
-    uow.audit.change(rnd, "swiss.discard_draft", actor=actor, event_id=event_id, reason=why)
-    return rnd.number
 
 
 def _entry(
@@ -423,12 +428,7 @@ def end_swiss_early(
         raise Conflict(_("%(stage)s cannot end early: no round is complete yet") % {"stage": rows.stage.name})
     for rnd in later:
         uow.rounds.delete_round_games(rnd.id or 0)
-        record = uow.rounds.swiss_pairing_of(rnd.id or 0)
-        if record is not None:
-            record.draft = None
-            uow.rounds.add(record)
-        rnd.status = RoundStatus.CANCELLED.value
-        uow.rounds.add(rnd)
+        _drop_draft(uow, rnd, RoundStatus.CANCELLED)
     uow.flush()
     uow.expire_all()
     uow.audit.change(
