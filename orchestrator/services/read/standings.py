@@ -248,15 +248,13 @@ def _stored_lines(
     stored: Sequence[Standing],
     totals: Mapping[str, TeamTotals],
 ) -> tuple[StandingLine, ...]:
-    lines: list[StandingLine] = []
-    previous_rank = None
-    for row in stored:
-        values = {code: _decode_value(v) for code, v in (row.values or {}).items()}
-        lines.append(_line(row.rank, pool.teams[row.team_id], chain, values, row.separated_by,
-                           previous_rank, totals[str(row.team_id)],
-                           pool.withdrawn.get(row.team_id)))  # fmt: skip
-        previous_rank = row.rank
-    return tuple(lines)
+    ranked = ((row.rank, row.team_id, _decoded(row.values), row.separated_by) for row in stored)
+    return _lines(pool, chain, ranked, totals)
+
+
+def _decoded(values: Mapping[str, Any] | None) -> dict[str, Fraction]:
+    """A stored standing row's tie-break values, decoded."""
+    return {code: _decode_value(v) for code, v in (values or {}).items()}
 
 
 def _computed_lines(
@@ -272,14 +270,23 @@ def _computed_lines(
     keys = [str(t) for t in (pool.entries if team_ids is None else team_ids)]
     standings = compute_standings(keys, records, chain=chain, boards=data.boards, scoring=data.scoring,
                                   round_robin=bye_mp is None, bye_mp=bye_mp)  # fmt: skip
+    ranked = ((srow.rank, int(srow.team), dict(srow.values), srow.separated_by) for srow in standings.rows)
+    return _lines(pool, chain, ranked, totals)
+
+
+def _lines(
+    pool: PoolData,
+    chain: Sequence[str],
+    ranked: Iterable[tuple[int, int, Mapping[str, Fraction], str | None]],
+    totals: Mapping[str, TeamTotals],
+) -> tuple[StandingLine, ...]:
+    """The table's lines from (rank, team id, tie-break values, separated by) in rank order."""
     lines: list[StandingLine] = []
     previous_rank = None
-    for srow in standings.rows:
-        team_id = int(srow.team)
-        lines.append(_line(srow.rank, pool.teams[team_id], chain, dict(srow.values), srow.separated_by,
-                           previous_rank, totals[srow.team],
-                           pool.withdrawn.get(team_id)))  # fmt: skip
-        previous_rank = srow.rank
+    for rank, team_id, values, separated_by in ranked:
+        lines.append(_line(rank, pool.teams[team_id], chain, values, separated_by, previous_rank,
+                           totals[str(team_id)], pool.withdrawn.get(team_id)))  # fmt: skip
+        previous_rank = rank
     return tuple(lines)
 
 
