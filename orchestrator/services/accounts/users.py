@@ -31,6 +31,7 @@ from orchestrator.errors import (
     NotFound,
     ValidationFailed,
 )
+from orchestrator.services.row_views import row_view
 from orchestrator.translation import N_, ngettext
 from orchestrator.translation import gettext as _
 
@@ -63,14 +64,7 @@ class AuthUser:
     @classmethod
     def of(cls, user: User) -> AuthUser:
         assert user.id is not None
-        return cls(
-            id=user.id,
-            username=user.username,
-            role=Role(user.role),
-            team_id=user.team_id,
-            session_generation=user.session_generation,
-            display_name=user.display_name,
-        )
+        return row_view(cls, user, id=user.id, role=Role(user.role))
 
 
 NOT_YOUR_TEAM = N_("Captains can only see and change their own team's forms.")

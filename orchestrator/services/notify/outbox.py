@@ -22,9 +22,11 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings
 from orchestrator.db import utcnow
 from orchestrator.errors import Conflict, NotFound, ValidationFailed
+from orchestrator.services.audit_trail import flush_and_audit
 from orchestrator.services.notify.compose import compose
 from orchestrator.services.notify.kinds import Kind
 from orchestrator.services.queue import NOTIFY_SEND, enqueue
+from orchestrator.services.row_views import row_view
 from orchestrator.translation import gettext as _
 
 OUTBOX_PAGE_ROWS = 200
@@ -133,8 +135,7 @@ def retry_failed(uow: UnitOfWork, *, outbox_id: int, actor: str) -> Outbox:
     old = {"status": row.status, "attempts": row.attempts, "last_error": row.last_error}
     row.status, row.attempts, row.next_at, row.updated_at = OutboxStatus.QUEUED.value, 0, None, utcnow()
     uow.outbox.add(row)
-    uow.flush()
-    uow.audit.change(row, "outbox.retry", actor=actor, old=old, new={"status": row.status})
+    flush_and_audit(uow, row, "outbox.retry", actor=actor, old=old, new={"status": row.status})
     enqueue(uow, NOTIFY_SEND, outbox_id)
     return row
 
@@ -181,18 +182,7 @@ def outbox_rows(uow: UnitOfWork, *, status: str | None = None) -> list[OutboxRow
             ]
         )
     return [
-        OutboxRow(
-            id=row.id or 0,
-            kind=row.kind,
-            recipient=row.recipient,
-            subject=row.subject,
-            status=row.status,
-            attempts=row.attempts,
-            last_error=row.last_error,
-            created_at=row.created_at,
-            updated_at=row.updated_at,
-            sent_at=row.sent_at,
-        )
+        row_view(OutboxRow, row, id=row.id or 0)
         for row in uow.outbox.outbox_list(status or None, OUTBOX_PAGE_ROWS)
     ]
 

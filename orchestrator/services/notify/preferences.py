@@ -12,6 +12,7 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.errors import CurrentValue, StaleEdit, ValidationFailed
 from orchestrator.services.accounts.users import AuthUser
+from orchestrator.services.audit_trail import flush_and_audit
 from orchestrator.services.notify.kinds import CAPTAIN_KINDS, known_kinds
 from orchestrator.translation import LANGUAGES
 from orchestrator.translation import gettext as _
@@ -110,8 +111,7 @@ def set_user_email(uow: UnitOfWork, *, user_id: int, email: str | None, actor: s
     old = row.email
     row.email = address
     uow.accounts.add(row)
-    uow.flush()
-    uow.audit.change(row, "user.notifications", actor=actor, old={"email": old}, new={"email": address})
+    flush_and_audit(uow, row, "user.notifications", actor=actor, old={"email": old}, new={"email": address})
 
 
 def set_player_email(

@@ -28,6 +28,7 @@ from orchestrator.domain.ratings import (
 from orchestrator.errors import Conflict, NotFound
 from orchestrator.services.read.context import EventData, EventRef, TeamRef, ref_team, require_id
 from orchestrator.services.read.individual import EventGames, IndividualGame, event_games
+from orchestrator.services.row_views import row_view
 from orchestrator.translation import gettext as _
 
 
@@ -231,13 +232,9 @@ def _round_line(
         note = "unrated opponent"
     else:
         note = ""
-    return RoundLine(
-        stage_name=game.stage_name,
-        round_number=game.round_number,
-        match_id=game.match_id,
-        board=game.board,
-        colour=game.colour,
-        opponent_id=game.opponent_id,
+    return row_view(  # the game's stage_name, round_number, match_id, board, colour and opponent_id
+        RoundLine,
+        game,
         opponent_name=opponent.name if opponent else None,
         opponent_rating=opponent_rating,
         result=game.text,

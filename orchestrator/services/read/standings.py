@@ -35,6 +35,7 @@ from orchestrator.services.read.documents import JsonDocument
 from orchestrator.services.read.formatting import average, format_score, format_value, tiebreak_label
 from orchestrator.services.read.matches import MatchLine, RoundView, boards_of, match_line, round_views
 from orchestrator.services.results import tie_lots
+from orchestrator.services.row_views import row_view
 
 log = logging.getLogger(__name__)
 
@@ -247,15 +248,13 @@ def _stored_lines(
     stored: Sequence[Standing],
     totals: Mapping[str, TeamTotals],
 ) -> tuple[StandingLine, ...]:
-    lines: list[StandingLine] = []
-    previous_rank = None
-    for row in stored:
-        values = {code: _decode_value(v) for code, v in (row.values or {}).items()}
-        lines.append(_line(row.rank, pool.teams[row.team_id], chain, values, row.separated_by,
-                           previous_rank, totals[str(row.team_id)],
-                           pool.withdrawn.get(row.team_id)))  # fmt: skip
-        previous_rank = row.rank
-    return tuple(lines)
+    ranked = ((row.rank, row.team_id, _decoded(row.values), row.separated_by) for row in stored)
+    return _lines(pool, chain, ranked, totals)
+
+
+def _decoded(values: Mapping[str, Any] | None) -> dict[str, Fraction]:
+    """A stored standing row's tie-break values, decoded."""
+    return {code: _decode_value(v) for code, v in (values or {}).items()}
 
 
 def _computed_lines(
@@ -271,14 +270,23 @@ def _computed_lines(
     keys = [str(t) for t in (pool.entries if team_ids is None else team_ids)]
     standings = compute_standings(keys, records, chain=chain, boards=data.boards, scoring=data.scoring,
                                   round_robin=bye_mp is None, bye_mp=bye_mp)  # fmt: skip
+    ranked = ((srow.rank, int(srow.team), dict(srow.values), srow.separated_by) for srow in standings.rows)
+    return _lines(pool, chain, ranked, totals)
+
+
+def _lines(
+    pool: PoolData,
+    chain: Sequence[str],
+    ranked: Iterable[tuple[int, int, Mapping[str, Fraction], str | None]],
+    totals: Mapping[str, TeamTotals],
+) -> tuple[StandingLine, ...]:
+    """The table's lines from (rank, team id, tie-break values, separated by) in rank order."""
     lines: list[StandingLine] = []
     previous_rank = None
-    for srow in standings.rows:
-        team_id = int(srow.team)
-        lines.append(_line(srow.rank, pool.teams[team_id], chain, dict(srow.values), srow.separated_by,
-                           previous_rank, totals[srow.team],
-                           pool.withdrawn.get(team_id)))  # fmt: skip
-        previous_rank = srow.rank
+    for rank, team_id, values, separated_by in ranked:
+        lines.append(_line(rank, pool.teams[team_id], chain, values, separated_by, previous_rank,
+                           totals[str(team_id)], pool.withdrawn.get(team_id)))  # fmt: skip
+        previous_rank = rank
     return tuple(lines)
 
 
@@ -344,19 +352,15 @@ def _line(
     withdrawn_in: int | None = None,
 ) -> StandingLine:
     cells = tuple(_cell(code, values.get(code, Fraction(0))) for code in chain if code != "LOT")
-    return StandingLine(
+    return row_view(  # the totals' mp, gp_half, played, won, drawn and lost
+        StandingLine,
+        totals,
         rank=rank,
         team=ref_team(team),
         values=cells,
         separated_by=separated_by,
         tied_with_previous=previous_rank == rank,
         qualifies=False,  # marked once every line is known (``_mark_qualifiers``)
-        mp=totals.mp,
-        gp_half=totals.gp_half,
-        played=totals.played,
-        won=totals.won,
-        drawn=totals.drawn,
-        lost=totals.lost,
         withdrawn_in=withdrawn_in,
     )
 

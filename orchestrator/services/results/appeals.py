@@ -17,9 +17,11 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services import live
+from orchestrator.services.audit_trail import flush_and_audit
 from orchestrator.services.playoff.sync import advance_after_match
 from orchestrator.services.results import late_changes
 from orchestrator.services.results import standings as standings_service
+from orchestrator.services.row_views import row_view
 from orchestrator.translation import gettext as _
 
 
@@ -39,19 +41,7 @@ class AppealView:
 
     @classmethod
     def of(cls, appeal: Appeal) -> AppealView:
-        return cls(
-            appeal_id=appeal.id or 0,
-            match_id=appeal.match_id,
-            team_id=appeal.team_id,
-            status=appeal.status,
-            grounds=appeal.grounds,
-            opened_by=appeal.opened_by,
-            opened_at=appeal.opened_at,
-            deadline_at=appeal.deadline_at,
-            decision=appeal.decision,
-            decided_by=appeal.decided_by,
-            decided_at=appeal.decided_at,
-        )
+        return row_view(cls, appeal, appeal_id=appeal.id or 0)
 
 
 def _refresh(uow: UnitOfWork, match: Match, stage: Stage, *, actor: str) -> None:
@@ -137,8 +127,8 @@ def decide_appeal(uow: UnitOfWork, *, appeal_id: int, decision: str, upheld: boo
     appeal.decided_by = actor
     appeal.decided_at = utcnow()
     uow.rounds.add(appeal)
-    uow.flush()
-    uow.audit.change(
+    flush_and_audit(
+        uow,
         appeal,
         "appeal.decide",
         actor=actor,

@@ -43,6 +43,7 @@ from orchestrator.errors import Conflict, NotFound, ServiceError, ValidationFail
 from orchestrator.services import live
 from orchestrator.services.definitions import definition_or_none
 from orchestrator.services.playoff import commands as playoff_commands
+from orchestrator.services.row_views import row_view
 from orchestrator.services.setup import pool_draft
 from orchestrator.translation import gettext as _
 
@@ -504,22 +505,16 @@ def view_of(uow: UnitOfWork, row: LateChange) -> LateChangeView:
     started = row.affected_started
     if row.status == LateChangeStatus.PENDING.value:
         started = uow.rounds.stage_has_games(later.id or 0)  # as of now, not as of the detection
-    return LateChangeView(
+    return row_view(
+        LateChangeView,
+        row,
         id=row.id or 0,
         source_stage_id=source.id or 0,
         source_stage=source.name,
         affected_stage_id=later.id or 0,
         affected_stage=later.name,
-        cause=row.cause,
-        cause_text=row.cause_text,
         consequence=Consequence.of_json(row.consequence),
         affected_started=started,
-        status=row.status,
-        detected_by=row.detected_by,
-        detected_at=row.detected_at,
-        ruled_by=row.ruled_by,
-        ruled_at=row.ruled_at,
-        ruling_reason=row.ruling_reason,
     )
 
 

@@ -36,18 +36,20 @@ from orchestrator.domain.scoring import (
     GameResult,
     MatchForfeit,
     ScoreError,
-    format_points,
-    match_game_points,
     parse_result,
 )
 from orchestrator.errors import Conflict, CurrentValue, NotFound, StaleEdit, ValidationFailed
 from orchestrator.services import live, times
-from orchestrator.services.boards import board_current_value, held_reason, is_held
+from orchestrator.services.boards import board_current_value
 from orchestrator.services.definitions import event_zone
 from orchestrator.services.playoff.sync import advance_after_match
 from orchestrator.services.results import late_changes
 from orchestrator.services.results import standings as standings_service
+from orchestrator.services.results.match_sheet import BoardLine, MatchSheet, match_sheet
+from orchestrator.services.row_views import row_view
 from orchestrator.translation import gettext as _
+
+__all__ = ["BoardLine", "MatchSheet", "match_sheet"]  # the entry page, kept importable from here
 
 # The choices of the result entry page, in the seed's order; "–" is "no result yet".
 RESULT_CHOICES: tuple[tuple[str, str], ...] = (
@@ -76,16 +78,7 @@ class BoardState:
 
     @classmethod
     def of(cls, board: Board) -> BoardState:
-        return cls(
-            board_id=board.id or 0,
-            match_id=board.match_id,
-            board_no=board.board_no,
-            result=board.result,
-            version=board.version,
-            result_source=board.result_source,
-            updated_by=board.updated_by,
-            updated_at=board.updated_at,
-        )
+        return row_view(cls, board, board_id=board.id or 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -534,94 +527,3 @@ def set_match_forfeit(
     _update_statuses(uow, match, rnd)
     after_match_change(uow, match, stage, actor=actor)
     return code
-
-
-# --- the entry page -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class BoardLine:
-    board_id: int
-    board_no: int
-    white: str
-    black: str
-    white_team: str
-    result: str
-    version: int
-    source: str | None
-    updated_by: str
-    updated_at: datetime
-    game_url: str | None
-    has_pgn: bool
-    held_reason: str | None = None  # a game-server result held for an arbiter: why (staff only)
-
-
-@dataclass(frozen=True, slots=True)
-class MatchSheet:
-    match_id: int
-    round_id: int
-    round_number: int
-    stage_id: int
-    stage_name: str
-    stage_closed: bool
-    event_id: int
-    event_slug: str
-    pool_id: int | None
-    first_team: str
-    second_team: str
-    forfeit: str
-    score: str
-    boards: tuple[BoardLine, ...]
-
-
-def match_sheet(uow: UnitOfWork, *, match_id: int) -> MatchSheet:
-    """Everything the result entry page shows for one match."""
-    match = uow.rounds.get_or_raise(Match, match_id)
-    rnd = uow.rounds.round_of_match(match)
-    stage = uow.rounds.stage_of_match(match)
-    event = uow.events.event_of_stage(stage)
-    teams = uow.teams.teams_by_id([match.first_team_id, match.second_team_id])
-    boards = list(uow.boards.for_match(match_id))
-    players = uow.teams.players_by_id(pid for b in boards for pid in (b.white_player_id, b.black_player_id))
-    first, second = teams[match.first_team_id].name, teams[match.second_team_id].name
-    annulled = uow.teams.annulled_player_ids(event.id or 0)
-    results = [standings_service.effective_result(b, annulled) for b in boards]
-    held = uow.read.held_reasons(b.id or 0 for b in boards if is_held(b))
-    gp_a, gp_b = match_game_points(results)
-    lines = []
-    for board in boards:
-        white = players.get(board.white_player_id or 0)
-        black = players.get(board.black_player_id or 0)
-        lines.append(
-            BoardLine(
-                board_id=board.id or 0,
-                board_no=board.board_no,
-                white=white.name if white else "—",
-                black=black.name if black else "—",
-                white_team=first if board.board_no % 2 == 1 else second,
-                result=board.result,
-                version=board.version,
-                source=board.result_source,
-                updated_by=board.updated_by,
-                updated_at=board.updated_at,
-                game_url=board.game_url,
-                has_pgn=bool(board.pgn),
-                held_reason=held_reason(held.get(board.id or 0)) if is_held(board) else None,
-            )
-        )
-    return MatchSheet(
-        match_id=match.id or 0,
-        round_id=rnd.id or 0,
-        round_number=rnd.number,
-        stage_id=stage.id or 0,
-        stage_name=stage.name,
-        stage_closed=stage.status == StageStatus.CLOSED.value,
-        event_id=event.id or 0,
-        event_slug=event.slug,
-        pool_id=match.pool_id,
-        first_team=first,
-        second_team=second,
-        forfeit=match.forfeit,
-        score=f"{format_points(gp_a)}–{format_points(gp_b)}",
-        boards=tuple(lines),
-    )

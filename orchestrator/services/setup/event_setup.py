@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from orchestrator.adapters.repo_teams import RosterRow, domain_player
 from orchestrator.adapters.tables import (
@@ -33,6 +34,7 @@ from orchestrator.errors import Conflict, ValidationFailed
 from orchestrator.eventfile import EventDefinitionError, parse_event
 from orchestrator.services import live
 from orchestrator.services.definitions import definition_of
+from orchestrator.services.row_views import row_view
 from orchestrator.translation import gettext as _
 
 
@@ -87,8 +89,11 @@ def stage_definition(definition: EventDefinition, stage: Stage) -> StageDef:
         raise Conflict(_("stage %(stage)s is not in the event definition") % {"stage": stage.key}) from None
 
 
-def require_pool_stage(stage: Stage) -> None:
-    """Refuse a pools step (draft, swap, publish) on a knockout or Swiss stage."""
+def pool_stage(uow: UnitOfWork, stage_id: int, status: StageStatus, refusal: str) -> tuple[Event, Stage]:
+    """The event and the stage of a pools step (draft, swap, publish, start), which needs a pool stage in
+    ``status``; a knockout or Swiss stage is refused, and a stage in another status with ``refusal`` (its
+    ``%(stage)s`` and ``%(status)s`` filled in)."""
+    event, stage = uow.events.event_and_stage(stage_id)
     if stage.kind == StageKind.SWISS.value:
         raise Conflict(
             _("%(stage)s is a Swiss stage: it has no pools to draft; start it to pair rounds")
@@ -96,6 +101,9 @@ def require_pool_stage(stage: Stage) -> None:
         )
     if stage.kind != StageKind.POOLS.value:
         raise Conflict(_("%(stage)s is a knockout stage: it has no pools") % {"stage": stage.name})
+    if stage.status != status.value:
+        raise Conflict(refusal % {"stage": stage.name, "status": stage.status})
+    return event, stage
 
 
 # --- create_event ---------------------------------------------------------------------------------------
@@ -164,8 +172,22 @@ def create_event(uow: UnitOfWork, *, definition_text: str, source: str, actor: s
     return event.id
 
 
-def _store_team(uow: UnitOfWork, event_id: int, team: domain_teams.Team) -> int:
-    row = uow.teams.insert(
+class TeamEntry(Protocol):
+    """A team as an event file or a roster file enters it."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def federation(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def section(self) -> str: ...
+
+
+def insert_team(uow: UnitOfWork, event_id: int, team: TeamEntry) -> Team:
+    """Store a new team of the event (its id known at once), without players."""
+    return uow.teams.insert(
         Team(
             event_id=event_id,
             name=team.name,
@@ -174,6 +196,10 @@ def _store_team(uow: UnitOfWork, event_id: int, team: domain_teams.Team) -> int:
             section=team.section,
         )
     )
+
+
+def _store_team(uow: UnitOfWork, event_id: int, team: domain_teams.Team) -> int:
+    row = insert_team(uow, event_id, team)
     assert row.id is not None
     for entry in team.roster:
         uow.teams.add(Player.of(event_id, row.id, entry))
@@ -212,13 +238,10 @@ def describe_event(uow: UnitOfWork, *, event_id: int) -> EventInfo:
     """An event's stages and their state, for the staff overview."""
     event = uow.events.get_or_raise(Event, event_id)
     stages = tuple(
-        StageInfo(
+        row_view(
+            StageInfo,
+            s,
             id=s.id or 0,
-            key=s.key,
-            name=s.name,
-            kind=s.kind,
-            position=s.position,
-            status=s.status,
             pools=len(uow.rounds.pools_of_stage(s.id or 0)),
             rounds=len(uow.rounds.rounds_of_stage(s.id or 0)),
         )

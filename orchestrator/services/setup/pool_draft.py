@@ -35,12 +35,13 @@ from orchestrator.domain.pools import (
 )
 from orchestrator.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services import live
+from orchestrator.services.audit_trail import flush_and_audit
 from orchestrator.services.definitions import definition_of
 from orchestrator.services.setup import draws, pairing_lots
 from orchestrator.services.setup.event_setup import (
     EventField,
     event_field,
-    require_pool_stage,
+    pool_stage,
     stage_definition,
 )
 from orchestrator.translation import gettext as _
@@ -173,13 +174,9 @@ def draft_pools(uow: UnitOfWork, *, stage_id: int, actor: str) -> list[int]:
 
     Drafting again replaces the previous draft; published pools are not touched.
     """
-    event, stage = uow.events.event_and_stage(stage_id)
-    require_pool_stage(stage)
-    if stage.status != StageStatus.DRAFT.value:
-        raise Conflict(
-            _("%(stage)s is %(status)s: its pools can no longer be drafted")
-            % {"stage": stage.name, "status": stage.status}
-        )
+    event, stage = pool_stage(
+        uow, stage_id, StageStatus.DRAFT, _("%(stage)s is %(status)s: its pools can no longer be drafted")
+    )
     definition = definition_of(event)
     stage_def = stage_definition(definition, stage)
     field = event_field(uow, event.id or 0)
@@ -207,8 +204,8 @@ def draft_pools(uow: UnitOfWork, *, stage_id: int, actor: str) -> list[int]:
             uow.rounds.add(
                 PoolEntry(pool_id=row.id, team_id=field.by_name[entrant.team], pairing_number=number)
             )
-    uow.flush()
-    uow.audit.change(
+    flush_and_audit(
+        uow,
         stage,
         "pools.draft",
         actor=actor,
@@ -342,13 +339,9 @@ def swap_teams(uow: UnitOfWork, *, stage_id: int, team_a_id: int, team_b_id: int
 
     Refused (nothing changes) when a pool would hold two previous pool winners (docs/rules.md §3).
     """
-    event, stage = uow.events.event_and_stage(stage_id)
-    require_pool_stage(stage)
-    if stage.status != StageStatus.DRAFT.value:
-        raise Conflict(
-            _("%(stage)s is %(status)s: its pools can no longer be changed")
-            % {"stage": stage.name, "status": stage.status}
-        )
+    event, stage = pool_stage(
+        uow, stage_id, StageStatus.DRAFT, _("%(stage)s is %(status)s: its pools can no longer be changed")
+    )
     entry_a = uow.rounds.entry_of_team(stage_id, team_a_id)
     entry_b = uow.rounds.entry_of_team(stage_id, team_b_id)
     missing = [str(t) for t, e in ((team_a_id, entry_a), (team_b_id, entry_b)) if e is None]
@@ -378,8 +371,8 @@ def swap_teams(uow: UnitOfWork, *, stage_id: int, team_a_id: int, team_b_id: int
     entry_a.team_id, entry_b.team_id = team_b_id, team_a_id
     uow.rounds.add(entry_a)
     uow.rounds.add(entry_b)
-    uow.flush()
-    uow.audit.change(
+    flush_and_audit(
+        uow,
         stage,
         "pools.swap",
         actor=actor,
@@ -397,10 +390,7 @@ def publish_pools(uow: UnitOfWork, *, stage_id: int, actor: str, pairing_seed: b
     drawn when the stage starts (docs/rules.md §7, docs/lots.md). ``pairing_seed`` is for tests and replays
     only: without it every lot takes a fresh secret seed.
     """
-    event, stage = uow.events.event_and_stage(stage_id)
-    require_pool_stage(stage)
-    if stage.status != StageStatus.DRAFT.value:
-        raise Conflict(_("%(stage)s is already %(status)s") % {"stage": stage.name, "status": stage.status})
+    event, stage = pool_stage(uow, stage_id, StageStatus.DRAFT, _("%(stage)s is already %(status)s"))
     pools = uow.rounds.pools_of_stage(stage_id)
     if not pools:
         raise Conflict(_("%(stage)s has no draft pools: draft them first") % {"stage": stage.name})
@@ -415,8 +405,8 @@ def publish_pools(uow: UnitOfWork, *, stage_id: int, actor: str, pairing_seed: b
         event.status = EventStatus.PUBLISHED.value
     event.updated_at = now
     uow.events.add(event)
-    uow.flush()
-    uow.audit.change(
+    flush_and_audit(
+        uow,
         stage,
         "pools.publish",
         actor=actor,

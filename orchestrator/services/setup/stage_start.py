@@ -38,9 +38,10 @@ from orchestrator.domain.swiss import SwissError, start_state
 from orchestrator.domain.swiss.simulate import swiss_team
 from orchestrator.errors import Conflict, ValidationFailed
 from orchestrator.services import live
+from orchestrator.services.audit_trail import flush_and_audit
 from orchestrator.services.definitions import definition_of
 from orchestrator.services.setup import draws, pairing_lots, pool_draft
-from orchestrator.services.setup.event_setup import event_field, require_pool_stage, stage_definition
+from orchestrator.services.setup.event_setup import event_field, pool_stage, stage_definition
 from orchestrator.translation import gettext as _
 from orchestrator.translation import ngettext
 
@@ -212,13 +213,12 @@ def create_boards(uow: UnitOfWork, matches: Iterable[Match], lineup: DefaultLine
 
 def _startable(uow: UnitOfWork, stage_id: int) -> tuple[Event, Stage, list[Pool]]:
     """The event, the stage and its pools, when the stage may start (Conflict saying why not otherwise)."""
-    event, stage = uow.events.event_and_stage(stage_id)
-    require_pool_stage(stage)
-    if stage.status != StageStatus.PUBLISHED.value:
-        raise Conflict(
-            _("%(stage)s is %(status)s: only a stage with published pools can start")
-            % {"stage": stage.name, "status": stage.status}
-        )
+    event, stage = pool_stage(
+        uow,
+        stage_id,
+        StageStatus.PUBLISHED,
+        _("%(stage)s is %(status)s: only a stage with published pools can start"),
+    )
     pools = list(uow.rounds.pools_of_stage(stage_id))
     if not pools or any(pool.status != PoolStatus.PUBLISHED.value for pool in pools):
         raise Conflict(
@@ -323,8 +323,8 @@ def _mark_started(
         event.status = EventStatus.RUNNING.value
     event.updated_at = utcnow()
     uow.events.add(event)
-    uow.flush()
-    uow.audit.change(
+    flush_and_audit(
+        uow,
         stage,
         "stage.start",
         actor=actor,

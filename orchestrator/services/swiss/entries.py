@@ -45,6 +45,7 @@ from orchestrator.domain.swiss import withdraw_team as domain_withdraw
 from orchestrator.domain.swiss.simulate import swiss_team
 from orchestrator.errors import Conflict, ValidationFailed
 from orchestrator.services import live
+from orchestrator.services.audit_trail import flush_and_audit
 from orchestrator.services.results.results import set_match_forfeit
 from orchestrator.services.results.standings import ClosedStage, close_stage
 from orchestrator.services.setup.event_setup import event_field
@@ -105,24 +106,46 @@ def _discard_draft(uow: UnitOfWork, rnd: Round, *, actor: str, event_id: int | N
     """Unpair a round whose draft the change makes stale; the round's number, or None without a draft."""
     if rnd.status != RoundStatus.DRAFT.value:
         return None
-    record = uow.rounds.swiss_pairing_of(rnd.id or 0)
-    if record is not None:
-        record.draft = None
-        uow.rounds.add(record)
-    rnd.status = RoundStatus.UNPAIRED.value
-    uow.rounds.add(rnd)
+    _drop_draft(uow, rnd, RoundStatus.UNPAIRED)
     uow.audit.change(rnd, "swiss.discard_draft", actor=actor, event_id=event_id, reason=why)
     return rnd.number
 
 
-def _entry(uow: UnitOfWork, rows: SwissStage, team_id: int) -> tuple[PoolEntry, Team]:
+def _drop_draft(uow: UnitOfWork, rnd: Round, status: RoundStatus) -> None:
+    """Forget the round's stored draft pairing (if any) and give the round ``status``."""
+    record = uow.rounds.swiss_pairing_of(rnd.id or 0)
+    if record is not None:
+        record.draft = None
+        uow.rounds.add(record)
+    rnd.status = status.value
+    uow.rounds.add(rnd)
+
+
+def _entry(
+    uow: UnitOfWork, stage_id: int, team_id: int, *, withdrew: str, **facts: object
+) -> tuple[SwissStage, PoolEntry, Team]:
+    """The running stage, the team's entry and the team, for a change to a team that still plays; a team
+    that withdrew is refused with ``withdrew`` (its ``%(team)s``, ``%(stage)s``, ``%(round)s``, ``%(by)s``
+    and the ``facts`` filled in)."""
+    rows = running_swiss_stage(uow, stage_id, what=_("its teams can no longer be changed"))
     entry = uow.rounds.entry_of_team(rows.stage.id or 0, team_id)
     team = uow.teams.get(Team, team_id)
     if entry is None or team is None:
         raise ValidationFailed(
             [_("team %(team)s does not play in %(stage)s") % {"team": team_id, "stage": rows.stage.name}]
         )
-    return entry, team
+    if entry.withdrawn_at is not None:
+        raise Conflict(
+            withdrew
+            % {
+                "team": team.name,
+                "stage": rows.stage.name,
+                "round": entry.withdrawn_round,
+                "by": entry.withdrawn_by,
+                **facts,
+            }
+        )
+    return rows, entry, team
 
 
 def _announce(uow: UnitOfWork, rows: SwissStage) -> None:
@@ -148,18 +171,12 @@ def _need_reason(reason: str) -> str:
 def withdraw_team(uow: UnitOfWork, *, stage_id: int, team_id: int, reason: str, actor: str) -> TeamChange:
     """The team is not paired from the next round on (module docstring)."""
     why = _need_reason(reason)
-    rows = running_swiss_stage(uow, stage_id, what=_("its teams can no longer be changed"))
-    entry, team = _entry(uow, rows, team_id)
-    if entry.withdrawn_at is not None:
-        raise Conflict(
-            _("%(team)s withdrew from %(stage)s already (from round %(round)s, recorded by %(by)s)")
-            % {
-                "team": team.name,
-                "stage": rows.stage.name,
-                "round": entry.withdrawn_round,
-                "by": entry.withdrawn_by,
-            }
-        )
+    rows, entry, team = _entry(
+        uow,
+        stage_id,
+        team_id,
+        withdrew=_("%(team)s withdrew from %(stage)s already (from round %(round)s, recorded by %(by)s)"),
+    )
     rnd = _next_round(rows)
     _allowed(lambda state: domain_withdraw(state, team.name, from_round=rnd.number), uow, stage_id)
     now = utcnow()
@@ -266,8 +283,8 @@ def add_late_entry(
     discarded = _discard_draft(
         uow, target, actor=actor, event_id=rows.event.id, why=f"{team.name} joined {rows.stage.name}"
     )
-    uow.flush()
-    uow.audit.change(
+    flush_and_audit(
+        uow,
         team,
         "swiss.late_entry",
         actor=actor,
@@ -345,18 +362,13 @@ def _absence_of(
 ) -> tuple[SwissStage, Team, Round]:
     """The running stage, the team and round ``round_no`` for an absence change; a team that withdrew is
     refused with ``refusal``."""
-    rows = running_swiss_stage(uow, stage_id, what=_("its teams can no longer be changed"))
-    entry, team = _entry(uow, rows, team_id)
-    if entry.withdrawn_at is not None:
-        raise Conflict(
-            _("%(team)s withdrew from %(stage)s (from round %(round)s): %(refusal)s")
-            % {
-                "team": team.name,
-                "stage": rows.stage.name,
-                "round": entry.withdrawn_round,
-                "refusal": refusal,
-            }
-        )
+    rows, _pool_entry, team = _entry(
+        uow,
+        stage_id,
+        team_id,
+        withdrew=_("%(team)s withdrew from %(stage)s (from round %(round)s): %(refusal)s"),
+        refusal=refusal,
+    )
     return rows, team, rows.round(round_no)
 
 
@@ -374,9 +386,15 @@ def _absence_changed(
 ) -> TeamChange:
     """After an absence is recorded or undone: the round's draft discarded, audited, announced."""
     discarded = _discard_draft(uow, rnd, actor=actor, event_id=rows.event.id, why=draft_why)
-    uow.flush()
-    uow.audit.change(
-        team, action, actor=actor, event_id=rows.event.id, old=old, new={"round": rnd.number}, reason=reason
+    flush_and_audit(
+        uow,
+        team,
+        action,
+        actor=actor,
+        event_id=rows.event.id,
+        old=old,
+        new={"round": rnd.number},
+        reason=reason,
     )
     _announce(uow, rows)
     return TeamChange(team.id or 0, team.name, rnd.number, discarded)
@@ -410,12 +428,7 @@ def end_swiss_early(
         raise Conflict(_("%(stage)s cannot end early: no round is complete yet") % {"stage": rows.stage.name})
     for rnd in later:
         uow.rounds.delete_round_games(rnd.id or 0)
-        record = uow.rounds.swiss_pairing_of(rnd.id or 0)
-        if record is not None:
-            record.draft = None
-            uow.rounds.add(record)
-        rnd.status = RoundStatus.CANCELLED.value
-        uow.rounds.add(rnd)
+        _drop_draft(uow, rnd, RoundStatus.CANCELLED)
     uow.flush()
     uow.expire_all()
     uow.audit.change(

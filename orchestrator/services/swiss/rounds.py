@@ -40,6 +40,7 @@ from orchestrator.domain.swiss import Pairing, RoundPairing, SwissPairer, SwissP
 from orchestrator.domain.swiss.systems import SystemPairer
 from orchestrator.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services import live
+from orchestrator.services.audit_trail import flush_and_audit
 from orchestrator.services.setup.stage_start import create_boards, default_lineup
 from orchestrator.services.swiss.state import (
     PUBLISHED_ROUNDS,
@@ -127,8 +128,8 @@ def pair_next_round(
     uow.rounds.add(record)
     rnd.status = RoundStatus.DRAFT.value
     uow.rounds.add(rnd)
-    uow.flush()
-    uow.audit.change(
+    flush_and_audit(
+        uow,
         rnd,
         "swiss.pair",
         actor=actor,
@@ -278,8 +279,7 @@ def publish_round_pairing(uow: UnitOfWork, *, round_id: int, actor: str) -> Roun
     uow.rounds.add(record)
     rnd.status = RoundStatus.SCHEDULED.value
     uow.rounds.add(rnd)
-    uow.flush()
-    uow.audit.change(rnd, "swiss.publish", actor=actor, event_id=rows.event.id, new=dict(draft))
+    flush_and_audit(uow, rnd, "swiss.publish", actor=actor, event_id=rows.event.id, new=dict(draft))
     live.announce(uow, f"stage:{rows.stage.id}", kind="rounds", round_id=round_id)
     live.announce(uow, f"pool:{rows.pool.id}", kind="rounds")
     live.announce(uow, f"event:{rows.event.slug}", kind="stage", stage_id=rows.stage.id)
@@ -458,8 +458,8 @@ def override_pairing(
     draft["overrides"] = [*draft.get("overrides", []), {**change, "reason": reason.strip(), "by": actor}]
     record.draft = draft
     uow.rounds.add(record)
-    uow.flush()
-    uow.audit.change(
+    flush_and_audit(
+        uow,
         rnd,
         "swiss.override",
         actor=actor,
