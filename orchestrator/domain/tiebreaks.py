@@ -212,50 +212,60 @@ def buchholz(history: PoolHistory, team: str, *, score: Score, cut: bool) -> Fra
     return sum((e.value for e in elements), Fraction(0))
 
 
-def _unpaired_rounds(history: PoolHistory, team: str) -> int:
-    return sum(1 for r in history.rounds[team] if r.kind is RoundKind.ABSENT)
-
-
 def _plays_no_further_match(history: PoolHistory, team: str, round_no: int) -> bool:
     """True when ``team`` plays no match over the board after ``round_no`` (Olympiad 2026 App. 2.IV)."""
     return not any(r.round > round_no and r.kind is RoundKind.PLAYED for r in history.rounds[team])
 
 
 def olympiad_fmp(history: PoolHistory, team: str, entry: TeamRound) -> Fraction:
-    """The opponent's match points as Olympiad 2026 App. 2.IV counts them for one round of ``team``:
+    """The opponent's match points as Olympiad 2026 App. 2.I and 2.IV count them for one round of ``team``.
 
-    - FMP + UR: the opponent's final match points plus one for each round it was unpaired (not the
-      pairing-allocated bye), for played matches and for unplayed ones, won or lost;
-    - FMP(uwx) = CMP + UR for an unplayed win over an opponent that plays no further match: CMP is
-      ``team``'s own match points before that round. The text makes no exception for the last round, so
-      a forfeit win in the last round is counted this way too (docs/tiebreaks.md).
+    - FMP: the opponent's final match points *as played*, i.e. the match points of the standings (a
+      pairing-allocated bye's point included), with nothing added for the opponent's own unpaired rounds.
+      App. 2.IV writes an unplayed win FMP(uw) = FMP + UR and an unplayed loss FMP(ul) = FMP + UR; we read
+      UR as adding nothing there, as for a played match (docs/tiebreaks.md, "Unplayed rounds in the
+      Olympiad tie-breaks": this is what reproduces the published standings).
+    - FMP(uwx) = CMP for an unplayed win over an opponent that plays no further match (App. 2.IV, UR read
+      the same way): CMP is ``team``'s own match points before that round. The text makes no exception
+      for the last round, so a forfeit win in the last round is counted this way too.
     """
     assert entry.opponent is not None
-    unpaired = _unpaired_rounds(history, entry.opponent)
     if entry.kind is RoundKind.FORFEIT_WIN and _plays_no_further_match(history, entry.opponent, entry.round):
-        current = sum(r.mp for r in history.rounds[team] if r.round < entry.round)
-        return Fraction(current + unpaired)
-    return Fraction(history.mp(entry.opponent) + unpaired)
+        return Fraction(sum(r.mp for r in history.rounds[team] if r.round < entry.round))
+    return Fraction(history.mp(entry.opponent))
+
+
+def _round_left_out(history: PoolHistory, team: str) -> bool:
+    """True when a round of ``team`` has no opponent: a pairing-allocated bye or a round it was not paired.
+
+    Olympiad 2026 App. 2.I leaves out of TB1's ten "the round where the team had a pairing-allocated bye",
+    and only without one the lowest opponent; App. 2.IV counts a round the team is not paired in
+    ("unpaired ... excluding a pairing-allocated bye") like that bye round: the round left out, with no
+    opponent to drop besides it (docs/tiebreaks.md).
+    """
+    return any(r.opponent is None for r in history.rounds[team])
 
 
 def olympiad_tb1(history: PoolHistory, team: str) -> Fraction:
-    """Olympiad 2026 App. 2.I TB1: Σ GP vs i × i's final MP, without the bye round, else without
-    the lowest-MP opponent (ties: lowest product); unplayed matches per App. 2.IV (``olympiad_fmp``)."""
+    """Olympiad 2026 App. 2.I TB1: Σ ISi = GP vs i × i's final MP, without the round left out by a bye
+    or an unpaired round, else without the lowest-MP opponent (ties: lowest ISi); unplayed matches per
+    App. 2.IV: GP(uw) is all the boards, GP(ul) = 0 (the forfeit's record), FMP per ``olympiad_fmp``."""
     items: list[tuple[Fraction, Fraction]] = []
     for r in history.rounds[team]:
         if r.opponent is not None:
             fmp = olympiad_fmp(history, team, r)
             items.append((fmp, fmp * Fraction(r.gp, 2)))
-    if items and not any(r.kind is RoundKind.BYE for r in history.rounds[team]):
+    if items and not _round_left_out(history, team):
         items.remove(min(items))
     return sum((value for _, value in items), Fraction(0))
 
 
 def olympiad_tb3(history: PoolHistory, team: str) -> Fraction:
-    """Olympiad 2026 App. 2.I TB3: Σ opponents' MP less the lowest (a bye round is no opponent), each
-    counted as App. 2.IV counts it for TB1 (``olympiad_fmp``)."""
+    """Olympiad 2026 App. 2.I TB3: Σ opponents' MP less the lowest, each counted as for TB1
+    (``olympiad_fmp``, App. 2.IV). Like TB1, nothing more is dropped when a bye or an unpaired round is
+    already the round left out of the ten (docs/tiebreaks.md)."""
     scores = [olympiad_fmp(history, team, r) for r in history.rounds[team] if r.opponent is not None]
-    if scores:
+    if scores and not _round_left_out(history, team):
         scores.remove(min(scores))
     return sum(scores, Fraction(0))
 
