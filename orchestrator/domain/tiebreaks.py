@@ -270,6 +270,19 @@ def olympiad_tb3(history: PoolHistory, team: str) -> Fraction:
     return sum(scores, Fraction(0))
 
 
+def kvalitet(history: PoolHistory, team: str) -> Fraction:
+    """The Tromsø 2014 Olympiad's "kvalitet" (quality): for each match, the opponent's final match points ×
+    the game points scored against it, summed over all the team's matches but the one that gives the
+    least (docs/tiebreaks.md). A bye or an unpaired round is no match; a whole-match default counts as
+    recorded (the opponent's match points as played × the game points awarded)."""
+    products = [
+        Fraction(history.mp(r.opponent) * r.gp, 2) for r in history.rounds[team] if r.opponent is not None
+    ]
+    if products:
+        products.remove(min(products))
+    return sum(products, Fraction(0))
+
+
 def primary_score(chain: Sequence[str]) -> Score:
     """MP unless the chain names GP before MP (C.04.6 1.2.2 default)."""
     for code in chain:
@@ -429,6 +442,15 @@ REGISTRY: tuple[TieBreak, ...] = (
         Criterion.VALUE,
         _Plain(olympiad_tb3),
     ),
+    # The Tromsø 2014 Olympiad's tie-break; FIDE's TRF has no code for it.
+    TieBreak(
+        "KVALITET",
+        "KV",
+        "opponents' match points × game points, the least product left out",
+        None,
+        Criterion.VALUE,
+        _Plain(kvalitet),
+    ),
     TieBreak("LOT", "Lot", "drawing of lots", None, Criterion.LOT),
 )
 TIEBREAKS: dict[str, TieBreak] = {entry.code: entry for entry in REGISTRY}
@@ -449,6 +471,7 @@ def tiebreak(code: str) -> TieBreak:
 PRESETS: dict[str, tuple[str, ...]] = {
     "online-2020": ("MP", "GP", "DE:MP", "DE:GP", "EMMSB", "EGGSB", "LOT"),
     "olympiad-2026": ("MP", "OLY-TB1", "GP", "OLY-TB3"),
+    "olympiad-2014": ("MP", "KVALITET"),
     "fide-team-swiss": ("MP", "EDE", "EMGSB/C1", "BH:MP/C1", "MPvGP"),
 }
 
@@ -461,6 +484,7 @@ _ALIASES = {
     "TB3": "OLY-TB3",
     "OLYTB1": "OLY-TB1",
     "OLYTB3": "OLY-TB3",
+    "KV": "KVALITET",
     "LOTS": "LOT",
     "PTS": "MP",
     "MPTS": "MP",

@@ -171,3 +171,36 @@ def test_combined_classification_sums_the_sections_olympiad_tie_breaks() -> None
         (5, "B", 10, (5, F(59, 2), F(25, 2), 21)),
         (6, "F", 1, (6, F(57, 2), F(21, 2), 13)),
     ]
+
+
+# --- the Tromsø 2014 "kvalitet" (preset olympiad-2014) ----------------------------------------------
+
+# Four teams, four boards, Swiss:
+#   R1: A-B 2.5-1.5, C-D 3-1
+#   R2: A-C 2-2,     B-D +- (D does not come; GP 4 for B, 0 for D)
+#   R3: A-D 1-3,     B-C 2.5-1.5
+# MP: A 2+1+0 = 3, B 0+2+2 = 4, C 2+1+0 = 3, D 0+0+2 = 2.
+KVALITET = [
+    m(1, "A", "B", "2.5-1.5"),
+    m(1, "C", "D", "3-1"),
+    m(2, "A", "C", "2-2"),
+    m(2, "B", "D", "+-"),
+    m(3, "A", "D", "1-3"),
+    m(3, "B", "C", "2.5-1.5"),
+]
+
+
+def test_kvalitet_sums_every_match_but_the_one_that_gives_the_least() -> None:
+    # Each match: the opponent's MP × the game points scored against it; the least product goes.
+    assert values("ABCD", KVALITET, "KVALITET") == {
+        "A": 16,  # B 4 × 2.5 = 10, C 3 × 2 = 6, D 2 × 1 = 2 (the least, left out)
+        # A 3 × 1.5 = 4.5 (the least, left out, though A is not the lowest opponent), D 2 × 4 = 8,
+        # C 3 × 2.5 = 7.5: 15.5 (OLY-TB1 would leave out D, the fewest MP: 12)
+        "B": F(31, 2),
+        "C": 12,  # D 2 × 3, A 3 × 2, B 4 × 1.5: all 6, one left out
+        "D": 12,  # C 3 × 1 = 3, B 4 × 0 (forfeit loss) = 0 (left out), A 3 × 3 = 9
+    }
+    # Preset olympiad-2014: MP, then kvalitet; B 4 MP first, A ahead of C (16 > 12), D last.
+    table = compute_standings("ABCD", KVALITET, chain=["olympiad-2014"], boards=4, round_robin=False)
+    assert [(row.rank, row.team) for row in table.rows] == [(1, "B"), (2, "A"), (3, "C"), (4, "D")]
+    assert table.chain == ("MP", "KVALITET")
