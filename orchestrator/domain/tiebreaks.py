@@ -239,9 +239,10 @@ def _round_left_out(history: PoolHistory, team: str) -> bool:
     """True when a round of ``team`` has no opponent: a pairing-allocated bye or a round it was not paired.
 
     Olympiad 2026 App. 2.I leaves out of TB1's ten "the round where the team had a pairing-allocated bye",
-    and only without one the lowest opponent; App. 2.IV counts a round the team is not paired in
-    ("unpaired ... excluding a pairing-allocated bye") like that bye round: the round left out, with no
-    opponent to drop besides it (docs/tiebreaks.md).
+    and only without one the lowest opponent. We read a round the team is not paired in (App. 2.IV:
+    "unpaired for a round (excluding a pairing-allocated bye)") like that bye round: the round left out,
+    with no opponent dropped besides it, in TB1 and in TB3 (docs/tiebreaks.md, "Unplayed rounds in the
+    Olympiad tie-breaks": this is what reproduces the published standings).
     """
     return any(r.opponent is None for r in history.rounds[team])
 
