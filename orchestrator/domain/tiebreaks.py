@@ -213,8 +213,11 @@ def buchholz(history: PoolHistory, team: str, *, score: Score, cut: bool) -> Fra
 
 
 def _plays_no_further_match(history: PoolHistory, team: str, round_no: int) -> bool:
-    """True when ``team`` plays no match over the board after ``round_no`` (Olympiad 2026 App. 2.IV)."""
-    return not any(r.round > round_no and r.kind is RoundKind.PLAYED for r in history.rounds[team])
+    """True when ``team`` plays no match over the board after ``round_no`` (Olympiad 2026 App. 2.IV).
+
+    A team's rounds are rounds 1 to n in order (``build_event``), so those after ``round_no`` start at
+    index ``round_no``."""
+    return not any(r.kind is RoundKind.PLAYED for r in history.rounds[team][round_no:])
 
 
 def olympiad_fmp(history: PoolHistory, team: str, entry: TeamRound) -> Fraction:

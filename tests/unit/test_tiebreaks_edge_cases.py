@@ -178,7 +178,8 @@ def test_cut_one_drops_the_lower_product_between_opponents_with_the_same_score()
     assert value_of(event, "A", "EMMSB/C1") == 9
 
 
-@pytest.mark.parametrize("code", ["EMMSB/C1", "BH:MP/C1", "OLY-TB1", "OLY-TB3"])
+@pytest.mark.parametrize("code", ["EMMSB/C1", "BH:MP/C1", "OLY-TB1", "OLY-TB3", "KVALITET"])
 def test_a_team_that_never_played_has_nothing_to_cut_and_scores_zero(code: str) -> None:
     event = build_event("ABC", [m(1, "A", "B", "3-1")], boards=4)
-    assert value_of(event, "C", code) == 0
+    value = value_of(event, "C", code)
+    assert value == 0 and isinstance(value, F)  # an exact zero, as every other value is
