@@ -28,6 +28,7 @@ DOMAIN_TESTS=(
   tests/unit/test_tiebreaks.py
   tests/unit/test_tiebreaks_edge_cases.py
   tests/unit/test_tiebreaks_unplayed_rounds.py
+  tests/unit/test_tiebreaks_olympiad.py
   tests/unit/test_tiebreak_registry.py
   tests/unit/test_direct_encounter.py
   tests/unit/test_standings.py

@@ -212,52 +212,79 @@ def buchholz(history: PoolHistory, team: str, *, score: Score, cut: bool) -> Fra
     return sum((e.value for e in elements), Fraction(0))
 
 
-def _unpaired_rounds(history: PoolHistory, team: str) -> int:
-    return sum(1 for r in history.rounds[team] if r.kind is RoundKind.ABSENT)
-
-
 def _plays_no_further_match(history: PoolHistory, team: str, round_no: int) -> bool:
-    """True when ``team`` plays no match over the board after ``round_no`` (Olympiad 2026 App. 2.IV)."""
-    return not any(r.round > round_no and r.kind is RoundKind.PLAYED for r in history.rounds[team])
+    """True when ``team`` plays no match over the board after ``round_no`` (Olympiad 2026 App. 2.IV).
+
+    A team's rounds are rounds 1 to n in order (``build_event``), so those after ``round_no`` start at
+    index ``round_no``."""
+    return not any(r.kind is RoundKind.PLAYED for r in history.rounds[team][round_no:])
 
 
 def olympiad_fmp(history: PoolHistory, team: str, entry: TeamRound) -> Fraction:
-    """The opponent's match points as Olympiad 2026 App. 2.IV counts them for one round of ``team``:
+    """The opponent's match points as Olympiad 2026 App. 2.I and 2.IV count them for one round of ``team``.
 
-    - FMP + UR: the opponent's final match points plus one for each round it was unpaired (not the
-      pairing-allocated bye), for played matches and for unplayed ones, won or lost;
-    - FMP(uwx) = CMP + UR for an unplayed win over an opponent that plays no further match: CMP is
-      ``team``'s own match points before that round. The text makes no exception for the last round, so
-      a forfeit win in the last round is counted this way too (docs/tiebreaks.md).
+    - FMP: the opponent's final match points *as played*, i.e. the match points of the standings (a
+      pairing-allocated bye's point included), with nothing added for the opponent's own unpaired rounds.
+      App. 2.IV writes an unplayed win FMP(uw) = FMP + UR and an unplayed loss FMP(ul) = FMP + UR; we read
+      UR as adding nothing there, as for a played match (docs/tiebreaks.md, "Unplayed rounds in the
+      Olympiad tie-breaks": this is what reproduces the published standings).
+    - FMP(uwx) = CMP for an unplayed win over an opponent that plays no further match (App. 2.IV, UR read
+      the same way): CMP is ``team``'s own match points before that round. The text makes no exception
+      for the last round, so a forfeit win in the last round is counted this way too.
     """
     assert entry.opponent is not None
-    unpaired = _unpaired_rounds(history, entry.opponent)
     if entry.kind is RoundKind.FORFEIT_WIN and _plays_no_further_match(history, entry.opponent, entry.round):
-        current = sum(r.mp for r in history.rounds[team] if r.round < entry.round)
-        return Fraction(current + unpaired)
-    return Fraction(history.mp(entry.opponent) + unpaired)
+        return Fraction(sum(r.mp for r in history.rounds[team] if r.round < entry.round))
+    return Fraction(history.mp(entry.opponent))
+
+
+def _round_left_out(history: PoolHistory, team: str) -> bool:
+    """True when a round of ``team`` has no opponent: a pairing-allocated bye or a round it was not paired.
+
+    Olympiad 2026 App. 2.I leaves out of TB1's ten "the round where the team had a pairing-allocated bye",
+    and only without one the lowest opponent. We read a round the team is not paired in (App. 2.IV:
+    "unpaired for a round (excluding a pairing-allocated bye)") like that bye round: the round left out,
+    with no opponent dropped besides it, in TB1 and in TB3 (docs/tiebreaks.md, "Unplayed rounds in the
+    Olympiad tie-breaks": this is what reproduces the published standings).
+    """
+    return any(r.opponent is None for r in history.rounds[team])
 
 
 def olympiad_tb1(history: PoolHistory, team: str) -> Fraction:
-    """Olympiad 2026 App. 2.I TB1: Σ GP vs i × i's final MP, without the bye round, else without
-    the lowest-MP opponent (ties: lowest product); unplayed matches per App. 2.IV (``olympiad_fmp``)."""
+    """Olympiad 2026 App. 2.I TB1: Σ ISi = GP vs i × i's final MP, without the round left out by a bye
+    or an unpaired round, else without the lowest-MP opponent (ties: lowest ISi); unplayed matches per
+    App. 2.IV: GP(uw) is all the boards, GP(ul) = 0 (the forfeit's record), FMP per ``olympiad_fmp``."""
     items: list[tuple[Fraction, Fraction]] = []
     for r in history.rounds[team]:
         if r.opponent is not None:
             fmp = olympiad_fmp(history, team, r)
             items.append((fmp, fmp * Fraction(r.gp, 2)))
-    if items and not any(r.kind is RoundKind.BYE for r in history.rounds[team]):
+    if items and not _round_left_out(history, team):
         items.remove(min(items))
     return sum((value for _, value in items), Fraction(0))
 
 
 def olympiad_tb3(history: PoolHistory, team: str) -> Fraction:
-    """Olympiad 2026 App. 2.I TB3: Σ opponents' MP less the lowest (a bye round is no opponent), each
-    counted as App. 2.IV counts it for TB1 (``olympiad_fmp``)."""
+    """Olympiad 2026 App. 2.I TB3: Σ opponents' MP less the lowest, each counted as for TB1
+    (``olympiad_fmp``, App. 2.IV). Like TB1, nothing more is dropped when a bye or an unpaired round is
+    already the round left out of the ten (docs/tiebreaks.md)."""
     scores = [olympiad_fmp(history, team, r) for r in history.rounds[team] if r.opponent is not None]
-    if scores:
+    if scores and not _round_left_out(history, team):
         scores.remove(min(scores))
     return sum(scores, Fraction(0))
+
+
+def kvalitet(history: PoolHistory, team: str) -> Fraction:
+    """The Tromsø 2014 Olympiad's "kvalitet" (quality): for each match, the opponent's final match points ×
+    the game points scored against it, summed over all the team's matches but the one that gives the
+    least (docs/tiebreaks.md). A bye or an unpaired round is no match; a whole-match default counts as
+    recorded (the opponent's match points as played × the game points awarded)."""
+    products = [
+        Fraction(history.mp(r.opponent) * r.gp, 2) for r in history.rounds[team] if r.opponent is not None
+    ]
+    if products:
+        products.remove(min(products))
+    return sum(products, Fraction(0))
 
 
 def primary_score(chain: Sequence[str]) -> Score:
@@ -419,6 +446,15 @@ REGISTRY: tuple[TieBreak, ...] = (
         Criterion.VALUE,
         _Plain(olympiad_tb3),
     ),
+    # The Tromsø 2014 Olympiad's tie-break; FIDE's TRF has no code for it.
+    TieBreak(
+        "KVALITET",
+        "KV",
+        "opponents' match points × game points, the least product left out",
+        None,
+        Criterion.VALUE,
+        _Plain(kvalitet),
+    ),
     TieBreak("LOT", "Lot", "drawing of lots", None, Criterion.LOT),
 )
 TIEBREAKS: dict[str, TieBreak] = {entry.code: entry for entry in REGISTRY}
@@ -439,6 +475,7 @@ def tiebreak(code: str) -> TieBreak:
 PRESETS: dict[str, tuple[str, ...]] = {
     "online-2020": ("MP", "GP", "DE:MP", "DE:GP", "EMMSB", "EGGSB", "LOT"),
     "olympiad-2026": ("MP", "OLY-TB1", "GP", "OLY-TB3"),
+    "olympiad-2014": ("MP", "KVALITET"),
     "fide-team-swiss": ("MP", "EDE", "EMGSB/C1", "BH:MP/C1", "MPvGP"),
 }
 
@@ -451,6 +488,7 @@ _ALIASES = {
     "TB3": "OLY-TB3",
     "OLYTB1": "OLY-TB1",
     "OLYTB3": "OLY-TB3",
+    "KV": "KVALITET",
     "LOTS": "LOT",
     "PTS": "MP",
     "MPTS": "MP",

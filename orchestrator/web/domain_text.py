@@ -23,6 +23,7 @@ TIEBREAK_TEXT = (
     N_("DE-MP"),
     N_("EDE"),
     N_("GP"),
+    N_("KV"),
     N_("Lot"),
     N_("MP"),
     N_("MPvGP"),
@@ -58,6 +59,7 @@ TIEBREAK_TEXT = (
     N_("match points among the tied teams"),
     N_("matches won"),
     N_("opponents' match points less the lowest"),
+    N_("opponents' match points × game points, the least product left out"),
     N_("the other primary score"),
 )
 

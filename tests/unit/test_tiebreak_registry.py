@@ -108,7 +108,7 @@ def test_a_code_is_read_whatever_its_case_spaces_or_dashes(text: str, code: str 
 def test_an_unknown_code_is_refused_with_the_known_codes_and_presets_in_order() -> None:
     message = (
         f"unknown tie-break code(s): XYZ, SB-C9; known: {', '.join(CODES)}; "
-        "presets: online-2020, olympiad-2026, fide-team-swiss"
+        "presets: online-2020, olympiad-2026, olympiad-2014, fide-team-swiss"
     )
     with pytest.raises(TieBreakError, match=f"^{re.escape(message)}$"):
         parse_chain("MP, XYZ, GP, SB-C9")

@@ -15,23 +15,25 @@ from tests.unit.builders import m, rr, y
 
 # Four teams, four boards, Swiss:
 #   R1: A-B 1-3, C-D 2-2
-#   R2: A-C 2.5-1.5, B-D +- (D does not come and leaves the event)
+#   R2: A-C 1.5-2.5, B-D +- (D does not come and leaves the event)
 #   R3: A-B 2-2, C pairing-allocated bye, D not paired
-# MP: A 0+2+1 = 3, B 2+2+1 = 5, C 1+0+1 = 2, D 1+0+0 = 1; D's unpaired rounds: 1.
-LEAVER = [m(1, "A", "B", "1-3"), m(1, "C", "D", "2-2"), m(2, "A", "C", "2.5-1.5"), m(2, "B", "D", "+-"),
+# MP (as played, docs/tiebreaks.md): A 0+0+1 = 1, B 2+2+1 = 5, C 1+2+1 = 4, D 1+0+0 = 1.
+LEAVER = [m(1, "A", "B", "1-3"), m(1, "C", "D", "2-2"), m(2, "A", "C", "1.5-2.5"), m(2, "B", "D", "+-"),
           m(3, "A", "B", "2-2"), y(3, "C")]  # fmt: skip
 
 
 def test_fmp_uwx_counts_the_winner_s_own_score_for_an_opponent_that_plays_no_further_match() -> None:
     event = build_event("ABCD", LEAVER, boards=4, round_robin=False)
-    # B: A 3 × 3 = 9 (R1); D: FMP(uwx) = B's MP before R2 (2) + D's unpaired rounds (1) = 3, × 4 = 12;
-    # A 3 × 2 = 6 (R3). No bye: drop the lowest FMP (all 3), lowest product: 6. TB1 = 21.
-    # (With D's FMP + UR = 1 + 1 = 2 instead, the forfeit would be dropped and TB1 would be 15.)
-    assert value_of(event, "B", "OLY-TB1") == 21
-    # TB3 counts the same FMPs: 3 + 3 + 3 - 3 = 6.
-    assert value_of(event, "B", "OLY-TB3") == 6
-    # D's forfeit loss is an unplayed loss: FMP(ul) = B's 5 + 0, × 0 GP; C 2 × 2 = 4; drop the lowest (C).
-    assert value_of(event, "D", "OLY-TB1") == 0
+    # B: A 1 × 3 = 3 (R1); D: FMP(uwx) = CMP, B's MP before R2 = 2 (D's unpaired round not added),
+    # × 4 = 8; A 1 × 2 = 2 (R3). No round left out: drop the lowest FMP (A's 1, twice), the lower IS (2).
+    # TB1 = 3 + 8 = 11. (D's FMP as played, 1, would give 3 + 4 = 7; CMP + UR = 3 would give 15.)
+    assert value_of(event, "B", "OLY-TB1") == 11
+    # TB3 counts the same FMPs: 1 + 2 + 1 - 1 = 3.
+    assert value_of(event, "B", "OLY-TB3") == 3
+    # D's forfeit loss is an unplayed loss: FMP(ul) = B's 5, × 0 GP; C 4 × 2 = 8. D was not paired in R3,
+    # the round left out: nothing more is dropped. TB1 = 8, TB3 = 4 + 5 = 9.
+    assert value_of(event, "D", "OLY-TB1") == 8
+    assert value_of(event, "D", "OLY-TB3") == 9
 
 
 # --- EDE falls back to game points ---------------------------------------------------------------
@@ -57,9 +59,8 @@ def test_extended_direct_encounter_falls_back_to_game_points_when_match_points_l
 #   R1: A-B 3-1, C-D 2-2, E pairing-allocated bye (1 MP, 2 GP)
 #   R2: A-C 2.5-1.5, B-E 3-1, D not paired
 #   R3: E-D 2.5-1.5, C-B +- (B does not come: C 2 MP, 4 GP), A not paired
-# MP: A 2+2+0 = 4, B 0+2+0 = 2, C 1+0+2 = 3, D 1+0+0 = 1, E 1+0+2 = 3.
-# App. 2.IV: an opponent's final match points plus its unpaired rounds (FMP + UR):
-#   A 4+1 = 5, B 2, C 3, D 1+1 = 2, E 3.
+# MP (as played, nothing added for unpaired rounds: Olympiad 2026 App. 2.IV, docs/tiebreaks.md):
+#   A 2+2+0 = 4, B 0+2+0 = 2, C 1+0+2 = 3, D 1+0+0 = 1, E 1+0+2 = 3.
 OLYMPIAD = [
     m(1, "A", "B", "3-1"),
     m(1, "C", "D", "2-2"),
@@ -76,29 +77,29 @@ def olympiad(code: str) -> dict[str, F]:
     return {team: value_of(event, team, code) for team in "ABCDE"}
 
 
-def test_olympiad_tb1_keeps_every_opponent_after_a_bye_and_adds_unpaired_rounds() -> None:
+def test_olympiad_tb1_leaves_out_a_bye_or_unpaired_round_and_keeps_every_opponent() -> None:
     assert olympiad("OLY-TB1") == {
-        # B 2 × 3 GP = 6 (R1), C 3 × 2.5 = 7.5 (R2); no bye: drop the lowest FMP (B, 6)
-        "A": F(15, 2),
-        # A 5 × 1 = 5, E 3 × 3 = 9, C 3 × 0 (forfeit loss) = 0; drop the lowest FMP, lowest product (C)
-        "B": 14,
-        # D 2 × 2 = 4, A 5 × 1.5 = 7.5; B lost by forfeit in round 3 and plays no further match, so
-        # FMP(uwx) = C's own MP before round 3 (1) + B's unpaired rounds (0) = 1, × 4 = 4; drop it (lowest)
-        "C": F(23, 2),
-        # C 3 × 2 = 6, E 3 × 1.5 = 4.5; drop the lowest FMP, lowest product (E)
-        "D": 6,
-        # the bye round is left out instead of the lowest: B 2 × 1 = 2, D 2 × 2.5 = 5
-        "E": 7,
+        # B 2 × 3 GP = 6 (R1), C 3 × 2.5 = 7.5 (R2); A was not paired in R3, the round left out: 13.5
+        "A": F(27, 2),
+        # A 4 × 1 = 4, E 3 × 3 = 9, C 3 × 0 (forfeit loss) = 0; drop the lowest FMP, lowest product (C)
+        "B": 13,
+        # D 1 × 2 = 2, A 4 × 1.5 = 6; B lost by forfeit in round 3 and plays no further match, so
+        # FMP(uwx) = C's own MP before round 3 (1), × 4 = 4; D and B tie on 1: the lower product (D) goes
+        "C": 10,
+        # C 3 × 2 = 6, E 3 × 1.5 = 4.5; D was not paired in R2, the round left out: 10.5
+        "D": F(21, 2),
+        # the bye round is left out instead of the lowest: B 2 × 1 = 2, D 1 × 2.5 = 2.5
+        "E": F(9, 2),
     }
 
 
-def test_olympiad_tb3_counts_a_forfeit_opponent_but_not_a_bye_and_adds_unpaired_rounds() -> None:
+def test_olympiad_tb3_counts_a_forfeit_opponent_and_drops_nothing_after_a_bye_or_unpaired_round() -> None:
     assert olympiad("OLY-TB3") == {
-        "A": 3,  # B 2 + C 3 - 2
-        "B": 8,  # A 5 + E 3 + C 3 (the forfeit still names C) - 3
-        "C": 7,  # D 2 + A 5 + B as FMP(uwx) 1 - 1
-        "D": 3,  # C 3 + E 3 - 3
-        "E": 2,  # B 2 + D 2 - 2 (the bye round is no opponent)
+        "A": 5,  # B 2 + C 3 (R3 not paired: nothing dropped)
+        "B": 7,  # A 4 + E 3 + C 3 (the forfeit still names C) - 3
+        "C": 5,  # D 1 + A 4 + B as FMP(uwx) 1 - 1
+        "D": 6,  # C 3 + E 3 (R2 not paired: nothing dropped)
+        "E": 3,  # B 2 + D 1 (the bye round is no opponent, and nothing more is dropped)
     }
 
 
@@ -177,7 +178,8 @@ def test_cut_one_drops_the_lower_product_between_opponents_with_the_same_score()
     assert value_of(event, "A", "EMMSB/C1") == 9
 
 
-@pytest.mark.parametrize("code", ["EMMSB/C1", "BH:MP/C1", "OLY-TB1", "OLY-TB3"])
+@pytest.mark.parametrize("code", ["EMMSB/C1", "BH:MP/C1", "OLY-TB1", "OLY-TB3", "KVALITET"])
 def test_a_team_that_never_played_has_nothing_to_cut_and_scores_zero(code: str) -> None:
     event = build_event("ABC", [m(1, "A", "B", "3-1")], boards=4)
-    assert value_of(event, "C", code) == 0
+    value = value_of(event, "C", code)
+    assert value == 0 and isinstance(value, F)  # an exact zero, as every other value is
