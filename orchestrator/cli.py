@@ -97,7 +97,9 @@ def _chain(spec: str) -> tuple[str, ...]:
 TiebreaksOpt = Annotated[
     str,
     typer.Option(
-        "--tiebreaks", "-t", help="preset (online-2020, olympiad-2026, fide-team-swiss) or CODE,CODE"
+        "--tiebreaks",
+        "-t",
+        help="preset (online-2020, olympiad-2026, olympiad-2014, fide-team-swiss) or CODE,CODE",
     ),
 ]
 BoardsOpt = Annotated[int, typer.Option("--boards", "-b", min=1, help="boards per match")]
