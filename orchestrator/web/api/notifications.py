@@ -15,7 +15,7 @@ from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.notify import outbox, preferences
 from orchestrator.translation import gettext as _
 from orchestrator.web.auth import require_login, require_staff
-from orchestrator.web.deps import get_uow_factory
+from orchestrator.web.deps import get_uow_factory, in_unit_of_work
 
 router = APIRouter(prefix="/api/v1", tags=["notifications"])
 
@@ -63,8 +63,7 @@ def outbox_status(request: Request) -> str:
 def get_outbox(request: Request, status: str = "", user: AuthUser = require_staff()) -> dict[str, Any]:
     """The latest mails (at most 200, newest first), optionally of one status: queued, sent or failed."""
     status = outbox_status(request)
-    with get_uow_factory(request)() as uow:
-        rows = outbox.outbox_rows(uow, status=status or None)
+    rows = in_unit_of_work(request, outbox.outbox_rows, status=status or None)
     return {"status": status or None, "mails": [row.as_json() for row in rows]}
 
 
