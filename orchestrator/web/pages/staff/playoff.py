@@ -22,7 +22,7 @@ from orchestrator.services.playoff import (
     storage,
 )
 from orchestrator.web.auth import require_staff
-from orchestrator.web.deps import get_uow_factory, render
+from orchestrator.web.deps import get_uow_factory, in_unit_of_work, render
 from orchestrator.web.i18n import N_
 
 router = APIRouter(include_in_schema=False)
@@ -43,16 +43,14 @@ def staff_desk(request: Request, stage_id: int, user: AuthUser = require_staff()
 
 @router.post("/staff/playoff/{stage_id}/build")
 def staff_build(request: Request, stage_id: int, user: AuthUser = require_staff()) -> Response:
-    with get_uow_factory(request)() as uow:
-        commands.build_bracket(uow, stage_id=stage_id, actor=user.username)
+    in_unit_of_work(request, commands.build_bracket, stage_id=stage_id, actor=user.username)
     return _desk(stage_id)
 
 
 @router.post("/staff/playoff/{stage_id}/deadlines")
 def staff_deadlines(request: Request, stage_id: int, user: AuthUser = require_staff()) -> Response:
     """Run the deadline check now (the beat runs it on its own schedule)."""
-    with get_uow_factory(request)() as uow:
-        deadlines.apply_due_deadlines(uow, actor=user.username)
+    in_unit_of_work(request, deadlines.apply_due_deadlines, actor=user.username)
     return _desk(stage_id)
 
 
@@ -164,6 +162,5 @@ def staff_withdraw(
 ) -> Response:
     if not stage_id:
         raise ValidationFailed([N_("stage_id: missing")])
-    with get_uow_factory(request)() as uow:
-        rulings.withdraw_team(uow, team_id=team_id, actor=user.username, reason=reason)
+    in_unit_of_work(request, rulings.withdraw_team, team_id=team_id, actor=user.username, reason=reason)
     return _desk(stage_id)

@@ -24,7 +24,7 @@ from orchestrator.services.swiss import desk, entries, rounds
 from orchestrator.translation import gettext as _
 from orchestrator.translation import ngettext
 from orchestrator.web.auth import require_role, require_staff
-from orchestrator.web.deps import get_uow_factory, render
+from orchestrator.web.deps import get_uow_factory, in_unit_of_work, render
 from orchestrator.web.http.validation import ChosenId, id_number
 from orchestrator.web.i18n import N_
 
@@ -91,8 +91,7 @@ class PresentForm(ReasonForm):
 
 
 def _desk_page(request: Request, stage_id: int, *, status_code: int = 200, **extra: Any) -> Response:
-    with get_uow_factory(request)() as uow:
-        view = desk.swiss_desk(uow, stage_id=stage_id)
+    view = in_unit_of_work(request, desk.swiss_desk, stage_id=stage_id)
     return render(request, "staff/swiss.html", {"desk": view, **extra}, status_code=status_code)
 
 
@@ -144,8 +143,7 @@ def _number(value: int | None, problem: str) -> int:
 def _act(request: Request, stage_id: int, action: Callable[[UnitOfWork], object], done: str) -> Response:
     """Run ``action`` in a unit of work; back to the desk with ``done``, or the desk with the refusal."""
     try:
-        with get_uow_factory(request)() as uow:
-            result = action(uow)
+        result = in_unit_of_work(request, action)
         discarded = getattr(result, "discarded_draft", None)
         forfeited = len(getattr(result, "forfeited", ()))
         left = len(getattr(result, "left_to_staff", ()))
