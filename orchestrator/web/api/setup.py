@@ -8,8 +8,10 @@ Errors follow the app's mapping: 422 with every problem, 409 for a step taken ou
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from fractions import Fraction
+from typing import Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
@@ -212,6 +214,15 @@ def import_rosters(
     )
 
 
+def _pool_step(
+    request: Request, step: Callable[..., object], stage_id: int, user: AuthUser, **arguments: Any
+) -> StagePoolsOut:
+    """A step of ``user`` on the stage's pools (services/setup/pool_draft.py), then the pools as they are
+    now, read in a unit of work of their own."""
+    in_unit_of_work(request, step, stage_id=stage_id, actor=user.username, **arguments)
+    return _pools_out(in_unit_of_work(request, pool_draft.describe_pools, stage_id=stage_id))
+
+
 @staff.get("/stages/{stage_id}/pools", response_model=StagePoolsOut, summary="A stage's pools (draft too)")
 def get_pools(request: Request, stage_id: int, user: AuthUser = require_staff()) -> StagePoolsOut:
     return _pools_out(in_unit_of_work(request, pool_draft.describe_pools, stage_id=stage_id))
@@ -221,8 +232,7 @@ def get_pools(request: Request, stage_id: int, user: AuthUser = require_staff())
 def draft_pools(
     request: Request, stage_id: int, user: AuthUser = require_role(Role.OWNER, Role.ADMIN)
 ) -> StagePoolsOut:
-    in_unit_of_work(request, pool_draft.draft_pools, stage_id=stage_id, actor=user.username)
-    return _pools_out(in_unit_of_work(request, pool_draft.describe_pools, stage_id=stage_id))
+    return _pool_step(request, pool_draft.draft_pools, stage_id, user)
 
 
 @staff.post(
@@ -231,15 +241,8 @@ def draft_pools(
 def swap_teams(
     request: Request, stage_id: int, body: SwapIn, user: AuthUser = require_role(Role.OWNER, Role.ADMIN)
 ) -> StagePoolsOut:
-    in_unit_of_work(
-        request,
-        pool_draft.swap_teams,
-        stage_id=stage_id,
-        team_a_id=body.team_a_id,
-        team_b_id=body.team_b_id,
-        actor=user.username,
-    )
-    return _pools_out(in_unit_of_work(request, pool_draft.describe_pools, stage_id=stage_id))
+    teams = {"team_a_id": body.team_a_id, "team_b_id": body.team_b_id}
+    return _pool_step(request, pool_draft.swap_teams, stage_id, user, **teams)
 
 
 @staff.post(
@@ -248,8 +251,7 @@ def swap_teams(
 def publish_pools(
     request: Request, stage_id: int, user: AuthUser = require_role(Role.OWNER, Role.ADMIN)
 ) -> StagePoolsOut:
-    in_unit_of_work(request, pool_draft.publish_pools, stage_id=stage_id, actor=user.username)
-    return _pools_out(in_unit_of_work(request, pool_draft.describe_pools, stage_id=stage_id))
+    return _pool_step(request, pool_draft.publish_pools, stage_id, user)
 
 
 @staff.post(

@@ -7,6 +7,7 @@ A refused form is shown again with every problem listed; a done action redirects
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 from urllib.parse import quote
 
@@ -208,7 +209,12 @@ def pools_page(request: Request, stage_id: int, user: AuthUser = require_staff()
 
 
 def _stage_action(
-    request: Request, stage_id: int, user: AuthUser, use_case: Any, notice: str, **arguments: Any
+    request: Request,
+    stage_id: int,
+    user: AuthUser,
+    use_case: Callable[..., object],
+    notice: str,
+    **arguments: Any,
 ) -> Response:
     """A step of ``user`` on the stage's pools (services/setup/), then back to the pools page with ``notice``;
     a refusal shows the pools page with its problems."""
