@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 
 from fastapi import Request
 from fastapi.templating import Jinja2Templates
+from pydantic import BaseModel
 from starlette.responses import PlainTextResponse, Response
 
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
@@ -39,6 +40,12 @@ def in_unit_of_work(
     an error) before the route answers: ``with factory() as uow: return use_case(uow, ...)``."""
     with get_uow_factory(request)() as uow:
         return use_case(uow, *args, **kwargs)
+
+
+def fields_of(body: BaseModel) -> dict[str, Any]:
+    """A JSON body's fields by name, as validated (not dumped: nested values stay as they are), for a use
+    case whose arguments are named like them."""
+    return dict(body)
 
 
 def client_ip(request: Request) -> str:

@@ -19,7 +19,7 @@ from orchestrator.services.playoff import armageddon, armageddon_game, commands,
 from orchestrator.services.teams import captains, lineups
 from orchestrator.translation import gettext as _
 from orchestrator.web.auth import allow_public, require_login, require_staff
-from orchestrator.web.deps import get_uow_factory, in_unit_of_work
+from orchestrator.web.deps import fields_of, get_uow_factory, in_unit_of_work
 from orchestrator.web.http.caching import conditional
 from orchestrator.web.http.page_cache import page_built
 from orchestrator.web.http.validation import form_problems, id_number
@@ -230,13 +230,7 @@ def put_deadline(
     request: Request, round_id: int, body: DeadlineIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
     moved = in_unit_of_work(
-        request,
-        lineups.set_lineup_deadline,
-        round_id=round_id,
-        deadline=body.deadline,
-        expected=body.expected,
-        actor=user.username,
-        reason=body.reason,
+        request, lineups.set_lineup_deadline, round_id=round_id, actor=user.username, **fields_of(body)
     )
     return moved.as_json()
 
@@ -280,14 +274,7 @@ def post_lot_reveal(
 def post_ruling(
     request: Request, duel_id: int, body: RulingIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
-    return _staff_step(
-        request,
-        rulings.record_ruling,
-        user,
-        duel_id=duel_id,
-        winner_team_ids=body.winner_team_ids,
-        reason=body.reason,
-    )
+    return _staff_step(request, rulings.record_ruling, user, duel_id=duel_id, **fields_of(body))
 
 
 @router.put("/duels/{duel_id}/armageddon/game", summary="Track the Armageddon game (Lichess id or URL)")
@@ -313,14 +300,7 @@ def put_result(
 def post_forfeit(
     request: Request, match_id: int, body: ForfeitIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
-    return _staff_step(
-        request,
-        rulings.forfeit_match,
-        user,
-        match_id=match_id,
-        absent_team_id=body.absent_team_id,
-        reason=body.reason,
-    )
+    return _staff_step(request, rulings.forfeit_match, user, match_id=match_id, **fields_of(body))
 
 
 @router.post("/playoff/teams/{team_id}/withdraw", summary="A team withdraws from the play-off")

@@ -26,7 +26,7 @@ from orchestrator.services.results import withdrawals as withdrawal_service
 from orchestrator.services.swiss import exports as swiss_exports
 from orchestrator.translation import gettext as _
 from orchestrator.web.auth import require_role, require_staff
-from orchestrator.web.deps import current_value_json, get_uow_factory, in_unit_of_work
+from orchestrator.web.deps import current_value_json, fields_of, get_uow_factory, in_unit_of_work
 
 router = APIRouter(prefix="/api/v1", tags=["results"])
 ADMINS = ("owner", "admin")
@@ -113,15 +113,7 @@ def _save_board(
     user: AuthUser,
 ) -> BoardStateOut:
     """One board through ``save`` (record_result or correct_result); StaleEdit goes on to the app's 409."""
-    state = in_unit_of_work(
-        request,
-        save,
-        board_id=board_id,
-        result=body.result,
-        expected_version=body.expected_version,
-        actor=user.username,
-        reason=body.reason,
-    )
+    state = in_unit_of_work(request, save, board_id=board_id, actor=user.username, **fields_of(body))
     return BoardStateOut.of(state)
 
 
@@ -222,12 +214,7 @@ def put_match_forfeit(
 ) -> dict[str, Any]:
     """A whole-match forfeit: the absent team loses 0–boards."""
     code = in_unit_of_work(
-        request,
-        result_service.set_match_forfeit,
-        match_id=match_id,
-        forfeit=body.forfeit,
-        actor=user.username,
-        reason=body.reason,
+        request, result_service.set_match_forfeit, match_id=match_id, actor=user.username, **fields_of(body)
     )
     return {"match_id": match_id, "forfeit": code.value}
 
@@ -360,13 +347,7 @@ def post_appeal(
     request: Request, match_id: int, body: AppealIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
     view = in_unit_of_work(
-        request,
-        appeal_service.open_appeal,
-        match_id=match_id,
-        actor=user.username,
-        grounds=body.grounds,
-        team_id=body.team_id,
-        deadline_minutes=body.deadline_minutes,
+        request, appeal_service.open_appeal, match_id=match_id, actor=user.username, **fields_of(body)
     )
     return _appeal(view)
 
@@ -376,12 +357,7 @@ def post_decision(
     request: Request, appeal_id: int, body: DecisionIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
     view = in_unit_of_work(
-        request,
-        appeal_service.decide_appeal,
-        appeal_id=appeal_id,
-        decision=body.decision,
-        upheld=body.upheld,
-        actor=user.username,
+        request, appeal_service.decide_appeal, appeal_id=appeal_id, actor=user.username, **fields_of(body)
     )
     return _appeal(view)
 

@@ -24,7 +24,7 @@ from orchestrator.services.setup import draws, event_setup, pool_draft, stage_st
 from orchestrator.services.teams import rosters
 from orchestrator.translation import gettext as _
 from orchestrator.web.auth import allow_public, require_role, require_staff
-from orchestrator.web.deps import get_uow_factory, in_unit_of_work
+from orchestrator.web.deps import fields_of, get_uow_factory, in_unit_of_work
 from orchestrator.web.http.validation import TOO_LARGE
 
 staff = APIRouter(prefix="/api/v1/staff", tags=["event setup"])
@@ -182,13 +182,7 @@ def _lot_out(view: draws.LotView) -> LotOut:
 def create_event(
     request: Request, body: EventIn, user: AuthUser = require_role(Role.OWNER, Role.ADMIN)
 ) -> CreatedOut:
-    event_id = in_unit_of_work(
-        request,
-        event_setup.create_event,
-        definition_text=body.definition_text,
-        source=body.source,
-        actor=user.username,
-    )
+    event_id = in_unit_of_work(request, event_setup.create_event, actor=user.username, **fields_of(body))
     return CreatedOut(id=event_id)
 
 
@@ -271,13 +265,7 @@ def start_stage(
 def commit_lot(request: Request, event_id: int, body: LotIn, user: AuthUser = require_staff()) -> LotOut:
     """409 for a purpose a procedure draws, or one already committed or drawn (docs/lots.md)."""
     lot_id = in_unit_of_work(
-        request,
-        lot_steps.commit_by_hand,
-        event_id=event_id,
-        purpose=body.purpose,
-        candidates=body.candidates,
-        kind=body.kind,
-        actor=user.username,
+        request, lot_steps.commit_by_hand, event_id=event_id, actor=user.username, **fields_of(body)
     )
     return _lot_out(in_unit_of_work(request, draws.get_lot, lot_id=lot_id))
 
