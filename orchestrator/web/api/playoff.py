@@ -152,34 +152,42 @@ def bracket(request: Request, slug: str) -> Response:
     return conditional(request, JSONResponse(jsonable_encoder(body)))
 
 
+def _lineup(request: Request, match_id: int, team: int, user: AuthUser) -> dict[str, Any]:
+    """The team's lineup form for the match as ``user`` sees it now (services/teams/lineups.py)."""
+    return _form_json(
+        in_unit_of_work(request, lineups.lineup_form, match_id=match_id, team_id=team, user=user)
+    )
+
+
+def _nomination(request: Request, duel_id: int, team: int, user: AuthUser) -> dict[str, Any]:
+    """The team's Armageddon page for the duel as ``user`` sees it now (services/playoff/forms.py)."""
+    form = in_unit_of_work(request, forms.nomination_form, duel_id=duel_id, team_id=team, user=user)
+    return _nomination_json(form)
+
+
 @router.get("/matches/{match_id}/lineup", summary="A team's lineup form for a match")
 def get_lineup(
     request: Request, match_id: int, team_id: int | None = None, user: AuthUser = require_login()
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        team = captains.team_of_user(user, team_id)
-        return _form_json(lineups.lineup_form(uow, match_id=match_id, team_id=team, user=user))
+    return _lineup(request, match_id, captains.team_of_user(user, team_id), user)
 
 
 @router.put("/matches/{match_id}/lineup", summary="Submit a team's lineup (until the deadline)")
 def put_lineup(
     request: Request, match_id: int, body: LineupIn, user: AuthUser = require_login()
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        team = captains.team_of_user(user, body.team_id)
-        lineups.submit_lineup(uow, match_id=match_id, team_id=team, boards=body.boards, user=user)
-    return _form_json(
-        in_unit_of_work(request, lineups.lineup_form, match_id=match_id, team_id=team, user=user)
+    team = captains.team_of_user(user, body.team_id)
+    in_unit_of_work(
+        request, lineups.submit_lineup, match_id=match_id, team_id=team, boards=body.boards, user=user
     )
+    return _lineup(request, match_id, team, user)
 
 
 @router.get("/duels/{duel_id}/armageddon", summary="A team's Armageddon page: category, own nomination")
 def get_armageddon(
     request: Request, duel_id: int, team_id: int | None = None, user: AuthUser = require_login()
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        team = captains.team_of_user(user, team_id)
-        return _nomination_json(forms.nomination_form(uow, duel_id=duel_id, team_id=team, user=user))
+    return _nomination(request, duel_id, captains.team_of_user(user, team_id), user)
 
 
 @router.put("/duels/{duel_id}/nomination", summary="Nominate (sealed) the team's Armageddon player")
@@ -190,9 +198,7 @@ def put_nomination(
     in_unit_of_work(
         request, armageddon.nominate, duel_id=duel_id, team_id=team, account=body.account, actor=user
     )
-    return _nomination_json(
-        in_unit_of_work(request, forms.nomination_form, duel_id=duel_id, team_id=team, user=user)
-    )
+    return _nomination(request, duel_id, team, user)
 
 
 @router.post("/duels/{duel_id}/colour", summary="The colour-lot winner takes White or Black")
@@ -203,9 +209,7 @@ def post_colour(
     in_unit_of_work(
         request, armageddon.choose_colour, duel_id=duel_id, team_id=team, colour=body.colour, actor=user
     )
-    return _nomination_json(
-        in_unit_of_work(request, forms.nomination_form, duel_id=duel_id, team_id=team, user=user)
-    )
+    return _nomination(request, duel_id, team, user)
 
 
 # --- staff -------------------------------------------------------------------------------------------
