@@ -44,7 +44,7 @@ class BoardStateOut(BaseModel):
 
     @classmethod
     def of(cls, state: result_service.BoardState) -> BoardStateOut:
-        return cls(**{name: getattr(state, name) for name in cls.model_fields})
+        return cls.model_validate(state, from_attributes=True)  # the same fields, by name
 
 
 class ResultIn(BaseModel):

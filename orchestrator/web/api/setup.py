@@ -143,15 +143,7 @@ def _pools_out(view: pool_draft.StagePools) -> StagePoolsOut:
 
 
 def _team(team: pool_draft.PoolTeam) -> PoolTeamOut:
-    return PoolTeamOut(
-        team_id=team.team_id,
-        name=team.name,
-        federation=team.federation,
-        seed=team.seed,
-        strength=team.strength,
-        pairing_number=team.pairing_number,
-        previous_winner=team.previous_winner,
-    )
+    return PoolTeamOut.model_validate(team, from_attributes=True)  # the same fields, by name
 
 
 def _lot_out(view: draws.LotView) -> LotOut:
