@@ -169,6 +169,31 @@ def _stage_of_round(request: Request, round_id: int) -> int:
         return rounds.describe_round(uow, round_id=round_id).stage_id
 
 
+def _team_step(
+    request: Request,
+    stage_id: int,
+    use_case: Callable[..., object],
+    form: TeamForm,
+    user: AuthUser,
+    done: str,
+) -> Response:
+    """A step on the team chosen on ``form`` (services/swiss/entries.py), in the round it names for an
+    absence; a team or round not chosen is refused on the desk like the step's own refusals."""
+
+    def action(uow: UnitOfWork) -> object:
+        team_id = _number(form.team_id, N_("team_id: choose the team"))
+        rounds_of = (
+            {"round_no": _number(form.round, N_("round: choose a round"))}
+            if isinstance(form, AbsentForm)
+            else {}
+        )
+        return use_case(
+            uow, stage_id=stage_id, team_id=team_id, reason=form.reason, actor=user.username, **rounds_of
+        )
+
+    return _act(request, stage_id, action, done)
+
+
 @router.post("/{stage_id}/start")
 def start(request: Request, stage_id: int, user: AuthUser = require_role(Role.OWNER, Role.ADMIN)) -> Response:
     return _act(
@@ -243,37 +268,14 @@ def override(
 def withdraw(
     request: Request, stage_id: int, form: Annotated[TeamForm, Form()], user: AuthUser = require_staff()
 ) -> Response:
-    return _act(
-        request,
-        stage_id,
-        lambda uow: entries.withdraw_team(
-            uow,
-            stage_id=stage_id,
-            team_id=_number(form.team_id, N_("team_id: choose the team")),
-            reason=form.reason,
-            actor=user.username,
-        ),
-        "withdrawn",
-    )
+    return _team_step(request, stage_id, entries.withdraw_team, form, user, "withdrawn")
 
 
 @router.post("/{stage_id}/absent")
 def absent(
     request: Request, stage_id: int, form: Annotated[AbsentForm, Form()], user: AuthUser = require_staff()
 ) -> Response:
-    return _act(
-        request,
-        stage_id,
-        lambda uow: entries.mark_absent(
-            uow,
-            stage_id=stage_id,
-            team_id=_number(form.team_id, N_("team_id: choose the team")),
-            round_no=_number(form.round, N_("round: choose a round")),
-            reason=form.reason,
-            actor=user.username,
-        ),
-        "absent",
-    )
+    return _team_step(request, stage_id, entries.mark_absent, form, user, "absent")
 
 
 @router.post("/{stage_id}/present")
@@ -298,18 +300,7 @@ def present(
 def late_entry(
     request: Request, stage_id: int, form: Annotated[TeamForm, Form()], user: AuthUser = require_staff()
 ) -> Response:
-    return _act(
-        request,
-        stage_id,
-        lambda uow: entries.add_late_entry(
-            uow,
-            stage_id=stage_id,
-            team_id=_number(form.team_id, N_("team_id: choose the team")),
-            reason=form.reason,
-            actor=user.username,
-        ),
-        "joined",
-    )
+    return _team_step(request, stage_id, entries.add_late_entry, form, user, "joined")
 
 
 @router.post("/{stage_id}/end-early")
