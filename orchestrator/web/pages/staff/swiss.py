@@ -66,9 +66,16 @@ class TeamForm(ReasonForm):
 
     team_id: ChosenId = None
 
+    def chosen(self) -> dict[str, int]:
+        """The use case's arguments for what the form chose; ValidationFailed for what it did not."""
+        return {"team_id": _number(self.team_id, N_("team_id: choose the team"))}
+
 
 class AbsentForm(TeamForm):
     round: ChosenId = None
+
+    def chosen(self) -> dict[str, int]:
+        return {**super().chosen(), "round_no": _number(self.round, N_("round: choose a round"))}
 
 
 class OverrideForm(ReasonForm):
@@ -88,6 +95,10 @@ class PresentForm(ReasonForm):
         if team is None or number is None:
             raise ValidationFailed([N_("absence: choose an absence")])
         return team, number
+
+    def chosen(self) -> dict[str, int]:
+        team_id, round_no = self.team_and_round()
+        return {"team_id": team_id, "round_no": round_no}
 
 
 def _desk_page(request: Request, stage_id: int, *, status_code: int = 200, **extra: Any) -> Response:
@@ -173,25 +184,20 @@ def _team_step(
     request: Request,
     stage_id: int,
     use_case: Callable[..., object],
-    form: TeamForm,
+    form: TeamForm | PresentForm,
     user: AuthUser,
     done: str,
 ) -> Response:
     """A step on the team chosen on ``form`` (services/swiss/entries.py), in the round it names for an
     absence; a team or round not chosen is refused on the desk like the step's own refusals."""
-
-    def action(uow: UnitOfWork) -> object:
-        team_id = _number(form.team_id, N_("team_id: choose the team"))
-        rounds_of = (
-            {"round_no": _number(form.round, N_("round: choose a round"))}
-            if isinstance(form, AbsentForm)
-            else {}
-        )
-        return use_case(
-            uow, stage_id=stage_id, team_id=team_id, reason=form.reason, actor=user.username, **rounds_of
-        )
-
-    return _act(request, stage_id, action, done)
+    return _act(
+        request,
+        stage_id,
+        lambda uow: use_case(
+            uow, stage_id=stage_id, reason=form.reason, actor=user.username, **form.chosen()
+        ),
+        done,
+    )
 
 
 @router.post("/{stage_id}/start")
@@ -282,18 +288,7 @@ def absent(
 def present(
     request: Request, stage_id: int, form: Annotated[PresentForm, Form()], user: AuthUser = require_staff()
 ) -> Response:
-    def action(uow: UnitOfWork) -> object:
-        team_id, round_no = form.team_and_round()
-        return entries.mark_present(
-            uow,
-            stage_id=stage_id,
-            team_id=team_id,
-            round_no=round_no,
-            reason=form.reason,
-            actor=user.username,
-        )
-
-    return _act(request, stage_id, action, "present")
+    return _team_step(request, stage_id, entries.mark_present, form, user, "present")
 
 
 @router.post("/{stage_id}/late-entry")
