@@ -227,8 +227,7 @@ def draft_pools(
 def swap_teams(
     request: Request, stage_id: int, body: SwapIn, user: AuthUser = require_role(Role.OWNER, Role.ADMIN)
 ) -> StagePoolsOut:
-    teams = {"team_a_id": body.team_a_id, "team_b_id": body.team_b_id}
-    return _pool_step(request, pool_draft.swap_teams, stage_id, user, **teams)
+    return _pool_step(request, pool_draft.swap_teams, stage_id, user, **fields_of(body))
 
 
 @staff.post(
