@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Concatenate, ParamSpec, TypeVar
 from urllib.parse import urlsplit
 
 from fastapi import Request
 from fastapi.templating import Jinja2Templates
+from pydantic import BaseModel
 from starlette.responses import PlainTextResponse, Response
 
-from orchestrator.adapters.uow import UnitOfWorkFactory
+from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.errors import CurrentValue
 from orchestrator.web import i18n
@@ -25,6 +27,25 @@ def get_uow_factory(request: Request) -> UnitOfWorkFactory:
     """A factory, not an open unit of work: routes commit before rendering (``with factory() as uow``)."""
     factory: UnitOfWorkFactory = request.app.state.uow_factory
     return factory
+
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def in_unit_of_work(
+    request: Request, use_case: Callable[Concatenate[UnitOfWork, P], T], /, *args: P.args, **kwargs: P.kwargs
+) -> T:
+    """Run one use case of orchestrator/services/ in a unit of work of its own, committed (or rolled back on
+    an error) before the route answers: ``with factory() as uow: return use_case(uow, ...)``."""
+    with get_uow_factory(request)() as uow:
+        return use_case(uow, *args, **kwargs)
+
+
+def fields_of(body: BaseModel) -> dict[str, Any]:
+    """A JSON body's fields by name, as validated (not dumped: nested values stay as they are), for a use
+    case whose arguments are named like them."""
+    return dict(body)
 
 
 def client_ip(request: Request) -> str:

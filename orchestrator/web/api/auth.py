@@ -15,7 +15,7 @@ from orchestrator.web.auth import (
     log_out,
     require_login,
 )
-from orchestrator.web.deps import client_ip, get_settings, get_uow_factory
+from orchestrator.web.deps import client_ip, get_settings, in_unit_of_work
 from orchestrator.web.http.csrf import csrf_token
 
 router = APIRouter(prefix="/api/v1/auth", tags=["auth"])
@@ -23,8 +23,7 @@ router = APIRouter(prefix="/api/v1/auth", tags=["auth"])
 
 def end_session(request: Request, user: AuthUser) -> None:
     """Log out on the server as well as in the browser (the user's session generation moves on)."""
-    with get_uow_factory(request)() as uow:
-        user_service.end_sessions(uow, user_id=user.id)
+    in_unit_of_work(request, user_service.end_sessions, user_id=user.id)
     log_out(request)
 
 
@@ -66,14 +65,14 @@ def api_login(
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if content_type != "application/json":
         return JSONResponse({"detail": _("Send the credentials as application/json.")}, status_code=415)
-    with get_uow_factory(request)() as uow:
-        verdict = user_service.authenticate(
-            uow,
-            username=body.username,
-            password=body.password,
-            ip=client_ip(request),
-            settings=get_settings(request),
-        )
+    verdict = in_unit_of_work(
+        request,
+        user_service.authenticate,
+        username=body.username,
+        password=body.password,
+        ip=client_ip(request),
+        settings=get_settings(request),
+    )
     user = verdict.accepted_user()  # raises the refusal, mapped to 401 / 429 by the app
     log_in(request, user)
     return JSONResponse(_session_out(request, user).model_dump())

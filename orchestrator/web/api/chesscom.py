@@ -19,7 +19,7 @@ from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.gameserver import chesscom_import as service
 from orchestrator.translation import gettext as _
 from orchestrator.web.auth import require_staff
-from orchestrator.web.deps import get_settings, get_uow_factory
+from orchestrator.web.deps import get_settings, in_unit_of_work
 
 router = APIRouter(prefix="/api/v1/staff", tags=["results"])
 
@@ -36,10 +36,9 @@ def run_import(request: Request, match_id: int, actor: str, **options: Any) -> s
     """One unit of work for the whole import: an error leaves every board as it was."""
     client = _client(request)
     try:
-        with get_uow_factory(request)() as uow:
-            return service.import_chesscom_results(
-                uow, match_id=match_id, actor=actor, client=client, **options
-            )
+        return in_unit_of_work(
+            request, service.import_chesscom_results, match_id=match_id, actor=actor, client=client, **options
+        )
     finally:
         client.close()
 

@@ -9,7 +9,7 @@ from starlette.responses import Response
 
 from orchestrator.services.read import combined
 from orchestrator.web.auth import allow_public
-from orchestrator.web.deps import get_uow_factory
+from orchestrator.web.deps import in_unit_of_work
 from orchestrator.web.http.caching import conditional
 from orchestrator.web.http.page_cache import page_built
 
@@ -18,8 +18,7 @@ router = APIRouter(dependencies=[allow_public()])
 
 def combined_view(request: Request, slug: str) -> combined.CombinedView:
     """The classification, the page cache told the topics it shows (the page and the CSV read it too)."""
-    with get_uow_factory(request)() as uow:
-        view = combined.combined_view(uow, slug=slug)
+    view = in_unit_of_work(request, combined.combined_view, slug=slug)
     page_built(request, view.topics)
     return view
 

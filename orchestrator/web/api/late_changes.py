@@ -17,7 +17,7 @@ from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.results import late_changes
 from orchestrator.translation import gettext as _
 from orchestrator.web.auth import require_staff
-from orchestrator.web.deps import get_uow_factory
+from orchestrator.web.deps import get_uow_factory, in_unit_of_work
 
 router = APIRouter(prefix="/api/v1", tags=["results"])
 
@@ -54,6 +54,7 @@ def post_ruling(
     """``reseed``: re-seed the later stage from the corrected standings (409 once it has a game, or if already
     ruled); ``keep``: keep it as it was built, with the reason (409 if already ruled)."""
     decide = ruling_of(ruling)
-    with get_uow_factory(request)() as uow:
-        view = decide(uow, late_change_id=late_change_id, actor=user.username, reason=body.reason)
+    view = in_unit_of_work(
+        request, decide, late_change_id=late_change_id, actor=user.username, reason=body.reason
+    )
     return view.as_json()

@@ -15,7 +15,7 @@ from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.notify import outbox, preferences
 from orchestrator.translation import gettext as _
 from orchestrator.web.auth import require_login, require_staff
-from orchestrator.web.deps import get_uow_factory
+from orchestrator.web.deps import fields_of, get_uow_factory, in_unit_of_work
 
 router = APIRouter(prefix="/api/v1", tags=["notifications"])
 
@@ -44,9 +44,7 @@ def put_preferences(
     """Set your address, the kinds you turn off (unknown kinds are ignored) and, when given, the language
     of your mails; audited."""
     with get_uow_factory(request)() as uow:
-        return preferences.set_preferences(
-            uow, user=user, email=body.email, off=body.off, language=body.language
-        ).as_json()
+        return preferences.set_preferences(uow, user=user, **fields_of(body)).as_json()
 
 
 def outbox_status(request: Request) -> str:
@@ -63,8 +61,7 @@ def outbox_status(request: Request) -> str:
 def get_outbox(request: Request, status: str = "", user: AuthUser = require_staff()) -> dict[str, Any]:
     """The latest mails (at most 200, newest first), optionally of one status: queued, sent or failed."""
     status = outbox_status(request)
-    with get_uow_factory(request)() as uow:
-        rows = outbox.outbox_rows(uow, status=status or None)
+    rows = in_unit_of_work(request, outbox.outbox_rows, status=status or None)
     return {"status": status or None, "mails": [row.as_json() for row in rows]}
 
 
@@ -91,6 +88,6 @@ def put_player_email(
     that mail; audited as ``player.email``."""
     with get_uow_factory(request)() as uow:
         player = preferences.set_player_email(
-            uow, player_id=player_id, email=body.email, actor=user.username, language=body.language
+            uow, player_id=player_id, actor=user.username, **fields_of(body)
         )
         return {"player_id": player.id, "email": player.email, "language": player.language}

@@ -15,8 +15,9 @@ from starlette.responses import Response
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.prizes import lots as prize_lots
 from orchestrator.services.read import board_prizes, rating_trf, ratings
+from orchestrator.web.api.public import cached_view
 from orchestrator.web.auth import allow_public, require_staff
-from orchestrator.web.deps import attachment, get_uow_factory
+from orchestrator.web.deps import attachment, in_unit_of_work
 from orchestrator.web.http.caching import conditional
 from orchestrator.web.http.page_cache import page_built
 
@@ -42,9 +43,7 @@ def cached_document(request: Request, body: bytes | str, topics: tuple[str, ...]
     dependencies=[allow_public()],
 )
 def get_board_prizes(request: Request, slug: str, stage_key: str) -> Response:
-    with get_uow_factory(request)() as uow:
-        view = board_prizes.board_prizes_view(uow, slug=slug, stage_key=stage_key)
-    return cached_document(request, view.as_json(), view.topics, "application/json")
+    return cached_view(request, board_prizes.board_prizes_view, slug=slug, stage_key=stage_key)
 
 
 @router.post(
@@ -59,10 +58,15 @@ def post_board_prize_lot(
     action: Literal["commit", "draw"],
     user: AuthUser = require_staff(),
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        done = prize_lots.board_prize_lot(
-            uow, slug=slug, stage_key=stage_key, board=board, action=action, actor=user.username
-        )
+    done = in_unit_of_work(
+        request,
+        prize_lots.board_prize_lot,
+        slug=slug,
+        stage_key=stage_key,
+        board=board,
+        action=action,
+        actor=user.username,
+    )
     return {"action": done.action, "lot": done.lot.public()}
 
 
@@ -72,9 +76,7 @@ def post_board_prize_lot(
     dependencies=[allow_public()],
 )
 def get_ratings(request: Request, slug: str) -> Response:
-    with get_uow_factory(request)() as uow:
-        view = ratings.ratings_view(uow, slug=slug)
-    return cached_document(request, view.as_json(), view.topics, "application/json")
+    return cached_view(request, ratings.ratings_view, slug=slug)
 
 
 @router.get(
@@ -83,20 +85,16 @@ def get_ratings(request: Request, slug: str) -> Response:
     dependencies=[allow_public()],
 )
 def get_player(request: Request, slug: str, player_id: int) -> Response:
-    with get_uow_factory(request)() as uow:
-        view = ratings.player_view(uow, slug=slug, player_id=player_id)
-    return cached_document(request, view.as_json(), view.topics, "application/json")
+    return cached_view(request, ratings.player_view, slug=slug, player_id=player_id)
 
 
 @router.get("/pools/{pool_id}/rating.trf", summary="TRF-2026 of a pool or Swiss stage with the real players")
 def get_pool_rating_file(request: Request, pool_id: int, user: AuthUser = require_staff()) -> Response:
-    with get_uow_factory(request)() as uow:
-        _, text = rating_trf.pool_rating_trf(uow, pool_id=pool_id)
+    _, text = in_unit_of_work(request, rating_trf.pool_rating_trf, pool_id=pool_id)
     return Response(text, media_type=TRF)
 
 
 @router.get("/duels/{duel_id}/rating.trf", summary="TRF-2026 of a duel's two legs with the real players")
 def get_duel_rating_file(request: Request, duel_id: int, user: AuthUser = require_staff()) -> Response:
-    with get_uow_factory(request)() as uow:
-        _, text = rating_trf.duel_rating_trf(uow, duel_id=duel_id)
+    _, text = in_unit_of_work(request, rating_trf.duel_rating_trf, duel_id=duel_id)
     return Response(text, media_type=TRF)

@@ -6,6 +6,7 @@ the team; sealed nominations never appear before both are in or the deadline has
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
@@ -18,7 +19,7 @@ from orchestrator.services.playoff import armageddon, armageddon_game, commands,
 from orchestrator.services.teams import captains, lineups
 from orchestrator.translation import gettext as _
 from orchestrator.web.auth import allow_public, require_login, require_staff
-from orchestrator.web.deps import get_uow_factory
+from orchestrator.web.deps import fields_of, get_uow_factory, in_unit_of_work
 from orchestrator.web.http.caching import conditional
 from orchestrator.web.http.page_cache import page_built
 from orchestrator.web.http.validation import form_problems, id_number
@@ -151,33 +152,42 @@ def bracket(request: Request, slug: str) -> Response:
     return conditional(request, JSONResponse(jsonable_encoder(body)))
 
 
+def _lineup(request: Request, match_id: int, team: int, user: AuthUser) -> dict[str, Any]:
+    """The team's lineup form for the match as ``user`` sees it now (services/teams/lineups.py)."""
+    return _form_json(
+        in_unit_of_work(request, lineups.lineup_form, match_id=match_id, team_id=team, user=user)
+    )
+
+
+def _nomination(request: Request, duel_id: int, team: int, user: AuthUser) -> dict[str, Any]:
+    """The team's Armageddon page for the duel as ``user`` sees it now (services/playoff/forms.py)."""
+    form = in_unit_of_work(request, forms.nomination_form, duel_id=duel_id, team_id=team, user=user)
+    return _nomination_json(form)
+
+
 @router.get("/matches/{match_id}/lineup", summary="A team's lineup form for a match")
 def get_lineup(
     request: Request, match_id: int, team_id: int | None = None, user: AuthUser = require_login()
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        team = captains.team_of_user(user, team_id)
-        return _form_json(lineups.lineup_form(uow, match_id=match_id, team_id=team, user=user))
+    return _lineup(request, match_id, captains.team_of_user(user, team_id), user)
 
 
 @router.put("/matches/{match_id}/lineup", summary="Submit a team's lineup (until the deadline)")
 def put_lineup(
     request: Request, match_id: int, body: LineupIn, user: AuthUser = require_login()
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        team = captains.team_of_user(user, body.team_id)
-        lineups.submit_lineup(uow, match_id=match_id, team_id=team, boards=body.boards, user=user)
-    with get_uow_factory(request)() as uow:
-        return _form_json(lineups.lineup_form(uow, match_id=match_id, team_id=team, user=user))
+    team = captains.team_of_user(user, body.team_id)
+    in_unit_of_work(
+        request, lineups.submit_lineup, match_id=match_id, team_id=team, boards=body.boards, user=user
+    )
+    return _lineup(request, match_id, team, user)
 
 
 @router.get("/duels/{duel_id}/armageddon", summary="A team's Armageddon page: category, own nomination")
 def get_armageddon(
     request: Request, duel_id: int, team_id: int | None = None, user: AuthUser = require_login()
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        team = captains.team_of_user(user, team_id)
-        return _nomination_json(forms.nomination_form(uow, duel_id=duel_id, team_id=team, user=user))
+    return _nomination(request, duel_id, captains.team_of_user(user, team_id), user)
 
 
 @router.put("/duels/{duel_id}/nomination", summary="Nominate (sealed) the team's Armageddon player")
@@ -185,10 +195,10 @@ def put_nomination(
     request: Request, duel_id: int, body: NominationIn, user: AuthUser = require_login()
 ) -> dict[str, Any]:
     team = captains.team_of_user(user, body.team_id)
-    with get_uow_factory(request)() as uow:
-        armageddon.nominate(uow, duel_id=duel_id, team_id=team, account=body.account, actor=user)
-    with get_uow_factory(request)() as uow:
-        return _nomination_json(forms.nomination_form(uow, duel_id=duel_id, team_id=team, user=user))
+    in_unit_of_work(
+        request, armageddon.nominate, duel_id=duel_id, team_id=team, account=body.account, actor=user
+    )
+    return _nomination(request, duel_id, team, user)
 
 
 @router.post("/duels/{duel_id}/colour", summary="The colour-lot winner takes White or Black")
@@ -196,13 +206,21 @@ def post_colour(
     request: Request, duel_id: int, body: ColourIn, user: AuthUser = require_login()
 ) -> dict[str, Any]:
     team = captains.team_of_user(user, body.team_id)
-    with get_uow_factory(request)() as uow:
-        armageddon.choose_colour(uow, duel_id=duel_id, team_id=team, colour=body.colour, actor=user)
-    with get_uow_factory(request)() as uow:
-        return _nomination_json(forms.nomination_form(uow, duel_id=duel_id, team_id=team, user=user))
+    in_unit_of_work(
+        request, armageddon.choose_colour, duel_id=duel_id, team_id=team, colour=body.colour, actor=user
+    )
+    return _nomination(request, duel_id, team, user)
 
 
 # --- staff -------------------------------------------------------------------------------------------
+
+
+def _staff_step(
+    request: Request, use_case: Callable[..., object], user: AuthUser, /, **arguments: Any
+) -> dict[str, Any]:
+    """A step of ``user`` on the play-off (services/playoff/), answered ``{"ok": true}`` once committed."""
+    in_unit_of_work(request, use_case, actor=user.username, **arguments)
+    return {"ok": True}
 
 
 @router.get("/rounds/{round_id}/lineup-deadline", summary="A round's lineup deadline (UTC)")
@@ -215,22 +233,15 @@ def get_deadline(request: Request, round_id: int, user: AuthUser = require_staff
 def put_deadline(
     request: Request, round_id: int, body: DeadlineIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        moved = lineups.set_lineup_deadline(
-            uow,
-            round_id=round_id,
-            deadline=body.deadline,
-            expected=body.expected,
-            actor=user.username,
-            reason=body.reason,
-        )
+    moved = in_unit_of_work(
+        request, lineups.set_lineup_deadline, round_id=round_id, actor=user.username, **fields_of(body)
+    )
     return moved.as_json()
 
 
 @router.post("/playoff/{stage_id}/build", summary="Build the bracket from the closed Top standings")
 def post_build(request: Request, stage_id: int, user: AuthUser = require_staff()) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        ids = commands.build_bracket(uow, stage_id=stage_id, actor=user.username)
+    ids = in_unit_of_work(request, commands.build_bracket, stage_id=stage_id, actor=user.username)
     return {"duel_ids": ids}
 
 
@@ -238,8 +249,9 @@ def post_build(request: Request, stage_id: int, user: AuthUser = require_staff()
 def post_lot_commit(
     request: Request, duel_id: int, which: Literal["category", "colour"], user: AuthUser = require_staff()
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        lot_id = armageddon.commit_armageddon_lot(uow, duel_id=duel_id, which=which, actor=user.username)
+    lot_id = in_unit_of_work(
+        request, armageddon.commit_armageddon_lot, duel_id=duel_id, which=which, actor=user.username
+    )
     return {"lot_id": lot_id}
 
 
@@ -251,10 +263,14 @@ def post_lot_reveal(
     minutes: int = storage.NOMINATION_MINUTES,
     user: AuthUser = require_staff(),
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        drawn = armageddon.reveal_armageddon_lot(
-            uow, duel_id=duel_id, which=which, actor=user.username, nomination_minutes=max(1, minutes)
-        )
+    drawn = in_unit_of_work(
+        request,
+        armageddon.reveal_armageddon_lot,
+        duel_id=duel_id,
+        which=which,
+        actor=user.username,
+        nomination_minutes=max(1, minutes),
+    )
     return {"drawn": drawn}
 
 
@@ -262,25 +278,16 @@ def post_lot_reveal(
 def post_ruling(
     request: Request, duel_id: int, body: RulingIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        rulings.record_ruling(
-            uow,
-            duel_id=duel_id,
-            winner_team_ids=body.winner_team_ids,
-            reason=body.reason,
-            actor=user.username,
-        )
-    return {"ok": True}
+    return _staff_step(request, rulings.record_ruling, user, duel_id=duel_id, **fields_of(body))
 
 
 @router.put("/duels/{duel_id}/armageddon/game", summary="Track the Armageddon game (Lichess id or URL)")
 def put_game(
     request: Request, duel_id: int, body: GameIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        game_id = armageddon_game.set_armageddon_game(
-            uow, duel_id=duel_id, game_ref=body.game, actor=user.username
-        )
+    game_id = in_unit_of_work(
+        request, armageddon_game.set_armageddon_game, duel_id=duel_id, game_ref=body.game, actor=user.username
+    )
     return {"game_id": game_id}
 
 
@@ -288,32 +295,20 @@ def put_game(
 def put_result(
     request: Request, duel_id: int, body: ResultIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        armageddon_game.record_armageddon_result(
-            uow, duel_id=duel_id, result=body.result, actor=user.username
-        )
-    return {"ok": True}
+    return _staff_step(
+        request, armageddon_game.record_armageddon_result, user, duel_id=duel_id, result=body.result
+    )
 
 
 @router.post("/playoff/matches/{match_id}/forfeit", summary="A team did not play a duel match")
 def post_forfeit(
     request: Request, match_id: int, body: ForfeitIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        rulings.forfeit_match(
-            uow,
-            match_id=match_id,
-            absent_team_id=body.absent_team_id,
-            actor=user.username,
-            reason=body.reason,
-        )
-    return {"ok": True}
+    return _staff_step(request, rulings.forfeit_match, user, match_id=match_id, **fields_of(body))
 
 
 @router.post("/playoff/teams/{team_id}/withdraw", summary="A team withdraws from the play-off")
 def post_withdraw(
     request: Request, team_id: int, body: WithdrawIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        rulings.withdraw_team(uow, team_id=team_id, actor=user.username, reason=body.reason)
-    return {"ok": True}
+    return _staff_step(request, rulings.withdraw_team, user, team_id=team_id, reason=body.reason)

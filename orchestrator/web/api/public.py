@@ -7,12 +7,15 @@ an exact fraction ``"n/d"``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, Protocol
+
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from orchestrator.services.read import events, matches, stages, standings, swiss, teams
 from orchestrator.web.auth import allow_public
-from orchestrator.web.deps import get_uow_factory
+from orchestrator.web.deps import in_unit_of_work
 from orchestrator.web.http.caching import conditional
 from orchestrator.web.http.page_cache import page_built
 
@@ -26,20 +29,31 @@ def _json(request: Request, body: bytes, topics: tuple[str, ...] | None = None) 
     return conditional(request, Response(body, media_type="application/json"))
 
 
+class ReadView(Protocol):
+    @property
+    def topics(self) -> tuple[str, ...]: ...
+
+    def as_json(self) -> bytes: ...
+
+
+def cached_view(request: Request, read_model: Callable[..., ReadView], /, **where: Any) -> Response:
+    """A read model of services/read/ as JSON with its ETag, kept by the page cache until one of its topics
+    changes (docs/caching.md)."""
+    view = in_unit_of_work(request, read_model, **where)
+    return _json(request, view.as_json(), view.topics)
+
+
 @router.get(
     "/events", response_model=tuple[events.EventListItem, ...], summary="Events spectators may follow"
 )
 def list_events(request: Request) -> Response:
-    with get_uow_factory(request)() as uow:
-        items = events.list_events(uow)
+    items = in_unit_of_work(request, events.list_events)
     return _json(request, events.events_json(items), events.LIST_TOPICS)
 
 
 @router.get("/events/{slug}", response_model=events.EventView, summary="An event and its stage timeline")
 def get_event(request: Request, slug: str) -> Response:
-    with get_uow_factory(request)() as uow:
-        view = events.event_view(uow, slug=slug)
-    return _json(request, view.as_json(), view.topics)
+    return cached_view(request, events.event_view, slug=slug)
 
 
 @router.get(
@@ -48,9 +62,7 @@ def get_event(request: Request, slug: str) -> Response:
     summary="A stage: pools with strength and standings, or its duels",
 )
 def get_stage(request: Request, slug: str, stage_key: str) -> Response:
-    with get_uow_factory(request)() as uow:
-        view = stages.stage_view(uow, slug=slug, stage_key=stage_key)
-    return _json(request, view.as_json(), view.topics)
+    return cached_view(request, stages.stage_view, slug=slug, stage_key=stage_key)
 
 
 @router.get(
@@ -59,9 +71,7 @@ def get_stage(request: Request, slug: str, stage_key: str) -> Response:
     summary="A pool: standings with every tie-break and separated_by, cross table, rounds",
 )
 def get_pool(request: Request, slug: str, stage_key: str, letter: str) -> Response:
-    with get_uow_factory(request)() as uow:
-        view = standings.pool_view(uow, slug=slug, stage_key=stage_key, letter=letter)
-    return _json(request, view.as_json(), view.topics)
+    return cached_view(request, standings.pool_view, slug=slug, stage_key=stage_key, letter=letter)
 
 
 @router.get(
@@ -70,9 +80,7 @@ def get_pool(request: Request, slug: str, stage_key: str, letter: str) -> Respon
     summary="A match board by board: players, colours, results, game links",
 )
 def get_match(request: Request, slug: str, match_id: int) -> Response:
-    with get_uow_factory(request)() as uow:
-        view = matches.match_view(uow, slug=slug, match_id=match_id)
-    return _json(request, view.as_json(), view.topics)
+    return cached_view(request, matches.match_view, slug=slug, match_id=match_id)
 
 
 @router.get(
@@ -81,9 +89,7 @@ def get_match(request: Request, slug: str, match_id: int) -> Response:
     summary="A team: roster with each player's games and performance rating, and its matches",
 )
 def get_team(request: Request, slug: str, team_id: int) -> Response:
-    with get_uow_factory(request)() as uow:
-        view = teams.team_view(uow, slug=slug, team_id=team_id)
-    return _json(request, view.as_json(), view.topics)
+    return cached_view(request, teams.team_view, slug=slug, team_id=team_id)
 
 
 @router.get(
@@ -92,6 +98,4 @@ def get_team(request: Request, slug: str, team_id: int) -> Response:
     summary="A Swiss stage: standings, matches by round, byes and absences (a draft reads as unpaired)",
 )
 def get_swiss(request: Request, slug: str, stage_key: str) -> Response:
-    with get_uow_factory(request)() as uow:
-        view = swiss.swiss_view(uow, slug=slug, stage_key=stage_key)
-    return _json(request, view.as_json(), view.topics)
+    return cached_view(request, swiss.swiss_view, slug=slug, stage_key=stage_key)

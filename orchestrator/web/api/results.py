@@ -26,7 +26,7 @@ from orchestrator.services.results import withdrawals as withdrawal_service
 from orchestrator.services.swiss import exports as swiss_exports
 from orchestrator.translation import gettext as _
 from orchestrator.web.auth import require_role, require_staff
-from orchestrator.web.deps import current_value_json, get_uow_factory
+from orchestrator.web.deps import current_value_json, fields_of, get_uow_factory, in_unit_of_work
 
 router = APIRouter(prefix="/api/v1", tags=["results"])
 ADMINS = ("owner", "admin")
@@ -44,7 +44,7 @@ class BoardStateOut(BaseModel):
 
     @classmethod
     def of(cls, state: result_service.BoardState) -> BoardStateOut:
-        return cls(**{name: getattr(state, name) for name in cls.model_fields})
+        return cls.model_validate(state, from_attributes=True)  # the same fields, by name
 
 
 class ResultIn(BaseModel):
@@ -113,15 +113,7 @@ def _save_board(
     user: AuthUser,
 ) -> BoardStateOut:
     """One board through ``save`` (record_result or correct_result); StaleEdit goes on to the app's 409."""
-    with get_uow_factory(request)() as uow:
-        state = save(
-            uow,
-            board_id=board_id,
-            result=body.result,
-            expected_version=body.expected_version,
-            actor=user.username,
-            reason=body.reason,
-        )
+    state = in_unit_of_work(request, save, board_id=board_id, actor=user.username, **fields_of(body))
     return BoardStateOut.of(state)
 
 
@@ -137,8 +129,9 @@ def _save_entries(
         result_service.ResultEntry(e.board_id, e.result, e.expected_version, e.shown) for e in body.entries
     ]
     try:
-        with get_uow_factory(request)() as uow:
-            saved = save(uow, match_id=match_id, entries=entries, actor=user.username, reason=body.reason)
+        saved = in_unit_of_work(
+            request, save, match_id=match_id, entries=entries, actor=user.username, reason=body.reason
+        )
     except result_service.ResultsConflict as error:
         return _conflict(error)
     return [BoardStateOut.of(s) for s in saved]
@@ -157,8 +150,7 @@ def _event_id(uow: UnitOfWork, slug: str) -> int:
 @router.get("/matches/{match_id}/results")
 def get_match_results(request: Request, match_id: int, user: AuthUser = require_staff()) -> dict[str, Any]:
     """A match's boards with their result, version and who saved it."""
-    with get_uow_factory(request)() as uow:
-        sheet = result_service.match_sheet(uow, match_id=match_id)
+    sheet = in_unit_of_work(request, result_service.match_sheet, match_id=match_id)
     return {
         "match_id": sheet.match_id,
         "round": sheet.round_number,
@@ -221,10 +213,9 @@ def put_match_forfeit(
     request: Request, match_id: int, body: ForfeitIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
     """A whole-match forfeit: the absent team loses 0–boards."""
-    with get_uow_factory(request)() as uow:
-        code = result_service.set_match_forfeit(
-            uow, match_id=match_id, forfeit=body.forfeit, actor=user.username, reason=body.reason
-        )
+    code = in_unit_of_work(
+        request, result_service.set_match_forfeit, match_id=match_id, actor=user.username, **fields_of(body)
+    )
     return {"match_id": match_id, "forfeit": code.value}
 
 
@@ -257,8 +248,9 @@ def get_withdrawal(
 ) -> dict[str, Any]:
     """What the team's withdrawal from the pool stage would forfeit now (``forfeits``), or, once it has
     withdrawn, when and by whom (``withdrawn_*``); nothing is changed."""
-    with get_uow_factory(request)() as uow:
-        return _withdrawal(withdrawal_service.withdrawal_plan(uow, stage_id=stage_id, team_id=team_id))
+    return _withdrawal(
+        in_unit_of_work(request, withdrawal_service.withdrawal_plan, stage_id=stage_id, team_id=team_id)
+    )
 
 
 @router.post("/stages/{stage_id}/teams/{team_id}/withdrawal")
@@ -268,10 +260,14 @@ def post_withdrawal(
     """The team withdraws from the running pool stage: its remaining matches are lost by forfeit, 0 to the
     number of boards; complete ones keep their results. 409 when it already withdrew (saying when and by
     whom), when the stage is not running, or when it has nothing left to forfeit."""
-    with get_uow_factory(request)() as uow:
-        plan = withdrawal_service.withdraw_from_pool_stage(
-            uow, stage_id=stage_id, team_id=team_id, reason=body.reason, actor=user.username
-        )
+    plan = in_unit_of_work(
+        request,
+        withdrawal_service.withdraw_from_pool_stage,
+        stage_id=stage_id,
+        team_id=team_id,
+        reason=body.reason,
+        actor=user.username,
+    )
     return _withdrawal(plan)
 
 
@@ -316,8 +312,7 @@ def post_stage_close(
 ) -> dict[str, Any]:
     """Close the stage (409 naming each open round, board or appeal, or a tie-break lot committed now:
     close again to draw it); final standings are stored."""
-    with get_uow_factory(request)() as uow:
-        closed = standings_service.close_stage(uow, stage_id=stage_id, actor=user.username)
+    closed = in_unit_of_work(request, standings_service.close_stage, stage_id=stage_id, actor=user.username)
     closed.raise_refusal()  # after the commit: the tie-break lots it committed stay public
     return {
         "stage_id": closed.stage_id,
@@ -351,15 +346,9 @@ def _appeal(view: appeal_service.AppealView) -> dict[str, Any]:
 def post_appeal(
     request: Request, match_id: int, body: AppealIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        view = appeal_service.open_appeal(
-            uow,
-            match_id=match_id,
-            actor=user.username,
-            grounds=body.grounds,
-            team_id=body.team_id,
-            deadline_minutes=body.deadline_minutes,
-        )
+    view = in_unit_of_work(
+        request, appeal_service.open_appeal, match_id=match_id, actor=user.username, **fields_of(body)
+    )
     return _appeal(view)
 
 
@@ -367,10 +356,9 @@ def post_appeal(
 def post_decision(
     request: Request, appeal_id: int, body: DecisionIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        view = appeal_service.decide_appeal(
-            uow, appeal_id=appeal_id, decision=body.decision, upheld=body.upheld, actor=user.username
-        )
+    view = in_unit_of_work(
+        request, appeal_service.decide_appeal, appeal_id=appeal_id, actor=user.username, **fields_of(body)
+    )
     return _appeal(view)
 
 
@@ -385,10 +373,9 @@ def post_annulment(
     request: Request, player_id: int, body: AnnulIn, user: AuthUser = require_role(*ADMINS)
 ) -> dict[str, Any]:
     """Fair-play ruling: all of the player's results in the event count as forfeit losses."""
-    with get_uow_factory(request)() as uow:
-        report = fairplay_service.annul_player(
-            uow, player_id=player_id, reason=body.reason, actor=user.username
-        )
+    report = in_unit_of_work(
+        request, fairplay_service.annul_player, player_id=player_id, reason=body.reason, actor=user.username
+    )
     return {
         "annulment_id": report.annulment_id,
         "player_id": report.player_id,
@@ -442,8 +429,7 @@ def get_standings_csv(request: Request, pool_id: int, user: AuthUser = require_s
 
 @router.get("/pools/{pool_id}/trf", response_class=PlainTextResponse)
 def get_trf(request: Request, pool_id: int, user: AuthUser = require_staff()) -> Response:
-    with get_uow_factory(request)() as uow:
-        return PlainTextResponse(swiss_exports.pool_trf(uow, pool_id=pool_id))
+    return PlainTextResponse(in_unit_of_work(request, swiss_exports.pool_trf, pool_id=pool_id))
 
 
 @router.get("/matches/{match_id}/pgn", response_class=PlainTextResponse)

@@ -8,8 +8,10 @@ Errors follow the app's mapping: 422 with every problem, 409 for a step taken ou
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from fractions import Fraction
+from typing import Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
@@ -22,7 +24,7 @@ from orchestrator.services.setup import draws, event_setup, pool_draft, stage_st
 from orchestrator.services.teams import rosters
 from orchestrator.translation import gettext as _
 from orchestrator.web.auth import allow_public, require_role, require_staff
-from orchestrator.web.deps import get_uow_factory
+from orchestrator.web.deps import fields_of, get_uow_factory, in_unit_of_work
 from orchestrator.web.http.validation import TOO_LARGE
 
 staff = APIRouter(prefix="/api/v1/staff", tags=["event setup"])
@@ -141,15 +143,7 @@ def _pools_out(view: pool_draft.StagePools) -> StagePoolsOut:
 
 
 def _team(team: pool_draft.PoolTeam) -> PoolTeamOut:
-    return PoolTeamOut(
-        team_id=team.team_id,
-        name=team.name,
-        federation=team.federation,
-        seed=team.seed,
-        strength=team.strength,
-        pairing_number=team.pairing_number,
-        previous_winner=team.previous_winner,
-    )
+    return PoolTeamOut.model_validate(team, from_attributes=True)  # the same fields, by name
 
 
 def _lot_out(view: draws.LotView) -> LotOut:
@@ -180,10 +174,7 @@ def _lot_out(view: draws.LotView) -> LotOut:
 def create_event(
     request: Request, body: EventIn, user: AuthUser = require_role(Role.OWNER, Role.ADMIN)
 ) -> CreatedOut:
-    with get_uow_factory(request)() as uow:
-        event_id = event_setup.create_event(
-            uow, definition_text=body.definition_text, source=body.source, actor=user.username
-        )
+    event_id = in_unit_of_work(request, event_setup.create_event, actor=user.username, **fields_of(body))
     return CreatedOut(id=event_id)
 
 
@@ -191,16 +182,16 @@ def create_event(
     "/events/{event_id}", response_model=event_setup.EventInfo, summary="An event's stages and their state"
 )
 def get_event(request: Request, event_id: int, user: AuthUser = require_staff()) -> event_setup.EventInfo:
-    with get_uow_factory(request)() as uow:
-        return event_setup.describe_event(uow, event_id=event_id)
+    return in_unit_of_work(request, event_setup.describe_event, event_id=event_id)
 
 
 @staff.post("/events/{event_id}/rosters", response_model=ImportOut, summary="Import teams and rosters (CSV)")
 def import_rosters(
     request: Request, event_id: int, body: RostersIn, user: AuthUser = require_role(Role.OWNER, Role.ADMIN)
 ) -> ImportOut:
-    with get_uow_factory(request)() as uow:
-        report = rosters.import_rosters(uow, event_id=event_id, csv_text=body.csv_text, actor=user.username)
+    report = in_unit_of_work(
+        request, rosters.import_rosters, event_id=event_id, csv_text=body.csv_text, actor=user.username
+    )
     return ImportOut(
         teams_created=list(report.teams_created),
         teams_replaced=list(report.teams_replaced),
@@ -209,20 +200,25 @@ def import_rosters(
     )
 
 
+def _pool_step(
+    request: Request, step: Callable[..., object], stage_id: int, user: AuthUser, **arguments: Any
+) -> StagePoolsOut:
+    """A step of ``user`` on the stage's pools (services/setup/pool_draft.py), then the pools as they are
+    now, read in a unit of work of their own."""
+    in_unit_of_work(request, step, stage_id=stage_id, actor=user.username, **arguments)
+    return _pools_out(in_unit_of_work(request, pool_draft.describe_pools, stage_id=stage_id))
+
+
 @staff.get("/stages/{stage_id}/pools", response_model=StagePoolsOut, summary="A stage's pools (draft too)")
 def get_pools(request: Request, stage_id: int, user: AuthUser = require_staff()) -> StagePoolsOut:
-    with get_uow_factory(request)() as uow:
-        return _pools_out(pool_draft.describe_pools(uow, stage_id=stage_id))
+    return _pools_out(in_unit_of_work(request, pool_draft.describe_pools, stage_id=stage_id))
 
 
 @staff.post("/stages/{stage_id}/pools/draft", response_model=StagePoolsOut, summary="Draft a stage's pools")
 def draft_pools(
     request: Request, stage_id: int, user: AuthUser = require_role(Role.OWNER, Role.ADMIN)
 ) -> StagePoolsOut:
-    with get_uow_factory(request)() as uow:
-        pool_draft.draft_pools(uow, stage_id=stage_id, actor=user.username)
-    with get_uow_factory(request)() as uow:
-        return _pools_out(pool_draft.describe_pools(uow, stage_id=stage_id))
+    return _pool_step(request, pool_draft.draft_pools, stage_id, user)
 
 
 @staff.post(
@@ -231,12 +227,7 @@ def draft_pools(
 def swap_teams(
     request: Request, stage_id: int, body: SwapIn, user: AuthUser = require_role(Role.OWNER, Role.ADMIN)
 ) -> StagePoolsOut:
-    with get_uow_factory(request)() as uow:
-        pool_draft.swap_teams(
-            uow, stage_id=stage_id, team_a_id=body.team_a_id, team_b_id=body.team_b_id, actor=user.username
-        )
-    with get_uow_factory(request)() as uow:
-        return _pools_out(pool_draft.describe_pools(uow, stage_id=stage_id))
+    return _pool_step(request, pool_draft.swap_teams, stage_id, user, **fields_of(body))
 
 
 @staff.post(
@@ -245,10 +236,7 @@ def swap_teams(
 def publish_pools(
     request: Request, stage_id: int, user: AuthUser = require_role(Role.OWNER, Role.ADMIN)
 ) -> StagePoolsOut:
-    with get_uow_factory(request)() as uow:
-        pool_draft.publish_pools(uow, stage_id=stage_id, actor=user.username)
-    with get_uow_factory(request)() as uow:
-        return _pools_out(pool_draft.describe_pools(uow, stage_id=stage_id))
+    return _pool_step(request, pool_draft.publish_pools, stage_id, user)
 
 
 @staff.post(
@@ -257,8 +245,7 @@ def publish_pools(
 def start_stage(
     request: Request, stage_id: int, user: AuthUser = require_role(Role.OWNER, Role.ADMIN)
 ) -> RoundsOut:
-    with get_uow_factory(request)() as uow:
-        started = stage_start.start_stage(uow, stage_id=stage_id, actor=user.username)
+    started = in_unit_of_work(request, stage_start.start_stage, stage_id=stage_id, actor=user.username)
     started.raise_refusal()  # after the commit: a refused start keeps the lots it committed
     return RoundsOut(round_ids=list(started.round_ids))
 
@@ -268,17 +255,10 @@ def start_stage(
 )
 def commit_lot(request: Request, event_id: int, body: LotIn, user: AuthUser = require_staff()) -> LotOut:
     """409 for a purpose a procedure draws, or one already committed or drawn (docs/lots.md)."""
-    with get_uow_factory(request)() as uow:
-        lot_id = lot_steps.commit_by_hand(
-            uow,
-            event_id=event_id,
-            purpose=body.purpose,
-            candidates=body.candidates,
-            kind=body.kind,
-            actor=user.username,
-        )
-    with get_uow_factory(request)() as uow:
-        return _lot_out(draws.get_lot(uow, lot_id=lot_id))
+    lot_id = in_unit_of_work(
+        request, lot_steps.commit_by_hand, event_id=event_id, actor=user.username, **fields_of(body)
+    )
+    return _lot_out(in_unit_of_work(request, draws.get_lot, lot_id=lot_id))
 
 
 @staff.post(
@@ -286,8 +266,7 @@ def commit_lot(request: Request, event_id: int, body: LotIn, user: AuthUser = re
 )
 def reveal_lot(request: Request, lot_id: int, user: AuthUser = require_staff()) -> LotOut:
     """409 for a pairing-number or tie-break lot: starting or closing its stage draws it (docs/lots.md)."""
-    with get_uow_factory(request)() as uow:
-        return _lot_out(lot_steps.draw_by_hand(uow, lot_id=lot_id, actor=user.username))
+    return _lot_out(in_unit_of_work(request, lot_steps.draw_by_hand, lot_id=lot_id, actor=user.username))
 
 
 @public.get(
@@ -306,5 +285,4 @@ def event_lots(request: Request, slug: str) -> list[LotOut]:
 
 @public.get("/lots/{lot_id}", response_model=LotOut, dependencies=[allow_public()], summary="One lot")
 def get_lot(request: Request, lot_id: int) -> LotOut:
-    with get_uow_factory(request)() as uow:
-        return _lot_out(draws.get_lot(uow, lot_id=lot_id))
+    return _lot_out(in_unit_of_work(request, draws.get_lot, lot_id=lot_id))

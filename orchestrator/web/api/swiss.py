@@ -8,6 +8,7 @@ boards or teams), 404.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
@@ -19,7 +20,7 @@ from orchestrator.services.swiss import entries, rounds
 from orchestrator.services.swiss.entries import TeamChange
 from orchestrator.services.swiss.rounds import RoundView
 from orchestrator.web.auth import require_staff
-from orchestrator.web.deps import get_uow_factory
+from orchestrator.web.deps import in_unit_of_work
 
 router = APIRouter(prefix="/api/v1/swiss", tags=["Swiss"])
 
@@ -57,70 +58,75 @@ def _round(view: RoundView) -> dict[str, Any]:
     return asdict(view)
 
 
-def _change(change: TeamChange) -> dict[str, Any]:
+def _team_change(
+    request: Request,
+    use_case: Callable[..., TeamChange],
+    stage_id: int,
+    team_id: int,
+    user: AuthUser,
+    **details: Any,
+) -> dict[str, Any]:
+    """A change of one team's entry in the stage (services/swiss/entries.py), answered with its message."""
+    change = in_unit_of_work(
+        request, use_case, stage_id=stage_id, team_id=team_id, actor=user.username, **details
+    )
     return {**asdict(change), "message": change.message}
+
+
+def _paired(
+    request: Request, pairing: Callable[..., RoundView], body: PairIn, user: AuthUser, **where: int
+) -> dict[str, Any]:
+    """A round paired, or paired again, by ``user`` (services/swiss/rounds.py): the draft to review."""
+    draws = body.count_unfinished_as_draws
+    view = in_unit_of_work(request, pairing, actor=user.username, count_unfinished_as_draws=draws, **where)
+    return _round(view)
 
 
 @router.post("/stages/{stage_id}/pair-next-round", summary="Pair the next round as a draft for review")
 def pair_next_round(
     request: Request, stage_id: int, body: PairIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        view = rounds.pair_next_round(
-            uow,
-            stage_id=stage_id,
-            actor=user.username,
-            count_unfinished_as_draws=body.count_unfinished_as_draws,
-        )
-    return _round(view)
+    return _paired(request, rounds.pair_next_round, body, user, stage_id=stage_id)
 
 
 @router.get("/stages/{stage_id}/draft", summary="The round in review (404 when none)")
 def get_draft(request: Request, stage_id: int, user: AuthUser = require_staff()) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        return _round(rounds.draft_round(uow, stage_id=stage_id))
+    return _round(in_unit_of_work(request, rounds.draft_round, stage_id=stage_id))
 
 
 @router.get("/rounds/{round_id}", summary="A Swiss round's pairing, draft or published")
 def get_round(request: Request, round_id: int, user: AuthUser = require_staff()) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        return _round(rounds.describe_round(uow, round_id=round_id))
+    return _round(in_unit_of_work(request, rounds.describe_round, round_id=round_id))
 
 
 @router.post("/rounds/{round_id}/publish", summary="Publish a draft: matches, boards and bye")
 def publish(request: Request, round_id: int, user: AuthUser = require_staff()) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        return _round(rounds.publish_round_pairing(uow, round_id=round_id, actor=user.username))
+    return _round(
+        in_unit_of_work(request, rounds.publish_round_pairing, round_id=round_id, actor=user.username)
+    )
 
 
 @router.post("/rounds/{round_id}/re-pair", summary="Pair a draft, or an unstarted round, again")
 def re_pair(
     request: Request, round_id: int, body: PairIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        view = rounds.repair_round(
-            uow,
-            round_id=round_id,
-            actor=user.username,
-            count_unfinished_as_draws=body.count_unfinished_as_draws,
-        )
-    return _round(view)
+    return _paired(request, rounds.repair_round, body, user, round_id=round_id)
 
 
 @router.post("/rounds/{round_id}/override", summary="Put two teams on a board of the draft, with a reason")
 def override(
     request: Request, round_id: int, body: OverrideIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        view = rounds.override_pairing(
-            uow,
-            round_id=round_id,
-            board=body.board,
-            first_id=body.first_team_id,
-            second_id=body.second_team_id,
-            reason=body.reason,
-            actor=user.username,
-        )
+    view = in_unit_of_work(
+        request,
+        rounds.override_pairing,
+        round_id=round_id,
+        board=body.board,
+        first_id=body.first_team_id,
+        second_id=body.second_team_id,
+        reason=body.reason,
+        actor=user.username,
+    )
     return _round(view)
 
 
@@ -128,43 +134,24 @@ def override(
 def withdraw(
     request: Request, stage_id: int, team_id: int, body: ReasonIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        change = entries.withdraw_team(
-            uow, stage_id=stage_id, team_id=team_id, reason=body.reason, actor=user.username
-        )
-    return _change(change)
+    return _team_change(request, entries.withdraw_team, stage_id, team_id, user, reason=body.reason)
 
 
 @router.post("/stages/{stage_id}/teams/{team_id}/late-entry", summary="Add a team of the event to the stage")
 def late_entry(
     request: Request, stage_id: int, team_id: int, body: LateEntryIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        change = entries.add_late_entry(
-            uow,
-            stage_id=stage_id,
-            team_id=team_id,
-            reason=body.reason,
-            actor=user.username,
-            from_round=body.from_round,
-        )
-    return _change(change)
+    details = {"reason": body.reason, "from_round": body.from_round}
+    return _team_change(request, entries.add_late_entry, stage_id, team_id, user, **details)
 
 
 @router.post("/stages/{stage_id}/teams/{team_id}/absent", summary="Leave a team out of a round")
 def absent(
     request: Request, stage_id: int, team_id: int, body: AbsentIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        change = entries.mark_absent(
-            uow,
-            stage_id=stage_id,
-            team_id=team_id,
-            round_no=body.round,
-            reason=body.reason,
-            actor=user.username,
-        )
-    return _change(change)
+    return _team_change(
+        request, entries.mark_absent, stage_id, team_id, user, round_no=body.round, reason=body.reason
+    )
 
 
 @router.post(
@@ -174,23 +161,17 @@ def absent(
 def present(
     request: Request, stage_id: int, team_id: int, body: AbsentIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        change = entries.mark_present(
-            uow,
-            stage_id=stage_id,
-            team_id=team_id,
-            round_no=body.round,
-            reason=body.reason,
-            actor=user.username,
-        )
-    return _change(change)
+    return _team_change(
+        request, entries.mark_present, stage_id, team_id, user, round_no=body.round, reason=body.reason
+    )
 
 
 @router.post("/stages/{stage_id}/end-early", summary="End the stage after its last complete round")
 def end_early(
     request: Request, stage_id: int, body: ReasonIn, user: AuthUser = require_staff()
 ) -> dict[str, Any]:
-    with get_uow_factory(request)() as uow:
-        closed = entries.end_swiss_early(uow, stage_id=stage_id, reason=body.reason, actor=user.username)
+    closed = in_unit_of_work(
+        request, entries.end_swiss_early, stage_id=stage_id, reason=body.reason, actor=user.username
+    )
     closed.raise_refusal()  # after the commit: a refusal keeps the lots it committed
     return {"stage_id": stage_id, "closed": True}

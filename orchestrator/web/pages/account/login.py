@@ -18,7 +18,7 @@ from orchestrator.web.auth import (
     log_in,
     require_login,
 )
-from orchestrator.web.deps import client_ip, get_settings, get_uow_factory, render, safe_next
+from orchestrator.web.deps import client_ip, get_settings, get_uow_factory, in_unit_of_work, render, safe_next
 from orchestrator.web.i18n import N_
 
 router = APIRouter()
@@ -57,10 +57,14 @@ def login_submit(
     next: Annotated[str, Form(max_length=2048)] = "",
     _rule: AuthUser | None = Depends(PUBLIC),
 ) -> Response:
-    with get_uow_factory(request)() as uow:
-        verdict = user_service.authenticate(
-            uow, username=username, password=password, ip=client_ip(request), settings=get_settings(request)
-        )
+    verdict = in_unit_of_work(
+        request,
+        user_service.authenticate,
+        username=username,
+        password=password,
+        ip=client_ip(request),
+        settings=get_settings(request),
+    )
     if verdict.refusal is not None:
         headers = {}
         if isinstance(verdict.refusal, LoginThrottled):
@@ -103,8 +107,7 @@ def invitation_submit(
     try:
         if password != password_again:
             raise ValidationFailed([N_("The two passwords differ.")])
-        with get_uow_factory(request)() as uow:
-            user = user_service.accept_invitation(uow, token=token, password=password)
+        user = in_unit_of_work(request, user_service.accept_invitation, token=token, password=password)
     except ValidationFailed as error:
         problems = list(error.problems)
         with get_uow_factory(request)() as uow:

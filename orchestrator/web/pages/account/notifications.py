@@ -16,14 +16,13 @@ from orchestrator.services.notify import preferences
 from orchestrator.services.notify.kinds import CAPTAIN_KINDS
 from orchestrator.translation import gettext as _
 from orchestrator.web.auth import require_login
-from orchestrator.web.deps import get_uow_factory, render
+from orchestrator.web.deps import in_unit_of_work, render
 
 router = APIRouter(include_in_schema=False)
 
 
 def _account_page(request: Request, user: AuthUser, *, status_code: int = 200, **extra: object) -> Response:
-    with get_uow_factory(request)() as uow:
-        prefs = preferences.preferences_of(uow, user=user)
+    prefs = in_unit_of_work(request, preferences.preferences_of, user=user)
     return render(
         request,
         "account/notifications.html",
@@ -56,10 +55,14 @@ def account_submit(
     request: Request, form: Annotated[AccountForm, Form()], user: AuthUser = require_login()
 ) -> Response:
     try:
-        with get_uow_factory(request)() as uow:
-            preferences.set_preferences(
-                uow, user=user, email=form.email, off=form.off(), language=form.language
-            )
+        in_unit_of_work(
+            request,
+            preferences.set_preferences,
+            user=user,
+            email=form.email,
+            off=form.off(),
+            language=form.language,
+        )
     except ValidationFailed as error:
         return _account_page(request, user, status_code=422, problems=error.problems)
     return RedirectResponse("/account?saved=1", status_code=303)

@@ -19,7 +19,7 @@ from orchestrator.services.teams import captains, lineups
 from orchestrator.translation import gettext as _
 from orchestrator.web.api.playoff import LineupPageIn
 from orchestrator.web.auth import require_login
-from orchestrator.web.deps import get_uow_factory, render
+from orchestrator.web.deps import get_uow_factory, in_unit_of_work, render
 
 router = APIRouter(include_in_schema=False)
 
@@ -124,8 +124,9 @@ def nomination_submit(
 ) -> Response:
     team = captains.team_of_user(user, team_id)
     try:
-        with get_uow_factory(request)() as uow:
-            armageddon.nominate(uow, duel_id=duel_id, team_id=team, account=account, actor=user)
+        in_unit_of_work(
+            request, armageddon.nominate, duel_id=duel_id, team_id=team, account=account, actor=user
+        )
     except ValidationFailed as error:
         return _armageddon_page(request, user, duel_id, team, problems=list(error.problems))
     return _back(user, duel_id, team)
@@ -140,6 +141,7 @@ def colour_submit(
     colour: str = Form(default=""),
 ) -> Response:
     team = captains.team_of_user(user, team_id)
-    with get_uow_factory(request)() as uow:
-        armageddon.choose_colour(uow, duel_id=duel_id, team_id=team, colour=colour, actor=user)
+    in_unit_of_work(
+        request, armageddon.choose_colour, duel_id=duel_id, team_id=team, colour=colour, actor=user
+    )
     return _back(user, duel_id, team)

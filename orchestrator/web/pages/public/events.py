@@ -13,7 +13,7 @@ from starlette.responses import Response
 
 from orchestrator.services.read import events, matches, stages, standings, swiss, teams
 from orchestrator.web.auth import allow_public
-from orchestrator.web.deps import attachment, get_uow_factory, render
+from orchestrator.web.deps import attachment, get_uow_factory, in_unit_of_work, render
 from orchestrator.web.http.caching import conditional
 from orchestrator.web.http.page_cache import page_built
 
@@ -37,24 +37,21 @@ def _page(request: Request, template: str, view: object, **extra: object) -> Res
 
 @router.get("/")
 def home(request: Request) -> Response:
-    with get_uow_factory(request)() as uow:
-        items = events.list_events(uow)
+    items = in_unit_of_work(request, events.list_events)
     page_built(request, events.LIST_TOPICS)
     return conditional(request, render(request, "home.html", {"events": items}))
 
 
 @router.get("/events/{slug}")
 def event_page(request: Request, slug: str) -> Response:
-    with get_uow_factory(request)() as uow:
-        view = events.event_view(uow, slug=slug)
+    view = in_unit_of_work(request, events.event_view, slug=slug)
     return _page(request, "public/event.html", view)
 
 
 @router.get("/events/{slug}/lots")
 def lots_page(request: Request, slug: str) -> Response:
     """Every lot of the event, drawn, sealed or void, so no lot is drawn out of sight (docs/lots.md)."""
-    with get_uow_factory(request)() as uow:
-        view = events.lots_view(uow, slug=slug)
+    view = in_unit_of_work(request, events.lots_view, slug=slug)
     return _page(request, "public/lots.html", view)
 
 
@@ -74,22 +71,19 @@ def stage_page(request: Request, slug: str, stage_key: str, after: str = "") -> 
 
 @router.get("/events/{slug}/stages/{stage_key}/pools/{letter}")
 def pool_page(request: Request, slug: str, stage_key: str, letter: str) -> Response:
-    with get_uow_factory(request)() as uow:
-        view = standings.pool_view(uow, slug=slug, stage_key=stage_key, letter=letter)
+    view = in_unit_of_work(request, standings.pool_view, slug=slug, stage_key=stage_key, letter=letter)
     return _page(request, "public/pool.html", view)
 
 
 @router.get("/events/{slug}/matches/{match_id}")
 def match_page(request: Request, slug: str, match_id: int) -> Response:
-    with get_uow_factory(request)() as uow:
-        view = matches.match_view(uow, slug=slug, match_id=match_id)
+    view = in_unit_of_work(request, matches.match_view, slug=slug, match_id=match_id)
     return _page(request, "public/match.html", view)
 
 
 @router.get("/events/{slug}/matches/{match_id}/boards/{board_no}.pgn")
 def board_pgn(request: Request, slug: str, match_id: int, board_no: int) -> Response:
-    with get_uow_factory(request)() as uow:
-        pgn = matches.board_pgn(uow, slug=slug, match_id=match_id, board_no=board_no)
+    pgn = in_unit_of_work(request, matches.board_pgn, slug=slug, match_id=match_id, board_no=board_no)
     filename = f"{slug}-match-{match_id}-board-{board_no}.pgn"
     page_built(request, (f"event:{slug}", f"match:{match_id}"))  # ingestion announces the match
     return conditional(request, attachment(pgn, filename, "application/x-chess-pgn; charset=utf-8"))
@@ -97,6 +91,5 @@ def board_pgn(request: Request, slug: str, match_id: int, board_no: int) -> Resp
 
 @router.get("/events/{slug}/teams/{team_id}")
 def team_page(request: Request, slug: str, team_id: int) -> Response:
-    with get_uow_factory(request)() as uow:
-        view = teams.team_view(uow, slug=slug, team_id=team_id)
+    view = in_unit_of_work(request, teams.team_view, slug=slug, team_id=team_id)
     return _page(request, "public/team.html", view)

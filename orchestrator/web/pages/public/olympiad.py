@@ -13,7 +13,7 @@ from starlette.responses import Response
 from orchestrator.services.read import board_prizes, ratings
 from orchestrator.web.api.olympiad import cached_document
 from orchestrator.web.auth import allow_public
-from orchestrator.web.deps import get_uow_factory, render
+from orchestrator.web.deps import in_unit_of_work, render
 from orchestrator.web.http.caching import conditional
 from orchestrator.web.http.page_cache import page_built
 from orchestrator.web.pages.public.events import live_url
@@ -31,34 +31,29 @@ def _page(request: Request, template: str, view: Any) -> Response:
 
 @router.get("/events/{slug}/stages/{stage_key}/board-prizes", dependencies=[allow_public()])
 def board_prizes_page(request: Request, slug: str, stage_key: str) -> Response:
-    with get_uow_factory(request)() as uow:
-        view = board_prizes.board_prizes_view(uow, slug=slug, stage_key=stage_key)
+    view = in_unit_of_work(request, board_prizes.board_prizes_view, slug=slug, stage_key=stage_key)
     return _page(request, "public/board_prizes.html", view)
 
 
 @router.get("/events/{slug}/stages/{stage_key}/board-prizes.csv", dependencies=[allow_public()])
 def board_prizes_csv(request: Request, slug: str, stage_key: str) -> Response:
-    with get_uow_factory(request)() as uow:
-        view = board_prizes.board_prizes_view(uow, slug=slug, stage_key=stage_key)
+    view = in_unit_of_work(request, board_prizes.board_prizes_view, slug=slug, stage_key=stage_key)
     return cached_document(request, view.as_csv(), view.topics, CSV, f"{slug}-{stage_key}-board-prizes.csv")
 
 
 @router.get("/events/{slug}/ratings", dependencies=[allow_public()])
 def ratings_page(request: Request, slug: str) -> Response:
-    with get_uow_factory(request)() as uow:
-        view = ratings.ratings_view(uow, slug=slug)
+    view = in_unit_of_work(request, ratings.ratings_view, slug=slug)
     return _page(request, "public/ratings.html", view)
 
 
 @router.get("/events/{slug}/ratings.csv", dependencies=[allow_public()])
 def ratings_csv(request: Request, slug: str) -> Response:
-    with get_uow_factory(request)() as uow:
-        view = ratings.ratings_view(uow, slug=slug)
+    view = in_unit_of_work(request, ratings.ratings_view, slug=slug)
     return cached_document(request, view.as_csv(), view.topics, CSV, f"{slug}-rating-changes.csv")
 
 
 @router.get("/events/{slug}/players/{player_id}", dependencies=[allow_public()])
 def player_page(request: Request, slug: str, player_id: int) -> Response:
-    with get_uow_factory(request)() as uow:
-        view = ratings.player_view(uow, slug=slug, player_id=player_id)
+    view = in_unit_of_work(request, ratings.player_view, slug=slug, player_id=player_id)
     return _page(request, "public/player.html", view)

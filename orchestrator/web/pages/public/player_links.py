@@ -14,7 +14,7 @@ from fastapi.responses import Response
 from orchestrator.services.gameserver import player_links
 from orchestrator.translation import gettext as _
 from orchestrator.web.auth import allow_public
-from orchestrator.web.deps import get_settings, get_uow_factory, render
+from orchestrator.web.deps import get_settings, get_uow_factory, in_unit_of_work, render
 
 router = APIRouter()
 
@@ -40,6 +40,5 @@ def link_callback(request: Request, code: str = "", state: str = "", error: str 
 @router.get("/link/{token}", dependencies=[allow_public()])
 def link_start(request: Request, token: str) -> Response:
     settings = get_settings(request)
-    with get_uow_factory(request)() as uow:
-        start = player_links.start_link(uow, token=token, settings=settings)
+    start = in_unit_of_work(request, player_links.start_link, token=token, settings=settings)
     return render(request, "links/start.html", {"start": start, "gameserver_url": settings.gameserver_url})

@@ -26,7 +26,7 @@ from orchestrator.translation import N_
 from orchestrator.translation import gettext as _
 from orchestrator.web.api.chesscom import readable_team_match, run_import
 from orchestrator.web.auth import require_staff
-from orchestrator.web.deps import get_settings, get_uow_factory, render
+from orchestrator.web.deps import get_settings, get_uow_factory, in_unit_of_work, render
 
 router = APIRouter(prefix="/staff", include_in_schema=False)
 
@@ -114,8 +114,7 @@ def chesscom_import_submit(
     try:
         if values["source"] == "archives":
             problems: list[str] = []
-            with get_uow_factory(request)() as uow:
-                zone = timezone_of(uow, kind="match", entity_id=match_id)
+            zone = in_unit_of_work(request, timezone_of, kind="match", entity_id=match_id)
             start = _form_time(values["start"], "start", zone, problems)
             end = _form_time(values["end"], "end", zone, problems)
             if problems or start is None or end is None:
@@ -153,6 +152,5 @@ def chesscom_import_submit(
         if retry_after:
             response.headers["Retry-After"] = str(retry_after)
         return response
-    with get_uow_factory(request)() as uow:
-        sheet = result_service.match_sheet(uow, match_id=match_id)
+    sheet = in_unit_of_work(request, result_service.match_sheet, match_id=match_id)
     return render(request, "staff/chesscom/summary.html", {"sheet": sheet, "summary": summary})

@@ -20,7 +20,7 @@ from orchestrator.services.accounts.users import AuthUser, recent_login_failures
 from orchestrator.services.read import dashboard as dashboard_service
 from orchestrator.services.read import staff
 from orchestrator.web.auth import require_staff
-from orchestrator.web.deps import get_settings, get_uow_factory, render
+from orchestrator.web.deps import get_settings, get_uow_factory, in_unit_of_work, render
 from orchestrator.web.event_keys import event_of_key, slug_redirect
 from orchestrator.web.http.sse import event_stream
 
@@ -32,8 +32,7 @@ ACTIVE = (EventStatus.RUNNING.value, EventStatus.PUBLISHED.value)
 @router.get("")
 def staff_home(request: Request, user: AuthUser = require_staff()) -> Response:
     """Staff's landing page: the dashboard of the one event under way, else the list of events."""
-    with get_uow_factory(request)() as uow:
-        events = staff.staff_events(uow)
+    events = in_unit_of_work(request, staff.staff_events)
     active = [e for e in events if e.status in ACTIVE]
     target = f"/staff/events/{active[0].slug}" if len(active) == 1 else "/staff/events"
     return RedirectResponse(target, status_code=303)

@@ -12,7 +12,7 @@ from orchestrator.services.notify import outbox
 from orchestrator.translation import gettext as _
 from orchestrator.web.api.notifications import STATUSES, outbox_status
 from orchestrator.web.auth import require_staff
-from orchestrator.web.deps import get_uow_factory, render
+from orchestrator.web.deps import in_unit_of_work, render
 from orchestrator.web.http.validation import id_number
 
 router = APIRouter(include_in_schema=False)
@@ -21,8 +21,7 @@ router = APIRouter(include_in_schema=False)
 @router.get("/staff/outbox")
 def outbox_page(request: Request, user: AuthUser = require_staff()) -> Response:
     status = outbox_status(request)
-    with get_uow_factory(request)() as uow:
-        rows = outbox.outbox_rows(uow, status=status or None)
+    rows = in_unit_of_work(request, outbox.outbox_rows, status=status or None)
     retried = request.query_params.get("retried")
     notice = _("Mail %(id)s is queued again.") % {"id": retried} if id_number(retried) else None
     return render(
@@ -34,6 +33,5 @@ def outbox_page(request: Request, user: AuthUser = require_staff()) -> Response:
 
 @router.post("/staff/outbox/{outbox_id}/retry")
 def outbox_retry(request: Request, outbox_id: int, user: AuthUser = require_staff()) -> Response:
-    with get_uow_factory(request)() as uow:
-        outbox.retry_failed(uow, outbox_id=outbox_id, actor=user.username)
+    in_unit_of_work(request, outbox.retry_failed, outbox_id=outbox_id, actor=user.username)
     return RedirectResponse(f"/staff/outbox?status=queued&retried={outbox_id}", status_code=303)

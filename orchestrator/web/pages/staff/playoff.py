@@ -4,7 +4,8 @@ Armageddon game. Every action answers with a redirect back to the desk.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
 from fastapi import APIRouter, Form, Request
 from starlette.responses import RedirectResponse, Response
@@ -22,7 +23,7 @@ from orchestrator.services.playoff import (
     storage,
 )
 from orchestrator.web.auth import require_staff
-from orchestrator.web.deps import get_uow_factory, render
+from orchestrator.web.deps import get_uow_factory, in_unit_of_work, render
 from orchestrator.web.i18n import N_
 
 router = APIRouter(include_in_schema=False)
@@ -30,6 +31,14 @@ router = APIRouter(include_in_schema=False)
 
 def _desk(stage_id: int) -> RedirectResponse:
     return RedirectResponse(f"/staff/playoff/{stage_id}", status_code=303)
+
+
+def _duel_step(request: Request, use_case: Callable[..., object], duel_id: int, **arguments: Any) -> Response:
+    """A step on a duel (services/playoff/), then back to the desk of the duel's stage."""
+    with get_uow_factory(request)() as uow:
+        stage_id = read.duel_stage_id(uow, duel_id=duel_id)
+        use_case(uow, duel_id=duel_id, **arguments)
+    return _desk(stage_id)
 
 
 @router.get("/staff/playoff/{stage_id}")
@@ -43,16 +52,14 @@ def staff_desk(request: Request, stage_id: int, user: AuthUser = require_staff()
 
 @router.post("/staff/playoff/{stage_id}/build")
 def staff_build(request: Request, stage_id: int, user: AuthUser = require_staff()) -> Response:
-    with get_uow_factory(request)() as uow:
-        commands.build_bracket(uow, stage_id=stage_id, actor=user.username)
+    in_unit_of_work(request, commands.build_bracket, stage_id=stage_id, actor=user.username)
     return _desk(stage_id)
 
 
 @router.post("/staff/playoff/{stage_id}/deadlines")
 def staff_deadlines(request: Request, stage_id: int, user: AuthUser = require_staff()) -> Response:
     """Run the deadline check now (the beat runs it on its own schedule)."""
-    with get_uow_factory(request)() as uow:
-        deadlines.apply_due_deadlines(uow, actor=user.username)
+    in_unit_of_work(request, deadlines.apply_due_deadlines, actor=user.username)
     return _desk(stage_id)
 
 
@@ -69,23 +76,21 @@ def staff_lot(
     if which not in ("category", "colour") or action not in ("commit", "reveal"):
         raise NotFound(N_("There is no such lot step."))
     kind: Literal["category", "colour"] = "category" if which == "category" else "colour"
-    with get_uow_factory(request)() as uow:
-        stage_id = read.duel_stage_id(uow, duel_id=duel_id)
-        if action == "commit":
-            armageddon.commit_armageddon_lot(uow, duel_id=duel_id, which=kind, actor=user.username)
-        else:
-            armageddon.reveal_armageddon_lot(
-                uow, duel_id=duel_id, which=kind, actor=user.username, nomination_minutes=max(1, minutes)
-            )
-    return _desk(stage_id)
+    if action == "commit":
+        return _duel_step(request, armageddon.commit_armageddon_lot, duel_id, which=kind, actor=user.username)
+    return _duel_step(
+        request,
+        armageddon.reveal_armageddon_lot,
+        duel_id,
+        which=kind,
+        actor=user.username,
+        nomination_minutes=max(1, minutes),
+    )
 
 
 @router.post("/staff/duels/{duel_id}/reveal")
 def staff_reveal(request: Request, duel_id: int, user: AuthUser = require_staff()) -> Response:
-    with get_uow_factory(request)() as uow:
-        stage_id = read.duel_stage_id(uow, duel_id=duel_id)
-        armageddon.reveal_nominations(uow, duel_id=duel_id, actor=user.username)
-    return _desk(stage_id)
+    return _duel_step(request, armageddon.reveal_nominations, duel_id, actor=user.username)
 
 
 @router.post("/staff/duels/{duel_id}/ruling")
@@ -96,32 +101,27 @@ def staff_ruling(
     winners: list[int] = Form(default=[]),
     reason: str = Form(default=""),
 ) -> Response:
-    with get_uow_factory(request)() as uow:
-        stage_id = read.duel_stage_id(uow, duel_id=duel_id)
-        rulings.record_ruling(
-            uow, duel_id=duel_id, winner_team_ids=winners, reason=reason, actor=user.username
-        )
-    return _desk(stage_id)
+    return _duel_step(
+        request, rulings.record_ruling, duel_id, winner_team_ids=winners, reason=reason, actor=user.username
+    )
 
 
 @router.post("/staff/duels/{duel_id}/armageddon/game")
 def staff_game(
     request: Request, duel_id: int, user: AuthUser = require_staff(), game: str = Form(default="")
 ) -> Response:
-    with get_uow_factory(request)() as uow:
-        stage_id = read.duel_stage_id(uow, duel_id=duel_id)
-        armageddon_game.set_armageddon_game(uow, duel_id=duel_id, game_ref=game, actor=user.username)
-    return _desk(stage_id)
+    return _duel_step(
+        request, armageddon_game.set_armageddon_game, duel_id, game_ref=game, actor=user.username
+    )
 
 
 @router.post("/staff/duels/{duel_id}/armageddon/result")
 def staff_result(
     request: Request, duel_id: int, user: AuthUser = require_staff(), result: str = Form(default="")
 ) -> Response:
-    with get_uow_factory(request)() as uow:
-        stage_id = read.duel_stage_id(uow, duel_id=duel_id)
-        armageddon_game.record_armageddon_result(uow, duel_id=duel_id, result=result, actor=user.username)
-    return _desk(stage_id)
+    return _duel_step(
+        request, armageddon_game.record_armageddon_result, duel_id, result=result, actor=user.username
+    )
 
 
 @router.post("/staff/duels/{duel_id}/colour")
@@ -132,10 +132,7 @@ def staff_colour(
     team_id: int = Form(default=0),
     colour: str = Form(default=""),
 ) -> Response:
-    with get_uow_factory(request)() as uow:
-        stage_id = read.duel_stage_id(uow, duel_id=duel_id)
-        armageddon.choose_colour(uow, duel_id=duel_id, team_id=team_id, colour=colour, actor=user)
-    return _desk(stage_id)
+    return _duel_step(request, armageddon.choose_colour, duel_id, team_id=team_id, colour=colour, actor=user)
 
 
 @router.post("/staff/playoff/matches/{match_id}/forfeit")
@@ -164,6 +161,5 @@ def staff_withdraw(
 ) -> Response:
     if not stage_id:
         raise ValidationFailed([N_("stage_id: missing")])
-    with get_uow_factory(request)() as uow:
-        rulings.withdraw_team(uow, team_id=team_id, actor=user.username, reason=reason)
+    in_unit_of_work(request, rulings.withdraw_team, team_id=team_id, actor=user.username, reason=reason)
     return _desk(stage_id)

@@ -7,6 +7,7 @@ A refused form is shown again with every problem listed; a done action redirects
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 from urllib.parse import quote
 
@@ -22,7 +23,7 @@ from orchestrator.services.setup import draws, event_setup, pool_draft, stage_st
 from orchestrator.services.teams import rosters
 from orchestrator.translation import gettext as _
 from orchestrator.web.auth import require_role, require_staff
-from orchestrator.web.deps import get_uow_factory, render
+from orchestrator.web.deps import get_uow_factory, in_unit_of_work, render
 from orchestrator.web.event_keys import event_of_key, slug_redirect
 from orchestrator.web.http.validation import MAX_UPLOAD_BYTES
 from orchestrator.web.i18n import N_
@@ -79,8 +80,7 @@ async def _read_upload(upload: UploadFile | None) -> str | None:
 
 @router.get("/events")
 def events_page(request: Request, user: AuthUser = require_staff()) -> Response:
-    with get_uow_factory(request)() as uow:
-        events = staff.staff_events(uow)
+    events = in_unit_of_work(request, staff.staff_events)
     context = {"events": events, "can_change": _can_change(user), "notice": _notice(request)}
     return render(request, "staff/events.html", context)
 
@@ -107,10 +107,13 @@ async def create_event(
             )
         if not definition_text.strip():
             raise ValidationFailed([N_("paste the event definition (YAML) or choose a file")])
-        with get_uow_factory(request)() as uow:
-            event_id = event_setup.create_event(
-                uow, definition_text=definition_text, source=source, actor=user.username
-            )
+        event_id = in_unit_of_work(
+            request,
+            event_setup.create_event,
+            definition_text=definition_text,
+            source=source,
+            actor=user.username,
+        )
     except (ValidationFailed, Conflict) as error:
         context = {"definition_text": definition_text, "source": source, **_problems_of(error)}
         return render(request, "staff/event_new.html", context, status_code=error.status_code)
@@ -125,8 +128,7 @@ def event_page(request: Request, slug: str, user: AuthUser = require_staff()) ->
     event_id, real = event_of_key(request, slug)
     if moved := slug_redirect(request, slug, real):
         return moved
-    with get_uow_factory(request)() as uow:
-        info = event_setup.describe_event(uow, event_id=event_id)
+    info = in_unit_of_work(request, event_setup.describe_event, event_id=event_id)
     context = {"event": info, "can_change": _can_change(user), "notice": _notice(request)}
     return render(request, "staff/event.html", context)
 
@@ -172,8 +174,9 @@ async def import_rosters(
             csv_text = uploaded
         if not csv_text.strip():
             raise ValidationFailed([N_("paste the roster CSV or choose a file")])
-        with get_uow_factory(request)() as uow:
-            rosters.import_rosters(uow, event_id=event_id, csv_text=csv_text, actor=user.username)
+        in_unit_of_work(
+            request, rosters.import_rosters, event_id=event_id, csv_text=csv_text, actor=user.username
+        )
     except (ValidationFailed, Conflict) as error:
         context = _roster_context(request, event_id, user)
         context.update(csv_text=csv_text, **_problems_of(error))
@@ -205,10 +208,18 @@ def pools_page(request: Request, stage_id: int, user: AuthUser = require_staff()
     return _pools_page(request, stage_id, user)
 
 
-def _stage_action(request: Request, stage_id: int, user: AuthUser, action: Any, notice: str) -> Response:
+def _stage_action(
+    request: Request,
+    stage_id: int,
+    user: AuthUser,
+    use_case: Callable[..., object],
+    notice: str,
+    **arguments: Any,
+) -> Response:
+    """A step of ``user`` on the stage's pools (services/setup/), then back to the pools page with ``notice``;
+    a refusal shows the pools page with its problems."""
     try:
-        with get_uow_factory(request)() as uow:
-            done = action(uow)
+        done = in_unit_of_work(request, use_case, stage_id=stage_id, actor=user.username, **arguments)
         if isinstance(done, stage_start.StageStart):  # a refusal that committed lots: raised after the commit
             done.raise_refusal()
     except (ValidationFailed, Conflict) as error:
@@ -220,13 +231,7 @@ def _stage_action(request: Request, stage_id: int, user: AuthUser, action: Any, 
 def draft_pools(
     request: Request, stage_id: int, user: AuthUser = require_role(Role.OWNER, Role.ADMIN)
 ) -> Response:
-    return _stage_action(
-        request,
-        stage_id,
-        user,
-        lambda uow: pool_draft.draft_pools(uow, stage_id=stage_id, actor=user.username),
-        "drafted",
-    )
+    return _stage_action(request, stage_id, user, pool_draft.draft_pools, "drafted")
 
 
 @router.post("/stages/{stage_id}/pools/swap")
@@ -237,13 +242,9 @@ def swap_teams(
     team_b_id: Annotated[int, Form()],
     user: AuthUser = require_role(Role.OWNER, Role.ADMIN),
 ) -> Response:
-    def action(uow: Any) -> None:
-        pool_draft.swap_teams(
-            uow, stage_id=stage_id, team_a_id=team_a_id, team_b_id=team_b_id, actor=user.username
-        )
-
+    teams = {"team_a_id": team_a_id, "team_b_id": team_b_id}
     try:
-        return _stage_action(request, stage_id, user, action, "swapped")
+        return _stage_action(request, stage_id, user, pool_draft.swap_teams, "swapped", **teams)
     except NotFound as error:
         return _pools_page(request, stage_id, user, status_code=422, error=error.message)
 
@@ -252,26 +253,14 @@ def swap_teams(
 def publish_pools(
     request: Request, stage_id: int, user: AuthUser = require_role(Role.OWNER, Role.ADMIN)
 ) -> Response:
-    return _stage_action(
-        request,
-        stage_id,
-        user,
-        lambda uow: pool_draft.publish_pools(uow, stage_id=stage_id, actor=user.username),
-        "published",
-    )
+    return _stage_action(request, stage_id, user, pool_draft.publish_pools, "published")
 
 
 @router.post("/stages/{stage_id}/start")
 def start_stage(
     request: Request, stage_id: int, user: AuthUser = require_role(Role.OWNER, Role.ADMIN)
 ) -> Response:
-    return _stage_action(
-        request,
-        stage_id,
-        user,
-        lambda uow: stage_start.start_stage(uow, stage_id=stage_id, actor=user.username),
-        "started",
-    )
+    return _stage_action(request, stage_id, user, stage_start.start_stage, "started")
 
 
 # --- lots -----------------------------------------------------------------------------------------------
@@ -335,8 +324,7 @@ def reveal_lot(request: Request, lot_id: int, user: AuthUser = require_staff()) 
         event_id = draws.get_lot(uow, lot_id=lot_id).event_id
         slug = staff.staff_event_ref(uow, event_id=event_id).slug
     try:
-        with get_uow_factory(request)() as uow:
-            lot_steps.draw_by_hand(uow, lot_id=lot_id, actor=user.username)
+        in_unit_of_work(request, lot_steps.draw_by_hand, lot_id=lot_id, actor=user.username)
     except Conflict as error:
         return _lots_page(request, event_id, status_code=409, **_problems_of(error))
     return _done(f"/staff/events/{slug}/lots", "revealed")

@@ -24,7 +24,7 @@ from orchestrator.services.swiss import desk, entries, rounds
 from orchestrator.translation import gettext as _
 from orchestrator.translation import ngettext
 from orchestrator.web.auth import require_role, require_staff
-from orchestrator.web.deps import get_uow_factory, render
+from orchestrator.web.deps import get_uow_factory, in_unit_of_work, render
 from orchestrator.web.http.validation import ChosenId, id_number
 from orchestrator.web.i18n import N_
 
@@ -66,9 +66,16 @@ class TeamForm(ReasonForm):
 
     team_id: ChosenId = None
 
+    def chosen(self) -> dict[str, int]:
+        """The use case's arguments for what the form chose; ValidationFailed for what it did not."""
+        return {"team_id": _number(self.team_id, N_("team_id: choose the team"))}
+
 
 class AbsentForm(TeamForm):
     round: ChosenId = None
+
+    def chosen(self) -> dict[str, int]:
+        return {**super().chosen(), "round_no": _number(self.round, N_("round: choose a round"))}
 
 
 class OverrideForm(ReasonForm):
@@ -89,10 +96,13 @@ class PresentForm(ReasonForm):
             raise ValidationFailed([N_("absence: choose an absence")])
         return team, number
 
+    def chosen(self) -> dict[str, int]:
+        team_id, round_no = self.team_and_round()
+        return {"team_id": team_id, "round_no": round_no}
+
 
 def _desk_page(request: Request, stage_id: int, *, status_code: int = 200, **extra: Any) -> Response:
-    with get_uow_factory(request)() as uow:
-        view = desk.swiss_desk(uow, stage_id=stage_id)
+    view = in_unit_of_work(request, desk.swiss_desk, stage_id=stage_id)
     return render(request, "staff/swiss.html", {"desk": view, **extra}, status_code=status_code)
 
 
@@ -144,8 +154,7 @@ def _number(value: int | None, problem: str) -> int:
 def _act(request: Request, stage_id: int, action: Callable[[UnitOfWork], object], done: str) -> Response:
     """Run ``action`` in a unit of work; back to the desk with ``done``, or the desk with the refusal."""
     try:
-        with get_uow_factory(request)() as uow:
-            result = action(uow)
+        result = in_unit_of_work(request, action)
         discarded = getattr(result, "discarded_draft", None)
         forfeited = len(getattr(result, "forfeited", ()))
         left = len(getattr(result, "left_to_staff", ()))
@@ -169,6 +178,26 @@ def _act(request: Request, stage_id: int, action: Callable[[UnitOfWork], object]
 def _stage_of_round(request: Request, round_id: int) -> int:
     with get_uow_factory(request)() as uow:
         return rounds.describe_round(uow, round_id=round_id).stage_id
+
+
+def _team_step(
+    request: Request,
+    stage_id: int,
+    use_case: Callable[..., object],
+    form: TeamForm | PresentForm,
+    user: AuthUser,
+    done: str,
+) -> Response:
+    """A step on the team chosen on ``form`` (services/swiss/entries.py), in the round it names for an
+    absence; a team or round not chosen is refused on the desk like the step's own refusals."""
+    return _act(
+        request,
+        stage_id,
+        lambda uow: use_case(
+            uow, stage_id=stage_id, reason=form.reason, actor=user.username, **form.chosen()
+        ),
+        done,
+    )
 
 
 @router.post("/{stage_id}/start")
@@ -245,73 +274,28 @@ def override(
 def withdraw(
     request: Request, stage_id: int, form: Annotated[TeamForm, Form()], user: AuthUser = require_staff()
 ) -> Response:
-    return _act(
-        request,
-        stage_id,
-        lambda uow: entries.withdraw_team(
-            uow,
-            stage_id=stage_id,
-            team_id=_number(form.team_id, N_("team_id: choose the team")),
-            reason=form.reason,
-            actor=user.username,
-        ),
-        "withdrawn",
-    )
+    return _team_step(request, stage_id, entries.withdraw_team, form, user, "withdrawn")
 
 
 @router.post("/{stage_id}/absent")
 def absent(
     request: Request, stage_id: int, form: Annotated[AbsentForm, Form()], user: AuthUser = require_staff()
 ) -> Response:
-    return _act(
-        request,
-        stage_id,
-        lambda uow: entries.mark_absent(
-            uow,
-            stage_id=stage_id,
-            team_id=_number(form.team_id, N_("team_id: choose the team")),
-            round_no=_number(form.round, N_("round: choose a round")),
-            reason=form.reason,
-            actor=user.username,
-        ),
-        "absent",
-    )
+    return _team_step(request, stage_id, entries.mark_absent, form, user, "absent")
 
 
 @router.post("/{stage_id}/present")
 def present(
     request: Request, stage_id: int, form: Annotated[PresentForm, Form()], user: AuthUser = require_staff()
 ) -> Response:
-    def action(uow: UnitOfWork) -> object:
-        team_id, round_no = form.team_and_round()
-        return entries.mark_present(
-            uow,
-            stage_id=stage_id,
-            team_id=team_id,
-            round_no=round_no,
-            reason=form.reason,
-            actor=user.username,
-        )
-
-    return _act(request, stage_id, action, "present")
+    return _team_step(request, stage_id, entries.mark_present, form, user, "present")
 
 
 @router.post("/{stage_id}/late-entry")
 def late_entry(
     request: Request, stage_id: int, form: Annotated[TeamForm, Form()], user: AuthUser = require_staff()
 ) -> Response:
-    return _act(
-        request,
-        stage_id,
-        lambda uow: entries.add_late_entry(
-            uow,
-            stage_id=stage_id,
-            team_id=_number(form.team_id, N_("team_id: choose the team")),
-            reason=form.reason,
-            actor=user.username,
-        ),
-        "joined",
-    )
+    return _team_step(request, stage_id, entries.add_late_entry, form, user, "joined")
 
 
 @router.post("/{stage_id}/end-early")
