@@ -78,18 +78,18 @@ def test_no_team_receives_the_bye_twice_nor_after_winning_by_default() -> None:
     assert paired(stage("ABCDE", rounds))[1] == "C"
 
 
-def test_a_rematch_in_the_halves_is_avoided_by_transposing_the_bottom_half() -> None:
-    # Round 1 was the halves of six (A-D, B-E, C-F), every match drawn 4-4, so all have 1 MP and the
-    # ranking is A..F again. 1 v 4 (A-D), 2 v 5 (B-E) and 3 v 6 (C-F) would all be rematches.
-    # The top half A, B, C keeps its order and the bottom half D, E, F is transposed: the first order of
-    # the bottom half (D E F, D F E, E D F, E F D, ...) with no rematch is E F D (E D F would give C-F),
-    # so A-E, B-F, C-D.
+def test_a_rematch_in_the_halves_is_avoided_by_exchanging_opponents_nearest_first() -> None:
+    # Round 1 was the halves of six (A-D, B-E, C-F), every match drawn 4-4, so all have 1 MP: the median
+    # group (art. 6), ranked A..F again. 1 v 4 (A-D), 2 v 5 (B-E) and 3 v 6 (C-F) would all be rematches.
+    # On and above the median the bottom half is gone through from its top (``exchange``): D cannot
+    # take A, so it takes the first free team below A that it may meet and that leaves the rest
+    # pairable, B; E's own B is taken, A would leave C-F, so E takes C; F takes A.
     state = stage("ABCDEF", [m(1, "A", "D", 4), m(1, "B", "E", 4), m(1, "C", "F", 4)])
     pairs, bye = paired(state)
-    assert {frozenset(p) for p in pairs} == {frozenset("AE"), frozenset("BF"), frozenset("CD")}
+    assert {frozenset(p) for p in pairs} == {frozenset("AF"), frozenset("BD"), frozenset("CE")}
     assert bye is None
     # Colours (art. 7.5, alternate): A, B, C had White in round 1 and now have Black.
-    assert pairs == [("E", "A"), ("F", "B"), ("D", "C")]
+    assert pairs == [("F", "A"), ("D", "B"), ("E", "C")]
 
 
 def test_the_pairing_avoids_pairs_whose_colours_art_7_3_forbids() -> None:

@@ -25,12 +25,12 @@ systems"). Each decision cites its article ("Olympiad Pairing Rules 2022, art. N
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from fractions import Fraction
 from itertools import combinations
 
 from orchestrator.domain.swiss.c046 import Team, bracket_weights, teams_before
-from orchestrator.domain.swiss.matching import can_be_paired, first_pairing, min_weight_pairing
+from orchestrator.domain.swiss.matching import can_be_paired, min_weight_pairing
 from orchestrator.domain.swiss.model import SwissState
 from orchestrator.domain.swiss.pairing import (
     OLYMPIAD_2022,
@@ -45,6 +45,7 @@ OTHER = {"w": "b", "b": "w"}
 # Sets of floaters tried in one score group before one weighted matching chooses them (docs/swiss.md).
 MAX_FLOAT_SETS = 2000
 DOWN, UP = 1, -1
+MEDIAN_DIRECTION = DOWN
 
 
 def banned(team: Team, colour: str) -> bool:
@@ -111,6 +112,44 @@ def is_above_median(mp: int, round_no: int, win: int) -> int:
     rounds played, ``(round_no - 1) * win / 2``), -1 below it, 0 on it (the median group)."""
     median = Fraction((round_no - 1) * win, 2)
     return (mp > median) - (mp < median)
+
+
+def exchange(order: Sequence[int], blocked: Mapping[int, Collection[int]]) -> list[tuple[int, int]]:
+    """Olympiad Pairing Rules 2022, art. 6: ``order`` paired top half against bottom half (1 v n/2+1,
+    2 v n/2+2, ...) with the smallest change, as the published Olympiad pairings make it. The top half
+    is gone through from its lowest team up: each takes its own opponent (n/2 places below it) if it may
+    meet it (``blocked`` holds, per team, the teams it may not meet: the rematches and the art. 7.3
+    colour clashes), else the first free team below that one, else the nearest free one above it; each
+    choice only if the free teams can still all be paired. The teams still free are then paired in
+    ranking order, each with the first free team below it it may meet. ``order`` must be pairable
+    avoiding ``blocked``.
+
+    Below the median the group is given in ranking order; on and above it, reversed (``halves``): the
+    bottom half is then gone through from its top, each taking its own opponent, else the nearest free
+    team above it, else the first below.
+    """
+    half = len(order) // 2
+    free = set(order)
+    pairs: list[tuple[int, int]] = []
+
+    def take(team: int, candidates: Sequence[int]) -> None:
+        for other in candidates:
+            if (
+                other in free
+                and other not in blocked[team]
+                and can_be_paired(sorted(free - {team, other}), blocked)
+            ):
+                pairs.append((team, other))
+                free.difference_update((team, other))
+                return
+
+    for index in range(half - 1, -1, -1):
+        own = half + index
+        take(order[index], [*order[own:], *order[own - 1 : half - 1 : -1]])
+    for index, team in enumerate(order):
+        if team in free:
+            take(team, order[index + 1 :])
+    return pairs
 
 
 class Olympiad2022Pairer:
@@ -256,7 +295,7 @@ class _Round:
                 stay = [n for i, n in enumerate(left) if i not in chosen]
                 if not self.pairable(stay) or not self.pairable(self.unpaired - set(stay)):
                     continue
-                found = self.halves(stay, strict=True)
+                found = self.halves(stay, strict=True, direction=direction)
                 if found is None:
                     fallback = fallback or (stay, floats)
                     continue
@@ -264,13 +303,13 @@ class _Round:
                     self.take(a, b)
                 return floats
             if fallback is not None:
-                for a, b in self.halves(fallback[0], strict=False) or []:
+                for a, b in self.halves(fallback[0], strict=False, direction=direction) or []:
                     self.take(a, b)
                 return fallback[1]
             if tried > MAX_FLOAT_SETS:
                 break
         stay, floats = self.floats_by_matching(left, direction)
-        for a, b in self.halves(stay, strict=False) or []:
+        for a, b in self.halves(stay, strict=False, direction=direction) or []:
             self.take(a, b)
         return floats
 
@@ -281,28 +320,27 @@ class _Round:
         rest_up = [n for n in up if n in left]
         left = [n for n in left if n not in rest_up]
         left = self.receive(rest_up, left, UP)
-        for a, b in self.halves(left, strict=False) or []:
+        for a, b in self.halves(left, strict=False, direction=MEDIAN_DIRECTION) or []:
             self.take(a, b)
 
-    def halves(self, stay: list[int], *, strict: bool) -> list[tuple[int, int]] | None:
-        """Art. 6: ``stay`` (in ranking order) paired top half against bottom half, a rematch avoided by the
-        smallest change (``matching.first_pairing``). Art. 7.4: the pairs that would break art. 7.3 are
-        left out; when that leaves no pairing, ``strict`` gives None, otherwise the fewest are made."""
+    def halves(self, stay: list[int], *, strict: bool, direction: int) -> list[tuple[int, int]] | None:
+        """Art. 6: ``stay`` (in ranking order) paired top half against bottom half (1 v n/2+1, ...); a
+        rematch is avoided as the arbiters do it (``exchange``). Art. 7.4: the pairs that would break
+        art. 7.3 are left out; when that leaves no pairing, ``strict`` gives None, otherwise the fewest
+        are made."""
         size = len(stay)
+        blocked = {a: self.met[a] | {b for b in stay if b != a and self.clash(a, b)} for a in stay}
+        if can_be_paired(sorted(stay), blocked):
+            return exchange(stay[::-1] if direction == DOWN else stay, blocked)
+        if strict:
+            return None
         allowed = [
             [j for j in range(size) if j != i and stay[j] not in self.met[stay[i]]] for i in range(size)
         ]
-        found = first_pairing(
-            [[j for j in row if not self.clash(stay[i], stay[j])] for i, row in enumerate(allowed)]
-        )
-        if found is None and not strict:
-            costs = {
-                (i, j): 1000 * self.clash(stay[i], stay[j])
-                for i, row in enumerate(allowed)
-                for j in row
-                if j > i
-            }
-            found = min_weight_pairing(size, bracket_weights(size, costs))
+        costs = {
+            (i, j): 1000 * self.clash(stay[i], stay[j]) for i, row in enumerate(allowed) for j in row if j > i
+        }
+        found = min_weight_pairing(size, bracket_weights(size, costs))
         return None if found is None else [(stay[i], stay[j]) for i, j in found]
 
     def floats_by_matching(self, left: list[int], direction: int) -> tuple[list[int], list[int]]:
