@@ -12,9 +12,24 @@ from collections.abc import Sequence
 import pytest
 
 from orchestrator.domain.scoring import MatchForfeit, MatchRecord
-from orchestrator.domain.swiss import SwissPairingError, SwissState, SwissTeam
+from orchestrator.domain.swiss import (
+    SwissPairingError,
+    SwissState,
+    SwissTeam,
+    initial_ranking,
+    initial_ranking_key,
+)
 from orchestrator.domain.swiss.c046 import Team
-from orchestrator.domain.swiss.olympiad2022 import Olympiad2022Pairer, art7_colours, banned, wish
+from orchestrator.domain.swiss.model import RATING_FLOOR
+from orchestrator.domain.swiss.olympiad2022 import (
+    Olympiad2022Pairer,
+    art7_colours,
+    banned,
+    exchange,
+    is_above_median,
+    pair_score_groups,
+    wish,
+)
 
 PAIRER = Olympiad2022Pairer()
 
@@ -138,3 +153,117 @@ def test_art_7_colour_allocation_rule_by_rule() -> None:
     # 7.3: a colour difference beyond +2 is banned (ww + w = +3), +2 is not (wbw + w).
     assert banned(team("A", "ww"), "w") and not banned(team("A", "wbw"), "w")
     assert banned(team("A", "bwbbb"), "b") and not banned(team("A", "bwb"), "b")
+
+
+# Olympiad Pairing Rules 2022, art. 3.1 (initial ranking), art. 6 (order of the groups, floaters, the
+# halves' exchanges). Teams below are numbers (their initial pairing number) with only what art. 6 reads:
+# match points and the teams met; no colours yet, so art. 7.3 bars nothing.
+
+
+def entry(tpn: int, mp: int, met: Sequence[int] = ()) -> Team:
+    return Team(tpn, chr(64 + tpn), mp, 0, 1, len(met), 0, "", "", False, False, frozenset(met))
+
+
+def groups_paired(scores: Sequence[int], met: Sequence[tuple[int, int]], median: int) -> set[str]:
+    """Teams 1..n with ``scores`` (already in art. 3.2 order), ``met`` pairs, paired by art. 6 around the
+    median score ``median``; the pairs as letters ("AB": team 1 v team 2)."""
+    seen: dict[int, set[int]] = {n: set() for n in range(1, len(scores) + 1)}
+    for a, b in met:
+        seen[a].add(b)
+        seen[b].add(a)
+    teams = {n: entry(n, mp, sorted(seen[n])) for n, mp in enumerate(scores, 1)}
+    order = list(teams)
+    side = {n: (mp > median) - (mp < median) for n, mp in zip(order, scores, strict=True)}
+    return {"".join(sorted(chr(64 + a) + chr(64 + b))) for a, b in pair_score_groups(teams, order, side)}
+
+
+def test_art_3_1_an_unrated_player_counts_as_the_minimum_fide_rating() -> None:
+    # X: 2000 and three unrated players: (2000 + 3 x 1400) / 4 = 1550 ahead of Y's 1500 (with 0 for the
+    # unrated, X would be 500 and last).
+    x, y = SwissTeam("X", (2000, 0, 0, 0)), SwissTeam("Y", (1500, 1500, 1500, 1500))
+    assert RATING_FLOOR == 1400
+    assert [t.name for t in initial_ranking([y, x])] == ["X", "Y"]
+    # Equal averages: the fifth player decides; an unrated fifth (1400) is ahead of a 1300.
+    z, w = SwissTeam("Z", (1500,) * 4 + (0,)), SwissTeam("W", (1500,) * 4 + (1300,))
+    assert [t.name for t in initial_ranking([w, z])] == ["Z", "W"]
+    # No fifth player at all counts 0; then the names (art. 3.1.3).
+    v, u = SwissTeam("V", (1500,) * 4), SwissTeam("U", (1500,) * 4)
+    assert [t.name for t in initial_ranking([v, w, u])] == ["W", "U", "V"]
+    assert initial_ranking_key(x)[:2] == (-1550, -0) and initial_ranking_key(z)[1] == -1400
+
+
+def test_art_6_the_median_is_half_the_match_points_played_for() -> None:
+    # Before round 6 (five rounds, 2 MP a win): the median is 5 MP.
+    assert [is_above_median(mp, 6, 2) for mp in (6, 5, 4)] == [1, 0, -1]
+    # Before round 1 everybody is on the median (0); before round 2 it is 1 MP.
+    assert is_above_median(0, 1, 2) == 0 and is_above_median(2, 2, 2) == 1 and is_above_median(0, 2, 2) == -1
+    # 3-1-0 scoring: before round 2 the median is 1.5, so 1 MP is below it and nobody is on it.
+    assert is_above_median(1, 2, 3) == -1 and is_above_median(3, 2, 3) == 1
+
+
+def test_art_6_a_floater_down_meets_the_highest_team_of_the_next_group_it_may_meet() -> None:
+    # Above the median (2): A, B, C on 6 MP and D-H on 4 MP; I, J on the median. C, the lowest of the odd
+    # top group, floats down; it has met D, so it meets E, the highest it may meet. D, F, G, H are
+    # then paired by halves: D-G, F-H. (A floater heading the lower group and the halves would give
+    # C-F, D-G, E-H.)
+    assert groups_paired([6, 6, 6, 4, 4, 4, 4, 4, 2, 2], [(3, 4)], 2) == {"AB", "CE", "DG", "FH", "IJ"}
+
+
+def test_art_6_below_the_median_the_groups_are_paired_from_the_bottom_up() -> None:
+    # Median 4: A, B on it; C-G on 2 MP, H, I, J on 0 MP, both below. The bottom group goes first: it is
+    # odd, so its highest team, H, floats up and meets the lowest team of the 2-MP group it may meet:
+    # H has met G, so F. I-J; C, D, E, G by halves: C-E, D-G; then the median group A-B.
+    assert groups_paired([4, 4, 2, 2, 2, 2, 2, 0, 0, 0], [(8, 7)], 4) == {"AB", "FH", "IJ", "CE", "DG"}
+    # Paired from the top down instead, the odd 2-MP group would float its lowest team, G, which has met
+    # H, down to I: G-I and H-J.
+
+
+def test_art_6_the_median_group_comes_last_and_takes_the_floaters_of_both_sides() -> None:
+    # A (4 MP) above the median 2, B-E on it, F (0 MP) below. A floats down and meets the highest median
+    # team it may meet (it has met B: C); F floats up and meets the lowest (E); B-D are left.
+    assert groups_paired([4, 2, 2, 2, 2, 0], [(1, 2)], 2) == {"AC", "EF", "BD"}
+    # Nobody on the median: the floaters of both sides meet each other.
+    assert groups_paired([4, 4, 4, 0, 0, 0], [], 2) == {"AB", "CD", "EF"}
+
+
+def test_art_6_a_floater_that_may_meet_nobody_in_the_next_group_floats_on() -> None:
+    # A (6 MP) has met B and C (4 MP): it floats on to the median group (2 MP) and meets D there;
+    # B-C, and E-F.
+    assert groups_paired([6, 4, 4, 2, 2, 2], [(1, 2), (1, 3)], 2) == {"AD", "BC", "EF"}
+
+
+def test_art_6_the_halves_exchange_opponents_nearest_first_as_in_chennai() -> None:
+    def pairs(order: Sequence[int], clashes: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+        blocked: dict[int, set[int]] = {n: set() for n in order}
+        for a, b in clashes:
+            blocked[a].add(b)
+            blocked[b].add(a)
+        return sorted(tuple(sorted(p)) for p in exchange(list(order), blocked))  # type: ignore[misc]
+
+    # No clash: 1 v 8, 2 v 9, ... (fourteen teams).
+    assert pairs(range(1, 15), []) == [(n, n + 7) for n in range(1, 8)]
+    # Below the median (Chennai round 6, 4-MP group): the top half from its lowest team up. 7 may not
+    # meet its own 14 and nothing is below it: it takes the nearest free team above, 13. 6 may not meet
+    # 14 either and its own 13 is taken: 12; 5's own 12 is taken, the first free below is 14. 4 may not
+    # meet its own 11: below (12-14) all taken, so 10; 3 takes 11.
+    assert pairs(range(1, 15), [(7, 14), (6, 14), (4, 11)]) == [
+        (1, 8),
+        (2, 9),
+        (3, 11),
+        (4, 10),
+        (5, 14),
+        (6, 12),
+        (7, 13),
+    ]
+    # On or above the median (Chennai round 5, 7-MP group) the group is handed over reversed: the bottom
+    # half from its top down. 7 may not meet its own 2: 3; 8's own 3 is taken: the nearest above, 2.
+    # 9 may not meet 4: above taken, so 5 below; 10's own 5 is taken: 4. 11-6.
+    assert pairs(range(11, 1, -1), [(2, 7), (3, 8), (4, 9)]) == [(2, 8), (3, 7), (4, 10), (5, 9), (6, 11)]
+    # A choice is kept only if the free teams can still be paired: 2 (the lowest of the top half) may
+    # meet its own 4, but 1 may not meet 3, so 2-4 would leave 1-3: 2 takes 3 and 1 takes 4.
+    assert pairs(range(1, 5), [(1, 3)]) == [(1, 4), (2, 3)]
+    # 2 may not meet its own 4 and has nobody below it: the nearest free team above, 3; then 1-4.
+    assert pairs(range(1, 5), [(2, 4)]) == [(1, 4), (2, 3)]
+    # A top team left with no bottom team it may meet is paired at the end in ranking order: 1 may meet
+    # only 2; 2 waits for 1 as well (its own 4 and 3 are blocked).
+    assert pairs(range(1, 5), [(1, 3), (1, 4), (2, 3), (2, 4)]) == [(1, 2), (3, 4)]

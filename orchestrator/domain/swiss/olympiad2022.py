@@ -185,7 +185,7 @@ class Olympiad2022Pairer:
         elif not can_be_paired(order, met):
             raise fail("every way of pairing them repeats a match already played")
         side = {n: is_above_median(teams[n].mp, round_no, state.scoring.win) for n in order}
-        pairs = _Round(teams, met, order).pair(side)
+        pairs = pair_score_groups(teams, order, side)
         position = {n: index for index, n in enumerate(order)}
         pairs.sort(key=lambda pair: min(position[pair[0]], position[pair[1]]))
         initial = state.initial_colour.lower()
@@ -198,6 +198,15 @@ class Olympiad2022Pairer:
         result = RoundPairing(round_no, tuple(pairings), None if bye is None else teams[bye].name, not_paired)
         check_pairing(state, result)
         return result
+
+
+def pair_score_groups(
+    teams: Mapping[int, Team], order: list[int], side: Mapping[int, int]
+) -> list[tuple[int, int]]:
+    """Olympiad Pairing Rules 2022, art. 6: every pair of the round. ``order`` holds the teams to pair (the
+    bye removed) in the order of art. 3.2 and must be pairable without a rematch; ``side`` says, per team,
+    whether its score is above (+1), on (0) or below (-1) the median (``is_above_median``)."""
+    return _Round(dict(teams), {n: teams[n].met for n in order}, order).pair(dict(side))
 
 
 class _Round:
