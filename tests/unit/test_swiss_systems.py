@@ -28,8 +28,8 @@ from orchestrator.domain.swiss import (
     SwissState,
     SwissTeam,
     halves,
-    olympiad2022,
     mark_absent,
+    olympiad2022,
     record_round,
     start_state,
 )
