@@ -41,6 +41,7 @@ DOMAIN_TESTS=(
   tests/unit/test_game_model.py
   tests/unit/test_swiss_model.py
   tests/unit/test_swiss_model_edge_cases.py
+  tests/unit/test_swiss_olympiad2022.py
 )
 
 if ! "$VENV/bin/python" -c "import sys, mutmut; sys.exit(mutmut.__version__ != '$MUTMUT_VERSION')" 2>/dev/null; then

@@ -25,9 +25,9 @@ from orchestrator.domain.swiss.olympiad2022 import (
     Olympiad2022Pairer,
     art7_colours,
     banned,
-    exchange,
     is_above_median,
     pair_score_groups,
+    transpose,
     wish,
 )
 
@@ -93,18 +93,19 @@ def test_no_team_receives_the_bye_twice_nor_after_winning_by_default() -> None:
     assert paired(stage("ABCDE", rounds))[1] == "C"
 
 
-def test_a_rematch_in_the_halves_is_avoided_by_exchanging_opponents_nearest_first() -> None:
+def test_a_rematch_in_the_halves_is_avoided_by_transposing_the_bottom_half() -> None:
     # Round 1 was the halves of six (A-D, B-E, C-F), every match drawn 4-4, so all have 1 MP: the median
     # group (art. 6), ranked A..F again. 1 v 4 (A-D), 2 v 5 (B-E) and 3 v 6 (C-F) would all be rematches.
-    # On and above the median the bottom half is gone through from its top (``exchange``): D cannot
-    # take A, so it takes the first free team below A that it may meet and that leaves the rest
-    # pairable, B; E's own B is taken, A would leave C-F, so E takes C; F takes A.
+    # The top half A, B, C keeps its order and the bottom half D, E, F is transposed (``transpose``):
+    # A takes the first free team it may meet, E; B may meet D, but C-F would be left, so B takes F and
+    # C takes D. This is the first order of the bottom half (D E F, D F E, E D F, E F D, ...) with no
+    # rematch: E F D.
     state = stage("ABCDEF", [m(1, "A", "D", 4), m(1, "B", "E", 4), m(1, "C", "F", 4)])
     pairs, bye = paired(state)
-    assert {frozenset(p) for p in pairs} == {frozenset("AF"), frozenset("BD"), frozenset("CE")}
+    assert {frozenset(p) for p in pairs} == {frozenset("AE"), frozenset("BF"), frozenset("CD")}
     assert bye is None
     # Colours (art. 7.5, alternate): A, B, C had White in round 1 and now have Black.
-    assert pairs == [("F", "A"), ("D", "B"), ("E", "C")]
+    assert pairs == [("E", "A"), ("F", "B"), ("D", "C")]
 
 
 def test_the_pairing_avoids_pairs_whose_colours_art_7_3_forbids() -> None:
@@ -232,38 +233,35 @@ def test_art_6_a_floater_that_may_meet_nobody_in_the_next_group_floats_on() -> N
     assert groups_paired([6, 4, 4, 2, 2, 2], [(1, 2), (1, 3)], 2) == {"AD", "BC", "EF"}
 
 
-def test_art_6_the_halves_exchange_opponents_nearest_first_as_in_chennai() -> None:
-    def pairs(order: Sequence[int], clashes: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+def test_art_6_the_halves_take_the_first_transposition_of_the_bottom_half_as_in_chennai() -> None:
+    def pairs(
+        order: Sequence[int], clashes: Sequence[tuple[int, int]], *, across: bool = False
+    ) -> list[tuple[int, ...]]:
         blocked: dict[int, set[int]] = {n: set() for n in order}
         for a, b in clashes:
             blocked[a].add(b)
             blocked[b].add(a)
-        return sorted(tuple(sorted(p)) for p in exchange(list(order), blocked))  # type: ignore[misc]
+        return sorted(tuple(sorted(p)) for p in transpose(list(order), blocked, across=across))
 
     # No clash: 1 v 8, 2 v 9, ... (fourteen teams).
     assert pairs(range(1, 15), []) == [(n, n + 7) for n in range(1, 8)]
-    # Below the median (Chennai round 6, 4-MP group): the top half from its lowest team up. 7 may not
-    # meet its own 14 and nothing is below it: it takes the nearest free team above, 13. 6 may not meet
-    # 14 either and its own 13 is taken: 12; 5's own 12 is taken, the first free below is 14. 4 may not
-    # meet its own 11: below (12-14) all taken, so 10; 3 takes 11.
-    assert pairs(range(1, 15), [(7, 14), (6, 14), (4, 11)]) == [
-        (1, 8),
-        (2, 9),
-        (3, 11),
-        (4, 10),
-        (5, 14),
-        (6, 12),
-        (7, 13),
-    ]
-    # On or above the median (Chennai round 5, 7-MP group) the group is handed over reversed: the bottom
-    # half from its top down. 7 may not meet its own 2: 3; 8's own 3 is taken: the nearest above, 2.
-    # 9 may not meet 4: above taken, so 5 below; 10's own 5 is taken: 4. 11-6.
-    assert pairs(range(11, 1, -1), [(2, 7), (3, 8), (4, 9)]) == [(2, 8), (3, 7), (4, 10), (5, 9), (6, 11)]
-    # A choice is kept only if the free teams can still be paired: 2 (the lowest of the top half) may
-    # meet its own 4, but 1 may not meet 3, so 2-4 would leave 1-3: 2 takes 3 and 1 takes 4.
-    assert pairs(range(1, 5), [(1, 3)]) == [(1, 4), (2, 3)]
-    # 2 may not meet its own 4 and has nobody below it: the nearest free team above, 3; then 1-4.
-    assert pairs(range(1, 5), [(2, 4)]) == [(1, 4), (2, 3)]
-    # A top team left with no bottom team it may meet is paired at the end in ranking order: 1 may meet
-    # only 2; 2 waits for 1 as well (its own 4 and 3 are blocked).
-    assert pairs(range(1, 5), [(1, 3), (1, 4), (2, 3), (2, 4)]) == [(1, 2), (3, 4)]
+    # Above the median (Chennai round 5, the 7-MP group): each top team from the top takes the first
+    # free bottom team it may meet. 2 may not meet its own 7: 8; 3 takes the first free, 7; 4 may not
+    # meet 9: 10; 5 takes 9; 6-11.
+    found = pairs(range(2, 12), [(2, 7), (3, 8), (4, 9)], across=True)
+    assert found == [(2, 8), (3, 7), (4, 10), (5, 9), (6, 11)]
+    # Below the median (Chennai round 6, the 4-MP group) the group is handed over reversed: the bottom
+    # half from its lowest team up, each taking the lowest free top team it may meet. 14 may meet
+    # neither 7 nor 6: 5; 13 takes 7, 12 takes 6; 11 may not meet 4: 3; 10 takes 4.
+    found = pairs(range(14, 0, -1), [(7, 14), (6, 14), (4, 11)])
+    assert found == [(1, 8), (2, 9), (3, 11), (4, 10), (5, 14), (6, 12), (7, 13)]
+    # A choice is kept only if the free teams can still be paired: 2 may meet only 1, so 1 takes neither
+    # 3 nor 4 but 2, and 3-4 are left.
+    assert pairs(range(1, 5), [(2, 3), (2, 4)]) == [(1, 2), (3, 4)]
+    # ``across`` (above the median, as in Chennai round 9): top against bottom whenever the group can be
+    # paired so. 6 may meet only 1 of the top half: without ``across`` 1 takes 4 and 2-3, 5-6 follow;
+    # with it, 1-6, 2-4, 3-5.
+    assert pairs(range(1, 7), [(2, 6), (3, 6)]) == [(1, 4), (2, 3), (5, 6)]
+    assert pairs(range(1, 7), [(2, 6), (3, 6)], across=True) == [(1, 6), (2, 4), (3, 5)]
+    # When it cannot (1 and 2 may meet nobody below), ``across`` gives way.
+    assert pairs(range(1, 5), [(1, 3), (1, 4), (2, 3), (2, 4)], across=True) == [(1, 2), (3, 4)]

@@ -19,8 +19,8 @@ FIXTURE = Path(__file__).resolve().parents[1] / "fixtures/olympiads/chennai-2022
 # Chad was not paired in round 1 (it arrived late); the published rounds 2 and 3 pair it as a team on
 # 1 MP, i.e. its unpaired round 1 was credited as a drawn match (SOURCE.md of the fixture).
 CHAD = frozenset({(1, "Chad")})
-# The floor: 969 of the 1,018 published pairs (95.2 %) on 2026-12-06. Raise it when the engine improves.
-FLOOR = 969
+# The floor: 1,011 of the 1,018 published pairs (99.3 %) on 2026-12-06. Raise it when the engine improves.
+FLOOR = 1011
 
 
 def load() -> tuple[list[str], dict[int, list[PublishedMatch]], dict[str, object]]:
@@ -58,8 +58,8 @@ def test_each_round_reproduces_at_least_the_floor_of_the_published_pairs() -> No
     reproduced = sum(r.reproduced for r in found)
     assert sum(r.total for r in found) == 1018
     assert reproduced >= FLOOR, [(r.round, r.reproduced, r.total) for r in found]
-    # Rounds 2, 3, 4 and 7 are reproduced pair for pair.
-    assert [r.round for r in found if r.reproduced == r.total] == [2, 3, 4, 7]
+    # Every round but 1 and 11 is reproduced pair for pair.
+    assert [r.round for r in found if r.reproduced < r.total] == [1, 11]
     # Every difference names both teams with their match points and ranks before the round.
     difference = found[0].differences[0]
     assert difference.first[0] == "Morocco" and difference.first[1] == 0

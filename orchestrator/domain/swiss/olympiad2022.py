@@ -14,11 +14,12 @@ systems"). Each decision cites its article ("Olympiad Pairing Rules 2022, art. N
 - Art. 6: no two teams meet twice. The score groups (the teams with the same match points) are paired
   from the top group down to the group just above the median, then from the bottom group up to the group
   just below it, then the median group (the teams on half the match points played for). Within a group
-  the top half meets the bottom half (1 v n/2+1, 2 v n/2+2, ...), a rematch avoided by the smallest
-  change of that order. A team left over in a group floats into the next group paired: going down, the
-  lowest team of the higher group meets the highest team of the lower group it may meet; going up, the
-  highest team of the lower group meets the lowest team of the higher group it may meet. Every choice is
-  kept only if the teams not yet paired can still all be paired.
+  the top half meets the bottom half (1 v n/2+1, 2 v n/2+2, ...), a rematch or a colour clash avoided by
+  the first transposition of the bottom half (``transpose``; below the median from the other end). A
+  team left over in a group floats into the next group paired: going down, the lowest team of the higher
+  group meets the highest team of the lower group it may meet; going up, the highest team of the lower
+  group meets the lowest team of the higher group it may meet. Every choice is kept only if the teams
+  not yet paired can still all be paired.
 - Art. 7: the colours of board 1 (``art7_colours``); the pairing avoids the pairs whose colours would break
   art. 7.3 unless only an extra float could avoid them (7.4).
 """
@@ -44,8 +45,8 @@ from orchestrator.domain.swiss.pairing import (
 OTHER = {"w": "b", "b": "w"}
 # Sets of floaters tried in one score group before one weighted matching chooses them (docs/swiss.md).
 MAX_FLOAT_SETS = 2000
-DOWN, UP = 1, -1
-MEDIAN_DIRECTION = DOWN
+DOWN, UP = 1, -1  # which way a score group floats its leftover team (art. 6)
+MEDIAN = 0
 
 
 def banned(team: Team, colour: str) -> bool:
@@ -114,21 +115,29 @@ def is_above_median(mp: int, round_no: int, win: int) -> int:
     return (mp > median) - (mp < median)
 
 
-def exchange(order: Sequence[int], blocked: Mapping[int, Collection[int]]) -> list[tuple[int, int]]:
-    """Olympiad Pairing Rules 2022, art. 6: ``order`` paired top half against bottom half (1 v n/2+1,
-    2 v n/2+2, ...) with the smallest change, as the published Olympiad pairings make it. The top half
-    is gone through from its lowest team up: each takes its own opponent (n/2 places below it) if it may
-    meet it (``blocked`` holds, per team, the teams it may not meet: the rematches and the art. 7.3
-    colour clashes), else the first free team below that one, else the nearest free one above it; each
-    choice only if the free teams can still all be paired. The teams still free are then paired in
-    ranking order, each with the first free team below it it may meet. ``order`` must be pairable
-    avoiding ``blocked``.
+def transpose(
+    order: Sequence[int], blocked: Mapping[int, Collection[int]], *, across: bool
+) -> list[tuple[int, int]]:
+    """Olympiad Pairing Rules 2022, art. 6: ``order`` (a score group, in ranking order) paired top half
+    against bottom half, 1 v n/2+1, 2 v n/2+2, ..., with the smallest change when a pair may not be made
+    (``blocked`` holds, per team, the teams it may not meet: the rematches, and the colour clashes of
+    art. 7.3). As the published Olympiad pairings do it: the top half from its highest team down, each
+    takes the first free team of the bottom half it may meet (then the first free team below it in the
+    top half), each choice only if the free teams can still all be paired; the teams still free are
+    then paired in ranking order. The result is the bottom half's lexicographically first
+    transposition. ``across``: only top-half against bottom-half pairs whenever the group can be paired
+    so. ``order`` must be pairable avoiding ``blocked``.
 
-    Below the median the group is given in ranking order; on and above it, reversed (``halves``): the
-    bottom half is then gone through from its top, each taking its own opponent, else the nearest free
-    team above it, else the first below.
+    ``halves`` hands a group above or on the median over in ranking order (``across`` above it only),
+    and a group below the median reversed: there the bottom half is gone through from its lowest team
+    up, each taking the lowest free team of the top half it may meet. Both as in the Chennai 2022
+    pairings (docs/swiss.md, "Replaying a real Olympiad").
     """
     half = len(order) // 2
+    top, bottom = set(order[:half]), set(order[half:])
+    halves = {a: {*blocked[a], *(top if a in top else bottom)} - {a} for a in order}
+    if across and can_be_paired(sorted(order), halves):
+        blocked = halves
     free = set(order)
     pairs: list[tuple[int, int]] = []
 
@@ -143,9 +152,8 @@ def exchange(order: Sequence[int], blocked: Mapping[int, Collection[int]]) -> li
                 free.difference_update((team, other))
                 return
 
-    for index in range(half - 1, -1, -1):
-        own = half + index
-        take(order[index], [*order[own:], *order[own - 1 : half - 1 : -1]])
+    for index in range(half):
+        take(order[index], [*order[half:], *order[index + 1 : half]])
     for index, team in enumerate(order):
         if team in free:
             take(team, order[index + 1 :])
@@ -329,18 +337,18 @@ class _Round:
         rest_up = [n for n in up if n in left]
         left = [n for n in left if n not in rest_up]
         left = self.receive(rest_up, left, UP)
-        for a, b in self.halves(left, strict=False, direction=MEDIAN_DIRECTION) or []:
+        for a, b in self.halves(left, strict=False, direction=MEDIAN) or []:
             self.take(a, b)
 
     def halves(self, stay: list[int], *, strict: bool, direction: int) -> list[tuple[int, int]] | None:
         """Art. 6: ``stay`` (in ranking order) paired top half against bottom half (1 v n/2+1, ...); a
-        rematch is avoided as the arbiters do it (``exchange``). Art. 7.4: the pairs that would break
-        art. 7.3 are left out; when that leaves no pairing, ``strict`` gives None, otherwise the fewest
-        are made."""
+        rematch is avoided as the arbiters do it (``transpose``; ``direction``: DOWN above the median, UP
+        below it, MEDIAN on it). Art. 7.4: the pairs that would break art. 7.3 are left out; when that
+        leaves no pairing, ``strict`` gives None, otherwise the fewest are made."""
         size = len(stay)
         blocked = {a: self.met[a] | {b for b in stay if b != a and self.clash(a, b)} for a in stay}
         if can_be_paired(sorted(stay), blocked):
-            return exchange(stay[::-1] if direction == DOWN else stay, blocked)
+            return transpose(stay[::-1] if direction == UP else stay, blocked, across=direction == DOWN)
         if strict:
             return None
         allowed = [
