@@ -18,6 +18,7 @@ from orchestrator.domain.swiss import (
     SwissTeam,
     initial_ranking,
     initial_ranking_key,
+    olympiad2022,
 )
 from orchestrator.domain.swiss.c046 import Team
 from orchestrator.domain.swiss.model import RATING_FLOOR
@@ -265,3 +266,81 @@ def test_art_6_the_halves_take_the_first_transposition_of_the_bottom_half_as_in_
     assert pairs(range(1, 7), [(2, 6), (3, 6)], across=True) == [(1, 6), (2, 4), (3, 5)]
     # When it cannot (1 and 2 may meet nobody below), ``across`` gives way.
     assert pairs(range(1, 5), [(1, 3), (1, 4), (2, 3), (2, 4)], across=True) == [(1, 2), (3, 4)]
+
+
+def test_art_7_allocation_edge_cases() -> None:
+    # 7.2 applies only when neither team has played: with one history, its wish decides on every board.
+    a, b = team("A", ""), team("B", "w")
+    assert art7_colours(a, b, 2, "w") == (a, b)  # B wishes Black, so A has White even on board 2
+    # Only the higher-ranked team has a wish (B has no played match): it gets it.
+    a, b = team("A", "w"), team("B", "")
+    assert art7_colours(a, b, 1, "w") == (b, a)
+    assert wish(team("A", "")) == ""
+    # Same wish, the higher-ranked team with the larger colour difference gets it: A wwb (+1) v B wbbw (0),
+    # both wish Black: A Black.
+    a, b = team("A", "wwb"), team("B", "wbbw")
+    assert art7_colours(a, b, 1, "w") == (b, a)
+    # 7.6 walking back: A wbwb, B bwwb both wish White with difference 0; b = b, w = w, then A had b and B
+    # had w: A gets White.
+    a, b = team("A", "wbwb"), team("B", "bwwb")
+    assert art7_colours(a, b, 1, "w") == (a, b)
+    # Histories of different lengths that agree as far as the shorter goes: the higher-ranked team's wish.
+    a, b = team("A", "wb"), team("B", "bwwb")
+    assert art7_colours(a, b, 1, "b") == (a, b)
+    # 7.3: a difference of +3 is banned even without three in a row.
+    assert banned(team("A", "wwbw"), "w") and banned(team("A", "bbwb"), "b")
+
+
+def test_the_round_names_the_teams_not_paired_and_numbers_the_boards() -> None:
+    state = SwissState(
+        (
+            SwissTeam("A"),
+            SwissTeam("B"),
+            SwissTeam("C", absent=frozenset({1})),
+            SwissTeam("D"),
+            SwissTeam("E"),
+        ),
+        boards=4,
+        rounds=5,
+        pairing="olympiad-2022",
+    )
+    found = PAIRER.pair_round(state, 1)
+    assert found.not_paired == ("C",)
+    assert [(p.board, p.first, p.second) for p in found.pairings] == [(1, "A", "D"), (2, "E", "B")]
+    assert found.bye is None
+
+
+def test_a_round_where_one_team_has_met_every_other_is_refused() -> None:
+    # A has met B, C and D; only B-C is left unplayed (B and C sat out round 3), so round 4 has no pairing.
+    teams = (
+        SwissTeam("A"),
+        SwissTeam("B", absent=frozenset({3})),
+        SwissTeam("C", absent=frozenset({3})),
+        SwissTeam("D"),
+    )
+    rounds = [m(1, "A", "B", 4), m(1, "C", "D", 4), m(2, "A", "C", 4), m(2, "B", "D", 4), m(3, "A", "D", 4)]
+    state = SwissState(teams, boards=4, rounds=5, matches=tuple(rounds), pairing="olympiad-2022")
+    with pytest.raises(SwissPairingError) as refused:
+        PAIRER.pair_round(state, 4)
+    assert str(refused.value) == (
+        "round 4 cannot be paired by olympiad-2022: every way of pairing them repeats a match already "
+        "played; teams to pair: A, B, C, D"
+    )
+
+
+def test_when_too_many_sets_of_floaters_would_be_tried_one_matching_chooses_the_same_floaters(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # With no set tried at all (the limit at 0), the weighted matching picks the floaters: going down the
+    # lowest team, going up the highest, as the search does.
+    monkeypatch.setattr(olympiad2022, "MAX_FLOAT_SETS", 0)
+    assert groups_paired([6, 6, 6, 4, 4, 4, 4, 4, 2, 2], [(3, 4)], 2) == {"AB", "CE", "DG", "FH", "IJ"}
+    assert groups_paired([4, 4, 2, 2, 2, 2, 2, 0, 0, 0], [(8, 7)], 4) == {"AB", "FH", "IJ", "CE", "DG"}
+    # C has met the whole 4-MP group: it floats on to the median group (I); the 4-MP group then floats
+    # its lowest, H, to J.
+    met = [(3, n) for n in range(4, 9)]
+    assert groups_paired([6, 6, 6, 4, 4, 4, 4, 4, 2, 2], met, 2) == {"AB", "CI", "DF", "EG", "HJ"}
+    # H (0 MP) has met the whole 2-MP group: it floats on up to the median group and meets its lowest, B;
+    # the 2-MP group floats its highest, C, up to A.
+    met = [(8, n) for n in range(3, 8)]
+    assert groups_paired([4, 4, 2, 2, 2, 2, 2, 0, 0, 0], met, 4) == {"AC", "BH", "DF", "EG", "IJ"}
