@@ -162,18 +162,23 @@ def test_art_7_colour_allocation_rule_by_rule() -> None:
 # match points and the teams met; no colours yet, so art. 7.3 bars nothing.
 
 
-def entry(tpn: int, mp: int, met: Sequence[int] = ()) -> Team:
-    return Team(tpn, chr(64 + tpn), mp, 0, 1, len(met), 0, "", "", False, False, frozenset(met))
+def entry(tpn: int, mp: int, met: Sequence[int] = (), csq: str = "") -> Team:
+    cod = csq.count("w") - csq.count("b")
+    return Team(tpn, chr(64 + tpn), mp, 0, 1, len(csq), cod, csq, "", False, False, frozenset(met))
 
 
-def groups_paired(scores: Sequence[int], met: Sequence[tuple[int, int]], median: int) -> set[str]:
-    """Teams 1..n with ``scores`` (already in art. 3.2 order), ``met`` pairs, paired by art. 6 around the
-    median score ``median``; the pairs as letters ("AB": team 1 v team 2)."""
+def groups_paired(
+    scores: Sequence[int], met: Sequence[tuple[int, int]], median: int, colours: Sequence[str] = ()
+) -> set[str]:
+    """Teams 1..n with ``scores`` (already in art. 3.2 order), ``met`` pairs and board-1 ``colours``
+    (``w``/``b`` per played match; none by default), paired by art. 6 around the median score
+    ``median``; the pairs as letters ("AB": team 1 v team 2)."""
     seen: dict[int, set[int]] = {n: set() for n in range(1, len(scores) + 1)}
     for a, b in met:
         seen[a].add(b)
         seen[b].add(a)
-    teams = {n: entry(n, mp, sorted(seen[n])) for n, mp in enumerate(scores, 1)}
+    csqs = list(colours) + [""] * len(scores)
+    teams = {n: entry(n, mp, sorted(seen[n]), csqs[n - 1]) for n, mp in enumerate(scores, 1)}
     order = list(teams)
     side = {n: (mp > median) - (mp < median) for n, mp in zip(order, scores, strict=True)}
     return {"".join(sorted(chr(64 + a) + chr(64 + b))) for a, b in pair_score_groups(teams, order, side)}
@@ -344,3 +349,29 @@ def test_when_too_many_sets_of_floaters_would_be_tried_one_matching_chooses_the_
     # the 2-MP group floats its highest, C, up to A.
     met = [(8, n) for n in range(3, 8)]
     assert groups_paired([4, 4, 2, 2, 2, 2, 2, 0, 0, 0], met, 4) == {"AC", "BH", "DF", "EG", "IJ"}
+
+
+def test_art_7_4_a_group_floats_the_team_whose_departure_lets_it_respect_art_7_3() -> None:
+    # A, B, C on 6 MP (above the median 2); A and B have had Black twice and must have White (7.3), C
+    # had White twice. Floating C, the lowest, would leave A-B, which breaks 7.3 either way; floating B
+    # leaves A-C. B meets D, the highest of the 4-MP group; E-F; G-H on the median.
+    colours = ["bb", "bb", "ww"]
+    assert groups_paired([6, 6, 6, 4, 4, 4, 2, 2], [], 2, colours) == {"AC", "BD", "EF", "GH"}
+    # Below the median (8) the same from the other end: F, G, H on 2 MP, G and H must have White, so
+    # the highest, F, cannot float (G-H): G floats up and meets the lowest of the 4-MP group, E.
+    colours = ["", "", "", "", "", "ww", "bb", "bb"]
+    assert groups_paired([8, 8, 4, 4, 4, 2, 2, 2], [], 8, colours) == {"AB", "CD", "EG", "FH"}
+
+
+def test_art_7_4_when_every_way_breaks_art_7_3_the_fewest_floaters_still_float() -> None:
+    # A, B, C all must have White: whoever floats, the pair left breaks 7.3; art. 7.4: no extra floater,
+    # the lowest (C) floats as usual and A-B is made.
+    colours = ["bb", "bb", "bb"]
+    assert groups_paired([6, 6, 6, 4, 4, 4, 2, 2], [], 2, colours) == {"AB", "CD", "EF", "GH"}
+
+
+def test_art_6_a_group_that_cannot_pair_itself_floats_all_its_teams() -> None:
+    # A, B, C (6 MP) have all met one another: the three float down and meet D, E, F (4 MP), the highest
+    # first; G-H.
+    met = [(1, 2), (1, 3), (2, 3)]
+    assert groups_paired([6, 6, 6, 4, 4, 4, 2, 2], met, 2) == {"AD", "BE", "CF", "GH"}
