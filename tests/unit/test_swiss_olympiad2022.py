@@ -375,3 +375,32 @@ def test_art_6_a_group_that_cannot_pair_itself_floats_all_its_teams() -> None:
     # first; G-H.
     met = [(1, 2), (1, 3), (2, 3)]
     assert groups_paired([6, 6, 6, 4, 4, 4, 2, 2], met, 2) == {"AD", "BE", "CF", "GH"}
+
+
+def test_art_6_each_choice_keeps_the_teams_not_yet_paired_pairable() -> None:
+    # C floats down from 6 MP; it may meet D, but H (on the median) has met E, F and G, so C-D would
+    # leave E, F, G, H unpairable: C meets E. D and F cannot stay together (H would be left with G, met),
+    # so both float on: D meets H, F meets G.
+    met = [(8, 5), (8, 6), (8, 7)]
+    assert groups_paired([6, 6, 6, 4, 4, 4, 2, 2], met, 2) == {"AB", "CE", "DH", "FG"}
+
+
+def test_art_6_a_floater_stranded_in_a_group_does_not_stop_the_next_floater() -> None:
+    # A, B, C (6 MP) have met one another and float down; A has also met D, E and F and floats on to
+    # the median group (G); B and C meet D and E; F, left alone, floats on to H.
+    met = [(1, 2), (1, 3), (2, 3), (1, 4), (1, 5), (1, 6)]
+    assert groups_paired([6, 6, 6, 4, 4, 4, 2, 2], met, 2) == {"AG", "BD", "CE", "FH"}
+
+
+def test_art_7_4_a_floater_meets_a_team_breaking_art_7_3_rather_than_float_on() -> None:
+    # C floats down and must have White, as must D, E and F: it still meets D (7.4); E-F too.
+    colours = ["", "", "bb", "bb", "bb", "bb", "", ""]
+    assert groups_paired([6, 6, 6, 4, 4, 4, 2, 2], [], 2, colours) == {"AB", "CD", "EF", "GH"}
+
+
+def test_boards_follow_the_ranking_of_each_pairs_higher_team() -> None:
+    # Round 1: C beat A 8-0, D beat B 8-0. Round 2 ranks C, D (2 MP), A, B (0 MP): board 1 C-D (both had
+    # Black; same history, so the higher-ranked C gets its wish, White), board 2 A-B (both had White: A,
+    # higher-ranked, gets Black).
+    state = stage("ABCD", [m(1, "A", "C", 0), m(1, "B", "D", 0)])
+    assert paired(state) == ([("C", "D"), ("B", "A")], None)
