@@ -42,7 +42,14 @@ DOMAIN_TESTS=(
   tests/unit/test_game_model.py
   tests/unit/test_swiss_model.py
   tests/unit/test_swiss_model_edge_cases.py
+  tests/unit/test_swiss_olympiad2022.py
 )
+
+# Tests that run only for one module (too slow for every module's mutants), and the fixtures they read.
+declare -A EXTRA_TESTS=(
+  [swiss/olympiad2022]="tests/unit/test_swiss_olympiad_replay_rounds.py"
+)
+declare -A EXTRA_FIXTURES=([swiss/olympiad2022]="tests/fixtures/olympiads")
 
 if ! "$VENV/bin/python" -c "import sys, mutmut; sys.exit(mutmut.__version__ != '$MUTMUT_VERSION')" 2>/dev/null; then
   "$VENV/bin/python" -m pip install --quiet "mutmut==$MUTMUT_VERSION"
@@ -59,13 +66,19 @@ scratch() { # $1 = module; a fresh copy of the domain and its tests with a setup
   cp "$ROOT/tests/__init__.py" "$ROOT/tests/conftest.py" "$dir/tests/"
   cp "$ROOT/tests/support/__init__.py" "$ROOT/tests/support/ci.py" "$dir/tests/support/"
   cp "$ROOT/tests/unit/__init__.py" "$ROOT/tests/unit/builders.py" "${DOMAIN_TESTS[@]/#/$ROOT/}" "$dir/tests/unit/"
+  local extra=(${EXTRA_TESTS[$module]:-})
+  [ ${#extra[@]} -eq 0 ] || cp "${extra[@]/#/$ROOT/}" "$dir/tests/unit/"
+  if [ -n "${EXTRA_FIXTURES[$module]:-}" ]; then
+    mkdir -p "$dir/$(dirname "${EXTRA_FIXTURES[$module]}")"
+    cp -r "$ROOT/${EXTRA_FIXTURES[$module]}" "$dir/${EXTRA_FIXTURES[$module]}"
+  fi
   {
     echo "[mutmut]"
     echo "source_paths = orchestrator"
     echo "only_mutate = orchestrator/domain/$module.py"
     echo "use_git_change_detection = false"
     echo "pytest_add_cli_args_test_selection ="
-    printf '    %s\n' "${DOMAIN_TESTS[@]}"
+    printf '    %s\n' "${DOMAIN_TESTS[@]}" "${extra[@]}"
   } >"$dir/setup.cfg"
 }
 

@@ -12,9 +12,25 @@ from collections.abc import Sequence
 import pytest
 
 from orchestrator.domain.scoring import MatchForfeit, MatchRecord
-from orchestrator.domain.swiss import SwissPairingError, SwissState, SwissTeam
+from orchestrator.domain.swiss import (
+    SwissPairingError,
+    SwissState,
+    SwissTeam,
+    initial_ranking,
+    initial_ranking_key,
+    olympiad2022,
+)
 from orchestrator.domain.swiss.c046 import Team
-from orchestrator.domain.swiss.olympiad2022 import Olympiad2022Pairer, art7_colours, banned, wish
+from orchestrator.domain.swiss.model import RATING_FLOOR
+from orchestrator.domain.swiss.olympiad2022 import (
+    Olympiad2022Pairer,
+    art7_colours,
+    banned,
+    is_above_median,
+    pair_score_groups,
+    transpose,
+    wish,
+)
 
 PAIRER = Olympiad2022Pairer()
 
@@ -79,11 +95,12 @@ def test_no_team_receives_the_bye_twice_nor_after_winning_by_default() -> None:
 
 
 def test_a_rematch_in_the_halves_is_avoided_by_transposing_the_bottom_half() -> None:
-    # Round 1 was the halves of six (A-D, B-E, C-F), every match drawn 4-4, so all have 1 MP and the
-    # ranking is A..F again. 1 v 4 (A-D), 2 v 5 (B-E) and 3 v 6 (C-F) would all be rematches.
-    # The top half A, B, C keeps its order and the bottom half D, E, F is transposed: the first order of
-    # the bottom half (D E F, D F E, E D F, E F D, ...) with no rematch is E F D (E D F would give C-F),
-    # so A-E, B-F, C-D.
+    # Round 1 was the halves of six (A-D, B-E, C-F), every match drawn 4-4, so all have 1 MP: the median
+    # group (art. 6), ranked A..F again. 1 v 4 (A-D), 2 v 5 (B-E) and 3 v 6 (C-F) would all be rematches.
+    # The top half A, B, C keeps its order and the bottom half D, E, F is transposed (``transpose``):
+    # A takes the first free team it may meet, E; B may meet D, but C-F would be left, so B takes F and
+    # C takes D. This is the first order of the bottom half (D E F, D F E, E D F, E F D, ...) with no
+    # rematch: E F D.
     state = stage("ABCDEF", [m(1, "A", "D", 4), m(1, "B", "E", 4), m(1, "C", "F", 4)])
     pairs, bye = paired(state)
     assert {frozenset(p) for p in pairs} == {frozenset("AE"), frozenset("BF"), frozenset("CD")}
@@ -138,3 +155,252 @@ def test_art_7_colour_allocation_rule_by_rule() -> None:
     # 7.3: a colour difference beyond +2 is banned (ww + w = +3), +2 is not (wbw + w).
     assert banned(team("A", "ww"), "w") and not banned(team("A", "wbw"), "w")
     assert banned(team("A", "bwbbb"), "b") and not banned(team("A", "bwb"), "b")
+
+
+# Olympiad Pairing Rules 2022, art. 3.1 (initial ranking), art. 6 (order of the groups, floaters, the
+# halves' exchanges). Teams below are numbers (their initial pairing number) with only what art. 6 reads:
+# match points and the teams met; no colours yet, so art. 7.3 bars nothing.
+
+
+def entry(tpn: int, mp: int, met: Sequence[int] = (), csq: str = "") -> Team:
+    cod = csq.count("w") - csq.count("b")
+    return Team(tpn, chr(64 + tpn), mp, 0, 1, len(csq), cod, csq, "", False, False, frozenset(met))
+
+
+def groups_paired(
+    scores: Sequence[int], met: Sequence[tuple[int, int]], median: int, colours: Sequence[str] = ()
+) -> set[str]:
+    """Teams 1..n with ``scores`` (already in art. 3.2 order), ``met`` pairs and board-1 ``colours``
+    (``w``/``b`` per played match; none by default), paired by art. 6 around the median score
+    ``median``; the pairs as letters ("AB": team 1 v team 2)."""
+    seen: dict[int, set[int]] = {n: set() for n in range(1, len(scores) + 1)}
+    for a, b in met:
+        seen[a].add(b)
+        seen[b].add(a)
+    csqs = list(colours) + [""] * len(scores)
+    teams = {n: entry(n, mp, sorted(seen[n]), csqs[n - 1]) for n, mp in enumerate(scores, 1)}
+    order = list(teams)
+    side = {n: (mp > median) - (mp < median) for n, mp in zip(order, scores, strict=True)}
+    return {"".join(sorted(chr(64 + a) + chr(64 + b))) for a, b in pair_score_groups(teams, order, side)}
+
+
+def test_art_3_1_an_unrated_player_counts_as_the_minimum_fide_rating() -> None:
+    # X: 2000 and three unrated players: (2000 + 3 x 1400) / 4 = 1550 ahead of Y's 1500 (with 0 for the
+    # unrated, X would be 500 and last).
+    x, y = SwissTeam("X", (2000, 0, 0, 0)), SwissTeam("Y", (1500, 1500, 1500, 1500))
+    assert RATING_FLOOR == 1400
+    assert [t.name for t in initial_ranking([y, x])] == ["X", "Y"]
+    # Equal averages: the fifth player decides; an unrated fifth (1400) is ahead of a 1300.
+    z, w = SwissTeam("Z", (1500,) * 4 + (0,)), SwissTeam("W", (1500,) * 4 + (1300,))
+    assert [t.name for t in initial_ranking([w, z])] == ["Z", "W"]
+    # No fifth player at all counts 0; then the names (art. 3.1.3).
+    v, u = SwissTeam("V", (1500,) * 4), SwissTeam("U", (1500,) * 4)
+    assert [t.name for t in initial_ranking([v, w, u])] == ["W", "U", "V"]
+    assert initial_ranking_key(x)[:2] == (-1550, -0) and initial_ranking_key(z)[1] == -1400
+
+
+def test_art_6_the_median_is_half_the_match_points_played_for() -> None:
+    # Before round 6 (five rounds, 2 MP a win): the median is 5 MP.
+    assert [is_above_median(mp, 6, 2) for mp in (6, 5, 4)] == [1, 0, -1]
+    # Before round 1 everybody is on the median (0); before round 2 it is 1 MP.
+    assert is_above_median(0, 1, 2) == 0 and is_above_median(2, 2, 2) == 1 and is_above_median(0, 2, 2) == -1
+    # 3-1-0 scoring: before round 2 the median is 1.5, so 1 MP is below it and nobody is on it.
+    assert is_above_median(1, 2, 3) == -1 and is_above_median(3, 2, 3) == 1
+
+
+def test_art_6_a_floater_down_meets_the_highest_team_of_the_next_group_it_may_meet() -> None:
+    # Above the median (2): A, B, C on 6 MP and D-H on 4 MP; I, J on the median. C, the lowest of the odd
+    # top group, floats down; it has met D, so it meets E, the highest it may meet. D, F, G, H are
+    # then paired by halves: D-G, F-H. (A floater heading the lower group and the halves would give
+    # C-F, D-G, E-H.)
+    assert groups_paired([6, 6, 6, 4, 4, 4, 4, 4, 2, 2], [(3, 4)], 2) == {"AB", "CE", "DG", "FH", "IJ"}
+
+
+def test_art_6_below_the_median_the_groups_are_paired_from_the_bottom_up() -> None:
+    # Median 4: A, B on it; C-G on 2 MP, H, I, J on 0 MP, both below. The bottom group goes first: it is
+    # odd, so its highest team, H, floats up and meets the lowest team of the 2-MP group it may meet:
+    # H has met G, so F. I-J; C, D, E, G by halves: C-E, D-G; then the median group A-B.
+    assert groups_paired([4, 4, 2, 2, 2, 2, 2, 0, 0, 0], [(8, 7)], 4) == {"AB", "FH", "IJ", "CE", "DG"}
+    # Paired from the top down instead, the odd 2-MP group would float its lowest team, G, which has met
+    # H, down to I: G-I and H-J.
+
+
+def test_art_6_the_median_group_comes_last_and_takes_the_floaters_of_both_sides() -> None:
+    # A (4 MP) above the median 2, B-E on it, F (0 MP) below. A floats down and meets the highest median
+    # team it may meet (it has met B: C); F floats up and meets the lowest (E); B-D are left.
+    assert groups_paired([4, 2, 2, 2, 2, 0], [(1, 2)], 2) == {"AC", "EF", "BD"}
+    # Nobody on the median: the floaters of both sides meet each other.
+    assert groups_paired([4, 4, 4, 0, 0, 0], [], 2) == {"AB", "CD", "EF"}
+
+
+def test_art_6_a_floater_that_may_meet_nobody_in_the_next_group_floats_on() -> None:
+    # A (6 MP) has met B and C (4 MP): it floats on to the median group (2 MP) and meets D there;
+    # B-C, and E-F.
+    assert groups_paired([6, 4, 4, 2, 2, 2], [(1, 2), (1, 3)], 2) == {"AD", "BC", "EF"}
+
+
+def test_art_6_the_halves_take_the_first_transposition_of_the_bottom_half_as_in_chennai() -> None:
+    def pairs(
+        order: Sequence[int], clashes: Sequence[tuple[int, int]], *, across: bool = False
+    ) -> list[tuple[int, ...]]:
+        blocked: dict[int, set[int]] = {n: set() for n in order}
+        for a, b in clashes:
+            blocked[a].add(b)
+            blocked[b].add(a)
+        return sorted(tuple(sorted(p)) for p in transpose(list(order), blocked, across=across))
+
+    # No clash: 1 v 8, 2 v 9, ... (fourteen teams).
+    assert pairs(range(1, 15), []) == [(n, n + 7) for n in range(1, 8)]
+    # Above the median (Chennai round 5, the 7-MP group): each top team from the top takes the first
+    # free bottom team it may meet. 2 may not meet its own 7: 8; 3 takes the first free, 7; 4 may not
+    # meet 9: 10; 5 takes 9; 6-11.
+    found = pairs(range(2, 12), [(2, 7), (3, 8), (4, 9)], across=True)
+    assert found == [(2, 8), (3, 7), (4, 10), (5, 9), (6, 11)]
+    # Below the median (Chennai round 6, the 4-MP group) the group is handed over reversed: the bottom
+    # half from its lowest team up, each taking the lowest free top team it may meet. 14 may meet
+    # neither 7 nor 6: 5; 13 takes 7, 12 takes 6; 11 may not meet 4: 3; 10 takes 4.
+    found = pairs(range(14, 0, -1), [(7, 14), (6, 14), (4, 11)])
+    assert found == [(1, 8), (2, 9), (3, 11), (4, 10), (5, 14), (6, 12), (7, 13)]
+    # A choice is kept only if the free teams can still be paired: 2 may meet only 1, so 1 takes neither
+    # 3 nor 4 but 2, and 3-4 are left.
+    assert pairs(range(1, 5), [(2, 3), (2, 4)]) == [(1, 2), (3, 4)]
+    # ``across`` (above the median, as in Chennai round 9): top against bottom whenever the group can be
+    # paired so. 6 may meet only 1 of the top half: without ``across`` 1 takes 4 and 2-3, 5-6 follow;
+    # with it, 1-6, 2-4, 3-5.
+    assert pairs(range(1, 7), [(2, 6), (3, 6)]) == [(1, 4), (2, 3), (5, 6)]
+    assert pairs(range(1, 7), [(2, 6), (3, 6)], across=True) == [(1, 6), (2, 4), (3, 5)]
+    # When it cannot (1 and 2 may meet nobody below), ``across`` gives way.
+    assert pairs(range(1, 5), [(1, 3), (1, 4), (2, 3), (2, 4)], across=True) == [(1, 2), (3, 4)]
+
+
+def test_art_7_allocation_edge_cases() -> None:
+    # 7.2 applies only when neither team has played: with one history, its wish decides on every board.
+    a, b = team("A", ""), team("B", "w")
+    assert art7_colours(a, b, 2, "w") == (a, b)  # B wishes Black, so A has White even on board 2
+    # Only the higher-ranked team has a wish (B has no played match): it gets it.
+    a, b = team("A", "w"), team("B", "")
+    assert art7_colours(a, b, 1, "w") == (b, a)
+    assert wish(team("A", "")) == ""
+    # Same wish, the higher-ranked team with the larger colour difference gets it: A wwb (+1) v B wbbw (0),
+    # both wish Black: A Black.
+    a, b = team("A", "wwb"), team("B", "wbbw")
+    assert art7_colours(a, b, 1, "w") == (b, a)
+    # 7.6 walking back: A wbwb, B bwwb both wish White with difference 0; b = b, w = w, then A had b and B
+    # had w: A gets White.
+    a, b = team("A", "wbwb"), team("B", "bwwb")
+    assert art7_colours(a, b, 1, "w") == (a, b)
+    # Histories of different lengths that agree as far as the shorter goes: the higher-ranked team's wish.
+    a, b = team("A", "wb"), team("B", "bwwb")
+    assert art7_colours(a, b, 1, "b") == (a, b)
+    # 7.3: a difference of +3 is banned even without three in a row.
+    assert banned(team("A", "wwbw"), "w") and banned(team("A", "bbwb"), "b")
+
+
+def test_the_round_names_the_teams_not_paired_and_numbers_the_boards() -> None:
+    state = SwissState(
+        (
+            SwissTeam("A"),
+            SwissTeam("B"),
+            SwissTeam("C", absent=frozenset({1})),
+            SwissTeam("D"),
+            SwissTeam("E"),
+        ),
+        boards=4,
+        rounds=5,
+        pairing="olympiad-2022",
+    )
+    found = PAIRER.pair_round(state, 1)
+    assert found.not_paired == ("C",)
+    assert [(p.board, p.first, p.second) for p in found.pairings] == [(1, "A", "D"), (2, "E", "B")]
+    assert found.bye is None
+
+
+def test_a_round_where_one_team_has_met_every_other_is_refused() -> None:
+    # A has met B, C and D; only B-C is left unplayed (B and C sat out round 3), so round 4 has no pairing.
+    teams = (
+        SwissTeam("A"),
+        SwissTeam("B", absent=frozenset({3})),
+        SwissTeam("C", absent=frozenset({3})),
+        SwissTeam("D"),
+    )
+    rounds = [m(1, "A", "B", 4), m(1, "C", "D", 4), m(2, "A", "C", 4), m(2, "B", "D", 4), m(3, "A", "D", 4)]
+    state = SwissState(teams, boards=4, rounds=5, matches=tuple(rounds), pairing="olympiad-2022")
+    with pytest.raises(SwissPairingError) as refused:
+        PAIRER.pair_round(state, 4)
+    assert str(refused.value) == (
+        "round 4 cannot be paired by olympiad-2022: every way of pairing them repeats a match already "
+        "played; teams to pair: A, B, C, D"
+    )
+
+
+def test_when_too_many_sets_of_floaters_would_be_tried_one_matching_chooses_the_same_floaters(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # With no set tried at all (the limit at 0), the weighted matching picks the floaters: going down the
+    # lowest team, going up the highest, as the search does.
+    monkeypatch.setattr(olympiad2022, "MAX_FLOAT_SETS", 0)
+    assert groups_paired([6, 6, 6, 4, 4, 4, 4, 4, 2, 2], [(3, 4)], 2) == {"AB", "CE", "DG", "FH", "IJ"}
+    assert groups_paired([4, 4, 2, 2, 2, 2, 2, 0, 0, 0], [(8, 7)], 4) == {"AB", "FH", "IJ", "CE", "DG"}
+    # C has met the whole 4-MP group: it floats on to the median group (I); the 4-MP group then floats
+    # its lowest, H, to J.
+    met = [(3, n) for n in range(4, 9)]
+    assert groups_paired([6, 6, 6, 4, 4, 4, 4, 4, 2, 2], met, 2) == {"AB", "CI", "DF", "EG", "HJ"}
+    # H (0 MP) has met the whole 2-MP group: it floats on up to the median group and meets its lowest, B;
+    # the 2-MP group floats its highest, C, up to A.
+    met = [(8, n) for n in range(3, 8)]
+    assert groups_paired([4, 4, 2, 2, 2, 2, 2, 0, 0, 0], met, 4) == {"AC", "BH", "DF", "EG", "IJ"}
+
+
+def test_art_7_4_a_group_floats_the_team_whose_departure_lets_it_respect_art_7_3() -> None:
+    # A, B, C on 6 MP (above the median 2); A and B have had Black twice and must have White (7.3), C
+    # had White twice. Floating C, the lowest, would leave A-B, which breaks 7.3 either way; floating B
+    # leaves A-C. B meets D, the highest of the 4-MP group; E-F; G-H on the median.
+    colours = ["bb", "bb", "ww"]
+    assert groups_paired([6, 6, 6, 4, 4, 4, 2, 2], [], 2, colours) == {"AC", "BD", "EF", "GH"}
+    # Below the median (8) the same from the other end: F, G, H on 2 MP, G and H must have White, so
+    # the highest, F, cannot float (G-H): G floats up and meets the lowest of the 4-MP group, E.
+    colours = ["", "", "", "", "", "ww", "bb", "bb"]
+    assert groups_paired([8, 8, 4, 4, 4, 2, 2, 2], [], 8, colours) == {"AB", "CD", "EG", "FH"}
+
+
+def test_art_7_4_when_every_way_breaks_art_7_3_the_fewest_floaters_still_float() -> None:
+    # A, B, C all must have White: whoever floats, the pair left breaks 7.3; art. 7.4: no extra floater,
+    # the lowest (C) floats as usual and A-B is made.
+    colours = ["bb", "bb", "bb"]
+    assert groups_paired([6, 6, 6, 4, 4, 4, 2, 2], [], 2, colours) == {"AB", "CD", "EF", "GH"}
+
+
+def test_art_6_a_group_that_cannot_pair_itself_floats_all_its_teams() -> None:
+    # A, B, C (6 MP) have all met one another: the three float down and meet D, E, F (4 MP), the highest
+    # first; G-H.
+    met = [(1, 2), (1, 3), (2, 3)]
+    assert groups_paired([6, 6, 6, 4, 4, 4, 2, 2], met, 2) == {"AD", "BE", "CF", "GH"}
+
+
+def test_art_6_each_choice_keeps_the_teams_not_yet_paired_pairable() -> None:
+    # C floats down from 6 MP; it may meet D, but H (on the median) has met E, F and G, so C-D would
+    # leave E, F, G, H unpairable: C meets E. D and F cannot stay together (H would be left with G, met),
+    # so both float on: D meets H, F meets G.
+    met = [(8, 5), (8, 6), (8, 7)]
+    assert groups_paired([6, 6, 6, 4, 4, 4, 2, 2], met, 2) == {"AB", "CE", "DH", "FG"}
+
+
+def test_art_6_a_floater_stranded_in_a_group_does_not_stop_the_next_floater() -> None:
+    # A, B, C (6 MP) have met one another and float down; A has also met D, E and F and floats on to
+    # the median group (G); B and C meet D and E; F, left alone, floats on to H.
+    met = [(1, 2), (1, 3), (2, 3), (1, 4), (1, 5), (1, 6)]
+    assert groups_paired([6, 6, 6, 4, 4, 4, 2, 2], met, 2) == {"AG", "BD", "CE", "FH"}
+
+
+def test_art_7_4_a_floater_meets_a_team_breaking_art_7_3_rather_than_float_on() -> None:
+    # C floats down and must have White, as must D, E and F: it still meets D (7.4); E-F too.
+    colours = ["", "", "bb", "bb", "bb", "bb", "", ""]
+    assert groups_paired([6, 6, 6, 4, 4, 4, 2, 2], [], 2, colours) == {"AB", "CD", "EF", "GH"}
+
+
+def test_boards_follow_the_ranking_of_each_pairs_higher_team() -> None:
+    # Round 1: C beat A 8-0, D beat B 8-0. Round 2 ranks C, D (2 MP), A, B (0 MP): board 1 C-D (both had
+    # Black; same history, so the higher-ranked C gets its wish, White), board 2 A-B (both had White: A,
+    # higher-ranked, gets Black).
+    state = stage("ABCD", [m(1, "A", "C", 0), m(1, "B", "D", 0)])
+    assert paired(state) == ([("C", "D"), ("B", "A")], None)

@@ -29,6 +29,7 @@ from orchestrator.domain.swiss import (
     SwissTeam,
     halves,
     mark_absent,
+    olympiad2022,
     record_round,
     start_state,
 )
@@ -204,15 +205,17 @@ def test_when_too_many_sets_of_floaters_would_be_tried_one_matching_chooses_them
     # With the limit at no set at all, every bracket is decided by the weighted matching; the rounds must
     # still be legal (play_event checks each one).
     monkeypatch.setattr(halves, "MAX_FLOAT_SETS", 0)
+    monkeypatch.setattr(olympiad2022, "MAX_FLOAT_SETS", 0)
     for size, rounds, seed in ((9, 4, 31), (24, 11, 32), (41, 11, 33)):
         play_event(system, size, rounds, seed, absent_round=3)
     # Round 1: A beat D 5-3, B beat E 6-2, C beat F 7-1. score-group-halves ranks the winners C, B, A by
-    # game points (7, 6, 5) and floats A; olympiad-2022 ranks them A, B, C by number and floats C. The
-    # floater heads the losers' bracket, paired 1 v 3, 2 v 4: the matching floats the same team.
+    # game points (7, 6, 5) and floats A, which heads the losers' bracket, paired 1 v 3, 2 v 4: the
+    # matching floats the same team. olympiad-2022 ranks the winners A, B, C by number and floats C down
+    # and the losers' highest, D, up (Olympiad Pairing Rules 2022, art. 6): they meet in the median.
     matches = [MatchRecord(1, a, b, gp, 8 - gp) for a, b, gp in (("A", "D", 5), ("B", "E", 6), ("C", "F", 7))]
     state = SwissState(tuple(SwissTeam(n) for n in "ABCDEF"), 4, 5, tuple(matches), pairing=system)
     found = pairer_for(system).pair_round(state, 2)
-    expected = {"score-group-halves": ["BC", "AE", "DF"], "olympiad-2022": ["AB", "CE", "DF"]}[system]
+    expected = {"score-group-halves": ["BC", "AE", "DF"], "olympiad-2022": ["AB", "CD", "EF"]}[system]
     assert [frozenset((p.first, p.second)) for p in found.pairings] == [frozenset(p) for p in expected]
 
 

@@ -48,10 +48,17 @@ class ByeValue:
     gp: HalfPoints | None = None
 
 
+# The minimum FIDE rating (FIDE Rating Regulations, from 1 March 2024): what an unrated player counts as
+# for the initial ranking (Olympiad Pairing Rules 2022, art. 3.1; the 2010-2021 edition, art. 7, says so).
+RATING_FLOOR = 1400
+
+
 def initial_ranking_key(team: SwissTeam) -> tuple[Fraction, int, str, str]:
-    """Olympiad Pairing Rules 3.1: average rating of the four highest-rated players, then the fifth
-    player's rating (both descending), then alphabetically."""
-    ratings = sorted(team.ratings, reverse=True) + [0] * 5
+    """Olympiad Pairing Rules 2022, art. 3.1: average rating of the four highest-rated players, then the
+    fifth player's rating (both descending), then alphabetically. An unrated player (rating 0) counts as
+    the minimum FIDE rating, ``RATING_FLOOR``; a missing fifth player counts as 0."""
+    rated = [rating or RATING_FLOOR for rating in team.ratings]
+    ratings = sorted(rated, reverse=True) + [0] * 5
     return (-Fraction(sum(ratings[:4]), 4), -ratings[4], team.name.casefold(), team.name)
 
 
