@@ -147,7 +147,8 @@ def pair_trf_file(trf: str, *, round_no: int | None = None, engine: str = "own")
         try:
             state, next_round = read_team_trf(trf)
         except TrfInvalid as error:  # a broken file: every problem, by line
-            raise TrfPairingError(f"the file cannot be paired: {error}") from None
+            problems = "".join(f"\n  {problem}" for problem in error.problems)
+            raise TrfPairingError(f"the file cannot be paired; every problem found:{problems}") from None
         except (TrfNotReadable, SwissError):  # what our engines do not implement: FIDE's engine pairs it
             return pair_trf(trf, round_no=round_no)
         if round_no in (None, next_round) and next_round <= state.rounds:

@@ -19,6 +19,7 @@ from orchestrator.cli import app
 from orchestrator.domain.scoring import MatchForfeit, MatchRecord
 from orchestrator.domain.swiss import ScoreAdjustment, SwissTeam, start_state
 from orchestrator.domain.swiss.c046 import teams_before
+from orchestrator.domain.trf.records import put, put_round
 from orchestrator.domain.trf.swiss import export_trf
 from orchestrator.domain.trf.swiss_read import (
     Problem,
@@ -260,3 +261,52 @@ def test_a_file_without_teams_or_rounds_is_refused_with_reasons() -> None:
     reasons = [str(problem) for problem in caught.value.problems]
     assert "record 142 (the number of rounds) is missing" in reasons
     assert "the file has no team records (310)" in reasons
+
+
+# A reserve and a line-up (record 300)
+
+
+def with_reserve(lineup: bool) -> str:
+    """The 802 file without its 802 records, Armenia with a fifth player who plays board 2 in round 1."""
+    lines = [line for line in fixture("informative-802.trf").splitlines() if line[:3] not in ("802", "###")]
+
+    def cell(line: str, rnd: int, text: str) -> str:
+        column = 91 + 10 * (rnd - 1)
+        return line[:column] + text + line[column + 8 :]
+
+    out = []
+    for line in lines:
+        number = int(line[4:8]) if line.startswith("001 ") else 0
+        if number == 2:
+            line = cell(line[:80] + " 0.5" + line[84:], 1, "0000 - -")
+        elif number == 14:
+            line = cell(line, 1, "  25 w 0")
+        elif line.startswith("062 "):
+            line = "062 25"
+        elif line.startswith("310   1 "):
+            line = line + "   25"
+        out.append(line)
+    reserve: list[str] = []
+    for column, text in ((1, "001"), (5, "  25"), (15, "Armenia, Reserve"), (49, "2660"), (81, " 1.0")):
+        put(reserve, column, text)
+    put_round(reserve, 1, (14, "b", "1"))
+    out.insert(next(i for i, line in enumerate(out) if line.startswith("310 ")), "".join(reserve))
+    if lineup:
+        out.append("300   1   1   4    1   25    3    4")
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("lineup", [False, True])
+def test_a_reserve_on_a_board_and_a_line_up_read_as_the_same_match(lineup: bool) -> None:
+    text = with_reserve(lineup)
+    state, _ = read_team_trf(text)
+    plain, _ = read_team_trf(fixture("informative-802.trf"))
+    assert state.matches == plain.matches
+    assert state.team("Armenia").ratings == (2700, 2690, 2680, 2670, 2660)
+    assert pair_trf_file(text) == pair_trf(text)
+
+
+def test_a_line_up_naming_another_opponent_than_the_boards_is_listed() -> None:
+    text = with_reserve(True).replace("300   1   1   4", "300   1   1   5")
+    with pytest.raises(TrfInvalid, match="round 1: team 1 meets teams 4, 5"):
+        read_team_trf(text)

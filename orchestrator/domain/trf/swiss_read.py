@@ -659,6 +659,8 @@ def read_team_trf(text: str) -> tuple[SwissState, int]:
         matches += found
         for number in unpaired:
             absent[number].add(rnd)
+    if out.missing:  # a round left to FIDE's engine: what follows it is not read
+        raise (TrfInvalid if out.invalid else TrfNotImplemented)(out.invalid + out.missing)
     for pid, player in out.players.items():
         late = [
             r for r, cell in enumerate(player.cells, 1) if r > played + 1 and (cell[0] or cell[2] in "1=0+")
@@ -701,9 +703,7 @@ def read_team_trf(text: str) -> tuple[SwissState, int]:
     )
     _totals(out, state, teams)
     if out.invalid:
-        raise TrfInvalid(out.invalid + out.missing)
-    if out.missing:
-        raise TrfNotImplemented(out.missing)
+        raise TrfInvalid(out.invalid)
     return state, played + 1
 
 
