@@ -41,6 +41,7 @@ DOMAIN_TESTS=(
   tests/unit/test_game_model.py
   tests/unit/test_swiss_model.py
   tests/unit/test_swiss_model_edge_cases.py
+  tests/unit/test_trf_read_domain.py
 )
 
 if ! "$VENV/bin/python" -c "import sys, mutmut; sys.exit(mutmut.__version__ != '$MUTMUT_VERSION')" 2>/dev/null; then
@@ -58,6 +59,7 @@ scratch() { # $1 = module; a fresh copy of the domain and its tests with a setup
   cp "$ROOT/tests/__init__.py" "$ROOT/tests/conftest.py" "$dir/tests/"
   cp "$ROOT/tests/support/__init__.py" "$ROOT/tests/support/ci.py" "$dir/tests/support/"
   cp "$ROOT/tests/unit/__init__.py" "$ROOT/tests/unit/builders.py" "${DOMAIN_TESTS[@]/#/$ROOT/}" "$dir/tests/unit/"
+  mkdir -p "$dir/tests/fixtures" && cp -r "$ROOT/tests/fixtures/trf" "$dir/tests/fixtures/" # read by the TRF tests
   {
     echo "[mutmut]"
     echo "source_paths = orchestrator"

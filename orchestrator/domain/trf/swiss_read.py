@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from orchestrator.domain.scoring import MatchForfeit, MatchRecord, MatchScoring, format_points
-from orchestrator.domain.swiss.model import ByeValue, ScoreAdjustment, SwissState, SwissTeam
+from orchestrator.domain.swiss.model import ByeValue, ScoreAdjustment, SwissError, SwissState, SwissTeam
 from orchestrator.domain.swiss.pairing import FIDE_TEAM_SWISS
 from orchestrator.domain.trf.swiss import FIDE_TEAM_CODES, SYSTEM_CODES
 
@@ -616,7 +616,7 @@ def read_team_trf(text: str) -> tuple[SwissState, int]:
     teams = _team_list(out)
     _counts(out, teams)
     _player_points(out)
-    boards = len(colours) or max((len(team.players) for team in teams), default=1)
+    boards = len(colours) or max((len(team.players) for team in teams), default=0) or 1
     reader = _Rounds(out, teams, rounds)
     names = [team.name for team in teams]
     if len(set(names)) != len(names) or len(teams) < 2:
@@ -688,19 +688,22 @@ def read_team_trf(text: str) -> tuple[SwissState, int]:
         )
         for n, team in enumerate(teams, 1)
     )
-    state = SwissState(
-        swiss_teams,
-        boards,
-        rounds,
-        tuple(matches),
-        scoring,
-        out.bye_value,
-        initial,
-        system,
-        primary=primary,
-        colour_model=model,
-        adjustments=tuple(adjustments),
-    )
+    try:
+        state = SwissState(
+            swiss_teams,
+            boards,
+            rounds,
+            tuple(matches),
+            scoring,
+            out.bye_value,
+            initial,
+            system,
+            primary=primary,
+            colour_model=model,
+            adjustments=tuple(adjustments),
+        )
+    except SwissError as error:  # what a state cannot hold (no rounds, say), already listed by line
+        raise TrfInvalid(out.invalid or [Problem(0, str(error))]) from None
     _totals(out, state, teams)
     if out.invalid:
         raise TrfInvalid(out.invalid)
