@@ -111,7 +111,7 @@ def fix_points(line: str) -> str:
         return line[:54] + " " * 13 + line[67:]
     if not line.startswith("001 "):
         return line
-    halves = {"1": 2, "+": 2, "=": 1}
+    halves = {"1": 2, "+": 2, "W": 2, "F": 2, "U": 2, "=": 1, "D": 1, "H": 1}
     total = sum(
         halves.get(line[98 + 10 * r], 0) for r in range((len(line) - 91) // 10 + 1) if 98 + 10 * r < len(line)
     )
@@ -413,3 +413,17 @@ def test_player_and_team_fields_are_checked() -> None:
     assert f"line {line_of(skipped, '310   7')}: team 7: the team numbers of record 310 skip 6" in problems(
         skipped
     )
+
+
+def test_byes_in_the_players_results_only_are_left_to_fides_engine() -> None:
+    text = with_cells(plain(), 4, {n: (0, "-", "H") for n in range(1, 5)})
+    text = with_cells(text, 4, {5: (13, "w", "1"), 13: (5, "b", "0")})
+    text = "".join(fix_points(line) + "\n" for line in text.splitlines())
+    assert refusals(text) == [
+        f"line {line_of(text, '310   1')}: round 4: team 1 has byes in its players' results (H) without "
+        "record 320; not implemented by us"
+    ]
+    scored = with_cells(plain(), 4, {1: (0, "-", "+"), 5: (13, "w", "1"), 13: (5, "b", "0")})
+    scored = "".join(fix_points(line) + "\n" for line in scored.splitlines())
+    reason = "round 4: team 1 scores without an opponent or a bye (records 320, 330)"
+    assert f"line {line_of(scored, '310   1')}: {reason}" in problems(scored)

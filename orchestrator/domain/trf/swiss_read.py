@@ -517,6 +517,11 @@ class _Rounds:
             pending |= bool(other) and letter == " "
         return total, played, pending
 
+    def letters(self, number: int, rnd: int) -> set[str]:
+        """The result letters of a team's players in ``rnd``."""
+        rows = (self.out.players.get(pid) for pid in self.teams[number - 1].players)
+        return {row.cell(rnd)[2] for row in rows if row is not None}
+
     def board_one_white(self, number: int, rnd: int) -> bool | None:
         """Whether the team's first board had White (record 300's line-up, else its first player in
         record-310 order with an opponent); None when no board of the team had an opponent."""
@@ -637,7 +642,14 @@ def read_team_trf(text: str) -> tuple[SwissState, int]:
                 found.append(MatchRecord(rnd, teams[number - 1].name, None, gp, 0))
             elif not other:
                 unpaired.append(number)
-                if reader.half_points(number, rnd)[0]:
+                byes = "".join(sorted(reader.letters(number, rnd) & set("HFU")))
+                if byes:
+                    out.unsupported(
+                        teams[number - 1].line,
+                        f"round {rnd}: team {number} has byes in its players' results ({byes}) without "
+                        "record 320; not implemented by us",
+                    )
+                elif reader.half_points(number, rnd)[0]:
                     out.bad(
                         teams[number - 1].line,
                         f"round {rnd}: team {number} scores without an opponent or a bye (records 320, 330)",
