@@ -427,3 +427,63 @@ def test_byes_in_the_players_results_only_are_left_to_fides_engine() -> None:
     scored = "".join(fix_points(line) + "\n" for line in scored.splitlines())
     reason = "round 4: team 1 scores without an opponent or a bye (records 320, 330)"
     assert f"line {line_of(scored, '310   1')}: {reason}" in problems(scored)
+
+
+def bye_file() -> str:
+    """Five teams, two boards, round 1 played with team 3 on the pairing-allocated bye."""
+    teams = [SwissTeam(name, (2500 - n,)) for n, name in enumerate("ABCDE")]
+    state = start_state(teams, boards=2, rounds=4)
+    matches = (
+        MatchRecord(1, "A", "D", 3, 1),
+        MatchRecord(1, "B", "E", 2, 2),
+        MatchRecord(1, "C", None, 2, 0),
+    )
+    text = export_trf(replace(state, matches=matches))
+    return "".join(fix_points(line) + "\n" for line in text.splitlines())  # 310 totals left blank
+
+
+def test_record_320_columns_and_values() -> None:
+    text = bye_file()
+    bye = line_of(text, "320")
+    state, _ = read_team_trf(text.replace("320  1.0  1.0 003", "320  2    1.5 003"))
+    assert (state.bye.mp, state.bye.gp) == (2, 3)
+    assert state.points("C") == (2, 3)
+    state, _ = read_team_trf(text.replace("320  1.0  1.0 003", "320" + " " * 11 + "003"))
+    assert (state.bye.mp, state.bye.gp) == (None, None)
+    assert MatchRecord(1, "C", None, 2, 0) in state.matches  # half the boards' game points
+    assert problems(text.replace("320  1.0  1.0 003", "320  1.5  1.0 003"))[0] == (
+        f"line {bye}: the match points of a bye (columns 5-8) '1.5' is not a number of whole points"
+    )
+    assert problems(text.replace("320  1.0  1.0 003", "320  1.0  1.2 003"))[0] == (
+        f"line {bye}: the game points of a bye (columns 10-13) '1.2' is not a number of half-points"
+    )
+    assert f"line {bye}: round 2: the team (column 19) 'x' is not a number" in problems(
+        text.replace("320  1.0  1.0 003", "320  1.0  1.0 003   x")
+    )
+    later, _ = read_team_trf(text.replace("320  1.0  1.0 003", "320  1.0  1.0 003 000"))
+    assert later.matches == read_team_trf(text)[0].matches
+    clash = text.replace("320  1.0  1.0 003", "320  1.0  1.0 001")
+    assert f"line {bye}: round 1: team 1 has the bye and meets team 4" in problems(clash)
+
+
+def test_record_013_gives_the_teams_of_a_file_without_310() -> None:
+    text = plain()
+    old = []
+    for line in text.splitlines():
+        if line.startswith("310 "):
+            chars: list[str] = []
+            put(chars, 1, "013")
+            put(chars, 5, line[8:40].strip())
+            for index, pid in enumerate(line[73:].split()):
+                put(chars, 37 + 5 * index, f"{int(pid):4d}")
+            old.append("".join(chars))
+    without = "".join(line + "\n" for line in text.splitlines() if not line.startswith("310 "))
+    state, _ = read_team_trf(without + "\n".join(old) + "\n")
+    assert state.matches == read_team_trf(text)[0].matches
+    assert [team.name for team in state.teams] == [team.name for team in read_team_trf(text)[0].teams]
+    both, _ = read_team_trf(text + "\n".join(old) + "\n")  # with 310: the same players, read as a check
+    assert both.matches == state.matches
+    swapped = old[0].replace("   1    2", "   2    1")
+    count = len(text.splitlines()) + 1
+    reason = f"record 013 lists other players than record 310 of team 1 (line {line_of(text, '310   1')})"
+    assert problems(text + swapped + "\n") == [f"line {count}: {reason}"]
