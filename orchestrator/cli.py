@@ -213,7 +213,8 @@ def pair(
     ] = None,
     fmt: Annotated[str, typer.Option("--format", help="table, trf or json")] = "table",
     engine: Annotated[
-        str, typer.Option("--engine", help="own (C.04.6 Type A files, default) or gacrux (FIDE's, any file)")
+        str,
+        typer.Option("--engine", help="own (default; what our engines do not implement goes to gacrux) or gacrux"),
     ] = "own",
 ) -> None:
     """Pair the next round of a team Swiss TRF file by the system its record 192 names (docs/swiss.md)."""
