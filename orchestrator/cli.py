@@ -214,7 +214,7 @@ def pair(
     fmt: Annotated[str, typer.Option("--format", help="table, trf or json")] = "table",
     engine: Annotated[
         str,
-        typer.Option("--engine", help="own (default; what our engines do not implement goes to gacrux) or gacrux"),
+        typer.Option("--engine", help="own (default; files ours do not implement go to gacrux) or gacrux"),
     ] = "own",
 ) -> None:
     """Pair the next round of a team Swiss TRF file by the system its record 192 names (docs/swiss.md)."""
