@@ -6,6 +6,7 @@ its line; each paired as FIDE's gacrux pairs it, except where C.04.6 says otherw
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ pytest.importorskip("gacrux")
 from orchestrator.adapters.gacrux_pairing import TrfPairingError, pair_trf, pair_trf_file
 from orchestrator.cli import app
 from orchestrator.domain.scoring import MatchForfeit, MatchRecord
-from orchestrator.domain.swiss import ScoreAdjustment
+from orchestrator.domain.swiss import ScoreAdjustment, SwissState
 from orchestrator.domain.trf.swiss import export_trf
 from orchestrator.domain.trf.swiss_read import (
     Problem,
@@ -24,7 +25,7 @@ from orchestrator.domain.trf.swiss_read import (
     TrfNotImplemented,
     read_team_trf,
 )
-from tests.support.swiss_compare import compare_event
+from tests.support.swiss_compare import GACRUX, OURS, compare_event
 from tests.unit.test_trf_read_domain import fix_points, with_reserve
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "trf"
@@ -177,3 +178,21 @@ def test_a_reserve_on_a_board_and_a_line_up_read_as_the_same_match(lineup: bool)
     assert state.matches == plain.matches
     assert state.team("Armenia").ratings == (2700, 2690, 2680, 2670, 2660)
     assert pair_trf_file(text) == pair_trf(text)
+
+
+@pytest.mark.parametrize("seed", [5, 1])
+def test_where_gacrux_leaves_bonus_points_out_of_a_float_we_follow_article_1_5(seed: int) -> None:
+    """docs/swiss.md, "Where we follow the article rather than gacrux": the round the two engines pair
+    differently is the one gacrux pairs as if the record-299 points had not been in the previous round's
+    scores (each adjustment moved to the round before the one paired: same scores, floats without them)."""
+    states: list[SwissState] = []
+    with pytest.raises(AssertionError):
+        compare_event(9 + seed, 7, seed, adjust=1, before_each=states)
+    state = states[-1]
+    round_no = state.rounds_played + 1
+    theirs = GACRUX.pair_round(state, round_no)
+    assert OURS.pair_round(state, round_no) != theirs
+    floats_left_out = replace(
+        state, adjustments=tuple(replace(a, round=round_no - 1) for a in state.adjustments)
+    )
+    assert OURS.pair_round(floats_left_out, round_no) == theirs
