@@ -487,3 +487,88 @@ def test_record_013_gives_the_teams_of_a_file_without_310() -> None:
     count = len(text.splitlines()) + 1
     reason = f"record 013 lists other players than record 310 of team 1 (line {line_of(text, '310   1')})"
     assert problems(text + swapped + "\n") == [f"line {count}: {reason}"]
+
+
+def test_records_802_are_checked_against_the_rounds() -> None:
+    text = fixture("informative-802.trf")
+    assert read_team_trf(text)[1] == 4
+    wrong = text.replace("802   3 Chile    5.0    8.5", "802   3 Chile    6.0    8.0")
+    line = line_of(wrong, "802   3")
+    assert problems(wrong) == [
+        f"line {line}: team 3: 6.0 match points given, 5 from the rounds read",
+        f"line {line}: team 3: 8.0 game points given, 8.5 from the rounds read",
+    ]
+    assert problems(text + "802   9 Nines    0.0    0.0\n") == [
+        f"line {len(text.splitlines()) + 1}: team 9 is not a team of the file"
+    ]
+    blank, _ = read_team_trf(text + "802   2 Brazi\n")  # totals left out: nothing to check
+    assert blank.matches == read_team_trf(text)[0].matches
+
+
+@pytest.mark.parametrize(
+    ("fields", "reason"),
+    [
+        (((1, "802"), (5, "  x")), "the team (columns 5-7) 'x' is not a number"),
+        (
+            ((1, "802"), (5, "  1"), (15, "  x2.0")),
+            "the match points (columns 15-20) 'x2.0' is not a number of half-points",
+        ),
+        (
+            ((1, "802"), (5, "  1"), (22, "  x5.5")),
+            "the game points (columns 22-27) 'x5.5' is not a number of half-points",
+        ),
+        (((1, "300"), (5, "  x"), (9, "  1")), "the round (columns 5-7) 'x' is not a number"),
+        (((1, "300"), (5, "  1"), (9, "  x")), "the team (columns 9-11) 'x' is not a number"),
+        (
+            ((1, "300"), (5, "  1"), (9, "  1"), (13, "  x")),
+            "the opponent (columns 13-15) 'x' is not a number",
+        ),
+        (
+            ((1, "300"), (5, "  1"), (9, "  1"), (13, "  4"), (17, "   x")),
+            "the player at column 17 'x' is not a number",
+        ),
+        (((1, "300"), (9, "  1")), "the round (columns 5-7) is missing"),
+        (((1, "330"), (5, "+-"), (12, "  1"), (16, "  4")), "the round (columns 8-10) is missing"),
+        (
+            ((1, "330"), (5, "+-"), (8, "  1"), (12, "  x"), (16, "  4")),
+            "the white team (12-14) 'x' is not a number",
+        ),
+        (
+            ((1, "330"), (5, "+-"), (8, "  1"), (12, "  1"), (16, "  x")),
+            "the black team (16-18) 'x' is not a number",
+        ),
+        (((1, "240"), (5, "Z"), (11, "   1")), "the round (columns 7-9) is missing"),
+        (
+            ((1, "299"), (8, " 1.0"), (14, " x.0"), (24, "   1")),
+            "the game points (columns 14-17) 'x.0' is not a number of half-points",
+        ),
+        (
+            ((1, "299"), (8, " 1.0"), (20, "  x"), (24, "   1")),
+            "the round (columns 20-22) 'x' is not a number",
+        ),
+        (((1, "299"), (8, " 1.0"), (24, "   1"), (29, "   x")), "the team at column 29 'x' is not a number"),
+        (((1, "310"), (5, "  x"), (9, "Nines")), "the team number (columns 5-7) 'x' is not a number"),
+        (((1, "310"), (9, "Nines")), "record 310 has no team number (columns 5-7)"),
+        (
+            ((1, "310"), (5, "  9"), (55, "  x2.0")),
+            "the match points (columns 55-60) 'x2.0' is not a number of half-points",
+        ),
+        (
+            ((1, "310"), (5, "  9"), (62, "  x2.0")),
+            "the game points (columns 62-67) 'x2.0' is not a number of half-points",
+        ),
+        (((1, "310"), (5, "  9"), (69, "  x")), "the rank (columns 69-71) 'x' is not a number"),
+        (((1, "310"), (5, "  9"), (74, "   x")), "the player at column 74 'x' is not a number"),
+        (((1, "001"), (15, "Nobody")), "record 001 has no player number (columns 5-8)"),
+        (((1, "001"), (5, "  99"), (58, "7x")), "the FIDE id (columns 58-68) '7x' is not a number"),
+        (
+            ((1, "001"), (5, "  99"), (81, " x.5")),
+            "the points (columns 81-84) 'x.5' is not a number of half-points",
+        ),
+        (((1, "001"), (5, "  99"), (86, "  x")), "the rank (columns 86-89) 'x' is not a number"),
+        (((1, "013"), (5, "Nines"), (37, "   x")), "the player at column 37 'x' is not a number"),
+    ],
+)
+def test_each_field_that_is_not_a_number_is_named_with_its_columns(fields, reason) -> None:
+    text = plain()
+    assert f"line {len(text.splitlines()) + 1}: {reason}" in problems(text + record(*fields))
