@@ -43,6 +43,7 @@ DOMAIN_TESTS=(
   tests/unit/test_swiss_model.py
   tests/unit/test_swiss_model_edge_cases.py
   tests/unit/test_swiss_olympiad2022.py
+  tests/unit/test_trf_read_domain.py
 )
 
 # Tests that run only for one module (too slow for every module's mutants), and the fixtures they read.
@@ -66,6 +67,7 @@ scratch() { # $1 = module; a fresh copy of the domain and its tests with a setup
   cp "$ROOT/tests/__init__.py" "$ROOT/tests/conftest.py" "$dir/tests/"
   cp "$ROOT/tests/support/__init__.py" "$ROOT/tests/support/ci.py" "$dir/tests/support/"
   cp "$ROOT/tests/unit/__init__.py" "$ROOT/tests/unit/builders.py" "${DOMAIN_TESTS[@]/#/$ROOT/}" "$dir/tests/unit/"
+  mkdir -p "$dir/tests/fixtures" && cp -r "$ROOT/tests/fixtures/trf" "$dir/tests/fixtures/" # read by the TRF tests
   local extra=(${EXTRA_TESTS[$module]:-})
   [ ${#extra[@]} -eq 0 ] || cp "${extra[@]/#/$ROOT/}" "$dir/tests/unit/"
   if [ -n "${EXTRA_FIXTURES[$module]:-}" ]; then

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from orchestrator.cli_common import (
@@ -214,7 +215,8 @@ def pair(
     ] = None,
     fmt: Annotated[str, typer.Option("--format", help="table, trf or json")] = "table",
     engine: Annotated[
-        str, typer.Option("--engine", help="own (C.04.6 Type A files, default) or gacrux (FIDE's, any file)")
+        str,
+        typer.Option("--engine", help="own (default; files ours do not implement go to gacrux) or gacrux"),
     ] = "own",
 ) -> None:
     """Pair the next round of a team Swiss TRF file by the system its record 192 names (docs/swiss.md)."""
@@ -235,7 +237,8 @@ def pair(
     try:
         found = pair_trf_file(text, round_no=round_no, engine=engine)
     except TrfPairingError as exc:
-        err.print(f"[red]error:[/] {trf_file}: {exc}", markup=True, highlight=False)
+        # escaped: a problem quotes the file's own text, which may hold [brackets]
+        err.print(f"[red]error:[/] {escape(str(trf_file))}: {escape(str(exc))}", markup=True, highlight=False)
         raise typer.Exit(EXIT_INVALID) from None
     missing = unfinished_boards(text, before=found.round)
     if missing:

@@ -25,7 +25,7 @@ from orchestrator.domain.swiss import (
 from orchestrator.domain.swiss.model import SwissError
 from orchestrator.domain.swiss.systems import pairer_for
 from orchestrator.domain.trf.swiss import export_trf
-from orchestrator.domain.trf.swiss_read import TrfNotReadable, read_team_trf
+from orchestrator.domain.trf.swiss_read import TrfInvalid, TrfNotReadable, read_team_trf
 
 METHOD = "fideteam"
 
@@ -146,7 +146,10 @@ def pair_trf_file(trf: str, *, round_no: int | None = None, engine: str = "own")
     if engine == "own":
         try:
             state, next_round = read_team_trf(trf)
-        except (TrfNotReadable, SwissError, ValueError, IndexError):  # a file it cannot read
+        except TrfInvalid as error:  # a broken file: every problem, by line
+            problems = "".join(f"\n  {problem}" for problem in error.problems)
+            raise TrfPairingError(f"the file cannot be paired; every problem found:{problems}") from None
+        except (TrfNotReadable, SwissError):  # what our engines do not implement: FIDE's engine pairs it
             return pair_trf(trf, round_no=round_no)
         if round_no in (None, next_round) and next_round <= state.rounds:
             try:

@@ -15,6 +15,7 @@ from orchestrator.adapters.gacrux_pairing import GacruxPairer
 from orchestrator.domain.scoring import MatchForfeit, MatchRecord
 from orchestrator.domain.swiss import (
     RoundPairing,
+    ScoreAdjustment,
     SwissPairingError,
     SwissState,
     SwissTeam,
@@ -76,15 +77,24 @@ def compare_event(
     withdraw: int = 4,
     absent: int = 2,
     before_each: list[SwissState] | None = None,
+    primary: str = "mp",
+    colour_model: str = "A",
+    adjust: int = 0,
 ) -> SwissState:
     """A stage of ``size`` teams, one absent in round ``absent``, a late entry joining in round ``late``
     and a withdrawal from round ``withdraw`` (0: none of that), paired by both engines round by round;
     the results (some matches forfeited) are random. ``before_each`` collects the state before each
-    round."""
+    round. ``primary`` and ``colour_model`` are the state's (C.04.6 arts. 1.2.1 and 1.7); ``adjust`` gives a
+    random team bonus or penalty points (record 299) before each round after round ``adjust`` (0: none)."""
     rng = random.Random(seed)
     teams = field(size, rng)
     state = start_state(teams, boards=4, rounds=rounds, initial_colour=rng.choice("WB"))
+    state = replace(state, primary=primary, colour_model=colour_model)
     for round_no in range(1, rounds + 1):
+        if adjust and round_no > adjust:
+            team = rng.choice(teams).name
+            extra = ScoreAdjustment(team, round_no - 1, rng.choice((-1, 1)), rng.choice((-2, 1)))
+            state = replace(state, adjustments=(*state.adjustments, extra))
         if round_no == absent:
             state = mark_absent(state, teams[-1].name, round_no=absent)
         if round_no == late:

@@ -3,6 +3,7 @@ TRF-2026 export that FIDE's checkers read (docs/swiss.md)."""
 
 from orchestrator.domain.swiss.model import (
     ByeValue,
+    ScoreAdjustment,
     SwissError,
     SwissState,
     SwissTeam,
@@ -30,6 +31,7 @@ __all__ = [
     "ByeValue",
     "Pairing",
     "RoundPairing",
+    "ScoreAdjustment",
     "SwissError",
     "SwissPairer",
     "SwissPairingError",

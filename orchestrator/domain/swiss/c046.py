@@ -33,7 +33,8 @@ class Team:
     better), ``played`` the matches played (art. 1.6.1), ``cod``/``csq`` the colour difference and
     sequence of the played matches (art. 1.6), ``pref`` its Type A colour preference ("w", "b" or "",
     art. 1.7.1), ``floated`` whether it was a floater in the previous round (art. 1.5), ``no_bye`` whether
-    [C2] art. 2.1.2 bars it from the pairing-allocated bye and ``met`` the teams it played ([C1])."""
+    [C2] art. 2.1.2 bars it from the pairing-allocated bye and ``met`` the teams it played ([C1]).
+    ``gp_primary``: game points are the primary score (art. 1.2.1, record 192 ``..._GP_MP``)."""
 
     tpn: int
     name: str
@@ -47,6 +48,17 @@ class Team:
     floated: bool
     no_bye: bool
     met: frozenset[int]
+    gp_primary: bool = False
+
+    @property
+    def score(self) -> int:
+        """The primary score (art. 1.2.1): match points, or game half-points."""
+        return self.gp if self.gp_primary else self.mp
+
+    @property
+    def secondary(self) -> int:
+        """The secondary score (art. 1.2.1), used for colours (art. 4.2.2)."""
+        return self.mp if self.gp_primary else self.gp
 
 
 def colour_preference(cod: int, csq: str) -> str:
@@ -75,7 +87,7 @@ def teams_before(state: SwissState, round_no: int) -> dict[int, Team]:
         by_round.setdefault(match.round, []).append(match)
     for rnd in range(1, round_no):
         if rnd == round_no - 1:
-            before_last = dict(mp)
+            before_last = dict(gp if state.primary == "gp" else mp)
         for match in by_round.get(rnd, ()):
             a = tpn[match.team_a]
             if match.team_b is None:  # the pairing-allocated bye (art. 1.4)
@@ -98,27 +110,41 @@ def teams_before(state: SwissState, round_no: int) -> dict[int, Team]:
                 met[b].add(a)
                 if rnd == round_no - 1:
                     last_opponent[a], last_opponent[b] = b, a
+    for name, number in tpn.items():  # the arbiter's bonus and penalty points (record 299)
+        extra_mp, extra_gp = state.adjusted(name, round_no)
+        mp[number] += extra_mp
+        gp[number] += extra_gp
+    gp_primary = state.primary == "gp"
+    primary = gp if gp_primary else mp
     available = {tpn[name] for name in state.available(round_no)}
-    levels = {score: level for level, score in enumerate(sorted({mp[n] for n in available}), 1)}
+    levels = {score: level for level, score in enumerate(sorted({primary[n] for n in available}), 1)}
+    names = {number: name for name, number in tpn.items()}
+
+    def _before(scores: dict[int, int], number: int) -> int:
+        """The primary score a team had before the previous round, adjustments included (art. 1.5)."""
+        return scores[number] + state.adjusted(names[number], round_no - 1)[1 if gp_primary else 0]
+
     out: dict[int, Team] = {}
     for name, number in tpn.items():
         csq = sequence[number]
         cod = csq.count("w") - csq.count("b")
         opponent = last_opponent.get(number)
-        floated = opponent is not None and before_last[number] != before_last[opponent]
+        floated = opponent is not None and _before(before_last, number) != _before(before_last, opponent)
+        pref = colour_preference(cod, csq) if state.colour_model == "A" else ""
         out[number] = Team(
             tpn=number,
             name=name,
             mp=mp[number],
             gp=gp[number],
-            level=levels.get(mp[number], 0) if number in available else 0,
+            level=levels.get(primary[number], 0) if number in available else 0,
             played=len(csq),
             cod=cod,
             csq=csq,
-            pref=colour_preference(cod, csq),
+            pref=pref,
             floated=floated,
             no_bye=number in no_bye,
             met=frozenset(met[number]),
+            gp_primary=gp_primary,
         )
     return out
 
@@ -309,10 +335,10 @@ def bracket_weights(size: int, costs: dict[tuple[int, int], int]) -> dict[tuple[
 def first_team(a: Team, b: Team) -> bool:
     """Art. 4.2: whether ``a`` is the first-team: the higher primary score (4.2.1), then the higher
     secondary score (4.2.2), then the smaller TPN (4.2.3)."""
-    if a.mp != b.mp:
-        return a.mp > b.mp
-    if a.gp != b.gp:
-        return a.gp > b.gp
+    if a.score != b.score:
+        return a.score > b.score
+    if a.secondary != b.secondary:
+        return a.secondary > b.secondary
     return a.tpn < b.tpn
 
 
@@ -349,7 +375,7 @@ def board_order(pair: tuple[Team, Team]) -> tuple[int, int, int]:
     """C.04.6 leaves the board order to the rules of the competition: the higher score of the pair, then
     the sum of the scores, then the smaller TPN (the bye, not a pair, comes last)."""
     a, b = pair
-    return -max(a.mp, b.mp), -(a.mp + b.mp), min(a.tpn, b.tpn)
+    return -max(a.score, b.score), -(a.score + b.score), min(a.tpn, b.tpn)
 
 
 class C046Pairer:

@@ -53,6 +53,24 @@ class ByeValue:
 RATING_FLOOR = 1400
 
 
+@dataclass(frozen=True, slots=True)
+class ScoreAdjustment:
+    """Points added to (or, negative, taken from) a team's score by the arbiter: TRF-2026 record 299
+    with a blank type (docs/trf.md). ``mp`` match points and ``gp`` game half-points count from the
+    pairing of the round after ``round`` on (``0``: from the start); ``pairing`` False when they count in
+    the standings only (round ``999`` of record 299)."""
+
+    team: str
+    round: int
+    mp: int
+    gp: HalfPoints
+    pairing: bool = True
+
+
+PRIMARY_SCORES = ("mp", "gp")  # C.04.6 art. 1.2.1: match points or game points as the primary score
+COLOUR_MODELS = ("A", "none")  # C.04.6 art. 1.7: Type A colour preferences, or none at all
+
+
 def initial_ranking_key(team: SwissTeam) -> tuple[Fraction, int, str, str]:
     """Olympiad Pairing Rules 2022, art. 3.1: average rating of the four highest-rated players, then the
     fifth player's rating (both descending), then alphabetically. An unrated player (rating 0) counts as
@@ -73,7 +91,10 @@ class SwissState:
 
     ``matches`` use ``MatchRecord``: ``team_a`` is the first-named team (White on the odd boards),
     ``team_b`` None is the pairing-allocated bye. ``initial_colour`` is the colour drawn by lot for
-    C.04.6 art. 4.3.1 ("W" or "B").
+    C.04.6 art. 4.3.1 ("W" or "B"). ``primary`` is the primary score of C.04.6 art. 1.2.1 (``"mp"``
+    match points, the default of art. 1.2.2, or ``"gp"`` game points), ``colour_model`` the colour
+    preferences of art. 1.7 (``"A"``, or ``"none"``), ``adjustments`` the points the arbiter added or
+    took away (TRF-2026 record 299).
     """
 
     teams: tuple[SwissTeam, ...]
@@ -85,6 +106,9 @@ class SwissState:
     initial_colour: str = "W"
     pairing: str = "fide-team-swiss"
     name: str = "Swiss"
+    primary: str = "mp"
+    colour_model: str = "A"
+    adjustments: tuple[ScoreAdjustment, ...] = ()
 
     def __post_init__(self) -> None:
         names = [team.name for team in self.teams]
@@ -94,7 +118,14 @@ class SwissState:
             raise SwissError("a Swiss stage needs at least one board and one round")
         if self.initial_colour not in tuple(Colour):
             raise SwissError(f"initial colour must be W or B, not {self.initial_colour!r}")
+        if self.primary not in PRIMARY_SCORES:
+            raise SwissError(f"the primary score is mp or gp, not {self.primary!r}")
+        if self.colour_model not in COLOUR_MODELS:
+            raise SwissError(f"the colour model is A or none, not {self.colour_model!r}")
         known = set(names)
+        for adjustment in self.adjustments:
+            if adjustment.team not in known:
+                raise SwissError(f"points adjusted for an unknown team {adjustment.team!r}")
         for match in self.matches:
             for team in (match.team_a, match.team_b):
                 if team is not None and team not in known:
@@ -133,9 +164,23 @@ class SwissState:
         """Whether two teams met in a played match (a forfeited match is not played, C.07 Art. 15)."""
         return any(match.is_played and {match.team_a, match.team_b} == {a, b} for match in self.matches)
 
-    def points(self, team: str, *, through: int | None = None) -> tuple[int, HalfPoints]:
-        """(MP, GP half-points) of a team after round ``through`` (default all rounds recorded)."""
+    def adjusted(self, team: str, before: int) -> tuple[int, HalfPoints]:
+        """(MP, GP half-points) the arbiter added to ``team``'s score for pairing round ``before``
+        (record 299 adjustments of earlier rounds, or of round 0)."""
         mp = gp = 0
+        for adjustment in self.adjustments:
+            if adjustment.team == team and adjustment.pairing and adjustment.round < before:
+                mp, gp = mp + adjustment.mp, gp + adjustment.gp
+        return mp, gp
+
+    def points(self, team: str, *, through: int | None = None) -> tuple[int, HalfPoints]:
+        """(MP, GP half-points) of a team after round ``through`` (default all rounds recorded), the
+        arbiter's adjustments included (record 299; those for the standings only after the last round)."""
+        mp = gp = 0
+        for adjustment in self.adjustments:
+            counts = through is None or (adjustment.pairing and adjustment.round <= through)
+            if adjustment.team == team and counts:
+                mp, gp = mp + adjustment.mp, gp + adjustment.gp
         for match in (m for m in self.matches if through is None or m.round <= through):
             if match.team_b is None:
                 if match.team_a == team:

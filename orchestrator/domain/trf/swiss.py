@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from orchestrator.domain.scoring import MatchForfeit, board_colours
-from orchestrator.domain.swiss.model import SwissState
+from orchestrator.domain.swiss.model import ScoreAdjustment, SwissState
 from orchestrator.domain.swiss.pairing import FIDE_TEAM_SWISS, OLYMPIAD_2022, SCORE_GROUP_HALVES
 from orchestrator.domain.trf.records import (
     RESULT_LETTERS,
@@ -33,6 +33,13 @@ SYSTEM_CODES = {
     FIDE_TEAM_SWISS: PAIRING_SYSTEM_CODE,
     OLYMPIAD_2022: "CUSTOM_TEAM_OLYMPIAD_2022",
     SCORE_GROUP_HALVES: "CUSTOM_TEAM_SCORE_GROUP_HALVES",
+}
+# Record 192 of a FIDE C.04.6 stage by (primary score, colour model): C.04.6 arts. 1.2.1 and 1.7.
+FIDE_TEAM_CODES = {
+    ("mp", "A"): PAIRING_SYSTEM_CODE,
+    ("gp", "A"): "FIDE_TEAM_TYPEA_GP_MP",
+    ("mp", "none"): "FIDE_TEAM_MP_GP",
+    ("gp", "none"): "FIDE_TEAM_GP_MP",
 }
 _NOT_PAIRED = (0, "-", "Z")
 _BYE = (0, "-", " ")
@@ -120,7 +127,7 @@ def export_trf(state: SwissState, *, round_no: int | None = None) -> str:
         "092 Team Swiss",
         f"142 {state.rounds}",
         f"152 {state.initial_colour}",
-        f"192 {SYSTEM_CODES.get(state.pairing, PAIRING_SYSTEM_CODE)}",
+        f"192 {system_code(state)}",
         "352 " + "".join(board_colours(boards)),
         _line(
             (1, "162"),
@@ -159,7 +166,28 @@ def export_trf(state: SwissState, *, round_no: int | None = None) -> str:
     out += _team_records(state, totals, rank)
     tpn = {team.name: number for number, team in enumerate(state.teams, 1)}
     out += [match_forfeit_record(m, tpn) for m in state.matches if m.forfeit is not MatchForfeit.NONE]
+    out += [adjustment_record(a, tpn) for a in state.adjustments]
     return "\n".join(out) + "\n"
+
+
+def system_code(state: SwissState) -> str:
+    """Record 192 of the stage: its system, and for C.04.6 the primary score and colour model."""
+    if state.pairing == FIDE_TEAM_SWISS:
+        return FIDE_TEAM_CODES[state.primary, state.colour_model]
+    return SYSTEM_CODES.get(state.pairing, PAIRING_SYSTEM_CODE)
+
+
+def adjustment_record(adjustment: ScoreAdjustment, tpn: dict[str, int]) -> str:
+    """TRF-2026 record 299 with a blank type: match points at 8-11, game points at 14-17, the round at
+    20-22 (``999``: the standings only), the team at 24-26."""
+    rnd = adjustment.round if adjustment.pairing else 999
+    return _line(
+        (1, "299"),
+        (8, points_text(adjustment.mp, 4)),
+        (14, points_text(Fraction(adjustment.gp, 2), 4)),
+        (20, f"{rnd:3d}"),
+        (24, f"{tpn[adjustment.team]:4d}"),
+    )
 
 
 def _half(letter: str) -> int:
