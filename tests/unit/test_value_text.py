@@ -38,7 +38,7 @@ def _vocabularies() -> dict[str, type[Enum]]:
         for name, value in vars(tables).items()
         if isinstance(value, type)
         and issubclass(value, Enum)
-        and value.__module__ == tables.__name__
+        and value.__module__.startswith(tables.__name__)  # tables.py and its tables_*.py siblings
         and (name.endswith(("Status", "Kind")) or name in ("Role", "ResultSource"))
     }
     return {**found, "StageKind": StageKind, "LotKind": LotKind, "notify.Kind": Kind}

@@ -44,20 +44,21 @@ def run_import(request: Request, match_id: int, actor: str, **options: Any) -> s
 
 
 def readable_team_match(value: str | None, info: ValidationInfo) -> str | None:
-    """A team match the import can read, or one it refuses with its reason; text that no URL or number
-    can be ("a]b", "²") is refused here, naming the field (else it would fail inside the import)."""
+    """A team match the import can read; anything else ("abc", "a]b", "²") is refused here with the import's
+    reason, naming the field."""
     if (info.data.get("source") or "team_match") != "team_match" or not value or not value.strip():
         return value
     try:
         service.parse_team_match(value)
-    except ValidationFailed:
-        pass  # the import says why, with the rest of the form
+    except ValidationFailed as refused:  # the service's own sentence, naming the field
+        problem = " ".join(refused.problems) or str(refused)
     except ValueError:
         problem = _(
             "%(raw)r is not a Chess.com team match: give its number or its URL (…/club/matches/1234567)"
         ) % {"raw": value.strip()[:80]}
-        raise PydanticCustomError("team_match", problem.replace("{", "(").replace("}", ")")) from None
-    return value
+    else:
+        return value
+    raise PydanticCustomError("team_match", problem.replace("{", "(").replace("}", ")")) from None
 
 
 TeamMatchText = Annotated[str | None, AfterValidator(readable_team_match)]
