@@ -26,7 +26,7 @@ from orchestrator.domain.trf.swiss_read import (
     read_team_trf,
 )
 from tests.support.swiss_compare import GACRUX, OURS, compare_event
-from tests.unit.test_trf_read_domain import fix_points, with_reserve
+from tests.support.trf_files import fix_points, with_reserve
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "trf"
 runner = CliRunner()
