@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from orchestrator.domain.swiss.c046 import Team, bracket_weights, teams_before
-from orchestrator.domain.swiss.matching import can_be_paired, first_pairing, min_weight_pairing
+from orchestrator.domain.swiss.matching import bye_and_rest, can_be_paired, first_pairing, min_weight_pairing
 from orchestrator.domain.swiss.model import SwissState
 from orchestrator.domain.swiss.pairing import (
     Pairing,
@@ -63,21 +63,7 @@ def pair_by_halves(system: HalvesSystem, state: SwissState, round_no: int) -> Ro
             teams=names,
         )
 
-    bye = None
-    if len(order) % 2:
-        bye = next(
-            (
-                n
-                for n in reversed(order)
-                if system.bye_ok(state, teams[n]) and can_be_paired([m for m in order if m != n], met)
-            ),
-            None,
-        )
-        if bye is None:
-            raise fail("no team may receive the bye and leave the others pairable without a rematch")
-        order.remove(bye)
-    elif not can_be_paired(order, met):
-        raise fail("every way of pairing them repeats a match already played")
+    bye = bye_and_rest(order, met, lambda n: system.bye_ok(state, teams[n]), fail)
     pairs = _Brackets(system, teams, met).pair(order)
     position = {n: index for index, n in enumerate(order)}
     pairs.sort(key=lambda pair: min(position[pair[0]], position[pair[1]]))

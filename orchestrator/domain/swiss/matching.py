@@ -213,3 +213,26 @@ def min_weight_pairing(size: int, weights: Mapping[tuple[int, int], int]) -> lis
     if 2 * len(found) != size:
         return None
     return sorted((min(a, b), max(a, b)) for a, b in found)
+
+
+def bye_and_rest(
+    order: list[int],
+    met: Mapping[int, Collection[int]],
+    eligible: Callable[[int], bool],
+    fail: Callable[[str], Exception],
+) -> int | None:
+    """With an odd number of teams, take out of ``order`` the lowest-ranked eligible team whose bye leaves
+    the others pairable without a rematch, and return it (None with an even number); raise ``fail(why)``
+    when no such team exists, or when an even field cannot be paired at all (C.04.6 art. 3.2; Olympiad
+    Pairing Rules 2022, art. 4.1)."""
+    if len(order) % 2 == 0:
+        if not can_be_paired(order, met):
+            raise fail("every way of pairing them repeats a match already played")
+        return None
+    bye = next(
+        (n for n in reversed(order) if eligible(n) and can_be_paired([m for m in order if m != n], met)), None
+    )
+    if bye is None:
+        raise fail("no team may receive the bye and leave the others pairable without a rematch")
+    order.remove(bye)
+    return bye

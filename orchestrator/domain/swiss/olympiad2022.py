@@ -31,7 +31,7 @@ from fractions import Fraction
 from itertools import combinations
 
 from orchestrator.domain.swiss.c046 import Team, bracket_weights, teams_before
-from orchestrator.domain.swiss.matching import can_be_paired, min_weight_pairing
+from orchestrator.domain.swiss.matching import bye_and_rest, can_be_paired, min_weight_pairing
 from orchestrator.domain.swiss.model import SwissState
 from orchestrator.domain.swiss.pairing import (
     OLYMPIAD_2022,
@@ -177,21 +177,7 @@ class Olympiad2022Pairer:
                 teams=names,
             )
 
-        bye = None
-        if len(order) % 2:  # art. 4.1: the lowest-ranked eligible team (4.2) that leaves the rest pairable
-            bye = next(
-                (
-                    n
-                    for n in reversed(order)
-                    if bye_eligible(teams[n]) and can_be_paired([m for m in order if m != n], met)
-                ),
-                None,
-            )
-            if bye is None:
-                raise fail("no team may receive the bye and leave the others pairable without a rematch")
-            order.remove(bye)
-        elif not can_be_paired(order, met):
-            raise fail("every way of pairing them repeats a match already played")
+        bye = bye_and_rest(order, met, lambda n: bye_eligible(teams[n]), fail)
         side = {n: is_above_median(teams[n].mp, round_no, state.scoring.win) for n in order}
         pairs = pair_score_groups(teams, order, side)
         position = {n: index for index, n in enumerate(order)}
