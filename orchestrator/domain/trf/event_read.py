@@ -195,7 +195,10 @@ class _Boards:
         if len(slots) > self.boards:
             line = self.teams[first - 1].line
             self.problems.append(
-                Problem(line, f"round {rnd}: teams {first} and {second} have {len(slots)} boards, not {self.boards}")
+                Problem(
+                    line,
+                    f"round {rnd}: teams {first} and {second} have {len(slots)} boards, not {self.boards}",
+                )
             )
             slots = slots[: self.boards]
         boards: list[TrfBoard] = []
@@ -217,7 +220,8 @@ class _Boards:
                     Problem(
                         out.players[first].line,
                         f"round {rnd}: player {first} has {'White' if cell_a[1] == 'w' else 'Black'} on "
-                        f"board {k}; the server gives the first-named team White on the odd boards (record 352)",
+                        f"board {k}; the server gives the first-named team White on the odd boards "
+                        "(record 352)",
                     )
                 )
         letters = (cell_a[2], cell_b[2])
@@ -226,7 +230,9 @@ class _Boards:
         found = _BOARD_RESULTS.get(letters)
         if found is None:
             line = out.players[first or second or 0].line
-            self.problems.append(Problem(line, f"round {rnd}: board {k} results {letters[0]} and {letters[1]}"))
+            self.problems.append(
+                Problem(line, f"round {rnd}: board {k} results {letters[0]} and {letters[1]}")
+            )
             found = GameResult.DOUBLE_FORFEIT
         return TrfBoard(k, first, second, found if colour == "W" else found.reversed())
 
@@ -278,4 +284,12 @@ def read_team_event(text: str) -> TrfEvent:
     return TrfEvent(name, state, played, teams, tuple(matches), byes, absent)
 
 
-__all__ = ["TrfEvent", "TrfInvalid", "TrfMatch", "TrfNotImplemented", "TrfPlayer", "TrfTeam", "read_team_event"]
+__all__ = [
+    "TrfEvent",
+    "TrfInvalid",
+    "TrfMatch",
+    "TrfNotImplemented",
+    "TrfPlayer",
+    "TrfTeam",
+    "read_team_event",
+]
