@@ -8,7 +8,8 @@ federation (record 310, columns 42-46), and each match board by board (who sat o
 colours and the result letters), and refuses, with the line, what the server cannot hold: a board whose
 colours do not follow record 352 (the first-named team White on the odd boards, docs/rules.md §1),
 more players in a match than boards, a bye worth other points than a drawn match and half the boards
-(C.04.6 art. 3.4 as the server scores it), and the points of record 299.
+(C.04.6 art. 3.4 as the server scores it), and the points of record 299 unless they credit a team not
+paired in a round with a drawn match (what a bye is worth), which is stored as that round's bye.
 
 Pure: text in, frozen values out.
 """
@@ -45,6 +46,13 @@ _BOARD_RESULTS = {
     ("-", "-"): GameResult.DOUBLE_FORFEIT,
     ("0", "0"): GameResult.DOUBLE_FORFEIT,  # both lost the board: no side scores (C.04.6 art. 1.6.1)
 }
+
+
+_CREDIT_ONLY = (
+    "record 299: the server stores points given to a team only as a pairing-allocated bye: a drawn match's "
+    "points and half the boards' game points, for a team not paired in the round given (1 to the last "
+    "round played) and without a bye in it"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,10 +252,7 @@ def read_team_event(text: str) -> TrfEvent:
     out = _records(text)
     lines = text.splitlines()
     teams = _teams(out, lines, state)
-    missing: list[Problem] = [
-        Problem(line, "record 299: the server does not store points added or taken away yet")
-        for line, *_ in out.adjustments
-    ]
+    missing: list[Problem] = []
     mp, gp = out.bye_value.mp, out.bye_value.gp
     if (mp is not None and mp != state.scoring.draw) or (gp is not None and gp != state.boards):
         missing.append(
@@ -274,14 +279,22 @@ def read_team_event(text: str) -> TrfEvent:
         else:
             matches.append(boards.match(record, number[record.team_a], number[record.team_b]))
     missing += boards.problems
-    if missing:
-        raise TrfNotImplemented(missing)
     absent = {
-        rnd: frozenset(n for n, team in enumerate(state.teams, 1) if rnd in team.absent)
+        rnd: {n for n, team in enumerate(state.teams, 1) if rnd in team.absent}
         for rnd in range(1, played + 2)
     }
+    for line, team, rnd, adjusted_mp, adjusted_gp in out.adjustments:
+        credit = (adjusted_mp, adjusted_gp) == (state.scoring.draw, state.boards)
+        if credit and 1 <= rnd <= played and team in absent[rnd] and rnd not in byes:
+            byes[rnd] = team  # a team not paired, credited a drawn match: stored as the round's bye
+            absent[rnd].discard(team)
+        else:
+            missing.append(Problem(line, _CREDIT_ONLY))
+    if missing:
+        raise TrfNotImplemented(missing)
     name = out.header.get("012", (0, ""))[1] or "Imported event"
-    return TrfEvent(name, state, played, teams, tuple(matches), byes, absent)
+    frozen = {rnd: frozenset(teams) for rnd, teams in absent.items()}
+    return TrfEvent(name, state, played, teams, tuple(matches), byes, frozen)
 
 
 __all__ = [

@@ -15,6 +15,7 @@ are left unpaired: staff pair and play them on the Swiss desk (docs/swiss.md).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -40,6 +41,8 @@ from orchestrator.services.swiss.trf_definition import SECTIONS, Section, accoun
 from orchestrator.translation import gettext as _
 
 MAX_FILES = len(SECTIONS)
+_SOURCE = "trf-import"  # the event file written from the files; its line numbers mean nothing to the user
+_LINE = re.compile(rf"^{_SOURCE}:\d+: ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +101,12 @@ def import_trf(uow: UnitOfWork, *, files: Sequence[tuple[str, str]], actor: str)
     sections = read_files(files)
     slug = _free_slug(uow, sections[0].event.name)
     text = definition_text(sections, slug=slug)
-    event_id = create_event(uow, definition_text=text, source=sections[0].source, actor=actor)
+    try:
+        event_id = create_event(uow, definition_text=text, source=_SOURCE, actor=actor)
+    except ValidationFailed as error:  # what the files hold that an event cannot (two teams of one name)
+        raise ValidationFailed(
+            [_("the event of the files: %(problem)s") % {"problem": _LINE.sub("", p)} for p in error.problems]
+        ) from None
     stage_ids = stage_ids_by_key(uow, event_id=event_id)
     players = {p.account: p.id or 0 for p in uow.teams.players_of_event(event_id)}
     teams = {t.name: t.id or 0 for t in uow.teams.teams_of_event(event_id)}
