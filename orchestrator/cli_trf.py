@@ -132,7 +132,8 @@ def replay_trf_command(
         typer.echo(json.dumps(replay_payload(trf_file, system, found), indent=2, ensure_ascii=False))
         return
     table = Table(title=f"{trf_file.name}: each round paired by {system} from the file's rounds before it")
-    for column in ("Round", "Reproduced", "Total", "Published pair (MP, rank) not reproduced", "Ours", "Article"):
+    columns = ("Round", "Reproduced", "Total", "Published pair (MP, rank) not reproduced", "Ours", "Article")
+    for column in columns:
         table.add_column(column, justify="right" if column in ("Round", "Reproduced", "Total") else "left")
     for rnd in found:
         table.add_row(str(rnd.round), str(rnd.reproduced), str(rnd.total), "", "", "")

@@ -189,8 +189,8 @@ class _Boards:
         rnd, out = record.round, self.out
         if record.forfeit is not MatchForfeit.NONE:
             results = synthesise_boards(record, self.boards)
-            boards = tuple(TrfBoard(k, None, None, r) for k, r in enumerate(results, 1))
-            return TrfMatch(rnd, first, second, record.forfeit, boards)
+            forfeited = tuple(TrfBoard(k, None, None, r) for k, r in enumerate(results, 1))
+            return TrfMatch(rnd, first, second, record.forfeit, forfeited)
         mine, theirs = self.seated(first, rnd, second), self.seated(second, rnd, first)
         colours = board_colours(self.boards)
         slots: list[tuple[int | None, int | None]] = []
