@@ -1,0 +1,174 @@
+"""A TRF-2026 team file read board by board for the import (domain/trf/event_read.py, docs/trf.md
+"Importing"), and a file's rounds replayed by our engine (domain/swiss/replay.py, "Replaying")."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from orchestrator.domain.scoring import GameResult, MatchForfeit
+from orchestrator.domain.swiss.c046 import C046Pairer
+from orchestrator.domain.swiss.olympiad2022 import Olympiad2022Pairer
+from orchestrator.domain.swiss.replay import PublishedMatch, replay, replay_state, state_before
+from orchestrator.domain.trf.event_read import TrfNotImplemented, read_team_event
+from orchestrator.domain.trf.swiss_read import TrfInvalid, read_team_trf
+from tests.support.trf_files import fixture
+
+CHENNAI = Path(__file__).parents[1] / "fixtures/olympiads/chennai-2022-open"
+
+
+def chennai_text() -> str:
+    return (CHENNAI / "chennai-2022-open.trf").read_text(encoding="utf-8")
+
+
+def edited(name: str, old: str, new: str) -> str:
+    text = fixture(name)
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+def test_players_keep_their_record_001_fields_and_teams_their_board_order() -> None:
+    event = read_team_event(fixture("board-forfeit.trf"))
+    assert event.name == "Synthetic Cup" and event.played == 3 and event.state.rounds == 5
+    armenia = event.teams[0]
+    assert armenia.name == "Armenia" and [p.number for p in armenia.players] == [1, 2, 3, 4]
+    assert armenia.players[0].name == "Armenia, Board 1" and armenia.players[0].rating == 2700
+    assert armenia.players[0].sex is None and armenia.players[0].fide_id is None
+
+
+def test_each_board_has_its_players_colours_and_result_from_whites_side() -> None:
+    event = read_team_event(fixture("board-forfeit.trf"))
+    first = next(m for m in event.matches if m.round == 1 and m.first == 1)
+    assert first.second == 4 and first.forfeit is MatchForfeit.NONE
+    # Armenia (players 1-4) against Denmark (13-16): 1 w 1, 2 b 1, 3 w =, 4 b 0.
+    assert [(b.first, b.second) for b in first.boards] == [(1, 13), (2, 14), (3, 15), (4, 16)]
+    assert [b.result for b in first.boards] == [
+        GameResult.WHITE_WINS,
+        GameResult.BLACK_WINS,
+        GameResult.DRAW,
+        GameResult.WHITE_WINS,
+    ]
+
+
+def test_a_board_won_by_forfeit_in_a_played_match_is_a_forfeit_board() -> None:
+    event = read_team_event(fixture("board-forfeit.trf"))
+    match = next(m for m in event.matches if m.round == 2 and 2 in (m.first, m.second))
+    board = next(b for b in match.boards if 6 in (b.first, b.second))
+    assert match.forfeit is MatchForfeit.NONE
+    # Brazil's board 2 (player 6, Black) won by forfeit against Finland's player 22.
+    assert board.board == 2 and board.result is GameResult.BLACK_WINS_FORFEIT
+
+
+def test_a_chennai_round_has_every_match_and_chads_credit_is_its_round_one_bye() -> None:
+    event = read_team_event(chennai_text())
+    assert event.played == 11 and len(event.teams) == 188 and len(event.matches) == 1018
+    chad = event.team_number("Chad")
+    assert event.byes == {1: chad}
+    assert chad not in event.absent[1] and len(event.absent[1]) == 3
+    # Round 8, Hong Kong - Haiti: board 1 has no game in the source, lost by both.
+    hong_kong = event.team_number("Hong Kong")
+    match = next(m for m in event.matches if m.round == 8 and hong_kong in (m.first, m.second))
+    assert match.boards[0].result is GameResult.DOUBLE_FORFEIT
+    assert all(len(m.boards) == 4 for m in event.matches)
+
+
+def test_a_board_with_the_colours_of_another_board_is_refused_on_the_players_line() -> None:
+    text = fixture("board-forfeit.trf")
+    lines = text.splitlines()
+    # Armenia - Denmark, round 1: board 2 swapped to White for Armenia (and Black for Denmark).
+    assert lines[11][91:99] == "  14 b 1" and lines[23][91:99] == "   2 w 0"
+    lines[11] = lines[11][:96] + "w" + lines[11][97:]
+    lines[23] = lines[23][:96] + "b" + lines[23][97:]
+    with pytest.raises(TrfNotImplemented) as refused:
+        read_team_event("\n".join(lines) + "\n")
+    assert [p.line for p in refused.value.problems] == [12]
+    assert "player 2 has White on board 2" in refused.value.problems[0].reason
+
+
+def test_points_added_or_taken_away_other_than_a_credited_draw_are_refused_with_the_line() -> None:
+    with pytest.raises(TrfNotImplemented) as refused:
+        read_team_event(fixture("penalty-299.trf"))
+    assert [p.line for p in refused.value.problems] == [41]
+    assert "record 299" in refused.value.problems[0].reason
+
+
+def test_a_credit_for_a_team_that_played_the_round_is_refused() -> None:
+    text = chennai_text().replace("299     1.0   2.0    1  184", "299     1.0   2.0    1    1")
+    with pytest.raises(TrfNotImplemented) as refused:
+        read_team_event(text)
+    assert "record 299" in refused.value.problems[0].reason
+
+
+def test_a_game_points_primary_system_is_refused_on_record_192() -> None:
+    with pytest.raises(TrfNotImplemented) as refused:
+        read_team_event(fixture("game-points-192.trf"))
+    assert [(p.line, p.reason[:10]) for p in refused.value.problems] == [(7, "record 192")]
+
+
+def test_a_broken_file_lists_every_problem_by_line() -> None:
+    with pytest.raises(TrfInvalid) as refused:
+        read_team_event(fixture("broken.trf"))
+    assert [p.line for p in refused.value.problems] == [6, 13, 16, 20, 28, 41, 42, 43]
+
+
+def test_fides_sample_is_refused_on_each_requested_bye_acceleration_and_prohibited_pairing() -> None:
+    with pytest.raises(TrfNotImplemented) as refused:
+        read_team_event(fixture("GrandMommysCup03.trf"))
+    lines = fixture("GrandMommysCup03.trf").splitlines()
+    asked = [n for n, line in enumerate(lines, 1) if line.startswith(("240 F", "240 H", "250 ", "260 "))]
+    assert len(asked) > 10 and [p.line for p in refused.value.problems] == asked
+
+
+# --- replaying ------------------------------------------------------------------------------------------
+
+
+def test_the_state_before_a_round_keeps_the_rounds_before_it_only() -> None:
+    state, _next = read_team_trf(chennai_text())
+    before = state_before(state, 3)
+    assert {m.round for m in before.matches} == {1, 2}
+    assert before.adjustments == state.adjustments  # Chad's credit counts from round 2
+    assert state_before(state, 1).adjustments == ()
+    assert all(r <= 3 for team in before.teams for r in team.absent)
+
+
+def test_replaying_the_chennai_file_reproduces_what_the_bench_does() -> None:
+    state, next_round = read_team_trf(chennai_text())
+    found = replay_state(Olympiad2022Pairer(), state, next_round - 1)
+    data = json.loads((CHENNAI / "fixture.json").read_text(encoding="utf-8"))
+    teams = [team["name"] for team in sorted(data["teams"], key=lambda t: t["no"])]
+    rounds = {
+        rnd["round"]: [PublishedMatch(m["first"], m["second"], tuple(m["boards"])) for m in rnd["matches"]]
+        for rnd in data["rounds"]
+    }
+    bench = replay(
+        Olympiad2022Pairer(),
+        teams,
+        rounds,
+        boards=4,
+        total_rounds=11,
+        pairing="olympiad-2022",
+        unpaired_draws=frozenset({(1, "Chad")}),
+    )
+    assert [(r.reproduced, r.total) for r in found] == [(r.reproduced, r.total) for r in bench]
+    assert sum(r.reproduced for r in found) == 1011 and sum(r.total for r in found) == 1018
+
+
+def test_each_difference_names_both_teams_and_the_article() -> None:
+    state, next_round = read_team_trf(chennai_text())
+    found = replay_state(Olympiad2022Pairer(), state, next_round - 1)
+    differences = [d for r in found for d in r.differences]
+    assert differences
+    for d in differences:
+        assert d.ours[0] != d.second[0]
+        expected = "a float" if d.first[1] != d.second[1] else "within a score group"
+        assert expected in d.article and "Olympiad Pairing Rules 2022" in d.article
+
+
+def test_a_fide_team_swiss_replay_cites_c046() -> None:
+    state, next_round = read_team_trf(fixture("board-forfeit.trf"))
+    found = replay_state(C046Pairer(), replace(state, pairing="fide-team-swiss"), next_round - 1)
+    assert [r.round for r in found] == [1, 2, 3] and all(r.total == 3 for r in found)
+    assert all("C.04.6" in d.article for r in found for d in r.differences)
