@@ -19,56 +19,15 @@ from orchestrator.cli import app as cli_app
 from orchestrator.config import get_settings
 from orchestrator.db import dispose_engines
 from orchestrator.domain.scoring import GameResult
-from orchestrator.domain.swiss.model import SwissState
 from orchestrator.domain.swiss.systems import SystemPairer
 from orchestrator.domain.trf.swiss_read import read_team_trf
 from orchestrator.errors import ValidationFailed
-from orchestrator.services.read.swiss import swiss_view
 from orchestrator.services.swiss import rounds as swiss_rounds
 from orchestrator.services.swiss.state import swiss_state_of
-from orchestrator.services.swiss.trf_import import TrfImport, import_trf
 from tests.support.trf_files import FIXTURES, fixture
+from tests.support.trf_import import do_import, expected_after, standings_after, women
 
 CHENNAI = Path(__file__).parents[1] / "fixtures/olympiads/chennai-2022-open/chennai-2022-open.trf"
-
-
-# Other teams of the same name lengths, so that every column stays where it is.
-WOMEN = {"Armenia": "Albania", "Brazil": "Belize", "Chile": "China", "Denmark": "Grenada"}
-WOMEN |= {"Estonia": "Ecuador", "Finland": "Iceland"}
-
-
-def women(text: str) -> str:
-    """The file as a Women section: other teams, their players female (record 001, column 10)."""
-    out = []
-    for line in text.splitlines():
-        if line.startswith("001 "):
-            line = line[:9] + "w" + line[10:]
-        for name, other in WOMEN.items():
-            line = line.replace(name, other)
-        out.append(line)
-    return "\n".join(out) + "\n"
-
-
-def do_import(uow_factory: UnitOfWorkFactory, *files: tuple[str, str]) -> TrfImport:
-    with uow_factory() as uow:
-        return import_trf(uow, files=list(files), actor="test")
-
-
-def standings_after(
-    uow_factory: UnitOfWorkFactory, slug: str, key: str
-) -> dict[int, dict[str, tuple[int, int]]]:
-    with uow_factory() as uow:
-        view = swiss_view(uow, slug=slug, stage_key=key)
-    return {
-        rnd: {line.team.name: (line.mp, line.gp_half) for line in view.standings_of(rnd)}
-        for rnd in view.complete_rounds
-    }
-
-
-def expected_after(state: SwissState, played: int) -> dict[int, dict[str, tuple[int, int]]]:
-    return {
-        rnd: {t.name: state.points(t.name, through=rnd) for t in state.teams} for rnd in range(1, played + 1)
-    }
 
 
 def count_events(uow_factory: UnitOfWorkFactory) -> int:
