@@ -15,7 +15,7 @@ from orchestrator.domain.swiss.olympiad2022 import Olympiad2022Pairer
 from orchestrator.domain.swiss.replay import PublishedMatch, replay, replay_state, state_before
 from orchestrator.domain.trf.event_read import TrfNotImplemented, read_team_event
 from orchestrator.domain.trf.swiss_read import TrfInvalid, read_team_trf
-from tests.support.trf_files import fixture
+from tests.support.trf_files import fix_points, fixture, with_reserve
 
 CHENNAI = Path(__file__).parents[1] / "fixtures/olympiads/chennai-2022-open"
 
@@ -172,3 +172,84 @@ def test_a_fide_team_swiss_replay_cites_c046() -> None:
     found = replay_state(C046Pairer(), replace(state, pairing="fide-team-swiss"), next_round - 1)
     assert [r.round for r in found] == [1, 2, 3] and all(r.total == 3 for r in found)
     assert all("C.04.6" in d.article for r in found for d in r.differences)
+
+
+def test_record_300_puts_a_reserve_on_the_board_it_names() -> None:
+    event = read_team_event(with_reserve(lineup=True))
+    match = next(m for m in event.matches if m.round == 1 and 1 in (m.first, m.second))
+    assert [(b.first, b.second) for b in match.boards] == [(1, 13), (25, 14), (3, 15), (4, 16)]
+    assert match.boards[1].result is GameResult.BLACK_WINS  # the reserve, Black on board 2, won
+    armenia = event.teams[0]
+    assert [p.number for p in armenia.players] == [1, 2, 3, 4, 25]
+
+
+def test_without_record_300_the_roster_order_gives_the_boards_and_colours_must_follow() -> None:
+    with pytest.raises(TrfNotImplemented) as refused:
+        read_team_event(with_reserve(lineup=False))
+    assert [p.line for p in refused.value.problems] == [13, 14]
+
+
+def player_line(text: str, number: int, column: int, value: str) -> str:
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("001 ") and int(line[4:8]) == number)
+    line = lines[at].ljust(column + len(value))
+    lines[at] = line[: column - 1] + value + line[column - 1 + len(value) :]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_players_sex_title_federation_fide_id_and_birth_year_are_read() -> None:
+    text = fixture("board-forfeit.trf")
+    for column, value in ((10, "w"), (11, " GM"), (54, "ARM"), (58, "   13300474"), (70, "1990/05/01")):
+        text = player_line(text, 1, column, value)
+    text = player_line(player_line(text, 2, 11, " MF"), 2, 10, "m")
+    event = read_team_event(text)
+    first, second = event.teams[0].players[:2]
+    assert (first.sex, first.title, first.federation, first.fide_id, first.birth_year) == (
+        "f",
+        "GM",
+        "ARM",
+        13300474,
+        1990,
+    )
+    assert (second.sex, second.title, second.federation, second.fide_id, second.birth_year) == (
+        "m",
+        None,
+        None,
+        None,
+        None,
+    )
+
+
+def test_two_players_who_both_won_one_board_are_refused() -> None:
+    text = player_line(fixture("board-forfeit.trf"), 13, 99, "1")  # Denmark's board 1 also "won" round 1
+    text = player_line(text, 13, 81, " 2.0")
+    with pytest.raises((TrfNotImplemented, TrfInvalid)) as refused:
+        read_team_event(text)
+    assert refused.value.problems
+
+
+def test_a_bye_worth_a_win_is_refused_on_record_320() -> None:
+    text = fixture("board-forfeit.trf") + "320  2.0  4.0 000 000 000\n"
+    with pytest.raises(TrfNotImplemented) as refused:
+        read_team_event(text)
+    assert [(p.line, p.reason[:10]) for p in refused.value.problems] == [
+        (len(text.splitlines()), "record 320")
+    ]
+
+
+def test_a_whole_match_forfeit_has_forfeited_boards_without_players() -> None:
+    lines = fixture("board-forfeit.trf").splitlines()
+    # Round 3, Estonia (17-20) - Armenia (1-4): every board forfeited, Estonia the first-named team.
+    forfeited = []
+    for line in lines:
+        number = int(line[4:8]) if line.startswith("001 ") else 0
+        if number in (1, 2, 3, 4, 17, 18, 19, 20):
+            won = number >= 17
+            line = line[:118] + ("+" if won else "-") + line[119:]
+        forfeited.append(line)
+    text = "\n".join(fix_points(line) for line in forfeited) + "\n"
+    event = read_team_event(text)
+    match = next(m for m in event.matches if m.round == 3 and 1 in (m.first, m.second))
+    assert match.forfeit in (MatchForfeit.A_WINS, MatchForfeit.B_WINS)
+    assert all(b.first is None and b.second is None for b in match.boards)
+    assert [b.result.is_forfeit for b in match.boards] == [True] * 4

@@ -169,20 +169,21 @@ class _Boards:
         self.boards = boards
         self.problems: list[Problem] = []
 
-    def seated(self, number: int, rnd: int, opponent: int) -> list[int]:
-        """The team's players of the match in board order: record 300's line-up, else the roster's order;
-        a player sits when facing a player of ``opponent`` or winning a board left empty (``+``)."""
+    def seated(self, number: int, rnd: int, opponent: int) -> dict[int, int]:
+        """The team's players of the match by board: record 300's line-up (its boards, ``0`` an empty
+        one), else the roster's order; a player sits when facing a player of ``opponent`` or winning a
+        board left empty (``+``)."""
         lineup = self.out.lineups.get((rnd, number))
-        order = [p for p in lineup[2] if p] if lineup else [p.number for p in self.teams[number - 1].players]
+        order = list(lineup[2]) if lineup else [p.number for p in self.teams[number - 1].players]
         theirs = {p.number for p in self.teams[opponent - 1].players}
-        seated = []
-        for pid in order:
+        seated: dict[int, int] = {}
+        for position, pid in enumerate(order, 1):
             player = self.out.players.get(pid)
             if player is None:
                 continue
             other, _, letter = player.cell(rnd)
             if other in theirs or (not other and letter == "+"):
-                seated.append(pid)
+                seated[position if lineup else len(seated) + 1] = pid
         return seated
 
     def match(self, record: MatchRecord, first: int, second: int) -> TrfMatch:
@@ -191,29 +192,26 @@ class _Boards:
             results = synthesise_boards(record, self.boards)
             forfeited = tuple(TrfBoard(k, None, None, r) for k, r in enumerate(results, 1))
             return TrfMatch(rnd, first, second, record.forfeit, forfeited)
-        mine, theirs = self.seated(first, rnd, second), self.seated(second, rnd, first)
-        colours = board_colours(self.boards)
-        slots: list[tuple[int | None, int | None]] = []
-        placed: set[int] = set()
-        for pid in mine:
-            other = out.players[pid].cell(rnd)[0] or None
-            slots.append((pid, other))
-            placed |= {pid, other or 0}
-        slots += [(None, pid) for pid in theirs if pid not in placed]
-        if len(slots) > self.boards:
+        slots: dict[int, tuple[int | None, int | None]] = {}
+        for k, pid in self.seated(first, rnd, second).items():
+            slots[k] = (pid, out.players[pid].cell(rnd)[0] or None)
+        placed = {pid for pair in slots.values() for pid in pair if pid}
+        for k, pid in self.seated(second, rnd, first).items():
+            if pid not in placed:  # a board the first-named team left empty
+                free = k if k not in slots else next(n for n in range(1, len(slots) + 2) if n not in slots)
+                slots[free] = (None, pid)
+        if slots and max(slots) > self.boards:
             line = self.teams[first - 1].line
             self.problems.append(
-                Problem(
-                    line,
-                    f"round {rnd}: teams {first} and {second} have {len(slots)} boards, not {self.boards}",
-                )
+                Problem(line, f"round {rnd}: teams {first} and {second} play more than {self.boards} boards")
             )
-            slots = slots[: self.boards]
+        colours = board_colours(self.boards)
         boards: list[TrfBoard] = []
-        for k, (mine_pid, their_pid) in enumerate(slots, 1):
-            boards.append(self._board(rnd, k, colours[k - 1], mine_pid, their_pid))
-        for k in range(len(slots) + 1, self.boards + 1):  # a board nobody sat at: lost by both
-            boards.append(TrfBoard(k, None, None, GameResult.DOUBLE_FORFEIT))
+        for k in range(1, self.boards + 1):
+            if k in slots:
+                boards.append(self._board(rnd, k, colours[k - 1], *slots[k]))
+            else:  # a board nobody sat at: lost by both
+                boards.append(TrfBoard(k, None, None, GameResult.DOUBLE_FORFEIT))
         return TrfMatch(rnd, first, second, MatchForfeit.NONE, tuple(boards))
 
     def _board(self, rnd: int, k: int, colour: str, first: int | None, second: int | None) -> TrfBoard:
