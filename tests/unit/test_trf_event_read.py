@@ -4,16 +4,20 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from orchestrator.domain.scoring import GameResult, MatchForfeit
+from orchestrator.domain.scoring import GameResult, MatchForfeit, MatchRecord
 from orchestrator.domain.swiss.c046 import C046Pairer
+from orchestrator.domain.swiss.model import SwissState, SwissTeam, record_round, start_state
 from orchestrator.domain.swiss.olympiad2022 import Olympiad2022Pairer
 from orchestrator.domain.swiss.replay import PublishedMatch, replay, replay_state, state_before
-from orchestrator.domain.trf.event_read import TrfNotImplemented, read_team_event
+from orchestrator.domain.trf.event_read import TrfBoard, TrfNotImplemented, read_team_event
+from orchestrator.domain.trf.records import put
+from orchestrator.domain.trf.swiss import export_trf
 from orchestrator.domain.trf.swiss_read import TrfInvalid, read_team_trf
 from tests.support.trf_files import fix_points, fixture, with_reserve
 
@@ -85,7 +89,10 @@ def test_a_board_with_the_colours_of_another_board_is_refused_on_the_players_lin
     with pytest.raises(TrfNotImplemented) as refused:
         read_team_event("\n".join(lines) + "\n")
     assert [p.line for p in refused.value.problems] == [12]
-    assert "player 2 has White on board 2" in refused.value.problems[0].reason
+    assert refused.value.problems[0].reason == (
+        "round 1: player 2 has the other colour than the first-named team's on the odd boards (record 352) "
+        "on board 2"
+    )
 
 
 def test_points_added_or_taken_away_other_than_a_credited_draw_are_refused_with_the_line() -> None:
@@ -105,7 +112,9 @@ def test_a_credit_for_a_team_that_played_the_round_is_refused() -> None:
 def test_a_game_points_primary_system_is_refused_on_record_192() -> None:
     with pytest.raises(TrfNotImplemented) as refused:
         read_team_event(fixture("game-points-192.trf"))
-    assert [(p.line, p.reason[:10]) for p in refused.value.problems] == [(7, "record 192")]
+    assert [(p.line, p.reason) for p in refused.value.problems] == [
+        (7, "record 192: the server pairs with match points primary and Type A colours only")
+    ]
 
 
 def test_a_broken_file_lists_every_problem_by_line() -> None:
@@ -251,5 +260,128 @@ def test_a_whole_match_forfeit_has_forfeited_boards_without_players() -> None:
     event = read_team_event(text)
     match = next(m for m in event.matches if m.round == 3 and 1 in (m.first, m.second))
     assert match.forfeit in (MatchForfeit.A_WINS, MatchForfeit.B_WINS)
+    assert (match.first, match.second) == (5, 1) and [b.board for b in match.boards] == [1, 2, 3, 4]
     assert all(b.first is None and b.second is None for b in match.boards)
     assert [b.result.is_forfeit for b in match.boards] == [True] * 4
+
+
+def cells(text: str, changes: dict[int, tuple[int, str]]) -> str:
+    """The file with round cells replaced (player -> (round, cell)), every player's points made right."""
+    for number, (rnd, cell) in changes.items():
+        text = player_line(text, number, 92 + 10 * (rnd - 1), cell)
+    return "\n".join(fix_points(line) for line in text.splitlines()) + "\n"
+
+
+def armenia_denmark(text: str) -> tuple[TrfBoard, ...]:
+    event = read_team_event(text)
+    return next(m for m in event.matches if m.round == 1 and m.first == 1).boards
+
+
+def test_a_board_the_other_team_left_empty_is_won_by_forfeit_and_one_nobody_sat_at_lost_by_both() -> None:
+    # Round 1, Armenia - Denmark: Armenia's board 4 player absent, Denmark's board 4 wins by forfeit.
+    one_side = armenia_denmark(cells(fixture("board-forfeit.trf"), {4: (1, "0000 - -"), 16: (1, "0000 - +")}))
+    assert one_side[3] == TrfBoard(4, None, 16, GameResult.WHITE_WINS_FORFEIT)  # Denmark White on board 4
+    # Armenia's board 3 player (White there) wins by forfeit against an empty board.
+    won = armenia_denmark(cells(fixture("board-forfeit.trf"), {3: (1, "0000 - +"), 15: (1, "0000 - -")}))
+    assert won[2] == TrfBoard(3, 3, None, GameResult.WHITE_WINS_FORFEIT)
+    nobody = armenia_denmark(cells(fixture("board-forfeit.trf"), {4: (1, "0000 - -"), 16: (1, "0000 - -")}))
+    assert nobody[3] == TrfBoard(4, None, None, GameResult.DOUBLE_FORFEIT)
+    assert [b.board for b in nobody] == [1, 2, 3, 4]
+
+
+def test_an_empty_board_of_a_line_up_keeps_the_boards_after_it() -> None:
+    text = cells(fixture("board-forfeit.trf"), {2: (1, "0000 - -"), 14: (1, "0000 - +")})
+    boards = armenia_denmark(text + "300   1   1   4    1    0    3    4\n")
+    assert [(b.first, b.second) for b in boards] == [(1, 13), (None, 14), (3, 15), (4, 16)]
+    assert boards[1].result is GameResult.WHITE_WINS_FORFEIT  # Denmark's board 2, White there, won
+
+
+def test_a_board_whose_letters_do_not_make_a_result_is_refused() -> None:
+    # Round 1, board 3: Armenia's "=" against Denmark's "1"; board 1 lost by both keeps the match total.
+    text = cells(fixture("board-forfeit.trf"), {15: (1, "   3 b 1"), 1: (1, "  13 w 0"), 13: (1, "   1 b 0")})
+    with pytest.raises(TrfNotImplemented) as refused:
+        read_team_event(text)
+    assert [(p.line, p.reason) for p in refused.value.problems] == [(13, "round 1: board 3 results = and 1")]
+
+
+def test_more_players_than_boards_are_refused_on_the_teams_line() -> None:
+    text = with_reserve(lineup=False)
+    text = cells(text, {2: (1, "0000 - +"), 1: (1, "  13 w 0"), 13: (1, "   1 b 0")})
+    with pytest.raises(TrfNotImplemented) as refused:
+        read_team_event(text)
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if row.startswith("310   1 "))
+    assert (line, "round 1: teams 1 and 4 play more than 4 boards") in [
+        (p.line, p.reason) for p in refused.value.problems
+    ]
+
+
+def test_players_and_teams_keep_their_lines_and_the_federation_of_record_310() -> None:
+    lines = fixture("board-forfeit.trf").splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("310   2 "))
+    lines[at] = lines[at][:41] + "BRA  " + lines[at][46:]
+    event = read_team_event("\n".join(lines) + "\n")
+    assert (event.teams[1].line, event.teams[1].federation, event.teams[0].federation) == (at + 1, "BRA", "")
+    assert [p.line for p in event.teams[1].players] == [15, 16, 17, 18]
+
+
+def test_a_file_with_record_013_only_has_its_teams_without_federation() -> None:
+    lines = [line for line in fixture("board-forfeit.trf").splitlines() if not line.startswith("310 ")]
+    names = ("Armenia", "Brazil", "Chile", "Denmark", "Estonia", "Finland")
+    for index, name in enumerate(names):
+        row: list[str] = []
+        put(row, 1, "013")
+        put(row, 5, name)
+        for board in range(4):
+            put(row, 37 + 5 * board, f"{4 * index + board + 1:4d}")
+        lines.append("".join(row))
+    event = read_team_event("\n".join(lines) + "\n")
+    assert [t.name for t in event.teams] == list(names) and {t.federation for t in event.teams} == {""}
+    assert event.teams[2].line == len(lines) - 3
+
+
+def test_an_eleven_digit_fide_id_a_three_letter_title_and_a_federation_with_a_digit() -> None:
+    text = fixture("board-forfeit.trf")
+    for column, value in ((10, "f"), (11, "WGM"), (54, "A1B"), (58, "70123454321")):
+        text = player_line(text, 3, column, value)
+    player = read_team_event(text).teams[0].players[2]
+    assert (player.sex, player.title, player.federation, player.fide_id) == ("f", "WGM", None, 70123454321)
+
+
+def test_a_file_without_a_name_and_the_rounds_of_its_absences() -> None:
+    text = "\n".join(line for line in fixture("board-forfeit.trf").splitlines() if not line.startswith("012"))
+    event = read_team_event(text + "\n")
+    assert event.name == "Imported event" and sorted(event.absent) == [1, 2, 3, 4]
+
+
+def test_a_bye_worth_a_draw_is_read_and_others_are_refused() -> None:
+    state = domain_start_five()
+    text = export_trf(state)
+    event = read_team_event(text)
+    assert event.byes == {1: event.team_number(state.matches[-1].team_a)}
+    for value in ("320  1.0  3.0", "320  2.0  2.5"):
+        with pytest.raises(TrfNotImplemented):
+            changed = re.sub(r"^320 .{9}", value, text, flags=re.M)
+            read_team_event("\n".join(fix_points(line) for line in changed.splitlines()) + "\n")
+
+
+def test_a_credit_in_the_last_round_played_is_that_rounds_bye() -> None:
+    event = read_team_event(chennai_text())
+    pakistan = event.team_number("Pakistan")
+    assert pakistan in event.absent[11]
+    row: list[str] = []
+    for column, value in ((1, "299"), (8, " 1.0"), (14, " 2.0"), (20, " 11"), (24, f"{pakistan:4d}")):
+        put(row, column, value)
+    credited = read_team_event(chennai_text() + "".join(row) + "\n")
+    assert (
+        credited.byes == {1: event.team_number("Chad"), 11: pakistan} and pakistan not in credited.absent[11]
+    )
+
+
+def domain_start_five() -> SwissState:
+    """Five teams after round 1, paired by our C.04.6 engine: one team had the bye."""
+    names = ("Alpha", "Bravo", "Charlie", "Delta", "Echo")
+    state = start_state([SwissTeam(n, (2500 - 10 * i,) * 4) for i, n in enumerate(names)], boards=4, rounds=4)
+    pairing = C046Pairer().pair_round(state, 1)
+    bye = pairing.bye_record(state)
+    assert bye is not None
+    return record_round(state, [*(MatchRecord(1, p.first, p.second, 6, 2) for p in pairing.pairings), bye])

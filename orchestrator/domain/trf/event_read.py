@@ -48,6 +48,7 @@ _BOARD_RESULTS = {
 }
 
 
+_WRONG_COLOUR = "has the other colour than the first-named team's on the odd boards (record 352) on board"
 _CREDIT_ONLY = (
     "record 299: the server stores points given to a team only as a pairing-allocated bye: a drawn match's "
     "points and half the boards' game points, for a team not paired in the round given (1 to the last "
@@ -196,10 +197,9 @@ class _Boards:
         for k, pid in self.seated(first, rnd, second).items():
             slots[k] = (pid, out.players[pid].cell(rnd)[0] or None)
         placed = {pid for pair in slots.values() for pid in pair if pid}
-        for k, pid in self.seated(second, rnd, first).items():
-            if pid not in placed:  # a board the first-named team left empty
-                free = k if k not in slots else next(n for n in range(1, len(slots) + 2) if n not in slots)
-                slots[free] = (None, pid)
+        for pid in self.seated(second, rnd, first).values():
+            if pid not in placed:  # facing a board the first-named team left empty: the first one
+                slots[min(set(range(1, len(slots) + 2)) - set(slots))] = (None, pid)
         if slots and max(slots) > self.boards:
             line = self.teams[first - 1].line
             self.problems.append(
@@ -215,30 +215,18 @@ class _Boards:
         return TrfMatch(rnd, first, second, MatchForfeit.NONE, tuple(boards))
 
     def _board(self, rnd: int, k: int, colour: str, first: int | None, second: int | None) -> TrfBoard:
-        """Board ``k``: the first-named team's player is White on the odd boards."""
-        out = self.out
-        cell_a = out.players[first].cell(rnd) if first else (0, "-", "-")
-        cell_b = out.players[second].cell(rnd) if second else (0, "-", "-")
-        if first and second:
-            expected = "w" if colour == "W" else "b"
-            if cell_a[1] != expected:
-                self.problems.append(
-                    Problem(
-                        out.players[first].line,
-                        f"round {rnd}: player {first} has {'White' if cell_a[1] == 'w' else 'Black'} on "
-                        f"board {k}; the server gives the first-named team White on the odd boards "
-                        "(record 352)",
-                    )
-                )
-        letters = (cell_a[2], cell_b[2])
-        if not (first and second):  # one side empty: a board won by forfeit, or lost by both
-            letters = ("+" if "+" in letters[:1] else "-", "+" if "+" in letters[1:] else "-")
-        found = _BOARD_RESULTS.get(letters)
+        """Board ``k``: the first-named team's player is White on the odd boards; a player facing an empty
+        board won it by forfeit (``seated``)."""
+        if first is None or second is None:
+            won = GameResult.WHITE_WINS_FORFEIT if first else GameResult.BLACK_WINS_FORFEIT
+            return TrfBoard(k, first, second, won if colour == "W" else won.reversed())
+        cell_a, cell_b = self.out.players[first].cell(rnd), self.out.players[second].cell(rnd)
+        line = self.out.players[first].line
+        if cell_a[1] != colour.lower():
+            self.problems.append(Problem(line, f"round {rnd}: player {first} {_WRONG_COLOUR} {k}"))
+        found = _BOARD_RESULTS.get((cell_a[2], cell_b[2]))
         if found is None:
-            line = out.players[first or second or 0].line
-            self.problems.append(
-                Problem(line, f"round {rnd}: board {k} results {letters[0]} and {letters[1]}")
-            )
+            self.problems.append(Problem(line, f"round {rnd}: board {k} results {cell_a[2]} and {cell_b[2]}"))
             found = GameResult.DOUBLE_FORFEIT
         return TrfBoard(k, first, second, found if colour == "W" else found.reversed())
 
@@ -262,7 +250,7 @@ def read_team_event(text: str) -> TrfEvent:
     if (state.primary, state.colour_model) != ("mp", "A"):
         missing.append(
             Problem(
-                out.header.get("192", (0, ""))[0],
+                out.header["192"][0],
                 "record 192: the server pairs with match points primary and Type A colours only",
             )
         )
