@@ -49,8 +49,9 @@ DOMAIN_TESTS=(
 # Tests that run only for one module (too slow for every module's mutants), and the fixtures they read.
 declare -A EXTRA_TESTS=(
   [swiss/olympiad2022]="tests/unit/test_swiss_olympiad_replay_rounds.py"
+  [trf/event_read]="tests/unit/test_trf_event_read.py"
 )
-declare -A EXTRA_FIXTURES=([swiss/olympiad2022]="tests/fixtures/olympiads")
+declare -A EXTRA_FIXTURES=([swiss/olympiad2022]="tests/fixtures/olympiads" [trf/event_read]="tests/fixtures/olympiads")
 
 if ! "$VENV/bin/python" -c "import sys, mutmut; sys.exit(mutmut.__version__ != '$MUTMUT_VERSION')" 2>/dev/null; then
   "$VENV/bin/python" -m pip install --quiet "mutmut==$MUTMUT_VERSION"

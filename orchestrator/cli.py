@@ -23,6 +23,7 @@ from orchestrator.cli_common import (
 )
 from orchestrator.cli_demo import demo, standin
 from orchestrator.cli_simulation import show as _show
+from orchestrator.cli_trf import import_trf_command, replay_trf_command
 
 if TYPE_CHECKING:
     from orchestrator.adapters.match_csv import MatchTable
@@ -574,6 +575,11 @@ def import_event_command(archive: Annotated[Path, typer.Argument(help="archive f
         link = f"{settings.public_base_url.rstrip('/')}/invitation/{invite.token}"
         line = f"{invite.role} {invite.username}: set a password at {link}"
         out.print(line, highlight=False, soft_wrap=True)
+
+
+# An event from TRF-2026 team files, and a file's rounds paired again (docs/trf.md; cli_trf.py).
+app.command("import-trf", cls=Command)(import_trf_command)
+app.command("replay-trf", cls=Command)(replay_trf_command)
 
 
 def main() -> Any:

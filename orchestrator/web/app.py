@@ -64,6 +64,7 @@ from orchestrator.web.pages.staff import (
     results,
     setup,
     swiss,
+    trf_import,
 )
 from orchestrator.web.pages.staff import olympiad as staff_olympiad
 from orchestrator.web.pages.staff import player_links as staff_player_links
@@ -161,6 +162,7 @@ _ROUTERS = (  # the order matters where two paths can match one address
     late_changes.router,
     late_changes_api.router,
     setup.router,
+    trf_import.router,  # /staff/events/import-trf before the dashboard's /staff/events/{slug}
     dashboard.router,  # after setup's /staff/events/new
     dashboard_api.router,
     setup_api.staff,

@@ -27,6 +27,8 @@ COMMANDS = (
     "demo",
     "export-event",
     "import-event",
+    "import-trf",
+    "replay-trf",
 )
 
 

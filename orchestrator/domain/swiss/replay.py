@@ -9,12 +9,12 @@ caller reads the published data (``tests/fixtures/olympiads/``) and hands it ove
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from orchestrator.domain.scoring import MatchRecord
 from orchestrator.domain.swiss.c046 import teams_before
 from orchestrator.domain.swiss.model import SwissState, SwissTeam
-from orchestrator.domain.swiss.pairing import SwissPairer
+from orchestrator.domain.swiss.pairing import OLYMPIAD_2022, SwissPairer
 
 # A board's published result (White's score first) as the first-named team's half-points on an odd board
 # (White there) and on an even board (Black there). "0-0": both sides lost (a double forfeit). A board with
@@ -47,11 +47,15 @@ class PublishedMatch:
 @dataclass(frozen=True, slots=True)
 class Difference:
     """A published pair our engine did not make: both teams as (name, MP before the round, rank by
-    art. 3.2), and the opponent our engine gave each (None: the bye or not paired)."""
+    art. 3.2), the opponent our engine gave each (None: the bye or not paired), and the article whose
+    step the two pairings part at (``article``): the engines do not report their decisions, so it is
+    told from the scores, a float between score groups when the two teams' match points differ, the
+    pairing within one score group otherwise."""
 
     first: tuple[str, int, int]
     second: tuple[str, int, int]
     ours: tuple[str | None, str | None]
+    article: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +120,24 @@ def replay_round(
         pairing=pairing,
         unpaired_draws=unpaired_draws,
     )
+    published = rounds[round_no]
+    return _compare(pairer, state, round_no, [(m.first, m.second) for m in published])
+
+
+# The step of each system a difference is told from (``Difference.article``): (a float, within a group).
+ARTICLES = {
+    OLYMPIAD_2022: (
+        "Olympiad Pairing Rules 2022, art. 6 (a float between score groups)",
+        "Olympiad Pairing Rules 2022, arts. 6-7 (the pairing within a score group)",
+    ),
+}
+_C046 = ("C.04.6 (a float between brackets)", "C.04.6 (the pairing within a bracket)")
+
+
+def _compare(
+    pairer: SwissPairer, state: SwissState, round_no: int, published: Sequence[tuple[str, str]]
+) -> RoundReplay:
+    """Round ``round_no`` paired by ``pairer`` from ``state`` against the ``published`` pairs."""
     ours = pairer.pair_round(state, round_no)
     opponent: dict[str, str] = {}
     for p in ours.pairings:
@@ -128,13 +150,44 @@ def replay_round(
     def who(name: str) -> tuple[str, int, int]:
         return name, by_name[name].mp, rank[name]
 
-    published = rounds[round_no]
+    float_, within = ARTICLES.get(state.pairing, _C046)
     differences = tuple(
-        Difference(who(m.first), who(m.second), (opponent.get(m.first), opponent.get(m.second)))
-        for m in published
-        if opponent.get(m.first) != m.second
+        Difference(
+            who(first),
+            who(second),
+            (opponent.get(first), opponent.get(second)),
+            float_ if by_name[first].mp != by_name[second].mp else within,
+        )
+        for first, second in published
+        if opponent.get(first) != second
     )
     return RoundReplay(round_no, len(published) - len(differences), len(published), differences)
+
+
+def state_before(state: SwissState, round_no: int) -> SwissState:
+    """A stage's state before ``round_no``: the matches, byes and points adjusted of the rounds before it
+    (record 299's points of round r count from round r + 1 on), absences up to ``round_no``."""
+    teams = tuple(replace(t, absent=frozenset(r for r in t.absent if r <= round_no)) for t in state.teams)
+    return replace(
+        state,
+        teams=teams,
+        matches=tuple(m for m in state.matches if m.round < round_no),
+        adjustments=tuple(a for a in state.adjustments if a.round < round_no or not a.pairing),
+    )
+
+
+def replay_state(pairer: SwissPairer, state: SwissState, played: int) -> tuple[RoundReplay, ...]:
+    """Every round 1..``played`` of a whole stage (a TRF file's, ``read_team_trf``) paired by ``pairer``
+    from the rounds before it and compared with the stage's own pairs."""
+    return tuple(
+        _compare(
+            pairer,
+            state_before(state, rnd),
+            rnd,
+            [(m.team_a, m.team_b) for m in state.matches if m.round == rnd and m.team_b is not None],
+        )
+        for rnd in range(1, played + 1)
+    )
 
 
 def replay(

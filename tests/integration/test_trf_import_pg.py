@@ -1,0 +1,49 @@
+"""The TRF import on PostgreSQL (services/swiss/trf_import.py, docs/trf.md "Importing"): Chennai's file
+stored with the standings the replay computes, two sections in one transaction, the next round paired on
+the server, and a broken second file leaving nothing behind."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from orchestrator.adapters.uow import UnitOfWorkFactory
+from orchestrator.domain.trf.swiss_read import read_team_trf
+from orchestrator.errors import ValidationFailed
+from orchestrator.services.swiss import rounds as swiss_rounds
+from tests.support.trf_files import fixture
+from tests.support.trf_import import do_import, expected_after, standings_after, women
+
+CHENNAI = Path(__file__).parents[1] / "fixtures/olympiads/chennai-2022-open/chennai-2022-open.trf"
+
+
+def slugs(uow_factory: UnitOfWorkFactory) -> set[str]:
+    with uow_factory() as uow:
+        return {event.slug for event in uow.events.list_all()}
+
+
+def test_chennai_is_stored_on_postgresql_with_the_replays_standings(uow_factory: UnitOfWorkFactory) -> None:
+    text = CHENNAI.read_text(encoding="utf-8")
+    report = do_import(uow_factory, (CHENNAI.name, text))
+    state, _ = read_team_trf(text)
+    assert report.stages[0].matches == 1018
+    assert standings_after(uow_factory, report.slug, "open") == expected_after(state, 11)
+
+
+def test_two_sections_are_imported_and_the_next_round_paired(uow_factory: UnitOfWorkFactory) -> None:
+    open_text = fixture("informative-802.trf")
+    report = do_import(uow_factory, ("open.trf", open_text), ("women.trf", women(open_text)))
+    assert [(s.key, s.rounds_played) for s in report.stages] == [("open", 3), ("women", 3)]
+    with uow_factory() as uow:
+        draft = swiss_rounds.pair_next_round(uow, stage_id=report.stages[1].stage_id, actor="test")
+    assert draft.number == 4 and len(draft.pairings) == 3
+
+
+def test_a_broken_second_file_writes_nothing(uow_factory: UnitOfWorkFactory) -> None:
+    before = slugs(uow_factory)
+    with pytest.raises(ValidationFailed) as refused:
+        do_import(
+            uow_factory, ("good.trf", fixture("board-forfeit.trf")), ("broken.trf", fixture("broken.trf"))
+        )
+    assert len(refused.value.problems) == 8 and slugs(uow_factory) == before
