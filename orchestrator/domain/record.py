@@ -21,7 +21,9 @@ from orchestrator.domain import lots
 from orchestrator.domain.scoring import MatchScoring, parse_result
 
 GENESIS = "0" * 64  # the ``prev`` of an event's first entry
-RESULT_KINDS = frozenset({"board.result", "board.server_result", "board.import_result", "board.correction"})
+RESULT_KINDS = frozenset(
+    {"board.result", "board.result.held", "board.server_result", "board.import_result", "board.correction"}
+)
 PAIRING_KINDS = frozenset({"stage.start", "swiss.publish"})
 CLOSING_KINDS = frozenset({"stage.close", "stage.lots_drawn"})
 
