@@ -145,9 +145,13 @@ class RecordRepository:
         if entity == "lot":
             return self._lot(action, entity_id)
         if action == "team.withdraw":
-            ids = [int(i) for i in new.get("forfeited_match_ids", [])]
-            forfeits = {str(m.id): m.forfeit for m in self._matches(col(Match.id).in_(ids))} if ids else {}
-            return {"team": self._team_name(entity_id), "stage": new.get("stage_id"), "forfeits": forfeits}
+            # the forfeit of each remaining match follows as its own ``match.forfeit`` entry
+            return {
+                "team": self._team_name(entity_id),
+                "stage": new.get("stage_id"),
+                "round": new.get("round"),
+                "forfeited_matches": list(new.get("forfeited_match_ids", [])),
+            }
         if action in ("swiss.withdraw", "swiss.late_entry", "swiss.end_early"):
             return {"entity": entity, "id": entity_id, **_plain(new)}
         if action == "appeal.decide":

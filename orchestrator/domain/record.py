@@ -177,7 +177,7 @@ def pool_points(entries: Sequence[Entry], pool: str, scoring: MatchScoring) -> d
             results.setdefault(str(payload["match"]), {})[payload["board_no"]] = payload["result"]
         elif entry.kind == "board.annulled":
             annulled.setdefault(str(payload["match"]), {})[payload["board_no"]] = payload["counted_as"]
-        elif entry.kind in ("match.forfeit", "team.withdraw"):
+        elif entry.kind == "match.forfeit":
             forfeits.update({str(match): code for match, code in payload.get("forfeits", {}).items()})
     points: dict[str, Points] = {}
     for match_id, match in matches.items():

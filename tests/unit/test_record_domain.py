@@ -248,17 +248,17 @@ def test_a_whole_match_forfeit_scores_the_absent_team_zero(code: str, a: r.Point
     assert r.pool_points(entries, "9", MatchScoring(win=3, draw=1, loss=0)) == {"A": a, "B": b}
 
 
-def test_a_withdrawal_forfeits_its_matches_and_a_cleared_forfeit_counts_the_boards() -> None:
+def test_a_forfeit_outweighs_the_boards_until_it_is_cleared() -> None:
     entries = chain(
         pairing((5, "9", "A", "B", 2)),
-        ("team.withdraw", {"forfeits": {"5": "-+"}}),
+        ("match.forfeit", {"forfeits": {"5": "-+"}}),
         result(5, 1, "1-0"),
         result(5, 2, "1-0"),
     )
     assert r.pool_points(entries, "9", MatchScoring()) == {"A": r.Points(0, 0), "B": r.Points(2, 4)}
     cleared = chain(
         pairing((5, "9", "A", "B", 2)),
-        ("team.withdraw", {"forfeits": {"5": "-+"}}),
+        ("match.forfeit", {"forfeits": {"5": "-+"}}),
         result(5, 1, "1-0"),
         result(5, 2, "½-½"),
         ("match.forfeit", {"forfeits": {"5": ""}}),
