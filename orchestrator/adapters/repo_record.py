@@ -210,7 +210,7 @@ class RecordRepository:
                 "round": rounds.get(m.round_id),
                 "a": self._team_name(m.first_team_id),
                 "b": self._team_name(m.second_team_id),
-                "boards": counts.get(m.id, 0),
+                "boards": counts.get(m.id or 0, 0),
             }
             for m in sorted(matches, key=lambda m: m.id or 0)
         ]
