@@ -26,6 +26,8 @@ RESULT_KINDS = frozenset(
 )
 PAIRING_KINDS = frozenset({"stage.start", "swiss.publish"})
 CLOSING_KINDS = frozenset({"stage.close", "stage.lots_drawn"})
+# What a payload of the wrong shape raises while it is read: a mismatch naming the entry, never a crash.
+UNREADABLE = (LookupError, TypeError, ValueError, AttributeError)
 
 
 class RecordError(ValueError):
@@ -124,7 +126,10 @@ def check_lots(entries: Sequence[Entry]) -> Mismatch | None:
         if entry.kind == "lot.commit":
             committed[payload.get("lot")] = payload
         elif entry.kind in ("lot.draw", "lot.void"):
-            problem = _lot_problem(committed.get(payload.get("lot")), payload)
+            try:
+                problem = _lot_problem(committed.get(payload.get("lot")), payload)
+            except UNREADABLE as error:
+                problem = f"the lot cannot be checked: {error!r}"
             if problem:
                 return Mismatch(entry.seq, problem)
     return None
@@ -232,13 +237,23 @@ def check_standings(entries: Sequence[Entry]) -> Mismatch | None:
         payload = entry.payload
         if entry.kind not in CLOSING_KINDS or payload is None or payload.get("stage_kind") != "pools":
             continue
-        scoring = MatchScoring(**payload.get("scoring", {}))
-        for pool, rows in payload.get("pools", {}).items():
-            points = pool_points(entries[:index], pool, scoring)
-            for row in rows:
-                problem = _row_problem(row, points.get(row["team"], Points(0, 0)))
-                if problem:
-                    return Mismatch(entry.seq, f"pool {pool}, {row['team']}: {problem}")
+        try:
+            problem = _closing_problem(entries[:index], payload)
+        except UNREADABLE as error:
+            problem = f"its standings cannot be checked against the entries before it: {error!r}"
+        if problem:
+            return Mismatch(entry.seq, problem)
+    return None
+
+
+def _closing_problem(before: Sequence[Entry], payload: Mapping[str, Any]) -> str | None:
+    scoring = MatchScoring(**payload.get("scoring", {}))
+    for pool, rows in payload.get("pools", {}).items():
+        points = pool_points(before, pool, scoring)
+        for row in rows:
+            problem = _row_problem(row, points.get(row["team"], Points(0, 0)))
+            if problem:
+                return f"pool {pool}, {row['team']}: {problem}"
     return None
 
 

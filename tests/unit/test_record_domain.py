@@ -344,3 +344,37 @@ def test_verify_reports_the_chain_first_then_lots_then_standings() -> None:
     assert r.verify(standings_only).mismatch == r.Mismatch(
         4, "pool 7, A: published MP 1, the recorded results give 2"
     )
+
+
+def test_a_payload_of_the_wrong_shape_is_a_mismatch_naming_its_entry_not_a_crash() -> None:
+    commit = {
+        "lot": 4,
+        "purpose": "p",
+        "kind": "neither",
+        "candidates": ["A", "B"],
+        "commitment": lots.commitment(SEED),
+    }
+    bad_lot = chain(
+        ("lot.commit", commit), ("lot.draw", {"lot": 4, "seed_hex": SEED.hex(), "outcome": ["A"]})
+    )
+    found = r.check_lots(bad_lot)
+    assert (
+        found is not None
+        and found.seq == 2
+        and found.what.startswith("the lot cannot be checked: ValueError(")
+    )
+    bad_row = chain(*PLAYED, closing([{"rank": 1, "MP": "2"}]))
+    found = r.check_standings(bad_row)
+    assert (
+        found is not None
+        and found.seq == 4
+        and "cannot be checked against the entries before it: KeyError(" in found.what
+    )
+    bad_scoring = chain(*PLAYED, closing([], scoring={"bonus": 1}))
+    found = r.check_standings(bad_scoring)
+    assert found is not None and found.seq == 4 and "TypeError(" in found.what
+    bad_result = chain(
+        pairing((1, "7", "A", "B", 1)), result(1, 1, "2-0"), closing([{"team": "A", "MP": "2"}])
+    )
+    assert "ScoreError(" in (r.check_standings(bad_result) or r.Mismatch(0, "")).what
+    assert r.verify(bad_result).mismatch == r.check_standings(bad_result)
