@@ -108,7 +108,10 @@ def check_chain(entries: Sequence[Entry]) -> Mismatch | None:
         if entry.prev != prev:
             return Mismatch(number, f"prev is {entry.prev}, the hash of the entry before is {prev}")
         if entry.payload is not None:
-            again = entry_hash(entry.seq, entry.at, entry.kind, entry.payload, entry.prev)
+            try:
+                again = entry_hash(entry.seq, entry.at, entry.kind, entry.payload, entry.prev)
+            except RecordError as error:
+                return Mismatch(number, str(error))
             if again != entry.hash:
                 return Mismatch(number, f"hash is {entry.hash}, its content hashes to {again}")
         prev = entry.hash

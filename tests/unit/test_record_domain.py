@@ -378,3 +378,10 @@ def test_a_payload_of_the_wrong_shape_is_a_mismatch_naming_its_entry_not_a_crash
     )
     assert "ScoreError(" in (r.check_standings(bad_result) or r.Mismatch(0, "")).what
     assert r.verify(bad_result).mismatch == r.check_standings(bad_result)
+
+
+def test_a_float_in_a_published_entry_is_a_mismatch_of_that_entry() -> None:
+    a, b = two()
+    assert r.check_chain([a, replace(b, payload={"board": 7, "result": 0.5})]) == r.Mismatch(
+        2, "a record holds no float (0.5): write it as text or half-points"
+    )
