@@ -84,20 +84,22 @@ class RecordRepository:
         self.session.exec(
             select(Event.id).where(Event.id == event_id).with_for_update(key_share=True)
         ).first()
-        self.session.flush()
-        last = self.last(event_id)
+        last = self.session.exec(
+            select(RecordEntry.seq, RecordEntry.hash)
+            .where(RecordEntry.event_id == event_id)
+            .order_by(col(RecordEntry.seq).desc())
+            .limit(1)
+        ).first()
+        seq, prev = (last[0] + 1, last[1]) if last else (1, record.GENESIS)
         when = (at or utcnow()).replace(microsecond=0)
-        entry = record.next_entry(
-            as_entry(last) if last else None, at=time_text(when), kind=kind, payload=dict(payload)
-        )
         row = RecordEntry(
             event_id=event_id,
-            seq=entry.seq,
+            seq=seq,
             recorded_at=when,
             kind=kind,
             payload=dict(payload),
-            prev=entry.prev,
-            hash=entry.hash,
+            prev=prev,
+            hash=record.entry_hash(seq, time_text(when), kind, payload, prev),
         )
         self.session.add(row)
         self.session.flush()
