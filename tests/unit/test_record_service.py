@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from orchestrator.adapters.repo_record import RecordRepository, as_entry
+from orchestrator.adapters.tables import Stage
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
@@ -16,8 +17,10 @@ from orchestrator.services.backup.event_backup import export_event, import_event
 from orchestrator.services.results import appeals, results, withdrawals
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.setup import draws
+from orchestrator.services.swiss import rounds as swiss_rounds
 from tests.support.pools import DRAW_3_3, FIRST_WINS_6_0, SeededPool, play, seed_small_pool
 from tests.support.results import LATER
+from tests.support.swiss import running_swiss
 
 
 @pytest.fixture
@@ -202,3 +205,19 @@ def test_export_and_import_carry_the_chain_unchanged(
     restored = entries(target, seeded.slug)
     assert restored == original
     assert record.verify(restored).mismatch is None
+
+
+def test_publishing_a_swiss_round_records_its_matches_and_its_bye(uowf: UnitOfWorkFactory) -> None:
+    with uowf() as uow:
+        stage_id = running_swiss(uow)
+        slug = uow.events.event_of_stage(uow.events.get_or_raise(Stage, stage_id)).slug
+    with uowf() as uow:
+        draft = swiss_rounds.pair_next_round(uow, stage_id=stage_id, actor="arb")
+    before = kinds(uowf, slug)
+    with uowf() as uow:
+        swiss_rounds.publish_round_pairing(uow, round_id=draft.round_id, actor="arb")
+    added = entries(uowf, slug)[len(before) :]
+    assert [e.kind for e in added] == ["swiss.publish"]
+    payload = added[0].payload or {}
+    assert payload["round"] == 1 and len(payload["matches"]) == 3 and len(payload["byes"]) == 1  # seven teams
+    assert payload["byes"][0] not in {m[side] for m in payload["matches"] for side in ("a", "b")}
