@@ -385,3 +385,64 @@ def test_a_float_in_a_published_entry_is_a_mismatch_of_that_entry() -> None:
     assert r.check_chain([a, replace(b, payload={"board": 7, "result": 0.5})]) == r.Mismatch(
         2, "a record holds no float (0.5): write it as text or half-points"
     )
+
+
+# --- edges the mutation run asked for (docs/mutation.md) -------------------------------------------------
+
+
+def test_a_closing_without_pools_or_a_team_without_matches_holds_at_zero() -> None:
+    assert r.check_standings(chain(*PLAYED, ("stage.close", {"stage_kind": "pools"}))) is None
+    idle = chain(*PLAYED, closing([{"team": "Z", "MP": "0", "GP": "0"}]))
+    assert r.check_standings(idle) is None
+
+
+def test_a_forfeit_scores_its_match_points_even_on_a_match_without_boards() -> None:
+    for code, a_mp, b_mp in (("+-", 2, 0), ("-+", 0, 2)):
+        entries = chain(pairing((5, "9", "A", "B", 0)), ("match.forfeit", {"forfeits": {"5": code}}))
+        assert r.pool_points(entries, "9", MatchScoring()) == {"A": r.Points(a_mp, 0), "B": r.Points(b_mp, 0)}
+
+
+def test_colours_alternate_on_every_board_of_a_long_match() -> None:
+    entries = chain(pairing((1, "7", "A", "B", 4)), *(result(1, n, "1-0") for n in (1, 2, 3, 4)))
+    assert r.pool_points(entries, "7", MatchScoring()) == {"A": r.Points(1, 4), "B": r.Points(1, 4)}
+    three = chain(pairing((1, "7", "A", "B", 3)), *(result(1, n, "1-0") for n in (1, 2, 3)))
+    assert r.pool_points(three, "7", MatchScoring()) == {"A": r.Points(2, 4), "B": r.Points(0, 2)}
+
+
+def test_a_team_adds_up_every_match_and_an_incomplete_one_does_not_stop_the_count() -> None:
+    entries = chain(
+        pairing((1, "7", "A", "B", 1), (2, "7", "A", "C", 1), (3, "7", "B", "A", 1)),
+        result(1, 1, "1-0"),
+        result(3, 1, "0-1"),  # match 2 has no result yet
+    )
+    assert r.pool_points(entries, "7", MatchScoring()) == {"A": r.Points(4, 4), "B": r.Points(0, 0)}
+
+
+def test_entries_without_their_lists_and_a_forfeited_match_without_results_are_read() -> None:
+    entries = chain(
+        ("stage.start", {"stage": 1}),
+        pairing((5, "9", "A", "B", 2)),
+        ("match.forfeit", {"match": 5}),
+        ("match.forfeit", {"forfeits": {"5": "--"}}),
+    )
+    assert r.pool_points(entries, "9", MatchScoring()) == {"A": r.Points(0, 0), "B": r.Points(0, 0)}
+
+
+def test_the_lot_messages_name_the_lot_and_its_commitment() -> None:
+    drawn = lots.run_lot(SEED, ["A", "B", "C"], purpose="order", kind=lots.LotKind.ORDER)
+    assert r.check_lots(lot_entries(seed=bytes(32))) == r.Mismatch(
+        2, f"lot 4: the seed does not hash to the commitment {drawn.commitment}"
+    )
+
+
+def test_a_sealed_entry_before_a_bad_lot_does_not_end_the_lot_check() -> None:
+    bad = lot_entries(seed=bytes(32))
+    sealed = chain(("armageddon.nominate", {"team": "A"}))[0]
+    entries = [bad[0], replace(sealed, seq=2, payload=None), replace(bad[1], seq=3)]
+    found = r.check_lots(entries)
+    assert found is not None and found.seq == 3
+
+
+def test_verify_counts_void_lots_with_the_drawn_ones() -> None:
+    entries = chain(*[(e.kind, dict(e.payload or {})) for e in lot_entries(void=True)])
+    assert r.verify(entries).lots == 1
