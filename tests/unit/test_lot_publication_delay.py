@@ -97,3 +97,14 @@ def test_the_lots_page_says_when_each_commitment_became_public_and_when_it_can_b
     assert "public since" in page.text and "can be drawn from" in page.text
     assert view.public()["drawable_at"] == view.drawable_at.isoformat()
     assert lot_id == view.id
+
+
+def test_without_a_delay_a_replayed_clock_earlier_than_the_commitment_still_draws(
+    uowf: UnitOfWorkFactory,
+) -> None:
+    _, lot_id = committed(uowf, SMALL_EVENT)
+    with uowf() as uow:
+        lot = uow.lots.get_or_raise(Lot, lot_id)
+        earlier = lot.committed_at - timedelta(days=400)
+    with uowf() as uow:
+        assert draws.reveal_lot(uow, lot_id=lot_id, actor="arb", now=earlier).revealed

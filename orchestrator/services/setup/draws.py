@@ -225,11 +225,13 @@ def drawable_from(uow: UnitOfWork, lot: Lot) -> datetime:
 
 def refuse_early_draw(uow: UnitOfWork, lot: Lot, *, now: datetime | None = None) -> None:
     """Conflict naming when the lot becomes drawable, while its commitment has not been public long
-    enough."""
-    ready = drawable_from(uow, lot)
+    enough. Without a delay nothing is compared (a replay's ``now`` may be earlier than the commitment)."""
+    definition = definition_or_none(uow.events.get_or_raise(Event, lot.event_id))
+    if definition is None or definition.lot_publication_delay_s <= 0:
+        return
+    ready = lot.committed_at + timedelta(seconds=definition.lot_publication_delay_s)
     if (now or utcnow()) < ready:
-        definition = definition_or_none(uow.events.get_or_raise(Event, lot.event_id))
-        when = said(ready, definition.timezone if definition else None)
+        when = said(ready, definition.timezone)
         raise Conflict(
             _(
                 "lot %(id)s (%(purpose)s) cannot be drawn yet: its commitment must be public for the event's "
