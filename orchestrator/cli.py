@@ -22,6 +22,7 @@ from orchestrator.cli_common import (
     out,
 )
 from orchestrator.cli_demo import demo, standin
+from orchestrator.cli_record import verify_record
 from orchestrator.cli_simulation import show as _show
 from orchestrator.cli_trf import import_trf_command, replay_trf_command
 
@@ -516,6 +517,7 @@ def tick() -> None:
 
 app.command(cls=Command)(standin)
 app.command(cls=Command)(demo)
+app.command("verify-record", cls=Command)(verify_record)
 
 
 @app.command("export-event", cls=Command)

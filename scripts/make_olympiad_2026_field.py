@@ -58,6 +58,7 @@ team_format:
 # 90 minutes for 40 moves, then 30 minutes, 30 seconds a move from move 1.
 time_control: {{minutes: 90, moves: 40, then_minutes: 30, increment_seconds: 30}}
 match_scoring: {{win: 2, draw: 1, loss: 0}}
+lot_publication_delay: 0  # a demo draws its lots at once; a real event waits, e.g. 10m (docs/lots.md)
 
 stages:
   - key: open
@@ -91,6 +92,7 @@ team_format:
 # 90 minutes for 40 moves, then 30 minutes, 30 seconds a move from move 1.
 time_control: {{minutes: 90, moves: 40, then_minutes: 30, increment_seconds: 30}}
 match_scoring: {{win: 2, draw: 1, loss: 0}}
+lot_publication_delay: 0  # a demo draws its lots at once; a real event waits, e.g. 10m (docs/lots.md)
 board_prizes: {{min_games: 8}}
 rated: true  # FIDE-rated: rating changes per player (docs/ratings.md)
 

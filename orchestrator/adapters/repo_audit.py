@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import insert, or_
 from sqlmodel import col, select
 
+from orchestrator.adapters.repo_record import RecordRepository
 from orchestrator.adapters.repositories import Repository, TableRow
 from orchestrator.adapters.tables import AuditLog
 from orchestrator.db import utcnow
@@ -36,7 +37,9 @@ class AuditRepository(Repository):
         at: datetime | None = None,
     ) -> AuditLog:
         """Queue an audit row: it is written with the unit of work's next flush or its commit, batched with
-        the others (nothing reads an audit row's id in the transaction that writes it)."""
+        the others (nothing reads an audit row's id in the transaction that writes it). A change that decides
+        a standing also gets its entry in the event's public record now, in the same transaction
+        (``RecordRepository.append_change``, docs/record.md)."""
         row = AuditLog(
             at=at or utcnow(),
             actor=actor,
@@ -49,6 +52,9 @@ class AuditRepository(Repository):
             event_id=event_id,
         )
         self.session.add(row)
+        RecordRepository(self.session).append_change(
+            action=action, entity=entity, entity_id=entity_id, event_id=event_id, old=old, new=new, at=row.at
+        )
         return row
 
     def change(
@@ -92,9 +98,21 @@ class AuditRepository(Repository):
         return self.session.exec(statement.order_by(col(AuditLog.id).desc()).limit(limit)).all()
 
     def add_rows(self, rows: Sequence[Mapping[str, Any]]) -> None:
-        """Insert audit rows (column values) in one executemany statement."""
+        """Insert audit rows (column values) in one executemany statement; each change that decides a
+        standing gets its public record entry too, as ``record`` gives it."""
         if rows:
             self.session.connection().execute(insert(AuditLog.__table__), list(rows))  # type: ignore[attr-defined]
+        recorder = RecordRepository(self.session)
+        for values in rows:
+            recorder.append_change(
+                action=values["action"],
+                entity=values["entity"],
+                entity_id=values.get("entity_id"),
+                event_id=values.get("event_id"),
+                old=values.get("old"),
+                new=values.get("new"),
+                at=values.get("at"),
+            )
 
     def audit_since(self, actions: Sequence[str], since: datetime) -> Sequence[AuditLog]:
         return self.session.exec(

@@ -1,6 +1,7 @@
 """The database schema as SQLModel tables (the whole product's schema; later work only adds): the event
 structure here, people and access in tables_accounts.py, the game-server side in tables_gameserver.py, the
-closed vocabularies and column helpers in tables_base.py; every name of those is importable from here.
+public record in tables_record.py, the closed vocabularies and column helpers in tables_base.py; every name
+of those is importable from here.
 
 Conventions: integer ids, singular snake_case table names, ``_at`` columns are timezone-aware UTC
 (``orchestrator.db.UTCDateTime``), closed vocabularies are strings guarded by CHECK constraints whose
@@ -45,6 +46,7 @@ from orchestrator.adapters.tables_base import (
     timestamp,
 )
 from orchestrator.adapters.tables_gameserver import GameserverBulk, PlayerLink
+from orchestrator.adapters.tables_record import RecordEntry
 from orchestrator.db import UTCDateTime
 from orchestrator.domain import teams as domain_teams
 from orchestrator.domain.event import POOL_KINDS, StageKind
@@ -549,6 +551,7 @@ __all__ = [
     "Pool",
     "PoolEntry",
     "PoolStatus",
+    "RecordEntry",
     "ResultSource",
     "Role",
     "Round",

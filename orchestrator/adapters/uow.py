@@ -26,6 +26,7 @@ from orchestrator.adapters.repo_lots import LotRepository
 from orchestrator.adapters.repo_outbox import OutboxRepository
 from orchestrator.adapters.repo_playoff import PlayoffRepository
 from orchestrator.adapters.repo_read import ReadRepository
+from orchestrator.adapters.repo_record import RecordRepository
 from orchestrator.adapters.repo_rounds import RoundRepository
 from orchestrator.adapters.repo_teams import TeamRepository
 from orchestrator.adapters.repositories import RowLocks
@@ -103,6 +104,7 @@ class UnitOfWork:
     locks = _Repository(RowLocks)
     read = _Repository(ReadRepository)
     backup = _Repository(BackupRepository)
+    record = _Repository(RecordRepository)
 
     def __init__(self, session_factory: SessionFactory | None = None, *, settings: Settings | None = None):
         self._session_factory = session_factory or get_session_factory(settings)

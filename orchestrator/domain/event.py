@@ -176,6 +176,8 @@ class EventDefinition:
     sections: tuple[Section, ...] = ()  # none: one implicit section holds every team and stage
     rated: bool = False  # FIDE-rated: the rating-change pages are shown (docs/ratings.md)
     board_prize_min_games: int = 8  # games played to be eligible for a board prize (docs/board-prizes.md)
+    # a lot's commitment is public at least this long before its draw (docs/lots.md; docs/record.md)
+    lot_publication_delay_s: int = 0
 
     def section_list(self) -> tuple[Section, ...]:
         """The event's sections; an event without ``sections`` has one implicit section (key "")."""

@@ -26,6 +26,7 @@ from orchestrator.eventfile.validate_entrants import check_entrants
 from orchestrator.eventfile.validate_sections import check_sections, read_sections
 from orchestrator.eventfile.validate_settings import (
     read_armageddon,
+    read_lot_publication_delay,
     read_scoring,
     read_team_format,
     read_time_control,
@@ -56,6 +57,7 @@ _TOP_KEYS_OPTIONAL = (
     "sections",
     "board_prizes",
     "rated",
+    "lot_publication_delay",
 )
 
 
@@ -74,6 +76,7 @@ class _Settings:
     armageddon: ArmageddonClock
     board_prize_min_games: int = 8
     rated: bool = False  # FIDE-rated: the rating-change pages are shown (docs/ratings.md)
+    lot_delay_s: int = 0  # lot_publication_delay in seconds (docs/lots.md)
 
 
 def parse_event(text: str, *, source: str = "event.yaml") -> EventDefinition:
@@ -131,6 +134,7 @@ def parse_event(text: str, *, source: str = "event.yaml") -> EventDefinition:
         sections=tuple((sections or {}).values()),
         board_prize_min_games=settings.board_prize_min_games,
         rated=settings.rated,
+        lot_publication_delay_s=settings.lot_delay_s,
     )
 
 
@@ -167,6 +171,11 @@ def _read_settings(reader: NodeReader, top: dict[str, yaml.Node]) -> _Settings:
     armageddon = read_armageddon(reader, top["armageddon"]) if "armageddon" in top else ArmageddonClock()
     min_games = _read_board_prizes(reader, top["board_prizes"]) if "board_prizes" in top else 8
     rated = reader.boolean(top["rated"], "rated") if "rated" in top else None
+    lot_delay = (
+        read_lot_publication_delay(reader, top["lot_publication_delay"])
+        if "lot_publication_delay" in top
+        else 0
+    )
     return _Settings(
         name,
         slug,
@@ -179,6 +188,7 @@ def _read_settings(reader: NodeReader, top: dict[str, yaml.Node]) -> _Settings:
         armageddon,
         min_games,
         bool(rated),
+        lot_delay,
     )
 
 

@@ -158,3 +158,28 @@ def read_armageddon(reader: NodeReader, node: yaml.Node) -> ArmageddonClock:
             "armageddon", f"White must have more time than Black (found {white} v {black} minutes)", node=node
         )
     return ArmageddonClock(white * 60, black * 60, increment)  # the file gives minutes
+
+
+_DURATION_RE = re.compile(r"^(\d+)\s*(s|m|h)$")
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600}
+MAX_LOT_PUBLICATION_DELAY_S = 7 * 24 * 3600  # a week: a longer wait would hold a stage up
+
+
+def read_lot_publication_delay(reader: NodeReader, node: yaml.Node) -> int:
+    """``lot_publication_delay: 10m`` (seconds ``s``, minutes ``m`` or hours ``h``; ``0`` for none): how
+    long a lot's commitment is public before it may be drawn (docs/lots.md). 0 when unreadable (the
+    problem is listed)."""
+    path = "lot_publication_delay"
+    raw = str(node.value).strip() if isinstance(node, yaml.ScalarNode) else None
+    if raw == "0":
+        return 0
+    match = _DURATION_RE.match(raw or "")
+    if match is None:
+        shown = repr(raw) if raw is not None else "a list or mapping"
+        reader.report(path, f"expected a duration such as 10m, 90s or 1h (or 0), found {shown}", node=node)
+        return 0
+    seconds = int(match.group(1)) * _UNIT_SECONDS[match.group(2)]
+    if seconds > MAX_LOT_PUBLICATION_DELAY_S:
+        reader.report(path, f"at most a week (168h), found {raw}", node=node)
+        return 0
+    return seconds

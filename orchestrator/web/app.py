@@ -40,6 +40,7 @@ from orchestrator.web.api import notifications as notifications_api
 from orchestrator.web.api import olympiad as olympiad_api
 from orchestrator.web.api import playoff as playoff_api
 from orchestrator.web.api import public as public_api
+from orchestrator.web.api import record as record_api
 from orchestrator.web.api import results as results_api
 from orchestrator.web.api import setup as setup_api
 from orchestrator.web.api import swiss as swiss_api
@@ -54,6 +55,7 @@ from orchestrator.web.pages.account import login, notifications
 from orchestrator.web.pages.captain import lineups
 from orchestrator.web.pages.public import bracket, calendar, combined, events, language, player_links
 from orchestrator.web.pages.public import olympiad as public_olympiad
+from orchestrator.web.pages.public import record as record_page
 from orchestrator.web.pages.staff import (
     captains,
     chesscom,
@@ -154,6 +156,8 @@ _ROUTERS = (  # the order matters where two paths can match one address
     staff_player_links.router,
     events.router,
     public_api.router,
+    record_page.router,  # the public record (docs/record.md)
+    record_api.router,
     combined.router,
     combined_api.router,
     sse.router,

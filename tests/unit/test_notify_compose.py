@@ -253,3 +253,16 @@ def test_an_armageddon_waiting_for_a_nomination_mails_the_team_that_has_not_nomi
     assert f"/captain/duels/{duel.id}/armageddon" in row.body_text
     # After the deadline nothing more is asked (the default nominee plays).
     assert _scan(uow_factory, settings, deadline + timedelta(minutes=1)).get("armageddon_due") is None
+
+
+def test_a_pairing_mail_prints_the_public_records_head_hash(
+    uow_factory: UnitOfWorkFactory, settings: Settings, event: NotifyEvent, sent: list
+) -> None:
+    _scan(uow_factory, settings, ROUND_1 - timedelta(hours=1))
+    with uow_factory() as uow:
+        slug = uow.events.get_or_raise(Event, event.event_id).slug
+        last = uow.record.last(event.event_id)
+    assert last is not None and last.kind == "stage.start"  # the pairings the mail announces are recorded
+    pairings = [r for r in _rows(uow_factory) if r.kind == "pairings"]
+    assert pairings and all(last.hash in r.body_text for r in pairings)
+    assert all(f"/events/{slug}/record" in r.body_text for r in pairings)

@@ -231,9 +231,19 @@ def _stage_pairings(run: _Scan, stage: Stage) -> None:
             _opponent_line(run, match, rnd, team_id, zone)
             for match, rnd, _ in run.uow.rounds.team_schedule(team_id, stage.id)
         ]
-        facts = {"what": stage.name, "stage_name": stage.name, "rounds": lines}
+        facts = {"what": stage.name, "stage_name": stage.name, "rounds": lines, **_record_facts(run, event)}
         key = f"pairings:stage:{stage.id}:team:{team_id}"
         run.to_captains(Kind.PAIRINGS, key, team, event, facts, f"{run.base}/captain")
+
+
+def _record_facts(run: _Scan, event: Event) -> dict[str, str]:
+    """The public record's head hash and address, printed in every pairing e-mail (docs/record.md): a captain
+    can check later that the pairings mailed are those the record holds."""
+    last = run.uow.record.last(event.id or 0)
+    return {
+        "record_head": last.hash if last is not None else "0" * 64,
+        "record_url": f"{run.base}/events/{event.slug}/record",
+    }
 
 
 def _round_pairings(run: _Scan, rnd: Round) -> None:
@@ -251,6 +261,7 @@ def _round_pairings(run: _Scan, rnd: Round) -> None:
                 "what": round_name(rnd),
                 "stage_name": stage.name,
                 "rounds": [_opponent_line(run, match, rnd, team_id, zone)],
+                **_record_facts(run, event),
             }
             key = f"pairings:round:{rnd.id}:team:{team_id}"
             run.to_captains(Kind.PAIRINGS, key, team, event, facts, f"{run.base}/captain")

@@ -24,6 +24,7 @@ from orchestrator.services.playoff._context import StageContext, armageddon_stat
 from orchestrator.services.playoff.armageddon_game import store_game
 from orchestrator.services.playoff.commands import advance_bracket
 from orchestrator.services.playoff.storage import NOMINATION_MINUTES, LotWhich, lot_purpose
+from orchestrator.services.setup.draws import refuse_early_draw
 from orchestrator.translation import N_
 from orchestrator.translation import gettext as _
 
@@ -124,6 +125,7 @@ def reveal_armageddon_lot(
         raise Conflict(
             _("Duel %(duel)s: publish the %(which)s lot's hash first.") % {"duel": duel.key, "which": which}
         )
+    refuse_early_draw(uow, lot, now=now)  # the event's lot publication delay (docs/lots.md)
     seed = bytes.fromhex(lot.sealed_seed_hex)
     if which == "category":
         if ctx.armageddons.get(duel_id) is not None:

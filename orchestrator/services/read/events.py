@@ -12,6 +12,7 @@ from orchestrator.services import live
 from orchestrator.services.playoff.read import bracket_view
 from orchestrator.services.read.context import EventData, EventRef, StageItem, is_public, require_id
 from orchestrator.services.read.documents import JsonDocument, json_list
+from orchestrator.services.read.record import head_hash
 from orchestrator.services.setup.draws import LotView, list_lots
 
 
@@ -48,6 +49,7 @@ class EventView(JsonDocument):
     bracket: bool = False  # the play-off bracket has a page
     combined: bool = False  # several sections: the combined classification has a page (read/combined.py)
     rated: bool = False  # a FIDE-rated event: the rating changes have a page (read/ratings.py)
+    record_head: str = ""  # the hash of the newest entry of the public record (docs/record.md)
 
 
 # The list of events changes with any event's announcement (a stage started, an event closed); an event
@@ -112,6 +114,7 @@ def event_view(uow: UnitOfWork, *, slug: str) -> EventView:
         bracket=knockout is not None,
         combined=data.definition is not None and len(data.definition.sections) > 1,
         rated=data.definition is not None and data.definition.rated,
+        record_head=head_hash(uow, event_id=data.id),
     )
 
 

@@ -205,6 +205,15 @@ def _apply(
             new={"result": board.result, "source": board.result_source, "version": board.version},
             reason=reason or None,
         )
+    else:  # a first result reported by a captain or the server: not audited, yet public (docs/record.md)
+        uow.record.append_change(
+            action=action,
+            entity="board",
+            entity_id=board.id,
+            event_id=ctx.stage.event_id,
+            old={"result": old_result},
+            new={"result": board.result},
+        )
     _update_statuses(uow, ctx.match, ctx.round)
     return board
 

@@ -91,6 +91,11 @@ def event_rules(event: Event) -> EventRules:
     )
 
 
+def _scoring_of(event: Event) -> dict[str, int]:
+    scoring = event_rules(event).scoring
+    return {"win": scoring.win, "draw": scoring.draw, "loss": scoring.loss}
+
+
 def stage_chain(stage: Stage) -> tuple[str, ...]:
     return parse_chain(list(stage.tiebreaks) if stage.tiebreaks else DEFAULT_CHAIN)
 
@@ -507,7 +512,9 @@ def close_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | N
                     for row in result.standings.rows
                 ]
                 for result in results
-            }
+            },
+            # the match points of a win, draw and loss, for anyone recomputing the standings (docs/record.md)
+            "scoring": _scoring_of(uow.events.event_of_stage(stage)),
         },
     )
     if already_closed:  # the final standings changed: later stages built from them are compared again

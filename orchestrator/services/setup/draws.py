@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 from typing import Any
 
 from orchestrator.adapters.tables import Event, Lot
@@ -51,6 +51,7 @@ class LotView:
     committed_at: datetime
     revealed_at: datetime | None
     drawn_when: str | None = None  # a sealed lot a step draws: that step (results.lot_steps)
+    drawable_at: datetime | None = None  # a sealed lot: when its publication delay ends (docs/lots.md)
 
     @property
     def revealed(self) -> bool:
@@ -87,7 +88,8 @@ class LotView:
             "seed_hex": self.seed_hex,
             "outcome": list(self.outcome) if self.outcome is not None else None,
             "drawn_by": self.drawn_by,
-            "committed_at": self.committed_at.isoformat(),
+            "committed_at": self.committed_at.isoformat(),  # when the commitment became public
+            "drawable_at": self.drawable_at.isoformat() if self.drawable_at else None,
             "revealed_at": self.revealed_at.isoformat() if self.revealed_at else None,
             "void": self.void,
             "procedure": lots.PROCEDURE,
@@ -213,10 +215,38 @@ def commit_lot(
     return lot.id
 
 
-def reveal_lot(uow: UnitOfWork, *, lot_id: int, actor: str) -> LotView:
-    """Run the committed draw: compute the outcome from the sealed seed, publish seed and outcome."""
+def drawable_from(uow: UnitOfWork, lot: Lot) -> datetime:
+    """When the lot may be drawn: its commitment has been public for the event's ``lot_publication_delay``
+    (docs/lots.md; 0 when the event file sets none)."""
+    definition = definition_or_none(uow.events.get_or_raise(Event, lot.event_id))
+    delay = definition.lot_publication_delay_s if definition else 0
+    return lot.committed_at + timedelta(seconds=delay)
+
+
+def refuse_early_draw(uow: UnitOfWork, lot: Lot, *, now: datetime | None = None) -> None:
+    """Conflict naming when the lot becomes drawable, while its commitment has not been public long
+    enough. Without a delay nothing is compared (a replay's ``now`` may be earlier than the commitment)."""
+    definition = definition_or_none(uow.events.get_or_raise(Event, lot.event_id))
+    if definition is None or definition.lot_publication_delay_s <= 0:
+        return
+    ready = lot.committed_at + timedelta(seconds=definition.lot_publication_delay_s)
+    if (now or utcnow()) < ready:
+        when = said(ready, definition.timezone)
+        raise Conflict(
+            _(
+                "lot %(id)s (%(purpose)s) cannot be drawn yet: its commitment must be public for the event's "
+                "lot publication delay first; it can be drawn from %(when)s"
+            )
+            % {"id": lot.id, "purpose": lot.purpose, "when": when}
+        )
+
+
+def reveal_lot(uow: UnitOfWork, *, lot_id: int, actor: str, now: datetime | None = None) -> LotView:
+    """Run the committed draw: compute the outcome from the sealed seed, publish seed and outcome. Refused
+    until the commitment has been public for the event's lot publication delay (``refuse_early_draw``)."""
     lot = uow.lots.get_or_raise(Lot, lot_id)
     seed = _sealed_seed(uow, lot)
+    refuse_early_draw(uow, lot, now=now)
     record = lots.run_lot(
         seed, [str(c) for c in lot.candidates], purpose=lot.purpose, kind=lots.LotKind(lot.kind)
     )
@@ -280,8 +310,12 @@ def _publish_seed(
 
 def list_lots(uow: UnitOfWork, *, event_id: int) -> list[LotView]:
     """Every lot of an event in the order they were committed (sealed ones without seed or outcome)."""
-    uow.events.get_or_raise(Event, event_id)
-    return [view_of(lot) for lot in uow.lots.lots_of(event_id)]
+    definition = definition_or_none(uow.events.get_or_raise(Event, event_id))
+    delay = timedelta(seconds=definition.lot_publication_delay_s if definition else 0)
+    return [
+        replace(view_of(lot), drawable_at=lot.committed_at + delay) if lot.seed_hex is None else view_of(lot)
+        for lot in uow.lots.lots_of(event_id)
+    ]
 
 
 def get_lot(uow: UnitOfWork, *, lot_id: int) -> LotView:

@@ -1,0 +1,294 @@
+"""The public record (``uow.record``, docs/record.md): an event's hash-chained entries, insert-only.
+
+Part of the adapters layer (docs/architecture.md, habit 7); the unit of work creates it on first use. The
+audit log hands every change of an event to ``append_change`` in the same transaction
+(``AuditRepository.record``), which keeps the changes that decide a standing and writes their public part:
+what a spectator may see, never an e-mail address, a secret seed or a staff note. There is no update and
+no delete: a correction is a new entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from orchestrator.adapters.tables import (
+    Appeal,
+    Armageddon,
+    Board,
+    Duel,
+    Event,
+    Lot,
+    Match,
+    Player,
+    Round,
+    Stage,
+    SwissRoundRole,
+    SwissRoundTeam,
+    Team,
+)
+from orchestrator.adapters.tables_record import RecordEntry
+from orchestrator.db import utcnow
+from orchestrator.domain import record
+
+# Every audit action the record keeps (docs/record.md, "What is recorded").
+RECORDED = (
+    record.RESULT_KINDS
+    | record.PAIRING_KINDS
+    | record.CLOSING_KINDS
+    | {
+        "board.annulled",
+        "match.forfeit",
+        "appeal.decide",
+        "duel.ruling",
+        "team.withdraw",
+        "swiss.withdraw",
+        "swiss.late_entry",
+        "swiss.end_early",
+        "lot.commit",
+        "lot.draw",
+        "lot.void",
+        "armageddon.nominate",
+        "armageddon.reveal",
+        "event.close",
+    }
+)
+
+
+def time_text(at: datetime) -> str:
+    """The entry's time as the canonical form writes it: UTC to the second, ``Z`` suffix."""
+    return at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def as_entry(row: RecordEntry) -> record.Entry:
+    return record.Entry(row.seq, time_text(row.recorded_at), row.kind, row.payload, row.prev, row.hash)
+
+
+class RecordRepository:
+    """An event's public record (``uow.record``): append, read; no update, no delete."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    # --- writing ------------------------------------------------------------------------------------
+
+    def append(
+        self, *, event_id: int, kind: str, payload: Mapping[str, Any], at: datetime | None = None
+    ) -> RecordEntry:
+        """Link a new entry after the event's last one and write it now (the event's row is locked first
+        on PostgreSQL, so two transactions never take the same sequence number)."""
+        self.session.exec(
+            select(Event.id).where(Event.id == event_id).with_for_update(key_share=True)
+        ).first()
+        last = self.session.exec(
+            select(RecordEntry.seq, RecordEntry.hash)
+            .where(RecordEntry.event_id == event_id)
+            .order_by(col(RecordEntry.seq).desc())
+            .limit(1)
+        ).first()
+        seq, prev = (last[0] + 1, last[1]) if last else (1, record.GENESIS)
+        when = (at or utcnow()).replace(microsecond=0)
+        row = RecordEntry(
+            event_id=event_id,
+            seq=seq,
+            recorded_at=when,
+            kind=kind,
+            payload=dict(payload),
+            prev=prev,
+            hash=record.entry_hash(seq, time_text(when), kind, payload, prev),
+        )
+        self.session.add(row)
+        self.session.flush()
+        return row
+
+    def append_change(
+        self,
+        *,
+        action: str,
+        entity: str,
+        entity_id: int | None,
+        event_id: int | None,
+        old: Mapping[str, Any] | None = None,
+        new: Mapping[str, Any] | None = None,
+        at: datetime | None = None,
+    ) -> RecordEntry | None:
+        """Append the public entry of an audited change when it decides a standing (``RECORDED``)."""
+        if event_id is None or action not in RECORDED or entity_id is None:
+            return None
+        payload = self._payload(action, entity, entity_id, dict(old or {}), dict(new or {}))
+        return self.append(event_id=event_id, kind=action, payload=payload, at=at)
+
+    def _payload(
+        self, action: str, entity: str, entity_id: int, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
+        if action in record.RESULT_KINDS or action == "board.annulled":
+            board = self._get(Board, entity_id)
+            payload = {"board": entity_id, "match": board.match_id, "board_no": board.board_no}
+            if action == "board.annulled":
+                return {**payload, "counted_as": new.get("counted_as")}
+            return {**payload, "result": new.get("result", board.result), "previous": old.get("result")}
+        if action == "match.forfeit":
+            match = self._get(Match, entity_id)
+            return {"match": entity_id, "forfeits": {str(entity_id): new.get("forfeit", match.forfeit)}}
+        if action in record.PAIRING_KINDS:
+            return self._pairing(action, entity_id, new)
+        if action in record.CLOSING_KINDS:
+            stage = self._get(Stage, entity_id)
+            return {
+                "stage": entity_id,
+                "stage_kind": stage.kind,
+                "scoring": new.get("scoring", {}),
+                "pools": new.get("pools", {}),
+            }
+        if entity == "lot":
+            return self._lot(action, entity_id)
+        if action == "team.withdraw":
+            # the forfeit of each remaining match follows as its own ``match.forfeit`` entry
+            return {
+                "team": self._team_name(entity_id),
+                "stage": new.get("stage_id"),
+                "round": new.get("round"),
+                "forfeited_matches": list(new.get("forfeited_match_ids", [])),
+            }
+        if action in ("swiss.withdraw", "swiss.late_entry", "swiss.end_early"):
+            return {"entity": entity, "id": entity_id, **_plain(new)}
+        if action == "appeal.decide":
+            appeal = self._get(Appeal, entity_id)
+            return {"appeal": entity_id, "match": appeal.match_id, "status": new.get("status")}
+        if action == "duel.ruling":
+            return {
+                "duel": entity_id,
+                "winner_team_ids": (new.get("ruling") or {}).get("winner_team_ids", []),
+            }
+        if action == "armageddon.nominate":
+            return self._nomination(entity_id, new)
+        if action == "armageddon.reveal":
+            return {"armageddon": entity_id, "nominations": new.get("nominations", {})}
+        return {"entity": entity, "id": entity_id, "status": new.get("status")}  # event.close
+
+    def _pairing(self, action: str, entity_id: int, new: Mapping[str, Any]) -> dict[str, Any]:
+        if action == "stage.start":
+            stage = self._get(Stage, entity_id)
+            rounds = select(Round.id).where(Round.stage_id == entity_id)
+            matches = self._matches(col(Match.round_id).in_(rounds))
+            return {"stage": entity_id, "stage_kind": stage.kind, "matches": self._described(matches)}
+        rnd = self._get(Round, entity_id)
+        byes = self.session.exec(
+            select(SwissRoundTeam.team_id).where(
+                SwissRoundTeam.round_id == entity_id, SwissRoundTeam.role == SwissRoundRole.BYE.value
+            )
+        ).all()
+        matches = self._matches(Match.round_id == entity_id)
+        return {
+            "stage": rnd.stage_id,
+            "round": rnd.number,
+            "matches": self._described(matches),
+            "byes": [self._team_name(team_id) for team_id in byes],
+        }
+
+    def _described(self, matches: Sequence[Match]) -> list[dict[str, Any]]:
+        ids = [m.id for m in matches]
+        counts = dict(
+            self.session.exec(
+                select(Board.match_id, func.count())
+                .where(col(Board.match_id).in_(ids))
+                .group_by(col(Board.match_id))
+            ).all()
+        )
+        rounds = {
+            r.id: r.number
+            for r in self.session.exec(
+                select(Round).where(col(Round.id).in_({m.round_id for m in matches}))
+            ).all()
+        }
+        return [
+            {
+                "match": m.id,
+                "pool": str(m.pool_id) if m.pool_id is not None else None,
+                "round": rounds.get(m.round_id),
+                "a": self._team_name(m.first_team_id),
+                "b": self._team_name(m.second_team_id),
+                "boards": counts.get(m.id or 0, 0),
+            }
+            for m in sorted(matches, key=lambda m: m.id or 0)
+        ]
+
+    def _lot(self, action: str, lot_id: int) -> dict[str, Any]:
+        lot = self._get(Lot, lot_id)
+        if action == "lot.commit":  # the commitment only: the seed stays sealed until the draw
+            return {
+                "lot": lot_id,
+                "purpose": lot.purpose,
+                "kind": lot.kind,
+                "candidates": list(lot.candidates),
+                "commitment": lot.commitment,
+            }
+        payload: dict[str, Any] = {"lot": lot_id, "purpose": lot.purpose, "seed_hex": lot.seed_hex}
+        if lot.outcome is not None:
+            payload["outcome"] = list(lot.outcome)
+        return payload
+
+    def _nomination(self, armageddon_id: int, new: Mapping[str, Any]) -> dict[str, Any]:
+        """Whom a team nominated: sealed on the public record until the Armageddon leaves its nomination
+        phase (docs/rules.md §5); the record page shows the entry's hash only until then."""
+        arm = self._get(Armageddon, armageddon_id)
+        team_id = new.get("team_id")
+        duel = self._get(Duel, arm.duel_id)
+        nominee_id = arm.first_nominee_id if team_id == duel.first_team_id else arm.second_nominee_id
+        player = self.session.get(Player, nominee_id) if nominee_id is not None else None
+        return {
+            "armageddon": armageddon_id,
+            "duel": arm.duel_id,
+            "team": self._team_name(int(team_id)) if team_id is not None else None,
+            "player": player.name if player is not None else None,
+        }
+
+    def _get(self, model: Any, row_id: int) -> Any:
+        row = self.session.get(model, row_id)
+        if row is None:
+            raise LookupError(f"{model.__tablename__} {row_id} is not there to record")
+        return row
+
+    def _matches(self, where: Any) -> Sequence[Match]:
+        return self.session.exec(select(Match).where(where)).all()
+
+    def _team_name(self, team_id: int) -> str:
+        team = self.session.get(Team, team_id)
+        return team.name if team is not None else f"team {team_id}"
+
+    # --- reading ------------------------------------------------------------------------------------
+
+    def last(self, event_id: int) -> RecordEntry | None:
+        return self.session.exec(
+            select(RecordEntry).where(RecordEntry.event_id == event_id).order_by(col(RecordEntry.seq).desc())
+        ).first()
+
+    def count(self, event_id: int) -> int:
+        return int(
+            self.session.exec(
+                select(func.count()).select_from(RecordEntry).where(RecordEntry.event_id == event_id)
+            ).one()
+        )
+
+    def newest_first(self, event_id: int, *, offset: int, limit: int) -> Sequence[RecordEntry]:
+        return self.session.exec(
+            select(RecordEntry)
+            .where(RecordEntry.event_id == event_id)
+            .order_by(col(RecordEntry.seq).desc())
+            .offset(offset)
+            .limit(limit)
+        ).all()
+
+    def oldest_first(self, event_id: int) -> Sequence[RecordEntry]:
+        return self.session.exec(
+            select(RecordEntry).where(RecordEntry.event_id == event_id).order_by(col(RecordEntry.seq))
+        ).all()
+
+
+def _plain(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The scalar fields of an audit's ``new`` (numbers, words, lists of them): nothing nested."""
+    return {k: v for k, v in values.items() if isinstance(v, str | int | bool | list) or v is None}
