@@ -63,6 +63,14 @@ TIEBREAK_TEXT = (
     N_("the other primary score"),
 )
 
+# The Swiss pairing systems as pages name them (domain/swiss/systems.py ``SYSTEM_NAMES``); the services
+# translate them when they build a page's view.
+SYSTEM_TEXT = (
+    N_("FIDE C.04.6, the Swiss Team Pairing System"),
+    N_("the Olympiad Pairing Rules 2022"),
+    N_("score-group halves (each score group by game points, top half v bottom half)"),
+)
+
 STAFF_PAGES = (
     N_("Dashboard"),
     N_("Setup"),
@@ -84,7 +92,7 @@ STATUS_TEXT: dict[str, str] = {
     "draft": N_("Draft"),
     "published": N_("Published"),
     "running": N_("In progress"),
-    "closed": N_("Closed"),
+    "closed": N_("Finished"),  # the public pages say "Finished" for a closed event or stage
     "unpaired": N_("Not paired yet"),
     "scheduled": N_("Scheduled"),
     "paired": N_("Paired"),
