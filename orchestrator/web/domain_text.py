@@ -143,7 +143,24 @@ ROLE_TEXT: dict[str, str] = {
     "server": N_("Game server"),
     "import": N_("Imported"),
 }
-VALUE_TEXT: dict[str, str] = {**STATUS_TEXT, **KIND_TEXT, **ROLE_TEXT}
+# Colours (a board's, a team's on board 1, a colour lot's candidates "White" and "Black"), the board
+# categories of the event file's team format ("open" is above) and a match's outcome for one team.
+COLOUR_TEXT: dict[str, str] = {
+    "white": N_("White"),
+    "black": N_("Black"),
+    "White": N_("White"),
+    "Black": N_("Black"),
+}
+CATEGORY_TEXT: dict[str, str] = {"women": N_("women"), "junior": N_("junior"), "girl": N_("girl")}
+OUTCOME_TEXT: dict[str, str] = {"win": N_("won"), "draw": N_("drawn"), "loss": N_("lost")}
+VALUE_TEXT: dict[str, str] = {
+    **STATUS_TEXT,
+    **KIND_TEXT,
+    **ROLE_TEXT,
+    **COLOUR_TEXT,
+    **CATEGORY_TEXT,
+    **OUTCOME_TEXT,
+}
 
 
 def value_text(value: object) -> str:

@@ -5,7 +5,9 @@ language's own translations never use (so "Armageddon", "Buchholz" or "Rating", 
 keep, pass) and that is not a word of the event's data: the names of the event, its stages, rounds, teams
 and players, the federation codes, the accounts and the staff users, read from the database (the
 allow-list comes from the data, never from the pages). Text inside an element marked ``translate="no"``
-(HTML's own attribute: hashes, stored audit values, code) is data too and is skipped.
+(HTML's own attribute: hashes, stored audit values, code) is data too and is skipped, and so is an element
+whose ``lang`` is another language than the page's (the language switcher names each language in its own
+words), and an address (``/events/...``, ``https://...``).
 """
 
 from __future__ import annotations
@@ -107,12 +109,17 @@ def data_vocabulary(database: Path) -> set[str]:
     return found
 
 
+ADDRESS = re.compile(r"(?:https?://|/)\S*")
+
+
 class _Text(HTMLParser):
-    """The text a reader sees (and reads in attributes), without the parts marked ``translate="no"``."""
+    """The text a reader sees (and reads in attributes), without the parts marked ``translate="no"`` or
+    in another language."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.pieces: list[str] = []
+        self.language = ""  # the page's <html lang>
         self._stack: list[bool] = []  # per open element: its content is skipped
 
     def _skipping(self) -> bool:
@@ -120,7 +127,12 @@ class _Text(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
-        skip = self._skipping() or tag in SKIPPED_ELEMENTS or values.get("translate") == "no"
+        if tag == "html":
+            self.language = values.get("lang") or ""
+        other_language = tag != "html" and bool(values.get("lang")) and values.get("lang") != self.language
+        skip = (
+            self._skipping() or tag in SKIPPED_ELEMENTS or values.get("translate") == "no" or other_language
+        )
         if not skip:
             for name, value in attrs:
                 if value and (name in READ_ATTRIBUTES or name.startswith("data-text-")):
@@ -147,7 +159,7 @@ def page_text(html: str) -> list[str]:
     parser = _Text()
     parser.feed(html)
     parser.close()
-    return [" ".join(piece.split()) for piece in parser.pieces]
+    return [" ".join(ADDRESS.sub(" ", piece).split()) for piece in parser.pieces]
 
 
 @dataclass(frozen=True)
