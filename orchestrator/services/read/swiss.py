@@ -322,11 +322,16 @@ def _summary(stage: StageItem, rounds: Sequence[RoundView], complete: Sequence[i
                 "after round %(last)s are final.",
                 len(cancelled),
             ) % {"last": last, "total": total, "listed": ", ".join(map(str, cancelled))}
-        return _("Finished: all %(total)s rounds are complete and the standings are final.") % {"total": total}
+        return _("Finished: all %(total)s rounds are complete and the standings are final.") % {
+            "total": total
+        }
     current = next((r for r in rounds if r.status in _PUBLISHED and r.number not in complete), None)
     if current is not None:
         if current.status == RoundStatus.PLAYING.value or any(m.started for m in current.matches):
-            return _("Round %(number)s of %(total)s is being played.") % {"number": current.number, "total": total}
+            return _("Round %(number)s of %(total)s is being played.") % {
+                "number": current.number,
+                "total": total,
+            }
         return _("Round %(number)s of %(total)s is paired: the pairings are below.") % {
             "number": current.number,
             "total": total,
