@@ -20,11 +20,13 @@ from orchestrator.services.playoff._context import (
     StageContext,
     armageddon_state,
     decide,
+    duel_record,
     is_provisional,
     load_players,
     load_stage,
     stored_game,
 )
+from orchestrator.services.playoff.sentences import duel_sentence
 from orchestrator.services.playoff.storage import ARMAGEDDON_LEG, lot_purpose
 from orchestrator.translation import gettext as _
 
@@ -340,7 +342,7 @@ def _duel_info(
         reason=outcome.reason.value if outcome else None,
         winners=outcome.winners if outcome else (),
         provisional=provisional,
-        sentence=outcome.sentence if outcome else None,
+        sentence=duel_sentence(duel_record(ctx, duel), outcome) if outcome else None,
         armageddon=armageddon_info(uow, ctx, duel, now, viewer_team),
         pending_lot=pending,
     )
