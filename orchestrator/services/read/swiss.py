@@ -418,7 +418,7 @@ def swiss_leaders(uow: UnitOfWork, *, slug: str, stage_key: str, top: int = 3) -
         raise NotFound(_("There is no Swiss stage %(key)r in this event.") % {"key": stage_key})
     item = data.items[require_id(stage.id)]
     pool_row = next((p for p in data.pools if p.stage_id == stage.id and is_public(p)), None)
-    topics = (f"event:{slug}", f"stage:{stage.id}")
+    topics: tuple[str, ...] = (f"event:{slug}", f"stage:{stage.id}")
     if pool_row is None:
         return SwissLeaders(item, 0, (), topics)
     pool = load_pools(data, [pool_row])[0]
