@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from orchestrator.adapters.uow import UnitOfWork, unit_of_work_factory
@@ -59,20 +60,16 @@ def main() -> None:
 
     print(f"event page (timeline and story): {best(args.runs, with_uow(page)):.3f} s")
     for key in swiss_keys:
-        leaders = best(
-            args.runs, with_uow(lambda u, k=key: swiss.swiss_leaders(u, slug=args.slug, stage_key=k))
-        )
-        prizes = best(
-            args.runs,
-            with_uow(lambda u, k=key: board_prizes.board_prizes_view(u, slug=args.slug, stage_key=k)),
-        )
-        whole = best(args.runs, with_uow(lambda u, k=key: swiss.swiss_view(u, slug=args.slug, stage_key=k)))
+        where = {"slug": args.slug, "stage_key": key}
+        leaders = best(args.runs, with_uow(partial(swiss.swiss_leaders, **where)))
+        prizes = best(args.runs, with_uow(partial(board_prizes.board_prizes_view, **where)))
+        whole = best(args.runs, with_uow(partial(swiss.swiss_view, **where)))
         print(
             f"  {key}: podium {leaders:.3f} s, board prizes {prizes:.3f} s "
             f"(the Swiss page's view: {whole:.3f} s)"
         )
     if view.combined:
-        top = best(args.runs, with_uow(lambda u: combined.combined_view(u, slug=args.slug)))
+        top = best(args.runs, with_uow(partial(combined.combined_view, slug=args.slug)))
         print(f"  combined classification: {top:.3f} s")
 
 
