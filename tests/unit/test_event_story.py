@@ -98,7 +98,7 @@ def test_the_event_page_shows_the_leaders_while_it_runs_then_the_podiums_and_the
     assert re.findall(r'<span class="fed">([A-Z]+)</span>', combined_part) == [
         line.federation for line in top
     ]
-    assert "live-status" in html
+    assert "live-status" in html and "topic=pool%3A" in html  # live.js follows the sections' pools
 
     _play(factory, ids)
     _close(factory, ids)

@@ -37,11 +37,14 @@ def page_live_url(event: object, topics: tuple[str, ...]) -> str | None:
 def _page(
     request: Request, template: str, view: object, *, more_topics: tuple[str, ...] = (), **extra: object
 ) -> Response:
+    """The page of ``view``, kept by the page cache until one of its topics (or ``more_topics``, what else
+    it shows) changes; live.js follows the view's topics and the pools among ``more_topics``."""
     context = {"view": view, "live_url": None, **extra}
     topics = getattr(view, "topics", None)
     event = getattr(view, "event", None)
     if topics is not None and event is not None:
-        context["live_url"] = page_live_url(event, topics)
+        pools = tuple(t for t in more_topics if t.startswith("pool:"))
+        context["live_url"] = page_live_url(event, tuple(dict.fromkeys((*topics, *pools))))
         page_built(request, tuple(dict.fromkeys((f"event:{event.slug}", *topics, *more_topics))))
     return conditional(request, render(request, template, context))
 
