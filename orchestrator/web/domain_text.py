@@ -63,6 +63,14 @@ TIEBREAK_TEXT = (
     N_("the other primary score"),
 )
 
+# The Swiss pairing systems as pages name them (domain/swiss/systems.py ``SYSTEM_NAMES``); the services
+# translate them when they build a page's view.
+SYSTEM_TEXT = (
+    N_("FIDE C.04.6, the Swiss Team Pairing System"),
+    N_("the Olympiad Pairing Rules 2022"),
+    N_("score-group halves (each score group by game points, top half v bottom half)"),
+)
+
 STAFF_PAGES = (
     N_("Dashboard"),
     N_("Setup"),
@@ -84,7 +92,7 @@ STATUS_TEXT: dict[str, str] = {
     "draft": N_("Draft"),
     "published": N_("Published"),
     "running": N_("In progress"),
-    "closed": N_("Closed"),
+    "closed": N_("Finished"),  # the public pages say "Finished" for a closed event or stage
     "unpaired": N_("Not paired yet"),
     "scheduled": N_("Scheduled"),
     "paired": N_("Paired"),
@@ -135,7 +143,24 @@ ROLE_TEXT: dict[str, str] = {
     "server": N_("Game server"),
     "import": N_("Imported"),
 }
-VALUE_TEXT: dict[str, str] = {**STATUS_TEXT, **KIND_TEXT, **ROLE_TEXT}
+# Colours (a board's, a team's on board 1, a colour lot's candidates "White" and "Black"), the board
+# categories of the event file's team format ("open" is above) and a match's outcome for one team.
+COLOUR_TEXT: dict[str, str] = {
+    "white": N_("White"),
+    "black": N_("Black"),
+    "White": N_("White"),
+    "Black": N_("Black"),
+}
+CATEGORY_TEXT: dict[str, str] = {"women": N_("women"), "junior": N_("junior"), "girl": N_("girl")}
+OUTCOME_TEXT: dict[str, str] = {"win": N_("won"), "draw": N_("drawn"), "loss": N_("lost")}
+VALUE_TEXT: dict[str, str] = {
+    **STATUS_TEXT,
+    **KIND_TEXT,
+    **ROLE_TEXT,
+    **COLOUR_TEXT,
+    **CATEGORY_TEXT,
+    **OUTCOME_TEXT,
+}
 
 
 def value_text(value: object) -> str:

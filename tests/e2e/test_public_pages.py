@@ -150,3 +150,25 @@ def test_a_reader_elsewhere_sees_their_own_time_beside_the_events(
     playwright_api.expect(london.locator("time[data-zone='UTC']").first).to_be_visible()
     assert london.locator(".reader-time").count() == 0  # the same zone: nothing repeated
     london.context.close()
+
+
+def test_on_a_phone_nothing_covers_the_colour_squares_or_the_game_links_of_a_match(
+    browser: object, live_server: LiveServer, base: Base
+) -> None:
+    """At 390 px the boards stack into a grid; the board number used to be a sticky column wider than the
+    grid's first track and covered the White square and the start of "Watch game"."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(live_server.base_url + base.match_path)
+    covered = page.evaluate(
+        """() => Array.from(document.querySelectorAll('.boards .colour, .boards .links a')).filter(el => {
+            el.scrollIntoView({block: 'center'});
+            const box = el.getBoundingClientRect();
+            const left = document.elementFromPoint(box.left + 1, box.top + box.height / 2);
+            return !(left === el || el.contains(left));
+        }).map(el => el.outerHTML)"""
+    )
+    shown = page.locator(".boards .colour").count() + page.locator(".boards .links a").count()
+    context.close()
+    assert shown >= 12, "the match shows its colour squares and game links"
+    assert covered == [], covered

@@ -132,7 +132,7 @@ def test_round_pairings_colours_and_the_path_of_a_team(app: FastAPI, stage_id: i
         and "topic=pool%3A" in live.group(1)
         and f"topic=match%3A{table_1['id']}" in live.group(1)
     )
-    assert page.count('aria-label="white"') == 3 and page.count('aria-label="black"') == 3  # 3 tables
+    assert page.count('aria-label="White"') == 3 and page.count('aria-label="Black"') == 3  # 3 tables
     second = next(p for p in body["paths"] if p["team"]["id"] == table_1["second"]["id"])
     step = second["steps"][0]
     assert (step["kind"], step["colour"], step["own_half"], step["other_half"], step["mp_after"]) == (

@@ -49,6 +49,7 @@ from orchestrator.domain.knockout.duels import (
     Ruling,
     decide_duel,
     duel_match_colours,
+    duel_match_records,
 )
 
 __all__ = [
@@ -81,6 +82,7 @@ __all__ = [
     "draw_category",
     "draw_chooser",
     "duel_match_colours",
+    "duel_match_records",
     "final_duel",
     "may_reveal",
     "nominate",

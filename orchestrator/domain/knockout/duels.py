@@ -149,7 +149,7 @@ def _check_record(record: DuelRecord) -> None:
             raise KnockoutError(f"duel {record.key}: an exceptional outcome needs a reason")
 
 
-def _match_records(record: DuelRecord) -> list[MatchRecord]:
+def duel_match_records(record: DuelRecord) -> list[MatchRecord]:
     """Final matches as MatchRecords (team_a = the duel's first team); a withdrawal forfeits the rest."""
     out: list[MatchRecord] = []
     matches = list(record.matches) + [DuelMatch()] * (2 - len(record.matches))
@@ -191,7 +191,7 @@ def decide_duel(record: DuelRecord, *, scoring: MatchScoring = DEFAULT_SCORING) 
     """Where a duel stands (docs/rules.md §5): match points decide, then Armageddon; then forfeits or
     rulings."""
     _check_record(record)
-    matches = _match_records(record)
+    matches = duel_match_records(record)
     mp_a = sum(m.mp(scoring)[0] for m in matches)
     mp_b = sum(m.mp(scoring)[1] for m in matches)
     gp = (sum(m.gp_a for m in matches), sum(m.gp_b for m in matches))

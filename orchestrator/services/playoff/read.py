@@ -20,11 +20,13 @@ from orchestrator.services.playoff._context import (
     StageContext,
     armageddon_state,
     decide,
+    duel_record,
     is_provisional,
     load_players,
     load_stage,
     stored_game,
 )
+from orchestrator.services.playoff.sentences import duel_sentence
 from orchestrator.services.playoff.storage import ARMAGEDDON_LEG, lot_purpose
 from orchestrator.translation import gettext as _
 
@@ -238,7 +240,7 @@ def armageddon_info(
         black=black,
         white_player=players.get(white) if white else None,
         black_player=players.get(black) if black else None,
-        clock=view.clock.describe(),
+        clock=clock_text(view.clock),
         result=view.result.value if view.result.is_final else None,
         game_url=game[1].game_url if game else None,
         own_nomination=view.own_nomination.player if view.own_nomination else None,
@@ -340,7 +342,7 @@ def _duel_info(
         reason=outcome.reason.value if outcome else None,
         winners=outcome.winners if outcome else (),
         provisional=provisional,
-        sentence=outcome.sentence if outcome else None,
+        sentence=duel_sentence(duel_record(ctx, duel), outcome) if outcome else None,
         armageddon=armageddon_info(uow, ctx, duel, now, viewer_team),
         pending_lot=pending,
     )
@@ -399,7 +401,7 @@ def bracket_view(
         rounds=rounds,
         champions=champions,
         built=bool(ctx.duels),
-        armageddon_clock=ctx.definition.armageddon.describe(),
+        armageddon_clock=clock_text(ctx.definition.armageddon),
     )
 
 
@@ -423,3 +425,24 @@ def stage_of_match(uow: UnitOfWork, *, match_id: int) -> int:
     if match is None:
         raise NotFound(_("match %(match)s does not exist") % {"match": match_id})
     return uow.rounds.get_or_raise(Round, match.round_id).stage_id
+
+
+def clock_text(clock: ko.ArmageddonClock) -> str:
+    """The Armageddon clocks in the reader's language (``ArmageddonClock.describe`` says them in English
+    for the command line): "White 5 min, Black 4 min, no increment"."""
+    words = {"white": _duration_text(clock.white_seconds), "black": _duration_text(clock.black_seconds)}
+    if clock.increment_seconds:
+        return _("White %(white)s, Black %(black)s, +%(increment)s s") % {
+            **words,
+            "increment": clock.increment_seconds,
+        }
+    return _("White %(white)s, Black %(black)s, no increment") % words
+
+
+def _duration_text(seconds: int) -> str:
+    minutes, rest = divmod(seconds, 60)
+    if minutes and rest:
+        return _("%(minutes)s min %(seconds)s s") % {"minutes": minutes, "seconds": rest}
+    if minutes:
+        return _("%(minutes)s min") % {"minutes": minutes}
+    return _("%(seconds)s s") % {"seconds": rest}

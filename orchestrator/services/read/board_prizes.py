@@ -63,10 +63,11 @@ class PrizeLine:
 @dataclass(frozen=True, slots=True)
 class BoardSection:
     board: int
-    label: str  # "Board 1", "Reserve"
+    label: str  # "Board 1", "Reserve", in the reader's language
     lines: tuple[PrizeLine, ...]
     lots: tuple[LotView, ...]  # drawn or committed lots of this board's ties
     ties_pending: tuple[tuple[str, ...], ...]  # names of tied groups whose lot is not drawn yet
+    reserve: bool = False  # the reserves' table (a board number after the main boards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,9 +200,10 @@ def board_prizes_view(uow: UnitOfWork, *, slug: str, stage_key: str) -> BoardPri
         tied = {key for group in table.ties for key in group}
         lines = tuple(_prize_line(games, row, row.player.key in tied) for row in table.rows)
         names = tuple(tuple(games.players[int(k)].name for k in group) for group in table.ties)
-        label = f"Board {board}" if board <= data.boards else "Reserve"
+        reserve = board > data.boards
+        label = _("Reserve") if reserve else _("Board %(board)s") % {"board": board}
         current = tuple(lot for lot in own_lots if _is_current(lot, lines))
-        sections.append(BoardSection(board, label, lines, current, names))
+        sections.append(BoardSection(board, label, lines, current, names, reserve))
     return BoardPrizesView(
         event=data.ref,
         stage_key=stage.key,

@@ -110,6 +110,7 @@ class Dashboard:
     timezone: str
     items: tuple[DashboardItem, ...]
     checked_at: datetime
+    swiss: bool = False  # the event has a Swiss stage (else the page leaves out "Swiss round to pair")
 
     def counts(self) -> dict[str, int]:
         out = dict.fromkeys(KINDS, 0)
@@ -153,7 +154,10 @@ def dashboard(uow: UnitOfWork, *, slug: str, now: datetime | None = None) -> Das
     ]
     far = datetime.max.replace(tzinfo=now.tzinfo)
     items.sort(key=lambda i: (i.tier, i.due_at is None, i.due_at or far))
-    return Dashboard(event_id, event.slug, event.name, event.status, event_zone(event), tuple(items), now)
+    swiss = any(s.kind == StageKind.SWISS.value for s in uow.events.stages_of_event(event_id))
+    return Dashboard(
+        event_id, event.slug, event.name, event.status, event_zone(event), tuple(items), now, swiss
+    )
 
 
 def _held(uow: UnitOfWork, event_id: int) -> list[DashboardItem]:

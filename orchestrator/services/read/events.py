@@ -14,6 +14,7 @@ from orchestrator.services.read.context import EventData, EventRef, StageItem, i
 from orchestrator.services.read.documents import JsonDocument, json_list
 from orchestrator.services.read.record import head_hash
 from orchestrator.services.setup.draws import LotView, list_lots
+from orchestrator.translation import gettext as _
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,8 +147,8 @@ def _now(data: EventData, stage: StageItem) -> NowItem:
 
 def _round_name(rnd: Round, stage: StageItem) -> str:
     if stage.kind != StageKind.KNOCKOUT:  # pools and Swiss: numbered rounds
-        return f"Round {rnd.number} of {stage.rounds}"
-    return rnd.name or f"Round {rnd.number}"
+        return _("Round %(number)s of %(rounds)s") % {"number": rnd.number, "rounds": stage.rounds}
+    return rnd.name or _("Round %(number)s") % {"number": rnd.number}
 
 
 def _champions(data: EventData, knockout: StageItem | None) -> tuple[str, ...]:

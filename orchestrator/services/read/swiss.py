@@ -52,6 +52,7 @@ from orchestrator.services.read.standings import (
     ranked_lines,
 )
 from orchestrator.translation import gettext as _
+from orchestrator.translation import ngettext
 
 # The rounds whose pairing is public (a draft is staff-only; a cancelled round was never played).
 _PUBLISHED = frozenset(
@@ -212,10 +213,12 @@ def swiss_view(uow: UnitOfWork, *, slug: str, stage_key: str) -> SwissView:
         ended_early=ended_early,
         standings_after=standings_after,
         paths=paths,
-        system=system_name(
-            next((s.pairing for s in data.definition.stages if s.key == stage_key), None)
-            if data.definition
-            else None
+        system=_(  # the names are msgids of web/domain_text.py
+            system_name(
+                next((s.pairing for s in data.definition.stages if s.key == stage_key), None)
+                if data.definition
+                else None
+            )
         ),
         qualifying=top,
         qualifying_to=taker,
@@ -306,28 +309,44 @@ def _records_until(pool: PoolData, byes: Sequence[MatchRecord], last: int) -> li
 
 
 def _summary(stage: StageItem, rounds: Sequence[RoundView], complete: Sequence[int]) -> str:
-    """What is going on, in words."""
+    """What is going on, in words (in the reader's language)."""
     total = len(rounds)
     last = complete[-1] if complete else 0
     if stage.status == StageStatus.CLOSED.value:
         cancelled = [r.number for r in rounds if r.status == RoundStatus.CANCELLED.value]
         if cancelled:
-            listed = ", ".join(map(str, cancelled))
-            return (
-                f"Ended early after round {last} of {total} (round{'s' if len(cancelled) > 1 else ''} "
-                f"{listed} cancelled): the standings after round {last} are final."
-            )
-        return f"Finished: all {total} rounds are complete and the standings are final."
+            return ngettext(
+                "Ended early after round %(last)s of %(total)s (round %(listed)s cancelled): the standings "
+                "after round %(last)s are final.",
+                "Ended early after round %(last)s of %(total)s (rounds %(listed)s cancelled): the standings "
+                "after round %(last)s are final.",
+                len(cancelled),
+            ) % {"last": last, "total": total, "listed": ", ".join(map(str, cancelled))}
+        return _("Finished: all %(total)s rounds are complete and the standings are final.") % {
+            "total": total
+        }
     current = next((r for r in rounds if r.status in _PUBLISHED and r.number not in complete), None)
     if current is not None:
         if current.status == RoundStatus.PLAYING.value or any(m.started for m in current.matches):
-            return f"Round {current.number} of {total} is being played."
-        return f"Round {current.number} of {total} is paired: the pairings are below."
+            return _("Round %(number)s of %(total)s is being played.") % {
+                "number": current.number,
+                "total": total,
+            }
+        return _("Round %(number)s of %(total)s is paired: the pairings are below.") % {
+            "number": current.number,
+            "total": total,
+        }
     if last == 0:
-        return f"Round 1 of {total} is not paired yet."
+        return _("Round 1 of %(total)s is not paired yet.") % {"total": total}
     if last == total:
-        return f"All {total} rounds are complete; the standings become final when the stage closes."
-    return f"Round {last} of {total} is complete; round {last + 1} is not paired yet."
+        return _("All %(total)s rounds are complete; the standings become final when the stage closes.") % {
+            "total": total
+        }
+    return _("Round %(last)s of %(total)s is complete; round %(next)s is not paired yet.") % {
+        "last": last,
+        "total": total,
+        "next": last + 1,
+    }
 
 
 def team_steps(
@@ -378,3 +397,46 @@ def _match_step(round_no: int, match: MatchLine, team_id: int, scoring: MatchSco
         return step
     double = match.forfeit == MatchForfeit.DOUBLE.value
     return replace(step, mp=scoring.loss if double else scoring.match_points(own, other))
+
+
+@dataclass(frozen=True, slots=True)
+class SwissLeaders:
+    """The top of a Swiss stage's standings after its last complete round (the event page's podium or
+    leaders): the same table as ``swiss_view``'s, computed for that round only."""
+
+    stage: StageItem
+    after_round: int  # 0: no round complete yet (no lines)
+    lines: tuple[StandingLine, ...]
+    topics: tuple[str, ...]
+
+
+def swiss_leaders(uow: UnitOfWork, *, slug: str, stage_key: str, top: int = 3) -> SwissLeaders:
+    """The first ``top`` places (more when teams share the last of them) after the last complete round."""
+    data = EventData(uow, slug)
+    stage = next((s for s in data.stages if s.key == stage_key and s.kind == StageKind.SWISS.value), None)
+    if stage is None:
+        raise NotFound(_("There is no Swiss stage %(key)r in this event.") % {"key": stage_key})
+    item = data.items[require_id(stage.id)]
+    pool_row = next((p for p in data.pools if p.stage_id == stage.id and is_public(p)), None)
+    topics: tuple[str, ...] = (f"event:{slug}", f"stage:{stage.id}")
+    if pool_row is None:
+        return SwissLeaders(item, 0, (), topics)
+    pool = load_pools(data, [pool_row])[0]
+    topics = (*topics, f"pool:{pool_row.id}", *(f"match:{m.id}" for m in pool.matches))
+    complete = [r.number for r in pool.rounds if r.status == RoundStatus.FINISHED.value]
+    if not complete:
+        return SwissLeaders(item, 0, (), topics)
+    last = max(complete)
+    extra = uow.rounds.round_teams_of_stage(require_id(stage.id))
+    entries = [e for e in data.entries if e.pool_id == pool.pool.id]
+    lines = _by_name(
+        ranked_lines(
+            data,
+            pool,
+            data.chain(stage),
+            _records_until(pool, _byes(extra, data.boards), last),
+            team_ids=[e.team_id for e in entries if (e.joined_round or 1) <= last],
+            bye_mp=data.scoring.draw,
+        )
+    )
+    return SwissLeaders(item, last, tuple(line for line in lines if line.rank <= top), topics)

@@ -47,19 +47,21 @@ from orchestrator.services.results import late_changes
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.results.match_sheet import BoardLine, MatchSheet, match_sheet
 from orchestrator.services.row_views import row_view
+from orchestrator.translation import N_
 from orchestrator.translation import gettext as _
 
 __all__ = ["BoardLine", "MatchSheet", "match_sheet"]  # the entry page, kept importable from here
 
-# The choices of the result entry page, in the seed's order; "–" is "no result yet".
+# The choices of the result entry page, in the seed's order; "–" is "no result yet". The labels are msgids:
+# the page shows them with the ``translated`` filter.
 RESULT_CHOICES: tuple[tuple[str, str], ...] = (
     ("1-0", "1-0"),
     ("½-½", "½-½"),
     ("0-1", "0-1"),
-    ("+/-", "+/- (White wins by forfeit)"),
-    ("-/+", "-/+ (Black wins by forfeit)"),
-    ("-/-", "-/- (both lose by forfeit)"),
-    ("*", "– (no result)"),
+    ("+/-", N_("+/- (White wins by forfeit)")),
+    ("-/+", N_("-/+ (Black wins by forfeit)")),
+    ("-/-", N_("-/- (both lose by forfeit)")),
+    ("*", N_("– (no result)")),
 )
 
 

@@ -98,7 +98,7 @@ def swiss_desk(uow: UnitOfWork, *, stage_id: int) -> SwissDesk:
         repairable = None if uow.rounds.round_has_games(last.id) else last
     definition = definition_or_none(event)
     stage_def = next((s for s in definition.stages if s.key == stage.key), None) if definition else None
-    system = system_name(stage_def.pairing if stage_def else None)
+    system = _(system_name(stage_def.pairing if stage_def else None))  # msgids: web/domain_text.py
     return SwissDesk(
         event_id=event.id or 0,
         event_slug=event.slug,

@@ -26,6 +26,7 @@ def bracket_page(request: Request, slug: str) -> Response:
         stage = read.knockout_stage_of(uow, slug=slug)
         view = read.bracket_view(uow, stage_id=stage.id or 0)
         topics = tuple(read.duel_topics(uow, stage_id=stage.id or 0))
-    context = {"view": view, "live_url": live_url(slug, topics), "slug": slug}
+    # Once the champion is known the bracket changes no more: no "Live" status.
+    context = {"view": view, "live_url": None if view.champions else live_url(slug, topics), "slug": slug}
     page_built(request, topics)
     return conditional(request, render(request, "playoff/bracket.html", context))

@@ -16,7 +16,8 @@ from orchestrator.web.api.combined import combined_view
 from orchestrator.web.auth import allow_public
 from orchestrator.web.deps import attachment, render
 from orchestrator.web.http.caching import conditional
-from orchestrator.web.pages.public.events import live_url
+from orchestrator.web.pages.public.event_story import federation_names
+from orchestrator.web.pages.public.events import page_live_url
 
 router = APIRouter(dependencies=[allow_public()])
 
@@ -24,7 +25,12 @@ router = APIRouter(dependencies=[allow_public()])
 @router.get("/events/{slug}/combined", include_in_schema=False)
 def combined_page(request: Request, slug: str) -> Response:
     view = combined_view(request, slug)
-    context = {"view": view, "live_url": live_url(slug, view.topics), "key_codes": combined.KEY_CODES}
+    context = {
+        "view": view,
+        "live_url": page_live_url(view.event, view.topics),
+        "key_codes": combined.KEY_CODES,
+        "federation_names": federation_names(view),
+    }
     return conditional(request, render(request, "public/combined.html", context))
 
 

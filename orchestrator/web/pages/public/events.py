@@ -16,6 +16,7 @@ from orchestrator.web.auth import allow_public
 from orchestrator.web.deps import attachment, get_uow_factory, in_unit_of_work, render
 from orchestrator.web.http.caching import conditional
 from orchestrator.web.http.page_cache import page_built
+from orchestrator.web.pages.public.event_story import event_story
 
 router = APIRouter(dependencies=[allow_public()], include_in_schema=False)
 
@@ -25,13 +26,26 @@ def live_url(slug: str, topics: tuple[str, ...]) -> str:
     return f"/events/{slug}/live?" + urlencode([("topic", t) for t in topics if t != f"event:{slug}"])
 
 
-def _page(request: Request, template: str, view: object, **extra: object) -> Response:
+def page_live_url(event: object, topics: tuple[str, ...]) -> str | None:
+    """The live address of a page of ``event``; none once the event is closed (nothing changes any more,
+    so the page shows no "Live" status)."""
+    if getattr(event, "status", None) == "closed":
+        return None
+    return live_url(getattr(event, "slug", ""), topics)
+
+
+def _page(
+    request: Request, template: str, view: object, *, more_topics: tuple[str, ...] = (), **extra: object
+) -> Response:
+    """The page of ``view``, kept by the page cache until one of its topics (or ``more_topics``, what else
+    it shows) changes; live.js follows the view's topics and the pools among ``more_topics``."""
     context = {"view": view, "live_url": None, **extra}
     topics = getattr(view, "topics", None)
     event = getattr(view, "event", None)
     if topics is not None and event is not None:
-        context["live_url"] = live_url(event.slug, topics)
-        page_built(request, (f"event:{event.slug}", *topics))
+        pools = tuple(t for t in more_topics if t.startswith("pool:"))
+        context["live_url"] = page_live_url(event, tuple(dict.fromkeys((*topics, *pools))))
+        page_built(request, tuple(dict.fromkeys((f"event:{event.slug}", *topics, *more_topics))))
     return conditional(request, render(request, template, context))
 
 
@@ -44,8 +58,10 @@ def home(request: Request) -> Response:
 
 @router.get("/events/{slug}")
 def event_page(request: Request, slug: str) -> Response:
-    view = in_unit_of_work(request, events.event_view, slug=slug)
-    return _page(request, "public/event.html", view)
+    with get_uow_factory(request)() as uow:
+        view = events.event_view(uow, slug=slug)
+        story = event_story(uow, view)
+    return _page(request, "public/event.html", view, more_topics=story.topics, story=story)
 
 
 @router.get("/events/{slug}/lots")

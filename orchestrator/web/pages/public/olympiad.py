@@ -16,7 +16,7 @@ from orchestrator.web.auth import allow_public
 from orchestrator.web.deps import in_unit_of_work, render
 from orchestrator.web.http.caching import conditional
 from orchestrator.web.http.page_cache import page_built
-from orchestrator.web.pages.public.events import live_url
+from orchestrator.web.pages.public.events import page_live_url
 
 router = APIRouter(include_in_schema=False)
 
@@ -25,7 +25,7 @@ CSV = "text/csv; charset=utf-8"
 
 def _page(request: Request, template: str, view: Any) -> Response:
     page_built(request, view.topics)
-    context = {"view": view, "live_url": live_url(view.event.slug, view.topics)}
+    context = {"view": view, "live_url": page_live_url(view.event, view.topics)}
     return conditional(request, render(request, template, context))
 
 

@@ -19,6 +19,7 @@ from orchestrator.adapters.tables import Round, Stage
 from orchestrator.errors import Conflict, ServiceError, ValidationFailed
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.read import staff
+from orchestrator.services.read.formatting import tiebreak_label
 from orchestrator.services.results import appeals as appeal_service
 from orchestrator.services.results import exports
 from orchestrator.services.results import fairplay as fairplay_service
@@ -307,6 +308,10 @@ def _close_page(
         "late_changes": view.late_changes,
         "pools": view.pools,
         "lots_to_draw": view.lots_to_draw,
+        # the columns' headings as the standings pages name them ("DE:MP" is "DE-MP")
+        "tiebreak_short": {
+            code: tiebreak_label(code)[0] for p in view.pools for code in p.table.chain if code != "LOT"
+        },
     }
     return render(request, "staff/results/close.html", {**context, **extra}, status_code=status_code)
 
