@@ -52,6 +52,9 @@ HEADER = """\
 name: Chess Olympiad 2026 (Open){title}
 slug: {slug}
 timezone: Asia/Samarkand
+# The organising federation: it may enter a B team, and a C team in an odd field (Olympiad Pairing Rules
+# 2.1-2.2; docs/event-file.md).
+organiser: UZB
 team_format:
   boards: [open, open, open, open]
   cutoff_year: 2006
@@ -85,6 +88,9 @@ SECTIONS_HEADER = """\
 name: Chess Olympiad 2026{title}
 slug: {slug}
 timezone: Asia/Samarkand
+# The organising federation: it may enter a B team, and a C team in an odd field (Olympiad Pairing Rules
+# 2.1-2.2; docs/event-file.md).
+organiser: UZB
 team_format:
   boards: [open, open, open, open]
   cutoff_year: 2006

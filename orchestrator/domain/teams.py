@@ -144,3 +144,30 @@ class Team:
         strength)."""
         mains = self.main_players
         return sum(p.rating for p in mains) // len(mains) if mains else 0
+
+
+# How many teams the organising federation may enter in a section (Olympiad Pairing Rules 2.1–2.2): a
+# second ("B") team always, a third ("C") only when the field without it is odd, so that it makes it even.
+ORGANISER_TEAMS = ("A", "B", "C")
+
+
+def extra_team_problem(*, number: int, federation: str, organiser: str | None, field_size: int) -> str | None:
+    """Why the ``number``-th team (1, 2, 3...) of ``federation`` in a section of ``field_size`` teams may
+    not enter, as the end of a sentence, or None when it may (Olympiad Pairing Rules 2.1–2.2)."""
+    if number <= 1:
+        return None
+    if federation != organiser:
+        return "only the organising federation may enter a second team (Olympiad Pairing Rules 2.1)"
+    if number == 2:
+        return None
+    if number > len(ORGANISER_TEAMS):
+        return (
+            f"the organising federation enters at most {len(ORGANISER_TEAMS)} teams "
+            f"({', '.join(ORGANISER_TEAMS)}; Olympiad Pairing Rules 2.1–2.2)"
+        )
+    if field_size % 2:
+        return (
+            f"a C team is entered only to make an odd field even, and with it the field has {field_size} "
+            "teams (Olympiad Pairing Rules 2.2)"
+        )
+    return None
