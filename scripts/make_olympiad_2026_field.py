@@ -59,6 +59,7 @@ team_format:
   boards: [open, open, open, open]
   cutoff_year: 2006
   reserves: {{open: 1}}
+  board_order: fixed  # every lineup keeps the team's order: board 1-4, then the reserve (docs/rules.md §10)
 # 90 minutes for 40 moves, then 30 minutes, 30 seconds a move from move 1.
 time_control: {{minutes: 90, moves: 40, then_minutes: 30, increment_seconds: 30}}
 match_scoring: {{win: 2, draw: 1, loss: 0}}
@@ -95,6 +96,7 @@ team_format:
   boards: [open, open, open, open]
   cutoff_year: 2006
   reserves: {{open: 1}}
+  board_order: fixed  # every lineup keeps the team's order: board 1-4, then the reserve (docs/rules.md §10)
 # 90 minutes for 40 moves, then 30 minutes, 30 seconds a move from move 1.
 time_control: {{minutes: 90, moves: 40, then_minutes: 30, increment_seconds: 30}}
 match_scoring: {{win: 2, draw: 1, loss: 0}}
