@@ -257,9 +257,11 @@ def order_problems(boards: Sequence[int | None], players: Sequence[Player], fmt:
     ranks = domain_teams.team_ranks(
         [(p.id or 0, p.main_board) for p in sorted(players, key=lambda p: p.id or 0)]
     )
-    roster = {p.id: p for p in players}
+    roster = {p.id or 0: p for p in players}
     seated = [
-        domain_teams.Seated(roster[pid].name, ranks[pid], roster[pid].rating) if pid in roster else None
+        domain_teams.Seated(roster[pid].name, ranks[pid], roster[pid].rating)
+        if pid is not None and pid in roster
+        else None
         for pid in boards
     ]
     problems = []
