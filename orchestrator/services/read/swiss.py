@@ -311,11 +311,13 @@ def _summary(stage: StageItem, rounds: Sequence[RoundView], complete: Sequence[i
     last = complete[-1] if complete else 0
     if stage.status == StageStatus.CLOSED.value:
         cancelled = [r.number for r in rounds if r.status == RoundStatus.CANCELLED.value]
+        # The stage's rounds are the rounds played now (docs/rules.md §10, "Ending a Swiss early").
         if cancelled:
             listed = ", ".join(map(str, cancelled))
             return (
-                f"Ended early after round {last} of {total} (round{'s' if len(cancelled) > 1 else ''} "
-                f"{listed} cancelled): the standings after round {last} are final."
+                f"Ended early after round {last} (round{'s' if len(cancelled) > 1 else ''} {listed} "
+                f"cancelled): the stage has {last} round{'s' if last > 1 else ''} and the standings after "
+                f"round {last} are final."
             )
         return f"Finished: all {total} rounds are complete and the standings are final."
     current = next((r for r in rounds if r.status in _PUBLISHED and r.number not in complete), None)
