@@ -53,6 +53,18 @@ class TimeControl:
         return f"{self.minutes}/{self.moves}+{self.then_minutes}+{self.increment_seconds}"
 
     @property
+    def single_period(self) -> tuple[int, int]:
+        """What a game server whose clock has one period plays (Lichess: ``clock.limit`` and
+        ``clock.increment``, in seconds): the first period and the increment; the period after move
+        ``moves`` cannot be given (docs/gameserver.md, "Clocks with several periods")."""
+        return self.minutes * 60, self.increment_seconds
+
+    @property
+    def has_periods(self) -> bool:
+        """Whether the clock has a second period, which a one-period game server cannot play."""
+        return self.moves is not None
+
+    @property
     def description(self) -> str:
         """As people say it: ``90 minutes for 40 moves, then 30 minutes, 30 seconds a move from move 1``."""
         increment = f", {self.increment_seconds} seconds a move from move 1" if self.increment_seconds else ""

@@ -72,3 +72,23 @@ def test_the_event_page_names_the_pairing_system_of_each_swiss_stage(app: FastAP
     public, _ = login(app, None)
     page = public.get(f"/events/{SLUG}").text
     assert "Team Swiss (Olympiad Pairing Rules, FIDE D.02)" in page and "FIDE C.04.6" not in page
+
+
+def test_the_event_and_match_pages_show_the_two_period_clock_and_what_the_game_server_plays(
+    app: FastAPI,
+) -> None:
+    assert "time_control: {minutes: 90, moves: 40, then_minutes: 30, increment_seconds: 30}" in SWISS_EVENT
+    factory = app.state.uow_factory
+    with factory() as uow:
+        stage_id = running_swiss(uow)
+    published = pair_and_publish(factory, stage_id)
+    public, _ = login(app, None)
+    full = "Time control: 90 minutes for 40 moves, then 30 minutes, 30 seconds a move from move 1"
+    server = "(on the game server, whose clock has a single period: 90 minutes, 30 seconds a move)"
+    event_page = public.get(f"/events/{SLUG}").text
+    assert full in event_page and server in event_page
+    body = public.get(f"/api/v1/events/{SLUG}").json()
+    assert body["clock"]["text"] == "90/40+30+30" and body["clock"]["server_minutes"] == 90
+    match_id = published.pairings[0].match_id
+    match_page = public.get(f"/events/{SLUG}/matches/{match_id}").text
+    assert full in match_page and server in match_page
