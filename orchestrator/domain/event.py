@@ -187,6 +187,9 @@ class EventDefinition:
     captains: tuple[tuple[str, str], ...] = ()  # (team name, captain name)
     sections: tuple[Section, ...] = ()  # none: one implicit section holds every team and stage
     rated: bool = False  # FIDE-rated: the rating-change pages are shown (docs/ratings.md)
+    organiser: str | None = (
+        None  # the organising federation: its B and C teams (Olympiad Pairing Rules 2.1-2.2)
+    )
     board_prize_min_games: int = 8  # games played to be eligible for a board prize (docs/board-prizes.md)
 
     def section_list(self) -> tuple[Section, ...]:

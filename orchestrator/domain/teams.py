@@ -213,21 +213,38 @@ class Team:
 ORGANISER_TEAMS = ("A", "B", "C")
 
 
-def extra_team_problem(*, number: int, federation: str, organiser: str | None, field_size: int) -> str | None:
+# Why a federation's extra team may not enter (``extra_team_refusal``).
+NOT_ORGANISER, TOO_MANY, ODD_FIELD = "not-organiser", "too-many", "odd-field"
+
+
+def extra_team_refusal(*, number: int, federation: str, organiser: str | None, field_size: int) -> str | None:
     """Why the ``number``-th team (1, 2, 3...) of ``federation`` in a section of ``field_size`` teams may
-    not enter, as the end of a sentence, or None when it may (Olympiad Pairing Rules 2.1–2.2)."""
+    not enter (``NOT_ORGANISER``, ``TOO_MANY``, ``ODD_FIELD``), or None when it may (Olympiad Pairing Rules
+    2.1–2.2)."""
     if number <= 1:
         return None
     if federation != organiser:
-        return "only the organising federation may enter a second team (Olympiad Pairing Rules 2.1)"
+        return NOT_ORGANISER
     if number == 2:
         return None
     if number > len(ORGANISER_TEAMS):
+        return TOO_MANY
+    return ODD_FIELD if field_size % 2 else None
+
+
+def extra_team_problem(*, number: int, federation: str, organiser: str | None, field_size: int) -> str | None:
+    """``extra_team_refusal`` as the end of an English sentence (the event file's validator)."""
+    refusal = extra_team_refusal(
+        number=number, federation=federation, organiser=organiser, field_size=field_size
+    )
+    if refusal == NOT_ORGANISER:
+        return "only the organising federation may enter a second team (Olympiad Pairing Rules 2.1)"
+    if refusal == TOO_MANY:
         return (
             f"the organising federation enters at most {len(ORGANISER_TEAMS)} teams "
             f"({', '.join(ORGANISER_TEAMS)}; Olympiad Pairing Rules 2.1–2.2)"
         )
-    if field_size % 2:
+    if refusal == ODD_FIELD:
         return (
             f"a C team is entered only to make an odd field even, and with it the field has {field_size} "
             "teams (Olympiad Pairing Rules 2.2)"

@@ -135,6 +135,7 @@ def parse_event(text: str, *, source: str = "event.yaml") -> EventDefinition:
         sections=tuple((sections or {}).values()),
         board_prize_min_games=settings.board_prize_min_games,
         rated=settings.rated,
+        organiser=organiser,
     )
 
 

@@ -8,8 +8,13 @@ import re
 
 import pytest
 
+from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.domain.teams import extra_team_problem
+from orchestrator.errors import ValidationFailed
 from orchestrator.eventfile import EventDefinitionError, parse_event
+from orchestrator.services.teams.rosters import import_rosters
+from tests.support.factories import SMALL_EVENT, make_event
+from tests.support.rosters import HEADER, ICELAND
 from tests.support.swiss_event_files import SMALL_TEXT
 
 FEDERATION = re.compile(r"^    federation: ([A-Z]{3})$", re.MULTILINE)
@@ -95,3 +100,37 @@ def test_the_organiser_must_be_a_federation_code() -> None:
 def test_extra_team_rule(number: int, federation: str, field_size: int, allowed: bool) -> None:
     problem = extra_team_problem(number=number, federation=federation, organiser="NOR", field_size=field_size)
     assert (problem is None) is allowed
+
+
+# --- the roster import (services/teams/rosters.py) applies the same rule ---
+
+
+def test_the_roster_import_lets_the_organiser_add_its_b_team_and_refuses_another_federations(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    # The small test event (Norway, Sweden, Denmark, Finland: four teams), Norway organising.
+    with uow_factory() as uow:
+        event_id = make_event(
+            uow, SMALL_EVENT.replace("timezone: Europe/Oslo\n", "timezone: Europe/Oslo\norganiser: NOR\n")
+        )
+    norway_b = ICELAND.replace("Iceland,ISL,5", "Norway B,NOR,5").replace("_isl", "_norb")
+    sweden_b = ICELAND.replace("Iceland,ISL,5", "Sweden B,SWE,6").replace("_isl", "_sweb")
+    with uow_factory() as uow, pytest.raises(ValidationFailed) as caught:
+        import_rosters(uow, event_id=event_id, csv_text=HEADER + norway_b + sweden_b, actor="anna")
+    (problem,) = caught.value.problems
+    assert problem.startswith("line 9:") and "federation SWE already has a team (Sweden)" in problem
+    assert "only the organising federation may enter a second team (Olympiad Pairing Rules 2.1)" in problem
+    with uow_factory() as uow:
+        report = import_rosters(uow, event_id=event_id, csv_text=HEADER + norway_b, actor="anna")
+    assert report.teams_created == ("Norway B",)
+    norway_c = ICELAND.replace("Iceland,ISL,5", "Norway C,NOR,6").replace("_isl", "_norc")
+    iceland = ICELAND.replace("Iceland,ISL,5", "Iceland,ISL,7")
+    with uow_factory() as uow, pytest.raises(ValidationFailed) as caught:
+        import_rosters(uow, event_id=event_id, csv_text=HEADER + norway_c + iceland, actor="anna")
+    (problem,) = caught.value.problems  # seven teams with it: a C team only makes an odd field even
+    assert (
+        "federation NOR already has a team (Norway, Norway B)" in problem
+        and "the field has 7 teams" in problem
+    )
+    with uow_factory() as uow:  # five teams without it: the C team makes the field even
+        assert import_rosters(uow, event_id=event_id, csv_text=HEADER + norway_c, actor="anna").teams_created
