@@ -138,6 +138,8 @@ def test_the_captains_form_refuses_a_lineup_out_of_order_naming_both_players(
     app: FastAPI, lineup_ids: dict[str, int]
 ) -> None:
     client, csrf = login(app, "captain")
+    form_page = client.get(f"/captain/matches/{lineup_ids['match']}/lineup").text.replace("&#39;", "'")
+    assert "Keep the team's board order" in form_page and "more than 150 points above" in form_page
     # Per Lund, the open reserve (no. 7 in Norway's order, 2350), above Nils Berg (no. 1, 2600).
     boards = norway_boards(lineup_ids, "Per Lund", "Nils Berg")
     form = {"csrf_token": csrf, **{f"board_{n}": str(pid) for n, pid in enumerate(boards, start=1)}}
@@ -161,6 +163,8 @@ def test_the_json_api_refuses_the_same_lineup_with_every_problem(
     app: FastAPI, lineup_ids: dict[str, int]
 ) -> None:
     client, csrf = login(app, "captain")
+    form = client.get(f"/api/v1/matches/{lineup_ids['match']}/lineup").json()
+    assert form["board_order"] == {"fixed": True, "rating_tolerance": 150}
     boards = norway_boards(lineup_ids, "Ola Dahl", "Nils Berg")  # the order swapped; 100 points apart
     answer = client.put(
         f"/api/v1/matches/{lineup_ids['match']}/lineup",

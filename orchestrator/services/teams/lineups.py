@@ -10,7 +10,7 @@ team on that board. Lineups stay private to their team and staff until they are 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
@@ -127,6 +127,7 @@ class LineupForm:
     boards: tuple[BoardChoice, ...]
     submitted_at: datetime | None  # None: no lineup yet, the default is shown
     submitted_by: str | None
+    order: domain_teams.BoardOrder = field(default_factory=domain_teams.BoardOrder)  # what lineups keep
 
 
 def _match_context(uow: UnitOfWork, match_id: int) -> tuple[Match, Round, Stage, Event]:
@@ -202,6 +203,7 @@ def lineup_form(
         boards=tuple(choices),
         submitted_at=lineup.submitted_at if lineup else None,
         submitted_by=lineup.submitted_by if lineup else None,
+        order=fmt.board_order,
     )
 
 
