@@ -8,8 +8,10 @@ a scratch database is created and dropped after) and Redis (REDIS_URL, default r
 bench/whole_event.py with the 2026 defaults: the small 2026 file (24 teams, 11 Swiss rounds; pass
 ``--event events/olympiad-2026.yaml`` for the full field) and a real Celery worker process (``--celery``).
 What runs is ``olympiad demo``'s driver (orchestrator/demo/driver.py and swiss.py) without the web app and
-with no demo time: for each Swiss stage, each round is paired (``pair_next_round``, by gacrux unless
-``--swiss-engine own``), published and timed as soon as the round before is finished; the Celery worker
+with no demo time: for each Swiss stage, each round is paired (``pair_next_round``, by the system the
+stage names: the 2026 files name the Olympiad Pairing Rules, our ``olympiad2022.py``; a C.04.6 stage by
+gacrux unless ``--swiss-engine own``; docs/swiss.md "Which system each event file uses"), published and
+timed as soon as the round before is finished; the Celery worker
 creates the games on the stand-in (its own process, over HTTP, ending each game as soon as it is paired),
 pulls the results, computes the standings, finishes the rounds and closes the stage; then any play-off.
 

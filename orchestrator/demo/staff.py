@@ -30,6 +30,7 @@ from orchestrator.demo.swiss import SwissDesk
 from orchestrator.domain.event import Qualifiers
 from orchestrator.domain.swiss import SwissPairer
 from orchestrator.domain.swiss.c046 import C046Pairer
+from orchestrator.domain.swiss.systems import SystemPairer
 from orchestrator.errors import ServiceError
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.definitions import definition_of
@@ -446,7 +447,9 @@ def _round_text(progress: StageProgress, kind: str) -> str:
 
 
 def swiss_pairer(engine: str) -> SwissPairer | None:
-    """The demo's Swiss engine: None for the server's own default (gacrux), or our C.04.6 engine."""
+    """The demo's Swiss engine: None for the server's own default (gacrux for C.04.6), or our C.04.6 engine;
+    either way a stage that names another system (the 2026 files: the Olympiad Pairing Rules) is paired by
+    that system's engine (docs/swiss.md, "Pairing systems")."""
     if engine not in SWISS_ENGINES:
         raise DemoError(f"unknown Swiss engine {engine!r}: one of {', '.join(SWISS_ENGINES)}")
-    return C046Pairer() if engine == "own" else None
+    return SystemPairer(fide=C046Pairer()) if engine == "own" else None

@@ -53,6 +53,18 @@ class TimeControl:
         return f"{self.minutes}/{self.moves}+{self.then_minutes}+{self.increment_seconds}"
 
     @property
+    def single_period(self) -> tuple[int, int]:
+        """What a game server whose clock has one period plays (Lichess: ``clock.limit`` and
+        ``clock.increment``, in seconds): the first period and the increment; the period after move
+        ``moves`` cannot be given (docs/gameserver.md, "Clocks with several periods")."""
+        return self.minutes * 60, self.increment_seconds
+
+    @property
+    def has_periods(self) -> bool:
+        """Whether the clock has a second period, which a one-period game server cannot play."""
+        return self.moves is not None
+
+    @property
     def description(self) -> str:
         """As people say it: ``90 minutes for 40 moves, then 30 minutes, 30 seconds a move from move 1``."""
         increment = f", {self.increment_seconds} seconds a move from move 1" if self.increment_seconds else ""
@@ -175,6 +187,9 @@ class EventDefinition:
     captains: tuple[tuple[str, str], ...] = ()  # (team name, captain name)
     sections: tuple[Section, ...] = ()  # none: one implicit section holds every team and stage
     rated: bool = False  # FIDE-rated: the rating-change pages are shown (docs/ratings.md)
+    organiser: str | None = (
+        None  # the organising federation: its B and C teams (Olympiad Pairing Rules 2.1-2.2)
+    )
     board_prize_min_games: int = 8  # games played to be eligible for a board prize (docs/board-prizes.md)
     # a lot's commitment is public at least this long before its draw (docs/lots.md; docs/record.md)
     lot_publication_delay_s: int = 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -71,12 +72,73 @@ def fide_data_problems(
 
 
 @dataclass(frozen=True, slots=True)
+class BoardOrder:
+    """The order every lineup keeps (docs/rules.md §10, "Board order"; the event file's
+    ``team_format.board_order``).
+
+    ``fixed``: the team's own order, fixed before the event (the Olympiad: staff rank all players of each
+    team, and a lineup plays them in that order): main players by board, then the reserves. ``rating_
+    tolerance``: lineups in rating order, a player rated at most this many points above a player on a
+    higher board (as some team championships ask). Both may apply; neither is the default."""
+
+    fixed: bool = False
+    rating_tolerance: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """A lineup's player as the board-order rule sees it: the name, the team's rank (1 = first in the
+    team's order) and the rating."""
+
+    name: str
+    rank: int
+    rating: int
+
+
+@dataclass(frozen=True, slots=True)
+class OrderBreach:
+    """Two players of a lineup out of order: ``above`` (on ``above_board``) should play below ``below`` (on
+    ``below_board``); ``rule`` is ``fixed`` (the team's order) or ``rating`` (more than the tolerance)."""
+
+    rule: str
+    above_board: int
+    above: Seated
+    below_board: int
+    below: Seated
+
+
+def board_order_breaches(order: BoardOrder, lineup: Sequence[Seated | None]) -> list[OrderBreach]:
+    """Every pair of players of ``lineup`` (board 1 first; None: an empty board) that breaks ``order``, by
+    the higher board then the lower one: a player ranked after one on a lower board (fixed order), and a
+    player rated more than the tolerance above one on a higher board (rating order)."""
+    breaches: list[OrderBreach] = []
+    seated = [(board, player) for board, player in enumerate(lineup, start=1) if player is not None]
+    for index, (high_board, high) in enumerate(seated):
+        for low_board, low in seated[index + 1 :]:
+            if order.fixed and high.rank > low.rank:
+                breaches.append(OrderBreach("fixed", high_board, high, low_board, low))
+            if order.rating_tolerance is not None and low.rating - high.rating > order.rating_tolerance:
+                breaches.append(OrderBreach("rating", high_board, high, low_board, low))
+    return breaches
+
+
+def team_ranks(roster: Sequence[tuple[int, int | None]]) -> dict[int, int]:
+    """Each player's place in the team's fixed order (1 first) from ``(player key, main board or None)`` in
+    roster order: the main players by board, then the reserves in roster order (docs/rules.md §10)."""
+    mains = sorted((board, key) for key, board in roster if board is not None)
+    reserves = [key for key, board in roster if board is None]
+    return {key: rank for rank, key in enumerate([key for _board, key in mains] + reserves, start=1)}
+
+
+@dataclass(frozen=True, slots=True)
 class TeamFormat:
-    """Board categories in board order, the junior cut-off year and how many reserves per category."""
+    """Board categories in board order, the junior cut-off year, how many reserves per category and the
+    board order lineups keep."""
 
     board_categories: tuple[Category, ...]
     cutoff_year: int
     reserves: tuple[tuple[Category, int], ...] = ()
+    board_order: BoardOrder = BoardOrder()
 
     @property
     def boards(self) -> int:
@@ -144,3 +206,47 @@ class Team:
         strength)."""
         mains = self.main_players
         return sum(p.rating for p in mains) // len(mains) if mains else 0
+
+
+# How many teams the organising federation may enter in a section (Olympiad Pairing Rules 2.1–2.2): a
+# second ("B") team always, a third ("C") only when the field without it is odd, so that it makes it even.
+ORGANISER_TEAMS = ("A", "B", "C")
+
+
+# Why a federation's extra team may not enter (``extra_team_refusal``).
+NOT_ORGANISER, TOO_MANY, ODD_FIELD = "not-organiser", "too-many", "odd-field"
+
+
+def extra_team_refusal(*, number: int, federation: str, organiser: str | None, field_size: int) -> str | None:
+    """Why the ``number``-th team (1, 2, 3...) of ``federation`` in a section of ``field_size`` teams may
+    not enter (``NOT_ORGANISER``, ``TOO_MANY``, ``ODD_FIELD``), or None when it may (Olympiad Pairing Rules
+    2.1–2.2)."""
+    if number <= 1:
+        return None
+    if federation != organiser:
+        return NOT_ORGANISER
+    if number == 2:
+        return None
+    if number > len(ORGANISER_TEAMS):
+        return TOO_MANY
+    return ODD_FIELD if field_size % 2 else None
+
+
+def extra_team_problem(*, number: int, federation: str, organiser: str | None, field_size: int) -> str | None:
+    """``extra_team_refusal`` as the end of an English sentence (the event file's validator)."""
+    refusal = extra_team_refusal(
+        number=number, federation=federation, organiser=organiser, field_size=field_size
+    )
+    if refusal == NOT_ORGANISER:
+        return "only the organising federation may enter a second team (Olympiad Pairing Rules 2.1)"
+    if refusal == TOO_MANY:
+        return (
+            f"the organising federation enters at most {len(ORGANISER_TEAMS)} teams "
+            f"({', '.join(ORGANISER_TEAMS)}; Olympiad Pairing Rules 2.1–2.2)"
+        )
+    if refusal == ODD_FIELD:
+        return (
+            f"a C team is entered only to make an odd field even, and with it the field has {field_size} "
+            "teams (Olympiad Pairing Rules 2.2)"
+        )
+    return None

@@ -58,6 +58,7 @@ _TOP_KEYS_OPTIONAL = (
     "board_prizes",
     "rated",
     "lot_publication_delay",
+    "organiser",
 )
 
 
@@ -99,8 +100,11 @@ def parse_event(text: str, *, source: str = "event.yaml") -> EventDefinition:
     sections = read_sections(reader, top["sections"]) if "sections" in top else None
     stages = read_stages(reader, top["stages"], settings.timezone, sections) if "stages" in top else []
     duels = read_bracket(reader, top["bracket"]) if "bracket" in top else []
+    organiser = _read_organiser(reader, top["organiser"]) if "organiser" in top else None
     teams, captains = (
-        read_teams(reader, top["teams"], settings.team_format, sections) if "teams" in top else ([], [])
+        read_teams(reader, top["teams"], settings.team_format, sections, organiser)
+        if "teams" in top
+        else ([], [])
     )
 
     knockout = check_entrants(reader, stages, teams, has_bracket="bracket" in top)
@@ -135,6 +139,7 @@ def parse_event(text: str, *, source: str = "event.yaml") -> EventDefinition:
         board_prize_min_games=settings.board_prize_min_games,
         rated=settings.rated,
         lot_publication_delay_s=settings.lot_delay_s,
+        organiser=organiser,
     )
 
 
@@ -190,6 +195,18 @@ def _read_settings(reader: NodeReader, top: dict[str, yaml.Node]) -> _Settings:
         bool(rated),
         lot_delay,
     )
+
+
+def _read_organiser(reader: NodeReader, node: yaml.Node) -> str | None:
+    """``organiser: UZB``: the organising federation, which may enter a B team and, in an odd field, a C team
+    (Olympiad Pairing Rules 2.1–2.2; docs/event-file.md)."""
+    code = reader.text(node, "organiser")
+    if code is not None and not re.fullmatch(r"[A-Z]{3}", code):
+        reader.report(
+            "organiser", f"expected a three-letter federation code such as UZB, found {code!r}", node=node
+        )
+        return None
+    return code
 
 
 def _read_board_prizes(reader: NodeReader, node: yaml.Node) -> int:

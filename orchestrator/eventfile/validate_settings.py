@@ -9,7 +9,7 @@ import yaml
 from orchestrator.domain.event import TimeControl
 from orchestrator.domain.knockout import ArmageddonClock
 from orchestrator.domain.scoring import MatchScoring
-from orchestrator.domain.teams import Category, TeamFormat
+from orchestrator.domain.teams import BoardOrder, Category, TeamFormat
 from orchestrator.eventfile.nodes import NodeReader
 
 _TIME_RE = re.compile(r"^(\d+)\s*\+\s*(\d+)$")
@@ -28,7 +28,9 @@ def read_category(reader: NodeReader, node: yaml.Node, path: str) -> Category | 
 
 
 def read_team_format(reader: NodeReader, node: yaml.Node) -> TeamFormat | None:
-    fields = reader.mapping(node, "team_format", required=("boards", "cutoff_year"), optional=("reserves",))
+    fields = reader.mapping(
+        node, "team_format", required=("boards", "cutoff_year"), optional=("reserves", "board_order")
+    )
     if fields is None:
         return None
     boards: list[Category] = []
@@ -66,9 +68,47 @@ def read_team_format(reader: NodeReader, node: yaml.Node) -> TeamFormat | None:
                     ok = False
                 else:
                     reserves.append((Category(key), count))
-    if not ok or cutoff is None or not boards:
+    order = read_board_order(reader, fields["board_order"]) if "board_order" in fields else BoardOrder()
+    if not ok or cutoff is None or not boards or order is None:
         return None
-    return TeamFormat(board_categories=tuple(boards), cutoff_year=cutoff, reserves=tuple(reserves))
+    return TeamFormat(
+        board_categories=tuple(boards), cutoff_year=cutoff, reserves=tuple(reserves), board_order=order
+    )
+
+
+def read_board_order(reader: NodeReader, node: yaml.Node) -> BoardOrder | None:
+    """``board_order: fixed`` (the team's fixed order), ``rating`` (strict rating order), or ``{fixed: true,
+    rating_tolerance: 100}`` (rating order within a tolerance, with or without the fixed order);
+    docs/event-file.md "Team format"."""
+    path = "team_format.board_order"
+    if isinstance(node, yaml.ScalarNode):
+        word = reader.text(node, path)
+        if word is None:
+            return None
+        if word not in ("fixed", "rating"):
+            reader.report(
+                path,
+                f"board_order is 'fixed', 'rating' or a mapping such as {{rating_tolerance: 100}}, "
+                f"found {word!r}",
+                node=node,
+            )
+            return None
+        return BoardOrder(fixed=True) if word == "fixed" else BoardOrder(rating_tolerance=0)
+    fields = reader.mapping(node, path, optional=("fixed", "rating_tolerance"))
+    if fields is None:
+        return None
+    fixed = reader.boolean(fields["fixed"], f"{path}.fixed") if "fixed" in fields else False
+    tolerance = (
+        reader.integer(fields["rating_tolerance"], f"{path}.rating_tolerance", minimum=0, maximum=3500)
+        if "rating_tolerance" in fields
+        else None
+    )
+    if fixed is None or ("rating_tolerance" in fields and tolerance is None):
+        return None
+    if not fixed and tolerance is None:
+        reader.report(path, "give 'fixed: true', a 'rating_tolerance', or both", node=node)
+        return None
+    return BoardOrder(fixed=fixed, rating_tolerance=tolerance)
 
 
 def read_time_control(reader: NodeReader, node: yaml.Node, path: str = "time_control") -> TimeControl | None:

@@ -19,6 +19,7 @@ from orchestrator.domain.teams import (
     Sex,
     Team,
     TeamFormat,
+    extra_team_problem,
     fide_data_problems,
     is_eligible,
     section_admits,
@@ -38,7 +39,9 @@ class _Seen:
     """Where each name, federation, seed and account was first given (to report the second use)."""
 
     names: dict[str, int] = field(default_factory=dict)
-    federations: dict[tuple[str, str], int] = field(default_factory=dict)  # (section, federation)
+    # (section, federation) -> the index and node of each team the federation enters in the section
+    federations: dict[tuple[str, str], list[tuple[int, yaml.Node]]] = field(default_factory=dict)
+    field_sizes: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # teams per section
     seeds: dict[int, int] = field(default_factory=dict)
     accounts: dict[str, str] = field(default_factory=dict)  # lower-case account -> path of its first player
 
@@ -48,10 +51,12 @@ def read_teams(
     node: yaml.Node,
     team_format: TeamFormat | None,
     sections: Mapping[str, Section] | None = None,
+    organiser: str | None = None,
 ) -> tuple[list[Team], list[tuple[str, str]]]:
     """The teams that read without problems, and the (team name, captain name) pairs given.
 
-    ``sections``: the file's sections (None: the file has none, one implicit section)."""
+    ``sections``: the file's sections (None: the file has none, one implicit section); ``organiser``: the
+    organising federation, the one that may enter a B and a C team (``check_federations``)."""
     items = reader.sequence(node, "teams")
     if items is None:
         return [], []
@@ -68,7 +73,33 @@ def read_teams(
             reader.report(
                 "teams", f"seeds must run 1–{len(items)} without gaps; missing: {ranges(missing)}", node=node
             )
+    check_federations(reader, seen, sections, organiser)
     return teams, captains
+
+
+def check_federations(
+    reader: NodeReader, seen: _Seen, sections: Mapping[str, Section] | None, organiser: str | None
+) -> None:
+    """One team per federation and section, but the organising federation's B team, and its C team when
+    the field is odd without it (Olympiad Pairing Rules 2.1–2.2): every extra team reported at its line."""
+    for (section, federation), entered in seen.federations.items():
+        where = f" in the {sections[section].name} section" if sections and section in sections else ""
+        for number, (index, node) in enumerate(entered, start=1):
+            problem = extra_team_problem(
+                number=number,
+                federation=federation,
+                organiser=organiser,
+                field_size=seen.field_sizes[section],
+            )
+            if problem is None:
+                continue
+            earlier = ", ".join(f"teams[{i}]" for i, _node in entered[: number - 1])
+            count = "a team" if number == 2 else f"{number - 1} teams"
+            reader.report(
+                f"teams[{index}].federation",
+                f"federation {federation} already has {count}{where} ({earlier}): {problem}",
+                node=node,
+            )
 
 
 def _read_team(
@@ -107,16 +138,10 @@ def _read_team(
                 f"expected a three-letter code such as GEO, found {federation!r}",
                 node=fields["federation"],
             )
-        elif section is not None and (section, federation) in seen.federations:
-            where = f" in the {sections[section].name} section" if sections and section in sections else ""
-            reader.report(
-                f"{path}.federation",
-                f"federation {federation} already has a team{where} "
-                f"(teams[{seen.federations[section, federation]}])",
-                node=fields["federation"],
-            )
-        if section is not None:
-            seen.federations.setdefault((section, federation), index)
+        elif section is not None:
+            seen.federations.setdefault((section, federation), []).append((index, fields["federation"]))
+    if section is not None:
+        seen.field_sizes[section] += 1
     seed = reader.integer(fields["seed"], f"{path}.seed", minimum=1) if "seed" in fields else None
     if seed is not None:
         if seed in seen.seeds:

@@ -13,7 +13,7 @@ STAGE_HEAD = """\
     name: Open
     kind: swiss
     rounds: 11
-    pairing: fide-team-swiss
+    pairing: olympiad-2022
     tiebreaks: olympiad-2026
     entrants:
       - {seeds: 1-24}

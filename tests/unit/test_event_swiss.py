@@ -37,7 +37,7 @@ def test_the_2026_files_are_a_swiss_stage_of_eleven_rounds_per_section_with_the_
             assert (stage.kind, stage.rounds, stage.pairing, stage.tiebreaks) == (
                 "swiss",
                 11,
-                "fide-team-swiss",
+                "olympiad-2022",  # the Olympiad Pairing Rules (docs/swiss.md)
                 ("olympiad-2026",),
             )
             assert stage.entrants == (SeedRange(first, ranges[index + 1]),)
@@ -63,16 +63,16 @@ def test_a_clock_with_moves_but_no_second_period_is_refused() -> None:
 
 
 def test_pairing_and_tiebreaks_default_to_fide_team_swiss_and_olympiad_2026() -> None:
-    text = edit("    pairing: fide-team-swiss\n    tiebreaks: olympiad-2026\n", "")
+    text = edit("    pairing: olympiad-2022\n    tiebreaks: olympiad-2026\n", "")
     (stage,) = parse_event(text).stages
     assert (stage.pairing, stage.tiebreaks) == ("fide-team-swiss", ("olympiad-2026",))
 
 
 def test_every_known_pairing_system_is_accepted_and_others_are_refused_as_unknown() -> None:
-    for name in ("olympiad-2022", "score-group-halves"):
-        (stage,) = parse_event(edit("pairing: fide-team-swiss", f"pairing: {name}")).stages
+    for name in ("fide-team-swiss", "score-group-halves"):
+        (stage,) = parse_event(edit("pairing: olympiad-2022", f"pairing: {name}")).stages
         assert stage.pairing == name
-    text = messages(edit("pairing: fide-team-swiss", "pairing: dutch"))
+    text = messages(edit("pairing: olympiad-2022", "pairing: dutch"))
     assert "unknown pairing 'dutch': use one of fide-team-swiss, olympiad-2022, score-group-halves" in text
 
 
@@ -151,7 +151,7 @@ def test_a_swiss_stage_takes_pool_qualifiers_before_the_seeded_teams() -> None:
 
 def test_every_swiss_problem_is_reported_at_once_with_its_line() -> None:
     text = edit("rounds: 11", "rounds: 30")
-    text = edit("pairing: fide-team-swiss", "pairing: dutch", text)
+    text = edit("pairing: olympiad-2022", "pairing: dutch", text)
     found = problems_of(with_playoff(text, PLAYOFF.replace("Open 3rd", "Open 9th")))
     lines = SMALL_TEXT.splitlines()
     rendered = "\n".join(str(problem) for problem in found)

@@ -69,3 +69,15 @@ def test_a_rounds_own_time_control_wins_over_its_stages(world: World) -> None:
     )
     assert text != SMALL_PLAYOFF
     assert clocks_of_round(world, text, 2) == {(300, 2)}
+
+
+def test_a_two_period_clock_sends_its_first_period_and_the_increment(world: World) -> None:
+    # 90 minutes for 40 moves, then 30 minutes, 30 s a move: Lichess's clock has one period
+    # (docs/gameserver.md, "Clocks with several periods"), so the games get 90 minutes and 30 s.
+    text = SMALL_PLAYOFF.replace(
+        "time_control: {minutes: 15, increment_seconds: 5}",
+        "time_control: {minutes: 90, moves: 40, then_minutes: 30, increment_seconds: 30}",
+        1,
+    )
+    assert text != SMALL_PLAYOFF
+    assert clocks_of_round(world, text, 1) == {(5400, 30)}

@@ -61,6 +61,17 @@ def test_k_factor_rules_of_8_3_3() -> None:
         base_k(RatedPlayer(rating=None), 2026)
 
 
+def test_a_junior_under_2300_keeps_k_40_after_30_rated_games_which_the_three_case_summary_would_not() -> None:
+    # The three-case summary (40 until 30 games, 10 from 2400, 20 otherwise) gives 20 here; B.02 8.3.3 gives
+    # 40 until the end of the year of the 18th birthday (docs/ratings.md "The junior K factor").
+    junior = RatedPlayer(rating=2299, rated_games_before=150, birth_year=2008)
+    assert base_k(junior, 2026) == 40
+    assert base_k(junior, 2027) == 20  # the year after the 18th birthday
+    assert base_k(RatedPlayer(rating=2299, rated_games_before=150, birth_year=2012), 2026) == 40  # 14
+    assert base_k(RatedPlayer(rating=2450, rated_games_before=150, birth_year=2009), 2026) == 10
+    assert base_k(RatedPlayer(rating=2350, rated_games_before=150, birth_year=2009), 2026) == 20
+
+
 def test_a_k_given_with_the_player_is_used_then_capped() -> None:
     # The FIDE list says K 40 for a 2450 player (new to the list): 40, not the 10 of a 2400+ rating.
     assert base_k(RatedPlayer(rating=2450, k=40), 2026) == 40

@@ -186,7 +186,7 @@ def test_an_early_end_is_said_and_the_event_page_links_the_stage(app: FastAPI, s
         closed = entries.end_swiss_early(uow, stage_id=stage_id, reason="storm", actor=ACTOR, now=later)
     closed.raise_refusal()
     page = client.get(PAGE).text
-    assert "Ended early after round 2 of 5 (rounds 3, 4, 5 cancelled)" in page
+    assert "Ended early after round 2 (rounds 3, 4, 5 cancelled): the stage has 2 rounds" in page
     assert "Not played: the stage ended early." in page
     body = client.get(JSON).json()
     assert body["ended_early"] is True and body["complete_rounds"] == [1, 2]

@@ -26,7 +26,8 @@ from orchestrator.adapters.gacrux_pairing import GacruxPairer
 
 EVENTS = Path(__file__).resolve().parents[2] / "events"
 SMALL = EVENTS / "olympiad-2026-small.yaml"
-SMALL_TEXT = SMALL.read_text()
+# The small file as a C.04.6 stage: gacrux pairs C.04.6 only (the file names the Olympiad Pairing Rules).
+SMALL_TEXT = SMALL.read_text().replace("pairing: olympiad-2022", "pairing: fide-team-swiss")
 PAIRER = GacruxPairer()
 
 
@@ -98,7 +99,7 @@ def test_the_progress_count_includes_every_swiss_match(small: EventDefinition) -
 
 
 def test_a_swiss_feeds_its_top_four_to_a_knockout() -> None:
-    event = shortened(parse_event(with_playoff()), 4)
+    event = shortened(parse_event(with_playoff(SMALL_TEXT)), 4)
     result = simulate_event(event, seed=2, pairer=PAIRER)
     order = result.swiss[0].standings.order
     semis = {duel.key: (duel.record.first, duel.record.second) for duel in result.duels[:2]}
@@ -108,7 +109,10 @@ def test_a_swiss_feeds_its_top_four_to_a_knockout() -> None:
 
 
 def test_a_swiss_takes_the_pool_qualifiers_as_well_as_its_seeded_teams() -> None:
-    event = shortened(parse_event(SMALL_TEXT.replace(STAGE_HEAD, POOLS_FIRST)), 3)
+    event = shortened(
+        parse_event(SMALL_TEXT.replace(STAGE_HEAD.replace("olympiad-2022", "fide-team-swiss"), POOLS_FIRST)),
+        3,
+    )
     result = simulate_event(event, seed=3, pairer=PAIRER)
     qualified = set(result.stages[0].advancing)
     swiss_teams = {team.name for team in result.swiss[0].state.teams}
@@ -116,7 +120,9 @@ def test_a_swiss_takes_the_pool_qualifiers_as_well_as_its_seeded_teams() -> None
 
 
 def test_simulate_prints_the_swiss_standings_and_writes_a_trf_fides_checker_accepts(tmp_path: Path) -> None:
-    result = CliRunner().invoke(app, ["simulate", str(SMALL), "--seed", "3", "--trf-dir", str(tmp_path)])
+    copy = tmp_path / SMALL.name  # the small file as a C.04.6 stage (SMALL_TEXT)
+    copy.write_text(SMALL_TEXT)
+    result = CliRunner().invoke(app, ["simulate", str(copy), "--seed", "3", "--trf-dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "standings after round 11 (top 20 of 24)" in result.output
     header = next(line for line in result.output.splitlines() if "TB1" in line)

@@ -172,7 +172,7 @@ def test_the_small_olympiad_plays_to_the_end_with_the_system(system: str) -> Non
 
 def test_olympiad_simulate_plays_a_copy_of_the_small_event_with_another_system(tmp_path: Path) -> None:
     copy = tmp_path / "small.yaml"
-    copy.write_text(SMALL.read_text().replace("pairing: fide-team-swiss", "pairing: score-group-halves"))
+    copy.write_text(SMALL.read_text().replace("pairing: olympiad-2022", "pairing: score-group-halves"))
     done = CliRunner().invoke(app, ["simulate", str(copy), "--seed", "3", "--trf-dir", str(tmp_path)])
     assert done.exit_code == 0, done.output
     assert "standings after round 11" in done.output

@@ -370,7 +370,7 @@ def _round_clock(uow: UnitOfWork, rnd: Round, settings: Settings) -> tuple[int, 
         clock = event_definition(uow, stage.event_id).time_control_of(stage.key, rnd.number)
     except DefinitionUnavailable:
         return settings.gameserver_clock_limit_s, settings.gameserver_clock_increment_s
-    return clock.minutes * 60, clock.increment_seconds
+    return clock.single_period  # one period only: docs/gameserver.md, "Clocks with several periods"
 
 
 def _bulk_spec(rnd: Round, clock: tuple[int, int], settings: Settings, now: datetime) -> BulkSpec:

@@ -14,7 +14,7 @@ from fractions import Fraction
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from orchestrator.adapters.tables import Event as EventRow
-from orchestrator.adapters.tables import Player, PoolStatus, Stage, StageKind, Team
+from orchestrator.adapters.tables import Player, PoolStatus, RoundStatus, Stage, StageKind, Team
 from orchestrator.adapters.tables import Pool as PoolRow
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.event import StageDef
@@ -72,6 +72,7 @@ class StageItem:
     advance: int | None  # places per pool that go on; None for a knockout or when unknown
     next_stage: str | None
     has_page: bool  # something published to show (a pools or Swiss stage: a published pool)
+    pairing: str | None = None  # a Swiss stage's pairing system (docs/swiss.md "Pairing systems")
 
 
 def ref_event(event: EventRow, timezone: str = "UTC") -> EventRef:
@@ -154,7 +155,13 @@ class EventData:
 
     def _scheduled_times(self, stage: Stage, definition: StageDef | None) -> list[datetime]:
         """The rounds' times as stored, else as the event file schedules them (in the event's zone)."""
-        times = [r.scheduled_at for r in self.rounds if r.stage_id == stage.id and r.scheduled_at is not None]
+        times = [
+            r.scheduled_at
+            for r in self.rounds
+            if r.stage_id == stage.id
+            and r.scheduled_at is not None
+            and r.status != RoundStatus.CANCELLED.value
+        ]
         if times or definition is None or not definition.schedule:
             return times
         zone = _zone(self.definition.timezone if self.definition else "UTC")
@@ -166,7 +173,10 @@ class EventData:
         stage_id = require_id(stage.id)
         pools = [p for p in self.pools if p.stage_id == stage_id]
         pool_ids = {p.id for p in pools if is_public(p)}
-        rounds = [r for r in self.rounds if r.stage_id == stage_id]
+        # A Swiss stage ended early has as many rounds as it played: its cancelled rounds do not count.
+        rounds = [
+            r for r in self.rounds if r.stage_id == stage_id and r.status != RoundStatus.CANCELLED.value
+        ]
         definition = self._definition_of(stage)
         times = self._scheduled_times(stage, definition)
         advance = None
@@ -189,6 +199,7 @@ class EventData:
             advance=advance,
             next_stage=later[0].name if advance is not None and later else None,
             has_page=bool(duels) if stage.kind == StageKind.KNOCKOUT else bool(pool_ids),
+            pairing=definition.pairing if definition is not None and stage.kind == StageKind.SWISS else None,
         )
 
     def stage_by_key(self, key: str) -> Stage:

@@ -8,6 +8,7 @@ from datetime import datetime
 
 from orchestrator.adapters.tables import DuelStatus, Round, RoundStatus, StageKind, StageStatus
 from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.domain.event import TimeControl
 from orchestrator.services import live
 from orchestrator.services.playoff.read import bracket_view
 from orchestrator.services.read.context import EventData, EventRef, StageItem, is_public, require_id
@@ -39,6 +40,34 @@ class NowItem:
 
 
 @dataclass(frozen=True, slots=True)
+class ClockItem:
+    """The event's time control in full, and what the game server plays when its clock has one period
+    (docs/gameserver.md, "Clocks with several periods"): ``server_minutes``, ``server_increment``."""
+
+    minutes: int
+    moves: int | None
+    then_minutes: int
+    increment_seconds: int
+    text: str  # "90/40+30+30"
+    server_minutes: int | None  # None: the game server plays the control as it is
+    server_increment: int | None
+
+
+def clock_item(clock: TimeControl) -> ClockItem:
+    limit, increment = clock.single_period
+    one_period = clock.has_periods
+    return ClockItem(
+        clock.minutes,
+        clock.moves,
+        clock.then_minutes,
+        clock.increment_seconds,
+        str(clock),
+        limit // 60 if one_period else None,
+        increment if one_period else None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class EventView(JsonDocument):
     event: EventRef
     team_count: int
@@ -51,6 +80,7 @@ class EventView(JsonDocument):
     combined: bool = False  # several sections: the combined classification has a page (read/combined.py)
     rated: bool = False  # a FIDE-rated event: the rating changes have a page (read/ratings.py)
     record_head: str = ""  # the hash of the newest entry of the public record (docs/record.md)
+    clock: ClockItem | None = None  # the event's time control (None: no event file)
 
 
 # The list of events changes with any event's announcement (a stage started, an event closed); an event
@@ -116,6 +146,7 @@ def event_view(uow: UnitOfWork, *, slug: str) -> EventView:
         combined=data.definition is not None and len(data.definition.sections) > 1,
         rated=data.definition is not None and data.definition.rated,
         record_head=head_hash(uow, event_id=data.id),
+        clock=clock_item(data.definition.time_control) if data.definition is not None else None,
     )
 
 

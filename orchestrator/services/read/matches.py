@@ -27,6 +27,7 @@ from orchestrator.services.read.context import (
     teams_by_id,
 )
 from orchestrator.services.read.documents import JsonDocument
+from orchestrator.services.read.events import ClockItem, clock_item
 from orchestrator.services.read.formatting import format_score, game_text
 from orchestrator.services.results.standings import effective_result
 from orchestrator.translation import gettext as _
@@ -109,6 +110,7 @@ class MatchView(JsonDocument):
     boards: tuple[BoardLine, ...]
     topics: tuple[str, ...]
     armageddon_clock: str | None = None  # an Armageddon game: the event's clocks ("White 5 min, ...")
+    clock: ClockItem | None = None  # the round's time control in full (not for an Armageddon game)
 
 
 def boards_of(uow: UnitOfWork, matches: Iterable[Match]) -> dict[int, list[Board]]:
@@ -248,6 +250,11 @@ def match_view(uow: UnitOfWork, *, slug: str, match_id: int) -> MatchView:
         boards=tuple(_board_line(board, players, data.annulled) for board in boards),
         topics=topics,
         armageddon_clock=_armageddon_clock(data) if match.leg == ARMAGEDDON_LEG else None,
+        clock=(
+            clock_item(data.definition.time_control_of(stage.key, rnd.number))
+            if data.definition is not None and match.leg != ARMAGEDDON_LEG
+            else None
+        ),
     )
 
 

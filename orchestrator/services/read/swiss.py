@@ -314,14 +314,15 @@ def _summary(stage: StageItem, rounds: Sequence[RoundView], complete: Sequence[i
     last = complete[-1] if complete else 0
     if stage.status == StageStatus.CLOSED.value:
         cancelled = [r.number for r in rounds if r.status == RoundStatus.CANCELLED.value]
+        # The stage's rounds are the rounds played now (docs/rules.md §10, "Ending a Swiss early").
         if cancelled:
             return ngettext(
-                "Ended early after round %(last)s of %(total)s (round %(listed)s cancelled): the standings "
-                "after round %(last)s are final.",
-                "Ended early after round %(last)s of %(total)s (rounds %(listed)s cancelled): the standings "
-                "after round %(last)s are final.",
+                "Ended early after round %(last)s (round %(listed)s cancelled): the stage has %(last)s rounds "
+                "and the standings after round %(last)s are final.",
+                "Ended early after round %(last)s (rounds %(listed)s cancelled): the stage has %(last)s rounds "
+                "and the standings after round %(last)s are final.",
                 len(cancelled),
-            ) % {"last": last, "total": total, "listed": ", ".join(map(str, cancelled))}
+            ) % {"last": last, "listed": ", ".join(map(str, cancelled))}
         return _("Finished: all %(total)s rounds are complete and the standings are final.") % {
             "total": total
         }

@@ -7,11 +7,36 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from orchestrator.adapters.tables import Match, StageStatus
+from orchestrator.adapters.tables import Match, Round, RoundStatus, Stage, StageKind, StageStatus
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.scoring import format_points, match_game_points
 from orchestrator.services.boards import held_reason, is_held
 from orchestrator.services.results import standings as standings_service
+
+# A Swiss round in one of these states has its pairing made (a draft for review counts).
+PAIRED_STATUSES = frozenset(
+    status.value
+    for status in (
+        RoundStatus.DRAFT,
+        RoundStatus.SCHEDULED,
+        RoundStatus.PAIRED,
+        RoundStatus.PLAYING,
+        RoundStatus.FINISHED,
+    )
+)
+
+
+def paired_after(uow: UnitOfWork, rnd: Round, stage: Stage) -> int | None:
+    """The first round of a Swiss stage after ``rnd`` whose pairing is already made, or None (docs/rules.md
+    §6, "Late corrections"): a result changed in ``rnd`` then is a late correction."""
+    if stage.kind != StageKind.SWISS.value or stage.status == StageStatus.CLOSED.value:
+        return None
+    later = [
+        r.number
+        for r in uow.rounds.rounds_of_stage(stage.id or 0)
+        if r.number > rnd.number and r.status in PAIRED_STATUSES
+    ]
+    return min(later, default=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +72,7 @@ class MatchSheet:
     forfeit: str
     score: str
     boards: tuple[BoardLine, ...]
+    paired_after: int | None = None  # a later round already paired: a change is a late correction
 
 
 def match_sheet(uow: UnitOfWork, *, match_id: int) -> MatchSheet:
@@ -99,4 +125,5 @@ def match_sheet(uow: UnitOfWork, *, match_id: int) -> MatchSheet:
         forfeit=match.forfeit,
         score=f"{format_points(gp_a)}–{format_points(gp_b)}",
         boards=tuple(lines),
+        paired_after=paired_after(uow, rnd, stage),
     )

@@ -45,7 +45,7 @@ from orchestrator.services.definitions import event_zone
 from orchestrator.services.playoff.sync import advance_after_match
 from orchestrator.services.results import late_changes
 from orchestrator.services.results import standings as standings_service
-from orchestrator.services.results.match_sheet import BoardLine, MatchSheet, match_sheet
+from orchestrator.services.results.match_sheet import BoardLine, MatchSheet, match_sheet, paired_after
 from orchestrator.services.row_views import row_view
 from orchestrator.translation import N_
 from orchestrator.translation import gettext as _
@@ -291,6 +291,8 @@ def record_result(
         raise _stale(ctx.board)
     if ctx.board.result == new.value:
         return BoardState.of(ctx.board)  # nothing to change: no new version, no audit entry
+    if GameResult(ctx.board.result).is_final:  # a first result of an unfinished game is no correction
+        _refuse_late(uow, ctx.round, ctx.stage)
     board = _apply(
         uow,
         ctx,
@@ -303,6 +305,20 @@ def record_result(
     )
     after_match_change(uow, ctx.match, ctx.stage, actor=actor)
     return BoardState.of(board)
+
+
+def _refuse_late(uow: UnitOfWork, rnd: Round, stage: Stage) -> None:
+    """A result of a Swiss round followed by a round already paired changes only by a late correction
+    (docs/rules.md §6, "Late corrections")."""
+    later = paired_after(uow, rnd, stage)
+    if later is not None:
+        raise Conflict(
+            _(
+                "Round %(round)s of %(stage)s is followed by round %(later)s, already paired: a change here "
+                "is a late correction. Use Save late correction, with a reason."
+            )
+            % {"round": rnd.number, "stage": stage.name, "later": later}
+        )
 
 
 def ingest_server_result(
@@ -380,6 +396,7 @@ def _save_many(
     actor: str,
     reason: str,
     correcting: bool,
+    late: bool = False,
 ) -> list[BoardState]:
     match = uow.rounds.get_or_raise(Match, match_id)
     _lock(uow, match)
@@ -389,6 +406,14 @@ def _save_many(
     if closed and not correcting:
         raise Conflict(
             _("Stage %(stage)s is closed: use Save corrections, with a reason.") % {"stage": stage.name}
+        )
+    if late and paired_after(uow, rnd, stage) is None:
+        raise Conflict(
+            _(
+                "Round %(round)s of %(stage)s is not followed by a paired round: this is no late "
+                "correction. Use Save results."
+            )
+            % {"round": rnd.number, "stage": stage.name}
         )
     boards = {b.id: b for b in uow.boards.for_match(match_id)}
     for b in boards.values():
@@ -415,6 +440,12 @@ def _save_many(
                 % {"board": boards[entry.board_id].board_no}
             )
             continue
+        if late and not new.is_final and GameResult(boards[entry.board_id].result).is_final:
+            problems.append(
+                _("board %(board)s: a late correction always leaves a result")
+                % {"board": boards[entry.board_id].board_no}
+            )
+            continue
         parsed.append((entry, new))
     if problems:
         raise ValidationFailed(problems)
@@ -434,6 +465,8 @@ def _save_many(
         mine = {entry.board_id: new.value for entry, new in parsed}
         zone = event_zone(uow.events.event_of_stage(stage))
         raise ResultsConflict([board_current_value(b) for b in conflicts], mine, zone=zone)
+    if not (late or correcting) and any(GameResult(board.result).is_final for _e, _n, board in changed):
+        _refuse_late(uow, rnd, stage)  # a first result of an unfinished game is no correction
 
     saved: list[BoardState] = []
     for entry, new, board in changed:
@@ -446,7 +479,7 @@ def _save_many(
             actor=actor,
             source=ResultSource.ARBITER,
             reason=reason,
-            action="board.correction" if correcting else "board.result",
+            action="board.late_correction" if late else "board.correction" if correcting else "board.result",
         )
         saved.append(BoardState.of(updated))
     if saved:
@@ -486,6 +519,23 @@ def save_corrections(
     return _save_many(uow, match_id=match_id, entries=entries, actor=actor, reason=reason, correcting=True)
 
 
+def save_late_correction(
+    uow: UnitOfWork,
+    *,
+    match_id: int,
+    entries: Sequence[EntryLike],
+    actor: str,
+    reason: str,
+) -> list[BoardState]:
+    """The "Save late correction" button of a Swiss round followed by a round already paired (docs/rules.md
+    §6, "Late corrections"): a reason is required and each changed board gets a ``board.late_correction``
+    audit entry; the standings are computed again, the pairings already made stand."""
+    reason = _need_reason(reason)
+    return _save_many(
+        uow, match_id=match_id, entries=entries, actor=actor, reason=reason, correcting=False, late=True
+    )
+
+
 def correct_result(
     uow: UnitOfWork, *, board_id: int, result: str, expected_version: int, actor: str, reason: str
 ) -> BoardState:
@@ -521,6 +571,8 @@ def set_match_forfeit(
     stage = uow.rounds.stage_of_match(match)
     if stage.status == StageStatus.CLOSED.value and not reason.strip():
         raise ValidationFailed([_("a correction of a closed stage needs a reason")])
+    if paired_after(uow, rnd, stage) is not None and not reason.strip():
+        raise ValidationFailed([_("a late correction needs a reason (it goes to the audit log)")])
     old = match.forfeit
     if old == code.value:
         return code

@@ -20,6 +20,7 @@ from orchestrator.adapters.tables import (
     Event,
     EventStatus,
     Player,
+    RoundStatus,
     Stage,
     StageKind,
     StageStatus,
@@ -243,7 +244,10 @@ def describe_event(uow: UnitOfWork, *, event_id: int) -> EventInfo:
             s,
             id=s.id or 0,
             pools=len(uow.rounds.pools_of_stage(s.id or 0)),
-            rounds=len(uow.rounds.rounds_of_stage(s.id or 0)),
+            # a Swiss stage ended early: the rounds played (docs/rules.md §10, "Ending a Swiss early")
+            rounds=sum(
+                1 for r in uow.rounds.rounds_of_stage(s.id or 0) if r.status != RoundStatus.CANCELLED.value
+            ),
         )
         for s in uow.events.stages_of_event(event_id)
     )

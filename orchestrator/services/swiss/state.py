@@ -62,6 +62,14 @@ class SwissStage:
     rounds: tuple[Round, ...]
     boards: int
 
+    @property
+    def round_count(self) -> int:
+        """The stage's number of rounds: the event file's, or the rounds played once it ended early (its
+        cancelled rounds do not count; docs/rules.md §10, "Ending a Swiss early")."""
+        if any(rnd.status == RoundStatus.CANCELLED.value for rnd in self.rounds):
+            return sum(1 for rnd in self.rounds if rnd.status != RoundStatus.CANCELLED.value)
+        return self.stage_def.rounds
+
     def round(self, number: int) -> Round:
         for rnd in self.rounds:
             if rnd.number == number:
@@ -146,7 +154,7 @@ def swiss_state_of(uow: UnitOfWork, stage_id: int, *, count_unfinished_as_draws:
     state = SwissState(
         teams=tuple(teams),
         boards=boards,
-        rounds=rows.stage_def.rounds,
+        rounds=rows.round_count,
         scoring=definition.match_scoring,
         initial_colour=settings.initial_colour if settings is not None else "W",
         pairing=rows.stage_def.pairing,

@@ -10,7 +10,7 @@ team on that board. Lineups stay private to their team and staff until they are 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
@@ -127,6 +127,7 @@ class LineupForm:
     boards: tuple[BoardChoice, ...]
     submitted_at: datetime | None  # None: no lineup yet, the default is shown
     submitted_by: str | None
+    order: domain_teams.BoardOrder = field(default_factory=domain_teams.BoardOrder)  # what lineups keep
 
 
 def _match_context(uow: UnitOfWork, match_id: int) -> tuple[Match, Round, Stage, Event]:
@@ -202,6 +203,7 @@ def lineup_form(
         boards=tuple(choices),
         submitted_at=lineup.submitted_at if lineup else None,
         submitted_by=lineup.submitted_by if lineup else None,
+        order=fmt.board_order,
     )
 
 
@@ -244,6 +246,56 @@ def lineup_problems(
             )
         else:
             seen[player_id] = board_no
+    problems.extend(order_problems(boards, players, fmt))
+    return problems
+
+
+def order_problems(boards: Sequence[int | None], players: Sequence[Player], fmt: TeamFormat) -> list[str]:
+    """Every pair of players of the lineup out of the event's board order (``TeamFormat.board_order``;
+    docs/rules.md §10, "Board order"), naming both players."""
+    order = fmt.board_order
+    if not order.fixed and order.rating_tolerance is None:
+        return []
+    ranks = domain_teams.team_ranks(
+        [(p.id or 0, p.main_board) for p in sorted(players, key=lambda p: p.id or 0)]
+    )
+    roster = {p.id or 0: p for p in players}
+    seated = [
+        domain_teams.Seated(roster[pid].name, ranks[pid], roster[pid].rating)
+        if pid is not None and pid in roster
+        else None
+        for pid in boards
+    ]
+    problems = []
+    for breach in domain_teams.board_order_breaches(order, seated):
+        values = {
+            "high": breach.above_board,
+            "low": breach.below_board,
+            "above": breach.above.name,
+            "below": breach.below.name,
+            "above_rank": breach.above.rank,
+            "below_rank": breach.below.rank,
+            "above_rating": breach.above.rating,
+            "below_rating": breach.below.rating,
+            "tolerance": order.rating_tolerance,
+        }
+        if breach.rule == "fixed":
+            problems.append(
+                _(
+                    "Boards %(high)s and %(low)s: %(above)s (no. %(above_rank)s in the team's board order) "
+                    "plays above %(below)s (no. %(below_rank)s); a lineup keeps the team's board order."
+                )
+                % values
+            )
+        else:
+            problems.append(
+                _(
+                    "Boards %(high)s and %(low)s: %(below)s (%(below_rating)s) is rated more than "
+                    "%(tolerance)s points above %(above)s (%(above_rating)s) on a higher board; a lineup "
+                    "keeps rating order within %(tolerance)s points."
+                )
+                % values
+            )
     return problems
 
 

@@ -20,14 +20,21 @@ cut-off year; reserves are limited per category by the event's team format.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from orchestrator.adapters.tables import Event, Player, StageStatus, Team
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.event import Section
-from orchestrator.domain.teams import Category, RosterEntry, TeamFormat
+from orchestrator.domain.teams import (
+    NOT_ORGANISER,
+    TOO_MANY,
+    Category,
+    RosterEntry,
+    TeamFormat,
+    extra_team_refusal,
+)
 from orchestrator.errors import ValidationFailed
 from orchestrator.services import live
 from orchestrator.services.definitions import definition_of
@@ -79,7 +86,7 @@ def import_rosters(uow: UnitOfWork, *, event_id: int, csv_text: str, actor: str)
 
     stored = {t.name: t for t in uow.teams.teams_of_event(event_id)}
     kept = {name: t for name, t in stored.items() if name not in teams}
-    _check_teams(teams, kept, team_format, sections, bad)
+    _check_teams(teams, kept, team_format, sections, bad, organiser=definition.organiser)
     _check_accounts(uow, event_id, teams, kept, bad)
     _check_started(uow, event_id, teams, stored, bad)
     if problems:
@@ -143,11 +150,17 @@ def _check_teams(
     team_format: TeamFormat,
     sections: Mapping[str, Section],
     bad: Report,
+    *,
+    organiser: str | None = None,
 ) -> None:
     report = bad
     seeds: dict[int, str] = {t.seed: t.name for t in kept.values()}
-    # A federation enters one team per section (one team in an event without sections).
-    federations: dict[tuple[str, str], str] = {(t.section, t.federation): t.name for t in kept.values()}
+    # A federation enters one team per section (one team in an event without sections), but the organiser
+    # its B team, and its C team in an odd field (Olympiad Pairing Rules 2.1-2.2; docs/event-file.md).
+    federations: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for kept_team in kept.values():
+        federations[kept_team.section, kept_team.federation].append(kept_team.name)
+    field_sizes = Counter([t.section for t in kept.values()] + [t.section for t in teams.values()])
     allowed = dict(team_format.reserves)
     for team in teams.values():
         if team.seed in seeds:
@@ -158,19 +171,26 @@ def _check_teams(
             )
         seeds.setdefault(team.seed, team.name)
         key = (team.section, team.federation)
-        if key in federations:
+        entered = federations[key]
+        refusal = extra_team_refusal(
+            number=len(entered) + 1,
+            federation=team.federation,
+            organiser=organiser,
+            field_size=field_sizes[team.section],
+        )
+        if refusal is not None:
+            why = _refusal_text(refusal, field_sizes[team.section])
             if team.section in sections:
                 message = _(
-                    "federation %(federation)s already has a team in the %(section)s section (%(team)s)"
+                    "federation %(federation)s already has a team in the %(section)s section (%(team)s): "
+                    "%(why)s"
                 )
             else:
-                message = _("federation %(federation)s already has a team (%(team)s)")
+                message = _("federation %(federation)s already has a team (%(team)s): %(why)s")
             section_name = sections[team.section].name if team.section in sections else ""
-            report(
-                team.first_line,
-                message % {"federation": team.federation, "section": section_name, "team": federations[key]},
-            )
-        federations.setdefault(key, team.name)
+            values = {"federation": team.federation, "section": section_name, "team": ", ".join(entered)}
+            report(team.first_line, message % {**values, "why": why})
+        entered.append(team.name)
         mains: dict[int, list[RosterLine]] = defaultdict(list)
         reserves: dict[Category, list[RosterLine]] = defaultdict(list)
         for row in team.rows:
@@ -203,6 +223,18 @@ def _check_teams(
                     _("team %(team)s: too many %(category)s reserves (at most %(limit)s)")
                     % {"team": team.name, "category": reserve_category.value, "limit": limit},
                 )
+
+
+def _refusal_text(refusal: str, field_size: int) -> str:
+    """Why a federation's extra team may not enter (``domain.teams.extra_team_refusal``), in words."""
+    if refusal == NOT_ORGANISER:
+        return _("only the organising federation may enter a second team (Olympiad Pairing Rules 2.1)")
+    if refusal == TOO_MANY:
+        return _("the organising federation enters at most 3 teams (A, B, C; Olympiad Pairing Rules 2.1–2.2)")
+    return _(
+        "a C team is entered only to make an odd field even, and with it the field has %(teams)s teams "
+        "(Olympiad Pairing Rules 2.2)"
+    ) % {"teams": field_size}
 
 
 def _check_accounts(

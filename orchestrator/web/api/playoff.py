@@ -107,6 +107,8 @@ def _form_json(form: lineups.LineupForm) -> dict[str, Any]:
         "deadline": form.deadline.isoformat() if form.deadline else None,
         "open": form.open,
         "submitted_at": form.submitted_at.isoformat() if form.submitted_at else None,
+        # the board order every lineup keeps (docs/rules.md §10, "Board order")
+        "board_order": {"fixed": form.order.fixed, "rating_tolerance": form.order.rating_tolerance},
         "boards": [
             {
                 "board": b.board_no,

@@ -156,6 +156,7 @@ def get_match_results(request: Request, match_id: int, user: AuthUser = require_
         "round": sheet.round_number,
         "stage_id": sheet.stage_id,
         "stage_closed": sheet.stage_closed,
+        "paired_after": sheet.paired_after,
         "first_team": sheet.first_team,
         "second_team": sheet.second_team,
         "forfeit": sheet.forfeit,
@@ -199,6 +200,15 @@ def post_match_corrections(
 ) -> list[BoardStateOut] | JSONResponse:
     """ "Save corrections" (a closed stage too): a reason is required; final standings stored again."""
     return _save_entries(request, result_service.save_corrections, match_id, body, user)
+
+
+@router.post("/matches/{match_id}/late-corrections", response_model=None)
+def post_match_late_corrections(
+    request: Request, match_id: int, body: EntriesIn, user: AuthUser = require_staff()
+) -> list[BoardStateOut] | JSONResponse:
+    """ "Save late correction": a Swiss round followed by a round already paired; a reason is required,
+    the standings are computed again and the pairings already made stand (docs/rules.md §6)."""
+    return _save_entries(request, result_service.save_late_correction, match_id, body, user)
 
 
 @router.post("/boards/{board_id}/correction")

@@ -217,6 +217,27 @@ def save_match_corrections(
     return RedirectResponse(f"/staff/matches/{match_id}/results?saved={len(saved)}", status_code=303)
 
 
+@router.post("/matches/{match_id}/late-correction")
+def save_match_late_correction(
+    request: Request, match_id: int, form: Annotated[EntriesForm, Form()], user: AuthUser = require_staff()
+) -> Response:
+    """ "Save late correction": a Swiss round followed by a round already paired (docs/rules.md §6, "Late
+    corrections"); a reason is required."""
+    entries = form.result_entries()
+    reason = form.reason
+    try:
+        with get_uow_factory(request)() as uow:
+            saved = result_service.save_late_correction(
+                uow, match_id=match_id, entries=entries, actor=user.username, reason=reason
+            )
+    except result_service.ResultsConflict as error:
+        return _conflict_page(request, match_id, error, correcting=True, reason=reason)
+    except ValidationFailed as error:
+        return _match_page(request, match_id, status_code=422, problems=list(error.problems), reason=reason)
+    target = staff_back(form.back, f"/staff/matches/{match_id}/results")
+    return RedirectResponse(f"{target}?saved={len(saved)}#match-{match_id}", status_code=303)
+
+
 @router.post("/matches/{match_id}/forfeit")
 def save_match_forfeit(
     request: Request, match_id: int, form: Annotated[ForfeitForm, Form()], user: AuthUser = require_staff()
