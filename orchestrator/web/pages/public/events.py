@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
+from orchestrator.services import live
 from orchestrator.services.read import events, matches, stages, standings, swiss, teams
 from orchestrator.web.auth import allow_public
 from orchestrator.web.deps import attachment, get_uow_factory, in_unit_of_work, render
@@ -21,8 +22,10 @@ router = APIRouter(dependencies=[allow_public()], include_in_schema=False)
 
 
 def live_url(slug: str, topics: tuple[str, ...]) -> str:
-    """The server-sent-events address a page listens to."""
-    return f"/events/{slug}/live?" + urlencode([("topic", t) for t in topics if t != f"event:{slug}"])
+    """The server-sent-events address a page listens to: the topics it shows, or only their coarse ones
+    when it shows many (``live.to_follow``: the address does not grow with the field)."""
+    followed = live.to_follow(t for t in topics if t != f"event:{slug}")
+    return f"/events/{slug}/live?" + urlencode([("topic", t) for t in followed])
 
 
 def _page(request: Request, template: str, view: object, **extra: object) -> Response:
