@@ -26,7 +26,7 @@ from orchestrator.services.read.context import (
     require_id,
     teams_by_id,
 )
-from orchestrator.services.read.documents import JsonDocument
+from orchestrator.services.read.documents import JsonDocument, Topics
 from orchestrator.services.read.formatting import format_score, game_text
 from orchestrator.services.results.standings import effective_result
 from orchestrator.translation import gettext as _
@@ -107,7 +107,7 @@ class MatchView(JsonDocument):
     round: RoundView
     match: MatchLine
     boards: tuple[BoardLine, ...]
-    topics: tuple[str, ...]
+    topics: Topics
     armageddon_clock: str | None = None  # an Armageddon game: the event's clocks ("White 5 min, ...")
 
 

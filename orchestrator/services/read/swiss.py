@@ -39,7 +39,7 @@ from orchestrator.services.read.context import (
     ref_team,
     require_id,
 )
-from orchestrator.services.read.documents import JsonDocument
+from orchestrator.services.read.documents import JsonDocument, Topics
 from orchestrator.services.read.formatting import format_score
 from orchestrator.services.read.matches import MatchLine, RoundView
 from orchestrator.services.read.standings import (
@@ -125,7 +125,7 @@ class SwissPath:
 class SwissView(JsonDocument):
     pool: PoolView
     rounds: tuple[SwissRoundLine, ...]
-    topics: tuple[str, ...]
+    topics: Topics
     summary: str = ""  # what is going on, in words ("Round 3 of 5 is being played.")
     complete_rounds: tuple[int, ...] = ()
     ended_early: bool = False
