@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from orchestrator.services import live
@@ -17,6 +17,7 @@ from orchestrator.web.auth import allow_public
 from orchestrator.web.deps import attachment, get_uow_factory, in_unit_of_work, render
 from orchestrator.web.http.caching import conditional
 from orchestrator.web.http.page_cache import page_built
+from orchestrator.web.pages.public import swiss_stage
 
 router = APIRouter(dependencies=[allow_public()], include_in_schema=False)
 
@@ -28,12 +29,16 @@ def live_url(slug: str, topics: tuple[str, ...]) -> str:
     return f"/events/{slug}/live?" + urlencode([("topic", t) for t in followed])
 
 
-def _page(request: Request, template: str, view: object, **extra: object) -> Response:
+def _page(
+    request: Request, template: str, view: object, follow: tuple[str, ...] = (), **extra: object
+) -> Response:
+    """A page of ``view``, kept by the page cache until one of its topics changes; its live stream follows
+    ``follow`` when given (a page that knows its coarse topics), else its topics (``live_url``)."""
     context = {"view": view, "live_url": None, **extra}
     topics = getattr(view, "topics", None)
     event = getattr(view, "event", None)
     if topics is not None and event is not None:
-        context["live_url"] = live_url(event.slug, topics)
+        context["live_url"] = live_url(event.slug, follow or topics)
         page_built(request, (f"event:{event.slug}", *topics))
     return conditional(request, render(request, template, context))
 
@@ -59,16 +64,23 @@ def lots_page(request: Request, slug: str) -> Response:
 
 
 @router.get("/events/{slug}/stages/{stage_key}")
-def stage_page(request: Request, slug: str, stage_key: str, after: str = "") -> Response:
-    """A stage; a Swiss stage is shown as one (its standings after round ``after``, its pairings)."""
+def stage_page(
+    request: Request,
+    slug: str,
+    stage_key: str,
+    after: str = "",
+    round_no: str = Query("", alias="round"),
+) -> Response:
+    """A stage; a Swiss stage is shown as one: the pairings of one round (``round``, else the current
+    one) and the standings (after round ``after``): pages/public/swiss_stage.py."""
     with get_uow_factory(request)() as uow:
         if swiss.is_swiss_stage(uow, slug=slug, stage_key=stage_key):
             view: object = swiss.swiss_view(uow, slug=slug, stage_key=stage_key)
         else:
             view = stages.stage_view(uow, slug=slug, stage_key=stage_key)
     if isinstance(view, swiss.SwissView):
-        shown = swiss.chosen_round(view, after)
-        return _page(request, "public/swiss.html", view, after=shown)
+        chosen = swiss_stage.context(view, after=after, round_asked=round_no)
+        return _page(request, "public/swiss.html", view, swiss_stage.followed(view), **chosen)
     return _page(request, "public/stage.html", view)
 
 
