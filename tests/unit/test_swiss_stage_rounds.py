@@ -8,11 +8,13 @@ import re
 import pytest
 from fastapi import FastAPI
 
+from tests.support.combined import sections_event, start_sections
 from tests.support.swiss import matches_of, pair_and_publish, pair_publish_play, running_swiss
 from tests.support.web import login
 
 SLUG = "swiss-test-cup"
 PAGE = f"/events/{SLUG}/stages/open"
+SECTIONS_SLUG = "combined-cup"
 
 
 @pytest.fixture
@@ -73,3 +75,19 @@ def test_a_round_that_is_not_one_of_the_stages_is_refused_with_the_rounds_named(
     client, _ = login(app, None)
     refused = client.get(f"{PAGE}?round={bad}")
     assert refused.status_code == 422 and "choose a round from 1 to 5" in refused.text
+
+
+def test_the_combined_page_follows_the_event_and_each_sections_stage_only(app: FastAPI) -> None:
+    factory = app.state.uow_factory
+    with factory() as uow:
+        ids = start_sections(
+            uow, sections_event(["RUS", "CHN", "USA", "UKR"], ["SRB", "RUS", "UKR", "CHN"], rounds=3)
+        )
+    for stage_id in ids.values():
+        pair_publish_play(factory, stage_id)
+    client, _ = login(app, None)
+    page = client.get(f"/events/{SECTIONS_SLUG}/combined").text
+    live = re.search(r'data-live-src="([^"]+)"', page)
+    assert live is not None
+    followed = sorted(live.group(1).split("?", 1)[1].split("&amp;"))
+    assert followed == sorted(f"topic=stage%3A{stage_id}" for stage_id in ids.values())
