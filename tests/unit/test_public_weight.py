@@ -55,8 +55,15 @@ def test_a_kept_page_is_compressed_once_and_its_compressed_copy_revalidates(
     first = _raw(client, seeded.pool_path, **{"Accept-Encoding": "gzip"})
     again = _raw(client, seeded.pool_path, **{"Accept-Encoding": "gzip"})
     assert again.read_raw == first.read_raw and calls == ["gzip"]
-    unchanged = client.get(seeded.pool_path, headers={"If-None-Match": first.headers["etag"]})
+    unchanged = client.get(
+        seeded.pool_path, headers={"If-None-Match": first.headers["etag"], "Accept-Encoding": "gzip"}
+    )
     assert unchanged.status_code == 304 and calls == ["gzip"]
+    # A copy of another form revalidates too: it is the same page.
+    plain = client.get(
+        seeded.pool_path, headers={"If-None-Match": first.headers["etag"], "Accept-Encoding": ""}
+    )
+    assert plain.status_code == 304 and "Accept-Encoding" in plain.headers["vary"]
 
 
 def test_accept_encoding_is_read_with_its_weights() -> None:
@@ -79,3 +86,11 @@ def test_public_json_carries_no_internal_cache_keys_nor_does_its_schema(
         assert "topics" not in json.dumps(body), path
     schemas = client.get("/api/v1/openapi.json").json()["components"]["schemas"]
     assert not [name for name, schema in schemas.items() if "topics" in schema.get("properties", {})]
+
+
+def test_brotli_is_sent_when_installed_and_asked_for(client: TestClient, seeded: SeededPool) -> None:
+    brotli = pytest.importorskip("brotli")
+    plain = _raw(client, seeded.pool_path, **{"Accept-Encoding": "identity"})
+    answer = _raw(client, seeded.pool_path, **{"Accept-Encoding": "gzip, br"})
+    assert answer.headers["content-encoding"] == "br"
+    assert brotli.decompress(answer.read_raw) == plain.read_raw

@@ -5,7 +5,8 @@ and the optional ``brotli`` package is installed: ``pip install .[brotli]``), an
 kept beside the plain ones: a page read by a thousand spectators is compressed once, not a thousand
 times. Every compressible answer says ``Vary: Accept-Encoding``, so that a shared proxy does not give a
 compressed copy to a client that cannot read it. Each encoding has its own strong ETag (the plain one
-with ``-gzip`` or ``-br`` before the closing quote, RFC 9110 8.8.3.3).
+with ``-gzip`` or ``-br`` before the closing quote, RFC 9110 8.8.3.3); a client revalidating a copy of any
+form gets 304 (each form is the same page).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ try:  # optional (MIT licence): brotli is sent only when it is installed
 except ImportError:  # pragma: no cover - depends on the installation
     BROTLI = None
 
+CODINGS = ("", "gzip", "br")  # the forms of a kept answer: plain, gzip, brotli
 MIN_BYTES = 512  # smaller answers are sent as they are: the headers would weigh more than the saving
 GZIP_LEVEL = 6
 BROTLI_QUALITY = 6  # ~gzip's speed with a smaller result; 11 costs seconds on a large page

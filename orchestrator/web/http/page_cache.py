@@ -272,9 +272,11 @@ class _Ask:
 
 
 async def _send_entry(send: Send, store: PageCache, key: Key, entry: Entry, ask: _Ask) -> None:
-    headers, body, etag = store.form(key, entry, ask.coding)
-    # The client's copy may be the plain form or this encoding's: both are the same page.
-    if ask.if_none_match and (matches(ask.if_none_match, etag) or matches(ask.if_none_match, entry.etag)):
+    headers, body, _etag = store.form(key, entry, ask.coding)
+    # The client's copy may be any form of the page (plain, gzip or br): each is the same page.
+    if ask.if_none_match and any(
+        matches(ask.if_none_match, compression.etag_for(entry.etag, coding)) for coding in compression.CODINGS
+    ):
         await _send_304(send, headers)
         return
     await send({"type": "http.response.start", "status": 200, "headers": list(headers)})
