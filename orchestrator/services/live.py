@@ -36,9 +36,10 @@ class _AfterCommit(Protocol):
 
 # The topics whose number does not grow with the field: a page follows these (``to_follow``).
 COARSE_KINDS = frozenset({"event", "stage", "round", "section", "pool"})
-# A page showing at most this many topics follows them all, as it did (a pool, a match, a bracket);
-# beyond it only its coarse ones. The live stream accepts at most 100 (web/http/sse.py).
-FOLLOW_ALL_MAX = 40
+# A page showing at most this many topics follows them all, as it did (a pool of the 2020 event with its
+# 45 matches, a match, a bracket); beyond it only its coarse ones. The live stream accepts as many
+# (web/http/sse.py ``MAX_TOPICS``).
+FOLLOW_ALL_MAX = 100
 
 
 @dataclass(frozen=True, slots=True)

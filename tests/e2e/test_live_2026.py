@@ -9,6 +9,7 @@ after its commit as a worker's Redis bridge would."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -24,7 +25,9 @@ from tests.support.server import LiveServer, serving
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [pytest.mark.timeout(1200)]
-LIVE_WITHIN_MS = 2000
+# The bound of the brief's target (a live update within 2 s of the stored result); a loaded machine may
+# set OLYMPIAD_E2E_LIVE_MS higher: bench/live_latency.py measures the latency itself.
+LIVE_WITHIN_MS = int(os.environ.get("OLYMPIAD_E2E_LIVE_MS", "2000"))
 
 
 @pytest.fixture(scope="session")

@@ -79,3 +79,9 @@ def test_a_duel_matchs_change_is_announced_on_its_duel_and_other_topics_alone() 
     live.announce(uow, "match:99", kind="result")  # not there: announced alone
     assert uow.topics() == ["match:11", "duel:5", "stage:4", "event:cup", "match:99"]
     assert live.coarse_of(_rows(), "pool:9") == () and live.coarse_of(_rows(), "match:x") == ()
+
+
+def test_a_2020_pool_page_with_its_45_matches_follows_them_all_as_before() -> None:
+    topics = ("event:online-olympiad-2020", "stage:2", "pool:7", *(f"match:{n}" for n in range(100, 145)))
+    assert live.to_follow(topics) == topics
+    assert live_url("online-olympiad-2020", topics).count("topic=") == 47

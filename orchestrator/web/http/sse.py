@@ -31,7 +31,7 @@ from orchestrator.web.auth import allow_public
 router = APIRouter(tags=["live"])
 
 TOPIC = re.compile(r"^(event|stage|round|section|pool|match|duel|team):[A-Za-z0-9_-]{1,80}$")
-MAX_TOPICS = 100
+MAX_TOPICS = live.FOLLOW_ALL_MAX  # a page follows at most this many (services/live.py to_follow)
 PING_S = 15
 _SAFE_KEY = re.compile(r"^(kind|status|[a-z]+_id)$")
 _WORD = re.compile(r"[a-z-]{1,32}")
