@@ -131,7 +131,9 @@ def rss_mb(pids: list[int]) -> dict[int, float]:
     return sizes
 
 
-def serve(database_url: str, workers: int, data_dir: Path) -> tuple[subprocess.Popen[bytes], int]:
+def serve(
+    database_url: str, workers: int, data_dir: Path, streams: int
+) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
     env = {
         **os.environ,
@@ -140,6 +142,8 @@ def serve(database_url: str, workers: int, data_dir: Path) -> tuple[subprocess.P
         "OLYMPIAD_WORKER_QUEUE": f"bench-live-{secrets.token_hex(4)}",  # no Celery worker takes its jobs
         "OLYMPIAD_DATA_DIR": str(data_dir),
         "OLYMPIAD_LOGIN_MAX_FAILURES": "1000",
+        # Every stream comes from this machine's address: lift the per-address cap (docs/security.md).
+        "OLYMPIAD_LIVE_MAX_STREAMS_PER_IP": str(streams + 100),
     }
     olympiad = Path(sys.executable).with_name("olympiad")
     command = [str(olympiad), "serve", "--port", str(port)]
@@ -241,7 +245,7 @@ def main() -> None:
         if args.stores > len(seeded.boards):
             parser.error(f"--stores at most {len(seeded.boards)} (the pool's matches)")
         data_dir = Path(f"/tmp/olympiad-live-{secrets.token_hex(4)}")
-        process, port = serve(database_url, args.workers, data_dir)
+        process, port = serve(database_url, args.workers, data_dir, args.subscribers)
         run(args, seeded, process, port)
     finally:
         if process is not None:
