@@ -1,6 +1,7 @@
 """How long a stored result takes to reach 1,000 spectators' live streams, and what an idle one costs.
 
 Run: .venv/bin/python bench/live_latency.py [--subscribers 1000] [--clients 2] [--workers 2] [--stores 3]
+     .venv/bin/python bench/live_latency.py --event 2026   (the full Olympiad 2026's Swiss stage page)
 
 A scratch PostgreSQL database (dropped after) gets the small test event (tests/fixtures/events/small.yaml)
 with its first stage started and an arbiter account. ``olympiad serve --workers N`` (task_mode celery, so
@@ -14,6 +15,11 @@ recomputed in the serving process, which announces after the commit); ``--stores
 ``--gap`` seconds apart. Latency is from just before the PUT is sent to each stream's receipt of the
 pool's ``change`` message (the clients' clocks are this machine's). Printed: p50, p95 and max over every
 stream and store, the PUT's own round trip, and the memory per subscriber. No assertion: figures only.
+
+``--event 2026``: the full Olympiad 2026 (350 teams, tests/support/full_2026.py: round 1 played in both
+sections, round 2 paired) instead, and the streams open the Open Swiss stage page's live address (its
+stage and its pool: ``/events/<slug>/live?topic=stage:<id>&topic=pool:<id>``); the results are saved on
+round 2's boards.
 """
 
 from __future__ import annotations
@@ -63,6 +69,26 @@ class Seeded:
     arbiter: str
 
 
+def seed_2026(database_url: str) -> tuple[Seeded, str]:
+    """The full Olympiad 2026 and an arbiter; the Open Swiss stage page's live address."""
+    from tests.support.full_2026 import store_full_2026
+
+    engine = make_engine(database_url)
+    init_db(engine=engine)
+    factory = make_session_factory(engine)
+    full = store_full_2026(lambda: UnitOfWork(factory), played=1)
+    with UnitOfWork(factory) as uow:
+        create_user(uow, username="arbiter", password=PASSWORD, role=Role.ARBITER)
+    with UnitOfWork(factory) as uow:
+        matches = sorted(uow.rounds.matches_of_round(full.open_round_id), key=lambda m: m.match_no)
+        by_match = uow.boards.boards_by_match([m.id for m in matches], with_pgn=False)
+        boards = [(by_match[m.id or 0][0].id or 0, by_match[m.id or 0][0].version) for m in matches]
+    engine.dispose()
+    pool_id, stage_id = full.pool_ids["open"], full.stage_ids["open"]
+    path = f"/events/{full.slug}/live?topic=stage:{stage_id}&topic=pool:{pool_id}"
+    return Seeded(full.slug, pool_id, boards, "arbiter"), path
+
+
 def seed(database_url: str) -> Seeded:
     """The small event, its first stage started, and an arbiter."""
     engine = make_engine(database_url)
@@ -105,7 +131,9 @@ def rss_mb(pids: list[int]) -> dict[int, float]:
     return sizes
 
 
-def serve(database_url: str, workers: int, data_dir: Path) -> tuple[subprocess.Popen[bytes], int]:
+def serve(
+    database_url: str, workers: int, data_dir: Path, streams: int
+) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
     env = {
         **os.environ,
@@ -114,6 +142,8 @@ def serve(database_url: str, workers: int, data_dir: Path) -> tuple[subprocess.P
         "OLYMPIAD_WORKER_QUEUE": f"bench-live-{secrets.token_hex(4)}",  # no Celery worker takes its jobs
         "OLYMPIAD_DATA_DIR": str(data_dir),
         "OLYMPIAD_LOGIN_MAX_FAILURES": "1000",
+        # Every stream comes from this machine's address: lift the per-address cap (docs/security.md).
+        "OLYMPIAD_LIVE_MAX_STREAMS_PER_IP": str(streams + 100),
     }
     olympiad = Path(sys.executable).with_name("olympiad")
     command = [str(olympiad), "serve", "--port", str(port)]
@@ -202,15 +232,20 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="olympiad serve --workers")
     parser.add_argument("--stores", type=int, default=3, help="results saved, one board of a match each")
     parser.add_argument("--gap", type=float, default=2.0, help="seconds between stores")
+    parser.add_argument("--event", choices=("small", "2026"), default="small", help="the event served")
     args = parser.parse_args()
     database_url = create_database()
     process: subprocess.Popen[bytes] | None = None
     try:
-        seeded = seed(database_url)
+        if args.event == "2026":
+            seeded, args.path = seed_2026(database_url)
+        else:
+            seeded = seed(database_url)
+            args.path = f"/events/{seeded.slug}/live?topic=pool:{seeded.pool_id}"
         if args.stores > len(seeded.boards):
             parser.error(f"--stores at most {len(seeded.boards)} (the pool's matches)")
         data_dir = Path(f"/tmp/olympiad-live-{secrets.token_hex(4)}")
-        process, port = serve(database_url, args.workers, data_dir)
+        process, port = serve(database_url, args.workers, data_dir, args.subscribers)
         run(args, seeded, process, port)
     finally:
         if process is not None:
@@ -224,7 +259,7 @@ def run(args: argparse.Namespace, seeded: Seeded, process: subprocess.Popen[byte
     time.sleep(1)
     before = rss_mb(servers)
     topic = f"pool:{seeded.pool_id}"
-    path = f"/events/{seeded.slug}/live?topic={topic}"
+    path = args.path
     context = multiprocessing.get_context("spawn")
     ready_q, out_q, done = context.Queue(), context.Queue(), context.Event()
     shares = [
@@ -273,7 +308,7 @@ def report(
     print(
         f"olympiad serve --workers {args.workers} (PostgreSQL, Redis bridge), {len(arrivals)} streams from "
         f"{args.clients} client processes (all ready in {subscribed_s:.1f} s), {len(sent)} results "
-        f"saved through PUT /api/v1/boards/<id>/result, {args.gap:.0f} s apart"
+        f"saved through PUT /api/v1/boards/<id>/result, {args.gap:.0f} s apart; streams on {args.path}"
     )
     if latencies:
         print(

@@ -3,6 +3,7 @@
 Run: .venv/bin/python bench/pages.py [--data-dir DIR] [--duration 10] [--connections 16] [--threads 2]
      .venv/bin/python bench/pages.py --database postgres --workers 2 --connections 200
      .venv/bin/python bench/pages.py --connections 200 --think-ms 100   (spectators who read the page)
+     .venv/bin/python bench/pages.py --event 2026 [--played 5]   (the full Olympiad 2026's Swiss stage page)
 
 The 2020 event (events/online-olympiad-2020.yaml) is played to its champion on SQLite first, exactly as
 bench/whole_event.py --sqlite plays it (``olympiad demo``'s driver, instant games on the stand-in); with
@@ -17,6 +18,12 @@ celery, so each runs the Redis live bridge; nothing is written during the bench)
 another source tree (e.g. ``git worktree add --detach /tmp/base <commit>``) on the same database, for
 a before/after comparison. Anonymous requests only: a logged-in visitor's page is never cached
 (docs/caching.md).
+
+``--event 2026``: the full Olympiad 2026 (events/olympiad-2026.yaml, 350 teams in two Swiss sections) is
+stored in process instead (tests/support/full_2026.py: ``--played`` rounds played in each section and the
+next one paired; SQLite, or the scratch PostgreSQL database), and the addresses are the event page, the
+Open Swiss stage page, its round 1 tab and the combined classification, each plain, with ``If-None-Match``
+and with ``Accept-Encoding: gzip`` (the compressed copy kept by the page cache).
 
 The server and the load generator run on separate CPUs: by default the server gets the first half of the
 CPUs this process may use and ``wrk`` the rest (one wrk thread per CPU), so that the generator never takes
@@ -58,6 +65,7 @@ from orchestrator.demo.plan import DemoOptions  # noqa: E402
 from orchestrator.ports import free_port  # noqa: E402
 
 EVENT = ROOT / "events" / "online-olympiad-2020.yaml"
+EVENT_2026 = ROOT / "events" / "olympiad-2026.yaml"
 DATABASE = "olympiad.sqlite3"  # Settings.sqlalchemy_url's file in data_dir
 
 
@@ -92,6 +100,29 @@ def play_event(data_dir: Path, database_url: str = "") -> None:
     finally:
         process.terminate()
         process.wait(10)
+
+
+def store_2026(data_dir: Path, database_url: str, played: int) -> None:
+    """The full Olympiad 2026 in ``data_dir`` (SQLite) or ``database_url``, ``played`` rounds per section
+    (tests/support/full_2026.py), unless the SQLite file is there already."""
+    if not database_url and (data_dir / DATABASE).exists():
+        print(f"reusing {data_dir / DATABASE}")
+        return
+    from orchestrator.adapters.uow import UnitOfWork
+    from orchestrator.config import Settings
+    from orchestrator.db import init_db, make_engine, make_session_factory
+    from tests.support.full_2026 import store_full_2026
+
+    settings = Settings(data_dir=data_dir, database_url=database_url, environment="test")
+    engine = make_engine(settings.sqlalchemy_url)
+    init_db(engine=engine)
+    factory = make_session_factory(engine)
+    started = time.perf_counter()
+    store_full_2026(lambda: UnitOfWork(factory), played=played)
+    engine.dispose()
+    print(
+        f"olympiad-2026 stored ({played} rounds played, one paired) in {time.perf_counter() - started:.0f} s"
+    )
 
 
 def cpu_split(server: str = "", load: str = "") -> tuple[set[int], set[int]]:
@@ -139,6 +170,19 @@ def serve(
     base = f"http://127.0.0.1:{port}"
     wait_until_up(process, f"{base}/healthz", what="olympiad serve")
     return process, base
+
+
+def addresses_2026(base: str) -> list[tuple[str, str]]:
+    """(label, path): the yardstick, the 2026 event, its Open Swiss stage (current round, round 1) and the
+    combined classification."""
+    slug = httpx.get(f"{base}/api/v1/events").json()[0]["event"]["slug"]
+    return [
+        ("static CSS", "/static/site.css"),
+        ("2026 event page", f"/events/{slug}"),
+        ("2026 Swiss stage page (Open)", f"/events/{slug}/stages/open"),
+        ("2026 Swiss stage page, round 1", f"/events/{slug}/stages/open?round=1"),
+        ("2026 combined page", f"/events/{slug}/combined"),
+    ]
 
 
 def addresses(base: str) -> list[tuple[str, str]]:
@@ -240,6 +284,8 @@ def main() -> None:
         "--database-url", default="", help="with --database postgres: an already played database to reuse"
     )
     parser.add_argument("--workers", type=int, default=1, help="olympiad serve --workers (PostgreSQL only)")
+    parser.add_argument("--event", choices=("2020", "2026"), default="2020", help="the event served")
+    parser.add_argument("--played", type=int, default=5, help="with --event 2026: rounds played per section")
     args = parser.parse_args()
     server_cpus, load_cpus = cpu_split(args.server_cpus, args.load_cpus)
     args.server_cpu_set, args.load_cpu_set = (None, None) if args.no_pin else (server_cpus, load_cpus)
@@ -252,7 +298,9 @@ def main() -> None:
         scratch = args.database == "postgres" and not args.database_url
         database_url = create_database() if scratch else args.database_url
         try:
-            if args.database == "sqlite" or scratch:
+            if args.event == "2026" and (args.database == "sqlite" or scratch):
+                store_2026(data_dir, database_url, args.played)
+            elif args.database == "sqlite" or scratch:
                 play_event(data_dir, database_url)
             figures, command = load_all(data_dir, database_url, args)
         finally:
@@ -293,12 +341,14 @@ def load_all(data_dir: Path, database_url: str, args: argparse.Namespace) -> tup
     figures: list[Figure] = []
     command = ""
     try:
-        for label, path in addresses(base):
+        for label, path in (addresses_2026 if args.event == "2026" else addresses)(base):
             url = base + path
-            etag = httpx.get(url).headers.get("etag", "")
+            etag = httpx.get(url, headers={"Accept-Encoding": "identity"}).headers.get("etag", "")
             variants: list[tuple[str, dict[str, str]]] = [(label, {})]
             if etag:
                 variants.append((f"{label}, If-None-Match", {"If-None-Match": etag}))
+            if args.event == "2026" and not path.startswith("/static/"):
+                variants.append((f"{label}, gzip", {"Accept-Encoding": "gzip"}))
             for name, headers in variants:
                 rps, p99, command, note = measure(url, headers, args)
                 figures.append(Figure(name, rps, p99, note))

@@ -10,6 +10,12 @@ secrets or sealed data: only ids and kinds, pages re-read what they show.
 
 Every published message also bumps its topic's version (``TopicVersions``): the page cache
 (web/http/page_cache.py) keeps a built page until a topic it shows changes (docs/caching.md).
+
+**Coarse topics.** A page's live stream follows a handful of topics whatever the size of the field
+(``to_follow``): the event, the stage, the pool (a Swiss stage's one pool), the round, the section. So a
+change is announced on those too: a result is announced on its match, pool, stage and event
+(services/results), and ``announce`` of a ``match:`` topic also publishes it on the match's pool or duel
+and its stage (``coarse_of``), so that a page of 175 matches follows three topics, not 175.
 """
 
 from __future__ import annotations
@@ -21,9 +27,19 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from orchestrator.adapters.tables import Match, Round
+
 
 class _AfterCommit(Protocol):
     def after_commit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> None: ...
+
+
+# The topics whose number does not grow with the field: a page follows these (``to_follow``).
+COARSE_KINDS = frozenset({"event", "stage", "round", "section", "pool"})
+# A page showing at most this many topics follows them all, as it did (a pool of the 2020 event with its
+# 45 matches, a match, a bracket); beyond it only its coarse ones. The live stream accepts as many
+# (web/http/sse.py ``MAX_TOPICS``).
+FOLLOW_ALL_MAX = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +154,55 @@ def publish(topic: str, **data: Any) -> None:
     broadcaster.publish(topic, data)
 
 
+def to_follow(topics: Iterable[str]) -> tuple[str, ...]:
+    """The topics a page's live stream follows: all of them, in order and once, while there are at most
+    ``FOLLOW_ALL_MAX``; else only the coarse ones (``COARSE_KINDS``), which every change of a match is
+    announced on too (module docstring). A page that knows its coarse topics names them itself."""
+    unique = tuple(dict.fromkeys(topics))
+    if len(unique) <= FOLLOW_ALL_MAX:
+        return unique
+    coarse = tuple(t for t in unique if t.partition(":")[0] in COARSE_KINDS)
+    if len(coarse) <= FOLLOW_ALL_MAX:
+        return coarse
+    return tuple(t for t in coarse if t.partition(":")[0] in ("event", "stage"))[:FOLLOW_ALL_MAX]
+
+
+class _Lookup(Protocol):
+    def get(self, model: type[Any], row_id: int) -> Any: ...
+
+
+def coarse_of(rounds: _Lookup, topic: str) -> tuple[str, ...]:
+    """The coarse topics a ``match:N`` topic is announced on too: its pool (or duel) and its stage, read
+    with ``rounds.get`` (the rows are already in the unit of work); none for other topics or a match
+    that is not there."""
+    kind, _sep, ident = topic.partition(":")
+    if kind != "match" or not ident.isdigit():
+        return ()
+    match = rounds.get(Match, int(ident))
+    if match is None:
+        return ()
+    found = [f"pool:{match.pool_id}"] if match.pool_id is not None else []
+    if match.duel_id is not None:
+        found.append(f"duel:{match.duel_id}")
+    rnd = rounds.get(Round, match.round_id)
+    if rnd is not None:
+        found.append(f"stage:{rnd.stage_id}")
+    return tuple(found)
+
+
 def announce(uow: _AfterCommit, topic: str, **data: Any) -> None:
-    """Publish ``topic`` once the unit of work has committed (dropped on rollback)."""
+    """Publish ``topic`` once the unit of work has committed (dropped on rollback); a match's topic also
+    on its coarse topics (``coarse_of``), each once per commit (a round's lineups touch every match)."""
     uow.after_commit(publish, topic, **data)
+    rounds = getattr(uow, "rounds", None)
+    if rounds is None:
+        return
+    pending = getattr(uow, "_after_commit", None)
+    queued = (
+        {args[0] for fn, args, _kw in pending if fn is publish and args}
+        if isinstance(pending, list)
+        else set()
+    )
+    for coarse in coarse_of(rounds, topic):
+        if coarse not in queued:
+            uow.after_commit(publish, coarse, **data)

@@ -181,7 +181,7 @@ def test_the_swiss_stage_page_is_accessible_and_fits_a_phone(
     assert pairings and max(pairings) <= 0, f"a round's pairings scroll sideways at {width}px"
     standings = page.locator(".standings-full").first
     team_cell = page.locator(".standings-full .sticky-2").first
-    page.locator(".table-wrap").first.evaluate("e => e.scrollLeft = e.scrollWidth")
+    page.locator("#standings .table-wrap").evaluate("e => e.scrollLeft = e.scrollWidth")
     box = team_cell.bounding_box()
     assert box is not None and 0 <= box["x"] < width, "the team column leaves the screen when scrolled"
     assert standings.is_visible()

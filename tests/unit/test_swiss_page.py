@@ -126,11 +126,12 @@ def test_round_pairings_colours_and_the_path_of_a_team(app: FastAPI, stage_id: i
     page = client.get(PAGE).text
     assert f'href="/events/{SLUG}/matches/{table_1["id"]}"' in page and "1½–2½" in page
     assert "White on the odd boards" in page and "Bye: " in page and first.bye in page
-    live = re.search(r'data-live-src="([^"]+)"', page)  # live.js follows the pool and its matches
+    live = re.search(r'data-live-src="([^"]+)"', page)  # live.js follows the stage and the pool only
     assert (
         live is not None
         and "topic=pool%3A" in live.group(1)
-        and f"topic=match%3A{table_1['id']}" in live.group(1)
+        and f"topic=stage%3A{stage_id}" in live.group(1)
+        and "match%3A" not in live.group(1)
     )
     assert page.count('aria-label="White"') == 3 and page.count('aria-label="Black"') == 3  # 3 tables
     second = next(p for p in body["paths"] if p["team"]["id"] == table_1["second"]["id"])
@@ -187,7 +188,8 @@ def test_an_early_end_is_said_and_the_event_page_links_the_stage(app: FastAPI, s
     closed.raise_refusal()
     page = client.get(PAGE).text
     assert "Ended early after round 2 (rounds 3, 4, 5 cancelled): the stage has 2 rounds" in page
-    assert "Not played: the stage ended early." in page
+    assert f'href="{PAGE}?round=3"' in page  # a cancelled round is a tab too, which says so
+    assert "Not played: the stage ended early." in client.get(f"{PAGE}?round=3").text
     body = client.get(JSON).json()
     assert body["ended_early"] is True and body["complete_rounds"] == [1, 2]
 
@@ -237,7 +239,7 @@ def test_teams_sharing_a_place_are_listed_by_name(app: FastAPI, stage_id: int) -
     client, _ = login(app, None)
     lines = client.get(JSON).json()["standings_after"][1]["standings"]
     page = client.get(PAGE).text
-    table = page[page.index('id="standings"') : page.index('id="rounds"')]
+    table = page[page.index('id="standings"') : page.index('class="legend"')]
     groups: dict[int, list[str]] = {}
     for line in lines:
         groups.setdefault(line["rank"], []).append(line["team"]["name"])
@@ -264,8 +266,8 @@ def test_a_swiss_feeding_a_knockout_marks_its_qualifying_places_with_a_legend(ap
     assert {line["team"]["name"] for line in lines if line["qualifies"]} == expected
     page = client.get(PAGE).text
     assert '<span class="q">Q</span> top 2, go on to Final.' in page  # the legend says it in words
-    table = page[page.index('id="standings"') : page.index('id="rounds"')]
-    assert table.count('<span class="q" title="">Q</span>') == len(expected)
+    table = page[page.index('id="standings"') : page.index('class="legend"')]
+    assert table.count('<span class="q">Q</span>') == len(expected)
 
 
 def test_a_swiss_no_stage_takes_from_marks_no_place(app: FastAPI, stage_id: int) -> None:

@@ -24,7 +24,7 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.combined import Number, SectionPlace, combined_classification
 from orchestrator.errors import Conflict, NotFound
 from orchestrator.services.read.context import EventData, EventRef, StageItem, TeamRef, is_public, require_id
-from orchestrator.services.read.documents import JsonDocument
+from orchestrator.services.read.documents import JsonDocument, Topics
 from orchestrator.services.read.formatting import format_value
 from orchestrator.services.read.standings import StandingLine, ValueCell, load_pools, pool_table
 from orchestrator.translation import gettext as _
@@ -70,7 +70,7 @@ class CombinedView(JsonDocument):
     final: bool  # every section final
     after_round: int  # the rounds every section has finished (0: none yet)
     lines: tuple[CombinedLine, ...]
-    topics: tuple[str, ...]
+    topics: Topics
 
     @property
     def started(self) -> bool:

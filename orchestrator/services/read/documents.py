@@ -1,15 +1,20 @@
 """The JSON form of the public read models: one serialiser, so every document is written the same way.
 
 A read model is serialised as it is (its fields, not its display properties): points as integer
-half-points, tie-break values as text and as an exact fraction ``"n/d"``.
+half-points, tie-break values as text and as an exact fraction ``"n/d"``. Its ``topics`` (``Topics``: the
+page cache's internal keys) are left out of the JSON and of the OpenAPI schema.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import TypeAdapter
+from pydantic import Field, TypeAdapter
+
+# The live topics a read model was built from: the page cache's keys (docs/caching.md), never written in
+# the JSON nor in its schema (a spectator's page follows its coarse topics: services/live.py).
+Topics = Annotated[tuple[str, ...], Field(exclude=True)]
 
 
 class JsonDocument:

@@ -12,7 +12,7 @@ from orchestrator.domain.event import TimeControl
 from orchestrator.services import live
 from orchestrator.services.playoff.read import bracket_view
 from orchestrator.services.read.context import EventData, EventRef, StageItem, is_public, require_id
-from orchestrator.services.read.documents import JsonDocument, json_list
+from orchestrator.services.read.documents import JsonDocument, Topics, json_list
 from orchestrator.services.read.record import head_hash
 from orchestrator.services.setup.draws import LotView, list_lots
 from orchestrator.translation import gettext as _
@@ -73,7 +73,7 @@ class EventView(JsonDocument):
     team_count: int
     stages: tuple[StageItem, ...]
     current_stage: str | None  # key of the stage being played, if any
-    topics: tuple[str, ...]
+    topics: Topics
     now: tuple[NowItem, ...] = ()
     champions: tuple[str, ...] = ()  # once the play-off final is decided (two on joint winners)
     bracket: bool = False  # the play-off bracket has a page
@@ -113,7 +113,7 @@ class LotsView:
 
     event: EventRef
     lots: tuple[LotView, ...]
-    topics: tuple[str, ...]
+    topics: Topics
 
 
 def lots_view(uow: UnitOfWork, *, slug: str) -> LotsView:

@@ -26,7 +26,7 @@ from orchestrator.services.read.context import (
     require_id,
     teams_by_id,
 )
-from orchestrator.services.read.documents import JsonDocument
+from orchestrator.services.read.documents import JsonDocument, Topics
 from orchestrator.services.read.events import ClockItem, clock_item
 from orchestrator.services.read.formatting import format_score, game_text
 from orchestrator.services.results.standings import effective_result
@@ -108,7 +108,7 @@ class MatchView(JsonDocument):
     round: RoundView
     match: MatchLine
     boards: tuple[BoardLine, ...]
-    topics: tuple[str, ...]
+    topics: Topics
     armageddon_clock: str | None = None  # an Armageddon game: the event's clocks ("White 5 min, ...")
     clock: ClockItem | None = None  # the round's time control in full (not for an Armageddon game)
 

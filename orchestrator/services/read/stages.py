@@ -18,7 +18,7 @@ from orchestrator.services.read.context import (
     require_id,
     teams_by_id,
 )
-from orchestrator.services.read.documents import JsonDocument
+from orchestrator.services.read.documents import JsonDocument, Topics
 from orchestrator.services.read.matches import MatchLine, RoundView, boards_of, match_line, round_views
 from orchestrator.services.read.standings import (
     ChainColumn,
@@ -64,7 +64,7 @@ class StageView(JsonDocument):
     pools_published: bool
     duels: tuple[DuelLine, ...]
     rounds: tuple[RoundView, ...]  # round schedule, without matches
-    topics: tuple[str, ...]
+    topics: Topics
     late_notes: tuple[str, ...] = ()  # final standings changed after closing, and the ruling (rules.md §6)
 
 

@@ -31,7 +31,7 @@ from orchestrator.services.read.context import (
     team_strength,
     teams_by_id,
 )
-from orchestrator.services.read.documents import JsonDocument
+from orchestrator.services.read.documents import JsonDocument, Topics
 from orchestrator.services.read.formatting import average, format_score, format_value, tiebreak_label
 from orchestrator.services.read.matches import MatchLine, RoundView, boards_of, match_line, round_views
 from orchestrator.services.results import tie_lots
@@ -144,7 +144,7 @@ class PoolView(JsonDocument):
     provisional: bool
     crosstable: tuple[CrossRow, ...]
     rounds: tuple[RoundView, ...]
-    topics: tuple[str, ...]
+    topics: Topics
     tie_lots: tuple[TieLotNote, ...] = ()
 
 

@@ -39,7 +39,7 @@ from orchestrator.services.read.context import (
     ref_team,
     require_id,
 )
-from orchestrator.services.read.documents import JsonDocument
+from orchestrator.services.read.documents import JsonDocument, Topics
 from orchestrator.services.read.formatting import format_score
 from orchestrator.services.read.matches import MatchLine, RoundView
 from orchestrator.services.read.standings import (
@@ -126,7 +126,7 @@ class SwissPath:
 class SwissView(JsonDocument):
     pool: PoolView
     rounds: tuple[SwissRoundLine, ...]
-    topics: tuple[str, ...]
+    topics: Topics
     summary: str = ""  # what is going on, in words ("Round 3 of 5 is being played.")
     complete_rounds: tuple[int, ...] = ()
     ended_early: bool = False
@@ -317,10 +317,10 @@ def _summary(stage: StageItem, rounds: Sequence[RoundView], complete: Sequence[i
         # The stage's rounds are the rounds played now (docs/rules.md §10, "Ending a Swiss early").
         if cancelled:
             return ngettext(
-                "Ended early after round %(last)s (round %(listed)s cancelled): the stage has %(last)s rounds "
-                "and the standings after round %(last)s are final.",
-                "Ended early after round %(last)s (rounds %(listed)s cancelled): the stage has %(last)s rounds "
-                "and the standings after round %(last)s are final.",
+                "Ended early after round %(last)s (round %(listed)s cancelled): the stage has %(last)s "
+                "rounds and the standings after round %(last)s are final.",
+                "Ended early after round %(last)s (rounds %(listed)s cancelled): the stage has %(last)s "
+                "rounds and the standings after round %(last)s are final.",
                 len(cancelled),
             ) % {"last": last, "listed": ", ".join(map(str, cancelled))}
         return _("Finished: all %(total)s rounds are complete and the standings are final.") % {

@@ -24,7 +24,7 @@ from orchestrator.services.read.context import (
     team_strength,
     teams_by_id,
 )
-from orchestrator.services.read.documents import JsonDocument
+from orchestrator.services.read.documents import JsonDocument, Topics
 from orchestrator.services.read.formatting import format_score, game_text
 from orchestrator.services.read.matches import MatchLine, boards_of, match_line, round_views
 from orchestrator.services.read.swiss import SwissPathStep, team_steps
@@ -108,7 +108,7 @@ class TeamView(JsonDocument):
     pools: tuple[tuple[StageItem, str], ...]  # (stage, pool letter)
     players: tuple[PlayerLine, ...]
     matches: tuple[TeamMatchLine, ...]
-    topics: tuple[str, ...]
+    topics: Topics
     swiss: tuple[TeamSwissPath, ...] = ()  # the team's path through each Swiss stage it plays in
 
 

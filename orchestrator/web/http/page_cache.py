@@ -20,6 +20,8 @@ or whose route did not call ``page_built`` is passed on as it is (docs/security.
 cache"). While one request builds a page, others for the same address wait for it (at most ``WAIT_S``)
 instead of building it again; when only the page's age ran out (no topic changed) they are answered the
 copy being replaced instead of waiting (``STALE_S``).
+A kept text page is sent compressed to a client that accepts it (gzip, or brotli when installed), compressed
+once per encoding and kept with the page (web/http/compression.py); every form says ``Vary: Accept-Encoding``.
 docs/caching.md describes the design.
 """
 
@@ -31,13 +33,14 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from orchestrator.services import live
 from orchestrator.web import i18n
+from orchestrator.web.http import compression
 from orchestrator.web.http.caching import matches
 
 SLOT = "olympiad.page_cache"
@@ -51,6 +54,7 @@ STALE_S = 10.0
 _NOT_IN_304 = (b"content-length", b"content-type")
 
 Key = tuple[str, str, str, str, str]  # scheme, host, path, query, the reader's language
+Headers = tuple[tuple[bytes, bytes], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,9 +62,15 @@ class Entry:
     seq: int  # the live sequence read before the build
     topics: tuple[str, ...]
     built_at: float
-    headers: tuple[tuple[bytes, bytes], ...]
+    headers: Headers
     body: bytes
     etag: str
+    # The forms sent, by encoding ("" plain, "gzip", "br"): headers, body, ETag; made on first demand.
+    forms: dict[str, tuple[Headers, bytes, str]] = field(default_factory=dict)
+
+    @property
+    def size(self) -> int:
+        return len(self.body) + sum(len(body) for coding, (_h, body, _e) in self.forms.items() if coding)
 
 
 class PageCache:
@@ -125,20 +135,42 @@ class PageCache:
     def forget(self, key: Key) -> None:
         self._drop(key)
 
+    def form(self, key: Key, entry: Entry, coding: str) -> tuple[Headers, bytes, str]:
+        """The headers, body and ETag of ``entry`` sent in ``coding`` (``compression.accepted``): made once
+        per entry and encoding and kept with it (an answer not worth compressing is sent plain)."""
+        if not compression.compressible(entry.headers, entry.body):
+            coding = ""
+        found = entry.forms.get(coding)
+        if found is not None:
+            return found
+        body = compression.compress(entry.body, coding) if coding else entry.body
+        etag = compression.etag_for(entry.etag, coding)
+        headers = compression.with_vary(entry.headers)
+        if coding or compression.compressible(entry.headers, entry.body):
+            headers = compression.encoded_headers(headers, coding, len(body), etag)
+        made = entry.forms[coding] = (headers, body, etag)
+        if coding and self._entries.get(key) is entry:
+            self._bytes += len(body)
+            self._trim()
+        return made
+
     def keep(self, key: Key, entry: Entry) -> None:
         """Keep ``entry``; the least recently used go when there are too many or they weigh too much."""
-        if len(entry.body) > self.max_bytes:
+        if entry.size > self.max_bytes:
             return
         self._drop(key)
         self._entries[key] = entry
-        self._bytes += len(entry.body)
-        while len(self._entries) > self.max_entries or self._bytes > self.max_bytes:
+        self._bytes += entry.size
+        self._trim()
+
+    def _trim(self) -> None:
+        while self._entries and (len(self._entries) > self.max_entries or self._bytes > self.max_bytes):
             self._drop(next(iter(self._entries)))
 
     def _drop(self, key: Key) -> None:
         entry = self._entries.pop(key, None)
         if entry is not None:
-            self._bytes -= len(entry.body)
+            self._bytes -= entry.size
 
     def clear(self) -> None:
         self._entries.clear()
@@ -175,7 +207,15 @@ def _header(headers: Iterable[tuple[bytes, bytes]], name: bytes) -> bytes | None
 
 # The request headers the cache looks at; the server gives header names in lower case (ASGI).
 _LOOKED_AT = frozenset(
-    (b"host", b"cookie", b"authorization", b"accept", b"accept-language", b"if-none-match")
+    (
+        b"host",
+        b"cookie",
+        b"authorization",
+        b"accept",
+        b"accept-language",
+        b"accept-encoding",
+        b"if-none-match",
+    )
 )
 
 
@@ -223,12 +263,24 @@ async def _send_304(send: Send, headers: Iterable[tuple[bytes, bytes]]) -> None:
     await send({"type": "http.response.body", "body": b""})
 
 
-async def _send_entry(send: Send, entry: Entry, if_none_match: str | None) -> None:
-    if if_none_match and matches(if_none_match, entry.etag):
-        await _send_304(send, entry.headers)
+@dataclass(frozen=True, slots=True)
+class _Ask:
+    """What a request asks of a kept page: its copy's ETags and the encoding it reads."""
+
+    if_none_match: str | None
+    coding: str
+
+
+async def _send_entry(send: Send, store: PageCache, key: Key, entry: Entry, ask: _Ask) -> None:
+    headers, body, _etag = store.form(key, entry, ask.coding)
+    # The client's copy may be any form of the page (plain, gzip or br): each is the same page.
+    if ask.if_none_match and any(
+        matches(ask.if_none_match, compression.etag_for(entry.etag, coding)) for coding in compression.CODINGS
+    ):
+        await _send_304(send, headers)
         return
-    await send({"type": "http.response.start", "status": 200, "headers": list(entry.headers)})
-    await send({"type": "http.response.body", "body": entry.body})
+    await send({"type": "http.response.start", "status": 200, "headers": list(headers)})
+    await send({"type": "http.response.body", "body": body})
 
 
 class _Capture:
@@ -310,6 +362,8 @@ class PageCacheMiddleware:
         key = _key(scope, heads, cookies)
         raw = heads.get(b"if-none-match")
         if_none_match = raw.decode("latin-1") if raw is not None else None
+        encodings = heads.get(b"accept-encoding")
+        ask = _Ask(if_none_match, compression.accepted(encodings.decode("latin-1") if encodings else None))
         entry = self.store.fresh(key)
         building = self.store.inflight.get(key)
         if entry is None and building is not None:  # another request is building this page
@@ -320,13 +374,11 @@ class PageCacheMiddleware:
                 entry = self.store.fresh(key)
         if entry is not None:
             self.store.hits += 1
-            await _send_entry(send, entry, if_none_match)
+            await _send_entry(send, self.store, key, entry, ask)
             return
-        await self._build(scope, receive, send, key, if_none_match)
+        await self._build(scope, receive, send, key, ask)
 
-    async def _build(
-        self, scope: Scope, receive: Receive, send: Send, key: Key, if_none_match: str | None
-    ) -> None:
+    async def _build(self, scope: Scope, receive: Receive, send: Send, key: Key, ask: _Ask) -> None:
         seq = self.store.versions.seq  # before the route reads the database
         done = asyncio.Event()
         leader = key not in self.store.inflight
@@ -337,7 +389,7 @@ class PageCacheMiddleware:
         inner[SLOT] = slot
         # The route answers in full so that the page can be kept; the 304 is decided here.
         inner["headers"] = [(k, v) for k, v in scope.get("headers", []) if k != b"if-none-match"]
-        capture = _Capture(send, slot, if_none_match, lambda: _keepable(inner, key))
+        capture = _Capture(send, slot, ask.if_none_match, lambda: _keepable(inner, key))
         try:
             await self.app(inner, receive, capture)
             entry = None
@@ -353,4 +405,4 @@ class PageCacheMiddleware:
                 self.store.inflight.pop(key, None)
                 done.set()
         if entry is not None:
-            await _send_entry(send, entry, if_none_match)
+            await _send_entry(send, self.store, key, entry, ask)

@@ -1,7 +1,9 @@
 """Server-sent events for spectators: ``GET /events/{slug}/live?topic=pool:12&topic=match:34``.
 
-Each page names the topics it shows (``data-live-topics``); live.js opens this stream and re-reads the
-page's live regions when a message arrives. A message carries the topic and a few ids, never anything
+Each page names the topics it follows in its stream's address (``data-live-src``): a handful whatever the
+size of the field (the event, the stage, the pool, the round, the section: services/live.py ``to_follow``),
+which every change of a match is announced on too; live.js opens this stream and re-reads the page's live
+regions when a message arrives. A message carries the topic and a few ids, never anything
 secret or sealed (services only announce ids and kinds; this module forwards only those).
 
 Each stream holds a connection and a subscription for as long as the reader stays: one client address may
@@ -28,8 +30,8 @@ from orchestrator.web.auth import allow_public
 
 router = APIRouter(tags=["live"])
 
-TOPIC = re.compile(r"^(event|stage|pool|match|duel|team):[A-Za-z0-9_-]{1,80}$")
-MAX_TOPICS = 100
+TOPIC = re.compile(r"^(event|stage|round|section|pool|match|duel|team):[A-Za-z0-9_-]{1,80}$")
+MAX_TOPICS = live.FOLLOW_ALL_MAX  # a page follows at most this many (services/live.py to_follow)
 PING_S = 15
 _SAFE_KEY = re.compile(r"^(kind|status|[a-z]+_id)$")
 _WORD = re.compile(r"[a-z-]{1,32}")

@@ -2,7 +2,8 @@
 download (the JSON document: web/api/combined.py).
 
 Both are read from ``services/read/combined.py`` and kept by the page cache until a result, a pairing or a
-stage of any section changes (the topics of every stage the classification reads, docs/caching.md).
+stage of any section changes (the topics of every stage the classification reads, docs/caching.md); the
+page's live stream follows the event and each section's stage only (``followed``).
 An event without sections answers 404 with the reason.
 """
 
@@ -22,12 +23,19 @@ from orchestrator.web.pages.public.events import page_live_url
 router = APIRouter(dependencies=[allow_public()])
 
 
+def followed(view: combined.CombinedView) -> tuple[str, ...]:
+    """The live topics of the page: the event's and each section's last stage (a result is announced on
+    its stage too: services/live.py, "Coarse topics"), whatever the size of the field."""
+    stages = (f"stage:{section.stage.id}" for section in view.sections if section.stage is not None)
+    return (f"event:{view.event.slug}", *stages)
+
+
 @router.get("/events/{slug}/combined", include_in_schema=False)
 def combined_page(request: Request, slug: str) -> Response:
     view = combined_view(request, slug)
     context = {
         "view": view,
-        "live_url": page_live_url(view.event, view.topics),
+        "live_url": page_live_url(view.event, followed(view)),
         "key_codes": combined.KEY_CODES,
         "federation_names": federation_names(view),
     }

@@ -6,24 +6,29 @@ topics tell the page cache when to build it again (web/http/page_cache.py).
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
+from orchestrator.services import live
 from orchestrator.services.read import events, matches, stages, standings, swiss, teams
 from orchestrator.web.auth import allow_public
 from orchestrator.web.deps import attachment, get_uow_factory, in_unit_of_work, render
 from orchestrator.web.http.caching import conditional
 from orchestrator.web.http.page_cache import page_built
+from orchestrator.web.pages.public import swiss_stage
 from orchestrator.web.pages.public.event_story import event_story
 
 router = APIRouter(dependencies=[allow_public()], include_in_schema=False)
 
 
 def live_url(slug: str, topics: tuple[str, ...]) -> str:
-    """The server-sent-events address a page listens to."""
-    return f"/events/{slug}/live?" + urlencode([("topic", t) for t in topics if t != f"event:{slug}"])
+    """The server-sent-events address a page listens to: the topics it shows, or only their coarse ones
+    when it shows many (``live.to_follow``: the address does not grow with the field)."""
+    followed = live.to_follow(t for t in topics if t != f"event:{slug}")
+    return f"/events/{slug}/live?" + urlencode([("topic", t) for t in followed])
 
 
 def page_live_url(event: object, topics: tuple[str, ...]) -> str | None:
@@ -35,16 +40,24 @@ def page_live_url(event: object, topics: tuple[str, ...]) -> str | None:
 
 
 def _page(
-    request: Request, template: str, view: object, *, more_topics: tuple[str, ...] = (), **extra: object
+    request: Request,
+    template: str,
+    view: object,
+    follow: tuple[str, ...] = (),
+    *,
+    more_topics: tuple[str, ...] = (),
+    **extra: object,
 ) -> Response:
-    """The page of ``view``, kept by the page cache until one of its topics (or ``more_topics``, what else
-    it shows) changes; live.js follows the view's topics and the pools among ``more_topics``."""
+    """A page of ``view``, kept by the page cache until one of its topics (or ``more_topics``, what else it
+    shows) changes; its live stream follows ``follow`` when given (a page that knows its coarse topics),
+    else its topics and the pools among ``more_topics`` (``live_url``)."""
     context = {"view": view, "live_url": None, **extra}
     topics = getattr(view, "topics", None)
     event = getattr(view, "event", None)
     if topics is not None and event is not None:
         pools = tuple(t for t in more_topics if t.startswith("pool:"))
-        context["live_url"] = page_live_url(event, tuple(dict.fromkeys((*topics, *pools))))
+        followed = follow or tuple(dict.fromkeys((*topics, *pools)))
+        context["live_url"] = page_live_url(event, followed)
         page_built(request, tuple(dict.fromkeys((f"event:{event.slug}", *topics, *more_topics))))
     return conditional(request, render(request, template, context))
 
@@ -72,16 +85,24 @@ def lots_page(request: Request, slug: str) -> Response:
 
 
 @router.get("/events/{slug}/stages/{stage_key}")
-def stage_page(request: Request, slug: str, stage_key: str, after: str = "") -> Response:
-    """A stage; a Swiss stage is shown as one (its standings after round ``after``, its pairings)."""
+def stage_page(
+    request: Request,
+    slug: str,
+    stage_key: str,
+    after: str = "",
+    round_no: str = Query("", alias="round"),
+) -> Response:
+    """A stage; a Swiss stage is shown as one: the pairings of one round (``round``, else the current
+    one) and the standings (after round ``after``): pages/public/swiss_stage.py."""
     with get_uow_factory(request)() as uow:
         if swiss.is_swiss_stage(uow, slug=slug, stage_key=stage_key):
             view: object = swiss.swiss_view(uow, slug=slug, stage_key=stage_key)
         else:
             view = stages.stage_view(uow, slug=slug, stage_key=stage_key)
     if isinstance(view, swiss.SwissView):
-        shown = swiss.chosen_round(view, after)
-        return _page(request, "public/swiss.html", view, after=shown)
+        chosen = swiss_stage.context(view, after=after, round_asked=round_no)
+        extra: dict[str, Any] = dict(chosen)  # the round and standings shown: template variables only
+        return _page(request, "public/swiss.html", view, swiss_stage.followed(view), **extra)
     return _page(request, "public/stage.html", view)
 
 
