@@ -350,6 +350,21 @@ def _export_routes(store: Store) -> APIRouter:
         # One hop to a worker thread: games not rendered yet must not hold up the event loop (streams).
         return await run_in_threadpool(_export, store, request, ids, truncate=True)
 
+    @router.get("/api/games/user/{username}")
+    async def user_games(username: str, request: Request) -> Response:
+        """A player's games (``vs``, ``since``, ``until``, ``max``, ``ongoing``, ``finished``)."""
+        q = request.query_params
+        ids = store.user_game_ids(
+            username,
+            vs=q.get("vs"),
+            since=_int_query(q.get("since")),
+            until=_int_query(q.get("until")),
+            ongoing=_truthy(q.get("ongoing"), False),
+            finished=_truthy(q.get("finished"), True),
+            limit=_int_query(q.get("max")),
+        )
+        return await run_in_threadpool(_export, store, request, ids, truncate=False)
+
     streams: dict[str, set[str]] = {}
 
     @router.post("/api/stream/games/{stream_id}")
@@ -420,6 +435,14 @@ def _export(store: Store, request: Request, ids: list[str], *, truncate: bool) -
         return StreamingResponse(_once(body), media_type="application/x-ndjson")
     pgns = [store.pgn(v, clocks=flags["clocks"], tags=flags["tags"]) for v in views]
     return PlainTextResponse("\n".join(pgns), media_type="application/x-chess-pgn")
+
+
+def _int_query(raw: str | None) -> int | None:
+    """A whole-number query parameter; anything else is left out (as Lichess ignores it)."""
+    try:
+        return int(raw) if raw else None
+    except ValueError:
+        return None
 
 
 def _int_field(fields: dict[str, str], name: str, low: int, high: int) -> int | None:

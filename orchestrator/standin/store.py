@@ -371,6 +371,39 @@ class Store(GameRendering):
             self._submit([game_id])
             return self.view(game, now)
 
+    def user_game_ids(
+        self,
+        username: str,
+        *,
+        vs: str | None = None,
+        since: int | None = None,
+        until: int | None = None,
+        ongoing: bool = False,
+        finished: bool = True,
+        limit: int | None = None,
+    ) -> list[str]:
+        """Ids of the paired games of ``username`` (against ``vs``), created in [since, until], most
+        recent first, as ``GET /api/games/user/{username}`` selects them (ongoing games only if asked)."""
+        now = self.tick()
+        key, other = username.lower(), (vs or "").lower()
+        with self.lock:
+            found = []
+            for game in self.games.values():
+                players = (game.white.id, game.black.id)
+                if game.created_at is None or key not in players:
+                    continue
+                if other and other not in players:
+                    continue
+                if (since is not None and game.created_at < since) or (
+                    until is not None and game.created_at > until
+                ):
+                    continue
+                over = self.view(game, now).finished
+                if (over and finished) or (not over and ongoing):
+                    found.append(game)
+        found.sort(key=lambda g: (-(g.created_at or 0), g.id))
+        return [g.id for g in found[:limit]]
+
     def views(self, ids: list[str]) -> list[GameView]:
         """Existing games among ``ids``, most recent first (as Lichess sorts an export)."""
         now = self.tick()

@@ -44,10 +44,9 @@ from orchestrator.adapters.lichess import (
     RateLimited,
     RetryPolicy,
     TransientError,
-    bulk_matches,
-    ensure_bulk,
     next_retry_delay,
 )
+from orchestrator.adapters.lichess_bulk import bulk_matches, ensure_bulk
 from orchestrator.adapters.repo_boards import BoardInMatch, RoundBoard
 from orchestrator.adapters.tables import (
     POOL_KINDS,
@@ -242,8 +241,11 @@ def _send_bulk(
     when the game server refused or failed."""
     round_id = rnd.id or 0
     try:
+        # After a failed attempt the lost request may still have been carried out (even after the bulk
+        # left the list): ensure_bulk then looks for its games since that attempt.
+        earlier = record.created_at if record.status == BulkStatus.FAILED.value else None
         return _find_bulk(client, pairings, spec) or ensure_bulk(
-            client, pairings, spec, policy=SINGLE_ATTEMPT
+            client, pairings, spec, policy=SINGLE_ATTEMPT, earlier_since=earlier
         )
     except BulkRejected as error:
         message = str(error)  # names players, never tokens (the client scrubs them)
