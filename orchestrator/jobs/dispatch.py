@@ -25,6 +25,7 @@ from contextlib import contextmanager
 
 from orchestrator.adapters.job_marks import job_marks
 from orchestrator.jobs import bodies
+from orchestrator.jobs.outages import connection_lost, describe
 from orchestrator.jobs.runtime import runtime
 from orchestrator.services.queue import Job, check_job, set_sender
 
@@ -39,8 +40,11 @@ def _send_all(jobs: Sequence[Job]) -> None:
         for name, ids, countdown in jobs:
             try:
                 send(name, *ids, countdown=countdown)
-            except Exception:  # one failed send must not drop the others; reconciliation catches up
-                log.exception("sending task %s%s failed", name, ids)
+            except Exception as error:  # one failed send must not drop the others; reconciliation catches up
+                if connection_lost(error):  # the broker restarts: beat and reconciliation send it again
+                    log.warning("sending task %s%s failed: %s", name, ids, describe(error))
+                else:
+                    log.exception("sending task %s%s failed", name, ids)
 
 
 def send(name: str, *ids: int, countdown: float | None = None) -> None:
