@@ -14,6 +14,8 @@ import hmac
 import html
 import json
 import logging
+import os
+import signal
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -117,6 +119,23 @@ class FaultMiddleware(BaseHTTPMiddleware):
         return await call_next(request)
 
 
+class FreezeMiddleware:
+    """The request the admin armed (``POST /_standin/freeze``) stops this process (SIGSTOP) before it is
+    handled: the game server is unreachable until the test sends SIGCONT, then carries the request out,
+    as a paused server does. For a stand-in running as its own process only."""
+
+    def __init__(self, app: ASGIApp, plan: FaultPlan) -> None:
+        self.app = app
+        self.plan = plan
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        armed = scope["type"] == "http" and bool(self.plan.freeze_on)
+        if armed and self.plan.take_freeze(scope["method"], scope["path"]):
+            log.warning("freezing before %s %s (admin request)", scope["method"], scope["path"])
+            os.kill(os.getpid(), signal.SIGSTOP)
+        await self.app(scope, receive, send)
+
+
 async def _once(body: bytes) -> AsyncIterator[bytes]:
     if body:
         yield body
@@ -161,6 +180,7 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
     app.add_middleware(HoldRendererMiddleware, store=store)  # inside the faults: a slow fault holds nothing
     if plan.kinds & {"429", "500", "slow"} and plan.rate > 0:
         app.add_middleware(FaultMiddleware, plan=plan)
+    app.add_middleware(FreezeMiddleware, plan=plan)
 
     @app.exception_handler(StandinError)
     async def _standinjson_error(request: Request, exc: StandinError) -> JSONResponse:
