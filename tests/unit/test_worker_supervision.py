@@ -19,6 +19,7 @@ def test_the_worker_reconnects_to_the_broker_for_as_long_as_it_takes():
     assert conf.broker_channel_error_retry
     assert conf.worker_cancel_long_running_tasks_on_connection_loss  # redelivered: acks_late
     assert conf.task_acks_late and conf.task_reject_on_worker_lost
+    assert celery_app.tasks["results.pull_round"].max_retries is None  # retried while the outage lasts
     assert conf.broker_transport_options["retry_on_timeout"] is True
 
 
