@@ -461,6 +461,8 @@ def pull_round_results(
             outcome.error = str(error)
             log.warning("round %s: export refused: %s", round_id, error)
             return outcome
+        rnd.last_pull_at = now or utcnow()  # the staff dashboard's "last pull" age
+        uow.rounds.insert(rnd)
         outcome.missing = list(export.missing)
         for start in range(0, len(export.games), EXPORT_MAX_IDS):
             batch = export.games[start : start + EXPORT_MAX_IDS]

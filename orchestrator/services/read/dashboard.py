@@ -110,6 +110,14 @@ class Dashboard:
     timezone: str
     items: tuple[DashboardItem, ...]
     checked_at: datetime
+    last_pull_at: datetime | None = None  # rounds under way: the game server last answered a pull then
+
+    @property
+    def last_pull_age_s(self) -> int | None:
+        """Seconds since results were last pulled (None with no round under way): it grows when pulls stop."""
+        if self.last_pull_at is None:
+            return None
+        return max(0, int((self.checked_at - self.last_pull_at).total_seconds()))
 
     def counts(self) -> dict[str, int]:
         out = dict.fromkeys(KINDS, 0)
@@ -121,6 +129,8 @@ class Dashboard:
         return {
             "event": {"slug": self.slug, "name": self.name, "status": self.status, "timezone": self.timezone},
             "checked_at": self.checked_at.isoformat(),
+            "last_pull_at": self.last_pull_at.isoformat() if self.last_pull_at else None,
+            "last_pull_age_s": self.last_pull_age_s,
             "counts": self.counts(),
             "items": [item.as_json() for item in self.items],
         }
@@ -153,7 +163,16 @@ def dashboard(uow: UnitOfWork, *, slug: str, now: datetime | None = None) -> Das
     ]
     far = datetime.max.replace(tzinfo=now.tzinfo)
     items.sort(key=lambda i: (i.tier, i.due_at is None, i.due_at or far))
-    return Dashboard(event_id, event.slug, event.name, event.status, event_zone(event), tuple(items), now)
+    return Dashboard(
+        event_id,
+        event.slug,
+        event.name,
+        event.status,
+        event_zone(event),
+        tuple(items),
+        now,
+        uow.read.last_pull(event_id),
+    )
 
 
 def _held(uow: UnitOfWork, event_id: int) -> list[DashboardItem]:
