@@ -169,3 +169,29 @@ def test_the_demo_driver_and_its_beat_wait_out_an_outage(
     assert not result.stopped and len(steps) == 4
     warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(warnings) == 2 and all(r.exc_info is None for r in warnings)  # the driver's, the beat's
+
+
+def test_a_job_mark_redis_could_not_remove_is_removed_once_it_is_back(
+    configured: None, monkeypatch: pytest.MonkeyPatch
+):
+    from orchestrator.jobs import dispatch
+
+    class Marks:
+        def __init__(self) -> None:
+            self.up = False
+            self.released: list[tuple[str, tuple[int, ...]]] = []
+
+        def release(self, name: str, ids: tuple[int, ...]) -> bool:
+            if self.up:
+                self.released.append((name, ids))
+            return self.up
+
+    marks = Marks()
+    monkeypatch.setattr(dispatch, "job_marks", lambda _url, _queue: marks)
+    dispatch.job_started(queue.RECOMPUTE_POOL, 1)  # Redis restarting: the mark stays
+    assert marks.released == []
+    marks.up = True
+    dispatch.job_started(queue.PULL_ROUND, 3)
+    assert sorted(marks.released) == sorted([(queue.RECOMPUTE_POOL, (1,)), (queue.PULL_ROUND, (3,))])
+    dispatch.job_started(queue.PULL_ROUND, 4)
+    assert marks.released[-1] == (queue.PULL_ROUND, (4,)) and len(marks.released) == 3
