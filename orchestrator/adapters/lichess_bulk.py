@@ -21,6 +21,7 @@ from orchestrator.adapters.lichess_data import (
     BulkRejected,
     BulkSpec,
     GameServerError,
+    NotFound,
     Pairing,
     RateLimited,
     TransientError,
@@ -30,8 +31,9 @@ from orchestrator.adapters.lichess_data import (
 log = logging.getLogger(__name__)
 
 SAME_TIME_ERROR = "A bulk containing the same players is scheduled at the same time"
-# A lost request's games are looked for from this long before it was sent (the two clocks may differ).
-EARLIER_SLACK_MS = 60_000
+# A lost request's games are looked for from this long before it was sent (the two clocks may differ by
+# that much; longer would reach back to an earlier round's games in an event played at speed).
+EARLIER_SLACK_MS = 5_000
 
 
 def bulk_matches(
@@ -102,11 +104,12 @@ def find_earlier_bulk(
     found: list[BulkGame] = []
     created: list[int] = []
     for pairing in pairings:
-        games = [
-            g
-            for g in client.user_games(pairing.white.account, vs=pairing.black.account, since=since_ms)
-            if _game_matches(g, pairing, spec)
-        ]
+        try:
+            listed = client.user_games(pairing.white.account, vs=pairing.black.account, since=since_ms)
+        except NotFound:
+            log.warning("the game server cannot list a player's games: an earlier bulk cannot be looked for")
+            return None
+        games = [g for g in listed if _game_matches(g, pairing, spec)]
         if not games:
             if found:
                 raise GameServerError(

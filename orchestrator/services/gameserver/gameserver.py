@@ -242,8 +242,13 @@ def _send_bulk(
     round_id = rnd.id or 0
     try:
         # After a failed attempt the lost request may still have been carried out (even after the bulk
-        # left the list): ensure_bulk then looks for its games since that attempt.
+        # left the list): ensure_bulk then looks for its games since that attempt. A late round (no pairAt)
+        # is paired at once, so a bulk an earlier run sent without committing (a worker killed) has left
+        # the list too: its games are looked for since the round fell due.
         earlier = record.created_at if record.status == BulkStatus.FAILED.value else None
+        if spec.pair_at is None and rnd.scheduled_at is not None:
+            due = rnd.scheduled_at - timedelta(seconds=settings.gameserver_pair_lead_s)
+            earlier = due if earlier is None else min(earlier, due)
         return _find_bulk(client, pairings, spec) or ensure_bulk(
             client, pairings, spec, policy=SINGLE_ATTEMPT, earlier_since=earlier
         )
