@@ -18,12 +18,16 @@ from celery.concurrency.prefork import TaskPool as PreforkPool
 from celery.signals import worker_process_init, worker_ready
 
 from orchestrator.jobs import bodies, dispatch
+from orchestrator.jobs.outages import survive_broker_restart
 from orchestrator.services import queue as jobs
 from workers.app import celery_app
 
 # Every task is declared with ``max_retries=None``: a job says when to try again (a lost connection, the
 # game server away) for as long as that lasts; ``retry(max_retries=None)`` alone means Celery's default of
 # 3 retries, after which the job would be dropped.
+
+
+survive_broker_restart()  # a Redis restart while the worker hands jobs back must not end it
 
 
 def _run(task: Any, name: str, *ids: int) -> None:

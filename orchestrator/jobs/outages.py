@@ -14,6 +14,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import psycopg
 import redis.exceptions
@@ -106,3 +107,37 @@ class OutageLog:
             since, self._since = self._since, None
         if since is not None:
             self._log.info("%s: connection back after %.1f s", self.what, self._clock() - since)
+
+
+def survive_broker_restart() -> None:
+    """Keep the worker alive when Redis goes away while it re-queues its unacknowledged jobs.
+
+    On losing the broker, the worker's consumer hands the jobs it holds back to the queue
+    (``QoS.restore_unacked``) over a connection that is already gone; kombu then fails inside
+    (``AttributeError: 'NoneType' object has no attribute 'hostname'``, or a connection error) and the
+    worker exits. Those jobs are still in Redis's unacknowledged set, which any worker puts back on the
+    queue once ``worker_visibility_timeout_s`` has passed, so nothing is lost by leaving them there: one
+    warning, and the consumer reconnects. Installed once by workers/app.py; idempotent.
+    """
+    from kombu.transport import redis as kombu_redis
+
+    qos = kombu_redis.QoS
+    if getattr(qos.restore_unacked, "_survives_broker_restart", False):
+        return
+    original = qos.restore_unacked
+
+    def restore_unacked(self: Any, client: Any = None) -> Any:
+        try:
+            return original(self, client)
+        except (AttributeError, redis.exceptions.RedisError, OSError) as error:
+            log.warning(
+                "broker gone while handing back %d unacknowledged job(s) (%s): they return to the queue "
+                "after the visibility timeout",
+                len(self._delivered),
+                describe(error),
+            )
+            self._delivered.clear()
+            return None
+
+    restore_unacked._survives_broker_restart = True  # type: ignore[attr-defined]
+    setattr(qos, "restore_unacked", restore_unacked)  # noqa: B010 - replacing a library method

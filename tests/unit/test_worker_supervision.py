@@ -3,10 +3,15 @@
 
 from __future__ import annotations
 
+import logging
+from collections import OrderedDict
 from pathlib import Path
 
+import pytest
 import yaml
+from kombu.transport import redis as kombu_redis
 
+import workers.tasks  # noqa: F401 - registers the tasks and installs the broker-restart guard, as the worker
 from workers.app import celery_app
 
 REPO = Path(__file__).resolve().parents[2]
@@ -27,3 +32,19 @@ def test_every_long_running_service_of_the_compose_file_is_restarted_when_it_exi
     services = yaml.safe_load((REPO / "docker-compose.yml").read_text())["services"]
     for name in ("postgres", "redis", "web", "worker", "beat"):
         assert services[name].get("restart") == "unless-stopped", name
+
+
+def test_the_broker_going_away_while_jobs_are_handed_back_does_not_end_the_worker(
+    caplog: pytest.LogCaptureFixture,
+):
+    class Gone:
+        def conn_or_acquire(self, client: object = None) -> object:
+            raise AttributeError("'NoneType' object has no attribute 'hostname'")  # kombu, Redis restarting
+
+    qos = kombu_redis.QoS.__new__(kombu_redis.QoS)
+    qos.channel = Gone()
+    qos._delivered = OrderedDict([("tag-1", object()), ("tag-2", object())])
+    with caplog.at_level(logging.WARNING):
+        assert qos.restore_unacked() is None
+    assert qos._delivered == {}  # left to the visibility timeout: they are still in Redis's unacked set
+    assert "2 unacknowledged job(s)" in caplog.text
