@@ -29,8 +29,20 @@ celery_app.conf.update(
     task_acks_late=True,
     task_reject_on_worker_lost=True,
     worker_prefetch_multiplier=1,
-    broker_transport_options={"visibility_timeout": settings.worker_visibility_timeout_s},
+    broker_transport_options={
+        "visibility_timeout": settings.worker_visibility_timeout_s,
+        "socket_connect_timeout": 5,
+        "socket_timeout": 30,
+        "retry_on_timeout": True,
+        "health_check_interval": 10,
+    },
+    # A Redis restart is waited out (docs/workers.md, "Outages"): reconnect for as long as it takes, at
+    # start-up too, and cancel what was running when the connection went (acks_late: it runs again).
+    broker_connection_retry=True,
     broker_connection_retry_on_startup=True,
+    broker_connection_max_retries=None,
+    broker_channel_error_retry=True,
+    worker_cancel_long_running_tasks_on_connection_loss=True,
     task_default_queue=settings.worker_queue,
     task_serializer="json",
     accept_content=["json"],

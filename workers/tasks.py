@@ -18,8 +18,16 @@ from celery.concurrency.prefork import TaskPool as PreforkPool
 from celery.signals import worker_process_init, worker_ready
 
 from orchestrator.jobs import bodies, dispatch
+from orchestrator.jobs.outages import survive_broker_restart
 from orchestrator.services import queue as jobs
 from workers.app import celery_app
+
+# Every task is declared with ``max_retries=None``: a job says when to try again (a lost connection, the
+# game server away) for as long as that lasts; ``retry(max_retries=None)`` alone means Celery's default of
+# 3 retries, after which the job would be dropped.
+
+
+survive_broker_restart()  # a Redis restart while the worker hands jobs back must not end it
 
 
 def _run(task: Any, name: str, *ids: int) -> None:
@@ -42,51 +50,51 @@ def warm_up_threads(sender: Any = None, **_: Any) -> None:
         dispatch.warm_up()
 
 
-@celery_app.task(name=jobs.OPEN_DUE, bind=True)
+@celery_app.task(name=jobs.OPEN_DUE, bind=True, max_retries=None)
 def open_due(self: Any) -> None:
     _run(self, jobs.OPEN_DUE)
 
 
-@celery_app.task(name=jobs.CREATE_GAMES, bind=True)
+@celery_app.task(name=jobs.CREATE_GAMES, bind=True, max_retries=None)
 def create_games(self: Any, round_id: int) -> None:
     _run(self, jobs.CREATE_GAMES, round_id)
 
 
-@celery_app.task(name=jobs.PULL_ROUND, bind=True)
+@celery_app.task(name=jobs.PULL_ROUND, bind=True, max_retries=None)
 def pull_round(self: Any, round_id: int) -> None:
     _run(self, jobs.PULL_ROUND, round_id)
 
 
-@celery_app.task(name=jobs.RECONCILE, bind=True)
+@celery_app.task(name=jobs.RECONCILE, bind=True, max_retries=None)
 def reconcile(self: Any) -> None:
     _run(self, jobs.RECONCILE)
 
 
-@celery_app.task(name=jobs.RECOMPUTE_POOL, bind=True)
+@celery_app.task(name=jobs.RECOMPUTE_POOL, bind=True, max_retries=None)
 def recompute_pool(self: Any, pool_id: int) -> None:
     _run(self, jobs.RECOMPUTE_POOL, pool_id)
 
 
-@celery_app.task(name=jobs.ADVANCE_STAGE, bind=True)
+@celery_app.task(name=jobs.ADVANCE_STAGE, bind=True, max_retries=None)
 def advance_stage(self: Any, stage_id: int) -> None:
     _run(self, jobs.ADVANCE_STAGE, stage_id)
 
 
-@celery_app.task(name=jobs.PLAYOFF_ADVANCE, bind=True)
+@celery_app.task(name=jobs.PLAYOFF_ADVANCE, bind=True, max_retries=None)
 def playoff_advance(self: Any, stage_id: int) -> None:
     _run(self, jobs.PLAYOFF_ADVANCE, stage_id)
 
 
-@celery_app.task(name=jobs.PLAYOFF_TICK, bind=True)
+@celery_app.task(name=jobs.PLAYOFF_TICK, bind=True, max_retries=None)
 def playoff_tick(self: Any) -> None:
     _run(self, jobs.PLAYOFF_TICK)
 
 
-@celery_app.task(name=jobs.NOTIFY_SCAN, bind=True)
+@celery_app.task(name=jobs.NOTIFY_SCAN, bind=True, max_retries=None)
 def notify_scan(self: Any) -> None:
     _run(self, jobs.NOTIFY_SCAN)
 
 
-@celery_app.task(name=jobs.NOTIFY_SEND, bind=True)
+@celery_app.task(name=jobs.NOTIFY_SEND, bind=True, max_retries=None)
 def notify_send(self: Any, outbox_id: int) -> None:
     _run(self, jobs.NOTIFY_SEND, outbox_id)

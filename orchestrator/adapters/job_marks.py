@@ -39,11 +39,14 @@ class JobMarks:
             log.warning("job mark for %s not claimed (Redis unavailable): sending anyway", name)
             return True
 
-    def release(self, name: str, ids: tuple[int, ...]) -> None:
+    def release(self, name: str, ids: tuple[int, ...]) -> bool:
+        """Remove the mark; False when Redis did not answer (the caller may try again later)."""
         try:
             self._client.delete(self.key(name, ids))
         except redis.RedisError:
-            log.warning("job mark for %s not released (Redis unavailable): it expires by itself", name)
+            log.warning("job mark for %s not released (Redis unavailable): released once it is back", name)
+            return False
+        return True
 
 
 _marks: dict[tuple[int, str, str], JobMarks] = {}

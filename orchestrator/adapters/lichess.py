@@ -50,7 +50,6 @@ EXPORT_MAX_IDS = 300  # POST /api/games/export/_ids silently drops ids past 300
 STREAM_MAX_IDS = 1000  # POST /api/stream/games/{streamId} with OAuth
 MIN_RATE_LIMIT_WAIT_S = 60.0  # Lichess API tips: after a 429, wait a full minute
 NDJSON = "application/x-ndjson"
-SAME_TIME_ERROR = "A bulk containing the same players is scheduled at the same time"
 
 T = TypeVar("T")
 
@@ -332,6 +331,21 @@ class LichessClient:
         items = body.get("bulks", []) if isinstance(body, dict) else body
         return [bulk_from_json(item) for item in items]
 
+    def user_games(
+        self, username: str, *, vs: str | None = None, since: int | None = None
+    ) -> list[dict[str, Any]]:
+        """GET /api/games/user/{username}: the player's games (ongoing too) against ``vs`` created since
+        ``since`` (ms), without moves; unreadable lines are left out (logged)."""
+        params: dict[str, str] = {"moves": "false", "ongoing": "true", "finished": "true", "tags": "false"}
+        if vs:
+            params["vs"] = vs
+        if since is not None:
+            params["since"] = str(since)
+        with self._send(
+            "GET", f"/api/games/user/{username}", accept=NDJSON, stream=True, params=params
+        ) as response:
+            return [g for _n, _l, g in self._games(response, "user games") if not isinstance(g, SkippedLine)]
+
     def start_clocks(self, bulk_id: str) -> None:
         """POST /api/bulk-pairing/{id}/start-clocks (NotFound while the bulk is not paired yet)."""
         with self._send("POST", f"/api/bulk-pairing/{bulk_id}/start-clocks") as response:
@@ -438,64 +452,12 @@ class LichessClient:
             self._check(response, "add to stream")
 
 
-def bulk_matches(bulk: Bulk, pairings: Sequence[Pairing], pair_at: int | None = None) -> bool:
-    """True when ``bulk`` pairs exactly these accounts with these colours (and at ``pair_at`` if given)."""
-    if pair_at is not None and bulk.pair_at != pair_at:
-        return False
-    ours = sorted((p.white.account.lower(), p.black.account.lower()) for p in pairings)
-    theirs = sorted((g.white.lower(), g.black.lower()) for g in bulk.games)
-    return ours == theirs
-
-
-def ensure_bulk(
-    client: LichessClient,
-    pairings: Sequence[Pairing],
-    spec: BulkSpec,
-    *,
-    policy: RetryPolicy = DEFAULT_RETRY_POLICY,
-    sleep: Callable[[float], None] = time.sleep,
-) -> Bulk:
-    """Create a bulk with retries, never twice: after a timeout or 5xx the answer may be lost while the
-    bulk exists, so the organiser's scheduled bulks are searched before each new attempt.
-
-    Lichess drops a bulk from the list once it is paired and clocked; give ``pair_at`` or
-    ``start_clocks_at`` a little in the future so a lost answer can still be found.
-    """
-    pair_at = epoch_ms(spec.pair_at)
-    attempt = 1
-    uncertain = False
-    while True:
-        try:
-            if uncertain:
-                for bulk in client.list_bulks():
-                    if bulk_matches(bulk, pairings, pair_at):
-                        return bulk
-            return client.create_bulk(pairings, spec)
-        except TransientError as error:
-            uncertain = True
-            delay = policy.next_retry_delay(attempt, error)
-            if delay is None:
-                raise
-            sleep(delay)
-        except RateLimited as error:
-            delay = policy.next_retry_delay(attempt, error)
-            if delay is None:
-                raise
-            sleep(delay)
-        except BulkRejected as error:
-            # The lost first attempt may be what blocks this one ("same players at the same time").
-            if not uncertain or error.error != SAME_TIME_ERROR or attempt >= policy.max_attempts:
-                raise
-        attempt += 1
-
-
-# The client and, from lichess_data.py, the errors and data it speaks in.
+# The client and, from lichess_data.py, the errors and data (a bulk at most once: lichess_bulk.py).
 __all__ = [
     "DEFAULT_RETRY_POLICY",
     "EXPORT_MAX_IDS",
     "MIN_RATE_LIMIT_WAIT_S",
     "NDJSON",
-    "SAME_TIME_ERROR",
     "STREAM_MAX_IDS",
     "Bulk",
     "BulkGame",
@@ -514,9 +476,7 @@ __all__ = [
     "SkippedLine",
     "TransientError",
     "Unauthorized",
-    "bulk_matches",
     "call_with_retries",
-    "ensure_bulk",
     "next_retry_delay",
     "parse_ndjson_line",
 ]

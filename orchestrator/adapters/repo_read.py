@@ -188,6 +188,19 @@ class ReadRepository(Repository):
                     counts[match.round_id] = counts.get(match.round_id, 0) + 1
         return counts
 
+    def last_pull(self, event_id: int) -> datetime | None:
+        """When the game server last answered a pull of a round of the event that is under way (games
+        created, not finished), or None when no such round has been pulled yet."""
+        moment = self.session.execute(
+            sa_select(func.max(col(Round.last_pull_at)))
+            .join(Stage, col(Stage.id) == Round.stage_id)
+            .where(
+                col(Stage.event_id) == event_id,
+                col(Round.status).in_([RoundStatus.PAIRED.value, RoundStatus.PLAYING.value]),
+            )
+        ).scalar()
+        return None if moment is None else _aware(moment)
+
     def stale_rounds(
         self, event_id: int, *, started_before: datetime, quiet_since: datetime
     ) -> list[tuple[Round, Stage, datetime, int]]:

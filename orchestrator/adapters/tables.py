@@ -267,6 +267,7 @@ class Round(SQLModel, table=True):
     scheduled_at: datetime | None = timestamp(nullable=True)
     lineup_deadline_at: datetime | None = timestamp(nullable=True)
     status: str = Field(default=RoundStatus.SCHEDULED.value, max_length=16)
+    last_pull_at: datetime | None = timestamp(nullable=True)  # the game server last answered a pull
 
 
 class Match(SQLModel, table=True):

@@ -60,6 +60,7 @@ from orchestrator.errors import ServiceError
 from orchestrator.eventfile import parse_event
 from orchestrator.jobs import dispatch, runtime
 from orchestrator.jobs.bodies import PERIODIC
+from orchestrator.jobs.outages import OutageLog, backoff_s, connection_lost
 from orchestrator.ports import free_port
 from orchestrator.services.setup import event_setup
 from orchestrator.standin import create_standin_app
@@ -116,8 +117,15 @@ def beat_tick(stop: threading.Event | None = None) -> None:
             break
         try:
             dispatch.send(name)
-        except Exception:  # a job failing must not end beat; reconciliation catches up
+        except Exception as error:  # a job failing must not end beat; reconciliation catches up
+            if connection_lost(error):
+                BEAT_OUTAGE.failed(error)
+                return
             log.exception("beat: %s failed", name)
+    BEAT_OUTAGE.ok()
+
+
+BEAT_OUTAGE = OutageLog("demo beat", log)
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,16 +311,24 @@ class Demo:
         stop = stop or threading.Event()
         started = time.monotonic()
         done = False
+        outage = OutageLog("demo driver", log)
         while not stop.is_set():
             beat_tick(stop)
             try:
                 done = self.driver.step()
+                if on_status is not None:
+                    status = self.driver.status()
+                    if status is not None:
+                        on_status(status)
             except ServiceError as error:
                 self.driver.say(f"waiting: {error.message}", once=error.message)
-            if on_status is not None:
-                status = self.driver.status()
-                if status is not None:
-                    on_status(status)
+            except Exception as error:
+                if not connection_lost(error):
+                    raise
+                outage.failed(error)  # the database or the broker restarts: one warning, wait, go on
+                stop.wait(backoff_s(2))
+                continue
+            outage.ok()
             if done:
                 break
             stop.wait(self.plan.tick_s)

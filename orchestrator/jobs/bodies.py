@@ -16,6 +16,7 @@ from sqlalchemy.exc import OperationalError
 from orchestrator.adapters.tables import Stage, StageKind, StageStatus
 from orchestrator.db import utcnow
 from orchestrator.errors import ServiceError
+from orchestrator.jobs.outages import OutageLog, backoff_s, connection_lost, describe
 from orchestrator.jobs.runtime import ACTOR, Runtime, runtime
 from orchestrator.jobs.scheduler import run_playoff_tick
 from orchestrator.services.gameserver.gameserver import (
@@ -58,16 +59,34 @@ def run_job(name: str, *ids: int, attempt: int = 1) -> float | None:
     """Run job ``name``; returns seconds to wait before attempt ``attempt + 1``, or None when done.
 
     A transaction the database aborted for a deadlock is tried again a moment later (jobs are
-    idempotent and the aborted one changed nothing), up to ``DB_RETRY_ATTEMPTS`` times.
+    idempotent and the aborted one changed nothing), up to ``DB_RETRY_ATTEMPTS`` times. A lost connection
+    to the database or the broker (outages.connection_lost) is one warning and another attempt after
+    ``outages.backoff_s`` (1, 2, 4... s, at most a minute), for as long as it lasts; a periodic job is
+    left to its next tick instead.
     """
     try:
         return JOBS[name](runtime(), *ids, attempt=attempt)
     except OperationalError as error:
         sqlstate = getattr(error.orig, "sqlstate", None)
-        if sqlstate not in RETRYABLE_SQLSTATES or attempt >= DB_RETRY_ATTEMPTS:
-            raise
-        log.info("task %s%s: the database aborted it (%s); trying again", name, ids, sqlstate)
-        return 0.1 * attempt
+        if sqlstate in RETRYABLE_SQLSTATES and attempt < DB_RETRY_ATTEMPTS:
+            log.info("task %s%s: the database aborted it (%s); trying again", name, ids, sqlstate)
+            return 0.1 * attempt
+        return _after_outage(name, ids, attempt, error)
+    except Exception as error:
+        return _after_outage(name, ids, attempt, error)
+
+
+def _after_outage(name: str, ids: tuple[int, ...], attempt: int, error: Exception) -> float | None:
+    """The wait before trying a job again after a lost connection (None for a periodic job); any other
+    error is raised again."""
+    if not connection_lost(error):
+        raise error
+    if name in PERIODIC:
+        log.warning("task %s: connection lost (%s); the next tick tries again", name, describe(error))
+        return None
+    delay = backoff_s(attempt)
+    log.warning("task %s%s: connection lost (%s); trying again in %.0f s", name, ids, describe(error), delay)
+    return delay
 
 
 def _open_due(rt: Runtime, *, attempt: int, now: datetime | None = None) -> float | None:
@@ -150,13 +169,29 @@ def periodic_tick(now: datetime | None = None) -> list[str]:
     for name in PERIODIC:
         try:
             JOBS[name](current, attempt=1, now=now)
-        except ServiceError as error:  # a refusal that says why (a setting missing): one line, no traceback
-            log.error("periodic job %s failed: %s", name, " ".join(str(error).split()))
-            failed.append(name)
-        except Exception:  # one job failing must not stop the others; the next tick tries again
-            log.exception("periodic job %s failed", name)
-            failed.append(name)
+        except Exception as error:
+            if not connection_lost(error):
+                _report(name, error)
+                failed.append(name)
+                continue
+            # The others would meet the same outage: one warning, and the next pass tries again.
+            PERIODIC_OUTAGE.failed(error)
+            failed.extend(PERIODIC[PERIODIC.index(name) :])
+            return failed
+    PERIODIC_OUTAGE.ok()
     return failed
+
+
+PERIODIC_OUTAGE = OutageLog("periodic jobs", log)
+
+
+def _report(name: str, error: Exception) -> None:
+    """A periodic job's own failure: a refusal that says why (a setting missing) is one line, anything
+    else a traceback; one job failing never stops the others, and the next tick tries again."""
+    if isinstance(error, ServiceError):
+        log.error("periodic job %s failed: %s", name, " ".join(str(error).split()))
+    else:
+        log.error("periodic job %s failed", name, exc_info=error)
 
 
 JOBS: dict[str, Callable[..., float | None]] = {

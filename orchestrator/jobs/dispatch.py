@@ -25,6 +25,7 @@ from contextlib import contextmanager
 
 from orchestrator.adapters.job_marks import job_marks
 from orchestrator.jobs import bodies
+from orchestrator.jobs.outages import connection_lost, describe
 from orchestrator.jobs.runtime import runtime
 from orchestrator.services.queue import Job, check_job, set_sender
 
@@ -39,8 +40,11 @@ def _send_all(jobs: Sequence[Job]) -> None:
         for name, ids, countdown in jobs:
             try:
                 send(name, *ids, countdown=countdown)
-            except Exception:  # one failed send must not drop the others; reconciliation catches up
-                log.exception("sending task %s%s failed", name, ids)
+            except Exception as error:  # one failed send must not drop the others; reconciliation catches up
+                if connection_lost(error):  # the broker restarts: beat and reconciliation send it again
+                    log.warning("sending task %s%s failed: %s", name, ids, describe(error))
+                else:
+                    log.exception("sending task %s%s failed", name, ids)
 
 
 def send(name: str, *ids: int, countdown: float | None = None) -> None:
@@ -143,10 +147,25 @@ def warm_up() -> None:
         log.warning("worker warm-up: the database did not answer", exc_info=True)
 
 
+_unreleased: set[tuple[str, tuple[int, ...]]] = set()  # marks Redis did not remove (it was restarting)
+_unreleased_lock = threading.Lock()
+
+
 def job_started(name: str, *ids: int) -> None:
-    """A worker starts job ``name``: from now on, sending it again queues a new copy (Celery mode)."""
+    """A worker starts job ``name``: from now on, sending it again queues a new copy (Celery mode).
+
+    A mark Redis could not remove (it was restarting) is removed by the next job started once it is back;
+    left in place, it would hold back every copy of that job until it expires (``JOB_MARK_TTL_S``).
+    """
     settings = runtime().settings
-    job_marks(settings.redis_url, settings.worker_queue).release(name, ids)
+    marks = job_marks(settings.redis_url, settings.worker_queue)
+    with _unreleased_lock:
+        waiting = sorted(_unreleased | {(name, ids)})
+        _unreleased.clear()
+    failed = {job for job in waiting if not marks.release(*job)}
+    if failed:
+        with _unreleased_lock:
+            _unreleased.update(failed)
 
 
 set_sender(_send_all)  # what services enqueue is sent from here once their transaction commits

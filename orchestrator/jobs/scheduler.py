@@ -38,6 +38,7 @@ from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.domain.knockout import ArmageddonPhase
 from orchestrator.errors import ServiceError
+from orchestrator.jobs.outages import OutageLog, connection_lost
 from orchestrator.services.gameserver.gameserver import advance_stage
 from orchestrator.services.playoff.armageddon import (
     apply_default_colour,
@@ -249,6 +250,7 @@ class EagerScheduler:
         self._tick = tick
         self.period_s = period_s
         self.ticks = 0
+        self.outage = OutageLog("eager scheduler", log)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="eager-scheduler", daemon=True)
 
@@ -260,8 +262,13 @@ class EagerScheduler:
         while not self._stop.wait(self.period_s):
             try:
                 self._tick()
-            except Exception:  # one failing pass must not end the scheduler; the next pass catches up
-                log.exception("periodic tick failed")
+            except Exception as error:  # one failing pass must not end the scheduler; the next catches up
+                if connection_lost(error):
+                    self.outage.failed(error)  # one warning for the whole outage
+                else:
+                    log.exception("periodic tick failed")
+            else:
+                self.outage.ok()
             self.ticks += 1
 
     def stop(self, timeout: float = 10.0) -> None:

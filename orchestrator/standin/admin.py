@@ -73,6 +73,17 @@ def admin_routes(store: Store, plan: FaultPlan, admin: Callable[[Request], None]
         store.tick()
         return JSONResponse({"now": now})
 
+    @router.post("/_standin/freeze")
+    async def admin_freeze(request: Request) -> JSONResponse:
+        """Arm a freeze: the next ``method`` ``path`` request stops the server's process before it is
+        handled (fault tests; the test sends SIGCONT to resume it)."""
+        data = await request.json()
+        method, path = str(data.get("method", "POST")).upper(), str(data.get("path", ""))
+        if not path.startswith("/api/") or method not in ("GET", "POST", "DELETE"):
+            return json_error(400, {"error": "path must start with /api/, method GET, POST or DELETE"})
+        plan.freeze_on.add((method, path))
+        return JSONResponse({"armed": [method, path]})
+
     @router.get("/_standin/state")
     def admin_state() -> JSONResponse:
         now = store.tick()

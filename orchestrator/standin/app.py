@@ -14,6 +14,8 @@ import hmac
 import html
 import json
 import logging
+import os
+import signal
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -117,6 +119,23 @@ class FaultMiddleware(BaseHTTPMiddleware):
         return await call_next(request)
 
 
+class FreezeMiddleware:
+    """The request the admin armed (``POST /_standin/freeze``) stops this process (SIGSTOP) before it is
+    handled: the game server is unreachable until the test sends SIGCONT, then carries the request out,
+    as a paused server does. For a stand-in running as its own process only."""
+
+    def __init__(self, app: ASGIApp, plan: FaultPlan) -> None:
+        self.app = app
+        self.plan = plan
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        armed = scope["type"] == "http" and bool(self.plan.freeze_on)
+        if armed and self.plan.take_freeze(scope["method"], scope["path"]):
+            log.warning("freezing before %s %s (admin request)", scope["method"], scope["path"])
+            os.kill(os.getpid(), signal.SIGSTOP)
+        await self.app(scope, receive, send)
+
+
 async def _once(body: bytes) -> AsyncIterator[bytes]:
     if body:
         yield body
@@ -161,6 +180,7 @@ def create_standin_app(settings: Settings | None = None, *, prerender: bool = Tr
     app.add_middleware(HoldRendererMiddleware, store=store)  # inside the faults: a slow fault holds nothing
     if plan.kinds & {"429", "500", "slow"} and plan.rate > 0:
         app.add_middleware(FaultMiddleware, plan=plan)
+    app.add_middleware(FreezeMiddleware, plan=plan)
 
     @app.exception_handler(StandinError)
     async def _standinjson_error(request: Request, exc: StandinError) -> JSONResponse:
@@ -350,6 +370,21 @@ def _export_routes(store: Store) -> APIRouter:
         # One hop to a worker thread: games not rendered yet must not hold up the event loop (streams).
         return await run_in_threadpool(_export, store, request, ids, truncate=True)
 
+    @router.get("/api/games/user/{username}")
+    async def user_games(username: str, request: Request) -> Response:
+        """A player's games (``vs``, ``since``, ``until``, ``max``, ``ongoing``, ``finished``)."""
+        q = request.query_params
+        ids = store.user_game_ids(
+            username,
+            vs=q.get("vs"),
+            since=_int_query(q.get("since")),
+            until=_int_query(q.get("until")),
+            ongoing=_truthy(q.get("ongoing"), False),
+            finished=_truthy(q.get("finished"), True),
+            limit=_int_query(q.get("max")),
+        )
+        return await run_in_threadpool(_export, store, request, ids, truncate=False)
+
     streams: dict[str, set[str]] = {}
 
     @router.post("/api/stream/games/{stream_id}")
@@ -420,6 +455,14 @@ def _export(store: Store, request: Request, ids: list[str], *, truncate: bool) -
         return StreamingResponse(_once(body), media_type="application/x-ndjson")
     pgns = [store.pgn(v, clocks=flags["clocks"], tags=flags["tags"]) for v in views]
     return PlainTextResponse("\n".join(pgns), media_type="application/x-chess-pgn")
+
+
+def _int_query(raw: str | None) -> int | None:
+    """A whole-number query parameter; anything else is left out (as Lichess ignores it)."""
+    try:
+        return int(raw) if raw else None
+    except ValueError:
+        return None
 
 
 def _int_field(fields: dict[str, str], name: str, low: int, high: int) -> int | None:

@@ -39,6 +39,7 @@ class FaultPlan:
     rate: float
     seed: int
     slow_s: float = 12.0
+    freeze_on: set[tuple[str, str]] = field(default_factory=set)  # (method, path): admin-armed, once
     _rng: Random = field(init=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
@@ -83,3 +84,13 @@ class FaultPlan:
         if rng.random() >= self.rate:
             return None
         return GAME_STATUS[rng.choice(enabled)]
+
+    def take_freeze(self, method: str, path: str) -> bool:
+        """True once for the first request to ``method path`` after the admin armed it (``/_standin/freeze``):
+        the server then stops its own process before handling it, as a paused or unreachable game server."""
+        key = (method.upper(), path)
+        with self._lock:
+            if key not in self.freeze_on:
+                return False
+            self.freeze_on.discard(key)
+            return True

@@ -78,14 +78,12 @@ class Store(GameRendering):
     bulks: dict[str, Bulk] = field(default_factory=dict)
     games: dict[str, Game] = field(default_factory=dict)
     prerender: bool = True  # render finished games' export pieces in a background thread
-    _ids: Random = field(init=False)
     _rendered: dict[str, RenderedGame] = field(default_factory=dict, init=False, repr=False)
     _rendered_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
     _ends: list[tuple[int, str]] = field(default_factory=list, init=False, repr=False)  # heap
     _prerenderer: Prerenderer = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self._ids = Random(f"{self.seed}/ids")
         self._prerenderer = Prerenderer(self._prerender)
 
     def close(self) -> None:
@@ -123,10 +121,14 @@ class Store(GameRendering):
 
     # ---------------------------------------------------- accounts and OAuth
 
-    def new_id(self, length: int = 8) -> str:
+    def new_id(self, key: str, length: int = 8) -> str:
+        """An id drawn from ``key`` (a pairing, a bulk's games), not from a shared sequence: the same
+        request gives the same id whatever was created before it. A key met again (the same pairing
+        repeated, a bulk sent twice) takes the next free id of its own sequence."""
+        rng = Random(f"{self.seed}/id/{key}")
         with self.lock:
             while True:
-                candidate = "".join(self._ids.choice(ID_ALPHABET) for _ in range(length))
+                candidate = "".join(rng.choice(ID_ALPHABET) for _ in range(length))
                 if candidate not in self.games and candidate not in self.bulks:
                     return candidate
 
@@ -220,8 +222,15 @@ class Store(GameRendering):
                             400,
                             {"error": "A bulk containing the same players is scheduled at the same time"},
                         )
+            game_ids = [
+                self.new_id(
+                    f"game/{white.id}/{black.id}/{white_limit}/{black_limit}/{clock['increment']}"
+                    f"/{variant}/{rated}/{message or ''}"
+                )
+                for white, black in pairs
+            ]
             bulk = Bulk(
-                id=self.new_id(),
+                id=self.new_id("bulk/" + ",".join(game_ids)),
                 owner=owner.id,
                 game_ids=[],
                 pair_at=effective_pair_at,
@@ -234,8 +243,7 @@ class Store(GameRendering):
                 message=message,
             )
             self.bulks[bulk.id] = bulk
-            for white, black in pairs:
-                game_id = self.new_id()
+            for (white, black), game_id in zip(pairs, game_ids, strict=True):
                 rng = Random(f"{self.seed}/{game_id}")
                 plan = plan_game(
                     rng,
@@ -362,6 +370,39 @@ class Store(GameRendering):
             game.forced = (status, winner, now)
             self._submit([game_id])
             return self.view(game, now)
+
+    def user_game_ids(
+        self,
+        username: str,
+        *,
+        vs: str | None = None,
+        since: int | None = None,
+        until: int | None = None,
+        ongoing: bool = False,
+        finished: bool = True,
+        limit: int | None = None,
+    ) -> list[str]:
+        """Ids of the paired games of ``username`` (against ``vs``), created in [since, until], most
+        recent first, as ``GET /api/games/user/{username}`` selects them (ongoing games only if asked)."""
+        now = self.tick()
+        key, other = username.lower(), (vs or "").lower()
+        with self.lock:
+            found = []
+            for game in self.games.values():
+                players = (game.white.id, game.black.id)
+                if game.created_at is None or key not in players:
+                    continue
+                if other and other not in players:
+                    continue
+                if (since is not None and game.created_at < since) or (
+                    until is not None and game.created_at > until
+                ):
+                    continue
+                over = self.view(game, now).finished
+                if (over and finished) or (not over and ongoing):
+                    found.append(game)
+        found.sort(key=lambda g: (-(g.created_at or 0), g.id))
+        return [g.id for g in found[:limit]]
 
     def views(self, ids: list[str]) -> list[GameView]:
         """Existing games among ``ids``, most recent first (as Lichess sorts an export)."""

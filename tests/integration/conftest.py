@@ -24,8 +24,10 @@ ADMIN_URL = os.environ.get(
 )
 
 
-def _admin_engine() -> Engine:
-    return create_engine(ADMIN_URL, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 3})
+def _admin_engine(admin_url: str | None = None) -> Engine:
+    return create_engine(
+        admin_url or ADMIN_URL, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 3}
+    )
 
 
 def _require_postgres() -> None:
@@ -37,19 +39,19 @@ def _require_postgres() -> None:
         missing(reason)
 
 
-def create_database(prefix: str = "olympiad_test") -> str:
-    """Create an empty database and return its URL."""
+def create_database(prefix: str = "olympiad_test", admin_url: str | None = None) -> str:
+    """Create an empty database (on the server of ``admin_url``, default the shared one); its URL."""
     name = f"{prefix}_{secrets.token_hex(6)}"
-    admin = _admin_engine()
+    admin = _admin_engine(admin_url)
     with admin.connect() as connection:
         connection.execute(text(f'CREATE DATABASE "{name}"'))
     admin.dispose()
-    return make_url(ADMIN_URL).set(database=name).render_as_string(hide_password=False)
+    return make_url(admin_url or ADMIN_URL).set(database=name).render_as_string(hide_password=False)
 
 
 def drop_database(url: str) -> None:
     name = make_url(url).database
-    admin = _admin_engine()
+    admin = _admin_engine(make_url(url).set(database="postgres").render_as_string(hide_password=False))
     with admin.connect() as connection:
         connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
     admin.dispose()

@@ -30,8 +30,8 @@ from orchestrator.adapters.lichess import (
     PlayerLink,
     SkippedLine,
     call_with_retries,
-    ensure_bulk,
 )
+from orchestrator.adapters.lichess_bulk import ensure_bulk
 from orchestrator.config import Settings
 from orchestrator.domain.gameresults import MappedResult, map_game, map_status
 from orchestrator.domain.scoring import GameResult

@@ -199,15 +199,21 @@ def event_run(
     stage_key: str | None = None,
     round_gap_s: float,
     first_round_in_s: float,
+    admin_url: str | None = None,
+    redis_url: str | None = None,
     **env: str,
 ) -> Iterator[tuple[Run, int, int]]:
     """A fresh database (name prefix ``database``) with ``event_text`` stored (as ``slug`` if given), its
     stage ``stage_key`` running (default: as ``running_stage``), every player linked on the stand-in, the
     stage's rounds ``round_gap_s`` apart from ``first_round_in_s`` from now; ``env`` is added to the
-    processes' environment. Yields the run (no process started yet), the event id and the stage id."""
-    _require_postgres()
-    require_redis()
-    db_url = create_database(database)
+    processes' environment; ``admin_url``/``redis_url`` put the run on a PostgreSQL server and a Redis of
+    the test's own (default: the machine's). Yields the run (no process started yet), the event id and the
+    stage id."""
+    if admin_url is None:
+        _require_postgres()
+    if redis_url is None:
+        require_redis()
+    db_url = create_database(database, admin_url)
     engine = make_engine(db_url)
     run: Run | None = None
     try:
@@ -241,7 +247,7 @@ def event_run(
         full_env = {
             **os.environ,
             "DATABASE_URL": db_url,
-            "REDIS_URL": REDIS_URL,
+            "REDIS_URL": redis_url or REDIS_URL,
             "OLYMPIAD_ENVIRONMENT": "test",
             "OLYMPIAD_TASK_MODE": "celery",
             "OLYMPIAD_WORKER_QUEUE": f"test-{secrets.token_hex(6)}",

@@ -268,6 +268,20 @@ def test_a_server_error_during_a_pull_changes_nothing_and_asks_for_a_retry(uow_f
     assert outcome.retry_in == 5.0 and [b.result for b in boards(uow_factory, rows)] == ["*", "*"]
 
 
+def test_a_pull_the_server_answered_stamps_the_round_and_a_failed_one_does_not(uow_factory, settings, sent):
+    server = FakeServer()
+    rows = paired_round(uow_factory, settings, server, sent)
+    server.faults = [status_500]
+    pull(uow_factory, settings, server, rows)
+    with uow_factory() as uow:
+        assert uow.rounds.get_or_raise(Round, rows.round_id).last_pull_at is None
+    before = utcnow()
+    pull(uow_factory, settings, server, rows)
+    with uow_factory() as uow:
+        stamped = uow.rounds.get_or_raise(Round, rows.round_id).last_pull_at
+    assert stamped is not None and stamped >= before  # the staff dashboard's "last pull" age
+
+
 def test_a_truncated_export_line_is_asked_for_again_and_counted_once(uow_factory, settings, sent):
     server = FakeServer()
     rows = paired_round(uow_factory, settings, server, sent)

@@ -126,5 +126,7 @@ def test_a_job_the_database_aborted_for_a_deadlock_is_tried_again_and_other_erro
     with pytest.raises(OperationalError):  # not for ever
         bodies.run_job(queue.RECOMPUTE_POOL, 3, attempt=bodies.DB_RETRY_ATTEMPTS)
     monkeypatch.setitem(bodies.JOBS, queue.RECOMPUTE_POOL, failing("08006"))  # connection failure
+    assert bodies.run_job(queue.RECOMPUTE_POOL, 3, attempt=1) == 1.0  # an outage: later, with backoff
+    monkeypatch.setitem(bodies.JOBS, queue.RECOMPUTE_POOL, failing("22003"))  # numeric out of range
     with pytest.raises(OperationalError):
         bodies.run_job(queue.RECOMPUTE_POOL, 3, attempt=1)

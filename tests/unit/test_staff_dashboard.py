@@ -7,6 +7,7 @@ waits for a decision. Each case changes one thing and expects exactly one item o
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -284,6 +285,26 @@ def test_board_rows_are_untouched_by_reading_the_dashboard(web: FastAPI) -> None
     with web.state.uow_factory() as uow:
         after = [(b.id, b.version, b.result) for b in uow.session.exec(select(Board)).all()]
     assert before == after
+
+
+def test_the_last_pull_age_shows_while_a_round_is_under_way_and_grows_when_pulls_stop(web: FastAPI) -> None:
+    client, _ = login(web, "arb")
+    api = f"/api/v1/staff/events/{SLUG}/dashboard"
+    assert client.get(api).json()["last_pull_age_s"] is None  # no round under way: nothing to show
+    assert "Last pull of results" not in client.get(f"/staff/events/{SLUG}").text
+    with web.state.uow_factory() as uow:
+        rnd = rounds_of(uow)[0]
+        rnd.status = RoundStatus.PLAYING.value
+        rnd.last_pull_at = utcnow() - timedelta(seconds=90)
+        uow.session.add(rnd)
+    assert 90 <= client.get(api).json()["last_pull_age_s"] < 150
+    page = client.get(f"/staff/events/{SLUG}").text
+    assert re.search(r"Last pull of results from the game server: (9\d|1[0-4]\d) seconds ago", page)
+    with web.state.uow_factory() as uow:
+        rnd = rounds_of(uow)[0]
+        rnd.status = RoundStatus.FINISHED.value
+        uow.session.add(rnd)
+    assert client.get(api).json()["last_pull_age_s"] is None
 
 
 def test_a_round_is_not_stale_while_its_games_may_still_be_running(web: FastAPI) -> None:

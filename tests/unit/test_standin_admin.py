@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from orchestrator.config import Settings
 from orchestrator.db import REPO_ROOT
 from orchestrator.standin.app import ADMIN_HEADER, RefusedInProduction, create_standin_app
+from orchestrator.standin.faults import FaultPlan
 
 TOKEN = secrets.token_urlsafe(32)
 ADMIN_REQUESTS = [
@@ -21,6 +22,7 @@ ADMIN_REQUESTS = [
     ("POST", "/_standin/games/abcdefgh/result", {"status": "resign", "winner": "white"}),
     ("POST", "/_standin/time", {"advanceMs": 1000}),
     ("GET", "/_standin/state", None),
+    ("POST", "/_standin/freeze", {"method": "POST", "path": "/api/bulk-pairing"}),
 ]
 
 
@@ -54,6 +56,21 @@ def test_the_admin_token_opens_the_admin_routes() -> None:
     )
     assert made.status_code == 200 and made.json()["token"].startswith("lip_")
     assert client.get("/_standin/state", headers={ADMIN_HEADER: TOKEN}).json()["users"] == 1
+
+
+def test_a_freeze_is_armed_once_for_an_api_path_and_bad_requests_are_refused() -> None:
+    client = standin()
+    admin = {ADMIN_HEADER: TOKEN}
+    for bad in ({"path": "/_standin/state"}, {"path": "/api/bulk-pairing", "method": "PATCH"}, {}):
+        answer = client.post("/_standin/freeze", json=bad, headers=admin)
+        assert answer.status_code == 400 and "path must start with /api/" in answer.json()["error"]
+    armed = client.post("/_standin/freeze", json={"path": "/api/bulk-pairing"}, headers=admin)
+    assert armed.json() == {"armed": ["POST", "/api/bulk-pairing"]}
+    plan = FaultPlan.from_text("", 0.0, 1)
+    plan.freeze_on.add(("POST", "/api/bulk-pairing"))
+    assert not plan.take_freeze("GET", "/api/bulk-pairing")
+    assert plan.take_freeze("post", "/api/bulk-pairing")
+    assert not plan.take_freeze("POST", "/api/bulk-pairing")  # once
 
 
 def test_the_standin_refuses_to_start_in_production() -> None:

@@ -44,10 +44,9 @@ from orchestrator.adapters.lichess import (
     RateLimited,
     RetryPolicy,
     TransientError,
-    bulk_matches,
-    ensure_bulk,
     next_retry_delay,
 )
+from orchestrator.adapters.lichess_bulk import bulk_matches, ensure_bulk
 from orchestrator.adapters.repo_boards import BoardInMatch, RoundBoard
 from orchestrator.adapters.tables import (
     POOL_KINDS,
@@ -242,8 +241,16 @@ def _send_bulk(
     when the game server refused or failed."""
     round_id = rnd.id or 0
     try:
+        # After a failed attempt the lost request may still have been carried out (even after the bulk
+        # left the list): ensure_bulk then looks for its games since that attempt. A late round (no pairAt)
+        # is paired at once, so a bulk an earlier run sent without committing (a worker killed) has left
+        # the list too: its games are looked for since the round fell due.
+        earlier = record.created_at if record.status == BulkStatus.FAILED.value else None
+        if spec.pair_at is None and rnd.scheduled_at is not None:
+            due = rnd.scheduled_at - timedelta(seconds=settings.gameserver_pair_lead_s)
+            earlier = due if earlier is None else min(earlier, due)
         return _find_bulk(client, pairings, spec) or ensure_bulk(
-            client, pairings, spec, policy=SINGLE_ATTEMPT
+            client, pairings, spec, policy=SINGLE_ATTEMPT, earlier_since=earlier
         )
     except BulkRejected as error:
         message = str(error)  # names players, never tokens (the client scrubs them)
@@ -459,6 +466,8 @@ def pull_round_results(
             outcome.error = str(error)
             log.warning("round %s: export refused: %s", round_id, error)
             return outcome
+        rnd.last_pull_at = now or utcnow()  # the staff dashboard's "last pull" age
+        uow.rounds.insert(rnd)
         outcome.missing = list(export.missing)
         for start in range(0, len(export.games), EXPORT_MAX_IDS):
             batch = export.games[start : start + EXPORT_MAX_IDS]

@@ -111,6 +111,14 @@ class Dashboard:
     items: tuple[DashboardItem, ...]
     checked_at: datetime
     swiss: bool = False  # the event has a Swiss stage (else the page leaves out "Swiss round to pair")
+    last_pull_at: datetime | None = None  # rounds under way: the game server last answered a pull then
+
+    @property
+    def last_pull_age_s(self) -> int | None:
+        """Seconds since results were last pulled (None with no round under way): it grows when pulls stop."""
+        if self.last_pull_at is None:
+            return None
+        return max(0, int((self.checked_at - self.last_pull_at).total_seconds()))
 
     def counts(self) -> dict[str, int]:
         out = dict.fromkeys(KINDS, 0)
@@ -122,6 +130,8 @@ class Dashboard:
         return {
             "event": {"slug": self.slug, "name": self.name, "status": self.status, "timezone": self.timezone},
             "checked_at": self.checked_at.isoformat(),
+            "last_pull_at": self.last_pull_at.isoformat() if self.last_pull_at else None,
+            "last_pull_age_s": self.last_pull_age_s,
             "counts": self.counts(),
             "items": [item.as_json() for item in self.items],
         }
@@ -156,7 +166,15 @@ def dashboard(uow: UnitOfWork, *, slug: str, now: datetime | None = None) -> Das
     items.sort(key=lambda i: (i.tier, i.due_at is None, i.due_at or far))
     swiss = any(s.kind == StageKind.SWISS.value for s in uow.events.stages_of_event(event_id))
     return Dashboard(
-        event_id, event.slug, event.name, event.status, event_zone(event), tuple(items), now, swiss
+        event_id,
+        event.slug,
+        event.name,
+        event.status,
+        event_zone(event),
+        tuple(items),
+        now,
+        swiss,
+        uow.read.last_pull(event_id),
     )
 
 
