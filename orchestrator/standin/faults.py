@@ -1,7 +1,8 @@
 """Fault injection for the stand-in server, switched on by settings (docs/gameserver.md).
 
 ``standin_faults`` is a comma list of kinds; each request (HTTP kinds), export line (truncate) or game
-(game kinds) draws once against ``standin_fault_rate`` from generators seeded by ``standin_seed``.
+(game kinds) draws once against ``standin_fault_rate`` from generators seeded by ``standin_seed``; the
+HTTP kinds that fire take turns.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class FaultPlan:
     slow_s: float = 12.0
     freeze_on: set[tuple[str, str]] = field(default_factory=set)  # (method, path): admin-armed, once
     _rng: Random = field(init=False, repr=False)
+    _fired: dict[tuple[str, ...], int] = field(default_factory=dict, init=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -57,7 +59,11 @@ class FaultPlan:
         with self._lock:
             if self._rng.random() >= self.rate:
                 return None
-            return self._rng.choice(enabled)
+            # The kinds take turns (429, then 500, then slow, ...): a short run that draws a few faults
+            # meets every enabled kind, whatever the number of requests its timing made.
+            fired = self._fired.get(options, 0)
+            self._fired[options] = fired + 1
+            return enabled[fired % len(enabled)]
 
     def http_fault(self) -> str | None:
         """ "429", "500", "slow" or None for one API request."""
