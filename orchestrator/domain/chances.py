@@ -194,33 +194,54 @@ def _rank_groups(
             groups[-1].append(team)
         else:
             groups.append([team])
+    return None if _straddles(groups, places) else groups
+
+
+def _straddles(groups: Sequence[Sequence[str]], places: tuple[int, ...]) -> bool:
+    """Whether a group of level teams covers both place k and place k + 1 for some k of ``places``."""
     position = 1
     for group in groups:
         end = position + len(group) - 1
         if any(position <= k < end for k in places):
-            return None
+            return True
         position = end + 1
-    return groups
+    return False
 
 
 def _groups_of(
     teams: Sequence[str],
     matches: Sequence[MatchRecord],
+    places: tuple[int, ...],
     *,
-    chain: Sequence[str],
+    chain: tuple[str, ...],
+    start: int,
     boards: int,
     scoring: MatchScoring,
     round_robin: bool = True,
     bye_mp: int | None = None,
 ) -> list[list[str]]:
-    """The standings engine's ranks as groups (teams it leaves level share a group)."""
-    standings = compute_standings(
-        teams, matches, chain=chain, boards=boards, scoring=scoring, round_robin=round_robin, bye_mp=bye_mp
-    )
-    groups: dict[int, list[str]] = {}
-    for row in standings.rows:
-        groups.setdefault(row.rank, []).append(row.team)
-    return list(groups.values())
+    """The standings engine's ranks as groups (teams it leaves level share a group). The chain is run a
+    criterion longer each time, from ``start`` + 1 criteria, until no group straddles a place: each
+    criterion only splits the groups the ones before it left, so the teams above each place are those of
+    the whole chain, at a fraction of its cost."""
+    groups: list[list[str]] = []
+    for length in range(min(start + 1, len(chain)), len(chain) + 1):
+        standings = compute_standings(
+            teams,
+            matches,
+            chain=chain[:length],
+            boards=boards,
+            scoring=scoring,
+            round_robin=round_robin,
+            bye_mp=bye_mp,
+        )
+        ranks: dict[int, list[str]] = {}
+        for row in standings.rows:
+            ranks.setdefault(row.rank, []).append(row.team)
+        groups = list(ranks.values())
+        if not _straddles(groups, places):
+            break
+    return groups
 
 
 def pool_chances(
@@ -262,7 +283,15 @@ def pool_chances(
         groups = _rank_groups(totals, prefix, wanted)
         if groups is None:
             tally.full += 1
-            groups = _groups_of(teams, [*played, *simulated], chain=codes, boards=boards, scoring=scoring)
+            groups = _groups_of(
+                teams,
+                [*played, *simulated],
+                wanted,
+                chain=codes,
+                start=len(prefix),
+                boards=boards,
+                scoring=scoring,
+            )
         tally.add_groups(groups)
     return tally.result(simulations, seed)
 
@@ -316,7 +345,9 @@ def swiss_chances(
             groups = _groups_of(
                 teams,
                 current.matches,
+                wanted,
                 chain=codes,
+                start=len(prefix),
                 boards=state.boards,
                 scoring=state.scoring,
                 round_robin=False,
