@@ -45,6 +45,7 @@ from orchestrator.adapters.tables_base import (
     timestamp,
 )
 from orchestrator.adapters.tables_gameserver import GameserverBulk, PlayerLink
+from orchestrator.adapters.tables_outlook import Outlook
 from orchestrator.db import UTCDateTime
 from orchestrator.domain import teams as domain_teams
 from orchestrator.domain.event import POOL_KINDS, StageKind
@@ -509,6 +510,7 @@ ALL_TABLES: tuple[type[SQLModel], ...] = (
     PlayerLink,
     GameserverBulk,
     Outbox,
+    Outlook,
 )
 
 # Every name of the schema, whichever of the tables modules defines it.
@@ -544,6 +546,7 @@ __all__ = [
     "MatchStatus",
     "Outbox",
     "OutboxStatus",
+    "Outlook",
     "Player",
     "PlayerLink",
     "Pool",
