@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
+from orchestrator.services.outlook import read as outlook_read
 from orchestrator.services.read import events, matches, stages, standings, swiss, teams
 from orchestrator.web.auth import allow_public
 from orchestrator.web.deps import attachment, get_uow_factory, in_unit_of_work, render
@@ -65,14 +66,16 @@ def stage_page(request: Request, slug: str, stage_key: str, after: str = "") -> 
             view = stages.stage_view(uow, slug=slug, stage_key=stage_key)
     if isinstance(view, swiss.SwissView):
         shown = swiss.chosen_round(view, after)
-        return _page(request, "public/swiss.html", view, after=shown)
+        outlook = in_unit_of_work(request, outlook_read.pool_outlook, pool_id=view.pool.id)
+        return _page(request, "public/swiss.html", view, after=shown, outlook=outlook)
     return _page(request, "public/stage.html", view)
 
 
 @router.get("/events/{slug}/stages/{stage_key}/pools/{letter}")
 def pool_page(request: Request, slug: str, stage_key: str, letter: str) -> Response:
     view = in_unit_of_work(request, standings.pool_view, slug=slug, stage_key=stage_key, letter=letter)
-    return _page(request, "public/pool.html", view)
+    outlook = in_unit_of_work(request, outlook_read.pool_outlook, pool_id=view.id)
+    return _page(request, "public/pool.html", view, outlook=outlook)
 
 
 @router.get("/events/{slug}/matches/{match_id}")
@@ -92,4 +95,7 @@ def board_pgn(request: Request, slug: str, match_id: int, board_no: int) -> Resp
 @router.get("/events/{slug}/teams/{team_id}")
 def team_page(request: Request, slug: str, team_id: int) -> Response:
     view = in_unit_of_work(request, teams.team_view, slug=slug, team_id=team_id)
-    return _page(request, "public/team.html", view)
+    outlooks = in_unit_of_work(request, outlook_read.team_outlooks, team_id=team_id)
+    return _page(
+        request, "public/team.html", view, outlook=outlooks[-1] if outlooks else None, outlook_team=team_id
+    )
