@@ -84,8 +84,8 @@ def compute_stage_outlook(
     if not force and stored and stored[0].after_round == after:
         return None
     field = event_field(uow, stage.event_id)
-    lineups = {
-        field.name(team_id): [player.rating for player in team.main_players]
+    lineups = {  # a rating of 0 is no rating (docs/needs.md)
+        field.name(team_id): [player.rating if player.rating > 0 else None for player in team.main_players]
         for team_id, team in field.domain.items()
     }
     count = simulations or (SWISS_SIMULATIONS if stage.kind == StageKind.SWISS.value else POOL_SIMULATIONS)

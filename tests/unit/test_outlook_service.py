@@ -1,0 +1,121 @@
+"""Chances and needs stored after each round and shown on the pages and in the API (services/outlook/,
+jobs/chances.py, docs/needs.md)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from sqlmodel import select
+
+from orchestrator.adapters.tables import Board, Match, Player, Round
+from orchestrator.errors import Conflict
+from orchestrator.jobs.chances import chances_scan
+from orchestrator.services.outlook import read as outlook_read
+from orchestrator.services.outlook.compute import compute_stage_outlook
+from orchestrator.services.results import results
+from tests.support.factories import EVENT_2020, make_event, running_stage, stage_id_of
+
+SLUG = "small-test-cup"
+
+
+def _start(uowf) -> int:
+    with uowf() as uow:
+        return running_stage(uow)
+
+
+def _play_round(uowf, stage_id: int, number: int) -> None:
+    """White wins every board of round ``number``."""
+    with uowf() as uow:
+        rnd = uow.session.exec(select(Round).where(Round.stage_id == stage_id, Round.number == number)).one()
+        boards = [
+            (board.id or 0, board.version)
+            for match in uow.session.exec(select(Match).where(Match.round_id == rnd.id)).all()
+            for board in uow.session.exec(select(Board).where(Board.match_id == match.id)).all()
+        ]
+    for board_id, version in boards:
+        with uowf() as uow:
+            results.record_result(uow, board_id=board_id, result="1-0", expected_version=version, actor="ann")
+
+
+def test_a_running_pool_stage_gets_chances_and_needs_for_first_place_and_the_qualifying_places(uowf):
+    stage_id = _start(uowf)
+    with uowf() as uow:
+        assert compute_stage_outlook(uow, stage_id=stage_id, simulations=300) == 0
+    with uowf() as uow:
+        rows = uow.chances.of_stage(stage_id)
+        assert sorted({row.places for row in rows}) == [1, 2]  # first place; advance: 2
+        assert len(rows) == 8
+        assert all(row.chance is not None and 0 <= row.chance <= 10_000 for row in rows)
+        assert all(row.status in ("open", "clinched", "eliminated") for row in rows)
+        assert all(row.lines for row in rows)
+        for k in (1, 2):
+            assert sum(row.chance or 0 for row in rows if row.places == k) == pytest.approx(k * 10_000, abs=4)
+        # nothing new: the scan leaves it alone
+        assert compute_stage_outlook(uow, stage_id=stage_id) is None
+
+
+def test_the_scan_computes_again_once_a_round_is_complete(uowf):
+    stage_id = _start(uowf)
+    runtime = SimpleNamespace(uow_factory=uowf)
+    chances_scan(runtime, attempt=1)  # type: ignore[arg-type]
+    with uowf() as uow:
+        assert {row.after_round for row in uow.chances.of_stage(stage_id)} == {0}
+    _play_round(uowf, stage_id, 1)
+    chances_scan(runtime, attempt=1)  # type: ignore[arg-type]
+    with uowf() as uow:
+        rows = uow.chances.of_stage(stage_id)
+        assert {row.after_round for row in rows} == {1}
+        view = outlook_read.pool_outlook(uow, pool_id=rows[0].pool_id or 0)
+    assert view is not None and view.after_round == 1 and view.has_chances and view.has_needs
+    assert [p.places for p in view.rows[0].places] == [1, 2]
+
+
+def test_pages_and_api_show_the_stored_outlook(uowf, client):
+    stage_id = _start(uowf)
+    with uowf() as uow:
+        compute_stage_outlook(uow, stage_id=stage_id, simulations=200)
+        row = uow.chances.of_stage(stage_id)[0]
+        pool_id, team_id = row.pool_id, row.team_id
+        letter = next(p.letter for p in uow.rounds.pools_of_stage(stage_id) if p.id == pool_id)
+    page = client.get(f"/events/{SLUG}/stages/group/pools/{letter}")
+    assert page.status_code == 200
+    assert "Chances and needs" in page.text and "<meter" in page.text
+    assert "What each team needs in the last rounds" in page.text
+    team_page = client.get(f"/events/{SLUG}/teams/{team_id}")
+    assert team_page.status_code == 200 and "Chances and needs" in team_page.text
+    api = client.get(f"/api/v1/events/{SLUG}/stages/group/chances")
+    assert api.status_code == 200
+    body = api.json()
+    assert body["places"] == [1, 2] and len(body["rows"]) == 4 and body["has_needs"]
+    team = client.get(f"/api/v1/events/{SLUG}/teams/{team_id}/chances")
+    assert team.status_code == 200 and [r["team_id"] for r in team.json()["rows"]] == [team_id]
+
+
+def test_a_stage_not_started_a_knockout_and_an_unknown_stage_are_refused_plainly(uowf, client):
+    _start(uowf)
+    answer = client.get(f"/api/v1/events/{SLUG}/stages/final/chances")
+    assert answer.status_code == 409 and "has not started yet" in answer.text
+    assert client.get(f"/api/v1/events/{SLUG}/stages/nowhere/chances").status_code == 404
+    with uowf() as uow:
+        event_id = make_event(uow, EVENT_2020)
+    with uowf() as uow:
+        knockout = stage_id_of(uow, event_id, "playoff")
+        with pytest.raises(Conflict, match="is a knockout"):
+            compute_stage_outlook(uow, stage_id=knockout)
+    answer = client.get("/api/v1/events/online-olympiad-2020/stages/playoff/chances")
+    assert answer.status_code == 409 and "is a knockout" in answer.text
+
+
+def test_a_stage_without_ratings_stores_needs_but_no_chances(uowf, client):
+    stage_id = _start(uowf)
+    with uowf() as uow:
+        for player in uow.session.exec(select(Player)).all():
+            player.rating = 0  # no rating
+    with uowf() as uow:
+        compute_stage_outlook(uow, stage_id=stage_id)
+        rows = uow.chances.of_stage(stage_id)
+        assert rows and all(row.chance is None and row.status is not None for row in rows)
+        letter = uow.rounds.pools_of_stage(stage_id)[0].letter
+    page = client.get(f"/events/{SLUG}/stages/group/pools/{letter}")
+    assert "No chances: the players have no ratings to simulate with." in page.text
