@@ -49,8 +49,10 @@ DOMAIN_TESTS=(
 # Tests that run only for one module (too slow for every module's mutants), and the fixtures they read.
 declare -A EXTRA_TESTS=(
   [swiss/olympiad2022]="tests/unit/test_swiss_olympiad_replay_rounds.py"
+  [needs]="tests/unit/test_needs.py"
+  [chances]="tests/unit/test_chances.py"
 )
-declare -A EXTRA_FIXTURES=([swiss/olympiad2022]="tests/fixtures/olympiads")
+declare -A EXTRA_FIXTURES=([swiss/olympiad2022]="tests/fixtures/olympiads" [needs]="tests/support/needs_pools.py")
 
 if ! "$VENV/bin/python" -c "import sys, mutmut; sys.exit(mutmut.__version__ != '$MUTMUT_VERSION')" 2>/dev/null; then
   "$VENV/bin/python" -m pip install --quiet "mutmut==$MUTMUT_VERSION"

@@ -1,10 +1,9 @@
-"""Exact scenarios of a pool's last rounds (orchestrator/domain/needs.py, docs/needs.md), checked by playing
-every enumerated scenario through the standings engine (domain/standings.py)."""
+"""Exact scenarios of a pool's last rounds (orchestrator/domain/needs.py, docs/needs.md): every line checked
+against every outcome's match points; test_needs_standings.py plays the scenarios through the standings."""
 
 from __future__ import annotations
 
 from itertools import product
-from random import Random
 
 import pytest
 
@@ -20,127 +19,60 @@ from orchestrator.domain.needs import (
     pool_needs,
     scenario_verdict,
 )
-from orchestrator.domain.round_robin import berger_table
 from orchestrator.domain.scoring import DEFAULT_SCORING, MatchRecord, MatchScoring
-from orchestrator.domain.standings import compute_standings
-from orchestrator.domain.tiebreaks import PRESETS
-
-BOARDS = 4
-CHAIN = PRESETS["online-2020"]
+from tests.support.needs_pools import pool_of as _pool
 
 
-def _game_points(rng: Random, outcome: int) -> tuple[int, int]:
-    """Half-points of a 4-board match won by team_a (0), drawn (1) or won by team_b (2)."""
-    total = BOARDS * 2
-    if outcome == 1:
-        return total // 2, total // 2
-    margin = rng.randint(total // 2 + 1, total)
-    return (margin, total - margin) if outcome == 0 else (total - margin, margin)
-
-
-def _pool(size: int, played_rounds: int, seed: int) -> tuple[list[str], list[MatchRecord], list[Fixture]]:
-    rng = Random(seed)
-    teams = [f"T{i}" for i in range(size)]
-    played: list[MatchRecord] = []
-    fixtures: list[Fixture] = []
-    for rnd in berger_table(size):
-        for pairing in rnd.pairings:
-            a, b = teams[pairing.first - 1], teams[pairing.second - 1]
-            if rnd.number <= played_rounds:
-                played.append(MatchRecord(rnd.number, a, b, *_game_points(rng, rng.randrange(3))))
-            else:
-                fixtures.append(Fixture(a, b))
-    return teams, played, fixtures
-
-
-def _scenarios(teams, played, fixtures, rng):
-    """Every outcome of ``fixtures``: the final match points and the full match list (random margins)."""
-    first = max(m.round for m in played) + 1
+def _outcomes_of(mp, fixtures):
+    """Every outcome of ``fixtures`` as final match points (no standings: the fast exactness check)."""
     for combo in product(range(3), repeat=len(fixtures)):
-        matches = list(played)
-        for index, (fixture, outcome) in enumerate(zip(fixtures, combo, strict=True)):
-            matches.append(
-                MatchRecord(first + index, fixture.team_a, fixture.team_b, *_game_points(rng, outcome))
-            )
-        yield current_points(teams, matches), matches
+        final = dict(mp)
+        for fixture, outcome in zip(fixtures, combo, strict=True):
+            points_a, points_b = outcomes(DEFAULT_SCORING)[outcome]
+            final[fixture.team_a] += points_a
+            final[fixture.team_b] += points_b
+        yield final
 
 
-def _line_of(needs: PoolNeeds, team: str, places: int, final: int):
-    return next(line for line in needs.outlook(team, places).lines if line.final_mp == final)
-
-
-def _check_against_standings(teams, played, fixtures, places, seed):
-    needs = pool_needs(current_points(teams, played), fixtures, places=places)
-    rng = Random(seed)
+def check_exact(needs: PoolNeeds, finals, places) -> None:
+    """Each line says what the scenarios with its final score give, and only that; every condition that is
+    met puts the team in."""
     seen: dict[tuple[str, int, int], set[Verdict]] = {}
-    for final_mp, matches in _scenarios(teams, played, fixtures, rng):
-        standings = compute_standings(teams, matches, chain=CHAIN, boards=BOARDS)
-        for team in teams:
-            rank = standings.rank_of(team)
+    lines = {(o.team, o.places, line.final_mp): line for o in needs.outlooks for line in o.lines}
+    for final_mp in finals:
+        for team in final_mp:
             for k in places:
                 verdict = scenario_verdict(final_mp, team, k)
                 seen.setdefault((team, k, final_mp[team]), set()).add(verdict)
-                if verdict is Verdict.IN:
-                    assert rank <= k, (team, k, final_mp)
-                elif verdict is Verdict.OUT:
-                    assert rank > k, (team, k, final_mp)
-                line = _line_of(needs, team, k, final_mp[team])
-                if line.verdict in (Verdict.IN, Verdict.OUT, Verdict.TIE):
-                    assert verdict is line.verdict, (team, k, final_mp, line)
-                met = [all(final_mp[c.team] <= c.at_most for c in alt) for alt in line.when_in]
-                if any(met):
-                    assert verdict is Verdict.IN and rank <= k, (team, k, final_mp, line)
-    # exact, not merely safe: every line names what some scenario gives, and only that
+                line = lines[(team, k, final_mp[team])]
+                if any(all(final_mp[c.team] <= c.at_most for c in alt) for alt in line.when_in):
+                    assert verdict is Verdict.IN, (team, k, final_mp, line)
     for outlook in needs.outlooks:
-        finals = {line.final_mp for line in outlook.lines}
-        assert finals == {final for (team, k, final) in seen if team == outlook.team and k == outlook.places}
+        finals_seen = {final for (team, k, final) in seen if team == outlook.team and k == outlook.places}
+        assert {line.final_mp for line in outlook.lines} == finals_seen
+        assert [line.gain for line in outlook.lines] == sorted(
+            (line.gain for line in outlook.lines), reverse=True
+        )
         for line in outlook.lines:
+            assert line.final_mp == needs.mp[outlook.team] + line.gain
             kinds = seen[(outlook.team, outlook.places, line.final_mp)]
             assert line.tie_possible == (Verdict.TIE in kinds)
             if line.verdict is Verdict.OPEN:
                 assert len(kinds) > 1
             else:
                 assert kinds == {line.verdict}
-        if outlook.status is Status.CLINCHED:
-            assert all(line.verdict is Verdict.IN for line in outlook.lines)
-    return needs
+                assert line.when_in == ()
+        verdicts = {line.verdict for line in outlook.lines}
+        assert (outlook.status is Status.CLINCHED) == (verdicts == {Verdict.IN})
+        assert (outlook.status is Status.ELIMINATED) == (verdicts == {Verdict.OUT})
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_every_scenario_of_a_pool_of_six_with_two_rounds_left_agrees_with_the_standings(seed):
-    teams, played, fixtures = _pool(6, 3, seed)
-    _check_against_standings(teams, played, fixtures, (1, 2, 3), seed)
-
-
-@pytest.mark.parametrize("seed", [5, 6])
-def test_every_scenario_of_a_pool_of_ten_with_one_round_left_agrees_with_the_standings(seed):
-    teams, played, fixtures = _pool(10, 8, seed)
-    _check_against_standings(teams, played, fixtures, (1, 4), seed)
-
-
-def test_a_pool_of_eight_with_three_rounds_left_agrees_on_a_sample_of_scenarios():
-    teams, played, fixtures = _pool(8, 4, 11)
-    assert len(fixtures) == 12
-    needs = pool_needs(current_points(teams, played), fixtures, places=(1, 3))
-    rng = Random(11)
-    first = max(m.round for m in played) + 1
-    for _ in range(300):
-        matches = list(played)
-        for index, fixture in enumerate(fixtures):
-            matches.append(
-                MatchRecord(
-                    first + index, fixture.team_a, fixture.team_b, *_game_points(rng, rng.randrange(3))
-                )
-            )
-        final_mp = current_points(teams, matches)
-        standings = compute_standings(teams, matches, chain=CHAIN, boards=BOARDS)
-        for team in teams:
-            for k in (1, 3):
-                line = _line_of(needs, team, k, final_mp[team])
-                if line.verdict is Verdict.IN:
-                    assert standings.rank_of(team) <= k
-                if line.verdict is Verdict.OUT:
-                    assert standings.rank_of(team) > k
+@pytest.mark.parametrize(("size", "played", "seed"), [(6, 3, 1), (6, 3, 2), (6, 2, 3), (10, 8, 5)])
+def test_every_line_is_exact_over_every_outcome(size, played, seed):
+    teams, records, fixtures = _pool(size, played, seed)
+    mp = current_points(teams, records)
+    places = (1, 2, 3)
+    check_exact(pool_needs(mp, fixtures, places=places), _outcomes_of(mp, fixtures), places)
 
 
 def test_in_with_a_win_and_with_a_draw_if_the_rival_does_not_win():
