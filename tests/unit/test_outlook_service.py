@@ -12,9 +12,16 @@ from orchestrator.adapters.tables import Board, Match, Player, Round
 from orchestrator.errors import Conflict
 from orchestrator.jobs.chances import chances_scan
 from orchestrator.services.outlook import read as outlook_read
-from orchestrator.services.outlook.compute import compute_stage_outlook
+from orchestrator.services.outlook.compute import (
+    SWISS_MIN_SIMULATIONS,
+    SWISS_PAIRINGS,
+    SWISS_SIMULATIONS,
+    compute_stage_outlook,
+    swiss_simulations,
+)
 from orchestrator.services.results import results
 from tests.support.factories import EVENT_2020, make_event, running_stage, stage_id_of
+from tests.support.swiss import pair_and_publish, play_round, running_swiss
 
 SLUG = "small-test-cup"
 
@@ -119,3 +126,31 @@ def test_a_stage_without_ratings_stores_needs_but_no_chances(uowf, client):
         letter = uow.rounds.pools_of_stage(stage_id)[0].letter
     page = client.get(f"/events/{SLUG}/stages/group/pools/{letter}")
     assert "No chances: the players have no ratings to simulate with." in page.text
+
+
+def test_a_swiss_stage_gets_chances_of_first_place_and_the_medals_once_its_round_is_complete(uowf, client):
+    with uowf() as uow:
+        stage_id = running_swiss(uow)
+    pair_and_publish(uowf, stage_id)
+    with uowf() as uow:
+        assert compute_stage_outlook(uow, stage_id=stage_id, simulations=10) is None  # round 1 under way
+    with uowf() as uow:
+        round_id = uow.rounds.rounds_of_stage(stage_id)[0].id or 0
+    play_round(uowf, round_id)
+    with uowf() as uow:
+        assert compute_stage_outlook(uow, stage_id=stage_id, simulations=10) == 1
+        rows = uow.chances.of_stage(stage_id)
+    assert sorted({row.places for row in rows}) == [1, 3]
+    assert all(row.chance is not None and row.status is None for row in rows)
+    assert sum(row.chance or 0 for row in rows if row.places == 3) == pytest.approx(30_000, abs=7)
+    page = client.get("/events/swiss-test-cup/stages/open")
+    assert page.status_code == 200 and "Chances and needs" in page.text
+    assert "What each team needs" not in page.text  # no exact needs in a Swiss stage
+
+
+def test_a_swiss_stage_with_many_rounds_left_is_simulated_fewer_times():
+    assert swiss_simulations(1) == SWISS_SIMULATIONS
+    assert swiss_simulations(2) == SWISS_SIMULATIONS
+    assert swiss_simulations(10) == SWISS_PAIRINGS // 10
+    assert swiss_simulations(100) == SWISS_MIN_SIMULATIONS
+    assert swiss_simulations(0) == SWISS_SIMULATIONS

@@ -27,7 +27,9 @@ from orchestrator.services.swiss.state import StoredSwiss, swiss_state_of
 from orchestrator.translation import gettext as _
 
 POOL_SIMULATIONS = 2_000  # per pool and round: a pool of ten's last rounds in well under a second
-SWISS_SIMULATIONS = 100  # per Swiss stage and round: each simulation pairs every round left (docs/needs.md)
+SWISS_SIMULATIONS = 100  # per Swiss stage and round, at most: each simulation pairs every round left
+SWISS_PAIRINGS = 300  # rounds paired per computation at most: fewer simulations while many rounds are left
+SWISS_MIN_SIMULATIONS = 20
 MEDALS = 3
 
 
@@ -53,6 +55,12 @@ def check_stage(uow: UnitOfWork, *, stage_id: int) -> tuple[Stage, StageDef, Eve
     if stage.status != StageStatus.RUNNING.value:
         raise Conflict(_("Stage %(stage)s has not started yet.") % {"stage": stage.name})
     return stage, stage_def, definition
+
+
+def swiss_simulations(rounds_left: int) -> int:
+    """Simulations of a Swiss stage: ``SWISS_SIMULATIONS``, fewer while so many rounds are left that they
+    would pair more than ``SWISS_PAIRINGS`` rounds (never fewer than ``SWISS_MIN_SIMULATIONS``)."""
+    return max(SWISS_MIN_SIMULATIONS, min(SWISS_SIMULATIONS, SWISS_PAIRINGS // max(rounds_left, 1)))
 
 
 def swiss_places(definition: EventDefinition, stage_def: StageDef, teams: int) -> tuple[int, ...]:
@@ -88,10 +96,11 @@ def compute_stage_outlook(
         field.name(team_id): [player.rating if player.rating > 0 else None for player in team.main_players]
         for team_id, team in field.domain.items()
     }
-    count = simulations or (SWISS_SIMULATIONS if stage.kind == StageKind.SWISS.value else POOL_SIMULATIONS)
     if stage.kind == StageKind.SWISS.value:
+        count = simulations or swiss_simulations(swiss.state.rounds - after)
         rows = _swiss_rows(stage, stage_def, definition, swiss, lineups, count)
     else:
+        count = simulations or POOL_SIMULATIONS
         rows = [row for pool in pools for row in _pool_rows(stage, stage_def, pool, lineups, count, after)]
     uow.chances.replace_stage(stage_id, rows)
     for pool_id in sorted({row.pool_id for row in rows if row.pool_id is not None}):
