@@ -30,7 +30,7 @@ from orchestrator.domain.game_model import DRAW_RATE_EQUAL
 from orchestrator.domain.ratings import expected_score
 from orchestrator.domain.scoring import DEFAULT_SCORING, HalfPoints, MatchRecord, MatchScoring
 from orchestrator.domain.standings import compute_standings
-from orchestrator.domain.swiss.model import SwissState, record_round
+from orchestrator.domain.swiss.model import SwissError, SwissState, record_round
 from orchestrator.domain.swiss.pairing import SwissPairer
 from orchestrator.domain.tiebreaks import build_event, parse_chain
 
@@ -325,7 +325,10 @@ def swiss_chances(
         current = state
         totals = dict(base)
         for round_no in range(first_round, state.rounds + 1):
-            pairing = pairer.pair_round(current, round_no)
+            try:
+                pairing = pairer.pair_round(current, round_no)
+            except SwissError as error:
+                raise ChancesError(f"round {round_no} of a simulation cannot be paired: {error}") from error
             matches: list[MatchRecord] = []
             for pair in pairing.pairings:
                 gp_a, gp_b = drawer.draw(rng, pair.first, pair.second)

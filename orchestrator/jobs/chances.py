@@ -23,8 +23,11 @@ def chances_scan(rt: Runtime, *, attempt: int, now: datetime | None = None) -> f
         try:
             with rt.uow_factory() as uow:
                 after = compute_stage_outlook(uow, stage_id=stage_id)
-        except ServiceError as error:
+        except ServiceError as error:  # a refusal that says why (the stage closed meanwhile)
             log.info("chances of stage %s not computed: %s", stage_id, " ".join(str(error).split()))
+            continue
+        except Exception:  # one stage failing must not keep the others from theirs; the next scan tries again
+            log.exception("chances of stage %s failed", stage_id)
             continue
         if after is not None:
             log.info("chances of stage %s computed after round %s", stage_id, after)

@@ -22,6 +22,7 @@ from orchestrator.domain.scoring import DEFAULT_SCORING, MatchRecord
 from orchestrator.domain.standings import compute_standings
 from orchestrator.domain.swiss import SwissTeam, record_round, start_state
 from orchestrator.domain.swiss.c046 import C046Pairer
+from orchestrator.domain.swiss.pairing import SwissPairingError
 from orchestrator.domain.tiebreaks import PRESETS, build_event
 
 BOARDS = 4
@@ -223,5 +224,24 @@ def test_a_finished_swiss_stage_is_refused():
             places=(1,),
             chain=PRESETS["olympiad-2026"],
             simulations=5,
+            seed=1,
+        )
+
+
+class _Refusing:
+    def pair_round(self, state, round_no):
+        raise SwissPairingError("no pairing", round_no=round_no)
+
+
+def test_a_simulated_round_the_engine_cannot_pair_is_refused_plainly():
+    state, lineups = _swiss(3)
+    with pytest.raises(ChancesError, match="round 4 of a simulation cannot be paired: no pairing"):
+        swiss_chances(
+            state,
+            lineups,
+            pairer=_Refusing(),
+            places=(1,),
+            chain=PRESETS["olympiad-2026"],
+            simulations=2,
             seed=1,
         )

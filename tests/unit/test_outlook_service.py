@@ -10,6 +10,7 @@ from sqlmodel import select
 
 from orchestrator.adapters.tables import Board, Match, Player, Round
 from orchestrator.errors import Conflict
+from orchestrator.jobs import chances as chances_job
 from orchestrator.jobs.chances import chances_scan
 from orchestrator.services.outlook import read as outlook_read
 from orchestrator.services.outlook.compute import (
@@ -154,3 +155,21 @@ def test_a_swiss_stage_with_many_rounds_left_is_simulated_fewer_times():
     assert swiss_simulations(10) == SWISS_PAIRINGS // 10
     assert swiss_simulations(100) == SWISS_MIN_SIMULATIONS
     assert swiss_simulations(0) == SWISS_SIMULATIONS
+
+
+def test_one_stage_failing_does_not_keep_the_scan_from_the_others(uowf, monkeypatch):
+    stage_id = _start(uowf)
+    calls: list[int] = []
+
+    def compute(uow, *, stage_id):
+        calls.append(stage_id)
+        if len(calls) == 1:
+            raise RuntimeError("boom")
+        if len(calls) == 2:
+            raise Conflict("closed meanwhile")
+        return 1
+
+    monkeypatch.setattr(chances_job, "running_stage_ids", lambda uow: [stage_id, stage_id, stage_id])
+    monkeypatch.setattr(chances_job, "compute_stage_outlook", compute)
+    chances_job.chances_scan(SimpleNamespace(uow_factory=uowf), attempt=1)  # type: ignore[arg-type]
+    assert calls == [stage_id] * 3
