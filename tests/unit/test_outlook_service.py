@@ -102,6 +102,9 @@ def test_pages_and_api_show_the_stored_outlook(uowf, client):
 
 def test_a_stage_not_started_a_knockout_and_an_unknown_stage_are_refused_plainly(uowf, client):
     _start(uowf)
+    answer = client.get(f"/api/v1/events/{SLUG}/stages/group/chances")
+    assert answer.status_code == 200
+    assert answer.json()["note"] == "Not computed yet: chances are computed once a round is complete."
     answer = client.get(f"/api/v1/events/{SLUG}/stages/final/chances")
     assert answer.status_code == 409 and "has not started yet" in answer.text
     assert client.get(f"/api/v1/events/{SLUG}/stages/nowhere/chances").status_code == 404
@@ -127,6 +130,9 @@ def test_a_stage_without_ratings_stores_needs_but_no_chances(uowf, client):
         letter = uow.rounds.pools_of_stage(stage_id)[0].letter
     page = client.get(f"/events/{SLUG}/stages/group/pools/{letter}")
     assert "No chances: the players have no ratings to simulate with." in page.text
+    answer = client.get(f"/api/v1/events/{SLUG}/stages/group/chances").json()
+    assert answer["note"] == "No chances: the players have no ratings to simulate with."
+    assert not answer["has_chances"] and answer["has_needs"]
 
 
 def test_a_swiss_stage_gets_chances_of_first_place_and_the_medals_once_its_round_is_complete(uowf, client):

@@ -66,6 +66,7 @@ class OutlookView(JsonDocument):
     has_chances: bool
     has_needs: bool
     topics: tuple[str, ...] = ()
+    note: str = ""  # why there is nothing, or no chances, to show (empty when there is)
 
 
 def _lines(stored: Sequence[Mapping[str, Any]]) -> tuple[OutlookLine, ...]:
@@ -118,7 +119,16 @@ def _view(uow: UnitOfWork, stage_id: int, rows: Sequence[Outlook], topics: tuple
         has_chances=any(row.chance is not None for row in rows),
         has_needs=any(row.status is not None for row in rows),
         topics=topics,
+        note=_note(rows),
     )
+
+
+def _note(rows: Sequence[Outlook]) -> str:
+    if not rows:
+        return _("Not computed yet: chances are computed once a round is complete.")
+    if all(row.chance is None for row in rows):
+        return _("No chances: the players have no ratings to simulate with.")
+    return ""
 
 
 def pool_outlook(uow: UnitOfWork, *, pool_id: int) -> OutlookView | None:
@@ -171,5 +181,5 @@ def team_outlook_json(uow: UnitOfWork, *, slug: str, team_id: int) -> OutlookVie
         raise NotFound(_("There is no team %(team)s in event %(event)s.") % {"team": team_id, "event": slug})
     views = team_outlooks(uow, team_id=team_id)
     if not views:
-        return OutlookView(0, (), (), None, 0, 0, False, False, (f"event:{slug}",))
+        return OutlookView(0, (), (), None, 0, 0, False, False, (f"event:{slug}",), _note(()))
     return views[-1]
