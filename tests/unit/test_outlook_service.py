@@ -22,7 +22,9 @@ from orchestrator.services.outlook.compute import (
 )
 from orchestrator.services.results import results
 from tests.support.factories import EVENT_2020, make_event, running_stage, stage_id_of
+from tests.support.notify import notify_event
 from tests.support.swiss import pair_and_publish, play_round, running_swiss
+from tests.support.web import login
 
 SLUG = "small-test-cup"
 
@@ -179,3 +181,15 @@ def test_one_stage_failing_does_not_keep_the_scan_from_the_others(uowf, monkeypa
     monkeypatch.setattr(chances_job, "compute_stage_outlook", compute)
     chances_job.chances_scan(SimpleNamespace(uow_factory=uowf), attempt=1)  # type: ignore[arg-type]
     assert calls == [stage_id] * 3
+
+
+def test_the_captain_sees_the_own_teams_line_only(uowf, app):
+    built = notify_event(uowf)
+    with uowf() as uow:
+        compute_stage_outlook(uow, stage_id=built.stage_id, simulations=100)
+    captain, _ = login(app, "cap-nor")
+    home = captain.get("/captain")
+    assert home.status_code == 200
+    assert "Chances and needs" in home.text
+    assert '<th scope="row">Norway</th>' in home.text
+    assert '<th scope="row">Sweden</th>' not in home.text
