@@ -38,11 +38,8 @@ def seed_of(stage_id: int, after_round: int) -> int:
     return stage_id * 1000 + after_round
 
 
-def check_stage(uow: UnitOfWork, *, stage_id: int) -> tuple[Stage, StageDef, EventDefinition]:
-    """The stage, if chances can be computed for it now; Conflict saying why not otherwise."""
-    event, stage = uow.events.event_and_stage(stage_id)
-    definition = definition_of(event)
-    stage_def = stage_definition(definition, stage)
+def refuse_unless_running(stage: Stage) -> None:
+    """Conflict, saying why, for a knockout, a finished stage or one not started: nothing to simulate."""
     if stage.kind == StageKind.KNOCKOUT.value:
         raise Conflict(
             _("Stage %(stage)s is a knockout: its duels have no places to give chances of.")
@@ -54,7 +51,14 @@ def check_stage(uow: UnitOfWork, *, stage_id: int) -> tuple[Stage, StageDef, Eve
         )
     if stage.status != StageStatus.RUNNING.value:
         raise Conflict(_("Stage %(stage)s has not started yet.") % {"stage": stage.name})
-    return stage, stage_def, definition
+
+
+def check_stage(uow: UnitOfWork, *, stage_id: int) -> tuple[Stage, StageDef, EventDefinition]:
+    """The stage, if chances can be computed for it now; Conflict saying why not otherwise."""
+    event, stage = uow.events.event_and_stage(stage_id)
+    refuse_unless_running(stage)
+    definition = definition_of(event)
+    return stage, stage_definition(definition, stage), definition
 
 
 def swiss_simulations(rounds_left: int) -> int:

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from orchestrator.adapters.tables import Outlook, StageKind, StageStatus
+from orchestrator.adapters.tables import Outlook
 from orchestrator.adapters.uow import UnitOfWork
-from orchestrator.errors import Conflict, NotFound
+from orchestrator.errors import NotFound
+from orchestrator.services.outlook.compute import refuse_unless_running
 from orchestrator.services.read.documents import JsonDocument
 from orchestrator.translation import gettext as _
 
@@ -158,17 +159,7 @@ def stage_outlook(uow: UnitOfWork, *, slug: str, stage_key: str) -> OutlookView:
         raise NotFound(
             _("There is no stage %(stage)s in event %(event)s.") % {"stage": stage_key, "event": slug}
         )
-    if stage.kind == StageKind.KNOCKOUT.value:
-        raise Conflict(
-            _("Stage %(stage)s is a knockout: its duels have no places to give chances of.")
-            % {"stage": stage.name}
-        )
-    if stage.status == StageStatus.CLOSED.value:
-        raise Conflict(
-            _("Stage %(stage)s is finished: there is nothing left to simulate.") % {"stage": stage.name}
-        )
-    if stage.status != StageStatus.RUNNING.value:
-        raise Conflict(_("Stage %(stage)s has not started yet.") % {"stage": stage.name})
+    refuse_unless_running(stage)
     stage_id = stage.id or 0
     return _view(uow, stage_id, uow.chances.of_stage(stage_id), (f"event:{slug}", f"stage:{stage_id}"))
 
