@@ -156,3 +156,43 @@ def test_no_place_asked_still_checks_the_pool():
 def test_current_points_count_as_the_standings_do():
     played = [MatchRecord(1, "A", "B", 5, 3), MatchRecord(2, "A", "C", 4, 4)]
     assert current_points(["A", "B", "C"], played) == {"A": 3, "B": 0, "C": 1}
+
+
+def test_the_words_stored_and_shown_are_fixed():
+    assert [v.value for v in Verdict] == ["in", "out", "tie-break", "open"]
+    assert [s.value for s in Status] == ["clinched", "eliminated", "open"]
+
+
+def test_an_outlook_not_computed_is_a_key_error():
+    needs = pool_needs({"A": 0, "B": 0}, [Fixture("A", "B")], places=[1])
+    assert needs.outlook("A", 1).team == "A"
+    with pytest.raises(KeyError):
+        needs.outlook("A", 2)
+    with pytest.raises(KeyError):
+        needs.outlook("C", 1)
+    assert needs.mp == {"A": 0, "B": 0}
+    assert needs.fixtures == (Fixture("A", "B"),)
+
+
+def test_a_team_that_cannot_be_caught_by_one_rival_but_by_another_needs_both_bounds_in_that_order():
+    # A 6; B 5 and C 5 each play a weak team; D, E, F far behind. A is idle. First place: A needs
+    # B and C each to end with at most 6 (level is a tie-break, so "below": at most 5 for a clean in).
+    mp = {"A": 6, "B": 5, "C": 5, "D": 0, "E": 0, "F": 0}
+    fixtures = [Fixture("B", "D"), Fixture("C", "E"), Fixture("A", "F")]
+    lines = pool_needs(mp, fixtures, places=[1]).outlook("A", 1).lines
+    assert [line.gain for line in lines] == [2, 1, 0]
+    assert lines[0].verdict is Verdict.IN
+    draw = lines[1]  # A ends on 7: B and C reach 7 at most, level
+    assert draw.verdict is Verdict.OPEN
+    assert draw.when_in == ((Condition("B", 6), Condition("C", 6)),)
+    assert draw.tie_possible
+
+
+def test_a_condition_on_one_team_is_its_weakest_bound():
+    # A 4, B 4: last round A–C, B–D. A draws (5): in if B does not end above 5 ... B on 5 is level.
+    mp = {"A": 4, "B": 4, "C": 0, "D": 0}
+    line = pool_needs(mp, [Fixture("A", "C"), Fixture("B", "D")], places=[1]).outlook("A", 1).lines[1]
+    assert line.when_in == ((Condition("B", 4),),)
+    top_two = pool_needs(mp, [Fixture("A", "C"), Fixture("B", "D")], places=[2]).outlook("A", 2)
+    assert top_two.status is Status.CLINCHED
+    assert [line.verdict for line in top_two.lines] == [Verdict.IN] * 3
