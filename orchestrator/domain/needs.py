@@ -214,18 +214,17 @@ def reachable(
     for combo in product(options, repeat=len(own)):
         gain = 0
         values = [mp[other] for other in others]
-        for fixture, (points_a, points_b) in zip(own, combo, strict=True):
-            mine, theirs = (points_a, points_b) if fixture.team_a == team else (points_b, points_a)
+        # The outcomes are symmetric (each one's mirror is an outcome too), so each pair can be read as
+        # (T's points, the opponent's) whichever side T is named on: the combinations are the same.
+        for fixture, (mine, theirs) in zip(own, combo, strict=True):
             gain += mine
             opponent = fixture.team_b if fixture.team_a == team else fixture.team_a
             values[index[opponent]] += theirs
         final = mp[team] + gain
         states.add((gain, tuple(_clip(v - final, left[0][i]) for i, v in enumerate(values))))
     for j, fixture in enumerate(rest):
-        a, b = sorted((index[fixture.team_a], index[fixture.team_b]))
-        swap = a != index[fixture.team_a]
+        a, b = sorted((index[fixture.team_a], index[fixture.team_b]))  # symmetric outcomes: any order
         after_a, after_b = left[j + 1][a], left[j + 1][b]
-        moves = [(q, p) if swap else (p, q) for p, q in options]
         following: set[tuple[int, tuple[int, ...]]] = set()
         add = following.add
         for state in states:
@@ -235,7 +234,7 @@ def reachable(
                 add(state)  # neither team can cross T's score any more: the result changes nothing
                 continue
             head, middle, tail = rel[:a], rel[a + 1 : b], rel[b + 1 :]
-            for points_a, points_b in moves:
+            for points_a, points_b in options:
                 add(
                     (
                         gain,

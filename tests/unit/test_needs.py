@@ -166,7 +166,7 @@ def test_the_words_stored_and_shown_are_fixed():
 def test_an_outlook_not_computed_is_a_key_error():
     needs = pool_needs({"A": 0, "B": 0}, [Fixture("A", "B")], places=[1])
     assert needs.outlook("A", 1).team == "A"
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError, match="'A', 2"):
         needs.outlook("A", 2)
     with pytest.raises(KeyError):
         needs.outlook("C", 1)
@@ -196,3 +196,12 @@ def test_a_condition_on_one_team_is_its_weakest_bound():
     top_two = pool_needs(mp, [Fixture("A", "C"), Fixture("B", "D")], places=[2]).outlook("A", 2)
     assert top_two.status is Status.CLINCHED
     assert [line.verdict for line in top_two.lines] == [Verdict.IN] * 3
+
+
+def test_current_points_use_the_events_scoring():
+    played = [MatchRecord(1, "A", "B", 5, 3), MatchRecord(2, "A", "C", 4, 4)]
+    assert current_points(["A", "B", "C"], played, MatchScoring(win=3, draw=1, loss=0)) == {
+        "A": 4,
+        "B": 0,
+        "C": 1,
+    }
