@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from random import Random
 
 import pytest
@@ -245,3 +246,46 @@ def test_a_simulated_round_the_engine_cannot_pair_is_refused_plainly():
             simulations=2,
             seed=1,
         )
+
+
+STRONG, WEAK = [3400] * BOARDS, [2650] * BOARDS  # both 2650 and up: no 400 cap; 750 apart: PD 1.00 and 0
+
+
+def test_a_board_between_close_ratings_has_the_models_exact_draw_share():
+    win, draw, loss = board_probabilities(2100, 2000)
+    assert draw == pytest.approx(0.30 * math.exp(-((100 / 400) ** 2)), abs=1e-12)
+    assert win == pytest.approx(0.64 - draw / 2, abs=1e-12)
+    assert loss == pytest.approx(1 - win - draw, abs=1e-12)
+
+
+def _certain_pool(first_round: list[MatchRecord]):
+    """Round 3 of a pool of four whose results are certain: D–A (A wins 8-0), B–C (B wins 6-2)."""
+    lineups = {"A": STRONG, "B": [3400, 3400, 3400, 2650], "C": [2650, 2650, 2650, 3400], "D": WEAK}
+    return pool_chances(
+        ["A", "B", "C", "D"], first_round, [(3, "D", "A"), (3, "B", "C")], lineups,
+        places=(1, 2, 3), chain=("MP", "GP", "DE:MP"), boards=BOARDS, simulations=7, seed=5,
+    )  # fmt: skip
+
+
+def test_certain_results_give_certain_places_from_the_running_totals():
+    played = [
+        MatchRecord(1, "A", "B", 4, 4), MatchRecord(1, "C", "D", 4, 4),
+        MatchRecord(2, "A", "C", 5, 3), MatchRecord(2, "B", "D", 5, 3),
+    ]  # fmt: skip
+    chances = _certain_pool(played)  # A 5 MP 17 GP, B 5 MP 15 GP, C 1 MP 9 GP, D 1 MP 7 GP
+    assert [row.team for row in chances.rows] == ["A", "B", "C", "D"]
+    assert [row.chances for row in chances.rows] == [(1, 1, 1), (0, 1, 1), (0, 0, 1), (0, 0, 0)]
+    assert (chances.simulations, chances.seed, chances.full_rankings) == (7, 5, 0)
+
+
+def test_certain_results_level_on_the_totals_go_to_the_whole_chain():
+    played = [
+        MatchRecord(1, "A", "B", 5, 3), MatchRecord(1, "C", "D", 4, 4),
+        MatchRecord(2, "A", "C", 2, 6), MatchRecord(2, "B", "D", 6, 2),
+    ]  # fmt: skip
+    # A 4 MP 15 GP, B 4 MP 15 GP: A won their match (DE:MP); C 3 MP 12 GP; D 1 MP 6 GP
+    chances = _certain_pool(played)
+    assert chances.of("A").chances == (1, 1, 1)
+    assert chances.of("B").chances == (0, 1, 1)
+    assert chances.of("C").chances == (0, 0, 1)
+    assert chances.full_rankings == 7
