@@ -65,8 +65,13 @@ class Chances:
 
 def board_probabilities(rating: int, opponent: int) -> tuple[float, float, float]:
     """(win, draw, loss) of the player rated ``rating``: PD from B.02 table 8.1.2, the draw rate of
-    ``game_model`` for the gap, the expectation kept."""
-    expected = float(expected_score(rating, opponent))
+    ``game_model`` for the gap, the expectation kept. PD is read from the higher-rated player's side (with
+    8.3.1's 400-point rule when that player is below 2650) and the other player scores 1 − PD, so a board
+    has the same chances whichever team is named first."""
+    if rating >= opponent:
+        expected = float(expected_score(rating, opponent))
+    else:
+        expected = 1.0 - float(expected_score(opponent, rating))
     gap = abs(rating - opponent) / 400.0
     draw = min(DRAW_RATE_EQUAL * math.exp(-gap * gap), 2 * expected, 2 * (1 - expected))
     win = expected - draw / 2

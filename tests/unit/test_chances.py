@@ -56,7 +56,7 @@ def _chances(seed: int, simulations: int = 300, sim_seed: int = 7):
 
 
 def test_a_board_follows_the_b02_table_and_keeps_the_expected_score():
-    for rating, opponent in [(2000, 2000), (2100, 2000), (1800, 2300), (2700, 2200)]:
+    for rating, opponent in [(2000, 2000), (2100, 2000), (2300, 1800), (2700, 2200)]:
         win, draw, loss = board_probabilities(rating, opponent)
         assert win + draw / 2 == pytest.approx(float(expected_score(rating, opponent)))
         assert win + draw + loss == pytest.approx(1.0)
@@ -289,3 +289,11 @@ def test_certain_results_level_on_the_totals_go_to_the_whole_chain():
     assert chances.of("B").chances == (0, 1, 1)
     assert chances.of("C").chances == (0, 0, 1)
     assert chances.full_rankings == 7
+
+
+@pytest.mark.parametrize(("rating", "opponent"), [(1800, 2700), (2000, 2100), (2300, 2750), (1500, 2400)])
+def test_a_board_has_the_same_chances_whichever_side_is_named_first(rating, opponent):
+    win, draw, loss = board_probabilities(rating, opponent)
+    assert board_probabilities(opponent, rating) == pytest.approx((loss, draw, win), abs=1e-12)
+    higher = float(expected_score(opponent, rating))  # the higher-rated player's PD (table 8.1.2, 8.3.1)
+    assert win + draw / 2 == pytest.approx(1 - higher, abs=1e-12)
