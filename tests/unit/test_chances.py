@@ -24,6 +24,7 @@ from orchestrator.domain.standings import compute_standings
 from orchestrator.domain.swiss import SwissTeam, record_round, start_state
 from orchestrator.domain.swiss.c046 import C046Pairer
 from orchestrator.domain.swiss.pairing import SwissPairingError
+from orchestrator.domain.swiss.simulate import swiss_standings
 from orchestrator.domain.tiebreaks import PRESETS, build_event
 
 BOARDS = 4
@@ -297,3 +298,35 @@ def test_a_board_has_the_same_chances_whichever_side_is_named_first(rating, oppo
     assert board_probabilities(opponent, rating) == pytest.approx((loss, draw, win), abs=1e-12)
     higher = float(expected_score(opponent, rating))  # the higher-rated player's PD (table 8.1.2, 8.3.1)
     assert win + draw / 2 == pytest.approx(1 - higher, abs=1e-12)
+
+
+def _certain_swiss_round(state, pairer, round_no):
+    """The engine's pairing with certain results: the higher-rated team wins 8-0 (ratings 750 apart)."""
+    pairing = pairer.pair_round(state, round_no)
+    strength = {team.name: team.ratings[0] for team in state.teams}
+    matches = [
+        MatchRecord(round_no, p.first, p.second, *((8, 0) if strength[p.first] > strength[p.second] else (0, 8)))
+        for p in pairing.pairings
+    ]
+    bye = pairing.bye_record(state)
+    return record_round(state, [*matches, *([bye] if bye else [])])
+
+
+def test_a_swiss_stage_with_certain_results_gives_the_engines_final_standings():
+    teams = [SwissTeam(f"S{n}", (2650 + 750 * n,) * 5) for n in range(7)]  # any two: PD 1.00 and 0
+    state = start_state(teams, boards=BOARDS, rounds=4)
+    pairer = C046Pairer()
+    for round_no in (1, 2):
+        state = _certain_swiss_round(state, pairer, round_no)
+    final = state
+    for round_no in (3, 4):
+        final = _certain_swiss_round(final, pairer, round_no)
+    chain = PRESETS["olympiad-2026"]
+    standings = swiss_standings(final, chain)
+    lineups = {team.name: list(team.ratings) for team in teams}
+    chances = swiss_chances(state, lineups, pairer=pairer, places=(1, 2, 3, 6), chain=chain, simulations=3, seed=2)
+    for row in standings.rows:
+        level = [r for r in standings.rows if r.rank == row.rank]
+        expected = tuple(min(max(k - row.rank + 1, 0), len(level)) / len(level) for k in (1, 2, 3, 6))
+        assert chances.of(row.team).chances == pytest.approx(expected), row.team
+    assert (chances.simulations, chances.seed) == (3, 2)
