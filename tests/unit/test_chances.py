@@ -300,12 +300,16 @@ def test_a_board_has_the_same_chances_whichever_side_is_named_first(rating, oppo
     assert win + draw / 2 == pytest.approx(1 - higher, abs=1e-12)
 
 
+def _certain(first: int, second: int) -> tuple[int, int]:
+    return (8, 0) if first > second else (0, 8)
+
+
 def _certain_swiss_round(state, pairer, round_no):
     """The engine's pairing with certain results: the higher-rated team wins 8-0 (ratings 750 apart)."""
     pairing = pairer.pair_round(state, round_no)
     strength = {team.name: team.ratings[0] for team in state.teams}
     matches = [
-        MatchRecord(round_no, p.first, p.second, *((8, 0) if strength[p.first] > strength[p.second] else (0, 8)))
+        MatchRecord(round_no, p.first, p.second, *_certain(strength[p.first], strength[p.second]))
         for p in pairing.pairings
     ]
     bye = pairing.bye_record(state)
@@ -324,7 +328,9 @@ def test_a_swiss_stage_with_certain_results_gives_the_engines_final_standings():
     chain = PRESETS["olympiad-2026"]
     standings = swiss_standings(final, chain)
     lineups = {team.name: list(team.ratings) for team in teams}
-    chances = swiss_chances(state, lineups, pairer=pairer, places=(1, 2, 3, 6), chain=chain, simulations=3, seed=2)
+    chances = swiss_chances(
+        state, lineups, pairer=pairer, places=(1, 2, 3, 6), chain=chain, simulations=3, seed=2
+    )
     for row in standings.rows:
         level = [r for r in standings.rows if r.rank == row.rank]
         expected = tuple(min(max(k - row.rank + 1, 0), len(level)) / len(level) for k in (1, 2, 3, 6))
