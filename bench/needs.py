@@ -19,15 +19,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from swiss_pairing import stand_in_round  # noqa: E402  (bench/swiss_pairing.py)
+from swiss_pairing import stand_in_round
 
-from orchestrator.domain.chances import pool_chances, swiss_chances  # noqa: E402
-from orchestrator.domain.needs import Fixture, current_points, pool_needs  # noqa: E402
-from orchestrator.domain.round_robin import berger_table  # noqa: E402
-from orchestrator.domain.scoring import MatchRecord  # noqa: E402
-from orchestrator.domain.swiss import RoundPairing, SwissState, SwissTeam, start_state  # noqa: E402
-from orchestrator.domain.swiss.c046 import C046Pairer  # noqa: E402
-from orchestrator.domain.tiebreaks import PRESETS  # noqa: E402
+from orchestrator.domain.chances import pool_chances, swiss_chances
+from orchestrator.domain.needs import Fixture, current_points, pool_needs
+from orchestrator.domain.round_robin import berger_table
+from orchestrator.domain.scoring import MatchRecord
+from orchestrator.domain.swiss import RoundPairing, SwissState, SwissTeam, start_state
+from orchestrator.domain.swiss.c046 import C046Pairer
+from orchestrator.domain.tiebreaks import PRESETS
 
 BOARDS = 4
 
@@ -85,7 +85,9 @@ def main() -> None:
     for round_no in range(1, 10):
         state = stand_in_round(state, round_no, rng)
     _, yard, yard_cpu = clock(lambda: C046Pairer().pair_round(state, 10))
-    print(f"yardstick: one C.04.6 pairing of round 10 of the 190-team Open {yard:.3f} s ({yard_cpu:.3f} s CPU)")
+    print(
+        f"yardstick: one C.04.6 pairing of round 10 of the 190-team Open {yard:.3f} s ({yard_cpu:.3f} s CPU)"
+    )
 
     names, pool_lineups, played, fixtures = ten_team_pool(rng)
     mp = current_points(names, played)
@@ -120,7 +122,8 @@ def main() -> None:
     print(
         f"{args.open_simulations} simulations of the Open's last 2 rounds (190 teams): {seconds:.1f} s "
         f"({cpu:.1f} s CPU, {cpu / yard_cpu:.0f}x the yardstick); pairing {pairer.cpu:.1f} s CPU "
-        f"({pairer.cpu / cpu:.0%} of the time, {pairer.calls} rounds, {pairer.cpu / pairer.calls:.3f} s each); "
+        f"({pairer.cpu / cpu:.0%} of the time, {pairer.calls} rounds, "
+        f"{pairer.cpu / pairer.calls:.3f} s each); "
         f"whole chain run in {open_chances.full_rankings} simulations"
     )
     best = open_chances.rows[0]
