@@ -205,3 +205,17 @@ def test_current_points_use_the_events_scoring():
         "B": 0,
         "C": 1,
     }
+
+
+def test_every_problem_of_a_pool_is_one_sentence_part():
+    fixtures = [Fixture("Y", "Z"), Fixture("A", "B")]
+    with pytest.raises(NeedsError) as error:
+        pool_needs({"A": 0, "B": 0}, fixtures, places=[2])
+    assert str(error.value) == "places must be between 1 and 1, not 2; Y and Z not in the pool"
+    teams, _played, fixtures = _pool(6, 1, 1)
+    with pytest.raises(NeedsError) as error:
+        pool_needs(dict.fromkeys(teams, 0), fixtures, places=[1])
+    assert str(error.value) == (
+        "more than 3 matches left for T0, T1, T2, T3, T4, T5: exact scenarios are computed for the last 3 "
+        "rounds only"
+    )
