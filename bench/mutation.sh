@@ -51,8 +51,10 @@ DOMAIN_TESTS=(
 declare -A EXTRA_TESTS=(
   [swiss/olympiad2022]="tests/unit/test_swiss_olympiad_replay_rounds.py"
   [trf/event_read]="tests/unit/test_trf_event_read.py"
+  [needs]="tests/unit/test_needs.py"
+  [chances]="tests/unit/test_chances.py"
 )
-declare -A EXTRA_FIXTURES=([swiss/olympiad2022]="tests/fixtures/olympiads" [trf/event_read]="tests/fixtures/olympiads")
+declare -A EXTRA_FIXTURES=([swiss/olympiad2022]="tests/fixtures/olympiads" [trf/event_read]="tests/fixtures/olympiads" [needs]="tests/support/needs_pools.py")
 
 if ! "$VENV/bin/python" -c "import sys, mutmut; sys.exit(mutmut.__version__ != '$MUTMUT_VERSION')" 2>/dev/null; then
   "$VENV/bin/python" -m pip install --quiet "mutmut==$MUTMUT_VERSION"

@@ -15,7 +15,7 @@ from celery.signals import worker_init, worker_process_init
 
 from orchestrator.config import get_settings
 from orchestrator.services import live_redis
-from orchestrator.services.queue import NOTIFY_SCAN, OPEN_DUE, PLAYOFF_TICK, RECONCILE
+from orchestrator.services.queue import CHANCES_SCAN, NOTIFY_SCAN, OPEN_DUE, PLAYOFF_TICK, RECONCILE
 
 settings = get_settings()
 
@@ -57,6 +57,7 @@ celery_app.conf.update(
         "reconcile-open-games": {"task": RECONCILE, "schedule": settings.beat_reconcile_s},
         "playoff-tick": {"task": PLAYOFF_TICK, "schedule": settings.beat_playoff_s},
         "notify-scan": {"task": NOTIFY_SCAN, "schedule": settings.beat_notify_s},
+        "chances-scan": {"task": CHANCES_SCAN, "schedule": settings.beat_reconcile_s},  # docs/needs.md
     },
 )
 app = celery_app  # ``celery -A workers.app`` finds ``app``

@@ -98,3 +98,8 @@ def notify_scan(self: Any) -> None:
 @celery_app.task(name=jobs.NOTIFY_SEND, bind=True, max_retries=None)
 def notify_send(self: Any, outbox_id: int) -> None:
     _run(self, jobs.NOTIFY_SEND, outbox_id)
+
+
+@celery_app.task(name=jobs.CHANCES_SCAN, bind=True)
+def chances_scan(self: Any) -> None:
+    _run(self, jobs.CHANCES_SCAN)

@@ -46,6 +46,7 @@ from orchestrator.adapters.tables_base import (
     timestamp,
 )
 from orchestrator.adapters.tables_gameserver import GameserverBulk, PlayerLink
+from orchestrator.adapters.tables_outlook import Outlook
 from orchestrator.adapters.tables_record import RecordEntry
 from orchestrator.db import UTCDateTime
 from orchestrator.domain import teams as domain_teams
@@ -512,6 +513,7 @@ ALL_TABLES: tuple[type[SQLModel], ...] = (
     PlayerLink,
     GameserverBulk,
     Outbox,
+    Outlook,
 )
 
 # Every name of the schema, whichever of the tables modules defines it.
@@ -547,6 +549,7 @@ __all__ = [
     "MatchStatus",
     "Outbox",
     "OutboxStatus",
+    "Outlook",
     "Player",
     "PlayerLink",
     "Pool",

@@ -16,6 +16,7 @@ from sqlalchemy.exc import OperationalError
 from orchestrator.adapters.tables import Stage, StageKind, StageStatus
 from orchestrator.db import utcnow
 from orchestrator.errors import ServiceError
+from orchestrator.jobs.chances import chances_scan
 from orchestrator.jobs.outages import OutageLog, backoff_s, connection_lost, describe
 from orchestrator.jobs.runtime import ACTOR, Runtime, runtime
 from orchestrator.jobs.scheduler import run_playoff_tick
@@ -31,6 +32,7 @@ from orchestrator.services.playoff.read import bracket_view
 from orchestrator.services.playoff.sync import advance_stage_bracket
 from orchestrator.services.queue import (
     ADVANCE_STAGE,
+    CHANCES_SCAN,
     CREATE_GAMES,
     NOTIFY_SCAN,
     NOTIFY_SEND,
@@ -47,7 +49,7 @@ from orchestrator.services.results.standings import recompute_pool
 log = logging.getLogger(__name__)
 
 # Beat's schedule (workers/app.py) and periodic_tick's order: open rounds, pull results, move play-offs.
-PERIODIC = (OPEN_DUE, RECONCILE, PLAYOFF_TICK, NOTIFY_SCAN)
+PERIODIC = (OPEN_DUE, RECONCILE, PLAYOFF_TICK, NOTIFY_SCAN, CHANCES_SCAN)
 
 # PostgreSQL aborts one of two transactions that wait for each other (deadlock_detected) or, under a
 # stricter isolation level, one that read what another changed (serialization_failure): run it again.
@@ -205,4 +207,5 @@ JOBS: dict[str, Callable[..., float | None]] = {
     PLAYOFF_TICK: _playoff_tick,
     NOTIFY_SCAN: _notify_scan,
     NOTIFY_SEND: _notify_send,
+    CHANCES_SCAN: chances_scan,
 }

@@ -25,6 +25,7 @@ PLAYOFF_ADVANCE = "playoff.advance"
 PLAYOFF_TICK = "playoff.tick"
 NOTIFY_SCAN = "notify.scan"  # what changed or is due → mails in the outbox (docs/notifications.md)
 NOTIFY_SEND = "notify.send"  # send one outbox row
+CHANCES_SCAN = "chances.scan"  # each running stage's chances and needs after a round (docs/needs.md)
 TASK_NAMES = (
     OPEN_DUE,
     CREATE_GAMES,
@@ -36,6 +37,7 @@ TASK_NAMES = (
     PLAYOFF_TICK,
     NOTIFY_SCAN,
     NOTIFY_SEND,
+    CHANCES_SCAN,
 )
 
 Job = tuple[str, tuple[int, ...], float | None]  # name, ids, countdown

@@ -38,6 +38,7 @@ from orchestrator.web.api import dashboard as dashboard_api
 from orchestrator.web.api import late_changes as late_changes_api
 from orchestrator.web.api import notifications as notifications_api
 from orchestrator.web.api import olympiad as olympiad_api
+from orchestrator.web.api import outlook as outlook_api
 from orchestrator.web.api import playoff as playoff_api
 from orchestrator.web.api import public as public_api
 from orchestrator.web.api import record as record_api
@@ -158,6 +159,7 @@ _ROUTERS = (  # the order matters where two paths can match one address
     public_api.router,
     record_page.router,  # the public record (docs/record.md)
     record_api.router,
+    outlook_api.router,  # chances and needs (docs/needs.md)
     combined.router,
     combined_api.router,
     sse.router,

@@ -1,7 +1,7 @@
 """The full Olympiad 2026 (350 teams, Open and Women Swiss sections) in headless Chromium: the Open Swiss
 stage page and the combined classification receive a live update of a stored result without a reload
-(their streams follow a handful of topics: services/live.py, "Coarse topics"), and at 390 px the Swiss stage page
-itself never scrolls sideways, its standings keep TB1 in view and no team name is cut.
+(their streams follow a handful of topics: services/live.py, "Coarse topics"), and at 390 px the Swiss
+stage page itself never scrolls sideways, its standings keep TB1 in view and no team name is cut.
 
 The event is stored once per test session (tests/support/full_2026.py: round 1 played in both sections,
 round 2 paired and published). A result is stored by the results service in this process, which publishes

@@ -34,6 +34,7 @@ def test_periodic_tick_runs_every_periodic_job_once_in_beats_order_and_survives_
     monkeypatch.setitem(bodies.JOBS, queue.RECONCILE, job(queue.RECONCILE, fail=True))
     monkeypatch.setitem(bodies.JOBS, queue.PLAYOFF_TICK, job(queue.PLAYOFF_TICK))
     monkeypatch.setitem(bodies.JOBS, queue.NOTIFY_SCAN, job(queue.NOTIFY_SCAN))
+    monkeypatch.setitem(bodies.JOBS, queue.CHANCES_SCAN, job(queue.CHANCES_SCAN))
     now = datetime.fromisoformat("2024-03-03T10:00:00+00:00")
     failed = bodies.periodic_tick(now)
     assert ran == [
@@ -41,6 +42,7 @@ def test_periodic_tick_runs_every_periodic_job_once_in_beats_order_and_survives_
         (queue.RECONCILE, now),
         (queue.PLAYOFF_TICK, now),
         (queue.NOTIFY_SCAN, now),
+        (queue.CHANCES_SCAN, now),
     ]
     assert failed == [queue.RECONCILE]
 

@@ -13,6 +13,7 @@ from starlette.responses import RedirectResponse, Response
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.errors import ValidationFailed
 from orchestrator.services.accounts.users import AuthUser
+from orchestrator.services.outlook import read as outlook_read
 from orchestrator.services.playoff import armageddon, forms
 from orchestrator.services.read.dashboard import timezone_of
 from orchestrator.services.teams import captains, lineups
@@ -30,7 +31,10 @@ def captain_home(request: Request, team_id: int | None = None, user: AuthUser = 
     with get_uow_factory(request)() as uow:
         home = captains.captain_home(uow, user=user, team_id=team_id)
         zone = timezone_of(uow, kind="team", entity_id=home.team_id)
-    return render(request, "captain/home.html", {"home": home, "as_staff": user.is_staff, "event_zone": zone})
+        outlooks = outlook_read.team_outlooks(uow, team_id=home.team_id)
+    context = {"home": home, "as_staff": user.is_staff, "event_zone": zone}
+    own = {"outlook": outlooks[-1] if outlooks else None, "outlook_team": home.team_id}
+    return render(request, "captain/home.html", {**context, **own})
 
 
 def _form_page(

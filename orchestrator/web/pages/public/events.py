@@ -13,6 +13,7 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from orchestrator.services import live
+from orchestrator.services.outlook import read as outlook_read
 from orchestrator.services.read import events, matches, stages, standings, swiss, teams
 from orchestrator.web.auth import allow_public
 from orchestrator.web.deps import attachment, get_uow_factory, in_unit_of_work, render
@@ -102,6 +103,7 @@ def stage_page(
     if isinstance(view, swiss.SwissView):
         chosen = swiss_stage.context(view, after=after, round_asked=round_no)
         extra: dict[str, Any] = dict(chosen)  # the round and standings shown: template variables only
+        extra["outlook"] = in_unit_of_work(request, outlook_read.pool_outlook, pool_id=view.pool.id)
         return _page(request, "public/swiss.html", view, swiss_stage.followed(view), **extra)
     return _page(request, "public/stage.html", view)
 
@@ -109,7 +111,8 @@ def stage_page(
 @router.get("/events/{slug}/stages/{stage_key}/pools/{letter}")
 def pool_page(request: Request, slug: str, stage_key: str, letter: str) -> Response:
     view = in_unit_of_work(request, standings.pool_view, slug=slug, stage_key=stage_key, letter=letter)
-    return _page(request, "public/pool.html", view)
+    outlook = in_unit_of_work(request, outlook_read.pool_outlook, pool_id=view.id)
+    return _page(request, "public/pool.html", view, outlook=outlook)
 
 
 @router.get("/events/{slug}/matches/{match_id}")
@@ -129,4 +132,7 @@ def board_pgn(request: Request, slug: str, match_id: int, board_no: int) -> Resp
 @router.get("/events/{slug}/teams/{team_id}")
 def team_page(request: Request, slug: str, team_id: int) -> Response:
     view = in_unit_of_work(request, teams.team_view, slug=slug, team_id=team_id)
-    return _page(request, "public/team.html", view)
+    outlooks = in_unit_of_work(request, outlook_read.team_outlooks, team_id=team_id)
+    return _page(
+        request, "public/team.html", view, outlook=outlooks[-1] if outlooks else None, outlook_team=team_id
+    )

@@ -1,0 +1,34 @@
+"""The ``chances.scan`` job (docs/needs.md): keep every running pool or Swiss stage's outlook current. A
+stage whose stored outlook is already after its last complete round is left alone, so the scan is cheap
+between rounds; each stage is computed in a unit of work of its own, so one stage failing (a refusal that
+says why) does not keep the others from theirs."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from orchestrator.errors import ServiceError
+from orchestrator.jobs.runtime import Runtime
+from orchestrator.services.outlook.compute import compute_stage_outlook, running_stage_ids
+
+log = logging.getLogger(__name__)
+
+
+def chances_scan(rt: Runtime, *, attempt: int, now: datetime | None = None) -> float | None:
+    """Compute the outlook of each running stage that finished a round since its last computation."""
+    with rt.uow_factory() as uow:
+        stage_ids = running_stage_ids(uow)
+    for stage_id in stage_ids:
+        try:
+            with rt.uow_factory() as uow:
+                after = compute_stage_outlook(uow, stage_id=stage_id)
+        except ServiceError as error:  # a refusal that says why (the stage closed meanwhile)
+            log.info("chances of stage %s not computed: %s", stage_id, " ".join(str(error).split()))
+            continue
+        except Exception:  # one stage failing must not keep the others from theirs; the next scan tries again
+            log.exception("chances of stage %s failed", stage_id)
+            continue
+        if after is not None:
+            log.info("chances of stage %s computed after round %s", stage_id, after)
+    return None
