@@ -133,13 +133,13 @@ def _fraction(text: str) -> Fraction | None:
         return None
 
 
-def _number(out: _File, number: int, text: str, what: str, *, halves: bool = True) -> Fraction | None:
-    """A points field: blank (None), or a number in half-points (``halves``) or whole points."""
+def _number(out: _File, number: int, text: str, what: str, *, whole: bool = False) -> Fraction | None:
+    """A points field: blank (None), or a number in half-points, or in whole points (``whole``)."""
     if not text:
         return None
     value = _fraction(text)
-    if value is None or (2 * value).denominator != 1 or (not halves and value.denominator != 1):
-        out.bad(number, f"{what} {text!r} is not a number of {'half-' if halves else 'whole '}points")
+    if value is None or (2 * value).denominator != 1 or (whole and value.denominator != 1):
+        out.bad(number, f"{what} {text!r} is not a number of {'whole ' if whole else 'half-'}points")
         return None
     return value
 
@@ -249,7 +249,7 @@ def _bye(out: _File, number: int, line: str) -> None:
         out.bad(number, f"record 320 is already on line {out.bye_line}")
         return
     out.bye_line = number
-    mp = _number(out, number, _field(line, 5, 8), "the match points of a bye (columns 5-8)", halves=False)
+    mp = _number(out, number, _field(line, 5, 8), "the match points of a bye (columns 5-8)", whole=True)
     gp = _number(out, number, _field(line, 10, 13), "the game points of a bye (columns 10-13)")
     out.bye_value = ByeValue(None if mp is None else int(mp), None if gp is None else int(2 * gp))
     for rnd, column in enumerate(range(15, len(line.rstrip()) + 1, 4), 1):
