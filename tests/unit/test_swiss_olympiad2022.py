@@ -498,3 +498,12 @@ def test_art_6_across_the_halves_every_team_of_both_halves_meets_one_of_the_othe
         blocked[a].add(b)
         blocked[b].add(a)
     assert transpose(list(range(1, 9)), blocked, across=True) == [(1, 7), (2, 8), (3, 5), (4, 6)]
+
+
+def test_art_7_4_past_the_limit_a_group_that_cannot_respect_art_7_3_is_still_paired(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The group of the test above (A, B, C all bound to White), with no set of floaters tried: the
+    # weighted matching floats C and A-B is made all the same (art. 7.4).
+    monkeypatch.setattr(olympiad2022, "MAX_FLOAT_SETS", 0)
+    assert groups_paired([6, 6, 6, 4, 4, 4, 2, 2], [], 2, ["bb", "bb", "bb"]) == {"AB", "CD", "EF", "GH"}
