@@ -29,12 +29,12 @@ def blank_totals(text: str) -> str:
 
 
 def forfeit_file() -> str:
-    """Four teams, two boards: in round 1 A beat C 2-1 (3-1 in half-points), D did not come to play B
-    (record 330 ``+-``, B the white team); B's and D's players name no opponent (``0000``), so only record
-    330 says whom B met."""
+    """Four teams, two boards: in round 1 A beat C 2-1 (3-1 in half-points), B did not come to play D
+    (record 330 ``+-``, D the white team); B's and D's players name no opponent (``0000``), so only record
+    330 says whom D met and which team was named first."""
     teams = [SwissTeam(name, (2500 - n,)) for n, name in enumerate("ABCD")]
     state = start_state(teams, boards=2, rounds=4)
-    matches = (MatchRecord(1, "A", "C", 3, 1), no_show(round=1, team_a="B", team_b="D", absent="D", boards=2))
+    matches = (MatchRecord(1, "A", "C", 3, 1), no_show(round=1, team_a="D", team_b="B", absent="B", boards=2))
     lines = export_trf(replace(state, matches=matches)).splitlines()
     for index, line in enumerate(lines):
         if line.startswith("001 ") and int(line[4:8]) in (3, 4, 7, 8):
@@ -176,9 +176,9 @@ def test_a_field_that_is_not_a_number_is_named_with_every_column_of_it(
 def test_a_whole_match_forfeit_of_record_330_is_read_for_its_round_and_teams() -> None:
     state, next_round = read_team_trf(forfeit_file())
     assert next_round == 2
-    assert MatchRecord(1, "B", "D", 4, 0, MatchForfeit.A_WINS) in state.matches
+    assert MatchRecord(1, "D", "B", 4, 0, MatchForfeit.A_WINS) in state.matches
     assert not state.have_played("B", "D")
-    assert state.points("B") == (2, 4) and state.points("D") == (0, 0)
+    assert state.points("D") == (2, 4) and state.points("B") == (0, 0)
 
 
 def test_record_240_reads_its_teams_from_column_11_whatever_the_spacing() -> None:
@@ -204,3 +204,36 @@ def test_each_repeated_or_misplaced_record_is_named_with_its_line() -> None:
     assert [str(p) for p in caught.value.problems] == [
         f"line {count}: record 320 is already on line {line_of(text, '320')}"
     ]
+
+
+def test_a_repeated_header_record_names_the_line_of_the_first() -> None:
+    text = plain()
+    count = len(text.splitlines()) + 1
+    with pytest.raises(TrfInvalid) as caught:
+        read_team_trf(text + "152 B\n")
+    assert [str(p) for p in caught.value.problems] == [f"line {count}: record 152 is already on line 6"]
+
+
+def test_records_062_and_082_are_optional() -> None:
+    text = "".join(line + "\n" for line in plain().splitlines() if line[:3] not in ("062", "082"))
+    assert outcome(text)[1:] == outcome(plain())[1:]
+
+
+def test_a_record_number_that_is_not_three_capital_letters_or_a_known_number_is_refused() -> None:
+    # Three capital letters are a national rating record (information); anything else is no record.
+    text = plain()
+    count = len(text.splitlines()) + 1
+    assert outcome(text + "ENG national rating\n") == outcome(text)
+    for tag in ("A1 ", "XY", "Ab1", "EnG"):
+        with pytest.raises(TrfInvalid) as caught:
+            read_team_trf(text + tag + " something\n")
+        assert [str(p) for p in caught.value.problems] == [
+            f"line {count}: {(tag + ' ')[:3]!r} is not a record of the TRF-2026 team layout"
+        ]
+
+
+def test_record_082_is_checked_without_record_062() -> None:
+    text = "".join(line + "\n" for line in plain().splitlines() if not line.startswith("062"))
+    with pytest.raises(TrfInvalid) as caught:
+        read_team_trf(text.replace("082 6", "082 7"))
+    assert [str(p) for p in caught.value.problems] == ["line 2: record 082 says 7 teams; the file has 6"]

@@ -279,7 +279,7 @@ def _requested_bye(out: _File, number: int, line: str) -> None:
     A zero-point bye is an absence; our engines do not implement half- and full-point byes."""
     kind = line[4:5].upper()
     values = _fields(out, number, line, ((7, 9, "the round (columns 7-9)"),))
-    teams = [int(t) for t in line[10:].replace("\t", " ").split() if t.isdigit()]
+    teams = [int(t) for t in line[10:].split() if t.isdigit()]  # split at spaces and tabs alike
     if kind not in ("F", "H", "Z"):
         out.bad(number, f"the bye type {line[4:5]!r} (column 5) is not F, H or Z")
     elif kind != "Z":
@@ -355,8 +355,7 @@ _REFUSED = {
 def _records(text: str) -> _File:
     """Every line of the file read by its record number (columns 1-3)."""
     out = _File()
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.rstrip("\r\n")
+    for number, line in enumerate(text.splitlines(), 1):  # without its line ending
         tag = line[:3]
         if not line.strip() or tag == "###":
             continue  # TRF-2026 comment lines start with ###
@@ -557,7 +556,9 @@ def _team_list(out: _File) -> list[_Team]:
 def _counts(out: _File, teams: list[_Team]) -> None:
     """Records 062 and 082, when given, count the players and the teams of the file."""
     for tag, what, count in (("062", "players", len(out.players)), ("082", "teams", len(teams))):
-        line, text = out.header.get(tag, (0, ""))
+        if tag not in out.header:
+            continue
+        line, text = out.header[tag]
         if text and (not text.isdigit() or int(text) != count):
             out.bad(line, f"record {tag} says {text} {what}; the file has {count}")
 
