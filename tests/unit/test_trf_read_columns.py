@@ -237,3 +237,46 @@ def test_record_082_is_checked_without_record_062() -> None:
     with pytest.raises(TrfInvalid) as caught:
         read_team_trf(text.replace("082 6", "082 7"))
     assert [str(p) for p in caught.value.problems] == ["line 2: record 082 says 7 teams; the file has 6"]
+
+
+def test_record_162_may_give_some_of_the_results_only() -> None:
+    """Record 162 pairs each result letter with its points; a letter left out keeps FIDE's points."""
+    text = plain()
+    two = text.replace("162  W 1.0    D 0.5    L 0.0", "162  W 1.0    D 0.5")
+    assert outcome(two)[1:] == outcome(text)[1:]
+    with pytest.raises(TrfInvalid) as caught:
+        read_team_trf(text.replace("162  W 1.0    D 0.5    L 0.0", "162  W 1.0    D"))
+    assert [str(p) for p in caught.value.problems] == ["line 9: record 162: 'D' has no points"]
+
+
+def test_record_362_defaults_to_two_one_nothing_for_each_match_result_it_does_not_give() -> None:
+    """Record 362 (match points of a team win, draw, loss): without it, or without one of its results,
+    FIDE's 2, 1 and 0 (C.07 11.1.1)."""
+    text = blank_totals(plain())
+    without = "".join(line + "\n" for line in text.splitlines() if not line.startswith("362"))
+    for changed in (without, text.replace("TW 2.0   TD 1.0   TL 0.0", "TD 1.0   TL 0.0")):
+        state, _ = read_team_trf(changed)
+        assert (state.scoring.win, state.scoring.draw, state.scoring.loss) == (2, 1, 0)
+    state, _ = read_team_trf(text.replace("TW 2.0   TD 1.0   TL 0.0", "TW 3.0"))
+    assert (state.scoring.win, state.scoring.draw, state.scoring.loss) == (3, 1, 0)
+
+
+def test_header_records_left_out_take_their_defaults_and_edge_values_are_read() -> None:
+    """Without record 152 the first board's colour is White, without 352 the boards alternate from
+    White; 152 ``B`` gives Black; a one-round event and match points where a win is worth a draw, or a
+    draw a loss, are read (record 362 only refuses a loss above a draw or a draw above a win)."""
+    text = blank_totals(plain())
+
+    def without(tag: str) -> str:
+        return "".join(line + "\n" for line in text.splitlines() if not line.startswith(tag))
+
+    base = outcome(text)
+    assert outcome(without("152")) == base and outcome(without("352")) == base
+    assert read_team_trf(text.replace("152 W", "152 B"))[0].initial_colour == "B"
+    assert read_team_trf(text.replace("152 W", "152 b"))[0].initial_colour == "B"
+    for points in ("TW 2.0   TD 2.0   TL 0.0", "TW 2.0   TD 0.0   TL 0.0"):
+        state, _ = read_team_trf(text.replace("TW 2.0   TD 1.0   TL 0.0", points))
+        assert [state.scoring.win, state.scoring.draw, state.scoring.loss] == [int(p) for p in points[3::9]]
+    teams = [SwissTeam(name, (2500 - n,)) for n, name in enumerate("AB")]
+    state, next_round = read_team_trf(export_trf(start_state(teams, boards=2, rounds=1)))
+    assert (state.rounds, next_round) == (1, 1)

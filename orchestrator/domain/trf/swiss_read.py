@@ -443,7 +443,8 @@ def _header(out: _File) -> tuple[int, str, str, MatchScoring, str, str, str]:
             line, f"record 352 {colours}: our engines give the first-named team White on the odd boards"
         )
     scoring = MatchScoring(*(int(scores[k]) for k in ("TW", "TD", "TL")))
-    return rounds, initial if initial in ("W", "B") else "W", colours, scoring, system, primary, model
+    initial = "B" if initial == "B" else "W"  # a wrong one is listed above; the state needs one
+    return rounds, initial, colours, scoring, system, primary, model
 
 
 class _Rounds:
