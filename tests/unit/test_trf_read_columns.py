@@ -280,3 +280,100 @@ def test_header_records_left_out_take_their_defaults_and_edge_values_are_read() 
     teams = [SwissTeam(name, (2500 - n,)) for n, name in enumerate("AB")]
     state, next_round = read_team_trf(export_trf(start_state(teams, boards=2, rounds=1)))
     assert (state.rounds, next_round) == (1, 1)
+
+
+def test_each_match_is_read_with_the_team_that_had_white_on_board_one_first() -> None:
+    """Record 001 cells: the team whose first board had White is named first (C.04.6 art. 4, the
+    first-named team), with both teams' game points in half-points (Estonia's board 1 had White against
+    Brazil in round 1 and against Armenia in round 3)."""
+    matches = read_team_trf(plain())[0].matches
+    assert [(m.round, m.team_a, m.team_b, m.gp_a, m.gp_b, m.forfeit) for m in matches] == [
+        (1, "Armenia", "Denmark", 5, 3, MatchForfeit.NONE),
+        (1, "Estonia", "Brazil", 4, 4, MatchForfeit.NONE),
+        (1, "Chile", "Finland", 8, 0, MatchForfeit.NONE),
+        (2, "Armenia", "Chile", 3, 5, MatchForfeit.NONE),
+        (2, "Brazil", "Finland", 6, 2, MatchForfeit.NONE),
+        (2, "Denmark", "Estonia", 7, 1, MatchForfeit.NONE),
+        (3, "Estonia", "Armenia", 5, 3, MatchForfeit.NONE),
+        (3, "Chile", "Brazil", 4, 4, MatchForfeit.NONE),
+        (3, "Finland", "Denmark", 2, 6, MatchForfeit.NONE),
+    ]
+
+
+@pytest.mark.parametrize(("first", "second"), [("B", "D"), ("D", "B")])
+@pytest.mark.parametrize("absent", ["first", "second", "both"])
+def test_a_match_whose_every_board_is_forfeited_without_record_330_is_won_by_the_side_with_points(
+    first: str, second: str, absent: str
+) -> None:
+    """docs/trf.md, record 001: a match whose every board is forfeited (``+``/``-``), without record 330,
+    is a forfeited match won by the side with the points, or a double forfeit (C.04.6 art. 1.6.1)."""
+    teams = [SwissTeam(name, (2500 - n,)) for n, name in enumerate("ABCD")]
+    state = start_state(teams, boards=2, rounds=4)
+    who = {"first": first, "second": second, "both": None}[absent]
+    forfeit = no_show(round=1, team_a=first, team_b=second, absent=who, boards=2)
+    text = export_trf(replace(state, matches=(MatchRecord(1, "A", "C", 3, 1), forfeit)))
+    text = "".join(line + "\n" for line in text.splitlines() if not line.startswith("330"))
+    assert forfeit in read_team_trf(text)[0].matches
+
+
+def test_a_forfeit_of_record_330_on_a_match_whose_boards_were_played_is_listed() -> None:
+    text = forfeit_file()
+    played = export_trf(
+        replace(
+            start_state([SwissTeam(n, (2500 - i,)) for i, n in enumerate("ABCD")], boards=2, rounds=4),
+            matches=(MatchRecord(1, "A", "C", 3, 1), MatchRecord(1, "D", "B", 3, 1)),
+        )
+    )
+    wrong = played + text.splitlines()[line_of(text, "330") - 1] + "\n"
+    count = len(played.splitlines()) + 1
+    with pytest.raises(TrfInvalid) as caught:
+        read_team_trf(blank_totals(wrong))
+    assert [str(p) for p in caught.value.problems] == [
+        f"line {count}: round 1: record 330 forfeits the match of teams 2 and 4, whose boards were played"
+    ]
+
+
+def test_a_match_scoring_more_than_its_boards_is_listed_on_the_first_team_s_line() -> None:
+    text = with_cells(plain(), 1, {13: (1, "b", "1"), 14: (2, "w", "1")})  # Denmark wins boards 1, 2 too
+    text = blank_totals(text)
+    with pytest.raises(TrfInvalid) as caught:
+        read_team_trf(text)
+    assert f"line {line_of(text, '310   1')}: round 1: teams 1 and 4 score more than 4 boards" in [
+        str(p) for p in caught.value.problems
+    ]
+
+
+def test_player_records_refused_by_line_and_an_unrated_player_rated_0() -> None:
+    text = plain()
+    row = text.splitlines()[line_of(text, "001    7") - 1]
+    count = len(text.splitlines()) + 1
+    assert [str(p) for p in caught_problems(text + row + "\n")] == [
+        f"line {count}: player 7 is already on line {line_of(text, '001    7')}"
+    ]
+    assert [str(p) for p in caught_problems(text + "001     x\n")] == [
+        f"line {count}: record 001 has no player number (columns 5-8)"
+    ]
+    assert [str(p) for p in caught_problems(text + "001 x\n")] == [
+        f"line {count}: the player number (columns 5-8) 'x' is not a number"
+    ]
+    state, _ = read_team_trf(forfeit_file())
+    assert state.team("A").ratings == (2500, 0)
+
+
+def caught_problems(text: str) -> tuple[object, ...]:
+    with pytest.raises(TrfInvalid) as caught:
+        read_team_trf(text)
+    return caught.value.problems
+
+
+def with_cells(text: str, rnd: int, cells: dict[int, tuple[int, str, str]]) -> str:
+    """The file with round ``rnd``'s cell of some players (record 001) written."""
+    out = []
+    for line in text.splitlines():
+        pid = int(line[4:8]) if line.startswith("001 ") else 0
+        if pid in cells:
+            opponent, colour, letter = cells[pid]
+            start = 91 + 10 * (rnd - 1)
+            line = line[:start] + f"{opponent:4d} {colour} {letter}" + line[start + 8 :]
+        out.append(line)
+    return "".join(line + "\n" for line in out)
