@@ -13,7 +13,7 @@ import pytest
 from orchestrator.domain.scoring import MatchForfeit, MatchRecord, no_show
 from orchestrator.domain.swiss import SwissTeam, start_state
 from orchestrator.domain.trf.swiss import export_trf
-from orchestrator.domain.trf.swiss_read import TrfInvalid, TrfNotReadable, read_team_trf
+from orchestrator.domain.trf.swiss_read import TrfInvalid, TrfNotImplemented, TrfNotReadable, read_team_trf
 from tests.support.trf_files import fix_points, fixture, with_reserve
 
 
@@ -377,3 +377,23 @@ def with_cells(text: str, rnd: int, cells: dict[int, tuple[int, str, str]]) -> s
             line = line[:start] + f"{opponent:4d} {colour} {letter}" + line[start + 8 :]
         out.append(line)
     return "".join(line + "\n" for line in out)
+
+
+def test_record_162_accepts_fide_s_points_for_every_result_letter_and_refuses_others() -> None:
+    """TRF-2026 record 162: W 1, D ½, L 0, A (absent) 0, P (present, not paired) 1 and X (forfeit draw) ½
+    are FIDE's points, which our engines use; other points for a letter are refused by line."""
+    text = plain()
+    line = "162  W 1.0    D 0.5    L 0.0"
+    every = line + "    A 0.0    P 1.0    X 0.5"
+    assert outcome(text.replace(line, every.lower()))[1:] == outcome(text)[1:]
+    for letter, points in (("A", "1.0"), ("P", "2.0"), ("P", "0.5"), ("X", "1.0"), ("X", "0.0")):
+        assert refusals(text.replace(line, f"{line}    {letter} {points}")) == [
+            f"line 9: record 162 scores {letter} {points}; our engines score games 1, ½, 0"
+        ]
+
+
+def refusals(text: str) -> list[str]:
+    with pytest.raises(TrfNotImplemented) as caught:
+        read_team_trf(text)
+    assert not isinstance(caught.value, TrfInvalid)
+    return [str(p) for p in caught.value.problems]
