@@ -45,6 +45,7 @@ DOMAIN_TESTS=(
   tests/unit/test_swiss_olympiad2022.py
   tests/unit/test_trf_read_domain.py
   tests/unit/test_record_domain.py
+  tests/unit/test_trf_read_columns.py
 )
 
 # Tests that run only for one module (too slow for every module's mutants), and the fixtures they read.

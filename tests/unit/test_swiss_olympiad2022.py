@@ -404,3 +404,106 @@ def test_boards_follow_the_ranking_of_each_pairs_higher_team() -> None:
     # higher-ranked, gets Black).
     state = stage("ABCD", [m(1, "A", "C", 0), m(1, "B", "D", 0)])
     assert paired(state) == ([("C", "D"), ("B", "A")], None)
+
+
+def test_art_7_5_opposite_wishes_with_equal_colour_differences_each_get_their_wish() -> None:
+    # A wwb (+1) wishes Black, B bbw (-1) wishes White: the wishes differ, so each team gets its own,
+    # whatever the history walked back would say (7.6 settles only equal wishes).
+    a, b = team("A", "wwb"), team("B", "bbw")
+    assert (wish(a), wish(b)) == ("b", "w")
+    assert art7_colours(a, b, 1, "w") == (b, a)
+    assert art7_colours(b, a, 1, "w") == (b, a)
+
+
+def test_art_6_a_top_team_that_may_meet_no_bottom_team_takes_the_next_top_team_first() -> None:
+    # Six teams, halves 1-3 and 4-6; 1 has met 4, 5 and 6, so it takes the first free team below it in
+    # the top half, 2 (then 3-4, 5-6), not 3.
+    blocked: dict[int, set[int]] = {n: set() for n in range(1, 7)}
+    for other in (4, 5, 6):
+        blocked[1].add(other)
+        blocked[other].add(1)
+    assert transpose(list(range(1, 7)), blocked, across=False) == [(1, 2), (3, 4), (5, 6)]
+
+
+def test_when_the_limit_is_reached_above_the_median_the_group_is_still_paired_top_against_bottom(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Six teams on 6 MP above the median (2): F may meet only A of the top half A, B, C. With the limit
+    # at 0 the weighted matching chooses no floater and the halves still go top against bottom, as in
+    # Chennai round 9 (``transpose``, ``across``): A-F, B-D, C-E; G-H on the median.
+    scores, met = [6, 6, 6, 6, 6, 6, 2, 2], [(2, 6), (3, 6)]
+    assert groups_paired(scores, met, 2) == {"AF", "BD", "CE", "GH"}
+    monkeypatch.setattr(olympiad2022, "MAX_FLOAT_SETS", 0)
+    assert groups_paired(scores, met, 2) == {"AF", "BD", "CE", "GH"}
+
+
+@pytest.mark.parametrize(("limit", "expected"), [(1, {"AB", "CD"}), (2, {"AC", "BD"}), (3, {"AC", "BD"})])
+def test_the_limit_counts_every_set_of_floaters_tried_and_the_last_one_allowed_is_still_tried(
+    monkeypatch: pytest.MonkeyPatch, limit: int, expected: set[str]
+) -> None:
+    # The group of art. 7.4 above (A, B bb, C ww on 6 MP): the first set tried, C, leaves A-B, which
+    # breaks art. 7.3; the second, B, leaves A-C. With a limit of two sets or more the second is tried;
+    # with one, the search stops after C and the first set found pairable is kept (A-B, C floats).
+    monkeypatch.setattr(olympiad2022, "MAX_FLOAT_SETS", limit)
+    found = groups_paired([6, 6, 6, 4, 4, 4, 2, 2], [], 2, ["bb", "bb", "ww"])
+    assert found == expected | {"EF", "GH"}
+
+
+def test_a_floater_stranded_in_a_group_keeps_its_ranking_place_among_the_teams_left() -> None:
+    # Art. 3.2 ranks by match points, then number: E (number 5) alone on 6 MP is first, then A, B, C on
+    # 4 MP and D, F on the median (2). E has met A, B and C: it stays unpaired in the 4-MP group, ranked
+    # above them (E, A, B, C). The group floats its lowest team, C, with E (A-B stay): E first, so E
+    # meets the highest median team, D, and C meets F.
+    met = {5: {1, 2, 3}, 1: {5}, 2: {5}, 3: {5}}
+    scores = {5: 6, 1: 4, 2: 4, 3: 4, 4: 2, 6: 2}
+    teams = {n: entry(n, mp, sorted(met.get(n, ()))) for n, mp in scores.items()}
+    order = sorted(teams, key=lambda n: (-scores[n], n))
+    assert order == [5, 1, 2, 3, 4, 6]
+    side = {n: (mp > 2) - (mp < 2) for n, mp in scores.items()}
+    assert {frozenset(p) for p in pair_score_groups(teams, order, side)} == {
+        frozenset({1, 2}),
+        frozenset({5, 4}),
+        frozenset({3, 6}),
+    }
+
+
+def test_art_7_4_a_median_group_that_cannot_respect_art_7_3_breaks_it_in_the_fewest_pairs() -> None:
+    # All four on the median: A and B have had White twice (7.3: no third), A has met C and D. The only
+    # pairing is A-B, which breaks 7.3, and C-D, which does not.
+    assert groups_paired([2, 2, 2, 2], [(1, 3), (1, 4)], 2, ["ww", "ww"]) == {"AB", "CD"}
+
+
+@pytest.mark.parametrize("limit", [7, 2000])
+def test_art_7_4_three_floaters_leave_the_pair_that_respects_art_7_3(
+    monkeypatch: pytest.MonkeyPatch, limit: int
+) -> None:
+    # A-E on 6 MP above the median (2), F, G, H on 4 MP, I, J on the median. D and E have met every team
+    # of their group, so no single floater leaves it pairable (the five sets of one are tried first):
+    # three float, D, E and one more. Floating C (the nearest) leaves A-B, both bound to White by art.
+    # 7.3; floating B leaves A-C (C had White twice): B, D, E float and meet F, G, H; I-J. The seventh
+    # set tried is that one, so a limit of seven sets still finds it.
+    monkeypatch.setattr(olympiad2022, "MAX_FLOAT_SETS", limit)
+    met = [(4, 1), (4, 2), (4, 3), (4, 5), (5, 1), (5, 2), (5, 3)]
+    found = groups_paired([6, 6, 6, 6, 6, 4, 4, 4, 2, 2], met, 2, ["bb", "bb", "ww"])
+    assert found == {"AC", "BF", "DG", "EH", "IJ"}
+
+
+def test_art_6_across_the_halves_every_team_of_both_halves_meets_one_of_the_other_half() -> None:
+    # Eight teams above the median, halves 1-4 and 5-8: 7 may meet only 1 of the top half, 8 only 1 and
+    # 2. Top against bottom is possible (1-7, 2-8, 3-5, 4-6), so no pair is made inside a half, neither
+    # 3-4 nor 7-8, although the top teams from the top would otherwise take 5 and 6 first.
+    met = [(2, 4), (2, 7), (3, 7), (3, 8), (4, 7), (4, 8), (5, 7), (6, 8)]
+    blocked: dict[int, set[int]] = {n: set() for n in range(1, 9)}
+    for a, b in met:
+        blocked[a].add(b)
+        blocked[b].add(a)
+    assert transpose(list(range(1, 9)), blocked, across=True) == [(1, 7), (2, 8), (3, 5), (4, 6)]
+
+
+def test_art_7_4_past_the_limit_a_group_that_cannot_respect_art_7_3_is_still_paired(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The group of the test above (A, B, C all bound to White), with no set of floaters tried: the
+    # weighted matching floats C and A-B is made all the same (art. 7.4).
+    monkeypatch.setattr(olympiad2022, "MAX_FLOAT_SETS", 0)
+    assert groups_paired([6, 6, 6, 4, 4, 4, 2, 2], [], 2, ["bb", "bb", "bb"]) == {"AB", "CD", "EF", "GH"}

@@ -133,13 +133,13 @@ def _fraction(text: str) -> Fraction | None:
         return None
 
 
-def _number(out: _File, number: int, text: str, what: str, *, halves: bool = True) -> Fraction | None:
-    """A points field: blank (None), or a number in half-points (``halves``) or whole points."""
+def _number(out: _File, number: int, text: str, what: str, *, whole: bool = False) -> Fraction | None:
+    """A points field: blank (None), or a number in half-points, or in whole points (``whole``)."""
     if not text:
         return None
     value = _fraction(text)
-    if value is None or (2 * value).denominator != 1 or (not halves and value.denominator != 1):
-        out.bad(number, f"{what} {text!r} is not a number of {'half-' if halves else 'whole '}points")
+    if value is None or (2 * value).denominator != 1 or (whole and value.denominator != 1):
+        out.bad(number, f"{what} {text!r} is not a number of {'whole ' if whole else 'half-'}points")
         return None
     return value
 
@@ -249,7 +249,7 @@ def _bye(out: _File, number: int, line: str) -> None:
         out.bad(number, f"record 320 is already on line {out.bye_line}")
         return
     out.bye_line = number
-    mp = _number(out, number, _field(line, 5, 8), "the match points of a bye (columns 5-8)", halves=False)
+    mp = _number(out, number, _field(line, 5, 8), "the match points of a bye (columns 5-8)", whole=True)
     gp = _number(out, number, _field(line, 10, 13), "the game points of a bye (columns 10-13)")
     out.bye_value = ByeValue(None if mp is None else int(mp), None if gp is None else int(2 * gp))
     for rnd, column in enumerate(range(15, len(line.rstrip()) + 1, 4), 1):
@@ -279,7 +279,7 @@ def _requested_bye(out: _File, number: int, line: str) -> None:
     A zero-point bye is an absence; our engines do not implement half- and full-point byes."""
     kind = line[4:5].upper()
     values = _fields(out, number, line, ((7, 9, "the round (columns 7-9)"),))
-    teams = [int(t) for t in line[10:].replace("\t", " ").split() if t.isdigit()]
+    teams = [int(t) for t in line[10:].split() if t.isdigit()]  # split at spaces and tabs alike
     if kind not in ("F", "H", "Z"):
         out.bad(number, f"the bye type {line[4:5]!r} (column 5) is not F, H or Z")
     elif kind != "Z":
@@ -355,8 +355,7 @@ _REFUSED = {
 def _records(text: str) -> _File:
     """Every line of the file read by its record number (columns 1-3)."""
     out = _File()
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.rstrip("\r\n")
+    for number, line in enumerate(text.splitlines(), 1):  # without its line ending
         tag = line[:3]
         if not line.strip() or tag == "###":
             continue  # TRF-2026 comment lines start with ###
@@ -444,7 +443,8 @@ def _header(out: _File) -> tuple[int, str, str, MatchScoring, str, str, str]:
             line, f"record 352 {colours}: our engines give the first-named team White on the odd boards"
         )
     scoring = MatchScoring(*(int(scores[k]) for k in ("TW", "TD", "TL")))
-    return rounds, initial if initial in ("W", "B") else "W", colours, scoring, system, primary, model
+    initial = "B" if initial == "B" else "W"  # a wrong one is listed above; the state needs one
+    return rounds, initial, colours, scoring, system, primary, model
 
 
 class _Rounds:
@@ -557,7 +557,9 @@ def _team_list(out: _File) -> list[_Team]:
 def _counts(out: _File, teams: list[_Team]) -> None:
     """Records 062 and 082, when given, count the players and the teams of the file."""
     for tag, what, count in (("062", "players", len(out.players)), ("082", "teams", len(teams))):
-        line, text = out.header.get(tag, (0, ""))
+        if tag not in out.header:
+            continue
+        line, text = out.header[tag]
         if text and (not text.isdigit() or int(text) != count):
             out.bad(line, f"record {tag} says {text} {what}; the file has {count}")
 
