@@ -22,13 +22,13 @@ from dataclasses import dataclass
 from orchestrator.domain.scoring import GameResult, MatchForfeit, MatchRecord, board_colours
 from orchestrator.domain.swiss.model import SwissState
 from orchestrator.domain.trf.records import synthesise_boards
-from orchestrator.domain.trf.swiss_read import (
+from orchestrator.domain.trf.swiss_read import read_team_trf
+from orchestrator.domain.trf.swiss_records import (
     Problem,
+    RecordFile,
     TrfInvalid,
     TrfNotImplemented,
-    _File,
-    _records,
-    read_team_trf,
+    read_records,
 )
 
 # FIDE titles as the event file takes them (docs/event-file.md); another title is left out.
@@ -146,7 +146,7 @@ def _player(number: int, line: int, raw: str, rating: int) -> TrfPlayer:
     )
 
 
-def _teams(out: _File, lines: Sequence[str], state: SwissState) -> tuple[TrfTeam, ...]:
+def _teams(out: RecordFile, lines: Sequence[str], state: SwissState) -> tuple[TrfTeam, ...]:
     """The teams in pairing-number order (``read_team_trf`` checked records 310 and 013)."""
     rows = [out.teams[n] for n in sorted(out.teams)] if out.teams else list(out.old_teams)
     teams: list[TrfTeam] = []
@@ -164,7 +164,7 @@ def _teams(out: _File, lines: Sequence[str], state: SwissState) -> tuple[TrfTeam
 class _Boards:
     """Puts each match's boards together from the players' cells (record 001) and line-ups (300)."""
 
-    def __init__(self, out: _File, teams: Sequence[TrfTeam], boards: int) -> None:
+    def __init__(self, out: RecordFile, teams: Sequence[TrfTeam], boards: int) -> None:
         self.out = out
         self.teams = teams
         self.boards = boards
@@ -235,7 +235,7 @@ def read_team_event(text: str) -> TrfEvent:
     """The event of a team Swiss TRF-2026 file (module docstring); ``TrfInvalid`` or ``TrfNotImplemented``
     with every problem found, by line (docs/trf.md)."""
     state, next_round = read_team_trf(text)
-    out = _records(text)
+    out = read_records(text)
     lines = text.splitlines()
     teams = _teams(out, lines, state)
     missing: list[Problem] = []
