@@ -7,14 +7,17 @@ each of round 1's twelve boards through ``PUT /api/v1/boards/{id}/result``. Part
 event's row lock: the next save blocks inside its transaction after its board row is updated and before
 its audit entry is written (the audit row's reference to its event, and the public record's lock of the
 event row, orchestrator/adapters/repo_record.py, both wait for it), and the test SIGKILLs the web process
-there. It starts the process again; a client that got no answer reads
-the board back and sends its result again with the version it read, as staff would after a reload.
+there. It starts the process again; a client that got no answer reads the board back and sends its result
+again with the version it read, as staff would after a reload.
 
 Then: every board holds the result entered last for it; one audit entry per stored change, their chain
 unbroken and ending at the board's result and version (nothing half-written: no result without its audit,
-no audit without its result); the stored standings equal those computed from the stored results; the
-match statuses follow their boards; and the web logs hold no traceback or error (the kill itself leaves
-none).
+no audit without its result); one public record entry per audited result, the record's hash chain whole;
+the stored standings equal those computed from the stored results; the match statuses follow their
+boards; and the web logs hold no traceback or error (the kill itself leaves none).
+
+Written in two transactions, a result and its audit entry fail the audit check: the held save's board row
+is then stored without its entry (tried on a scratch change, docs/workers.md, "Outages").
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import signal
 import subprocess
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,9 +38,13 @@ from pathlib import Path
 import httpx
 import pytest
 from sqlalchemy import create_engine, text
+from sqlmodel import col, select
 
-from orchestrator.adapters.tables import Board, Match, MatchStatus, Role
+from orchestrator.adapters.repo_record import as_entry
+from orchestrator.adapters.tables import Board, Event, Match, MatchStatus, Role
+from orchestrator.adapters.tables_record import RecordEntry
 from orchestrator.adapters.uow import UnitOfWorkFactory
+from orchestrator.domain import record
 from orchestrator.ports import free_port
 from orchestrator.services.accounts.users import create_user
 from orchestrator.services.results import standings as standings_service
@@ -185,18 +193,17 @@ def _round_one(uow_factory: UnitOfWorkFactory, seeded: SeededPool) -> list[tuple
         return [(b.id or 0, b.match_id) for b in uow.read.boards_of_matches(match_ids)]
 
 
-def _save_held_after_its_board_row(pg_url: str) -> bool:
-    """A save waits for the event's row lock while its transaction has already updated a board row (an
-    UPDATE's RowExclusiveLock on ``board``): its audit entry's insert (whose event reference waits for the
-    lock) or the public record's lock of the event row."""
+def _save_held_at_its_audit_entry(pg_url: str) -> bool:
+    """A save waits for the event's row lock at its audit entry: the audit row's insert (its reference to
+    the event waits for the lock) or the public record's lock of the event row. Both come after the save
+    updated its board row (services/results/results.py, ``_apply``)."""
     engine = create_engine(pg_url)
     try:
         with engine.connect() as probe:
             waiting = probe.execute(
                 text(
-                    "SELECT a.query FROM pg_stat_activity a WHERE a.datname = current_database()"
-                    " AND a.wait_event_type = 'Lock' AND EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid"
-                    " AND l.relation = 'board'::regclass AND l.mode = 'RowExclusiveLock' AND l.granted)"
+                    "SELECT query FROM pg_stat_activity WHERE datname = current_database()"
+                    " AND wait_event_type = 'Lock'"
                 )
             ).scalars()
             return any(
@@ -250,7 +257,7 @@ def test_web_process_killed_while_staff_enter_results(
         with holder.connect() as connection:
             connection.execute(text("SELECT id FROM event WHERE slug = :s FOR UPDATE"), {"s": seeded.slug})
             wait_for(
-                lambda: _save_held_after_its_board_row(pg_url),
+                lambda: _save_held_at_its_audit_entry(pg_url),
                 timeout=TIMEOUT_S,
                 what="a save blocked between its board row and its audit entry",
                 every=0.02,
@@ -290,6 +297,14 @@ def test_web_process_killed_while_staff_enter_results(
             olds = [e.old["result"] if e.old else None for e in trail]
             assert olds == ["*", *[e.new["result"] if e.new else None for e in trail[:-1]]]
             assert board.updated_by == trail[-1].actor
+        # the public record: its chain whole, and one entry per audited result (written in the same save)
+        event_id = uow.session.exec(select(Event.id).where(Event.slug == seeded.slug)).one()
+        entries = uow.session.exec(
+            select(RecordEntry).where(RecordEntry.event_id == event_id).order_by(col(RecordEntry.seq))
+        ).all()
+        assert record.check_chain([as_entry(e) for e in entries]) is None
+        in_record = Counter(e.payload["board"] for e in entries if e.kind == "board.result")
+        assert in_record == Counter({board_id: STEPS for board_id, _m in boards})
         for match_id in sorted({m for _b, m in boards}):
             match = uow.session.get_one(Match, match_id)
             assert match.status == MatchStatus.FINISHED.value  # every board holds a final result
@@ -302,7 +317,7 @@ def test_web_process_killed_while_staff_enter_results(
             (row.rank, seeded.teams[row.team], {c: value_text(v) for c, v in row.values.items()})
             for row in computed.rows
         )
-        assert stored == expected
+        assert stored == expected and len(stored) == len(seeded.teams)
 
     logs = web.log_text()
     assert "Traceback" not in logs, logs
