@@ -81,8 +81,16 @@ def _game_matches(game: dict[str, Any], pairing: Pairing, spec: BulkSpec) -> boo
     )
 
 
+def _unknown(_game_id: str) -> bool:
+    return False
+
+
 def find_earlier_bulk(
-    client: LichessClient, pairings: Sequence[Pairing], spec: BulkSpec, since: datetime | int | None = None
+    client: LichessClient,
+    pairings: Sequence[Pairing],
+    spec: BulkSpec,
+    since: datetime | int | None = None,
+    known: Callable[[str], bool] = _unknown,
 ) -> Bulk | None:
     """The bulk an earlier request for exactly these pairings and clock created, whatever its state.
 
@@ -91,7 +99,9 @@ def find_earlier_bulk(
     moment the earlier request can have been carried out) is given, the players' games created since then
     are searched too: a game of the first pairing with these colours and clock means the bulk exists, and
     every pairing's game is then read the same way. Such a bulk has no known id; it is named after its
-    first game (``games-<id>``), and only its games are used.
+    first game (``games-<id>``), and only its games are used. A game ``known`` says the database already
+    holds (an earlier round's, when two players meet again with the same colours and clock within the
+    window) is never one of the lost bulk's.
     """
     clock = (spec.clock_limit_s, spec.clock_increment_s)
     for bulk in client.list_bulks():
@@ -109,7 +119,7 @@ def find_earlier_bulk(
         except NotFound:
             log.warning("the game server cannot list a player's games: an earlier bulk cannot be looked for")
             return None
-        games = [g for g in listed if _game_matches(g, pairing, spec)]
+        games = [g for g in listed if _game_matches(g, pairing, spec) and not known(str(g["id"]))]
         if not games:
             if found:
                 raise GameServerError(
@@ -140,12 +150,14 @@ def ensure_bulk(
     sleep: Callable[[float], None] = time.sleep,
     earlier_since: datetime | int | None = None,
     clock: Callable[[], float] = time.time,
+    known: Callable[[str], bool] = _unknown,
 ) -> Bulk:
     """Create a bulk with retries, never twice: after a timeout or 5xx the answer may be lost while the
     bulk exists (the server may even carry the request out much later, on resuming), so before each new
     attempt the earlier bulk is looked for by its pairings and clock, whatever its state
     (``find_earlier_bulk``). ``earlier_since``: an earlier call (another task run) may have sent the
-    request since then, so look before the first attempt too.
+    request since then, so look before the first attempt too. ``known``: the games the database already
+    holds, which no lost bulk can hold.
     """
     since_ms = epoch_ms(earlier_since)
     if since_ms is not None:
@@ -155,7 +167,7 @@ def ensure_bulk(
     while True:
         try:
             if uncertain:
-                earlier = find_earlier_bulk(client, pairings, spec, since_ms)
+                earlier = find_earlier_bulk(client, pairings, spec, since_ms, known)
                 if earlier is not None:
                     return earlier
             if since_ms is None:

@@ -114,3 +114,31 @@ def test_a_bulk_with_another_clock_or_before_the_window_is_not_taken_for_it():
         fresh = ensure_bulk(client, pairings, _spec(), earlier_since=since + 60_000)
         assert client.sent == 2 and _bulks_on_server(http) == 2
         assert {g.id for g in fresh.games}.isdisjoint(g.id for g in old.games)
+
+
+def test_players_meeting_again_within_the_window_are_not_taken_for_a_lost_bulk():
+    # Two rounds due at once (a late round paired at once, as after a pause): the earlier round's games of
+    # the same players, colours and clock are in the window, but the database holds them, so they are no
+    # lost bulk of this round's and this round's bulk is created.
+    with standin() as http:
+        pairings = _pairings(http)
+        client = LosingClient(http, _user(http, "organiser", ["challenge:bulk"]), lose=0)
+        since = int(time.time() * 1000) - 5_000
+        earlier_round = ensure_bulk(client, pairings, BulkSpec(300, 2))
+        stored = {g.id for g in earlier_round.games}
+        this_round = ensure_bulk(
+            client, pairings, BulkSpec(300, 2), earlier_since=since, known=lambda game_id: game_id in stored
+        )
+        assert client.sent == 2 and _bulks_on_server(http) == 2
+        assert {g.id for g in this_round.games}.isdisjoint(stored)
+
+
+def test_without_knowing_the_stored_games_the_earlier_round_would_be_taken_for_it():
+    # The same as above with nothing known: the earlier games are taken (what the database check prevents).
+    with standin() as http:
+        pairings = _pairings(http)
+        client = LosingClient(http, _user(http, "organiser", ["challenge:bulk"]), lose=0)
+        since = int(time.time() * 1000) - 5_000
+        earlier_round = ensure_bulk(client, pairings, BulkSpec(300, 2))
+        again = ensure_bulk(client, pairings, BulkSpec(300, 2), earlier_since=since)
+        assert client.sent == 1 and {g.id for g in again.games} == {g.id for g in earlier_round.games}

@@ -250,7 +250,12 @@ def _send_bulk(
             due = rnd.scheduled_at - timedelta(seconds=settings.gameserver_pair_lead_s)
             earlier = due if earlier is None else min(earlier, due)
         return _find_bulk(client, pairings, spec) or ensure_bulk(
-            client, pairings, spec, policy=SINGLE_ATTEMPT, earlier_since=earlier
+            client,
+            pairings,
+            spec,
+            policy=SINGLE_ATTEMPT,
+            earlier_since=earlier,
+            known=lambda game_id: uow.boards.get_by_game_id(game_id) is not None,
         )
     except BulkRejected as error:
         message = str(error)  # names players, never tokens (the client scrubs them)
