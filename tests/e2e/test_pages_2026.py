@@ -1,7 +1,9 @@
 """The full Olympiad 2026's spectator pages in headless Chromium (the event page, the Open Swiss stage page,
 the combined classification and the Open section's board prizes) at 390 px and 1280 px: the page itself
 never scrolls sideways (a table may scroll inside its own wrapper), no control is cut off, and axe-core
-finds no serious or critical violation.
+finds no serious or critical violation. A Portuguese page shows the reader's own time (another zone than
+the event's) in Portuguese, in the server's fields: tests/e2e/test_language_switch.py checks the rest of
+the language choice.
 
 The event is stored once per test session (the ``full_2026`` fixture, tests/support/full_2026_served.py).
 Screenshots are written to ``$OLYMPIAD_SCREENSHOTS`` (docs/screenshots) when that is set.
@@ -10,6 +12,7 @@ Screenshots are written to ``$OLYMPIAD_SCREENSHOTS`` (docs/screenshots) when tha
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -87,3 +90,32 @@ def test_the_2026_pages_fit_the_screen_cut_no_control_and_have_no_serious_access
     assert not cut, f"controls cut off at {width}px: {cut}"
     bad = failing(found)
     assert not bad, f"serious or critical violations: {bad}\n{text}"
+
+
+def test_a_portuguese_page_shows_the_readers_time_in_portuguese_in_the_servers_fields(
+    browser: Any, full_2026: tuple[LiveServer, Full2026]
+) -> None:
+    server, event = full_2026
+    # An English browser in New York reading the Portuguese page of an event in Samarkand: the page's
+    # language, not the browser's, writes the reader's time.
+    context = browser.new_context(locale="en-US", timezone_id="America/New_York")
+    context.add_cookies([{"name": "lang", "value": "pt", "url": server.base_url}])
+    page = context.new_page()
+    page.goto(server.base_url + pages_2026(event)["olympiad-swiss"])
+    assert page.evaluate("document.documentElement.lang") == "pt"
+    shown = page.locator("time[data-zone]").first
+    yours = page.locator("time[data-zone] + .reader-time").first
+    event_text, reader_text = shown.inner_text(), yours.inner_text()
+    print(f"event's time: {event_text!r}; the reader's: {reader_text!r}")
+    assert "your time" not in reader_text
+    assert reader_text.startswith("(a sua hora ") and reader_text.endswith(")")
+    assert "America/New_York" in reader_text
+    # The same fields as the server's (date_text: "d MMM y, HH:mm" on a round's line, "EEE d MMM y,
+    # HH:mm" with the day), then the zone: "4 dez. 2026, 08:00 GMT-5 (America/New_York)".
+    fields = r"(\w+\.? )?\d{1,2} \w+\.? \d{4}, \d{2}:\d{2} "
+    assert re.fullmatch(fields + r".+ \(Asia/Samarkand\)", event_text), event_text
+    assert re.fullmatch(r"\(a sua hora " + fields + r".+\)", reader_text), reader_text
+    months = ["jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"]
+    month = re.search(r"\d{1,2} (\w+)\.? \d{4}", reader_text)
+    assert month is not None and month.group(1) in months, reader_text
+    context.close()
