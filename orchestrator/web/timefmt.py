@@ -91,12 +91,14 @@ def zone_name(context: Context, _value: object = None) -> str:
 def in_event_zone(moment: datetime, with_day: bool = True) -> Markup:
     """``{{ dt | in_event_zone }}``: a public page's ``<time>`` in the event's zone, written as the reader's
     language writes dates. The page is the same for every reader of a language (it is cached,
-    docs/caching.md), so the reader's own time is added in the browser by static/tz.js from ``datetime``."""
+    docs/caching.md), so the reader's own time is added in the browser by static/tz.js from ``datetime``,
+    in the page's language and the same fields (``data-day="0"``: without the weekday)."""
     name = _PAGE_ZONE.get()
     local = times.in_zone(moment, name)
     text = f"{date_text(local, with_day)} {times.zone_suffix(local, name)}"
     iso = times.moment_text(moment, name).iso
-    return Markup(f'<time datetime="{escape(iso)}" data-zone="{escape(name)}">{escape(text)}</time>')
+    day = "" if with_day else ' data-day="0"'  # static/tz.js writes the reader's time in the same fields
+    return Markup(f'<time datetime="{escape(iso)}" data-zone="{escape(name)}"{day}>{escape(text)}</time>')
 
 
 def install(env: Any) -> None:

@@ -3,26 +3,22 @@ stage page and the combined classification receive a live update of a stored res
 (their streams follow a handful of topics: services/live.py, "Coarse topics"), and at 390 px the Swiss
 stage page itself never scrolls sideways, its standings keep TB1 in view and no team name is cut.
 
-The event is stored once per test session (tests/support/full_2026.py: round 1 played in both sections,
-round 2 paired and published). A result is stored by the results service in this process, which publishes
-after its commit as a worker's Redis bridge would."""
+The event is stored once per test session (the ``full_2026`` fixture, tests/support/full_2026_served.py:
+round 1 played in both sections, round 2 paired and published). A result is stored by the results
+service in this process, which publishes after its commit as a worker's Redis bridge would."""
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from orchestrator.config import Settings
 from orchestrator.domain.scoring import GameResult
-from orchestrator.ports import free_port
 from orchestrator.services.results import results
-from orchestrator.web.app import create_app
-from tests.support.full_2026 import ACTOR, Full2026, store_full_2026
-from tests.support.server import LiveServer, serving
+from tests.support.full_2026 import ACTOR, Full2026
+from tests.support.server import LiveServer
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [pytest.mark.timeout(1200)]
@@ -30,18 +26,6 @@ pytestmark = [pytest.mark.timeout(1200)]
 # asserts on time, docs/architecture.md). The latency target (2 s) is measured by bench/live_latency.py
 # --event 2026 and reported in docs/performance.md.
 LIVE_WITHIN_MS = int(os.environ.get("OLYMPIAD_E2E_LIVE_MS", "20000"))
-
-
-@pytest.fixture(scope="session")
-def full_2026(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, Full2026]]:
-    """The full 2026 event served by uvicorn, stored once for the session."""
-    data_dir = tmp_path_factory.mktemp("full-2026")
-    port = free_port()
-    settings = Settings(data_dir=data_dir, environment="test", public_base_url=f"http://127.0.0.1:{port}")
-    app = create_app(settings)
-    with serving(app, port) as base_url:
-        event = store_full_2026(app.state.uow_factory, played=1)
-        yield LiveServer(base_url, app.state.uow_factory), event
 
 
 def _open_live(browser: Any, url: str, width: int = 1280) -> Any:

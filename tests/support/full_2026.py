@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 from orchestrator.adapters.tables import Board, Match, Round, RoundStatus
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
@@ -41,7 +41,7 @@ class Full2026:
 
 def _play(uow: UnitOfWork, round_id: int, number: int) -> None:
     match_ids = [m.id for m in uow.session.exec(select(Match).where(Match.round_id == round_id)).all()]
-    for board in uow.session.exec(select(Board).where(Board.match_id.in_(match_ids))).all():  # type: ignore[union-attr]
+    for board in uow.session.exec(select(Board).where(col(Board.match_id).in_(match_ids))).all():
         board.result = _CYCLE[(board.match_id * 3 + board.board_no + number) % len(_CYCLE)].value
         uow.session.add(board)
     rnd = uow.session.get(Round, round_id)
@@ -74,4 +74,5 @@ def store_full_2026(factory: UnitOfWorkFactory, *, played: int = 2, paired_next:
                 draft = swiss_rounds.pair_next_round(uow, stage_id=stage_id, actor=ACTOR)
                 swiss_rounds.publish_round_pairing(uow, round_id=draft.round_id, actor=ACTOR)
                 next_round[key] = draft.round_id
-    return Full2026(slug, stage_ids, pool_ids, played, next_round.get("open", 0), next_round.get("women", 0))
+    opened, women = next_round.get("open", 0), next_round.get("women", 0)
+    return Full2026(slug, dict(stage_ids), pool_ids, played, opened, women)
