@@ -465,7 +465,7 @@ def _mixed_round(state, pairer, round_no, lineups):
     return record_round(state, [*matches, *([bye] if bye else [])])
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1, 4, 5, 12, 19])  # 4, 5, 12, 19: game points split teams level on MP
 def test_a_swiss_stage_ranked_from_its_running_totals_gives_the_engines_final_standings(seed):
     lineups = _mixed_lineups(7, seed)
     teams = [SwissTeam(name, (*ratings, 2650)) for name, ratings in lineups.items()]
@@ -483,3 +483,24 @@ def test_a_swiss_stage_ranked_from_its_running_totals_gives_the_engines_final_st
         expected = tuple(1.0 if row.rank <= k else 0.0 for k in places)
         assert chances.of(row.team).chances == expected, row.team
     assert chances.full_rankings == 0
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_a_swiss_stage_ranked_by_its_whole_chain_gives_the_engines_final_standings(seed):
+    lineups = _mixed_lineups(7, seed)
+    teams = [SwissTeam(name, (*ratings, 2650)) for name, ratings in lineups.items()]
+    state = start_state(teams, boards=BOARDS, rounds=4)
+    pairer = C046Pairer()
+    state = _mixed_round(state, pairer, 1, lineups)
+    final = state
+    for round_no in (2, 3, 4):
+        final = _mixed_round(final, pairer, round_no, lineups)
+    chain = PRESETS["olympiad-2026"]
+    standings = swiss_standings(final, chain)
+    places = tuple(range(1, 7))
+    chances = swiss_chances(state, lineups, pairer=pairer, places=places, chain=chain, simulations=2, seed=2)
+    for row in standings.rows:
+        level = [r for r in standings.rows if r.rank == row.rank]
+        expected = tuple(min(max(k - row.rank + 1, 0), len(level)) / len(level) for k in places)
+        assert chances.of(row.team).chances == pytest.approx(expected), row.team
+    assert chances.full_rankings == 2
