@@ -22,7 +22,7 @@ from orchestrator.domain.ratings import expected_score
 from orchestrator.domain.round_robin import berger_table
 from orchestrator.domain.scoring import DEFAULT_SCORING, MatchRecord, MatchScoring
 from orchestrator.domain.standings import compute_standings
-from orchestrator.domain.swiss import SwissTeam, record_round, start_state
+from orchestrator.domain.swiss import ByeValue, SwissTeam, record_round, start_state
 from orchestrator.domain.swiss.c046 import C046Pairer
 from orchestrator.domain.swiss.pairing import SwissPairingError
 from orchestrator.domain.swiss.simulate import swiss_standings
@@ -485,11 +485,14 @@ def test_a_swiss_stage_ranked_from_its_running_totals_gives_the_engines_final_st
     assert chances.full_rankings == 0
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
-def test_a_swiss_stage_ranked_by_its_whole_chain_gives_the_engines_final_standings(seed):
+@pytest.mark.parametrize(
+    ("seed", "bye"),
+    [(1, ByeValue()), (2, ByeValue()), (3, ByeValue(mp=2, gp=6)), (4, ByeValue(mp=2)), (5, ByeValue())],
+)
+def test_a_swiss_stage_ranked_by_its_whole_chain_gives_the_engines_final_standings(seed, bye):
     lineups = _mixed_lineups(7, seed)
     teams = [SwissTeam(name, (*ratings, 2650)) for name, ratings in lineups.items()]
-    state = start_state(teams, boards=BOARDS, rounds=4)
+    state = start_state(teams, boards=BOARDS, rounds=4, bye=bye)
     pairer = C046Pairer()
     state = _mixed_round(state, pairer, 1, lineups)
     final = state
