@@ -485,11 +485,23 @@ def test_a_swiss_stage_ranked_from_its_running_totals_gives_the_engines_final_st
     assert chances.full_rankings == 0
 
 
+OLYMPIAD, BUCHHOLZ = PRESETS["olympiad-2026"], ("MP", "BH:GP", "BH:MP")  # Buchholz: a bye meets the dummy
+
+
 @pytest.mark.parametrize(
-    ("seed", "bye"),
-    [(1, ByeValue()), (2, ByeValue()), (3, ByeValue(mp=2, gp=6)), (4, ByeValue(mp=2)), (5, ByeValue())],
+    ("seed", "bye", "chain"),
+    [
+        (1, ByeValue(), OLYMPIAD),
+        (2, ByeValue(), OLYMPIAD),
+        (3, ByeValue(mp=2, gp=6), OLYMPIAD),
+        (4, ByeValue(mp=2), OLYMPIAD),
+        (5, ByeValue(), OLYMPIAD),
+        (1, ByeValue(), BUCHHOLZ),
+        (2, ByeValue(), BUCHHOLZ),
+        (3, ByeValue(), BUCHHOLZ),
+    ],
 )
-def test_a_swiss_stage_ranked_by_its_whole_chain_gives_the_engines_final_standings(seed, bye):
+def test_a_swiss_stage_ranked_by_its_whole_chain_gives_the_engines_final_standings(seed, bye, chain):
     lineups = _mixed_lineups(7, seed)
     teams = [SwissTeam(name, (*ratings, 2650)) for name, ratings in lineups.items()]
     state = start_state(teams, boards=BOARDS, rounds=4, bye=bye)
@@ -498,7 +510,6 @@ def test_a_swiss_stage_ranked_by_its_whole_chain_gives_the_engines_final_standin
     final = state
     for round_no in (2, 3, 4):
         final = _mixed_round(final, pairer, round_no, lineups)
-    chain = PRESETS["olympiad-2026"]
     standings = swiss_standings(final, chain)
     places = tuple(range(1, 7))
     chances = swiss_chances(state, lineups, pairer=pairer, places=places, chain=chain, simulations=2, seed=2)
