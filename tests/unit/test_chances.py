@@ -20,7 +20,7 @@ from orchestrator.domain.chances import (
 )
 from orchestrator.domain.ratings import expected_score
 from orchestrator.domain.round_robin import berger_table
-from orchestrator.domain.scoring import DEFAULT_SCORING, MatchRecord, MatchScoring
+from orchestrator.domain.scoring import DEFAULT_SCORING, MatchForfeit, MatchRecord, MatchScoring
 from orchestrator.domain.standings import compute_standings
 from orchestrator.domain.swiss import ByeValue, SwissTeam, record_round, start_state
 from orchestrator.domain.swiss.c046 import C046Pairer
@@ -518,3 +518,22 @@ def test_a_swiss_stage_ranked_by_its_whole_chain_gives_the_engines_final_standin
         expected = tuple(min(max(k - row.rank + 1, 0), len(level)) / len(level) for k in places)
         assert chances.of(row.team).chances == pytest.approx(expected), row.team
     assert chances.full_rankings == 2
+
+
+def test_a_pool_s_whole_chain_reads_a_forfeit_as_a_round_robin_does():
+    # A beat B by forfeit in round 1. Round 3 certain: D–A (A wins 8-0), B–C (B wins 6-2). B, C and D end
+    # on 2 match points; in a round robin B's Buchholz counts A as a played opponent (C.07 15.2), so the
+    # three stay level (a Swiss reading would give B the dummy instead and put it fourth).
+    played = [
+        MatchRecord(1, "A", "B", 8, 0, MatchForfeit.A_WINS), MatchRecord(1, "C", "D", 8, 0),
+        MatchRecord(2, "A", "C", 8, 0), MatchRecord(2, "B", "D", 0, 8),
+    ]  # fmt: skip
+    lineups = {"A": STRONG, "B": [3400, 3400, 3400, 2650], "C": [2650, 2650, 2650, 3400], "D": WEAK}
+    chances = pool_chances(
+        ["A", "B", "C", "D"], played, [(3, "D", "A"), (3, "B", "C")], lineups, places=(1, 2, 3),
+        chain=("MP", "BH:MP"), boards=BOARDS, simulations=3, seed=1,
+    )  # fmt: skip
+    assert chances.of("A").chances == (1, 1, 1)
+    for team in "BCD":
+        assert chances.of(team).chances == pytest.approx((0, 1 / 3, 2 / 3)), team
+    assert chances.full_rankings == 3
