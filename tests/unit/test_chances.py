@@ -9,6 +9,7 @@ import pytest
 
 from orchestrator.domain.chances import (
     ChancesError,
+    MatchDrawer,
     _groups_of,
     _rank_groups,
     board_probabilities,
@@ -19,9 +20,9 @@ from orchestrator.domain.chances import (
 )
 from orchestrator.domain.ratings import expected_score
 from orchestrator.domain.round_robin import berger_table
-from orchestrator.domain.scoring import DEFAULT_SCORING, MatchRecord
+from orchestrator.domain.scoring import DEFAULT_SCORING, MatchForfeit, MatchRecord, MatchScoring
 from orchestrator.domain.standings import compute_standings
-from orchestrator.domain.swiss import SwissTeam, record_round, start_state
+from orchestrator.domain.swiss import ByeValue, SwissTeam, record_round, start_state
 from orchestrator.domain.swiss.c046 import C046Pairer
 from orchestrator.domain.swiss.pairing import SwissPairingError
 from orchestrator.domain.swiss.simulate import swiss_standings
@@ -208,9 +209,15 @@ def _split(rng):
 
 def test_a_swiss_stage_is_paired_by_the_engine_round_after_round():
     state, lineups = _swiss(3)
-    kwargs = dict(pairer=C046Pairer(), places=(1, 3), chain=PRESETS["olympiad-2026"], simulations=40, seed=3)
-    chances = swiss_chances(state, lineups, **kwargs)
-    assert chances == swiss_chances(state, lineups, **kwargs)
+
+    def run():
+        chain = PRESETS["olympiad-2026"]
+        return swiss_chances(
+            state, lineups, pairer=C046Pairer(), places=(1, 3), chain=chain, simulations=40, seed=3
+        )
+
+    chances = run()
+    assert chances == run()
     for index, k in enumerate(chances.places):
         assert sum(row.chances[index] for row in chances.rows) == pytest.approx(k)
     assert {row.team for row in chances.rows} == {team.name for team in state.teams}
@@ -336,3 +343,197 @@ def test_a_swiss_stage_with_certain_results_gives_the_engines_final_standings():
         expected = tuple(min(max(k - row.rank + 1, 0), len(level)) / len(level) for k in (1, 2, 3, 6))
         assert chances.of(row.team).chances == pytest.approx(expected), row.team
     assert (chances.simulations, chances.seed) == (3, 2)
+
+
+def test_a_request_at_the_limits_is_accepted_and_a_bad_one_names_every_problem(monkeypatch):
+    played = [MatchRecord(1, "A", "B", 4, 4), MatchRecord(1, "C", "D", 4, 4)]
+    lineups = {"A": STRONG, "B": WEAK, "C": STRONG, "D": WEAK}
+
+    def run(fixtures, places, simulations):
+        return pool_chances(
+            ["A", "B", "C", "D"], played, fixtures, lineups, places=places, chain=("MP", "GP"), boards=BOARDS,
+            simulations=simulations, seed=1,
+        )  # fmt: skip
+
+    fixtures = [(2, "A", "B"), (2, "C", "D")]
+    one = run(fixtures, (4,), 1)  # every team is in the top 4 of 4; one simulation is enough
+    assert one.simulations == 1 and one.places == (4,)
+    assert all(row.chances == (1.0,) for row in one.rows)
+    monkeypatch.setattr("orchestrator.domain.chances.MAX_SIMULATIONS", 2)
+    assert run(fixtures, (1,), 2).simulations == 2  # the limit itself is allowed
+    with pytest.raises(ChancesError) as error:
+        run(fixtures, (5,), 3)
+    assert str(error.value) == (
+        "simulations must be between 1 and 2, not 3; places must be between 1 and 4, not [5]"
+    )
+    with pytest.raises(ChancesError) as error:
+        run([], (1,), 1)
+    assert str(error.value) == "the pool has no match left to play"
+
+
+def test_a_team_without_a_lineup_has_no_rated_player():
+    with pytest.raises(ChancesError) as error:
+        check_ratings(["A", "B"], {"A": [2000, 2000]}, 2)
+    assert str(error.value) == "no ratings to simulate with: B has 0 rated players for 2 boards"
+
+
+def test_an_unknown_team_is_a_key_error_naming_it():
+    chances = _chances(2, simulations=5)
+    with pytest.raises(KeyError, match="nobody"):
+        chances.of("nobody")
+
+
+def test_a_draw_share_capped_by_the_weaker_players_expected_score():
+    # 3210 against 2650 (no 400 cap): PD 0.98 and 0.02; the model's draw share 0.042 is above 2 × 0.02
+    assert board_probabilities(2650, 3210) == pytest.approx((0.0, 0.04, 0.96), abs=1e-12)
+    assert board_probabilities(3210, 2650) == pytest.approx((0.96, 0.04, 0.0), abs=1e-12)
+
+
+class _Fixed(Random):
+    """A generator whose every draw is ``value``."""
+
+    def __init__(self, value: float) -> None:
+        super().__init__(0)
+        self.value = value
+
+    def random(self) -> float:
+        return self.value
+
+
+def test_a_match_is_drawn_from_the_whole_cumulative_distribution():
+    drawer = MatchDrawer({"A": [2000] * BOARDS, "B": [2000] * BOARDS, "S": STRONG, "W": WEAK}, BOARDS)
+    assert drawer.draw(_Fixed(0.999999), "A", "B") == (8, 0)  # the top of the range: every board won
+    assert drawer.draw(_Fixed(0.0), "A", "B") == (0, 8)
+    assert drawer.draw(_Fixed(0.5), "A", "B") == (4, 4)
+    assert drawer.draw(_Fixed(0.3), "S", "W") == (8, 0)
+    assert drawer.draw(_Fixed(0.3), "W", "S") == (0, 8)
+
+
+def test_match_points_rank_before_game_points_and_use_the_events_scoring():
+    # Round 3 certain: D–A (A wins 8-0), B–C (B wins 6-2). Scoring 3-1-0.
+    played = [
+        MatchRecord(1, "A", "B", 4, 4), MatchRecord(1, "C", "D", 3, 5),
+        MatchRecord(2, "A", "C", 4, 4), MatchRecord(2, "B", "D", 3, 5),
+    ]  # fmt: skip
+    # After round 3: D 6 MP 10 GP, A 5 MP 16 GP, B 4 MP 13 GP, C 1 MP 9 GP. Under 2-1-0, A (4 MP, 16 GP)
+    # would be ahead of D (4 MP, 10 GP); on game points alone the order would be A, B, D, C.
+    lineups = {"A": STRONG, "B": [3400, 3400, 3400, 2650], "C": [2650, 2650, 2650, 3400], "D": WEAK}
+    for chain in (("MP", "GP", "DE:MP"), ("DE:MP", "MP", "GP")):
+        chances = pool_chances(
+            ["A", "B", "C", "D"], played, [(3, "D", "A"), (3, "B", "C")], lineups, places=(1, 2, 3),
+            chain=chain, boards=BOARDS, scoring=MatchScoring(win=3, draw=1, loss=0), simulations=4, seed=5,
+        )  # fmt: skip
+        assert [row.team for row in chances.rows] == ["D", "A", "B", "C"], chain
+        assert [row.chances for row in chances.rows] == [(1, 1, 1), (0, 1, 1), (0, 0, 1), (0, 0, 0)]
+    assert chances.full_rankings == 4  # no total leads the chain: the whole chain every time
+
+
+def test_a_swiss_stage_with_one_round_left_is_simulated():
+    teams = [SwissTeam(f"S{n}", (2650 + 750 * n,) * 5) for n in range(6)]
+    state = start_state(teams, boards=BOARDS, rounds=3)
+    pairer = C046Pairer()
+    for round_no in (1, 2):
+        state = _certain_swiss_round(state, pairer, round_no)
+    lineups = {team.name: list(team.ratings) for team in teams}
+    chances = swiss_chances(
+        state, lineups, pairer=pairer, places=(1,), chain=("MP", "GP"), simulations=2, seed=2
+    )
+    assert chances.of("S5").chances == (1.0,)
+    state = _certain_swiss_round(state, pairer, 3)
+    with pytest.raises(ChancesError) as error:
+        swiss_chances(state, lineups, pairer=pairer, places=(1,), chain=("MP", "GP"), simulations=2, seed=2)
+    assert str(error.value) == "the stage is finished: every round has been played"
+
+
+def _mixed_lineups(count: int, seed: int) -> dict[str, tuple[int, ...]]:
+    """Each board's ratings 750 apart across the teams in a shuffled order: every board's result is
+    certain (PD 1.00 and 0), and a match can end 8-0, 6-2, 4-4 and so on."""
+    rng = Random(seed)
+    levels = [list(range(count)) for _ in range(BOARDS)]
+    for board in levels:
+        rng.shuffle(board)
+    return {f"S{n}": tuple(2650 + 750 * board[n] for board in levels) for n in range(count)}
+
+
+def _mixed_round(state, pairer, round_no, lineups):
+    pairing = pairer.pair_round(state, round_no)
+    matches = []
+    for p in pairing.pairings:
+        first = sum(2 for a, b in zip(lineups[p.first], lineups[p.second], strict=True) if a > b)
+        matches.append(MatchRecord(round_no, p.first, p.second, first, 2 * BOARDS - first))
+    bye = pairing.bye_record(state)
+    return record_round(state, [*matches, *([bye] if bye else [])])
+
+
+@pytest.mark.parametrize("seed", [1, 4, 5, 12, 19, 24, 26])  # all but 1: GP splits teams level on MP
+def test_a_swiss_stage_ranked_from_its_running_totals_gives_the_engines_final_standings(seed):
+    lineups = _mixed_lineups(7, seed)
+    teams = [SwissTeam(name, (*ratings, 2650)) for name, ratings in lineups.items()]
+    state = start_state(teams, boards=BOARDS, rounds=4)
+    pairer = C046Pairer()
+    state = _mixed_round(state, pairer, 1, lineups)
+    final = state
+    for round_no in (2, 3, 4):
+        final = _mixed_round(final, pairer, round_no, lineups)
+    chain = ("MP", "GP")
+    standings = swiss_standings(final, chain)
+    places = tuple(k for k in range(1, 7) if sum(1 for row in standings.rows if row.rank <= k) == k)
+    chances = swiss_chances(state, lineups, pairer=pairer, places=places, chain=chain, simulations=2, seed=2)
+    for row in standings.rows:
+        expected = tuple(1.0 if row.rank <= k else 0.0 for k in places)
+        assert chances.of(row.team).chances == expected, row.team
+    assert chances.full_rankings == 0
+
+
+OLYMPIAD, BUCHHOLZ = PRESETS["olympiad-2026"], ("MP", "BH:GP", "BH:MP")  # Buchholz: a bye meets the dummy
+
+
+@pytest.mark.parametrize(
+    ("seed", "bye", "chain"),
+    [
+        (1, ByeValue(), OLYMPIAD),
+        (2, ByeValue(), OLYMPIAD),
+        (3, ByeValue(mp=2, gp=6), OLYMPIAD),
+        (4, ByeValue(mp=2), OLYMPIAD),
+        (5, ByeValue(), OLYMPIAD),
+        (1, ByeValue(), BUCHHOLZ),
+        (2, ByeValue(), BUCHHOLZ),
+        (3, ByeValue(), BUCHHOLZ),
+    ],
+)
+def test_a_swiss_stage_ranked_by_its_whole_chain_gives_the_engines_final_standings(seed, bye, chain):
+    lineups = _mixed_lineups(7, seed)
+    teams = [SwissTeam(name, (*ratings, 2650)) for name, ratings in lineups.items()]
+    state = start_state(teams, boards=BOARDS, rounds=4, bye=bye)
+    pairer = C046Pairer()
+    state = _mixed_round(state, pairer, 1, lineups)
+    final = state
+    for round_no in (2, 3, 4):
+        final = _mixed_round(final, pairer, round_no, lineups)
+    standings = swiss_standings(final, chain)
+    places = tuple(range(1, 7))
+    chances = swiss_chances(state, lineups, pairer=pairer, places=places, chain=chain, simulations=2, seed=2)
+    for row in standings.rows:
+        level = [r for r in standings.rows if r.rank == row.rank]
+        expected = tuple(min(max(k - row.rank + 1, 0), len(level)) / len(level) for k in places)
+        assert chances.of(row.team).chances == pytest.approx(expected), row.team
+    assert chances.full_rankings == 2
+
+
+def test_a_pool_s_whole_chain_reads_a_forfeit_as_a_round_robin_does():
+    # A beat B by forfeit in round 1. Round 3 certain: D–A (A wins 8-0), B–C (B wins 6-2). B, C and D end
+    # on 2 match points; in a round robin B's Buchholz counts A as a played opponent (C.07 15.2), so the
+    # three stay level (a Swiss reading would give B the dummy instead and put it fourth).
+    played = [
+        MatchRecord(1, "A", "B", 8, 0, MatchForfeit.A_WINS), MatchRecord(1, "C", "D", 8, 0),
+        MatchRecord(2, "A", "C", 8, 0), MatchRecord(2, "B", "D", 0, 8),
+    ]  # fmt: skip
+    lineups = {"A": STRONG, "B": [3400, 3400, 3400, 2650], "C": [2650, 2650, 2650, 3400], "D": WEAK}
+    chances = pool_chances(
+        ["A", "B", "C", "D"], played, [(3, "D", "A"), (3, "B", "C")], lineups, places=(1, 2, 3),
+        chain=("MP", "BH:MP"), boards=BOARDS, simulations=3, seed=1,
+    )  # fmt: skip
+    assert chances.of("A").chances == (1, 1, 1)
+    for team in "BCD":
+        assert chances.of(team).chances == pytest.approx((0, 1 / 3, 2 / 3)), team
+    assert chances.full_rankings == 3

@@ -14,6 +14,7 @@ from orchestrator.domain.needs import (
     PoolNeeds,
     Status,
     Verdict,
+    check_pool,
     current_points,
     outcomes,
     pool_needs,
@@ -219,3 +220,54 @@ def test_every_problem_of_a_pool_is_one_sentence_part():
         "more than 3 matches left for T0, T1, T2, T3, T4, T5: exact scenarios are computed for the last 3 "
         "rounds only"
     )
+
+
+def _expected_conditions(finals, team, places, final, others):
+    """The conditions docs/needs.md promises, read from the scenarios themselves: for each other team in
+    order, its weaker sufficient bound ("not above", then "below"); failing any, the first sufficient pair
+    of bounds of each pair of teams."""
+    scenarios = [(f, scenario_verdict(f, team, places)) for f in finals if f[team] == final]
+
+    def sufficient(bounds):
+        met = [verdict for f, verdict in scenarios if all(f[x] <= final + b for x, b in bounds)]
+        return bool(met) and all(verdict is Verdict.IN for verdict in met)
+
+    singles = []
+    for other in others:
+        for bound in (0, -1):
+            if sufficient([(other, bound)]):
+                singles.append((Condition(other, final + bound),))
+                break
+    if singles:
+        return tuple(singles)
+    pairs = []
+    for i, x in enumerate(others):
+        for y in others[i + 1 :]:
+            for first, second in ((0, 0), (0, -1), (-1, 0), (-1, -1)):
+                if sufficient([(x, first), (y, second)]):
+                    pairs.append((Condition(x, final + first), Condition(y, final + second)))
+                    break
+    return tuple(pairs)
+
+
+@pytest.mark.parametrize(("size", "played", "seed"), [(6, 3, 1), (6, 3, 2), (5, 2, 4), (6, 4, 7)])
+def test_an_open_line_offers_exactly_the_weakest_sufficient_bounds(size, played, seed):
+    teams, records, fixtures = _pool(size, played, seed)
+    mp = current_points(teams, records)
+    finals = list(_outcomes_of(mp, fixtures))
+    needs = pool_needs(mp, fixtures, places=(1, 2, 3))
+    offered = 0
+    for outlook in needs.outlooks:
+        others = [other for other in teams if other != outlook.team]
+        for line in outlook.lines:
+            if line.verdict is Verdict.OPEN:
+                expected = _expected_conditions(finals, outlook.team, outlook.places, line.final_mp, others)
+                assert line.when_in == expected, (outlook.team, outlook.places, line)
+                offered += len(expected)
+    assert offered
+
+
+def test_check_pool_refuses_a_team_listed_twice():
+    with pytest.raises(NeedsError) as error:
+        check_pool(["A", "B", "A"], [Fixture("A", "B")], 1)
+    assert str(error.value) == "a team is listed twice"
