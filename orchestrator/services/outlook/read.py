@@ -13,7 +13,7 @@ from orchestrator.adapters.tables import Outlook
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.errors import NotFound
 from orchestrator.services.outlook.compute import refuse_unless_running
-from orchestrator.services.read.documents import JsonDocument
+from orchestrator.services.read.documents import JsonDocument, Topics
 from orchestrator.translation import gettext as _
 
 
@@ -66,7 +66,7 @@ class OutlookView(JsonDocument):
     simulations: int
     has_chances: bool
     has_needs: bool
-    topics: tuple[str, ...] = ()
+    topics: Topics = ()
     note: str = ""  # why there is nothing, or no chances, to show (empty when there is)
 
 
