@@ -77,6 +77,11 @@ class Figure:
     note: str = ""  # wrk's socket errors and the kernel's TCP counters during the run
 
 
+def _get(url: str, **options: object) -> httpx.Response:
+    """A set-up request: the first build of a full 2026 page takes seconds on a busy machine."""
+    return httpx.get(url, timeout=120, **options)  # type: ignore[arg-type]
+
+
 def play_event(data_dir: Path, database_url: str = "") -> None:
     """The whole 2020 event to its champion in ``data_dir`` (SQLite) or ``database_url`` (PostgreSQL,
     empty and unmigrated), unless the SQLite file is there already."""
@@ -175,7 +180,7 @@ def serve(
 def addresses_2026(base: str) -> list[tuple[str, str]]:
     """(label, path): the yardstick, the 2026 event, its Open Swiss stage (current round, round 1) and the
     combined classification."""
-    slug = httpx.get(f"{base}/api/v1/events").json()[0]["event"]["slug"]
+    slug = _get(f"{base}/api/v1/events").json()[0]["event"]["slug"]
     return [
         ("static CSS", "/static/site.css"),
         ("2026 event page", f"/events/{slug}"),
@@ -187,11 +192,11 @@ def addresses_2026(base: str) -> list[tuple[str, str]]:
 
 def addresses(base: str) -> list[tuple[str, str]]:
     """(label, path): the yardstick, the event, its first Top pool and its bracket."""
-    slug = httpx.get(f"{base}/api/v1/events").json()[0]["event"]["slug"]
-    event = httpx.get(f"{base}/api/v1/events/{slug}").json()
+    slug = _get(f"{base}/api/v1/events").json()[0]["event"]["slug"]
+    event = _get(f"{base}/api/v1/events/{slug}").json()
     stages = [s["key"] for s in event["stages"]]
     top = next((k for k in stages if "top" in k.lower()), stages[-1])
-    stage = httpx.get(f"{base}/api/v1/events/{slug}/stages/{top}").json()
+    stage = _get(f"{base}/api/v1/events/{slug}/stages/{top}").json()
     letter = stage["pools"][0]["letter"]
     return [
         ("static CSS", "/static/site.css"),
@@ -343,7 +348,7 @@ def load_all(data_dir: Path, database_url: str, args: argparse.Namespace) -> tup
     try:
         for label, path in (addresses_2026 if args.event == "2026" else addresses)(base):
             url = base + path
-            etag = httpx.get(url, headers={"Accept-Encoding": "identity"}).headers.get("etag", "")
+            etag = _get(url, headers={"Accept-Encoding": "identity"}).headers.get("etag", "")
             variants: list[tuple[str, dict[str, str]]] = [(label, {})]
             if etag:
                 variants.append((f"{label}, If-None-Match", {"If-None-Match": etag}))
