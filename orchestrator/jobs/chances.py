@@ -9,6 +9,7 @@ import logging
 from datetime import datetime
 
 from orchestrator.errors import ServiceError
+from orchestrator.jobs.outages import connection_lost
 from orchestrator.jobs.runtime import Runtime
 from orchestrator.services.outlook.compute import compute_stage_outlook, running_stage_ids
 
@@ -26,7 +27,9 @@ def chances_scan(rt: Runtime, *, attempt: int, now: datetime | None = None) -> f
         except ServiceError as error:  # a refusal that says why (the stage closed meanwhile)
             log.info("chances of stage %s not computed: %s", stage_id, " ".join(str(error).split()))
             continue
-        except Exception:  # one stage failing must not keep the others from theirs; the next scan tries again
+        except Exception as error:  # one stage failing must not keep the others from theirs
+            if connection_lost(error):
+                raise  # an outage: one warning from run_job, and the next scan tries again
             log.exception("chances of stage %s failed", stage_id)
             continue
         if after is not None:
