@@ -8,6 +8,7 @@ withdrawals.py.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 from urllib.parse import quote
 
@@ -203,18 +204,30 @@ def save_match_corrections(
     form: Annotated[EntriesForm, Form()],
     user: AuthUser = require_role(*ADMINS),
 ) -> Response:
-    entries = form.result_entries()
-    reason = form.reason
+    saved = _save_with_reason(request, match_id, form, user, result_service.save_corrections)
+    if isinstance(saved, Response):
+        return saved
+    return RedirectResponse(f"/staff/matches/{match_id}/results?saved={saved}", status_code=303)
+
+
+def _save_with_reason(
+    request: Request,
+    match_id: int,
+    form: EntriesForm,
+    user: AuthUser,
+    save: Callable[..., Sequence[object]],
+) -> int | Response:
+    """A correction with its reason (``save``: the service's correction or late correction): how many
+    boards it saved, or the page that says why it saved nothing (a stale edit, a refusal)."""
+    entries, reason = form.result_entries(), form.reason
     try:
         with get_uow_factory(request)() as uow:
-            saved = result_service.save_corrections(
-                uow, match_id=match_id, entries=entries, actor=user.username, reason=reason
-            )
+            saved = save(uow, match_id=match_id, entries=entries, actor=user.username, reason=reason)
     except result_service.ResultsConflict as error:
         return _conflict_page(request, match_id, error, correcting=True, reason=reason)
     except ValidationFailed as error:
         return _match_page(request, match_id, status_code=422, problems=list(error.problems), reason=reason)
-    return RedirectResponse(f"/staff/matches/{match_id}/results?saved={len(saved)}", status_code=303)
+    return len(saved)
 
 
 @router.post("/matches/{match_id}/late-correction")
@@ -223,19 +236,11 @@ def save_match_late_correction(
 ) -> Response:
     """ "Save late correction": a Swiss round followed by a round already paired (docs/rules.md §6, "Late
     corrections"); a reason is required."""
-    entries = form.result_entries()
-    reason = form.reason
-    try:
-        with get_uow_factory(request)() as uow:
-            saved = result_service.save_late_correction(
-                uow, match_id=match_id, entries=entries, actor=user.username, reason=reason
-            )
-    except result_service.ResultsConflict as error:
-        return _conflict_page(request, match_id, error, correcting=True, reason=reason)
-    except ValidationFailed as error:
-        return _match_page(request, match_id, status_code=422, problems=list(error.problems), reason=reason)
+    saved = _save_with_reason(request, match_id, form, user, result_service.save_late_correction)
+    if isinstance(saved, Response):
+        return saved
     target = staff_back(form.back, f"/staff/matches/{match_id}/results")
-    return RedirectResponse(f"{target}?saved={len(saved)}#match-{match_id}", status_code=303)
+    return RedirectResponse(f"{target}?saved={saved}#match-{match_id}", status_code=303)
 
 
 @router.post("/matches/{match_id}/forfeit")
