@@ -5,15 +5,17 @@ from __future__ import annotations
 import itertools
 import secrets
 import threading
+import time
 from collections.abc import Iterator
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from orchestrator.adapters.tables import Board, Role
+from orchestrator.adapters.tables import Board, Match, Role, Round, RoundStatus
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
+from orchestrator.db import utcnow
 from orchestrator.errors import StaleEdit
 from orchestrator.services.accounts.users import create_user
 from orchestrator.services.results import results
@@ -132,3 +134,56 @@ def test_two_arbiters_on_one_board_the_second_is_told_and_nothing_is_lost(pg_app
         (f"ann{tag}", "*", "1-0"),
         (f"bob{tag}", "1-0", "0-1"),
     ]
+
+
+def test_an_arbiter_closing_a_round_and_a_worker_settling_it_wait_for_each_other(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    """The deadlock CI once hit in the every-fault run: a worker settling a round (round locked, then its
+    matches written) while an arbiter enters the round's last result (pool locked, match written, then the
+    round). Every writer now takes pool, then round, then match: the arbiter waits, nothing is aborted."""
+    with uow_factory() as uow:
+        built = build_pool(uow, slug=f"order-{secrets.token_hex(4)}")
+        norway = built.match(1, "Norway")
+        round_id = uow.rounds.get_or_raise(Match, norway).round_id
+        round_matches = [m for (rnd, _, _), m in built.matches.items() if rnd == 1]
+        last = built.boards[norway][-1]
+        for match_id in round_matches:
+            for board_id in built.boards[match_id]:
+                if board_id != last:
+                    results.record_result(
+                        uow, board_id=board_id, result="1-0", expected_version=1, actor="setup"
+                    )
+    worker_holds_round = threading.Event()
+    arbiter_started = threading.Event()
+    failures: list[BaseException] = []
+
+    def worker() -> None:  # the order of gameserver.settle_round: the round, then its matches
+        try:
+            with uow_factory() as uow:
+                uow.locks.lock(Round, round_id)
+                worker_holds_round.set()
+                arbiter_started.wait(10)
+                time.sleep(1.5)  # longer than PostgreSQL's deadlock_timeout (1 s): a cycle is found by then
+                uow.rounds.finish_matches([norway], utcnow())
+        except BaseException as error:  # reported below
+            failures.append(error)
+
+    def arbiter() -> None:
+        worker_holds_round.wait(10)
+        arbiter_started.set()
+        try:
+            with uow_factory() as uow:
+                results.record_result(uow, board_id=last, result="½-½", expected_version=1, actor="arbiter")
+        except BaseException as error:
+            failures.append(error)
+
+    threads = [threading.Thread(target=worker), threading.Thread(target=arbiter)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert failures == []
+    with uow_factory() as uow:
+        assert uow.rounds.get_or_raise(Round, round_id).status == RoundStatus.FINISHED.value
+        assert uow.boards.get_or_raise(Board, last).result == "½-½"

@@ -471,13 +471,15 @@ def pull_round_results(
             outcome.error = str(error)
             log.warning("round %s: export refused: %s", round_id, error)
             return outcome
-        rnd.last_pull_at = now or utcnow()  # the staff dashboard's "last pull" age
-        uow.rounds.insert(rnd)
         outcome.missing = list(export.missing)
         for start in range(0, len(export.games), EXPORT_MAX_IDS):
             batch = export.games[start : start + EXPORT_MAX_IDS]
             updates = [GameUpdate(str(g["id"]), map_game(g), _pgn(g)) for g in batch]
             outcome.report.merge(ingest_games(uow, games=updates, actor=actor))
+        # Written after the ingestion's pool locks, never before: pool, then round (results._lock).
+        rnd = uow.locks.lock(Round, round_id)
+        rnd.last_pull_at = now or utcnow()  # the staff dashboard's "last pull" age
+        uow.rounds.insert(rnd)
         if export.missing or export.skipped:
             # Unreadable or absent lines: ask again soon for those ids (they were not ingested).
             outcome.retry_in = retry_delay(attempt, TransientError("export incomplete"), settings)

@@ -150,12 +150,16 @@ def _sync_armageddons(uow: UnitOfWork, stage_id: int) -> None:
 
 def finish_game(uow: UnitOfWork, match: Match) -> None:
     """The Armageddon game has its result: its match and its round are finished, as a pool round's are
-    once every board is final (``results.settle_round``)."""
+    once every board is final (``results.settle_round``). The round is locked before the match is written
+    (duel, then round, then match: the order of ``results._lock``)."""
+    rnd = uow.rounds.get_or_raise(Round, match.round_id)
+    if match.status == MatchStatus.FINISHED.value and rnd.status == RoundStatus.FINISHED.value:
+        return
+    rnd = uow.locks.lock(Round, match.round_id)
     if match.status != MatchStatus.FINISHED.value:
         match.status = MatchStatus.FINISHED.value
         match.finished_at = match.finished_at or utcnow()
         uow.rounds.add(match)
-    rnd = uow.rounds.get_or_raise(Round, match.round_id)
     if rnd.status != RoundStatus.FINISHED.value:
         rnd.status = RoundStatus.FINISHED.value
         uow.rounds.add(rnd)

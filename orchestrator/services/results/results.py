@@ -163,11 +163,14 @@ def _context(uow: UnitOfWork, board: Board) -> _Context:
 
 def _lock(uow: UnitOfWork, match: Match) -> None:
     """Serialise changes to one pool or duel (docs/architecture.md, habit 6): standings are recomputed after
-    each."""
+    each. The match's round is locked next, before any match row is written: every writer takes pool or
+    duel, then round, then match (``gameserver.settle_round`` takes round, then match), so an arbiter's
+    entry and a worker settling the same round wait for each other instead of deadlocking."""
     if match.pool_id is not None:
         uow.locks.lock_pool(match.pool_id)
     elif match.duel_id is not None:
         uow.locks.lock_duel(match.duel_id)
+    uow.locks.lock(Round, match.round_id)
 
 
 def _stale(board: Board) -> StaleEdit:
