@@ -197,14 +197,17 @@ class _Rounds:
         return {row.cell(rnd)[2] for row in rows if row is not None}
 
     def board_one_white(self, number: int, rnd: int) -> bool | None:
-        """Whether the team's first board had White (record 300's line-up, else its first player in
-        record-310 order with an opponent); None when no board of the team had an opponent."""
+        """Whether the team's first board had White: from the first board of record 300's line-up with an
+        opponent (an even board has the other colour), else from its first player in record-310 order with
+        an opponent; None when no board of the team had an opponent."""
         lineup = self.out.lineups.get((rnd, number))
-        order = [pid for pid in lineup[2] if pid] if lineup else self.teams[number - 1].players
-        for pid in order:
+        order = lineup[2] if lineup else self.teams[number - 1].players
+        for board, pid in enumerate(order, 1):
             player = self.out.players.get(pid)
             if player is not None and player.cell(rnd)[0]:
-                return player.cell(rnd)[1] == "w"
+                # a line-up's board k (empty ones included) has the first-named team's colour of board 1
+                # on the odd boards, the other on the even ones (record 352)
+                return (player.cell(rnd)[1] == "w") == (board % 2 == 1 or not lineup)
         return None
 
 
