@@ -82,3 +82,10 @@ def test_every_problem_of_a_record_260_is_named_by_line() -> None:
         f"line {n + 5}: the last round (columns 9-11) is missing",
         f"line {n + 5}: record 260 names fewer than two teams (from column 13)",
     ]
+
+
+def test_a_round_where_every_pair_is_prohibited_cannot_be_paired() -> None:
+    teams = tuple(SwissTeam(f"T{i}", (2500 - 10 * i,) * 4) for i in range(1, 4))
+    state = SwissState(teams, 4, 5, prohibitions=(Prohibition(1, 2, frozenset({"T1", "T2", "T3"})),))
+    with pytest.raises(SwissPairingError, match="every remaining pairing is a rematch or prohibited"):
+        pairer_for(state.pairing).pair_round(state, 1)

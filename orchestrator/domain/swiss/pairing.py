@@ -91,7 +91,8 @@ def check_round_can_be_paired(
         )
     if all(not state.may_meet(a, b, round_no) for a, b in combinations(teams, 2)):
         raise SwissPairingError(
-            f"round {round_no} cannot be paired: every remaining pairing is a rematch ({', '.join(teams)})",
+            f"round {round_no} cannot be paired: every remaining pairing is a rematch"
+            f"{' or prohibited (record 260)' if state.prohibitions else ''} ({', '.join(teams)})",
             round_no=round_no,
             teams=teams,
         )
