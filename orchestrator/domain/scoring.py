@@ -169,12 +169,33 @@ class MatchForfeit(Enum):
         raise ScoreError("a match without a forfeit is scored from its boards")
 
 
+class ByeRequest(Enum):
+    """A bye the team asked for (TRF-2026 record 240 ``F``, ``H``), or none (the pairing-allocated bye)."""
+
+    NONE = ""
+    FULL = "F"  # the match points of a won match and every board's game point
+    HALF = "H"  # the match points of a drawn match and half the boards' game points
+
+    def game_points(self, boards: int) -> HalfPoints:
+        """The half-points of a requested bye (docs/trf.md, "Requested byes")."""
+        if self is ByeRequest.NONE:
+            raise ScoreError("a pairing-allocated bye's game points are the competition's")
+        return 2 * boards if self is ByeRequest.FULL else boards
+
+    def match_points(self, scoring: MatchScoring) -> int:
+        """The match points of a requested bye: a won match's, or a drawn match's."""
+        if self is ByeRequest.NONE:
+            raise ScoreError("a pairing-allocated bye's match points are the competition's")
+        return scoring.win if self is ByeRequest.FULL else scoring.draw
+
+
 @dataclass(frozen=True, slots=True)
 class MatchRecord:
     """One match of a stage as the tie-break engine sees it.
 
-    ``team_b`` is ``None`` for a pairing-allocated bye of ``team_a``; then ``gp_a`` holds the awarded
-    half-points. For a whole-match forfeit the game points hold the awarded points.
+    ``team_b`` is ``None`` for a round ``team_a`` had a bye in: the pairing-allocated bye, or the bye it
+    asked for (``request``); then ``gp_a`` holds the awarded half-points. For a whole-match forfeit the
+    game points hold the awarded points.
     """
 
     round: int
@@ -183,6 +204,12 @@ class MatchRecord:
     gp_a: HalfPoints
     gp_b: HalfPoints
     forfeit: MatchForfeit = MatchForfeit.NONE
+    request: ByeRequest = ByeRequest.NONE
+
+    @classmethod
+    def requested_bye(cls, round_no: int, team: str, request: ByeRequest, boards: int) -> MatchRecord:
+        """The record of a requested bye of ``team`` in ``round_no`` (its game points)."""
+        return cls(round_no, team, None, request.game_points(boards), 0, request=request)
 
     @property
     def is_bye(self) -> bool:

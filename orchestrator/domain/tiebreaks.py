@@ -15,7 +15,7 @@ from enum import Enum
 from fractions import Fraction
 from itertools import takewhile
 
-from orchestrator.domain.scoring import DEFAULT_SCORING, MatchForfeit, MatchRecord, MatchScoring
+from orchestrator.domain.scoring import DEFAULT_SCORING, ByeRequest, MatchForfeit, MatchRecord, MatchScoring
 
 
 class TieBreakError(ValueError):
@@ -31,12 +31,21 @@ class RoundKind(Enum):
     FORFEIT_LOSS = "forfeit loss"
     DOUBLE_FORFEIT = "double forfeit"
     BYE = "pairing-allocated bye"
+    FULL_BYE = "requested full-point bye"
+    HALF_BYE = "requested half-point bye"
     ABSENT = "not paired"
 
     @property
     def is_vur(self) -> bool:
-        """Voluntary unplayed round: forfeit loss or absence (C.07 16.1.2); a double forfeit is both."""
-        return self in (RoundKind.FORFEIT_LOSS, RoundKind.DOUBLE_FORFEIT, RoundKind.ABSENT)
+        """Voluntary unplayed round (C.07 16.1.2): a forfeit loss or a requested bye, i.e. a half-point bye
+        or an absence, read as a zero-point bye (16.1.1); a double forfeit is both. A full-point bye is not
+        one: C.07 16.2.1 puts it with the pairing-allocated bye."""
+        return self in (
+            RoundKind.FORFEIT_LOSS,
+            RoundKind.DOUBLE_FORFEIT,
+            RoundKind.HALF_BYE,
+            RoundKind.ABSENT,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +106,11 @@ def build_event(
         per_team[team][entry.round] = entry
 
     for m in sorted(matches, key=lambda m: (m.round, m.team_a, m.team_b or "")):
+        if m.team_b is None and m.request is not ByeRequest.NONE:
+            # A requested bye: a won or a drawn match's points (docs/trf.md, "Requested byes").
+            kind = RoundKind.FULL_BYE if m.request is ByeRequest.FULL else RoundKind.HALF_BYE
+            put(m.team_a, TeamRound(m.round, kind, None, m.request.match_points(scoring), m.gp_a))
+            continue
         if m.team_b is None:
             # C.04.6 1.4: a pairing-allocated bye gets the points of a draw unless configured.
             put(m.team_a, TeamRound(m.round, RoundKind.BYE, None, bye_points, m.gp_a))

@@ -135,6 +135,7 @@ class Grid:
     forfeits: list[str] = field(default_factory=list)  # the 330 records
     byes: dict[int, str] = field(default_factory=dict)  # round -> team
     bye_values: set[tuple[int, int]] = field(default_factory=set)
+    requested: list[str] = field(default_factory=list)  # the 240 F/H records (requested byes)
 
 
 def match_forfeit_record(match: MatchRecord, tpn: Mapping[str, int]) -> str:

@@ -6,7 +6,8 @@ recorded game points: the team's wins first from board 1, then one draw for an o
 then losses; boards missing from the total (both sides forfeited) are written as double forfeits
 (``records.synthesise_boards``). A whole-match forfeit is written as board forfeits plus a record 330;
 a pairing-allocated bye as record 320, the players written as not paired (``0000 -``) in their 001
-lines.
+lines; a requested bye as record 240 ``F`` or ``H``, the players' cells ``0000 - F`` (``H``), each
+scoring a point (half a point).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from fractions import Fraction
 
 from orchestrator.domain.scoring import (
     DEFAULT_SCORING,
+    ByeRequest,
     GameResult,
     MatchForfeit,
     MatchRecord,
@@ -96,6 +98,7 @@ def write_trf(
     out += team_records(teams, numbering.tpn, event, rank, boards_of)
     if grid.byes:
         out.append(bye_record(grid, numbering.tpn, rounds))
+    out.extend(grid.requested)
     out.extend(grid.forfeits)
     return "\n".join(out) + "\n"
 
@@ -110,6 +113,14 @@ def _read_matches(
     boards, player, tpn = numbering.boards, numbering.player, numbering.tpn
     grid = Grid()
     for match in sorted(matches, key=lambda x: (x.round, tpn.get(x.team_a, 0))):
+        if match.team_b is None and match.request is not ByeRequest.NONE:
+            letter = match.request.value  # F or H: every player scores the bye (record 001, column 99)
+            grid.requested.append(f"240 {letter} {match.round:3d} {tpn[match.team_a]:4d}")
+            for board in range(1, boards + 1):
+                pid = player(match.team_a, board)
+                grid.cells.setdefault(pid, {})[match.round] = (0, "-", letter)
+                grid.points[pid] = grid.points.get(pid, 0) + (2 if match.request is ByeRequest.FULL else 1)
+            continue
         if match.team_b is None:
             grid.byes[match.round] = match.team_a
             entry = next(r for r in event.rounds[match.team_a] if r.round == match.round)
