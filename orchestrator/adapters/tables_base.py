@@ -64,6 +64,14 @@ class SwissRoundRole(StrEnum):
 
     BYE = "bye"  # the pairing-allocated bye (C.04.6 art. 3.4)
     ABSENT = "absent"  # staff took the team out of the round (it scores nothing)
+    # A bye the team asked for (TRF-2026 record 240 F, H; docs/trf.md, "Requested byes"): not paired, it
+    # scores a won match and every board, or a drawn match and half the boards.
+    FULL_BYE = "full_bye"
+    HALF_BYE = "half_bye"
+
+    @property
+    def is_requested_bye(self) -> bool:
+        return self in (SwissRoundRole.FULL_BYE, SwissRoundRole.HALF_BYE)
 
 
 class MatchStatus(StrEnum):

@@ -123,13 +123,15 @@ def test_a_broken_file_lists_every_problem_by_line() -> None:
     assert [p.line for p in refused.value.problems] == [6, 13, 16, 20, 28, 41, 42, 43]
 
 
-def test_fides_sample_is_refused_on_each_requested_bye_only() -> None:
-    with pytest.raises(TrfNotImplemented) as refused:
-        read_team_event(fixture("GrandMommysCup03.trf"))
-    lines = fixture("GrandMommysCup03.trf").splitlines()
-    asked = [n for n, line in enumerate(lines, 1) if line.startswith(("240 F", "240 H"))]
-    assert len(asked) == 18 and [p.line for p in refused.value.problems] == asked
-    assert "a requested full-point bye in round 1" in str(refused.value.problems[0])
+def test_fides_sample_is_read_with_its_requested_byes_apart_from_the_absences() -> None:
+    """Records 240 F/H of GrandMommysCup03.trf (18 lines, 22 byes, docs/trf.md "Requested byes"): each
+    round's requested byes by team, full or half, and those teams not among the round's absent."""
+    event = read_team_event(fixture("GrandMommysCup03.trf"))
+    assert event.played == 14
+    assert event.requested[1] == {3: True, 39: False} and event.requested[12] == {15: False, 31: False}
+    everyone = [(rnd, team, full) for rnd, byes in event.requested.items() for team, full in byes.items()]
+    assert len(everyone) == 22 and sum(full for _r, _t, full in everyone) == 9
+    assert not any(team in event.absent.get(rnd, ()) for rnd, team, _full in everyone)
 
 
 # --- replaying ------------------------------------------------------------------------------------------

@@ -144,15 +144,6 @@ def test_a_broken_file_writes_nothing_and_lists_every_problem_with_its_line(
     assert all(p.startswith("broken.trf: line ") for p in problems)
 
 
-def test_fides_sample_is_refused_naming_what_the_server_cannot_hold(uow_factory: UnitOfWorkFactory) -> None:
-    problems = refused(uow_factory, ("GrandMommysCup03.trf", fixture("GrandMommysCup03.trf")))
-    assert any(
-        p.startswith("GrandMommysCup03.trf: line 347: record 240: a requested full-point bye")
-        for p in problems
-    )
-    assert not any("line 367" in p or "line 373" in p for p in problems)  # 250, 260 of rounds played
-
-
 def test_accelerations_and_prohibitions_import_when_their_rounds_are_played_and_not_otherwise(
     uow_factory: UnitOfWorkFactory,
 ) -> None:

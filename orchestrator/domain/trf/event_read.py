@@ -9,9 +9,10 @@ colours and the result letters), and refuses, with the line, what the server can
 colours do not follow record 352 (the first-named team White on the odd boards, docs/rules.md §1),
 more players in a match than boards, a bye worth other points than a drawn match and half the boards
 (C.04.6 art. 3.4 as the server scores it), and the points of record 299 unless they credit a team not
-paired in a round with a drawn match (what a bye is worth), which is stored as that round's bye; a
-requested full- or half-point bye (record 240 ``F``, ``H``), which it cannot score, and an acceleration
-(250) or a prohibited pairing (260) of a round still to pair, which the Swiss desk does not apply.
+paired in a round with a drawn match (what a bye is worth), which is stored as that round's bye, and an
+acceleration (250) or a prohibited pairing (260) of a round still to pair, which the Swiss desk does not
+apply. A requested full- or half-point bye (record 240 ``F``, ``H``) of a round played or of the round to
+pair is kept apart from the absences (``TrfEvent.requested``).
 
 Pure: text in, frozen values out.
 """
@@ -57,10 +58,6 @@ _CREDIT_ONLY = (
     "round played) and without a bye in it"
 )
 
-_REQUESTED_BYE = (
-    "record 240: a requested %s-point bye in round %d; the server stores a team without a match only as "
-    "absent (no points) or with the pairing-allocated bye (a drawn match), so it cannot hold it"
-)
 _TO_PAIR = (
     "record %d %s rounds %d to %d, and round %d is still to pair; the Swiss desk pairs without "
     "accelerations and prohibited pairings: pair the file with olympiad pair"
@@ -121,7 +118,8 @@ class TrfMatch:
 @dataclass(frozen=True, slots=True)
 class TrfEvent:
     """What a file holds: its name, the Swiss state (``read_team_trf``), the rounds played, the teams,
-    every match board by board, each round's bye and the teams not paired (absent) in each round."""
+    every match board by board, each round's bye, the teams not paired (absent) in each round and the
+    requested byes of each round (record 240 ``F``, ``H``; those teams are not in ``absent``)."""
 
     name: str
     state: SwissState
@@ -130,6 +128,7 @@ class TrfEvent:
     matches: tuple[TrfMatch, ...]
     byes: dict[int, int]  # round -> team number
     absent: dict[int, frozenset[int]]  # round -> team numbers
+    requested: dict[int, dict[int, bool]]  # round -> team number -> a full-point bye (else half-point)
 
     def team_number(self, name: str) -> int:
         return next(team.number for team in self.teams if team.name == name)
@@ -276,8 +275,11 @@ def read_team_event(text: str) -> TrfEvent:
         else:
             matches.append(boards.match(record, number[record.team_a], number[record.team_b]))
     missing += boards.problems
+    requested: dict[int, dict[int, bool]] = {}
+    for bye in state.requested_byes:
+        requested.setdefault(bye.round, {})[number[bye.team]] = bye.full
     absent = {
-        rnd: {n for n, team in enumerate(state.teams, 1) if rnd in team.absent}
+        rnd: {n for n, team in enumerate(state.teams, 1) if rnd in team.absent} - set(requested.get(rnd, ()))
         for rnd in range(1, played + 2)
     }
     for line, team, rnd, adjusted_mp, adjusted_gp in out.adjustments:
@@ -292,18 +294,13 @@ def read_team_event(text: str) -> TrfEvent:
         raise TrfNotImplemented(missing)
     name = out.header.get("012", (0, ""))[1] or "Imported event"
     frozen = {rnd: frozenset(teams) for rnd, teams in absent.items()}
-    return TrfEvent(name, state, played, teams, tuple(matches), byes, frozen)
+    return TrfEvent(name, state, played, teams, tuple(matches), byes, frozen, requested)
 
 
 def _pairing_requests(out: RecordFile, played: int) -> list[Problem]:
-    """Records 240 ``F``/``H``, 250 and 260 the server cannot hold: a requested bye (the server scores every
-    bye as a drawn match, and keeps no other), and an acceleration or a prohibition of a round still to
+    """Records 250 and 260 the server cannot hold: an acceleration or a prohibition of a round still to
     pair (the Swiss desk pairs without them). Those of rounds already played need nothing."""
     problems = [
-        Problem(line, _REQUESTED_BYE % ("full" if full else "half", rnd))
-        for line, full, rnd, _teams in out.requested
-    ]
-    problems += [
         Problem(
             line, _TO_PAIR % (250, "accelerates", a.first_round, a.last_round, max(a.first_round, played + 1))
         )

@@ -45,6 +45,7 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain.scoring import (
     DEFAULT_SCORING,
+    ByeRequest,
     GameResult,
     MatchForfeit,
     MatchRecord,
@@ -149,15 +150,40 @@ class PoolRecords:
         return self.rules.scoring.draw if self.swiss else None
 
 
+# A requested bye counts once its round is published, as the pairing-allocated bye (stored on publishing).
+_PLAYED = frozenset(
+    {
+        RoundStatus.SCHEDULED.value,
+        RoundStatus.PAIRED.value,
+        RoundStatus.PLAYING.value,
+        RoundStatus.FINISHED.value,
+    }
+)
+_REQUESTS = {SwissRoundRole.FULL_BYE.value: ByeRequest.FULL, SwissRoundRole.HALF_BYE.value: ByeRequest.HALF}
+
+
+def bye_record(role: str, round_no: int, team: str, boards: int) -> MatchRecord | None:
+    """The record of a Swiss round's ``swiss_round_team`` row: the pairing-allocated bye (half the boards'
+    game points, its match points the pool's ``bye_mp``), a requested bye (a won match and every board, or
+    a drawn match and half the boards: docs/trf.md, "Requested byes"); None for an absence."""
+    if role == SwissRoundRole.BYE.value:
+        return MatchRecord(round_no, team, None, boards, 0)
+    request = _REQUESTS.get(role)
+    return None if request is None else MatchRecord.requested_bye(round_no, team, request, boards)
+
+
 def _bye_records(uow: UnitOfWork, stage: Stage, names: Mapping[int, str], boards: int) -> list[MatchRecord]:
-    """A Swiss stage's published byes, each worth half the boards' game points (``swiss.bye_match``)."""
+    """A Swiss stage's published byes, each worth half the boards' game points (``swiss.bye_match``), and
+    the byes its teams asked for, in the rounds played (``bye_record``)."""
     if stage.kind != StageKind.SWISS.value:
         return []
-    return [
-        MatchRecord(number, names[row.team_id], None, boards, 0)
+    played = {rnd.number for rnd in uow.rounds.rounds_of_stage(stage.id or 0) if rnd.status in _PLAYED}
+    records = (
+        bye_record(row.role, number, names[row.team_id], boards)
         for row, number in uow.rounds.round_teams_of_stage(stage.id or 0)
-        if row.role == SwissRoundRole.BYE.value and row.team_id in names
-    ]
+        if row.team_id in names and (row.role == SwissRoundRole.BYE.value or number in played)
+    )
+    return [record for record in records if record is not None]
 
 
 def pool_records(uow: UnitOfWork, *, pool_id: int, annulled: set[int] | None = None) -> PoolRecords:

@@ -2,10 +2,10 @@
 
 ``swiss_state_of`` builds the domain ``SwissState`` from the database: the stage's one pool in
 team-pairing-number order (late entries join at ``pool_entry.joined_round``, withdrawals leave at
-``withdrawn_round``, absences are ``swiss_round_team`` rows), every published match with its result as the
-standings count it (whole-match forfeits and fair-play annulments included) and every bye. A match still
-missing a result is not in the state: its boards are listed in ``missing``, unless the caller counts
-unfinished games as draws (staff's choice when pairing, recorded with the round).
+``withdrawn_round``, absences and requested byes are ``swiss_round_team`` rows), every published match
+with its result as the standings count it (whole-match forfeits and fair-play annulments included) and
+every bye. A match still missing a result is not in the state: its boards are listed in ``missing``,
+unless the caller counts unfinished games as draws (staff's choice when pairing, recorded with the round).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from orchestrator.domain.scoring import (
     match_game_points,
 )
 from orchestrator.domain.swiss import SwissState, SwissTeam, bye_match
+from orchestrator.domain.swiss.model import RequestedBye
 from orchestrator.domain.swiss.simulate import swiss_team
 from orchestrator.errors import Conflict, NotFound
 from orchestrator.services.definitions import definition_of
@@ -131,9 +132,13 @@ def swiss_state_of(uow: UnitOfWork, stage_id: int, *, count_unfinished_as_draws:
     published = {rnd.id: rnd.number for rnd in rows.rounds if rnd.status in PUBLISHED_ROUNDS}
     absent: dict[int, set[int]] = defaultdict(set)
     byes: list[tuple[int, int]] = []
+    requested: list[tuple[int, int, bool]] = []
     for row, number in uow.rounds.round_teams_of_stage(stage_id):
         if row.role == SwissRoundRole.ABSENT.value:
             absent[row.team_id].add(number)
+        elif SwissRoundRole(row.role).is_requested_bye:  # out of the round, scoring its bye once played
+            absent[row.team_id].add(number)
+            requested.append((row.team_id, number, row.role == SwissRoundRole.FULL_BYE.value))
         elif row.round_id in published:
             byes.append((row.team_id, number))
     entries = uow.rounds.entries_of_pool(rows.pool.id or 0)
@@ -159,6 +164,10 @@ def swiss_state_of(uow: UnitOfWork, stage_id: int, *, count_unfinished_as_draws:
         initial_colour=settings.initial_colour if settings is not None else "W",
         pairing=rows.stage_def.pairing,
         name=f"{rows.event.name}: {rows.stage.name}",
+        requested_byes=tuple(
+            RequestedBye(field.name(team_id), number, full)
+            for team_id, number, full in sorted(requested, key=lambda r: (r[1], r[0]))
+        ),
     )
     bye_records = [bye_match(state, field.name(team_id), number) for team_id, number in byes]
     matches = tuple(sorted([*records, *bye_records], key=lambda m: (m.round, m.team_b is None)))

@@ -9,7 +9,8 @@ the players with rating, FIDE id, sex and birth year, in board order), each stag
 (``start_stage``, the initial colour of record 152) with the file's team pairing numbers, and every round
 the file has played is stored as the Swiss desk would have published it: its matches with their boards
 (players, colours by record 352, results, board forfeits), whole-match forfeits (record 330), the bye
-(record 320) and the teams not paired; the standings are computed. The rounds after the last one played
+(record 320), the requested byes (record 240 ``F``, ``H``) and the teams not paired; the standings are
+computed. The rounds after the last one played
 are left unpaired: staff pair and play them on the Swiss desk (docs/swiss.md).
 """
 
@@ -180,7 +181,8 @@ def _store_rounds(
     actor: str,
 ) -> int:
     """Every round the file played, as the Swiss desk publishes one and the results fill it; the teams
-    the file leaves out of the round after are absent from it. Returns the matches stored."""
+    the file leaves out of the round after are absent from it, or have the bye they asked for in it.
+    Returns the matches stored."""
     now = utcnow()
     rounds = {rnd.number: rnd for rnd in uow.rounds.rounds_of_stage(stage_id)}
     count = 0
@@ -224,6 +226,7 @@ def _store_rounds(
             )
         absent = sorted(event.absent.get(number, ()))
         _absent(uow, rnd.id or 0, [team_ids[n] for n in absent], actor)
+        _requested(uow, rnd.id or 0, event.requested.get(number, {}), team_ids, actor)
         uow.rounds.add(
             SwissRound(
                 round_id=rnd.id or 0,
@@ -251,8 +254,25 @@ def _store_rounds(
             [team_ids[n] for n in sorted(event.absent.get(event.played + 1, ()))],
             actor,
         )
+        _requested(uow, following.id or 0, event.requested.get(event.played + 1, {}), team_ids, actor)
     uow.flush()
     return count
+
+
+def _requested(
+    uow: UnitOfWork, round_id: int, byes: Mapping[int, bool], team_ids: Mapping[int, int], actor: str
+) -> None:
+    """The round's requested byes (record 240 ``F``, ``H``): the team not paired, scoring the bye."""
+    for number, full in sorted(byes.items()):
+        uow.rounds.add(
+            SwissRoundTeam(
+                round_id=round_id,
+                team_id=team_ids[number],
+                role=(SwissRoundRole.FULL_BYE if full else SwissRoundRole.HALF_BYE).value,
+                reason=_("requested bye in the imported file"),
+                recorded_by=actor,
+            )
+        )
 
 
 def _absent(uow: UnitOfWork, round_id: int, team_ids: Sequence[int], actor: str) -> None:
