@@ -51,6 +51,7 @@ from orchestrator.services.read.standings import (
     pool_view_of,
     ranked_lines,
 )
+from orchestrator.services.results.standings import bye_record
 from orchestrator.translation import gettext as _
 from orchestrator.translation import ngettext
 
@@ -73,6 +74,8 @@ class SwissRoundLine:
     scheduled_at: datetime | None
     bye: SwissTeamRef | None
     absent: tuple[SwissTeamRef, ...]
+    full_byes: tuple[SwissTeamRef, ...] = ()  # requested full-point byes (docs/trf.md, "Requested byes")
+    half_byes: tuple[SwissTeamRef, ...] = ()  # requested half-point byes
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +91,7 @@ class SwissPathStep:
     """One round of a team's path (module docstring)."""
 
     round: int
-    kind: str  # "match", "bye", "absent", "withdrawn", "not entered" (a late entry's earlier rounds)
+    kind: str  # "match", "bye", "full_bye", "half_bye" (requested), "absent", "withdrawn", "not entered"
     opponent: TeamRef | None = None
     colour: str | None = None  # the team's colour on board 1: "white" (first-named) or "black"
     match_id: int | None = None
@@ -291,16 +294,24 @@ def _round_line(
         absent=tuple(
             SwissTeamRef(row.team_id, names[row.team_id]) for row in here if row.role == SwissRoundRole.ABSENT
         ),
+        full_byes=tuple(
+            SwissTeamRef(row.team_id, names[row.team_id])
+            for row in here
+            if row.role == SwissRoundRole.FULL_BYE
+        ),
+        half_byes=tuple(
+            SwissTeamRef(row.team_id, names[row.team_id])
+            for row in here
+            if row.role == SwissRoundRole.HALF_BYE
+        ),
     )
 
 
 def _byes(extra: Sequence[tuple[SwissRoundRow, int]], boards: int) -> list[MatchRecord]:
-    """Each published bye: half the boards' game points (its match points come from ``bye_mp``)."""
-    return [
-        MatchRecord(number, str(row.team_id), None, boards, 0)
-        for row, number in extra
-        if row.role == SwissRoundRole.BYE.value
-    ]
+    """Each published bye: half the boards' game points (its match points come from ``bye_mp``), and each
+    requested bye (``bye_record``; the callers keep those of the rounds complete)."""
+    records = (bye_record(row.role, number, str(row.team_id), boards) for row, number in extra)
+    return [record for record in records if record is not None]
 
 
 def _records_until(pool: PoolData, byes: Sequence[MatchRecord], last: int) -> list[MatchRecord]:
@@ -369,6 +380,10 @@ def team_steps(
             step = _match_step(rnd.number, match, team_id, scoring)
         elif roles.get(rnd.number) == SwissRoundRole.BYE.value:
             step = SwissPathStep(rnd.number, "bye", final=True, mp=scoring.draw)
+        elif roles.get(rnd.number) == SwissRoundRole.FULL_BYE.value:
+            step = SwissPathStep(rnd.number, "full_bye", final=True, mp=scoring.win)
+        elif roles.get(rnd.number) == SwissRoundRole.HALF_BYE.value:
+            step = SwissPathStep(rnd.number, "half_bye", final=True, mp=scoring.draw)
         elif (entry.joined_round or 1) > rnd.number:
             step = SwissPathStep(rnd.number, "not entered", final=True, mp=0)
         elif entry.withdrawn_round is not None and entry.withdrawn_round <= rnd.number:

@@ -82,6 +82,8 @@ class RoundView:
     published_by: str | None
     published_at: datetime | None
     overrides: tuple[Mapping[str, Any], ...]
+    full_byes: tuple[str, ...] = ()  # requested full-point byes (docs/trf.md, "Requested byes")
+    half_byes: tuple[str, ...] = ()  # requested half-point byes
 
 
 # --- pairing ----------------------------------------------------------------------------------------------
@@ -201,6 +203,13 @@ def describe_round(uow: UnitOfWork, *, round_id: int) -> RoundView:
             tid for tid, name in names.items() if name == bye
         }
         not_paired = tuple(names[e.team_id] for e in entries if e.team_id not in paired)
+    requested = {
+        row.team_id: row.role
+        for row in uow.rounds.byes_and_absences(round_id)
+        if SwissRoundRole(row.role).is_requested_bye
+    }
+    if requested:  # not paired, but with the bye they asked for: listed apart
+        not_paired = tuple(n for n in not_paired if n not in {names[t] for t in requested})
     return RoundView(
         stage_id=rows.stage.id or 0,
         round_id=round_id,
@@ -215,6 +224,8 @@ def describe_round(uow: UnitOfWork, *, round_id: int) -> RoundView:
         published_by=record.published_by if record is not None else None,
         published_at=record.published_at if record is not None else None,
         overrides=tuple(record.draft.get("overrides", [])) if record is not None and record.draft else (),
+        full_byes=tuple(names[t] for t, role in requested.items() if role == SwissRoundRole.FULL_BYE.value),
+        half_byes=tuple(names[t] for t, role in requested.items() if role == SwissRoundRole.HALF_BYE.value),
     )
 
 
