@@ -1,6 +1,7 @@
 """The TRF import on PostgreSQL (services/swiss/trf_import.py, docs/trf.md "Importing"): Chennai's file
-stored with the standings the replay computes, two sections in one transaction, the next round paired on
-the server, and a broken second file leaving nothing behind."""
+stored with the standings the replay computes, FIDE's sample with its requested byes and record 310's
+points, two sections in one transaction, the next round paired on the server, and a broken second file
+leaving nothing behind."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from orchestrator.domain.trf.swiss_read import read_team_trf
 from orchestrator.errors import ValidationFailed
 from orchestrator.services.swiss import rounds as swiss_rounds
 from tests.support.trf_files import fixture
-from tests.support.trf_import import do_import, expected_after, standings_after, women
+from tests.support.trf_import import do_import, expected_after, record_310_totals, standings_after, women
 
 CHENNAI = Path(__file__).parents[1] / "fixtures/olympiads/chennai-2022-open/chennai-2022-open.trf"
 
@@ -29,6 +30,17 @@ def test_chennai_is_stored_on_postgresql_with_the_replays_standings(uow_factory:
     state, _ = read_team_trf(text)
     assert report.stages[0].matches == 1018
     assert standings_after(uow_factory, report.slug, "open") == expected_after(state, 11)
+
+
+def test_fides_sample_is_stored_on_postgresql_with_its_requested_byes(uow_factory: UnitOfWorkFactory) -> None:
+    """GrandMommysCup03.trf: 22 requested byes (records 240 F, H); after round 14 every team has its
+    record 310's match and game points, and after each round the file's own."""
+    text = fixture("GrandMommysCup03.trf")
+    report = do_import(uow_factory, ("GrandMommysCup03.trf", text))
+    state, _ = read_team_trf(text)
+    after = standings_after(uow_factory, report.slug, "open")
+    assert after[14] == record_310_totals(text) and len(after[14]) == 50
+    assert after == expected_after(state, 14)
 
 
 def test_two_sections_are_imported_and_the_next_round_paired(uow_factory: UnitOfWorkFactory) -> None:

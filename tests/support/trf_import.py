@@ -4,6 +4,8 @@ server shows them and as the file's own state computes them."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.domain.swiss.model import SwissState
 from orchestrator.services.read.swiss import swiss_view
@@ -45,4 +47,13 @@ def standings_after(
 def expected_after(state: SwissState, played: int) -> dict[int, dict[str, tuple[int, int]]]:
     return {
         rnd: {t.name: state.points(t.name, through=rnd) for t in state.teams} for rnd in range(1, played + 1)
+    }
+
+
+def record_310_totals(text: str) -> dict[str, tuple[int, int]]:
+    """Each team's match points (columns 55-60) and game half-points (62-67) of its record 310."""
+    return {
+        line[8:40].strip(): (int(Fraction(line[54:60].strip())), int(2 * Fraction(line[61:67].strip())))
+        for line in text.splitlines()
+        if line.startswith("310 ")
     }

@@ -21,6 +21,7 @@ import pytest
 from orchestrator.domain.scoring import DEFAULT_SCORING, ByeRequest, MatchRecord, ScoreError
 from orchestrator.domain.standings import compute_standings, team_totals
 from orchestrator.domain.tiebreaks import PoolHistory, RoundKind, build_event, value_of
+from orchestrator.domain.trf.teams import write_trf
 from tests.unit.builders import m
 
 TEAMS = ("A", "B", "C", "D")
@@ -98,3 +99,20 @@ def test_a_pairing_allocated_bye_has_no_requested_points() -> None:
         ByeRequest.NONE.game_points(4)
     with pytest.raises(ScoreError):
         ByeRequest.NONE.match_points(DEFAULT_SCORING)
+
+
+def test_the_standings_file_writes_a_requested_bye_as_record_240_and_its_players_cells() -> None:
+    """domain/trf/teams.py: record 240 ``F``/``H`` (type 5, round 7-9, team 11-14), no record 320, and
+    each of the team's players ``0000 - F`` (``H``) that round, scoring 1 (½): the boards of A add up to
+    its 9 game points, those of D to its 7, as record 310 says."""
+    text = write_trf(TEAMS, MATCHES, chain=["MP", "GP"], name="Cup", boards=4, round_robin=False, bye_mp=1)
+    lines = text.splitlines()
+    assert [line for line in lines if line.startswith(("240", "320"))] == ["240 F   2    1", "240 H   2    4"]
+    a1 = next(line for line in lines if line.startswith("001") and "A, Board 1" in line)
+    d1 = next(line for line in lines if line.startswith("001") and "D, Board 1" in line)
+    assert a1[101:110] == "0000 - F " and d1[101:110] == "0000 - H "
+    points = {line[14:47].strip(): F(line[80:84]) for line in lines if line.startswith("001")}
+    assert sum(points[f"A, Board {k}"] for k in range(1, 5)) == F(9)  # A's 9 game points, the bye's 4 in
+    assert sum(points[f"D, Board {k}"] for k in range(1, 5)) == F(7)
+    team_d = next(line for line in lines if line.startswith("310") and line[8:40].strip() == "D")
+    assert (team_d[54:60].strip(), team_d[61:67].strip()) == ("4.0", "7.0")

@@ -5,8 +5,6 @@ reads the byes back (its TRF download writes the file's 240 records again) and t
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from fastapi import FastAPI
 
 from orchestrator.adapters.tables import SwissRoundRole
@@ -19,19 +17,10 @@ from orchestrator.services.swiss import rounds as swiss_rounds
 from orchestrator.services.swiss.rounds import describe_round
 from orchestrator.services.swiss.state import swiss_state_of
 from tests.support.trf_files import fixture
-from tests.support.trf_import import do_import, expected_after, standings_after
+from tests.support.trf_import import do_import, expected_after, record_310_totals, standings_after
 from tests.support.web import login
 
 SAMPLE = "GrandMommysCup03.trf"
-
-
-def file_totals(text: str) -> dict[str, tuple[int, int]]:
-    """Each team's match points (columns 55-60) and game half-points (62-67) of its record 310."""
-    return {
-        line[8:40].strip(): (int(Fraction(line[54:60].strip())), int(2 * Fraction(line[61:67].strip())))
-        for line in text.splitlines()
-        if line.startswith("310 ")
-    }
 
 
 def file_byes(text: str) -> set[tuple[str, int, int]]:
@@ -53,7 +42,7 @@ def test_the_sample_imports_with_every_team_s_points_of_record_310(uow_factory: 
     report = do_import(uow_factory, (SAMPLE, text))
     stage = report.stages[0]
     assert (stage.teams, stage.rounds_played) == (50, 14)
-    expected = file_totals(text)
+    expected = record_310_totals(text)
     assert len(expected) == 50
     after = standings_after(uow_factory, report.slug, "open")  # the public page's table
     assert after[14] == expected
