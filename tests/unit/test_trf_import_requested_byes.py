@@ -11,6 +11,8 @@ from orchestrator.adapters.tables import SwissRoundRole
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.domain.standings import team_totals
 from orchestrator.domain.trf.swiss_read import read_team_trf
+from orchestrator.services.read.rating_trf import pool_rating_trf
+from orchestrator.services.results import exports as results_exports
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.swiss import exports
 from orchestrator.services.swiss import rounds as swiss_rounds
@@ -71,12 +73,21 @@ def test_the_desk_reads_the_requested_byes_back_and_its_trf_writes_them_again(
         stored = swiss_state_of(uow, stage_id)
         pool_id = stored.rows.pool.id or 0
         written = exports.pool_trf(uow, pool_id=pool_id)
+        standings_file = results_exports.pool_trf(uow, pool_id=pool_id)
+        rating_file = pool_rating_trf(uow, pool_id=pool_id)[1]
         rounds = {rnd.number: rnd.id or 0 for rnd in stored.rows.rounds}
         round_1, round_12 = describe_round(uow, round_id=rounds[1]), describe_round(uow, round_id=rounds[12])
     key = lambda b: (b.round, b.team)  # noqa: E731
     assert sorted(stored.state.requested_byes, key=key) == sorted(file_state.requested_byes, key=key)
     assert all(stored.state.points(t.name) == file_state.points(t.name) for t in file_state.teams)
     assert file_byes(written) == file_byes(text) and len(file_byes(text)) == 22
+    # the standings file (tie-break checker) and the rating file write them too, 320 only the allocated byes
+    assert file_byes(standings_file) == file_byes(rating_file) == file_byes(text)
+    assert [x for x in standings_file.splitlines() if x.startswith("320")] == [
+        x for x in rating_file.splitlines() if x.startswith("320")
+    ]
+    totals = record_310_totals(standings_file)
+    assert totals == record_310_totals(text)
     assert (round_1.full_byes, round_1.half_byes) == ((names[3],), (names[39],))
     assert (round_12.full_byes, sorted(round_12.half_byes)) == ((), sorted([names[15], names[31]]))
     assert names[39] not in round_1.not_paired

@@ -24,6 +24,7 @@ from fractions import Fraction
 
 from orchestrator.domain.scoring import (
     DEFAULT_SCORING,
+    ByeRequest,
     GameResult,
     MatchForfeit,
     MatchRecord,
@@ -43,6 +44,7 @@ from orchestrator.domain.trf.records import (
     points_text,
     put,
     put_round,
+    requested_bye_record,
     synthesise_boards,
     team_records,
 )
@@ -155,6 +157,7 @@ def write_players_trf(
     out += team_records(teams, tpn, event, rank, lists)
     if grid.byes:
         out.append(bye_record(grid, tpn, rounds))
+    out.extend(grid.requested)
     out.extend(grid.forfeits)
     return "\n".join(out) + "\n"
 
@@ -185,6 +188,9 @@ def _read_seated(
     """Every seated player's cell of every round and their points, the byes and the 330 records."""
     grid = Grid()
     for match in sorted(matches, key=lambda x: (x.round, tpn.get(x.team_a, 0))):
+        if match.team_b is None and match.request is not ByeRequest.NONE:
+            grid.requested.append(requested_bye_record(match, tpn))  # no game: nothing rated
+            continue
         if match.team_b is None:
             grid.byes[match.round] = match.team_a
             entry = next(r for r in event.rounds[match.team_a] if r.round == match.round)

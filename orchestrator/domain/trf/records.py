@@ -215,6 +215,11 @@ def team_records(
     return out
 
 
+def requested_bye_record(match: MatchRecord, tpn: Mapping[str, int]) -> str:
+    """Record 240 of a requested bye: type 5 (``F``, ``H``), round 7-9, team 11-14."""
+    return f"240 {match.request.value} {match.round:3d} {tpn[match.team_a]:4d}"
+
+
 def bye_record(grid: Grid, tpn: Mapping[str, int], rounds: int) -> str:
     """Record 320: what a pairing-allocated bye is worth and which team had it in each round."""
     if len(grid.bye_values) > 1:

@@ -37,6 +37,7 @@ from orchestrator.domain.trf.records import (
     points_text,
     put,
     put_round,
+    requested_bye_record,
     synthesise_boards,
     team_records,
 )
@@ -115,7 +116,7 @@ def _read_matches(
     for match in sorted(matches, key=lambda x: (x.round, tpn.get(x.team_a, 0))):
         if match.team_b is None and match.request is not ByeRequest.NONE:
             letter = match.request.value  # F or H: every player scores the bye (record 001, column 99)
-            grid.requested.append(f"240 {letter} {match.round:3d} {tpn[match.team_a]:4d}")
+            grid.requested.append(requested_bye_record(match, tpn))
             for board in range(1, boards + 1):
                 pid = player(match.team_a, board)
                 grid.cells.setdefault(pid, {})[match.round] = (0, "-", letter)
