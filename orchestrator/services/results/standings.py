@@ -151,7 +151,7 @@ class PoolRecords:
 
 
 # A requested bye counts once its round is published, as the pairing-allocated bye (stored on publishing).
-_PLAYED = frozenset(
+_PUBLISHED = frozenset(
     {
         RoundStatus.SCHEDULED.value,
         RoundStatus.PAIRED.value,
@@ -174,14 +174,14 @@ def bye_record(role: str, round_no: int, team: str, boards: int) -> MatchRecord 
 
 def _bye_records(uow: UnitOfWork, stage: Stage, names: Mapping[int, str], boards: int) -> list[MatchRecord]:
     """A Swiss stage's published byes, each worth half the boards' game points (``swiss.bye_match``), and
-    the byes its teams asked for, in the rounds played (``bye_record``)."""
+    the byes its teams asked for, in the rounds published (``bye_record``)."""
     if stage.kind != StageKind.SWISS.value:
         return []
-    played = {rnd.number for rnd in uow.rounds.rounds_of_stage(stage.id or 0) if rnd.status in _PLAYED}
+    published = {rnd.number for rnd in uow.rounds.rounds_of_stage(stage.id or 0) if rnd.status in _PUBLISHED}
     records = (
         bye_record(row.role, number, names[row.team_id], boards)
         for row, number in uow.rounds.round_teams_of_stage(stage.id or 0)
-        if row.team_id in names and (row.role == SwissRoundRole.BYE.value or number in played)
+        if row.team_id in names and (row.role == SwissRoundRole.BYE.value or number in published)
     )
     return [record for record in records if record is not None]
 
