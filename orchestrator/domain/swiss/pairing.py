@@ -114,8 +114,9 @@ def check_pairing(state: SwissState, pairing: RoundPairing) -> None:
             raise SwissPairingError(
                 f"round {round_no}: {', '.join(names)} {problem}", round_no=round_no, teams=names
             )
+    played = {frozenset((m.team_a, m.team_b)) for m in state.matches if m.is_played}  # one pass in all
     for p in pairing.pairings:
-        if state.have_played(p.first, p.second):
+        if frozenset((p.first, p.second)) in played:
             raise SwissPairingError(
                 f"round {round_no}: {p.first} and {p.second} have already played each other",
                 round_no=round_no,
