@@ -7,9 +7,11 @@ from random import Random
 
 import pytest
 
+from orchestrator.domain import chances as chances_module
 from orchestrator.domain.chances import (
     ChancesError,
     MatchDrawer,
+    _extended,
     _groups_of,
     _rank_groups,
     board_probabilities,
@@ -537,3 +539,73 @@ def test_a_pool_s_whole_chain_reads_a_forfeit_as_a_round_robin_does():
     for team in "BCD":
         assert chances.of(team).chances == pytest.approx((0, 1 / 3, 2 / 3)), team
     assert chances.full_rankings == 3
+
+
+class _Counting:
+    """The C.04.6 engine, the rounds it pairs counted."""
+
+    def __init__(self) -> None:
+        self.engine = C046Pairer()
+        self.rounds: list[int] = []
+
+    def pair_round(self, state, round_no):
+        self.rounds.append(round_no)
+        return self.engine.pair_round(state, round_no)
+
+
+def test_the_first_round_left_is_paired_once_and_the_others_in_every_simulation():
+    state, lineups = _swiss(2)
+    pairer = _Counting()
+    chances = swiss_chances(
+        state, lineups, pairer=pairer, places=(1, 3), chain=PRESETS["olympiad-2026"], simulations=6, seed=3
+    )
+    assert sorted(pairer.rounds) == [3] + [4] * 6 + [5] * 6
+    again = swiss_chances(
+        state,
+        lineups,
+        pairer=C046Pairer(),
+        places=(1, 3),
+        chain=PRESETS["olympiad-2026"],
+        simulations=6,
+        seed=3,
+    )
+    assert chances == again
+
+
+@pytest.mark.parametrize(
+    "chain",
+    [PRESETS["olympiad-2026"], ("MP", "BH:GP", "BH:MP"), ("OLY-TB1", "MP", "GP"), ("MP", "LOT", "GP")],
+)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_splitting_only_the_groups_on_a_place_gives_the_whole_chains_chances(monkeypatch, chain, seed):
+    state, lineups = _swiss(seed)
+    teams, pool_lineups, played, fixtures = _pool(seed)
+
+    def both():
+        swiss = swiss_chances(
+            state, lineups, pairer=C046Pairer(), places=(1, 3, 6), chain=chain, simulations=12, seed=seed
+        )
+        pool = pool_chances(
+            teams, played, fixtures, pool_lineups, places=(1, 3), chain=chain, boards=BOARDS,
+            simulations=40, seed=seed,
+        )  # fmt: skip
+        return swiss, pool
+
+    quick = both()
+    monkeypatch.setattr(chances_module, "_values_only", lambda codes: False)  # the whole chain each time
+    whole = both()
+    assert quick == whole
+    assert quick[0].full_rankings > 0 and quick[1].full_rankings > 0
+
+
+def test_the_rounds_simulated_extend_the_history_played_as_if_built_at_once():
+    state, _lineups = _swiss(5)
+    bye_mp = state.bye_points()[0]
+    played = [m for m in state.matches if m.round <= 3]
+    simulated = [m for m in state.matches if m.round > 3]
+    teams = [team.name for team in state.teams]
+    base = build_event(teams, played, boards=BOARDS, round_robin=False, bye_mp=bye_mp)
+    whole = build_event(teams, state.matches, boards=BOARDS, round_robin=False, bye_mp=bye_mp)
+    extended = _extended(base, simulated, bye_mp)
+    assert extended == whole
+    assert any(m.team_b is None for m in simulated)  # a bye among the rounds simulated
