@@ -371,14 +371,7 @@ def _extended(played: PoolHistory, simulated: Sequence[MatchRecord], bye_mp: int
     """``played`` (a Swiss stage's history) with the ``simulated`` rounds after it, the same as
     ``build_event`` of all the matches: a team's entry for a round is read from that round's records
     only, so the rounds simulated are built alone and put after the rounds played."""
-    new = build_event(
-        played.teams,
-        simulated,
-        boards=played.boards,
-        scoring=played.scoring,
-        round_robin=played.round_robin,
-        bye_mp=bye_mp,
-    )
+    new = build_event(played.teams, simulated, scoring=played.scoring, bye_mp=bye_mp)  # its rounds only
     done = played.number_of_rounds
     rounds = {team: played.rounds[team] + new.rounds[team][done:] for team in played.teams}
     return PoolHistory(

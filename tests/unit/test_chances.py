@@ -14,6 +14,7 @@ from orchestrator.domain.chances import (
     _extended,
     _groups_of,
     _rank_groups,
+    _values_only,
     board_probabilities,
     check_ratings,
     match_distribution,
@@ -574,7 +575,13 @@ def test_the_first_round_left_is_paired_once_and_the_others_in_every_simulation(
 
 @pytest.mark.parametrize(
     "chain",
-    [PRESETS["olympiad-2026"], ("MP", "BH:GP", "BH:MP"), ("OLY-TB1", "MP", "GP"), ("MP", "LOT", "GP")],
+    [
+        PRESETS["olympiad-2026"],
+        ("MP", "BH:GP", "BH:MP"),
+        ("OLY-TB1", "MP", "GP"),
+        ("MP", "LOT", "GP"),
+        ("MP", "MPvGP", "BH:MP"),  # MPvGP reads the primary score: game points here
+    ],
 )
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_splitting_only_the_groups_on_a_place_gives_the_whole_chains_chances(monkeypatch, chain, seed):
@@ -596,6 +603,11 @@ def test_splitting_only_the_groups_on_a_place_gives_the_whole_chains_chances(mon
     whole = both()
     assert quick == whole
     assert quick[0].full_rankings > 0 and quick[1].full_rankings > 0
+
+
+def test_only_a_chain_without_a_direct_encounter_is_split_value_by_value():
+    assert _values_only(PRESETS["olympiad-2026"]) and _values_only(("MP", "BH:GP", "LOT"))
+    assert not _values_only(PRESETS["online-2020"]) and not _values_only(("MP", "DE:GP"))
 
 
 def test_the_rounds_simulated_extend_the_history_played_as_if_built_at_once():
