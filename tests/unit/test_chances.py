@@ -583,7 +583,7 @@ def test_the_first_round_left_is_paired_once_and_the_others_in_every_simulation(
         ("MP", "MPvGP", "BH:MP"),  # MPvGP reads the primary score: game points here
     ],
 )
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1, 2])
 def test_splitting_only_the_groups_on_a_place_gives_the_whole_chains_chances(monkeypatch, chain, seed):
     state, lineups = _swiss(seed)
     teams, pool_lineups, played, fixtures = _pool(seed)
