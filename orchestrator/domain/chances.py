@@ -8,9 +8,11 @@ do not change the table's PD, so a match's game points have one distribution, co
 lineups by convolving its boards, and each simulated match is one draw from it.
 
 Round-robin pools: the fixtures left are known. Swiss stages: every remaining round is paired by the
-stage's engine (``SwissPairer``, domain/swiss/) on the simulated state. Ranking: the match points and
-game points are kept incrementally; the leading criteria of the chain that are plain totals (MP, GP) sort
-the teams, and only when teams level on them straddle a place that matters is the whole chain run
+stage's engine (``SwissPairer``, domain/swiss/) on the simulated state; the first of them, the same in
+every simulation, is paired once. Ranking: the match points and game points are kept incrementally; the
+leading criteria of the chain that are plain totals (MP, GP) sort the teams, and only when teams level on
+them straddle a place that matters is the rest of the chain applied: value criteria to the level teams
+only (``_refine``), a chain with a direct encounter by the standings engine
 (``standings.compute_standings``), so the places always agree with the standings engine. Teams still
 level after the whole chain share the places they cover (a drawing of lots: each is equally likely).
 
@@ -63,7 +65,7 @@ class Chances:
     seed: int
     places: tuple[int, ...]
     rows: tuple[TeamChances, ...]  # best chance of the first place first
-    full_rankings: int = 0  # simulations in which the whole tie-break chain had to be run
+    full_rankings: int = 0  # simulations in which the chain beyond the totals had to be applied
 
     def of(self, team: str) -> TeamChances:
         for row in self.rows:
