@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from random import Random
 
 import pytest
@@ -502,6 +503,7 @@ OLYMPIAD, BUCHHOLZ = PRESETS["olympiad-2026"], ("MP", "BH:GP", "BH:MP")  # Buchh
         (1, ByeValue(), BUCHHOLZ),
         (2, ByeValue(), BUCHHOLZ),
         (3, ByeValue(), BUCHHOLZ),
+        (3, ByeValue(mp=2, gp=6), ("MP", "DE:MP", "BH:MP")),  # a direct encounter: the standings engine
     ],
 )
 def test_a_swiss_stage_ranked_by_its_whole_chain_gives_the_engines_final_standings(seed, bye, chain):
@@ -581,6 +583,7 @@ def test_the_first_round_left_is_paired_once_and_the_others_in_every_simulation(
         ("OLY-TB1", "MP", "GP"),
         ("MP", "LOT", "GP"),
         ("MP", "MPvGP", "BH:MP"),  # MPvGP reads the primary score: game points here
+        ("GP", "MPvGP", "BH:GP"),  # and match points here
     ],
 )
 @pytest.mark.parametrize("seed", [1, 2])
@@ -621,3 +624,25 @@ def test_the_rounds_simulated_extend_the_history_played_as_if_built_at_once():
     extended = _extended(base, simulated, bye_mp)
     assert extended == whole
     assert any(m.team_b is None for m in simulated)  # a bye among the rounds simulated
+
+
+def test_the_criteria_split_value_by_value_count_the_events_match_points(monkeypatch):
+    scoring = MatchScoring(win=3, draw=1, loss=0)
+    state, lineups = _swiss(2)
+    state = replace(state, scoring=scoring)
+    teams, pool_lineups, played, fixtures = _pool(2)
+    chain = ("MP", "BH:MP", "OLY-TB1")
+
+    def both():
+        swiss = swiss_chances(
+            state, lineups, pairer=C046Pairer(), places=(1, 3, 6), chain=chain, simulations=12, seed=2
+        )
+        pool = pool_chances(
+            teams, played, fixtures, pool_lineups, places=(1, 3), chain=chain, boards=BOARDS, scoring=scoring,
+            simulations=40, seed=2,
+        )  # fmt: skip
+        return swiss, pool
+
+    quick = both()
+    monkeypatch.setattr(chances_module, "_values_only", lambda codes: False)
+    assert quick == both()
