@@ -46,6 +46,10 @@ DOMAIN_TESTS=(
   tests/unit/test_trf_read_domain.py
   tests/unit/test_record_domain.py
   tests/unit/test_trf_read_columns.py
+  tests/unit/test_trf_requested_byes.py
+  tests/unit/test_swiss_acceleration.py
+  tests/unit/test_swiss_prohibited.py
+  tests/unit/test_trf_lineup_colours.py
 )
 
 # Tests that run only for one module (too slow for every module's mutants), and the fixtures they read.

@@ -151,6 +151,11 @@ def pair_trf_file(trf: str, *, round_no: int | None = None, engine: str = "own")
             raise TrfPairingError(f"the file cannot be paired; every problem found:{problems}") from None
         except (TrfNotReadable, SwissError):  # what our engines do not implement: FIDE's engine pairs it
             return pair_trf(trf, round_no=round_no)
+        if round_no in (None, next_round) and next_round > state.rounds:
+            raise TrfPairingError(
+                f"the tournament is complete: its {state.rounds} rounds (record 142) are all played, "
+                "there is no round to pair"
+            )
         if round_no in (None, next_round) and next_round <= state.rounds:
             try:
                 found = pairer_for(state.pairing).pair_round(state, next_round)

@@ -47,3 +47,13 @@ def test_a_broken_second_file_writes_nothing(uow_factory: UnitOfWorkFactory) -> 
             uow_factory, ("good.trf", fixture("board-forfeit.trf")), ("broken.trf", fixture("broken.trf"))
         )
     assert len(refused.value.problems) == 8 and slugs(uow_factory) == before
+
+
+def test_records_250_and_260_of_played_rounds_import_on_postgresql(uow_factory: UnitOfWorkFactory) -> None:
+    """Accelerations and prohibited pairings of the rounds played need nothing stored (docs/trf.md)."""
+    text = fixture("board-forfeit.trf") + "250    2        1   3    1    3\n260   1   3    1    2\n"
+    report = do_import(uow_factory, ("accelerated.trf", text))
+    assert report.stages[0].rounds_played == 3
+    with uow_factory() as uow:
+        draft = swiss_rounds.pair_next_round(uow, stage_id=report.stages[0].stage_id, actor="test")
+    assert draft.number == 4

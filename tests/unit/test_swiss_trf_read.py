@@ -42,7 +42,7 @@ def test_a_file_we_wrote_is_paired_by_our_engine_as_gacrux_pairs_it(size, rounds
 def test_a_type_b_file_or_an_unknown_record_goes_to_gacrux() -> None:
     trf = export_trf(rounds_of(9, 4, 5)[-1])
     type_b = trf.replace("FIDE_TEAM_TYPEA_MP_GP", "FIDE_TEAM_TYPEB_MP_GP")
-    for text in (type_b, trf + "260   1   4   1   3\n"):  # 260: a prohibited pairing
+    for text in (type_b, trf + "299 W   2.0   2.5    2    1\n"):  # 299 W: a result assigned
         with pytest.raises(TrfNotReadable):
             read_team_trf(text)
         assert pair_trf_file(text, engine="own") == pair_trf(text)

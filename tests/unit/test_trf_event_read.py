@@ -123,12 +123,13 @@ def test_a_broken_file_lists_every_problem_by_line() -> None:
     assert [p.line for p in refused.value.problems] == [6, 13, 16, 20, 28, 41, 42, 43]
 
 
-def test_fides_sample_is_refused_on_each_requested_bye_acceleration_and_prohibited_pairing() -> None:
+def test_fides_sample_is_refused_on_each_requested_bye_only() -> None:
     with pytest.raises(TrfNotImplemented) as refused:
         read_team_event(fixture("GrandMommysCup03.trf"))
     lines = fixture("GrandMommysCup03.trf").splitlines()
-    asked = [n for n, line in enumerate(lines, 1) if line.startswith(("240 F", "240 H", "250 ", "260 "))]
-    assert len(asked) > 10 and [p.line for p in refused.value.problems] == asked
+    asked = [n for n, line in enumerate(lines, 1) if line.startswith(("240 F", "240 H"))]
+    assert len(asked) == 18 and [p.line for p in refused.value.problems] == asked
+    assert "a requested full-point bye in round 1" in str(refused.value.problems[0])
 
 
 # --- replaying ------------------------------------------------------------------------------------------

@@ -40,15 +40,10 @@ def line_of(text: str, start: str) -> int:
     return next(n for n, line in enumerate(text.splitlines(), 1) if line.startswith(start))
 
 
-def test_fide_sample_file_is_read_record_by_record_and_what_we_do_not_implement_is_named_by_line() -> None:
-    with pytest.raises(TrfNotImplemented) as caught:
-        read_team_trf(fixture("GrandMommysCup03.trf"))
-    problems = caught.value.problems
-    assert {p.line for p in problems} == set(range(347, 365)) | set(range(367, 371)) | {373, 374, 375}
-    assert "line 367: record 250 accelerates rounds" in str(caught.value)
-    assert "line 373: record 260 prohibits pairings" in str(caught.value)
-    assert "line 348: record 240 gives a half-point bye" in str(caught.value)
-    assert not isinstance(caught.value, TrfInvalid)
+def test_fide_sample_file_is_read_record_by_record() -> None:
+    state, next_round = read_team_trf(fixture("GrandMommysCup03.trf"))
+    assert next_round == 15 and state.rounds == 14 and len(state.teams) == 50
+    assert len(state.requested_byes) == 22 and len(state.accelerations) == 4 and len(state.prohibitions) == 3
 
 
 def test_record_299_is_written_back_as_read() -> None:
@@ -188,12 +183,6 @@ def test_what_our_engines_do_not_implement_is_refused_by_line() -> None:
         changed = "\n".join(new if line[:3] == new[:3] else line for line in text.splitlines()) + "\n"
         assert refusals(changed) == [f"line {line_of(changed, new[:3])}: {reason}"]
     extra = {
-        "240 H   4    2": "record 240 gives a half-point bye, not implemented by us",
-        "240 F   4    2": "record 240 gives a full-point bye, not implemented by us",
-        "250  2          1   1    1    2": (
-            "record 250 accelerates rounds, which our engines do not implement"
-        ),
-        "260   1   5    1    2": "record 260 prohibits pairings, which our engines do not implement",
         "299 W   2.0   2.5    2    1": (
             "record 299 of type 'W' assigns a result; our engines implement only the "
             "blank type (points added or taken away)"

@@ -33,7 +33,9 @@ class Team:
     better), ``played`` the matches played (art. 1.6.1), ``cod``/``csq`` the colour difference and
     sequence of the played matches (art. 1.6), ``pref`` its Type A colour preference ("w", "b" or "",
     art. 1.7.1), ``floated`` whether it was a floater in the previous round (art. 1.5), ``no_bye`` whether
-    [C2] art. 2.1.2 bars it from the pairing-allocated bye and ``met`` the teams it played ([C1]).
+    [C2] art. 2.1.2 bars it from the pairing-allocated bye and ``met`` the teams it played ([C1]) or may
+    not meet in the round (a prohibited pairing, record 260, as absolute as [C1]). ``mp`` and ``gp``
+    include the virtual points of an accelerated round (record 250), for the pairing only.
     ``gp_primary``: game points are the primary score (art. 1.2.1, record 192 ``..._GP_MP``)."""
 
     tpn: int
@@ -85,9 +87,15 @@ def teams_before(state: SwissState, round_no: int) -> dict[int, Team]:
     by_round: dict[int, list[MatchRecord]] = {}
     for match in state.matches:
         by_round.setdefault(match.round, []).append(match)
+    requested: dict[int, list[tuple[int, int, int]]] = {}  # round -> (TPN, MP, GP) of byes asked for
+    for bye in state.requested_byes:
+        requested.setdefault(bye.round, []).append((tpn[bye.team], *state.requested_points(bye)))
     for rnd in range(1, round_no):
         if rnd == round_no - 1:
             before_last = dict(gp if state.primary == "gp" else mp)
+        for number, extra_mp, extra_gp in requested.get(rnd, ()):  # record 240 F, H: scored, not played
+            mp[number] += extra_mp
+            gp[number] += extra_gp
         for match in by_round.get(rnd, ()):
             a = tpn[match.team_a]
             if match.team_b is None:  # the pairing-allocated bye (art. 1.4)
@@ -112,8 +120,9 @@ def teams_before(state: SwissState, round_no: int) -> dict[int, Team]:
                     last_opponent[a], last_opponent[b] = b, a
     for name, number in tpn.items():  # the arbiter's bonus and penalty points (record 299)
         extra_mp, extra_gp = state.adjusted(name, round_no)
-        mp[number] += extra_mp
-        gp[number] += extra_gp
+        virtual_mp, virtual_gp = state.virtual(name, round_no)  # record 250: for this pairing only
+        mp[number] += extra_mp + virtual_mp
+        gp[number] += extra_gp + virtual_gp
     gp_primary = state.primary == "gp"
     primary = gp if gp_primary else mp
     available = {tpn[name] for name in state.available(round_no)}
@@ -121,8 +130,15 @@ def teams_before(state: SwissState, round_no: int) -> dict[int, Team]:
     names = {number: name for name, number in tpn.items()}
 
     def _before(scores: dict[int, int], number: int) -> int:
-        """The primary score a team had before the previous round, adjustments included (art. 1.5)."""
-        return scores[number] + state.adjusted(names[number], round_no - 1)[1 if gp_primary else 0]
+        """The primary score a team had before the previous round, adjustments and the virtual points
+        of that round's pairing included (art. 1.5)."""
+        index = 1 if gp_primary else 0
+        name = names[number]
+        return (
+            scores[number]
+            + state.adjusted(name, round_no - 1)[index]
+            + state.virtual(name, round_no - 1)[index]
+        )
 
     out: dict[int, Team] = {}
     for name, number in tpn.items():
@@ -143,7 +159,7 @@ def teams_before(state: SwissState, round_no: int) -> dict[int, Team]:
             pref=pref,
             floated=floated,
             no_bye=number in no_bye,
-            met=frozenset(met[number]),
+            met=frozenset(met[number]) | {tpn[other] for other in state.prohibited(name, round_no)},
             gp_primary=gp_primary,
         )
     return out

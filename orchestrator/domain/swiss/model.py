@@ -67,6 +67,42 @@ class ScoreAdjustment:
     pairing: bool = True
 
 
+@dataclass(frozen=True, slots=True)
+class RequestedBye:
+    """A bye the team asked for (TRF-2026 record 240 ``F`` or ``H``): it is not paired in ``round`` (the
+    round is also in its ``absent``) and scores a won match's points and every board (``full``), or a
+    drawn match's points and half the boards (docs/trf.md, "Requested byes")."""
+
+    team: str
+    round: int
+    full: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Acceleration:
+    """Virtual points for pairing only (TRF-2026 record 250, the Baku acceleration of C.04.5.1 applied to
+    teams): ``mp`` match points and ``gp`` game half-points added to the pairing score of the teams with
+    pairing numbers ``first_team`` to ``last_team`` when rounds ``first_round`` to ``last_round`` are
+    paired. The standings never count them."""
+
+    mp: int
+    gp: HalfPoints
+    first_round: int
+    last_round: int
+    first_team: int
+    last_team: int
+
+
+@dataclass(frozen=True, slots=True)
+class Prohibition:
+    """Teams that may not be paired with each other in rounds ``first_round`` to ``last_round`` (TRF-2026
+    record 260): an absolute criterion, like a rematch (C.04.6 art. 2.1.1)."""
+
+    first_round: int
+    last_round: int
+    teams: frozenset[str]
+
+
 PRIMARY_SCORES = ("mp", "gp")  # C.04.6 art. 1.2.1: match points or game points as the primary score
 COLOUR_MODELS = ("A", "none")  # C.04.6 art. 1.7: Type A colour preferences, or none at all
 
@@ -94,7 +130,9 @@ class SwissState:
     C.04.6 art. 4.3.1 ("W" or "B"). ``primary`` is the primary score of C.04.6 art. 1.2.1 (``"mp"``
     match points, the default of art. 1.2.2, or ``"gp"`` game points), ``colour_model`` the colour
     preferences of art. 1.7 (``"A"``, or ``"none"``), ``adjustments`` the points the arbiter added or
-    took away (TRF-2026 record 299).
+    took away (TRF-2026 record 299), ``requested_byes`` the byes teams asked for (record 240 ``F``, ``H``),
+    ``accelerations`` the virtual points of the pairing (record 250), ``prohibitions`` the pairs barred
+    (record 260).
     """
 
     teams: tuple[SwissTeam, ...]
@@ -109,6 +147,9 @@ class SwissState:
     primary: str = "mp"
     colour_model: str = "A"
     adjustments: tuple[ScoreAdjustment, ...] = ()
+    requested_byes: tuple[RequestedBye, ...] = ()
+    accelerations: tuple[Acceleration, ...] = ()
+    prohibitions: tuple[Prohibition, ...] = ()
 
     def __post_init__(self) -> None:
         names = [team.name for team in self.teams]
@@ -130,6 +171,17 @@ class SwissState:
             for team in (match.team_a, match.team_b):
                 if team is not None and team not in known:
                     raise SwissError(f"round {match.round}: unknown team {team!r}")
+        for bye in self.requested_byes:
+            if bye.team not in known:
+                raise SwissError(f"round {bye.round}: a requested bye for an unknown team {bye.team!r}")
+            if bye.round not in self.team(bye.team).absent:
+                raise SwissError(
+                    f"round {bye.round}: {bye.team} has a requested bye and is not out of the round"
+                )
+        for prohibition in self.prohibitions:
+            if not prohibition.teams <= known:
+                unknown = ", ".join(sorted(prohibition.teams - known))
+                raise SwissError(f"a prohibited pairing names unknown teams: {unknown}")
 
     def tpn(self, team: str) -> int:
         """The team pairing number (1 for the first team)."""
@@ -164,6 +216,40 @@ class SwissState:
         """Whether two teams met in a played match (a forfeited match is not played, C.07 Art. 15)."""
         return any(match.is_played and {match.team_a, match.team_b} == {a, b} for match in self.matches)
 
+    def may_meet(self, a: str, b: str, round_no: int) -> bool:
+        """Whether two teams may be paired in ``round_no``: not after a played match between them (C.04.6
+        art. 2.1.1) and not barred that round by a prohibition (record 260)."""
+        if self.have_played(a, b):
+            return False
+        return not any(
+            p.first_round <= round_no <= p.last_round and {a, b} <= p.teams for p in self.prohibitions
+        )
+
+    def prohibited(self, team: str, round_no: int) -> frozenset[str]:
+        """The teams ``team`` may not be paired with in ``round_no`` by a prohibition (record 260)."""
+        barred: set[str] = set()
+        for p in self.prohibitions:
+            if p.first_round <= round_no <= p.last_round and team in p.teams:
+                barred |= p.teams
+        barred.discard(team)
+        return frozenset(barred)
+
+    def virtual(self, team: str, round_no: int) -> tuple[int, HalfPoints]:
+        """(MP, GP half-points) added to ``team``'s score for pairing ``round_no`` only (record 250)."""
+        number = self.tpn(team) if self.accelerations else 0
+        mp = gp = 0
+        for a in self.accelerations:
+            if a.first_round <= round_no <= a.last_round and a.first_team <= number <= a.last_team:
+                mp, gp = mp + a.mp, gp + a.gp
+        return mp, gp
+
+    def requested_points(self, bye: RequestedBye) -> tuple[int, HalfPoints]:
+        """(MP, GP half-points) of a requested bye: a won match and every board, or a drawn match and
+        half the boards."""
+        if bye.full:
+            return self.scoring.win, 2 * self.boards
+        return self.scoring.draw, self.boards
+
     def adjusted(self, team: str, before: int) -> tuple[int, HalfPoints]:
         """(MP, GP half-points) the arbiter added to ``team``'s score for pairing round ``before``
         (record 299 adjustments of earlier rounds, or of round 0)."""
@@ -175,12 +261,18 @@ class SwissState:
 
     def points(self, team: str, *, through: int | None = None) -> tuple[int, HalfPoints]:
         """(MP, GP half-points) of a team after round ``through`` (default all rounds recorded), the
-        arbiter's adjustments included (record 299; those for the standings only after the last round)."""
+        arbiter's adjustments included (record 299; those for the standings only after the last round) and
+        the byes teams asked for (record 240); never the virtual points of an acceleration (record 250)."""
         mp = gp = 0
         for adjustment in self.adjustments:
             counts = through is None or (adjustment.pairing and adjustment.round <= through)
             if adjustment.team == team and counts:
                 mp, gp = mp + adjustment.mp, gp + adjustment.gp
+        last = self.rounds_played if through is None else through  # a bye of a round to play scores later
+        for bye in self.requested_byes:
+            if bye.team == team and bye.round <= last:
+                extra_mp, extra_gp = self.requested_points(bye)
+                mp, gp = mp + extra_mp, gp + extra_gp
         for match in (m for m in self.matches if through is None or m.round <= through):
             if match.team_b is None:
                 if match.team_a == team:

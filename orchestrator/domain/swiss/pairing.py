@@ -89,9 +89,10 @@ def check_round_can_be_paired(
             round_no=round_no,
             teams=teams,
         )
-    if all(state.have_played(a, b) for a, b in combinations(teams, 2)):
+    if all(not state.may_meet(a, b, round_no) for a, b in combinations(teams, 2)):
         raise SwissPairingError(
-            f"round {round_no} cannot be paired: every remaining pairing is a rematch ({', '.join(teams)})",
+            f"round {round_no} cannot be paired: every remaining pairing is a rematch"
+            f"{' or prohibited (record 260)' if state.prohibitions else ''} ({', '.join(teams)})",
             round_no=round_no,
             teams=teams,
         )
@@ -100,7 +101,8 @@ def check_round_can_be_paired(
 
 def check_pairing(state: SwissState, pairing: RoundPairing) -> None:
     """Raise SwissPairingError unless ``pairing`` pairs every available team once, with no rematch
-    (C.04.1 b) and the bye only to a team that has not had one (C.04.1 c)."""
+    (C.04.1 b) nor prohibited pairing (record 260), and the bye only to a team that has not had one
+    (C.04.1 c)."""
     round_no = pairing.round
     teams = set(state.available(round_no))
     named = [team for p in pairing.pairings for team in (p.first, p.second)]
@@ -119,6 +121,12 @@ def check_pairing(state: SwissState, pairing: RoundPairing) -> None:
         if frozenset((p.first, p.second)) in played:
             raise SwissPairingError(
                 f"round {round_no}: {p.first} and {p.second} have already played each other",
+                round_no=round_no,
+                teams=(p.first, p.second),
+            )
+        if not state.may_meet(p.first, p.second, round_no):
+            raise SwissPairingError(
+                f"round {round_no}: {p.first} and {p.second} may not be paired (a prohibited pairing)",
                 round_no=round_no,
                 teams=(p.first, p.second),
             )

@@ -166,13 +166,15 @@ def _compare(
 
 def state_before(state: SwissState, round_no: int) -> SwissState:
     """A stage's state before ``round_no``: the matches, byes and points adjusted of the rounds before it
-    (record 299's points of round r count from round r + 1 on), absences up to ``round_no``."""
+    (record 299's points of round r count from round r + 1 on), absences and requested byes up to
+    ``round_no``."""
     teams = tuple(replace(t, absent=frozenset(r for r in t.absent if r <= round_no)) for t in state.teams)
     return replace(
         state,
         teams=teams,
         matches=tuple(m for m in state.matches if m.round < round_no),
         adjustments=tuple(a for a in state.adjustments if a.round < round_no or not a.pairing),
+        requested_byes=tuple(b for b in state.requested_byes if b.round <= round_no),
     )
 
 

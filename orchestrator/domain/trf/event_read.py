@@ -9,7 +9,9 @@ colours and the result letters), and refuses, with the line, what the server can
 colours do not follow record 352 (the first-named team White on the odd boards, docs/rules.md §1),
 more players in a match than boards, a bye worth other points than a drawn match and half the boards
 (C.04.6 art. 3.4 as the server scores it), and the points of record 299 unless they credit a team not
-paired in a round with a drawn match (what a bye is worth), which is stored as that round's bye.
+paired in a round with a drawn match (what a bye is worth), which is stored as that round's bye; a
+requested full- or half-point bye (record 240 ``F``, ``H``), which it cannot score, and an acceleration
+(250) or a prohibited pairing (260) of a round still to pair, which the Swiss desk does not apply.
 
 Pure: text in, frozen values out.
 """
@@ -53,6 +55,15 @@ _CREDIT_ONLY = (
     "record 299: the server stores points given to a team only as a pairing-allocated bye: a drawn match's "
     "points and half the boards' game points, for a team not paired in the round given (1 to the last "
     "round played) and without a bye in it"
+)
+
+_REQUESTED_BYE = (
+    "record 240: a requested %s-point bye in round %d; the server stores a team without a match only as "
+    "absent (no points) or with the pairing-allocated bye (a drawn match), so it cannot hold it"
+)
+_TO_PAIR = (
+    "record %d %s rounds %d to %d, and round %d is still to pair; the Swiss desk pairs without "
+    "accelerations and prohibited pairings: pair the file with olympiad pair"
 )
 
 
@@ -276,11 +287,35 @@ def read_team_event(text: str) -> TrfEvent:
             absent[rnd].discard(team)
         else:
             missing.append(Problem(line, _CREDIT_ONLY))
+    missing += _pairing_requests(out, played)
     if missing:
         raise TrfNotImplemented(missing)
     name = out.header.get("012", (0, ""))[1] or "Imported event"
     frozen = {rnd: frozenset(teams) for rnd, teams in absent.items()}
     return TrfEvent(name, state, played, teams, tuple(matches), byes, frozen)
+
+
+def _pairing_requests(out: RecordFile, played: int) -> list[Problem]:
+    """Records 240 ``F``/``H``, 250 and 260 the server cannot hold: a requested bye (the server scores every
+    bye as a drawn match, and keeps no other), and an acceleration or a prohibition of a round still to
+    pair (the Swiss desk pairs without them). Those of rounds already played need nothing."""
+    problems = [
+        Problem(line, _REQUESTED_BYE % ("full" if full else "half", rnd))
+        for line, full, rnd, _teams in out.requested
+    ]
+    problems += [
+        Problem(
+            line, _TO_PAIR % (250, "accelerates", a.first_round, a.last_round, max(a.first_round, played + 1))
+        )
+        for line, a in out.accelerations
+        if a.last_round > played
+    ]
+    problems += [
+        Problem(line, _TO_PAIR % (260, "prohibits pairings in", first, last, max(first, played + 1)))
+        for line, first, last, _teams in out.prohibitions
+        if last > played
+    ]
+    return problems
 
 
 __all__ = [

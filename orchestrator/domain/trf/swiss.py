@@ -7,7 +7,9 @@ the scheduled rounds, 152 the initial colour drawn by lot (art. 4.3.1), 352 the 
 first-named team. Each team has one player per board ("Team, Board k", rated with the team's k-th
 highest rating); per-board results are synthesised from the match score as in ``trf.teams``
 (``records.synthesise_boards``). A team not paired in a round (absent, withdrawn, not yet entered) is
-written as ``0000 - Z`` in that round, including the round to be paired, so that it is left out of it.
+written as ``0000 - Z`` in that round, including the round to be paired, so that it is left out of it;
+a requested bye is written as such a round and its record 240, an acceleration and a prohibited pairing
+as records 250 and 260 (docs/trf.md).
 """
 
 from __future__ import annotations
@@ -167,7 +169,35 @@ def export_trf(state: SwissState, *, round_no: int | None = None) -> str:
     tpn = {team.name: number for number, team in enumerate(state.teams, 1)}
     out += [match_forfeit_record(m, tpn) for m in state.matches if m.forfeit is not MatchForfeit.NONE]
     out += [adjustment_record(a, tpn) for a in state.adjustments]
+    out += pairing_records(state)
     return "\n".join(out) + "\n"
+
+
+def pairing_records(state: SwissState) -> list[str]:
+    """Records 240 ``F``/``H`` (a requested bye: type 5, round 7-9, team 11-14), 250 (an acceleration:
+    match points 5-8, game points 10-13, rounds 15-17 and 19-21, teams 23-26 and 28-31) and 260 (a
+    prohibition: rounds 5-7 and 9-11, teams from column 13, five columns each) of the state."""
+    out = [
+        _line((1, "240"), (5, "F" if b.full else "H"), (7, f"{b.round:3d}"), (11, f"{state.tpn(b.team):4d}"))
+        for b in state.requested_byes
+    ]
+    out += [
+        _line(
+            (1, "250"),
+            (5, f"{a.mp:4d}"),
+            (10, points_text(Fraction(a.gp, 2), 4)),
+            (15, f"{a.first_round:3d}"),
+            (19, f"{a.last_round:3d}"),
+            (23, f"{a.first_team:4d}"),
+            (28, f"{a.last_team:4d}"),
+        )
+        for a in state.accelerations
+    ]
+    for p in state.prohibitions:
+        numbers = sorted(state.tpn(team) for team in p.teams)
+        teams = [(13 + 5 * i, f"{n:4d}") for i, n in enumerate(numbers)]
+        out.append(_line((1, "260"), (5, f"{p.first_round:3d}"), (9, f"{p.last_round:3d}"), *teams))
+    return out
 
 
 def system_code(state: SwissState) -> str:

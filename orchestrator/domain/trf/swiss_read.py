@@ -7,9 +7,11 @@ with every problem found, its line number and a reason:
 
 - ``TrfInvalid``: the file is broken (a field that is not a number, players who do not name each other,
   points that do not add up, a record FIDE's layout does not have);
-- ``TrfNotImplemented``: the file is sound but asks for what our engines do not implement (an
-  acceleration, prohibited pairings, a requested bye, a system of record 192 we do not pair); FIDE's
-  engine pairs such a file instead (docs/swiss.md).
+- ``TrfNotImplemented``: the file is sound but asks for what our engines do not implement (a system of
+  record 192 we do not pair, other game scores); FIDE's engine pairs such a file instead (docs/swiss.md).
+
+Requested byes (record 240 ``F``, ``H``), accelerated rounds (250) and prohibited pairings (260) go into
+the state for the engines (docs/trf.md).
 
 Scores are exact: game points in half-points, match points whole (record 362).
 """
@@ -19,7 +21,15 @@ from __future__ import annotations
 from fractions import Fraction
 
 from orchestrator.domain.scoring import MatchForfeit, MatchRecord, MatchScoring, format_points
-from orchestrator.domain.swiss.model import ScoreAdjustment, SwissError, SwissState, SwissTeam
+from orchestrator.domain.swiss.model import (
+    Acceleration,
+    Prohibition,
+    RequestedBye,
+    ScoreAdjustment,
+    SwissError,
+    SwissState,
+    SwissTeam,
+)
 from orchestrator.domain.swiss.pairing import FIDE_TEAM_SWISS
 from orchestrator.domain.trf.swiss import FIDE_TEAM_CODES
 from orchestrator.domain.trf.swiss_records import (
@@ -187,14 +197,17 @@ class _Rounds:
         return {row.cell(rnd)[2] for row in rows if row is not None}
 
     def board_one_white(self, number: int, rnd: int) -> bool | None:
-        """Whether the team's first board had White (record 300's line-up, else its first player in
-        record-310 order with an opponent); None when no board of the team had an opponent."""
+        """Whether the team's first board had White: from the first board of record 300's line-up with an
+        opponent (an even board has the other colour), else from its first player in record-310 order with
+        an opponent; None when no board of the team had an opponent."""
         lineup = self.out.lineups.get((rnd, number))
-        order = [pid for pid in lineup[2] if pid] if lineup else self.teams[number - 1].players
-        for pid in order:
+        order = lineup[2] if lineup else self.teams[number - 1].players
+        for board, pid in enumerate(order, 1):
             player = self.out.players.get(pid)
             if player is not None and player.cell(rnd)[0]:
-                return player.cell(rnd)[1] == "w"
+                # a line-up's board k (empty ones included) has the first-named team's colour of board 1
+                # on the odd boards, the other on the even ones (record 352)
+                return (player.cell(rnd)[1] == "w") == (board % 2 == 1 or not lineup)
         return None
 
 
@@ -295,13 +308,20 @@ def read_team_trf(text: str) -> tuple[SwissState, int]:
         raise TrfInvalid(out.invalid + out.missing)
     matches: list[MatchRecord] = []
     absent: dict[int, set[int]] = {n: set(out.absent.get(n, ())) for n in range(1, len(teams) + 1)}
+    requested = _requested_byes(out, rounds, len(teams), absent)
+    accelerations, prohibitions = _pairing_records(out, rounds, names)
     played = 0
     for rnd in range(1, rounds + 1):
         found: list[MatchRecord] = []
         unpaired: list[int] = []
         for number in range(1, len(teams) + 1):
             other = reader.opponent(number, rnd)
-            if out.byes.get(rnd) == number:
+            if (number, rnd) in requested:  # record 240 F, H: out of the round, scoring its bye
+                if other:
+                    line = requested[number, rnd][0]
+                    out.bad(line, f"round {rnd}: team {number} asked for a bye and meets team {other}")
+                unpaired.append(number)
+            elif out.byes.get(rnd) == number:
                 if other:
                     out.bad(out.bye_line, f"round {rnd}: team {number} has the bye and meets team {other}")
                 gp = boards if out.bye_value.gp is None else out.bye_value.gp
@@ -330,7 +350,9 @@ def read_team_trf(text: str) -> tuple[SwissState, int]:
         if not found:
             for number in unpaired:
                 rows = [out.players[p] for p in teams[number - 1].players if p in out.players]
-                if rows and all(rnd in row.zero for row in rows):
+                if (number, rnd) in requested:
+                    absent[number].add(rnd)  # its requested bye takes it out of the round to pair
+                elif rows and all(rnd in row.zero for row in rows):
                     absent[number].add(rnd)  # marked as not paired in the round to pair
             break
         played = rnd
@@ -379,6 +401,13 @@ def read_team_trf(text: str) -> tuple[SwissState, int]:
             primary=primary,
             colour_model=model,
             adjustments=tuple(adjustments),
+            requested_byes=tuple(
+                RequestedBye(names[n - 1], r, full)
+                for (n, r), (_, full) in requested.items()
+                if r <= played + 1
+            ),
+            accelerations=accelerations,
+            prohibitions=prohibitions,
         )
     except SwissError as error:  # what a state cannot hold (no rounds, say), already listed by line
         raise TrfInvalid(out.invalid or [Problem(0, str(error))]) from None
@@ -386,6 +415,50 @@ def read_team_trf(text: str) -> tuple[SwissState, int]:
     if out.invalid:
         raise TrfInvalid(out.invalid)
     return state, played + 1
+
+
+def _requested_byes(
+    out: RecordFile, rounds: int, count: int, absent: dict[int, set[int]]
+) -> dict[tuple[int, int], tuple[int, bool]]:
+    """Record 240 ``F`` and ``H``: (team, round) -> (line, full), each round and team checked, a team
+    given one bye a round (``absent`` holds record 240 ``Z``)."""
+    requested: dict[tuple[int, int], tuple[int, bool]] = {}
+    for line, full, rnd, numbers in out.requested:
+        if not 1 <= rnd <= rounds:
+            out.bad(line, f"record 240: round {rnd} is not a round of the file (1 to {rounds}, record 142)")
+            continue
+        for number in numbers:
+            if number > count:
+                out.bad(line, f"record 240 names team {number}, which the file does not have")
+            elif (number, rnd) in requested or rnd in absent[number]:
+                out.bad(line, f"record 240: team {number} already has a bye in round {rnd}")
+            else:
+                requested[number, rnd] = (line, full)
+    return requested
+
+
+def _pairing_records(
+    out: RecordFile, rounds: int, names: list[str]
+) -> tuple[tuple[Acceleration, ...], tuple[Prohibition, ...]]:
+    """Records 250 (accelerated rounds) and 260 (prohibited pairings), their rounds and teams checked."""
+    accelerations: list[Acceleration] = []
+    for line, acceleration in out.accelerations:
+        if acceleration.last_round > rounds:
+            out.bad(line, f"record 250: round {acceleration.last_round} is after the last round ({rounds})")
+        elif acceleration.last_team > len(names):
+            out.bad(line, f"record 250: team {acceleration.last_team} is not a team of the file")
+        else:
+            accelerations.append(acceleration)
+    prohibitions: list[Prohibition] = []
+    for line, first, last, numbers in out.prohibitions:
+        unknown = [n for n in numbers if n > len(names)]
+        if last > rounds:
+            out.bad(line, f"record 260: round {last} is after the last round ({rounds})")
+        elif unknown:
+            out.bad(line, f"record 260 names team {unknown[0]}, which the file does not have")
+        else:
+            prohibitions.append(Prohibition(first, last, frozenset(names[n - 1] for n in numbers)))
+    return tuple(accelerations), tuple(prohibitions)
 
 
 def _totals(out: RecordFile, state: SwissState, teams: list[TeamLine]) -> None:

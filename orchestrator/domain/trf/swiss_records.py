@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from orchestrator.domain.scoring import MatchForfeit, format_points
-from orchestrator.domain.swiss.model import ByeValue
+from orchestrator.domain.swiss.model import Acceleration, ByeValue
 from orchestrator.domain.swiss.pairing import FIDE_TEAM_SWISS
 from orchestrator.domain.trf.swiss import FIDE_TEAM_CODES, SYSTEM_CODES
 
@@ -26,7 +26,7 @@ HALVES |= dict.fromkeys(("0", "-", "L", "Z", " "), 0)
 PLAYED = set("1=0WDL")
 # Record 192: (primary score, colour model) of C.04.6 for each FIDE code our engine pairs.
 FIDE_CODES = {code: key for key, code in FIDE_TEAM_CODES.items()}
-# The Baku acceleration of these codes is given by records 250, which are refused on their own.
+# The Baku acceleration of these codes is given by records 250.
 FIDE_CODES |= {"FIDE_TEAM_BAKU": ("mp", "A"), "FIDE_TEAM_TYPEA_MP_GP_BAKU": ("mp", "A")}
 OUR_CODES = {code: system for system, code in SYSTEM_CODES.items() if system != FIDE_TEAM_SWISS}
 
@@ -95,6 +95,13 @@ class RecordFile:
     bye_line: int = 0
     lineups: dict[tuple[int, int], tuple[int, int, list[int]]] = field(default_factory=dict)
     absent: dict[int, set[int]] = field(default_factory=dict)  # record 240 Z: team -> rounds
+    requested: list[tuple[int, bool, int, list[int]]] = field(
+        default_factory=list
+    )  # 240 F, H: line, full, round, teams
+    accelerations: list[tuple[int, Acceleration]] = field(default_factory=list)  # 250: line, acceleration
+    prohibitions: list[tuple[int, int, int, list[int]]] = field(
+        default_factory=list
+    )  # 260: line, rounds, teams
     adjustments: list[tuple[int, int, int, int, int]] = field(default_factory=list)
     totals: list[tuple[int, int, Fraction | None, Fraction | None]] = field(default_factory=list)  # 802
 
@@ -265,22 +272,74 @@ def _lineup(out: RecordFile, number: int, line: str) -> None:
         out.lineups[values[0], values[1]] = (number, opponent, players)
 
 
+def _team_numbers(line: str, start: int) -> list[int]:
+    """Team numbers from column ``start`` (records 240 and 260), five columns each as the layout writes
+    them, read whatever the spacing: split at spaces and tabs alike (FIDE's sample pads some records 240
+    with a tab); what is not a number is no team."""
+    return [int(token) for token in line[start - 1 :].split() if token.isdigit() and int(token)]
+
+
 def _requested_bye(out: RecordFile, number: int, line: str) -> None:
     """Record 240: type 5 (``F``, ``H``, ``Z``), round 7-9, then teams from column 11, five columns each.
-    A zero-point bye is an absence; our engines do not implement half- and full-point byes."""
+    A zero-point bye is an absence; a full- or half-point bye leaves the
+    team out of the round with its points (docs/trf.md, "Requested byes")."""
     kind = line[4:5].upper()
     values = _fields(out, number, line, ((7, 9, "the round (columns 7-9)"),))
-    teams = [int(t) for t in line[10:].split() if t.isdigit()]  # split at spaces and tabs alike
+    teams = _team_numbers(line, 11)
     if kind not in ("F", "H", "Z"):
         out.bad(number, f"the bye type {line[4:5]!r} (column 5) is not F, H or Z")
+    elif not teams:
+        out.bad(number, "record 240 names no team (from column 11)")
+    elif values is None:
+        return
     elif kind != "Z":
-        out.unsupported(
-            number,
-            f"record 240 gives a {'full' if kind == 'F' else 'half'}-point bye, not implemented by us",
-        )
-    elif values is not None:
+        out.requested.append((number, kind == "F", values[0], teams))
+    else:
         for team in teams:
             out.absent.setdefault(team, set()).add(values[0])
+
+
+def _acceleration(out: RecordFile, number: int, line: str) -> None:
+    """Record 250: match points 5-8 and game points 10-13 added for pairing only (blank: none) in rounds
+    15-17 to 19-21, to the teams with pairing numbers 23-26 to 28-31 (the Baku acceleration)."""
+    mp = _number(out, number, _field(line, 5, 8), "the match points (columns 5-8)", whole=True)
+    gp = _number(out, number, _field(line, 10, 13), "the game points (columns 10-13)")
+    spec = (
+        (15, 17, "the first round (columns 15-17)"),
+        (19, 21, "the last round (columns 19-21)"),
+        (23, 26, "the first team (columns 23-26)"),
+        (28, 31, "the last team (columns 28-31)"),
+    )
+    values = _fields(out, number, line, spec)
+    if not _field(line, 5, 8) and not _field(line, 10, 13):
+        out.bad(number, "record 250 adds neither match points (columns 5-8) nor game points (10-13)")
+        return
+    if values is None or (mp is None and _field(line, 5, 8)) or (gp is None and _field(line, 10, 13)):
+        return
+    first_round, last_round, first_team, last_team = values
+    if first_round > last_round or not first_round:
+        out.bad(number, f"record 250: rounds {first_round} to {last_round} are not a range of rounds")
+    elif first_team > last_team or not first_team:
+        out.bad(number, f"record 250: teams {first_team} to {last_team} are not a range of teams")
+    else:
+        points = Acceleration(
+            int(mp or 0), int(2 * (gp or 0)), first_round, last_round, first_team, last_team
+        )
+        out.accelerations.append((number, points))
+
+
+def _prohibition(out: RecordFile, number: int, line: str) -> None:
+    """Record 260: first round 5-7, last round 9-11, then the teams that may not be paired with each other
+    in those rounds from column 13, five columns each."""
+    spec = ((5, 7, "the first round (columns 5-7)"), (9, 11, "the last round (columns 9-11)"))
+    values = _fields(out, number, line, spec)
+    teams = _team_numbers(line, 13)
+    if len(set(teams)) < 2:
+        out.bad(number, "record 260 names fewer than two teams (from column 13)")
+    elif values is not None and (values[0] > values[1] or not values[0]):
+        out.bad(number, f"record 260: rounds {values[0]} to {values[1]} are not a range of rounds")
+    elif values is not None:
+        out.prohibitions.append((number, values[0], values[1], teams))
 
 
 def _adjustment(out: RecordFile, number: int, line: str) -> None:
@@ -330,16 +389,14 @@ _READERS = {
     "001": _player,
     "013": _old_team,
     "240": _requested_bye,
+    "250": _acceleration,
+    "260": _prohibition,
     "299": _adjustment,
     "300": _lineup,
     "310": _team,
     "320": _bye,
     "330": _forfeit,
     "802": _informative_totals,
-}
-_REFUSED = {
-    "250": "record 250 accelerates rounds, which our engines do not implement",
-    "260": "record 260 prohibits pairings, which our engines do not implement",
 }
 
 
@@ -352,8 +409,6 @@ def read_records(text: str) -> RecordFile:
             continue  # TRF-2026 comment lines start with ###
         if tag in _READERS:
             _READERS[tag](out, number, line)
-        elif tag in _REFUSED:
-            out.unsupported(number, _REFUSED[tag])
         elif tag in _ONCE:
             if tag in out.header:
                 out.bad(number, f"record {tag} is already on line {out.header[tag][0]}")
