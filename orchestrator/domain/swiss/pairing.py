@@ -124,7 +124,7 @@ def check_pairing(state: SwissState, pairing: RoundPairing) -> None:
                 round_no=round_no,
                 teams=(p.first, p.second),
             )
-        if not state.may_meet(p.first, p.second, round_no):
+        if p.second in state.prohibited(p.first, round_no):  # may_meet, the played matches checked above
             raise SwissPairingError(
                 f"round {round_no}: {p.first} and {p.second} may not be paired (a prohibited pairing)",
                 round_no=round_no,
