@@ -1,10 +1,14 @@
 """Time the exact scenarios and the chances of docs/needs.md, beside a yardstick timed in the same run.
 
 Run: .venv/bin/python bench/needs.py [--seed 2026] [--pool-simulations 10000] [--open-simulations 1000]
+     [--olympiad-simulations 100]
 
 Figures (targets on one core): the exact scenarios of a pool of ten with three rounds left (1 s); 10,000
 simulations of a pool's last three rounds (2 s); 1,000 simulations of the last two rounds of a 190-team
-Open (60 s), with the share of that time spent pairing. The machine's speed drifts, so each figure is
+Open (60 s), with the share of that time spent pairing; and what the chances job computes after round 8
+of an 11-round Swiss stage paired by the Olympiad Pairing Rules 2022, as the Olympiad 2026 is: 100
+simulations of its last three rounds, 190 teams (the rounds before paired by the same engine on results
+drawn from the ratings). The machine's speed drifts, so each figure is
 also printed as a multiple of the yardstick: one plain C.04.6 pairing of round 10 of the same Open, in the
 same process. CPU seconds are printed beside wall-clock ones: on a shared machine compare the CPU figures.
 """
@@ -21,22 +25,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from swiss_pairing import stand_in_round
 
-from orchestrator.domain.chances import pool_chances, swiss_chances
+from orchestrator.domain.chances import MatchDrawer, pool_chances, swiss_chances
 from orchestrator.domain.needs import Fixture, current_points, pool_needs
 from orchestrator.domain.round_robin import berger_table
 from orchestrator.domain.scoring import MatchRecord
-from orchestrator.domain.swiss import RoundPairing, SwissState, SwissTeam, start_state
+from orchestrator.domain.swiss import RoundPairing, SwissState, SwissTeam, record_round, start_state
 from orchestrator.domain.swiss.c046 import C046Pairer
+from orchestrator.domain.swiss.olympiad2022 import Olympiad2022Pairer
+from orchestrator.domain.swiss.pairing import SwissPairer
 from orchestrator.domain.tiebreaks import PRESETS
 
 BOARDS = 4
 
 
 class Timed:
-    """The C.04.6 engine, its pairing time summed."""
+    """A pairing engine (C.04.6 by default), its pairing time summed."""
 
-    def __init__(self) -> None:
-        self.engine = C046Pairer()
+    def __init__(self, engine: SwissPairer | None = None) -> None:
+        self.engine = engine or C046Pairer()
         self.cpu = 0.0
         self.calls = 0
 
@@ -71,11 +77,28 @@ def ten_team_pool(rng: random.Random):  # type: ignore[no-untyped-def]
     return teams, lineups, played, fixtures
 
 
+def olympiad_state(teams: list[SwissTeam], lineups: dict[str, list[int]], rng: random.Random) -> SwissState:
+    """The Open after round 8, every round paired by the Olympiad Pairing Rules 2022 and played out by the
+    chances' own model of a match."""
+    state = start_state(teams, boards=BOARDS, rounds=11, pairing="olympiad-2022")
+    pairer, drawer = Olympiad2022Pairer(), MatchDrawer(lineups, BOARDS)
+    for round_no in range(1, 9):
+        pairing = pairer.pair_round(state, round_no)
+        played = [
+            MatchRecord(round_no, p.first, p.second, *drawer.draw(rng, p.first, p.second))
+            for p in pairing.pairings
+        ]
+        bye = pairing.bye_record(state)
+        state = record_round(state, [*played, *([bye] if bye else [])])
+    return state
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--pool-simulations", type=int, default=10_000)
     parser.add_argument("--open-simulations", type=int, default=1_000)
+    parser.add_argument("--olympiad-simulations", type=int, default=100)
     args = parser.parse_args()
     rng = random.Random(args.seed)
 
@@ -128,6 +151,21 @@ def main() -> None:
     )
     best = open_chances.rows[0]
     print(f"favourite: {best.team} {best.chances[0]:.1%} to win, {best.chances[1]:.1%} a medal")
+
+    olympiad = olympiad_state(teams, lineups, random.Random(args.seed))
+    pairer = Timed(Olympiad2022Pairer())
+    found, seconds, cpu = clock(
+        lambda: swiss_chances(
+            olympiad, lineups, pairer=pairer, places=(1, 3, 10), chain=PRESETS["olympiad-2026"],
+            simulations=args.olympiad_simulations, seed=args.seed,
+        )
+    )  # fmt: skip
+    print(
+        f"{args.olympiad_simulations} simulations of the last 3 rounds of the Open paired by the Olympiad "
+        f"Pairing Rules 2022 (the chances job after round 8): {seconds:.1f} s ({cpu:.1f} s CPU, "
+        f"{cpu / yard_cpu:.0f}x the yardstick); pairing {pairer.cpu:.1f} s CPU ({pairer.calls} rounds); "
+        f"whole chain run in {found.full_rankings} simulations"
+    )
 
 
 if __name__ == "__main__":

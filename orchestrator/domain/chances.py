@@ -8,9 +8,11 @@ do not change the table's PD, so a match's game points have one distribution, co
 lineups by convolving its boards, and each simulated match is one draw from it.
 
 Round-robin pools: the fixtures left are known. Swiss stages: every remaining round is paired by the
-stage's engine (``SwissPairer``, domain/swiss/) on the simulated state. Ranking: the match points and
-game points are kept incrementally; the leading criteria of the chain that are plain totals (MP, GP) sort
-the teams, and only when teams level on them straddle a place that matters is the whole chain run
+stage's engine (``SwissPairer``, domain/swiss/) on the simulated state; the first of them, the same in
+every simulation, is paired once. Ranking: the match points and game points are kept incrementally; the
+leading criteria of the chain that are plain totals (MP, GP) sort the teams, and only when teams level on
+them straddle a place that matters is the rest of the chain applied: value criteria to the level teams
+only (``_refine``), a chain with a direct encounter by the standings engine
 (``standings.compute_standings``), so the places always agree with the standings engine. Teams still
 level after the whole chain share the places they cover (a drawing of lots: each is equally likely).
 
@@ -31,8 +33,17 @@ from orchestrator.domain.ratings import expected_score
 from orchestrator.domain.scoring import DEFAULT_SCORING, HalfPoints, MatchRecord, MatchScoring
 from orchestrator.domain.standings import compute_standings
 from orchestrator.domain.swiss.model import SwissError, SwissState, record_round
-from orchestrator.domain.swiss.pairing import SwissPairer
-from orchestrator.domain.tiebreaks import build_event, parse_chain
+from orchestrator.domain.swiss.pairing import RoundPairing, SwissPairer
+from orchestrator.domain.tiebreaks import (
+    Criterion,
+    PoolHistory,
+    Score,
+    build_event,
+    parse_chain,
+    primary_score,
+    tiebreak,
+    value_of,
+)
 
 MAX_SIMULATIONS = 100_000
 _TOTALS = ("MP", "GP")  # criteria read straight from the running totals
@@ -54,7 +65,7 @@ class Chances:
     seed: int
     places: tuple[int, ...]
     rows: tuple[TeamChances, ...]  # best chance of the first place first
-    full_rankings: int = 0  # simulations in which the whole tie-break chain had to be run
+    full_rankings: int = 0  # simulations in which the chain beyond the totals had to be applied
 
     def of(self, team: str) -> TeamChances:
         for row in self.rows:
@@ -180,13 +191,8 @@ def _total_prefix(chain: Sequence[str]) -> tuple[str, ...]:
     return tuple(prefix)
 
 
-def _rank_groups(
-    totals: Mapping[str, tuple[int, int]], prefix: tuple[str, ...], places: tuple[int, ...]
-) -> list[list[str]] | None:
-    """Groups in rank order from the running totals; None (run the whole chain) when a group of teams
-    level on ``prefix`` straddles a place of ``places``."""
-    if not prefix:
-        return None
+def _total_groups(totals: Mapping[str, tuple[int, int]], prefix: tuple[str, ...]) -> list[list[str]]:
+    """Groups in rank order from the running totals: the teams level on ``prefix`` share a group."""
 
     def key(team: str) -> tuple[int, ...]:
         mp, gp = totals[team]
@@ -199,7 +205,57 @@ def _rank_groups(
             groups[-1].append(team)
         else:
             groups.append([team])
+    return groups
+
+
+def _rank_groups(
+    totals: Mapping[str, tuple[int, int]], prefix: tuple[str, ...], places: tuple[int, ...]
+) -> list[list[str]] | None:
+    """Groups in rank order from the running totals; None (run the whole chain) when a group of teams
+    level on ``prefix`` straddles a place of ``places``."""
+    if not prefix:
+        return None
+    groups = _total_groups(totals, prefix)
     return None if _straddles(groups, places) else groups
+
+
+def _values_only(codes: Sequence[str]) -> bool:
+    """Whether no criterion of ``codes`` is a direct encounter (each is one value per team, or lots)."""
+    return all(tiebreak(code).criterion is not Criterion.GROUP for code in codes)
+
+
+def _refine(
+    history: PoolHistory,
+    groups: list[list[str]],
+    places: tuple[int, ...],
+    codes: Sequence[str],
+    primary: Score,
+) -> list[list[str]]:
+    """``groups`` split by the value criteria ``codes`` in turn, only the groups that straddle a place,
+    each criterion computed for their teams only: the teams above each place are those of the whole
+    chain (a group that straddles no place is wholly above or below each place, however it would split).
+    The drawing of lots splits nothing (no lots are drawn in a simulation: level teams share)."""
+    for code in codes:
+        if tiebreak(code).criterion is Criterion.LOT:
+            continue
+        split: list[list[str]] = []
+        position = 1
+        for group in groups:
+            end = position + len(group) - 1
+            if any(position <= k < end for k in places):
+                values = {team: value_of(history, team, code, primary=primary) for team in group}
+                parts: list[list[str]] = []
+                for team in sorted(group, key=lambda team: (-values[team], team)):
+                    if parts and values[parts[-1][0]] == values[team]:
+                        parts[-1].append(team)
+                    else:
+                        parts.append([team])
+                split.extend(parts)
+            else:
+                split.append(group)
+            position = end + 1
+        groups = split
+    return groups
 
 
 def _straddles(groups: Sequence[Sequence[str]], places: tuple[int, ...]) -> bool:
@@ -270,6 +326,7 @@ def pool_chances(
     ratings = check_ratings(teams, lineups, boards)
     codes = parse_chain(chain)
     prefix = _total_prefix(codes)
+    quick, primary = _values_only(codes), primary_score(codes)
     history = build_event(teams, played, boards=boards, scoring=scoring)
     base = {team: (history.mp(team), history.gp(team)) for team in teams}
     drawer = MatchDrawer(ratings, boards)
@@ -285,20 +342,43 @@ def pool_chances(
             mp_a, mp_b = record.mp(scoring)
             totals[first] = (totals[first][0] + mp_a, totals[first][1] + gp_a)
             totals[second] = (totals[second][0] + mp_b, totals[second][1] + gp_b)
-        groups = _rank_groups(totals, prefix, wanted)
-        if groups is None:
+        groups = _total_groups(totals, prefix)
+        if _straddles(groups, wanted):
             tally.full += 1
-            groups = _groups_of(
-                teams,
-                [*played, *simulated],
-                wanted,
-                chain=codes,
-                start=len(prefix),
-                boards=boards,
-                scoring=scoring,
-            )
+            if quick:
+                history = build_event(teams, [*played, *simulated], boards=boards, scoring=scoring)
+                groups = _refine(history, groups, wanted, codes[len(prefix) :], primary)
+            else:
+                groups = _groups_of(
+                    teams,
+                    [*played, *simulated],
+                    wanted,
+                    chain=codes,
+                    start=len(prefix),
+                    boards=boards,
+                    scoring=scoring,
+                )
         tally.add_groups(groups)
     return tally.result(simulations, seed)
+
+
+def _pair(pairer: SwissPairer, state: SwissState, round_no: int) -> RoundPairing:
+    try:
+        return pairer.pair_round(state, round_no)
+    except SwissError as error:
+        raise ChancesError(f"round {round_no} of a simulation cannot be paired: {error}") from error
+
+
+def _extended(played: PoolHistory, simulated: Sequence[MatchRecord], bye_mp: int) -> PoolHistory:
+    """``played`` (a Swiss stage's history) with the ``simulated`` rounds after it, the same as
+    ``build_event`` of all the matches: a team's entry for a round is read from that round's records
+    only, so the rounds simulated are built alone and put after the rounds played."""
+    new = build_event(played.teams, simulated, scoring=played.scoring, bye_mp=bye_mp)  # its rounds only
+    done = played.number_of_rounds
+    rounds = {team: played.rounds[team] + new.rounds[team][done:] for team in played.teams}
+    return PoolHistory(
+        played.teams, rounds, new.number_of_rounds, played.boards, played.scoring, played.round_robin
+    )
 
 
 def swiss_chances(
@@ -321,19 +401,21 @@ def swiss_chances(
     ratings = check_ratings(teams, lineups, state.boards)
     codes = parse_chain(chain)
     prefix = _total_prefix(codes)
+    quick, primary = _values_only(codes), primary_score(codes)
     base = {team: state.points(team) for team in teams}
     bye_mp = state.bye_points()[0]
     drawer = MatchDrawer(ratings, state.boards)
     rng = Random(seed)
     tally = _Tally(teams, wanted)
+    played = build_event(
+        teams, state.matches, boards=state.boards, scoring=state.scoring, round_robin=False, bye_mp=bye_mp
+    )
+    first = _pair(pairer, state, first_round)  # the same in every simulation: paired once
     for _ in range(simulations):
         current = state
         totals = dict(base)
         for round_no in range(first_round, state.rounds + 1):
-            try:
-                pairing = pairer.pair_round(current, round_no)
-            except SwissError as error:
-                raise ChancesError(f"round {round_no} of a simulation cannot be paired: {error}") from error
+            pairing = first if round_no == first_round else _pair(pairer, current, round_no)
             matches: list[MatchRecord] = []
             for pair in pairing.pairings:
                 gp_a, gp_b = drawer.draw(rng, pair.first, pair.second)
@@ -347,19 +429,23 @@ def swiss_chances(
                 matches.append(bye)
                 totals[bye.team_a] = (totals[bye.team_a][0] + bye_mp, totals[bye.team_a][1] + bye.gp_a)
             current = record_round(current, matches)
-        groups = _rank_groups(totals, prefix, wanted)
-        if groups is None:
+        groups = _total_groups(totals, prefix)
+        if _straddles(groups, wanted):
             tally.full += 1
-            groups = _groups_of(
-                teams,
-                current.matches,
-                wanted,
-                chain=codes,
-                start=len(prefix),
-                boards=state.boards,
-                scoring=state.scoring,
-                round_robin=False,
-                bye_mp=bye_mp,
-            )
+            if quick:
+                history = _extended(played, current.matches[len(state.matches) :], bye_mp)
+                groups = _refine(history, groups, wanted, codes[len(prefix) :], primary)
+            else:
+                groups = _groups_of(
+                    teams,
+                    current.matches,
+                    wanted,
+                    chain=codes,
+                    start=len(prefix),
+                    boards=state.boards,
+                    scoring=state.scoring,
+                    round_robin=False,
+                    bye_mp=bye_mp,
+                )
         tally.add_groups(groups)
     return tally.result(simulations, seed)

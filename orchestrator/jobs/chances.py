@@ -1,7 +1,7 @@
-"""The ``chances.scan`` job (docs/needs.md): keep every running pool or Swiss stage's outlook current. A
-stage whose stored outlook is already after its last complete round is left alone, so the scan is cheap
-between rounds; each stage is computed in a unit of work of its own, so one stage failing (a refusal that
-says why) does not keep the others from theirs."""
+"""The ``chances.scan`` job (docs/needs.md): keep every running pool or Swiss stage's outlook current (a
+Swiss stage's in its last three rounds only). A stage whose stored outlook is already after its last
+complete round is left alone, so the scan is cheap between rounds; each stage is computed in a unit of
+work of its own, so one stage failing (a refusal that says why) does not keep the others from theirs."""
 
 from __future__ import annotations
 

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from random import Random
 
 import pytest
 
+from orchestrator.domain import chances as chances_module
 from orchestrator.domain.chances import (
     ChancesError,
     MatchDrawer,
+    _extended,
     _groups_of,
     _rank_groups,
+    _values_only,
     board_probabilities,
     check_ratings,
     match_distribution,
@@ -499,6 +503,7 @@ OLYMPIAD, BUCHHOLZ = PRESETS["olympiad-2026"], ("MP", "BH:GP", "BH:MP")  # Buchh
         (1, ByeValue(), BUCHHOLZ),
         (2, ByeValue(), BUCHHOLZ),
         (3, ByeValue(), BUCHHOLZ),
+        (3, ByeValue(mp=2, gp=6), ("MP", "DE:MP", "BH:MP")),  # a direct encounter: the standings engine
     ],
 )
 def test_a_swiss_stage_ranked_by_its_whole_chain_gives_the_engines_final_standings(seed, bye, chain):
@@ -537,3 +542,107 @@ def test_a_pool_s_whole_chain_reads_a_forfeit_as_a_round_robin_does():
     for team in "BCD":
         assert chances.of(team).chances == pytest.approx((0, 1 / 3, 2 / 3)), team
     assert chances.full_rankings == 3
+
+
+class _Counting:
+    """The C.04.6 engine, the rounds it pairs counted."""
+
+    def __init__(self) -> None:
+        self.engine = C046Pairer()
+        self.rounds: list[int] = []
+
+    def pair_round(self, state, round_no):
+        self.rounds.append(round_no)
+        return self.engine.pair_round(state, round_no)
+
+
+def test_the_first_round_left_is_paired_once_and_the_others_in_every_simulation():
+    state, lineups = _swiss(2)
+    pairer = _Counting()
+    chances = swiss_chances(
+        state, lineups, pairer=pairer, places=(1, 3), chain=PRESETS["olympiad-2026"], simulations=6, seed=3
+    )
+    assert sorted(pairer.rounds) == [3] + [4] * 6 + [5] * 6
+    again = swiss_chances(
+        state,
+        lineups,
+        pairer=C046Pairer(),
+        places=(1, 3),
+        chain=PRESETS["olympiad-2026"],
+        simulations=6,
+        seed=3,
+    )
+    assert chances == again
+
+
+@pytest.mark.parametrize(
+    "chain",
+    [
+        PRESETS["olympiad-2026"],
+        ("MP", "BH:GP", "BH:MP"),
+        ("OLY-TB1", "MP", "GP"),
+        ("MP", "LOT", "GP"),
+        ("MP", "MPvGP", "BH:MP"),  # MPvGP reads the primary score: game points here
+        ("GP", "MPvGP", "BH:GP"),  # and match points here
+    ],
+)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_splitting_only_the_groups_on_a_place_gives_the_whole_chains_chances(monkeypatch, chain, seed):
+    state, lineups = _swiss(seed)
+    teams, pool_lineups, played, fixtures = _pool(seed)
+
+    def both():
+        swiss = swiss_chances(
+            state, lineups, pairer=C046Pairer(), places=(1, 3, 6), chain=chain, simulations=12, seed=seed
+        )
+        pool = pool_chances(
+            teams, played, fixtures, pool_lineups, places=(1, 3), chain=chain, boards=BOARDS,
+            simulations=40, seed=seed,
+        )  # fmt: skip
+        return swiss, pool
+
+    quick = both()
+    monkeypatch.setattr(chances_module, "_values_only", lambda codes: False)  # the whole chain each time
+    whole = both()
+    assert quick == whole
+    assert quick[0].full_rankings > 0 and quick[1].full_rankings > 0
+
+
+def test_only_a_chain_without_a_direct_encounter_is_split_value_by_value():
+    assert _values_only(PRESETS["olympiad-2026"]) and _values_only(("MP", "BH:GP", "LOT"))
+    assert not _values_only(PRESETS["online-2020"]) and not _values_only(("MP", "DE:GP"))
+
+
+def test_the_rounds_simulated_extend_the_history_played_as_if_built_at_once():
+    state, _lineups = _swiss(5)
+    bye_mp = state.bye_points()[0]
+    played = [m for m in state.matches if m.round <= 3]
+    simulated = [m for m in state.matches if m.round > 3]
+    teams = [team.name for team in state.teams]
+    base = build_event(teams, played, boards=BOARDS, round_robin=False, bye_mp=bye_mp)
+    whole = build_event(teams, state.matches, boards=BOARDS, round_robin=False, bye_mp=bye_mp)
+    extended = _extended(base, simulated, bye_mp)
+    assert extended == whole
+    assert any(m.team_b is None for m in simulated)  # a bye among the rounds simulated
+
+
+def test_the_criteria_split_value_by_value_count_the_events_match_points(monkeypatch):
+    scoring = MatchScoring(win=3, draw=1, loss=0)
+    state, lineups = _swiss(2)
+    state = replace(state, scoring=scoring)
+    teams, pool_lineups, played, fixtures = _pool(2)
+    chain = ("MP", "BH:MP", "OLY-TB1")
+
+    def both():
+        swiss = swiss_chances(
+            state, lineups, pairer=C046Pairer(), places=(1, 3, 6), chain=chain, simulations=12, seed=2
+        )
+        pool = pool_chances(
+            teams, played, fixtures, pool_lineups, places=(1, 3), chain=chain, boards=BOARDS, scoring=scoring,
+            simulations=40, seed=2,
+        )  # fmt: skip
+        return swiss, pool
+
+    quick = both()
+    monkeypatch.setattr(chances_module, "_values_only", lambda codes: False)
+    assert quick == both()

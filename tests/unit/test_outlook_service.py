@@ -14,10 +14,12 @@ from orchestrator.jobs import chances as chances_job
 from orchestrator.jobs.chances import chances_scan
 from orchestrator.services.outlook import read as outlook_read
 from orchestrator.services.outlook.compute import (
+    SWISS_CHANCES_ROUNDS,
     SWISS_MIN_SIMULATIONS,
     SWISS_PAIRINGS,
     SWISS_SIMULATIONS,
     compute_stage_outlook,
+    swiss_chances_from,
     swiss_simulations,
 )
 from orchestrator.services.results import results
@@ -137,24 +139,47 @@ def test_a_stage_without_ratings_stores_needs_but_no_chances(uowf, client):
     assert not answer["has_chances"] and answer["has_needs"]
 
 
-def test_a_swiss_stage_gets_chances_of_first_place_and_the_medals_once_its_round_is_complete(uowf, client):
+def _swiss_round(uowf, stage_id: int, number: int) -> None:
+    pair_and_publish(uowf, stage_id)
     with uowf() as uow:
-        stage_id = running_swiss(uow)
+        round_id = uow.rounds.rounds_of_stage(stage_id)[number - 1].id or 0
+    play_round(uowf, round_id)
+
+
+def test_a_swiss_stage_gets_chances_of_first_place_and_the_medals_in_its_last_three_rounds(uowf, client):
+    with uowf() as uow:
+        stage_id = running_swiss(uow)  # five rounds: chances after round 2, with three left
     pair_and_publish(uowf, stage_id)
     with uowf() as uow:
         assert compute_stage_outlook(uow, stage_id=stage_id, simulations=10) is None  # round 1 under way
-    with uowf() as uow:
         round_id = uow.rounds.rounds_of_stage(stage_id)[0].id or 0
     play_round(uowf, round_id)
     with uowf() as uow:
-        assert compute_stage_outlook(uow, stage_id=stage_id, simulations=10) == 1
+        assert compute_stage_outlook(uow, stage_id=stage_id, simulations=10) is None  # four rounds left
+        assert uow.chances.of_stage(stage_id) == []
+    pending = "Chances appear once round 2 is complete: they are computed for the last 3 rounds."
+    page = client.get("/events/swiss-test-cup/stages/open")
+    assert page.status_code == 200 and pending in page.text
+    answer = client.get("/api/v1/events/swiss-test-cup/stages/open/chances").json()
+    assert answer["note"] == pending and answer["rows"] == []
+    _swiss_round(uowf, stage_id, 2)
+    with uowf() as uow:
+        assert compute_stage_outlook(uow, stage_id=stage_id, simulations=10) == 2
         rows = uow.chances.of_stage(stage_id)
     assert sorted({row.places for row in rows}) == [1, 3]
     assert all(row.chance is not None and row.status is None for row in rows)
     assert sum(row.chance or 0 for row in rows if row.places == 3) == pytest.approx(30_000, abs=7)
     page = client.get("/events/swiss-test-cup/stages/open")
-    assert page.status_code == 200 and "Chances and needs" in page.text
+    assert page.status_code == 200 and "Chances and needs" in page.text and pending not in page.text
     assert "What each team needs" not in page.text  # no exact needs in a Swiss stage
+    assert client.get("/api/v1/events/swiss-test-cup/stages/open/chances").json()["note"] == ""
+
+
+def test_the_round_a_swiss_stage_gets_chances_from():
+    assert swiss_chances_from(11) == 11 - SWISS_CHANCES_ROUNDS
+    assert swiss_chances_from(SWISS_CHANCES_ROUNDS + 1) == 1
+    assert swiss_chances_from(SWISS_CHANCES_ROUNDS) == 0
+    assert swiss_chances_from(1) == 0
 
 
 def test_a_swiss_stage_with_many_rounds_left_is_simulated_fewer_times():

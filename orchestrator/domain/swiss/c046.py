@@ -400,7 +400,8 @@ class C046Pairer:
     def pair_round(self, state: SwissState, round_no: int) -> RoundPairing:
         names = check_round_can_be_paired(state, round_no)
         teams = teams_before(state, round_no)
-        to_pair = [state.tpn(name) for name in names]
+        number = {team.name: n for n, team in teams.items()}
+        to_pair = [number[name] for name in names]
         process = _Round(teams, to_pair, last_two=round_no > state.rounds - 2)
         try:
             bye = process.bye()

@@ -359,11 +359,13 @@ def record_round(state: SwissState, matches: Iterable[MatchRecord]) -> SwissStat
     new = tuple(matches)
     round_no = state.rounds_played + 1
     seen: list[str] = []
+    by_name = {team.name: team for team in state.teams}
     for match in new:
         if match.round != round_no:
             raise SwissError(f"round {match.round} recorded while round {round_no} is the next one")
         for team in (t for t in (match.team_a, match.team_b) if t is not None):
-            if not state.team(team).available(round_no):
+            entry = by_name.get(team) or state.team(team)  # state.team: the error naming an unknown team
+            if not entry.available(round_no):
                 raise SwissError(f"round {round_no}: {team} is not to be paired in this round")
             seen.append(team)
         if match.is_played and match.gp_a + match.gp_b > 2 * state.boards:

@@ -166,7 +166,8 @@ class Olympiad2022Pairer:
     def pair_round(self, state: SwissState, round_no: int) -> RoundPairing:
         names = check_round_can_be_paired(state, round_no, system=OLYMPIAD_2022)
         teams = teams_before(state, round_no)
-        order = sorted((state.tpn(name) for name in names), key=lambda n: rank_key(teams[n]))  # art. 3.2
+        number = {team.name: n for n, team in teams.items()}
+        order = sorted((number[name] for name in names), key=lambda n: rank_key(teams[n]))  # art. 3.2
         met = {n: teams[n].met for n in order}
 
         def fail(why: str) -> SwissPairingError:
@@ -215,6 +216,8 @@ class _Round:
         self.unpaired = set(order)
         self.pairs: list[tuple[int, int]] = []
         self._cache: dict[frozenset[int], bool] = {}
+        # per team, whether White and whether Black would break art. 7.3 (read by every ``clash``)
+        self._bans = {n: (banned(team, "w"), banned(team, "b")) for n, team in teams.items()}
 
     def pairable(self, nodes: set[int] | frozenset[int] | Sequence[int]) -> bool:
         key = frozenset(nodes)
@@ -224,8 +227,8 @@ class _Round:
 
     def clash(self, a: int, b: int) -> bool:
         """Art. 7.3: whichever team has White on board 1, one of them breaks a colour ban."""
-        x, y = self.teams[a], self.teams[b]
-        return all(banned(x, c) or banned(y, OTHER[c]) for c in "wb")
+        (a_white, a_black), (b_white, b_black) = self._bans[a], self._bans[b]
+        return (a_white or b_black) and (a_black or b_white)
 
     def groups(self, members: list[int]) -> list[list[int]]:
         """The score groups of ``members`` (in ranking order), the highest first."""

@@ -116,14 +116,15 @@ def check_pairing(state: SwissState, pairing: RoundPairing) -> None:
             raise SwissPairingError(
                 f"round {round_no}: {', '.join(names)} {problem}", round_no=round_no, teams=names
             )
+    played = {frozenset((m.team_a, m.team_b)) for m in state.matches if m.is_played}  # one pass in all
     for p in pairing.pairings:
-        if state.have_played(p.first, p.second):
+        if frozenset((p.first, p.second)) in played:
             raise SwissPairingError(
                 f"round {round_no}: {p.first} and {p.second} have already played each other",
                 round_no=round_no,
                 teams=(p.first, p.second),
             )
-        if not state.may_meet(p.first, p.second, round_no):
+        if p.second in state.prohibited(p.first, round_no):  # may_meet, the played matches checked above
             raise SwissPairingError(
                 f"round {round_no}: {p.first} and {p.second} may not be paired (a prohibited pairing)",
                 round_no=round_no,

@@ -30,6 +30,9 @@ POOL_SIMULATIONS = 2_000  # per pool and round: a pool of ten's last rounds in w
 SWISS_SIMULATIONS = 100  # per Swiss stage and round, at most: each simulation pairs every round left
 SWISS_PAIRINGS = 300  # rounds paired per computation at most: fewer simulations while many rounds are left
 SWISS_MIN_SIMULATIONS = 20
+# A Swiss stage's chances are computed once at most this many rounds are left (docs/needs.md): earlier,
+# with most of the field still in reach of every place, they say little and cost the most.
+SWISS_CHANCES_ROUNDS = 3
 MEDALS = 3
 
 
@@ -67,6 +70,12 @@ def swiss_simulations(rounds_left: int) -> int:
     return max(SWISS_MIN_SIMULATIONS, min(SWISS_SIMULATIONS, SWISS_PAIRINGS // max(rounds_left, 1)))
 
 
+def swiss_chances_from(rounds: int) -> int:
+    """The round after which a Swiss stage of ``rounds`` rounds first gets chances: when at most
+    ``SWISS_CHANCES_ROUNDS`` rounds are left (0: from the start)."""
+    return max(rounds - SWISS_CHANCES_ROUNDS, 0)
+
+
 def swiss_places(definition: EventDefinition, stage_def: StageDef, teams: int) -> tuple[int, ...]:
     """First place, the medals and the places later stages take from this one."""
     places = {1, MEDALS}
@@ -81,8 +90,8 @@ def compute_stage_outlook(
     uow: UnitOfWork, *, stage_id: int, simulations: int | None = None, force: bool = False
 ) -> int | None:
     """Compute and store the stage's outlook after its last complete round; returns that round, or None
-    when nothing was computed: the stored outlook is already after it (``force`` computes again anyway)
-    or a Swiss round is still being played."""
+    when nothing was computed: the stored outlook is already after it (``force`` computes again anyway),
+    a Swiss round is still being played, or a Swiss stage has more than ``SWISS_CHANCES_ROUNDS`` left."""
     stage, stage_def, definition = check_stage(uow, stage_id=stage_id)
     stored = uow.chances.of_stage(stage_id)
     if stage.kind == StageKind.SWISS.value:
@@ -90,6 +99,8 @@ def compute_stage_outlook(
         if swiss.missing:
             return None  # a round under way: wait until it is complete
         after = swiss.state.rounds_played
+        if after < swiss_chances_from(swiss.state.rounds):
+            return None  # too many rounds left: the page says from which round on chances appear
     else:
         pools = [_pool_input(uow, pool.id or 0) for pool in uow.rounds.pools_of_stage(stage_id)]
         after = min((pool.done for pool in pools), default=0)

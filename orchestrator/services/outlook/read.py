@@ -5,15 +5,21 @@ exact needs of a pool's last rounds, and when they were computed. Nothing is com
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from orchestrator.adapters.tables import Outlook
+from orchestrator.adapters.tables import Event, Outlook, Stage, StageKind, StageStatus
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.errors import NotFound
-from orchestrator.services.outlook.compute import refuse_unless_running
+from orchestrator.services.definitions import definition_of
+from orchestrator.services.outlook.compute import (
+    SWISS_CHANCES_ROUNDS,
+    refuse_unless_running,
+    swiss_chances_from,
+)
 from orchestrator.services.read.documents import JsonDocument, Topics
+from orchestrator.services.setup.event_setup import stage_definition
 from orchestrator.translation import gettext as _
 
 
@@ -132,11 +138,31 @@ def _note(rows: Sequence[Outlook]) -> str:
     return ""
 
 
+def _swiss_pending(uow: UnitOfWork, stage: Stage, event: Event) -> str:
+    """For a running Swiss stage whose chances are not computed yet because too many rounds are left,
+    the sentence saying after which round they appear; "" otherwise."""
+    if stage.kind != StageKind.SWISS.value or stage.status != StageStatus.RUNNING.value:
+        return ""
+    first = swiss_chances_from(stage_definition(definition_of(event), stage).round_count)
+    if first == 0:
+        return ""
+    return _(
+        "Chances appear once round %(round)s is complete: they are computed for the last %(left)s rounds."
+    ) % {"round": first, "left": SWISS_CHANCES_ROUNDS}
+
+
 def pool_outlook(uow: UnitOfWork, *, pool_id: int) -> OutlookView | None:
-    """A pool's (or a Swiss stage's pool's) stored outlook; None when nothing is stored."""
+    """A pool's (or a Swiss stage's pool's) stored outlook; None when nothing is stored, except in a
+    running Swiss stage before its last rounds: a view with no rows saying when chances appear."""
     rows = uow.chances.of_pool(pool_id)
     if not rows:
-        return None
+        context = uow.rounds.pool_context(pool_id)
+        note = _swiss_pending(uow, context[1], context[2]) if context else ""
+        if not context or not note:
+            return None
+        stage_id = context[1].id or 0
+        topics = (f"stage:{stage_id}", f"pool:{pool_id}")
+        return OutlookView(stage_id, (), (), None, 0, 0, False, False, topics, note)
     stage_id = rows[0].stage_id
     return _view(uow, stage_id, rows, (f"stage:{stage_id}", f"pool:{pool_id}"))
 
@@ -161,7 +187,10 @@ def stage_outlook(uow: UnitOfWork, *, slug: str, stage_key: str) -> OutlookView:
         )
     refuse_unless_running(stage)
     stage_id = stage.id or 0
-    return _view(uow, stage_id, uow.chances.of_stage(stage_id), (f"event:{slug}", f"stage:{stage_id}"))
+    view = _view(uow, stage_id, uow.chances.of_stage(stage_id), (f"event:{slug}", f"stage:{stage_id}"))
+    if not view.rows:
+        return replace(view, note=_swiss_pending(uow, stage, event) or view.note)
+    return view
 
 
 def team_outlook_json(uow: UnitOfWork, *, slug: str, team_id: int) -> OutlookView:
