@@ -213,7 +213,12 @@ def swiss_view(
     shown_matches = next((r.matches for r in all_rounds if r.number == shown), ())
     # Every change of a match is announced on its pool and stage too (services/live.py ``coarse_of``), so
     # the page follows those; the round shown's matches are named for the page cache all the same.
-    topics = (*view.topics[:3], *(f"match:{m.id}" for m in shown_matches))
+    topics = (
+        f"event:{data.ref.slug}",
+        f"stage:{stage.id}",
+        f"pool:{view.id}",
+        *(f"match:{m.id}" for m in shown_matches),
+    )
     return SwissView(
         pool=view,
         rounds=tuple(_round_line(r, extra, names) for r in all_rounds),
