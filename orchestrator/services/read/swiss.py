@@ -30,6 +30,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Annotated
+
+from pydantic import Field
 
 from orchestrator.adapters.tables import PoolEntry, RoundStatus, StageKind, StageStatus, SwissRoundRole
 from orchestrator.adapters.tables import SwissRoundTeam as SwissRoundRow
@@ -128,16 +131,43 @@ class SwissView(JsonDocument):
     """One address of a Swiss stage (module docstring): every round's state, the pairings of the round
     shown (``round``) and the standings after round ``after``."""
 
-    pool: PoolView  # its ``rounds``: every round, only the round shown with its matches; no cross table
-    rounds: tuple[SwissRoundLine, ...]
+    pool: Annotated[
+        PoolView,
+        Field(
+            description="The stage's pool: chain, stored standings, tie-break lots; its rounds list every "
+            "round but only the round given (`round`) carries its matches; its cross table is empty."
+        ),
+    ]
+    rounds: Annotated[
+        tuple[SwissRoundLine, ...], Field(description="Every round: its state, bye and absent teams.")
+    ]
     topics: Topics
     summary: str = ""  # what is going on, in words ("Round 3 of 5 is being played.")
-    complete_rounds: tuple[int, ...] = ()  # the rounds whose standings ``?after=N`` may ask for
+    complete_rounds: Annotated[
+        tuple[int, ...], Field(description="The complete rounds: the tables `?after=N` may ask for.")
+    ] = ()
     ended_early: bool = False
-    round: int | None = None  # the round shown (``?round=N``; None before round 1 is paired)
-    current_round: int | None = None  # the round shown without ``?round``
-    after: int | None = None  # the round the standings are after (``?after=N``; None before one is complete)
-    standings_after: tuple[SwissStandingsAfter, ...] = ()  # the one table shown (none before round 1 ends)
+    round: Annotated[
+        int | None,
+        Field(description="The round whose matches are given (`?round=N`); null before round 1 is paired."),
+    ] = None
+    current_round: Annotated[
+        int | None,
+        Field(
+            description="The round given without `?round`: the one being played or paired, else the latest."
+        ),
+    ] = None
+    after: Annotated[
+        int | None,
+        Field(
+            description="The round the standings are after (`?after=N`; default: `round` when it is "
+            "complete, else the last complete round); null before round 1 is complete."
+        ),
+    ] = None
+    standings_after: Annotated[
+        tuple[SwissStandingsAfter, ...],
+        Field(description="The one table given: the standings after round `after` (empty before then)."),
+    ] = ()
     system: str = system_name(None)  # the stage's pairing system, as pages name it
     qualifying: int = 0  # the top N that a later stage takes (0: none does)
     qualifying_to: str = ""  # the name of that stage
