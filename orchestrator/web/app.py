@@ -48,6 +48,7 @@ from orchestrator.web.api import swiss as swiss_api
 from orchestrator.web.auth import PUBLIC, allow_public, current_user, register_route_rule
 from orchestrator.web.deps import current_value_json, language_of, render, wants_json
 from orchestrator.web.http import sse
+from orchestrator.web.http.compression import CompressAnswers
 from orchestrator.web.http.csrf import csrf_token
 from orchestrator.web.http.page_cache import PageCache, PageCacheMiddleware
 from orchestrator.web.http.security import API_DOCS, SecurityHeaders, install_log_redaction
@@ -224,7 +225,10 @@ class OlympiadApp(FastAPI):
             await self.front(scope, receive, send)
 
     def put_cache_in_front(self, store: PageCache) -> None:
-        self.front = PageCacheMiddleware(super().__call__, store=store, session_cookie=SESSION_COOKIE)
+        """The cache, and in front of it the compression of the answers it does not keep (the kept ones
+        are compressed by the cache, once per encoding: web/http/compression.py)."""
+        cache = PageCacheMiddleware(super().__call__, store=store, session_cookie=SESSION_COOKIE)
+        self.front = CompressAnswers(cache)
 
 
 def healthz(request: Request) -> JSONResponse:

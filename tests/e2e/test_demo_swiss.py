@@ -68,9 +68,15 @@ def _play(
             with httpx.Client(base_url=setup.web_url or "", timeout=30) as http:
                 for stage in definition.stages:
                     if stage.is_swiss:
-                        answer = http.get(f"/api/v1/events/{setup.slug}/stages/{stage.key}/swiss")
+                        address = f"/api/v1/events/{setup.slug}/stages/{stage.key}/swiss"
+                        answer = http.get(address)
                         assert answer.status_code == 200, answer.text
-                        swiss[stage.key] = answer.json()
+                        view = answer.json()
+                        # One round's matches per answer (``?round=N``): gather every round's.
+                        for rnd in view["pool"]["rounds"]:
+                            one = http.get(address, params={"round": rnd["number"]}).json()
+                            rnd["matches"] = one["pool"]["rounds"][rnd["number"] - 1]["matches"]
+                        swiss[stage.key] = view
     return setup, result, swiss
 
 

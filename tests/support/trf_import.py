@@ -36,12 +36,16 @@ def do_import(uow_factory: UnitOfWorkFactory, *files: tuple[str, str]) -> TrfImp
 def standings_after(
     uow_factory: UnitOfWorkFactory, slug: str, key: str
 ) -> dict[int, dict[str, tuple[int, int]]]:
+    """Each complete round's standings as the stage page shows them (one table per ``?after=N``)."""
     with uow_factory() as uow:
-        view = swiss_view(uow, slug=slug, stage_key=key)
-    return {
-        rnd: {line.team.name: (line.mp, line.gp_half) for line in view.standings_of(rnd)}
-        for rnd in view.complete_rounds
-    }
+        complete = swiss_view(uow, slug=slug, stage_key=key).complete_rounds
+        return {
+            rnd: {
+                line.team.name: (line.mp, line.gp_half)
+                for line in swiss_view(uow, slug=slug, stage_key=key, after=str(rnd)).standings
+            }
+            for rnd in complete
+        }
 
 
 def expected_after(state: SwissState, played: int) -> dict[int, dict[str, tuple[int, int]]]:

@@ -1,7 +1,8 @@
 """The public page of a Swiss stage (templates/public/swiss.html, services/read/swiss.py) and its JSON twin:
-the standings after each complete round with every tie-break of olympiad-2026, every published round's
-pairings with colours and match links (a draft stays staff-only), what is going on in words, and each
-team's path on its team page. Expected values come from the fixture's results (tests/support/swiss.py)
+the standings after each complete round (one table per address, ``?after=N``) with every tie-break of
+olympiad-2026, each published round's pairings (one round per address, ``?round=N``) with colours and match
+links (a draft stays staff-only), what is going on in words, and each team's path on its team page and in
+the team's JSON. Expected values come from the fixture's results (tests/support/swiss.py)
 and the same stage kept in the pure domain."""
 
 from __future__ import annotations
@@ -71,12 +72,13 @@ def test_standings_after_each_round_match_the_domain_and_show_every_tiebreak(
     pair_publish_play(factory, stage_id, mirror)
     client, _ = login(app, None)
     body = client.get(JSON).json()
-    assert body["complete_rounds"] == [1, 2]
-    assert _standings_rows(body, 1) == _domain_rows(after_one)
+    assert body["complete_rounds"] == [1, 2] and body["after"] == 2
+    older_body = client.get(f"{JSON}?after=1").json()
+    assert _standings_rows(older_body, 1) == _domain_rows(after_one)
     assert _standings_rows(body, 2) == _domain_rows(mirror.state)
     # The bye of round 1 by hand: a drawn match's points (1 MP) and half of four boards' points (2 GP).
     bye_line = next(
-        line for line in body["standings_after"][0]["standings"] if line["team"]["name"] == first.bye
+        line for line in older_body["standings_after"][0]["standings"] if line["team"]["name"] == first.bye
     )
     assert {v["code"]: v["exact"] for v in bye_line["values"]}["MP"] == "1/1"
     assert bye_line["gp_half"] == 4  # 2 game points
@@ -100,14 +102,14 @@ def test_shared_places_are_shown_as_such(app: FastAPI, stage_id: int) -> None:
     pair_publish_play(factory, stage_id)
     client, _ = login(app, None)
     body = client.get(JSON).json()
-    ranks = [line["rank"] for line in body["standings_after"][1]["standings"]]
+    ranks = [line["rank"] for line in body["standings_after"][0]["standings"]]
     shared = [r for r in set(ranks) if ranks.count(r) > 1]
     assert shared  # the fixture's results leave two teams level after round 2 (India and Azerbaijan)
     page = client.get(PAGE).text
     # Each team that shares the place of the team above reads "tied" (the rank is not repeated as a new one).
     tied_rows = sum(ranks.count(r) - 1 for r in shared)
     assert page.count('<span class="sep-tied">tied</span>') == tied_rows
-    lines = body["standings_after"][1]["standings"]
+    lines = body["standings_after"][0]["standings"]
     assert [line["tied_with_previous"] for line in lines] == [
         i > 0 and ranks[i] == ranks[i - 1] for i in range(len(ranks))
     ]
@@ -134,8 +136,9 @@ def test_round_pairings_colours_and_the_path_of_a_team(app: FastAPI, stage_id: i
         and "match%3A" not in live.group(1)
     )
     assert page.count('aria-label="White"') == 3 and page.count('aria-label="Black"') == 3  # 3 tables
-    second = next(p for p in body["paths"] if p["team"]["id"] == table_1["second"]["id"])
-    step = second["steps"][0]
+    assert "paths" not in body  # each team's path is in the team's JSON, not the stage's
+    team_json = client.get(f"/api/v1/events/{SLUG}/teams/{table_1['second']['id']}").json()
+    step = team_json["swiss"][0]["steps"][0]
     assert (step["kind"], step["colour"], step["own_half"], step["other_half"], step["mp_after"]) == (
         "match",
         "black",
@@ -143,13 +146,13 @@ def test_round_pairings_colours_and_the_path_of_a_team(app: FastAPI, stage_id: i
         3,
         2,
     )
-    bye_path = next(p for p in body["paths"] if p["team"]["name"] == first.bye)
-    assert bye_path["steps"][0]["kind"] == "bye" and bye_path["steps"][0]["mp_after"] == 1
+    assert body["rounds"][0]["bye"]["name"] == first.bye
+    bye_team = client.get(f"/api/v1/events/{SLUG}/teams/{body['rounds'][0]['bye']['id']}").json()
+    bye_step = bye_team["swiss"][0]["steps"][0]
+    assert bye_step["kind"] == "bye" and bye_step["mp_after"] == 1
     team_page = client.get(f"/events/{SLUG}/teams/{table_1['second']['id']}")
     assert team_page.status_code == 200 and "Open: round by round" in team_page.text
     assert f'href="/events/{SLUG}/stages/open"' in team_page.text and "/pools/" not in team_page.text
-    team_json = client.get(f"/api/v1/events/{SLUG}/teams/{table_1['second']['id']}").json()
-    assert team_json["swiss"][0]["steps"] == second["steps"]
 
 
 def test_a_draft_is_not_public_and_the_page_says_what_is_going_on(app: FastAPI, stage_id: int) -> None:
@@ -218,11 +221,11 @@ def test_the_path_shows_an_absence_and_a_withdrawal(app: FastAPI, stage_id: int)
     pair_publish_play(factory, stage_id)
     client, _ = login(app, None)
     body = client.get(JSON).json()
-    paths = {p["team"]["id"]: p["steps"] for p in body["paths"]}
-    after_one = {line["team"]["id"]: line["mp"] for line in body["standings_after"][0]["standings"]}
+    tables = client.get(f"{JSON}?after=1").json()["standings_after"]
+    after_one = {line["team"]["id"]: line["mp"] for line in tables[0]["standings"]}
     # Absent or withdrawn: no match in round 2, no match points for it; the total carries over.
     for team, kind in ((away, "absent"), (leaver, "withdrawn")):
-        step = paths[team][1]
+        step = client.get(f"/api/v1/events/{SLUG}/teams/{team}").json()["swiss"][0]["steps"][1]
         assert (step["round"], step["kind"], step["mp"], step["mp_after"]) == (2, kind, 0, after_one[team])
     assert body["rounds"][1]["absent"] == [{"id": away, "name": first.pairings[0].first}]
     team_page = client.get(f"/events/{SLUG}/teams/{away}").text
@@ -237,7 +240,7 @@ def test_teams_sharing_a_place_are_listed_by_name(app: FastAPI, stage_id: int) -
     pair_publish_play(factory, stage_id)
     pair_publish_play(factory, stage_id)
     client, _ = login(app, None)
-    lines = client.get(JSON).json()["standings_after"][1]["standings"]
+    lines = client.get(JSON).json()["standings_after"][0]["standings"]
     page = client.get(PAGE).text
     table = page[page.index('id="standings"') : page.index('class="legend"')]
     groups: dict[int, list[str]] = {}

@@ -414,8 +414,10 @@ def pool_view(uow: UnitOfWork, *, slug: str, stage_key: str, letter: str) -> Poo
     return pool_view_of(data, stage, load_pools(data, [pool_row])[0])
 
 
-def pool_view_of(data: EventData, stage: Stage, pool: PoolData) -> PoolView:
-    """``pool_view`` of a pool already loaded (the Swiss page reads the same pool for more)."""
+def pool_view_of(data: EventData, stage: Stage, pool: PoolData, *, crosstable: bool = True) -> PoolView:
+    """``pool_view`` of a pool already loaded (the Swiss page reads the same pool for more); without
+    ``crosstable`` (a Swiss stage's page has none: 190 teams make 36,000 cells) its ``crosstable`` is
+    empty."""
     uow, slug, pool_row = data.uow, data.ref.slug, pool.pool
     item = data.items[require_id(stage.id)]
     stored = list(uow.read.standings_of_pools([require_id(pool_row.id)]))
@@ -436,7 +438,7 @@ def pool_view_of(data: EventData, stage: Stage, pool: PoolData) -> PoolView:
         standings=table.lines,
         standings_source=table.source,
         provisional=table.provisional,
-        crosstable=_crosstable(pool, table.lines),
+        crosstable=_crosstable(pool, table.lines) if crosstable else (),
         rounds=round_views(pool.rounds, pool.matches),
         topics=topics,
         tie_lots=_tie_lot_notes(uow, data, stage, pool_row, table.lines),

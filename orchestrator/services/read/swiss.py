@@ -1,10 +1,17 @@
-"""The public view of a Swiss stage (docs/swiss.md, "The server"; docs/spectators.md): its one pool
-(standings with the stage's tie-break chain, matches by round, as ``standings.pool_view`` reads any pool),
-each round's state, bye and absent teams, what is going on in words, the standings after each complete
-round and each team's path through the rounds.
+"""The public view of a Swiss stage (docs/swiss.md, "The server"; docs/spectators.md): its one pool (the
+stage's tie-break chain and its stored table, as ``standings.pool_view`` reads any pool), each round's
+state, bye and absent teams, what is going on in words, then **one** round's pairings and **one**
+standings table: the page and its JSON twin show one round per address (``?round=N``) and one table
+(``?after=N``), so that a stage of 190 teams and 11 rounds is not ranked 11 times for every reader.
 
 A draft pairing is not public: a round in review reads as ``unpaired`` until it is published.
 
+- **The round shown** without ``?round``: the one being played or paired (the first published round that
+  is not complete), else the latest published one; none before round 1 is paired. Every round of the
+  stage is listed (``rounds``, and ``pool.rounds`` in the same order) but only the round shown carries its
+  matches.
+- **The standings shown**: after ``?after=N`` when given (a complete round); else after the round shown
+  when it is complete; else after the last complete round.
 - **Standings after round N** rank the teams that had joined by round N on the matches and byes of rounds
   1 to N, by the same engine and chain as the pool's table (``standings.ranked_lines``): each bye worth a
   drawn match's points and half the boards' game points. Teams still level after the whole chain share
@@ -12,9 +19,10 @@ A draft pairing is not public: a round in review reads as ``unpaired`` until it 
   names it; within a shared place the teams are listed by name. When a later stage takes the top N of
   this one (``{from: open, top: 8}``), the places within the top N carry the "Q" mark, by the pool page's
   rule (``places_still_in``: a withdrawn team holds no place).
-- **A team's path**: one step per published round: the opponent, the team's colour on board 1 (the
-  first-named team has White on the odd boards, Olympiad 2026 regulations Art. 4.1), the match score and
-  the match points after the round; or the bye, an absence, a withdrawal, or "not entered yet".
+- **A team's path** (``team_steps``, shown on the team page, services/read/teams.py): one step per
+  published round: the opponent, the team's colour on board 1 (the first-named team has White on the odd
+  boards, Olympiad 2026 regulations Art. 4.1), the match score and the match points after the round; or
+  the bye, an absence, a withdrawal, or "not entered yet".
 """
 
 from __future__ import annotations
@@ -22,6 +30,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Annotated
+
+from pydantic import Field
 
 from orchestrator.adapters.tables import PoolEntry, RoundStatus, StageKind, StageStatus, SwissRoundRole
 from orchestrator.adapters.tables import SwissRoundTeam as SwissRoundRow
@@ -36,12 +47,11 @@ from orchestrator.services.read.context import (
     StageItem,
     TeamRef,
     is_public,
-    ref_team,
     require_id,
 )
 from orchestrator.services.read.documents import JsonDocument, Topics
 from orchestrator.services.read.formatting import format_score
-from orchestrator.services.read.matches import MatchLine, RoundView
+from orchestrator.services.read.matches import MatchLine, RoundView, round_views
 from orchestrator.services.read.standings import (
     PoolData,
     PoolView,
@@ -120,21 +130,47 @@ class SwissPathStep:
 
 
 @dataclass(frozen=True, slots=True)
-class SwissPath:
-    team: TeamRef
-    steps: tuple[SwissPathStep, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class SwissView(JsonDocument):
-    pool: PoolView
-    rounds: tuple[SwissRoundLine, ...]
+    """One address of a Swiss stage (module docstring): every round's state, the pairings of the round
+    shown (``round``) and the standings after round ``after``."""
+
+    pool: Annotated[
+        PoolView,
+        Field(
+            description="The stage's pool: chain, stored standings, tie-break lots; its rounds list every "
+            "round but only the round given (`round`) carries its matches; its cross table is empty."
+        ),
+    ]
+    rounds: Annotated[
+        tuple[SwissRoundLine, ...], Field(description="Every round: its state, bye and absent teams.")
+    ]
     topics: Topics
     summary: str = ""  # what is going on, in words ("Round 3 of 5 is being played.")
-    complete_rounds: tuple[int, ...] = ()
+    complete_rounds: Annotated[
+        tuple[int, ...], Field(description="The complete rounds: the tables `?after=N` may ask for.")
+    ] = ()
     ended_early: bool = False
-    standings_after: tuple[SwissStandingsAfter, ...] = ()  # one per complete round
-    paths: tuple[SwissPath, ...] = ()  # in pairing-number order
+    round: Annotated[
+        int | None,
+        Field(description="The round whose matches are given (`?round=N`); null before round 1 is paired."),
+    ] = None
+    current_round: Annotated[
+        int | None,
+        Field(
+            description="The round given without `?round`: the one being played or paired, else the latest."
+        ),
+    ] = None
+    after: Annotated[
+        int | None,
+        Field(
+            description="The round the standings are after (`?after=N`; default: `round` when it is "
+            "complete, else the last complete round); null before round 1 is complete."
+        ),
+    ] = None
+    standings_after: Annotated[
+        tuple[SwissStandingsAfter, ...],
+        Field(description="The one table given: the standings after round `after` (empty before then)."),
+    ] = ()
     system: str = system_name(None)  # the stage's pairing system, as pages name it
     qualifying: int = 0  # the top N that a later stage takes (0: none does)
     qualifying_to: str = ""  # the name of that stage
@@ -151,14 +187,17 @@ class SwissView(JsonDocument):
     def last_complete(self) -> int | None:
         return self.complete_rounds[-1] if self.complete_rounds else None
 
-    def standings_of(self, after: int) -> tuple[StandingLine, ...]:
-        return next(s.standings for s in self.standings_after if s.round == after)
+    @property
+    def shown(self) -> SwissRoundLine | None:
+        return next((r for r in self.rounds if r.number == self.round), None)
+
+    @property
+    def standings(self) -> tuple[StandingLine, ...]:
+        """The table shown: after round ``after``."""
+        return self.standings_after[0].standings if self.standings_after else ()
 
     def matches_of(self, number: int) -> tuple[MatchLine, ...]:
         return next((r.matches for r in self.pool.rounds if r.number == number), ())
-
-    def path_of(self, team_id: int) -> SwissPath | None:
-        return next((p for p in self.paths if p.team.id == team_id), None)
 
 
 def is_swiss_stage(uow: UnitOfWork, *, slug: str, stage_key: str) -> bool:
@@ -168,8 +207,12 @@ def is_swiss_stage(uow: UnitOfWork, *, slug: str, stage_key: str) -> bool:
     return stage is not None and stage.kind == StageKind.SWISS.value
 
 
-def swiss_view(uow: UnitOfWork, *, slug: str, stage_key: str) -> SwissView:
-    """A Swiss stage for spectators (module docstring); NotFound for another kind of stage."""
+def swiss_view(
+    uow: UnitOfWork, *, slug: str, stage_key: str, round_no: str = "", after: str = ""
+) -> SwissView:
+    """A Swiss stage for spectators: the round ``round_no`` (``?round=``) and the standings after round
+    ``after`` (``?after=``), each chosen as the module docstring says when empty; NotFound for another kind
+    of stage, ValidationFailed for a round the stage does not have or a round not complete."""
     data = EventData(uow, slug)
     stage = next((s for s in data.stages if s.key == stage_key), None)
     if stage is None or stage.kind != StageKind.SWISS.value:
@@ -180,42 +223,46 @@ def swiss_view(uow: UnitOfWork, *, slug: str, stage_key: str) -> SwissView:
             _("%(stage)s has not started yet: its teams are numbered when it starts.") % {"stage": stage.name}
         )
     pool = load_pools(data, [pool_row])[0]
-    view = pool_view_of(data, stage, pool)
-    public_rounds = tuple(replace(r, status=_public(r.status)) for r in view.rounds)
-    view = replace(view, rounds=public_rounds)
+    all_rounds = tuple(replace(r, status=_public(r.status)) for r in round_views(pool.rounds, pool.matches))
+    complete = tuple(r.number for r in all_rounds if r.status == RoundStatus.FINISHED.value)
+    current = _current_round(all_rounds, complete)
+    shown = _asked_round(all_rounds, round_no, current)
+    standings_round = _standings_round(complete, after, shown)
+    view = pool_view_of(data, stage, pool, crosstable=False)
+    # Only the round shown carries its matches: the others are one address each.
+    view = replace(view, rounds=tuple(r if r.number == shown else replace(r, matches=()) for r in all_rounds))
     extra = uow.rounds.round_teams_of_stage(require_id(stage.id))
     names = {t.id or 0: t.name for t in uow.teams.teams_by_id(row.team_id for row, _n in extra).values()}
-    lines = tuple(_round_line(r, extra, names) for r in public_rounds)
-    complete = tuple(r.number for r in public_rounds if r.status == RoundStatus.FINISHED.value)
-    entries = [e for e in data.entries if e.pool_id == pool.pool.id]
-    byes = _byes(extra, data.boards)
-    chain = data.chain(stage)
     top, taker = _taken_top(data, stage_key)
-    standings_after = tuple(
-        SwissStandingsAfter(
-            n,
-            _qualifying(_by_name(ranked_lines(
-                data, pool, chain, _records_until(pool, byes, n),
-                team_ids=[e.team_id for e in entries if (e.joined_round or 1) <= n],
-                bye_mp=data.scoring.draw,
-            )), pool.withdrawn, top),
-        )
-        for n in complete
-    )  # fmt: skip
-    paths = tuple(
-        SwissPath(ref_team(pool.teams[e.team_id]), team_steps(e, public_rounds, extra, data.scoring))
-        for e in sorted(entries, key=lambda e: e.pairing_number or 0)
+    tables: tuple[SwissStandingsAfter, ...] = ()
+    if standings_round is not None:
+        entries = [e for e in data.entries if e.pool_id == pool.pool.id]
+        lines = ranked_lines(
+            data, pool, data.chain(stage), _records_until(pool, _byes(extra, data.boards), standings_round),
+            team_ids=[e.team_id for e in entries if (e.joined_round or 1) <= standings_round],
+            bye_mp=data.scoring.draw,
+        )  # fmt: skip
+        tables = (SwissStandingsAfter(standings_round, _qualifying(_by_name(lines), pool.withdrawn, top)),)
+    shown_matches = next((r.matches for r in all_rounds if r.number == shown), ())
+    # Every change of a match is announced on its pool and stage too (services/live.py ``coarse_of``), so
+    # the page follows those; the round shown's matches are named for the page cache all the same.
+    topics = (
+        f"event:{data.ref.slug}",
+        f"stage:{stage.id}",
+        f"pool:{view.id}",
+        *(f"match:{m.id}" for m in shown_matches),
     )
-    ended_early = any(r.status == RoundStatus.CANCELLED.value for r in public_rounds)
     return SwissView(
         pool=view,
-        rounds=lines,
-        topics=view.topics,
-        summary=_summary(view.stage, public_rounds, complete),
+        rounds=tuple(_round_line(r, extra, names) for r in all_rounds),
+        topics=topics,
+        summary=_summary(view.stage, all_rounds, complete),
         complete_rounds=complete,
-        ended_early=ended_early,
-        standings_after=standings_after,
-        paths=paths,
+        ended_early=any(r.status == RoundStatus.CANCELLED.value for r in all_rounds),
+        round=shown,
+        current_round=current,
+        after=standings_round,
+        standings_after=tables,
         system=_(  # the names are msgids of web/domain_text.py
             system_name(
                 next((s.pairing for s in data.definition.stages if s.key == stage_key), None)
@@ -226,6 +273,49 @@ def swiss_view(uow: UnitOfWork, *, slug: str, stage_key: str) -> SwissView:
         qualifying=top,
         qualifying_to=taker,
     )
+
+
+def _current_round(rounds: Sequence[RoundView], complete: Sequence[int]) -> int | None:
+    """The round shown without ``?round`` (module docstring)."""
+    published = [r.number for r in rounds if r.status in _PUBLISHED]
+    going = [n for n in published if n not in complete]
+    if going:
+        return going[0]
+    return published[-1] if published else None
+
+
+def _asked_round(rounds: Sequence[RoundView], asked: str, current: int | None) -> int | None:
+    """``asked`` (``?round=N``) or ``current``; ValidationFailed naming the stage's rounds for anything
+    else."""
+    text = asked.strip()
+    if not text:
+        return current
+    number = _number(text)
+    if number not in [r.number for r in rounds]:
+        raise ValidationFailed([_("round: choose a round from 1 to %(last)d") % {"last": len(rounds)}])
+    return number
+
+
+def _standings_round(complete: Sequence[int], after: str, shown: int | None) -> int | None:
+    """The round whose standings are shown (module docstring); ValidationFailed naming the complete rounds
+    for an ``after`` that is not one of them."""
+    text = after.strip()
+    if not text:
+        if shown is not None and shown in complete:
+            return shown
+        return complete[-1] if complete else None
+    number = _number(text)
+    if number not in complete:
+        done = ", ".join(map(str, complete)) or _("none yet")
+        raise ValidationFailed(
+            [_("after: choose a complete round (complete rounds: %(done)s)") % {"done": done}]
+        )
+    return number
+
+
+def _number(text: str) -> int | None:
+    """A round number as an address writes it (ASCII digits, at most 5 of them), else None."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 6 else None
 
 
 def _taken_top(data: EventData, stage_key: str) -> tuple[int, str]:
@@ -254,27 +344,6 @@ def _qualifying(
     """The "Q" mark on the places within ``top`` among the teams still in (docs/rules.md §6)."""
     places = places_still_in(((line.team.id, line.rank) for line in lines), withdrawn)
     return tuple(replace(line, qualifies=0 < places.get(line.team.id, 0) <= top) for line in lines)
-
-
-def chosen_round(view: SwissView, after: str) -> int | None:
-    """The round whose standings the page shows: ``after`` (the ``?after=N`` of the address) or the last
-    complete round; ValidationFailed naming the complete rounds for anything else."""
-    if not after.strip():
-        return view.last_complete
-    number = (
-        int(after) if after.strip().isascii() and after.strip().isdigit() and len(after.strip()) < 6 else None
-    )
-    if number not in view.complete_rounds:
-        done = ", ".join(map(str, view.complete_rounds)) or _("none yet")
-        raise ValidationFailed(
-            [
-                _("after: choose a complete round (complete rounds: %(done)s)")
-                % {
-                    "done": done,
-                }
-            ]
-        )
-    return number
 
 
 def _public(status: str) -> str:

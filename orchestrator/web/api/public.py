@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from orchestrator.services.read import events, matches, stages, standings, swiss, teams
@@ -95,7 +95,25 @@ def get_team(request: Request, slug: str, team_id: int) -> Response:
 @router.get(
     "/events/{slug}/stages/{stage_key}/swiss",
     response_model=swiss.SwissView,
-    summary="A Swiss stage: standings, matches by round, byes and absences (a draft reads as unpaired)",
+    summary="A Swiss stage, one round at a time: every round's state, bye and absences, one round's "
+    "matches and one standings table (a draft reads as unpaired)",
 )
-def get_swiss(request: Request, slug: str, stage_key: str) -> Response:
-    return cached_view(request, swiss.swiss_view, slug=slug, stage_key=stage_key)
+def get_swiss(
+    request: Request,
+    slug: str,
+    stage_key: str,
+    round_no: str = Query(
+        "",
+        alias="round",
+        description="The round whose matches are given (default: the round being played or paired, else "
+        "the latest published one); the other rounds are listed without their matches.",
+    ),
+    after: str = Query(
+        "",
+        description="A complete round: the standings after it (default: after the round given when it is "
+        "complete, else after the last complete round). `complete_rounds` lists the choices.",
+    ),
+) -> Response:
+    return cached_view(
+        request, swiss.swiss_view, slug=slug, stage_key=stage_key, round_no=round_no, after=after
+    )

@@ -97,11 +97,13 @@ def stage_page(
     one) and the standings (after round ``after``): pages/public/swiss_stage.py."""
     with get_uow_factory(request)() as uow:
         if swiss.is_swiss_stage(uow, slug=slug, stage_key=stage_key):
-            view: object = swiss.swiss_view(uow, slug=slug, stage_key=stage_key)
+            view: object = swiss.swiss_view(
+                uow, slug=slug, stage_key=stage_key, round_no=round_no, after=after
+            )
         else:
             view = stages.stage_view(uow, slug=slug, stage_key=stage_key)
     if isinstance(view, swiss.SwissView):
-        chosen = swiss_stage.context(view, after=after, round_asked=round_no)
+        chosen = swiss_stage.context(view)
         extra: dict[str, Any] = dict(chosen)  # the round and standings shown: template variables only
         extra["outlook"] = in_unit_of_work(request, outlook_read.pool_outlook, pool_id=view.pool.id)
         return _page(request, "public/swiss.html", view, swiss_stage.followed(view), **extra)
