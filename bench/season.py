@@ -57,7 +57,18 @@ from pathlib import Path
 import httpx
 from cryptography.fernet import Fernet
 from pydantic import SecretStr
-from sqlalchemy import DateTime, Integer, String, UniqueConstraint, func, insert, select, text
+from sqlalchemy import (
+    DateTime,
+    Integer,
+    Interval,
+    String,
+    UniqueConstraint,
+    func,
+    insert,
+    literal,
+    select,
+    text,
+)
 from sqlalchemy.engine import Engine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -274,7 +285,7 @@ def clone_event(engine: Engine, event_id: int, copies: int) -> None:
                     if isinstance(_base_type(column), Integer) and target in largest:
                         values.append((column + k * largest[target]).label(column.name))
                     elif isinstance(_base_type(column), DateTime):
-                        values.append((column - timedelta(hours=k)).label(column.name))
+                        values.append((column - literal(timedelta(hours=k), Interval())).label(column.name))
                     elif column.name in unique_text:
                         suffix, length = f"-{k}", getattr(_base_type(column), "length", None)
                         kept = func.substr(column, 1, length - len(suffix)) if length else column
