@@ -63,6 +63,7 @@ from sqlalchemy import (
     Interval,
     String,
     UniqueConstraint,
+    case,
     func,
     insert,
     literal,
@@ -246,12 +247,12 @@ def stop(process: subprocess.Popen[bytes] | None) -> None:
 
 def clone_event(engine: Engine, event_id: int, copies: int) -> None:
     """``copies`` copies of event ``event_id`` in SQL: every row the backup's table plan gives the event
-    (docs/backup.md), unique text (slug, game ids, bulk ids) suffixed ``-k``, the ids of each table and
-    the references into it shifted by ``k`` times that table's largest id, so that ids stay as small as a
-    server holding that many events would have them, and every time ``k`` hours earlier (a season that
-    finished one event an hour). Accounts are not copied (staff roles hold for every
-    event). Ids inside JSON values (lineups, outcomes) are left as they are: a finished event's are not
-    read again by the jobs."""
+    (docs/backup.md), unique text (slug, game ids, bulk ids) suffixed ``-k``, the ids of each table and the
+    references into it (an audit entry's ``entity_id`` too) shifted by ``k`` times that table's largest id,
+    so that ids stay as small as a server holding that many events would have them, and every time ``k``
+    hours earlier (a season that finished one event an hour). Accounts are not copied (staff roles hold for
+    every event). Ids inside JSON values (lineups, outcomes) are left as they are: a finished event's are
+    not read again by the jobs."""
     plans = [plan for plan in event_plan() if plan.name != "user"]
     planned = {plan.name for plan in plans}
     conditions = _conditions(event_plan(), event_id)
@@ -284,6 +285,11 @@ def clone_event(engine: Engine, event_id: int, copies: int) -> None:
                     target = table.name if column.primary_key else (into[0] if into else None)
                     if isinstance(_base_type(column), Integer) and target in largest:
                         values.append((column + k * largest[target]).label(column.name))
+                    elif (
+                        table.name == "audit_log" and column.name == "entity_id"
+                    ):  # names its table in entity
+                        whens = [(table.c.entity == name, column + k * top) for name, top in largest.items()]
+                        values.append(case(*whens, else_=column).label(column.name))
                     elif isinstance(_base_type(column), DateTime):
                         values.append((column - literal(timedelta(hours=k), Interval())).label(column.name))
                     elif column.name in unique_text:
