@@ -15,13 +15,14 @@ What runs, in one scratch database, with one stand-in process (``--speed instant
 2. **200 finished events**: one event is played to its end through the same worker, then copied in SQL
    (``clone_event``: every row of the event, as the backup's table plan finds them, ids shifted, unique text
    suffixed) until ``--finished`` finished events are stored. The idle tick is measured again.
-3. **N events at once**, for each N of ``--events``: N copies of the event (each its own slug, 163 teams,
-   1,450 players linked) are set up, then played to their ends together: beat (every ``--beat`` seconds)
+3. **N events at once**, for each N of ``--events``: N copies of the event (each its own slug, every player
+   linked on the stand-in) are set up, then played to their ends together: beat (every ``--beat`` seconds)
    and the worker do the jobs, this process runs the N staff drivers of ``olympiad demo`` (drafting and
    starting stages) in turn every ``--tick`` seconds. Every round of a stage is due at once and games end as
    soon as they start (``bench/whole_event.py``'s settings). Printed: games per second over all events (the
    boards with a game on the server, over the wall clock from the first step to the last event's end),
-   the turnaround p50/p95/max, and the worker's memory after the run.
+   the turnaround p50/p95/max, how long after its last game a round was closed here (every result
+   stored), and the worker's memory after the run.
 
 **Turnaround**: from the moment the last game of a round ended on the game server to the moment the next
 round's games exist there, both read from the stand-in (``createdAt`` and ``clockStart`` of one game per
@@ -31,7 +32,8 @@ a knockout bracket round (its two matches) one step; an Armageddon game only end
 Each step after an event's first gives one figure: its first games' creation minus the latest end of the
 games created before them.
 
-``--stages K`` keeps the event file's first K stages (and drops the bracket unless every stage is kept),
+``--stages K`` keeps the event file's first K stages (and drops the bracket unless every stage is kept, and
+the teams no kept stage seeds: 2 stages are 68 teams, 2,160 games),
 because the whole event (6,078 games) 50 times over does not fit the shared 2-core machine's time: see
 docs/performance.md, "A season on one machine". The plot (``--plot``, matplotlib from the ``bench`` extra)
 has the events on the x axis, games per second and turnaround p95 on the y axes.
@@ -488,7 +490,9 @@ def main() -> None:
     parser.add_argument("--finished", type=int, default=200, help="finished events stored beside them")
     parser.add_argument("--idle-ticks", type=int, default=20)
     parser.add_argument("--tick", type=float, default=0.1, help="the staff drivers' period (s)")
-    parser.add_argument("--beat", type=float, default=0.5, help="beat's period for its round jobs (s)")
+    # Beat's own messages are not deduplicated (docs/workers.md): a period shorter than its jobs take on
+    # this machine piles them up in the queue ahead of the pulls (0.5 s did: 700 to 5,000 messages waiting).
+    parser.add_argument("--beat", type=float, default=2.0, help="beat's period for its round jobs (s)")
     parser.add_argument("--concurrency", type=int, default=2, help="the worker's threads")
     parser.add_argument("--seed", type=int, default=2020)
     parser.add_argument("--timeout", type=float, default=3600, help="give up a run after this long (s)")
