@@ -7,8 +7,10 @@ Part of the adapters layer (docs/architecture.md, habit 7); the unit of work cre
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 
+from sqlalchemy import func
+from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
@@ -44,6 +46,17 @@ class OutboxRepository(Repository):
         if status:
             query = query.where(Outbox.status == status)
         return self.session.exec(query.order_by(col(Outbox.id).desc()).limit(limit)).all()
+
+    def oldest_due_mail(self, now: datetime) -> datetime | None:
+        """Since when the oldest queued mail whose wait is over has been due (its retry time, or its
+        queuing), or None when no mail waits (docs/workers.md, "Lag")."""
+        due = func.coalesce(col(Outbox.next_at), col(Outbox.created_at))
+        moment = self.session.execute(
+            sa_select(func.min(due)).where(col(Outbox.status) == OutboxStatus.QUEUED.value, due <= now)
+        ).scalar()
+        if moment is None:
+            return None
+        return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
     def outbox_due(self, now: datetime, limit: int = 200) -> Sequence[int]:
         """Queued mails whose wait is over (a lost job or a restart must not leave them waiting)."""

@@ -201,6 +201,41 @@ class ReadRepository(Repository):
         ).scalar()
         return None if moment is None else _aware(moment)
 
+    def unpulled_rounds(self, event_id: int, now: datetime) -> list[tuple[int, str, int, datetime]]:
+        """Rounds of the event under way whose results may be waiting here: games created, start time
+        passed, some board with a game and no result. Each with (round id, stage name, number, since): the
+        later of its start and the game server's last answer to a pull of it, oldest first. A result that
+        came in on the server after ``since`` is not stored yet (docs/workers.md, "Lag")."""
+        rows = self.session.execute(
+            sa_select(
+                col(Round.id),
+                col(Stage.name),
+                col(Round.number),
+                col(Round.scheduled_at),
+                col(Round.last_pull_at),
+            )
+            .join(Stage, col(Stage.id) == Round.stage_id)
+            .where(
+                col(Stage.event_id) == event_id,
+                col(Round.status).in_([RoundStatus.PAIRED.value, RoundStatus.PLAYING.value]),
+                col(Round.scheduled_at) <= now,
+                sa_select(col(Board.id))
+                .join(Match, col(Match.id) == Board.match_id)
+                .where(
+                    col(Match.round_id) == Round.id,
+                    col(Board.game_id).is_not(None),
+                    col(Board.result) == GameResult.PENDING.value,
+                )
+                .exists(),
+            )
+        ).all()
+        found = [
+            (rid, name, number, max(_aware(start), _aware(pulled)) if pulled is not None else _aware(start))
+            for rid, name, number, start, pulled in rows
+            if start is not None
+        ]
+        return sorted(found, key=lambda row: (row[3], row[0]))
+
     def stale_rounds(
         self, event_id: int, *, started_before: datetime, quiet_since: datetime
     ) -> list[tuple[Round, Stage, datetime, int]]:

@@ -61,7 +61,11 @@ class AuditLog(SQLModel, table=True):
     """Who changed what, when and why (docs/rules.md §6, §7). ``old``/``new`` never hold secrets."""
 
     __tablename__ = "audit_log"
-    __table_args__ = (Index("ix_audit_log_entity_entity_id", "entity", "entity_id"),)
+    __table_args__ = (
+        Index("ix_audit_log_entity_entity_id", "entity", "entity_id"),
+        # notify.scan reads a few actions over two days of a log that holds every result (repo_audit)
+        Index("ix_audit_log_action_at", "action", "at"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     at: datetime = timestamp(index=True)

@@ -29,7 +29,9 @@ from orchestrator.adapters.tables import (
     Role,
     Round,
     RoundStatus,
+    Stage,
 )
+from orchestrator.adapters.tables_accounts import Outbox
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain.gameresults import map_status
@@ -338,3 +340,87 @@ def test_the_dashboard_shows_the_failed_logins_of_the_last_hour_per_account_and_
     assert '<td>arb</td><td class="num">2</td>' in page
     assert '<td>testclient</td><td class="num">2</td>' in page
     assert "not the password" not in page
+
+
+def playing_round_with_a_game(
+    uow: UnitOfWork, *, started_ago: timedelta, pulled_ago: timedelta | None
+) -> Round:
+    """Round 1 under way: started ``started_ago``, its first board's game on the server without a result,
+    last pulled ``pulled_ago`` (None: never)."""
+    rnd = rounds_of(uow)[0]
+    rnd.status = RoundStatus.PLAYING.value
+    rnd.scheduled_at = utcnow() - started_ago
+    rnd.last_pull_at = None if pulled_ago is None else utcnow() - pulled_ago
+    uow.session.add(rnd)
+    board = uow.boards.for_match(first_match(uow).id or 0)[0]
+    board.game_id = "lag00001"
+    uow.session.add(board)
+    return rnd
+
+
+def test_the_jobs_lag_shows_when_a_round_under_way_has_not_been_pulled_for_over_a_minute(
+    web: FastAPI,
+) -> None:
+    """docs/workers.md, "Lag": a result that reached the game server after the round's last pull waits."""
+    client, _ = login(web, "arb")
+    api = f"/api/v1/staff/events/{SLUG}/dashboard"
+    with web.state.uow_factory() as uow:
+        playing_round_with_a_game(uow, started_ago=timedelta(minutes=30), pulled_ago=timedelta(seconds=20))
+    assert client.get(api).json()["lag"] is None  # pulled 20 s ago: the jobs keep up
+    assert "data-lag" not in client.get(f"/staff/events/{SLUG}").text
+    with web.state.uow_factory() as uow:
+        rnd = playing_round_with_a_game(
+            uow, started_ago=timedelta(minutes=30), pulled_ago=timedelta(minutes=3)
+        )
+        title = dashboard_service._round_title(uow.events.get_or_raise(Stage, rnd.stage_id).name, rnd.number)
+    lag = client.get(api).json()["lag"]
+    assert lag["kind"] == "results" and lag["round"] == title
+    assert 180 <= lag["seconds"] < 240
+    page = client.get(f"/staff/events/{SLUG}").text
+    assert re.search(r"Jobs are 3 min behind: the oldest unprocessed result may date from", page)
+    assert f"/staff/rounds/{rnd.id}/results" in page
+    with web.state.uow_factory() as uow:  # its last result stored: nothing waits any more
+        board = uow.boards.for_match(first_match(uow).id or 0)[0]
+        board.result = "1-0"
+        uow.session.add(board)
+    assert client.get(api).json()["lag"] is None
+
+
+def test_a_round_never_pulled_lags_from_its_start_not_from_its_pairing(web: FastAPI) -> None:
+    with web.state.uow_factory() as uow:
+        playing_round_with_a_game(uow, started_ago=timedelta(minutes=5), pulled_ago=None)
+    with web.state.uow_factory() as uow:
+        lag = dashboard_service.dashboard(uow, slug=SLUG).lag
+        assert lag is not None and lag.kind == "results" and lag.minutes == 5
+        # pulled before its start (paired ahead): no result can be older than the start
+        playing_round_with_a_game(uow, started_ago=timedelta(seconds=30), pulled_ago=timedelta(minutes=5))
+    with web.state.uow_factory() as uow:
+        assert dashboard_service.dashboard(uow, slug=SLUG).lag is None
+
+
+def test_a_mail_due_for_minutes_shows_as_lag_and_a_mail_waiting_for_its_retry_does_not(web: FastAPI) -> None:
+    client, _ = login(web, "arb")
+    with web.state.uow_factory() as uow:
+        uow.outbox.insert(
+            Outbox(
+                key="lag-test",
+                kind="lineup_due",
+                recipient="captain@example.org",
+                subject="s",
+                body_text="b",
+                created_at=utcnow() - timedelta(minutes=10),
+                next_at=utcnow() + timedelta(minutes=1),
+            )
+        )
+    assert client.get(f"/api/v1/staff/events/{SLUG}/dashboard").json()["lag"] is None
+    with web.state.uow_factory() as uow:
+        mail = uow.outbox.outbox_by_key("lag-test")
+        assert mail is not None
+        mail.next_at = utcnow() - timedelta(minutes=4, seconds=10)
+        uow.session.add(mail)
+    lag = client.get(f"/api/v1/staff/events/{SLUG}/dashboard").json()["lag"]
+    assert lag["kind"] == "mail" and 240 <= lag["seconds"] < 300
+    assert (
+        "Jobs are 4 min behind: the oldest unsent mail has been due since"
+        in client.get(f"/staff/events/{SLUG}").text
+    )

@@ -41,6 +41,7 @@ from orchestrator.services.results import standings as standings_service
 from orchestrator.translation import N_, ngettext
 from orchestrator.translation import gettext as _
 
+LAG_AFTER = timedelta(minutes=1)  # work waiting longer than this is shown as the jobs' lag (docs/workers.md)
 STALE_AFTER = timedelta(minutes=15)  # no board of a round under way changed for this long: pulls are stale
 LONG_GAME_MOVES = 60  # moves a long game lasts, for the increments (docs/staff-guide.md, "The dashboard")
 
@@ -102,6 +103,57 @@ class DashboardItem:
 
 
 @dataclass(frozen=True, slots=True)
+class Lag:
+    """How far the jobs are behind (docs/workers.md, "Lag"): the oldest work that may be waiting, if it
+    has waited longer than ``LAG_AFTER``. ``kind`` is ``results`` (a round's results may be on the game
+    server since ``since``, no pull has fetched them) or ``mail`` (a queued mail due since ``since``)."""
+
+    kind: str
+    since: datetime
+    seconds: int
+    round_title: str = ""  # the round, for ``results``
+    round_link: str = ""
+
+    @property
+    def minutes(self) -> int:
+        return self.seconds // 60
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "since": self.since.isoformat(),
+            "seconds": self.seconds,
+            "round": self.round_title or None,
+        }
+
+
+def job_lag(uow: UnitOfWork, event_id: int, now: datetime) -> Lag | None:
+    """The oldest unprocessed work of the event's jobs, when it is older than ``LAG_AFTER``: the round
+    under way pulled longest ago (or never, since its start), or the oldest mail due in the outbox."""
+    candidates: list[Lag] = []
+    rounds = uow.read.unpulled_rounds(event_id, now)
+    if rounds:
+        round_id, stage_name, number, since = rounds[0]
+        waited = int((now - since).total_seconds())
+        candidates.append(
+            Lag(
+                "results",
+                since,
+                waited,
+                _round_title(stage_name, number),
+                f"/staff/rounds/{round_id}/results",
+            )
+        )
+    mail = uow.outbox.oldest_due_mail(now)
+    if mail is not None:
+        candidates.append(Lag("mail", mail, int((now - mail).total_seconds())))
+    if not candidates:
+        return None
+    oldest = max(candidates, key=lambda lag: lag.seconds)
+    return oldest if oldest.seconds > LAG_AFTER.total_seconds() else None
+
+
+@dataclass(frozen=True, slots=True)
 class Dashboard:
     event_id: int
     slug: str
@@ -112,6 +164,7 @@ class Dashboard:
     checked_at: datetime
     swiss: bool = False  # the event has a Swiss stage (else the page leaves out "Swiss round to pair")
     last_pull_at: datetime | None = None  # rounds under way: the game server last answered a pull then
+    lag: Lag | None = None  # the jobs are behind by more than LAG_AFTER
 
     @property
     def last_pull_age_s(self) -> int | None:
@@ -132,6 +185,7 @@ class Dashboard:
             "checked_at": self.checked_at.isoformat(),
             "last_pull_at": self.last_pull_at.isoformat() if self.last_pull_at else None,
             "last_pull_age_s": self.last_pull_age_s,
+            "lag": self.lag.as_json() if self.lag else None,
             "counts": self.counts(),
             "items": [item.as_json() for item in self.items],
         }
@@ -175,6 +229,7 @@ def dashboard(uow: UnitOfWork, *, slug: str, now: datetime | None = None) -> Das
         now,
         swiss,
         uow.read.last_pull(event_id),
+        job_lag(uow, event_id, now),
     )
 
 
