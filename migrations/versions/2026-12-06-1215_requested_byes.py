@@ -1,7 +1,7 @@
 """requested byes: a team of a Swiss stage with a full- or half-point bye it asked for (docs/trf.md)
 
 Revision ID: 3e8b1f07c2d9
-Revises: 6ebc38816acc
+Revises: 3b7e9c1d4a52
 Create Date: 2026-12-06 12:15:00.000000+00:00
 """
 
@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from alembic import op
 
 revision: str = "3e8b1f07c2d9"
-down_revision: str | None = "6ebc38816acc"
+down_revision: str | None = "3b7e9c1d4a52"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -218,3 +218,13 @@ def test_the_captain_sees_the_own_teams_line_only(uowf, app):
     assert "Chances and needs" in home.text
     assert '<th scope="row">Norway</th>' in home.text
     assert '<th scope="row">Sweden</th>' not in home.text
+
+
+def test_a_seed_fits_the_stored_integer_whatever_the_stage_and_pool_ids() -> None:
+    from orchestrator.services.outlook.compute import SEED_LIMIT, seed_of
+
+    assert seed_of(7, 3) == 7003  # small ids keep the seeds they always had
+    assert seed_of(7, 3, 2) == 7003 + 2 * 7919
+    big = seed_of(3_000_000, 11, 5_000_000)  # a database that has copied many events
+    assert 0 <= big < SEED_LIMIT <= 2**31 - 1
+    assert big == (3_000_000 * 1000 + 11 + 5_000_000 * 7919) % (2**31 - 1)

@@ -36,9 +36,13 @@ SWISS_CHANCES_ROUNDS = 3
 MEDALS = 3
 
 
-def seed_of(stage_id: int, after_round: int) -> int:
-    """The seed of a computation: the same stage after the same round always gives the same chances."""
-    return stage_id * 1000 + after_round
+SEED_LIMIT = 2**31 - 1  # the stored seed is a PostgreSQL INTEGER
+
+
+def seed_of(stage_id: int, after_round: int, pool_id: int = 0) -> int:
+    """The seed of a computation: the same stage (and pool) after the same round always gives the same
+    chances. Kept below ``SEED_LIMIT`` so that it fits the outlook's seed column whatever the ids."""
+    return (stage_id * 1000 + after_round + pool_id * 7919) % SEED_LIMIT
 
 
 def refuse_unless_running(stage: Stage) -> None:
@@ -204,7 +208,7 @@ def _pool_rows(
     data, fixtures = pool.data, pool.fixtures
     teams = list(data.teams)
     places = tuple(sorted(k for k in {1, stage_def.advance} if 1 <= k < len(teams)))
-    seed = seed_of(stage.id or 0, after) + pool.pool_id * 7919
+    seed = seed_of(stage.id or 0, after, pool.pool_id)
     chances: Chances | None = None
     needs: PoolNeeds | None = None
     if fixtures and places:
