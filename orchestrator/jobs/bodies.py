@@ -45,6 +45,7 @@ from orchestrator.services.queue import (
     enqueue,
 )
 from orchestrator.services.results.standings import recompute_pool
+from orchestrator.services.swiss.auto import publish_next_round
 
 log = logging.getLogger(__name__)
 
@@ -126,6 +127,21 @@ def _recompute_pool(rt: Runtime, pool_id: int, *, attempt: int) -> float | None:
 
 
 def _advance_stage(rt: Runtime, stage_id: int, *, attempt: int) -> float | None:
+    """A round of the stage finished (or the stage started): publish the next round of a Swiss stage whose
+    file says ``auto_publish`` (its games queued when due), else close the stage once nothing stands in the
+    way (docs/workers.md, "Event-driven rounds")."""
+    with rt.uow_factory() as uow:
+        step = publish_next_round(
+            uow,
+            stage_id=stage_id,
+            actor=ACTOR,
+            now=utcnow(),
+            pair_lead_s=rt.settings.gameserver_pair_lead_s,
+        )
+    if step.status == "refused":
+        log.warning("stage %s: round %s not published: %s", stage_id, step.number, step.reason)
+    if step.status == "published":
+        return None  # a stage with a round just published cannot close
     with rt.uow_factory() as uow:
         advance_stage(uow, stage_id=stage_id, now=utcnow(), actor=ACTOR)
     return None
