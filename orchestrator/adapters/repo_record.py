@@ -9,7 +9,7 @@ no delete: a correction is a new entry.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -183,11 +183,12 @@ class RecordRepository:
             )
         ).all()
         matches = self._matches(Match.round_id == entity_id)
+        names = self._team_names(byes)
         return {
             "stage": rnd.stage_id,
             "round": rnd.number,
             "matches": self._described(matches),
-            "byes": [self._team_name(team_id) for team_id in byes],
+            "byes": [names.get(team_id, f"team {team_id}") for team_id in byes],
         }
 
     def _described(self, matches: Sequence[Match]) -> list[dict[str, Any]]:
@@ -205,13 +206,14 @@ class RecordRepository:
                 select(Round).where(col(Round.id).in_({m.round_id for m in matches}))
             ).all()
         }
+        names = self._team_names(t for m in matches for t in (m.first_team_id, m.second_team_id))
         return [
             {
                 "match": m.id,
                 "pool": str(m.pool_id) if m.pool_id is not None else None,
                 "round": rounds.get(m.round_id),
-                "a": self._team_name(m.first_team_id),
-                "b": self._team_name(m.second_team_id),
+                "a": names.get(m.first_team_id, f"team {m.first_team_id}"),
+                "b": names.get(m.second_team_id, f"team {m.second_team_id}"),
                 "boards": counts.get(m.id or 0, 0),
             }
             for m in sorted(matches, key=lambda m: m.id or 0)
@@ -255,6 +257,14 @@ class RecordRepository:
 
     def _matches(self, where: Any) -> Sequence[Match]:
         return self.session.exec(select(Match).where(where)).all()
+
+    def _team_names(self, team_ids: Iterable[int]) -> dict[int, str]:
+        """Teams' names in one query (a round's pairing names every team of the stage)."""
+        wanted = set(team_ids)
+        if not wanted:
+            return {}
+        rows = self.session.exec(select(Team.id, Team.name).where(col(Team.id).in_(wanted))).all()
+        return {team_id: name for team_id, name in rows if team_id is not None}
 
     def _team_name(self, team_id: int) -> str:
         team = self.session.get(Team, team_id)
