@@ -24,6 +24,7 @@ desk does nothing more.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
@@ -31,7 +32,7 @@ from orchestrator.adapters.tables import Round, RoundStatus, Stage, StageStatus
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.demo.plan import DemoPlan
 from orchestrator.domain.swiss import SwissPairer
-from orchestrator.services.setup import stage_start
+from orchestrator.services.setup import draws, pairing_lots, stage_start
 from orchestrator.services.swiss.auto import auto_publishes
 from orchestrator.services.swiss.rounds import RoundView, pair_next_round, publish_round_pairing
 
@@ -76,6 +77,27 @@ def time_swiss_rounds(uow: UnitOfWork, *, stage_id: int, now: datetime, plan: De
     )
 
 
+def commit_colour_lot(uow: UnitOfWork, *, stage_id: int, pairing_seed: bytes, actor: str) -> bool:
+    """Replays only: commit the stage's initial-colour lot (C.04.6 art. 4.3.1) with a seed derived from the
+    demo's ``pairing_seed`` when none is committed yet (the start then draws it); True when committed now."""
+    event, stage = uow.events.event_and_stage(stage_id)
+    purpose = pairing_lots.colour_lot_purpose(stage.name)
+    if uow.lots.lots_with_purpose(event.id or 0, purpose):
+        return False
+    seed = hashlib.sha256(pairing_seed + f"|{event.slug}|{stage.key}|colour".encode()).digest()
+    draws.commit_lot(
+        uow,
+        event_id=event.id or 0,
+        purpose=purpose,
+        candidates=list(stage_start.COLOURS),
+        kind="one",
+        actor=actor,
+        reason=f"committed when {stage.name} was started (demo replay seed)",
+        seed=seed,
+    )
+    return True
+
+
 def next_round_start(rounds: list[Round], number: int, *, now: datetime, plan: DemoPlan) -> datetime:
     """Round ``number``: ``round_gap_s`` after the round before's planned start, never before the lead."""
     earliest = now + timedelta(seconds=plan.lead_s)
@@ -96,8 +118,12 @@ class SwissDesk:
         actor: str,
         say: Callable[..., None],
         pairer: SwissPairer | None = None,
+        pairing_seed: bytes | None = None,
     ) -> None:
         self.uow_factory = uow_factory
+        # --seed: the initial-colour lot's seed is derived from it, as the pools' pairing lots are, so a
+        # replay draws the same colour and plays the same games; without, a fresh secret seed as for staff.
+        self.pairing_seed = pairing_seed
         self.plan = plan
         self.actor = actor
         self.say = say
@@ -142,6 +168,13 @@ class SwissDesk:
 
     def _start(self, stage_id: int, name: str, now: datetime) -> None:
         automatic = self._automatic_stage(stage_id)
+        if self.pairing_seed is not None:
+            with self.uow_factory() as uow:
+                if commit_colour_lot(
+                    uow, stage_id=stage_id, pairing_seed=self.pairing_seed, actor=self.actor
+                ):
+                    self.say(f"{name}: initial colour lot committed", once=f"colour-lot:{stage_id}")
+                    return  # drawn by the next step's start, once its hash is public
         with self.uow_factory() as uow:
             started = stage_start.start_stage(uow, stage_id=stage_id, actor=self.actor)
             if started.refusal is None and automatic:  # timed before the workers see round 1
