@@ -239,7 +239,9 @@ ROUND_TIMES_QUERY = text(
       (SELECT min(a.at) FROM audit_log a
         WHERE a.entity = 'round' AND a.entity_id = r.id AND a.action = 'round.games_created'),
       (SELECT max(a.at) FROM audit_log a
-        WHERE a.entity = 'round' AND a.entity_id = r.id AND a.action = 'round.close')
+        WHERE a.entity = 'round' AND a.entity_id = r.id AND a.action = 'round.close'),
+      (SELECT max(a.at) FROM audit_log a
+        WHERE a.entity = 'round' AND a.entity_id = r.id AND a.action = 'swiss.publish')
     FROM round r JOIN stage s ON s.id = r.stage_id
     WHERE r.number < 1000
     ORDER BY s.id, r.number
@@ -247,9 +249,14 @@ ROUND_TIMES_QUERY = text(
 )
 
 
+SPAN = " rounds, last result's pull to the next round's games"
+
+
 def turnarounds(database_url: str) -> dict[str, list[float]]:
     """Seconds from the start of the pull that finished a round to the next round's games, per stage kind
-    (module docstring); only rounds whose games were created after the round before them finished."""
+    (module docstring); only rounds whose games were created after the round before them finished. For
+    Swiss rounds also its three parts (keys ``swiss: ...``): the pull (its start to the round's close), the
+    publication (the close to the next round's ``swiss.publish``) and the games (that to their creation)."""
     engine = create_engine(database_url)
     try:
         with engine.connect() as connection:
@@ -264,6 +271,14 @@ def turnarounds(database_url: str) -> dict[str, list[float]]:
         if pulled is None or closed is None or created is None or created <= closed:
             continue  # e.g. a pool round: its games were created before the round before had finished
         found.setdefault(str(before[1]), []).append(_seconds(created - pulled))
+        published = after[6]
+        if published is not None and closed <= published <= created:
+            for part, seconds in (
+                ("pull", closed - pulled),
+                ("publication", published - closed),
+                ("games", created - published),
+            ):
+                found.setdefault(f"{before[1]}: {part}", []).append(_seconds(seconds))
     return found
 
 
@@ -363,7 +378,7 @@ def main(*, description: str | None = None, event: Path | None = None, celery: b
         print(f"  {'total':<14} {result.seconds:6.2f} s  {games:5d} games")
         for kind, values in sorted(turnaround.items()):
             print(
-                f"  turnaround ({kind} rounds, last result's pull to the next round's games): "
+                f"  turnaround ({kind if ':' in kind else kind + SPAN}): "
                 f"{len(values)} rounds, p50 {percentile(values, 0.5):.3f} s, "
                 f"p95 {percentile(values, 0.95):.3f} s, max {max(values):.3f} s"
             )

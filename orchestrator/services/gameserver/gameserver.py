@@ -445,6 +445,7 @@ class PullOutcome:
     round_finished: bool = False
     retry_in: float | None = None
     error: str | None = None
+    stage_id: int | None = None  # the round's stage, once read
 
 
 def pull_round_results(
@@ -465,6 +466,7 @@ def pull_round_results(
     rnd = uow.rounds.get_or_raise(Round, round_id)
     if rnd.status not in (RoundStatus.PAIRED.value, RoundStatus.PLAYING.value):
         return outcome
+    outcome.stage_id = rnd.stage_id
     ids = uow.boards.open_game_ids(round_id)
     outcome.asked = len(ids)
     if ids:
