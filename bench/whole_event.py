@@ -20,8 +20,15 @@ driver stays here. Needs Redis (REDIS_URL, default redis://127.0.0.1:6379/0).
 
 Printed: the set-up (event, owner, 1,450 players linked; not in the figure), then the event's wall clock
 from the first draft to the champion, a digest of every board's players and result (the same seed gives
-the same digest: compare runs before and after a change), and each stage's share with its games.
-bench/ingest_games.py times ingestion alone.
+the same digest: compare runs before and after a change), each stage's share with its games, the
+turnaround per round and the machine's yardstick (below). bench/ingest_games.py times ingestion alone.
+
+Turnaround (``turnarounds``): for each round whose games were created after the round before it in the
+same stage had finished (a Swiss round, a bracket round; not a pool round, whose games all exist once its
+stage starts), the time from the start of the pull that stored the round before's last result
+(``round.last_pull_at``) to the moment its own games existed on the game server (the ``round.games_created``
+audit entry, written once the bulk pairing has answered). Both times are read from the database after the
+run, from the orchestrator's clock; p50 and p95 are printed per kind of stage.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import hashlib
+import itertools
 import os
 import secrets
 import subprocess
@@ -149,7 +157,9 @@ def start_worker(settings: Settings, log_path: Path, concurrency: int, pool: str
     raise SystemExit(f"the Celery worker did not start:\n{log_path.read_text(errors='replace')[-2000:]}")
 
 
-def one_run(args: argparse.Namespace, database_url: str, data_dir: Path) -> tuple[float, DemoResult, str]:
+def one_run(
+    args: argparse.Namespace, database_url: str, data_dir: Path
+) -> tuple[float, DemoResult, str, dict[str, list[float]]]:
     process, standin_url = start_standin(args.seed)
     worker: subprocess.Popen[bytes] | None = None
     try:
@@ -181,7 +191,8 @@ def one_run(args: argparse.Namespace, database_url: str, data_dir: Path) -> tupl
                 profiler.dump_stats(args.profile)
             assert demo.settings is not None
             digest = results_digest(demo.settings.sqlalchemy_url)
-        return setup.seconds, result, digest
+            turnaround = turnarounds(demo.settings.sqlalchemy_url)
+        return setup.seconds, result, digest, turnaround
     finally:
         for child in (worker, process):
             if child is not None:
@@ -220,6 +231,65 @@ def results_digest(database_url: str) -> str:
         hashlib.sha256("\n".join("\t".join(row) for row in rows).encode()).hexdigest()[:16]
         + f" ({len(rows)} boards)"
     )
+
+
+ROUND_TIMES_QUERY = text(
+    """
+    SELECT s.id, s.kind, r.number, r.last_pull_at,
+      (SELECT min(a.at) FROM audit_log a
+        WHERE a.entity = 'round' AND a.entity_id = r.id AND a.action = 'round.games_created'),
+      (SELECT max(a.at) FROM audit_log a
+        WHERE a.entity = 'round' AND a.entity_id = r.id AND a.action = 'round.close'),
+      (SELECT max(a.at) FROM audit_log a
+        WHERE a.entity = 'round' AND a.entity_id = r.id AND a.action = 'swiss.publish')
+    FROM round r JOIN stage s ON s.id = r.stage_id
+    WHERE r.number < 1000
+    ORDER BY s.id, r.number
+    """
+)
+
+
+SPAN = " rounds, last result's pull to the next round's games"
+
+
+def turnarounds(database_url: str) -> dict[str, list[float]]:
+    """Seconds from the start of the pull that finished a round to the next round's games, per stage kind
+    (module docstring); only rounds whose games were created after the round before them finished. For
+    Swiss rounds also its three parts (keys ``swiss: ...``): the pull (its start to the round's close), the
+    publication (the close to the next round's ``swiss.publish``) and the games (that to their creation)."""
+    engine = create_engine(database_url)
+    try:
+        with engine.connect() as connection:
+            rows = list(connection.execute(ROUND_TIMES_QUERY))
+    finally:
+        engine.dispose()
+    found: dict[str, list[float]] = {}
+    for before, after in itertools.pairwise(rows):
+        if before[0] != after[0] or after[2] != before[2] + 1:
+            continue
+        pulled, closed, created = before[3], before[5], after[4]
+        if pulled is None or closed is None or created is None or created <= closed:
+            continue  # e.g. a pool round: its games were created before the round before had finished
+        found.setdefault(str(before[1]), []).append(_seconds(created - pulled))
+        published = after[6]
+        if published is not None and closed <= published <= created:
+            for part, seconds in (
+                ("pull", closed - pulled),
+                ("publication", published - closed),
+                ("games", created - published),
+            ):
+                found.setdefault(f"{before[1]}: {part}", []).append(_seconds(seconds))
+    return found
+
+
+def _seconds(delta: object) -> float:
+    return float(delta.total_seconds()) if hasattr(delta, "total_seconds") else float("nan")
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The nearest-rank percentile (``share`` 0.5 for the median)."""
+    ordered = sorted(values)
+    return ordered[max(0, min(len(ordered) - 1, -(-int(share * 100) * len(ordered) // 100) - 1))]
 
 
 def machine_reference(event_file: Path) -> float:
@@ -285,7 +355,7 @@ def main(*, description: str | None = None, event: Path | None = None, celery: b
         with tempfile.TemporaryDirectory(prefix="olympiad-bench-") as tmp:
             database_url = "" if args.sqlite else create_database()
             try:
-                setup_s, result, digest = one_run(args, database_url, Path(tmp))
+                setup_s, result, digest, turnaround = one_run(args, database_url, Path(tmp))
             finally:
                 if database_url:
                     drop_database(database_url)
@@ -306,8 +376,18 @@ def main(*, description: str | None = None, event: Path | None = None, celery: b
             games += stage.games
             print(f"  {stage.name:<14} {seconds:6.2f} s  {stage.games:5d} games")
         print(f"  {'total':<14} {result.seconds:6.2f} s  {games:5d} games")
+        for kind, values in sorted(turnaround.items()):
+            print(
+                f"  turnaround ({kind if ':' in kind else kind + SPAN}): "
+                f"{len(values)} rounds, p50 {percentile(values, 0.5):.3f} s, "
+                f"p95 {percentile(values, 0.95):.3f} s, max {max(values):.3f} s"
+            )
+        if not turnaround:
+            print("  turnaround: no round waited for the round before it")
     reference = machine_reference(args.event)
     print(f"machine reference (pure simulation of the event, best of 3): {reference:.2f} s")
+    for run, seconds in enumerate(figures, start=1):
+        print(f"run {run}: event / machine reference = {seconds / reference:.1f}x")
     if len(figures) > 1:
         ordered = sorted(figures)
         print(

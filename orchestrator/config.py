@@ -81,6 +81,9 @@ class Settings(BaseSettings):
     gameserver_clock_increment_s: int = 10
     beat_open_due_s: float = 30.0  # how often beat runs rounds.open_due
     beat_reconcile_s: float = 30.0  # how often beat runs results.reconcile (re-reads open games)
+    # A round with games open pulls itself again this long after its games are created and after each
+    # pull that leaves games open (docs/workers.md, "Event-driven rounds"); 0: beat's reconcile only.
+    round_pull_s: float = Field(default=0.0, ge=0)
     # A task taken by a worker that died unacknowledged goes back to the queue after this long (Redis).
     worker_visibility_timeout_s: int = 3600
     worker_queue: str = "olympiad"  # the Celery queue every task goes to

@@ -107,17 +107,7 @@ class AuditRepository(Repository):
         standing gets its public record entry too, as ``record`` gives it."""
         if rows:
             self.session.connection().execute(insert(AuditLog.__table__), list(rows))  # type: ignore[attr-defined]
-        recorder = RecordRepository(self.session)
-        for values in rows:
-            recorder.append_change(
-                action=values["action"],
-                entity=values["entity"],
-                entity_id=values.get("entity_id"),
-                event_id=values.get("event_id"),
-                old=values.get("old"),
-                new=values.get("new"),
-                at=values.get("at"),
-            )
+        RecordRepository(self.session).append_changes(rows)
 
     def audit_since(self, actions: Sequence[str], since: datetime) -> Sequence[AuditLog]:
         """Entries of ``actions`` written at ``since`` or later (notify.scan's changes), except those of an

@@ -156,7 +156,12 @@ class DemoDriver:
             for stage in definition.stages
         }
         self.swiss = SwissDesk(
-            uow_factory=uow_factory, plan=plan, actor=STAFF_ACTOR, say=self.say, pairer=swiss_pairer
+            uow_factory=uow_factory,
+            plan=plan,
+            actor=STAFF_ACTOR,
+            say=self.say,
+            pairer=swiss_pairer,
+            pairing_seed=pairing_seed,
         )
 
     # --- the loop ------------------------------------------------------------------------------

@@ -14,18 +14,26 @@ Beat's jobs do the rest as for a pool round: the games created on the stand-in w
 pulled, the standings, the round finished and, after the last round, the stage closed. Every staff step
 goes through the same services as the staff desk and writes its audit row; the demo's timing writes one
 too (``round.demo_schedule``).
+
+A stage whose file says ``auto_publish: true`` (the 2026 files) is the workers' after its start: the start
+times every round in demo time at once (``time_swiss_rounds``, in the start's transaction, one
+``stage.demo_schedule`` audit row) and queues round 1; from then on the job that finishes a round pairs,
+publishes and creates the next (services/swiss/auto.py, docs/workers.md "Event-driven rounds"), and the
+desk does nothing more.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from orchestrator.adapters.tables import Round, RoundStatus, StageStatus
+from orchestrator.adapters.tables import Round, RoundStatus, Stage, StageStatus
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.demo.plan import DemoPlan
 from orchestrator.domain.swiss import SwissPairer
-from orchestrator.services.setup import stage_start
+from orchestrator.services.setup import draws, pairing_lots, stage_start
+from orchestrator.services.swiss.auto import auto_publishes
 from orchestrator.services.swiss.rounds import RoundView, pair_next_round, publish_round_pairing
 
 DONE_ROUNDS = frozenset({RoundStatus.FINISHED.value, RoundStatus.CANCELLED.value})
@@ -49,6 +57,47 @@ def schedule_round(uow: UnitOfWork, rnd: Round, *, at: datetime, actor: str) -> 
     )
 
 
+def time_swiss_rounds(uow: UnitOfWork, *, stage_id: int, now: datetime, plan: DemoPlan, actor: str) -> None:
+    """Demo time for a stage the workers publish: round n starts ``lead_s + (n - 1) * round_gap_s`` from
+    now (a round published later than that is due at once), lineups close then."""
+    rounds = list(uow.rounds.rounds_of_stage(stage_id))
+    first = now + timedelta(seconds=plan.lead_s)
+    for rnd in rounds:
+        rnd.scheduled_at = first + timedelta(seconds=plan.round_gap_s * (rnd.number - 1))
+        rnd.lineup_deadline_at = None
+        uow.rounds.insert(rnd)
+    stage = uow.events.get_or_raise(Stage, stage_id)
+    uow.audit.change(
+        stage,
+        "stage.demo_schedule",
+        actor=actor,
+        event_id=stage.event_id,
+        new={"first_round_at": first.isoformat(), "gap_s": plan.round_gap_s, "rounds": len(rounds)},
+        reason="demo: the stage's schedule compressed into demo time",
+    )
+
+
+def commit_colour_lot(uow: UnitOfWork, *, stage_id: int, pairing_seed: bytes, actor: str) -> bool:
+    """Replays only: commit the stage's initial-colour lot (C.04.6 art. 4.3.1) with a seed derived from the
+    demo's ``pairing_seed`` when none is committed yet (the start then draws it); True when committed now."""
+    event, stage = uow.events.event_and_stage(stage_id)
+    purpose = pairing_lots.colour_lot_purpose(stage.name)
+    if uow.lots.lots_with_purpose(event.id or 0, purpose):
+        return False
+    seed = hashlib.sha256(pairing_seed + f"|{event.slug}|{stage.key}|colour".encode()).digest()
+    draws.commit_lot(
+        uow,
+        event_id=event.id or 0,
+        purpose=purpose,
+        candidates=list(stage_start.COLOURS),
+        kind="one",
+        actor=actor,
+        reason=f"committed when {stage.name} was started (demo replay seed)",
+        seed=seed,
+    )
+    return True
+
+
 def next_round_start(rounds: list[Round], number: int, *, now: datetime, plan: DemoPlan) -> datetime:
     """Round ``number``: ``round_gap_s`` after the round before's planned start, never before the lead."""
     earliest = now + timedelta(seconds=plan.lead_s)
@@ -69,19 +118,25 @@ class SwissDesk:
         actor: str,
         say: Callable[..., None],
         pairer: SwissPairer | None = None,
+        pairing_seed: bytes | None = None,
     ) -> None:
         self.uow_factory = uow_factory
+        # --seed: the initial-colour lot's seed is derived from it, as the pools' pairing lots are, so a
+        # replay draws the same colour and plays the same games; without, a fresh secret seed as for staff.
+        self.pairing_seed = pairing_seed
         self.plan = plan
         self.actor = actor
         self.say = say
         self.pairer = pairer  # None: the server's engine, as the staff desk pairs
+        self._automatic: dict[int, bool] = {}  # stage id: the workers publish its rounds (auto_publish)
 
     def step(self, stage_id: int, name: str, status: str, now: datetime) -> None:
-        """Start the stage, or pair, publish and time its next round once the rounds before are finished."""
+        """Start the stage, or pair, publish and time its next round once the rounds before are finished
+        (nothing after the start for a stage the workers publish)."""
         if status in (StageStatus.DRAFT.value, StageStatus.PUBLISHED.value):
-            self._start(stage_id, name)
+            self._start(stage_id, name, now)
             return
-        if status != StageStatus.RUNNING.value:
+        if status != StageStatus.RUNNING.value or self._automatic_stage(stage_id):
             return
         with self.uow_factory() as uow:
             rounds = list(uow.rounds.rounds_of_stage(stage_id))
@@ -105,11 +160,30 @@ class SwissDesk:
             schedule_round(uow, rnd, at=start, actor=self.actor)
         self.say(f"{name}: round {number} published, default lineups")
 
-    def _start(self, stage_id: int, name: str) -> None:
+    def _automatic_stage(self, stage_id: int) -> bool:
+        if stage_id not in self._automatic:
+            with self.uow_factory() as uow:
+                self._automatic[stage_id] = auto_publishes(uow, uow.events.get_or_raise(Stage, stage_id))
+        return self._automatic[stage_id]
+
+    def _start(self, stage_id: int, name: str, now: datetime) -> None:
+        automatic = self._automatic_stage(stage_id)
+        if self.pairing_seed is not None:
+            with self.uow_factory() as uow:
+                if commit_colour_lot(
+                    uow, stage_id=stage_id, pairing_seed=self.pairing_seed, actor=self.actor
+                ):
+                    self.say(f"{name}: initial colour lot committed", once=f"colour-lot:{stage_id}")
+                    return  # drawn by the next step's start, once its hash is public
         with self.uow_factory() as uow:
             started = stage_start.start_stage(uow, stage_id=stage_id, actor=self.actor)
+            if started.refusal is None and automatic:  # timed before the workers see round 1
+                time_swiss_rounds(uow, stage_id=stage_id, now=now, plan=self.plan, actor=self.actor)
         if started.refusal is not None:  # the initial-colour lot committed now: the next step draws it
             self.say(f"{name}: initial colour lot committed", once=f"colour-lot:{stage_id}")
+            return
+        if automatic:
+            self.say(f"{name}: started, {len(started.round_ids)} rounds paired and published by the workers")
             return
         self.say(f"{name}: started, {len(started.round_ids)} rounds to pair one by one")
 

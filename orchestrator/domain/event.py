@@ -141,6 +141,9 @@ class StageDef:
     round_time_controls: tuple[TimeControl | None, ...] = ()  # a round's own clock, by round (schedule order)
     round_count: int = 0  # a Swiss stage's rounds
     pairing: str = ""  # a Swiss stage's pairing system (PAIRING_SYSTEMS in domain/swiss/pairing.py)
+    # A Swiss stage whose next round the workers pair and publish as soon as the round before is finished,
+    # with no review at the round desk (docs/event-file.md, docs/swiss.md); off: staff publish each round.
+    auto_publish: bool = False
     section: str = ""  # the key of the stage's section; "" in an event without sections
 
     @property

@@ -37,6 +37,7 @@ class StageDraft:
     resolved_schedule: tuple[datetime, ...] = ()
     round_count: int = 0  # a Swiss stage's rounds
     pairing: str = ""  # a Swiss stage's pairing system
+    auto_publish: bool = False  # a Swiss stage's rounds are paired and published by the workers
     entrant_count: int | None = None  # teams entering, once the entrant checks know it
     section: str = ""  # the key of the stage's section ("" without sections, or when it is wrong)
 
@@ -70,6 +71,7 @@ class StageDraft:
             round_time_controls=round_clocks if any(round_clocks) else (),
             round_count=self.round_count,
             pairing=self.pairing,
+            auto_publish=self.auto_publish,
             section=self.section,
         )
 

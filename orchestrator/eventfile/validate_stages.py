@@ -43,10 +43,11 @@ _STAGE_OPTIONAL = (
     "time_control",
     "rounds",
     "pairing",
+    "auto_publish",
     "section",
 )
 _POOL_KEYS = ("pool_count", "pool_size", "advance", "winners_apart")
-_SWISS_KEYS = ("rounds", "pairing")
+_SWISS_KEYS = ("rounds", "pairing", "auto_publish")
 _DEFAULT_TIEBREAKS: dict[StageKind, tuple[str, ...]] = {
     StageKind.POOLS: ("online-2020",),
     StageKind.SWISS: ("olympiad-2026",),
@@ -94,7 +95,7 @@ def _read_stage(
     )
     kind = _read_stage_kind(reader, fields, path) if "kind" in fields else None
     pool_count, pool_size, advance = _read_pool_settings(reader, item, fields, path, kind)
-    round_count, pairing = _read_swiss_settings(reader, item, fields, path, kind)
+    round_count, pairing, auto_publish = _read_swiss_settings(reader, item, fields, path, kind)
     entrants = _read_entrants(reader, fields["entrants"], f"{path}.entrants") if "entrants" in fields else []
     tiebreaks: tuple[str, ...] = _DEFAULT_TIEBREAKS[kind] if kind is not None else ()
     if "tiebreaks" in fields:
@@ -130,6 +131,7 @@ def _read_stage(
         time_control=time_control,
         round_count=round_count,
         pairing=pairing,
+        auto_publish=auto_publish,
         section=section or "",
     )
 
@@ -203,8 +205,9 @@ def _read_pool_settings(
 
 def _read_swiss_settings(
     reader: NodeReader, item: yaml.Node, fields: dict[str, yaml.Node], path: str, kind: StageKind | None
-) -> tuple[int, str]:
-    """``rounds`` and ``pairing`` of a Swiss stage (0 and "" for another kind, or unreadable)."""
+) -> tuple[int, str, bool]:
+    """``rounds``, ``pairing`` and ``auto_publish`` of a Swiss stage (0, "" and False for another kind, or
+    unreadable)."""
     if kind != "swiss":
         for unwanted in _SWISS_KEYS:
             if unwanted in fields and kind is not None:
@@ -213,7 +216,7 @@ def _read_swiss_settings(
                     f"a {kind} stage has no '{unwanted}' (a swiss stage has)",
                     node=fields[unwanted],
                 )
-        return 0, ""
+        return 0, "", False
     rounds = 0
     if "rounds" not in fields:
         reader.report(path, "a swiss stage needs 'rounds'", node=item)
@@ -226,7 +229,10 @@ def _read_swiss_settings(
             message = f"unknown pairing {text!r}: use one of {', '.join(PAIRING_SYSTEMS)}"
             reader.report(f"{path}.pairing", message, node=fields["pairing"])
         pairing = text or pairing
-    return rounds, pairing
+    auto_publish = False  # staff review each pairing at the round desk unless the file says otherwise
+    if "auto_publish" in fields:
+        auto_publish = reader.boolean(fields["auto_publish"], f"{path}.auto_publish") or False
+    return rounds, pairing, auto_publish
 
 
 def _read_entrants(reader: NodeReader, node: yaml.Node, path: str) -> list[tuple[int, Entrant]]:

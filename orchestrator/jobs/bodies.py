@@ -45,6 +45,7 @@ from orchestrator.services.queue import (
     enqueue,
 )
 from orchestrator.services.results.standings import recompute_pool
+from orchestrator.services.swiss.auto import publish_next_round
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +111,20 @@ def _pull_round(rt: Runtime, round_id: int, *, attempt: int) -> float | None:
         outcome = pull_round_results(
             uow, round_id=round_id, client=client, settings=rt.settings, attempt=attempt, actor=ACTOR
         )
+    if outcome.round_finished and outcome.stage_id is not None:
+        # The pull finished the round: carry on with what follows at once, in this worker (the queued
+        # stages.advance then finds nothing left to do) rather than behind whatever else is queued.
+        _at_once(_advance_stage, rt, outcome.stage_id)
     return outcome.retry_in
+
+
+def _at_once(body: Callable[..., float | None], rt: Runtime, target: int) -> None:
+    """Run the next step of a chain now, in this job: its queued copy is the fallback, so a failure here
+    (a lock conflict, an outage) is one log line and never fails the step that has already committed."""
+    try:
+        body(rt, target, attempt=1)
+    except Exception as error:
+        log.warning("%s(%s) at once failed (%s); its queued job runs it", body.__name__, target, error)
 
 
 def _reconcile(rt: Runtime, *, attempt: int, now: datetime | None = None) -> float | None:
@@ -126,6 +140,23 @@ def _recompute_pool(rt: Runtime, pool_id: int, *, attempt: int) -> float | None:
 
 
 def _advance_stage(rt: Runtime, stage_id: int, *, attempt: int) -> float | None:
+    """A round of the stage finished (or the stage started): publish the next round of a Swiss stage whose
+    file says ``auto_publish`` (its games queued when due), else close the stage once nothing stands in the
+    way (docs/workers.md, "Event-driven rounds")."""
+    with rt.uow_factory() as uow:
+        step = publish_next_round(
+            uow,
+            stage_id=stage_id,
+            actor=ACTOR,
+            now=utcnow(),
+            pair_lead_s=rt.settings.gameserver_pair_lead_s,
+        )
+    if step.status == "refused":
+        log.warning("stage %s: round %s not published: %s", stage_id, step.number, step.reason)
+    if step.status == "published":
+        if step.games_queued and step.round_id is not None:
+            _at_once(_create_games, rt, step.round_id)  # the queued copy then finds the games made
+        return None  # a stage with a round just published cannot close
     with rt.uow_factory() as uow:
         advance_stage(uow, stage_id=stage_id, now=utcnow(), actor=ACTOR)
     return None

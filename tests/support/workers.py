@@ -36,7 +36,7 @@ from orchestrator.services.gameserver.player_links import store_link
 from orchestrator.standin.app import ADMIN_HEADER
 from tests.integration.conftest import _require_postgres, create_database, drop_database
 from tests.support.ci import missing
-from tests.support.factories import SMALL_EVENT, make_event, running_stage
+from tests.support.factories import SMALL_EVENT, make_event, running_stage, stage_id_of
 
 REPO = Path(__file__).resolve().parents[2]
 VENV_BIN = REPO / ".venv" / "bin"
@@ -201,14 +201,15 @@ def event_run(
     first_round_in_s: float,
     admin_url: str | None = None,
     redis_url: str | None = None,
+    start: bool = True,
     **env: str,
 ) -> Iterator[tuple[Run, int, int]]:
     """A fresh database (name prefix ``database``) with ``event_text`` stored (as ``slug`` if given), its
     stage ``stage_key`` running (default: as ``running_stage``), every player linked on the stand-in, the
     stage's rounds ``round_gap_s`` apart from ``first_round_in_s`` from now; ``env`` is added to the
     processes' environment; ``admin_url``/``redis_url`` put the run on a PostgreSQL server and a Redis of
-    the test's own (default: the machine's). Yields the run (no process started yet), the event id and the
-    stage id."""
+    the test's own (default: the machine's); ``start=False`` leaves the stage as stored (staff start it in
+    the test). Yields the run (no process started yet), the event id and the stage id."""
     if admin_url is None:
         _require_postgres()
     if redis_url is None:
@@ -227,7 +228,10 @@ def event_run(
         settings = Settings(token_encryption_key=key, database_url=db_url)  # type: ignore[arg-type]
         with uow_factory() as uow:
             event_id = make_event(uow, event_text, slug=slug)
-            stage_id = running_stage(uow, event_id=event_id, stage_key=stage_key)
+            if start:
+                stage_id = running_stage(uow, event_id=event_id, stage_key=stage_key)
+            else:
+                stage_id = stage_id_of(uow, event_id, stage_key)
         with uow_factory() as uow:
             start = utcnow() + timedelta(seconds=first_round_in_s)
             for rnd in uow.rounds.rounds_of_stage(stage_id):

@@ -77,6 +77,7 @@ from orchestrator.services.playoff.storage import ARMAGEDDON_LEG, ARMAGEDDON_ROU
 from orchestrator.services.playoff.sync import settle_stage_bracket
 from orchestrator.services.queue import ADVANCE_STAGE, CREATE_GAMES, PLAYOFF_TICK, PULL_ROUND, enqueue
 from orchestrator.services.results.standings import close_stage, event_rules, mark_stage_closed
+from orchestrator.services.swiss.auto import auto_publishes, next_round_ready
 from orchestrator.services.teams.lineups import apply_lineups
 
 log = logging.getLogger(__name__)
@@ -170,11 +171,14 @@ def create_round_games(
     by_pair = {(g.white.lower(), g.black.lower()): g.id for g in bulk.games}
     base = settings.gameserver_url.rstrip("/")
     if armageddon is not None:
-        return _store_armageddon_game(uow, rnd, record, bulk, by_pair, pairings, armageddon, base, actor, now)
+        return _store_armageddon_game(
+            uow, rnd, record, bulk, by_pair, pairings, armageddon, base, actor, now, settings
+        )
     stored = _store_game_ids(uow, to_pair, pairings, by_pair, base=base, actor=actor, now=now)
     record.bulk_id = bulk.id
     _record_bulk(uow, record, BulkStatus.CREATED, None, now)
     _mark_paired(uow, rnd, actor=actor, detail={"games": stored, "bulk_id": bulk.id})
+    pull_again(uow, round_id, settings)
     return RoundGames(round_id, "created", games=stored, bulk_id=bulk.id)
 
 
@@ -338,6 +342,7 @@ def _store_armageddon_game(
     base: str,
     actor: str,
     now: datetime,
+    settings: Settings,
 ) -> RoundGames:
     pairing = pairings[0]
     game_id = by_pair.get((pairing.white.account.lower(), pairing.black.account.lower()))
@@ -348,6 +353,7 @@ def _store_armageddon_game(
     _record_bulk(uow, record, BulkStatus.CREATED, None, now)
     set_armageddon_game(uow, duel_id=duel_id, game_ref=f"{base}/{game_id}", actor=actor)
     _mark_paired(uow, rnd, actor=actor, detail={"games": 1, "bulk_id": bulk.id, "armageddon": duel_id})
+    pull_again(uow, rnd.id or 0, settings)
     return RoundGames(rnd.id or 0, "created", games=1, bulk_id=bulk.id)
 
 
@@ -439,6 +445,7 @@ class PullOutcome:
     round_finished: bool = False
     retry_in: float | None = None
     error: str | None = None
+    stage_id: int | None = None  # the round's stage, once read
 
 
 def pull_round_results(
@@ -452,12 +459,14 @@ def pull_round_results(
     now: datetime | None = None,
 ) -> PullOutcome:
     """Export the round's open games, ingest them, and settle the round (idempotent)."""
+    began = utcnow()  # the dashboard's "last pull" and the turnaround (bench/whole_event.py) start here
     outcome = PullOutcome(round_id)
     if not uow.locks.try_job_lock(PULL_ROUND, (round_id,)):
         return outcome  # another worker is pulling this round now; the next reconcile asks again
     rnd = uow.rounds.get_or_raise(Round, round_id)
     if rnd.status not in (RoundStatus.PAIRED.value, RoundStatus.PLAYING.value):
         return outcome
+    outcome.stage_id = rnd.stage_id
     ids = uow.boards.open_game_ids(round_id)
     outcome.asked = len(ids)
     if ids:
@@ -478,13 +487,21 @@ def pull_round_results(
             outcome.report.merge(ingest_games(uow, games=updates, actor=actor))
         # Written after the ingestion's pool locks, never before: pool, then round (results._lock).
         rnd = uow.locks.lock(Round, round_id)
-        rnd.last_pull_at = now or utcnow()  # the staff dashboard's "last pull" age
+        rnd.last_pull_at = now or began  # the staff dashboard's "last pull" age
         uow.rounds.insert(rnd)
         if export.missing or export.skipped:
             # Unreadable or absent lines: ask again soon for those ids (they were not ingested).
             outcome.retry_in = retry_delay(attempt, TransientError("export incomplete"), settings)
     outcome.round_finished = settle_round(uow, round_id=round_id, actor=actor, now=now)
+    if not outcome.round_finished and outcome.retry_in is None and outcome.error is None:
+        pull_again(uow, round_id, settings)  # a retry or a refusal waits for its own countdown or beat
     return outcome
+
+
+def pull_again(uow: UnitOfWork, round_id: int, settings: Settings) -> None:
+    """Queue the round's next pull ``round_pull_s`` from now (none when 0: beat's reconcile pulls)."""
+    if settings.round_pull_s > 0:
+        enqueue(uow, PULL_ROUND, round_id, countdown=settings.round_pull_s)
 
 
 def _pgn(game: dict[str, object]) -> str | None:
@@ -544,8 +561,12 @@ def reconcile_open_games(uow: UnitOfWork, *, now: datetime, settings: Settings) 
     for stage in uow.events.running_stages():
         if stage.kind not in POOL_KINDS:
             continue
-        stage_rounds = uow.rounds.rounds_of_stage(stage.id or 0)
+        stage_rounds = list(uow.rounds.rounds_of_stage(stage.id or 0))
         if stage_rounds and all(r.status == RoundStatus.FINISHED.value for r in stage_rounds):
+            stages.append(stage.id or 0)
+            enqueue(uow, ADVANCE_STAGE, stage.id or 0)
+        elif next_round_ready(stage_rounds) is not None and auto_publishes(uow, stage):
+            # The safety net of event-driven rounds: a lost stages.advance would leave the round unpaired.
             stages.append(stage.id or 0)
             enqueue(uow, ADVANCE_STAGE, stage.id or 0)
     return Reconciled(rounds, tuple(stages))

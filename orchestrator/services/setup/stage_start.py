@@ -40,6 +40,7 @@ from orchestrator.errors import Conflict, ValidationFailed
 from orchestrator.services import live
 from orchestrator.services.audit_trail import flush_and_audit
 from orchestrator.services.definitions import definition_of
+from orchestrator.services.queue import ADVANCE_STAGE, enqueue
 from orchestrator.services.setup import draws, pairing_lots, pool_draft
 from orchestrator.services.setup.event_setup import event_field, pool_stage, stage_definition
 from orchestrator.translation import gettext as _
@@ -430,4 +431,6 @@ def _start_swiss(uow: UnitOfWork, stage_id: int, *, actor: str, initial_colour: 
     rounds = _create_rounds(uow, stage_id, definition, stage_def, RoundStatus.UNPAIRED)
     detail = {"initial_colour": colour, "pairing_numbers": [team.name for team in state.teams]}
     _mark_started(uow, event, stage, [pool], rounds=len(rounds), lot_ids=[], actor=actor, detail=detail)
+    if stage_def.auto_publish:  # the workers pair and publish round 1 (services/swiss/auto.py)
+        enqueue(uow, ADVANCE_STAGE, stage_id)
     return StageStart(tuple(r.id or 0 for r in rounds.values()))
