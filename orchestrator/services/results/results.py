@@ -43,6 +43,7 @@ from orchestrator.services import live, times
 from orchestrator.services.boards import board_current_value
 from orchestrator.services.definitions import event_zone
 from orchestrator.services.playoff.sync import advance_after_match
+from orchestrator.services.queue import ADVANCE_STAGE, enqueue
 from orchestrator.services.results import late_changes
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.results.match_sheet import BoardLine, MatchSheet, match_sheet, paired_after
@@ -236,6 +237,10 @@ def _update_statuses(uow: UnitOfWork, match: Match, rnd: Round) -> None:
     uow.flush()
     in_round = uow.rounds.matches_of_round(rnd.id or 0)
     if all(m.status == MatchStatus.FINISHED.value for m in in_round):
+        if rnd.status != RoundStatus.FINISHED.value:
+            # What follows a finished round (the next Swiss round of an auto_publish stage, the stage's
+            # closing) is queued as when the server's results finish it (gameserver.settle_round).
+            enqueue(uow, ADVANCE_STAGE, rnd.stage_id)
         rnd.status = RoundStatus.FINISHED.value
     elif rnd.status == RoundStatus.FINISHED.value:
         rnd.status = RoundStatus.PLAYING.value
