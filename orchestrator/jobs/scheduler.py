@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from orchestrator.adapters.tables import DuelStatus, RoundStatus, StageStatus
+from orchestrator.adapters.tables import DuelStatus, Lot, RoundStatus, StageStatus
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.domain.knockout import ArmageddonPhase
@@ -49,6 +49,7 @@ from orchestrator.services.playoff.commands import build_bracket
 from orchestrator.services.playoff.deadlines import apply_due_deadlines
 from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE, LotWhich, lot_purpose
 from orchestrator.services.queue import CREATE_GAMES, PLAYOFF_TICK, enqueue
+from orchestrator.services.setup.draws import drawable_from
 
 log = logging.getLogger(__name__)
 
@@ -178,11 +179,18 @@ def _armageddon_step(
             lot = lots.get(purposes[which])
             if lot is None or lot.sealed_seed_hex is None:
                 seed = _replay_seed(settings, event.slug, purposes[which])
-                commit_armageddon_lot(uow, duel_id=duel_id, which=which, actor=actor, seed=seed)
+                lot_id = commit_armageddon_lot(uow, duel_id=duel_id, which=which, actor=actor, seed=seed)
                 tick.lots_committed.append(f"{duel_id}:{which}")
-                if settings.auto_lot_reveal_delay_s > 0:  # the draw is due then
-                    enqueue(uow, PLAYOFF_TICK, countdown=settings.auto_lot_reveal_delay_s)
-            elif lot.committed_at + delay <= now:
+                committed = uow.lots.get_or_raise(Lot, lot_id)
+                wait = (
+                    max(committed.committed_at + delay, drawable_from(uow, committed))
+                    - committed.committed_at
+                )
+                if wait.total_seconds() > 0:  # the draw is due then
+                    enqueue(uow, PLAYOFF_TICK, countdown=wait.total_seconds())
+            elif max(lot.committed_at + delay, drawable_from(uow, lot)) <= now:
+                # Not before the event's lot publication delay either (docs/lots.md): a draw before it
+                # would be refused.
                 reveal_armageddon_lot(
                     uow,
                     duel_id=duel_id,

@@ -15,6 +15,7 @@ recorder where a test needs it).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,7 @@ from orchestrator.services.playoff import sync
 from orchestrator.services.playoff.read import bracket_view
 from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE, LotWhich, lot_purpose
 from orchestrator.services.playoff.sync import advance_stage_bracket
+from orchestrator.services.setup import draws
 from tests.support.playoff_world import World, level, make_world, store_results, the_duel, tick
 
 
@@ -106,6 +108,36 @@ def test_with_a_reveal_delay_the_commitment_queues_the_tick_that_draws_the_lot_w
         assert tick(world, now=lot.committed_at + timedelta(seconds=30)).lots_drawn
         drawn = lot_of(world, "I", "category")
         assert drawn is not None and drawn.seed_hex is not None and drawn.sealed_seed_hex is None
+
+
+def test_the_events_lot_publication_delay_holds_the_ticks_draw_when_it_is_the_longer_wait(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/lots.md: the commitment stays public for the event file's ``lot_publication_delay`` before any
+    draw; the tick waits for it (and queues itself for then) instead of trying a draw that is refused."""
+    real = draws.definition_or_none
+
+    def ten_minutes(event: Any) -> Any:
+        definition = real(event)
+        return None if definition is None else replace(definition, lot_publication_delay_s=600)
+
+    for world in make_world(tmp_path, auto_lot_reveal_delay_s=30):
+        monkeypatch.setattr(draws, "definition_or_none", ten_minutes)  # after the set-up's own lots
+        later: list[tuple[float, str, tuple[int, ...]]] = []
+        monkeypatch.setattr(
+            dispatch,
+            "_later",
+            lambda delay, name, ids, *, attempt, seen=later: seen.append((delay, name, ids)),
+        )
+        tick(world)
+        level(world)
+        assert tick(world).lots_committed
+        assert later == [(600, queue.PLAYOFF_TICK, ())]  # the event's delay, not the worker's 30 s
+        lot = lot_of(world, "I", "category")
+        assert lot is not None
+        early = tick(world, now=lot.committed_at + timedelta(seconds=599))
+        assert not early.lots_drawn and not early.errors  # waited: no refused draw
+        assert tick(world, now=lot.committed_at + timedelta(seconds=600)).lots_drawn
 
 
 def test_with_no_reveal_delay_the_draw_waits_for_the_next_tick_whose_draw_then_moves_on_at_once(
