@@ -194,6 +194,10 @@ def test_a_round_plays_its_own_clock_else_its_stage_s_else_the_event_s() -> None
     assert event.time_control_of("q", 2) == classical
     assert event.time_control_of("nowhere", 2) == classical
     assert event.time_controls() == (classical, rapid, blitz)
+    first_own = pools("r", "R", 2, 4, (SeedRange(1, 8),), round_time_controls=(blitz,))
+    event = EventDefinition("Cup", "cup", FORMAT, classical, (first_own,), (), ())
+    assert event.time_control_of("r", 1) == blitz  # round 1 is the first of the rounds' own clocks
+    assert event.time_control_of("r", 2) == classical
 
 
 def test_a_missing_stage_or_team_is_named_in_the_error() -> None:
