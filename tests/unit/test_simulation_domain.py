@@ -10,6 +10,7 @@ each playing a Swiss stage (docs/sections.md).
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from itertools import combinations
 from typing import Any
 
@@ -108,6 +109,9 @@ def test_match_count_adds_round_robin_swiss_and_two_matches_a_duel() -> None:
         pairing=FIDE_TEAM_SWISS,
     )
     assert match_count(event((PRELIM, swiss), (), STRONG)) == 12 + 9
+    # Of 5 Swiss entrants one has the bye each round: 2 matches a round.
+    odd_swiss = stage("s", "S", StageKind.SWISS, (SeedRange(1, 5),), round_count=3, pairing=FIDE_TEAM_SWISS)
+    assert match_count(event((odd_swiss,), (), STRONG)) == 6
 
 
 def test_progress_is_told_every_match_played(played: SimulationResult) -> None:
@@ -279,6 +283,13 @@ def test_a_level_duel_goes_to_an_armageddon_won_by_the_stronger_nominee() -> Non
     nominees = [n.player for n in state.sealed if n is not None]
     assert [p.account for p in nominees if p is not None] == [f"{first}-2", f"{second}-2"]
     assert all(n is not None and not n.by_default for n in state.sealed)
+    # The simulated Armageddon is dated on the day of the 2020 final (30 August 2020, 12:00 UTC): both
+    # captains nominate at once, ten minutes before the deadline.
+    assert state.duel_key == "F"
+    assert state.deadline == datetime(2020, 8, 30, 12, 10, tzinfo=UTC)
+    assert [n.submitted_at for n in state.sealed if n is not None] == [
+        datetime(2020, 8, 30, 12, 0, tzinfo=UTC)
+    ] * 2
     assert state.chooser_lot is not None
     # The chooser takes Black (draw odds); the lower seed number's woman is rated 3000 higher and wins.
     assert state.white is not None and state.white != state.chooser_lot.chosen
