@@ -26,10 +26,10 @@ from orchestrator.domain.event import (
     StageKind,
     TimeControl,
 )
-from orchestrator.domain.knockout import DuelReason
+from orchestrator.domain.knockout import ArmageddonClock, DuelReason
 from orchestrator.domain.lots import LotKind
 from orchestrator.domain.round_robin import berger_table
-from orchestrator.domain.scoring import GameResult
+from orchestrator.domain.scoring import GameResult, MatchScoring
 from orchestrator.domain.simulation import SimulationResult, match_count, simulate_event
 from orchestrator.domain.swiss.pairing import FIDE_TEAM_SWISS
 from orchestrator.domain.teams import Category, Player, RosterEntry, Sex, Team, TeamFormat
@@ -88,7 +88,9 @@ def seed_of(name: str) -> int:
     return int(name[1:])
 
 
-@pytest.fixture(scope="module")
+# Function-scoped on purpose: mutmut selects the tests to run against a mutant by the functions each test
+# called while it ran, and a module-scoped fixture runs inside the first test only.
+@pytest.fixture
 def played() -> SimulationResult:
     return simulate_event(POOLS_AND_PLAYOFF, seed=7)
 
@@ -206,6 +208,27 @@ def test_the_champion_is_the_final_s_winner_even_with_a_third_place_duel_after_i
     assert played.combined == ()
 
 
+def test_every_lot_is_drawn_from_a_256_bit_seed(played: SimulationResult) -> None:
+    # As the staff's draws (32 bytes, docs/lots.md): pairing numbers, tie-break LOT, Armageddon lots.
+    lots = [*played.stages[0].lots]
+    level = simulate_event(level_event(("MP", "GP", "LOT")), seed=5)
+    lots += level.stages[0].lots
+    state = level.duels[0].armageddon
+    assert state is not None and state.category_lot is not None and state.chooser_lot is not None
+    lots += [state.category_lot, state.chooser_lot]
+    assert [len(bytes.fromhex(lot.seed_hex)) for lot in lots] == [32] * 6
+
+
+def test_the_event_s_match_scoring_counts_in_pools_and_duels() -> None:
+    # 3 points a win (C.07 11.1.1 allows any scoring the event states): the duel winner's two wins are 6.
+    three = event((PRELIM, PLAYOFF), BRACKET, STRONG, match_scoring=MatchScoring(3, 1, 0))
+    result = simulate_event(three, seed=7)
+    for pool in result.stages[0].pools:
+        assert [row.values["MP"] for row in pool.standings.rows] == [9, 6, 3, 0]
+    for duel in result.duels:
+        assert sorted(duel.outcome.mp) == [0, 6]
+
+
 def test_an_event_of_pools_only_has_no_duels_and_no_champion() -> None:
     result = simulate_event(event((PRELIM,), (), STRONG), seed=1)
     assert result.duels == ()
@@ -213,27 +236,19 @@ def test_an_event_of_pools_only_has_no_duels_and_no_champion() -> None:
     assert result.sections[0].champions == ()
 
 
-def test_winners_of_the_previous_stage_s_pools_are_kept_apart() -> None:
-    # docs/rules.md §3: the winners of the previous stage's pools go to different pools.
-    second = stage("two", "Second", StageKind.POOLS, (Qualifiers("pre", 2),), shape=(2, 2, 1))
-    for apart in (True, False):
-        stages = (
-            PRELIM,
-            stage(
-                "two",
-                "Second",
-                StageKind.POOLS,
-                (Qualifiers("pre", 2),),
-                shape=(2, 2, 1),
-                winners_apart=apart,
-            ),
-        )
-        result = simulate_event(event(stages, (), STRONG), seed=3)
-        winners = {pool.standings.order[0] for pool in result.stages[0].pools}
-        together = [set(pool.standings.order) for pool in result.stages[1].pools]
-        if apart:
-            assert all(len(winners & teams) == 1 for teams in together)
-    assert second.winners_apart is True
+@pytest.mark.parametrize("apart", [True, False])
+def test_winners_of_the_previous_stage_s_pools_are_kept_apart_when_the_stage_asks(apart: bool) -> None:
+    # docs/rules.md §3. Seeds 2-9 play two pools of 4: the winners are T2 and T3 (the strongest of each).
+    # The next stage takes them with seeds 1 and 10: by strength T1, T2, T3, T10, whose serpentine puts
+    # T1 with T10 and T2 with T3, and no swap improves on it: only moving the winners apart separates them.
+    ten = tuple(team(f"T{k}", k, GAP * (10 - k), GAP * (10 - k)) for k in range(1, 11))
+    first = stage("pre", "Prelim", StageKind.POOLS, (SeedRange(2, 9),), shape=(2, 4, 1))
+    entrants = (Qualifiers("pre", 1), SeedRange(1, 1), SeedRange(10, 10))
+    second = stage("two", "Second", StageKind.POOLS, entrants, shape=(2, 2, 1), winners_apart=apart)
+    result = simulate_event(event((first, second), (), ten), seed=3)
+    assert {pool.standings.order[0] for pool in result.stages[0].pools} == {"T2", "T3"}
+    pools = [set(pool.standings.order) for pool in result.stages[1].pools]
+    assert ({"T2", "T3"} in pools) is not apart
 
 
 # --- a pool of draws: the tie-break LOT, and an Armageddon ----------------------------------------------
@@ -341,7 +356,7 @@ def sections_event(min_games: int = 3) -> EventDefinition:
     )
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def sections_played() -> SimulationResult:
     return simulate_event(sections_event(), seed=11)
 
@@ -425,3 +440,56 @@ def test_a_section_ending_in_pools_has_no_champion_and_no_final_lines() -> None:
     assert open_section.champions == ("O1",)
     assert (women.champions, women.final, women.board_tables) == ((), (), ())
     assert result.stages[0].pools[0].standings.order == ("X1", "X2", "X3", "X4")
+
+
+# --- an Armageddon of junior boards ---------------------------------------------------------------------
+
+JUNIORS = TeamFormat((Category.JUNIOR, Category.JUNIOR), cutoff_year=2000)
+
+
+def junior_team(name: str, seed: int, board1: int, board2: int, *, juniors: bool = True) -> Team:
+    """Two main players (juniors, born 2005, unless ``juniors`` is False) and an adult reserve rated far
+    above both, who may not play a junior Armageddon."""
+    born = 2005 if juniors else 1990
+    roster = (
+        RosterEntry(Player(f"{name} one", f"{name}-1", Sex.MALE, born, board1), 1, Category.JUNIOR),
+        RosterEntry(Player(f"{name} two", f"{name}-2", Sex.MALE, born, board2), 2, Category.JUNIOR),
+        RosterEntry(Player(f"{name} adult", f"{name}-r", Sex.MALE, 1990, 40000), None, Category.JUNIOR),
+    )
+    return Team(name, f"J{seed}", seed, roster)
+
+
+def junior_event(second: Team) -> EventDefinition:
+    # J1 takes board 2, J2 board 1: two 1-1 matches in the pool and in both matches of the final.
+    teams = (junior_team("J1", 1, GAP, 4 * GAP), second)
+    pool = stage("p", "Pool", StageKind.POOLS, (SeedRange(1, 2),), shape=(1, 2, 2))
+    final = (DuelSpec("F", "Final", PoolPlace("p", "A", 1), PoolPlace("p", "A", 2)),)
+    clock = ArmageddonClock(white_seconds=360, black_seconds=300)
+    return EventDefinition(
+        "Juniors", "juniors", JUNIORS, TimeControl(15, 5), (pool, PLAYOFF), final, teams, armageddon=clock
+    )
+
+
+def test_a_junior_armageddon_nominates_the_best_junior_not_the_adult_reserve() -> None:
+    result = simulate_event(junior_event(junior_team("J2", 2, 2 * GAP, 3 * GAP)), seed=9)
+    (duel,) = result.duels
+    state = duel.armageddon
+    assert state is not None and state.category is Category.JUNIOR
+    assert state.clock == ArmageddonClock(white_seconds=360, black_seconds=300)  # the event's clock
+    nominees = {n.team: n.player.account for n in state.sealed if n is not None and n.player is not None}
+    assert nominees == {"J1": "J1-2", "J2": "J2-2"}
+    # J1's junior (4 x GAP) outrates J2's (3 x GAP) by GAP: J1 wins the Armageddon.
+    assert duel.outcome.winners == ("J1",)
+
+
+def test_a_team_without_an_eligible_player_gets_its_default_nominee_at_the_deadline() -> None:
+    # J2's players are adults: no eligible nomination, so at the deadline the default applies, the
+    # player of the category's first board in match 2 (docs/rules.md §5).
+    result = simulate_event(junior_event(junior_team("J2", 2, 2 * GAP, 3 * GAP, juniors=False)), seed=9)
+    state = result.duels[0].armageddon
+    assert state is not None and state.revealed
+    by_team = {n.team: n for n in state.sealed if n is not None}
+    assert by_team["J2"].by_default and by_team["J2"].player is not None
+    assert by_team["J2"].player.account == "J2-1"
+    assert not by_team["J1"].by_default
+    assert result.duels[0].outcome.winners == ("J1",)
