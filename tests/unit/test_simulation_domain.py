@@ -31,7 +31,9 @@ from orchestrator.domain.lots import LotKind
 from orchestrator.domain.round_robin import berger_table
 from orchestrator.domain.scoring import GameResult, MatchScoring
 from orchestrator.domain.simulation import SimulationResult, match_count, simulate_event
-from orchestrator.domain.swiss.pairing import FIDE_TEAM_SWISS
+from orchestrator.domain.swiss.model import SwissState
+from orchestrator.domain.swiss.pairing import FIDE_TEAM_SWISS, RoundPairing
+from orchestrator.domain.swiss.systems import SystemPairer
 from orchestrator.domain.teams import Category, Player, RosterEntry, Sex, Team, TeamFormat
 
 FORMAT = TeamFormat((Category.OPEN, Category.WOMEN), cutoff_year=2000)
@@ -493,3 +495,166 @@ def test_a_team_without_an_eligible_player_gets_its_default_nominee_at_the_deadl
     assert by_team["J2"].player.account == "J2-1"
     assert not by_team["J1"].by_default
     assert result.duels[0].outcome.winners == ("J1",)
+
+
+# --- stages after a Swiss, a pairer of the caller's, reserves, sections with a play-off ---------------
+
+
+class CountingPairer:
+    """The engine the simulation would use, counting the rounds it is asked to pair."""
+
+    def __init__(self) -> None:
+        self.rounds: list[int] = []
+        self.engine = SystemPairer()
+
+    def pair_round(self, state: SwissState, round_no: int) -> RoundPairing:
+        self.rounds.append(round_no)
+        return self.engine.pair_round(state, round_no)
+
+
+def swiss_then_pools() -> EventDefinition:
+    # A Swiss of seeds 1-8 (3 rounds), then its top 4 in two pools of 2 with its winner kept apart from
+    # nobody (one winner), then a final between the pools' winners.
+    sw = stage("sw", "Swiss", StageKind.SWISS, (SeedRange(1, 8),), round_count=3, pairing=FIDE_TEAM_SWISS)
+    fin = stage("fin", "Final pools", StageKind.POOLS, (Qualifiers("sw", 4),), shape=(2, 2, 1))
+    final = (DuelSpec("F", "Final", PoolPlace("fin", "A", 1), PoolPlace("fin", "B", 1)),)
+    return event((sw, fin, PLAYOFF), final, STRONG)
+
+
+def test_stages_after_a_swiss_take_its_standings_and_the_caller_s_pairer_pairs_it() -> None:
+    pairer = CountingPairer()
+    told: list[int] = []
+    result = simulate_event(swiss_then_pools(), seed=4, pairer=pairer, progress=told.append)
+    assert pairer.rounds == [1, 2, 3]
+    (swiss,) = result.swiss
+    top = swiss.standings.order[:4]
+    assert top == ("T1", "T2", "T3", "T4")  # the stronger team always wins
+    (fin,) = result.stages
+    assert sorted(team for pool in fin.pools for team in pool.standings.order) == sorted(top)
+    # The Swiss winner is the previous stage's one winner: alone, it needs no moving apart.
+    assert result.champions == ("T1",)
+    assert told == [4, 4, 4, 1, 1, 2]  # three Swiss rounds of 4 matches, two pools of 2, the final
+    assert sum(told) == match_count(swiss_then_pools())
+
+
+def test_swiss_reserves_are_drawn_from_a_generator_of_the_seed() -> None:
+    with_reserves = tuple(
+        Team(
+            t.name,
+            t.federation,
+            t.seed,
+            (
+                *t.roster,
+                RosterEntry(
+                    Player(f"{t.name} r", f"{t.name}-r", Sex.FEMALE, 1990, 100), None, Category.WOMEN
+                ),
+            ),
+        )
+        for t in STRONG
+    )
+    sw = stage("sw", "Swiss", StageKind.SWISS, (SeedRange(1, 8),), round_count=3, pairing=FIDE_TEAM_SWISS)
+    resting = event((sw,), (), with_reserves)
+    one, two = simulate_event(resting, seed=6), simulate_event(resting, seed=6)
+    assert one == two
+    fielded = {
+        p.account for rnd in one.swiss[0].rounds for pair in rnd.lineups for side in pair for p in side
+    }
+    assert any(account.endswith("-r") for account in fielded)
+
+
+def two_section_event(women: StageDef) -> EventDefinition:
+    open_pool = stage("op", "Open pool", StageKind.POOLS, (SeedRange(1, 4),), shape=(1, 4, 2))
+    final = (DuelSpec("F", "Final", PoolPlace("op", "A", 1), PoolPlace("op", "A", 2)),)
+    return event(
+        (open_pool, PLAYOFF, women),
+        final,
+        OPEN_TEAMS + WOMEN_TEAMS,
+        sections=(Section("", "Open"), Section("w", "Women", "female")),
+    )
+
+
+def test_a_section_with_a_play_off_is_won_in_its_final_and_a_pool_section_has_no_champion() -> None:
+    women = stage("wp", "Women pool", StageKind.POOLS, (SeedRange(5, 8),), shape=(1, 4, 1), section="w")
+    result = simulate_event(two_section_event(women), seed=8)
+    assert result.champions == ("O1",)
+    open_section, women_section = result.sections
+    assert open_section.champions == ("O1",)
+    assert women_section.champions == ()
+
+
+def test_the_play_off_names_the_event_s_champions_even_when_a_swiss_section_is_listed_last() -> None:
+    women = stage(
+        "ws",
+        "Women Swiss",
+        StageKind.SWISS,
+        (SeedRange(5, 8),),
+        round_count=3,
+        pairing=FIDE_TEAM_SWISS,
+        section="w",
+    )
+    result = simulate_event(two_section_event(women), seed=8)
+    assert result.champions == ("O1",)
+    assert [s.champions for s in result.sections] == [("O1",), ("X1",)]
+
+
+def test_a_section_without_stages_ends_with_nothing() -> None:
+    empty = event(
+        sections_event().stages[:1],
+        (),
+        OPEN_TEAMS,
+        sections=(Section("", "Open"), Section("w", "Women", "female")),
+    )
+    result = simulate_event(empty, seed=2)
+    assert [(s.key, s.champions, s.final, s.board_tables) for s in result.sections][1] == ("w", (), (), ())
+
+
+FOUR = TeamFormat((Category.OPEN,) * 4, cutoff_year=2000)
+
+
+def test_four_boards_alternate_colours_board_by_board() -> None:
+    # docs/rules.md §1, §5: the first-named team has White on boards 1 and 3 in match 1, on 2 and 4 in
+    # match 2; the stronger team wins every game.
+    teams = tuple(
+        Team(
+            f"Q{k}",
+            f"Q{k}",
+            k,
+            tuple(
+                RosterEntry(Player(f"Q{k}{b}", f"q{k}{b}", Sex.MALE, 1990, GAP * (5 - k)), b, Category.OPEN)
+                for b in range(1, 5)
+            ),
+        )
+        for k in (1, 2)
+    )
+    pool = stage("p", "Pool", StageKind.POOLS, (SeedRange(1, 2),), shape=(1, 2, 2))
+    final = (DuelSpec("F", "Final", PoolPlace("p", "A", 2), PoolPlace("p", "A", 1)),)
+    four = EventDefinition("Cup", "cup", FOUR, TimeControl(15, 5), (pool, PLAYOFF), final, teams)
+    (duel,) = simulate_event(four, seed=1).duels
+    assert (duel.record.first, duel.record.second, duel.record.key) == ("Q2", "Q1", "F")
+    one, two = (match.results for match in duel.record.matches)
+    assert (one, two) == ((B, W, B, W), (W, B, W, B))  # Q2, the weaker, named first
+    assert simulate_event(four, seed=1).stages[0].pools[0].matches[0].gp_a in (0, 8)
+
+
+def test_an_armageddon_duel_keeps_its_key_round_and_the_event_s_scoring() -> None:
+    # Match points 3 a win, 2 a draw: the two drawn matches are worth 4 to each team.
+    result = simulate_event(
+        event(level_event(("MP", "GP", "LOT")).stages, FINAL, LEVEL, match_scoring=MatchScoring(3, 2, 0)),
+        seed=5,
+    )
+    (duel,) = result.duels
+    assert (duel.key, duel.round_name, duel.record.key) == ("F", "Final", "F")
+    assert duel.outcome.mp == (4, 4)
+    assert duel.armageddon is not None
+    (pool,) = result.stages[0].pools
+    assert [row.values["MP"] for row in pool.standings.rows] == [6, 6, 6, 6]  # three draws, after the LOT
+
+
+def test_a_play_off_can_take_its_teams_from_a_swiss_table() -> None:
+    # A Swiss has one table and no pool letter: its places are PoolPlace(stage, "", place).
+    sw = stage("sw", "Swiss", StageKind.SWISS, (SeedRange(1, 8),), round_count=3, pairing=FIDE_TEAM_SWISS)
+    final = (DuelSpec("F", "Final", PoolPlace("sw", "", 2), PoolPlace("sw", "", 1)),)
+    result = simulate_event(event((sw, PLAYOFF), final, STRONG), seed=4)
+    (duel,) = result.duels
+    assert (duel.record.first, duel.record.second) == ("T2", "T1")
+    assert result.champions == ("T1",)
