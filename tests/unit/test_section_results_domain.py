@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from orchestrator.domain.combined import SectionPlace
 from orchestrator.domain.performance import PlayedGame
 from orchestrator.domain.scoring import GameResult, MatchRecord
@@ -117,3 +119,18 @@ def test_each_player_s_games_are_read_from_the_boards_and_the_lineups_as_fielded
     assert players["C", "c2"].games == (PlayedGame(2200, 2),)
     assert (players["A", "ar"].name, players["A", "ar"].team) == ("Ar", "A")
     assert a1.name == "A1"
+
+
+def test_a_round_whose_boards_or_lineups_do_not_match_its_pairings_is_refused() -> None:
+    # A played round holds one board list and one pair of lineups per pairing, and one result per board:
+    # a record that does not is refused rather than read short.
+    c1, c2 = TEAMS["C"].main_players
+    a1, a2 = TEAMS["A"].main_players
+    pairing = RoundPairing(1, (Pairing(1, "C", "A"),))
+    no_boards = SwissRound(pairing, (), standings(), boards=())
+    with pytest.raises(ValueError):
+        board_players([swiss(no_boards)], TEAMS)
+    short_lineup = SwissRound(pairing, (), standings(), boards=((W, W),), lineups=(((c1,), (a1, a2)),))
+    with pytest.raises(ValueError):
+        board_players([swiss(short_lineup)], TEAMS)
+    assert c2.name == "C2"
