@@ -66,6 +66,7 @@ declare -A EXTRA_TESTS=(
   [teams]="tests/unit/test_teams_domain.py"
   [section_results]="tests/unit/test_section_results_domain.py"
   [performance]="tests/unit/test_performance_domain.py"
+  [gameresults]="tests/unit/test_gameresults_rules.py"
 )
 declare -A EXTRA_FIXTURES=([swiss/olympiad2022]="tests/fixtures/olympiads" [trf/event_read]="tests/fixtures/olympiads" [needs]="tests/support/needs_pools.py")
 

@@ -81,6 +81,11 @@ from orchestrator.domain.scoring import GameResult as R
             MappedResult(R.PENDING, False, True, "unknown status 'timeoutX'", "timeoutX", True, None),
         ),
         (
+            "timeoutX",
+            "white",
+            MappedResult(R.PENDING, False, True, "unknown status 'timeoutX'", "timeoutX", True, R.WHITE_WINS),
+        ),
+        (
             "mate",
             "both",
             MappedResult(R.PENDING, False, True, "unreadable winner 'both' with status 'mate'", "mate", True),
