@@ -67,6 +67,7 @@ declare -A EXTRA_TESTS=(
   [section_results]="tests/unit/test_section_results_domain.py"
   [performance]="tests/unit/test_performance_domain.py"
   [gameresults]="tests/unit/test_gameresults_rules.py"
+  [bracket]="tests/unit/test_bracket_domain.py"
 )
 declare -A EXTRA_FIXTURES=([swiss/olympiad2022]="tests/fixtures/olympiads" [trf/event_read]="tests/fixtures/olympiads" [needs]="tests/support/needs_pools.py")
 
