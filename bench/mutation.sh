@@ -58,6 +58,20 @@ declare -A EXTRA_TESTS=(
   [trf/event_read]="tests/unit/test_trf_event_read.py"
   [needs]="tests/unit/test_needs.py"
   [chances]="tests/unit/test_chances.py"
+  [pools]="tests/unit/test_pools.py tests/unit/test_pools_rules.py"
+  [ratings]="tests/unit/test_ratings.py tests/unit/test_ratings_rules.py"
+  [lots]="tests/unit/test_lots.py tests/unit/test_lots_rules.py"
+  [board_prizes]="tests/unit/test_board_prizes.py tests/unit/test_board_prizes_rules.py"
+  [combined]="tests/unit/test_combined.py tests/unit/test_combined_rules.py"
+  [standings]="tests/unit/test_standings_rules.py"
+  [event]="tests/unit/test_event_domain.py"
+  [simulation]="tests/unit/test_simulation_domain.py"
+  [names]="tests/unit/test_names_domain.py"
+  [teams]="tests/unit/test_teams_domain.py"
+  [section_results]="tests/unit/test_section_results_domain.py"
+  [performance]="tests/unit/test_performance_domain.py"
+  [gameresults]="tests/unit/test_gameresults_rules.py"
+  [bracket]="tests/unit/test_bracket_domain.py"
 )
 declare -A EXTRA_FIXTURES=([swiss/olympiad2022]="tests/fixtures/olympiads" [trf/event_read]="tests/fixtures/olympiads" [needs]="tests/support/needs_pools.py")
 

@@ -51,22 +51,25 @@ def combined_classification(sections: Mapping[str, Sequence[SectionPlace]]) -> t
             if slots[index] is not None:
                 raise ValueError(f"{line.federation} has two teams in section {name!r}")
             slots[index] = line
-    rows: list[tuple[tuple[bool | Number, ...], CombinedRow]] = []
+    # Each federation listed has at least one line (``present`` is never empty).
+    rows: list[
+        tuple[tuple[bool | Number, ...], str, tuple[SectionPlace | None, ...], int, tuple[Number, ...]]
+    ] = []
     for federation, slots in by_federation.items():
         present = [team for team in slots if team is not None]
-        depth = max((len(team.tiebreaks) for team in present), default=0)
+        depth = max(len(team.tiebreaks) for team in present)
         tb_sums = [
-            sum((team.tiebreaks[i] for team in present if i < len(team.tiebreaks)), 0) for i in range(depth)
+            sum(team.tiebreaks[i] for team in present if i < len(team.tiebreaks)) for i in range(depth)
         ]
-        keys: tuple[Number, ...] = (sum((team.mp for team in present), 0), *tb_sums[:3])
+        keys: tuple[Number, ...] = (sum(team.mp for team in present), *tb_sums[:3])
         place_sum = sum(team.place for team in present)
         incomplete = len(present) < len(names)
         rank_key = (incomplete, place_sum, *(-key for key in keys))
-        rows.append((rank_key, CombinedRow(0, federation, tuple(slots), place_sum, keys)))
-    rows.sort(key=lambda item: (item[0], item[1].federation))
+        rows.append((rank_key, federation, tuple(slots), place_sum, keys))
+    rows.sort(key=lambda item: (item[0], item[1]))
     ranked: list[CombinedRow] = []
-    for index, (rank_key, row) in enumerate(rows):
+    for index, (rank_key, federation, teams, place_sum, keys) in enumerate(rows):
         shared = index > 0 and rows[index - 1][0] == rank_key
         place = ranked[-1].place if shared else index + 1
-        ranked.append(CombinedRow(place, row.federation, row.teams, row.place_sum, row.keys))
+        ranked.append(CombinedRow(place, federation, teams, place_sum, keys))
     return tuple(ranked)

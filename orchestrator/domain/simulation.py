@@ -52,6 +52,7 @@ from orchestrator.domain.knockout import (
     reveal,
     start_armageddon,
 )
+from orchestrator.domain.knockout import champions as bracket_champions
 from orchestrator.domain.pools import PoolEntrant, entrant_of, split_pools
 from orchestrator.domain.round_robin import berger_table
 from orchestrator.domain.scoring import Colour, GameResult, MatchRecord, match_game_points
@@ -171,8 +172,7 @@ def simulate_event(
         stages.append(simulated)
         finals[stage.key] = [list(pool.standings.order) for pool in simulated.pools]
         winners_of[stage.section] = [pool.standings.order[0] for pool in simulated.pools]
-    duels = _play_bracket(event, finals, teams, rng, tick)
-    champions = next((d.outcome.winners for d in duels if d.key == _final_key(event)), ())
+    duels, champions = _play_bracket(event, finals, teams, rng, tick)
     if not event.bracket and swiss and event.stages[-1].is_swiss:
         champions = swiss[-1].winners  # the Swiss decides the event (the Olympiad)
     sections = tuple(
@@ -277,22 +277,18 @@ def _play_match(
     return tuple(results)
 
 
-def _final_key(event: EventDefinition) -> str | None:
-    referenced = {getattr(spec.first, "duel", None) for spec in event.bracket}
-    referenced |= {getattr(spec.second, "duel", None) for spec in event.bracket}
-    finals = [spec.key for spec in event.bracket if spec.key not in referenced]
-    return finals[-1] if finals else None
-
-
 def _play_bracket(
     event: EventDefinition,
     finals: dict[str, list[list[str]]],
     teams: dict[str, Team],
     rng: Random,
     tick: Progress,
-) -> list[SimulatedDuel]:
+) -> tuple[list[SimulatedDuel], tuple[str, ...]]:
+    """The duels played, in bracket order, and the champions: the final's winners, the final found as the
+    public pages find it (``knockout.champions``: the duel named "Final", else the one whose winner no duel
+    takes), so a third-place duel listed after the final never names them."""
     if not event.bracket:
-        return []
+        return [], ()
     places: dict[PoolPlace, str] = {}
     for stage_key, pools in finals.items():
         letters = ("",) if event.stage(stage_key).is_swiss else pool_letters(len(pools))
@@ -302,11 +298,8 @@ def _play_bracket(
     outcomes: dict[str, DuelOutcome] = {}
     played: dict[str, SimulatedDuel] = {}
     while True:
-        ready = [
-            duel
-            for duel in resolve_bracket(event.bracket, places, outcomes)
-            if duel.first and duel.second and duel.spec.key not in outcomes
-        ]
+        resolved = resolve_bracket(event.bracket, places, outcomes)
+        ready = [duel for duel in resolved if duel.first and duel.second and duel.spec.key not in outcomes]
         if not ready:
             break
         for duel in ready:
@@ -317,7 +310,7 @@ def _play_bracket(
             tick(2)
             outcomes[duel.spec.key] = simulated.outcome
             played[duel.spec.key] = simulated
-    return [played[spec.key] for spec in event.bracket if spec.key in played]
+    return [played[spec.key] for spec in event.bracket if spec.key in played], bracket_champions(resolved)
 
 
 def _play_duel(
