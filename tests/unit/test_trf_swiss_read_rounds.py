@@ -6,10 +6,14 @@ teams of four boards (Armenia players 1-4, Brazil 5-8, Chile 9-12, Denmark 13-16
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from orchestrator.domain.scoring import MatchForfeit, MatchRecord
-from orchestrator.domain.trf.swiss_read import TrfInvalid, read_team_trf
+from orchestrator.domain.swiss import SwissTeam, start_state
+from orchestrator.domain.trf.swiss import export_trf
+from orchestrator.domain.trf.swiss_read import TrfInvalid, TrfNotReadable, read_team_trf
 from tests.support.trf_files import fix_points, fixture
 
 
@@ -34,7 +38,7 @@ def with_cells(text: str, rnd: int, cells: dict[int, str]) -> str:
         pid = int(line[4:8]) if line.startswith("001 ") else 0
         if pid in cells:
             start = 91 + 10 * (rnd - 1)
-            line = line[:start] + cells[pid] + line[start + 8 :]
+            line = line.ljust(start)[:start] + cells[pid] + line[start + 8 :]
         out.append(line)
     return "".join(line + "\n" for line in out)
 
@@ -144,3 +148,88 @@ def test_a_whole_match_forfeit_with_the_lower_numbered_team_white_names_it_first
     text = consistent(with_cells(plain(), 1, cells)) + "330 +-   1   1   4\n"
     assert ("Armenia", "Denmark", 0, 0, MatchForfeit.A_WINS) in round_one(text)
     assert MatchRecord(1, "Armenia", "Denmark", 0, 0, MatchForfeit.A_WINS).mp() == (2, 0)
+
+
+def refused(text: str) -> tuple[str, list[str]]:
+    with pytest.raises(TrfNotReadable) as caught:
+        read_team_trf(text)
+    return type(caught.value).__name__, [str(p) for p in caught.value.problems]
+
+
+def test_results_after_a_round_without_any_are_listed_player_by_player() -> None:
+    """Round 2 has no pairing at all, so round 2 is the round to pair: a player with an opponent or a
+    result in round 3 is listed (player 1's round 3 is paired, its result not in), a blank cell is not
+    (player 24's round 3)."""
+    text = with_cells(plain(), 2, dict.fromkeys(range(1, 25), " " * 8))
+    text = consistent(with_cells(text, 3, {1: "  17 w  ", 24: " " * 8}))
+    assert refused(text) == (
+        "TrfInvalid",
+        [
+            f"line {line_of(text, f'001 {pid:4d}')}: player {pid} has results in round 3, after round 2 "
+            "that has none"
+            for pid in range(1, 24)
+        ],
+    )
+
+
+def test_a_broken_file_that_also_asks_for_what_we_do_not_implement_is_broken_with_both_listed() -> None:
+    text = plain() + "260 1 2\n001 x\n"
+    count = len(text.splitlines())
+    assert refused(text) == (
+        "TrfInvalid",
+        [
+            f"line {count - 1}: record 260 prohibits pairings, which our engines do not implement",
+            f"line {count}: the player number (columns 5-8) 'x' is not a number",
+        ],
+    )
+
+
+def test_two_teams_of_the_same_name_are_refused_for_the_whole_file() -> None:
+    text = replace_line(
+        plain(),
+        "310   2 Brazil",
+        plain().splitlines()[line_of(plain(), "310   2") - 1].replace("Brazil", "Chile "),
+    )
+    assert refused(text) == (
+        "TrfInvalid",
+        ["a Swiss needs at least two teams, each with its own name (record 310)"],
+    )
+
+
+def test_byes_of_several_kinds_in_a_team_s_results_are_named_together() -> None:
+    text = with_cells(plain(), 4, {1: "0000 - H", 2: "0000 - F", 3: "0000 - U", 4: "0000 - H"})
+    text = consistent(with_cells(text, 4, {5: "  13 w 1", 13: "   5 b 0"}))
+    assert refused(text) == (
+        "TrfNotImplemented",
+        [
+            f"line {line_of(text, '310   1')}: round 4: team 1 has byes in its players' results (FHU) "
+            "without record 320; not implemented by us"
+        ],
+    )
+
+
+def test_a_round_with_several_matches_without_results_is_left_to_fide_s_engine() -> None:
+    text = with_cells(plain(), 4, {1: "   5 w  ", 5: "   1 b  ", 9: "  13 w  ", 13: "   9 b  "})
+    kind, found = refused(text)
+    assert kind == "TrfNotImplemented"
+    assert set(found) == {"round 4 is paired but not all its results are in"}
+
+
+def test_teams_without_players_are_read_as_one_board() -> None:
+    text = "142 3\n310   1 Armenia\n310   2 Brazil\n"
+    state, next_round = read_team_trf(text)
+    assert (state.boards, state.rounds, next_round) == (1, 3, 1)
+
+
+@pytest.mark.parametrize("bye", ["A", "E"])
+def test_the_first_or_the_last_team_may_have_the_pairing_allocated_bye(bye: str) -> None:
+    """Record 320 may name any team of the file, team 1 (A) and the last (E) included."""
+    others = [name for name in "ABCDE" if name != bye]
+    matches = (
+        MatchRecord(1, others[0], others[2], 3, 1),
+        MatchRecord(1, others[1], others[3], 2, 2),
+        MatchRecord(1, bye, None, 2, 0),
+    )
+    state = start_state([SwissTeam(name, (2500 - n,)) for n, name in enumerate("ABCDE")], boards=2, rounds=4)
+    read, next_round = read_team_trf(consistent(export_trf(replace(state, matches=matches))))
+    assert (set(read.matches), next_round) == (set(matches), 2)
