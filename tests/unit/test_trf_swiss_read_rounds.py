@@ -173,13 +173,13 @@ def test_results_after_a_round_without_any_are_listed_player_by_player() -> None
 
 
 def test_a_broken_file_that_also_asks_for_what_we_do_not_implement_is_broken_with_both_listed() -> None:
-    text = plain() + "260 1 2\n001 x\n"
-    count = len(text.splitlines())
+    text = replace_line(plain(), "192", "192 NO_SUCH_SYSTEM") + "001 x\n"
     assert refused(text) == (
         "TrfInvalid",
         [
-            f"line {count - 1}: record 260 prohibits pairings, which our engines do not implement",
-            f"line {count}: the player number (columns 5-8) 'x' is not a number",
+            f"line {line_of(text, '192')}: record 192 names NO_SUCH_SYSTEM, a system our engines do not "
+            "implement",
+            f"line {len(text.splitlines())}: the player number (columns 5-8) 'x' is not a number",
         ],
     )
 
