@@ -72,8 +72,17 @@ declare -A EXTRA_TESTS=(
   [performance]="tests/unit/test_performance_domain.py"
   [gameresults]="tests/unit/test_gameresults_rules.py"
   [bracket]="tests/unit/test_bracket_domain.py"
+  [trf/swiss_read]="tests/unit/test_trf_swiss_read_rounds.py tests/unit/test_trf_swiss_records.py"
+  [trf/swiss_records]="tests/unit/test_trf_swiss_read_rounds.py tests/unit/test_trf_swiss_records.py"
+  [swiss/matching]="tests/unit/test_swiss_matching.py tests/unit/test_swiss_matching_cases.py"
+  [swiss/c046]="tests/unit/test_swiss_matching.py tests/unit/test_swiss_c046_goldens.py tests/unit/test_swiss_c046_colours.py"
+  [swiss/replay]="tests/unit/test_swiss_olympiad_replay.py"
+  [swiss/halves]="tests/unit/test_swiss_score_group_halves.py"
+  [swiss/score_group_halves]="tests/unit/test_swiss_score_group_halves.py"
+  [swiss/systems]="tests/unit/test_swiss_systems_domain.py"
 )
 declare -A EXTRA_FIXTURES=([swiss/olympiad2022]="tests/fixtures/olympiads" [trf/event_read]="tests/fixtures/olympiads" [needs]="tests/support/needs_pools.py")
+EXTRA_FIXTURES+=([swiss/replay]="tests/fixtures/olympiads" [swiss/c046]="tests/fixtures/swiss")
 
 if ! "$VENV/bin/python" -c "import sys, mutmut; sys.exit(mutmut.__version__ != '$MUTMUT_VERSION')" 2>/dev/null; then
   "$VENV/bin/python" -m pip install --quiet "mutmut==$MUTMUT_VERSION"

@@ -125,10 +125,9 @@ class _Rounds:
     """The matches of each round, put together from the players' cells (record 001), the line-ups (300),
     the pairing-allocated byes (320) and the whole-match forfeits (330)."""
 
-    def __init__(self, out: RecordFile, teams: list[TeamLine], rounds: int) -> None:
+    def __init__(self, out: RecordFile, teams: list[TeamLine]) -> None:
         self.out = out
         self.teams = teams
-        self.rounds = rounds
         self.team_of: dict[int, int] = {}
         for number, team in enumerate(teams, 1):
             for pid in team.players:
@@ -301,7 +300,7 @@ def read_team_trf(text: str) -> tuple[SwissState, int]:
     _counts(out, teams)
     _player_points(out)
     boards = len(colours) or max((len(team.players) for team in teams), default=0) or 1
-    reader = _Rounds(out, teams, rounds)
+    reader = _Rounds(out, teams)
     names = [team.name for team in teams]
     if len(set(names)) != len(names) or len(teams) < 2:
         out.bad(0, "a Swiss needs at least two teams, each with its own name (record 310)")
