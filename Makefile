@@ -1,6 +1,9 @@
 # Common commands. `make test` and `make demo` work on a fresh machine (they create .venv first).
 .PHONY: setup test lint demo simulate bench
 
+# Test processes (pytest-xdist); each has its own databases, Redis keys and ports. TEST_WORKERS=0: one process.
+TEST_WORKERS ?= 2
+
 setup:
 	./scripts/setup.sh
 
@@ -16,7 +19,7 @@ test: setup
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .
 	.venv/bin/mypy
-	.venv/bin/pytest
+	.venv/bin/pytest -n $(TEST_WORKERS)
 
 demo: setup
 	.venv/bin/olympiad demo
