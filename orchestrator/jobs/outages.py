@@ -141,3 +141,22 @@ def survive_broker_restart() -> None:
 
     restore_unacked._survives_broker_restart = True  # type: ignore[attr-defined]
     setattr(qos, "restore_unacked", restore_unacked)  # noqa: B010 - replacing a library method
+
+    original_ack = qos.ack
+
+    def ack(self: Any, delivery_tag: Any) -> None:
+        # A job finished while Redis restarts: its acknowledgement cannot reach the broker (kombu fails
+        # with ``AttributeError: 'NoneType' object has no attribute 'client'`` and the worker stopped
+        # consuming). The job stays in Redis's unacknowledged set and runs once more after the visibility
+        # timeout; jobs are idempotent (docs/workers.md), so that costs a repeat, never a wrong result.
+        try:
+            original_ack(self, delivery_tag)
+        except (AttributeError, redis.exceptions.RedisError, OSError) as error:
+            log.warning(
+                "broker gone while acknowledging a finished job (%s): it runs again after the visibility "
+                "timeout",
+                describe(error),
+            )
+            self._delivered.pop(delivery_tag, None)  # no longer held by this worker
+
+    setattr(qos, "ack", ack)  # noqa: B010 - replacing a library method

@@ -48,3 +48,19 @@ def test_the_broker_going_away_while_jobs_are_handed_back_does_not_end_the_worke
         assert qos.restore_unacked() is None
     assert qos._delivered == {}  # left to the visibility timeout: they are still in Redis's unacked set
     assert "2 unacknowledged job(s)" in caplog.text
+
+
+def test_the_broker_going_away_while_a_finished_job_is_acknowledged_does_not_end_the_worker(
+    caplog: pytest.LogCaptureFixture,
+):
+    class Gone:
+        def conn_or_acquire(self, client: object = None) -> object:
+            raise AttributeError("'NoneType' object has no attribute 'client'")  # kombu, Redis restarting
+
+    qos = kombu_redis.QoS.__new__(kombu_redis.QoS)
+    qos.channel = Gone()
+    qos._delivered = OrderedDict([("tag-1", object()), ("tag-2", object())])
+    with caplog.at_level(logging.WARNING):
+        assert qos.ack("tag-1") is None  # no exception reaches the consumer's loop
+    assert list(qos._delivered) == ["tag-2"]  # tag-1 no longer held here: Redis redelivers it later
+    assert "runs again after the visibility timeout" in caplog.text
