@@ -16,7 +16,6 @@ from orchestrator.adapters.tables import (
     Event,
     Role,
     RoundStatus,
-    Stage,
     StageKind,
     StageStatus,
 )
@@ -26,6 +25,7 @@ from orchestrator.db import utcnow
 from orchestrator.demo.accounts import OWNER, DemoError
 from orchestrator.demo.plan import DemoPlan
 from orchestrator.demo.progress import StageProgress, stage_progress
+from orchestrator.demo.schedule import compress_rounds
 from orchestrator.demo.swiss import SwissDesk
 from orchestrator.domain.event import Qualifiers
 from orchestrator.domain.swiss import SwissPairer
@@ -83,27 +83,6 @@ class DemoStatus:
     @property
     def finished(self) -> bool:
         return self.phase == "finished"
-
-
-def compress_rounds(
-    uow: UnitOfWork, *, stage_id: int, start: datetime, gap_s: float, actor: str
-) -> list[int]:
-    """Demo time: the stage's rounds ``gap_s`` apart from ``start`` (the file's dates are real dates)."""
-    rounds = [r for r in uow.rounds.rounds_of_stage(stage_id) if r.status == RoundStatus.SCHEDULED.value]
-    for rnd in rounds:
-        rnd.scheduled_at = start + timedelta(seconds=gap_s * (rnd.number - 1))
-        rnd.lineup_deadline_at = None  # demo time: lineups close when the round starts
-        uow.rounds.insert(rnd)
-    stage = uow.events.get_or_raise(Stage, stage_id)
-    uow.audit.change(
-        stage,
-        "stage.demo_schedule",
-        actor=actor,
-        event_id=stage.event_id,
-        new={"first_round_at": start.isoformat(), "gap_s": gap_s, "rounds": len(rounds)},
-        reason="demo: the stage's schedule compressed into demo time",
-    )
-    return [r.id or 0 for r in rounds]
 
 
 class DemoDriver:
@@ -257,8 +236,14 @@ class DemoDriver:
             if started.refusal is None:
                 # Same transaction: beat never sees the file's real (past) dates, all due at once.
                 start = utcnow() + timedelta(seconds=self.plan.lead_s)
+                stage_rounds = uow.rounds.rounds_of_stage(stage_id)
                 compress_rounds(
-                    uow, stage_id=stage_id, start=start, gap_s=self.plan.round_gap_s, actor=STAFF_ACTOR
+                    uow,
+                    stage_id=stage_id,
+                    rounds=[r for r in stage_rounds if r.status == RoundStatus.SCHEDULED.value],
+                    start=start,
+                    gap_s=self.plan.round_gap_s,
+                    actor=STAFF_ACTOR,
                 )
         if started.refusal is not None:  # pairing lots committed now: the next step starts the stage
             self.say(f"{name}: {started.refusal.message}")

@@ -16,7 +16,7 @@ goes through the same services as the staff desk and writes its audit row; the d
 too (``round.demo_schedule``).
 
 A stage whose file says ``auto_publish: true`` (the 2026 files) is the workers' after its start: the start
-times every round in demo time at once (``time_swiss_rounds``, in the start's transaction, one
+times every round in demo time at once (``compress_rounds``, in the start's transaction, one
 ``stage.demo_schedule`` audit row) and queues round 1; from then on the job that finishes a round pairs,
 publishes and creates the next (services/swiss/auto.py, docs/workers.md "Event-driven rounds"), and the
 desk does nothing more.
@@ -31,6 +31,7 @@ from datetime import datetime, timedelta
 from orchestrator.adapters.tables import Round, RoundStatus, Stage, StageStatus
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.demo.plan import DemoPlan
+from orchestrator.demo.schedule import compress_rounds
 from orchestrator.domain.swiss import SwissPairer
 from orchestrator.services.setup import draws, pairing_lots, stage_start
 from orchestrator.services.swiss.auto import auto_publishes
@@ -54,26 +55,6 @@ def schedule_round(uow: UnitOfWork, rnd: Round, *, at: datetime, actor: str) -> 
         old={"scheduled_at": old.isoformat() if old else None},
         new={"scheduled_at": at.isoformat()},
         reason="demo: the round timed in demo time",
-    )
-
-
-def time_swiss_rounds(uow: UnitOfWork, *, stage_id: int, now: datetime, plan: DemoPlan, actor: str) -> None:
-    """Demo time for a stage the workers publish: round n starts ``lead_s + (n - 1) * round_gap_s`` from
-    now (a round published later than that is due at once), lineups close then."""
-    rounds = list(uow.rounds.rounds_of_stage(stage_id))
-    first = now + timedelta(seconds=plan.lead_s)
-    for rnd in rounds:
-        rnd.scheduled_at = first + timedelta(seconds=plan.round_gap_s * (rnd.number - 1))
-        rnd.lineup_deadline_at = None
-        uow.rounds.insert(rnd)
-    stage = uow.events.get_or_raise(Stage, stage_id)
-    uow.audit.change(
-        stage,
-        "stage.demo_schedule",
-        actor=actor,
-        event_id=stage.event_id,
-        new={"first_round_at": first.isoformat(), "gap_s": plan.round_gap_s, "rounds": len(rounds)},
-        reason="demo: the stage's schedule compressed into demo time",
     )
 
 
@@ -178,7 +159,14 @@ class SwissDesk:
         with self.uow_factory() as uow:
             started = stage_start.start_stage(uow, stage_id=stage_id, actor=self.actor)
             if started.refusal is None and automatic:  # timed before the workers see round 1
-                time_swiss_rounds(uow, stage_id=stage_id, now=now, plan=self.plan, actor=self.actor)
+                compress_rounds(
+                    uow,
+                    stage_id=stage_id,
+                    rounds=list(uow.rounds.rounds_of_stage(stage_id)),
+                    start=now + timedelta(seconds=self.plan.lead_s),
+                    gap_s=self.plan.round_gap_s,
+                    actor=self.actor,
+                )
         if started.refusal is not None:  # the initial-colour lot committed now: the next step draws it
             self.say(f"{name}: initial colour lot committed", once=f"colour-lot:{stage_id}")
             return
