@@ -233,3 +233,32 @@ def test_the_first_or_the_last_team_may_have_the_pairing_allocated_bye(bye: str)
     state = start_state([SwissTeam(name, (2500 - n,)) for n, name in enumerate("ABCDE")], boards=2, rounds=4)
     read, next_round = read_team_trf(consistent(export_trf(replace(state, matches=matches))))
     assert (set(read.matches), next_round) == (set(matches), 2)
+
+
+def test_a_board_played_on_one_side_and_forfeited_on_the_other_is_refused_naming_both_players() -> None:
+    """A game is either played (1, =, 0, W, D, L) or forfeited (+, -) for both players of the board (TRF-2026
+    record 001, result codes); Armenia's board 1 says played, Denmark's says forfeited."""
+    text = consistent(with_cells(plain(), 1, {13: "   1 b -"}))
+    line = line_of(text, "001    1")
+    assert problems(text) == [
+        f"line {line}: round 1: players 1 and 13 disagree on their game: played for 1 ('1'), "
+        "forfeited for 13 ('-')"
+    ]
+
+
+def test_a_board_pending_on_one_side_only_is_refused() -> None:
+    text = consistent(with_cells(plain(), 1, {13: "   1 b  "}))
+    assert any(
+        "players 1 and 13 disagree on their game" in p and "pending for 13" in p for p in problems(text)
+    )
+
+
+def test_a_result_after_the_last_round_of_record_142_is_refused() -> None:
+    """Record 142 says how many rounds the event has; a game in a round after it is an error of the file,
+    not a round to ignore."""
+    text = replace_line(plain(), "142", "142 3")
+    text = consistent(with_cells(text, 4, {1: "  21 w 1", 21: "   1 b 0"}))
+    assert (
+        f"line {line_of(text, '001    1')}: player 1 has a game or result in round 4; record 142 says the "
+        "event has 3 rounds" in problems(text)
+    )

@@ -149,7 +149,7 @@ class _Rounds:
             player = out.players.get(pid)
             if player is None:
                 continue
-            other, colour, _ = player.cell(rnd)
+            other, colour, letter = player.cell(rnd)
             if not other:
                 continue
             if other not in self.team_of:
@@ -160,6 +160,12 @@ class _Rounds:
                 out.bad(
                     player.line,
                     f"round {rnd}: players {pid} and {other} do not name each other with opposite colours",
+                )
+            elif pid < other and _kind(letter) != _kind(theirs[2]):
+                out.bad(
+                    player.line,
+                    f"round {rnd}: players {pid} and {other} disagree on their game: {_kind(letter)} for "
+                    f"{pid} ({letter!r}), {_kind(theirs[2])} for {other} ({theirs[2]!r})",
                 )
             if self.team_of[other] == number:
                 out.bad(player.line, f"round {rnd}: player {pid} meets a player of their own team")
@@ -250,6 +256,13 @@ def _player_points(out: RecordFile) -> None:
                 f"player {pid}: the points {points_text(player.points)} are not the results' sum "
                 f"({format_points(total)})",
             )
+
+
+def _kind(letter: str) -> str:
+    """What a result letter says of a game: played over the board, forfeited, a bye, or still to be played."""
+    if letter in PLAYED:
+        return "played"
+    return "pending" if letter == " " else "forfeited" if letter in "+-" else "a bye"
 
 
 def _match(reader: _Rounds, rnd: int, a: int, b: int, boards: int) -> MatchRecord:
@@ -361,6 +374,13 @@ def read_team_trf(text: str) -> tuple[SwissState, int]:
     if out.missing:  # a round left to FIDE's engine: what follows it is not read
         raise (TrfInvalid if out.invalid else TrfNotImplemented)(out.invalid + out.missing)
     for pid, player in out.players.items():
+        beyond = [r for r, cell in enumerate(player.cells, 1) if r > rounds and (cell[0] or cell[2].strip())]
+        if beyond:
+            out.bad(
+                player.line,
+                f"player {pid} has a game or result in round {beyond[0]}; record 142 says the event has "
+                f"{rounds} rounds",
+            )
         late = [
             r for r, cell in enumerate(player.cells, 1) if r > played + 1 and (cell[0] or cell[2] in "1=0+")
         ]
