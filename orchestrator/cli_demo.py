@@ -121,6 +121,8 @@ def demo(
                 f"({setup.database}; log {log_file})",
                 highlight=False,
             )
+            if setup.lots:
+                out.print(f"Draws by lot: {setup.lots} (docs/lots.md)", highlight=False)
             if setup.web_url:
                 out.print(
                     f"Staff login at {setup.web_url}/login: [bold]owner[/] / [bold]{setup.owner_password}[/] "

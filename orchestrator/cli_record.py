@@ -3,9 +3,9 @@
 SOURCE is the address of the record's JSON (``https://.../api/v1/events/<slug>/record``; every page is
 read, following ``next``) or a file holding that JSON (one page with every entry, as ``--save`` writes
 it). The check is the pure ``orchestrator.domain.record.verify``: the chain, every lot's seed against its
-commitment and its outcome, and the match and game points each pool-stage closing published against those
-the recorded results give. Exit 0 with a summary when all holds, 1 naming the first entry that does not,
-2 when the source cannot be read.
+commitment and its outcome, and the match and game points each pool or Swiss stage closing published
+against those the recorded results (and a Swiss round's byes) give. Exit 0 with a summary when all holds,
+1 naming the first entry that does not, 2 when the source cannot be read.
 
 Split from cli.py, which registers the command; it loads only typer, rich, httpx and the pure domain.
 """
@@ -127,6 +127,13 @@ def verify_record(
     )
     out.print(f"  {verdict.lots} lot draw(s) match their commitments", highlight=False)
     out.print(f"  {verdict.closings} stage closing(s) checked against the recorded results", highlight=False)
+    if verdict.unchecked:
+        out.print(
+            f"  {verdict.unchecked} stage closing(s) not recomputed (a knockout's, or a Swiss stage's whose "
+            "rounds were recorded before their byes were)",
+            highlight=False,
+            soft_wrap=True,
+        )
     if verdict.sealed:
         out.print(f"  {verdict.sealed} sealed entr(y/ies) checked by their link only", highlight=False)
 

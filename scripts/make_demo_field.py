@@ -153,7 +153,7 @@ team_format:
   reserves: {{open: 2, women: 2, junior: 1, girl: 1}}
 time_control: {{minutes: 15, increment_seconds: 5}}
 match_scoring: {{win: 2, draw: 1, loss: 0}}
-lot_publication_delay: 0  # a demo draws its lots at once; a real event waits, e.g. 10m (docs/lots.md)
+lot_publication_delay: 10m  # a real event's wait before each draw; olympiad demo runs with 0 (docs/lots.md)
 appeal_window_minutes: 15
 armageddon: {{white_minutes: 5, black_minutes: 4, increment_seconds: 0}}
 

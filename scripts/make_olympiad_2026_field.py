@@ -63,7 +63,7 @@ team_format:
 # 90 minutes for 40 moves, then 30 minutes, 30 seconds a move from move 1.
 time_control: {{minutes: 90, moves: 40, then_minutes: 30, increment_seconds: 30}}
 match_scoring: {{win: 2, draw: 1, loss: 0}}
-lot_publication_delay: 0  # a demo draws its lots at once; a real event waits, e.g. 10m (docs/lots.md)
+lot_publication_delay: 10m  # a real event's wait before each draw; olympiad demo runs with 0 (docs/lots.md)
 
 stages:
   - key: open
@@ -79,6 +79,11 @@ stages:
 {rounds}
 teams:
 """
+
+
+# The real-event files (events/) set the delay a real event needs; the test fixture draws its lots at once.
+REAL_LOT_DELAY = "10m  # a real event's wait before each draw; olympiad demo runs with 0 (docs/lots.md)"
+FIXTURE_LOT_DELAY = "0  # a demo draws its lots at once; a real event waits, e.g. 10m (docs/lots.md)"
 
 
 SECTIONS_HEADER = """\
@@ -101,7 +106,7 @@ team_format:
 # 90 minutes for 40 moves, then 30 minutes, 30 seconds a move from move 1.
 time_control: {{minutes: 90, moves: 40, then_minutes: 30, increment_seconds: 30}}
 match_scoring: {{win: 2, draw: 1, loss: 0}}
-lot_publication_delay: 0  # a demo draws its lots at once; a real event waits, e.g. 10m (docs/lots.md)
+lot_publication_delay: {lot_delay}
 board_prizes: {{min_games: 8}}
 rated: true  # FIDE-rated: rating changes per player (docs/ratings.md)
 
@@ -244,8 +249,10 @@ def sectioned(
     title: str,
     rounds: int,
     pairing: tuple[str, str] = OLYMPIAD_PAIRING,
+    lot_delay: str = REAL_LOT_DELAY,
 ) -> str:
-    """A file with both sections: the Open blocks (seeds 1..n), then the Women blocks numbered after them."""
+    """A file with both sections: the Open blocks (seeds 1..n), then the Women blocks numbered after them;
+    ``lot_delay`` is the file's lot publication delay line (docs/lots.md)."""
     days = "\n".join(f'        - "2026-09-{day} {ROUND_START}"' for day in ROUND_DAYS[:rounds])
     opened = [block.replace("    players:", "    section: open\n    players:", 1) for block in open_blocks]
     renumbered = [_with_seed(block, len(open_blocks) + n) for n, block in enumerate(women, start=1)]
@@ -260,6 +267,7 @@ def sectioned(
         rounds=days,
         pairing=pairing[0],
         pairing_said=pairing[1],
+        lot_delay=lot_delay,
     )
     return header + "".join(opened) + "".join(renumbered)
 
@@ -284,6 +292,7 @@ def render() -> dict[Path, str]:
         title=", two small sections",
         rounds=FIXTURE_ROUNDS,
         pairing=FIXTURE_PAIRING,
+        lot_delay=FIXTURE_LOT_DELAY,
     )
     return {EVENT_FILE: full, SMALL_FILE: small + "".join(plain[:SMALL_TEAMS]), SECTIONS_FILE: fixture}
 

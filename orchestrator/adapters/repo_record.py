@@ -25,6 +25,7 @@ from orchestrator.adapters.tables import (
     Lot,
     Match,
     Player,
+    Pool,
     Round,
     Stage,
     SwissRoundRole,
@@ -235,19 +236,41 @@ class RecordRepository:
             rounds = select(Round.id).where(Round.stage_id == entity_id)
             matches = self._matches(col(Match.round_id).in_(rounds))
             return {"stage": entity_id, "stage_kind": stage.kind, "matches": self._described(matches)}
-        rnd = self._get(Round, entity_id)
-        byes = self.session.exec(
-            select(SwissRoundTeam.team_id).where(
-                SwissRoundTeam.round_id == entity_id, SwissRoundTeam.role == SwissRoundRole.BYE.value
-            )
+        return self._swiss_round(entity_id, new)
+
+    def _swiss_round(self, round_id: int, new: Mapping[str, Any]) -> dict[str, Any]:
+        """A Swiss round's publication: its matches and every team of the stage not paired in it, by why
+        (docs/record.md): the pairing-allocated bye (``byes``), the byes teams asked for (``full_byes``,
+        ``half_byes``), the teams absent (``absent``), with the round's pool and the boards of a match, so
+        that the stage's closing can be recomputed from the record alone. ``new`` is the audited change:
+        its ``boards`` when the caller gives them, else those of the round's matches."""
+        rnd = self._get(Round, round_id)
+        not_paired = self.session.exec(
+            select(SwissRoundTeam.team_id, SwissRoundTeam.role)
+            .where(SwissRoundTeam.round_id == round_id)
+            .order_by(col(SwissRoundTeam.id))
         ).all()
-        matches = self._matches(Match.round_id == entity_id)
-        names = self._team_names(byes)
+        matches = self._matches(Match.round_id == round_id)
+        described = self._described(matches)
+        names = self._team_names(team_id for team_id, _role in not_paired)
+
+        def named(role: SwissRoundRole) -> list[str]:
+            return [names.get(t, f"team {t}") for t, r in not_paired if r == role.value]
+
+        pool = self.session.exec(
+            select(Pool.id).where(Pool.stage_id == rnd.stage_id).order_by(col(Pool.id))
+        ).first()
+        boards = new.get("boards")
         return {
             "stage": rnd.stage_id,
             "round": rnd.number,
-            "matches": self._described(matches),
-            "byes": [names.get(team_id, f"team {team_id}") for team_id in byes],
+            "pool": str(pool) if pool is not None else None,
+            "boards": int(boards) if boards is not None else max((m["boards"] for m in described), default=0),
+            "matches": described,
+            "byes": named(SwissRoundRole.BYE),
+            "full_byes": named(SwissRoundRole.FULL_BYE),
+            "half_byes": named(SwissRoundRole.HALF_BYE),
+            "absent": named(SwissRoundRole.ABSENT),
         }
 
     def _described(self, matches: Sequence[Match]) -> list[dict[str, Any]]:

@@ -53,7 +53,14 @@ from orchestrator.demo.accounts import (
     link_players,
     standin_account,
 )
-from orchestrator.demo.plan import DemoOptions, DemoPlan, demo_definition, demo_settings, plan_for
+from orchestrator.demo.plan import (
+    DemoOptions,
+    DemoPlan,
+    demo_definition,
+    demo_settings,
+    lot_delay_said,
+    plan_for,
+)
 from orchestrator.demo.staff import STAFF_ACTOR, DemoDriver, DemoStatus, StageTiming, swiss_pairer
 from orchestrator.domain.event import EventDefinition
 from orchestrator.errors import ServiceError
@@ -140,6 +147,7 @@ class DemoSetup:
     database: str
     plan: DemoPlan
     seconds: float
+    lots: str = ""  # what the demo does about the lot publication delay (docs/lots.md)
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +242,9 @@ class Demo:
                 owner_id = _create_owner(uow, password)
                 event_id = _create_event(uow, text, definition, source=str(options.event_file))
             note(f"event {definition.name!r} created ({len(definition.teams)} teams)")
+            lots = lot_delay_said(definition)
+            log.info("demo: %s", lots)
+            note(lots)
             linked = link_players(uow_factory, settings, http, event_id=event_id, actor="demo")
             note(f"{linked} players linked to the stand-in (tokens stored encrypted)")
         finally:
@@ -270,6 +281,7 @@ class Demo:
             database=_safe_url(settings.sqlalchemy_url),
             plan=plan,
             seconds=time.monotonic() - started,
+            lots=lots,
         )
 
     def _settings(self, plan: DemoPlan, *, standin_url: str, web_url: str | None) -> Settings:

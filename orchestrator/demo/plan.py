@@ -17,6 +17,8 @@ from orchestrator.domain.event import EventDefinition, Qualifiers, bracket_round
 
 DEFAULT_EVENT = Path("events/online-olympiad-2020.yaml")
 DEFAULT_DATA_DIR = Path("var/demo")
+# A demo draws each lot as soon as it is committed; a real event's file sets its delay (docs/lots.md).
+DEMO_LOT_DELAY = "lot_publication_delay: 0  # demo: lots drawn as soon as committed (docs/lots.md)\n"
 
 
 # ------------------------------------------------------------------------------------------- options
@@ -89,8 +91,9 @@ def swiss_slots(definition: EventDefinition) -> int:
 def demo_definition(
     text: str, *, slug: str | None = None, untimed_knockout: bool = False, first_day: date | None = None
 ) -> str:
-    """The event file for the demo: appeal window 0, the play-off without dates, ``slug`` when given, and
-    the schedule moved to start on ``first_day`` (the run's date) when given.
+    """The event file for the demo: appeal window 0, lot publication delay 0 (a real event file sets e.g.
+    ``10m``: docs/lots.md; the demo says so when it starts), the play-off without dates, ``slug`` when
+    given, and the schedule moved to start on ``first_day`` (the run's date) when given.
 
     The file's play-off dates are real dates, in the past: rounds created with them would be due at once,
     before the round's other duels have matches. Without a schedule the bracket rounds have no time until
@@ -103,11 +106,14 @@ def demo_definition(
         text = shift_dates(text, first_day)
     lines = text.splitlines(keepends=True)
     out: list[str] = []
-    window_set = False
+    window_set = delay_set = False
     for line in lines:
         if re.match(r"^appeal_window_minutes\s*:", line):
             out.append("appeal_window_minutes: 0  # demo: no wait for appeals\n")
             window_set = True
+        elif re.match(r"^lot_publication_delay\s*:", line):
+            out.append(DEMO_LOT_DELAY)
+            delay_set = True
         elif slug is not None and re.match(r"^slug\s*:", line):
             out.append(f"slug: {slug}\n")
         else:
@@ -115,7 +121,22 @@ def demo_definition(
     result = "".join(out)
     if not window_set:
         result = re.sub(r"^(slug\s*:.*\n)", r"\1appeal_window_minutes: 0\n", result, count=1, flags=re.M)
+    if not delay_set:
+        result = re.sub(r"^(slug\s*:.*\n)", lambda m: m[1] + DEMO_LOT_DELAY, result, count=1, flags=re.M)
     return result
+
+
+def lot_delay_said(definition: EventDefinition) -> str:
+    """What the demo says when it starts about its lots (docs/lots.md): drawn at once, whatever the file
+    asks of a real event."""
+    seconds = definition.lot_publication_delay_s
+    if seconds <= 0:
+        return "lots are drawn as soon as committed (lot publication delay 0)"
+    asked = f"{seconds // 60} min" if seconds % 60 == 0 else f"{seconds} s"
+    return (
+        f"lots are drawn as soon as committed: the demo runs with lot publication delay 0, "
+        f"where the event file asks {asked} of a real event"
+    )
 
 
 # A date followed by a time, as event files write schedules (docs/event-file.md): "2020-07-25 10:00".

@@ -5,7 +5,10 @@ canonical JSON (keys sorted, no spaces, UTF-8, no floats: docs/architecture.md, 
 the hash of the entry before it (``GENESIS`` for the first). Nothing here reads or writes storage: the
 functions build an entry, check a chain, check the lots it records against their commitments
 (docs/lots.md) and recompute the match and game points of a pool from the recorded pairings and results
-(docs/rules.md §2) to compare them with the standings a stage closing published.
+(docs/rules.md §2) to compare them with the standings a stage closing published. A Swiss stage's pool
+adds the byes its ``swiss.publish`` entries name: the pairing-allocated bye (a drawn match's points and
+half the boards' game points, docs/swiss.md) and the byes teams asked for (a full-point bye a won match and
+every board, a half-point bye a drawn match and half the boards: docs/trf.md, "Requested byes").
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from orchestrator.domain import lots
-from orchestrator.domain.scoring import MatchScoring, parse_result
+from orchestrator.domain.scoring import ByeRequest, MatchScoring, parse_result
 
 GENESIS = "0" * 64  # the ``prev`` of an event's first entry
 RESULT_KINDS = frozenset(
@@ -26,6 +29,10 @@ RESULT_KINDS = frozenset(
 )
 PAIRING_KINDS = frozenset({"stage.start", "swiss.publish"})
 CLOSING_KINDS = frozenset({"stage.close", "stage.lots_drawn"})
+SWISS_PUBLISH = "swiss.publish"
+# A ``swiss.publish`` payload carries ``boards`` (and its requested byes and absences) since the record
+# holds everything a Swiss closing counts; an entry without it was written before (docs/record.md).
+SWISS_COMPLETE_KEY = "boards"
 # What a payload of the wrong shape raises while it is read: a mismatch naming the entry, never a crash.
 UNREADABLE = (LookupError, TypeError, ValueError, AttributeError)
 
@@ -172,7 +179,8 @@ class Points:
 
 def pool_points(entries: Sequence[Entry], pool: str, scoring: MatchScoring) -> dict[str, Points]:
     """Match and game points of each team of ``pool`` from the recorded pairings, results, annulments and
-    forfeits (docs/rules.md §2); a match counts once it has a forfeit or every board has a final result."""
+    forfeits (docs/rules.md §2); a match counts once it has a forfeit or every board has a final result.
+    A Swiss round's byes count from its publication (``swiss_rounds``)."""
     matches: dict[str, Mapping[str, Any]] = {}
     results: dict[str, dict[int, str]] = {}
     annulled: dict[str, dict[int, str]] = {}
@@ -188,6 +196,11 @@ def pool_points(entries: Sequence[Entry], pool: str, scoring: MatchScoring) -> d
         elif entry.kind == "match.forfeit":
             forfeits.update({str(match): code for match, code in payload.get("forfeits", {}).items()})
     points: dict[str, Points] = {}
+
+    def add(team: str, mp: int, gp_half: int) -> None:
+        before = points.get(team, Points(0, 0))
+        points[team] = Points(before.mp + mp, before.gp_half + gp_half)
+
     for match_id, match in matches.items():
         gp = _game_points(
             match, {**results.get(match_id, {}), **annulled.get(match_id, {})}, forfeits.get(match_id)
@@ -196,10 +209,49 @@ def pool_points(entries: Sequence[Entry], pool: str, scoring: MatchScoring) -> d
             continue
         for team, own, other in ((match["a"], gp[0], gp[1]), (match["b"], gp[1], gp[0])):
             mp = _forfeit_mp(forfeits.get(match_id), team == match["a"], scoring)
-            before = points.get(team, Points(0, 0))
-            gained = scoring.match_points(own, other) if mp is None else mp
-            points[team] = Points(before.mp + gained, before.gp_half + own)
+            add(team, scoring.match_points(own, other) if mp is None else mp, own)
+    for published in swiss_rounds(entries).values():
+        if _pool_of(published) != pool:
+            continue
+        boards = _boards_of(published)
+        for team in published.get("byes") or ():
+            add(str(team), scoring.draw, boards)  # a drawn match's points, half the boards (docs/swiss.md)
+        for key, request in (("full_byes", ByeRequest.FULL), ("half_byes", ByeRequest.HALF)):
+            for team in published.get(key) or ():
+                add(str(team), request.match_points(scoring), request.game_points(boards))
     return points
+
+
+def swiss_rounds(entries: Sequence[Entry]) -> dict[tuple[Any, Any], Mapping[str, Any]]:
+    """Each Swiss round's publication in force, by (stage, round): a round published again (paired again
+    before it started) keeps its latest entry, and the rounds a stage ended early cancelled are dropped
+    (``swiss.end_early``, docs/rules.md §10)."""
+    published: dict[tuple[Any, Any], Mapping[str, Any]] = {}
+    for entry in entries:
+        payload = entry.payload
+        if payload is None:
+            continue
+        if entry.kind == SWISS_PUBLISH:
+            published[(payload.get("stage"), payload.get("round"))] = payload
+        elif entry.kind == "swiss.end_early":
+            for number in payload.get("cancelled") or ():
+                published.pop((payload.get("id"), number), None)
+    return published
+
+
+def _pool_of(published: Mapping[str, Any]) -> str | None:
+    """The pool of a Swiss round's publication: its own field, or (an entry written before it had one)
+    that of its matches."""
+    if published.get("pool") is not None:
+        return str(published["pool"])
+    return next((str(m["pool"]) for m in published.get("matches") or () if m.get("pool") is not None), None)
+
+
+def _boards_of(published: Mapping[str, Any]) -> int:
+    """The boards of a match of the round (what a bye's game points are counted from)."""
+    if published.get("boards") is not None:
+        return int(published["boards"])
+    return max((int(m["boards"]) for m in published.get("matches") or ()), default=0)
 
 
 def _game_points(
@@ -235,17 +287,51 @@ def _forfeit_mp(forfeit: str | None, first: bool, scoring: MatchScoring) -> int 
 
 def check_standings(entries: Sequence[Entry]) -> Mismatch | None:
     """The first stage closing whose published match or game points of a team differ from those the
-    recorded results give (pool stages; a Swiss stage's byes are not in the record's pairings)."""
-    for index, entry in enumerate(entries):
-        payload = entry.payload
-        if entry.kind not in CLOSING_KINDS or payload is None or payload.get("stage_kind") != "pools":
-            continue
+    recorded results give (``recomputed``: pool stages, and Swiss stages whose every round is recorded with
+    its byes)."""
+    for index, entry in recomputed(entries):
         try:
-            problem = _closing_problem(entries[:index], payload)
+            problem = _closing_problem(entries[:index], entry.payload or {})
         except UNREADABLE as error:
             problem = f"its standings cannot be checked against the entries before it: {error!r}"
         if problem:
             return Mismatch(entry.seq, problem)
+    return None
+
+
+def recomputed(entries: Sequence[Entry]) -> list[tuple[int, Entry]]:
+    """The closings (with their index) whose standings can be recomputed from the entries before them: a
+    pool stage's, and a Swiss stage's when ``swiss_unchecked`` finds nothing missing. A knockout's closing
+    publishes no table, and a sealed one no payload."""
+    found: list[tuple[int, Entry]] = []
+    for index, entry in enumerate(entries):
+        payload = entry.payload
+        if entry.kind not in CLOSING_KINDS or payload is None:
+            continue
+        kind = payload.get("stage_kind")
+        if kind == "pools" or (kind == "swiss" and swiss_unchecked(entries[:index], payload) is None):
+            found.append((index, entry))
+    return found
+
+
+def swiss_unchecked(before: Sequence[Entry], closing: Mapping[str, Any]) -> str | None:
+    """Why a Swiss stage's closing cannot be recomputed from the entries before it, or None when it can:
+    every round from 1 to the last one published has its ``swiss.publish`` entry, each with its byes,
+    requested byes and absences (``SWISS_COMPLETE_KEY``). A record written before these were recorded, or
+    an event imported before its imported rounds were, leaves the closing unchecked, never a mismatch."""
+    stage = closing.get("stage")
+    try:
+        rounds = {number: p for (of, number), p in swiss_rounds(before).items() if of == stage}
+        numbers = sorted(int(number) for number in rounds)
+    except UNREADABLE:
+        return "its rounds cannot be read"
+    if not numbers:
+        return "none of its rounds is in the record"
+    missing = [n for n in range(1, numbers[-1] + 1) if n not in numbers]
+    if missing:
+        return f"round {missing[0]} is not in the record"
+    if any(SWISS_COMPLETE_KEY not in p for p in rounds.values()):
+        return "its rounds were recorded without their byes"
     return None
 
 
@@ -276,19 +362,22 @@ class Verdict:
     entries: int
     sealed: int
     lots: int
-    closings: int
+    closings: int  # closings whose standings were recomputed
     head: str
+    unchecked: int = 0  # closings not recomputed: a knockout's, or a Swiss stage's recorded before its byes
 
 
 def verify(entries: Sequence[Entry]) -> Verdict:
     """Check the chain, then the lots, then the standings (entries in any order: sorted by seq here)."""
     ordered = sorted(entries, key=lambda e: e.seq)
     mismatch = check_chain(ordered) or check_lots(ordered) or check_standings(ordered)
+    checked = len(recomputed(ordered))
     return Verdict(
         mismatch,
         len(ordered),
         sum(1 for e in ordered if e.payload is None),
         sum(1 for e in ordered if e.kind in ("lot.draw", "lot.void")),
-        sum(1 for e in ordered if e.kind in CLOSING_KINDS),
+        checked,
         ordered[-1].hash if ordered else GENESIS,
+        sum(1 for e in ordered if e.kind in CLOSING_KINDS) - checked,
     )

@@ -1,10 +1,13 @@
 """A lot's commitment is public for the event file's ``lot_publication_delay`` before it may be drawn
 (docs/lots.md): an earlier draw is refused with the time it becomes possible; the lots page says when each
-commitment became public."""
+commitment became public and from when it may be drawn; the event files in events/ set 10 minutes and
+``olympiad demo`` runs them with none, saying so."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+import re
+from datetime import datetime, timedelta
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -13,12 +16,14 @@ from fastapi.testclient import TestClient
 
 from orchestrator.adapters.tables import Lot
 from orchestrator.adapters.uow import UnitOfWorkFactory
+from orchestrator.demo.plan import demo_definition, lot_delay_said
 from orchestrator.errors import Conflict
 from orchestrator.eventfile import EventDefinitionError, parse_event
 from orchestrator.services.setup import draws
-from tests.support.factories import SMALL_EVENT, make_event, published_stage
+from tests.support.factories import REPO_ROOT, SMALL_EVENT, make_event, published_stage
 
 DELAYED = SMALL_EVENT + "lot_publication_delay: 10m\n"
+EVENTS = REPO_ROOT / "events"
 
 
 @pytest.mark.parametrize(("value", "seconds"), [("10m", 600), ("90s", 90), ("2h", 7200), ("0", 0)])
@@ -108,3 +113,70 @@ def test_without_a_delay_a_replayed_clock_earlier_than_the_commitment_still_draw
         earlier = lot.committed_at - timedelta(days=400)
     with uowf() as uow:
         assert draws.reveal_lot(uow, lot_id=lot_id, actor="arb", now=earlier).revealed
+
+
+# --- where the delay is set: the real-event files, the demo, a file without it (docs/lots.md) -----------
+
+
+# seed-errors-2020.yaml is the 2020 file with seeding mistakes, for `olympiad validate` to list: not an event.
+VALID_EVENT_FILES = sorted(p for p in EVENTS.glob("*.yaml") if p.name != "seed-errors-2020.yaml")
+
+
+@pytest.mark.parametrize("path", sorted(EVENTS.glob("*.yaml")), ids=lambda p: p.name)
+def test_every_shipped_event_file_keeps_each_commitment_public_ten_minutes(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert re.search(r"^lot_publication_delay: 10m\b", text, flags=re.M)
+    if path in VALID_EVENT_FILES:
+        assert parse_event(text).lot_publication_delay_s == 600
+
+
+@pytest.mark.parametrize("path", VALID_EVENT_FILES, ids=lambda p: p.name)
+def test_the_demo_runs_a_shipped_file_with_no_delay_and_says_so(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    demo = parse_event(demo_definition(text, untimed_knockout=True))
+    assert demo.lot_publication_delay_s == 0
+    said = lot_delay_said(parse_event(text))
+    assert "lot publication delay 0" in said and "10 min of a real event" in said
+
+
+def test_the_demo_writes_no_delay_into_a_file_without_the_key_too() -> None:
+    assert "lot_publication_delay" not in SMALL_EVENT
+    demo = demo_definition(SMALL_EVENT)
+    assert demo.count("lot_publication_delay: 0") == 1
+    assert parse_event(demo).lot_publication_delay_s == 0
+    assert parse_event(demo_definition(DELAYED)).lot_publication_delay_s == 0
+    assert lot_delay_said(parse_event(SMALL_EVENT)) == (
+        "lots are drawn as soon as committed (lot publication delay 0)"
+    )
+    assert "90 s of a real event" in lot_delay_said(parse_event(SMALL_EVENT + "lot_publication_delay: 90s\n"))
+
+
+def test_the_lots_page_states_the_events_delay_and_the_json_when_each_lot_may_be_drawn(
+    app: FastAPI, client: TestClient
+) -> None:
+    event_id, lot_id = committed(app.state.uow_factory)
+    with app.state.uow_factory() as uow:
+        published_stage(uow, event_id=event_id)
+    slug = parse_event(DELAYED).slug
+    page = client.get(f"/events/{slug}/lots").text
+    assert "Each commitment is public for at least 10 minutes before its lot can be drawn" in page
+    lots = client.get(f"/api/v1/events/{slug}/lots").json()
+    mine = next(lot for lot in lots if lot["id"] == lot_id)
+    committed_at = datetime.fromisoformat(mine["committed_at"])
+    assert datetime.fromisoformat(mine["drawable_at"]) == committed_at + timedelta(minutes=10)
+
+
+def test_a_drawn_lot_still_says_from_when_it_could_be_drawn_and_no_delay_is_said_in_words(
+    app: FastAPI, client: TestClient
+) -> None:
+    event_id, lot_id = committed(app.state.uow_factory, SMALL_EVENT)
+    with app.state.uow_factory() as uow:
+        published_stage(uow, event_id=event_id)
+    with app.state.uow_factory() as uow:
+        draws.reveal_lot(uow, lot_id=lot_id, actor="arb")
+    slug = parse_event(SMALL_EVENT).slug
+    page = client.get(f"/events/{slug}/lots").text
+    assert "This event sets no lot publication delay" in page
+    assert "could be drawn from" in page and "public since" in page
+    with app.state.uow_factory() as uow:
+        assert draws.get_lot(uow, lot_id=lot_id).drawable_at is not None

@@ -310,10 +310,137 @@ def test_a_result_recorded_after_the_closing_does_not_count_for_it() -> None:
     assert r.check_standings(entries) is None
 
 
-def test_swiss_stages_and_sealed_closings_are_not_recomputed() -> None:
+def test_a_swiss_stage_without_its_rounds_in_the_record_and_sealed_closings_are_not_recomputed() -> None:
     assert r.check_standings(chain(*PLAYED, closing([{"team": "A", "MP": "9"}], kind="swiss"))) is None
     sealed = chain(*PLAYED, closing([{"team": "A", "MP": "9"}]))
     assert r.check_standings([*sealed[:-1], replace(sealed[-1], payload=None)]) is None
+
+
+# --- Swiss stages: byes, requested byes, absences --------------------------------------------------------
+
+
+def published(
+    number: int,
+    *matches: tuple[int, str, str],
+    byes: tuple[str, ...] = (),
+    full: tuple[str, ...] = (),
+    half: tuple[str, ...] = (),
+    absent: tuple[str, ...] = (),
+    boards: int | None = 2,
+    stage: int = 3,
+) -> tuple[str, dict[str, Any]]:
+    """A ``swiss.publish`` entry of pool "7" as the publishing writes it (``boards=None``: as it was written
+    before the record held a round's byes: the pairing-allocated bye only)."""
+    payload: dict[str, Any] = {
+        "stage": stage,
+        "round": number,
+        "matches": [
+            {"match": m, "pool": "7", "round": number, "a": a, "b": b, "boards": 2} for m, a, b in matches
+        ],
+        "byes": list(byes),
+    }
+    if boards is not None:
+        payload |= {"pool": "7", "boards": boards, "full_byes": list(full), "half_byes": list(half)}
+        payload["absent"] = list(absent)
+    return ("swiss.publish", payload)
+
+
+SWISS_PLAYED = (
+    published(1, (1, "A", "B"), byes=("C",), absent=("D",)),
+    result(1, 1, "1-0"),
+    result(1, 2, "½-½"),
+    published(2, (2, "C", "A"), full=("B",), half=("D",)),
+    result(2, 1, "0-1"),
+    result(2, 2, "1-0"),  # A has White on board 2
+)
+# A: 2 + 2 MP, 3/2 + 2 GP; B: 0 + 2 (full-point bye), 1/2 + 2; C: 1 (bye) + 0, 1 + 0; D: 0 + 1, 0 + 1.
+SWISS_ROWS = [
+    {"team": "A", "MP": "4", "GP": "7/2"},
+    {"team": "B", "MP": "2", "GP": "5/2"},
+    {"team": "C", "MP": "1", "GP": "1"},
+    {"team": "D", "MP": "1", "GP": "1"},
+]
+
+
+def test_swiss_byes_count_a_drawn_match_and_requested_byes_a_won_or_drawn_one() -> None:
+    entries = chain(*SWISS_PLAYED)
+    assert r.pool_points(entries, "7", MatchScoring()) == {
+        "A": r.Points(4, 7),
+        "B": r.Points(2, 5),
+        "C": r.Points(1, 2),
+        "D": r.Points(1, 2),
+    }
+    assert r.pool_points(entries, "7", MatchScoring(win=3, draw=1, loss=0))["B"] == r.Points(3, 5)
+    assert r.pool_points(entries, "8", MatchScoring()) == {}  # another pool's byes are not this one's
+
+
+def test_a_swiss_closing_is_recomputed_and_a_wrong_bye_value_is_named() -> None:
+    entries = chain(*SWISS_PLAYED, closing(SWISS_ROWS, kind="swiss", stage=3))
+    assert r.check_standings(entries) is None
+    verdict = r.verify(entries)
+    assert (verdict.mismatch, verdict.closings, verdict.unchecked) == (None, 1, 0)
+    wrong = [dict(row) for row in SWISS_ROWS]
+    wrong[1]["MP"] = "1"  # the full-point bye counted as a drawn match
+    found = r.check_standings(chain(*SWISS_PLAYED, closing(wrong, kind="swiss", stage=3)))
+    assert found == r.Mismatch(7, "pool 7, B: published MP 1, the recorded results give 2")
+
+
+def test_a_swiss_closing_recorded_before_the_byes_were_or_missing_a_round_is_left_unchecked() -> None:
+    """A chain written before the publications named every bye still verifies: its Swiss closings are
+    counted as not recomputed, never as a mismatch."""
+    old = chain(
+        published(1, (1, "A", "B"), byes=("C",), boards=None),
+        result(1, 1, "1-0"),
+        result(1, 2, "1-0"),
+        closing([{"team": "C", "MP": "9"}], kind="swiss", stage=3),
+    )
+    assert r.check_standings(old) is None
+    assert (r.verify(old).closings, r.verify(old).unchecked) == (0, 1)
+    assert r.swiss_unchecked(old[:-1], {"stage": 3}) == "its rounds were recorded without their byes"
+    imported_before = chain(  # rounds 1-2 imported before imports recorded them; round 3 on the desk
+        published(3, (1, "A", "B")),
+        closing([{"team": "A", "MP": "9"}], kind="swiss", stage=3),
+    )
+    assert r.check_standings(imported_before) is None
+    assert r.swiss_unchecked(imported_before[:-1], {"stage": 3}) == "round 1 is not in the record"
+    assert r.swiss_unchecked(imported_before[:-1], {"stage": 4}) == "none of its rounds is in the record"
+    assert r.swiss_unchecked(chain(("swiss.publish", {"stage": 3, "round": "x"})), {"stage": 3}) == (
+        "its rounds cannot be read"
+    )
+
+
+def test_a_round_published_again_counts_its_last_publication_and_a_cancelled_round_none() -> None:
+    again = chain(
+        published(1, (1, "A", "B"), byes=("C",)),
+        published(1, (2, "B", "C"), byes=("A",)),  # paired again before it started
+        result(2, 1, "1-0"),
+        result(2, 2, "1-0"),
+    )
+    assert r.pool_points(again, "7", MatchScoring()) == {
+        "A": r.Points(1, 2),
+        "B": r.Points(1, 2),
+        "C": r.Points(1, 2),
+    }
+    ended = chain(
+        *SWISS_PLAYED[:3],
+        published(2, (2, "C", "A"), full=("B",)),
+        ("swiss.end_early", {"entity": "stage", "id": 3, "last_round": 1, "cancelled": [2]}),
+    )
+    assert r.pool_points(ended, "7", MatchScoring())["B"] == r.Points(0, 1)  # no bye of round 2
+    other_stage = chain(
+        *SWISS_PLAYED[:3],
+        ("swiss.end_early", {"entity": "stage", "id": 4, "last_round": 0, "cancelled": [1]}),
+    )
+    assert r.pool_points(other_stage, "7", MatchScoring())["C"] == r.Points(1, 2)
+
+
+def test_an_old_publication_names_its_pool_and_boards_through_its_matches() -> None:
+    old = chain(published(1, (1, "A", "B"), byes=("C",), boards=None))
+    assert r.pool_points(old, "7", MatchScoring()) == {"C": r.Points(1, 2)}
+    assert (
+        r.pool_points(chain(("swiss.publish", {"stage": 3, "round": 1, "byes": ["C"]})), "7", MatchScoring())
+        == {}
+    )
 
 
 # --- the whole verification ------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from orchestrator.services.playoff.read import bracket_view
 from orchestrator.services.read.context import EventData, EventRef, StageItem, is_public, require_id
 from orchestrator.services.read.documents import JsonDocument, Topics, json_list
 from orchestrator.services.read.record import head_hash
-from orchestrator.services.setup.draws import LotView, list_lots
+from orchestrator.services.setup.draws import LotView, list_lots, publication_delay_s
 from orchestrator.translation import gettext as _
 
 
@@ -114,12 +114,24 @@ class LotsView:
     event: EventRef
     lots: tuple[LotView, ...]
     topics: Topics
+    delay_s: int = 0  # the event's lot publication delay (docs/lots.md)
+
+    @property
+    def delay_minutes(self) -> int:
+        """The delay in whole minutes, rounded up (the page says it in minutes)."""
+        return -(-self.delay_s // 60)
 
 
 def lots_view(uow: UnitOfWork, *, slug: str) -> LotsView:
-    """The public lots page: each lot's commitment, and its seed and outcome once drawn or set aside."""
+    """The public lots page: each lot's commitment, when it became public and from when it may be drawn,
+    and its seed and outcome once drawn or set aside; the event's publication delay."""
     data = EventData(uow, slug)
-    return LotsView(data.ref, tuple(list_lots(uow, event_id=data.id)), (f"event:{slug}",))
+    return LotsView(
+        data.ref,
+        tuple(list_lots(uow, event_id=data.id)),
+        (f"event:{slug}",),
+        publication_delay_s(uow, data.id),
+    )
 
 
 def events_json(items: Sequence[EventListItem]) -> bytes:

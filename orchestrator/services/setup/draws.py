@@ -51,7 +51,7 @@ class LotView:
     committed_at: datetime
     revealed_at: datetime | None
     drawn_when: str | None = None  # a sealed lot a step draws: that step (results.lot_steps)
-    drawable_at: datetime | None = None  # a sealed lot: when its publication delay ends (docs/lots.md)
+    drawable_at: datetime | None = None  # when its publication delay ends (docs/lots.md)
 
     @property
     def revealed(self) -> bool:
@@ -215,12 +215,17 @@ def commit_lot(
     return lot.id
 
 
+def publication_delay_s(uow: UnitOfWork, event_id: int) -> int:
+    """The event's ``lot_publication_delay`` in seconds: how long each commitment is public before its lot
+    may be drawn (docs/lots.md; 0 when the event file sets none, as the demo runs)."""
+    definition = definition_or_none(uow.events.get_or_raise(Event, event_id))
+    return definition.lot_publication_delay_s if definition else 0
+
+
 def drawable_from(uow: UnitOfWork, lot: Lot) -> datetime:
     """When the lot may be drawn: its commitment has been public for the event's ``lot_publication_delay``
     (docs/lots.md; 0 when the event file sets none)."""
-    definition = definition_or_none(uow.events.get_or_raise(Event, lot.event_id))
-    delay = definition.lot_publication_delay_s if definition else 0
-    return lot.committed_at + timedelta(seconds=delay)
+    return lot.committed_at + timedelta(seconds=publication_delay_s(uow, lot.event_id))
 
 
 def refuse_early_draw(uow: UnitOfWork, lot: Lot, *, now: datetime | None = None) -> None:
@@ -309,14 +314,12 @@ def _publish_seed(
 
 
 def list_lots(uow: UnitOfWork, *, event_id: int) -> list[LotView]:
-    """Every lot of an event in the order they were committed (sealed ones without seed or outcome)."""
-    definition = definition_or_none(uow.events.get_or_raise(Event, event_id))
-    delay = timedelta(seconds=definition.lot_publication_delay_s if definition else 0)
-    return [
-        replace(view_of(lot), drawable_at=lot.committed_at + delay) if lot.seed_hex is None else view_of(lot)
-        for lot in uow.lots.lots_of(event_id)
-    ]
+    """Every lot of an event in the order they were committed (sealed ones without seed or outcome), each
+    with when it became public and from when it may be drawn (docs/lots.md)."""
+    delay = timedelta(seconds=publication_delay_s(uow, event_id))
+    return [replace(view_of(lot), drawable_at=lot.committed_at + delay) for lot in uow.lots.lots_of(event_id)]
 
 
 def get_lot(uow: UnitOfWork, *, lot_id: int) -> LotView:
-    return view_of(uow.lots.get_or_raise(Lot, lot_id))
+    lot = uow.lots.get_or_raise(Lot, lot_id)
+    return replace(view_of(lot), drawable_at=drawable_from(uow, lot))

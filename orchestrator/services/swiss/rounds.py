@@ -290,7 +290,10 @@ def publish_round_pairing(uow: UnitOfWork, *, round_id: int, actor: str) -> Roun
     uow.rounds.add(record)
     rnd.status = RoundStatus.SCHEDULED.value
     uow.rounds.add(rnd)
-    flush_and_audit(uow, rnd, "swiss.publish", actor=actor, event_id=rows.event.id, new=dict(draft))
+    # ``boards``: what the public record counts a bye's game points from (docs/record.md)
+    flush_and_audit(
+        uow, rnd, "swiss.publish", actor=actor, event_id=rows.event.id, new={**draft, "boards": rows.boards}
+    )
     live.announce(uow, f"stage:{rows.stage.id}", kind="rounds", round_id=round_id)
     live.announce(uow, f"pool:{rows.pool.id}", kind="rounds")
     live.announce(uow, f"event:{rows.event.slug}", kind="stage", stage_id=rows.stage.id)

@@ -12,6 +12,11 @@ the file has played is stored as the Swiss desk would have published it: its mat
 (record 320), the requested byes (record 240 ``F``, ``H``) and the teams not paired; the standings are
 computed. The rounds after the last one played
 are left unpaired: staff pair and play them on the Swiss desk (docs/swiss.md).
+
+Each round stored goes to the event's public record as the desk's rounds do (docs/record.md): its
+``swiss.publish`` entry (matches, bye, requested byes, teams absent), then a ``board.import_result`` entry a
+board with a result and a ``match.forfeit`` entry a forfeited match, so that ``olympiad verify-record``
+recomputes the stage's closing from the record alone.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
 from orchestrator.adapters.tables import (
     Match,
@@ -31,6 +38,7 @@ from orchestrator.adapters.tables import (
 )
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
+from orchestrator.domain.scoring import GameResult, MatchForfeit
 from orchestrator.domain.trf.event_read import TrfEvent, read_team_event
 from orchestrator.domain.trf.swiss_read import TrfNotReadable
 from orchestrator.errors import ValidationFailed
@@ -124,7 +132,7 @@ def import_trf(uow: UnitOfWork, *, files: Sequence[tuple[str, str]], actor: str)
             for player in team.players
         }
         pool_id = _number_teams(uow, stage_id, team_ids)
-        matches = _store_rounds(uow, stage_id, pool_id, section.event, team_ids, player_ids, actor)
+        matches = _store_rounds(uow, event_id, stage_id, pool_id, section.event, team_ids, player_ids, actor)
         recompute_pool(uow, pool_id=pool_id, actor=actor)
         stored.append(
             ImportedStage(
@@ -173,6 +181,7 @@ def _number_teams(uow: UnitOfWork, stage_id: int, team_ids: Mapping[int, int]) -
 
 def _store_rounds(
     uow: UnitOfWork,
+    event_id: int,
     stage_id: int,
     pool_id: int,
     event: TrfEvent,
@@ -245,6 +254,8 @@ def _store_rounds(
         )
         rnd.status = RoundStatus.FINISHED.value
         uow.rounds.add(rnd)
+        uow.flush()
+        _record_round(uow, event_id, rnd.id or 0, rows, event.state.boards, now)
         count += len(rows)
     following = rounds.get(event.played + 1)
     if following is not None:
@@ -257,6 +268,49 @@ def _store_rounds(
         _requested(uow, following.id or 0, event.requested.get(event.played + 1, {}), team_ids, actor)
     uow.flush()
     return count
+
+
+def _record_round(
+    uow: UnitOfWork, event_id: int, round_id: int, rows: Sequence[Match], boards: int, at: datetime
+) -> None:
+    """The public record of an imported round, as the desk's publishing and results write it
+    (docs/record.md): its publication, each board's result, each whole-match forfeit."""
+    stored = uow.boards.boards_of_matches(row.id for row in rows)
+    changes: list[dict[str, Any]] = [
+        {
+            "action": "swiss.publish",
+            "entity": "round",
+            "entity_id": round_id,
+            "event_id": event_id,
+            "new": {"boards": boards},
+            "at": at,
+        }
+    ]
+    for row in rows:
+        for board in sorted(stored.get(row.id or 0, []), key=lambda b: b.board_no):
+            if GameResult(board.result).is_final:
+                changes.append(
+                    {
+                        "action": "board.import_result",
+                        "entity": "board",
+                        "entity_id": board.id,
+                        "event_id": event_id,
+                        "new": {"result": board.result},
+                        "at": at,
+                    }
+                )
+        if row.forfeit != MatchForfeit.NONE.value:
+            changes.append(
+                {
+                    "action": "match.forfeit",
+                    "entity": "match",
+                    "entity_id": row.id,
+                    "event_id": event_id,
+                    "new": {"forfeit": row.forfeit},
+                    "at": at,
+                }
+            )
+    uow.record.append_changes(changes)
 
 
 def _requested(

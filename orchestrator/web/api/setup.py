@@ -60,7 +60,8 @@ class LotOut(BaseModel):
     seed_hex: str | None
     outcome: list[str] | None
     drawn_by: str
-    committed_at: datetime
+    committed_at: datetime  # when the commitment became public
+    drawable_at: datetime | None = None  # from when it may be drawn: the event's lot publication delay later
     revealed_at: datetime | None
     void: bool  # set aside without a draw (seed published, no outcome): docs/lots.md
     procedure: str
@@ -158,6 +159,7 @@ def _lot_out(view: draws.LotView) -> LotOut:
         outcome=list(view.outcome) if view.outcome is not None else None,
         drawn_by=view.drawn_by,
         committed_at=view.committed_at,
+        drawable_at=view.drawable_at,
         revealed_at=view.revealed_at,
         void=view.void,
         procedure=str(data["procedure"]),
