@@ -74,6 +74,7 @@ stages:
     tiebreaks: olympiad-2026
     entrants:
       - {{seeds: 1-{teams}}}
+    auto_publish: true  # the workers pair and publish each round (docs/event-file.md)
     schedule:
       rounds:
 {rounds}
@@ -124,7 +125,7 @@ stages:
     tiebreaks: olympiad-2026
     entrants:
       - {{seeds: 1-{open_teams}}}
-    schedule:
+{auto_publish}    schedule:
       rounds:
 {rounds}
   - key: women
@@ -136,7 +137,7 @@ stages:
     tiebreaks: olympiad-2026
     entrants:
       - {{seeds: {women_first}-{last}}}
-    schedule:
+{auto_publish}    schedule:
       rounds:
 {rounds}
 teams:
@@ -241,6 +242,9 @@ OLYMPIAD_PAIRING = ("olympiad-2022", "paired by the Olympiad Pairing Rules\n# (F
 FIXTURE_PAIRING = ("fide-team-swiss", "FIDE C.04.6 pairings")
 
 
+AUTO_PUBLISH = "    auto_publish: true  # the workers pair and publish each round (docs/event-file.md)\n"
+
+
 def sectioned(
     open_blocks: list[str],
     women: list[str],
@@ -250,9 +254,11 @@ def sectioned(
     rounds: int,
     pairing: tuple[str, str] = OLYMPIAD_PAIRING,
     lot_delay: str = REAL_LOT_DELAY,
+    auto_publish: bool = True,
 ) -> str:
     """A file with both sections: the Open blocks (seeds 1..n), then the Women blocks numbered after them;
-    ``lot_delay`` is the file's lot publication delay line (docs/lots.md)."""
+    ``lot_delay`` is the file's lot publication delay line (docs/lots.md); ``auto_publish`` lets the workers
+    pair and publish each round (docs/event-file.md), else staff do at the Swiss desk."""
     days = "\n".join(f'        - "2026-09-{day} {ROUND_START}"' for day in ROUND_DAYS[:rounds])
     opened = [block.replace("    players:", "    section: open\n    players:", 1) for block in open_blocks]
     renumbered = [_with_seed(block, len(open_blocks) + n) for n, block in enumerate(women, start=1)]
@@ -268,6 +274,7 @@ def sectioned(
         pairing=pairing[0],
         pairing_said=pairing[1],
         lot_delay=lot_delay,
+        auto_publish=AUTO_PUBLISH if auto_publish else "",
     )
     return header + "".join(opened) + "".join(renumbered)
 
@@ -293,6 +300,7 @@ def render() -> dict[Path, str]:
         rounds=FIXTURE_ROUNDS,
         pairing=FIXTURE_PAIRING,
         lot_delay=FIXTURE_LOT_DELAY,
+        auto_publish=False,
     )
     return {EVENT_FILE: full, SMALL_FILE: small + "".join(plain[:SMALL_TEAMS]), SECTIONS_FILE: fixture}
 
