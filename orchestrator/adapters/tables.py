@@ -46,6 +46,7 @@ from orchestrator.adapters.tables_base import (
     timestamp,
 )
 from orchestrator.adapters.tables_gameserver import GameserverBulk, PlayerLink
+from orchestrator.adapters.tables_adjustments import ScoreAdjustment
 from orchestrator.adapters.tables_outlook import Outlook
 from orchestrator.adapters.tables_record import RecordEntry
 from orchestrator.db import UTCDateTime
@@ -514,6 +515,7 @@ ALL_TABLES: tuple[type[SQLModel], ...] = (
     GameserverBulk,
     Outbox,
     Outlook,
+    ScoreAdjustment,
 )
 
 # Every name of the schema, whichever of the tables modules defines it.
@@ -560,6 +562,7 @@ __all__ = [
     "Role",
     "Round",
     "RoundStatus",
+    "ScoreAdjustment",
     "Stage",
     "StageKind",
     "StageStatus",

@@ -24,6 +24,7 @@ from orchestrator.adapters.repo_boards import BoardRepository
 from orchestrator.adapters.repo_events import EventRepository
 from orchestrator.adapters.repo_lots import LotRepository
 from orchestrator.adapters.repo_outbox import OutboxRepository
+from orchestrator.adapters.repo_adjustments import AdjustmentRepository
 from orchestrator.adapters.repo_outlook import OutlookRepository
 from orchestrator.adapters.repo_playoff import PlayoffRepository
 from orchestrator.adapters.repo_read import ReadRepository
@@ -107,6 +108,7 @@ class UnitOfWork:
     backup = _Repository(BackupRepository)
     record = _Repository(RecordRepository)
     chances = _Repository(OutlookRepository)
+    adjustments = _Repository(AdjustmentRepository)
 
     def __init__(self, session_factory: SessionFactory | None = None, *, settings: Settings | None = None):
         self._session_factory = session_factory or get_session_factory(settings)
