@@ -20,6 +20,7 @@ from sqlalchemy import JSON, BigInteger, CheckConstraint, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from orchestrator.adapters.tables_accounts import AuditLog, LoginAttempt, Outbox, OutboxStatus, User
+from orchestrator.adapters.tables_adjustments import ScoreAdjustment
 from orchestrator.adapters.tables_base import (
     COLOUR_WORDS,
     FORFEIT_CODES,
@@ -46,7 +47,6 @@ from orchestrator.adapters.tables_base import (
     timestamp,
 )
 from orchestrator.adapters.tables_gameserver import GameserverBulk, PlayerLink
-from orchestrator.adapters.tables_adjustments import ScoreAdjustment
 from orchestrator.adapters.tables_outlook import Outlook
 from orchestrator.adapters.tables_record import RecordEntry
 from orchestrator.db import UTCDateTime

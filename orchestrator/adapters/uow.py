@@ -18,13 +18,13 @@ from typing import Any, Generic, Self, TypeVar, overload
 from sqlmodel import Session
 
 from orchestrator.adapters.repo_accounts import AccountRepository
+from orchestrator.adapters.repo_adjustments import AdjustmentRepository
 from orchestrator.adapters.repo_audit import AuditRepository
 from orchestrator.adapters.repo_backup import BackupRepository
 from orchestrator.adapters.repo_boards import BoardRepository
 from orchestrator.adapters.repo_events import EventRepository
 from orchestrator.adapters.repo_lots import LotRepository
 from orchestrator.adapters.repo_outbox import OutboxRepository
-from orchestrator.adapters.repo_adjustments import AdjustmentRepository
 from orchestrator.adapters.repo_outlook import OutlookRepository
 from orchestrator.adapters.repo_playoff import PlayoffRepository
 from orchestrator.adapters.repo_read import ReadRepository
