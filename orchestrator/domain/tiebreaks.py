@@ -67,9 +67,9 @@ class PoolHistory:
 
     ``adjustments``: the match points and game half-points the arbiter added to (negative: took from) a
     team's score (TRF-2026 record 299, docs/swiss.md "Bonus and penalty points"). They count in the
-    team's own score, criteria MP and GP (C.07 11.1.1, 11.1.2: the score of the standings), and in no
-    criterion computed from the rounds (the opponents' scores, direct encounter, matches won), which
-    read the rounds as played.
+    team's own score, criteria MP and GP (C.07 11.1.1, 11.1.2: the score of the standings; MPvGP, 13.1,
+    is the other of the two), and in no criterion computed from the rounds (the opponents' scores, direct
+    encounter, matches won), which read the rounds as played.
     """
 
     teams: tuple[str, ...]
