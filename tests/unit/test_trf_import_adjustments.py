@@ -9,6 +9,8 @@ from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.domain.standings import team_totals
 from orchestrator.domain.swiss.model import ScoreAdjustment
 from orchestrator.domain.trf.swiss_read import read_team_trf
+from orchestrator.services.read.rating_trf import pool_rating_trf
+from orchestrator.services.results import exports as results_exports
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.results.adjustments import stage_adjustments
 from orchestrator.services.swiss import exports
@@ -56,11 +58,26 @@ def test_the_standings_after_the_last_round_are_record_310_s_penalty_included(
         data.records,
         scoring=data.rules.scoring,
         bye_mp=data.bye_mp,
-        adjustments={team: (mp, gp) for team, mp, gp in data.adjustments},
+        adjustments=data.adjusted_points,
     )
     assert {team: (t.mp, t.gp_half) for team, t in totals.items()} == expected
     assert (rows["Chile"]["MP"], 2 * rows["Chile"]["GP"]) == expected["Chile"]
     assert stored["Chile"]["MP"] == "3"  # the stored standings the stage's pool table reads
+
+
+def test_the_standings_and_rating_files_write_the_penalty_as_record_299_and_in_record_310(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    text = fixture(PENALTY)
+    report = do_import(uow_factory, (PENALTY, text))
+    with uow_factory() as uow:
+        pool_id = uow.rounds.pools_of_stage(report.stages[0].stage_id)[0].id or 0
+        standings_file = results_exports.pool_trf(uow, pool_id=pool_id)
+        rating_file = pool_rating_trf(uow, pool_id=pool_id)[1]
+    penalty = [line for line in text.splitlines() if line.startswith("299")]
+    for written in (standings_file, rating_file):
+        assert [line for line in written.splitlines() if line.startswith("299")] == penalty
+        assert record_310_totals(written) == record_310_totals(text)
 
 
 def test_the_pairing_score_counts_the_penalty_from_the_next_round_and_the_trf_writes_it_back(

@@ -54,6 +54,7 @@ from orchestrator.domain.scoring import (
     match_game_points,
 )
 from orchestrator.domain.standings import Standings, compute_standings
+from orchestrator.domain.swiss.model import ScoreAdjustment, adjusted_totals
 from orchestrator.domain.tiebreaks import PRESETS, parse_chain
 from orchestrator.errors import Conflict, NotFound
 from orchestrator.services import live, times
@@ -144,8 +145,14 @@ class PoolRecords:
     open_appeals: tuple[int, ...]
     boards: int
     swiss: bool = False  # a Swiss stage's pool: byes, no round-robin criteria (docs/swiss.md)
-    # A Swiss stage's bonus and penalty points of the rounds published: (team, MP, GP half-points).
-    adjustments: tuple[tuple[str, int, int], ...] = ()
+    # A Swiss stage's bonus and penalty points that count now (those of the rounds published, and those
+    # for the standings only): TRF-2026 record 299, services/results/adjustments.py.
+    adjustments: tuple[ScoreAdjustment, ...] = ()
+
+    @property
+    def adjusted_points(self) -> dict[str, tuple[int, int]]:
+        """(MP, GP half-points) the adjustments add to each team's score."""
+        return adjusted_totals(self.adjustments)
 
     @property
     def bye_mp(self) -> int | None:
@@ -189,7 +196,7 @@ def _bye_records(uow: UnitOfWork, stage: Stage, names: Mapping[int, str], boards
     return [record for record in records if record is not None]
 
 
-def _adjustments(uow: UnitOfWork, stage: Stage, names: Mapping[int, str]) -> tuple[tuple[str, int, int], ...]:
+def _adjustments(uow: UnitOfWork, stage: Stage, names: Mapping[int, str]) -> tuple[ScoreAdjustment, ...]:
     """A Swiss stage's bonus and penalty points that count now: those of the rounds published and the
     standings-only ones (services/results/adjustments.py)."""
     if stage.kind != StageKind.SWISS.value:
@@ -199,8 +206,11 @@ def _adjustments(uow: UnitOfWork, stage: Stage, names: Mapping[int, str]) -> tup
         return ()
     rounds = uow.rounds.rounds_of_stage(stage.id or 0)
     last = max((rnd.number for rnd in rounds if rnd.status in _PUBLISHED), default=0)
-    added = score_adjustments.totals(stored, names, after=last)
-    return tuple((team, mp, gp) for team, (mp, gp) in sorted(added.items()))
+    return tuple(
+        item.domain(names[item.team_id])
+        for item in stored
+        if item.team_id in names and item.counts_after(last, last=True)
+    )
 
 
 def pool_records(uow: UnitOfWork, *, pool_id: int, annulled: set[int] | None = None) -> PoolRecords:
@@ -287,7 +297,7 @@ def _computed(
     scoring: MatchScoring,
     lots: tuple[tuple[str, int], ...] | None,
     bye_mp: int | None = None,
-    adjustments: tuple[tuple[str, int, int], ...] = (),
+    adjustments: tuple[ScoreAdjustment, ...] = (),
 ) -> Standings:
     """compute_standings is pure: the same pool read twice (a recompute that found nothing new, the
     lot check before the ranking) is ranked once. The result is frozen."""
@@ -300,7 +310,7 @@ def _computed(
         lots=dict(lots) if lots is not None else None,
         round_robin=bye_mp is None,
         bye_mp=bye_mp,
-        adjustments={team: (mp, gp) for team, mp, gp in adjustments},
+        adjustments=adjusted_totals(adjustments),
     )
 
 
