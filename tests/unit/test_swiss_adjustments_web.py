@@ -146,3 +146,21 @@ def test_bad_input_is_refused_with_the_problem_and_changes_nothing(
     )
     assert no_team.status_code == 422 and "team_id: choose the team" in no_team.text
     assert standings_after(app.state.uow_factory, slug, "open") == before
+
+
+def test_a_draft_paired_without_the_points_is_discarded(
+    app: FastAPI, imported: tuple[str, int, dict[str, int]]
+) -> None:
+    _slug, stage_id, teams = imported
+    arbiter, csrf = login(app, "arbiter")
+    headers = {"X-CSRF-Token": csrf}
+    draft = arbiter.post(f"/api/v1/swiss/stages/{stage_id}/pair-next-round", json={}, headers=headers)
+    assert draft.status_code == 200 and draft.json()["number"] == 4
+    answer = arbiter.post(
+        f"/api/v1/swiss/stages/{stage_id}/teams/{teams['Chile']}/adjustments",
+        json={"after_round": 3, "match_points": -2, "reason": "fine"},
+        headers=headers,
+    )
+    assert answer.status_code == 201 and answer.json()["discarded_draft"] == 4
+    assert "The draft pairing of round 4 was discarded: pair it again." in answer.json()["message"]
+    assert arbiter.get(f"/api/v1/swiss/stages/{stage_id}/draft").status_code == 404

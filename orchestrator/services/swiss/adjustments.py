@@ -4,7 +4,8 @@ after a round on, with a reason. The points are TRF-2026 record 299 with a blank
 standings after that round and in the pairing of the next round on (round 0: from the start), or, for the
 standings only, never in a pairing (services/results/adjustments.py). The change is audited and appended
 to the event's public record (``swiss.adjustment``, docs/record.md) and the stage's standings are computed
-again.
+again. A draft pairing made without points that count in it (a round after theirs) is discarded, as a team
+operation discards one (services/swiss/entries.py): pair the round again.
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from orchestrator.adapters.tables import ScoreAdjustment, Team
+from orchestrator.adapters.tables import RoundStatus, ScoreAdjustment, Team
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.errors import ValidationFailed
 from orchestrator.services.audit_trail import flush_and_audit
 from orchestrator.services.results.standings import recompute_pool
+from orchestrator.services.swiss.entries import _discard_draft
 from orchestrator.services.swiss.state import running_swiss_stage
 from orchestrator.translation import gettext as _
 
@@ -34,16 +36,23 @@ class AdjustmentGiven:
     standings_only: bool
     mp: int
     gp_half: int
+    discarded_draft: int | None = None  # the round whose draft pairing was discarded
 
     @property
     def message(self) -> str:
         points = {"team": self.team, "mp": self.mp, "gp": str(Fraction(self.gp_half, 2))}
         if self.standings_only:
-            return _("%(team)s: %(mp)s MP and %(gp)s GP in the standings only.") % points
-        return _("%(team)s: %(mp)s MP and %(gp)s GP from the standings after round %(round)s on.") % {
-            **points,
-            "round": self.after_round,
-        }
+            said = _("%(team)s: %(mp)s MP and %(gp)s GP in the standings only.") % points
+        else:
+            said = _("%(team)s: %(mp)s MP and %(gp)s GP from the standings after round %(round)s on.") % {
+                **points,
+                "round": self.after_round,
+            }
+        if self.discarded_draft is not None:
+            said += " " + _("The draft pairing of round %(round)s was discarded: pair it again.") % {
+                "round": self.discarded_draft
+            }
+        return said
 
 
 def give_adjustment(
@@ -106,5 +115,12 @@ def give_adjustment(
         },
         reason=row.reason,
     )
+    discarded = None
+    for rnd in rows.rounds:
+        if not standings_only and rnd.number > row.after_round and rnd.status == RoundStatus.DRAFT.value:
+            why = f"{team.name}: points adjusted from the standings after round {row.after_round}"
+            discarded = _discard_draft(uow, rnd, actor=actor, event_id=rows.event.id, why=why)
     recompute_pool(uow, pool_id=rows.pool.id or 0, actor=actor)
-    return AdjustmentGiven(row.id or 0, team_id, team.name, row.after_round, standings_only, mp, gp_half)
+    return AdjustmentGiven(
+        row.id or 0, team_id, team.name, row.after_round, standings_only, mp, gp_half, discarded
+    )
