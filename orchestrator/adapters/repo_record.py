@@ -50,6 +50,7 @@ RECORDED = (
         "swiss.withdraw",
         "swiss.late_entry",
         "swiss.end_early",
+        "swiss.adjustment",
         "lot.commit",
         "lot.draw",
         "lot.void",
@@ -214,7 +215,7 @@ class RecordRepository:
                 "round": new.get("round"),
                 "forfeited_matches": list(new.get("forfeited_match_ids", [])),
             }
-        if action in ("swiss.withdraw", "swiss.late_entry", "swiss.end_early"):
+        if action in ("swiss.withdraw", "swiss.late_entry", "swiss.end_early", "swiss.adjustment"):
             return {"entity": entity, "id": entity_id, **_plain(new)}
         if action == "appeal.decide":
             appeal = self._get(Appeal, entity_id)

@@ -20,6 +20,7 @@ from sqlalchemy import JSON, BigInteger, CheckConstraint, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from orchestrator.adapters.tables_accounts import AuditLog, LoginAttempt, Outbox, OutboxStatus, User
+from orchestrator.adapters.tables_adjustments import ScoreAdjustment
 from orchestrator.adapters.tables_base import (
     COLOUR_WORDS,
     FORFEIT_CODES,
@@ -514,6 +515,7 @@ ALL_TABLES: tuple[type[SQLModel], ...] = (
     GameserverBulk,
     Outbox,
     Outlook,
+    ScoreAdjustment,
 )
 
 # Every name of the schema, whichever of the tables modules defines it.
@@ -560,6 +562,7 @@ __all__ = [
     "Role",
     "Round",
     "RoundStatus",
+    "ScoreAdjustment",
     "Stage",
     "StageKind",
     "StageStatus",

@@ -18,6 +18,7 @@ from typing import Any, Generic, Self, TypeVar, overload
 from sqlmodel import Session
 
 from orchestrator.adapters.repo_accounts import AccountRepository
+from orchestrator.adapters.repo_adjustments import AdjustmentRepository
 from orchestrator.adapters.repo_audit import AuditRepository
 from orchestrator.adapters.repo_backup import BackupRepository
 from orchestrator.adapters.repo_boards import BoardRepository
@@ -107,6 +108,7 @@ class UnitOfWork:
     backup = _Repository(BackupRepository)
     record = _Repository(RecordRepository)
     chances = _Repository(OutlookRepository)
+    adjustments = _Repository(AdjustmentRepository)
 
     def __init__(self, session_factory: SessionFactory | None = None, *, settings: Settings | None = None):
         self._session_factory = session_factory or get_session_factory(settings)

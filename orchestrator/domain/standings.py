@@ -81,11 +81,19 @@ def compute_standings(
     lots: Mapping[str, int] | None = None,
     round_robin: bool = True,
     bye_mp: int | None = None,
+    adjustments: Mapping[str, tuple[int, int]] | None = None,
 ) -> Standings:
-    """Rank ``teams`` by ``chain``; teams tied after it share the higher rank (1, 2, 2, 4)."""
+    """Rank ``teams`` by ``chain``; teams tied after it share the higher rank (1, 2, 2, 4). ``adjustments``:
+    (MP, GP half-points) the arbiter added to a team's score (TRF-2026 record 299; ``PoolHistory``)."""
     codes = parse_chain(chain)
     event = build_event(
-        teams, matches, boards=boards, scoring=scoring, round_robin=round_robin, bye_mp=bye_mp
+        teams,
+        matches,
+        boards=boards,
+        scoring=scoring,
+        round_robin=round_robin,
+        bye_mp=bye_mp,
+        adjustments=adjustments,
     )
     primary = primary_score(codes)
     values = all_values(event, codes, primary=primary)
@@ -170,16 +178,18 @@ def team_totals(
     *,
     scoring: MatchScoring = DEFAULT_SCORING,
     bye_mp: int | None = None,
+    adjustments: Mapping[str, tuple[int, int]] | None = None,
 ) -> dict[str, TeamTotals]:
-    """Per-team MP, GP and match counts, e.g. for a cross table."""
-    event = build_event(teams, matches, scoring=scoring, bye_mp=bye_mp)
+    """Per-team MP, GP (the arbiter's ``adjustments`` included) and match counts, e.g. for a cross table."""
+    event = build_event(teams, matches, scoring=scoring, bye_mp=bye_mp, adjustments=adjustments)
     out: dict[str, TeamTotals] = {}
     for team in teams:
         rounds = [r for r in event.rounds[team] if r.opponent is not None]
+        extra_mp, extra_gp = event.adjustments.get(team, (0, 0))
         out[team] = TeamTotals(
             team=team,
-            mp=event.mp(team),
-            gp_half=event.gp(team),
+            mp=event.mp(team) + extra_mp,
+            gp_half=event.gp(team) + extra_gp,
             played=event.played(team),
             won=sum(1 for r in rounds if r.mp == scoring.win),
             drawn=sum(1 for r in rounds if r.mp not in (scoring.win, scoring.loss)),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 from itertools import takewhile
@@ -63,7 +63,14 @@ class TeamRound:
 
 @dataclass(frozen=True, slots=True)
 class PoolHistory:
-    """All teams' rounds of one pool or stage, ready for tie-break computation."""
+    """All teams' rounds of one pool or stage, ready for tie-break computation.
+
+    ``adjustments``: the match points and game half-points the arbiter added to (negative: took from) a
+    team's score (TRF-2026 record 299, docs/swiss.md "Bonus and penalty points"). They count in the
+    team's own score, criteria MP and GP (C.07 11.1.1, 11.1.2: the score of the standings; MPvGP, 13.1,
+    is the other of the two), and in no criterion computed from the rounds (the opponents' scores, direct
+    encounter, matches won), which read the rounds as played.
+    """
 
     teams: tuple[str, ...]
     rounds: Mapping[str, tuple[TeamRound, ...]]
@@ -71,6 +78,7 @@ class PoolHistory:
     boards: int
     scoring: MatchScoring
     round_robin: bool
+    adjustments: Mapping[str, tuple[int, int]] = field(default_factory=dict)
 
     def mp(self, team: str) -> int:
         return sum(r.mp for r in self.rounds[team])
@@ -90,8 +98,10 @@ def build_event(
     scoring: MatchScoring = DEFAULT_SCORING,
     round_robin: bool = True,
     bye_mp: int | None = None,
+    adjustments: Mapping[str, tuple[int, int]] | None = None,
 ) -> PoolHistory:
-    """Each team's rounds from the match records; a round without a record is an absence."""
+    """Each team's rounds from the match records; a round without a record is an absence. ``adjustments``:
+    (MP, GP half-points) added to a team's score (``PoolHistory``)."""
     if len(set(teams)) != len(teams):
         raise TieBreakError("a team is listed twice")
     known = set(teams)
@@ -134,7 +144,8 @@ def build_event(
         )
         for team in teams
     }
-    return PoolHistory(tuple(teams), rounds, number_of_rounds, boards, scoring, round_robin)
+    extra = {team: points for team, points in (adjustments or {}).items() if team in known and any(points)}
+    return PoolHistory(tuple(teams), rounds, number_of_rounds, boards, scoring, round_robin, extra)
 
 
 # --- scores ---------------------------------------------------------------------------------------
@@ -310,11 +321,13 @@ def primary_score(chain: Sequence[str]) -> Score:
 
 
 def match_points(history: PoolHistory, team: str) -> Fraction:
-    return Fraction(history.mp(team))  # C.07 11.1.1
+    """C.07 11.1.1, the arbiter's adjustments included (``PoolHistory``)."""
+    return Fraction(history.mp(team) + history.adjustments.get(team, (0, 0))[0])
 
 
 def game_points(history: PoolHistory, team: str) -> Fraction:
-    return Fraction(history.gp(team), 2)  # C.07 11.1.2
+    """C.07 11.1.2, the arbiter's adjustments included (``PoolHistory``)."""
+    return Fraction(history.gp(team) + history.adjustments.get(team, (0, 0))[1], 2)
 
 
 def matches_won(history: PoolHistory, team: str) -> Fraction:

@@ -1,7 +1,7 @@
 """The TRF import on PostgreSQL (services/swiss/trf_import.py, docs/trf.md "Importing"): Chennai's file
 stored with the standings the replay computes, FIDE's sample with its requested byes and record 310's
-points, two sections in one transaction, the next round paired on the server, and a broken second file
-leaving nothing behind."""
+points, two sections in one transaction, the next round paired on the server, a broken second file
+leaving nothing behind, and a penalty of record 299 stored with record 310's standings."""
 
 from __future__ import annotations
 
@@ -66,6 +66,21 @@ def test_records_250_and_260_of_played_rounds_import_on_postgresql(uow_factory: 
     text = fixture("board-forfeit.trf") + "250    2        1   3    1    3\n260   1   3    1    2\n"
     report = do_import(uow_factory, ("accelerated.trf", text))
     assert report.stages[0].rounds_played == 3
+    with uow_factory() as uow:
+        draft = swiss_rounds.pair_next_round(uow, stage_id=report.stages[0].stage_id, actor="test")
+    assert draft.number == 4
+
+
+def test_a_penalty_of_record_299_is_stored_on_postgresql_with_record_310_s_standings(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    """penalty-299.trf: Chile loses 2 match points and 1 game point after round 3 (docs/trf.md)."""
+    text = fixture("penalty-299.trf")
+    report = do_import(uow_factory, ("penalty-299.trf", text))
+    state, _ = read_team_trf(text)
+    after = standings_after(uow_factory, report.slug, "open")
+    assert after[3] == record_310_totals(text) and after[3]["Chile"] == (3, 15)
+    assert after == expected_after(state, 3)
     with uow_factory() as uow:
         draft = swiss_rounds.pair_next_round(uow, stage_id=report.stages[0].stage_id, actor="test")
     assert draft.number == 4

@@ -15,7 +15,7 @@ from orchestrator.domain.swiss.c046 import C046Pairer
 from orchestrator.domain.swiss.model import SwissState, SwissTeam, record_round, start_state
 from orchestrator.domain.swiss.olympiad2022 import Olympiad2022Pairer
 from orchestrator.domain.swiss.replay import PublishedMatch, replay, replay_state, state_before
-from orchestrator.domain.trf.event_read import TrfBoard, TrfNotImplemented, read_team_event
+from orchestrator.domain.trf.event_read import TrfAdjustment, TrfBoard, TrfNotImplemented, read_team_event
 from orchestrator.domain.trf.records import put
 from orchestrator.domain.trf.swiss import export_trf
 from orchestrator.domain.trf.swiss_read import TrfInvalid, read_team_trf
@@ -95,18 +95,23 @@ def test_a_board_with_the_colours_of_another_board_is_refused_on_the_players_lin
     )
 
 
-def test_points_added_or_taken_away_other_than_a_credited_draw_are_refused_with_the_line() -> None:
-    with pytest.raises(TrfNotImplemented) as refused:
-        read_team_event(fixture("penalty-299.trf"))
-    assert [p.line for p in refused.value.problems] == [41]
-    assert "record 299" in refused.value.problems[0].reason
+def test_points_added_or_taken_away_other_than_a_credited_draw_are_kept_with_their_line() -> None:
+    event = read_team_event(fixture("penalty-299.trf"))
+    assert event.adjustments == (TrfAdjustment(41, 3, 3, -2, -2, True),)
+    assert event.byes == {}
 
 
-def test_a_credit_for_a_team_that_played_the_round_is_refused() -> None:
+def test_a_credit_for_a_team_that_played_the_round_is_kept_as_points_not_a_bye() -> None:
     text = chennai_text().replace("299     1.0   2.0    1  184", "299     1.0   2.0    1    1")
-    with pytest.raises(TrfNotImplemented) as refused:
-        read_team_event(text)
-    assert "record 299" in refused.value.problems[0].reason
+    event = read_team_event(text)
+    assert 1 not in event.byes
+    assert [(a.team, a.round, a.mp, a.gp, a.pairing) for a in event.adjustments] == [(1, 1, 1, 4, True)]
+
+
+def test_points_for_the_standings_only_are_kept_for_round_0_outside_the_pairing() -> None:
+    text = fixture("penalty-299.trf").replace("299    -2.0  -1.0    3    3", "299    -2.0  -1.0  999    3")
+    event = read_team_event(text)
+    assert event.adjustments == (TrfAdjustment(41, 3, 0, -2, -2, False),)
 
 
 def test_a_game_points_primary_system_is_refused_on_record_192() -> None:

@@ -67,6 +67,15 @@ class ScoreAdjustment:
     pairing: bool = True
 
 
+def adjusted_totals(adjustments: Iterable[ScoreAdjustment]) -> dict[str, tuple[int, HalfPoints]]:
+    """(MP, GP half-points) the adjustments add to each team's score, all of them counted."""
+    out: dict[str, tuple[int, HalfPoints]] = {}
+    for adjustment in adjustments:
+        mp, gp = out.get(adjustment.team, (0, 0))
+        out[adjustment.team] = (mp + adjustment.mp, gp + adjustment.gp)
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class RequestedBye:
     """A bye the team asked for (TRF-2026 record 240 ``F`` or ``H``): it is not paired in ``round`` (the

@@ -8,11 +8,12 @@ federation (record 310, columns 42-46), and each match board by board (who sat o
 colours and the result letters), and refuses, with the line, what the server cannot hold: a board whose
 colours do not follow record 352 (the first-named team White on the odd boards, docs/rules.md §1),
 more players in a match than boards, a bye worth other points than a drawn match and half the boards
-(C.04.6 art. 3.4 as the server scores it), and the points of record 299 unless they credit a team not
-paired in a round with a drawn match (what a bye is worth), which is stored as that round's bye, and an
-acceleration (250) or a prohibited pairing (260) of a round still to pair, which the Swiss desk does not
-apply. A requested full- or half-point bye (record 240 ``F``, ``H``) of a round played or of the round to
-pair is kept apart from the absences (``TrfEvent.requested``).
+(C.04.6 art. 3.4 as the server scores it), and an acceleration (250) or a prohibited pairing (260) of a
+round still to pair, which the Swiss desk does not apply. The points of record 299 that credit a team not
+paired in a round with a drawn match (what a bye is worth) are that round's bye; every other 299 (a
+penalty, a bonus of another value) is kept as it is (``TrfEvent.adjustments``), stored as the stage's
+bonus and penalty points. A requested full- or half-point bye (record 240 ``F``, ``H``) of a round
+played or of the round to pair is kept apart from the absences (``TrfEvent.requested``).
 
 Pure: text in, frozen values out.
 """
@@ -52,12 +53,6 @@ _BOARD_RESULTS = {
 
 
 _WRONG_COLOUR = "has the other colour than the first-named team's on the odd boards (record 352) on board"
-_CREDIT_ONLY = (
-    "record 299: the server stores points given to a team only as a pairing-allocated bye: a drawn match's "
-    "points and half the boards' game points, for a team not paired in the round given (1 to the last "
-    "round played) and without a bye in it"
-)
-
 _TO_PAIR = (
     "record %d %s rounds %d to %d, and round %d is still to pair; the Swiss desk pairs without "
     "accelerations and prohibited pairings: pair the file with olympiad pair"
@@ -116,10 +111,25 @@ class TrfMatch:
 
 
 @dataclass(frozen=True, slots=True)
+class TrfAdjustment:
+    """Record 299 with a blank type, as stored: ``mp`` match points and ``gp`` game half-points added to
+    (negative: taken from) team ``team``'s score after round ``round`` (0: from the start); ``pairing``
+    False for round 999, the standings only (``round`` then 0)."""
+
+    line: int
+    team: int
+    round: int
+    mp: int
+    gp: int
+    pairing: bool
+
+
+@dataclass(frozen=True, slots=True)
 class TrfEvent:
     """What a file holds: its name, the Swiss state (``read_team_trf``), the rounds played, the teams,
     every match board by board, each round's bye, the teams not paired (absent) in each round and the
-    requested byes of each round (record 240 ``F``, ``H``; those teams are not in ``absent``)."""
+    requested byes of each round (record 240 ``F``, ``H``; those teams are not in ``absent``) and the bonus
+    and penalty points (record 299) not stored as a bye."""
 
     name: str
     state: SwissState
@@ -129,6 +139,7 @@ class TrfEvent:
     byes: dict[int, int]  # round -> team number
     absent: dict[int, frozenset[int]]  # round -> team numbers
     requested: dict[int, dict[int, bool]]  # round -> team number -> a full-point bye (else half-point)
+    adjustments: tuple[TrfAdjustment, ...] = ()
 
     def team_number(self, name: str) -> int:
         return next(team.number for team in self.teams if team.name == name)
@@ -282,19 +293,23 @@ def read_team_event(text: str) -> TrfEvent:
         rnd: {n for n, team in enumerate(state.teams, 1) if rnd in team.absent} - set(requested.get(rnd, ()))
         for rnd in range(1, played + 2)
     }
+    adjustments: list[TrfAdjustment] = []
     for line, team, rnd, adjusted_mp, adjusted_gp in out.adjustments:
         credit = (adjusted_mp, adjusted_gp) == (state.scoring.draw, state.boards)
         if credit and 1 <= rnd <= played and team in absent[rnd] and rnd not in byes:
             byes[rnd] = team  # a team not paired, credited a drawn match: stored as the round's bye
             absent[rnd].discard(team)
-        else:
-            missing.append(Problem(line, _CREDIT_ONLY))
+        else:  # read_team_trf refused a 299 naming a team the file does not have
+            pairing = rnd != 999
+            adjustments.append(
+                TrfAdjustment(line, team, rnd if pairing else 0, adjusted_mp, adjusted_gp, pairing)
+            )
     missing += _pairing_requests(out, played)
     if missing:
         raise TrfNotImplemented(missing)
     name = out.header.get("012", (0, ""))[1] or "Imported event"
     frozen = {rnd: frozenset(teams) for rnd, teams in absent.items()}
-    return TrfEvent(name, state, played, teams, tuple(matches), byes, frozen, requested)
+    return TrfEvent(name, state, played, teams, tuple(matches), byes, frozen, requested, tuple(adjustments))
 
 
 def _pairing_requests(out: RecordFile, played: int) -> list[Problem]:
@@ -316,6 +331,7 @@ def _pairing_requests(out: RecordFile, played: int) -> list[Problem]:
 
 
 __all__ = [
+    "TrfAdjustment",
     "TrfEvent",
     "TrfInvalid",
     "TrfMatch",

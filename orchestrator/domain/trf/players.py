@@ -32,6 +32,7 @@ from orchestrator.domain.scoring import (
     board_colours,
 )
 from orchestrator.domain.standings import Standings, compute_standings
+from orchestrator.domain.swiss.model import ScoreAdjustment, adjusted_totals
 from orchestrator.domain.tiebreaks import PoolHistory, TieBreakError, build_event, parse_chain
 from orchestrator.domain.trf.records import (
     MAX_TRF_PLAYERS,
@@ -48,6 +49,7 @@ from orchestrator.domain.trf.records import (
     synthesise_boards,
     team_records,
 )
+from orchestrator.domain.trf.swiss import adjustment_record
 
 TITLE_CODES = {"GM": "g", "IM": "m", "FM": "f", "CM": "c", "WGM": "wg", "WIM": "wm", "WFM": "wf", "WCM": "wc"}
 _NOT_PLAYED = (0, "-", " ")
@@ -106,6 +108,7 @@ def write_players_trf(
     bye_mp: int | None = None,
     games: Mapping[tuple[int, str], Sequence[GameResult]] | None = None,
     standings: Standings | None = None,
+    adjustments: Sequence[ScoreAdjustment] = (),
     round_dates: Sequence[date | None] = (),
 ) -> str:
     """TRF-2026 text with real players. ``seats`` gives, by (round, first-named team), who sat at each
@@ -125,10 +128,16 @@ def write_players_trf(
     if standings is None:
         standings = compute_standings(
             teams, matches, chain=codes, boards=boards, scoring=scoring, lots=lots,
-            round_robin=round_robin, bye_mp=bye_mp,
+            round_robin=round_robin, bye_mp=bye_mp, adjustments=adjusted_totals(adjustments),
         )  # fmt: skip
     event = build_event(
-        teams, matches, boards=boards, scoring=scoring, round_robin=round_robin, bye_mp=bye_mp
+        teams,
+        matches,
+        boards=boards,
+        scoring=scoring,
+        round_robin=round_robin,
+        bye_mp=bye_mp,
+        adjustments=adjusted_totals(adjustments),
     )
     tpn = {team: index for index, team in enumerate(teams, 1)}
     rank = {row.team: row.rank for row in standings.rows}
@@ -159,6 +168,7 @@ def write_players_trf(
         out.append(bye_record(grid, tpn, rounds))
     out.extend(grid.requested)
     out.extend(grid.forfeits)
+    out += [adjustment_record(a, tpn) for a in adjustments]
     return "\n".join(out) + "\n"
 
 

@@ -206,8 +206,9 @@ def team_records(
         put(line, 1, "310")
         put(line, 5, f"{tpn[team]:3d}")
         put(line, 9, team[:32])
-        put(line, 55, points_text(event.mp(team), 6))
-        put(line, 62, points_text(Fraction(event.gp(team), 2), 6))
+        extra_mp, extra_gp = event.adjustments.get(team, (0, 0))  # record 299's points
+        put(line, 55, points_text(event.mp(team) + extra_mp, 6))
+        put(line, 62, points_text(Fraction(event.gp(team) + extra_gp, 2), 6))
         put(line, 69, f"{rank[team]:3d}")
         for index, number in enumerate(players.get(team, ())):
             put(line, 74 + 5 * index, f"{number:4d}")

@@ -14,7 +14,7 @@ as records 250 and 260 (docs/trf.md).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from orchestrator.domain.scoring import MatchForfeit, board_colours
@@ -207,7 +207,7 @@ def system_code(state: SwissState) -> str:
     return SYSTEM_CODES.get(state.pairing, PAIRING_SYSTEM_CODE)
 
 
-def adjustment_record(adjustment: ScoreAdjustment, tpn: dict[str, int]) -> str:
+def adjustment_record(adjustment: ScoreAdjustment, tpn: Mapping[str, int]) -> str:
     """TRF-2026 record 299 with a blank type: match points at 8-11, game points at 14-17, the round at
     20-22 (``999``: the standings only), the team at 24-26."""
     rnd = adjustment.round if adjustment.pairing else 999

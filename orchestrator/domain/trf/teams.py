@@ -26,6 +26,7 @@ from orchestrator.domain.scoring import (
     board_colours,
 )
 from orchestrator.domain.standings import Standings, compute_standings
+from orchestrator.domain.swiss.model import ScoreAdjustment, adjusted_totals
 from orchestrator.domain.tiebreaks import PoolHistory, TieBreakError, build_event, parse_chain
 from orchestrator.domain.trf.records import (
     RESULT_LETTERS,
@@ -41,6 +42,7 @@ from orchestrator.domain.trf.records import (
     synthesise_boards,
     team_records,
 )
+from orchestrator.domain.trf.swiss import adjustment_record
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +69,7 @@ def write_trf(
     bye_mp: int | None = None,
     games: Mapping[tuple[int, str], Sequence[GameResult]] | None = None,
     standings: Standings | None = None,
+    adjustments: Sequence[ScoreAdjustment] = (),
 ) -> str:
     """TRF-2026 text for one pool or stage; team pairing numbers follow the order of ``teams``.
 
@@ -85,9 +88,16 @@ def write_trf(
             lots=lots,
             round_robin=round_robin,
             bye_mp=bye_mp,
+            adjustments=adjusted_totals(adjustments),
         )
     event = build_event(
-        teams, matches, boards=boards, scoring=scoring, round_robin=round_robin, bye_mp=bye_mp
+        teams,
+        matches,
+        boards=boards,
+        scoring=scoring,
+        round_robin=round_robin,
+        bye_mp=bye_mp,
+        adjustments=adjusted_totals(adjustments),
     )
     numbering = _Numbering({team: index + 1 for index, team in enumerate(teams)}, boards)
     rank = {row.team: row.rank for row in standings.rows}
@@ -101,6 +111,7 @@ def write_trf(
         out.append(bye_record(grid, numbering.tpn, rounds))
     out.extend(grid.requested)
     out.extend(grid.forfeits)
+    out += [adjustment_record(a, numbering.tpn) for a in adjustments]
     return "\n".join(out) + "\n"
 
 

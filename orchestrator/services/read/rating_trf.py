@@ -116,6 +116,7 @@ def pool_rating_trf(uow: UnitOfWork, *, pool_id: int) -> tuple[str, str]:
             bye_mp=data.bye_mp,
             standings=table,
             round_dates=_stage_round_days(uow, data.stage, data.event),
+            adjustments=data.adjustments,
         )
     except TieBreakError as exc:
         raise _unwritable(exc) from None

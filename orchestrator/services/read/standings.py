@@ -266,10 +266,12 @@ def _computed_lines(
     *,
     team_ids: Sequence[int] | None = None,
     bye_mp: int | None = None,
+    adjustments: Mapping[str, tuple[int, int]] | None = None,
 ) -> tuple[StandingLine, ...]:
     keys = [str(t) for t in (pool.entries if team_ids is None else team_ids)]
     standings = compute_standings(keys, records, chain=chain, boards=data.boards, scoring=data.scoring,
-                                  round_robin=bye_mp is None, bye_mp=bye_mp)  # fmt: skip
+                                  round_robin=bye_mp is None, bye_mp=bye_mp,
+                                  adjustments=adjustments)  # fmt: skip
     ranked = ((srow.rank, int(srow.team), dict(srow.values), srow.separated_by) for srow in standings.rows)
     return _lines(pool, chain, ranked, totals)
 
@@ -298,13 +300,17 @@ def ranked_lines(
     *,
     team_ids: Sequence[int],
     bye_mp: int,
+    adjustments: Mapping[str, tuple[int, int]] | None = None,
 ) -> tuple[StandingLine, ...]:
     """A Swiss table (no round-robin criteria, the bye worth ``bye_mp``) of ``team_ids`` from ``records``
     (``match_record`` of the matches, and the byes), by the same engine and lines as the pool's table;
-    teams level after the whole chain share their place (no lot)."""
+    teams level after the whole chain share their place (no lot). ``adjustments``: the bonus and penalty
+    points counted, by team id as text (services/results/adjustments.py)."""
     keys = [str(t) for t in team_ids]
-    totals = team_totals(keys, records, scoring=data.scoring, bye_mp=bye_mp)
-    return _computed_lines(data, pool, chain, records, totals, team_ids=team_ids, bye_mp=bye_mp)
+    totals = team_totals(keys, records, scoring=data.scoring, bye_mp=bye_mp, adjustments=adjustments)
+    return _computed_lines(
+        data, pool, chain, records, totals, team_ids=team_ids, bye_mp=bye_mp, adjustments=adjustments
+    )
 
 
 def match_record(line: MatchLine) -> MatchRecord | None:

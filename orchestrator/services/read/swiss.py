@@ -19,6 +19,10 @@ A draft pairing is not public: a round in review reads as ``unpaired`` until it 
   names it; within a shared place the teams are listed by name. When a later stage takes the top N of
   this one (``{from: open, top: 8}``), the places within the top N carry the "Q" mark, by the pool page's
   rule (``places_still_in``: a withdrawn team holds no place).
+- **Bonus and penalty points** (``adjustments``; docs/swiss.md, "Bonus and penalty points"): every one of
+  the stage, with its team, round, points and reason; the standings after round N count those of round N
+  and before, and the standings-only ones in the table after the last complete round
+  (services/results/adjustments.py).
 - **A team's path** (``team_steps``, shown on the team page, services/read/teams.py): one step per
   published round: the opponent, the team's colour on board 1 (the first-named team has White on the odd
   boards, Olympiad 2026 regulations Art. 4.1), the match score and the match points after the round; or
@@ -30,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from fractions import Fraction
 from typing import Annotated
 
 from pydantic import Field
@@ -61,6 +66,7 @@ from orchestrator.services.read.standings import (
     pool_view_of,
     ranked_lines,
 )
+from orchestrator.services.results import adjustments as score_adjustments
 from orchestrator.services.results.standings import bye_record
 from orchestrator.translation import gettext as _
 from orchestrator.translation import ngettext
@@ -86,6 +92,30 @@ class SwissRoundLine:
     absent: tuple[SwissTeamRef, ...]
     full_byes: tuple[SwissTeamRef, ...] = ()  # requested full-point byes (docs/trf.md, "Requested byes")
     half_byes: tuple[SwissTeamRef, ...] = ()  # requested half-point byes
+
+
+@dataclass(frozen=True, slots=True)
+class SwissAdjustmentLine:
+    """Bonus or penalty points of a team (module docstring): ``mp`` match points and ``gp_half`` game
+    half-points added (negative: taken away) from the standings after round ``after_round`` on (0: from the
+    start; ``standings_only``: in the standings, never in a pairing), and why."""
+
+    team: SwissTeamRef
+    after_round: int
+    standings_only: bool
+    mp: int
+    gp_half: int
+    reason: str
+
+    @property
+    def points_text(self) -> str:
+        """The points as a spectator reads them: "−2 MP, −½ GP"."""
+        parts = []
+        for value, unit in ((Fraction(self.mp), "MP"), (Fraction(self.gp_half, 2), "GP")):
+            if value:
+                sign = "+" if value > 0 else "\u2212"
+                parts.append(f"{sign}{format_score(int(abs(value) * 2))} {unit}")
+        return ", ".join(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +204,13 @@ class SwissView(JsonDocument):
     system: str = system_name(None)  # the stage's pairing system, as pages name it
     qualifying: int = 0  # the top N that a later stage takes (0: none does)
     qualifying_to: str = ""  # the name of that stage
+    adjustments: Annotated[
+        tuple[SwissAdjustmentLine, ...],
+        Field(description="The stage's bonus and penalty points (TRF-2026 record 299), each with why."),
+    ] = ()
+
+    def adjustments_of(self, team_id: int) -> tuple[SwissAdjustmentLine, ...]:
+        return tuple(a for a in self.adjustments if a.team.id == team_id)
 
     @property
     def event(self) -> EventRef:
@@ -234,6 +271,7 @@ def swiss_view(
     extra = uow.rounds.round_teams_of_stage(require_id(stage.id))
     names = {t.id or 0: t.name for t in uow.teams.teams_by_id(row.team_id for row, _n in extra).values()}
     top, taker = _taken_top(data, stage_key)
+    stored = score_adjustments.stage_adjustments(uow, require_id(stage.id))
     tables: tuple[SwissStandingsAfter, ...] = ()
     if standings_round is not None:
         entries = [e for e in data.entries if e.pool_id == pool.pool.id]
@@ -241,6 +279,7 @@ def swiss_view(
             data, pool, data.chain(stage), _records_until(pool, _byes(extra, data.boards), standings_round),
             team_ids=[e.team_id for e in entries if (e.joined_round or 1) <= standings_round],
             bye_mp=data.scoring.draw,
+            adjustments=_adjusted(stored, standings_round, last=standings_round == complete[-1]),
         )  # fmt: skip
         tables = (SwissStandingsAfter(standings_round, _qualifying(_by_name(lines), pool.withdrawn, top)),)
     shown_matches = next((r.matches for r in all_rounds if r.number == shown), ())
@@ -272,7 +311,26 @@ def swiss_view(
         ),
         qualifying=top,
         qualifying_to=taker,
+        adjustments=tuple(
+            SwissAdjustmentLine(
+                SwissTeamRef(a.team_id, pool.teams[a.team_id].name if a.team_id in pool.teams else ""),
+                a.after_round,
+                a.standings_only,
+                a.mp,
+                a.gp_half,
+                a.reason,
+            )
+            for a in stored
+        ),
     )
+
+
+def _adjusted(
+    stored: Sequence[score_adjustments.Adjustment], after: int, *, last: bool
+) -> dict[str, tuple[int, int]]:
+    """The bonus and penalty points counted after round ``after``, by team id as text (``ranked_lines``)."""
+    keys = {a.team_id: str(a.team_id) for a in stored}
+    return score_adjustments.totals(stored, keys, after=after, last=last)
 
 
 def _current_round(rounds: Sequence[RoundView], complete: Sequence[int]) -> int | None:
@@ -514,6 +572,7 @@ def swiss_leaders(uow: UnitOfWork, *, slug: str, stage_key: str, top: int = 3) -
     last = max(complete)
     extra = uow.rounds.round_teams_of_stage(require_id(stage.id))
     entries = [e for e in data.entries if e.pool_id == pool.pool.id]
+    stored = score_adjustments.stage_adjustments(uow, require_id(stage.id))
     lines = _by_name(
         ranked_lines(
             data,
@@ -522,6 +581,7 @@ def swiss_leaders(uow: UnitOfWork, *, slug: str, stage_key: str, top: int = 3) -
             _records_until(pool, _byes(extra, data.boards), last),
             team_ids=[e.team_id for e in entries if (e.joined_round or 1) <= last],
             bye_mp=data.scoring.draw,
+            adjustments=_adjusted(stored, last, last=True),
         )
     )
     return SwissLeaders(item, last, tuple(line for line in lines if line.rank <= top), topics)

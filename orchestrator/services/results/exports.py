@@ -82,6 +82,7 @@ def pool_trf(uow: UnitOfWork, *, pool_id: int) -> str:
             scoring=data.rules.scoring,
             lots=lots,
             games=data.games,
+            adjustments=data.adjustments,
         )
     except TieBreakError as exc:  # a stored name the format cannot hold (docs/input-limits.md)
         raise Conflict(_("The pool cannot be written as TRF-2026: %(error)s.") % {"error": exc}) from None

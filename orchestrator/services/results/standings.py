@@ -54,11 +54,13 @@ from orchestrator.domain.scoring import (
     match_game_points,
 )
 from orchestrator.domain.standings import Standings, compute_standings
+from orchestrator.domain.swiss.model import ScoreAdjustment, adjusted_totals
 from orchestrator.domain.tiebreaks import PRESETS, parse_chain
 from orchestrator.errors import Conflict, NotFound
 from orchestrator.services import live, times
 from orchestrator.services.boards import ScoredBoard
 from orchestrator.services.definitions import definition_or_none, event_zone
+from orchestrator.services.results import adjustments as score_adjustments
 from orchestrator.services.results import late_changes, tie_lots
 from orchestrator.translation import gettext as _
 from orchestrator.translation import ngettext
@@ -143,6 +145,14 @@ class PoolRecords:
     open_appeals: tuple[int, ...]
     boards: int
     swiss: bool = False  # a Swiss stage's pool: byes, no round-robin criteria (docs/swiss.md)
+    # A Swiss stage's bonus and penalty points that count now (those of the rounds published, and those
+    # for the standings only): TRF-2026 record 299, services/results/adjustments.py.
+    adjustments: tuple[ScoreAdjustment, ...] = ()
+
+    @property
+    def adjusted_points(self) -> dict[str, tuple[int, int]]:
+        """(MP, GP half-points) the adjustments add to each team's score."""
+        return adjusted_totals(self.adjustments)
 
     @property
     def bye_mp(self) -> int | None:
@@ -184,6 +194,23 @@ def _bye_records(uow: UnitOfWork, stage: Stage, names: Mapping[int, str], boards
         if row.team_id in names and (row.role == SwissRoundRole.BYE.value or number in published)
     )
     return [record for record in records if record is not None]
+
+
+def _adjustments(uow: UnitOfWork, stage: Stage, names: Mapping[int, str]) -> tuple[ScoreAdjustment, ...]:
+    """A Swiss stage's bonus and penalty points that count now: those of the rounds published and the
+    standings-only ones (services/results/adjustments.py)."""
+    if stage.kind != StageKind.SWISS.value:
+        return ()
+    stored = score_adjustments.stage_adjustments(uow, stage.id or 0)
+    if not stored:
+        return ()
+    rounds = uow.rounds.rounds_of_stage(stage.id or 0)
+    last = max((rnd.number for rnd in rounds if rnd.status in _PUBLISHED), default=0)
+    return tuple(
+        item.domain(names[item.team_id])
+        for item in stored
+        if item.team_id in names and item.counts_after(last, last=True)
+    )
 
 
 def pool_records(uow: UnitOfWork, *, pool_id: int, annulled: set[int] | None = None) -> PoolRecords:
@@ -243,13 +270,21 @@ def pool_records(uow: UnitOfWork, *, pool_id: int, annulled: set[int] | None = N
         open_appeals=tuple(a.id or 0 for a in open_appeals),
         boards=boards,
         swiss=stage.kind == StageKind.SWISS.value,
+        adjustments=_adjustments(uow, stage, names),
     )
 
 
 def _standings(data: PoolRecords, lots: Mapping[str, int] | None = None) -> Standings:
     lot_items = tuple(sorted(lots.items())) if lots is not None else None
     return _computed(
-        data.teams, data.records, data.chain, data.boards, data.rules.scoring, lot_items, data.bye_mp
+        data.teams,
+        data.records,
+        data.chain,
+        data.boards,
+        data.rules.scoring,
+        lot_items,
+        data.bye_mp,
+        data.adjustments,
     )
 
 
@@ -262,6 +297,7 @@ def _computed(
     scoring: MatchScoring,
     lots: tuple[tuple[str, int], ...] | None,
     bye_mp: int | None = None,
+    adjustments: tuple[ScoreAdjustment, ...] = (),
 ) -> Standings:
     """compute_standings is pure: the same pool read twice (a recompute that found nothing new, the
     lot check before the ranking) is ranked once. The result is frozen."""
@@ -274,6 +310,7 @@ def _computed(
         lots=dict(lots) if lots is not None else None,
         round_robin=bye_mp is None,
         bye_mp=bye_mp,
+        adjustments=adjusted_totals(adjustments),
     )
 
 

@@ -4,8 +4,10 @@
 team-pairing-number order (late entries join at ``pool_entry.joined_round``, withdrawals leave at
 ``withdrawn_round``, absences and requested byes are ``swiss_round_team`` rows), every published match
 with its result as the standings count it (whole-match forfeits and fair-play annulments included) and
-every bye. A match still missing a result is not in the state: its boards are listed in ``missing``,
-unless the caller counts unfinished games as draws (staff's choice when pairing, recorded with the round).
+every bye, and the bonus and penalty points (``score_adjustment`` rows: TRF-2026 record 299,
+docs/swiss.md "Bonus and penalty points"). A match still missing a result is not in the state: its boards
+are listed in ``missing``, unless the caller counts unfinished games as draws (staff's choice when pairing,
+recorded with the round).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from orchestrator.domain.swiss.model import RequestedBye
 from orchestrator.domain.swiss.simulate import swiss_team
 from orchestrator.errors import Conflict, NotFound
 from orchestrator.services.definitions import definition_of
+from orchestrator.services.results.adjustments import stage_adjustments
 from orchestrator.services.results.standings import effective_result, match_is_complete
 from orchestrator.services.setup.event_setup import event_field, stage_definition
 from orchestrator.translation import gettext as _
@@ -167,6 +170,11 @@ def swiss_state_of(uow: UnitOfWork, stage_id: int, *, count_unfinished_as_draws:
         requested_byes=tuple(
             RequestedBye(field.name(team_id), number, full)
             for team_id, number, full in sorted(requested, key=lambda r: (r[1], r[0]))
+        ),
+        adjustments=tuple(
+            item.domain(field.name(item.team_id))
+            for item in stage_adjustments(uow, stage_id)
+            if item.team_id in {entry.team_id for entry in entries}
         ),
     )
     bye_records = [bye_match(state, field.name(team_id), number) for team_id, number in byes]

@@ -9,9 +9,10 @@ the players with rating, FIDE id, sex and birth year, in board order), each stag
 (``start_stage``, the initial colour of record 152) with the file's team pairing numbers, and every round
 the file has played is stored as the Swiss desk would have published it: its matches with their boards
 (players, colours by record 352, results, board forfeits), whole-match forfeits (record 330), the bye
-(record 320), the requested byes (record 240 ``F``, ``H``) and the teams not paired; the standings are
-computed. The rounds after the last one played
-are left unpaired: staff pair and play them on the Swiss desk (docs/swiss.md).
+(record 320), the requested byes (record 240 ``F``, ``H``) and the teams not paired; the bonus and penalty
+points of record 299 are stored as the stage's (``score_adjustment``); the standings are computed. The
+rounds after the last one played are left unpaired: staff pair and play them on the Swiss desk
+(docs/swiss.md).
 
 Each round stored goes to the event's public record as the desk's rounds do (docs/record.md): its
 ``swiss.publish`` entry (matches, bye, requested byes, teams absent), then a ``board.import_result`` entry a
@@ -32,6 +33,7 @@ from orchestrator.adapters.tables import (
     MatchStatus,
     ResultSource,
     RoundStatus,
+    ScoreAdjustment,
     SwissRound,
     SwissRoundRole,
     SwissRoundTeam,
@@ -133,6 +135,7 @@ def import_trf(uow: UnitOfWork, *, files: Sequence[tuple[str, str]], actor: str)
         }
         pool_id = _number_teams(uow, stage_id, team_ids)
         matches = _store_rounds(uow, event_id, stage_id, pool_id, section.event, team_ids, player_ids, actor)
+        _store_adjustments(uow, stage_id, section.event, team_ids, actor)
         recompute_pool(uow, pool_id=pool_id, actor=actor)
         stored.append(
             ImportedStage(
@@ -311,6 +314,24 @@ def _record_round(
                 }
             )
     uow.record.append_changes(changes)
+def _store_adjustments(
+    uow: UnitOfWork, stage_id: int, event: TrfEvent, team_ids: Mapping[int, int], actor: str
+) -> None:
+    """Record 299's bonus and penalty points not stored as a bye, each with its line as the reason."""
+    for item in event.adjustments:
+        uow.adjustments.add(
+            ScoreAdjustment(
+                stage_id=stage_id,
+                team_id=team_ids[item.team],
+                after_round=item.round,
+                standings_only=not item.pairing,
+                mp=item.mp,
+                gp_half=item.gp,
+                reason=_("record 299 of the imported file, line %(line)s") % {"line": item.line},
+                recorded_by=actor,
+            )
+        )
+    uow.flush()
 
 
 def _requested(

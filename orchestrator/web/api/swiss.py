@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict
+from fractions import Fraction
 from typing import Any
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from orchestrator.services.accounts.users import AuthUser
-from orchestrator.services.swiss import entries, rounds
+from orchestrator.services.swiss import adjustments, entries, rounds
 from orchestrator.services.swiss.entries import TeamChange
 from orchestrator.services.swiss.rounds import RoundView
 from orchestrator.web.auth import require_staff
@@ -52,6 +53,54 @@ class LateEntryIn(BaseModel):
 class AbsentIn(BaseModel):
     round: int = Field(ge=1, le=1000)
     reason: str = REASON
+
+
+class AdjustmentIn(BaseModel):
+    """Bonus or penalty points (TRF-2026 record 299; docs/swiss.md, "Bonus and penalty points")."""
+
+    after_round: int = Field(
+        default=0, ge=0, le=1000, description="they count from the standings after this round (0: the start)"
+    )
+    match_points: int = Field(default=0, ge=-1000, le=1000, description="added, or taken away when negative")
+    game_points: str = Field(
+        default="0", max_length=8, description="added, or taken away: whole or half points (-1.5, 2, 0.5)"
+    )
+    standings_only: bool = Field(default=False, description="in the standings only, never in a pairing")
+    reason: str = Field(min_length=1, max_length=2000, description="why: shown to spectators beside the team")
+
+    @field_validator("game_points")
+    @classmethod
+    def _half_points(cls, value: str) -> str:
+        text = value.strip().replace("½", ".5").replace("\u2212", "-") or "0"
+        try:
+            points = Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            raise ValueError("give whole or half game points, like -1.5") from None
+        if (2 * points).denominator != 1 or abs(points) > 1000:
+            raise ValueError("give whole or half game points, like -1.5")
+        return str(points)
+
+    @property
+    def gp_half(self) -> int:
+        return int(2 * Fraction(self.game_points))
+
+
+def _give_adjustment(
+    request: Request, stage_id: int, team_id: int, body: AdjustmentIn, user: AuthUser
+) -> adjustments.AdjustmentGiven:
+    """Bonus or penalty points given by ``user`` (services/swiss/adjustments.py)."""
+    return in_unit_of_work(
+        request,
+        adjustments.give_adjustment,
+        stage_id=stage_id,
+        team_id=team_id,
+        after_round=body.after_round,
+        mp=body.match_points,
+        gp_half=body.gp_half,
+        standings_only=body.standings_only,
+        reason=body.reason,
+        actor=user.username,
+    )
 
 
 def _round(view: RoundView) -> dict[str, Any]:
@@ -164,6 +213,18 @@ def present(
     return _team_change(
         request, entries.mark_present, stage_id, team_id, user, round_no=body.round, reason=body.reason
     )
+
+
+@router.post(
+    "/stages/{stage_id}/teams/{team_id}/adjustments",
+    summary="Give a team bonus or penalty points from a round on, with a reason",
+    status_code=201,
+)
+def adjust(
+    request: Request, stage_id: int, team_id: int, body: AdjustmentIn, user: AuthUser = require_staff()
+) -> dict[str, Any]:
+    given = _give_adjustment(request, stage_id, team_id, body, user)
+    return {**asdict(given), "message": given.message}
 
 
 @router.post("/stages/{stage_id}/end-early", summary="End the stage after its last complete round")

@@ -20,9 +20,10 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.errors import ServiceError, ValidationFailed
 from orchestrator.services.accounts.users import AuthUser
 from orchestrator.services.setup import stage_start
-from orchestrator.services.swiss import desk, entries, rounds
+from orchestrator.services.swiss import adjustments, desk, entries, rounds
 from orchestrator.translation import gettext as _
 from orchestrator.translation import ngettext
+from orchestrator.web.api.swiss import AdjustmentIn
 from orchestrator.web.auth import require_role, require_staff
 from orchestrator.web.deps import get_uow_factory, in_unit_of_work, render
 from orchestrator.web.http.validation import ChosenId, id_number
@@ -42,6 +43,7 @@ DONE = {
     "present": N_("The team is no longer absent: it is paired in that round."),
     "joined": N_("The team joined the stage."),
     "ended": N_("The stage ended: its standings are final."),
+    "adjusted": N_("The points were given: the standings count them."),
 }
 
 
@@ -99,6 +101,14 @@ class PresentForm(ReasonForm):
     def chosen(self) -> dict[str, int]:
         team_id, round_no = self.team_and_round()
         return {"team_id": team_id, "round_no": round_no}
+
+
+class AdjustmentForm(AdjustmentIn):
+    """The desk's bonus or penalty points: the API's model, the team chosen on the form, the checkbox
+    posting "1"; an empty field counts as absent."""
+
+    team_id: ChosenId = None
+    standings_only: bool = False
 
 
 def _desk_page(request: Request, stage_id: int, *, status_code: int = 200, **extra: Any) -> Response:
@@ -296,6 +306,26 @@ def late_entry(
     request: Request, stage_id: int, form: Annotated[TeamForm, Form()], user: AuthUser = require_staff()
 ) -> Response:
     return _team_step(request, stage_id, entries.add_late_entry, form, user, "joined")
+
+
+@router.post("/{stage_id}/adjustment")
+def adjust(
+    request: Request, stage_id: int, form: Annotated[AdjustmentForm, Form()], user: AuthUser = require_staff()
+) -> Response:
+    def action(uow: UnitOfWork) -> object:
+        return adjustments.give_adjustment(
+            uow,
+            stage_id=stage_id,
+            team_id=_number(form.team_id, N_("team_id: choose the team")),
+            after_round=form.after_round,
+            mp=form.match_points,
+            gp_half=form.gp_half,
+            standings_only=form.standings_only,
+            reason=form.reason,
+            actor=user.username,
+        )
+
+    return _act(request, stage_id, action, "adjusted")
 
 
 @router.post("/{stage_id}/end-early")
