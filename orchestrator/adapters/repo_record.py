@@ -27,6 +27,7 @@ from orchestrator.adapters.tables import (
     Player,
     Pool,
     Round,
+    ScoreAdjustment,
     Stage,
     SwissRoundRole,
     SwissRoundTeam,
@@ -215,7 +216,9 @@ class RecordRepository:
                 "round": new.get("round"),
                 "forfeited_matches": list(new.get("forfeited_match_ids", [])),
             }
-        if action in ("swiss.withdraw", "swiss.late_entry", "swiss.end_early", "swiss.adjustment"):
+        if action == "swiss.adjustment":
+            return self._adjustment(entity, entity_id, new)
+        if action in ("swiss.withdraw", "swiss.late_entry", "swiss.end_early"):
             return {"entity": entity, "id": entity_id, **_plain(new)}
         if action == "appeal.decide":
             appeal = self._get(Appeal, entity_id)
@@ -272,6 +275,23 @@ class RecordRepository:
             "full_byes": named(SwissRoundRole.FULL_BYE),
             "half_byes": named(SwissRoundRole.HALF_BYE),
             "absent": named(SwissRoundRole.ABSENT),
+        }
+
+    def _adjustment(self, entity: str, entity_id: int, new: Mapping[str, Any]) -> dict[str, Any]:
+        """A bonus or penalty with its stage's id and pool, so that ``verify-record`` counts it in the
+        stage's closing (docs/record.md); the stage's name stays as ``stage_name``."""
+        row = self._get(ScoreAdjustment, entity_id)
+        pool = self.session.exec(
+            select(Pool.id).where(Pool.stage_id == row.stage_id).order_by(col(Pool.id))
+        ).first()
+        plain = _plain(new)
+        return {
+            "entity": entity,
+            "id": entity_id,
+            **plain,
+            "stage": row.stage_id,
+            "stage_name": plain.get("stage"),
+            "pool": str(pool) if pool is not None else None,
         }
 
     def _described(self, matches: Sequence[Match]) -> list[dict[str, Any]]:

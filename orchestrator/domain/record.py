@@ -8,7 +8,8 @@ functions build an entry, check a chain, check the lots it records against their
 (docs/rules.md §2) to compare them with the standings a stage closing published. A Swiss stage's pool
 adds the byes its ``swiss.publish`` entries name: the pairing-allocated bye (a drawn match's points and
 half the boards' game points, docs/swiss.md) and the byes teams asked for (a full-point bye a won match and
-every board, a half-point bye a drawn match and half the boards: docs/trf.md, "Requested byes").
+every board, a half-point bye a drawn match and half the boards: docs/trf.md, "Requested byes"), and its
+bonus and penalty points (``swiss.adjustment``, TRF record 299: docs/swiss.md).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ RESULT_KINDS = frozenset(
 PAIRING_KINDS = frozenset({"stage.start", "swiss.publish"})
 CLOSING_KINDS = frozenset({"stage.close", "stage.lots_drawn"})
 SWISS_PUBLISH = "swiss.publish"
+SWISS_ADJUSTMENT = "swiss.adjustment"  # bonus or penalty points: team, pool, match and game points
 # A ``swiss.publish`` payload carries ``boards`` (and its requested byes and absences) since the record
 # holds everything a Swiss closing counts; an entry without it was written before (docs/record.md).
 SWISS_COMPLETE_KEY = "boards"
@@ -219,6 +221,11 @@ def pool_points(entries: Sequence[Entry], pool: str, scoring: MatchScoring) -> d
         for key, request in (("full_byes", ByeRequest.FULL), ("half_byes", ByeRequest.HALF)):
             for team in published.get(key) or ():
                 add(str(team), request.match_points(scoring), request.game_points(boards))
+    for entry in entries:  # bonus and penalty points (TRF record 299) count in the standings they reach
+        payload = entry.payload or {}
+        if entry.kind == SWISS_ADJUSTMENT and str(payload.get("pool")) == pool:
+            gp_half = Fraction(str(payload.get("game_points", 0))) * 2
+            add(str(payload["team"]), int(payload.get("match_points", 0)), int(gp_half))
     return points
 
 

@@ -573,3 +573,15 @@ def test_a_sealed_entry_before_a_bad_lot_does_not_end_the_lot_check() -> None:
 def test_verify_counts_void_lots_with_the_drawn_ones() -> None:
     entries = chain(*[(e.kind, dict(e.payload or {})) for e in lot_entries(void=True)])
     assert r.verify(entries).lots == 1
+
+
+def test_pool_points_count_the_bonus_and_penalty_points_of_the_pool_only() -> None:
+    """TRF record 299's points given to a team of a Swiss stage (``swiss.adjustment``) count in its pool's
+    points, negative ones taken away, and never in another pool's."""
+    entries = chain(
+        ("swiss.adjustment", {"pool": "4", "team": "A", "match_points": -2, "game_points": "-1/2"}),
+        ("swiss.adjustment", {"pool": "4", "team": "B", "match_points": 1, "game_points": "3"}),
+        ("swiss.adjustment", {"pool": "5", "team": "A", "match_points": 7, "game_points": "7"}),
+        ("swiss.withdraw", {"pool": "4", "team": "A", "match_points": 5, "game_points": "5"}),
+    )
+    assert r.pool_points(entries, "4", MatchScoring()) == {"A": r.Points(-2, -1), "B": r.Points(1, 6)}

@@ -25,6 +25,7 @@ from orchestrator.services.read import record as record_read
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.results.standings import ClosedStage
 from orchestrator.services.swiss import rounds as swiss_rounds
+from orchestrator.services.swiss.adjustments import give_adjustment
 from tests.support.results import LATER
 from tests.support.swiss import ACTOR, pair_publish_play, running_swiss
 from tests.support.trf_files import fixture
@@ -230,3 +231,68 @@ def test_a_round_paired_again_after_publishing_counts_its_last_publication_only(
     publications = [e for e in entries(uowf, slug) if e.kind == "swiss.publish"]
     assert len(publications) == 2
     assert len(record.swiss_rounds(entries(uowf, slug))) == 1
+
+
+def test_bonus_and_penalty_points_are_recorded_and_counted_at_the_swiss_closing(
+    uowf: UnitOfWorkFactory,
+) -> None:
+    """A penalty given at the desk (TRF record 299's meaning, docs/swiss.md) is a ``swiss.adjustment``
+    entry with its stage's pool; the closing's published points include it, and so does the recomputation:
+    a record without the entry names the team."""
+    with uowf() as uow:
+        stage_id = running_swiss(uow)
+        total = len(uow.rounds.rounds_of_stage(stage_id))
+    pair_publish_play(uowf, stage_id)
+    with uowf() as uow:
+        team_id = uow.rounds.entries_of_pool(uow.rounds.pools_of_stage(stage_id)[0].id or 0)[0].team_id
+        given = give_adjustment(
+            uow,
+            stage_id=stage_id,
+            team_id=team_id,
+            after_round=1,
+            mp=-2,
+            gp_half=-1,
+            reason="late",
+            actor=ACTOR,
+        )
+    for _number in range(total - 1):
+        pair_publish_play(uowf, stage_id)
+    close(uowf, stage_id)
+    found = entries(uowf, slug_of(uowf, stage_id))
+    adjusted = [e.payload or {} for e in found if e.kind == "swiss.adjustment"]
+    with uowf() as uow:
+        pool = uow.rounds.pools_of_stage(stage_id)[0].id
+    assert [(p["team"], p["pool"], p["match_points"], p["game_points"]) for p in adjusted] == [
+        (given.team, str(pool), -2, "-1/2")
+    ]
+    verdict = record.verify(found)
+    assert verdict.mismatch is None
+    assert (verdict.closings, verdict.unchecked) == (1, 0)
+    rewritten: list[record.Entry] = []
+    for e in (e for e in found if e.kind != "swiss.adjustment"):
+        rewritten.append(
+            record.next_entry(rewritten[-1] if rewritten else None, at=e.at, kind=e.kind, payload=e.payload)
+        )
+    mismatch = record.verify(rewritten).mismatch
+    assert mismatch is not None and f", {given.team}: published MP" in mismatch.what
+
+
+def test_an_imported_file_s_record_299_is_recorded_and_its_closing_verifies(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    """Chile loses 2 match points and 1 game point after round 3 (record 299 of the file); the rest of the
+    event is played on the server and closed."""
+    report = do_import(uow_factory, ("penalty-299.trf", fixture("penalty-299.trf")))
+    stage_id = report.stages[0].stage_id
+    adjusted = [e.payload or {} for e in entries(uow_factory, report.slug) if e.kind == "swiss.adjustment"]
+    assert [(p["team"], p["after_round"], p["match_points"], p["game_points"]) for p in adjusted] == [
+        ("Chile", 3, -2, "-1")
+    ]
+    with uow_factory() as uow:
+        left = sum(1 for r in uow.rounds.rounds_of_stage(stage_id) if r.status != "finished")
+    for _number in range(left):
+        pair_publish_play(uow_factory, stage_id)
+    close(uow_factory, stage_id)
+    verdict = record.verify(entries(uow_factory, report.slug))
+    assert verdict.mismatch is None
+    assert (verdict.closings, verdict.unchecked) == (1, 0)

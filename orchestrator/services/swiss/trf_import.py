@@ -26,6 +26,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from fractions import Fraction
 from typing import Any
 
 from orchestrator.adapters.tables import (
@@ -314,24 +315,51 @@ def _record_round(
                 }
             )
     uow.record.append_changes(changes)
+
+
 def _store_adjustments(
     uow: UnitOfWork, stage_id: int, event: TrfEvent, team_ids: Mapping[int, int], actor: str
 ) -> None:
-    """Record 299's bonus and penalty points not stored as a bye, each with its line as the reason."""
-    for item in event.adjustments:
-        uow.adjustments.add(
-            ScoreAdjustment(
-                stage_id=stage_id,
-                team_id=team_ids[item.team],
-                after_round=item.round,
-                standings_only=not item.pairing,
-                mp=item.mp,
-                gp_half=item.gp,
-                reason=_("record 299 of the imported file, line %(line)s") % {"line": item.line},
-                recorded_by=actor,
-            )
+    """Record 299's bonus and penalty points not stored as a bye, each with its line as the reason, and each
+    on the event's public record as the desk's are (``swiss.adjustment``, docs/record.md)."""
+    rows = [
+        ScoreAdjustment(
+            stage_id=stage_id,
+            team_id=team_ids[item.team],
+            after_round=item.round,
+            standings_only=not item.pairing,
+            mp=item.mp,
+            gp_half=item.gp,
+            reason=_("record 299 of the imported file, line %(line)s") % {"line": item.line},
+            recorded_by=actor,
         )
+        for item in event.adjustments
+    ]
+    for row in rows:
+        uow.adjustments.add(row)
     uow.flush()
+    stage = uow.events.event_and_stage(stage_id)[1]
+    names = {team.id: team.name for team in uow.teams.teams_of_event(stage.event_id)}
+    uow.record.append_changes(
+        [
+            {
+                "action": "swiss.adjustment",
+                "entity": "score_adjustment",
+                "entity_id": row.id,
+                "event_id": stage.event_id,
+                "new": {
+                    "team": names.get(row.team_id),
+                    "stage": stage.name,
+                    "after_round": row.after_round,
+                    "standings_only": row.standings_only,
+                    "match_points": row.mp,
+                    "game_points": str(Fraction(row.gp_half, 2)),
+                    "reason": row.reason,
+                },
+            }
+            for row in rows
+        ]
+    )
 
 
 def _requested(
