@@ -5,7 +5,8 @@
 
 The fixture (default: Chennai 2022 Open; tests/fixtures/olympiads/<event>/fixture.json) is written as a
 TRF-2026 team file (``scripts/olympiad_trf.py``) and replayed as ``olympiad replay-trf`` replays one: the
-same state, the same figures. ``--diff`` also lists each published pair we did not make, with both
+same state, the same figures; a last round published as a pairing only (no results, not in the file) is
+compared too. ``--diff`` also lists each published pair we did not make, with both
 teams' match points and ranks (art. 3.2) before the round and the opponents our engine gave them, and a
 round whose published pairing has a bye says whether ours gives it to the same team. ``--unpaired-zero``
 leaves out the fixture's credited draws of unpaired teams (Chennai's Chad, its SOURCE.md).
@@ -16,12 +17,14 @@ from __future__ import annotations
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
+from orchestrator.domain.scoring import MatchRecord
 from orchestrator.domain.swiss.olympiad2022 import Olympiad2022Pairer
 from orchestrator.domain.swiss.replay import RoundReplay, replay_state, state_before
 from orchestrator.domain.trf.swiss_read import read_team_trf
-from scripts.olympiad_trf import fixture_trf
+from scripts.olympiad_trf import fixture_trf, results_known
 
 DEFAULT = Path(__file__).resolve().parents[1] / "tests/fixtures/olympiads/chennai-2022-open/fixture.json"
 
@@ -34,8 +37,15 @@ def run(
     if unpaired_zero:
         data["unpaired_draws"] = []
     state, next_round = read_team_trf(fixture_trf(data))
+    # A round published as a pairing only (no results; not in the file): its pairs enter the state without
+    # points, which no round up to it reads (``state_before`` keeps the rounds before the round paired).
+    pending = [r for r in data["rounds"] if not results_known(r)]
+    extra = tuple(
+        MatchRecord(r["round"], m["first"], m["second"], 0, 0) for r in pending for m in r["matches"]
+    )
+    state = replace(state, matches=state.matches + extra)
     pairer = Olympiad2022Pairer()
-    found = replay_state(pairer, state, next_round - 1)
+    found = replay_state(pairer, state, next_round - 1 + len(pending))
     byes = {
         rnd: (pairer.pair_round(state_before(state, rnd), rnd).bye, team)
         for rnd, team in data.get("byes", [])

@@ -1,7 +1,7 @@
 """Build the compact replay fixture of a real Olympiad section (tests/fixtures/olympiads/<event>/).
 
     PYTHONPATH=. .venv/bin/python scripts/olympiad_fixture.py /path/to/2022-chennai-open
-    PYTHONPATH=. .venv/bin/python scripts/olympiad_fixture.py --team-json olympiad.json FOLDER EVENT B
+    PYTHONPATH=. .venv/bin/python scripts/olympiad_fixture.py --team-json olympiad.json FOLDER EVENT B [MORE]
 
 Chennai 2022 Open (the first form): the source folder holds ``olym22.pgn`` (every played game, with
 round "<round>.<match>", board and both team names) and ``ChessOlympiad22/derived-csv/teams.csv``
@@ -29,6 +29,7 @@ import csv
 import json
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -130,16 +131,35 @@ def match_boards(match: dict[str, Any], boards: int = BOARDS) -> tuple[str | Non
     return tuple(score_boards(first, second, boards))
 
 
-def build_team_json(source: Path, event: str, initial: str) -> dict[str, object]:
-    """The fixture of a section from a chess-results team export (module docstring, second form)."""
+def build_team_json(source: Path, event: str, initial: str, more: Sequence[Path] = ()) -> dict[str, object]:
+    """The fixture of a section from a chess-results team export (module docstring, second form), with
+    ``more`` files of the same source: a round's records (a list of team records, each with its
+    ``round``), or a round's pairing published before its results (``pairings``: per team ``id`` and
+    ``opponentId``; the fixture's matches of that round have no ``score``)."""
     data = json.loads(source.read_text(encoding="utf-8"))
     entries = sorted(data["teams"], key=lambda t: t["startRank"])
     if [t["startRank"] for t in entries] != list(range(1, len(entries) + 1)):
         raise SystemExit("the starting ranks are not 1..n")
+    by_id = {t["id"]: t for t in entries}
+    scheduled: dict[int, list[tuple[int, int]]] = {}
+    for path in more:
+        extra = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(extra, dict):  # a pairing: every team once, no results
+            scheduled[extra["round"]] = [(p["id"], p["opponentId"]) for p in extra["pairings"]]
+            continue
+        for record in extra:
+            rounds_of = by_id[record["id"]]["rounds"]
+            if any(r["round"] == record["round"] for r in rounds_of):
+                raise SystemExit(f"round {record['round']}: {record['name']} twice")
+            rounds_of.append({k: v for k, v in record.items() if k not in ("id", "name", "federation")})
     name = {t["id"]: t["name"] for t in entries}
     names = [t["name"] for t in entries]
     played = sorted({r["round"] for t in entries for r in t["rounds"]})
-    pairs: dict[int, list[tuple[str, str, float, float]]] = {rnd: [] for rnd in played}
+    pairs: dict[int, list[tuple[str, str, float | None, float | None]]] = {
+        rnd: [] for rnd in [*played, *scheduled]
+    }
+    for rnd, opponents in scheduled.items():
+        pairs[rnd] = [(name[a], name[b], None, None) for a, b in opponents if a < b]
     byes: list[tuple[int, str]] = []
     ranks: dict[int, dict[str, int]] = {rnd: {} for rnd in played}
     for team in entries:
@@ -157,7 +177,7 @@ def build_team_json(source: Path, event: str, initial: str) -> dict[str, object]
     credits = frozenset(byes)  # a bye is worth a drawn match's points (art. 4)
     inferred: dict[int, list[PublishedMatch]] = {}
     rounds = []
-    for rnd in played:
+    for rnd in sorted(pairs):
         state = published_state(
             names,
             inferred,
@@ -176,11 +196,14 @@ def build_team_json(source: Path, event: str, initial: str) -> dict[str, object]
             first, second, score = (
                 (a, b, (score_a, score_b)) if white.name == a else (b, a, (score_b, score_a))
             )
-            text = "-".join(f"{s:g}" for s in score)
-            matches.append({"table": table, "first": first, "second": second, "boards": None, "score": text})
-            published.append(PublishedMatch(first, second, tuple(score_boards(*score))))
+            match: dict[str, object] = {"table": table, "first": first, "second": second, "boards": None}
+            if score[0] is None or score[1] is None:
+                matches.append(match | {"score": None})
+                continue
+            matches.append(match | {"score": "-".join(f"{s:g}" for s in score)})
+            published.append(PublishedMatch(first, second, tuple(score_boards(score[0], score[1]))))
         inferred[rnd] = published
-        rounds.append({"round": rnd, "matches": matches, "ranks": ranks[rnd]})
+        rounds.append({"round": rnd, "matches": matches} | ({"ranks": ranks[rnd]} if rnd in ranks else {}))
     return {
         "event": event,
         "boards": BOARDS,
@@ -228,9 +251,10 @@ def write(fixture: dict[str, object], out: Path = OUT) -> Path:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 6 and sys.argv[1] == "--team-json":
-        source, folder, event, initial = sys.argv[2:]
-        print(write(build_team_json(Path(source), event, initial), FIXTURES / folder))
+    if len(sys.argv) >= 6 and sys.argv[1] == "--team-json":
+        source, folder, event, initial, *more = sys.argv[2:]
+        fixture = build_team_json(Path(source), event, initial, [Path(m) for m in more])
+        print(write(fixture, FIXTURES / folder))
     elif len(sys.argv) == 2:
         print(write(build(Path(sys.argv[1]))))
     else:

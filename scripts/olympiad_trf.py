@@ -8,12 +8,13 @@ gets one placeholder player a board, named after the team ("India, Board 1"), ra
 rating average (unrated when the source has none). The first-named team has White on the odd boards
 (record 352 ``WBWB``). A board with no published game is written as lost by both players (``-`` against
 ``-``); ``0-0`` as a loss for both (``0`` against ``0``); a team with no game in a round as not paired
-(``0000 - Z``). A team credited a drawn match for a round it was not paired in (the fixture's
-``unpaired_draws``: Chennai's Chad, paired in rounds 2 and 3 as a team on one match point, its SOURCE.md)
-gets record 299 (1 match point, 2 game points, counting from the next round), as the replay
-(``bench/replay_olympiad.py``) credits it; a published pairing-allocated bye (``byes``) is record 320 (a
-drawn match's points, Olympiad Pairing Rules 2022, art. 4). Record 192 names the Olympiad Pairing
-Rules 2022 (``CUSTOM_TEAM_OLYMPIAD_2022``). ``--rounds N`` writes the first N rounds only.
+(``0000 - Z``); a round published as a pairing only (no results) is left out. A team credited a drawn
+match for a round it was not paired in (the fixture's ``unpaired_draws``: Chennai's Chad, paired in rounds
+2 and 3 as a team on one match point, its SOURCE.md) gets record 299 (1 match point, 2 game points,
+counting from the next round), as the replay (``bench/replay_olympiad.py``) credits it; a published
+pairing-allocated bye (``byes``) is record 320 (a drawn match's points, Olympiad Pairing Rules 2022, art.
+4). Record 192 names the Olympiad Pairing Rules 2022 (``CUSTOM_TEAM_OLYMPIAD_2022``). ``--rounds N``
+writes the first N rounds only.
 """
 
 from __future__ import annotations
@@ -40,13 +41,21 @@ _LETTERS = {
 _HALVES = {"1": 2, "=": 1}
 
 
+def results_known(rnd: dict[str, Any]) -> bool:
+    """Whether a fixture round has its results (a round published as a pairing only has none: it is left
+    out of the file, and ``bench/replay_olympiad.py`` compares its pairs with the file's next round)."""
+    return all(m.get("boards") is not None or m.get("score") for m in rnd["matches"])
+
+
 def fixture_trf(data: dict[str, Any], *, rounds: int | None = None) -> str:
     """The TRF-2026 text of a replay fixture, its first ``rounds`` rounds (all by default)."""
     boards: int = data["boards"]
     teams = sorted(data["teams"], key=lambda t: t["no"])
     tpn = {team["name"]: team["no"] for team in teams}
     played = [
-        r for r in sorted(data["rounds"], key=lambda r: r["round"]) if rounds is None or r["round"] <= rounds
+        r
+        for r in sorted(data["rounds"], key=lambda r: r["round"])
+        if (rounds is None or r["round"] <= rounds) and results_known(r)
     ]
     first_player = {team["no"]: (team["no"] - 1) * boards + 1 for team in teams}
     cells: dict[int, dict[int, tuple[int, str, str]]] = {}
@@ -144,7 +153,10 @@ def main(argv: list[str]) -> None:
     target = Path(argv[1]) if len(argv) > 1 else source.with_name(f"{source.parent.name}.trf")
     data = json.loads(source.read_text(encoding="utf-8"))
     target.write_text(fixture_trf(data, rounds=rounds), encoding="utf-8")
-    print(f"{target}: {len(data['teams'])} teams, {rounds or len(data['rounds'])} rounds")
+    written = len(
+        [r for r in data["rounds"] if results_known(r) and (rounds is None or r["round"] <= rounds)]
+    )
+    print(f"{target}: {len(data['teams'])} teams, {written} rounds")
 
 
 if __name__ == "__main__":

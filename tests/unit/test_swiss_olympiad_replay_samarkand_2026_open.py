@@ -1,8 +1,8 @@
-"""Replaying the 46th Chess Olympiad (Samarkand 2026), Open section, rounds 1-4, with our Olympiad Pairing
-Rules 2022 engine (docs/swiss.md, "Replaying a real Olympiad"): a second real event, not the one the
-engine's last choices were read from. The share of the published pairs reproduced must not fall below
-what it reaches now, and the standings after round 4 (docs/tiebreaks.md, ``olympiad-2026``) must give the
-published ranks.
+"""Replaying the 46th Chess Olympiad (Samarkand 2026), Open section, rounds 1-6 (round 6 as its pairing
+was published, before its results), with our Olympiad Pairing Rules 2022 engine (docs/swiss.md,
+"Replaying a real Olympiad"): a second real event, not the one the engine's last choices were read from.
+The share of the published pairs reproduced must not fall below what it reaches now, and the standings
+after rounds 4 and 5 (docs/tiebreaks.md, ``olympiad-2026``) must give the published ranks.
 
 The fixture (tests/fixtures/olympiads/samarkand-2026-open/, built by scripts/olympiad_fixture.py) holds
 facts only; its SOURCE.md says where they come from, what they lack (board results, colours: inferred)
@@ -12,7 +12,10 @@ and what is left of the replay.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
+
+import pytest
 
 from orchestrator.domain.scoring import MatchRecord
 from orchestrator.domain.standings import compute_standings
@@ -25,27 +28,34 @@ from orchestrator.domain.trf.swiss_read import read_team_trf
 
 FOLDER = Path(__file__).resolve().parents[1] / "fixtures/olympiads/samarkand-2026-open"
 DATA = json.loads((FOLDER / "fixture.json").read_text(encoding="utf-8"))
-# The floor: 379 of the 408 published pairs (92.9 %) on 2026-12-06. Raise it when the engine improves.
-FLOOR = 379
+# The floor: 585 of the 614 published pairs (95.3 %) on 2026-12-06. Raise it when the engine improves.
+FLOOR = 585
 
 
 def trf_state() -> tuple[SwissState, int]:
-    return read_team_trf((FOLDER / "samarkand-2026-open.trf").read_text(encoding="utf-8"))
+    """Rounds 1-5 from the TRF file, and round 6's published pairs without points (the file has no round 6:
+    its results are not in the source; no round up to 6 reads them, ``state_before``)."""
+    state, next_round = read_team_trf((FOLDER / "samarkand-2026-open.trf").read_text(encoding="utf-8"))
+    assert next_round == 6
+    pending = [m for r in DATA["rounds"] if r["round"] == 6 for m in r["matches"]]
+    assert all(m["score"] is None for m in pending)
+    extra = tuple(MatchRecord(6, m["first"], m["second"], 0, 0) for m in pending)
+    return replace(state, matches=state.matches + extra), 7
 
 
-def test_the_fixture_holds_rounds_1_to_4_of_the_open_section_as_published() -> None:
+def test_the_fixture_holds_rounds_1_to_6_of_the_open_section_as_published() -> None:
     teams = sorted(DATA["teams"], key=lambda t: t["no"])
     assert len(teams) == 206 and [t["name"] for t in teams[:3]] == [
         "United States of America",
         "India",
         "Uzbekistan",
     ]
-    assert [len(r["matches"]) for r in DATA["rounds"]] == [101, 102, 102, 103]
+    assert [len(r["matches"]) for r in DATA["rounds"]] == [101, 102, 102, 103, 103, 103]
     assert DATA["byes"] == [[3, "Kiribati"]] and DATA["unpaired_draws"] == []
-    # Who had White on board 1 is inferred by art. 7 (SOURCE.md); a second source has Uzbekistan B, W, B, W
-    # and India W, B, W, B in rounds 1-4.
+    # Who had White on board 1 is inferred by art. 7 (SOURCE.md); a second source has Uzbekistan B, W, B, W,
+    # B, W and India W, B, W, B, W, B in rounds 1-6.
     assert DATA["first_named"] == "inferred" and DATA["initial_colour"] == "B"
-    for team, colours in (("Uzbekistan", "BWBW"), ("India", "WBWB")):
+    for team, colours in (("Uzbekistan", "BWBWBW"), ("India", "WBWBWB")):
         found = "".join(
             "W" if m["first"] == team else "B"
             for r in DATA["rounds"]
@@ -65,9 +75,9 @@ def test_the_fixture_holds_rounds_1_to_4_of_the_open_section_as_published() -> N
 def test_each_round_reproduces_at_least_the_floor_of_the_published_pairs() -> None:
     state, next_round = trf_state()
     found = replay_state(Olympiad2022Pairer(), state, next_round - 1)
-    assert [r.total for r in found] == [101, 102, 102, 103]
+    assert [r.total for r in found] == [101, 102, 102, 103, 103, 103]
     assert sum(r.reproduced for r in found) >= FLOOR, [(r.round, r.reproduced, r.total) for r in found]
-    # Rounds 1 and 3 pair for pair; what is left is in the 0-MP groups of rounds 2 and 4 (SOURCE.md).
+    # Rounds 1, 3, 5 and 6 pair for pair; what is left is in the 0-MP groups of rounds 2 and 4 (SOURCE.md).
     assert [r.round for r in found if r.reproduced < r.total] == [2, 4]
     assert all(d.first[1] == d.second[1] == 0 for r in found for d in r.differences)
 
@@ -104,12 +114,14 @@ def test_a_median_group_that_met_takes_its_floaters_from_above() -> None:
     }
 
 
-def test_the_standings_after_round_4_give_every_published_rank() -> None:
+@pytest.mark.parametrize("round_no", [4, 5])
+def test_the_standings_after_rounds_4_and_5_give_every_published_rank(round_no: int) -> None:
+    # After rounds 1-3 the published ranks break ties that our tie-breaks leave (SOURCE.md): not tested.
     state, _ = trf_state()
-    published = DATA["rounds"][3]["ranks"]
+    published = DATA["rounds"][round_no - 1]["ranks"]
     standings = compute_standings(
         [team.name for team in state.teams],
-        [m for m in state.matches if m.round <= 4],
+        [m for m in state.matches if m.round <= round_no],
         chain=parse_chain("olympiad-2026"),
         boards=4,
         round_robin=False,
