@@ -15,12 +15,14 @@ out.
 A chess-results export of team results (the second form, ``--team-json``): one JSON file in the layout of
 the public repository named in the fixture's SOURCE.md (``teams``, each with its starting rank ``id``,
 ``name``, ``federation`` and per round ``rank`` after the round, ``opponentId``, ``scoreFor``,
-``scoreAgainst``, ``status`` "played", "bye" or "notPaired"). It has the match scores, not the boards, and
-not who had White: the fixture keeps each match's ``score`` as published (the first-named team's first,
-``boards`` null), every published rank after each round (``ranks``) and the pairing-allocated byes
-(``byes``), and names first the team our art. 7 allocation gives White on board 1 (Olympiad Pairing
-Rules 2022, art. 7; round 1 from the colour drawn by lot, the last argument, W or B), round by round from
-the colours so inferred (``"first_named": "inferred"``). The source's SOURCE.md says how that was checked.
+``scoreAgainst``, ``status`` "played", "bye" or "notPaired"). It has the match scores, not the boards,
+and not who had White: the fixture keeps each match's ``score`` as published (the first-named team's
+first, ``boards`` null), every published rank after each round (``ranks``) and the pairing-allocated byes
+(``byes``), marks a match forfeited whole (every board published "+" or "-") ``"forfeit": true`` (not
+played: no colour, C.04.6 art. 1.6.1), and names first the team our art. 7 allocation gives White on
+board 1 (Olympiad Pairing Rules 2022, art. 7; round 1 from the colour drawn by lot, the last argument, W
+or B), round by round from the colours so inferred (``"first_named": "inferred"``). The source's
+SOURCE.md says how that was checked.
 """
 
 from __future__ import annotations
@@ -30,9 +32,11 @@ import json
 import re
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from orchestrator.domain.scoring import MatchForfeit
 from orchestrator.domain.swiss.c046 import teams_before
 from orchestrator.domain.swiss.olympiad2022 import art7_colours, rank_key
 from orchestrator.domain.swiss.pairing import OLYMPIAD_2022
@@ -123,12 +127,27 @@ def score_boards(first: float, second: float, boards: int = BOARDS) -> list[str 
     return out
 
 
+def forfeit_boards(first_wins: bool, boards: int = BOARDS) -> list[str]:
+    """The boards of a match forfeited whole (every board "+" against "-"), White's letter first: the
+    first-named team, White on the odd boards, wins them all or loses them all."""
+    return ["+-" if (board % 2 == 1) == first_wins else "-+" for board in range(1, boards + 1)]
+
+
 def match_boards(match: dict[str, Any], boards: int = BOARDS) -> tuple[str | None, ...]:
-    """A fixture match's board results: as published, or (``score`` only) ``score_boards``."""
+    """A fixture match's board results: as published, or (``score`` only) ``score_boards``, or for a
+    match forfeited whole (``"forfeit": true``) ``forfeit_boards``."""
     if match.get("boards") is not None:
         return tuple(match["boards"])
     first, second = (float(part) for part in match["score"].split("-"))
+    if match.get("forfeit"):
+        return tuple(forfeit_boards(first > second, boards))
     return tuple(score_boards(first, second, boards))
+
+
+def _forfeited(record: dict[str, Any]) -> bool:
+    """Whether a team record's match was forfeited whole: every board published "+" or "-"."""
+    boards = record.get("boards") or []
+    return bool(boards) and all(b["scoreFor"] in ("+", "-") for b in boards)
 
 
 def build_team_json(source: Path, event: str, initial: str, more: Sequence[Path] = ()) -> dict[str, object]:
@@ -155,11 +174,11 @@ def build_team_json(source: Path, event: str, initial: str, more: Sequence[Path]
     name = {t["id"]: t["name"] for t in entries}
     names = [t["name"] for t in entries]
     played = sorted({r["round"] for t in entries for r in t["rounds"]})
-    pairs: dict[int, list[tuple[str, str, float | None, float | None]]] = {
+    pairs: dict[int, list[tuple[str, str, float | None, float | None, bool]]] = {
         rnd: [] for rnd in [*played, *scheduled]
     }
     for rnd, opponents in scheduled.items():
-        pairs[rnd] = [(name[a], name[b], None, None) for a, b in opponents if a < b]
+        pairs[rnd] = [(name[a], name[b], None, None, False) for a, b in opponents if a < b]
     byes: list[tuple[int, str]] = []
     ranks: dict[int, dict[str, int]] = {rnd: {} for rnd in played}
     for team in entries:
@@ -169,13 +188,14 @@ def build_team_json(source: Path, event: str, initial: str, more: Sequence[Path]
                 byes.append((r["round"], team["name"]))
             elif r["status"] == "played" and team["id"] < r["opponentId"]:
                 pairs[r["round"]].append(
-                    (team["name"], name[r["opponentId"]], r["scoreFor"], r["scoreAgainst"])
+                    (team["name"], name[r["opponentId"]], r["scoreFor"], r["scoreAgainst"], _forfeited(r))
                 )
             elif r["status"] not in ("played", "notPaired"):
                 raise SystemExit(f"round {r['round']}: {team['name']}: unknown status {r['status']!r}")
     byes.sort()
     credits = frozenset(byes)  # a bye is worth a drawn match's points (art. 4)
     inferred: dict[int, list[PublishedMatch]] = {}
+    forfeits: dict[tuple[int, str, str], MatchForfeit] = {}  # not played: no colour (art. 7)
     rounds = []
     for rnd in sorted(pairs):
         state = published_state(
@@ -187,10 +207,24 @@ def build_team_json(source: Path, event: str, initial: str, more: Sequence[Path]
             pairing=OLYMPIAD_2022,
             unpaired_draws=frozenset(c for c in credits if c[0] < rnd),
         )
+        state = replace(
+            state,
+            matches=tuple(
+                replace(
+                    m,
+                    gp_a=2 * BOARDS if kind is MatchForfeit.A_WINS else 0,
+                    gp_b=2 * BOARDS if kind is MatchForfeit.B_WINS else 0,
+                    forfeit=kind,
+                )
+                if m.team_b is not None and (kind := forfeits.get((m.round, m.team_a, m.team_b)))
+                else m
+                for m in state.matches
+            ),
+        )
         standing = {team.name: team for team in teams_before(state, rnd).values()}
         ordered = sorted(pairs[rnd], key=lambda p: min(rank_key(standing[p[0]]), rank_key(standing[p[1]])))
         matches, published = [], []
-        for table, (a, b, score_a, score_b) in enumerate(ordered, 1):
+        for table, (a, b, score_a, score_b, forfeit) in enumerate(ordered, 1):
             high, low = sorted((standing[a], standing[b]), key=rank_key)
             white, _black = art7_colours(high, low, table, initial.lower())
             first, second, score = (
@@ -200,7 +234,19 @@ def build_team_json(source: Path, event: str, initial: str, more: Sequence[Path]
             if score[0] is None or score[1] is None:
                 matches.append(match | {"score": None})
                 continue
-            matches.append(match | {"score": "-".join(f"{s:g}" for s in score)})
+            matches.append(
+                match | {"score": "-".join(f"{s:g}" for s in score)} | ({"forfeit": True} if forfeit else {})
+            )
+            if forfeit:  # a match forfeited whole: entered as not played, its points as awarded
+                forfeits[rnd, first, second] = (
+                    MatchForfeit.A_WINS
+                    if score[0] > score[1]
+                    else MatchForfeit.B_WINS
+                    if score[0] < score[1]
+                    else MatchForfeit.DOUBLE
+                )
+                published.append(PublishedMatch(first, second, (None,) * BOARDS))
+                continue
             published.append(PublishedMatch(first, second, tuple(score_boards(score[0], score[1]))))
         inferred[rnd] = published
         rounds.append({"round": rnd, "matches": matches} | ({"ranks": ranks[rnd]} if rnd in ranks else {}))

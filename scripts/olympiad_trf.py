@@ -7,7 +7,9 @@ only, the score: ``olympiad_fixture.match_boards`` spreads it over the boards), 
 gets one placeholder player a board, named after the team ("India, Board 1"), rated the team's published
 rating average (unrated when the source has none). The first-named team has White on the odd boards
 (record 352 ``WBWB``). A board with no published game is written as lost by both players (``-`` against
-``-``); ``0-0`` as a loss for both (``0`` against ``0``); a team with no game in a round as not paired
+``-``); ``0-0`` as a loss for both (``0`` against ``0``); a match forfeited whole (``"forfeit": true``)
+as won and lost by forfeit on every board (``+`` against ``-``), which the reader takes as a forfeited
+match, not played; a team with no game in a round as not paired
 (``0000 - Z``); a round published as a pairing only (no results) is left out. A team credited a drawn
 match for a round it was not paired in (the fixture's ``unpaired_draws``: Chennai's Chad, paired in rounds
 2 and 3 as a team on one match point, its SOURCE.md) gets record 299 (1 match point, 2 game points,
@@ -36,9 +38,11 @@ _LETTERS = {
     "0-1": ("0", "1"),
     "1/2-1/2": ("=", "="),
     "0-0": ("0", "0"),
+    "+-": ("+", "-"),
+    "-+": ("-", "+"),
     None: ("-", "-"),
 }
-_HALVES = {"1": 2, "=": 1}
+_HALVES = {"1": 2, "=": 1, "+": 2}
 
 
 def results_known(rnd: dict[str, Any]) -> bool:
