@@ -1,8 +1,8 @@
-"""Replaying the 46th Chess Olympiad (Samarkand 2026), Open section, rounds 1-10 (round 10 as its pairing
+"""Replaying the 46th Chess Olympiad (Samarkand 2026), Open section, rounds 1-11 (round 11 as its pairing
 was published, before its results), with our Olympiad Pairing Rules 2022 engine (docs/swiss.md,
 "Replaying a real Olympiad"): a second real event, not the one the engine's last choices were read from.
 The share of the published pairs reproduced must not fall below what it reaches now, and the standings
-after rounds 4 to 9 (docs/tiebreaks.md, ``olympiad-2026``) must give the published ranks.
+after rounds 4 to 10 (docs/tiebreaks.md, ``olympiad-2026``) must give the published ranks.
 
 The fixture (tests/fixtures/olympiads/samarkand-2026-open/, built by scripts/olympiad_fixture.py) holds
 facts only; its SOURCE.md says where they come from, what they lack (board results, colours: inferred)
@@ -19,8 +19,9 @@ import pytest
 
 from orchestrator.domain.scoring import MatchForfeit, MatchRecord
 from orchestrator.domain.standings import compute_standings
+from orchestrator.domain.swiss.c046 import teams_before
 from orchestrator.domain.swiss.model import SwissState, SwissTeam
-from orchestrator.domain.swiss.olympiad2022 import Olympiad2022Pairer
+from orchestrator.domain.swiss.olympiad2022 import Olympiad2022Pairer, banned
 from orchestrator.domain.swiss.pairing import OLYMPIAD_2022
 from orchestrator.domain.swiss.replay import replay_state, state_before
 from orchestrator.domain.tiebreaks import parse_chain
@@ -28,29 +29,29 @@ from orchestrator.domain.trf.swiss_read import read_team_trf
 
 FOLDER = Path(__file__).resolve().parents[1] / "fixtures/olympiads/samarkand-2026-open"
 DATA = json.loads((FOLDER / "fixture.json").read_text(encoding="utf-8"))
-# The floor: 994 of the 1026 published pairs (96.9 %) on 2026-12-06. Raise it when the engine improves.
-FLOOR = 994
+# The floor: 1084 of the 1129 published pairs (96.0 %) on 2026-12-06. Raise it when the engine improves.
+FLOOR = 1084
 
 
 def trf_state() -> tuple[SwissState, int]:
-    """Rounds 1-9 from the TRF file, and round 10's published pairs without points (the file has no round
-    10: its results are not in the source; no round up to 10 reads them, ``state_before``)."""
+    """Rounds 1-10 from the TRF file, and round 11's published pairs without points (the file has no round
+    11: its results are not in the source; no round up to 11 reads them, ``state_before``)."""
     state, next_round = read_team_trf((FOLDER / "samarkand-2026-open.trf").read_text(encoding="utf-8"))
-    assert next_round == 10
-    pending = [m for r in DATA["rounds"] if r["round"] == 10 for m in r["matches"]]
+    assert next_round == 11
+    pending = [m for r in DATA["rounds"] if r["round"] == 11 for m in r["matches"]]
     assert all(m["score"] is None for m in pending)
-    extra = tuple(MatchRecord(10, m["first"], m["second"], 0, 0) for m in pending)
-    return replace(state, matches=state.matches + extra), 11
+    extra = tuple(MatchRecord(11, m["first"], m["second"], 0, 0) for m in pending)
+    return replace(state, matches=state.matches + extra), 12
 
 
-def test_the_fixture_holds_rounds_1_to_10_of_the_open_section_as_published() -> None:
+def test_the_fixture_holds_rounds_1_to_11_of_the_open_section_as_published() -> None:
     teams = sorted(DATA["teams"], key=lambda t: t["no"])
     assert len(teams) == 206 and [t["name"] for t in teams[:3]] == [
         "United States of America",
         "India",
         "Uzbekistan",
     ]
-    assert [len(r["matches"]) for r in DATA["rounds"]] == [101, 102, 102, 103, 103, 103, 103, 103, 103, 103]
+    assert [len(r["matches"]) for r in DATA["rounds"]] == [101, 102, 102] + [103] * 8
     assert DATA["byes"] == [[3, "Kiribati"]] and DATA["unpaired_draws"] == []
     # Who had White on board 1 is inferred by art. 7 (SOURCE.md); a second source has Uzbekistan B, W, B, W,
     # B, W and India W, B, W, B, W, B in rounds 1-6.
@@ -75,13 +76,14 @@ def test_the_fixture_holds_rounds_1_to_10_of_the_open_section_as_published() -> 
 def test_each_round_reproduces_at_least_the_floor_of_the_published_pairs() -> None:
     state, next_round = trf_state()
     found = replay_state(Olympiad2022Pairer(), state, next_round - 1)
-    assert [r.total for r in found] == [101, 102, 102, 103, 103, 103, 103, 103, 103, 103]
+    assert [r.total for r in found] == [101, 102, 102] + [103] * 8
     assert sum(r.reproduced for r in found) >= FLOOR, [(r.round, r.reproduced, r.total) for r in found]
-    # Rounds 1, 3, 5-8 and 10 pair for pair; what is left is in the 0-MP groups of rounds 2 and 4 and the
-    # 12-MP group of round 9 (SOURCE.md).
-    assert [r.round for r in found if r.reproduced < r.total] == [2, 4, 9]
+    # Rounds 1, 3, 5-8 and 10 pair for pair; what is left is in the 0-MP groups of rounds 2 and 4, the
+    # 12-MP group of round 9 and the 15-, 14- and 11-MP groups of round 11, the last (SOURCE.md).
+    assert [r.round for r in found if r.reproduced < r.total] == [2, 4, 9, 11]
     groups = {(r.round, d.first[1], d.second[1]) for r in found for d in r.differences}
-    assert groups == {(2, 0, 0), (4, 0, 0), (9, 12, 12)}
+    last = {(11, 15, 15), (11, 14, 15), (11, 14, 14), (11, 11, 11)}
+    assert groups == {(2, 0, 0), (4, 0, 0), (9, 12, 12)} | last
 
 
 def test_round_3_gives_the_bye_to_the_published_team() -> None:
@@ -135,8 +137,8 @@ def test_a_match_forfeited_whole_is_not_played_and_scores_as_published() -> None
     assert not state.have_played("Netherlands", "Israel")
 
 
-@pytest.mark.parametrize("round_no", [4, 5, 6, 7, 8, 9])
-def test_the_standings_after_rounds_4_to_9_give_every_published_rank(round_no: int) -> None:
+@pytest.mark.parametrize("round_no", [4, 5, 6, 7, 8, 9, 10])
+def test_the_standings_after_rounds_4_to_10_give_every_published_rank(round_no: int) -> None:
     # After rounds 1-3 the published ranks break ties that our tie-breaks leave (SOURCE.md): not tested.
     state, _ = trf_state()
     published = DATA["rounds"][round_no - 1]["ranks"]
@@ -151,3 +153,27 @@ def test_the_standings_after_rounds_4_to_9_give_every_published_rank(round_no: i
     ours = {row.team: row.rank for row in standings.rows}
     assert len(published) == 206
     assert {team: ours[team] for team in published} == published
+
+
+def test_only_the_last_round_pairs_teams_whose_colours_break_art_7_3_either_way() -> None:
+    # Olympiad Pairing Rules 2022, art. 7.3, by the inferred colours: no published pair of rounds 5-10 breaks
+    # it whichever team has White; round 11 has two, both in the top groups (Azerbaijan - Serbia, each with
+    # White in its last two matches; China - Uzbekistan 2). Our engine avoids such pairs (art. 7.4), hence
+    # most of round 11's differences; the 2022 text we follow has no last-round exception (SOURCE.md).
+    state, next_round = trf_state()
+    clashes: dict[int, list[tuple[str, str]]] = {}
+    for round_no in range(5, next_round):
+        teams = {team.name: team for team in teams_before(state_before(state, round_no), round_no).values()}
+        clashes[round_no] = [
+            (m.team_a, m.team_b)
+            for m in state.matches
+            if m.round == round_no
+            and m.team_b
+            and (banned(teams[m.team_a], "w") or banned(teams[m.team_b], "b"))
+            and (banned(teams[m.team_a], "b") or banned(teams[m.team_b], "w"))
+        ]
+    assert {n: len(pairs) for n, pairs in clashes.items()} == {5: 0, 6: 0, 7: 0, 8: 0, 9: 0, 10: 0, 11: 2}
+    assert {frozenset(pair) for pair in clashes[11]} == {
+        frozenset(("Azerbaijan", "Serbia")),
+        frozenset(("China", "Uzbekistan 2")),
+    }
