@@ -19,7 +19,10 @@ systems"). Each decision cites its article ("Olympiad Pairing Rules 2022, art. N
   team left over in a group floats into the next group paired: going down, the lowest team of the higher
   group meets the highest team of the lower group it may meet; going up, the highest team of the lower
   group meets the lowest team of the higher group it may meet. Every choice is kept only if the teams
-  not yet paired can still all be paired.
+  not yet paired can still all be paired; above the median, the floats are first chosen so that the
+  teams on or above the median can be paired without a team from below it (``_Round.apart``: a median
+  group whose teams met each other takes its floaters from the group above, as the Samarkand 2026
+  pairings show it).
 - Art. 7: the colours of board 1 (``art7_colours``); the pairing avoids the pairs whose colours would break
   art. 7.3 unless only an extra float could avoid them (7.4).
 """
@@ -215,6 +218,7 @@ class _Round:
         self.order = order
         self.unpaired = set(order)
         self.pairs: list[tuple[int, int]] = []
+        self.side: dict[int, int] = {}
         self._cache: dict[frozenset[int], bool] = {}
         # per team, whether White and whether Black would break art. 7.3 (read by every ``clash``)
         self._bans = {n: (banned(team, "w"), banned(team, "b")) for n, team in teams.items()}
@@ -242,6 +246,7 @@ class _Round:
 
     def pair(self, side: dict[int, int]) -> list[tuple[int, int]]:
         """Art. 6: every pair of the round."""
+        self.side = side
         down: list[int] = []
         for group in self.groups([n for n in self.order if side[n] > 0]):
             down = self.bracket(down, group, DOWN)
@@ -286,8 +291,34 @@ class _Round:
     def bracket(self, incoming: list[int], residents: list[int], direction: int) -> list[int]:
         """One score group above or below the median: the floaters it receives first (``receive``), then
         its other teams by halves; the fewest teams float on (going down the lowest, going up the highest),
-        so that the teams that stay and the teams not yet paired can each be paired."""
+        so that the teams that stay and the teams not yet paired can each be paired. Above the median the
+        floats are first chosen so that the teams on or above the median need no team from below it
+        (``apart``), then, when no such floats exist, as before."""
         left = self.receive(incoming, residents, direction)
+        for apart in (True, False) if direction == DOWN else (False,):
+            floats = self.float_sets(left, direction, apart=apart)
+            if floats is not None:
+                return floats
+        stay, floats = self.floats_by_matching(left, direction)
+        for a, b in self.halves(stay, strict=False, direction=direction) or []:
+            self.take(a, b)
+        return floats
+
+    def apart(self, stay: list[int]) -> bool:
+        """Art. 6, the order of the groups, as the Samarkand 2026 pairings show it: after a group above the
+        median keeps ``stay``, the teams not yet paired on or above the median (the groups still to pair
+        above it, its floaters and the median group) and those below it can each be paired among
+        themselves, so that no team comes up from below into the median group (an odd number on or above
+        the median needs one: then any floats do)."""
+        above = {n for n in self.unpaired if self.side[n] >= 0} - set(stay)
+        below = {n for n in self.unpaired if self.side[n] < 0}
+        return len(above) % 2 == 1 or (self.pairable(above) and self.pairable(below))
+
+    def float_sets(self, left: list[int], direction: int, *, apart: bool) -> list[int] | None:
+        """``bracket``'s floats: the fewest (then the nearest to the side they float to) that leave the
+        group and the other unpaired teams pairable (and, ``apart``, the teams on or above the median
+        pairable without a team from below); the group's pairs taken. None when there are none or too many
+        sets to try."""
         size = len(left)
         nearest = range(size - 1, -1, -1) if direction == DOWN else range(size)
         tried = 0
@@ -296,10 +327,12 @@ class _Round:
             for chosen in combinations(nearest, count):
                 tried += 1
                 if tried > MAX_FLOAT_SETS:
-                    break
+                    return None
                 floats = [left[i] for i in sorted(chosen)]
                 stay = [n for i, n in enumerate(left) if i not in chosen]
                 if not self.pairable(stay) or not self.pairable(self.unpaired - set(stay)):
+                    continue
+                if apart and not self.apart(stay):
                     continue
                 found = self.halves(stay, strict=True, direction=direction)
                 if found is None:
@@ -312,12 +345,7 @@ class _Round:
                 for a, b in self.halves(fallback[0], strict=False, direction=direction) or []:
                     self.take(a, b)
                 return fallback[1]
-            if tried > MAX_FLOAT_SETS:
-                break
-        stay, floats = self.floats_by_matching(left, direction)
-        for a, b in self.halves(stay, strict=False, direction=direction) or []:
-            self.take(a, b)
-        return floats
+        return None
 
     def median(self, down: list[int], middle: list[int], up: list[int]) -> None:
         """Art. 6: the median group last, with the floaters from above (each meets the highest team it may
