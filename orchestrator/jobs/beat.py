@@ -13,17 +13,17 @@ that does not answer just lets the job be sent.
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from celery.beat import PersistentScheduler, ScheduleEntry
+from celery.utils.log import get_logger
 
 from orchestrator.adapters.job_marks import job_marks
 from orchestrator.jobs.bodies import PERIODIC
 from orchestrator.jobs.dispatch import JOB_MARK_TTL_S
 from orchestrator.jobs.runtime import runtime
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)  # beat's own logger tree: its log shows each send skipped
 
 
 class PeriodicScheduler(PersistentScheduler):
