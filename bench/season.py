@@ -22,7 +22,9 @@ What runs, in one scratch database, with one stand-in process (``--speed instant
    soon as they start (``bench/whole_event.py``'s settings). Printed: games per second over all events (the
    boards with a game on the server, over the wall clock from the first step to the last event's end),
    the turnaround p50/p95/max, how long after its last game a round was closed here (every result
-   stored), and the worker's memory after the run.
+   stored), the worker's memory after the run, the most messages seen waiting in the worker's queue
+   (sampled every ``--tick``), how many of beat's sends were skipped because the job was queued or running
+   already (docs/workers.md, "Dispatch modes"), and the machine reference measured just before the run.
 
 **Turnaround**: from the moment the last game of a round ended on the game server to the moment the next
 round's games exist there, both read from the stand-in (``createdAt`` and ``clockStart`` of one game per
@@ -37,6 +39,9 @@ the teams no kept stage seeds: 2 stages are 68 teams, 2,160 games),
 because the whole event (6,078 games) 50 times over does not fit the shared 2-core machine's time: see
 docs/performance.md, "A season on one machine". The plot (``--plot``, matplotlib from the ``bench`` extra)
 has the events on the x axis, games per second and turnaround p95 on the y axes.
+
+**Machine reference**: ``bench/whole_event.py``'s (the pure simulation of the 2020 event in process, best of
+3), measured at the start, before each run of N events and at the end, and printed beside the figures.
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
+import redis
 from cryptography.fernet import Fernet
 from pydantic import SecretStr
 from sqlalchemy import (
@@ -332,6 +338,9 @@ class SeasonRun:
     turnarounds: list[float]
     rss_mb: float
     stored: list[float]
+    reference: float = float("nan")
+    queued_max: int = 0
+    beat_skipped: int = 0
 
     @property
     def games_per_s(self) -> float:
@@ -342,6 +351,27 @@ class SeasonRun:
         if not ordered:
             return float("nan")
         return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+QUEUED: list[int] = [0]  # the most messages seen waiting in the worker's queue during the last run
+
+
+def queue_length() -> int:
+    """Messages waiting in the worker's queue (kombu keeps a Redis queue in a list of its name)."""
+    settings = get_settings()
+    client = redis.Redis.from_url(settings.redis_url, socket_timeout=5)
+    try:
+        return int(client.llen(settings.worker_queue))
+    except redis.RedisError:
+        return 0
+    finally:
+        client.close()
+
+
+def beat_skipped(folder: Path) -> int:
+    """Beat's sends skipped so far (the job was queued or running already: orchestrator/jobs/beat.py)."""
+    log = folder / "beat.log"
+    return log.read_bytes().count(b"queued or running already") if log.exists() else 0
 
 
 def play_events(
@@ -368,8 +398,10 @@ def play_events(
     drivers = [demo.driver for demo in demos]
     assert all(driver is not None for driver in drivers)
     done = [False] * count
+    QUEUED[0] = 0
     started = time.monotonic()
     while not all(done):
+        QUEUED[0] = max(QUEUED[0], queue_length())
         if time.monotonic() - started > args.timeout:
             raise SystemExit(f"{count} events: {done.count(False)} not finished after {args.timeout:.0f} s")
         for number, driver in enumerate(drivers):
@@ -490,8 +522,8 @@ def main() -> None:
     parser.add_argument("--finished", type=int, default=200, help="finished events stored beside them")
     parser.add_argument("--idle-ticks", type=int, default=20)
     parser.add_argument("--tick", type=float, default=0.1, help="the staff drivers' period (s)")
-    # Beat's own messages are not deduplicated (docs/workers.md): a period shorter than its jobs take on
-    # this machine piles them up in the queue ahead of the pulls (0.5 s did: 700 to 5,000 messages waiting).
+    # Beat sends a periodic job only when no copy of it is queued or running (docs/workers.md), so a period
+    # shorter than its jobs take no longer piles them up ahead of the pulls (before: 700 to 5,000 waiting).
     parser.add_argument("--beat", type=float, default=2.0, help="beat's period for its round jobs (s)")
     parser.add_argument("--concurrency", type=int, default=2, help="the worker's threads")
     parser.add_argument("--seed", type=int, default=2020)
@@ -509,6 +541,8 @@ def main() -> None:
     os.environ["OLYMPIAD_TOKEN_ENCRYPTION_KEY"] = Fernet.generate_key().decode()
     get_settings.cache_clear()
 
+    reference_start = machine_reference(args.event)
+    print(f"machine reference at the start: {reference_start:.2f} s", flush=True)
     folder = Path(tempfile.mkdtemp(prefix="olympiad-season-"))
     args.cut = cut_event(args.event, args.stages, folder)
     database_url = create_database()
@@ -563,16 +597,29 @@ def main() -> None:
             jobs = ", ".join(f"{name} {ms:.1f}" for name, ms in tick.per_job_ms.items())
             print(
                 f"idle beat tick with {finished} finished events: worker CPU {tick.per_tick_ms:.1f} ms "
-                f"per tick ({jobs} ms), worker RSS {tick.rss_mb:.0f} MB"
+                f"per tick ({jobs} ms), worker RSS {tick.rss_mb:.0f} MB",
+                flush=True,
             )
 
         for count in counts:
+            reference = machine_reference(args.event)
+            skipped = beat_skipped(folder)
             ids, seconds = play_events(
                 args, count, database_url=database_url, standin_url=standin_url, folder=folder
             )
             games = count_games(engine, ids)
             steps, stored = turnarounds(engine, ids, http)
-            run = SeasonRun(count, games, seconds, steps, rss_mb(worker.pid), stored)
+            run = SeasonRun(
+                count,
+                games,
+                seconds,
+                steps,
+                rss_mb(worker.pid),
+                stored,
+                reference,
+                QUEUED[0],
+                beat_skipped(folder) - skipped,
+            )
             runs.append(run)
             print(
                 f"{count:3d} events at once: {games} games in {seconds:.1f} s = "
@@ -581,7 +628,9 @@ def main() -> None:
                 f"max {max(run.turnarounds, default=float('nan')):.2f} s ({len(run.turnarounds)} steps); "
                 f"round's games ended to round closed p50 {run.quantile(0.5, run.stored):.2f} s, "
                 f"p95 {run.quantile(0.95, run.stored):.2f} s ({len(run.stored)} rounds); "
-                f"worker RSS {run.rss_mb:.0f} MB",
+                f"worker RSS {run.rss_mb:.0f} MB; at most {run.queued_max} messages waiting; "
+                f"beat sends skipped {run.beat_skipped}; "
+                f"machine reference before the run {run.reference:.2f} s",
                 flush=True,
             )
             if args.plot:  # after every run: a run cut short still leaves the plot of those before
@@ -599,7 +648,10 @@ def main() -> None:
                 f"{run.events} events: {run.games_per_s / runs[0].games_per_s:.0%} of the single-event rate"
             )
     reference = machine_reference(args.event)
-    print(f"machine reference (pure simulation of the 2020 event, best of 3): {reference:.2f} s")
+    print(
+        f"machine reference (pure simulation of the 2020 event, best of 3): {reference:.2f} s at the end, "
+        f"{reference_start:.2f} s at the start"
+    )
     if args.plot and runs:
         plot(runs, args.plot, plot_title(args, reference=reference))
         print(f"plot: {args.plot}")

@@ -52,6 +52,8 @@ celery_app.conf.update(
     timezone="UTC",
     enable_utc=True,
     worker_hijack_root_logger=False,
+    # A periodic job already queued or running is not sent again (docs/workers.md, "Dispatch modes").
+    beat_scheduler="orchestrator.jobs.beat:PeriodicScheduler",
     beat_schedule={
         "open-due-rounds": {"task": OPEN_DUE, "schedule": settings.beat_open_due_s},
         "reconcile-open-games": {"task": RECONCILE, "schedule": settings.beat_reconcile_s},

@@ -32,7 +32,10 @@ survive_broker_restart()  # a Redis restart while the worker hands jobs back mus
 
 def _run(task: Any, name: str, *ids: int) -> None:
     dispatch.job_started(name, *ids)  # before reading anything: a change from now on queues the job again
-    delay = bodies.run_job(name, *ids, attempt=task.request.retries + 1)
+    try:
+        delay = bodies.run_job(name, *ids, attempt=task.request.retries + 1)
+    finally:
+        dispatch.job_ended(name, *ids)  # a periodic job: beat may send it again
     if delay is not None:
         raise task.retry(countdown=delay, max_retries=None)
 
@@ -48,6 +51,12 @@ def warm_up_threads(sender: Any = None, **_: Any) -> None:
     """Thread and solo pools run tasks in the main process: open its connection there once it is ready."""
     if not isinstance(getattr(sender, "pool", None), PreforkPool):
         dispatch.warm_up()
+
+
+@worker_ready.connect
+def forget_running_marks(**_: Any) -> None:
+    """A worker starting: periodic jobs marked running by a worker that was killed may be sent at once."""
+    dispatch.forget_running()
 
 
 @celery_app.task(name=jobs.OPEN_DUE, bind=True, max_retries=None)

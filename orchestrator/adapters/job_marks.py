@@ -6,8 +6,14 @@ runs, so a second copy would only repeat its work. The worker releases the mark 
 anything that happens from then on queues the job again. This keeps beat's reconcile (which queues a pull
 for every open round) from piling up copies while the worker is busy or the game server is down.
 
-A mark expires after ``ttl_s`` (a lost message never blocks its job for longer); a Redis error never stops a
-send (the mark is then simply not used).
+Beat's periodic jobs (rounds.open_due, results.reconcile, ...) have a second mark, ``running``: the worker
+sets it when such a job starts and removes it when the job ends, and beat sends the job only when neither
+mark is there (``claim_periodic``). So a periodic job is in the queue or running at most once, however
+short beat's period and however long the job takes; a job a service queues (``claim``) checks the queued
+mark only, so a change made while the job runs still queues it again.
+
+A mark expires after ``ttl_s`` (a lost message or a worker killed mid-job never blocks its job for longer);
+a Redis error never stops a send (the mark is then simply not used).
 """
 
 from __future__ import annotations
@@ -21,15 +27,69 @@ import redis
 log = logging.getLogger(__name__)
 
 
-class JobMarks:
-    """``claim`` a job's mark before sending it, ``release`` it when the job starts."""
+# Beat's claim: the queued mark is set only when the job is neither queued nor running (one round trip,
+# so a worker starting the job between a check and a set cannot let a second copy through).
+_CLAIM_PERIODIC = """
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+if redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then return 1 end
+return 0
+"""
 
-    def __init__(self, url: str, prefix: str) -> None:
+
+class JobMarks:
+    """``claim`` a job's mark before sending it, ``release`` it when the job starts; a periodic job is also
+    marked ``running`` from its start to its end (``start_running``, ``end_running``)."""
+
+    def __init__(self, url: str, prefix: str, running_prefix: str = "") -> None:
         self.prefix = prefix
+        self.running_prefix = running_prefix or f"{prefix}:running"
         self._client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
 
     def key(self, name: str, ids: tuple[int, ...]) -> str:
         return f"{self.prefix}:{name}:{','.join(str(i) for i in ids)}"
+
+    def running_key(self, name: str, ids: tuple[int, ...]) -> str:
+        return f"{self.running_prefix}:{name}:{','.join(str(i) for i in ids)}"
+
+    def claim_periodic(self, name: str, ids: tuple[int, ...], ttl_s: int) -> bool:
+        """Beat: True when the job is neither queued nor running (send it now, it is marked queued)."""
+        keys = (self.key(name, ids), self.running_key(name, ids))
+        try:
+            return bool(self._client.eval(_CLAIM_PERIODIC, 2, *keys, max(1, ttl_s)))
+        except redis.RedisError:
+            log.warning("job mark for %s not claimed (Redis unavailable): sending anyway", name)
+            return True
+
+    def start_running(self, name: str, ids: tuple[int, ...], ttl_s: int) -> bool:
+        """A worker starts a periodic job: marked running for at most ``ttl_s`` (a killed worker's mark
+        expires); False when Redis did not answer (beat may then send a copy: the jobs are idempotent)."""
+        try:
+            self._client.set(self.running_key(name, ids), b"1", ex=max(1, ttl_s))
+        except redis.RedisError:
+            log.warning("running mark for %s not set (Redis unavailable)", name)
+            return False
+        return True
+
+    def end_running(self, name: str, ids: tuple[int, ...]) -> bool:
+        """The periodic job ended; False when Redis did not answer (the caller may try again later)."""
+        try:
+            self._client.delete(self.running_key(name, ids))
+        except redis.RedisError:
+            log.warning("running mark for %s not removed (Redis unavailable): removed once it is back", name)
+            return False
+        return True
+
+    def forget_running(self) -> int:
+        """Remove every running mark of this queue (a worker starting: what a killed one was running is
+        not running any more); how many there were."""
+        try:
+            keys = list(self._client.scan_iter(f"{self.running_prefix}:*", count=500))
+            if keys:
+                self._client.delete(*keys)
+        except redis.RedisError:
+            log.warning("running marks not cleared (Redis unavailable): they expire on their own")
+            return 0
+        return len(keys)
 
     def claim(self, name: str, ids: tuple[int, ...], ttl_s: int) -> bool:
         """True when the job is not waiting yet (send it now); False when a copy is already queued."""
@@ -59,5 +119,5 @@ def job_marks(url: str, queue: str) -> JobMarks:
     with _marks_lock:
         marks = _marks.get(key)
         if marks is None:
-            marks = _marks[key] = JobMarks(url, f"olympiad:queued:{queue}")
+            marks = _marks[key] = JobMarks(url, f"olympiad:queued:{queue}", f"olympiad:running:{queue}")
         return marks

@@ -12,7 +12,9 @@ are all put on it before any of them runs, and a job already waiting there is no
 started, so it will read everything committed before it runs). A pull of each of nine rounds then
 recomputes each pool once, after the nine pulls, instead of nine times. Celery mode gets the same rule from
 marks in Redis (adapters/job_marks.py): ``send`` skips a job whose copy is queued and not started yet, and
-the worker clears the mark when the job starts (``job_started``).
+the worker clears the mark when the job starts (``job_started``). Beat's periodic jobs are also marked
+running from their start to their end (``job_ended``), and beat sends one only when it is neither queued
+nor running (orchestrator/jobs/beat.py).
 """
 
 from __future__ import annotations
@@ -32,6 +34,10 @@ from orchestrator.services.queue import Job, check_job, set_sender
 log = logging.getLogger(__name__)
 
 JOB_MARK_TTL_S = 120  # Celery mode: how long a queued job's mark keeps copies of it from being sent
+# How long a periodic job's running mark holds beat's next copy back at most: longer than such a job takes
+# (a scan computes one stage at most), short enough that a mark left by a worker killed mid-job, which no
+# new worker cleared, costs a few minutes of that job only.
+RUNNING_MARK_TTL_S = 300
 
 
 def _send_all(jobs: Sequence[Job]) -> None:
@@ -148,24 +154,54 @@ def warm_up() -> None:
 
 
 _unreleased: set[tuple[str, tuple[int, ...]]] = set()  # marks Redis did not remove (it was restarting)
+_unended: set[tuple[str, tuple[int, ...]]] = set()  # running marks Redis did not remove
 _unreleased_lock = threading.Lock()
 
 
 def job_started(name: str, *ids: int) -> None:
     """A worker starts job ``name``: from now on, sending it again queues a new copy (Celery mode).
 
-    A mark Redis could not remove (it was restarting) is removed by the next job started once it is back;
-    left in place, it would hold back every copy of that job until it expires (``JOB_MARK_TTL_S``).
+    A periodic job (beat's) is marked running first, until ``job_ended``: beat sends no copy of it
+    meanwhile. A mark Redis could not remove (it was restarting) is removed by the next job started once it
+    is back; left in place, it would hold back every copy of that job until it expires (``JOB_MARK_TTL_S``,
+    ``RUNNING_MARK_TTL_S``).
     """
     settings = runtime().settings
     marks = job_marks(settings.redis_url, settings.worker_queue)
+    if name in bodies.PERIODIC:
+        marks.start_running(name, ids, RUNNING_MARK_TTL_S)  # before the queued mark goes: no gap for beat
     with _unreleased_lock:
         waiting = sorted(_unreleased | {(name, ids)})
         _unreleased.clear()
+        unended = sorted(_unended)
+        _unended.clear()
     failed = {job for job in waiting if not marks.release(*job)}
-    if failed:
+    still = {job for job in unended if not marks.end_running(*job)}
+    if failed or still:
         with _unreleased_lock:
             _unreleased.update(failed)
+            _unended.update(still)
+
+
+def job_ended(name: str, *ids: int) -> None:
+    """A worker ended job ``name`` (done, failed or to be retried): a periodic job is no longer running,
+    so beat sends it again at its next period (Celery mode; other jobs have no running mark)."""
+    if name not in bodies.PERIODIC:
+        return
+    settings = runtime().settings
+    if not job_marks(settings.redis_url, settings.worker_queue).end_running(name, ids):
+        with _unreleased_lock:
+            _unended.add((name, ids))
+
+
+def forget_running() -> None:
+    """A worker is ready: the running marks of its queue belong to jobs no worker runs any more (one was
+    killed mid-job), so beat may send those jobs again at once instead of after their marks expire. With
+    several workers on one queue, a live one's job may get one more copy: the jobs are idempotent."""
+    settings = runtime().settings
+    cleared = job_marks(settings.redis_url, settings.worker_queue).forget_running()
+    if cleared:
+        log.info("worker start: %d running mark(s) of a previous worker cleared", cleared)
 
 
 set_sender(_send_all)  # what services enqueue is sent from here once their transaction commits

@@ -2,6 +2,9 @@
 
 ``dispatch.send`` marks a job in Redis before sending it; the worker clears the mark when the job starts
 (``dispatch.job_started``). Beat's reconcile can then run as often as it likes without piling up copies.
+Beat's own periodic jobs (``jobs/beat.py``) are also held back while a copy runs, until the worker says it
+ended (``dispatch.job_ended``); every mark expires, and a worker starting clears the running marks a killed
+one left.
 """
 
 from __future__ import annotations
@@ -11,10 +14,12 @@ from collections.abc import Iterator
 
 import pytest
 import redis
+from celery.beat import ScheduleEntry
 
 from orchestrator.config import Settings
 from orchestrator.jobs import dispatch, runtime
-from orchestrator.services.queue import PULL_ROUND
+from orchestrator.jobs.beat import PeriodicScheduler
+from orchestrator.services.queue import CHANCES_SCAN, PULL_ROUND, RECONCILE
 from tests.support.workers import REDIS_URL, require_redis
 
 
@@ -32,8 +37,9 @@ def queue() -> Iterator[tuple[str, redis.Redis]]:
         runtime.configure(previous.settings, uow_factory=previous.uow_factory)
         for key in client.scan_iter(f"{name}*"):
             client.delete(key)
-        for key in client.scan_iter(f"olympiad:queued:{name}:*"):
-            client.delete(key)
+        for pattern in (f"olympiad:queued:{name}:*", f"olympiad:running:{name}:*"):
+            for key in client.scan_iter(pattern):
+                client.delete(key)
         client.close()
 
 
@@ -52,3 +58,49 @@ def test_a_job_waiting_in_the_queue_is_sent_once_and_again_once_a_worker_started
     dispatch.job_started(PULL_ROUND, 5)  # what the worker does first
     dispatch.send(PULL_ROUND, 5)  # a change after the start: the job runs again
     assert waiting(client, name) == 3
+
+
+def _beat(name: str, tmp_path) -> tuple[PeriodicScheduler, ScheduleEntry]:
+    from workers.app import celery_app
+
+    scheduler = PeriodicScheduler(app=celery_app, schedule_filename=str(tmp_path / "beat"), lazy=True)
+    entry = ScheduleEntry(
+        name="reconcile", task=RECONCILE, schedule=1.0, options={"queue": name}, app=celery_app
+    )
+    return scheduler, entry
+
+
+def test_beat_sends_a_periodic_job_again_only_once_no_copy_is_queued_or_running(
+    queue: tuple[str, redis.Redis], tmp_path
+) -> None:
+    name, client = queue
+    scheduler, entry = _beat(name, tmp_path)
+    scheduler.apply_async(entry, advance=False)
+    scheduler.apply_async(entry, advance=False)  # the first copy still waits: not sent again
+    assert waiting(client, name) == 1
+    dispatch.job_started(RECONCILE)  # a worker takes it
+    scheduler.apply_async(entry, advance=False)  # running: not sent again either
+    assert waiting(client, name) == 1
+    dispatch.send(RECONCILE)  # a service queues it after a change: the running copy may have read too early
+    assert waiting(client, name) == 2
+    dispatch.job_started(RECONCILE)
+    dispatch.job_ended(RECONCILE)  # both copies have run
+    scheduler.apply_async(entry, advance=False)
+    assert waiting(client, name) == 3
+
+
+def test_a_running_mark_expires_and_a_worker_starting_clears_those_a_killed_worker_left(
+    queue: tuple[str, redis.Redis], tmp_path
+) -> None:
+    name, client = queue
+    scheduler, entry = _beat(name, tmp_path)
+    dispatch.job_started(RECONCILE)  # the worker is killed here: the job never ends
+    dispatch.job_started(CHANCES_SCAN)
+    keys = [f"olympiad:running:{name}:{job}:" for job in (RECONCILE, CHANCES_SCAN)]
+    assert all(0 < client.ttl(key) <= dispatch.RUNNING_MARK_TTL_S for key in keys)  # lost marks expire
+    scheduler.apply_async(entry, advance=False)
+    assert waiting(client, name) == 0
+    dispatch.forget_running()  # what a worker does when it is ready
+    assert not any(client.exists(key) for key in keys)
+    scheduler.apply_async(entry, advance=False)
+    assert waiting(client, name) == 1

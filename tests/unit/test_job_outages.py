@@ -195,3 +195,38 @@ def test_a_job_mark_redis_could_not_remove_is_removed_once_it_is_back(
     assert sorted(marks.released) == sorted([(queue.RECOMPUTE_POOL, (1,)), (queue.PULL_ROUND, (3,))])
     dispatch.job_started(queue.PULL_ROUND, 4)
     assert marks.released[-1] == (queue.PULL_ROUND, (4,)) and len(marks.released) == 3
+
+
+def test_a_running_mark_redis_could_not_remove_at_the_end_is_removed_by_the_next_job(
+    configured: None, monkeypatch: pytest.MonkeyPatch
+):
+    from orchestrator.jobs import dispatch
+
+    class Marks:
+        def __init__(self) -> None:
+            self.up = True
+            self.running: set[tuple[str, tuple[int, ...]]] = set()
+
+        def start_running(self, name: str, ids: tuple[int, ...], ttl_s: int) -> bool:
+            self.running.add((name, ids))
+            return True
+
+        def end_running(self, name: str, ids: tuple[int, ...]) -> bool:
+            if self.up:
+                self.running.discard((name, ids))
+            return self.up
+
+        def release(self, name: str, ids: tuple[int, ...]) -> bool:
+            return self.up
+
+    marks = Marks()
+    monkeypatch.setattr(dispatch, "job_marks", lambda _url, _queue: marks)
+    dispatch.job_started(queue.RECONCILE)  # a periodic job: marked running until it ends
+    dispatch.job_started(queue.PULL_ROUND, 3)  # not periodic: no running mark
+    assert marks.running == {(queue.RECONCILE, ())}
+    marks.up = False
+    dispatch.job_ended(queue.RECONCILE)  # Redis restarting: the mark stays, beat would hold the job back
+    assert marks.running == {(queue.RECONCILE, ())}
+    marks.up = True
+    dispatch.job_started(queue.PULL_ROUND, 4)  # the next job removes it
+    assert marks.running == set()

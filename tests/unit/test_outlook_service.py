@@ -3,9 +3,13 @@ jobs/chances.py, docs/needs.md)."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import SimpleNamespace
 
 import pytest
+from sqlalchemy import event
 from sqlmodel import select
 
 from orchestrator.adapters.tables import Board, Match, Player, Round
@@ -202,7 +206,7 @@ def test_one_stage_failing_does_not_keep_the_scan_from_the_others(uowf, monkeypa
             raise Conflict("closed meanwhile")
         return 1
 
-    monkeypatch.setattr(chances_job, "running_stage_ids", lambda uow: [stage_id, stage_id, stage_id])
+    monkeypatch.setattr(chances_job, "due_stage_ids", lambda uow: [stage_id, stage_id, stage_id])
     monkeypatch.setattr(chances_job, "compute_stage_outlook", compute)
     chances_job.chances_scan(SimpleNamespace(uow_factory=uowf), attempt=1)  # type: ignore[arg-type]
     assert calls == [stage_id] * 3
@@ -228,3 +232,68 @@ def test_a_seed_fits_the_stored_integer_whatever_the_stage_and_pool_ids() -> Non
     big = seed_of(3_000_000, 11, 5_000_000)  # a database that has copied many events
     assert 0 <= big < SEED_LIMIT <= 2**31 - 1
     assert big == (3_000_000 * 1000 + 11 + 5_000_000 * 7919) % (2**31 - 1)
+
+
+@contextmanager
+def _statements(uowf) -> Iterator[list[str]]:
+    """The SQL statements run on the test database inside the block."""
+    seen: list[str] = []
+    with uowf() as uow:
+        engine = uow.session.get_bind().engine
+
+    def record(_conn, _cursor, statement, _parameters, _context, _many) -> None:
+        seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+
+
+def _reads_boards(statements: list[str]) -> bool:
+    return any(re.search(r"\b(FROM|JOIN)\s+board\b", sql) for sql in statements)
+
+
+def test_a_swiss_stage_too_early_for_chances_is_left_from_its_round_counts_without_reading_a_board(uowf):
+    with uowf() as uow:
+        stage_id = running_swiss(uow)  # five rounds: chances after round 2
+    _swiss_round(uowf, stage_id, 1)
+    with _statements(uowf) as statements, uowf() as uow:
+        assert compute_stage_outlook(uow, stage_id=stage_id, simulations=10) is None  # four rounds left
+    assert statements and not _reads_boards(statements)
+    pair_and_publish(uowf, stage_id)  # round 2 under way: nothing to compute either
+    with _statements(uowf) as statements, uowf() as uow:
+        assert compute_stage_outlook(uow, stage_id=stage_id, simulations=10) is None
+    assert not _reads_boards(statements)
+    with uowf() as uow:
+        play_round(uowf, uow.rounds.rounds_of_stage(stage_id)[1].id or 0)
+    with _statements(uowf) as statements, uowf() as uow:
+        assert compute_stage_outlook(uow, stage_id=stage_id, simulations=10) == 2
+    assert _reads_boards(statements)  # the check is not blind: computing reads the results
+
+
+def test_the_scan_computes_one_stage_a_run_the_oldest_first_and_nothing_on_an_idle_tick(uowf):
+    with uowf() as uow:
+        first = running_stage(uow)
+        second = running_stage(uow, event_id=make_event(uow, slug="second-test-cup"))
+    runtime = SimpleNamespace(uow_factory=uowf)
+
+    def after_rounds() -> dict[int, set[int]]:
+        with uowf() as uow:
+            return {s: {row.after_round for row in uow.chances.of_stage(s)} for s in (first, second)}
+
+    chances_scan(runtime, attempt=1)  # type: ignore[arg-type]
+    assert after_rounds() == {first: {0}, second: set()}  # one stage per run
+    chances_scan(runtime, attempt=1)  # type: ignore[arg-type]
+    assert after_rounds() == {first: {0}, second: {0}}
+    with _statements(uowf) as statements:
+        chances_scan(runtime, attempt=1)  # type: ignore[arg-type]  # nothing settled since: an idle tick
+    assert not _reads_boards(statements)
+    assert not any(sql.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE")) for sql in statements)
+    _play_round(uowf, second, 1)
+    _play_round(uowf, first, 1)
+    chances_scan(runtime, attempt=1)  # type: ignore[arg-type]
+    assert after_rounds() == {first: {1}, second: {0}}  # both settled a round: the older outlook first
+    chances_scan(runtime, attempt=1)  # type: ignore[arg-type]
+    assert after_rounds() == {first: {1}, second: {1}}

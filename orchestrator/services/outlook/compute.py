@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
+from datetime import datetime
 
-from orchestrator.adapters.tables import Outlook, Stage, StageKind, StageStatus
+from orchestrator.adapters.repo_outlook import RoundProgress
+from orchestrator.adapters.tables import Outlook, RoundStatus, Stage, StageKind, StageStatus
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.chances import Chances, ChancesError, pool_chances, swiss_chances
 from orchestrator.domain.event import EventDefinition, Qualifiers, StageDef, qualifier_count
@@ -23,7 +25,7 @@ from orchestrator.services import live
 from orchestrator.services.definitions import definition_of
 from orchestrator.services.results.standings import PoolRecords, pool_records
 from orchestrator.services.setup.event_setup import event_field, stage_definition
-from orchestrator.services.swiss.state import StoredSwiss, swiss_state_of
+from orchestrator.services.swiss.state import PUBLISHED_ROUNDS, StoredSwiss, swiss_state_of
 from orchestrator.translation import gettext as _
 
 POOL_SIMULATIONS = 2_000  # per pool and round: a pool of ten's last rounds in well under a second
@@ -90,26 +92,92 @@ def swiss_places(definition: EventDefinition, stage_def: StageDef, teams: int) -
     return tuple(sorted(k for k in places if 1 <= k < teams))
 
 
+@dataclass(frozen=True, slots=True)
+class StageCheck:
+    """What a stage's round counts say, read without loading a board (``stage_checks``): the round its
+    outlook would be computed after now (None: not now, a Swiss round under way or too many rounds left),
+    and the round its stored outlook was computed after, and when (None: nothing stored)."""
+
+    stage_id: int
+    after: int | None
+    stored: int | None
+    computed_at: datetime | None
+
+    @property
+    def due(self) -> bool:
+        """A round settled (or was reopened) since the stored outlook: compute it again."""
+        return self.after is not None and self.after != self.stored
+
+
+def _pool_stage_after(progress: Sequence[RoundProgress]) -> int:
+    """A pool stage's last complete round: in each pool, the rounds complete from round 1 on (a round is
+    complete once none of its matches lacks a result), the fewest of any pool (0 before any)."""
+    done: dict[int, int] = {}
+    for pool_id in {row.pool_id for row in progress if row.pool_id is not None}:
+        rows = [row for row in progress if row.pool_id == pool_id]
+        open_rounds = [row.number for row in rows if row.open_matches]
+        done[pool_id] = min(open_rounds) - 1 if open_rounds else max(row.number for row in rows)
+    return min(done.values(), default=0)
+
+
+def _swiss_stage_after(progress: Sequence[RoundProgress]) -> int | None:
+    """A Swiss stage's last complete round once it is within ``SWISS_CHANCES_ROUNDS`` of its end; None
+    while a published round still lacks a result or more rounds are left. The stage's rounds are its round
+    rows less the cancelled ones (``SwissStage.round_count``: rows are made for every round at the start)."""
+    numbers = {row.number for row in progress if row.status != RoundStatus.CANCELLED.value}
+    published = [row for row in progress if row.status in PUBLISHED_ROUNDS and row.matches]
+    if any(row.open_matches for row in published):
+        return None  # a round under way: wait until it is complete
+    after = max((row.number for row in published), default=0)
+    if after < swiss_chances_from(len(numbers)):
+        return None  # too many rounds left: the page says from which round on chances appear
+    return after
+
+
+def stage_checks(uow: UnitOfWork, stages: Sequence[Stage]) -> list[StageCheck]:
+    """Each pool or Swiss stage's ``StageCheck``, from two queries over all of them (no board read)."""
+    ids = [stage.id or 0 for stage in stages]
+    progress: dict[int, list[RoundProgress]] = {stage_id: [] for stage_id in ids}
+    for row in uow.chances.progress_of_stages(ids):
+        progress[row.stage_id].append(row)
+    stored = uow.chances.stored_of_stages(ids)
+    checks = []
+    for stage in stages:
+        stage_id = stage.id or 0
+        if stage.kind == StageKind.SWISS.value:
+            after = _swiss_stage_after(progress[stage_id])
+        else:
+            after = _pool_stage_after(progress[stage_id])
+        kept = stored.get(stage_id)
+        checks.append(
+            StageCheck(
+                stage_id,
+                after,
+                kept.after_round if kept else None,
+                kept.computed_at if kept else None,
+            )
+        )
+    return checks
+
+
 def compute_stage_outlook(
     uow: UnitOfWork, *, stage_id: int, simulations: int | None = None, force: bool = False
 ) -> int | None:
     """Compute and store the stage's outlook after its last complete round; returns that round, or None
     when nothing was computed: the stored outlook is already after it (``force`` computes again anyway),
-    a Swiss round is still being played, or a Swiss stage has more than ``SWISS_CHANCES_ROUNDS`` left."""
+    a Swiss round is still being played, or a Swiss stage has more than ``SWISS_CHANCES_ROUNDS`` left.
+    The round counts decide first (``stage_checks``); the stage's results are read only to compute."""
     stage, stage_def, definition = check_stage(uow, stage_id=stage_id)
-    stored = uow.chances.of_stage(stage_id)
+    check = stage_checks(uow, [stage])[0]
+    after = check.after
+    if after is None or (not force and not check.due):
+        return None
     if stage.kind == StageKind.SWISS.value:
         swiss = swiss_state_of(uow, stage_id)
         if swiss.missing:
-            return None  # a round under way: wait until it is complete
-        after = swiss.state.rounds_played
-        if after < swiss_chances_from(swiss.state.rounds):
-            return None  # too many rounds left: the page says from which round on chances appear
+            return None  # a result reopened meanwhile: the next scan sees it in the round counts
     else:
         pools = [_pool_input(uow, pool.id or 0) for pool in uow.rounds.pools_of_stage(stage_id)]
-        after = min((pool.done for pool in pools), default=0)
-    if not force and stored and stored[0].after_round == after:
-        return None
     field = event_field(uow, stage.event_id)
     lineups = {  # a rating of 0 is no rating (docs/needs.md)
         field.name(team_id): [player.rating if player.rating > 0 else None for player in team.main_players]
@@ -117,7 +185,7 @@ def compute_stage_outlook(
     }
     if stage.kind == StageKind.SWISS.value:
         count = simulations or swiss_simulations(swiss.state.rounds - after)
-        rows = _swiss_rows(stage, stage_def, definition, swiss, lineups, count)
+        rows = _swiss_rows(stage, stage_def, definition, swiss, lineups, count, after)
     else:
         count = simulations or POOL_SIMULATIONS
         rows = [row for pool in pools for row in _pool_rows(stage, stage_def, pool, lineups, count, after)]
@@ -135,9 +203,9 @@ def _swiss_rows(
     stored: StoredSwiss,
     lineups: Mapping[str, Sequence[int | None]],
     count: int,
+    after: int,
 ) -> list[Outlook]:
     state = stored.state
-    after = state.rounds_played
     places = swiss_places(definition, stage_def, len(state.teams))
     seed = seed_of(stage.id or 0, after)
     chances: Chances | None = None
@@ -271,10 +339,14 @@ def _line_json(line: Line) -> dict[str, object]:
     return data
 
 
-def running_stage_ids(uow: UnitOfWork) -> list[int]:
-    """Running pool and Swiss stages, whose outlook the scan keeps current."""
-    return [
-        stage.id or 0
+def due_stage_ids(uow: UnitOfWork) -> list[int]:
+    """Running pool and Swiss stages whose outlook is behind their round counts (``StageCheck.due``), the
+    one never computed or computed longest ago first: the scan computes the first it can."""
+    stages = [
+        stage
         for stage in uow.events.running_stages()
         if stage.kind in (StageKind.POOLS.value, StageKind.SWISS.value)
     ]
+    due = [check for check in stage_checks(uow, stages) if check.due]
+    due.sort(key=lambda c: (c.computed_at is not None, c.computed_at or datetime.min, c.stage_id))
+    return [check.stage_id for check in due]
