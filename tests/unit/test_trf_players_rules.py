@@ -11,7 +11,7 @@ from datetime import date
 
 import pytest
 
-from orchestrator.domain.scoring import ByeRequest, GameResult, MatchRecord, no_show
+from orchestrator.domain.scoring import ByeRequest, GameResult, MatchRecord, MatchScoring, no_show
 from orchestrator.domain.standings import compute_standings
 from orchestrator.domain.tiebreaks import TieBreakError
 from orchestrator.domain.trf.players import TrfPlayer, write_players_trf
@@ -31,7 +31,7 @@ TEAMS = ["Alpha", "Beta", "Gamma"]
 # Round 1: Alpha – Beta 1.5-0.5 (synthesised: board 1 won by Alpha with White, board 2 drawn), Gamma's
 # pairing-allocated bye. Round 2: Gamma – Alpha, Alpha absent (a whole-match forfeit, one seat known),
 # Beta's requested half-point bye. Round 3: Beta – Gamma 1-1 (board 1 to Beta, board 2 to Gamma, one
-# player of each side unknown), Alpha's pairing-allocated bye.
+# player of each side unknown), Alpha's pairing-allocated bye. Gus (Gamma) never plays.
 MATCHES = [
     MatchRecord(1, "Alpha", "Beta", 3, 1),
     MatchRecord(1, "Gamma", None, 2, 0),
@@ -43,7 +43,7 @@ MATCHES = [
 SEATS = {
     (1, "Alpha"): [("a1", "b1"), ("a3", "b2")],
     (2, "Gamma"): [("c1", "a2")],
-    (3, "Beta"): [("b1", None), ("zz", "c2")],
+    (3, "Beta"): [("b1", None), ("zz", "c1")],
 }
 DAYS = [date(2026, 5, 1), None, date(2026, 5, 3), date(2026, 5, 9)]
 
@@ -157,8 +157,13 @@ def test_a_board_whose_other_player_is_unknown_gives_the_seated_one_no_opponent_
     # Round 3, Beta – Gamma 1-1 synthesised: board 1 Beta (White) wins, board 2 Gamma (White) wins; the
     # other side of each board is not in the file (None, or a key of no roster).
     assert _round(_player(lines, 4), 3) == "0000 - 1"
-    assert _round(_player(lines, 7), 3) == "0000 - 1"
-    assert _player(lines, 7)[80:84] == " 1.0"
+    assert _round(_player(lines, 6), 3) == "0000 - 1"
+    assert _player(lines, 6)[80:84] == " 2.0"  # its forfeit win of round 2 and this game
+
+
+def test_a_player_who_never_plays_scores_nothing_and_gets_one_cell_a_round() -> None:
+    gus = "001    7      " + "Gus".ljust(66) + " 0.0    1  " + "  ".join(["0000 -  "] * 3)
+    assert _player(_file(), 7) == gus
 
 
 def test_players_not_seated_byes_and_requested_byes_are_written_as_not_paired() -> None:
@@ -167,7 +172,7 @@ def test_players_not_seated_byes_and_requested_byes_are_written_as_not_paired() 
     assert _round(_player(lines, 6), 1) == "0000 -  "  # Gamma's pairing-allocated bye
     assert _round(_player(lines, 4), 2) == "0000 -  "  # Beta's requested bye: no game, nothing rated
     assert _round(_player(lines, 1), 3) == "0000 -  "  # Alpha's bye
-    assert _round(_player(lines, 7), 2) == "0000 -  "  # board 2 of the forfeit: no seat known
+    assert _round(_player(lines, 6), 1) == "0000 -  "  # board 2 of the forfeit: no seat known
     assert _player(lines, 5)[80:89] == " 0.5    3"
 
 
@@ -231,3 +236,103 @@ def test_a_file_holds_at_most_9999_players() -> None:
 def test_a_team_name_with_a_line_break_is_refused_as_in_every_trf_file() -> None:
     with pytest.raises(TieBreakError, match="line break"):
         write_players_trf(["A\nB"], [], rosters={}, seats={}, chain=["MP"], boards=1)
+
+
+def test_a_rating_of_one_is_a_rating() -> None:
+    rosters = {"Alpha": [TrfPlayer("a", "Ann", rating=1)], "Beta": [TrfPlayer("b", "Ben")]}
+    lines = write_players_trf(
+        ["Alpha", "Beta"], [], rosters=rosters, seats={}, chain=["MP"], boards=1
+    ).splitlines()
+    assert "072 1" in lines and _player(lines, 1)[48:52] == "   1"
+
+
+def test_a_team_without_a_team_list_has_no_player_and_a_013_record_of_its_name_only() -> None:
+    long = "L" * 40
+    lines = write_players_trf(
+        ["Alpha", long], [], rosters={"Alpha": [TrfPlayer("a", "Ann")]}, seats={}, chain=["MP"], boards=1
+    ).splitlines()
+    assert [line for line in lines if line.startswith(("001", "013"))] == [
+        "001    1      Ann" + " " * 63 + " 0.0    1",
+        "013 Alpha" + " " * 27 + "   1",
+        "013 " + "L" * 32,
+    ]
+
+
+def test_a_pool_is_by_default_a_six_board_round_robin_named_pool() -> None:
+    lines = write_players_trf(
+        ["A", "B"], [MatchRecord(1, "A", "B", 6, 6)], rosters={}, seats={}, chain=["MP"]
+    )
+    assert lines.splitlines()[:6] == ["012 Pool", "062 0", "072 0", "082 2", "092 Team round robin", "142 1"]
+    assert "352 WBWBWB" in lines.splitlines()
+
+
+def test_a_tournament_name_with_a_line_break_is_refused() -> None:
+    with pytest.raises(TieBreakError, match="tournament name"):
+        write_players_trf(["A", "B"], [], rosters={}, seats={}, chain=["MP"], name="Cup\n001 forged")
+
+
+def _ranks(teams: list[str], matches: list[MatchRecord], **options: object) -> list[int]:
+    text = write_players_trf(teams, matches, rosters={}, seats={}, **options)  # type: ignore[arg-type]
+    return [int(line[68:71]) for line in text.splitlines() if line.startswith("310")]
+
+
+def _records(
+    teams: list[str], matches: list[MatchRecord], tags: tuple[str, ...], **options: object
+) -> list[str]:
+    text = write_players_trf(teams, matches, rosters={}, seats={}, **options)  # type: ignore[arg-type]
+    return [line for line in text.splitlines() if line.startswith(tags)]
+
+
+def test_the_ranks_follow_the_drawing_of_lots() -> None:
+    matches = [MatchRecord(1, "A", "B", 2, 2)]
+    assert _ranks(["A", "B"], matches, chain=["MP", "LOT"], boards=2, lots={"A": 2, "B": 1}) == [2, 1]
+
+
+def test_the_ranks_and_310_points_follow_the_match_scoring() -> None:
+    # A: a win and a loss; B: two draws. 2-1-0 ties them on 2 MP; 3-1-0 puts A ahead (3 MP to 2).
+    matches = [
+        MatchRecord(1, "A", "C", 2, 0),
+        MatchRecord(1, "B", "D", 1, 1),
+        MatchRecord(2, "A", "D", 0, 2),
+        MatchRecord(2, "B", "C", 1, 1),
+    ]
+    options: dict[str, object] = {"chain": ["MP"], "boards": 1, "round_robin": False}
+    three = MatchScoring(win=3, draw=1, loss=0)
+    assert _ranks(list("ABCD"), matches, scoring=three, **options) == [2, 3, 4, 1]
+    assert [line[54:60] for line in _records(list("ABCD"), matches, ("310",), scoring=three, **options)] == [
+        "   3.0",
+        "   2.0",
+        "   1.0",
+        "   4.0",
+    ]
+    assert _ranks(list("ABCD"), matches, **options) == [2, 2, 4, 1]
+
+
+def test_a_pairing_allocated_bye_is_worth_the_match_points_given() -> None:
+    matches = [MatchRecord(1, "B", "C", 2, 2), MatchRecord(1, "A", None, 2, 0)]
+    options: dict[str, object] = {"chain": ["MP"], "boards": 2, "round_robin": False}
+    assert _ranks(list("ABC"), matches, bye_mp=0, **options) == [3, 1, 1]
+    assert _records(list("ABC"), matches, ("310   1", "320"), bye_mp=0, **options) == [
+        "310   1 A" + " " * 45 + "   0.0    1.0   3",
+        "320  0.0  1.0 001",
+    ]
+    assert _ranks(list("ABC"), matches, **options) == [1, 1, 1]
+
+
+# Three teams, each with one bye (a draw: 1 MP, 1 game point of 2 boards): A - B 1.5-0.5, A - C
+# 0.5-1.5, B - C 2-0. All on 3 MP; game points A 3, B 3.5, C 2.5.
+THREE = [
+    MatchRecord(1, "A", "B", 3, 1),
+    MatchRecord(1, "C", None, 2, 0),
+    MatchRecord(2, "A", "C", 1, 3),
+    MatchRecord(2, "B", None, 2, 0),
+    MatchRecord(3, "B", "C", 4, 0),
+    MatchRecord(3, "A", None, 2, 0),
+]
+
+
+def test_buchholz_of_a_round_robin_leaves_out_the_byes_and_of_a_swiss_counts_the_dummy() -> None:
+    # C.07 15.2: BH:GP of a round robin, A 6, B 5.5, C 6.5; C.07 16.4.2: a Swiss adds the dummy of the
+    # bye, the team's own score capped at a draw a round (1 game point, 3 rounds): 9, 8.5, 9.
+    assert _ranks(list("ABC"), THREE, chain=["MP", "BH:GP"], boards=2) == [2, 3, 1]
+    assert _ranks(list("ABC"), THREE, chain=["MP", "BH:GP"], boards=2, round_robin=False) == [1, 3, 1]
