@@ -83,7 +83,7 @@ declare -A EXTRA_TESTS=(
   [trf/teams]="tests/unit/test_tiebreaks_requested_byes.py tests/unit/test_trf_teams_rules.py"
   [trf/records]="tests/unit/test_tiebreaks_requested_byes.py tests/unit/test_trf_teams_rules.py tests/unit/test_trf_players_rules.py tests/unit/test_trf_records_rules.py"
   [trf/players]="tests/unit/test_trf_players_rules.py"
-  [trf/swiss]="tests/unit/test_trf_swiss_read_rounds.py"
+  [trf/swiss]="tests/unit/test_trf_swiss_read_rounds.py tests/unit/test_trf_swiss_rules.py"
 )
 declare -A EXTRA_FIXTURES=([swiss/olympiad2022]="tests/fixtures/olympiads" [trf/event_read]="tests/fixtures/olympiads" [needs]="tests/support/needs_pools.py")
 EXTRA_FIXTURES+=([swiss/replay]="tests/fixtures/olympiads" [swiss/c046]="tests/fixtures/swiss")
