@@ -8,9 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from orchestrator.domain.scoring import MatchRecord
-from orchestrator.domain.swiss.c046 import Team, _Round, board_order, bracket_weights, teams_before
-from orchestrator.domain.swiss.model import Acceleration, ScoreAdjustment, SwissState, SwissTeam
+import pytest
+
+from orchestrator.domain.scoring import MatchRecord, no_show
+from orchestrator.domain.swiss.c046 import (
+    C046Pairer,
+    NoLegalPairing,
+    Team,
+    _Round,
+    board_order,
+    bracket_weights,
+    teams_before,
+)
+from orchestrator.domain.swiss.model import Acceleration, RequestedBye, ScoreAdjustment, SwissState, SwissTeam
+from orchestrator.domain.swiss.pairing import SwissPairingError
 
 
 def _team(
@@ -216,3 +227,76 @@ def test_art_1_5_the_virtual_points_of_the_previous_round_s_pairing_count_for_it
     floated = _after_two_rounds(accelerations=(Acceleration(1, 0, 2, 2, 4, 4),))
     assert floated == {"A": False, "B": True, "C": False, "D": True}
     assert _after_two_rounds(accelerations=(Acceleration(1, 0, 1, 1, 4, 4),))["D"] is False
+
+
+def test_art_3_4_1_no_team_can_take_the_bye_and_the_round_goes_to_the_chief_arbiter() -> None:
+    process = _round(*(_team(n, 1, no_bye=True) for n in range(1, 4)))
+    message = r"^no team can receive the bye and leave a legal pairing \(art\. 3\.4\.1\)$"
+    with pytest.raises(NoLegalPairing, match=message):
+        process.bye()
+
+
+def test_art_3_3_3_a_scoregroup_no_set_of_upfloaters_can_pair_goes_to_the_chief_arbiter() -> None:
+    process = _round(*_teams({1: 2, 2: 2}, met=[(1, 2)]))
+    message = r"^scoregroup 2 cannot be paired with any set of upfloaters \(art\. 3\.3\.3\)$"
+    with pytest.raises(NoLegalPairing, match=message):
+        process.select_upfloaters(2, [1, 2])
+
+
+def test_a_single_team_takes_the_bye_and_leaves_no_bracket() -> None:
+    process = _round(_team(1, 1))
+    assert process.bye() == 1
+    assert process.brackets() == []
+
+
+def test_requested_byes_score_their_points_and_a_round_without_a_match_is_no_round_played() -> None:
+    # Round 1: A - B 1.5-0.5 on two boards; round 2: both asked for a bye (record 240), A a full one
+    # (a won match, every board) and B a half one (a drawn match, half the boards): no match is played.
+    state = SwissState(
+        (
+            SwissTeam("A", absent=frozenset({2, 3})),
+            SwissTeam("B", absent=frozenset({2, 3})),
+            SwissTeam("C"),
+            SwissTeam("D"),
+        ),
+        boards=2,
+        rounds=5,
+        matches=(MatchRecord(1, "A", "B", 3, 1), MatchRecord(1, "C", "D", 2, 2)),
+        requested_byes=(
+            RequestedBye("A", 2, True),
+            RequestedBye("B", 2, False),
+            RequestedBye("A", 3, True),
+            RequestedBye("B", 3, False),
+        ),
+    )
+    teams = {team.name: team for team in teams_before(state, 4).values()}
+    assert [(teams[n].mp, teams[n].gp, teams[n].played) for n in "ABCD"] == [
+        (6, 11, 1),
+        (2, 5, 1),
+        (1, 2, 1),
+        (1, 2, 1),
+    ]
+
+
+def test_a_round_no_team_can_take_the_bye_of_is_refused_naming_the_round_and_the_teams() -> None:
+    # Round 1: A wins against B by forfeit, C has the bye; round 2: B wins against C by forfeit, A has the
+    # bye. No match was played, but every team is barred from the bye by [C2] art. 2.1.2.
+    state = SwissState(
+        tuple(SwissTeam(name) for name in "ABC"),
+        boards=2,
+        rounds=5,
+        matches=(
+            no_show(round=1, team_a="A", team_b="B", absent="B", boards=2),
+            MatchRecord(1, "C", None, 2, 0),
+            no_show(round=2, team_a="B", team_b="C", absent="C", boards=2),
+            MatchRecord(2, "A", None, 2, 0),
+        ),
+    )
+    with pytest.raises(SwissPairingError) as caught:
+        C046Pairer().pair_round(state, 3)
+    assert str(caught.value) == (
+        "round 3 cannot be paired (no legal pairing exists: no team can receive the bye and leave a legal "
+        "pairing (art. 3.4.1); C.04.6 art. 3.3.3 leaves the round to the Chief Arbiter); "
+        "teams to pair: A, B, C"
+    )
+    assert (caught.value.round_no, caught.value.teams) == (3, ("A", "B", "C"))

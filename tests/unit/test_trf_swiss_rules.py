@@ -187,3 +187,106 @@ def test_the_bye_of_a_later_round_goes_into_the_existing_record_320() -> None:
     second = add_round(first, round_no=2, pairs=[(1, 2), (3, 0)])
     assert [line for line in second.splitlines() if line.startswith("320")] == ["320  1.0  1.5 002 003"]
     assert _cells(second, 2)[:3] == ["   4 w", "   5 b", "   6 w"]
+
+
+def _hand_file(colours: str = "WB") -> str:
+    """A file written by another program: team numbers of three digits, player numbers of four."""
+
+    def player(pid: int, name: str) -> str:
+        return f"001 {pid:4d}      {name}"
+
+    def team(number: int, name: str, players: list[int]) -> str:
+        return f"310 {number:3d} {name}".ljust(73) + " ".join(f"{pid:4d}" for pid in players)
+
+    lines = [
+        f"352 {colours}",
+        player(1001, "Ann"),
+        player(1002, "Bob"),
+        player(1003, "Cid"),
+        player(1004, "Dan"),
+    ]
+    lines += [team(123, "X", [1001, 1002]), team(124, "Y", [1003, 1004])]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_pairing_is_written_for_team_and_player_numbers_of_every_width() -> None:
+    text = add_round(_hand_file(), round_no=1, pairs=[(123, 124)])
+    lines = text.splitlines()
+    assert lines[1:5] == [
+        "001 1001      Ann".ljust(91) + "1003 w",
+        "001 1002      Bob".ljust(91) + "1004 b",
+        "001 1003      Cid".ljust(91) + "1001 b",
+        "001 1004      Dan".ljust(91) + "1002 w",
+    ]
+    assert lines[5:] == _hand_file().splitlines()[5:]  # the 310 records are left as they are
+    assert unfinished_boards(text, before=2) == [(1, "Ann", "Cid"), (1, "Dan", "Bob")]
+
+
+def test_the_colours_of_record_352_are_read_from_the_file() -> None:
+    text = add_round(_hand_file("BW"), round_no=1, pairs=[(123, 124)])
+    assert [line[91:] for line in text.splitlines()[1:5]] == ["1003 b", "1004 w", "1001 w", "1002 b"]
+
+
+def test_a_round_paired_again_replaces_its_cells_and_its_bye() -> None:
+    first = add_round(export_trf(THREE), round_no=1, pairs=[(1, 3), (2, 0)])
+    again = add_round(first, round_no=1, pairs=[(2, 0), (3, 1)])  # the bye listed first
+    assert _cells(again, 1) == [
+        "   7 b",
+        "   8 w",
+        "   9 b",
+        "0000 -",
+        "0000 -",
+        "0000 -",
+        "   1 w",
+        "   2 b",
+        "   3 w",
+    ]
+    assert [line for line in again.splitlines() if line.startswith("320")] == ["320  1.0  1.5 002"]
+    second = add_round(first, round_no=2, pairs=[(1, 2), (3, 0)])
+    third = add_round(second, round_no=2, pairs=[(3, 2), (1, 0)])
+    assert [line for line in third.splitlines() if line.startswith("320")] == ["320  1.0  1.5 002 001"]
+    assert unfinished_boards(third, before=3)[-1] == (2, "C, Board 3", "B, Board 3")
+    assert (1, "C, Board 1", "A, Board 1") in unfinished_boards(again, before=2)
+
+
+def test_a_first_bye_in_a_later_round_gets_a_new_record_320_at_that_round_s_column() -> None:
+    four = SwissState(tuple(SwissTeam(name) for name in "ABC"), boards=1, rounds=3)
+    state = SwissState(four.teams, boards=1, rounds=3, matches=(MatchRecord(1, "A", "B", 1, 1),))
+    text = add_round(export_trf(state), round_no=2, pairs=[(3, 1), (2, 0)])
+    assert text.splitlines()[-1] == "320  1.0  0.5     002"
+
+
+def test_a_round_without_a_bye_writes_no_record_320() -> None:
+    state = SwissState(tuple(SwissTeam(name) for name in "ABCD"), boards=1, rounds=3)
+    text = add_round(export_trf(state), round_no=1, pairs=[(1, 3), (2, 4)])
+    assert not [line for line in text.splitlines() if line.startswith("320")]
+
+
+def test_a_team_with_fewer_players_listed_leaves_the_other_side_s_last_board_unpaired() -> None:
+    lines = _hand_file().splitlines()
+    lines[-1] = "310 124 Y".ljust(73) + "1003"
+    text = add_round("\n".join(lines) + "\n", round_no=1, pairs=[(123, 124), (125, 0)])
+    assert [line[91:] for line in text.splitlines()[1:5]] == ["1003 w", "", "1001 b", ""]
+    assert text.splitlines()[-1] == "320  1.0  1.0 125"  # a team the file does not list: its bye only
+
+
+def test_an_unfinished_board_names_a_player_missing_from_the_file_by_number() -> None:
+    text = (
+        _hand_file()
+        + "001    1      Eve".ljust(91)
+        + "  42 w  \n"
+        + "001   43      Fay".ljust(91)
+        + "   1 w  \n"
+    )
+    assert unfinished_boards(text, before=2) == [(1, "Eve", "42"), (1, "Fay", "Eve")]
+
+
+def test_pairs_naming_a_team_the_file_does_not_list_write_nothing() -> None:
+    assert add_round(_hand_file(), round_no=1, pairs=[(126, 123), (124, 127)]) == _hand_file()
+
+
+def test_long_team_names_are_cut_to_their_columns() -> None:
+    long = "L" * 40
+    lines = export_trf(SwissState((SwissTeam(long), SwissTeam("B")), boards=10, rounds=1)).splitlines()
+    assert lines[19][14:48] == "L" * 24 + ", Board 10"[:9] + " "
+    assert lines[30].startswith("310   1 " + "L" * 32 + " ")
