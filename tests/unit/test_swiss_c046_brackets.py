@@ -300,3 +300,68 @@ def test_a_round_no_team_can_take_the_bye_of_is_refused_naming_the_round_and_the
         "teams to pair: A, B, C"
     )
     assert (caught.value.round_no, caught.value.teams) == (3, ("A", "B", "C"))
+
+
+def test_art_1_5_with_game_points_primary_the_floats_read_the_game_points_adjusted() -> None:
+    # Art. 1.2.1 (record 192 ..._GP_MP): B's two game points of round 1 (record 299) make its round-2
+    # match against D, both having lost 0-2, a float.
+    floated = _after_two_rounds(primary="gp", adjustments=(ScoreAdjustment("B", 1, 0, 4),))
+    assert floated == {"A": False, "B": True, "C": False, "D": True}
+
+
+def test_an_acceleration_s_virtual_points_count_for_the_round_it_names_and_levels_start_at_1() -> None:
+    state = SwissState(
+        tuple(SwissTeam(name) for name in "ABCD"),
+        boards=2,
+        rounds=5,
+        matches=(MatchRecord(1, "A", "B", 4, 0), MatchRecord(1, "C", "D", 2, 2)),
+        accelerations=(Acceleration(2, 2, 2, 2, 3, 4),),  # teams 3 and 4: 2 MP and 1 game point
+    )
+    teams = teams_before(state, 2)
+    assert [(t.mp, t.gp, t.level) for t in teams.values()] == [(2, 4, 2), (0, 0, 1), (3, 4, 3), (3, 4, 3)]
+    assert [(t.mp, t.gp) for t in teams_before(state, 3).values()] == [(2, 4), (0, 0), (1, 2), (1, 2)]
+
+
+def _crossed(**options: object) -> dict[str, Team]:
+    # Round 1: A beats B, C beats D (2-0 on two boards). Round 2: A - D and C - B (2 MP against 0).
+    state = SwissState(
+        (
+            SwissTeam("A"),
+            SwissTeam("B"),
+            SwissTeam("C"),
+            SwissTeam("D"),
+            SwissTeam("E", absent=frozenset({1, 2, 3})),
+        ),
+        boards=2,
+        rounds=5,
+        matches=(
+            MatchRecord(1, "A", "B", 4, 0),
+            MatchRecord(1, "C", "D", 4, 0),
+            MatchRecord(2, "A", "D", 3, 1),
+            MatchRecord(2, "C", "B", 3, 1),
+        ),
+        **options,  # type: ignore[arg-type]
+    )
+    return {team.name: team for team in teams_before(state, 3).values()}
+
+
+def test_art_1_5_points_that_made_two_scores_equal_before_the_previous_round_leave_no_float() -> None:
+    assert [_crossed()[n].floated for n in "ABCD"] == [True, True, True, True]
+    bonus = _crossed(adjustments=(ScoreAdjustment("D", 1, 2, 0),))  # D on 2 MP for round 2's pairing
+    assert [bonus[n].floated for n in "ABCD"] == [False, True, True, False]
+    virtual = _crossed(accelerations=(Acceleration(2, 0, 2, 2, 4, 4),))  # D's 2 virtual MP in round 2
+    assert [virtual[n].floated for n in "ABCD"] == [False, True, True, False]
+
+
+def test_type_a_preferences_only_with_the_type_a_colour_model_and_no_level_for_a_team_not_paired() -> None:
+    # Art. 1.7.1: after White in both matches A and C prefer Black, after two Blacks B and D White.
+    teams = _crossed()
+    assert [teams[n].pref for n in "ABCDE"] == ["b", "w", "b", "w", ""]
+    assert [team.pref for team in _crossed(colour_model="none").values()] == [""] * 5
+    assert [teams[n].level for n in "ABCDE"] == [
+        2,
+        1,
+        2,
+        1,
+        0,
+    ]  # E, on 0 MP like B and D, is absent from round 3
