@@ -10,6 +10,7 @@ from orchestrator.domain.scoring import MatchRecord, no_show
 from orchestrator.domain.swiss.model import (
     Acceleration,
     Prohibition,
+    RequestedBye,
     ScoreAdjustment,
     SwissState,
     SwissTeam,
@@ -290,3 +291,44 @@ def test_long_team_names_are_cut_to_their_columns() -> None:
     lines = export_trf(SwissState((SwissTeam(long), SwissTeam("B")), boards=10, rounds=1)).splitlines()
     assert lines[19][14:48] == "L" * 24 + ", Board 10"[:9] + " "
     assert lines[30].startswith("310   1 " + "L" * 32 + " ")
+
+
+def test_a_rating_of_0_is_no_rating_and_a_rating_of_1_is_one() -> None:
+    state = SwissState((SwissTeam("A", ratings=(0, 1)), SwissTeam("B")), boards=2, rounds=1)
+    players = [line for line in export_trf(state).splitlines() if line.startswith("001")]
+    assert [line[48:52] for line in players[:2]] == ["   1", "    "]
+
+
+def test_an_earlier_round_to_pair_is_left_blank_and_the_later_rounds_kept() -> None:
+    lines = [line for line in export_trf(STATE, round_no=1).splitlines() if line.startswith("001")]
+    assert [line[91:] for line in lines[:2]] == [" " * 10 + "   3 b -", " " * 10 + "   4 w -"]
+    assert lines[6][91:] == "0000 - Z     5 b 0"  # Delta joined in round 2: not paired in round 1
+
+
+def test_the_ranks_are_by_match_points_before_game_points_and_requested_byes_get_record_240() -> None:
+    state = SwissState(
+        (
+            SwissTeam("A"),
+            SwissTeam("B"),
+            SwissTeam("C", absent=frozenset({2})),
+            SwissTeam("D", absent=frozenset({2})),
+        ),
+        boards=1,
+        rounds=3,
+        matches=(
+            MatchRecord(1, "A", "B", 2, 0),
+            MatchRecord(1, "C", "D", 1, 1),
+            MatchRecord(2, "A", "B", 1, 1),
+        ),
+        adjustments=(ScoreAdjustment("B", 1, 0, 6),),  # B: 1 MP but the most game points, 3.5
+        requested_byes=(RequestedBye("D", 2, True), RequestedBye("C", 2, False)),
+    )
+    lines = export_trf(state).splitlines()
+    # A and D (a full-point bye) on 3 MP and 1.5 game points, C (a half-point bye) 2 MP, B 1 MP.
+    assert [line[68:71] for line in lines if line.startswith("310")] == ["  1", "  4", "  3", "  2"]
+    assert [line for line in lines if line.startswith("240")] == ["240 F   2    4", "240 H   2    3"]
+
+
+def test_record_192_of_a_system_we_do_not_name_is_fide_s_team_swiss() -> None:
+    state = SwissState((SwissTeam("A"), SwissTeam("B")), boards=1, rounds=1, pairing="another-system")
+    assert system_code(state) == "FIDE_TEAM_TYPEA_MP_GP"
