@@ -75,11 +75,15 @@ declare -A EXTRA_TESTS=(
   [trf/swiss_read]="tests/unit/test_trf_swiss_read_rounds.py tests/unit/test_trf_swiss_records.py"
   [trf/swiss_records]="tests/unit/test_trf_swiss_read_rounds.py tests/unit/test_trf_swiss_records.py"
   [swiss/matching]="tests/unit/test_swiss_matching.py tests/unit/test_swiss_matching_cases.py"
-  [swiss/c046]="tests/unit/test_swiss_matching.py tests/unit/test_swiss_c046_goldens.py tests/unit/test_swiss_c046_colours.py"
-  [swiss/replay]="tests/unit/test_swiss_olympiad_replay.py"
+  [swiss/c046]="tests/unit/test_swiss_matching.py tests/unit/test_swiss_c046_goldens.py tests/unit/test_swiss_c046_colours.py tests/unit/test_swiss_c046_brackets.py"
+  [swiss/replay]="tests/unit/test_swiss_olympiad_replay.py tests/unit/test_swiss_olympiad_replay_rounds.py tests/unit/test_swiss_replay_rules.py"
   [swiss/halves]="tests/unit/test_swiss_score_group_halves.py"
   [swiss/score_group_halves]="tests/unit/test_swiss_score_group_halves.py"
   [swiss/systems]="tests/unit/test_swiss_systems_domain.py"
+  [trf/teams]="tests/unit/test_tiebreaks_requested_byes.py tests/unit/test_trf_teams_rules.py"
+  [trf/records]="tests/unit/test_tiebreaks_requested_byes.py tests/unit/test_trf_teams_rules.py tests/unit/test_trf_players_rules.py tests/unit/test_trf_records_rules.py"
+  [trf/players]="tests/unit/test_trf_players_rules.py"
+  [trf/swiss]="tests/unit/test_trf_swiss_read_rounds.py tests/unit/test_trf_swiss_rules.py"
 )
 declare -A EXTRA_FIXTURES=([swiss/olympiad2022]="tests/fixtures/olympiads" [trf/event_read]="tests/fixtures/olympiads" [needs]="tests/support/needs_pools.py")
 EXTRA_FIXTURES+=([swiss/replay]="tests/fixtures/olympiads" [swiss/c046]="tests/fixtures/swiss")
