@@ -16,6 +16,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def main(module: str, survivors: str) -> None:
     sys.path.insert(0, os.getcwd())
@@ -27,7 +29,8 @@ def main(module: str, survivors: str) -> None:
         for function in functions:
             try:
                 function()
-            except Exception as error:  # any failure kills the mutant, as in pytest
+            except (Exception, pytest.fail.Exception) as error:  # any failure kills the mutant, as in pytest
+                # (``pytest.raises`` that sees no exception raises ``Failed``, which is not an Exception)
                 killer = f"{function.__name__}: {type(error).__name__}"
                 break
         print(f"1 {mutant} {killer}" if killer else f"0 {mutant}", flush=True)
