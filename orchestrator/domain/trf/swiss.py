@@ -209,7 +209,7 @@ def system_code(state: SwissState) -> str:
 
 def adjustment_record(adjustment: ScoreAdjustment, tpn: Mapping[str, int]) -> str:
     """TRF-2026 record 299 with a blank type: match points at 8-11, game points at 14-17, the round at
-    20-22 (``999``: the standings only), the team at 24-26."""
+    20-22 (``999``: the standings only), the team at 24-27."""
     rnd = adjustment.round if adjustment.pairing else 999
     return _line(
         (1, "299"),
