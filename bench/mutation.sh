@@ -80,6 +80,11 @@ declare -A EXTRA_TESTS=(
   [swiss/halves]="tests/unit/test_swiss_score_group_halves.py"
   [swiss/score_group_halves]="tests/unit/test_swiss_score_group_halves.py"
   [swiss/systems]="tests/unit/test_swiss_systems_domain.py"
+  [game_model]="tests/unit/test_game_model_rules.py"
+  [round_robin]="tests/unit/test_round_robin_rules.py"
+  [swiss/simulate]="tests/unit/test_swiss_simulate_rules.py"
+  [scoring]="tests/unit/test_tiebreaks_requested_byes.py"
+  [tiebreaks]="tests/unit/test_tiebreaks_requested_byes.py"
 )
 declare -A EXTRA_FIXTURES=([swiss/olympiad2022]="tests/fixtures/olympiads" [trf/event_read]="tests/fixtures/olympiads" [needs]="tests/support/needs_pools.py")
 EXTRA_FIXTURES+=([swiss/replay]="tests/fixtures/olympiads" [swiss/c046]="tests/fixtures/swiss")
