@@ -77,13 +77,13 @@ declare -A EXTRA_TESTS=(
   [swiss/matching]="tests/unit/test_swiss_matching.py tests/unit/test_swiss_matching_cases.py"
   [swiss/c046]="tests/unit/test_swiss_matching.py tests/unit/test_swiss_c046_goldens.py tests/unit/test_swiss_c046_colours.py"
   [swiss/replay]="tests/unit/test_swiss_olympiad_replay.py"
-  [swiss/halves]="tests/unit/test_swiss_score_group_halves.py"
+  [swiss/halves]="tests/unit/test_swiss_score_group_halves.py tests/unit/test_swiss_halves_rules.py"
   [swiss/score_group_halves]="tests/unit/test_swiss_score_group_halves.py"
   [swiss/systems]="tests/unit/test_swiss_systems_domain.py"
   [game_model]="tests/unit/test_game_model_rules.py"
   [round_robin]="tests/unit/test_round_robin_rules.py"
   [swiss/simulate]="tests/unit/test_swiss_simulate_rules.py"
-  [scoring]="tests/unit/test_tiebreaks_requested_byes.py"
+  [scoring]="tests/unit/test_tiebreaks_requested_byes.py tests/unit/test_scoring_rules.py"
   [tiebreaks]="tests/unit/test_tiebreaks_requested_byes.py"
 )
 declare -A EXTRA_FIXTURES=([swiss/olympiad2022]="tests/fixtures/olympiads" [trf/event_read]="tests/fixtures/olympiads" [needs]="tests/support/needs_pools.py")
