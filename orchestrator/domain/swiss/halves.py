@@ -109,7 +109,8 @@ class _Brackets:
         what floats and what is below must remain pairable."""
         size = len(bracket)
         tried = 0
-        for count in range(size % 2, (size if lower else 0) + 1, 2):
+        # The last bracket (nothing below) can be paired whole: it stops at its first set, no floater.
+        for count in range(size % 2, size + 1, 2):
             for chosen in combinations(range(size - 1, -1, -1), count):
                 tried += 1
                 if tried > MAX_FLOAT_SETS:
