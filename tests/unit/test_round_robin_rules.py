@@ -64,8 +64,17 @@ def test_c07_15_2_two_teams_that_met_once_are_a_complete_round_robin() -> None:
 
 
 def test_c07_15_2_a_double_round_robin_counts_when_every_two_met_twice() -> None:
-    single = [("A", "B"), ("C", None), ("B", "C"), ("A", None), ("C", "A"), ("B", None)]
-    swapped = [(b, a) if b else (a, b) for a, b in single]
+    single: list[tuple[str, str | None]] = [
+        ("A", "B"), ("C", None), ("B", "C"), ("A", None), ("C", "A"), ("B", None)
+    ]  # fmt: skip
+    swapped: list[tuple[str, str | None]] = [
+        ("B", "A"),
+        ("C", None),
+        ("C", "B"),
+        ("A", None),
+        ("A", "C"),
+        ("B", None),
+    ]
     assert is_complete_round_robin(["A", "B", "C"], single + swapped) is True
     assert is_complete_round_robin(["A", "B", "C"], single + swapped[:2]) is False
 
