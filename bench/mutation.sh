@@ -77,13 +77,18 @@ declare -A EXTRA_TESTS=(
   [swiss/matching]="tests/unit/test_swiss_matching.py tests/unit/test_swiss_matching_cases.py"
   [swiss/c046]="tests/unit/test_swiss_matching.py tests/unit/test_swiss_c046_goldens.py tests/unit/test_swiss_c046_colours.py tests/unit/test_swiss_c046_brackets.py"
   [swiss/replay]="tests/unit/test_swiss_olympiad_replay.py tests/unit/test_swiss_olympiad_replay_rounds.py tests/unit/test_swiss_replay_rules.py"
-  [swiss/halves]="tests/unit/test_swiss_score_group_halves.py"
+  [swiss/halves]="tests/unit/test_swiss_score_group_halves.py tests/unit/test_swiss_halves_rules.py"
   [swiss/score_group_halves]="tests/unit/test_swiss_score_group_halves.py"
   [swiss/systems]="tests/unit/test_swiss_systems_domain.py"
   [trf/teams]="tests/unit/test_tiebreaks_requested_byes.py tests/unit/test_trf_teams_rules.py"
   [trf/records]="tests/unit/test_tiebreaks_requested_byes.py tests/unit/test_trf_teams_rules.py tests/unit/test_trf_players_rules.py tests/unit/test_trf_records_rules.py"
   [trf/players]="tests/unit/test_trf_players_rules.py"
   [trf/swiss]="tests/unit/test_trf_swiss_read_rounds.py tests/unit/test_trf_swiss_rules.py"
+  [game_model]="tests/unit/test_game_model_rules.py"
+  [round_robin]="tests/unit/test_round_robin_rules.py"
+  [swiss/simulate]="tests/unit/test_swiss_simulate_rules.py"
+  [scoring]="tests/unit/test_tiebreaks_requested_byes.py tests/unit/test_scoring_rules.py"
+  [tiebreaks]="tests/unit/test_tiebreaks_requested_byes.py tests/unit/test_tiebreaks_adjustments.py"
 )
 declare -A EXTRA_FIXTURES=([swiss/olympiad2022]="tests/fixtures/olympiads" [trf/event_read]="tests/fixtures/olympiads" [needs]="tests/support/needs_pools.py")
 EXTRA_FIXTURES+=([swiss/replay]="tests/fixtures/olympiads" [swiss/c046]="tests/fixtures/swiss")

@@ -22,7 +22,11 @@ def outcome_probabilities(white_rating: int, black_rating: int) -> tuple[float, 
     expected = expected_score(white_rating, black_rating)
     gap = abs(white_rating - black_rating) / 400.0
     draw = DRAW_RATE_EQUAL * math.exp(-gap * gap)
-    draw = min(draw, 2 * expected, 2 * (1 - expected))
+    # The draw share never exceeds twice either side's expected score for any gap, except through
+    # rounding: White's expected score rounds to 1.0 from a 6,347-point edge, where Black's share would be
+    # a negative rounding error; 0 there. (Black's expected score never rounds to 0 before the power
+    # overflows, so it needs no cap.)
+    draw = min(draw, 2 * (1 - expected))
     white = expected - draw / 2
     return white, draw, 1.0 - white - draw
 

@@ -1,6 +1,7 @@
-"""Score groups paired top half against bottom half: the engine shared by the Olympiad Pairing Rules 2022
-(``olympiad2022.py``) and the simple score-group halves reading (``score_group_halves.py``); docs/swiss.md,
-"The shared engine: score groups paired by halves".
+"""Score groups paired top half against bottom half: the engine of the simple score-group halves reading
+(``score_group_halves.py``; docs/swiss.md, "The shared engine: score groups paired by halves"). The
+Olympiad Pairing Rules 2022 (``olympiad2022.py``) started from it and now pair their own brackets, with
+art. 7.3's colour bans.
 
 Each round: the teams to pair in the system's ranking order; with an odd number, the pairing-allocated bye
 to the lowest-ranked eligible team whose removal leaves the others pairable without a rematch; then score
@@ -18,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from orchestrator.domain.swiss.c046 import Team, bracket_weights, teams_before
+from orchestrator.domain.swiss.c046 import Team, teams_before
 from orchestrator.domain.swiss.matching import bye_and_rest, can_be_paired, first_pairing, min_weight_pairing
 from orchestrator.domain.swiss.model import SwissState
 from orchestrator.domain.swiss.pairing import (
@@ -31,21 +32,18 @@ from orchestrator.domain.swiss.pairing import (
 
 # Sets of floaters tried in one bracket before a single weighted matching chooses them (docs/swiss.md).
 MAX_FLOAT_SETS = 2000
-OTHER = {"w": "b", "b": "w"}
 
 
 @dataclass(frozen=True, slots=True)
 class HalvesSystem:
     """What a system decides: ``rank`` orders the teams before the round (smaller first), ``bye_ok`` says
-    whether a team may receive the bye, ``colours`` gives a pair's (White, Black) from (the higher-ranked
-    team, the other, the board, the initial colour drawn by lot) and ``banned`` (optional) says whether a
-    colour breaks a rule the pairing avoids whenever the bracket can be paired otherwise."""
+    whether a team may receive the bye and ``colours`` gives a pair's (White, Black) from (the
+    higher-ranked team, the other, the board, the initial colour drawn by lot)."""
 
     name: str
     rank: Callable[[Team], tuple[int, ...]]
     bye_ok: Callable[[SwissState, Team], bool]
     colours: Callable[[Team, Team, int, str], tuple[Team, Team]]
-    banned: Callable[[Team, str], bool] | None = None
 
 
 def pair_by_halves(system: HalvesSystem, state: SwissState, round_no: int) -> RoundPairing:
@@ -64,7 +62,7 @@ def pair_by_halves(system: HalvesSystem, state: SwissState, round_no: int) -> Ro
         )
 
     bye = bye_and_rest(order, met, lambda n: system.bye_ok(state, teams[n]), fail)
-    pairs = _Brackets(system, teams, met).pair(order)
+    pairs = _Brackets(teams, met).pair(order)
     position = {n: index for index, n in enumerate(order)}
     pairs.sort(key=lambda pair: min(position[pair[0]], position[pair[1]]))
     initial = state.initial_colour.lower()
@@ -82,8 +80,7 @@ def pair_by_halves(system: HalvesSystem, state: SwissState, round_no: int) -> Ro
 class _Brackets:
     """The brackets of one round, from the top score group down."""
 
-    def __init__(self, system: HalvesSystem, teams: dict[int, Team], met: dict[int, frozenset[int]]) -> None:
-        self.system = system
+    def __init__(self, teams: dict[int, Team], met: dict[int, frozenset[int]]) -> None:
         self.teams = teams
         self.met = met
         self._cache: dict[frozenset[int], bool] = {}
@@ -108,54 +105,32 @@ class _Brackets:
         return pairs
 
     def bracket(self, bracket: list[int], lower: list[int]) -> tuple[list[tuple[int, int]], list[int]]:
-        """The bracket's pairs and the teams it floats down: the fewest floaters, the lowest-ranked first
-        (and, with colour rules, a set whose bracket can be paired without breaking them if one of that
-        size exists); what floats and what is below must remain pairable."""
+        """The bracket's pairs and the teams it floats down: the fewest floaters, the lowest-ranked first;
+        what floats and what is below must remain pairable."""
         size = len(bracket)
         tried = 0
-        for count in range(size % 2, (size if lower else 0) + 1, 2):
-            fallback: tuple[list[int], list[int]] | None = None
+        # The last bracket (nothing below) can be paired whole: it stops at its first set, no floater.
+        for count in range(size % 2, size + 1, 2):
             for chosen in combinations(range(size - 1, -1, -1), count):
                 tried += 1
                 if tried > MAX_FLOAT_SETS:
                     break
                 floats = [bracket[i] for i in sorted(chosen)]
                 stay = [n for i, n in enumerate(bracket) if i not in chosen]
-                if not self.pairable(stay) or not self.pairable(floats + lower):
-                    continue
-                found = self.pair_teams(stay, strict=True)
-                if found is not None:
-                    return found, floats
-                if fallback is None:
-                    fallback = (stay, floats)
-            if fallback is not None:
-                return self.pair_teams(fallback[0], strict=False) or [], fallback[1]
+                if self.pairable(stay) and self.pairable(floats + lower):
+                    return self.pair_teams(stay), floats
             if tried > MAX_FLOAT_SETS:
                 break
         stay, floats = self.floats_by_matching(bracket, lower)
-        return self.pair_teams(stay, strict=False) or [], floats
+        return self.pair_teams(stay), floats
 
-    def pair_teams(self, stay: list[int], *, strict: bool) -> list[tuple[int, int]] | None:
-        """The pairing of ``stay`` (in ranking order) closest to the halves: the smallest identifier of
-        ``matching.first_pairing``. With colour rules, the pairs that would break them are left out; when
-        that leaves no pairing, ``strict`` gives None, otherwise the fewest such pairs are made."""
+    def pair_teams(self, stay: list[int]) -> list[tuple[int, int]]:
+        """The pairing of ``stay`` (in ranking order, known to be pairable) closest to the halves: the
+        smallest identifier of ``matching.first_pairing``."""
         size = len(stay)
         met = self.met
         allowed = [[j for j in range(size) if j != i and stay[j] not in met[stay[i]]] for i in range(size)]
-        banned = self.system.banned
-        if banned is None:
-            found = first_pairing(allowed)
-        else:
-
-            def clash(i: int, j: int) -> bool:
-                a, b = self.teams[stay[i]], self.teams[stay[j]]
-                return all(banned(a, c) or banned(b, OTHER[c]) for c in "wb")
-
-            found = first_pairing([[j for j in row if not clash(i, j)] for i, row in enumerate(allowed)])
-            if found is None and not strict:
-                costs = {(i, j): 1000 * clash(i, j) for i, row in enumerate(allowed) for j in row if j > i}
-                found = min_weight_pairing(size, bracket_weights(size, costs))
-        return None if found is None else [(stay[i], stay[j]) for i, j in found]
+        return [(stay[i], stay[j]) for i, j in first_pairing(allowed) or ()]
 
     def floats_by_matching(self, bracket: list[int], lower: list[int]) -> tuple[list[int], list[int]]:
         """When too many sets of floaters would have to be tried: one minimum-weight perfect matching of

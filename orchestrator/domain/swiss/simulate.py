@@ -93,7 +93,6 @@ def play_swiss_stage(
     ``rng`` stay reproducible) each team's lineup of each match is drawn by ``fielded_lineup``; without
     it every team plays its main players."""
     teams = {team.name: team for team in event.teams}
-    tick = progress or (lambda _count: None)
     chain = parse_chain(stage.tiebreaks)
     categories = event.team_format.board_categories
     state = start_state(
@@ -108,22 +107,27 @@ def play_swiss_stage(
     played: list[SwissRound] = []
     for round_no in range(1, stage.rounds + 1):
         pairing = pairer.pair_round(state, round_no)
-        lineups = [
-            (_lineup(teams[p.first], categories, reserves), _lineup(teams[p.second], categories, reserves))
-            for p in pairing.pairings
-        ]
-        boards = [_play_boards(rng, first, second) for first, second in lineups]
-        matches = [
-            MatchRecord(round_no, p.first, p.second, *match_game_points(results))
-            for p, results in zip(pairing.pairings, boards, strict=True)
-        ]
+        lineups: list[tuple[Lineup, Lineup]] = []
+        boards: list[tuple[GameResult, ...]] = []
+        matches: list[MatchRecord] = []
+        for p in pairing.pairings:
+            # Each generator is drawn in the same order as when all lineups were drawn before all games.
+            lineup = (
+                _lineup(teams[p.first], categories, reserves),
+                _lineup(teams[p.second], categories, reserves),
+            )
+            results = _play_boards(rng, *lineup)
+            lineups.append(lineup)
+            boards.append(results)
+            matches.append(MatchRecord(round_no, p.first, p.second, *match_game_points(results)))
         bye = pairing.bye_record(state)
         if bye is not None:
             matches.append(bye)
         state = record_round(state, matches)
         standings = swiss_standings(state, chain)
         played.append(SwissRound(pairing, tuple(matches), standings, tuple(boards), tuple(lineups)))
-        tick(len(pairing.pairings))
+        if progress is not None:
+            progress(len(pairing.pairings))
     return SimulatedSwiss(stage.key, stage.name, state, tuple(played))
 
 
@@ -160,8 +164,7 @@ def _play_boards(rng: Random, first: Lineup, second: Lineup) -> tuple[GameResult
     """The board results, White's side; the first-named team has White on the odd boards (Olympiad 2026
     Art. 4.1)."""
     results: list[GameResult] = []
-    players: Sequence[tuple[Player, Player]] = list(zip(first, second, strict=True))
-    for (a, b), colour in zip(players, board_colours(len(players)), strict=True):
+    for a, b, colour in zip(first, second, board_colours(len(first)), strict=True):
         white, black = (a, b) if colour == "W" else (b, a)
         results.append(play_game(rng, white.rating, black.rating))
     return tuple(results)
