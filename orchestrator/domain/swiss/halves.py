@@ -1,5 +1,5 @@
 """Score groups paired top half against bottom half: the engine of the simple score-group halves reading
-(``score_group_halves.py``; docs/swiss.md, "The shared engine: score groups paired by halves"). The
+(``score_group_halves.py``; docs/swiss.md, "The halves engine"). The
 Olympiad Pairing Rules 2022 (``olympiad2022.py``) started from it and now pair their own brackets, with
 art. 7.3's colour bans.
 
