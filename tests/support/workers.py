@@ -29,12 +29,12 @@ from sqlmodel import col, select
 from orchestrator.adapters.tables import AuditLog, Stage
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
-from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
+from orchestrator.db import make_engine, make_session_factory, utcnow
 from orchestrator.domain.gameresults import map_status
 from orchestrator.ports import free_port
 from orchestrator.services.gameserver.player_links import store_link
 from orchestrator.standin.app import ADMIN_HEADER
-from tests.integration.conftest import _require_postgres, create_database, drop_database
+from tests.integration.conftest import _require_postgres, create_migrated_database, drop_database
 from tests.support.ci import missing
 from tests.support.factories import SMALL_EVENT, make_event, running_stage, stage_id_of
 
@@ -214,11 +214,10 @@ def event_run(
         _require_postgres()
     if redis_url is None:
         require_redis()
-    db_url = create_database(database, admin_url)
+    db_url = create_migrated_database(database, admin_url)
     engine = make_engine(db_url)
     run: Run | None = None
     try:
-        init_db(engine=engine)
         factory = make_session_factory(engine)
 
         def uow_factory() -> UnitOfWork:
