@@ -276,6 +276,28 @@ def event_run(
         drop_database(db_url)
 
 
+@contextlib.contextmanager
+def swiss_run(tmp: Path, *, database: str, event_text: str, **env: str) -> Iterator[tuple[Run, int]]:
+    """A Swiss event (``event_text``, stage ``open``) stored with its stage not started yet and every round
+    due at once, on a stand-in of its own whose games end at once (seed 7); yields the run (no process
+    started yet) and the stage id. ``env`` is added to the processes' environment."""
+    with (
+        standin_process(seed=7, speed="instant", log=tmp / "standin.log") as standin,
+        event_run(
+            tmp,
+            standin,
+            database=database,
+            event_text=event_text,
+            stage_key="open",
+            start=False,
+            round_gap_s=0,
+            first_round_in_s=0,
+            **env,
+        ) as (run, _event_id, stage_id),
+    ):
+        yield run, stage_id
+
+
 def stage_closed(run: Run, stage_id: int) -> bool:
     with run.uow_factory() as uow:
         return uow.events.get_or_raise(Stage, stage_id).status == "closed"
