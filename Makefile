@@ -2,6 +2,8 @@
 .PHONY: setup test lint demo simulate bench
 
 # Test processes (pytest-xdist); each has its own databases, Redis keys and ports. TEST_WORKERS=0: one process.
+# --dist loadgroup keeps a module's shared fixtures (a served app, a played event) in one process
+# (tests/conftest.py; docs/CONTRIBUTING.md, "Test speed").
 TEST_WORKERS ?= 2
 
 setup:
@@ -19,7 +21,7 @@ test: setup
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .
 	.venv/bin/mypy
-	.venv/bin/pytest -n $(TEST_WORKERS)
+	.venv/bin/pytest -n $(TEST_WORKERS) --dist loadgroup
 
 demo: setup
 	.venv/bin/olympiad demo
