@@ -157,6 +157,21 @@ class Run:
         self.processes.append(self.beat)
         return self.beat
 
+    def wait_started(self, timeout: float = 180) -> None:
+        """Wait until the last worker started says it is ready and beat, if started, is running. Importing
+        them can take a minute on a loaded machine: a later wait for what they do need not count that."""
+
+        def started() -> bool:
+            for process in self.processes:
+                assert process.poll() is None, f"a process exited early:\n{self.logs()}"
+            worker = self.tmp / f"worker{self.workers_started}.log"
+            ready = worker.exists() and " ready." in worker.read_text(errors="replace")
+            beat = self.tmp / "beat.log"
+            beating = self.beat is None or "beat: Starting..." in beat.read_text(errors="replace")
+            return ready and beating
+
+        wait_for(started, timeout=timeout, what="the worker and beat to start", every=0.5)
+
     def logs(self) -> str:
         parts = []
         for path in sorted(self.tmp.glob("*.log")):
