@@ -94,6 +94,21 @@ def postgres_template(admin_engine: Engine, admin_url: str, prefix: str) -> str:
         return name
 
 
+def drop_templates() -> None:
+    """Remove this process's templates (the session's end calls it: tests/conftest.py); the next use
+    builds them again."""
+    global _sqlite_template
+    with _lock:
+        templates = list(_pg_templates.items())
+        _pg_templates.clear()
+        folder = _sqlite_template.parent if _sqlite_template is not None else None
+        _sqlite_template = None
+    for admin_url, name in templates:
+        _drop_template(admin_url, name)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def _drop_template(admin_url: str, name: str) -> None:
     from sqlalchemy import create_engine
 
