@@ -95,6 +95,7 @@ def _run_to_the_end(tmp_path: Path, *, seed: int, kill_mid_pull: bool) -> tuple[
         run.start_beat()
         open_when_killed = 0
         try:
+            run.wait_started()  # their start-up is no part of the waits below
             if kill_mid_pull:
                 open_when_killed = _kill_mid_pull(run, stage_id, worker)
             wait_for(lambda: stage_closed(run, stage_id), timeout=180, what="the stage to close")
@@ -119,7 +120,6 @@ def _kill_mid_pull(run: Run, stage_id: int, worker: subprocess.Popen[bytes]) -> 
             status = uow.rounds.rounds_of_stage(stage_id)[0].status
         return status in (RoundStatus.PAIRED.value, RoundStatus.PLAYING.value)
 
-    run.wait_started()  # its start-up is no part of the pairing's time below
     wait_for(paired, timeout=60, what="round 1 to be paired")
     holder = create_engine(run.db_url)
     database = run.db_url.rsplit("/", 1)[1]
@@ -148,6 +148,7 @@ def _kill_mid_pull(run: Run, stage_id: int, worker: subprocess.Popen[bytes]) -> 
     with run.uow_factory() as uow:
         unfinished = uow.boards.open_game_ids(first_round)
     run.start_worker()
+    run.wait_started()
     return len(unfinished)
 
 
