@@ -162,8 +162,8 @@ class Run:
         them can take a minute on a loaded machine: a later wait for what they do need not count that."""
 
         def started() -> bool:
-            for process in self.processes:
-                assert process.poll() is None, f"a process exited early:\n{self.logs()}"
+            for process in (self.worker, self.beat):
+                assert process is None or process.poll() is None, f"a process exited:\n{self.logs()}"
             worker = self.tmp / f"worker{self.workers_started}.log"
             ready = worker.exists() and " ready." in worker.read_text(errors="replace")
             beat = self.tmp / "beat.log"
