@@ -2,8 +2,6 @@
 .PHONY: setup test lint demo simulate bench
 
 # Test processes (pytest-xdist); each has its own databases, Redis keys and ports. TEST_WORKERS=0: one process.
-# --dist loadgroup keeps a module's shared fixtures (a served app, a played event) in one process
-# (tests/conftest.py; docs/CONTRIBUTING.md, "Test speed").
 TEST_WORKERS ?= 2
 
 setup:
@@ -21,7 +19,7 @@ test: setup
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .
 	.venv/bin/mypy
-	.venv/bin/pytest -n $(TEST_WORKERS) --dist loadgroup
+	.venv/bin/pytest -n $(TEST_WORKERS)
 
 demo: setup
 	.venv/bin/olympiad demo
