@@ -10,25 +10,14 @@ without starting gacrux, so the rules core's tests check our engine against the 
 from __future__ import annotations
 
 import json
-import random
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from orchestrator.adapters.gacrux_pairing import GacruxPairer
-from orchestrator.domain.swiss import (
-    ScoreAdjustment,
-    SwissPairingError,
-    SwissState,
-    add_late_entry,
-    mark_absent,
-    start_state,
-    withdraw_team,
-)
-from tests.support.swiss_compare import field, play
+from orchestrator.domain.swiss import RoundPairing
+from tests.support.swiss_compare import gacrux_or_none, paired_event, pairing_json, state_json
 
 OUT = Path(__file__).resolve().parents[1] / "tests/fixtures/swiss/c046-gacrux.json"
 
@@ -51,59 +40,25 @@ EVENTS = [
 ]
 
 
-def team_json(team: Any) -> dict[str, Any]:
-    return {
-        "name": team.name,
-        "ratings": list(team.ratings),
-        "joined": team.joined,
-        "withdrawn": team.withdrawn,
-        "absent": sorted(team.absent),
-    }
-
-
-def state_json(state: SwissState) -> dict[str, Any]:
-    return {
-        "teams": [team_json(t) for t in state.teams],
-        "boards": state.boards,
-        "rounds": state.rounds,
-        "initial_colour": state.initial_colour,
-        "primary": state.primary,
-        "colour_model": state.colour_model,
-        "adjustments": [[a.team, a.round, a.mp, a.gp, a.pairing] for a in state.adjustments],
-        "matches": [[m.round, m.team_a, m.team_b, m.gp_a, m.gp_b, m.forfeit.value] for m in state.matches],
-    }
-
-
 def event(spec: tuple[int, int, int, int, int, int, str, str, int]) -> dict[str, Any]:
+    """One event paired by gacrux alone (tests/support/swiss_compare.py's ``paired_event``, the events
+    the engine tests pair with both engines), with its final state and each round's pairing."""
     size, rounds, seed, late, withdraw, absent, primary, model, adjust = spec
-    gacrux = GacruxPairer()
-    rng = random.Random(seed)
-    teams = field(size, rng)
-    state = start_state(teams, boards=4, rounds=rounds, initial_colour=rng.choice("WB"))
-    state = replace(state, primary=primary, colour_model=model)
-    pairings: dict[str, Any] = {}
-    for round_no in range(1, rounds + 1):
-        if adjust and round_no > adjust:
-            team = rng.choice(teams).name
-            extra = ScoreAdjustment(team, round_no - 1, rng.choice((-1, 1)), rng.choice((-2, 1)))
-            state = replace(state, adjustments=(*state.adjustments, extra))
-        if round_no == absent:
-            state = mark_absent(state, teams[-1].name, round_no=absent)
-        if round_no == late:
-            state = add_late_entry(state, replace(field(1, rng)[0], name="Late entry", joined=late))
-        if round_no == withdraw:
-            state = withdraw_team(state, teams[0].name, from_round=withdraw)
-        try:
-            pairing = gacrux.pair_round(state, round_no)
-        except SwissPairingError:
-            pairings[str(round_no)] = None  # gacrux finds no legal pairing: the round is refused
-            break
-        pairings[str(round_no)] = {
-            "pairs": [[p.board, p.first, p.second] for p in pairing.pairings],
-            "bye": pairing.bye,
-            "not_paired": list(pairing.not_paired),
-        }
-        state = play(state, pairing, rng)
+    paired: dict[int, RoundPairing | None] = {}
+    state = paired_event(
+        size,
+        rounds,
+        seed,
+        gacrux_or_none,
+        late=late,
+        withdraw=withdraw,
+        absent=absent,
+        paired=paired,
+        primary=primary,
+        colour_model=model,
+        adjust=adjust,
+    )
+    pairings = {str(n): None if p is None else pairing_json(p) for n, p in paired.items()}
     return {"spec": list(spec), "state": state_json(state), "pairings": pairings}
 
 

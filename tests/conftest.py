@@ -15,10 +15,13 @@ count; a counterexample found once is kept as an ``@example`` on the test.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 from tests.support.ci import in_ci
+from tests.support.databases import drop_templates
 
 settings.register_profile(
     "ci",
@@ -30,3 +33,11 @@ settings.register_profile(
 )
 settings.register_profile("dev", settings.get_profile("default"))
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if in_ci() else "dev"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def migrated_templates() -> Iterator[None]:
+    """Drop this process's migrated databases (tests/support/databases.py) when its tests end: a test
+    process of pytest-xdist may end without running ``atexit`` handlers."""
+    yield
+    drop_templates()

@@ -15,6 +15,7 @@ from orchestrator.config import Settings
 from orchestrator.ports import free_port
 from orchestrator.web.app import create_app
 from tests.support.browser import chromium
+from tests.support.databases import schema_at_head
 from tests.support.demo_served import FinishedDemo, finished_demo
 from tests.support.full_2026 import Full2026
 from tests.support.full_2026_served import served_full_2026
@@ -28,6 +29,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
     data_dir: Path = tmp_path_factory.mktemp("e2e")
     port = free_port()
     settings = Settings(data_dir=data_dir, environment="test", public_base_url=f"http://127.0.0.1:{port}")
+    schema_at_head(settings.sqlalchemy_url)  # a copy of the migrated file: the start-up finds it at head
     app = create_app(settings)
     with serving(app, port) as base_url:
         yield LiveServer(base_url, app.state.uow_factory)

@@ -17,12 +17,12 @@ from orchestrator.adapters.repo_backup import event_plan
 from orchestrator.adapters.tables import Team
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
-from orchestrator.db import init_db, make_engine, make_session_factory
+from orchestrator.db import make_session_factory
 from orchestrator.errors import ValidationFailed
 from orchestrator.services.backup.event_backup import export_event, import_event
 from orchestrator.services.playoff.armageddon import reveal_armageddon_lot
 from orchestrator.web.app import create_app
-from tests.integration.conftest import _require_postgres, create_database, drop_database
+from tests.integration.conftest import _require_postgres, create_migrated_database, drop_database
 from tests.support.backup import (
     damaged_archive,
     documents,
@@ -32,14 +32,14 @@ from tests.support.backup import (
     row_counts,
     sealed_duel_id,
 )
+from tests.support.databases import migrated_engine
 
 SLUG = "backup-cup"
 NOT_COMPARED = {"audit_log", "user"}  # the import adds its own audit entry; users get fresh ids
 
 
 def _factory(url: str) -> UnitOfWorkFactory:
-    engine = make_engine(url)
-    init_db(engine=engine)
+    engine = migrated_engine(url)
     session_factory = make_session_factory(engine)
     return lambda: UnitOfWork(session_factory)
 
@@ -48,7 +48,7 @@ def _factory(url: str) -> UnitOfWorkFactory:
 def scratch_pg() -> Iterator[str]:
     """A fresh PostgreSQL database for one test, migrated to head, dropped afterwards."""
     _require_postgres()
-    url = create_database("olympiad_test_backup")
+    url = create_migrated_database("olympiad_test_backup")
     try:
         yield url
     finally:

@@ -7,6 +7,7 @@ Lichess RetryPolicy scaled by OLYMPIAD_GAMESERVER_RETRY_SCALE=0.01 (production k
 from __future__ import annotations
 
 import signal
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from orchestrator.adapters.tables import Board, RoundStatus
 from orchestrator.services.results.results import record_result
 from tests.support.workers import (
     BoardOutcome,
+    Run,
     automated_run,
     expected_result,
     outcomes,
@@ -92,54 +94,62 @@ def _run_to_the_end(tmp_path: Path, *, seed: int, kill_mid_pull: bool) -> tuple[
         worker = run.start_worker()
         run.start_beat()
         open_when_killed = 0
-        if kill_mid_pull:
-            with run.uow_factory() as uow:
-                rounds = uow.rounds.rounds_of_stage(stage_id)
-                first_round = rounds[0].id or 0
-                pool_id = uow.rounds.pools_in_letter_order(stage_id)[0].id or 0
-
-            def paired() -> bool:
-                # Paired, or already under way: a pull can come within a few ms of the pairing and move the
-                # round on to "playing" between two polls (seen once). Its games stay open for seconds.
-                with run.uow_factory() as uow:
-                    status = uow.rounds.rounds_of_stage(stage_id)[0].status
-                return status in (RoundStatus.PAIRED.value, RoundStatus.PLAYING.value)
-
-            wait_for(paired, timeout=60, what="round 1 to be paired")
-            holder = create_engine(run.db_url)
-            database = run.db_url.rsplit("/", 1)[1]
-            try:
-                with holder.connect() as connection:
-                    # Hold the pool's row lock: the worker's pull exports, then blocks inside ingestion.
-                    connection.execute(text("SELECT id FROM pool WHERE id = :p FOR UPDATE"), {"p": pool_id})
-
-                    def worker_blocked() -> bool:
-                        with holder.connect() as probe:
-                            waiting = probe.execute(
-                                text(
-                                    "SELECT count(*) FROM pg_stat_activity WHERE datname = :d"
-                                    " AND wait_event_type = 'Lock'"
-                                ),
-                                {"d": database},
-                            ).scalar_one()
-                        return bool(waiting)
-
-                    wait_for(worker_blocked, timeout=60, what="a pull blocked inside ingestion")
-                    worker.send_signal(signal.SIGKILL)  # in the middle of the pull
-                    worker.wait(10)
-                    connection.rollback()
-            finally:
-                holder.dispose()
-            with run.uow_factory() as uow:
-                unfinished = uow.boards.open_game_ids(first_round)
-            open_when_killed = len(unfinished)
-            run.start_worker()
         try:
+            run.wait_started()  # their start-up is no part of the waits below
+            if kill_mid_pull:
+                open_when_killed = _kill_mid_pull(run, stage_id, worker)
             wait_for(lambda: stage_closed(run, stage_id), timeout=180, what="the stage to close")
         except AssertionError:
             print(run.logs())
             raise
         return outcomes(run, stage_id), open_when_killed
+
+
+def _kill_mid_pull(run: Run, stage_id: int, worker: subprocess.Popen[bytes]) -> int:
+    """Kill the worker (SIGKILL) while its pull of round 1 is blocked inside ingestion, start another one;
+    the number of round 1's games still open when it died."""
+    with run.uow_factory() as uow:
+        rounds = uow.rounds.rounds_of_stage(stage_id)
+        first_round = rounds[0].id or 0
+        pool_id = uow.rounds.pools_in_letter_order(stage_id)[0].id or 0
+
+    def paired() -> bool:
+        # Paired, or already under way: a pull can come within a few ms of the pairing and move the
+        # round on to "playing" between two polls (seen once). Its games stay open for seconds.
+        with run.uow_factory() as uow:
+            status = uow.rounds.rounds_of_stage(stage_id)[0].status
+        return status in (RoundStatus.PAIRED.value, RoundStatus.PLAYING.value)
+
+    wait_for(paired, timeout=60, what="round 1 to be paired")
+    holder = create_engine(run.db_url)
+    database = run.db_url.rsplit("/", 1)[1]
+    try:
+        with holder.connect() as connection:
+            # Hold the pool's row lock: the worker's pull exports, then blocks inside ingestion.
+            connection.execute(text("SELECT id FROM pool WHERE id = :p FOR UPDATE"), {"p": pool_id})
+
+            def worker_blocked() -> bool:
+                with holder.connect() as probe:
+                    waiting = probe.execute(
+                        text(
+                            "SELECT count(*) FROM pg_stat_activity WHERE datname = :d"
+                            " AND wait_event_type = 'Lock'"
+                        ),
+                        {"d": database},
+                    ).scalar_one()
+                return bool(waiting)
+
+            wait_for(worker_blocked, timeout=60, what="a pull blocked inside ingestion")
+            worker.send_signal(signal.SIGKILL)  # in the middle of the pull
+            worker.wait(10)
+            connection.rollback()
+    finally:
+        holder.dispose()
+    with run.uow_factory() as uow:
+        unfinished = uow.boards.open_game_ids(first_round)
+    run.start_worker()
+    run.wait_started()
+    return len(unfinished)
 
 
 def test_a_worker_killed_mid_pull_and_restarted_loses_and_duplicates_nothing(tmp_path: Path):

@@ -25,7 +25,7 @@ from orchestrator.services.read.dashboard import dashboard
 from orchestrator.services.setup import stage_start
 from orchestrator.services.swiss import rounds as swiss_rounds
 from tests.support.swiss import SWISS_EVENT
-from tests.support.workers import REDIS_URL, Run, event_run, stage_closed, standin_process, wait_for
+from tests.support.workers import REDIS_URL, Run, stage_closed, swiss_run, wait_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 
@@ -62,21 +62,13 @@ def round_actions(run: Run, stage_id: int) -> list[list[tuple[str, str]]]:
 def test_an_auto_publish_swiss_stage_runs_from_its_start_to_closed_with_no_staff_step_and_no_beat(
     tmp_path: Path,
 ) -> None:
-    with (
-        standin_process(seed=7, speed="instant", log=tmp_path / "standin.log") as standin,
-        event_run(
-            tmp_path,
-            standin,
-            database="olympiad_auto_swiss",
-            event_text=AUTO_EVENT,
-            stage_key="open",
-            start=False,
-            round_gap_s=0,
-            first_round_in_s=0,
-            OLYMPIAD_ROUND_PULL_S="0.5",
-            **NO_BEAT,
-        ) as (run, _event_id, stage_id),
-    ):
+    with swiss_run(
+        tmp_path,
+        database="olympiad_auto_swiss",
+        event_text=AUTO_EVENT,
+        OLYMPIAD_ROUND_PULL_S="0.5",
+        **NO_BEAT,
+    ) as (run, stage_id):
         run.start_worker()  # and no beat: nothing but the chain of jobs moves the stage
         started = time.monotonic()
         with sending_to(run), run.uow_factory() as uow:  # the one staff step: starting the stage
@@ -113,19 +105,7 @@ def test_an_auto_publish_swiss_stage_runs_from_its_start_to_closed_with_no_staff
 def test_without_auto_publish_the_next_round_waits_for_staff_and_the_dashboard_says_so(
     tmp_path: Path,
 ) -> None:
-    with (
-        standin_process(seed=7, speed="instant", log=tmp_path / "standin.log") as standin,
-        event_run(
-            tmp_path,
-            standin,
-            database="olympiad_staff_swiss",
-            event_text=DUE_EVENT,
-            stage_key="open",
-            start=False,
-            round_gap_s=0,
-            first_round_in_s=0,
-        ) as (run, _event_id, stage_id),
-    ):
+    with swiss_run(tmp_path, database="olympiad_staff_swiss", event_text=DUE_EVENT) as (run, stage_id):
         run.start_worker()
         run.start_beat()  # beat creates the games staff published and pulls their results
         with sending_to(run):

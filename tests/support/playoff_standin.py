@@ -18,10 +18,11 @@ from fastapi.testclient import TestClient
 from orchestrator.adapters.lichess import LichessClient
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
-from orchestrator.db import init_db, make_engine, make_session_factory
+from orchestrator.db import make_session_factory
 from orchestrator.jobs import runtime
 from orchestrator.services.gameserver.player_links import store_link
 from orchestrator.standin.app import admin_headers, create_standin_app
+from tests.support.databases import migrated_engine
 from tests.support.factories import REPO_ROOT
 
 SMALL_PLAYOFF = (REPO_ROOT / "tests" / "fixtures" / "events" / "small-playoff.yaml").read_text("utf-8")
@@ -70,8 +71,7 @@ def make_world(tmp_path: Path, **overrides: object) -> Iterator[World]:
         **overrides,
     }
     settings = Settings(**values)  # type: ignore[arg-type]
-    engine = make_engine(settings.sqlalchemy_url)
-    init_db(engine=engine)
+    engine = migrated_engine(settings.sqlalchemy_url)
     factory = make_session_factory(engine)
 
     def uow_factory() -> UnitOfWork:

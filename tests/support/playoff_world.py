@@ -25,10 +25,11 @@ from orchestrator.adapters.tables import (
 )
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
-from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
+from orchestrator.db import make_session_factory, utcnow
 from orchestrator.jobs import runtime
 from orchestrator.jobs.scheduler import PlayoffTick, run_playoff_tick
 from orchestrator.services.playoff.commands import advance_bracket
+from tests.support.databases import migrated_engine
 from tests.support.factories import REPO_ROOT, make_event, running_stage, stage_id_of, store_final_standings
 
 SMALL_PLAYOFF = (REPO_ROOT / "tests" / "fixtures" / "events" / "small-playoff.yaml").read_text("utf-8")
@@ -59,8 +60,7 @@ def make_world(
         **overrides,
     }
     settings = Settings(**values)
-    engine = make_engine(url or settings.sqlalchemy_url)
-    init_db(engine=engine)
+    engine = migrated_engine(url or settings.sqlalchemy_url)
     factory = make_session_factory(engine)
 
     def uow_factory() -> UnitOfWork:

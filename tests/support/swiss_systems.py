@@ -1,11 +1,16 @@
 """Random events paired by a Swiss stage's pairing system (docs/swiss.md, "Pairing systems"), each round
 checked independently of the engine's own check: each team paired once or given the bye, no rematch,
-no second bye, boards numbered in order.
+no second bye, boards numbered in order. Also the small rated fields the TRF record tests pair
+(record 250's accelerations, record 260's prohibitions: docs/trf.md):
+
+    state = rated_field(8, "fide-team-swiss", accelerations=(Acceleration(2, 0, 1, 1, 1, 4),))
+    tpn_pairs(state) == {(1, 3), (2, 4), (5, 7), (6, 8)}    # round 1's pairs by pairing number
 """
 
 from __future__ import annotations
 
 from random import Random
+from typing import Any
 
 from orchestrator.domain.scoring import MatchForfeit, MatchRecord
 from orchestrator.domain.swiss import (
@@ -17,6 +22,24 @@ from orchestrator.domain.swiss import (
     start_state,
 )
 from orchestrator.domain.swiss.systems import pairer_for
+
+TRF_SYSTEMS = ("fide-team-swiss", "olympiad-2022", "score-group-halves")
+
+
+def rated_field(size: int, system: str = "fide-team-swiss", **state: Any) -> SwissState:
+    """``size`` teams T1, T2, ... rated 2490, 2480, ... on each of 4 boards, 5 rounds, paired by
+    ``system``; ``state`` adds fields of the state (``accelerations``, ``prohibitions``)."""
+    teams = tuple(SwissTeam(f"T{i}", (2500 - 10 * i,) * 4) for i in range(1, size + 1))
+    return SwissState(teams, 4, 5, pairing=system, **state)
+
+
+def tpn_pairs(state: SwissState, round_no: int = 1) -> set[tuple[int, int]]:
+    """The round as the state's pairing system pairs it: each match as its two pairing numbers, lower
+    first."""
+    found = pairer_for(state.pairing).pair_round(state, round_no)
+    return {
+        (min(a, b), max(a, b)) for a, b in ((state.tpn(p.first), state.tpn(p.second)) for p in found.pairings)
+    }
 
 
 def play(state: SwissState, pairing: RoundPairing, rng: Random) -> SwissState:

@@ -29,12 +29,12 @@ from sqlmodel import col, select
 from orchestrator.adapters.tables import AuditLog, Stage
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
-from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
+from orchestrator.db import make_engine, make_session_factory, utcnow
 from orchestrator.domain.gameresults import map_status
 from orchestrator.ports import free_port
 from orchestrator.services.gameserver.player_links import store_link
 from orchestrator.standin.app import ADMIN_HEADER
-from tests.integration.conftest import _require_postgres, create_database, drop_database
+from tests.integration.conftest import _require_postgres, create_migrated_database, drop_database
 from tests.support.ci import missing
 from tests.support.factories import SMALL_EVENT, make_event, running_stage, stage_id_of
 
@@ -157,6 +157,21 @@ class Run:
         self.processes.append(self.beat)
         return self.beat
 
+    def wait_started(self, timeout: float = 180) -> None:
+        """Wait until the last worker started says it is ready and beat, if started, is running. Importing
+        them can take a minute on a loaded machine: a later wait for what they do need not count that."""
+
+        def started() -> bool:
+            for process in (self.worker, self.beat):
+                assert process is None or process.poll() is None, f"a process exited:\n{self.logs()}"
+            worker = self.tmp / f"worker{self.workers_started}.log"
+            ready = worker.exists() and " ready." in worker.read_text(errors="replace")
+            beat = self.tmp / "beat.log"
+            beating = self.beat is None or "beat: Starting..." in beat.read_text(errors="replace")
+            return ready and beating
+
+        wait_for(started, timeout=timeout, what="the worker and beat to start", every=0.5)
+
     def logs(self) -> str:
         parts = []
         for path in sorted(self.tmp.glob("*.log")):
@@ -214,11 +229,10 @@ def event_run(
         _require_postgres()
     if redis_url is None:
         require_redis()
-    db_url = create_database(database, admin_url)
+    db_url = create_migrated_database(database, admin_url)
     engine = make_engine(db_url)
     run: Run | None = None
     try:
-        init_db(engine=engine)
         factory = make_session_factory(engine)
 
         def uow_factory() -> UnitOfWork:
@@ -275,6 +289,28 @@ def event_run(
                 stop(process, hard=True)
         engine.dispose()
         drop_database(db_url)
+
+
+@contextlib.contextmanager
+def swiss_run(tmp: Path, *, database: str, event_text: str, **env: str) -> Iterator[tuple[Run, int]]:
+    """A Swiss event (``event_text``, stage ``open``) stored with its stage not started yet and every round
+    due at once, on a stand-in of its own whose games end at once (seed 7); yields the run (no process
+    started yet) and the stage id. ``env`` is added to the processes' environment."""
+    with (
+        standin_process(seed=7, speed="instant", log=tmp / "standin.log") as standin,
+        event_run(
+            tmp,
+            standin,
+            database=database,
+            event_text=event_text,
+            stage_key="open",
+            start=False,
+            round_gap_s=0,
+            first_round_in_s=0,
+            **env,
+        ) as (run, _event_id, stage_id),
+    ):
+        yield run, stage_id
 
 
 def stage_closed(run: Run, stage_id: int) -> bool:

@@ -17,9 +17,10 @@ from fastapi.testclient import TestClient
 
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
-from orchestrator.db import init_db, make_engine, make_session_factory
+from orchestrator.db import make_session_factory
 from orchestrator.jobs import dispatch, runtime
 from orchestrator.web.app import create_app
+from tests.support.databases import migrated_engine, schema_at_head
 
 
 @pytest.fixture
@@ -30,9 +31,9 @@ def settings(tmp_path: Path) -> Settings:
 
 @pytest.fixture
 def uow_factory(settings: Settings) -> Iterator[UnitOfWorkFactory]:
-    """Units of work on a fresh SQLite database with every table created."""
-    engine = make_engine(settings.sqlalchemy_url)
-    init_db(engine=engine)
+    """Units of work on a fresh SQLite database with every table created (a copy of this process's
+    migrated file: tests/support/databases.py)."""
+    engine = migrated_engine(settings.sqlalchemy_url)
     session_factory = make_session_factory(engine)
     yield lambda: UnitOfWork(session_factory)
     engine.dispose()
@@ -60,7 +61,9 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[int, ...]]]:
 
 @pytest.fixture
 def app(settings: Settings) -> Iterator[FastAPI]:
-    """The web app on ``settings``, started (its start-up migrates the SQLite file)."""
+    """The web app on ``settings``, started (its start-up migrates the SQLite file, which starts as a copy of
+    this process's migrated one, so the start-up finds it at head)."""
+    schema_at_head(settings.sqlalchemy_url)
     application = create_app(settings)
     with TestClient(application):
         yield application

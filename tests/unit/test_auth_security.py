@@ -27,6 +27,7 @@ from orchestrator.services.teams.captains import captain_home, create_captain_in
 from orchestrator.web.app import SESSION_COOKIE, create_app
 from orchestrator.web.http.security import RedactInvitationTokens
 from tests.support.accounts import PASSWORD, fail_logins, login, make_owner, settings
+from tests.support.databases import schema_at_head
 from tests.support.factories import make_event
 
 __all__ = ["settings"]  # the fixture of tests/support/accounts.py (uow_factory comes from conftest)
@@ -42,6 +43,7 @@ PRODUCTION = {
 
 @pytest.fixture
 def app(settings: Settings) -> Iterator[FastAPI]:
+    schema_at_head(settings.sqlalchemy_url)
     application = create_app(settings)
     with TestClient(application):
         with application.state.uow_factory() as uow:

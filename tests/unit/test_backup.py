@@ -26,7 +26,7 @@ from orchestrator.adapters.tables import Event, User
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.cli import app as cli_app
 from orchestrator.config import Settings, get_settings
-from orchestrator.db import dispose_engines, init_db, make_engine, make_session_factory, metadata
+from orchestrator.db import dispose_engines, make_session_factory, metadata
 from orchestrator.errors import ValidationFailed
 from orchestrator.services.accounts.users import accept_invitation
 from orchestrator.services.backup.event_backup import export_event, import_event
@@ -42,6 +42,7 @@ from tests.support.backup import (
     row_counts,
     sealed_duel_id,
 )
+from tests.support.databases import migrated_engine
 from tests.support.factories import make_event
 from tests.support.playoff import PlayoffSetup
 
@@ -49,8 +50,7 @@ SLUG = "backup-cup"
 
 
 def _factory(path: Path) -> UnitOfWorkFactory:
-    engine = make_engine(f"sqlite:///{path}")
-    init_db(engine=engine)
+    engine = migrated_engine(f"sqlite:///{path}")
     session_factory = make_session_factory(engine)
     return lambda: UnitOfWork(session_factory)
 

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from orchestrator.adapters.tables import Event
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
-from orchestrator.db import init_db, make_engine, make_session_factory
+from orchestrator.db import make_session_factory
 from orchestrator.errors import Conflict
 from orchestrator.services import definitions
 from orchestrator.services.definitions import (
@@ -25,14 +25,14 @@ from orchestrator.services.definitions import (
     event_definition,
 )
 from orchestrator.web.app import create_app
+from tests.support.databases import migrated_engine
 from tests.support.factories import SMALL_EVENT, make_event
 from tests.support.pools import seed_small_pool
 
 
 @pytest.fixture
 def uow_factory(tmp_path: Path) -> UnitOfWorkFactory:
-    engine = make_engine(Settings(data_dir=tmp_path, environment="test").sqlalchemy_url)
-    init_db(engine=engine)
+    engine = migrated_engine(Settings(data_dir=tmp_path, environment="test").sqlalchemy_url)
     factory = make_session_factory(engine)
     return lambda: UnitOfWork(factory)
 

@@ -9,12 +9,13 @@ from pathlib import Path
 
 from orchestrator.adapters.tables import Round, RoundStatus, StageStatus
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
-from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
+from orchestrator.db import make_session_factory, utcnow
 from orchestrator.demo.plan import DemoPlan
 from orchestrator.demo.swiss import SwissDesk
 from orchestrator.services.queue import ADVANCE_STAGE
 from orchestrator.services.setup import pairing_lots
 from orchestrator.services.swiss.state import swiss_stage
+from tests.support.databases import migrated_engine
 from tests.support.factories import make_event, stage_id_of
 from tests.support.swiss import SWISS_EVENT
 
@@ -65,8 +66,7 @@ def test_the_start_times_every_round_in_demo_time_and_leaves_the_pairing_to_the_
 
 
 def fresh_database(path: Path) -> UnitOfWorkFactory:
-    engine = make_engine(f"sqlite:///{path}")
-    init_db(engine=engine)
+    engine = migrated_engine(f"sqlite:///{path}")
     session_factory = make_session_factory(engine)
     return lambda: UnitOfWork(session_factory)
 

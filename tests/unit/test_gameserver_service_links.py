@@ -21,6 +21,7 @@ from orchestrator.services.accounts.users import create_user
 from orchestrator.services.gameserver.player_links import decrypt_token
 from orchestrator.standin.app import create_standin_app
 from orchestrator.web.app import create_app
+from tests.support.databases import schema_at_head
 from tests.support.gameserver_round import make_round
 
 PASSWORD = "correct horse battery"
@@ -40,6 +41,7 @@ def settings(tmp_path: Path) -> Settings:
 
 @pytest.fixture
 def web(settings: Settings):
+    schema_at_head(settings.sqlalchemy_url)
     app = create_app(settings)
     with TestClient(app, follow_redirects=False) as client:
         with app.state.uow_factory() as uow:

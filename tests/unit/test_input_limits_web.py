@@ -19,6 +19,7 @@ from orchestrator.services.accounts.users import create_user
 from orchestrator.services.teams import rosters
 from orchestrator.web.app import create_app
 from orchestrator.web.http.validation import BodySizeLimit
+from tests.support.databases import schema_at_head
 from tests.support.factories import SMALL_EVENT
 from tests.support.staff_setup import create_small_event, stage_ids
 from tests.support.web import PASSWORD, login
@@ -29,7 +30,9 @@ MAX_UPLOAD_BYTES = 2_000_000  # the event definition's limit (web/pages/staff/se
 
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[FastAPI]:
-    application = create_app(Settings(data_dir=tmp_path, environment="test", login_max_failures=1000))
+    settings = Settings(data_dir=tmp_path, environment="test", login_max_failures=1000)
+    schema_at_head(settings.sqlalchemy_url)
+    application = create_app(settings)
     with TestClient(application):
         with application.state.uow_factory() as uow:
             for role in (Role.OWNER, Role.ADMIN, Role.ARBITER):

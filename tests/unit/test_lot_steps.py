@@ -15,7 +15,7 @@ from sqlmodel import select
 from orchestrator.adapters.tables import AuditLog, Lot, Role, Stage, Standing
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
-from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
+from orchestrator.db import make_session_factory, utcnow
 from orchestrator.domain import lots as lot_rules
 from orchestrator.errors import Conflict
 from orchestrator.services.accounts.users import create_user
@@ -25,6 +25,7 @@ from orchestrator.services.read import standings as read_standings
 from orchestrator.services.results import lot_steps, results
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.setup import draws, pool_draft, stage_start
+from tests.support.databases import migrated_engine
 from tests.support.factories import TEST_PAIRING_SEED, make_event, published_stage, running_stage
 from tests.support.pool_builder import BuiltPool, build_pool
 from tests.support.results import LATER, enter, play_all, stored, winning_codes
@@ -98,8 +99,7 @@ def test_starting_the_stage_draws_the_lot_committed_at_publishing_and_commits_no
 
 def _seeded_draw(tmp_path: Path) -> tuple[str, list[str]]:
     """A small event published and started with the test seed, in its own database."""
-    engine = make_engine(Settings(data_dir=tmp_path, environment="test").sqlalchemy_url)
-    init_db(engine=engine)
+    engine = migrated_engine(Settings(data_dir=tmp_path, environment="test").sqlalchemy_url)
     factory = make_session_factory(engine)
     try:
         with UnitOfWork(factory) as uow:

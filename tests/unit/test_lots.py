@@ -18,14 +18,10 @@ from orchestrator.domain.lots import (
     run_lot,
     verify,
 )
+from tests.support.lots import chi_square, hmac_word, seed_number
 
 SEED = bytes.fromhex("8f" * 8 + "11" * 8 + "a0" * 16)
 TEAMS = ("Russia", "India", "USA", "China", "Ukraine", "Poland")
-
-
-def seed_number(n: int) -> bytes:
-    """Fixed, distinct seeds for statistical checks (no flakiness: the same every run)."""
-    return hashlib.sha256(f"test seed {n}".encode()).digest()
 
 
 def test_commitment_is_the_sha256_hex_of_the_seed_and_verifies_only_that_seed() -> None:
@@ -107,10 +103,9 @@ def test_every_order_of_four_teams_comes_up_about_equally_often_over_fixed_seeds
     draws = 4800
     counts = Counter(draw_order(seed_number(n), teams, purpose="uniformity") for n in range(draws))
     assert set(counts) == set(permutations(teams))
-    expected = draws / 24
-    chi_square = sum((observed - expected) ** 2 / expected for observed in counts.values())
+    spread = chi_square(counts, permutations(teams), draws)
     # 23 degrees of freedom: the 99.9th percentile is 49.7; a biased shuffle lands far above it.
-    assert chi_square < 49.7, chi_square
+    assert spread < 49.7, spread
 
 
 def test_each_category_is_drawn_about_equally_often_over_fixed_seeds() -> None:
@@ -119,9 +114,8 @@ def test_each_category_is_drawn_about_equally_often_over_fixed_seeds() -> None:
     counts = Counter(
         draw_one(seed_number(n), categories, purpose="Armageddon category") for n in range(draws)
     )
-    expected = draws / 4
-    chi_square = sum((counts[c] - expected) ** 2 / expected for c in categories)
-    assert chi_square < 16.3, chi_square  # 3 degrees of freedom, 99.9th percentile
+    spread = chi_square(counts, categories, draws)
+    assert spread < 16.3, spread  # 3 degrees of freedom, 99.9th percentile
 
 
 def test_a_modulo_biased_shuffle_would_fail_the_uniformity_check() -> None:
@@ -131,9 +125,8 @@ def test_a_modulo_biased_shuffle_would_fail_the_uniformity_check() -> None:
     for n in range(6000):
         items = list(teams)
         for i in range(3):
-            j = lots.stream_word(seed_number(n), "naive", i) % 3
+            j = hmac_word(seed_number(n), "naive", i) % 3
             items[i], items[j] = items[j], items[i]
         counts[tuple(items)] += 1
-    expected = 1000
-    chi_square = sum((observed - expected) ** 2 / expected for observed in counts.values())
-    assert chi_square > 20.5  # 5 degrees of freedom, 99.9th percentile
+    spread = chi_square(counts, permutations(teams), 6000)
+    assert spread > 20.5  # 5 degrees of freedom, 99.9th percentile

@@ -3,9 +3,6 @@ for k = 0, 1, 2, ..., Fisher-Yates from the end), and the refusals with their se
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-
 import pytest
 
 from orchestrator.domain.lots import (
@@ -20,31 +17,23 @@ from orchestrator.domain.lots import (
     draw_order,
     run_lot,
 )
+from tests.support.lots import fisher_yates, hmac_word
 
 SEED = bytes(range(32))
 PURPOSE = "Top pool A tie-break LOT"
 
 
-def word(seed: bytes, purpose: str, k: int) -> int:
-    """Step 4: the k-th word (a rejection practically never happens with 256-bit words)."""
-    return int.from_bytes(hmac.new(seed, f"{purpose}|{k}".encode(), hashlib.sha256).digest(), "big")
-
-
 def test_one_candidate_is_the_first_word_modulo_the_count() -> None:
     names = ["Norway", "India", "China", "USA", "Ukraine"]
     start = sorted(names)  # step 3: ASCII names sort as their UTF-8 bytes
-    assert draw_one(SEED, names, purpose=PURPOSE) == start[word(SEED, PURPOSE, 0) % 5]
+    assert draw_one(SEED, names, purpose=PURPOSE) == start[hmac_word(SEED, PURPOSE, 0) % 5]
     other = "Another purpose"
-    assert draw_one(SEED, names, purpose=other) == start[word(SEED, other, 0) % 5]
+    assert draw_one(SEED, names, purpose=other) == start[hmac_word(SEED, other, 0) % 5]
 
 
 def test_an_order_is_fisher_yates_from_the_end_with_one_word_a_step() -> None:
     names = ["E", "D", "C", "B", "A", "F"]
-    items = sorted(names)
-    for k, i in enumerate(range(len(items) - 1, 0, -1)):
-        j = word(SEED, PURPOSE, k) % (i + 1)
-        items[i], items[j] = items[j], items[i]
-    assert draw_order(SEED, names, purpose=PURPOSE) == tuple(items)
+    assert draw_order(SEED, names, purpose=PURPOSE) == fisher_yates(SEED, PURPOSE, names)
 
 
 def test_refusals_are_sentences() -> None:

@@ -14,6 +14,7 @@ from orchestrator.adapters.tables import DuelStatus, Role
 from orchestrator.config import Settings
 from orchestrator.services.accounts.users import create_user
 from orchestrator.web.app import create_app
+from tests.support.databases import schema_at_head
 from tests.support.playoff import PlayoffSetup, duel, duel_match, play_duel, playoff_with_bracket
 from tests.support.web import PASSWORD, login
 
@@ -21,7 +22,9 @@ from tests.support.web import PASSWORD, login
 @pytest.fixture
 def decided(tmp_path: Path) -> Iterator[tuple[FastAPI, PlayoffSetup]]:
     """The 2020 play-off with duel I decided (the first team wins both matches 6–0) and duel II unplayed."""
-    app = create_app(Settings(data_dir=tmp_path, environment="test", login_max_failures=1000))
+    settings = Settings(data_dir=tmp_path, environment="test", login_max_failures=1000)
+    schema_at_head(settings.sqlalchemy_url)
+    app = create_app(settings)
     with TestClient(app):
         factory = app.state.uow_factory
         setup = playoff_with_bracket(factory)

@@ -35,6 +35,7 @@ from orchestrator.services.playoff.armageddon_game import armageddon_pairing, re
 from orchestrator.services.playoff.deadlines import apply_due_deadlines
 from orchestrator.services.teams.lineups import ineligibility
 from orchestrator.web.app import create_app
+from tests.support.databases import schema_at_head
 from tests.support.factories import EVENT_2020
 from tests.support.playoff import (
     SEED_B,
@@ -61,7 +62,9 @@ class World:
 
 @pytest.fixture
 def world(tmp_path: Path) -> Iterator[World]:
-    app = create_app(Settings(data_dir=tmp_path, environment="test", login_max_failures=1000))
+    settings = Settings(data_dir=tmp_path, environment="test", login_max_failures=1000)
+    schema_at_head(settings.sqlalchemy_url)
+    app = create_app(settings)
     with TestClient(app):
         factory = app.state.uow_factory
         setup = playoff_with_bracket(factory)

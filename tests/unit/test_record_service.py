@@ -11,13 +11,14 @@ from orchestrator.adapters.repo_record import RecordRepository, as_entry
 from orchestrator.adapters.tables import Stage
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
-from orchestrator.db import init_db, make_engine, make_session_factory, utcnow
+from orchestrator.db import make_session_factory, utcnow
 from orchestrator.domain import record
 from orchestrator.services.backup.event_backup import export_event, import_event
 from orchestrator.services.results import appeals, results, withdrawals
 from orchestrator.services.results import standings as standings_service
 from orchestrator.services.setup import draws
 from orchestrator.services.swiss import rounds as swiss_rounds
+from tests.support.databases import migrated_engine
 from tests.support.pools import DRAW_3_3, FIRST_WINS_6_0, SeededPool, play, seed_small_pool
 from tests.support.results import LATER
 from tests.support.swiss import running_swiss
@@ -196,8 +197,7 @@ def test_export_and_import_carry_the_chain_unchanged(
     archive = tmp_path / "cup.zip"
     with uowf() as uow:
         export_event(uow, slug=seeded.slug, path=archive)
-    engine = make_engine(f"sqlite:///{tmp_path / 'restored.sqlite3'}")
-    init_db(engine=engine)
+    engine = migrated_engine(f"sqlite:///{tmp_path / 'restored.sqlite3'}")
     sessions = make_session_factory(engine)
     target: UnitOfWorkFactory = lambda: UnitOfWork(sessions)  # noqa: E731
     with target() as uow:

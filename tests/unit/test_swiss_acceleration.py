@@ -9,17 +9,14 @@ from dataclasses import replace
 import pytest
 
 from orchestrator.domain.scoring import MatchRecord
-from orchestrator.domain.swiss.model import Acceleration, SwissState, SwissTeam, record_round
-from orchestrator.domain.swiss.systems import pairer_for
+from orchestrator.domain.swiss.model import Acceleration, SwissState, record_round
 from orchestrator.domain.trf.swiss import export_trf
 from orchestrator.domain.trf.swiss_read import TrfInvalid, read_team_trf
-
-SYSTEMS = ("fide-team-swiss", "olympiad-2022", "score-group-halves")
+from tests.support.swiss_systems import TRF_SYSTEMS, rated_field, tpn_pairs
 
 
 def eight(system: str = "fide-team-swiss", *accelerations: Acceleration) -> SwissState:
-    teams = tuple(SwissTeam(f"T{i}", (2500 - 10 * i,) * 4) for i in range(1, 9))
-    return SwissState(teams, 4, 5, pairing=system, accelerations=accelerations)
+    return rated_field(8, system, accelerations=accelerations)
 
 
 def record_250(mp: str, gp: str, first: str, last: str, low: str, high: str) -> str:
@@ -28,22 +25,22 @@ def record_250(mp: str, gp: str, first: str, last: str, low: str, high: str) -> 
     return f"250 {mp:>4} {gp:>4} {first:>3} {last:>3} {low:>4} {high:>4}"
 
 
-def pairs(state: SwissState, round_no: int = 1) -> set[tuple[int, int]]:
-    found = pairer_for(state.pairing).pair_round(state, round_no)
-    return {tuple(sorted((state.tpn(p.first), state.tpn(p.second)))) for p in found.pairings}  # type: ignore[misc]
-
-
-@pytest.mark.parametrize("system", SYSTEMS)
+@pytest.mark.parametrize("system", TRF_SYSTEMS)
 def test_two_virtual_match_points_for_the_top_half_split_round_one_into_two_brackets(system: str) -> None:
     """Eight teams, no points: one bracket, 1-5, 2-6, 3-7, 4-8 (top half against bottom half). With 2 MP
     for teams 1-4 in round 1, teams 1-4 and 5-8 are two brackets: 1-3, 2-4 and 5-7, 6-8."""
-    assert pairs(eight(system)) == {(1, 5), (2, 6), (3, 7), (4, 8)}
+    assert tpn_pairs(eight(system)) == {(1, 5), (2, 6), (3, 7), (4, 8)}
     accelerated = eight(system, Acceleration(2, 0, 1, 1, 1, 4))
-    assert pairs(accelerated) == {(1, 3), (2, 4), (5, 7), (6, 8)}
+    assert tpn_pairs(accelerated) == {(1, 3), (2, 4), (5, 7), (6, 8)}
 
 
 def test_an_acceleration_of_other_rounds_leaves_round_one_alone() -> None:
-    assert pairs(eight("fide-team-swiss", Acceleration(2, 0, 2, 3, 1, 4))) == {(1, 5), (2, 6), (3, 7), (4, 8)}
+    assert tpn_pairs(eight("fide-team-swiss", Acceleration(2, 0, 2, 3, 1, 4))) == {
+        (1, 5),
+        (2, 6),
+        (3, 7),
+        (4, 8),
+    }
 
 
 def test_virtual_points_count_for_the_pairing_never_in_the_standings() -> None:
@@ -58,7 +55,7 @@ def test_record_250_is_read_from_its_columns_and_pairs_the_file() -> None:
     text = export_trf(eight())
     state, _ = read_team_trf(text + "250  2          1   1    1    4\r\n")
     assert state.accelerations == (Acceleration(2, 0, 1, 1, 1, 4),)
-    assert pairs(state) == {(1, 3), (2, 4), (5, 7), (6, 8)}
+    assert tpn_pairs(state) == {(1, 3), (2, 4), (5, 7), (6, 8)}
     assert read_team_trf(text + record_250("2", "1.5", "2", "4", "3", "5") + "\n")[0].accelerations == (
         Acceleration(2, 3, 2, 4, 3, 5),
     )

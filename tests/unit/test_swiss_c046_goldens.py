@@ -17,38 +17,13 @@ from typing import Any
 
 import pytest
 
-from orchestrator.domain.scoring import MatchForfeit, MatchRecord
-from orchestrator.domain.swiss import (
-    Pairing,
-    RoundPairing,
-    ScoreAdjustment,
-    SwissPairingError,
-    SwissState,
-    SwissTeam,
-)
+from orchestrator.domain.scoring import MatchForfeit
+from orchestrator.domain.swiss import SwissPairingError, SwissState
 from orchestrator.domain.swiss.c046 import C046Pairer
+from tests.support.swiss_compare import pairing_from_json, state_from_json
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures/swiss/c046-gacrux.json"
 EVENTS: list[dict[str, Any]] = json.loads(FIXTURE.read_text())
-
-
-def whole_state(data: dict[str, Any]) -> SwissState:
-    return SwissState(
-        teams=tuple(
-            SwissTeam(t["name"], tuple(t["ratings"]), t["joined"], t["withdrawn"], frozenset(t["absent"]))
-            for t in data["teams"]
-        ),
-        boards=data["boards"],
-        rounds=data["rounds"],
-        matches=tuple(
-            MatchRecord(rnd, a, b, gp_a, gp_b, MatchForfeit(kind))
-            for rnd, a, b, gp_a, gp_b, kind in data["matches"]
-        ),
-        initial_colour=data["initial_colour"],
-        primary=data["primary"],
-        colour_model=data["colour_model"],
-        adjustments=tuple(ScoreAdjustment(*row) for row in data["adjustments"]),
-    )
 
 
 def before(state: SwissState, round_no: int) -> SwissState:
@@ -62,11 +37,6 @@ def before(state: SwissState, round_no: int) -> SwissState:
     )
 
 
-def expected(round_no: int, data: dict[str, Any]) -> RoundPairing:
-    pairs = tuple(Pairing(board, white, black) for board, white, black in data["pairs"])
-    return RoundPairing(round_no, pairs, data["bye"], tuple(data["not_paired"]))
-
-
 CASES = [
     pytest.param(event, int(rnd), id=f"{event['spec'][0]}-teams-seed-{event['spec'][2]}-round-{rnd}")
     for event in EVENTS
@@ -76,13 +46,13 @@ CASES = [
 
 @pytest.mark.parametrize(("event", "round_no"), CASES)
 def test_each_round_is_the_round_gacrux_paired(event: dict[str, Any], round_no: int) -> None:
-    state = before(whole_state(event["state"]), round_no)
+    state = before(state_from_json(event["state"]), round_no)
     published = event["pairings"][str(round_no)]
     if published is None:
         with pytest.raises(SwissPairingError, match=r"art\. 3\.3\.3"):
             C046Pairer().pair_round(state, round_no)
     else:
-        assert C046Pairer().pair_round(state, round_no) == expected(round_no, published)
+        assert C046Pairer().pair_round(state, round_no) == pairing_from_json(round_no, published)
 
 
 def test_the_events_reach_what_the_engine_decides() -> None:

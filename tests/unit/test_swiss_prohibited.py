@@ -5,37 +5,30 @@ from __future__ import annotations
 
 import pytest
 
-from orchestrator.domain.swiss.model import Prohibition, SwissError, SwissState, SwissTeam
+from orchestrator.domain.swiss.model import Prohibition, SwissError, SwissState
 from orchestrator.domain.swiss.pairing import Pairing, RoundPairing, SwissPairingError, check_pairing
 from orchestrator.domain.swiss.systems import pairer_for
 from orchestrator.domain.trf.swiss import export_trf
 from orchestrator.domain.trf.swiss_read import TrfInvalid, read_team_trf
-
-SYSTEMS = ("fide-team-swiss", "olympiad-2022", "score-group-halves")
+from tests.support.swiss_systems import TRF_SYSTEMS, rated_field, tpn_pairs
 
 
 def six(system: str = "fide-team-swiss", *prohibitions: Prohibition) -> SwissState:
-    teams = tuple(SwissTeam(f"T{i}", (2500 - 10 * i,) * 4) for i in range(1, 7))
-    return SwissState(teams, 4, 5, pairing=system, prohibitions=prohibitions)
+    return rated_field(6, system, prohibitions=prohibitions)
 
 
-def pairs(state: SwissState, round_no: int = 1) -> set[tuple[int, int]]:
-    found = pairer_for(state.pairing).pair_round(state, round_no)
-    return {tuple(sorted((state.tpn(p.first), state.tpn(p.second)))) for p in found.pairings}  # type: ignore[misc]
-
-
-@pytest.mark.parametrize("system", SYSTEMS)
+@pytest.mark.parametrize("system", TRF_SYSTEMS)
 def test_a_prohibited_pair_forces_the_next_pairing_of_the_bracket(system: str) -> None:
     """Six teams in one bracket: 1-4, 2-5, 3-6. Teams 1 and 4 may not meet: the first transposition of the
     bottom half that keeps them apart, 1-5, 2-4, 3-6."""
-    assert pairs(six(system)) == {(1, 4), (2, 5), (3, 6)}
+    assert tpn_pairs(six(system)) == {(1, 4), (2, 5), (3, 6)}
     barred = six(system, Prohibition(1, 3, frozenset({"T1", "T4"})))
-    assert pairs(barred) == {(1, 5), (2, 4), (3, 6)}
+    assert tpn_pairs(barred) == {(1, 5), (2, 4), (3, 6)}
 
 
 def test_a_prohibition_outside_its_rounds_bars_nothing() -> None:
     state = six("fide-team-swiss", Prohibition(2, 3, frozenset({"T1", "T4"})))
-    assert pairs(state) == {(1, 4), (2, 5), (3, 6)}
+    assert tpn_pairs(state) == {(1, 4), (2, 5), (3, 6)}
     assert state.may_meet("T1", "T4", 1) and not state.may_meet("T1", "T4", 2)
     assert state.prohibited("T1", 3) == {"T4"} and state.prohibited("T2", 3) == frozenset()
 
@@ -59,7 +52,7 @@ def test_record_260_is_read_with_its_teams_and_pairs_the_file() -> None:
         Prohibition(1, 3, frozenset({"T1", "T4"})),
         Prohibition(2, 5, frozenset({"T2", "T3", "T5"})),
     )
-    assert pairs(state) == {(1, 5), (2, 4), (3, 6)}
+    assert tpn_pairs(state) == {(1, 5), (2, 4), (3, 6)}
 
 
 def test_every_problem_of_a_record_260_is_named_by_line() -> None:
@@ -85,7 +78,6 @@ def test_every_problem_of_a_record_260_is_named_by_line() -> None:
 
 
 def test_a_round_where_every_pair_is_prohibited_cannot_be_paired() -> None:
-    teams = tuple(SwissTeam(f"T{i}", (2500 - 10 * i,) * 4) for i in range(1, 4))
-    state = SwissState(teams, 4, 5, prohibitions=(Prohibition(1, 2, frozenset({"T1", "T2", "T3"})),))
+    state = rated_field(3, prohibitions=(Prohibition(1, 2, frozenset({"T1", "T2", "T3"})),))
     with pytest.raises(SwissPairingError, match="every remaining pairing is a rematch or prohibited"):
         pairer_for(state.pairing).pair_round(state, 1)
