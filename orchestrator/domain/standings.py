@@ -82,9 +82,13 @@ def compute_standings(
     round_robin: bool = True,
     bye_mp: int | None = None,
     adjustments: Mapping[str, tuple[int, int]] | None = None,
+    starting_ranks: Mapping[str, int] | None = None,
 ) -> Standings:
     """Rank ``teams`` by ``chain``; teams tied after it share the higher rank (1, 2, 2, 4). ``adjustments``:
-    (MP, GP half-points) the arbiter added to a team's score (TRF-2026 record 299; ``PoolHistory``)."""
+    (MP, GP half-points) the arbiter added to a team's score (TRF-2026 record 299; ``PoolHistory``).
+    ``starting_ranks`` (a Swiss stage's pairing numbers, Olympiad Pairing Rules 2022 art. 3.1) only list
+    the teams that share a rank, lowest number first; without them they are listed by name
+    (docs/tiebreaks.md, "Readings")."""
     codes = parse_chain(chain)
     event = build_event(
         teams,
@@ -115,6 +119,11 @@ def compute_standings(
         if code in GROUP_CODES:
             de_values[code] = {team: trace.score.get(team, Fraction(0)) for team in event.teams}
 
+    if starting_ranks is not None:
+        missing = [team for team in event.teams if team not in starting_ranks]
+        if missing:
+            raise TieBreakError(f"no starting rank for {', '.join(missing)}")
+        groups = [sorted(group, key=lambda team: (starting_ranks[team], team)) for group in groups]
     rows: list[StandingRow] = []
     position = 1
     for group, separator in zip(groups, separators, strict=True):

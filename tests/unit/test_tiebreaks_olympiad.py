@@ -13,12 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction as F
 
+import pytest
+
 from orchestrator.domain.combined import combined_classification
 from orchestrator.domain.scoring import MatchRecord
 from orchestrator.domain.section_results import section_places
 from orchestrator.domain.standings import compute_standings
 from orchestrator.domain.teams import Team
-from orchestrator.domain.tiebreaks import PRESETS, build_event, value_of
+from orchestrator.domain.tiebreaks import PRESETS, TieBreakError, build_event, value_of
 from tests.unit.builders import m, y
 
 
@@ -204,3 +206,51 @@ def test_kvalitet_sums_every_match_but_the_one_that_gives_the_least() -> None:
     table = compute_standings("ABCD", KVALITET, chain=["olympiad-2014"], boards=4, round_robin=False)
     assert [(row.rank, row.team) for row in table.rows] == [(1, "B"), (2, "A"), (3, "C"), (4, "D")]
     assert table.chain == ("MP", "KVALITET")
+
+
+# --- teams that every criterion leaves equal -------------------------------------------------------
+
+# Six teams, four boards, Swiss, one round: A-D 4-0, B-E 4-0, C-F 3.5-0.5. Starting ranks (pairing numbers,
+# Olympiad Pairing Rules 2022 art. 3.1): C 1, B 2, A 3, E 4, D 5, F 6.
+# MP: A, B, C 2; D, E, F 0. TB1: one opponent each, the lowest-MP one, left out: 0 for all. GP: A, B 4,
+# C 3.5; F 0.5, D, E 0. TB3: 0 for all.
+FIRST_ROUND = [m(1, "A", "D", "4-0"), m(1, "B", "E", "4-0"), m(1, "C", "F", "3.5-0.5")]
+
+
+def test_teams_every_olympiad_tie_break_leaves_equal_share_the_place_listed_by_starting_rank() -> None:
+    # Appendix 2.I has no criterion after TB3: A and B share 1st, D and E 5th. C, starting rank 1, stays
+    # 3rd (GP 3.5 < 4): the starting rank only lists the teams of one place, B (2) before A (3), E (4)
+    # before D (5), as the published Samarkand 2026 lists do (docs/tiebreaks.md, "Readings").
+    starting = {"C": 1, "B": 2, "A": 3, "E": 4, "D": 5, "F": 6}
+    table = compute_standings(
+        "ABCDEF", FIRST_ROUND, chain=["olympiad-2026"], boards=4, round_robin=False, starting_ranks=starting
+    )
+    assert [(row.rank, row.team) for row in table.rows] == [
+        (1, "B"),
+        (1, "A"),
+        (3, "C"),
+        (4, "F"),
+        (5, "E"),
+        (5, "D"),
+    ]
+    assert table.unresolved_ties == (("B", "A"), ("E", "D"))
+    assert [row.separated_by for row in table.rows] == [None, None, "GP", "MP", "GP", None]
+    # Without starting ranks the teams of one place are listed by name.
+    plain = compute_standings("ABCDEF", FIRST_ROUND, chain=["olympiad-2026"], boards=4, round_robin=False)
+    assert [(row.rank, row.team) for row in plain.rows] == [
+        (1, "A"),
+        (1, "B"),
+        (3, "C"),
+        (4, "F"),
+        (5, "D"),
+        (5, "E"),
+    ]
+    with pytest.raises(TieBreakError, match="no starting rank for F"):
+        compute_standings(
+            "ABCDEF",
+            FIRST_ROUND,
+            chain=["olympiad-2026"],
+            boards=4,
+            round_robin=False,
+            starting_ranks={team: n for team, n in starting.items() if team != "F"},
+        )
