@@ -2,7 +2,8 @@
 was published, before its results), with our Olympiad Pairing Rules 2022 engine (docs/swiss.md,
 "Replaying a real Olympiad"): a second real event, not the one the engine's last choices were read from.
 The share of the published pairs reproduced must not fall below what it reaches now, and the standings
-after rounds 4 to 10 (docs/tiebreaks.md, ``olympiad-2026``) must give the published ranks.
+after rounds 4 to 10 (docs/tiebreaks.md, ``olympiad-2026``) must give the published ranks; those after
+rounds 1 to 3, listed by starting rank, the published places.
 
 The fixture (tests/fixtures/olympiads/samarkand-2026-open/, built by scripts/olympiad_fixture.py) holds
 facts only; its SOURCE.md says where they come from, what they lack (board results, colours: inferred)
@@ -13,12 +14,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
 
 from orchestrator.domain.scoring import MatchForfeit, MatchRecord
-from orchestrator.domain.standings import compute_standings
+from orchestrator.domain.standings import Standings, compute_standings
 from orchestrator.domain.swiss.c046 import teams_before
 from orchestrator.domain.swiss.model import SwissState, SwissTeam
 from orchestrator.domain.swiss.olympiad2022 import Olympiad2022Pairer, banned
@@ -137,22 +139,52 @@ def test_a_match_forfeited_whole_is_not_played_and_scores_as_published() -> None
     assert not state.have_played("Netherlands", "Israel")
 
 
-@pytest.mark.parametrize("round_no", [4, 5, 6, 7, 8, 9, 10])
-def test_the_standings_after_rounds_4_to_10_give_every_published_rank(round_no: int) -> None:
-    # After rounds 1-3 the published ranks break ties that our tie-breaks leave (SOURCE.md): not tested.
-    state, _ = trf_state()
-    published = DATA["rounds"][round_no - 1]["ranks"]
-    standings = compute_standings(
+STARTING_RANKS = {team["name"]: team["no"] for team in DATA["teams"]}
+
+
+def standings_after(state: SwissState, round_no: int) -> Standings:
+    """Our ``olympiad-2026`` standings after a round; teams that share a rank listed by starting rank."""
+    return compute_standings(
         [team.name for team in state.teams],
         [m for m in state.matches if m.round <= round_no],
         chain=parse_chain("olympiad-2026"),
         boards=4,
         round_robin=False,
         bye_mp=1,
+        starting_ranks=STARTING_RANKS,
     )
-    ours = {row.team: row.rank for row in standings.rows}
+
+
+@pytest.mark.parametrize("round_no", [4, 5, 6, 7, 8, 9, 10])
+def test_the_standings_after_rounds_4_to_10_give_every_published_rank(round_no: int) -> None:
+    state, _ = trf_state()
+    published = DATA["rounds"][round_no - 1]["ranks"]
+    ours = {row.team: row.rank for row in standings_after(state, round_no).rows}
     assert len(published) == 206
     assert {team: ours[team] for team in published} == published
+
+
+@pytest.mark.parametrize(("round_no", "places"), [(1, 191), (2, 191), (3, 192)])
+def test_the_ranks_after_rounds_1_to_3_are_the_places_of_our_list_by_starting_rank(
+    round_no: int, places: int
+) -> None:
+    # The source's ranks after rounds 1-3 (taken with round 4's, SOURCE.md) are places in a list: the
+    # teams our tie-breaks leave equal are listed by starting rank and numbered one by one (all 73 teams
+    # that won 4-0 in round 1 would share rank 1; the source has Uzbekistan 1, China 2, Germany 3 ...). A
+    # team listed just below a team it is tied with after round 4 has that team's number in rounds 1-3 as
+    # well (France, Armenia, England 5 after round 1; Germany and Armenia share rank 3 after round 4): 14
+    # teams. So every published rank follows, and no published list ranks a team above one ours ranks higher.
+    state, _ = trf_state()
+    after_4 = standings_after(state, 4).rows
+    below_a_tie = {row.team for above, row in pairwise(after_4) if row.rank == above.rank}
+    assert len(below_a_tie) == 14 and {"Armenia", "England"} <= below_a_tie
+    published = DATA["rounds"][round_no - 1]["ranks"]
+    listed = [row.team for row in standings_after(state, round_no).rows if row.team in published]
+    numbered: dict[str, int] = {}
+    for place, team in enumerate(listed, start=1):
+        numbered[team] = numbered[listed[place - 2]] if team in below_a_tie and place > 1 else place
+    assert sum(published[team] == place for place, team in enumerate(listed, start=1)) == places
+    assert numbered == published
 
 
 def test_only_the_last_round_pairs_teams_whose_colours_break_art_7_3_either_way() -> None:
