@@ -194,14 +194,13 @@ def _total_prefix(chain: Sequence[str]) -> tuple[str, ...]:
 def _total_groups(totals: Mapping[str, tuple[int, int]], prefix: tuple[str, ...]) -> list[list[str]]:
     """Groups in rank order from the running totals: the teams level on ``prefix`` share a group."""
 
-    def key(team: str) -> tuple[int, ...]:
-        mp, gp = totals[team]
-        return tuple(-(mp if code == "MP" else gp) for code in prefix)
-
-    ordered = sorted(totals, key=lambda team: (key(team), team))
+    keys = {
+        team: tuple(-(mp if code == "MP" else gp) for code in prefix) for team, (mp, gp) in totals.items()
+    }
+    ordered = sorted(totals, key=lambda team: (keys[team], team))
     groups: list[list[str]] = []
     for team in ordered:
-        if groups and key(groups[-1][0]) == key(team):
+        if groups and keys[groups[-1][0]] == keys[team]:
             groups[-1].append(team)
         else:
             groups.append([team])

@@ -159,7 +159,12 @@ def points_of(entry: TeamRound, score: Score) -> Fraction:
 
 
 def _total(history: PoolHistory, team: str, score: Score) -> Fraction:
-    return Fraction(sum(points_of(r, score) for r in history.rounds[team]))
+    """The sum of ``points_of`` over the team's rounds, added as integers (match points, game
+    half-points) and made a Fraction once: the chances job ranks thousands of simulated pools."""
+    rounds = history.rounds[team]
+    if score == "MP":
+        return Fraction(sum(r.mp for r in rounds))
+    return Fraction(sum(r.gp for r in rounds), 2)
 
 
 def _draw(history: PoolHistory, score: Score) -> Fraction:
