@@ -261,9 +261,7 @@ class RecordRepository:
         def named(role: SwissRoundRole) -> list[str]:
             return [names.get(t, f"team {t}") for t, r in not_paired if r == role.value]
 
-        pool = self.session.exec(
-            select(Pool.id).where(Pool.stage_id == rnd.stage_id).order_by(col(Pool.id))
-        ).first()
+        pool = self._first_pool(rnd.stage_id)
         boards = new.get("boards")
         return {
             "stage": rnd.stage_id,
@@ -277,13 +275,17 @@ class RecordRepository:
             "absent": named(SwissRoundRole.ABSENT),
         }
 
+    def _first_pool(self, stage_id: int) -> int | None:
+        """A Swiss stage's pool (its only one): what a Swiss entry names so verify-record can count it."""
+        return self.session.exec(
+            select(Pool.id).where(Pool.stage_id == stage_id).order_by(col(Pool.id))
+        ).first()
+
     def _adjustment(self, entity: str, entity_id: int, new: Mapping[str, Any]) -> dict[str, Any]:
         """A bonus or penalty with its stage's id and pool, so that ``verify-record`` counts it in the
         stage's closing (docs/record.md); the stage's name stays as ``stage_name``."""
         row = self._get(ScoreAdjustment, entity_id)
-        pool = self.session.exec(
-            select(Pool.id).where(Pool.stage_id == row.stage_id).order_by(col(Pool.id))
-        ).first()
+        pool = self._first_pool(row.stage_id)
         plain = _plain(new)
         return {
             "entity": entity,

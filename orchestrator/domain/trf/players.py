@@ -31,9 +31,9 @@ from orchestrator.domain.scoring import (
     MatchScoring,
     board_colours,
 )
-from orchestrator.domain.standings import Standings, compute_standings
-from orchestrator.domain.swiss.model import ScoreAdjustment, adjusted_totals
-from orchestrator.domain.tiebreaks import PoolHistory, TieBreakError, build_event, parse_chain
+from orchestrator.domain.standings import Standings
+from orchestrator.domain.swiss.model import ScoreAdjustment
+from orchestrator.domain.tiebreaks import PoolHistory, TieBreakError, parse_chain
 from orchestrator.domain.trf.records import (
     MAX_TRF_PLAYERS,
     RESULT_LETTERS,
@@ -49,7 +49,7 @@ from orchestrator.domain.trf.records import (
     synthesise_boards,
     team_records,
 )
-from orchestrator.domain.trf.swiss import adjustment_record
+from orchestrator.domain.trf.swiss import adjustment_record, ranked_history
 
 TITLE_CODES = {"GM": "g", "IM": "m", "FM": "f", "CM": "c", "WGM": "wg", "WIM": "wm", "WFM": "wf", "WCM": "wc"}
 _NOT_PLAYED = (0, "-", " ")
@@ -125,20 +125,10 @@ def write_players_trf(
             raise TieBreakError(f"the player name {player.name!r} contains a line break")
     number = {player.key: index for index, (_, player) in enumerate(players, 1)}
     codes = parse_chain(chain)
-    if standings is None:
-        standings = compute_standings(
-            teams, matches, chain=codes, boards=boards, scoring=scoring, lots=lots,
-            round_robin=round_robin, bye_mp=bye_mp, adjustments=adjusted_totals(adjustments),
-        )  # fmt: skip
-    event = build_event(
-        teams,
-        matches,
-        boards=boards,
-        scoring=scoring,
-        round_robin=round_robin,
-        bye_mp=bye_mp,
-        adjustments=adjusted_totals(adjustments),
-    )
+    standings, event = ranked_history(
+        teams, matches, chain=codes, boards=boards, scoring=scoring, lots=lots, round_robin=round_robin,
+        bye_mp=bye_mp, adjustments=adjustments, standings=standings,
+    )  # fmt: skip
     tpn = {team: index for index, team in enumerate(teams, 1)}
     rank = {row.team: row.rank for row in standings.rows}
     rounds = event.number_of_rounds

@@ -17,9 +17,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from orchestrator.domain.scoring import MatchForfeit, board_colours
-from orchestrator.domain.swiss.model import ScoreAdjustment, SwissState
+from orchestrator.domain.scoring import (
+    DEFAULT_SCORING,
+    MatchForfeit,
+    MatchRecord,
+    MatchScoring,
+    board_colours,
+)
+from orchestrator.domain.standings import Standings, compute_standings
+from orchestrator.domain.swiss.model import ScoreAdjustment, SwissState, adjusted_totals
 from orchestrator.domain.swiss.pairing import FIDE_TEAM_SWISS, OLYMPIAD_2022, SCORE_GROUP_HALVES
+from orchestrator.domain.tiebreaks import PoolHistory, build_event
 from orchestrator.domain.trf.records import (
     RESULT_LETTERS,
     match_forfeit_record,
@@ -205,6 +213,34 @@ def system_code(state: SwissState) -> str:
     if state.pairing == FIDE_TEAM_SWISS:
         return FIDE_TEAM_CODES[state.primary, state.colour_model]
     return SYSTEM_CODES.get(state.pairing, PAIRING_SYSTEM_CODE)
+
+
+def ranked_history(
+    teams: Sequence[str],
+    matches: Sequence[MatchRecord],
+    *,
+    chain: Sequence[str],
+    boards: int,
+    scoring: MatchScoring = DEFAULT_SCORING,
+    lots: Mapping[str, int] | None = None,
+    round_robin: bool = True,
+    bye_mp: int | None = None,
+    adjustments: Sequence[ScoreAdjustment] = (),
+    standings: Standings | None = None,
+) -> tuple[Standings, PoolHistory]:
+    """The standings a TRF file writes (``standings`` when given) and the history its rounds are read
+    from, both with the stage's bonus and penalty points (record 299)."""
+    totals = adjusted_totals(adjustments)
+    if standings is None:
+        standings = compute_standings(
+            teams, matches, chain=chain, boards=boards, scoring=scoring, lots=lots,
+            round_robin=round_robin, bye_mp=bye_mp, adjustments=totals,
+        )  # fmt: skip
+    event = build_event(
+        teams, matches, boards=boards, scoring=scoring, round_robin=round_robin, bye_mp=bye_mp,
+        adjustments=totals,
+    )  # fmt: skip
+    return standings, event
 
 
 def adjustment_record(adjustment: ScoreAdjustment, tpn: Mapping[str, int]) -> str:

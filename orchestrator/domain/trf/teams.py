@@ -25,9 +25,9 @@ from orchestrator.domain.scoring import (
     MatchScoring,
     board_colours,
 )
-from orchestrator.domain.standings import Standings, compute_standings
-from orchestrator.domain.swiss.model import ScoreAdjustment, adjusted_totals
-from orchestrator.domain.tiebreaks import PoolHistory, TieBreakError, build_event, parse_chain
+from orchestrator.domain.standings import Standings
+from orchestrator.domain.swiss.model import ScoreAdjustment
+from orchestrator.domain.tiebreaks import PoolHistory, TieBreakError, parse_chain
 from orchestrator.domain.trf.records import (
     RESULT_LETTERS,
     Grid,
@@ -42,7 +42,7 @@ from orchestrator.domain.trf.records import (
     synthesise_boards,
     team_records,
 )
-from orchestrator.domain.trf.swiss import adjustment_record
+from orchestrator.domain.trf.swiss import adjustment_record, ranked_history
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,27 +78,10 @@ def write_trf(
     """
     check_fits(teams, boards, name)
     codes = parse_chain(chain)
-    if standings is None:
-        standings = compute_standings(
-            teams,
-            matches,
-            chain=codes,
-            boards=boards,
-            scoring=scoring,
-            lots=lots,
-            round_robin=round_robin,
-            bye_mp=bye_mp,
-            adjustments=adjusted_totals(adjustments),
-        )
-    event = build_event(
-        teams,
-        matches,
-        boards=boards,
-        scoring=scoring,
-        round_robin=round_robin,
-        bye_mp=bye_mp,
-        adjustments=adjusted_totals(adjustments),
-    )
+    standings, event = ranked_history(
+        teams, matches, chain=codes, boards=boards, scoring=scoring, lots=lots, round_robin=round_robin,
+        bye_mp=bye_mp, adjustments=adjustments, standings=standings,
+    )  # fmt: skip
     numbering = _Numbering({team: index + 1 for index, team in enumerate(teams)}, boards)
     rank = {row.team: row.rank for row in standings.rows}
     rounds = event.number_of_rounds

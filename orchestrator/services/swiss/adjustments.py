@@ -55,6 +55,20 @@ class AdjustmentGiven:
         return said
 
 
+def described(row: ScoreAdjustment, *, team: str, stage: str) -> dict[str, object]:
+    """What the audit entry and the public record (``swiss.adjustment``, docs/record.md) say of an
+    adjustment, given at the desk or imported from a file."""
+    return {
+        "team": team,
+        "stage": stage,
+        "after_round": row.after_round,
+        "standings_only": row.standings_only,
+        "match_points": row.mp,
+        "game_points": str(Fraction(row.gp_half, 2)),
+        "reason": row.reason,
+    }
+
+
 def give_adjustment(
     uow: UnitOfWork,
     *,
@@ -104,15 +118,7 @@ def give_adjustment(
         "swiss.adjustment",
         actor=actor,
         event_id=rows.event.id,
-        new={
-            "team": team.name,
-            "stage": rows.stage.name,
-            "after_round": row.after_round,
-            "standings_only": standings_only,
-            "match_points": mp,
-            "game_points": str(Fraction(gp_half, 2)),
-            "reason": row.reason,
-        },
+        new=described(row, team=team.name, stage=rows.stage.name),
         reason=row.reason,
     )
     discarded = None

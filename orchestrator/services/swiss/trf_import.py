@@ -26,7 +26,6 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from fractions import Fraction
 from typing import Any
 
 from orchestrator.adapters.tables import (
@@ -49,6 +48,7 @@ from orchestrator.services.audit_trail import flush_and_audit
 from orchestrator.services.results.standings import recompute_pool
 from orchestrator.services.setup.event_setup import create_event, stage_ids_by_key
 from orchestrator.services.setup.stage_start import new_board_row, start_stage
+from orchestrator.services.swiss.adjustments import described
 from orchestrator.services.swiss.trf_definition import SECTIONS, Section, account, definition_text, slug_of
 from orchestrator.translation import gettext as _
 
@@ -347,15 +347,7 @@ def _store_adjustments(
                 "entity": "score_adjustment",
                 "entity_id": row.id,
                 "event_id": stage.event_id,
-                "new": {
-                    "team": names.get(row.team_id),
-                    "stage": stage.name,
-                    "after_round": row.after_round,
-                    "standings_only": row.standings_only,
-                    "match_points": row.mp,
-                    "game_points": str(Fraction(row.gp_half, 2)),
-                    "reason": row.reason,
-                },
+                "new": described(row, team=names[row.team_id], stage=stage.name),
             }
             for row in rows
         ]
