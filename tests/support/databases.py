@@ -4,8 +4,8 @@ process (Alembic ``upgrade head``, as ``init_db`` runs it) and each test gets a 
     schema_at_head(settings.sqlalchemy_url)       # a copy of the migrated SQLite file at that path
     url = create_migrated_database("olympiad_workers")  # tests/integration/conftest.py: a TEMPLATE copy
 
-Migrating a fresh SQLite file takes Alembic about a second and a half, a fresh PostgreSQL database a few
-seconds; a copy takes milliseconds (SQLite) or a fraction of a second (PostgreSQL). The migrations
+Migrating a fresh SQLite file takes Alembic a third of a second or more (bench/test_setup.py), a fresh
+PostgreSQL database a few seconds; a copy takes milliseconds (SQLite) or a fraction of a second (PostgreSQL). The migrations
 themselves are still run from empty by tests/integration/test_persistence.py (both back-ends, compared
 with the models) and by every template built here.
 """
