@@ -5,9 +5,9 @@ process (Alembic ``upgrade head``, as ``init_db`` runs it) and each test gets a 
     url = create_migrated_database("olympiad_workers")  # tests/integration/conftest.py: a TEMPLATE copy
 
 Migrating a fresh SQLite file takes Alembic a third of a second or more (bench/test_setup.py), a fresh
-PostgreSQL database a few seconds; a copy takes milliseconds (SQLite) or a fraction of a second (PostgreSQL). The migrations
-themselves are still run from empty by tests/integration/test_persistence.py (both back-ends, compared
-with the models) and by every template built here.
+PostgreSQL database a few seconds; a copy takes milliseconds (SQLite) or a fraction of a second
+(PostgreSQL). The migrations themselves are still run from empty by tests/integration/test_persistence.py
+(both back-ends, compared with the models) and by every template built here.
 """
 
 from __future__ import annotations
