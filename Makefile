@@ -19,7 +19,7 @@ test: setup
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .
 	.venv/bin/mypy
-	.venv/bin/pytest -n $(TEST_WORKERS)
+	.venv/bin/pytest -n $(TEST_WORKERS) --dist worksteal
 
 demo: setup
 	.venv/bin/olympiad demo

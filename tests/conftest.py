@@ -22,6 +22,22 @@ from hypothesis import HealthCheck, settings
 
 from tests.support.ci import in_ci
 from tests.support.databases import drop_templates
+from tests.support.passwords import cheap_hashes
+
+# The order the tests are handed to pytest-xdist's processes: tests that start processes and servers of
+# their own (integration, then browser and HTTP end-to-end) first, the many short unit tests after them,
+# so that with `--dist worksteal` (Makefile) the short ones fill the processes while the long ones run
+# instead of a long test starting last and running alone (docs/CONTRIBUTING.md, "Running the tests").
+_FIRST = ("tests/integration/", "tests/e2e/")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        path = item.nodeid
+        return next((i for i, prefix in enumerate(_FIRST) if path.startswith(prefix)), len(_FIRST))
+
+    items.sort(key=rank)  # stable: each file's tests keep their order
+
 
 settings.register_profile(
     "ci",
@@ -41,3 +57,12 @@ def migrated_templates() -> Iterator[None]:
     process of pytest-xdist may end without running ``atexit`` handlers."""
     yield
     drop_templates()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cheap_password_hashes() -> Iterator[None]:
+    """Hash and verify passwords at argon2id's lowest cost in this process (tests/support/passwords.py):
+    a login costs milliseconds instead of a tenth of a second; the product's parameters are tested in
+    tests/unit/test_auth.py."""
+    with cheap_hashes():
+        yield

@@ -27,9 +27,13 @@ def serving(app: FastAPI, port: int, *, lifespan: Literal["auto", "on", "off"] =
     """Run ``app`` on 127.0.0.1:``port`` in a thread until the block ends; yields its base URL once
     /healthz answers 200."""
     base_url = f"http://127.0.0.1:{port}"
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan=lifespan)
+    # A page's live stream (SSE) stays open until its browser goes: as `olympiad serve` does, give open
+    # responses a short while to end and then cancel them, rather than uvicorn's unbounded wait (which
+    # the join below cut at 10 s, after every browser test).
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", lifespan=lifespan, timeout_graceful_shutdown=1
     )
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:

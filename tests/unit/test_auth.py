@@ -16,6 +16,7 @@ from orchestrator.services.accounts import users
 from orchestrator.services.teams.captains import create_captain_invitation
 from tests.support.accounts import PASSWORD, fail_logins, login, make_owner, settings
 from tests.support.factories import make_event
+from tests.support.passwords import PRODUCTION_HASHER
 
 __all__ = ["settings"]  # the fixture of tests/support/accounts.py (uow_factory comes from conftest)
 
@@ -44,6 +45,15 @@ def test_passwords_are_stored_as_argon2id_hashes_that_verify() -> None:
     assert not users.verify_password(stored, PASSWORD + "x")
     assert not users.verify_password(None, PASSWORD)
     assert not users.verify_password("not a hash", PASSWORD)
+
+
+def test_the_product_hashes_with_argon2_cffis_recommended_parameters() -> None:
+    """The tests hash cheaply (tests/support/passwords.py); the product's own hasher is RFC 9106's
+    low-memory profile, as argon2-cffi recommends, and its hashes verify through the product's function."""
+    stored = PRODUCTION_HASHER.hash(PASSWORD)
+    assert stored.startswith("$argon2id$v=19$m=65536,t=3,p=4$")
+    assert users.verify_password(stored, PASSWORD)
+    assert not users.verify_password(stored, PASSWORD + "x")
 
 
 def test_a_created_user_can_log_in_with_the_username_in_any_case(
