@@ -2,7 +2,8 @@
 .PHONY: setup test lint demo simulate bench
 
 # Test processes (pytest-xdist); each has its own databases, Redis keys and ports. TEST_WORKERS=0: one process.
-TEST_WORKERS ?= 2
+# One more than the cores: the worker and fault tests mostly wait on the clock (docs/CONTRIBUTING.md).
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
 
 setup:
 	./scripts/setup.sh
