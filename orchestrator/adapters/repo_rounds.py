@@ -275,6 +275,18 @@ class RoundRepository(Repository):
             .order_by(col(Round.number), col(Match.match_no))
         ).all()
 
+    def coarse_ids(self, match_ids: Iterable[int]) -> dict[int, tuple[int | None, int | None, int]]:
+        """Each match's pool, duel and stage ids, in one query (services/live.py ``announce_matches``)."""
+        ids = list(match_ids)
+        if not ids:
+            return {}
+        rows = self.session.exec(
+            select(Match.id, Match.pool_id, Match.duel_id, Round.stage_id)
+            .join(Round, col(Round.id) == col(Match.round_id))
+            .where(col(Match.id).in_(ids))
+        ).all()
+        return {int(match_id or 0): (pool, duel, stage) for match_id, pool, duel, stage in rows}
+
     def matches_of_pool(self, pool_id: int) -> Sequence[Match]:
         return self.matches_in_round_order(Match.pool_id == pool_id)
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from orchestrator.adapters.tables import Match, Round
+from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.services import live
 from orchestrator.web.http.sse import MAX_TOPICS, TOPIC
 from orchestrator.web.pages.public.events import live_url
+from tests.support.pools import seed_small_pool
 
 
 def test_a_small_page_follows_every_topic_it_shows_in_order_and_once() -> None:
@@ -42,6 +44,14 @@ class _Rows:
 
     def get(self, model: type[Any], row_id: int) -> Any:
         return self.rows.get((model, row_id))
+
+    def coarse_ids(self, match_ids: Any) -> dict[int, tuple[int | None, int | None, int]]:
+        found = {}
+        for match_id in match_ids:
+            match = self.rows.get((Match, match_id))
+            if match is not None:
+                found[match_id] = (match.pool_id, match.duel_id, self.rows[(Round, match.round_id)].stage_id)
+        return found
 
 
 class _Uow:
@@ -79,6 +89,33 @@ def test_a_duel_matchs_change_is_announced_on_its_duel_and_other_topics_alone() 
     live.announce(uow, "match:99", kind="result")  # not there: announced alone
     assert uow.topics() == ["match:11", "duel:5", "stage:4", "event:cup", "match:99"]
     assert live.coarse_of(_rows(), "pool:9") == () and live.coarse_of(_rows(), "match:x") == ()
+
+
+def test_matches_announced_together_give_the_topics_announced_one_by_one() -> None:
+    one_by_one, together = _Uow(_rows()), _Uow(_rows())
+    for topic in ("match:8", "match:11", "match:99", "match:7"):
+        live.announce(one_by_one, topic, kind="result")
+    live.announce_matches(together, [8, 11, 99, 7, 8], kind="result")  # a match named twice: once
+    assert together.topics() == one_by_one.topics()
+    assert together.topics() == ["match:8", "pool:9", "stage:4", "match:11", "duel:5", "match:99", "match:7"]
+    assert [kw for _fn, _args, kw in together._after_commit] == [{"kind": "result"}] * 7
+    live.announce_matches(together, [])
+    assert len(together.topics()) == 7
+
+
+def test_the_repository_reads_each_matchs_pool_and_stage_as_the_rows_say(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    pool = seed_small_pool(uow_factory)
+    with uow_factory() as uow:
+        matches = uow.rounds.matches_of_pool(pool.pool_id)
+        expected = {m.id: (pool.pool_id, None, pool.stage_id) for m in matches}
+        assert uow.rounds.coarse_ids([m.id or 0 for m in matches] + [10**6]) == expected
+        assert uow.rounds.coarse_ids([]) == {}
+        uow.after_commit(lambda: None)
+        live.announce_matches(uow, [matches[0].id or 0], kind="finished")
+        topics = [args[0] for fn, args, _kw in uow._after_commit if fn is live.publish]
+        assert topics == [f"match:{matches[0].id}", f"pool:{pool.pool_id}", f"stage:{pool.stage_id}"]
 
 
 def test_a_2020_pool_page_with_its_45_matches_follows_them_all_as_before() -> None:

@@ -527,10 +527,10 @@ def settle_round(uow: UnitOfWork, *, round_id: int, actor: str, now: datetime | 
             continue
         if match.status != MatchStatus.FINISHED.value:
             finished.append(match.match_id)
-            live.announce(uow, f"match:{match.match_id}", kind="finished")
     if not all_done and rnd.status == RoundStatus.PAIRED.value and any(m.started for m in progress):
         rnd.status = RoundStatus.PLAYING.value
         uow.rounds.insert(rnd)
+    live.announce_matches(uow, finished, kind="finished")
     uow.rounds.finish_matches(finished, now)  # one statement for the round
     if not all_done:
         return False

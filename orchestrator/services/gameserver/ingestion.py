@@ -200,8 +200,7 @@ def _decide(
 
 
 def _announce(uow: UnitOfWork, report: IngestReport) -> None:
-    for match_id in sorted(report.match_ids):
-        live.announce(uow, f"match:{match_id}", kind="result")
+    live.announce_matches(uow, sorted(report.match_ids), kind="result")
     for pool_id in sorted(report.pool_ids):
         live.announce(uow, f"pool:{pool_id}", kind="result")
         enqueue(uow, RECOMPUTE_POOL, pool_id)
