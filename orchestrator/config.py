@@ -100,6 +100,10 @@ class Settings(BaseSettings):
     # (docs/security.md, "Live streams"). A reader with a few tabs open needs a handful.
     live_max_streams_per_ip: int = Field(default=20, ge=1)
 
+    # A stage's chances (docs/needs.md) are computed again at most this often while its rounds end, and
+    # always once its last round is complete.
+    outlook_min_interval_s: float = Field(default=30.0, ge=0)
+
     # The play-off without staff (docs/playoff.md, "Running by itself"). Captains' forms stay optional.
     auto_build_bracket: bool = True  # build the bracket once every earlier stage is closed
     auto_draw_lots: bool = True  # the tick commits due Armageddon lots and draws them a delay later

@@ -12,8 +12,9 @@ says why) does not keep the next from its turn in the same scan."""
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from orchestrator.db import utcnow
 from orchestrator.errors import ServiceError
 from orchestrator.jobs.outages import connection_lost
 from orchestrator.jobs.runtime import Runtime
@@ -24,8 +25,9 @@ log = logging.getLogger(__name__)
 
 def chances_scan(rt: Runtime, *, attempt: int, now: datetime | None = None) -> float | None:
     """Compute the outlook of one running stage that finished a round since its last computation."""
+    wait = timedelta(seconds=rt.settings.outlook_min_interval_s)
     with rt.uow_factory() as uow:
-        stage_ids = due_stage_ids(uow)
+        stage_ids = due_stage_ids(uow, now=now or utcnow(), min_interval=wait)
     for stage_id in stage_ids:
         try:
             with rt.uow_factory() as uow:

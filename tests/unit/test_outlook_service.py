@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime, timedelta
 from types import SimpleNamespace
 
 import pytest
@@ -13,6 +14,7 @@ from sqlalchemy import event
 from sqlmodel import select
 
 from orchestrator.adapters.tables import Board, Match, Player, Round
+from orchestrator.config import Settings
 from orchestrator.errors import Conflict
 from orchestrator.jobs import chances as chances_job
 from orchestrator.jobs.chances import chances_scan
@@ -71,9 +73,14 @@ def test_a_running_pool_stage_gets_chances_and_needs_for_first_place_and_the_qua
         assert compute_stage_outlook(uow, stage_id=stage_id) is None
 
 
+def _runtime(uowf, *, min_interval_s: float = 0.0) -> SimpleNamespace:
+    """What the chances job reads of its runtime: units of work and the settings."""
+    return SimpleNamespace(uow_factory=uowf, settings=Settings(outlook_min_interval_s=min_interval_s))
+
+
 def test_the_scan_computes_again_once_a_round_is_complete(uowf):
     stage_id = _start(uowf)
-    runtime = SimpleNamespace(uow_factory=uowf)
+    runtime = _runtime(uowf)
     chances_scan(runtime, attempt=1)  # type: ignore[arg-type]
     with uowf() as uow:
         assert {row.after_round for row in uow.chances.of_stage(stage_id)} == {0}
@@ -206,9 +213,9 @@ def test_one_stage_failing_does_not_keep_the_scan_from_the_others(uowf, monkeypa
             raise Conflict("closed meanwhile")
         return 1
 
-    monkeypatch.setattr(chances_job, "due_stage_ids", lambda uow: [stage_id, stage_id, stage_id])
+    monkeypatch.setattr(chances_job, "due_stage_ids", lambda uow, **_when: [stage_id, stage_id, stage_id])
     monkeypatch.setattr(chances_job, "compute_stage_outlook", compute)
-    chances_job.chances_scan(SimpleNamespace(uow_factory=uowf), attempt=1)  # type: ignore[arg-type]
+    chances_job.chances_scan(_runtime(uowf), attempt=1)  # type: ignore[arg-type]
     assert calls == [stage_id] * 3
 
 
@@ -277,7 +284,7 @@ def test_the_scan_computes_one_stage_a_run_the_oldest_first_and_nothing_on_an_id
     with uowf() as uow:
         first = running_stage(uow)
         second = running_stage(uow, event_id=make_event(uow, slug="second-test-cup"))
-    runtime = SimpleNamespace(uow_factory=uowf)
+    runtime = _runtime(uowf)
 
     def after_rounds() -> dict[int, set[int]]:
         with uowf() as uow:
@@ -297,3 +304,38 @@ def test_the_scan_computes_one_stage_a_run_the_oldest_first_and_nothing_on_an_id
     assert after_rounds() == {first: {1}, second: {0}}  # both settled a round: the older outlook first
     chances_scan(runtime, attempt=1)  # type: ignore[arg-type]
     assert after_rounds() == {first: {1}, second: {1}}
+
+
+def test_rounds_ending_seconds_apart_are_simulated_once_and_the_last_round_at_once(uowf):
+    """``outlook_min_interval_s``: a stage computed less than that long ago waits for a later scan, unless
+    its last round is complete (docs/needs.md, "When chances are computed")."""
+    stage_id = _start(uowf)
+    runtime = _runtime(uowf, min_interval_s=30)
+
+    def after_round() -> set[int]:
+        with uowf() as uow:
+            return {row.after_round for row in uow.chances.of_stage(stage_id)}
+
+    with uowf() as uow:
+        last = max(r.number for r in uow.rounds.rounds_of_stage(stage_id))
+    chances_scan(runtime, attempt=1)  # type: ignore[arg-type]
+    assert after_round() == {0}  # never computed: at once
+
+    def computed_at() -> datetime:
+        with uowf() as uow:
+            return max(row.computed_at for row in uow.chances.of_stage(stage_id))
+
+    first = computed_at()
+    _play_round(uowf, stage_id, 1)
+    chances_scan(runtime, attempt=1, now=first + timedelta(seconds=29))  # type: ignore[arg-type]
+    assert after_round() == {0}  # computed 29 s ago: it waits
+    chances_scan(runtime, attempt=1, now=first + timedelta(seconds=30))  # type: ignore[arg-type]
+    assert after_round() == {1}
+    second = computed_at()
+    _play_round(uowf, stage_id, 2)
+    chances_scan(runtime, attempt=1, now=second + timedelta(seconds=1))  # type: ignore[arg-type]
+    assert after_round() == {1}  # a second ago: it waits
+    for number in range(3, last + 1):
+        _play_round(uowf, stage_id, number)
+    chances_scan(runtime, attempt=1, now=second + timedelta(seconds=1))  # type: ignore[arg-type]
+    assert after_round() == {last}  # the last round complete: computed however recent the last time

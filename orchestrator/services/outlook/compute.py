@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 from orchestrator.adapters.repo_outlook import RoundProgress
 from orchestrator.adapters.tables import Outlook, RoundStatus, Stage, StageKind, StageStatus
@@ -102,11 +102,20 @@ class StageCheck:
     after: int | None
     stored: int | None
     computed_at: datetime | None
+    last: int = 0  # the stage's last round number
 
     @property
     def due(self) -> bool:
         """A round settled (or was reopened) since the stored outlook: compute it again."""
         return self.after is not None and self.after != self.stored
+
+    def resting(self, now: datetime, min_interval: timedelta) -> bool:
+        """Due, but computed less than ``min_interval`` before ``now``, and not yet after the stage's last
+        round: the scan leaves it for a later tick (``due_stage_ids``)."""
+        if self.computed_at is None or self.after == self.last:
+            return False
+        computed = self.computed_at if self.computed_at.tzinfo else self.computed_at.replace(tzinfo=UTC)
+        return now - computed < min_interval
 
 
 def _pool_stage_after(progress: Sequence[RoundProgress]) -> int:
@@ -149,12 +158,14 @@ def stage_checks(uow: UnitOfWork, stages: Sequence[Stage]) -> list[StageCheck]:
         else:
             after = _pool_stage_after(progress[stage_id])
         kept = stored.get(stage_id)
+        numbers = {row.number for row in progress[stage_id] if row.status != RoundStatus.CANCELLED.value}
         checks.append(
             StageCheck(
                 stage_id,
                 after,
                 kept.after_round if kept else None,
                 kept.computed_at if kept else None,
+                max(numbers, default=0),
             )
         )
     return checks
@@ -339,14 +350,21 @@ def _line_json(line: Line) -> dict[str, object]:
     return data
 
 
-def due_stage_ids(uow: UnitOfWork) -> list[int]:
+def due_stage_ids(
+    uow: UnitOfWork, *, now: datetime | None = None, min_interval: timedelta = timedelta(0)
+) -> list[int]:
     """Running pool and Swiss stages whose outlook is behind their round counts (``StageCheck.due``), the
-    one never computed or computed longest ago first: the scan computes the first it can."""
+    one never computed or computed longest ago first: the scan computes the first it can. A stage computed
+    less than ``min_interval`` before ``now`` waits (``StageCheck.resting``) unless its last round is
+    complete: rounds that end seconds apart (a pool stage whose rounds are all due at once) are simulated
+    once, not once each, and the final outlook is never left out (docs/needs.md, "When chances are
+    computed")."""
     stages = [
         stage
         for stage in uow.events.running_stages()
         if stage.kind in (StageKind.POOLS.value, StageKind.SWISS.value)
     ]
-    due = [check for check in stage_checks(uow, stages) if check.due]
+    at = now or datetime.now(UTC)
+    due = [check for check in stage_checks(uow, stages) if check.due and not check.resting(at, min_interval)]
     due.sort(key=lambda c: (c.computed_at is not None, c.computed_at or datetime.min, c.stage_id))
     return [check.stage_id for check in due]
