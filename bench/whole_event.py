@@ -145,6 +145,7 @@ def start_worker(settings: Settings, log_path: Path, concurrency: int, pool: str
     args += ["--loglevel=INFO", "--without-gossip", "--without-mingle"]
     args += ["-n", f"bench-{secrets.token_hex(3)}@%h"]
     env = worker_env(settings)
+    log_path.parent.mkdir(parents=True, exist_ok=True)  # --worker-log names a folder that may not exist yet
     with log_path.open("wb") as out:
         process = subprocess.Popen(args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     for _ in range(600):
