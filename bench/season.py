@@ -529,6 +529,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2020)
     parser.add_argument("--timeout", type=float, default=3600, help="give up a run after this long (s)")
     parser.add_argument("--plot", type=Path, help="write the plot here (.png)")
+    parser.add_argument(
+        "--keep-database", action="store_true", help="leave the scratch database (to EXPLAIN its queries)"
+    )
     args = parser.parse_args()
     counts = [int(n) for n in args.events.split(",") if n.strip()]
     runs: list[SeasonRun] = []
@@ -641,7 +644,10 @@ def main() -> None:
         stop(worker)
         stop(standin)
         engine.dispose()
-        drop_database(database_url)
+        if args.keep_database:
+            print(f"database kept: {database_url}", flush=True)
+        else:
+            drop_database(database_url)
     if runs and runs[0].events == 1:
         for run in runs[1:]:
             print(

@@ -136,6 +136,40 @@ def test_turning_a_kind_off_stops_it_and_an_empty_address_stops_everything(
     }
 
 
+def test_with_no_captain_to_mail_a_scan_reads_no_change_and_queues_no_captain_mail(
+    uow_factory: UnitOfWorkFactory, settings: Settings, event: NotifyEvent, sent: list
+) -> None:
+    """Every mail but "link your account" goes to captains: with no captain who has an address the scan
+    leaves the audit log alone (docs/notifications.md), and mails again once one has an address."""
+    from sqlalchemy import event as sa_event
+
+    from orchestrator.adapters.tables import User
+
+    with uow_factory() as uow:
+        for captain in uow.session.exec(select(User).where(col(User.email).is_not(None))).all():
+            captain.email = None
+        engine = uow.session.get_bind().engine
+    seen: list[str] = []
+
+    def record(_conn, _cursor, statement, _parameters, _context, _many) -> None:
+        seen.append(statement)
+
+    sa_event.listen(engine, "before_cursor_execute", record)
+    try:
+        _scan(uow_factory, settings, ROUND_1 - timedelta(hours=1))
+    finally:
+        sa_event.remove(engine, "before_cursor_execute", record)
+    assert seen and not [sql for sql in seen if "audit_log" in sql]
+    assert not [r for r in _rows(uow_factory) if r.kind != Kind.LINK_ACCOUNT.value]
+    with uow_factory() as uow:
+        uow.session.exec(select(User).where(User.username == "cap-nor")).one().email = "nor@example.org"
+    _scan(uow_factory, settings, ROUND_1 - timedelta(hours=1))
+    assert {(r.recipient, r.kind) for r in _rows(uow_factory) if r.kind != Kind.LINK_ACCOUNT.value} == {
+        ("nor@example.org", "lineup_open"),
+        ("nor@example.org", "pairings"),
+    }
+
+
 def test_a_corrected_result_and_a_decided_appeal_reach_both_teams_captains(
     uow_factory: UnitOfWorkFactory, settings: Settings, event: NotifyEvent, sent: list
 ) -> None:

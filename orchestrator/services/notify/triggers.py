@@ -108,10 +108,12 @@ class _Scan:
 def scan(uow: UnitOfWork, *, now: datetime, settings: Settings) -> ScanReport:
     """Queue every mail that is due now; safe to run again at any time."""
     run = _Scan(uow, settings, now, mailed=uow.accounts.teams_with_mail())
-    _lineups(run)
-    _armageddons(run)
-    for entry in uow.audit.audit_since(CHANGE_ACTIONS, now - timedelta(seconds=settings.notify_lookback_s)):
-        _change(run, entry)
+    if run.mailed:  # the mails below all go to captains: with none who has an address, nothing to read
+        _lineups(run)
+        _armageddons(run)
+        since = now - timedelta(seconds=settings.notify_lookback_s)
+        for entry in uow.audit.audit_since(CHANGE_ACTIONS, since):
+            _change(run, entry)
     _links(run)
     return run.report
 
@@ -220,10 +222,11 @@ def _opponent_line(run: _Scan, match: Match, rnd: Round, team_id: int, zone: Zon
 
 def _stage_pairings(run: _Scan, stage: Stage) -> None:
     event = run.uow.events.get(Event, stage.event_id)
-    if event is None:
+    mailed = [team_id for team_id in run.uow.teams.teams_of_stage(stage.id or 0) if team_id in run.mailed]
+    if event is None or not mailed:
         return
-    zone = run.zone(event)
-    for team_id in run.uow.teams.teams_of_stage(stage.id or 0):
+    zone = run.zone(event)  # the event file read only when a mail is to be written
+    for team_id in mailed:
         team = run.mailed_team(team_id)
         if team is None:
             continue
