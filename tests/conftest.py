@@ -14,6 +14,7 @@ count; a counterexample found once is kept as an ``@example`` on the test.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Iterator
 
@@ -21,8 +22,6 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from tests.support.ci import in_ci
-from tests.support.databases import drop_templates
-from tests.support.passwords import cheap_hashes
 
 # The order the tests are handed to pytest-xdist's processes: tests that start processes and servers of
 # their own (integration, then browser and HTTP end-to-end) first, the many short unit tests after them,
@@ -51,12 +50,21 @@ settings.register_profile("dev", settings.get_profile("default"))
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if in_ci() else "dev"))
 
 
+def _present(module: str) -> bool:
+    """False for the application's test support in the copies bench/mutation.sh tests, which hold
+    ``orchestrator/domain`` and the domain's tests only: the two fixtures below then have nothing to do."""
+    return importlib.util.find_spec(module) is not None
+
+
 @pytest.fixture(scope="session", autouse=True)
 def migrated_templates() -> Iterator[None]:
     """Drop this process's migrated databases (tests/support/databases.py) when its tests end: a test
     process of pytest-xdist may end without running ``atexit`` handlers."""
     yield
-    drop_templates()
+    if _present("tests.support.databases"):
+        from tests.support.databases import drop_templates
+
+        drop_templates()
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -64,5 +72,10 @@ def cheap_password_hashes() -> Iterator[None]:
     """Hash and verify passwords at argon2id's lowest cost in this process (tests/support/passwords.py):
     a login costs milliseconds instead of a tenth of a second; the product's parameters are tested in
     tests/unit/test_auth.py."""
+    if not _present("tests.support.passwords"):
+        yield
+        return
+    from tests.support.passwords import cheap_hashes
+
     with cheap_hashes():
         yield

@@ -585,3 +585,39 @@ def test_pool_points_count_the_bonus_and_penalty_points_of_the_pool_only() -> No
         ("swiss.withdraw", {"pool": "4", "team": "A", "match_points": 5, "game_points": "5"}),
     )
     assert r.pool_points(entries, "4", MatchScoring()) == {"A": r.Points(-2, -1), "B": r.Points(1, 6)}
+
+
+def test_a_byes_game_points_come_from_the_publications_boards_else_its_matches() -> None:
+    """``_boards_of``: the publication's own ``boards``; an older entry without it, its matches' boards; a
+    round of byes only without either, none (the bye still scores a drawn match's points)."""
+    own = chain(published(1, (1, "A", "B"), byes=("C",), boards=3))
+    assert r.pool_points(own, "7", MatchScoring())["C"] == r.Points(1, 3)
+    older = chain(published(1, (1, "A", "B"), byes=("C",), boards=None))
+    assert r.pool_points(older, "7", MatchScoring())["C"] == r.Points(1, 2)
+    byes_only = chain(("swiss.publish", {"stage": 3, "round": 1, "pool": "7", "matches": [], "byes": ["C"]}))
+    assert r.pool_points(byes_only, "7", MatchScoring()) == {"C": r.Points(1, 0)}
+
+
+def test_a_round_of_byes_only_is_found_in_its_pool_by_its_own_field_and_other_pools_are_skipped() -> None:
+    def byes_only(stage: int, pool: str, team: str) -> tuple[str, dict[str, Any]]:
+        payload = {"stage": stage, "round": 1, "pool": pool, "boards": 2, "matches": [], "byes": [team]}
+        return "swiss.publish", payload
+
+    other, mine = byes_only(4, "8", "X"), byes_only(3, "7", "C")
+    entries = chain(other, ("event.note", None), mine)  # type: ignore[arg-type]
+    assert r.pool_points(entries, "7", MatchScoring()) == {"C": r.Points(1, 2)}
+    assert r.pool_points(entries, "8", MatchScoring()) == {"X": r.Points(1, 2)}
+    assert set(r.swiss_rounds(entries)) == {(4, 1), (3, 1)}  # an entry without payload is passed over
+
+
+def test_an_adjustment_without_match_or_game_points_adds_nothing_of_that_kind() -> None:
+    entries = chain(
+        ("swiss.adjustment", {"pool": "4", "team": "A", "match_points": -2}),
+        ("swiss.adjustment", {"pool": "4", "team": "B", "game_points": "3/2"}),
+    )
+    assert r.pool_points(entries, "4", MatchScoring()) == {"A": r.Points(-2, 0), "B": r.Points(0, 3)}
+
+
+def test_a_swiss_round_missing_just_before_the_last_leaves_the_closing_unchecked() -> None:
+    entries = chain(published(1, (1, "A", "B")), published(3, (2, "A", "B")))
+    assert r.swiss_unchecked(entries, {"stage": 3}) == "round 2 is not in the record"

@@ -138,3 +138,42 @@ def test_extended_direct_encounter_starts_with_the_primary_score() -> None:
     matches = [m(rnd, pair[0], pair[1], score) for rnd, (pair, score) in enumerate(results.items(), 1)]
     s = compute_standings("ABCDE", matches, chain=["MP", "EDE"], boards=4)
     assert s.order == ("E", "A", "B", "C", "D")
+
+
+# A, B and C tie on game points (8.5 each); among them A won both its matches narrowly, B crushed C.
+_EDE_CYCLE = [
+    m(1, "A", "B", "2.5-1.5"),
+    m(1, "C", "D", "7-1"),
+    m(2, "A", "C", "2.5-1.5"),
+    m(2, "B", "D", "3-5"),
+    m(3, "B", "C", "4-0"),
+    m(3, "A", "D", "3.5-4.5"),
+]
+
+
+def test_ede_starts_from_the_chains_primary_score() -> None:
+    # C.07 13.3: EDE alternates between the primary and the secondary score, starting with the primary one,
+    # which is GP when the chain names GP first (C.04.6 1.2.2). By game points among the three B (5.5) is
+    # ahead of A (5) and C (1.5); by match points A (4) would be ahead of B (2).
+    s = compute_standings("ABCD", _EDE_CYCLE, chain=["GP", "EDE"], boards=8)
+    assert [(row.rank, row.team) for row in s.rows] == [(1, "D"), (2, "B"), (3, "A"), (4, "C")]
+    assert [s.rows[i].values["EDE"] for i in (1, 2, 3)] == [Fraction(11, 2), 5, Fraction(3, 2)]
+    by_mp = compute_standings("ABCD", _EDE_CYCLE, chain=["MP", "EDE"], boards=8)
+    assert [row.team for row in by_mp.rows if row.team != "D"] == ["A", "B", "C"]
+
+
+def test_the_arbiters_adjustments_count_in_the_ranking_and_the_totals() -> None:
+    # TRF-2026 record 299: half a game point more for C lifts it above A and B (C.07 11.1.1 totals).
+    s = compute_standings("ABCD", _EDE_CYCLE, chain=["GP", "EDE"], boards=8, adjustments={"C": (0, 1)})
+    assert [(row.rank, row.team) for row in s.rows] == [(1, "D"), (2, "C"), (3, "A"), (4, "B")]
+    assert s.rows[1].values["GP"] == 9
+    totals = team_totals("ABCD", _EDE_CYCLE, adjustments={"A": (-2, -1), "C": (1, 3)})
+    assert (totals["A"].mp, totals["A"].gp_half) == (4 - 2, 17 - 1)
+    assert (totals["C"].mp, totals["C"].gp_half) == (2 + 1, 17 + 3)
+    assert (totals["B"].mp, totals["B"].gp_half) == (2, 17)  # no adjustment: its own totals
+    assert totals["A"].won == 2 and totals["A"].lost == 1  # matches are not adjusted
+
+
+def test_a_missing_starting_rank_names_every_team_without_one() -> None:
+    with pytest.raises(TieBreakError, match=r"no starting rank for B, C$"):
+        compute_standings("ABC", [m(1, "A", "B", "2-2")], chain=["MP"], starting_ranks={"A": 1})
