@@ -6,7 +6,8 @@ and the pairing written into a file (``add_round``) and read back (``unfinished_
 
 from __future__ import annotations
 
-from orchestrator.domain.scoring import MatchRecord, no_show
+from orchestrator.domain.scoring import MatchRecord, MatchScoring, no_show
+from orchestrator.domain.standings import compute_standings
 from orchestrator.domain.swiss.model import (
     Acceleration,
     Prohibition,
@@ -16,7 +17,15 @@ from orchestrator.domain.swiss.model import (
     SwissTeam,
 )
 from orchestrator.domain.swiss.pairing import FIDE_TEAM_SWISS, OLYMPIAD_2022, SCORE_GROUP_HALVES
-from orchestrator.domain.trf.swiss import add_round, export_trf, system_code, unfinished_boards
+from orchestrator.domain.tiebreaks import build_event
+from orchestrator.domain.trf.swiss import (
+    add_round,
+    export_trf,
+    ranked_history,
+    system_code,
+    unfinished_boards,
+)
+from tests.unit.builders import m, y
 
 # Round 1: Alpha - Beta 1.5-0.5 (board 1 to Alpha with White, board 2 drawn), Gamma's bye, Delta not yet
 # entered. Round 2: Beta - Alpha won by Beta by forfeit, Gamma - Delta 1-1. Gamma is absent in round 3.
@@ -332,3 +341,34 @@ def test_the_ranks_are_by_match_points_before_game_points_and_requested_byes_get
 def test_record_192_of_a_system_we_do_not_name_is_fide_s_team_swiss() -> None:
     state = SwissState((SwissTeam("A"), SwissTeam("B")), boards=1, rounds=1, pairing="another-system")
     assert system_code(state) == "FIDE_TEAM_TYPEA_MP_GP"
+
+
+def test_ranked_history_is_the_standings_and_the_history_of_every_argument_with_the_adjustments() -> None:
+    """``ranked_history`` (what the TRF team and player writers read): the standings and the rounds'
+    history built with each argument it is given, the bonus and penalty points summed per team."""
+    teams = "ABCDE"
+    matches = [
+        m(1, "A", "B", "3-1"),
+        m(1, "C", "D", "2-2"),
+        y(1, "E"),
+        m(2, "A", "C", "2-2"),
+        m(2, "B", "E", "1-3"),
+    ]
+    matches.append(y(2, "D"))
+    given = {
+        "chain": ["MP", "BH:MP", "LOT"],
+        "boards": 4,
+        "scoring": MatchScoring(3, 1, 0),
+        "lots": {"A": 5, "B": 4, "C": 3, "D": 2, "E": 1},
+        "round_robin": False,
+        "bye_mp": 3,
+    }
+    adjustments = [ScoreAdjustment("C", 1, -1, -2), ScoreAdjustment("C", 2, 3, 1, pairing=False)]
+    standings, history = ranked_history(teams, matches, adjustments=adjustments, **given)
+    totals = {"C": (2, -1)}
+    assert standings == compute_standings(teams, matches, adjustments=totals, **given)
+    chain, lots = given.pop("chain"), given.pop("lots")
+    assert history == build_event(teams, matches, adjustments=totals, **given)
+    assert standings != compute_standings(teams, matches, chain=chain, lots=lots, **given)  # they count
+    kept, _ = ranked_history(teams, matches, chain=chain, boards=4, standings=standings)
+    assert kept is standings
