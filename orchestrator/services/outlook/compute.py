@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from orchestrator.adapters.repo_outlook import RoundProgress
 from orchestrator.adapters.tables import Outlook, RoundStatus, Stage, StageKind, StageStatus
 from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.db import utcnow
 from orchestrator.domain.chances import Chances, ChancesError, pool_chances, swiss_chances
 from orchestrator.domain.event import EventDefinition, Qualifiers, StageDef, qualifier_count
 from orchestrator.domain.needs import Fixture, Line, NeedsError, PoolNeeds, current_points, pool_needs
@@ -114,8 +115,7 @@ class StageCheck:
         round: the scan leaves it for a later tick (``due_stage_ids``)."""
         if self.computed_at is None or self.after == self.last:
             return False
-        computed = self.computed_at if self.computed_at.tzinfo else self.computed_at.replace(tzinfo=UTC)
-        return now - computed < min_interval
+        return now - self.computed_at < min_interval
 
 
 def _pool_stage_after(progress: Sequence[RoundProgress]) -> int:
@@ -129,11 +129,16 @@ def _pool_stage_after(progress: Sequence[RoundProgress]) -> int:
     return min(done.values(), default=0)
 
 
+def _round_numbers(progress: Sequence[RoundProgress]) -> set[int]:
+    """The numbers of a stage's rounds, less the cancelled ones."""
+    return {row.number for row in progress if row.status != RoundStatus.CANCELLED.value}
+
+
 def _swiss_stage_after(progress: Sequence[RoundProgress]) -> int | None:
     """A Swiss stage's last complete round once it is within ``SWISS_CHANCES_ROUNDS`` of its end; None
     while a published round still lacks a result or more rounds are left. The stage's rounds are its round
     rows less the cancelled ones (``SwissStage.round_count``: rows are made for every round at the start)."""
-    numbers = {row.number for row in progress if row.status != RoundStatus.CANCELLED.value}
+    numbers = _round_numbers(progress)
     published = [row for row in progress if row.status in PUBLISHED_ROUNDS and row.matches]
     if any(row.open_matches for row in published):
         return None  # a round under way: wait until it is complete
@@ -158,14 +163,13 @@ def stage_checks(uow: UnitOfWork, stages: Sequence[Stage]) -> list[StageCheck]:
         else:
             after = _pool_stage_after(progress[stage_id])
         kept = stored.get(stage_id)
-        numbers = {row.number for row in progress[stage_id] if row.status != RoundStatus.CANCELLED.value}
         checks.append(
             StageCheck(
                 stage_id,
                 after,
                 kept.after_round if kept else None,
                 kept.computed_at if kept else None,
-                max(numbers, default=0),
+                max(_round_numbers(progress[stage_id]), default=0),
             )
         )
     return checks
@@ -364,7 +368,7 @@ def due_stage_ids(
         for stage in uow.events.running_stages()
         if stage.kind in (StageKind.POOLS.value, StageKind.SWISS.value)
     ]
-    at = now or datetime.now(UTC)
+    at = now or utcnow()
     due = [check for check in stage_checks(uow, stages) if check.due and not check.resting(at, min_interval)]
     due.sort(key=lambda c: (c.computed_at is not None, c.computed_at or datetime.min, c.stage_id))
     return [check.stage_id for check in due]
