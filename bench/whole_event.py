@@ -338,7 +338,20 @@ def main(*, description: str | None = None, event: Path | None = None, celery: b
         default="gacrux",
         help="who pairs Swiss rounds: gacrux (the server's default) or our own engine",
     )
+    parser.add_argument(
+        "--without-periodic",
+        action="append",
+        default=[],
+        metavar="JOB",
+        help="an experiment: leave this periodic job (e.g. chances.scan) out of beat's list, to see what it "
+        "costs the event",
+    )
     args = parser.parse_args()
+    if args.without_periodic:
+        from orchestrator.demo import driver
+
+        driver.PERIODIC = tuple(name for name in driver.PERIODIC if name not in args.without_periodic)
+        print(f"periodic jobs sent: {', '.join(driver.PERIODIC)}", flush=True)
     if args.tick is None:
         args.tick = 0.1 if args.celery else 0.02
     # The stand-in process and the demo driver (through get_settings) share the admin token of its routes.
