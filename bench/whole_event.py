@@ -58,6 +58,7 @@ from orchestrator.config import Settings, get_settings  # noqa: E402
 from orchestrator.demo.driver import Demo, DemoResult  # noqa: E402
 from orchestrator.demo.plan import DemoOptions  # noqa: E402
 from orchestrator.ports import free_port  # noqa: E402
+from orchestrator.services.queue import background_queue  # noqa: E402
 from orchestrator.standin.app import admin_headers  # noqa: E402
 
 ADMIN_URL = os.environ.get(
@@ -139,9 +140,13 @@ def worker_env(settings: Settings) -> dict[str, str]:
     return env
 
 
-def start_worker(settings: Settings, log_path: Path, concurrency: int, pool: str) -> subprocess.Popen[bytes]:
+def start_worker(
+    settings: Settings, log_path: Path, concurrency: int, pool: str, queue: str | None = None, nice: int = 0
+) -> subprocess.Popen[bytes]:
+    """A Celery worker serving both queues, or only ``queue`` (docs/workers.md, "Queues"), ``nice``d."""
     celery = Path(sys.executable).with_name("celery")
     args = [str(celery), "-A", "workers.app", "worker", f"--pool={pool}", f"--concurrency={concurrency}"]
+    args = (["nice", "-n", str(nice)] if nice else []) + args + (["-Q", queue] if queue else [])
     args += ["--loglevel=INFO", "--without-gossip", "--without-mingle"]
     args += ["-n", f"bench-{secrets.token_hex(3)}@%h"]
     env = worker_env(settings)
@@ -163,6 +168,7 @@ def one_run(
 ) -> tuple[float, DemoResult, str, dict[str, list[float]]]:
     process, standin_url = start_standin(args.seed)
     worker: subprocess.Popen[bytes] | None = None
+    background: subprocess.Popen[bytes] | None = None
     try:
         options = DemoOptions(
             event_file=args.event,
@@ -182,7 +188,14 @@ def one_run(
             if args.celery:
                 assert demo.settings is not None
                 log_dir = Path(args.worker_log) if args.worker_log else data_dir
-                worker = start_worker(demo.settings, log_dir / "worker.log", args.concurrency, args.pool)
+                settings, pool = demo.settings, args.pool
+                if args.queues == "two":  # as docker-compose.yml: the chances on a niced worker of their own
+                    main = settings.worker_queue
+                    worker = start_worker(settings, log_dir / "worker.log", args.concurrency, pool, main)
+                    extra = background_queue(main)
+                    background = start_worker(settings, log_dir / "background.log", 1, pool, extra, nice=10)
+                else:
+                    worker = start_worker(settings, log_dir / "worker.log", args.concurrency, pool)
             profiler = cProfile.Profile() if args.profile else None
             if profiler is not None:
                 profiler.enable()
@@ -195,7 +208,7 @@ def one_run(
             turnaround = turnarounds(demo.settings.sqlalchemy_url)
         return setup.seconds, result, digest, turnaround
     finally:
-        for child in (worker, process):
+        for child in (worker, background, process):
             if child is not None:
                 child.terminate()
                 try:
@@ -329,6 +342,14 @@ def main(*, description: str | None = None, event: Path | None = None, celery: b
     )
     parser.add_argument("--concurrency", type=int, default=2, help="--celery: the worker's threads")
     parser.add_argument("--pool", default="threads", help="--celery: the worker's pool (threads, prefork)")
+    parser.add_argument(
+        "--queues",
+        choices=("two", "one"),
+        default="two",
+        help="--celery: 'two' (as docker-compose.yml) starts one worker on the main queue and a second, "
+        "niced 10, with one process on the background queue (chances.scan); 'one' one worker serving both "
+        "(docs/workers.md, 'Queues')",
+    )
     parser.add_argument("--worker-log", help="--celery: keep the worker's log in this folder")
     parser.add_argument("--seed", type=int, default=2020)
     parser.add_argument("--profile", help="write a cProfile of the (last) run's event phase here")
@@ -379,6 +400,7 @@ def main(*, description: str | None = None, event: Path | None = None, celery: b
         backend = "SQLite" if args.sqlite else "PostgreSQL"
         if args.celery:
             backend += f", Celery worker ({args.pool} x {args.concurrency}) over Redis"
+            backend += ", chances on a niced worker of their own" if args.queues == "two" else ", one queue"
         print(
             f"run {run} ({backend}): set-up {setup_s:.2f} s (not counted), event {result.seconds:.2f} s, "
             f"champion {' and '.join(result.champions)}"

@@ -12,12 +12,22 @@ from typing import Any
 
 from celery import Celery
 from celery.signals import worker_init, worker_process_init
+from kombu import Queue
 
 from orchestrator.config import get_settings
 from orchestrator.services import live_redis
-from orchestrator.services.queue import CHANCES_SCAN, NOTIFY_SCAN, OPEN_DUE, PLAYOFF_TICK, RECONCILE
+from orchestrator.services.queue import (
+    BACKGROUND_JOBS,
+    CHANCES_SCAN,
+    NOTIFY_SCAN,
+    OPEN_DUE,
+    PLAYOFF_TICK,
+    RECONCILE,
+    background_queue,
+)
 
 settings = get_settings()
+BACKGROUND_QUEUE = background_queue(settings.worker_queue)
 
 celery_app = Celery(
     "olympiad", broker=settings.redis_url, backend=settings.redis_url, include=["workers.tasks"]
@@ -44,6 +54,11 @@ celery_app.conf.update(
     broker_channel_error_retry=True,
     worker_cancel_long_running_tasks_on_connection_loss=True,
     task_default_queue=settings.worker_queue,
+    # Two queues (docs/workers.md, "Queues"): a worker started without -Q serves both; a deployment that
+    # wants spectators' figures never to hold up a round runs one worker with -Q <worker_queue> and a
+    # second, niced, with -Q <worker_queue>.background. Beat's jobs and retries are routed by name.
+    task_queues=(Queue(settings.worker_queue), Queue(BACKGROUND_QUEUE)),
+    task_routes={name: {"queue": BACKGROUND_QUEUE} for name in sorted(BACKGROUND_JOBS)},
     task_serializer="json",
     accept_content=["json"],
     result_serializer="json",

@@ -29,7 +29,7 @@ from orchestrator.adapters.job_marks import job_marks
 from orchestrator.jobs import bodies
 from orchestrator.jobs.outages import connection_lost, describe
 from orchestrator.jobs.runtime import runtime
-from orchestrator.services.queue import Job, check_job, set_sender
+from orchestrator.services.queue import Job, check_job, queue_of, set_sender
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +68,8 @@ def send(name: str, *ids: int, countdown: float | None = None) -> None:
         if not marks.claim(name, ids, ttl_s):
             return  # the same job is already waiting in the queue: it will read what was just committed
         try:
-            celery_app.send_task(name, args=list(ids), countdown=countdown, queue=settings.worker_queue)
+            target = queue_of(name, settings.worker_queue)
+            celery_app.send_task(name, args=list(ids), countdown=countdown, queue=target)
         except Exception:
             marks.release(name, ids)
             raise

@@ -40,6 +40,10 @@ TASK_NAMES = (
     CHANCES_SCAN,
 )
 
+# Jobs that only keep spectators' figures current go to a queue of their own (``background_queue``), so a
+# worker serving it alone can never hold up a round's pairing, games or results (docs/workers.md, "Queues").
+BACKGROUND_JOBS = frozenset({CHANCES_SCAN})
+
 Job = tuple[str, tuple[int, ...], float | None]  # name, ids, countdown
 Sender = Callable[[Sequence[Job]], None]  # sends one committed transaction's jobs, in order
 
@@ -59,6 +63,16 @@ def set_sender(sender: Sender) -> None:
     """Where committed jobs go (the job runtime registers itself when it is imported)."""
     global _sender
     _sender = sender
+
+
+def background_queue(main_queue: str) -> str:
+    """The Celery queue of ``BACKGROUND_JOBS`` beside ``main_queue`` (``Settings.worker_queue``)."""
+    return f"{main_queue}.background"
+
+
+def queue_of(name: str, main_queue: str) -> str:
+    """The Celery queue of job ``name``: the background one for ``BACKGROUND_JOBS``, else the main one."""
+    return background_queue(main_queue) if name in BACKGROUND_JOBS else main_queue
 
 
 def check_job(name: str, ids: tuple[int, ...]) -> None:

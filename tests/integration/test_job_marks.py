@@ -19,7 +19,7 @@ from celery.beat import ScheduleEntry
 from orchestrator.config import Settings
 from orchestrator.jobs import dispatch, runtime
 from orchestrator.jobs.beat import PeriodicScheduler
-from orchestrator.services.queue import CHANCES_SCAN, PULL_ROUND, RECONCILE
+from orchestrator.services.queue import CHANCES_SCAN, PULL_ROUND, RECONCILE, background_queue
 from tests.support.workers import REDIS_URL, require_redis
 
 
@@ -58,6 +58,30 @@ def test_a_job_waiting_in_the_queue_is_sent_once_and_again_once_a_worker_started
     dispatch.job_started(PULL_ROUND, 5)  # what the worker does first
     dispatch.send(PULL_ROUND, 5)  # a change after the start: the job runs again
     assert waiting(client, name) == 3
+
+
+def test_the_chances_job_goes_to_the_background_queue_and_the_rounds_jobs_to_the_main_one(
+    queue: tuple[str, redis.Redis],
+) -> None:
+    name, client = queue
+    dispatch.send(CHANCES_SCAN)
+    dispatch.send(PULL_ROUND, 5)
+    dispatch.send(RECONCILE)
+    assert waiting(client, background_queue(name)) == 1
+    assert waiting(client, name) == 2
+
+
+def test_beat_and_retries_route_the_chances_job_by_its_name() -> None:
+    from workers.app import BACKGROUND_QUEUE, celery_app
+
+    def routed(task: str) -> str:
+        return celery_app.amqp.router.route({}, task)["queue"].name
+
+    main = celery_app.conf.task_default_queue
+    assert background_queue(main) == BACKGROUND_QUEUE
+    assert routed(CHANCES_SCAN) == BACKGROUND_QUEUE
+    assert routed(PULL_ROUND) == routed(RECONCILE) == main
+    assert {q.name for q in celery_app.conf.task_queues} == {main, BACKGROUND_QUEUE}  # a worker without -Q
 
 
 def _beat(name: str, tmp_path) -> tuple[PeriodicScheduler, ScheduleEntry]:

@@ -33,6 +33,7 @@ from orchestrator.db import make_engine, make_session_factory, utcnow
 from orchestrator.domain.gameresults import map_status
 from orchestrator.ports import free_port
 from orchestrator.services.gameserver.player_links import store_link
+from orchestrator.services.queue import background_queue
 from orchestrator.standin.app import ADMIN_HEADER
 from tests.integration.conftest import _require_postgres, create_migrated_database, drop_database
 from tests.support.ci import missing
@@ -137,11 +138,16 @@ class Run:
     workers_started: int = 0
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
 
-    def start_worker(self, pool: str = "threads") -> subprocess.Popen[bytes]:
+    def start_worker(self, pool: str = "threads", queue: str | None = None) -> subprocess.Popen[bytes]:
+        """A worker serving both of the run's queues, or only ``queue``: "main" (``worker_queue``) or
+        "background" (its background queue, docs/workers.md "Queues")."""
         self.workers_started += 1
         n = self.workers_started
         args = [str(VENV_BIN / "celery"), "-A", "workers.app", "worker", f"--pool={pool}", "--loglevel=INFO"]
         args += ["-n", f"w{n}-{secrets.token_hex(3)}@%h", "--without-gossip", "--without-mingle"]
+        if queue is not None:
+            main = self.env["OLYMPIAD_WORKER_QUEUE"]
+            args += ["-Q", {"main": main, "background": background_queue(main)}[queue]]
         if pool == "threads":
             args.append("--concurrency=4")
         with (self.tmp / f"worker{n}.log").open("wb") as out:

@@ -30,7 +30,7 @@ def test_the_worker_reconnects_to_the_broker_for_as_long_as_it_takes():
 
 def test_every_long_running_service_of_the_compose_file_is_restarted_when_it_exits():
     services = yaml.safe_load((REPO / "docker-compose.yml").read_text())["services"]
-    for name in ("postgres", "redis", "web", "worker", "beat"):
+    for name in ("postgres", "redis", "web", "worker", "worker-background", "beat"):
         assert services[name].get("restart") == "unless-stopped", name
 
 
