@@ -15,7 +15,6 @@ from orchestrator.adapters.tables import Standing
 from orchestrator.adapters.tables_outlook import Outlook
 from orchestrator.services.queue import CHANCES_SCAN, CREATE_GAMES, OPEN_DUE, PULL_ROUND
 from tests.support.workers import (
-    Run,
     automated_run,
     expected_result,
     outcomes,
@@ -27,22 +26,22 @@ from tests.support.workers import (
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 
 
-def wait_closed(run: Run, stage_id: int) -> None:
-    try:
-        wait_for(lambda: stage_closed(run, stage_id), timeout=150, what="the stage to close")
-    except AssertionError:
-        print(run.logs())
-        raise
-
-
 def test_a_pool_stage_runs_from_published_pools_to_closed_standings_with_no_human_action(tmp_path: Path):
+    """With the workers as docker-compose.yml deploys them (docs/workers.md, "Queues"): one on the main
+    queue runs the stage to its end, a second on the background queue computes its chances, and neither runs
+    the other's jobs (the other integration tests run one worker serving both queues)."""
     with (
         standin_process(seed=11, speed="1000", log=tmp_path / "standin.log") as standin,
         automated_run(tmp_path, standin) as (run, stage_id),
     ):
-        run.start_worker()
+        run.start_worker(queue="background")
+        run.start_worker(queue="main")
         run.start_beat()
-        wait_closed(run, stage_id)
+        try:
+            wait_for(lambda: stage_closed(run, stage_id), timeout=150, what="the stage to close")
+        except AssertionError:
+            print(run.logs())
+            raise
         boards = outcomes(run, stage_id)
         expected = {b.game_id: expected_result(standin, b.game_id) for b in boards if b.game_id}
         with run.uow_factory() as uow:
@@ -51,6 +50,8 @@ def test_a_pool_stage_runs_from_published_pools_to_closed_standings_with_no_huma
             round_statuses = {r.status for r in rounds}
             bulks = [uow.rounds.bulk_of_round(r.id or 0) for r in rounds]
             bulk_states = [(b.status, b.error) if b is not None else None for b in bulks]
+            outlooks = uow.session.exec(select(Outlook).where(Outlook.stage_id == stage_id)).all()
+    background, main = ((tmp_path / f"worker{n}.log").read_text(errors="replace") for n in (1, 2))
 
     assert len(boards) == 3 * 2 * 6  # 3 rounds, 2 matches a round, 6 boards a match
     assert round_statuses == {"finished"}
@@ -63,23 +64,6 @@ def test_a_pool_stage_runs_from_published_pools_to_closed_standings_with_no_huma
         assert board.result == expected[board.game_id]
     assert sorted(s.rank for s in standings) == [1, 2, 3, 4]
     assert not any(s.provisional for s in standings)
-
-
-def test_with_a_worker_per_queue_the_rounds_and_the_chances_each_run_on_their_own(tmp_path: Path):
-    """As docker-compose.yml deploys them (docs/workers.md, "Queues"): one worker serves the main queue, a
-    second the background queue; the stage runs to its end on the first, its chances are computed by the
-    second, and neither runs the other's jobs."""
-    with (
-        standin_process(seed=11, speed="1000", log=tmp_path / "standin.log") as standin,
-        automated_run(tmp_path, standin) as (run, stage_id),
-    ):
-        run.start_worker(queue="background")
-        run.start_worker(queue="main")
-        run.start_beat()
-        wait_closed(run, stage_id)
-        with run.uow_factory() as uow:
-            outlooks = uow.session.exec(select(Outlook).where(Outlook.stage_id == stage_id)).all()
-    background, main = ((tmp_path / f"worker{n}.log").read_text(errors="replace") for n in (1, 2))
 
     assert outlooks, "the background worker computed the stage's chances"
     ran = f"Task {CHANCES_SCAN}["  # a job's line in a worker's log (the banner lists every task's name)
