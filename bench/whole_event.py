@@ -140,10 +140,11 @@ def worker_env(settings: Settings) -> dict[str, str]:
     return env
 
 
-def start_worker(
+def spawn_worker(
     settings: Settings, log_path: Path, concurrency: int, pool: str, queue: str | None = None, nice: int = 0
 ) -> subprocess.Popen[bytes]:
-    """A Celery worker serving both queues, or only ``queue`` (docs/workers.md, "Queues"), ``nice``d."""
+    """A Celery worker serving both queues, or only ``queue`` (docs/workers.md, "Queues"), ``nice``d; not
+    waited for (``wait_ready``)."""
     celery = Path(sys.executable).with_name("celery")
     args = [str(celery), "-A", "workers.app", "worker", f"--pool={pool}", f"--concurrency={concurrency}"]
     args = (["nice", "-n", str(nice)] if nice else []) + args + (["-Q", queue] if queue else [])
@@ -152,15 +153,33 @@ def start_worker(
     env = worker_env(settings)
     log_path.parent.mkdir(parents=True, exist_ok=True)  # --worker-log names a folder that may not exist yet
     with log_path.open("wb") as out:
-        process = subprocess.Popen(args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    for _ in range(600):
-        if b" ready." in log_path.read_bytes():
-            return process
-        if process.poll() is not None:
+        return subprocess.Popen(args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+
+
+def wait_ready(workers: list[tuple[subprocess.Popen[bytes], Path]], timeout_s: float = 180) -> None:
+    """Until every worker's log says it is ready (started together, they import side by side; a loaded
+    machine takes long: this is set-up, not part of any figure)."""
+    waiting = list(workers)
+    deadline = time.monotonic() + timeout_s
+    while waiting and time.monotonic() < deadline:
+        waiting = [(p, log) for p, log in waiting if b" ready." not in log.read_bytes() and p.poll() is None]
+        if any(p.poll() is not None for p, _ in waiting):
             break
         time.sleep(0.05)
-    process.terminate()
-    raise SystemExit(f"the Celery worker did not start:\n{log_path.read_text(errors='replace')[-2000:]}")
+    if waiting:
+        for process, _ in workers:
+            process.terminate()
+        log = waiting[0][1]
+        raise SystemExit(f"the Celery worker did not start:\n{log.read_text(errors='replace')[-2000:]}")
+
+
+def start_worker(
+    settings: Settings, log_path: Path, concurrency: int, pool: str, queue: str | None = None, nice: int = 0
+) -> subprocess.Popen[bytes]:
+    """``spawn_worker``, then ``wait_ready``."""
+    process = spawn_worker(settings, log_path, concurrency, pool, queue, nice)
+    wait_ready([(process, log_path)])
+    return process
 
 
 def one_run(
@@ -189,13 +208,15 @@ def one_run(
                 assert demo.settings is not None
                 log_dir = Path(args.worker_log) if args.worker_log else data_dir
                 settings, pool = demo.settings, args.pool
+                logs = (log_dir / "worker.log", log_dir / "background.log")
                 if args.queues == "two":  # as docker-compose.yml: the chances on a niced worker of their own
                     main = settings.worker_queue
-                    worker = start_worker(settings, log_dir / "worker.log", args.concurrency, pool, main)
+                    worker = spawn_worker(settings, logs[0], args.concurrency, pool, main)
                     extra = background_queue(main)
-                    background = start_worker(settings, log_dir / "background.log", 1, pool, extra, nice=10)
+                    background = spawn_worker(settings, logs[1], 1, pool, extra, nice=10)
+                    wait_ready([(worker, logs[0]), (background, logs[1])])
                 else:
-                    worker = start_worker(settings, log_dir / "worker.log", args.concurrency, pool)
+                    worker = start_worker(settings, logs[0], args.concurrency, pool)
             profiler = cProfile.Profile() if args.profile else None
             if profiler is not None:
                 profiler.enable()

@@ -35,6 +35,7 @@ def test_a_pool_stage_runs_from_published_pools_to_closed_standings_with_no_huma
         automated_run(tmp_path, standin) as (run, stage_id),
     ):
         run.start_worker(queue="background")
+        run.wait_started()  # serving before the first round ends, whatever the machine's load
         run.start_worker(queue="main")
         run.start_beat()
         try:
