@@ -118,12 +118,13 @@ class ServerThread:
 
 
 def beat_tick(stop: threading.Event | None = None) -> None:
-    """Celery beat's role in process: send the scheduled jobs once (eager: they run here)."""
+    """Celery beat's role in process: send the scheduled jobs once (eager: they run here; Celery: each
+    only when no copy of it is queued or running, as beat's scheduler does)."""
     for name in PERIODIC:  # beat_schedule: open due rounds, reconcile, play-off tick
         if stop is not None and stop.is_set():
             break
         try:
-            dispatch.send(name)
+            dispatch.send_periodic(name)
         except Exception as error:  # a job failing must not end beat; reconciliation catches up
             if connection_lost(error):
                 BEAT_OUTAGE.failed(error)

@@ -81,6 +81,28 @@ def send(name: str, *ids: int, countdown: float | None = None) -> None:
         queue.push(name, ids)
 
 
+def send_periodic(name: str) -> bool:
+    """Beat's send of periodic job ``name`` (``bodies.PERIODIC``), for a process playing beat's role (the
+    demo's beat tick): in Celery mode only when no copy of it is queued or running, the rule of beat's own
+    scheduler (jobs/beat.py, ``JobMarks.claim_periodic``); in eager mode ``send``. Whether it was sent."""
+    check_job(name, ())
+    settings = runtime().settings
+    if settings.task_mode != "celery":
+        send(name)
+        return True
+    from workers.app import celery_app
+
+    marks = job_marks(settings.redis_url, settings.worker_queue)
+    if not marks.claim_periodic(name, (), JOB_MARK_TTL_S):
+        return False  # a copy waits or runs: it reads everything committed by the time it runs
+    try:
+        celery_app.send_task(name, queue=queue_of(name, settings.worker_queue))
+    except Exception:
+        marks.release(name, ())
+        raise
+    return True
+
+
 class _EagerQueue(threading.local):
     """This thread's eager jobs: first in, first out; a job waiting to run is not queued twice."""
 

@@ -71,6 +71,22 @@ def test_the_chances_job_goes_to_the_background_queue_and_the_rounds_jobs_to_the
     assert waiting(client, name) == 2
 
 
+def test_a_process_playing_beat_sends_a_periodic_job_only_when_no_copy_is_queued_or_running(
+    queue: tuple[str, redis.Redis],
+) -> None:
+    """The demo's beat tick in Celery mode (demo/driver.py) keeps beat's own rule (jobs/beat.py)."""
+    name, client = queue
+    assert dispatch.send_periodic(RECONCILE)
+    assert not dispatch.send_periodic(RECONCILE)  # waiting in the queue
+    dispatch.job_started(RECONCILE)
+    assert not dispatch.send_periodic(RECONCILE)  # running
+    dispatch.job_ended(RECONCILE)
+    assert dispatch.send_periodic(RECONCILE)
+    assert dispatch.send_periodic(CHANCES_SCAN)  # another job, on its own queue
+    assert waiting(client, name) == 2
+    assert waiting(client, background_queue(name)) == 1
+
+
 def test_beat_and_retries_route_the_chances_job_by_its_name() -> None:
     from workers.app import BACKGROUND_QUEUE, celery_app
 
