@@ -127,6 +127,7 @@ WORKER_SETTINGS = (
     "armageddon_default_colour",
     "gameserver_unequal_clocks",
     "worker_queue",
+    "round_pull_s",
 )
 
 

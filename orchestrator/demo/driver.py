@@ -297,9 +297,14 @@ class Demo:
         # A lot's hash is public this long before its draw: a quarter of a round gap in demo time, at most
         # the configured half second (a benchmark with no gap between rounds draws on the next tick).
         reveal_s = min(settings.auto_lot_reveal_delay_s, plan.round_gap_s / 4)
-        settings = settings.model_copy(
-            update={"standin_speed": plan.speed, "auto_lot_reveal_delay_s": reveal_s}
-        )
+        update: dict[str, object] = {"standin_speed": plan.speed, "auto_lot_reveal_delay_s": reveal_s}
+        if settings.task_mode == "celery":
+            # A round's games are pulled one tick after they are created, and again a tick after each pull
+            # that leaves some open (docs/workers.md, "Event-driven rounds"), rather than at beat's next
+            # reconcile. In process a pull with a countdown would run on a timer thread beside the driver's,
+            # so there beat's tick (just as frequent) keeps doing it.
+            update["round_pull_s"] = plan.tick_s
+        settings = settings.model_copy(update=update)
         if not options.database_url and not options.keep:
             _remove_sqlite(settings.sqlalchemy_url)
         return settings
