@@ -180,3 +180,28 @@ def test_a_team_of_the_same_strength_is_passed_over_not_the_end_of_the_search() 
     split = split_pools(field(12, 12, 10, 10, 4, 1), pool_count=2, pool_size=3)
     assert [(p.letter, p.teams) for p in split.pools] == layout(("T3", "T4", "T5"), ("T1", "T2", "T6"))
     assert (split.spread, split.swaps) == (Fraction(1, 3), 1)
+
+
+def test_among_equal_swaps_the_earlier_second_pool_is_taken() -> None:
+    # Serpentine of 3 x 3: A = T1 30 + T6 9 + T7 8 = 47, B = T2 20 + T5 10 + T8 2 = 32, C = T3 20 + T4 10 +
+    # T9 2 = 32. The best first swap moves 7 out of A: T6 9 with T8 2 (A 40, B 39, C 32) or with T9 2
+    # (A 40, B 32, C 39), the same spread and squares. The one with B, the earlier pool, is made; then T7 8
+    # with T9 2 (A 34, B 39, C 38).
+    split = split_pools(field(30, 20, 20, 10, 10, 9, 8, 2, 2), pool_count=3, pool_size=3)
+    assert [(p.letter, p.teams) for p in split.pools] == layout(
+        ("T1", "T8", "T9"), ("T2", "T5", "T6"), ("T3", "T4", "T7")
+    )
+    assert ([p.total for p in split.pools], split.swaps) == ([34, 39, 38], 2)
+
+
+def test_among_equal_swaps_the_earlier_place_in_the_first_pool_is_taken() -> None:
+    # Serpentine of 3 x 3: A = T1 25 + T6 10 + T7 7 = 42, B = T2 22 + T5 11 + T8 5 = 38, C = T3 21 + T4 15
+    # + T9 1 = 37. Two swaps give spread 3 and the same sum of squares (38² + 38² + 41² = 40² + 40² + 37²
+    # = 4569): T1 25 with T3 21 (A 38, B 38, C 41) and T7 7 with T8 5 (A 40, B 40, C 37). T1 holds the
+    # earlier place in A, so its swap is made, and no single swap improves on it (the swaps go from the
+    # split they reach; they do not search every split).
+    split = split_pools(field(25, 22, 21, 15, 11, 10, 7, 5, 1), pool_count=3, pool_size=3)
+    assert [(p.letter, p.teams) for p in split.pools] == layout(
+        ("T3", "T6", "T7"), ("T2", "T5", "T8"), ("T1", "T4", "T9")
+    )
+    assert ([p.total for p in split.pools], split.swaps) == ([38, 38, 41], 1)
