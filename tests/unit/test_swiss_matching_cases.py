@@ -50,3 +50,12 @@ def test_art_3_6_2_each_top_takes_the_smallest_bottom_the_rest_allows_whatever_t
     # 2, which cannot be a top, must still be offered to 0 as a bottom.
     adj = [[2, 5], [2, 5], [0, 1], [4], [3], [0, 1]]
     assert first_pairing(adj) == [(0, 2), (1, 5), (3, 4)]
+
+
+def test_art_3_6_2_the_tops_as_small_as_the_rest_allows_come_first() -> None:
+    # C.04.6 art. 3.6.2. Six members: 0 may meet 1, 3, 4, 5; 1 may meet 0, 2, 3; 2 may meet 1, 4; 3 may
+    # meet 0, 1, 5. The perfect pairings are 0-1 2-4 3-5 (tops 0 2 3), 0-4 1-2 3-5 (tops 0 1 3) and 0-5 1-3
+    # 2-4 (tops 0 1 2): the last has the smallest tops, so it comes first, although 2 becomes a top only
+    # after 0 and 1 have both been found to be tops.
+    adj = [[1, 3, 4, 5], [0, 2, 3], [1, 4], [0, 1, 5], [0, 2], [0, 3]]
+    assert first_pairing(adj) == [(0, 5), (1, 3), (2, 4)]
