@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from orchestrator.domain.swiss.matching import bye_and_rest, dirac, first_pairing
+from orchestrator.domain.swiss.matching import bye_and_rest, can_be_paired, dirac, first_pairing
 
 
 def met_pairs(*pairs: tuple[int, int]) -> dict[int, set[int]]:
@@ -59,3 +59,19 @@ def test_art_3_6_2_the_tops_as_small_as_the_rest_allows_come_first() -> None:
     # after 0 and 1 have both been found to be tops.
     adj = [[1, 3, 4, 5], [0, 2, 3], [1, 4], [0, 1, 5], [0, 2], [0, 3]]
     assert first_pairing(adj) == [(0, 5), (1, 3), (2, 4)]
+
+
+def test_a_pairing_reached_only_round_an_odd_cycle_of_seven_is_found() -> None:
+    # [C3]: whether the teams can all be paired. Eight teams may meet only the pairs below; the one
+    # pairing is 0-6, 1-7, 2-5, 3-4 (6 may meet only 0, then 1 only 7, 4 only 3, 2 only 5). A first
+    # matching taken in order (0-1, 2-3, 4-7) leaves 5 and 6 free, and the way to free 0 for 6 goes round
+    # the odd cycle 5-0-1-7-4-3-2-5 (seven teams, Edmonds' blossom), so the search must shrink it and
+    # then follow the path through it.
+    allowed = [(0, 1), (0, 5), (0, 6), (1, 7), (2, 3), (2, 5), (3, 4), (4, 7)]
+    met: dict[int, set[int]] = {n: set(range(8)) - {n} for n in range(8)}
+    for a, b in allowed:
+        met[a].discard(b)
+        met[b].discard(a)
+    assert can_be_paired(list(range(8)), met)
+    adj = [sorted(b if a == n else a for a, b in allowed if n in (a, b)) for n in range(8)]
+    assert first_pairing(adj) == [(0, 6), (1, 7), (2, 5), (3, 4)]
