@@ -57,9 +57,9 @@ def can_be_paired(nodes: Sequence[int], met: Mapping[int, Collection[int]]) -> b
 def _greedy(adj: Sequence[Sequence[int]], match: list[int]) -> None:
     """A first matching: each free vertex in turn takes its first free neighbour."""
     for v, neighbours in enumerate(adj):
-        if match[v] == -1:
+        if match[v] < 0:  # free (-1)
             for w in neighbours:
-                if match[w] == -1:
+                if match[w] < 0:
                     match[v], match[w] = w, v
                     break
 
@@ -70,8 +70,7 @@ def _augment(root: int, adj: Sequence[Sequence[int]], match: list[int], usable: 
     n = len(adj)
     base = list(range(n))
     parent = [-1] * n
-    used = [False] * n
-    used[root] = True
+    used = [v == root for v in range(n)]  # the outer (even) vertices queued so far
     queue = deque([root])
 
     def lca(a: int, b: int) -> int:
@@ -135,7 +134,7 @@ def first_pairing(adj: Sequence[Sequence[int]]) -> list[tuple[int, int]] | None:
     half = n // 2
     for top in range(half):  # start from the fold (1 v half+1, ...), which is often the answer
         for w in adj[top]:
-            if w >= half and match[w] == -1:
+            if w >= half and match[w] < 0:
                 match[top], match[w] = w, top
                 break
     _greedy(adj, match)
@@ -151,7 +150,7 @@ def _choose_tops(adj: Sequence[Sequence[int]], match: list[int]) -> list[int]:
     role = [0] * n
 
     def usable(a: int, b: int) -> bool:
-        low, high = (a, b) if a < b else (b, a)
+        low, high = min(a, b), max(a, b)
         return role[low] != BOTTOM and role[high] != TOP
 
     for j in range(n):
