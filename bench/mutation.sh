@@ -54,7 +54,7 @@ DOMAIN_TESTS=(
 
 # Tests that run only for one module (too slow for every module's mutants), and the fixtures they read.
 declare -A EXTRA_TESTS=(
-  [swiss/olympiad2022]="tests/unit/test_swiss_olympiad_replay_rounds.py"
+  [swiss/olympiad2022]="tests/unit/test_swiss_olympiad_replay_rounds.py tests/unit/test_swiss_olympiad2022_rules.py"
   [trf/event_read]="tests/unit/test_trf_event_read.py"
   [needs]="tests/unit/test_needs.py"
   [chances]="tests/unit/test_chances.py"

@@ -194,7 +194,12 @@ def _separate_apart(layout: _Layout) -> int:
 
 
 def _improve(layout: _Layout) -> int:
-    """Improving swaps (first-best in a fixed order, so the result is deterministic); the swaps made."""
+    """Improving swaps (first-best in a fixed order, so the result is deterministic); the swaps made.
+
+    Each step makes the swap with the lowest objective; among equals, the one whose first pool comes first
+    (A, B, ...), then the one whose team of it holds the earlier place in that pool (the serpentine's
+    order, a swapped team taking the place of the team it replaced), then the earlier second pool, then
+    the earlier place in that."""
     pool_count = len(layout.pools)
     strength, is_apart = layout.strength, layout.is_apart
     current = _objective(layout.totals)

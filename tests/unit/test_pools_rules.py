@@ -127,3 +127,81 @@ def test_a_hand_made_split_is_refused_with_a_sentence() -> None:
         evaluate_split([t[:3], t[3:]], apart=["Z"])
     # One winner per pool is fine.
     assert evaluate_split([t[:3], t[3:]], apart=["T1", "T4"]).swaps == 0
+
+
+def test_three_winners_in_one_pool_take_two_swaps_before_the_improving_ones() -> None:
+    # Serpentine of 3 x 3 (90 down to 10): A = T1 90 + T6 40 + T7 30 = 160, B = T2 80 + T5 50 + T8 20 = 150,
+    # C = T3 70 + T4 60 + T9 10 = 140, and the three winners T1, T6, T7 all in A: two swaps, each taking
+    # one winner to a pool without one. First T1 with T2 (A 150, B 160, C 140: spread 20, the best, and
+    # the first found among equals); then, only C being free of winners, T7 with T9 (A 130, B 160, C 160).
+    # One improving swap follows: T9 with T8 (A 140, B 150, C 160), no winner moving. Three swaps in all.
+    winners = {"T1", "T6", "T7"}
+    split = split_pools(field(90, 80, 70, 60, 50, 40, 30, 20, 10), pool_count=3, pool_size=3, apart=winners)
+    assert [(p.letter, p.teams) for p in split.pools] == layout(
+        ("T2", "T6", "T8"), ("T1", "T5", "T9"), ("T3", "T4", "T7")
+    )
+    assert [p.total for p in split.pools] == [140, 150, 160]
+    assert split.swaps == 3
+
+
+def test_improving_swaps_go_on_until_none_helps() -> None:
+    # Serpentine of 2 x 4: A = 21 + 14 + 9 + 1 = 45, B = 20 + 18 + 8 + 5 = 51. No single swap evens them
+    # (no team of B is 3 stronger than one of A); the best swaps give 49 and 47, T4 14 with T3 18 found
+    # before T8 1 with T7 5. Then T1 21 with T2 20 gives 48 and 48. Two swaps.
+    split = split_pools(field(21, 20, 18, 14, 9, 8, 5, 1), pool_count=2, pool_size=4)
+    assert [(p.letter, p.teams) for p in split.pools] == layout(
+        ("T2", "T3", "T5", "T8"), ("T1", "T4", "T6", "T7")
+    )
+    assert (split.spread, split.serpentine_spread, split.swaps) == (0, Fraction(6, 4), 2)
+
+
+def test_a_lone_winner_swaps_like_any_other_team() -> None:
+    # The split of test_an_improving_swap_follows_the_serpentine swaps T1 (in A) with T3 (in B). With T1
+    # the only winner it may still leave A, and with T3 the only one it may still come into A: a winner
+    # is kept only out of a pool holding another, so the same swap is made.
+    for winner in ("T1", "T3"):
+        split = split_pools(field(10, 9, 8, 7, 6, 1), pool_count=2, pool_size=3, apart=[winner])
+        assert [(p.letter, p.teams) for p in split.pools] == layout(("T3", "T4", "T5"), ("T1", "T2", "T6"))
+        assert split.swaps == 1
+
+
+def test_a_barred_swap_does_not_end_the_search_through_a_pool() -> None:
+    # Serpentine: A = T1 12 + T4 4 + T5 3 = 19, B = T2 9 + T3 5 + T6 1 = 15; winners T1 and T3, one in
+    # each pool. Every swap of T1 with T2 or T6, or of T3 with T4 or T5, would put both winners in one
+    # pool. The search goes past them: T5 3 with T6 1 (the last pair tried) evens the pools at 17.
+    split = split_pools(field(12, 9, 5, 4, 3, 1), pool_count=2, pool_size=3, apart=["T1", "T3"])
+    assert [(p.letter, p.teams) for p in split.pools] == layout(("T1", "T4", "T6"), ("T2", "T3", "T5"))
+    assert (split.spread, split.swaps) == (0, 1)
+
+
+def test_a_team_of_the_same_strength_is_passed_over_not_the_end_of_the_search() -> None:
+    # Serpentine: A = T1 12 + T4 10 + T5 4 = 26, B = T2 12 + T3 10 + T6 1 = 23. T1 first meets T2, as
+    # strong (no swap to make), then T3: 12 with 10 gives 24 and 25, the best swap.
+    split = split_pools(field(12, 12, 10, 10, 4, 1), pool_count=2, pool_size=3)
+    assert [(p.letter, p.teams) for p in split.pools] == layout(("T3", "T4", "T5"), ("T1", "T2", "T6"))
+    assert (split.spread, split.swaps) == (Fraction(1, 3), 1)
+
+
+def test_among_equal_swaps_the_earlier_second_pool_is_taken() -> None:
+    # Serpentine of 3 x 3: A = T1 30 + T6 9 + T7 8 = 47, B = T2 20 + T5 10 + T8 2 = 32, C = T3 20 + T4 10 +
+    # T9 2 = 32. The best first swap moves 7 out of A: T6 9 with T8 2 (A 40, B 39, C 32) or with T9 2
+    # (A 40, B 32, C 39), the same spread and squares. The one with B, the earlier pool, is made; then T7 8
+    # with T9 2 (A 34, B 39, C 38).
+    split = split_pools(field(30, 20, 20, 10, 10, 9, 8, 2, 2), pool_count=3, pool_size=3)
+    assert [(p.letter, p.teams) for p in split.pools] == layout(
+        ("T1", "T8", "T9"), ("T2", "T5", "T6"), ("T3", "T4", "T7")
+    )
+    assert ([p.total for p in split.pools], split.swaps) == ([34, 39, 38], 2)
+
+
+def test_among_equal_swaps_the_earlier_place_in_the_first_pool_is_taken() -> None:
+    # Serpentine of 3 x 3: A = T1 25 + T6 10 + T7 7 = 42, B = T2 22 + T5 11 + T8 5 = 38, C = T3 21 + T4 15
+    # + T9 1 = 37. Two swaps give spread 3 and the same sum of squares (38² + 38² + 41² = 40² + 40² + 37²
+    # = 4569): T1 25 with T3 21 (A 38, B 38, C 41) and T7 7 with T8 5 (A 40, B 40, C 37). T1 holds the
+    # earlier place in A, so its swap is made, and no single swap improves on it (the swaps go from the
+    # split they reach; they do not search every split).
+    split = split_pools(field(25, 22, 21, 15, 11, 10, 7, 5, 1), pool_count=3, pool_size=3)
+    assert [(p.letter, p.teams) for p in split.pools] == layout(
+        ("T3", "T6", "T7"), ("T2", "T5", "T8"), ("T1", "T4", "T9")
+    )
+    assert ([p.total for p in split.pools], split.swaps) == ([38, 38, 41], 1)

@@ -32,7 +32,7 @@ def dirac(nodes: Collection[int], met: Mapping[int, Collection[int]]) -> bool:
     if size % 2:
         return False
     need = size / 2
-    members = nodes if isinstance(nodes, (set, frozenset)) else set(nodes)
+    members = set(nodes)
     for node in members:
         blocked = sum(1 for other in met[node] if other in members)
         if size - 1 - blocked < need:
@@ -50,15 +50,16 @@ def can_be_paired(nodes: Sequence[int], met: Mapping[int, Collection[int]]) -> b
         return True
     adj = [[j for j, other in enumerate(nodes) if other not in met[node] and other != node] for node in nodes]
     match = [-1] * len(nodes)
-    _greedy(adj, match, lambda a, b: True)
+    _greedy(adj, match)
     return all(match[v] != -1 or _augment(v, adj, match, lambda a, b: True) for v in range(len(nodes)))
 
 
-def _greedy(adj: Sequence[Sequence[int]], match: list[int], usable: Usable) -> None:
+def _greedy(adj: Sequence[Sequence[int]], match: list[int]) -> None:
+    """A first matching: each free vertex in turn takes its first free neighbour."""
     for v, neighbours in enumerate(adj):
-        if match[v] == -1:
+        if match[v] < 0:  # free (-1)
             for w in neighbours:
-                if match[w] == -1 and usable(v, w):
+                if match[w] < 0:
                     match[v], match[w] = w, v
                     break
 
@@ -69,8 +70,7 @@ def _augment(root: int, adj: Sequence[Sequence[int]], match: list[int], usable: 
     n = len(adj)
     base = list(range(n))
     parent = [-1] * n
-    used = [False] * n
-    used[root] = True
+    used = [v == root for v in range(n)]  # the outer (even) vertices queued so far
     queue = deque([root])
 
     def lca(a: int, b: int) -> int:
@@ -134,10 +134,10 @@ def first_pairing(adj: Sequence[Sequence[int]]) -> list[tuple[int, int]] | None:
     half = n // 2
     for top in range(half):  # start from the fold (1 v half+1, ...), which is often the answer
         for w in adj[top]:
-            if w >= half and match[w] == -1:
+            if w >= half and match[w] < 0:
                 match[top], match[w] = w, top
                 break
-    _greedy(adj, match, lambda a, b: True)
+    _greedy(adj, match)
     if not all(match[v] != -1 or _augment(v, adj, match, lambda a, b: True) for v in range(n)):
         return None
     role = _choose_tops(adj, match)
@@ -150,23 +150,20 @@ def _choose_tops(adj: Sequence[Sequence[int]], match: list[int]) -> list[int]:
     role = [0] * n
 
     def usable(a: int, b: int) -> bool:
-        low, high = (a, b) if a < b else (b, a)
+        low, high = min(a, b), max(a, b)
         return role[low] != BOTTOM and role[high] != TOP
 
-    tops = 0
     for j in range(n):
         partner = match[j]
         if partner > j:
             role[j] = TOP
-            tops += 1
             continue
-        if tops == n // 2:
+        if role.count(TOP) == n // 2:  # every top found: the rest are bottoms
             role[j] = BOTTOM
             continue
         role[j] = TOP
         match[partner] = match[j] = -1
         if _augment(partner, adj, match, usable):
-            tops += 1
             continue
         match[partner], match[j] = j, partner
         role[j] = BOTTOM
@@ -184,11 +181,13 @@ def _choose_bottoms(adj: Sequence[Sequence[int]], match: list[int], role: list[i
     pairs = []
     for top in (v for v in range(len(adj)) if role[v] == TOP):
         current = match[top]
-        for bottom in adj[top]:
-            if bottom <= top or fixed[bottom] or role[bottom] != BOTTOM or bottom > current:
-                continue
+        for bottom in adj[top]:  # in ascending order, and ``current`` is among them
             if bottom == current:
                 break
+            if fixed[bottom]:  # an earlier top or its partner (so is every member below ``top``)
+                continue
+            if role[bottom] != BOTTOM:
+                continue
             other_top = match[bottom]
             match[top], match[bottom] = bottom, top
             match[other_top] = match[current] = -1
