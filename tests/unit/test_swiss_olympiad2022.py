@@ -31,6 +31,7 @@ from orchestrator.domain.swiss.olympiad2022 import (
     transpose,
     wish,
 )
+from tests.support.swiss_groups import entry, groups_paired
 
 PAIRER = Olympiad2022Pairer()
 
@@ -160,28 +161,6 @@ def test_art_7_colour_allocation_rule_by_rule() -> None:
 # Olympiad Pairing Rules 2022, art. 3.1 (initial ranking), art. 6 (order of the groups, floaters, the
 # halves' exchanges). Teams below are numbers (their initial pairing number) with only what art. 6 reads:
 # match points and the teams met; no colours yet, so art. 7.3 bars nothing.
-
-
-def entry(tpn: int, mp: int, met: Sequence[int] = (), csq: str = "") -> Team:
-    cod = csq.count("w") - csq.count("b")
-    return Team(tpn, chr(64 + tpn), mp, 0, 1, len(csq), cod, csq, "", False, False, frozenset(met))
-
-
-def groups_paired(
-    scores: Sequence[int], met: Sequence[tuple[int, int]], median: int, colours: Sequence[str] = ()
-) -> set[str]:
-    """Teams 1..n with ``scores`` (already in art. 3.2 order), ``met`` pairs and board-1 ``colours``
-    (``w``/``b`` per played match; none by default), paired by art. 6 around the median score
-    ``median``; the pairs as letters ("AB": team 1 v team 2)."""
-    seen: dict[int, set[int]] = {n: set() for n in range(1, len(scores) + 1)}
-    for a, b in met:
-        seen[a].add(b)
-        seen[b].add(a)
-    csqs = list(colours) + [""] * len(scores)
-    teams = {n: entry(n, mp, sorted(seen[n]), csqs[n - 1]) for n, mp in enumerate(scores, 1)}
-    order = list(teams)
-    side = {n: (mp > median) - (mp < median) for n, mp in zip(order, scores, strict=True)}
-    return {"".join(sorted(chr(64 + a) + chr(64 + b))) for a, b in pair_score_groups(teams, order, side)}
 
 
 def test_art_3_1_an_unrated_player_counts_as_the_minimum_fide_rating() -> None:

@@ -4,11 +4,11 @@ Olympiad": a group above the median first chooses floats that let the teams on o
 paired without a team from below it; ``_Round.apart``), worked by hand on small groups.
 
 Teams are numbers 1..n named A, B, C, ... in art. 3.2 order, with only what art. 6 and 7 read: match
-points, the teams met and board-1 colours (``groups_paired`` of ``test_swiss_olympiad2022.py``)."""
+points, the teams met and board-1 colours (``groups_paired`` of ``tests/support/swiss_groups.py``)."""
 
 from __future__ import annotations
 
-from tests.unit.test_swiss_olympiad2022 import groups_paired
+from tests.support.swiss_groups import groups_paired
 
 
 def test_art_6_a_median_group_whose_teams_met_takes_its_floaters_from_the_group_above() -> None:
