@@ -107,7 +107,8 @@ scratch() { # $1 = module; a fresh copy of the domain and its tests with a setup
   cp "$ROOT/pyproject.toml" "$dir/"
   cp "$ROOT/tests/__init__.py" "$ROOT/tests/conftest.py" "$dir/tests/"
   cp "$ROOT/tests/support/__init__.py" "$ROOT/tests/support/ci.py" "$ROOT/tests/support/trf_files.py" \
-    "$ROOT/tests/support/swiss_systems.py" "$ROOT/tests/support/swiss_groups.py" "$dir/tests/support/"
+    "$ROOT/tests/support/swiss_systems.py" "$ROOT/tests/support/swiss_groups.py" \
+    "$ROOT/tests/support/matchings.py" "$dir/tests/support/"
   cp "$ROOT/tests/unit/__init__.py" "$ROOT/tests/unit/builders.py" "${DOMAIN_TESTS[@]/#/$ROOT/}" "$dir/tests/unit/"
   mkdir -p "$dir/tests/fixtures" && cp -r "$ROOT/tests/fixtures/trf" "$dir/tests/fixtures/" # read by the TRF tests
   local extra=(${EXTRA_TESTS[$module]:-})

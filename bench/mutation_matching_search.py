@@ -23,22 +23,6 @@ from pathlib import Path
 Edges = set[tuple[int, int]]
 
 
-def perfect_matchings(vertices: list[int], edges: Edges) -> Iterator[list[tuple[int, int]]]:
-    if not vertices:
-        yield []
-        return
-    first, rest = vertices[0], vertices[1:]
-    for other in rest:
-        if (first, other) in edges:
-            for tail in perfect_matchings([v for v in rest if v != other], edges):
-                yield [(first, other), *tail]
-
-
-def identifier(pairs: list[tuple[int, int]]) -> tuple[int, ...]:
-    ordered = sorted(pairs)
-    return tuple(top for top, _ in ordered) + tuple(bottom for _, bottom in ordered)
-
-
 def graphs(seed: int = 1, randoms: int = 30000) -> Iterator[tuple[int, Edges]]:
     for n in range(7):
         pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
@@ -53,6 +37,7 @@ def graphs(seed: int = 1, randoms: int = 30000) -> Iterator[tuple[int, Edges]]:
 
 def differs(n: int, edges: Edges) -> str | None:
     from orchestrator.domain.swiss.matching import can_be_paired, dirac, first_pairing
+    from tests.support.matchings import identifier, perfect_matchings
 
     met = {v: {w for w in range(n) if w != v and (min(v, w), max(v, w)) not in edges} for v in range(n)}
     candidates = list(perfect_matchings(list(range(n)), edges)) if n % 2 == 0 else []
@@ -78,7 +63,7 @@ def _out_of_time(*_: object) -> None:
 
 
 def main(names: str, seconds: int) -> None:
-    sys.path.insert(0, os.getcwd())
+    sys.path.insert(0, os.getcwd())  # the mutated orchestrator and the copied tests/support of the run
     signal.signal(signal.SIGALRM, _out_of_time)
     for mutant in Path(names).read_text().split():
         os.environ["MUTANT_UNDER_TEST"] = mutant

@@ -159,12 +159,12 @@ def spawn_worker(
 
 def wait_ready(workers: list[tuple[subprocess.Popen[bytes], Path]], timeout_s: float = 180) -> None:
     """Until every worker's log says it is ready (started together, they import side by side; a loaded
-    machine takes long: this is set-up, not part of any figure)."""
+    machine takes long: this is set-up, not part of any figure); a worker that exits first ends the run."""
     waiting = list(workers)
     deadline = time.monotonic() + timeout_s
-    while waiting and time.monotonic() < deadline:
-        waiting = [(p, log) for p, log in waiting if b" ready." not in log.read_bytes() and p.poll() is None]
-        if any(p.poll() is not None for p, _ in waiting):
+    while time.monotonic() < deadline:
+        waiting = [(p, log) for p, log in waiting if b" ready." not in log.read_bytes()]
+        if not waiting or any(p.poll() is not None for p, _ in waiting):
             break
         time.sleep(0.05)
     if waiting:
@@ -174,11 +174,9 @@ def wait_ready(workers: list[tuple[subprocess.Popen[bytes], Path]], timeout_s: f
         raise SystemExit(f"the Celery worker did not start:\n{log.read_text(errors='replace')[-2000:]}")
 
 
-def start_worker(
-    settings: Settings, log_path: Path, concurrency: int, pool: str, queue: str | None = None, nice: int = 0
-) -> subprocess.Popen[bytes]:
-    """``spawn_worker``, then ``wait_ready``."""
-    process = spawn_worker(settings, log_path, concurrency, pool, queue, nice)
+def start_worker(settings: Settings, log_path: Path, concurrency: int, pool: str) -> subprocess.Popen[bytes]:
+    """A worker serving both queues (``spawn_worker``), once it is ready (``wait_ready``)."""
+    process = spawn_worker(settings, log_path, concurrency, pool)
     wait_ready([(process, log_path)])
     return process
 

@@ -56,23 +56,8 @@ def _send_all(jobs: Sequence[Job]) -> None:
 def send(name: str, *ids: int, countdown: float | None = None) -> None:
     """Send a job now (outside a unit of work): to Celery, or run it in process in eager mode."""
     check_job(name, ids)
-    current = runtime()
-    if current.settings.task_mode == "celery":
-        from workers.app import celery_app  # Celery is loaded only in celery mode
-
-        settings = current.settings
-        marks = job_marks(settings.redis_url, settings.worker_queue)
-        # Marked until a worker starts it, at most JOB_MARK_TTL_S after it is due (a purged queue or a lost
-        # message then blocks nothing for long; a copy sent after that only repeats idempotent work).
-        ttl_s = int((countdown or 0) + JOB_MARK_TTL_S)
-        if not marks.claim(name, ids, ttl_s):
-            return  # the same job is already waiting in the queue: it will read what was just committed
-        try:
-            target = queue_of(name, settings.worker_queue)
-            celery_app.send_task(name, args=list(ids), countdown=countdown, queue=target)
-        except Exception:
-            marks.release(name, ids)
-            raise
+    if runtime().settings.task_mode == "celery":
+        _to_broker(name, ids, countdown, periodic=False)
         return
     if countdown:
         _later(countdown, name, ids, attempt=1)
@@ -86,19 +71,30 @@ def send_periodic(name: str) -> bool:
     demo's beat tick): in Celery mode only when no copy of it is queued or running, the rule of beat's own
     scheduler (jobs/beat.py, ``JobMarks.claim_periodic``); in eager mode ``send``. Whether it was sent."""
     check_job(name, ())
-    settings = runtime().settings
-    if settings.task_mode != "celery":
-        send(name)
-        return True
-    from workers.app import celery_app
+    if runtime().settings.task_mode == "celery":
+        return _to_broker(name, (), None, periodic=True)
+    send(name)
+    return True
 
+
+def _to_broker(name: str, ids: tuple[int, ...], countdown: float | None, *, periodic: bool) -> bool:
+    """Hand the job to Celery, on its queue (``queue_of``), unless its mark says a copy waits (or, for
+    beat's ``periodic`` send, waits or runs); whether it was sent."""
+    from workers.app import celery_app  # Celery is loaded only in celery mode
+
+    settings = runtime().settings
     marks = job_marks(settings.redis_url, settings.worker_queue)
-    if not marks.claim_periodic(name, (), JOB_MARK_TTL_S):
-        return False  # a copy waits or runs: it reads everything committed by the time it runs
+    # Marked until a worker starts it, at most JOB_MARK_TTL_S after it is due (a purged queue or a lost
+    # message then blocks nothing for long; a copy sent after that only repeats idempotent work).
+    ttl_s = int((countdown or 0) + JOB_MARK_TTL_S)
+    claimed = marks.claim_periodic(name, ids, ttl_s) if periodic else marks.claim(name, ids, ttl_s)
+    if not claimed:
+        return False  # a copy waits (or runs): it reads everything committed by the time it runs
     try:
-        celery_app.send_task(name, queue=queue_of(name, settings.worker_queue))
+        queue = queue_of(name, settings.worker_queue)
+        celery_app.send_task(name, args=list(ids), countdown=countdown, queue=queue)
     except Exception:
-        marks.release(name, ())
+        marks.release(name, ids)
         raise
     return True
 

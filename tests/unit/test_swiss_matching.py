@@ -4,33 +4,12 @@ quality criteria cannot all be met, the pairing with the fewest [C8] then [C10] 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from orchestrator.domain.swiss.c046 import bracket_weights
 from orchestrator.domain.swiss.matching import can_be_paired, dirac, first_pairing, min_weight_pairing
-
-Pairs = list[tuple[int, int]]
-
-
-def perfect_matchings(vertices: list[int], edges: set[tuple[int, int]]) -> Iterator[Pairs]:
-    if not vertices:
-        yield []
-        return
-    first, rest = vertices[0], vertices[1:]
-    for other in rest:
-        if (first, other) in edges:
-            left = [v for v in rest if v != other]
-            for tail in perfect_matchings(left, edges):
-                yield [(first, other), *tail]
-
-
-def identifier(pairs: Pairs) -> tuple[int, ...]:
-    """Art. 3.6.2: the top members in ascending order, then the bottom members in the order of their tops."""
-    ordered = sorted(pairs)
-    return tuple(top for top, _ in ordered) + tuple(bottom for _, bottom in ordered)
+from tests.support.matchings import Pairs, identifier, perfect_matchings
 
 
 @st.composite
