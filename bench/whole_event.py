@@ -42,6 +42,7 @@ import secrets
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -179,6 +180,20 @@ def start_worker(settings: Settings, log_path: Path, concurrency: int, pool: str
     process = spawn_worker(settings, log_path, concurrency, pool)
     wait_ready([(process, log_path)])
     return process
+
+
+def slow_beat(every_s: float) -> None:
+    """Make the demo's beat tick send beat's jobs only if ``every_s`` has passed since it last did."""
+    from orchestrator.demo import driver
+
+    real, last = driver.beat_tick, [float("-inf")]
+
+    def beat_tick(stop: threading.Event | None = None) -> None:
+        if time.monotonic() - last[0] >= every_s:
+            last[0] = time.monotonic()
+            real(stop)
+
+    driver.beat_tick = beat_tick
 
 
 def one_run(
@@ -387,7 +402,17 @@ def main(*, description: str | None = None, event: Path | None = None, celery: b
         help="an experiment: leave this periodic job (e.g. chances.scan) out of beat's list, to see what it "
         "costs the event",
     )
+    parser.add_argument(
+        "--beat-every",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="an experiment: send beat's jobs at most every S seconds (default: every tick), to see which "
+        "steps of the event still wait for beat",
+    )
     args = parser.parse_args()
+    if args.beat_every:
+        slow_beat(args.beat_every)
     if args.without_periodic:
         from orchestrator.demo import driver
 
