@@ -1,19 +1,36 @@
-"""Demo time: a stage's rounds moved from the event file's real dates to a few seconds apart from now."""
+"""Demo time: a stage's rounds moved from the event file's real dates to a few seconds apart from now.
+
+A round moved into the pairing lead (``gameserver_pair_lead_s``) gets its ``rounds.create_games`` queued in
+the same transaction (``queue_due``, sent after the commit), as beat's ``rounds.open_due`` would queue it at
+its next tick: staff who move a round to now expect its games at once, not a beat period later
+(docs/workers.md, "Event-driven rounds").
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from orchestrator.adapters.tables import Round, Stage
+from orchestrator.adapters.tables import Round, RoundStatus, Stage
 from orchestrator.adapters.uow import UnitOfWork
+from orchestrator.db import utcnow
+from orchestrator.services.queue import CREATE_GAMES, enqueue
 
 
 def compress_rounds(
-    uow: UnitOfWork, *, stage_id: int, rounds: Sequence[Round], start: datetime, gap_s: float, actor: str
+    uow: UnitOfWork,
+    *,
+    stage_id: int,
+    rounds: Sequence[Round],
+    start: datetime,
+    gap_s: float,
+    actor: str,
+    pair_lead_s: float | None = None,
 ) -> list[int]:
     """Round n of ``rounds`` starts at ``start + (n - 1) * gap_s`` and its lineups close then; one
-    ``stage.demo_schedule`` audit entry for the stage. Returns the rounds' ids."""
+    ``stage.demo_schedule`` audit entry for the stage. With ``pair_lead_s``, the rounds now due within it get
+    their games queued (``queue_due``; a Swiss stage the workers publish queues its own). Returns the rounds'
+    ids."""
     for rnd in rounds:
         rnd.scheduled_at = start + timedelta(seconds=gap_s * (rnd.number - 1))
         rnd.lineup_deadline_at = None  # demo time: lineups close when the round starts
@@ -27,4 +44,25 @@ def compress_rounds(
         new={"first_round_at": start.isoformat(), "gap_s": gap_s, "rounds": len(rounds)},
         reason="demo: the stage's schedule compressed into demo time",
     )
+    if pair_lead_s is not None:
+        queue_due(uow, rounds, pair_lead_s=pair_lead_s)
     return [r.id or 0 for r in rounds]
+
+
+def queue_due(
+    uow: UnitOfWork, rounds: Sequence[Round], *, pair_lead_s: float, now: datetime | None = None
+) -> list[int]:
+    """Queue ``rounds.create_games`` (after the commit) for each scheduled round of ``rounds`` that starts
+    within ``pair_lead_s`` of now, the rule of ``rounds.open_due``; a later round is left to it (the job is
+    idempotent, so beat queuing it too pairs nothing twice). Returns their ids."""
+    due_by = (now or utcnow()) + timedelta(seconds=pair_lead_s)
+    due = [
+        rnd.id or 0
+        for rnd in rounds
+        if rnd.status == RoundStatus.SCHEDULED.value
+        and rnd.scheduled_at is not None
+        and rnd.scheduled_at <= due_by
+    ]
+    for round_id in due:
+        enqueue(uow, CREATE_GAMES, round_id)
+    return due

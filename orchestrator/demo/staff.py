@@ -15,6 +15,7 @@ from orchestrator.adapters.tables import (
     DuelStatus,
     Event,
     Role,
+    Round,
     RoundStatus,
     StageKind,
     StageStatus,
@@ -25,7 +26,7 @@ from orchestrator.db import utcnow
 from orchestrator.demo.accounts import OWNER, DemoError
 from orchestrator.demo.plan import DemoPlan
 from orchestrator.demo.progress import StageProgress, stage_progress
-from orchestrator.demo.schedule import compress_rounds
+from orchestrator.demo.schedule import compress_rounds, queue_due
 from orchestrator.demo.swiss import SwissDesk
 from orchestrator.domain.event import Qualifiers
 from orchestrator.domain.swiss import SwissPairer
@@ -141,6 +142,7 @@ class DemoDriver:
             say=self.say,
             pairer=swiss_pairer,
             pairing_seed=pairing_seed,
+            pair_lead_s=settings.gameserver_pair_lead_s,
         )
 
     # --- the loop ------------------------------------------------------------------------------
@@ -244,6 +246,7 @@ class DemoDriver:
                     start=start,
                     gap_s=self.plan.round_gap_s,
                     actor=STAFF_ACTOR,
+                    pair_lead_s=self.settings.gameserver_pair_lead_s,
                 )
         if started.refusal is not None:  # pairing lots committed now: the next step starts the stage
             self.say(f"{name}: {started.refusal.message}")
@@ -300,7 +303,7 @@ class DemoDriver:
             for index, (_name, duels) in enumerate(view.rounds)
             if duels and all(d.first_known and d.second_known for d in duels)
         }
-        timed: list[int] = []
+        timed: list[Round] = []
         for rnd in uow.rounds.rounds_of_stage(stage_id):
             if (
                 rnd.number >= ARMAGEDDON_ROUND_BASE
@@ -314,12 +317,15 @@ class DemoDriver:
                 rnd.lineup_deadline_at = (
                     now  # captains keep the default lineups (the deadline check applies them)
                 )
-                timed.append(rnd.id or 0)
+                timed.append(rnd)
             elif rnd.scheduled_at is not None:
                 rnd.scheduled_at = None  # held: not every duel of this bracket round is known yet
             uow.rounds.insert(rnd)
         if timed:
-            uow.after_commit(self._timed_rounds.update, timed)
+            # Due now (the demo's lead is shorter than the pairing lead): games queued at once, not at beat's
+            # next rounds.open_due.
+            queue_due(uow, timed, pair_lead_s=self.settings.gameserver_pair_lead_s, now=now)
+            uow.after_commit(self._timed_rounds.update, [r.id or 0 for r in timed])
 
     def _playoff_tick(self, stage_id: int, key: str, now: datetime) -> None:
         with self.uow_factory() as uow:

@@ -31,7 +31,7 @@ from datetime import datetime, timedelta
 from orchestrator.adapters.tables import Round, RoundStatus, Stage, StageStatus
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.demo.plan import DemoPlan
-from orchestrator.demo.schedule import compress_rounds
+from orchestrator.demo.schedule import compress_rounds, queue_due
 from orchestrator.domain.swiss import SwissPairer
 from orchestrator.services.setup import draws, pairing_lots, stage_start
 from orchestrator.services.swiss.auto import auto_publishes
@@ -100,8 +100,10 @@ class SwissDesk:
         say: Callable[..., None],
         pairer: SwissPairer | None = None,
         pairing_seed: bytes | None = None,
+        pair_lead_s: float | None = None,
     ) -> None:
         self.uow_factory = uow_factory
+        self.pair_lead_s = pair_lead_s  # a published round due within it gets its games queued at once
         # --seed: the initial-colour lot's seed is derived from it, as the pools' pairing lots are, so a
         # replay draws the same colour and plays the same games; without, a fresh secret seed as for staff.
         self.pairing_seed = pairing_seed
@@ -139,6 +141,8 @@ class SwissDesk:
             rnd = uow.rounds.get_or_raise(Round, round_id)
             start = next_round_start(rounds, number, now=now, plan=self.plan)
             schedule_round(uow, rnd, at=start, actor=self.actor)
+            if self.pair_lead_s is not None:
+                queue_due(uow, [rnd], pair_lead_s=self.pair_lead_s, now=now)
         self.say(f"{name}: round {number} published, default lineups")
 
     def _automatic_stage(self, stage_id: int) -> bool:
