@@ -156,6 +156,24 @@ class TeamRepository(Repository):
             out[team_id][board] = player_id
         return out
 
+    def ratings_by_team(self, team_ids: Iterable[int | None]) -> dict[int, tuple[int, ...]]:
+        """Each team's players' ratings in roster order (``roster_rows_of_event``'s), for the given teams
+        only: what the Swiss pairing reads of a team, without the event's other section (docs/swiss.md)."""
+        ids = known_ids(team_ids)
+        if not ids:
+            return {}
+        found: dict[int, list[int]] = {team_id: [] for team_id in ids}
+        rows = self.session.execute(
+            sa_select(col(Player.team_id), col(Player.rating))
+            .where(among(self.session, col(Player.team_id), ids))
+            .order_by(
+                col(Player.team_id), col(Player.main_board).is_(None), col(Player.main_board), col(Player.id)
+            )
+        ).all()
+        for team_id, rating in rows:
+            found[team_id].append(rating)
+        return {team_id: tuple(ratings) for team_id, ratings in found.items()}
+
     def roster_rows_of_event(self, event_id: int) -> list[RosterRow]:
         """``players_of_event`` as plain rows (drafting reads the whole field's 1,450 players each time)."""
         rows = self.session.execute(

@@ -69,6 +69,19 @@ def test_starting_a_swiss_stage_numbers_the_teams_by_initial_ranking_and_leaves_
         assert uow.rounds.matches_of_stage(stage_id) == []
 
 
+def test_the_stored_stage_gives_the_engine_each_teams_name_and_every_rostered_players_rating(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    """Read for the stage's teams only (``ratings_by_team``), not the whole event's field."""
+    with uow_factory() as uow:
+        stage_id = running_swiss(uow)
+    with uow_factory() as uow:
+        teams = swiss_state_of(uow, stage_id).state.teams
+    expected = initial_ranking(domain_start().teams)
+    assert [(t.name, sorted(t.ratings)) for t in teams] == [(t.name, sorted(t.ratings)) for t in expected]
+    assert all(len(t.ratings) > 0 for t in teams)
+
+
 def test_every_round_the_server_pairs_is_the_engines_pairing_of_the_same_stage(
     uow_factory: UnitOfWorkFactory,
 ) -> None:

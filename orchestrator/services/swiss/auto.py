@@ -5,7 +5,8 @@ stores a round's last result queues after its commit (services/gameserver/gamese
 as does the start of such a stage (services/setup/stage_start.py) and, as the safety net for a lost
 message, beat's ``results.reconcile``. Once every earlier round is finished it pairs the next round by the
 stage's pairing system and publishes it in the same transaction, as staff do at the round desk
-(``pair_next_round``, ``publish_round_pairing``: the same audit rows, ``swiss.pair`` and
+(``pair_next_draft``, ``publish_draft``: the round desk's ``pair_next_round`` and
+``publish_round_pairing`` without reading the round back; the same audit rows, ``swiss.pair`` and
 ``swiss.publish``), and queues the round's games (``rounds.create_games``) when the round is due within
 ``gameserver_pair_lead_s``; a later round's games are created by beat's ``rounds.open_due`` when it falls
 due. A stage without ``auto_publish`` is left to staff: the staff dashboard lists its next round as "Swiss
@@ -23,7 +24,7 @@ from orchestrator.domain.swiss import SwissPairer
 from orchestrator.errors import Conflict
 from orchestrator.services.definitions import DefinitionUnavailable, event_definition
 from orchestrator.services.queue import CREATE_GAMES, enqueue
-from orchestrator.services.swiss.rounds import pair_next_round, publish_round_pairing
+from orchestrator.services.swiss.rounds import pair_next_draft, publish_draft
 
 DONE_ROUNDS = frozenset({RoundStatus.FINISHED.value, RoundStatus.CANCELLED.value})
 
@@ -99,11 +100,11 @@ def publish_next_round(
     if rnd.status != RoundStatus.UNPAIRED.value:  # paired meanwhile by another copy or by staff
         return AutoStep(stage_id, "done", rnd.id, rnd.number)
     try:
-        view = pair_next_round(uow, stage_id=stage_id, actor=actor, pairer=pairer)
+        paired = pair_next_draft(uow, stage_id=stage_id, actor=actor, pairer=pairer)
     except Conflict as refusal:
         return AutoStep(stage_id, "refused", rnd.id, rnd.number, reason=refusal.message)
-    publish_round_pairing(uow, round_id=view.round_id, actor=actor)
+    publish_draft(uow, round_id=paired.id or 0, actor=actor)
     due = rnd.scheduled_at is not None and rnd.scheduled_at <= now + timedelta(seconds=pair_lead_s)
     if due:
-        enqueue(uow, CREATE_GAMES, view.round_id)  # a later round: beat's rounds.open_due, when due
-    return AutoStep(stage_id, "published", view.round_id, view.number, games_queued=due)
+        enqueue(uow, CREATE_GAMES, paired.id or 0)  # a later round: beat's rounds.open_due, when due
+    return AutoStep(stage_id, "published", paired.id, paired.number, games_queued=due)

@@ -98,6 +98,26 @@ def pair_next_round(
     pairer: SwissPairer | None = None,
 ) -> RoundView:
     """Pair the stage's next round as a draft for review (module docstring)."""
+    rnd = pair_next_draft(
+        uow,
+        stage_id=stage_id,
+        actor=actor,
+        count_unfinished_as_draws=count_unfinished_as_draws,
+        pairer=pairer,
+    )
+    return describe_round(uow, round_id=rnd.id or 0)
+
+
+def pair_next_draft(
+    uow: UnitOfWork,
+    *,
+    stage_id: int,
+    actor: str,
+    count_unfinished_as_draws: bool = False,
+    pairer: SwissPairer | None = None,
+) -> Round:
+    """``pair_next_round`` without reading the draft back for the desk: the round paired (the workers'
+    ``publish_next_round`` publishes it at once and shows it to nobody)."""
     rows = running_swiss_stage(uow, stage_id, what=_("its rounds can no longer be paired"))
     drafted = next((r for r in rows.rounds if r.status == RoundStatus.DRAFT.value), None)
     if drafted is not None:
@@ -142,7 +162,7 @@ def pair_next_round(
         },
     )
     live.announce(uow, f"stage:{stage_id}", kind="swiss-draft", round_id=rnd.id)
-    return describe_round(uow, round_id=rnd.id or 0)
+    return rnd
 
 
 def _draft(stored: StoredSwiss, pairing: RoundPairing) -> dict[str, Any]:
@@ -263,6 +283,12 @@ def _draft_record(uow: UnitOfWork, rnd: Round) -> SwissRound:
 
 def publish_round_pairing(uow: UnitOfWork, *, round_id: int, actor: str) -> RoundView:
     """Make a draft pairing the round's matches, boards (default lineup) and bye (module docstring)."""
+    publish_draft(uow, round_id=round_id, actor=actor)
+    return describe_round(uow, round_id=round_id)
+
+
+def publish_draft(uow: UnitOfWork, *, round_id: int, actor: str) -> None:
+    """``publish_round_pairing`` without reading the round back (the workers' ``publish_next_round``)."""
     rows, rnd = _round_of_stage(uow, round_id)
     record = _draft_record(uow, rnd)
     draft = record.draft or {}
@@ -297,7 +323,6 @@ def publish_round_pairing(uow: UnitOfWork, *, round_id: int, actor: str) -> Roun
     live.announce(uow, f"stage:{rows.stage.id}", kind="rounds", round_id=round_id)
     live.announce(uow, f"pool:{rows.pool.id}", kind="rounds")
     live.announce(uow, f"event:{rows.event.slug}", kind="stage", stage_id=rows.stage.id)
-    return describe_round(uow, round_id=round_id)
 
 
 def repair_round(

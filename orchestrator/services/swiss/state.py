@@ -36,12 +36,11 @@ from orchestrator.domain.scoring import (
 )
 from orchestrator.domain.swiss import SwissState, SwissTeam, bye_match
 from orchestrator.domain.swiss.model import RequestedBye
-from orchestrator.domain.swiss.simulate import swiss_team
 from orchestrator.errors import Conflict, NotFound
 from orchestrator.services.definitions import definition_of
 from orchestrator.services.results.adjustments import stage_adjustments
 from orchestrator.services.results.standings import effective_result, match_is_complete
-from orchestrator.services.setup.event_setup import event_field, stage_definition
+from orchestrator.services.setup.event_setup import stage_definition
 from orchestrator.translation import gettext as _
 
 # Rounds whose pairing is public (their matches and bye count); UNPAIRED, DRAFT and CANCELLED do not.
@@ -131,12 +130,22 @@ def swiss_state_of(uow: UnitOfWork, stage_id: int, *, count_unfinished_as_draws:
     rows = swiss_stage(uow, stage_id)
     definition = definition_of(rows.event)
     settings = uow.events.swiss_settings_of(stage_id)
-    field = event_field(uow, rows.event.id or 0)
     published = {rnd.id: rnd.number for rnd in rows.rounds if rnd.status in PUBLISHED_ROUNDS}
     absent: dict[int, set[int]] = defaultdict(set)
     byes: list[tuple[int, int]] = []
     requested: list[tuple[int, int, bool]] = []
-    for row, number in uow.rounds.round_teams_of_stage(stage_id):
+    round_teams = uow.rounds.round_teams_of_stage(stage_id)
+    entries = uow.rounds.entries_of_pool(rows.pool.id or 0)
+    # The stage's teams only (an Olympiad's other section is not read): their names and their players'
+    # ratings, all the pairing reads of a team (as ``domain.swiss.simulate.swiss_team``).
+    team_ids = {entry.team_id for entry in entries} | {row.team_id for row, _number in round_teams}
+    stored = uow.teams.teams_by_id(team_ids)
+    ratings = uow.teams.ratings_by_team(team_ids)
+
+    def name(team_id: int) -> str:
+        return stored[team_id].name
+
+    for row, number in round_teams:
         if row.role == SwissRoundRole.ABSENT.value:
             absent[row.team_id].add(number)
         elif SwissRoundRole(row.role).is_requested_bye:  # out of the round, scoring its bye once played
@@ -144,14 +153,12 @@ def swiss_state_of(uow: UnitOfWork, stage_id: int, *, count_unfinished_as_draws:
             requested.append((row.team_id, number, row.role == SwissRoundRole.FULL_BYE.value))
         elif row.round_id in published:
             byes.append((row.team_id, number))
-    entries = uow.rounds.entries_of_pool(rows.pool.id or 0)
     teams: list[SwissTeam] = []
     for entry in entries:
-        base = swiss_team(field.domain[entry.team_id])
         teams.append(
             SwissTeam(
-                base.name,
-                base.ratings,
+                name(entry.team_id),
+                ratings[entry.team_id],
                 joined=entry.joined_round or 1,
                 withdrawn=entry.withdrawn_round,
                 absent=frozenset(absent[entry.team_id]),
@@ -168,19 +175,19 @@ def swiss_state_of(uow: UnitOfWork, stage_id: int, *, count_unfinished_as_draws:
         pairing=rows.stage_def.pairing,
         name=f"{rows.event.name}: {rows.stage.name}",
         requested_byes=tuple(
-            RequestedBye(field.name(team_id), number, full)
+            RequestedBye(name(team_id), number, full)
             for team_id, number, full in sorted(requested, key=lambda r: (r[1], r[0]))
         ),
         adjustments=tuple(
-            item.domain(field.name(item.team_id))
+            item.domain(name(item.team_id))
             for item in stage_adjustments(uow, stage_id)
             if item.team_id in {entry.team_id for entry in entries}
         ),
     )
-    bye_records = [bye_match(state, field.name(team_id), number) for team_id, number in byes]
+    bye_records = [bye_match(state, name(team_id), number) for team_id, number in byes]
     matches = tuple(sorted([*records, *bye_records], key=lambda m: (m.round, m.team_b is None)))
-    team_ids = {field.name(entry.team_id): entry.team_id for entry in entries}
-    return StoredSwiss(rows, replace(state, matches=matches), team_ids, missing)
+    by_name = {name(entry.team_id): entry.team_id for entry in entries}
+    return StoredSwiss(rows, replace(state, matches=matches), by_name, missing)
 
 
 def _records(
