@@ -149,13 +149,15 @@ def _armageddon_step(
     actor: str,
     tick: PlayoffTick,
 ) -> None:
-    """At most one move per duel and tick, so a lot's commitment and its draw are never one transaction.
+    """One move per duel and tick, so a lot's commitment and its draw are never one transaction; the one
+    exception is the colour lot's draw when ``armageddon_colour_minutes`` is 0: the chooser it names has no
+    time to choose, so the default colour applies in the same transaction.
 
     A move that makes the next one possible queues a ``playoff.tick`` after its commit instead of leaving it
     to the next beat: a lot's draw ``auto_lot_reveal_delay_s`` after its commitment (with a delay of 0 the
     draw waits for the next beat, so the hash is public for at least one beat period), the default
-    nominations at once when ``armageddon_nomination_minutes`` is 0, the default colour at once when
-    ``armageddon_colour_minutes`` is 0. The default colour readies the game: its pairing is queued with it.
+    nominations at once when ``armageddon_nomination_minutes`` is 0 (the tick's deadlines step applies
+    them). The default colour readies the game: its pairing is queued with it.
     """
     with uow_factory() as uow:
         # Locked before anything is read: a second tick at the same time then waits and finds this step
@@ -169,6 +171,7 @@ def _armageddon_step(
         lots = uow.lots.lots_with_purposes(event.id or 0, purposes.values())
         delay = timedelta(seconds=settings.auto_lot_reveal_delay_s)
         which: LotWhich | None = None
+        drawn_now = False  # the colour lot drawn in this transaction
         if arm is None:
             which = "category"
         elif arm.phase is ArmageddonPhase.DRAW_CHOOSER:
@@ -188,7 +191,8 @@ def _armageddon_step(
                 )
                 if wait.total_seconds() > 0:  # the draw is due then
                     enqueue(uow, PLAYOFF_TICK, countdown=wait.total_seconds())
-            elif max(lot.committed_at + delay, drawable_from(uow, lot)) <= now:
+                return  # a commitment ends the transaction: its draw is never in the same one
+            if max(lot.committed_at + delay, drawable_from(uow, lot)) <= now:
                 # Not before the event's lot publication delay either (docs/lots.md): a draw before it
                 # would be refused.
                 reveal_armageddon_lot(
@@ -200,20 +204,24 @@ def _armageddon_step(
                     nomination_minutes=settings.armageddon_nomination_minutes,
                 )
                 tick.lots_drawn.append(f"{duel_id}:{which}")
-                waits = (
-                    settings.armageddon_nomination_minutes
-                    if which == "category"
-                    else settings.armageddon_colour_minutes
-                )
-                if waits == 0:  # the default nominations (or colour) apply at once
-                    enqueue(uow, PLAYOFF_TICK)
-            return
+                if which == "category":
+                    if settings.armageddon_nomination_minutes == 0:  # the defaults: the next tick's deadlines
+                        enqueue(uow, PLAYOFF_TICK)
+                    return
+                if settings.armageddon_colour_minutes != 0:
+                    return  # the chooser has that long to choose
+                # No time to choose: the default colour applies now, after the draw that named the chooser,
+                # in the same transaction (and the game's pairing is queued with it, below).
+                arm = uow.playoff.armageddon_of_duel(duel_id)
+                drawn_now = True
+            else:
+                return
         assert arm is not None
         if arm.phase is ArmageddonPhase.CHOOSE_COLOUR:
             chooser_lot = lots.get(purposes["colour"])
             drawn_at = chooser_lot.revealed_at if chooser_lot is not None else None
             waited = timedelta(minutes=settings.armageddon_colour_minutes)
-            due = drawn_at is not None and drawn_at + waited <= now
+            due = drawn_now or (drawn_at is not None and drawn_at + waited <= now)
             colour = settings.armageddon_default_colour
             if not (due and apply_default_colour(uow, duel_id=duel_id, colour=colour, actor=actor)):
                 return

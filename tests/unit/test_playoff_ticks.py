@@ -183,13 +183,43 @@ def test_the_colour_draw_applies_the_default_colour_and_queues_the_armageddon_pa
         tick(world)  # category lot committed
         tick(world)  # drawn; the queued tick: defaults, colour lot committed
         assert paired == []
-        assert tick(world).lots_drawn == [f"{duel_id}:colour"]
+        before = len(runtime.runtime().sent)
+        drawn = tick(world)
+        # No colour window: the draw and the default colour are one move, and no tick is queued for it.
+        assert drawn.lots_drawn == [f"{duel_id}:colour"] and drawn.default_colours == [duel_id]
+        assert ticks_sent(before) == 0
         arm = armageddon(world, duel_id)
         assert arm is not None and arm.status == "ready"
         assert arm.colour == world.settings.armageddon_default_colour
         with world.uow_factory() as uow:
             rnd = uow.rounds.round_by_number(world.knockout, ARMAGEDDON_ROUND_BASE + duel_id)
+            colour_lot = lot_of(world, "I", "colour")
+            assert colour_lot is not None
+            draw, chosen = (
+                uow.audit.entries(entity=entity, action_prefix=action)
+                for entity, action in (("lot", "lot.draw"), ("armageddon", "armageddon.colour"))
+            )
         assert rnd is not None and paired == [rnd.id]
+        assert [e.entity_id for e in draw if e.entity_id == colour_lot.id] and chosen
+        assert max(e.id for e in draw) < chosen[0].id  # drawn, then the default colour
+
+
+def test_with_a_colour_window_the_draw_leaves_the_choice_to_the_chooser_until_it_closes(
+    tmp_path: Path,
+) -> None:
+    for world in make_world(tmp_path, armageddon_colour_minutes=5):
+        tick(world)
+        duel_id = level(world)
+        tick(world)  # category lot committed
+        tick(world)  # drawn; the queued tick: defaults, colour lot committed
+        drawn = tick(world)
+        assert drawn.lots_drawn == [f"{duel_id}:colour"] and drawn.default_colours == []
+        arm = armageddon(world, duel_id)
+        assert arm is not None and arm.colour is None
+        colour_lot = lot_of(world, "I", "colour")
+        assert colour_lot is not None and colour_lot.revealed_at is not None
+        assert tick(world, now=colour_lot.revealed_at + timedelta(minutes=4)).default_colours == []
+        assert tick(world, now=colour_lot.revealed_at + timedelta(minutes=5)).default_colours == [duel_id]
 
 
 # ------------------------------------------------------------------------------ the fast path
