@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import func, insert
 from sqlmodel import Session, col, select
 
+from orchestrator.adapters.repositories import among
 from orchestrator.adapters.tables import (
     Appeal,
     Armageddon,
@@ -145,7 +146,7 @@ class RecordRepository:
                 row[0]: row
                 for row in self.session.exec(
                     select(Board.id, Board.match_id, Board.board_no, Board.result).where(
-                        col(Board.id).in_(result_ids)
+                        among(self.session, col(Board.id), sorted(result_ids))
                     )
                 ).all()
             }
@@ -309,14 +310,14 @@ class RecordRepository:
         counts = dict(
             self.session.exec(
                 select(Board.match_id, func.count())
-                .where(col(Board.match_id).in_(ids))
+                .where(among(self.session, col(Board.match_id), ids))
                 .group_by(col(Board.match_id))
             ).all()
         )
         rounds = {
             r.id: r.number
             for r in self.session.exec(
-                select(Round).where(col(Round.id).in_({m.round_id for m in matches}))
+                select(Round).where(among(self.session, col(Round.id), sorted({m.round_id for m in matches})))
             ).all()
         }
         names = self._team_names(t for m in matches for t in (m.first_team_id, m.second_team_id))
@@ -376,7 +377,9 @@ class RecordRepository:
         wanted = set(team_ids)
         if not wanted:
             return {}
-        rows = self.session.exec(select(Team.id, Team.name).where(col(Team.id).in_(wanted))).all()
+        rows = self.session.exec(
+            select(Team.id, Team.name).where(among(self.session, col(Team.id), sorted(wanted)))
+        ).all()
         return {team_id: name for team_id, name in rows if team_id is not None}
 
     def _team_name(self, team_id: int) -> str:

@@ -16,7 +16,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import col, select
 
 from orchestrator.adapters.repo_boards import BOARD_SCORE_COLUMNS, BoardScore
-from orchestrator.adapters.repositories import Repository, known_ids
+from orchestrator.adapters.repositories import Repository, among, known_ids
 from orchestrator.adapters.tables import (
     Appeal,
     AppealStatus,
@@ -283,7 +283,7 @@ class RoundRepository(Repository):
         rows = self.session.exec(
             select(Match.id, Match.pool_id, Match.duel_id, Round.stage_id)
             .join(Round, col(Round.id) == col(Match.round_id))
-            .where(col(Match.id).in_(ids))
+            .where(among(self.session, col(Match.id), ids))
         ).all()
         return {int(match_id or 0): (pool, duel, stage) for match_id, pool, duel, stage in rows}
 
@@ -402,7 +402,7 @@ class RoundRepository(Repository):
             return
         self.session.execute(
             update(Match)
-            .where(col(Match.id).in_(ids))
+            .where(among(self.session, col(Match.id), ids))
             .values(status=MatchStatus.FINISHED.value, finished_at=func.coalesce(Match.finished_at, now)),
             execution_options={"synchronize_session": "fetch"},
         )
@@ -473,10 +473,10 @@ class RoundRepository(Repository):
     # --- appeals and late changes ---------------------------------------------------------------------------
 
     def appeals_of_matches(self, match_ids: Iterable[int], *, only_open: bool = False) -> Sequence[Appeal]:
-        ids = set(match_ids)
+        ids = sorted(set(match_ids))
         if not ids:
             return []
-        statement = select(Appeal).where(col(Appeal.match_id).in_(ids))
+        statement = select(Appeal).where(among(self.session, col(Appeal.match_id), ids))
         if only_open:
             statement = statement.where(Appeal.status == AppealStatus.OPEN.value)
         return self.session.exec(statement.order_by(col(Appeal.opened_at), col(Appeal.id))).all()
@@ -497,7 +497,7 @@ class RoundRepository(Repository):
             return set()
         rows = self.session.exec(
             select(Appeal.match_id).where(
-                col(Appeal.match_id).in_(ids), Appeal.status == AppealStatus.OPEN.value
+                among(self.session, col(Appeal.match_id), ids), Appeal.status == AppealStatus.OPEN.value
             )
         ).all()
         return set(rows)

@@ -102,7 +102,8 @@ class TeamRepository(Repository):
         ids = known_ids(team_ids)
         if not ids:
             return {}
-        return {t.id or 0: t for t in self.session.exec(select(Team).where(col(Team.id).in_(ids))).all()}
+        found = self.session.exec(select(Team).where(among(self.session, col(Team.id), ids))).all()
+        return {t.id or 0: t for t in found}
 
     def team_by_name(self, event_id: int, name: str) -> Team | None:
         return self.session.exec(select(Team).where(Team.event_id == event_id, Team.name == name)).first()
@@ -138,7 +139,7 @@ class TeamRepository(Repository):
         ids = known_ids(player_ids)
         if not ids:
             return {}
-        rows = self.session.exec(select(Player).where(col(Player.id).in_(ids))).all()
+        rows = self.session.exec(select(Player).where(among(self.session, col(Player.id), ids))).all()
         return {p.id or 0: p for p in rows}
 
     def main_boards_by_team(self, team_ids: Iterable[int | None]) -> dict[int, dict[int, int]]:
@@ -263,7 +264,7 @@ class TeamRepository(Repository):
                 col(PlayerLink.token_encrypted),
             )
             .join(PlayerLink, col(PlayerLink.player_id) == Player.id, isouter=True)
-            .where(col(Player.id).in_(ids))
+            .where(among(self.session, col(Player.id), ids))
         ).all()
         return {
             pid: PairingAccount(pid, name, account, status or LinkStatus.MISSING.value, linked, token)
