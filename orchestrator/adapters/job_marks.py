@@ -45,8 +45,10 @@ class JobMarks:
         self.running_prefix = running_prefix or f"{prefix}:running"
         self._client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
 
-    def key(self, name: str, ids: tuple[int, ...]) -> str:
-        return f"{self.prefix}:{name}:{','.join(str(i) for i in ids)}"
+    def key(self, name: str, ids: tuple[int, ...], *, later: bool = False) -> str:
+        """The queued mark of a job; ``later``: of its copy sent with a countdown (a mark of its own)."""
+        base = f"{self.prefix}:{name}:{','.join(str(i) for i in ids)}"
+        return f"{base}:later" if later else base
 
     def running_key(self, name: str, ids: tuple[int, ...]) -> str:
         return f"{self.running_prefix}:{name}:{','.join(str(i) for i in ids)}"
@@ -91,18 +93,25 @@ class JobMarks:
             return 0
         return len(keys)
 
-    def claim(self, name: str, ids: tuple[int, ...], ttl_s: int) -> bool:
-        """True when the job is not waiting yet (send it now); False when a copy is already queued."""
+    def claim(self, name: str, ids: tuple[int, ...], ttl_s: int, *, later: bool = False) -> bool:
+        """True when the job is not waiting yet (send it now); False when a copy is already queued.
+
+        A copy sent with a countdown (``later``) is marked apart from one sent to run at once, so neither
+        holds the other back: a copy queued for now would run before the delayed one is due (a lot's draw
+        after its reveal delay), and a delayed copy must not hold back work wanted now."""
         try:
-            return bool(self._client.set(self.key(name, ids), b"1", nx=True, ex=max(1, ttl_s)))
+            return bool(self._client.set(self.key(name, ids, later=later), b"1", nx=True, ex=max(1, ttl_s)))
         except redis.RedisError:
             log.warning("job mark for %s not claimed (Redis unavailable): sending anyway", name)
             return True
 
-    def release(self, name: str, ids: tuple[int, ...]) -> bool:
-        """Remove the mark; False when Redis did not answer (the caller may try again later)."""
+    def release(self, name: str, ids: tuple[int, ...], *, later: bool | None = None) -> bool:
+        """Remove the mark (``later`` True or False: that copy's only; None, as a worker starting the job
+        does: both, since the copy that starts reads everything committed before it); False when Redis did
+        not answer (the caller may try again later)."""
+        keys = [self.key(name, ids, later=flag) for flag in ((False, True) if later is None else (later,))]
         try:
-            self._client.delete(self.key(name, ids))
+            self._client.delete(*keys)
         except redis.RedisError:
             log.warning("job mark for %s not released (Redis unavailable): released once it is back", name)
             return False

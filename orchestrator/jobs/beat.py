@@ -45,5 +45,5 @@ class PeriodicScheduler(PersistentScheduler):
         try:
             return super().apply_async(entry, producer=producer, advance=advance, **kwargs)
         except Exception:
-            marks.release(entry.task, ids)
+            marks.release(entry.task, ids, later=False)
             raise

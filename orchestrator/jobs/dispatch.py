@@ -87,14 +87,18 @@ def _to_broker(name: str, ids: tuple[int, ...], countdown: float | None, *, peri
     # Marked until a worker starts it, at most JOB_MARK_TTL_S after it is due (a purged queue or a lost
     # message then blocks nothing for long; a copy sent after that only repeats idempotent work).
     ttl_s = int((countdown or 0) + JOB_MARK_TTL_S)
-    claimed = marks.claim_periodic(name, ids, ttl_s) if periodic else marks.claim(name, ids, ttl_s)
+    later = bool(countdown)  # a delayed copy has a mark of its own (JobMarks.claim)
+    if periodic:
+        claimed = marks.claim_periodic(name, ids, ttl_s)
+    else:
+        claimed = marks.claim(name, ids, ttl_s, later=later)
     if not claimed:
         return False  # a copy waits (or runs): it reads everything committed by the time it runs
     try:
         queue = queue_of(name, settings.worker_queue)
         celery_app.send_task(name, args=list(ids), countdown=countdown, queue=queue)
     except Exception:
-        marks.release(name, ids)
+        marks.release(name, ids, later=later)
         raise
     return True
 

@@ -19,7 +19,7 @@ from celery.beat import ScheduleEntry
 from orchestrator.config import Settings
 from orchestrator.jobs import dispatch, runtime
 from orchestrator.jobs.beat import PeriodicScheduler
-from orchestrator.services.queue import CHANCES_SCAN, PULL_ROUND, RECONCILE, background_queue
+from orchestrator.services.queue import CHANCES_SCAN, PLAYOFF_TICK, PULL_ROUND, RECONCILE, background_queue
 from tests.support.workers import REDIS_URL, require_redis
 
 
@@ -58,6 +58,23 @@ def test_a_job_waiting_in_the_queue_is_sent_once_and_again_once_a_worker_started
     dispatch.job_started(PULL_ROUND, 5)  # what the worker does first
     dispatch.send(PULL_ROUND, 5)  # a change after the start: the job runs again
     assert waiting(client, name) == 3
+
+
+def test_a_copy_sent_with_a_countdown_and_one_sent_for_now_never_hold_each_other_back(
+    queue: tuple[str, redis.Redis],
+) -> None:
+    """A lot's draw is queued with its reveal delay; a copy queued for now meanwhile (another duel's step)
+    would run before the draw is due, so dropping the delayed copy left the draw to beat."""
+    name, client = queue
+    dispatch.send(PLAYOFF_TICK)  # for now
+    dispatch.send(PLAYOFF_TICK, countdown=30)  # for later: sent although a copy waits
+    dispatch.send(PLAYOFF_TICK, countdown=5)  # a second delayed copy: not sent
+    dispatch.send(PLAYOFF_TICK)  # a second copy for now: not sent
+    assert waiting(client, name) == 2
+    dispatch.job_started(PLAYOFF_TICK)  # either copy starting reads everything: both marks go
+    dispatch.send(PLAYOFF_TICK, countdown=30)
+    dispatch.send(PLAYOFF_TICK)
+    assert waiting(client, name) == 4
 
 
 def test_the_chances_job_goes_to_the_background_queue_and_the_rounds_jobs_to_the_main_one(
