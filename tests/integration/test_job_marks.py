@@ -77,6 +77,18 @@ def test_a_copy_sent_with_a_countdown_and_one_sent_for_now_never_hold_each_other
     assert waiting(client, name) == 4
 
 
+def test_a_copy_waiting_for_its_countdown_does_not_hold_beats_periodic_copy_back(
+    queue: tuple[str, redis.Redis],
+) -> None:
+    """A lot's draw waits ``auto_lot_reveal_delay_s`` (60 s by default): beat's playoff.tick meanwhile still
+    runs the other duels' steps, deadlines and closings."""
+    name, client = queue
+    dispatch.send(PLAYOFF_TICK, countdown=60)
+    assert dispatch.send_periodic(PLAYOFF_TICK)
+    assert not dispatch.send_periodic(PLAYOFF_TICK)  # beat's own copy still waits: not sent twice
+    assert waiting(client, name) == 2
+
+
 def test_the_chances_job_goes_to_the_background_queue_and_the_rounds_jobs_to_the_main_one(
     queue: tuple[str, redis.Redis],
 ) -> None:
