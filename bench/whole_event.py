@@ -387,6 +387,12 @@ def main(*, description: str | None = None, event: Path | None = None, celery: b
     )
     parser.add_argument("--worker-log", help="--celery: keep the worker's log in this folder")
     parser.add_argument("--seed", type=int, default=2020)
+    parser.add_argument(
+        "--keep-database",
+        action="store_true",
+        help="leave each run's scratch PostgreSQL database and print its address (to read its audit log "
+        "and lots afterwards; drop it by hand)",
+    )
     parser.add_argument("--profile", help="write a cProfile of the (last) run's event phase here")
     parser.add_argument(
         "--swiss-engine",
@@ -437,7 +443,9 @@ def main(*, description: str | None = None, event: Path | None = None, celery: b
             try:
                 setup_s, result, digest, turnaround = one_run(args, database_url, Path(tmp))
             finally:
-                if database_url:
+                if database_url and args.keep_database:
+                    print(f"database kept: {database_url}", flush=True)
+                elif database_url:
                     drop_database(database_url)
         if not result.champions:
             raise SystemExit(f"run {run}: no champion (stopped={result.stopped})")
