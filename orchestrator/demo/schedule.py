@@ -1,9 +1,9 @@
 """Demo time: a stage's rounds moved from the event file's real dates to a few seconds apart from now.
 
 A round moved into the pairing lead (``gameserver_pair_lead_s``) gets its ``rounds.create_games`` queued in
-the same transaction (``queue_due``, sent after the commit), as beat's ``rounds.open_due`` would queue it at
-its next tick: staff who move a round to now expect its games at once, not a beat period later
-(docs/workers.md, "Event-driven rounds").
+the same transaction (``queue_due``: services/gameserver/due.py, the rule of beat's ``rounds.open_due``):
+staff who move a round to now expect its games at once, not a beat period later (docs/workers.md,
+"Event-driven rounds").
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from orchestrator.adapters.tables import Round, RoundStatus, Stage
+from orchestrator.adapters.tables import Round, Stage
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
-from orchestrator.services.queue import CREATE_GAMES, enqueue
+from orchestrator.services.gameserver.due import queue_due_games
 
 
 def compress_rounds(
@@ -52,17 +52,5 @@ def compress_rounds(
 def queue_due(
     uow: UnitOfWork, rounds: Sequence[Round], *, pair_lead_s: float, now: datetime | None = None
 ) -> list[int]:
-    """Queue ``rounds.create_games`` (after the commit) for each scheduled round of ``rounds`` that starts
-    within ``pair_lead_s`` of now, the rule of ``rounds.open_due``; a later round is left to it (the job is
-    idempotent, so beat queuing it too pairs nothing twice). Returns their ids."""
-    due_by = (now or utcnow()) + timedelta(seconds=pair_lead_s)
-    due = [
-        rnd.id or 0
-        for rnd in rounds
-        if rnd.status == RoundStatus.SCHEDULED.value
-        and rnd.scheduled_at is not None
-        and rnd.scheduled_at <= due_by
-    ]
-    for round_id in due:
-        enqueue(uow, CREATE_GAMES, round_id)
-    return due
+    """``queue_due_games`` at the demo's clock (now unless given): the ids of the rounds queued."""
+    return queue_due_games(uow, rounds, now=now or utcnow(), pair_lead_s=pair_lead_s)

@@ -171,7 +171,6 @@ def _armageddon_step(
         lots = uow.lots.lots_with_purposes(event.id or 0, purposes.values())
         delay = timedelta(seconds=settings.auto_lot_reveal_delay_s)
         which: LotWhich | None = None
-        drawn_now = False  # the colour lot drawn in this transaction
         if arm is None:
             which = "category"
         elif arm.phase is ArmageddonPhase.DRAW_CHOOSER:
@@ -210,10 +209,8 @@ def _armageddon_step(
                     return
                 if settings.armageddon_colour_minutes != 0:
                     return  # the chooser has that long to choose
-                # No time to choose: the default colour applies now, after the draw that named the chooser,
-                # in the same transaction (and the game's pairing is queued with it, below).
-                arm = uow.playoff.armageddon_of_duel(duel_id)
-                drawn_now = True
+                # No time to choose: the draw (revealed at ``now``, which ``arm`` and ``lots`` now hold) makes
+                # the default colour due below, in this transaction, and the game's pairing with it.
             else:
                 return
         assert arm is not None
@@ -221,7 +218,7 @@ def _armageddon_step(
             chooser_lot = lots.get(purposes["colour"])
             drawn_at = chooser_lot.revealed_at if chooser_lot is not None else None
             waited = timedelta(minutes=settings.armageddon_colour_minutes)
-            due = drawn_now or (drawn_at is not None and drawn_at + waited <= now)
+            due = drawn_at is not None and drawn_at + waited <= now
             colour = settings.armageddon_default_colour
             if not (due and apply_default_colour(uow, duel_id=duel_id, colour=colour, actor=actor)):
                 return

@@ -16,14 +16,14 @@ round to pair".
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from orchestrator.adapters.tables import Round, RoundStatus, Stage, StageKind, StageStatus
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.swiss import SwissPairer
 from orchestrator.errors import Conflict
 from orchestrator.services.definitions import DefinitionUnavailable, event_definition
-from orchestrator.services.queue import CREATE_GAMES, enqueue
+from orchestrator.services.gameserver.due import queue_due_games
 from orchestrator.services.swiss.rounds import pair_next_draft, publish_draft
 
 DONE_ROUNDS = frozenset({RoundStatus.FINISHED.value, RoundStatus.CANCELLED.value})
@@ -104,7 +104,6 @@ def publish_next_round(
     except Conflict as refusal:
         return AutoStep(stage_id, "refused", rnd.id, rnd.number, reason=refusal.message)
     publish_draft(uow, round_id=paired.id or 0, actor=actor)
-    due = rnd.scheduled_at is not None and rnd.scheduled_at <= now + timedelta(seconds=pair_lead_s)
-    if due:
-        enqueue(uow, CREATE_GAMES, paired.id or 0)  # a later round: beat's rounds.open_due, when due
+    # A later round: beat's rounds.open_due, when due.
+    due = bool(queue_due_games(uow, [paired], now=now, pair_lead_s=pair_lead_s))
     return AutoStep(stage_id, "published", paired.id, paired.number, games_queued=due)

@@ -13,6 +13,7 @@ recorded with the round).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from orchestrator.adapters.tables import (
@@ -138,7 +139,8 @@ def swiss_state_of(uow: UnitOfWork, stage_id: int, *, count_unfinished_as_draws:
     entries = uow.rounds.entries_of_pool(rows.pool.id or 0)
     # The stage's teams only (an Olympiad's other section is not read): their names and their players'
     # ratings, all the pairing reads of a team (as ``domain.swiss.simulate.swiss_team``).
-    team_ids = {entry.team_id for entry in entries} | {row.team_id for row, _number in round_teams}
+    entry_ids = {entry.team_id for entry in entries}
+    team_ids = entry_ids | {row.team_id for row, _number in round_teams}
     stored = uow.teams.teams_by_id(team_ids)
     ratings = uow.teams.ratings_by_team(team_ids)
 
@@ -165,7 +167,8 @@ def swiss_state_of(uow: UnitOfWork, stage_id: int, *, count_unfinished_as_draws:
             )
         )
     boards = rows.boards
-    records, missing = _records(uow, rows, boards, count_unfinished_as_draws, set(published))
+    names = {team_id: team.name for team_id, team in stored.items()}
+    records, missing = _records(uow, rows, boards, count_unfinished_as_draws, set(published), names)
     state = SwissState(
         teams=tuple(teams),
         boards=boards,
@@ -181,7 +184,7 @@ def swiss_state_of(uow: UnitOfWork, stage_id: int, *, count_unfinished_as_draws:
         adjustments=tuple(
             item.domain(name(item.team_id))
             for item in stage_adjustments(uow, stage_id)
-            if item.team_id in {entry.team_id for entry in entries}
+            if item.team_id in entry_ids
         ),
     )
     bye_records = [bye_match(state, name(team_id), number) for team_id, number in byes]
@@ -196,11 +199,14 @@ def _records(
     boards: int,
     as_draws: bool,
     published: set[int | None],
+    known: Mapping[int, str],
 ) -> tuple[list[MatchRecord], tuple[str, ...]]:
+    """The published matches as records, and the boards still missing a result; ``known``: team names
+    already read (the stage's teams), so only a match's other team, if any, is read here."""
     in_rounds, boards_by_match = uow.rounds.matches_and_boards_of_pool(rows.pool.id or 0)
     annulled = uow.teams.annulled_player_ids(rows.event.id or 0)
-    ids = (t for m in in_rounds for t in (m.match.first_team_id, m.match.second_team_id))
-    names = {tid: team.name for tid, team in uow.teams.teams_by_id(ids).items()}
+    ids = {t for m in in_rounds for t in (m.match.first_team_id, m.match.second_team_id)} - known.keys()
+    names = {**known, **{tid: team.name for tid, team in uow.teams.teams_by_id(ids).items()}}
     records: list[MatchRecord] = []
     missing: list[str] = []
     for item in in_rounds:
