@@ -1,7 +1,7 @@
 """Demo time: a stage's rounds moved from the event file's real dates to a few seconds apart from now.
 
 A round moved into the pairing lead (``gameserver_pair_lead_s``) gets its ``rounds.create_games`` queued in
-the same transaction (``queue_due``: services/gameserver/due.py, the rule of beat's ``rounds.open_due``):
+the same transaction (``queue_due``: services/due_games.py, the rule of beat's ``rounds.open_due``):
 staff who move a round to now expect its games at once, not a beat period later (docs/workers.md,
 "Event-driven rounds").
 """
@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from orchestrator.adapters.tables import Round, Stage
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
-from orchestrator.services.gameserver.due import queue_due_games
+from orchestrator.services.due_games import queue_due_games
 
 
 def compress_rounds(

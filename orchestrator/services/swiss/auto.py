@@ -23,7 +23,7 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.swiss import SwissPairer
 from orchestrator.errors import Conflict
 from orchestrator.services.definitions import DefinitionUnavailable, event_definition
-from orchestrator.services.gameserver.due import queue_due_games
+from orchestrator.services.due_games import queue_due_games
 from orchestrator.services.swiss.rounds import pair_next_draft, publish_draft
 
 DONE_ROUNDS = frozenset({RoundStatus.FINISHED.value, RoundStatus.CANCELLED.value})
