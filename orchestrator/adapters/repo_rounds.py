@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import delete, func, or_, update
+from sqlalchemy import bindparam, delete, func, insert, or_, update
 from sqlalchemy import select as sa_select
 from sqlmodel import col, select
 
@@ -77,6 +77,44 @@ class StageEntry:
 class MatchInRound:
     match: Match
     round_number: int
+
+
+class MatchScore(NamedTuple):
+    """A pool's match as standings, Swiss pairing and chances read it: no ORM object (a Swiss pool's
+    eleventh round reads over a thousand matches, each beside its boards)."""
+
+    id: int
+    round_id: int
+    first_team_id: int
+    second_team_id: int
+    forfeit: str
+
+
+class StoredStanding(NamedTuple):
+    """A stored standings row's values (``stored_standings_of_pool``)."""
+
+    id: int
+    team_id: int
+    rank: int
+    values: dict[str, Any]
+    separated_by: str | None
+    provisional: bool
+
+
+class ScoredMatch(NamedTuple):
+    """A ``MatchScore`` with its round's number (``matches_and_boards_of_pool``)."""
+
+    match: MatchScore
+    round_number: int
+
+
+MATCH_SCORE_COLUMNS = (
+    col(Match.id),
+    col(Match.round_id),
+    col(Match.first_team_id),
+    col(Match.second_team_id),
+    col(Match.forfeit),
+)
 
 
 class RoundRepository(Repository):
@@ -303,28 +341,28 @@ class RoundRepository(Repository):
 
     def matches_and_boards_of_pool(
         self, pool_id: int
-    ) -> tuple[list[MatchInRound], dict[int, list[BoardScore]]]:
-        """``matches_of_pool`` and the scores of those matches' boards in one query.
-
-        The boards come as plain ``BoardScore`` rows: a recompute reads a pool's 270 boards and needs only
-        their results and players, not 270 ORM objects.
-        """
+    ) -> tuple[list[ScoredMatch], dict[int, list[BoardScore]]]:
+        """The pool's matches in round order and the scores of their boards, in one query of plain column
+        values: a recompute, a Swiss pairing and the chances read a pool's whole history each round (a Swiss
+        pool's eleventh round: 1,045 matches and 4,180 boards), and building a ``Match`` object for each
+        board's row took most of their reading time (docs/performance.md)."""
         rows = self.session.execute(
-            sa_select(Match, col(Round.number), *BOARD_SCORE_COLUMNS)
+            sa_select(*MATCH_SCORE_COLUMNS, col(Round.number), *BOARD_SCORE_COLUMNS)
             .join(Round, col(Round.id) == col(Match.round_id))
             .outerjoin(Board, col(Board.match_id) == col(Match.id))
             .where(col(Match.pool_id) == pool_id)
             .order_by(col(Round.number), col(Match.match_no), col(Match.id), col(Board.board_no))
         ).all()
-        matches: list[MatchInRound] = []
+        width = len(MATCH_SCORE_COLUMNS)
+        matches: list[ScoredMatch] = []
         boards: dict[int, list[BoardScore]] = {}
-        for match, number, *board in rows:
-            key = match.id or 0
+        for row in rows:
+            key = row[0]
             if key not in boards:
                 boards[key] = []
-                matches.append(MatchInRound(match, number))
-            if board[0] is not None:
-                boards[key].append(BoardScore(*board))
+                matches.append(ScoredMatch(MatchScore(*row[:width]), row[width]))
+            if row[width + 1] is not None:
+                boards[key].append(BoardScore(*row[width + 1 :]))
         return matches, dict(sorted(boards.items()))
 
     def matches_of_team(self, team_id: int) -> Sequence[tuple[Match, Round]]:
@@ -461,6 +499,39 @@ class RoundRepository(Repository):
         return self.session.exec(
             select(Standing).where(Standing.pool_id == pool_id).order_by(col(Standing.rank), col(Standing.id))
         ).all()
+
+    def stored_standings_of_pool(self, pool_id: int) -> list[StoredStanding]:
+        """The pool's stored standings rows as plain values (what a recompute compares against)."""
+        rows = self.session.execute(
+            sa_select(
+                col(Standing.id),
+                col(Standing.team_id),
+                col(Standing.rank),
+                col(Standing.values),
+                col(Standing.separated_by),
+                col(Standing.provisional),
+            ).where(col(Standing.pool_id) == pool_id)
+        ).all()
+        return [StoredStanding(*row) for row in rows]
+
+    def write_standings(
+        self, pool_id: int, *, updates: Sequence[dict[str, Any]], inserts: Sequence[dict[str, Any]]
+    ) -> None:
+        """Store a pool's changed standings rows as column values: ``updates`` carry their row's ``id``,
+        ``inserts`` are new rows. One statement each instead of an ORM flush of every row (a Swiss
+        stage's 190 rows change every round, docs/performance.md). Any ``Standing`` of the pool already
+        loaded in this session is expired, so a later read in the same unit of work sees the new values."""
+        table: Any = Standing.__table__  # type: ignore[attr-defined]
+        if updates:
+            self.session.connection().execute(
+                update(table).where(table.c.id == bindparam("row_id")),
+                [{**{k: v for k, v in row.items() if k != "id"}, "row_id": row["id"]} for row in updates],
+            )
+        if inserts:
+            self.session.connection().execute(insert(table), list(inserts))
+        for obj in list(self.session.identity_map.values()):
+            if isinstance(obj, Standing) and obj.pool_id == pool_id:
+                self.session.expire(obj)
 
     def delete_standings_of_pool(self, pool_id: int, *, keep_team_ids: Iterable[int]) -> None:
         keep = set(keep_team_ids)

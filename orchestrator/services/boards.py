@@ -27,6 +27,13 @@ class ScoredBoard(Protocol):
     def black_player_id(self) -> int | None: ...
 
 
+class ForfeitableMatch(Protocol):
+    """What scoring reads of a match: an ORM ``Match`` or a plain ``MatchScore`` row."""
+
+    @property
+    def forfeit(self) -> str: ...
+
+
 HELD_PUBLIC_TEXT = "held by the arbiter"  # all spectators learn of a held result (never its reason)
 
 

@@ -6,7 +6,8 @@ from datetime import timedelta
 from fractions import Fraction
 
 import pytest
-from sqlmodel import select
+from sqlalchemy import update
+from sqlmodel import col, select
 
 from orchestrator.adapters.tables import Board, Event, Lot, Match, Stage, Standing
 from orchestrator.adapters.uow import UnitOfWorkFactory
@@ -433,3 +434,27 @@ def test_stored_lot_numbers_are_reused_when_a_closed_pool_is_recomputed(
         standings_service.recompute_pool(uow, pool_id=pool.pool_id, actor="boss")
         assert len(uow.session.exec(select(Lot)).all()) == 1
     assert names(uowf, pool, stored(uowf, pool.pool_id)) == order
+
+
+def test_a_recompute_rewrites_only_changed_rows_and_a_row_loaded_before_reads_the_new_values(
+    uowf: UnitOfWorkFactory, pool: BuiltPool
+) -> None:
+    opening = pool.match(1, "Norway")
+    enter(uowf, pool, opening, winning_codes(pool, opening, "Norway"))
+    first = {row.team_id: (row.values, row.computed_at) for row in stored(uowf, pool.pool_id)}
+    with uowf() as uow:
+        standings_service.recompute_pool(uow, pool_id=pool.pool_id)
+    assert {row.team_id: (row.values, row.computed_at) for row in stored(uowf, pool.pool_id)} == first
+
+    _, home, away = pool.pairing(opening)
+    loser = away if home == "Norway" else home
+    second = pool.match(2, loser)
+    with uowf() as uow:
+        loaded = next(r for r in uow.rounds.standings_of_pool(pool.pool_id) if r.team_id == pool.teams[loser])
+        assert loaded.values["MP"] == "0"
+        for board_id, code in zip(pool.boards[second], winning_codes(pool, second, loser), strict=True):
+            uow.session.execute(update(Board).where(col(Board.id) == board_id).values(result=code))
+        standings_service.recompute_pool(uow, pool_id=pool.pool_id)
+        assert loaded.values["MP"] == "2"
+    after = {row.team_id: (row.rank, row.values, row.computed_at) for row in stored(uowf, pool.pool_id)}
+    assert after[pool.teams[loser]][2] > first[pool.teams[loser]][1]

@@ -26,12 +26,12 @@ from datetime import datetime, timedelta
 from fractions import Fraction
 from functools import lru_cache
 
+from orchestrator.adapters.repo_rounds import StoredStanding
 from orchestrator.adapters.tables import (
     POOL_KINDS,
     Event,
     EventStatus,
     LateChangeCause,
-    Match,
     MatchStatus,
     Pool,
     RoundStatus,
@@ -58,7 +58,7 @@ from orchestrator.domain.swiss.model import ScoreAdjustment, adjusted_totals
 from orchestrator.domain.tiebreaks import PRESETS, parse_chain
 from orchestrator.errors import Conflict, NotFound
 from orchestrator.services import live, times
-from orchestrator.services.boards import ScoredBoard
+from orchestrator.services.boards import ForfeitableMatch, ScoredBoard
 from orchestrator.services.definitions import definition_or_none, event_zone
 from orchestrator.services.results import adjustments as score_adjustments
 from orchestrator.services.results import late_changes, tie_lots
@@ -122,7 +122,7 @@ def effective_result(board: ScoredBoard, annulled: set[int]) -> GameResult:
     return result
 
 
-def match_is_complete(match: Match, boards: Sequence[ScoredBoard]) -> bool:
+def match_is_complete(match: ForfeitableMatch, boards: Sequence[ScoredBoard]) -> bool:
     if MatchForfeit(match.forfeit) is not MatchForfeit.NONE:
         return True
     return bool(boards) and all(GameResult(b.result).is_final for b in boards)
@@ -362,41 +362,45 @@ def _store(
     uow: UnitOfWork, data: PoolRecords, standings: Standings, *, provisional: bool, lots: Mapping[str, int]
 ) -> None:
     """Write the rows that differ from the stored ones (one read; nothing written when nothing changed)."""
+    pool_id = data.pool.id or 0
     team_ids = {data.team_ids[row.team] for row in standings.rows}
-    existing: dict[int, Standing] = {}
+    existing: dict[int, StoredStanding] = {}
     stale = False
-    for stored_row in uow.rounds.standings_of_pool(data.pool.id or 0):
+    for stored_row in uow.rounds.stored_standings_of_pool(pool_id):
         if stored_row.team_id in team_ids:
             existing[stored_row.team_id] = stored_row
         else:
             stale = True
     if stale:
-        uow.rounds.delete_standings_of_pool(data.pool.id or 0, keep_team_ids=team_ids)
+        uow.rounds.delete_standings_of_pool(pool_id, keep_team_ids=team_ids)
     now = utcnow()
+    updates: list[dict[str, object]] = []
+    inserts: list[dict[str, object]] = []
     for row in standings.rows:
         team_id = data.team_ids[row.team]
         values = {code: value_text(value) for code, value in row.values.items()}
         if row.team in lots:
             values["LOT"] = str(lots[row.team])
+        written = {
+            "rank": row.rank,
+            "values": values,
+            "separated_by": row.separated_by,
+            "provisional": provisional,
+            "computed_at": now,
+        }
         stored = existing.get(team_id)
         if stored is None:
-            stored = Standing(
-                stage_id=data.stage.id or 0, pool_id=data.pool.id, team_id=team_id, rank=row.rank
+            inserts.append(
+                {"stage_id": data.stage.id or 0, "pool_id": data.pool.id, "team_id": team_id, **written}
             )
-        elif (stored.rank, stored.values, stored.separated_by, stored.provisional) == (
+        elif (stored.rank, stored.values, stored.separated_by, stored.provisional) != (
             row.rank,
             values,
             row.separated_by,
             provisional,
-        ):
-            continue  # unchanged since the last computation
-        stored.rank = row.rank
-        stored.values = values
-        stored.separated_by = row.separated_by
-        stored.provisional = provisional
-        stored.computed_at = now
-        uow.rounds.add(stored)
-    uow.flush()
+        ):  # an unchanged row keeps its computed_at
+            updates.append({"id": stored.id, **written})
+    uow.rounds.write_standings(pool_id, updates=updates, inserts=inserts)
 
 
 def recompute_pool(
