@@ -263,7 +263,7 @@ class _PoolInput:
 
 def _pool_input(uow: UnitOfWork, pool_id: int) -> _PoolInput:
     data = pool_records(uow, pool_id=pool_id)
-    in_rounds, _boards = uow.rounds.matches_and_boards_of_pool(pool_id)
+    in_rounds = data.matches
     names = {team_id: name for name, team_id in data.team_ids.items()}
     left = set(data.incomplete_matches)
     fixtures = tuple(

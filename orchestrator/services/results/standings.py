@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from fractions import Fraction
 from functools import lru_cache
 
-from orchestrator.adapters.repo_rounds import StoredStanding
+from orchestrator.adapters.repo_rounds import ScoredMatch, StoredStanding
 from orchestrator.adapters.tables import (
     POOL_KINDS,
     Event,
@@ -148,6 +148,8 @@ class PoolRecords:
     # A Swiss stage's bonus and penalty points that count now (those of the rounds published, and those
     # for the standings only): TRF-2026 record 299, services/results/adjustments.py.
     adjustments: tuple[ScoreAdjustment, ...] = ()
+    # the pool's matches in round order as read (the chances' fixtures still to play come from them)
+    matches: tuple[ScoredMatch, ...] = ()
 
     @property
     def adjusted_points(self) -> dict[str, tuple[int, int]]:
@@ -271,6 +273,7 @@ def pool_records(uow: UnitOfWork, *, pool_id: int, annulled: set[int] | None = N
         boards=boards,
         swiss=stage.kind == StageKind.SWISS.value,
         adjustments=_adjustments(uow, stage, names),
+        matches=tuple(in_rounds),
     )
 
 
