@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import func, insert
 from sqlmodel import Session, col, select
 
+from orchestrator.adapters.repo_teams import TeamRepository
 from orchestrator.adapters.repositories import among
 from orchestrator.adapters.tables import (
     Appeal,
@@ -374,13 +375,7 @@ class RecordRepository:
 
     def _team_names(self, team_ids: Iterable[int]) -> dict[int, str]:
         """Teams' names in one query (a round's pairing names every team of the stage)."""
-        wanted = set(team_ids)
-        if not wanted:
-            return {}
-        rows = self.session.exec(
-            select(Team.id, Team.name).where(among(self.session, col(Team.id), sorted(wanted)))
-        ).all()
-        return {team_id: name for team_id, name in rows if team_id is not None}
+        return TeamRepository(self.session).names_by_id(team_ids)
 
     def _team_name(self, team_id: int) -> str:
         team = self.session.get(Team, team_id)

@@ -93,7 +93,7 @@ def _lines(stored: Sequence[Mapping[str, Any]]) -> tuple[OutlookLine, ...]:
 
 
 def _view(uow: UnitOfWork, stage_id: int, rows: Sequence[Outlook], topics: tuple[str, ...]) -> OutlookView:
-    names = {team_id: team.name for team_id, team in uow.teams.teams_by_id({r.team_id for r in rows}).items()}
+    names = uow.teams.names_by_id({r.team_id for r in rows})
     places = tuple(sorted({row.places for row in rows}))
     by_team: dict[int, list[Outlook]] = {}
     for row in rows:

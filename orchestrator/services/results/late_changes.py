@@ -176,7 +176,7 @@ def _bracket_consequence(
     except ServiceError:
         return None
     team_ids = {tid for d in duels.values() for tid in (d.first_team_id, d.second_team_id) if tid is not None}
-    names = {tid: team.name for tid, team in uow.teams.teams_by_id(team_ids).items()}
+    names = uow.teams.names_by_id(team_ids)
     places: list[PlaceChange] = []
     built_teams: set[str] = set()
     now_teams: set[str] = set()

@@ -234,7 +234,7 @@ def pool_records(uow: UnitOfWork, *, pool_id: int, annulled: set[int] | None = N
     extra_ids = {
         tid for m in in_rounds for tid in (m.match.first_team_id, m.match.second_team_id) if tid not in names
     }
-    names.update({tid: team.name for tid, team in uow.teams.teams_by_id(extra_ids).items()})
+    names.update(uow.teams.names_by_id(extra_ids))
     board_counts = [len(b) for b in boards_by_match.values() if b]
     boards = max(board_counts) if board_counts else rules.boards
 

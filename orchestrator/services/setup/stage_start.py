@@ -122,7 +122,7 @@ def start_stage(
     # Only the pools' teams: their names and main players (plain rows, not the whole field as objects).
     entries_of = {pool.id or 0: list(uow.rounds.entries_of_pool(pool.id or 0)) for pool in pools}
     team_ids = [entry.team_id for entries in entries_of.values() for entry in entries]
-    team_name = {team_id: team.name for team_id, team in uow.teams.teams_by_id(team_ids).items()}
+    team_name = uow.teams.names_by_id(team_ids)
     lots = {
         pool.id or 0: pairing_lots.pairing_lot_of(
             uow,

@@ -201,7 +201,7 @@ def describe_round(uow: UnitOfWork, *, round_id: int) -> RoundView:
     rows = swiss_stage(uow, rnd.stage_id)
     record = uow.rounds.swiss_pairing_of(round_id)
     entries = uow.rounds.entries_of_pool(rows.pool.id or 0)
-    names = {tid: team.name for tid, team in uow.teams.teams_by_id(e.team_id for e in entries).items()}
+    names = uow.teams.names_by_id(e.team_id for e in entries)
     pairings: list[BoardPairing] = []
     bye: str | None = None
     not_paired: tuple[str, ...] = ()

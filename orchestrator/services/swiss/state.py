@@ -141,11 +141,11 @@ def swiss_state_of(uow: UnitOfWork, stage_id: int, *, count_unfinished_as_draws:
     # ratings, all the pairing reads of a team (as ``domain.swiss.simulate.swiss_team``).
     entry_ids = {entry.team_id for entry in entries}
     team_ids = entry_ids | {row.team_id for row, _number in round_teams}
-    stored = uow.teams.teams_by_id(team_ids)
+    names = uow.teams.names_by_id(team_ids)
     ratings = uow.teams.ratings_by_team(team_ids)
 
     def name(team_id: int) -> str:
-        return stored[team_id].name
+        return names[team_id]
 
     for row, number in round_teams:
         if row.role == SwissRoundRole.ABSENT.value:
@@ -167,7 +167,6 @@ def swiss_state_of(uow: UnitOfWork, stage_id: int, *, count_unfinished_as_draws:
             )
         )
     boards = rows.boards
-    names = {team_id: team.name for team_id, team in stored.items()}
     records, missing = _records(uow, rows, boards, count_unfinished_as_draws, set(published), names)
     state = SwissState(
         teams=tuple(teams),
@@ -206,7 +205,7 @@ def _records(
     in_rounds, boards_by_match = uow.rounds.matches_and_boards_of_pool(rows.pool.id or 0)
     annulled = uow.teams.annulled_player_ids(rows.event.id or 0)
     ids = {t for m in in_rounds for t in (m.match.first_team_id, m.match.second_team_id)} - known.keys()
-    names = {**known, **{tid: team.name for tid, team in uow.teams.teams_by_id(ids).items()}}
+    names = {**known, **uow.teams.names_by_id(ids)}
     records: list[MatchRecord] = []
     missing: list[str] = []
     for item in in_rounds:
