@@ -106,7 +106,8 @@ class RowLocks(Repository):
 
     Every row the session read before the lock is expired (after a flush, so no change is lost): it is read
     again, under the lock, when next used, instead of deciding from what it was before another writer
-    committed.
+    committed. Locking again a row the transaction already holds expires nothing (the locked row itself is
+    still read again): no writer of it can have committed since the first lock.
 
     Not ``FOR UPDATE``: that also blocks the foreign-key checks of other transactions (``FOR KEY SHARE``),
     so a stage's closing (stage locked, then its pools) and a pool's recomputation (pool locked, then
@@ -114,9 +115,22 @@ class RowLocks(Repository):
     deadlock timeout before one was aborted. Nothing here deletes a locked row or changes its key.
     """
 
-    def _locking(self, statement: Any, model: type[SQLModel]) -> Any:
+    def _held(self) -> set[tuple[str, int]]:
+        """The rows this transaction has locked (a lock lasts until its transaction ends)."""
+        transaction = self.session.get_transaction()
+        held = self.session.info.get("row_locks")
+        if held is None or held[0] is not transaction:
+            held = self.session.info["row_locks"] = (transaction, set())
+        return held[1]
+
+    def _locking(self, statement: Any, model: type[SQLModel], ids: Iterable[int] = ()) -> Any:
         self.session.flush()
-        self.session.expire_all()
+        keys = {(str(model.__tablename__), row_id) for row_id in ids}
+        if not keys or not keys <= self._held():
+            # A row this transaction has locked already expires nothing when locked again: no other
+            # writer of it can have committed since (a Swiss round's publication locks its stage three
+            # times, and each expiry read the stage's rounds again one by one).
+            self.session.expire_all()
         # populate_existing: a copy of a row already in the session is overwritten with what this
         # statement read under the lock (one query; it used to be a second SELECT to refresh it).
         statement = statement.execution_options(populate_existing=True)
@@ -127,10 +141,11 @@ class RowLocks(Repository):
         return statement.with_for_update(key_share=True)  # FOR NO KEY UPDATE
 
     def lock(self, model: type[ModelT], row_id: int) -> ModelT:
-        statement = self._locking(select(model).where(col(model.id) == row_id), model)  # type: ignore[attr-defined]
+        statement = self._locking(select(model).where(col(model.id) == row_id), model, [row_id])  # type: ignore[attr-defined]
         row = self.session.exec(statement).first()
         if row is None:
             raise NotFound(f"{model.__tablename__} {row_id} does not exist")
+        self._held().add((str(model.__tablename__), row_id))
         return row
 
     def try_job_lock(self, name: str, ids: tuple[int, ...]) -> bool:
@@ -156,8 +171,9 @@ class RowLocks(Repository):
         if not ids:
             return
         self.session.exec(
-            self._locking(select(Pool).where(col(Pool.id).in_(ids)).order_by(col(Pool.id)), Pool)
+            self._locking(select(Pool).where(col(Pool.id).in_(ids)).order_by(col(Pool.id)), Pool, ids)
         ).all()
+        self._held().update(("pool", pool_id) for pool_id in ids)
 
     def lock_duel(self, duel_id: int) -> Duel:
         return self.lock(Duel, duel_id)

@@ -101,8 +101,11 @@ def swiss_stage(uow: UnitOfWork, stage_id: int) -> SwissStage:
 def running_swiss_stage(uow: UnitOfWork, stage_id: int, *, what: str) -> SwissStage:
     """The stage's rows, locked (one change to a Swiss stage at a time), when it is running; Conflict
     saying that ``what`` ("its rounds can no longer be paired") cannot be done otherwise."""
+    if uow.events.get(Stage, stage_id) is not None:
+        # Locked first, so the rows below are read under the lock (a lock expires what was read before it,
+        # and each of the stage's rounds was then read again on its own).
+        uow.locks.lock(Stage, stage_id)
     rows = swiss_stage(uow, stage_id)
-    uow.locks.lock(Stage, stage_id)
     if rows.stage.status != StageStatus.RUNNING.value:
         raise Conflict(
             _("%(stage)s is %(status)s: %(refusal)s")
