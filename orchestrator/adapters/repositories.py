@@ -116,7 +116,8 @@ class RowLocks(Repository):
     """
 
     def _held(self) -> set[tuple[str, int]]:
-        """The rows this transaction has locked (a lock lasts until its transaction ends)."""
+        """The rows this transaction has locked (a lock lasts until its transaction ends; no lock is taken
+        inside a savepoint, whose rollback would release it: the outbox's savepoint only inserts)."""
         transaction = self.session.get_transaction()
         held = self.session.info.get("row_locks")
         if held is None or held[0] is not transaction:
