@@ -124,14 +124,17 @@ class RowLocks(Repository):
             held = self.session.info["row_locks"] = (transaction, set())
         return held[1]
 
-    def _locking(self, statement: Any, model: type[SQLModel], ids: Iterable[int] = ()) -> Any:
+    def _locking(self, statement: Any, model: type[SQLModel], ids: Iterable[int]) -> Any:
         self.session.flush()
+        self.session.connection()  # the transaction begins now, so the held rows are recorded under it
+        held = self._held()
         keys = {(str(model.__tablename__), row_id) for row_id in ids}
-        if not keys or not keys <= self._held():
+        if not keys <= held:
             # A row this transaction has locked already expires nothing when locked again: no other
             # writer of it can have committed since (a Swiss round's publication locks its stage three
             # times, and each expiry read the stage's rounds again one by one).
             self.session.expire_all()
+        held |= keys  # held from this statement until the transaction ends
         # populate_existing: a copy of a row already in the session is overwritten with what this
         # statement read under the lock (one query; it used to be a second SELECT to refresh it).
         statement = statement.execution_options(populate_existing=True)
@@ -146,7 +149,6 @@ class RowLocks(Repository):
         row = self.session.exec(statement).first()
         if row is None:
             raise NotFound(f"{model.__tablename__} {row_id} does not exist")
-        self._held().add((str(model.__tablename__), row_id))
         return row
 
     def try_job_lock(self, name: str, ids: tuple[int, ...]) -> bool:
@@ -174,7 +176,6 @@ class RowLocks(Repository):
         self.session.exec(
             self._locking(select(Pool).where(col(Pool.id).in_(ids)).order_by(col(Pool.id)), Pool, ids)
         ).all()
-        self._held().update(("pool", pool_id) for pool_id in ids)
 
     def lock_duel(self, duel_id: int) -> Duel:
         return self.lock(Duel, duel_id)
