@@ -99,6 +99,11 @@ def playoff_tick(self: Any) -> None:
     _run(self, jobs.PLAYOFF_TICK)
 
 
+@celery_app.task(name=jobs.PLAYOFF_DUEL, bind=True, max_retries=None)
+def playoff_duel(self: Any, duel_id: int) -> None:
+    _run(self, jobs.PLAYOFF_DUEL, duel_id)
+
+
 @celery_app.task(name=jobs.NOTIFY_SCAN, bind=True, max_retries=None)
 def notify_scan(self: Any) -> None:
     _run(self, jobs.NOTIFY_SCAN)

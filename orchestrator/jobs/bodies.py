@@ -19,7 +19,7 @@ from orchestrator.errors import ServiceError
 from orchestrator.jobs.chances import chances_scan
 from orchestrator.jobs.outages import OutageLog, backoff_s, connection_lost, describe
 from orchestrator.jobs.runtime import ACTOR, Runtime, runtime
-from orchestrator.jobs.scheduler import run_playoff_tick
+from orchestrator.jobs.scheduler import run_duel_steps, run_playoff_tick
 from orchestrator.services.gameserver.gameserver import (
     advance_stage,
     create_round_games,
@@ -38,6 +38,7 @@ from orchestrator.services.queue import (
     NOTIFY_SEND,
     OPEN_DUE,
     PLAYOFF_ADVANCE,
+    PLAYOFF_DUEL,
     PLAYOFF_TICK,
     PULL_ROUND,
     RECOMPUTE_POOL,
@@ -181,6 +182,15 @@ def _playoff_tick(rt: Runtime, *, attempt: int, now: datetime | None = None) -> 
     return None
 
 
+def _playoff_duel(rt: Runtime, duel_id: int, *, attempt: int) -> float | None:
+    """A duel's Armageddon moves (``scheduler.run_duel_steps``); a game it readied is paired at once, in
+    this job (its queued ``rounds.create_games`` then finds it paired)."""
+    done = run_duel_steps(rt.uow_factory, duel_id=duel_id, settings=rt.settings, actor=ACTOR, clock=utcnow)
+    for round_id in done.armageddon_rounds:
+        _at_once(_create_games, rt, round_id)
+    return None
+
+
 def _notify_scan(rt: Runtime, *, attempt: int, now: datetime | None = None) -> float | None:
     run_scan(rt.uow_factory, now=now or utcnow(), settings=rt.settings)
     return None
@@ -236,6 +246,7 @@ JOBS: dict[str, Callable[..., float | None]] = {
     ADVANCE_STAGE: _advance_stage,
     PLAYOFF_ADVANCE: _playoff_advance,
     PLAYOFF_TICK: _playoff_tick,
+    PLAYOFF_DUEL: _playoff_duel,
     NOTIFY_SCAN: _notify_scan,
     NOTIFY_SEND: _notify_send,
     CHANCES_SCAN: chances_scan,

@@ -16,10 +16,13 @@ Each step runs in its own unit of work, so one duel's problem never holds up the
 6. **Closing**: ``gameserver.advance_stage`` for every running knockout stage (closes it once the final is
    decided and its appeal window has passed).
 
-A step that makes the next one possible queues the next ``playoff.tick`` after its commit rather than waiting
-for beat (``_armageddon_step``; a worker's advance that makes a duel level does the same). Steps 2 and 6
-cost two plain-row queries per stage when the bracket is as an earlier advance left it
-(``playoff.sync.settle_stage_bracket``).
+A duel's Armageddon does not wait for beat between its moves: ``run_duel_steps`` (the ``playoff.duel`` job,
+queued by the worker's advance that makes the duel level) makes them one after another, each in its own
+transaction, for as long as one makes the next due at once (a lot drawn after its commitment, the default
+nominations, the colour lot, the default colour and the game's pairing); a move that must wait (a lot's
+reveal delay, a captain's or chooser's time) queues the job again for then. Beat's tick makes the same
+moves and is the safety net for a lost job. Steps 2 and 6 cost two plain-row queries per stage when the
+bracket is as an earlier advance left it (``playoff.sync.settle_stage_bracket``).
 
 ``EagerScheduler`` is the web app's thread that calls ``jobs.bodies.periodic_tick`` in eager mode.
 """
@@ -46,9 +49,9 @@ from orchestrator.services.playoff.armageddon import (
     reveal_armageddon_lot,
 )
 from orchestrator.services.playoff.commands import build_bracket
-from orchestrator.services.playoff.deadlines import apply_due_deadlines
+from orchestrator.services.playoff.deadlines import apply_due_deadlines, unseal_duel_if_due
 from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE, LotWhich, lot_purpose
-from orchestrator.services.queue import CREATE_GAMES, PLAYOFF_TICK, enqueue
+from orchestrator.services.queue import CREATE_GAMES, PLAYOFF_DUEL, enqueue
 from orchestrator.services.setup.draws import drawable_from
 
 log = logging.getLogger(__name__)
@@ -134,10 +137,59 @@ def _build(
 
 # ---------------------------------------------------------------- Armageddon
 
+# A duel's moves in one ``run_duel_steps``: category lot (commit, draw), nominations, colour lot (commit,
+# draw and default colour) are five; the bound only stops a loop that a bug would make endless.
+DUEL_STEPS_AT_MOST = 12
+
 
 def _armageddon_duels(uow_factory: UnitOfWorkFactory) -> list[tuple[int, int]]:
     with uow_factory() as uow:
         return uow.playoff.armageddon_duels()
+
+
+def run_duel_steps(
+    uow_factory: UnitOfWorkFactory,
+    *,
+    duel_id: int,
+    settings: Settings,
+    actor: str,
+    clock: Callable[[], datetime],
+) -> PlayoffTick:
+    """The body of ``playoff.duel``: one duel's Armageddon moves, one transaction each, until none is due.
+
+    The moves are the tick's (``_armageddon_step``, and the unsealing of nominations whose deadline has
+    passed, as ``apply_due_deadlines`` does), read at ``clock()`` before each: with no reveal delay a lot
+    is drawn in the transaction after its commitment, so its hash is public before its seed is drawn
+    (docs/lots.md); with no nomination or colour window the defaults follow at once. Nothing happens for
+    a duel that is not level in a running knockout stage.
+    """
+    tick = PlayoffTick()
+    stage_id = dict((duel, stage) for stage, duel in _armageddon_duels(uow_factory)).get(duel_id)
+    if stage_id is None:
+        return tick
+    for _ in range(DUEL_STEPS_AT_MOST):
+        moves = _moves(tick)
+        what = f"duel {duel_id}"
+        _step(tick, what, _unseal_if_due, uow_factory, duel_id, clock(), actor, tick)
+        now = clock()
+        _step(tick, what, _armageddon_step, uow_factory, stage_id, duel_id, now, settings, actor, tick, True)
+        if _moves(tick) == moves or tick.armageddon_rounds:
+            break  # nothing more is due, or the game is being paired: the next move is its result
+    return tick
+
+
+def _moves(tick: PlayoffTick) -> int:
+    """How many moves ``tick`` holds (a pairing queued is not one: it is queued again while it waits)."""
+    revealed = tick.deadlines.get("armageddons_revealed", 0)
+    return len(tick.lots_committed) + len(tick.lots_drawn) + len(tick.default_colours) + revealed
+
+
+def _unseal_if_due(
+    uow_factory: UnitOfWorkFactory, duel_id: int, now: datetime, actor: str, tick: PlayoffTick
+) -> None:
+    with uow_factory() as uow:
+        if unseal_duel_if_due(uow, duel_id=duel_id, now=now, actor=actor):
+            tick.deadlines["armageddons_revealed"] = tick.deadlines.get("armageddons_revealed", 0) + 1
 
 
 def _armageddon_step(
@@ -148,16 +200,18 @@ def _armageddon_step(
     settings: Settings,
     actor: str,
     tick: PlayoffTick,
+    chained: bool = False,
 ) -> None:
-    """One move per duel and tick, so a lot's commitment and its draw are never one transaction; the one
+    """One move per duel and call, so a lot's commitment and its draw are never one transaction; the one
     exception is the colour lot's draw when ``armageddon_colour_minutes`` is 0: the chooser it names has no
     time to choose, so the default colour applies in the same transaction.
 
-    A move that makes the next one possible queues a ``playoff.tick`` after its commit instead of leaving it
-    to the next beat: a lot's draw ``auto_lot_reveal_delay_s`` after its commitment (with a delay of 0 the
-    draw waits for the next beat, so the hash is public for at least one beat period), the default
-    nominations at once when ``armageddon_nomination_minutes`` is 0 (the tick's deadlines step applies
-    them). The default colour readies the game: its pairing is queued with it.
+    A move that makes a later one due queues the duel's ``playoff.duel`` after its commit instead of
+    leaving it to the next beat: a lot's draw ``auto_lot_reveal_delay_s`` after its commitment (with a delay
+    of 0, the draw is due at once: ``run_duel_steps`` makes it in its next transaction, beat's tick on its
+    next pass), the default nominations at once when ``armageddon_nomination_minutes`` is 0 (not when
+    ``chained``: ``run_duel_steps`` makes that move next itself). The default colour readies the game: its
+    pairing is queued with it.
     """
     with uow_factory() as uow:
         # Locked before anything is read: a second tick at the same time then waits and finds this step
@@ -189,7 +243,7 @@ def _armageddon_step(
                     - committed.committed_at
                 )
                 if wait.total_seconds() > 0:  # the draw is due then
-                    enqueue(uow, PLAYOFF_TICK, countdown=wait.total_seconds())
+                    enqueue(uow, PLAYOFF_DUEL, duel_id, countdown=wait.total_seconds())
                 return  # a commitment ends the transaction: its draw is never in the same one
             if max(lot.committed_at + delay, drawable_from(uow, lot)) <= now:
                 # Not before the event's lot publication delay either (docs/lots.md): a draw before it
@@ -204,8 +258,8 @@ def _armageddon_step(
                 )
                 tick.lots_drawn.append(f"{duel_id}:{which}")
                 if which == "category":
-                    if settings.armageddon_nomination_minutes == 0:  # the defaults: the next tick's deadlines
-                        enqueue(uow, PLAYOFF_TICK)
+                    if settings.armageddon_nomination_minutes == 0 and not chained:  # due at once
+                        enqueue(uow, PLAYOFF_DUEL, duel_id)
                     return
                 if settings.armageddon_colour_minutes != 0:
                     return  # the chooser has that long to choose

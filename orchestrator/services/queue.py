@@ -23,6 +23,7 @@ RECOMPUTE_POOL = "standings.recompute_pool"
 ADVANCE_STAGE = "stages.advance"
 PLAYOFF_ADVANCE = "playoff.advance"
 PLAYOFF_TICK = "playoff.tick"
+PLAYOFF_DUEL = "playoff.duel"  # one duel's Armageddon moves, chained (jobs/scheduler.py, run_duel_steps)
 NOTIFY_SCAN = "notify.scan"  # what changed or is due → mails in the outbox (docs/notifications.md)
 NOTIFY_SEND = "notify.send"  # send one outbox row
 CHANCES_SCAN = "chances.scan"  # each running stage's chances and needs after a round (docs/needs.md)
@@ -35,6 +36,7 @@ TASK_NAMES = (
     ADVANCE_STAGE,
     PLAYOFF_ADVANCE,
     PLAYOFF_TICK,
+    PLAYOFF_DUEL,
     NOTIFY_SCAN,
     NOTIFY_SEND,
     CHANCES_SCAN,

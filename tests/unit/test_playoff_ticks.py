@@ -1,10 +1,11 @@
-"""The play-off tick's chain and fast path (orchestrator/jobs/scheduler.py, playoff.settle_stage_bracket).
+"""The play-off's chain and fast path (orchestrator/jobs/scheduler.py, playoff.settle_stage_bracket).
 
-- A step that makes the next one possible queues a ``playoff.tick`` after its commit instead of waiting
-  for beat: a worker's advance that makes a duel level, a lot committed with a reveal delay (the tick is
-  due when the draw is), a drawn lot whose defaults apply at once, the default colour (its pairing).
-- A lot's commitment and its draw are never one transaction, and with a delay of 0 the draw waits for
-  the next tick.
+- A worker's advance that makes a duel level queues its ``playoff.duel`` job, which makes the Armageddon's
+  moves one transaction after another for as long as the next is due at once: the category lot's
+  commitment and draw, the default nominations, the colour lot, the default colour and the game's pairing.
+  A move that must wait (a reveal delay) queues the duel's job for when it is due.
+- A lot's commitment and its draw are never one transaction: the draw reads a commitment already committed.
+  Beat's tick makes one move per duel and pass.
 - A tick that finds the bracket as an earlier advance left it does not advance it again; a stored change
   (a result, an appeal, a withdrawal) makes it advance again, and a conflict is recorded on every tick.
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +28,15 @@ from orchestrator.adapters.tables import (
     Appeal,
     AppealStatus,
     Armageddon,
+    Duel,
     Lot,
     Team,
 )
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
-from orchestrator.jobs import bodies, dispatch, runtime
+from orchestrator.jobs import bodies, dispatch, runtime, scheduler
 from orchestrator.services import queue
+from orchestrator.services.playoff import armageddon as armageddon_lots
 from orchestrator.services.playoff import sync
 from orchestrator.services.playoff.read import bracket_view
 from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE, LotWhich, lot_purpose
@@ -59,25 +62,77 @@ def armageddon(world: World, duel_id: int) -> Armageddon | None:
 
 
 def ticks_sent(since: int) -> int:
-    return sum(1 for name, _ids in runtime.runtime().sent[since:] if name == queue.PLAYOFF_TICK)
+    """Play-off jobs (ticks and duel jobs) sent since ``since``."""
+    names = (queue.PLAYOFF_TICK, queue.PLAYOFF_DUEL)
+    return sum(1 for name, _ids in runtime.runtime().sent[since:] if name in names)
+
+
+def audit_order(world: World, duel_id: int) -> list[str]:
+    """The Armageddon's lot and phase entries of duel ``duel_id``, oldest first ("<action> <which>")."""
+    with world.uow_factory() as uow:
+        event_id = uow.events.event_and_stage(world.knockout)[0].id or 0
+        key = uow.playoff.get_or_raise(Duel, duel_id).key
+        lots = {
+            lot.id: which
+            for which in ("category", "colour")
+            if (lot := uow.lots.latest_lot(event_id, lot_purpose(key, which))) is not None
+        }
+        arm = uow.playoff.armageddon_of_duel(duel_id)
+        entries = [e for e in uow.audit.entries(entity="lot") if e.entity_id in lots]
+        entries += uow.audit.entries(entity="armageddon", entity_id=arm.id) if arm is not None else []
+    ordered = sorted(entries, key=lambda e: e.id or 0)
+    return [f"{e.action} {lots[e.entity_id or 0]}" if e.entity == "lot" else e.action for e in ordered]
 
 
 # ------------------------------------------------------------------------------ the chain
 
 
-def test_a_duel_a_workers_advance_makes_level_gets_its_category_lot_committed_by_a_queued_tick(
-    world: World,
+def test_a_duel_a_workers_advance_makes_level_gets_its_armageddon_moves_from_one_queued_duel_job(
+    world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tick(world)  # the bracket
     store_results(world, "I", "white")
     assert the_duel(world, "I").status != "armageddon"
+    duel_id = the_duel(world, "I").id or 0
+    real_draw, drawn_from_committed = armageddon_lots.reveal_armageddon_lot, []
+
+    def draw(uow: UnitOfWork, **kwargs: Any) -> Any:
+        # Read through a connection of its own: the commitment must already be committed (and so public).
+        drawn_from_committed.append(lot_of(world, "I", kwargs["which"]) is not None)
+        return real_draw(uow, **kwargs)
+
+    monkeypatch.setattr(scheduler, "reveal_armageddon_lot", draw)
     before = len(runtime.runtime().sent)
     with world.uow_factory() as uow:  # what playoff.advance does after an ingestion
         changed = advance_stage_bracket(uow, stage_id=world.knockout, actor="worker")
     assert "I" in changed
-    assert ticks_sent(before) == 1
-    lot = lot_of(world, "I", "category")
-    assert lot is not None and lot.sealed_seed_hex is not None and lot.seed_hex is None  # draw to come
+    sent = [(name, ids) for name, ids in runtime.runtime().sent[before:] if name == queue.PLAYOFF_DUEL]
+    assert sent[0] == (queue.PLAYOFF_DUEL, (duel_id,))
+    assert ticks_sent(before) == len(sent)  # no whole tick: the duel's job
+    # No reveal delay, no nomination or colour window: every move in the one job, each lot drawn from a
+    # commitment an earlier transaction committed.
+    assert audit_order(world, duel_id) == [
+        "lot.commit category",
+        "lot.draw category",
+        "armageddon.reveal",
+        "lot.commit colour",
+        "lot.draw colour",
+        "armageddon.colour",
+    ]
+    assert drawn_from_committed == [True, True]
+    arm = armageddon(world, duel_id)
+    assert arm is not None and arm.status == "ready"
+    assert not tick(world).lots_committed  # beat's tick then finds nothing left to do
+
+
+def test_a_duel_job_does_nothing_for_a_duel_that_is_not_level(world: World) -> None:
+    tick(world)
+    duel_id = the_duel(world, "I").id or 0
+    done = scheduler.run_duel_steps(
+        world.uow_factory, duel_id=duel_id, settings=world.settings, actor="worker", clock=utcnow
+    )
+    assert done == scheduler.PlayoffTick()
+    assert lot_of(world, "I", "category") is None
 
 
 def test_an_arbiters_advance_queues_no_tick(world: World) -> None:
@@ -99,12 +154,24 @@ def test_with_a_reveal_delay_the_commitment_queues_the_tick_that_draws_the_lot_w
             lambda delay, name, ids, *, attempt, seen=later: seen.append((delay, name, ids)),
         )  # eager countdowns: a timer thread otherwise
         tick(world)
-        level(world)
+        duel_id = level(world)
         assert tick(world).lots_committed
-        assert later == [(30, queue.PLAYOFF_TICK, ())]
+        assert later == [(30, queue.PLAYOFF_DUEL, (duel_id,))]
         lot = lot_of(world, "I", "category")
         assert lot is not None and lot.seed_hex is None
         assert not tick(world, now=lot.committed_at + timedelta(seconds=29)).lots_drawn  # not yet due
+
+        def almost_due(at: datetime = lot.committed_at + timedelta(seconds=29)) -> datetime:
+            return at
+
+        early = scheduler.run_duel_steps(
+            world.uow_factory,
+            duel_id=duel_id,
+            settings=world.settings,
+            actor="worker",
+            clock=almost_due,
+        )
+        assert early == scheduler.PlayoffTick()  # the duel's job early: nothing either
         assert tick(world, now=lot.committed_at + timedelta(seconds=30)).lots_drawn
         drawn = lot_of(world, "I", "category")
         assert drawn is not None and drawn.seed_hex is not None and drawn.sealed_seed_hex is None
@@ -130,9 +197,9 @@ def test_the_events_lot_publication_delay_holds_the_ticks_draw_when_it_is_the_lo
             lambda delay, name, ids, *, attempt, seen=later: seen.append((delay, name, ids)),
         )
         tick(world)
-        level(world)
+        duel_id = level(world)
         assert tick(world).lots_committed
-        assert later == [(600, queue.PLAYOFF_TICK, ())]  # the event's delay, not the worker's 30 s
+        assert later == [(600, queue.PLAYOFF_DUEL, (duel_id,))]  # the event's delay, not the worker's 30 s
         lot = lot_of(world, "I", "category")
         assert lot is not None
         early = tick(world, now=lot.committed_at + timedelta(seconds=599))
@@ -140,68 +207,60 @@ def test_the_events_lot_publication_delay_holds_the_ticks_draw_when_it_is_the_lo
         assert tick(world, now=lot.committed_at + timedelta(seconds=600)).lots_drawn
 
 
-def test_with_no_reveal_delay_the_draw_waits_for_the_next_tick_whose_draw_then_moves_on_at_once(
+def test_beats_tick_makes_one_move_a_pass_and_a_draw_whose_defaults_are_due_hands_on_to_the_duels_job(
     world: World,
 ) -> None:
     tick(world)
-    duel_id = level(world)
+    duel_id = level(world)  # the arbiter's advance: no job queued, beat's tick finds the duel
     before = len(runtime.runtime().sent)
     assert tick(world).lots_committed == [f"{duel_id}:category"]
-    assert ticks_sent(before) == 0  # the published hash stands until the next tick
+    assert ticks_sent(before) == 0  # no reveal delay: the draw is due at the next pass
     category = lot_of(world, "I", "category")
     assert category is not None and category.seed_hex is None
     assert armageddon(world, duel_id) is None
-    # The draw opens nominations until "now + 0 minutes": the queued tick applies the defaults and commits
-    # the colour lot, whose draw again waits for the next tick.
+    # The draw opens nominations until "now + 0 minutes": the duel's job it queues applies the defaults,
+    # then draws the colour lot (committed in a transaction before) and gives the default colour.
     before = len(runtime.runtime().sent)
     assert tick(world).lots_drawn == [f"{duel_id}:category"]
-    assert ticks_sent(before) == 1
+    assert (queue.PLAYOFF_DUEL, (duel_id,)) in runtime.runtime().sent[before:]
     arm = armageddon(world, duel_id)
-    assert arm is not None and arm.status == "choosing" and arm.chooser_lot_id is None
-    colour = lot_of(world, "I", "colour")
-    assert colour is not None and colour.sealed_seed_hex is not None and colour.seed_hex is None
-    with world.uow_factory() as uow:
-        commit, draw = (
-            uow.audit.entries(entity="lot", entity_id=category.id, action_prefix=action)
-            for action in ("lot.commit", "lot.draw")
-        )
-    assert len(commit) == len(draw) == 1 and commit[0].id < draw[0].id
+    assert arm is not None and arm.status == "ready"
+    assert arm.colour == world.settings.armageddon_default_colour
+    assert audit_order(world, duel_id)[:3] == [
+        "lot.commit category",
+        "lot.draw category",
+        "armageddon.reveal",
+    ]
 
 
-def test_the_colour_draw_applies_the_default_colour_and_queues_the_armageddon_pairing_at_once(
+def test_the_colour_draw_applies_the_default_colour_and_the_duel_job_pairs_the_armageddon_at_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     for world in make_world(tmp_path, gameserver_unequal_clocks=True):
         paired: list[int] = []
+        queued: list[int] = []
+
+        def pairing(_rt: Any, round_id: int, *, attempt: int, seen: list[int] = paired) -> None:
+            seen.append(round_id)
+
+        monkeypatch.setattr(bodies, "_create_games", pairing)  # the duel job's pairing at once
         monkeypatch.setitem(
             bodies.JOBS,
             queue.CREATE_GAMES,
-            lambda _rt, round_id, *, attempt, seen=paired: seen.append(round_id),
-        )
+            lambda _rt, round_id, *, attempt, seen=queued: seen.append(round_id),
+        )  # its queued copy, the fallback
         tick(world)
         duel_id = level(world)
-        tick(world)  # category lot committed
-        tick(world)  # drawn; the queued tick: defaults, colour lot committed
-        assert paired == []
-        before = len(runtime.runtime().sent)
-        drawn = tick(world)
-        # No colour window: the draw and the default colour are one move, and no tick is queued for it.
-        assert drawn.lots_drawn == [f"{duel_id}:colour"] and drawn.default_colours == [duel_id]
-        assert ticks_sent(before) == 0
+        done = bodies.run_job(queue.PLAYOFF_DUEL, duel_id)
+        assert done is None
         arm = armageddon(world, duel_id)
         assert arm is not None and arm.status == "ready"
         assert arm.colour == world.settings.armageddon_default_colour
         with world.uow_factory() as uow:
             rnd = uow.rounds.round_by_number(world.knockout, ARMAGEDDON_ROUND_BASE + duel_id)
-            colour_lot = lot_of(world, "I", "colour")
-            assert colour_lot is not None
-            draw, chosen = (
-                uow.audit.entries(entity=entity, action_prefix=action)
-                for entity, action in (("lot", "lot.draw"), ("armageddon", "armageddon.colour"))
-            )
-        assert rnd is not None and paired == [rnd.id]
-        assert [e.entity_id for e in draw if e.entity_id == colour_lot.id] and chosen
-        assert max(e.id for e in draw) < chosen[0].id  # drawn, then the default colour
+        assert rnd is not None and paired == [rnd.id] and queued == [rnd.id]
+        # No colour window: the colour lot's draw and the default colour are one move.
+        assert audit_order(world, duel_id)[-2:] == ["lot.draw colour", "armageddon.colour"]
 
 
 def test_with_a_colour_window_the_draw_leaves_the_choice_to_the_chooser_until_it_closes(
@@ -210,10 +269,11 @@ def test_with_a_colour_window_the_draw_leaves_the_choice_to_the_chooser_until_it
     for world in make_world(tmp_path, armageddon_colour_minutes=5):
         tick(world)
         duel_id = level(world)
-        tick(world)  # category lot committed
-        tick(world)  # drawn; the queued tick: defaults, colour lot committed
-        drawn = tick(world)
-        assert drawn.lots_drawn == [f"{duel_id}:colour"] and drawn.default_colours == []
+        drawn = scheduler.run_duel_steps(
+            world.uow_factory, duel_id=duel_id, settings=world.settings, actor="worker", clock=utcnow
+        )
+        assert drawn.lots_drawn == [f"{duel_id}:category", f"{duel_id}:colour"]
+        assert drawn.default_colours == []  # the chooser's five minutes
         arm = armageddon(world, duel_id)
         assert arm is not None and arm.colour is None
         colour_lot = lot_of(world, "I", "colour")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from orchestrator.adapters.tables import Round, Stage
+from orchestrator.adapters.tables import Armageddon, ArmageddonStatus, Duel, Round, Stage
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain.knockout import ArmageddonPhase
@@ -28,10 +28,7 @@ def apply_due_deadlines(
     for stage in stages:  # the stage, then duels, then rounds: the order every bracket writer takes
         uow.locks.lock(Stage, stage.id or 0)
     for arm in uow.playoff.due_armageddons(now):
-        ctx, duel = load_duel(uow, arm.duel_id, lock=True)
-        if ctx.armageddons[arm.duel_id].phase is ArmageddonPhase.NOMINATING:
-            unseal(uow, ctx, duel, now=now, actor=actor)
-            done["armageddons_revealed"] += 1
+        done["armageddons_revealed"] += _unseal(uow, arm, now=now, actor=actor)
     for rnd in uow.rounds.due_lineup_rounds(now):
         if rnd.number >= ARMAGEDDON_ROUND_BASE:
             continue
@@ -44,3 +41,32 @@ def apply_due_deadlines(
         )
         done["duels_changed"] += len(changed)
     return done
+
+
+def unseal_duel_if_due(uow: UnitOfWork, *, duel_id: int, now: datetime, actor: str) -> bool:
+    """``apply_due_deadlines``' unsealing for one duel (the ``playoff.duel`` job): its Armageddon's
+    nominations are revealed, defaults applied, once their deadline has passed; True if it did."""
+    arm = uow.playoff.armageddon_of_duel(duel_id)
+    if not _due(arm, now):
+        return False
+    assert arm is not None
+    uow.locks.lock(Stage, uow.playoff.get_or_raise(Duel, duel_id).stage_id)  # the stage, then the duel
+    return _unseal(uow, arm, now=now, actor=actor)
+
+
+def _due(arm: Armageddon | None, now: datetime) -> bool:
+    return (
+        arm is not None
+        and arm.status == ArmageddonStatus.NOMINATING.value
+        and arm.deadline_at is not None
+        and arm.deadline_at <= now
+    )
+
+
+def _unseal(uow: UnitOfWork, arm: Armageddon, *, now: datetime, actor: str) -> bool:
+    """Reveal ``arm``'s nominations if it is still sealed, read again under its duel's lock."""
+    ctx, duel = load_duel(uow, arm.duel_id, lock=True)
+    if ctx.armageddons[arm.duel_id].phase is not ArmageddonPhase.NOMINATING:
+        return False  # another worker revealed it since it was read
+    unseal(uow, ctx, duel, now=now, actor=actor)
+    return True

@@ -28,7 +28,7 @@ from orchestrator.services.playoff._context import StageContext
 from orchestrator.services.playoff.commands import Advanced, advance, advance_bracket
 from orchestrator.services.playoff.read import bracket_view
 from orchestrator.services.playoff.storage import ARMAGEDDON_LEG
-from orchestrator.services.queue import PLAYOFF_TICK, enqueue
+from orchestrator.services.queue import PLAYOFF_DUEL, enqueue
 
 
 def advance_after_match(uow: UnitOfWork, *, match_id: int, actor: str) -> list[str]:
@@ -47,8 +47,8 @@ def advance_stage_bracket(
 ) -> list[str]:
     """For the workers: bring every Armageddon's phase in line with its game, then advance the bracket.
 
-    A duel the advance makes level queues a ``playoff.tick`` (after the commit): its category lot can be
-    committed at once instead of on the next beat.
+    A duel the advance makes level queues its ``playoff.duel`` (after the commit): its Armageddon's lots
+    and defaults follow at once instead of on the next beats.
     """
     return _advance_for_workers(uow, stage_id=stage_id, actor=actor, now=now).changed
 
@@ -59,8 +59,9 @@ def _advance_for_workers(
     _sync_armageddons(uow, stage_id)
     uow.flush()
     done = advance(uow, stage_id=stage_id, actor=actor, now=now)
-    if done.levelled and follow_up:
-        enqueue(uow, PLAYOFF_TICK)
+    if follow_up:
+        for key in done.levelled:
+            enqueue(uow, PLAYOFF_DUEL, done.ctx.duels[key].id or 0)
     return done
 
 
