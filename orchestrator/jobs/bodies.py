@@ -20,6 +20,7 @@ from orchestrator.jobs.chances import chances_scan
 from orchestrator.jobs.outages import OutageLog, backoff_s, connection_lost, describe
 from orchestrator.jobs.runtime import ACTOR, Runtime, runtime
 from orchestrator.jobs.scheduler import run_duel_steps, run_playoff_tick
+from orchestrator.services.due_games import queue_due_games
 from orchestrator.services.gameserver.gameserver import (
     advance_stage,
     create_round_games,
@@ -28,6 +29,7 @@ from orchestrator.services.gameserver.gameserver import (
     reconcile_open_games,
 )
 from orchestrator.services.notify.run import run_scan, send_one
+from orchestrator.services.playoff.commands import ready_bracket_rounds
 from orchestrator.services.playoff.read import bracket_view
 from orchestrator.services.playoff.sync import advance_stage_bracket
 from orchestrator.services.queue import (
@@ -164,16 +166,24 @@ def _advance_stage(rt: Runtime, stage_id: int, *, attempt: int) -> float | None:
 
 
 def _playoff_advance(rt: Runtime, stage_id: int, *, attempt: int) -> float | None:
-    """A duel match's result changed: move the bracket on; once the final is decided, try to close."""
+    """A duel match's result changed: move the bracket on; once the final is decided, try to close. A
+    bracket round whose duels the advance completed gets its games at once when it is due, in this job
+    (as ``rounds.open_due`` would at its next beat; its queued copy then finds them made)."""
     with rt.uow_factory() as uow:
         stage = uow.locks.lock(Stage, stage_id)  # one bracket writer at a time (the stage, then duels)
         if stage.kind != StageKind.KNOCKOUT.value or stage.status != StageStatus.RUNNING.value:
             return None
         if not uow.playoff.duels_of_stage(stage_id):
             return None
-        advance_stage_bracket(uow, stage_id=stage_id, actor=ACTOR)
+        if advance_stage_bracket(uow, stage_id=stage_id, actor=ACTOR):
+            ready = ready_bracket_rounds(uow, stage_id=stage_id)
+            due = queue_due_games(uow, ready, now=utcnow(), pair_lead_s=rt.settings.gameserver_pair_lead_s)
+        else:
+            due = []
         if bracket_view(uow, stage_id=stage_id).champions:
             enqueue(uow, ADVANCE_STAGE, stage_id)
+    for round_id in due:
+        _at_once(_create_games, rt, round_id)
     return None
 
 

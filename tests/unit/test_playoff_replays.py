@@ -320,3 +320,20 @@ def test_an_armageddon_row_stores_each_phase_under_the_columns_own_codes_and_rea
         assert row.phase is phase
         stored[phase.value] = row.status
     assert set(stored.values()) == {s.value for s in ArmageddonStatus}  # the CHECK constraint's values
+
+
+def test_a_bracket_rounds_matches_are_numbered_by_the_duels_place_whichever_is_known_first(
+    uow_factory: UnitOfWorkFactory, setup: PlayoffSetup
+) -> None:
+    """The quarter-final of duel VIII (winner of I) is known before that of duel V (winner of IV): its
+    matches still sit at table 4 of their rounds and V's at table 1, as the bracket lists them, so two
+    runs whose duels end in another order number the same matches alike."""
+    for key in ("I", "IV"):
+        play_duel(uow_factory, setup, key, "WWWWDD", "DDWWWW")
+    with uow_factory() as uow:
+        numbers = {
+            (key, m.leg): m.match_no
+            for key in ("V", "VIII")
+            for m in uow.playoff.matches_of_duels([duel(uow, setup, key).id])[duel(uow, setup, key).id or 0]
+        }
+    assert numbers == {("V", 1): 1, ("V", 2): 1, ("VIII", 1): 4, ("VIII", 2): 4}

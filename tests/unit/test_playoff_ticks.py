@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,7 @@ from orchestrator.adapters.tables import (
     Armageddon,
     Duel,
     Lot,
+    Round,
     Team,
 )
 from orchestrator.adapters.uow import UnitOfWork
@@ -410,3 +411,70 @@ def test_a_replay_seed_makes_the_automatic_armageddon_lots_the_same_again_and_wi
     assert first == again  # the same replay seed: the same published hash, so the same draw
     assert other != first
     assert secret != secret_again  # a real event: a fresh secret seed each time
+
+
+# ------------------------------------------------------------------------------ the next bracket round
+
+
+def semi_finals_played(world: World) -> None:
+    """The semi-finals' rounds as the game server left them (their games paired long ago): only the
+    final's rounds are left to pair."""
+    with world.uow_factory() as uow:
+        for rnd in uow.rounds.rounds_of_stage(world.knockout):
+            rnd.status = "paired"
+            uow.rounds.insert(rnd)
+
+
+def final_rounds(world: World) -> list[Round]:
+    with world.uow_factory() as uow:
+        return [r for r in uow.rounds.rounds_of_stage(world.knockout) if r.number in (3, 4)]
+
+
+def test_the_advance_that_completes_a_due_bracket_round_pairs_its_matches_at_once(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bracket round whose start has passed gets its games from the ``playoff.advance`` that decided its
+    last duel, not from beat's next ``rounds.open_due``; one with a duel still open waits for it."""
+    paired: list[int] = []
+    queued: list[int] = []
+
+    def pairing(_rt: Any, round_id: int, *, attempt: int, seen: list[int] = paired) -> None:
+        seen.append(round_id)
+
+    monkeypatch.setattr(bodies, "_create_games", pairing)
+    monkeypatch.setitem(
+        bodies.JOBS, queue.CREATE_GAMES, lambda _rt, round_id, *, attempt, seen=queued: seen.append(round_id)
+    )
+    tick(world)  # the bracket: semi-finals I and II, the final III
+    semi_finals_played(world)
+    store_results(world, "I", "first")
+    bodies.run_job(queue.PLAYOFF_ADVANCE, world.knockout)
+    assert final_rounds(world) == []  # semi-final II is still open: the final waits for a team
+    assert paired == [] and queued == []
+    store_results(world, "II", "first")
+    bodies.run_job(queue.PLAYOFF_ADVANCE, world.knockout)
+    final = final_rounds(world)  # made with the file's dates, long past: due
+    assert [r.number for r in final] == [3, 4]
+    assert all(r.scheduled_at is not None and r.scheduled_at < utcnow() for r in final)
+    ids = [r.id for r in final]
+    assert paired == ids and queued == ids  # at once, in order; the queued copies are the fallback
+    assert the_duel(world, "III").second_team_id == the_duel(world, "II").winner_team_id
+
+
+def test_a_bracket_round_not_yet_due_is_left_to_beat_when_its_duels_are_known(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paired: list[int] = []
+    monkeypatch.setitem(
+        bodies.JOBS, queue.CREATE_GAMES, lambda _rt, round_id, *, attempt, seen=paired: seen.append(round_id)
+    )
+    tick(world)
+    semi_finals_played(world)
+    store_results(world, "I", "first")
+    store_results(world, "II", "first")
+    early = datetime(2024, 3, 1, tzinfo=UTC)  # two days before the final's date in the file
+    monkeypatch.setattr(bodies, "utcnow", lambda: early)
+    bodies.run_job(queue.PLAYOFF_ADVANCE, world.knockout)
+    assert the_duel(world, "III").status != "waiting"
+    assert [r.number for r in final_rounds(world)] == [3, 4]
+    assert paired == []

@@ -15,6 +15,7 @@ from orchestrator.adapters.tables import (
     EventStatus,
     Match,
     Round,
+    RoundStatus,
     Stage,
     StageKind,
     StageStatus,
@@ -63,11 +64,16 @@ def _topological(specs: Sequence[DuelSpec]) -> list[DuelSpec]:
 
 def _round_index(specs: Sequence[DuelSpec]) -> dict[str, int]:
     """0 for the first bracket round, 1 for the next ... (the order of ``rounds_for_display``)."""
+    return {key: index for key, (index, _position) in _round_places(specs).items()}
+
+
+def _round_places(specs: Sequence[DuelSpec]) -> dict[str, tuple[int, int]]:
+    """Each duel's bracket round (``_round_index``) and its place in it, 1 for the first duel shown."""
     resolved = ko.resolve_bracket(specs, {}, {})
     return {
-        duel.spec.key: index
+        duel.spec.key: (index, position)
         for index, (_name, duels) in enumerate(ko.rounds_for_display(resolved))
-        for duel in duels
+        for position, duel in enumerate(duels, start=1)
     }
 
 
@@ -184,15 +190,25 @@ def _has_stage(ctx: StageContext) -> bool:
 
 
 def add_match(
-    uow: UnitOfWork, ctx: StageContext, duel: Duel, rnd: Round, leg: int, first: int, second: int, boards: int
+    uow: UnitOfWork,
+    ctx: StageContext,
+    duel: Duel,
+    rnd: Round,
+    leg: int,
+    first: int,
+    second: int,
+    boards: int,
+    *,
+    number: int | None = None,
 ) -> Match:
+    """A duel's match in ``rnd`` with its empty boards: table ``number`` when it is free, else the next."""
     taken = [m.match_no for m in uow.rounds.matches_of_round(rnd.id or 0)]
     match = uow.rounds.insert(
         Match(
             round_id=rnd.id or 0,
             duel_id=duel.id,
             leg=leg,
-            match_no=max(taken, default=0) + 1,
+            match_no=number if number is not None and number not in taken else max(taken, default=0) + 1,
             first_team_id=first,
             second_team_id=second,
         )
@@ -206,8 +222,11 @@ def add_match(
     return match
 
 
-def _create_duel_matches(uow: UnitOfWork, ctx: StageContext, duel: Duel, round_index: int) -> None:
+def _create_duel_matches(uow: UnitOfWork, ctx: StageContext, duel: Duel, place: tuple[int, int]) -> None:
+    """The duel's two matches, in its bracket round's two match rounds (``place``: that round's index and
+    the duel's place in it, which is the matches' table number: the same whichever duel is known first)."""
     assert duel.first_team_id is not None and duel.second_team_id is not None
+    round_index, position = place
     for leg in (1, 2):
         if ctx.match(duel, leg) is not None:
             continue
@@ -218,7 +237,7 @@ def _create_duel_matches(uow: UnitOfWork, ctx: StageContext, duel: Duel, round_i
             if leg == 1
             else (duel.second_team_id, duel.first_team_id)
         )
-        add_match(uow, ctx, duel, rnd, leg, first, second, ctx.fmt.boards)
+        add_match(uow, ctx, duel, rnd, leg, first, second, ctx.fmt.boards, number=position)
 
 
 def _status_of(ctx: StageContext, duel: Duel, outcome: ko.DuelOutcome | None) -> str:
@@ -265,7 +284,7 @@ def advance(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | None 
     if not ctx.duels:
         return done
     order = _topological(ctx.specs)
-    round_index = _round_index(ctx.specs)
+    round_places = _round_places(ctx.specs)
     places = _stored_places(ctx)
     outcomes: dict[str, ko.DuelOutcome] = {}
     changed = done.changed
@@ -301,7 +320,7 @@ def advance(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | None 
                 duel.outcome = {**(duel.outcome or {}), "withdrawn_team_id": gone[0]}
                 outcome = decide(ctx, duel)
             if not (outcome.reason is ko.DuelReason.WITHDRAWAL and not ctx.matches.get(duel.id or 0)):
-                _create_duel_matches(uow, ctx, duel, round_index.get(spec.key, 0))
+                _create_duel_matches(uow, ctx, duel, round_places.get(spec.key, (0, 1)))
             if outcome.is_decided and not is_provisional(ctx, duel):
                 outcomes[spec.key] = outcome
         status = _status_of(ctx, duel, outcome)
@@ -376,6 +395,25 @@ def _drop_matches(uow: UnitOfWork, ctx: StageContext, duel: Duel) -> None:
         ctx.boards.pop(match.id or 0, None)
         uow.rounds.delete(match)
     uow.flush()
+
+
+def ready_bracket_rounds(uow: UnitOfWork, *, stage_id: int) -> list[Round]:
+    """The knockout stage's match rounds still to be paired (scheduled) whose duels all know both teams:
+    those ``rounds.create_games`` pairs as soon as they are due (``duels_waiting_for_round`` for every
+    round of the stage, with one read of its rounds and duels)."""
+    event, stage = uow.events.event_and_stage(stage_id)
+    definition = definition_of(event)
+    if stage.kind != StageKind.KNOCKOUT.value or definition is None or not definition.bracket:
+        return []
+    waiting = {d.key for d in uow.playoff.duels_of_stage(stage_id) if d.status == DuelStatus.WAITING.value}
+    blocked = {index for key, index in _round_index(definition.bracket).items() if key in waiting}
+    return [
+        rnd
+        for rnd in uow.rounds.rounds_of_stage(stage_id)
+        if rnd.number < ARMAGEDDON_ROUND_BASE
+        and rnd.status == RoundStatus.SCHEDULED.value
+        and (rnd.number - 1) // 2 not in blocked
+    ]
 
 
 def duels_waiting_for_round(uow: UnitOfWork, *, round_id: int) -> list[str]:
