@@ -30,8 +30,7 @@ from orchestrator.services.gameserver.gameserver import (
 )
 from orchestrator.services.notify.run import run_scan, send_one
 from orchestrator.services.playoff.commands import ready_bracket_rounds
-from orchestrator.services.playoff.read import bracket_view
-from orchestrator.services.playoff.sync import advance_stage_bracket
+from orchestrator.services.playoff.sync import advance_unless_settled
 from orchestrator.services.queue import (
     ADVANCE_STAGE,
     CHANCES_SCAN,
@@ -175,12 +174,13 @@ def _playoff_advance(rt: Runtime, stage_id: int, *, attempt: int) -> float | Non
             return None
         if not uow.playoff.duels_of_stage(stage_id):
             return None
-        if advance_stage_bracket(uow, stage_id=stage_id, actor=ACTOR):
+        # The champions are read only once the final is decided (no bracket view before).
+        changed, champions = advance_unless_settled(uow, stage_id=stage_id, actor=ACTOR, now=None)
+        due: list[int] = []
+        if changed:
             ready = ready_bracket_rounds(uow, stage_id=stage_id)
             due = queue_due_games(uow, ready, now=utcnow(), pair_lead_s=rt.settings.gameserver_pair_lead_s)
-        else:
-            due = []
-        if bracket_view(uow, stage_id=stage_id).champions:
+        if champions:
             enqueue(uow, ADVANCE_STAGE, stage_id)
     for round_id in due:
         _at_once(_create_games, rt, round_id)
