@@ -44,6 +44,7 @@ import sys
 import tempfile
 import threading
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
@@ -312,8 +313,9 @@ def turnarounds(database_url: str) -> dict[str, list[float]]:
             rows = list(connection.execute(ROUND_TIMES_QUERY))
     finally:
         engine.dispose()
+    times = [(*row[:3], *(_time(v) for v in row[3:])) for row in rows]
     found: dict[str, list[float]] = {}
-    for before, after in itertools.pairwise(rows):
+    for before, after in itertools.pairwise(times):
         if before[0] != after[0] or after[2] != before[2] + 1:
             continue
         pulled, closed, created = before[3], before[5], after[4]
@@ -329,6 +331,13 @@ def turnarounds(database_url: str) -> dict[str, list[float]]:
             ):
                 found.setdefault(f"{before[1]}: {part}", []).append(_seconds(seconds))
     return found
+
+
+def _time(value: object) -> object:
+    """A time read by the raw query: SQLite gives the stored text (naive UTC), PostgreSQL a datetime."""
+    if isinstance(value, str):
+        return datetime.fromisoformat(value).replace(tzinfo=UTC)
+    return value
 
 
 def _seconds(delta: object) -> float:
