@@ -199,7 +199,7 @@ def slow_beat(every_s: float) -> None:
 
 def one_run(
     args: argparse.Namespace, database_url: str, data_dir: Path
-) -> tuple[float, DemoResult, str, dict[str, list[float]]]:
+) -> tuple[float, DemoResult, tuple[str, str], dict[str, list[float]]]:
     process, standin_url = start_standin(args.seed)
     worker: subprocess.Popen[bytes] | None = None
     background: subprocess.Popen[bytes] | None = None
@@ -264,10 +264,13 @@ RESULTS_QUERY = text(
 )
 
 
-def results_digest(database_url: str) -> str:
-    """SHA-256 of every board of the event (stage, round, match, board, teams, players, result), sorted.
+def results_digest(database_url: str) -> tuple[str, str]:
+    """SHA-256 of every board of the event (stage, round, match, board, teams, players, result), sorted;
+    and the same without the match's table number (``match_no``).
 
-    Two runs with the same seed must print the same digest: the same games with the same results.
+    Two runs with the same seed must print the same digests: the same games with the same results. The
+    second tells a change of table numbers alone (a bracket round's matches numbered in another order)
+    from a change of games.
     """
     engine = create_engine(database_url)
     try:
@@ -277,10 +280,15 @@ def results_digest(database_url: str) -> str:
             )
     finally:
         engine.dispose()
+    games = sorted(row[:2] + row[3:] for row in rows)
     return (
-        hashlib.sha256("\n".join("\t".join(row) for row in rows).encode()).hexdigest()[:16]
-        + f" ({len(rows)} boards)"
+        _sha(rows) + f" ({len(rows)} boards)",
+        _sha(games) + " (table numbers left out)",
     )
+
+
+def _sha(rows: list[tuple[str, ...]]) -> str:
+    return hashlib.sha256("\n".join("\t".join(row) for row in rows).encode()).hexdigest()[:16]
 
 
 ROUND_TIMES_QUERY = text(
@@ -431,7 +439,8 @@ def main(*, description: str | None = None, event: Path | None = None, celery: b
     if args.without_periodic:
         from orchestrator.demo import driver
 
-        driver.PERIODIC = tuple(name for name in driver.PERIODIC if name not in args.without_periodic)
+        kept = tuple(name for name in driver.PERIODIC if name not in args.without_periodic)
+        driver.PERIODIC = kept  # type: ignore[assignment]  # a shorter tuple of the same names
         print(f"periodic jobs sent: {', '.join(driver.PERIODIC)}", flush=True)
     if args.tick is None:
         args.tick = 0.1 if args.celery else 0.02
@@ -467,7 +476,8 @@ def main(*, description: str | None = None, event: Path | None = None, celery: b
             f"run {run} ({backend}): set-up {setup_s:.2f} s (not counted), event {result.seconds:.2f} s, "
             f"champion {' and '.join(result.champions)}"
         )
-        print(f"  results digest {digest}")
+        print(f"  results digest {digest[0]}")
+        print(f"  games digest {digest[1]}")
         games = 0
         for stage in result.stages:
             seconds = stage.seconds if stage.seconds is not None else float("nan")
