@@ -91,6 +91,7 @@ def find_earlier_bulk(
     spec: BulkSpec,
     since: datetime | int | None = None,
     known: Callable[[str], bool] = _unknown,
+    listing: Sequence[Bulk] | None = None,
 ) -> Bulk | None:
     """The bulk an earlier request for exactly these pairings and clock created, whatever its state.
 
@@ -101,10 +102,11 @@ def find_earlier_bulk(
     every pairing's game is then read the same way. Such a bulk has no known id; it is named after its
     first game (``games-<id>``), and only its games are used. A game ``known`` says the database already
     holds (an earlier round's, when two players meet again with the same colours and clock within the
-    window) is never one of the lost bulk's.
+    window) is never one of the lost bulk's. ``listing``: the organiser's bulk list as the caller has just
+    read it (not asked for again).
     """
     clock = (spec.clock_limit_s, spec.clock_increment_s)
-    for bulk in client.list_bulks():
+    for bulk in client.list_bulks() if listing is None else listing:
         if bulk_matches(bulk, pairings, clock=clock):
             log.info("bulk %s for these pairings already exists: reusing it", bulk.id)
             return bulk
@@ -151,13 +153,15 @@ def ensure_bulk(
     earlier_since: datetime | int | None = None,
     clock: Callable[[], float] = time.time,
     known: Callable[[str], bool] = _unknown,
+    listing: Sequence[Bulk] | None = None,
 ) -> Bulk:
     """Create a bulk with retries, never twice: after a timeout or 5xx the answer may be lost while the
     bulk exists (the server may even carry the request out much later, on resuming), so before each new
     attempt the earlier bulk is looked for by its pairings and clock, whatever its state
     (``find_earlier_bulk``). ``earlier_since``: an earlier call (another task run) may have sent the
     request since then, so look before the first attempt too. ``known``: the games the database already
-    holds, which no lost bulk can hold.
+    holds, which no lost bulk can hold. ``listing``: the bulk list the caller has just read, used by the
+    first look instead of reading it again (a retry reads it anew).
     """
     since_ms = epoch_ms(earlier_since)
     if since_ms is not None:
@@ -166,8 +170,9 @@ def ensure_bulk(
     uncertain = since_ms is not None
     while True:
         try:
+            read, listing = listing, None  # an attempt after this one reads the list again
             if uncertain:
-                earlier = find_earlier_bulk(client, pairings, spec, since_ms, known)
+                earlier = find_earlier_bulk(client, pairings, spec, since_ms, known, read)
                 if earlier is not None:
                     return earlier
             if since_ms is None:

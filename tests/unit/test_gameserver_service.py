@@ -380,3 +380,15 @@ def test_player_tokens_are_stored_encrypted_and_read_back(uow_factory, settings,
         assert link.linked_account == "someone" and link.status == "linked"
         audit = uow.session.exec(select(AuditLog).where(AuditLog.action == "player.link")).one()
         assert "lio_secret" not in json.dumps([audit.old, audit.new, audit.reason])
+
+
+def test_a_late_rounds_games_read_the_organisers_bulk_list_once(uow_factory, settings, sent):
+    """A round paired after its start (no pairAt) first looks for a bulk an earlier, lost run may have
+    made: the organiser's list, read once for both looks (the scheduled bulk and the lost one), then the
+    players' games since the round fell due."""
+    server = FakeServer()
+    rows = make_round(uow_factory, starts_in=timedelta(minutes=-5))
+    link_players(uow_factory, settings, server, rows)
+    assert create(uow_factory, settings, server, rows).status == "created"
+    assert server.requests.count("GET /api/bulk-pairing") == 1
+    assert server.requests.count("POST /api/bulk-pairing") == 1

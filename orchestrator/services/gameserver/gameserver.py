@@ -252,13 +252,15 @@ def _send_bulk(
         if spec.pair_at is None and rnd.scheduled_at is not None:
             due = rnd.scheduled_at - timedelta(seconds=settings.gameserver_pair_lead_s)
             earlier = due if earlier is None else min(earlier, due)
-        return _find_bulk(client, pairings, spec) or ensure_bulk(
+        listed = client.list_bulks()  # read once: the round is locked, nobody else pairs it meanwhile
+        return _find_bulk(listed, pairings, spec) or ensure_bulk(
             client,
             pairings,
             spec,
             policy=SINGLE_ATTEMPT,
             earlier_since=earlier,
             known=lambda game_id: uow.boards.get_by_game_id(game_id) is not None,
+            listing=listed,
         )
     except BulkRejected as error:
         message = str(error)  # names players, never tokens (the client scrubs them)
@@ -404,10 +406,11 @@ def _bulk_spec(rnd: Round, clock: tuple[int, int], settings: Settings, now: date
     )
 
 
-def _find_bulk(client: LichessClient, pairings: Sequence[Pairing], spec: BulkSpec) -> Bulk | None:
-    """The organiser's scheduled bulk for exactly these pairings, if an earlier run created it."""
+def _find_bulk(listed: Sequence[Bulk], pairings: Sequence[Pairing], spec: BulkSpec) -> Bulk | None:
+    """The organiser's scheduled bulk (of ``listed``, their list) for exactly these pairings, if an
+    earlier run created it."""
     pair_at = int(spec.pair_at.timestamp() * 1000) if isinstance(spec.pair_at, datetime) else spec.pair_at
-    for bulk in client.list_bulks():
+    for bulk in listed:
         if bulk_matches(bulk, pairings, pair_at):
             log.info("round bulk %s already exists: reusing it", bulk.id)
             return bulk
