@@ -101,6 +101,14 @@ class StoredStanding(NamedTuple):
     provisional: bool
 
 
+class NewMatch(NamedTuple):
+    """A match just inserted (``insert_matches``): its id and its two teams, what its boards need."""
+
+    id: int
+    first_team_id: int
+    second_team_id: int
+
+
 class ScoredMatch(NamedTuple):
     """A ``MatchScore`` with its round's number (``matches_and_boards_of_pool``)."""
 
@@ -298,6 +306,20 @@ class RoundRepository(Repository):
         return list(latest.values())
 
     # --- matches --------------------------------------------------------------------------------------------
+
+    def insert_matches(self, rows: Sequence[dict[str, Any]]) -> list[NewMatch]:
+        """Insert new matches (column values, every row with the same keys) in one statement and return
+        them with their ids, in the order given: not built and flushed as model objects (a 2020 division
+        starts with 675 matches, a Swiss round publishes 95; docs/performance.md)."""
+        if not rows:
+            return []
+        table = Match.__table__  # type: ignore[attr-defined]
+        statement = insert(table).returning(table.c.id, sort_by_parameter_order=True)
+        ids = [row[0] for row in self.session.connection().execute(statement, list(rows))]
+        return [
+            NewMatch(match_id, row["first_team_id"], row["second_team_id"])
+            for match_id, row in zip(ids, rows, strict=True)
+        ]
 
     def matches_of_round(self, round_id: int) -> Sequence[Match]:
         return self.session.exec(

@@ -314,3 +314,46 @@ def test_an_event_with_a_swiss_stage_stores_it_as_a_swiss_stage_not_a_knockout(
     assert [(s.key, s.kind, s.tiebreaks) for s in stages] == [
         ("open", "swiss", ["MP", "OLY-TB1", "GP", "OLY-TB3"])
     ]
+
+
+def test_matches_inserted_as_column_values_are_the_rows_a_model_object_makes_with_their_ids_in_order(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    """``insert_matches`` (a stage's start, a Swiss round's publication) writes what ``Match()`` would, and
+    gives each row its own id back, in the order given."""
+    with uow_factory() as uow:
+        stage_id = running_stage(uow, event_id=make_event(uow))
+        rnd = uow.rounds.rounds_of_stage(stage_id)[0]
+        pool_id = uow.rounds.pools_of_stage(stage_id)[0].id
+        teams = [
+            t.id or 0 for t in uow.teams.teams_of_event(uow.events.get_or_raise(Stage, stage_id).event_id)
+        ]
+        model = uow.rounds.insert(
+            Match(
+                round_id=rnd.id or 0,
+                pool_id=pool_id,
+                match_no=90,
+                first_team_id=teams[0],
+                second_team_id=teams[1],
+            )
+        )
+        rows = [
+            stage_start.new_match_row(rnd.id or 0, pool_id, 92, teams[2], teams[3]),
+            stage_start.new_match_row(rnd.id or 0, pool_id, 91, teams[1], teams[0]),
+        ]
+        inserted = uow.rounds.insert_matches(rows)
+        assert [(m.first_team_id, m.second_team_id) for m in inserted] == [
+            (teams[2], teams[3]),
+            (teams[1], teams[0]),
+        ]
+        stored = {m.id: m for m in uow.rounds.matches_of_round(rnd.id or 0)}
+        assert [stored[m.id].match_no for m in inserted] == [92, 91]
+        columns = [
+            c.name
+            for c in Match.__table__.columns  # type: ignore[attr-defined]
+            if c.name not in ("id", "match_no", "first_team_id", "second_team_id")
+        ]
+        for match in inserted:
+            assert {c: getattr(stored[match.id], c) for c in columns} == {
+                c: getattr(model, c) for c in columns
+            }

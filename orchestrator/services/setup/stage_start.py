@@ -12,13 +12,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from orchestrator.adapters.repo_rounds import NewMatch
 from orchestrator.adapters.tables import (
     Event,
     EventStatus,
     Lot,
     Match,
+    MatchStatus,
     Pool,
     PoolEntry,
     PoolStatus,
@@ -33,7 +36,7 @@ from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
 from orchestrator.domain.event import EventDefinition, StageDef
 from orchestrator.domain.round_robin import berger_table
-from orchestrator.domain.scoring import GameResult, board_colours
+from orchestrator.domain.scoring import GameResult, MatchForfeit, board_colours
 from orchestrator.domain.swiss import SwissError, start_state
 from orchestrator.domain.swiss.simulate import swiss_team
 from orchestrator.errors import Conflict, ValidationFailed
@@ -63,6 +66,24 @@ def _utc(moment: datetime | None, zone: ZoneInfo) -> datetime | None:
         return None
     local = moment if moment.tzinfo is not None else moment.replace(tzinfo=zone)
     return local.astimezone(UTC)
+
+
+def new_match_row(
+    round_id: int, pool_id: int | None, match_no: int, first: int, second: int
+) -> dict[str, Any]:
+    """A pool match's column values as ``Match()`` would make them: scheduled, no forfeit, not finished."""
+    return {
+        "round_id": round_id,
+        "pool_id": pool_id,
+        "duel_id": None,
+        "leg": None,
+        "match_no": match_no,
+        "first_team_id": first,
+        "second_team_id": second,
+        "forfeit": MatchForfeit.NONE.value,
+        "status": MatchStatus.SCHEDULED.value,
+        "finished_at": None,
+    }
 
 
 def new_board_row(
@@ -199,8 +220,8 @@ def default_lineup(uow: UnitOfWork, team_ids: Iterable[int], boards: int, *, act
     )
 
 
-def create_boards(uow: UnitOfWork, matches: Iterable[Match], lineup: DefaultLineup) -> None:
-    """The boards of new (flushed) matches with the default lineup and no result (one insert)."""
+def create_boards(uow: UnitOfWork, matches: Iterable[Match | NewMatch], lineup: DefaultLineup) -> None:
+    """The boards of new (flushed or inserted) matches with the default lineup and no result (one insert)."""
     board_rows: list[dict[str, object]] = []
     for match in matches:
         first, second = match.first_team_id, match.second_team_id
@@ -288,20 +309,20 @@ def _create_pool_games(
 ) -> int:
     """The pool's Berger matches and their boards; returns how many tables a round of the pool uses."""
     table = berger_table(len(team_of_number))
-    # The pool's matches in one flush (their ids come back in one statement), then their boards.
-    pool_matches = [
-        Match(
-            round_id=rounds[rr_round.number].id or 0,
-            pool_id=pool.id,
-            match_no=offset + pairing.table,
-            first_team_id=team_of_number[pairing.first],
-            second_team_id=team_of_number[pairing.second],
-        )
-        for rr_round in table
-        for pairing in rr_round.pairings
-    ]
-    uow.rounds.add_all(pool_matches)
-    uow.flush()
+    # The pool's matches in one statement (their ids come back with it), then their boards.
+    pool_matches = uow.rounds.insert_matches(
+        [
+            new_match_row(
+                rounds[rr_round.number].id or 0,
+                pool.id,
+                offset + pairing.table,
+                team_of_number[pairing.first],
+                team_of_number[pairing.second],
+            )
+            for rr_round in table
+            for pairing in rr_round.pairings
+        ]
+    )
     create_boards(uow, pool_matches, lineup)
     return max(len(r.pairings) for r in table)
 

@@ -41,7 +41,7 @@ from orchestrator.domain.swiss.systems import SystemPairer
 from orchestrator.errors import Conflict, NotFound, ValidationFailed
 from orchestrator.services import live
 from orchestrator.services.audit_trail import flush_and_audit
-from orchestrator.services.setup.stage_start import create_boards, default_lineup
+from orchestrator.services.setup.stage_start import create_boards, default_lineup, new_match_row
 from orchestrator.services.swiss.state import (
     PUBLISHED_ROUNDS,
     StoredSwiss,
@@ -292,18 +292,12 @@ def publish_draft(uow: UnitOfWork, *, round_id: int, actor: str) -> None:
     rows, rnd = _round_of_stage(uow, round_id)
     record = _draft_record(uow, rnd)
     draft = record.draft or {}
-    matches = [
-        Match(
-            round_id=round_id,
-            pool_id=rows.pool.id,
-            match_no=board,
-            first_team_id=first,
-            second_team_id=second,
-        )
-        for board, (first, second) in enumerate(draft["pairings"], start=1)
-    ]
-    uow.rounds.add_all(matches)
-    uow.flush()
+    matches = uow.rounds.insert_matches(
+        [
+            new_match_row(round_id, rows.pool.id, board, first, second)
+            for board, (first, second) in enumerate(draft["pairings"], start=1)
+        ]
+    )
     team_ids = [t for m in matches for t in (m.first_team_id, m.second_team_id)]
     create_boards(uow, matches, default_lineup(uow, team_ids, rows.boards, actor=actor))
     if draft.get("bye") is not None:
