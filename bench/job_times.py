@@ -1,17 +1,25 @@
 """The whole event's time job by job: bench/whole_event.py with each job timed and its SQL counted.
 
-Run: .venv/bin/python bench/job_times.py [whole_event.py options, e.g. --sqlite]
+Run: .venv/bin/python bench/job_times.py [--step MODULE:FUNCTION ...] [whole_event.py options, e.g. --sqlite]
 
 Wraps every job of orchestrator.jobs.bodies (the same functions the Celery tasks run) and the demo
 driver's staff steps (starting a pool stage, the play-off's staff part) in a timer, counts the SQL
 statements each sends (SQLAlchemy's ``before_cursor_execute``), then prints one line per job after the
 event: calls, seconds, statements, milliseconds a call.
 Timings include the instrumentation's own small cost; use bench/whole_event.py for the event's figure.
+
+``--step MODULE:FUNCTION`` (repeatable) times one more function the same way, e.g. ``--step
+orchestrator.services.swiss.auto:publish_draft --event events/olympiad-2026.yaml`` for a Swiss
+round's publication as the workers' chain calls it. The function is replaced in that module, so name the
+module that *calls* it (where the name is looked up): ``auto`` imports ``publish_draft`` from ``rounds``.
+To compare two commits, run it from a worktree of each with ``PYTHONPATH`` set to that worktree,
+alternating (this machine's speed drifts).
 """
 
 from __future__ import annotations
 
 import atexit
+import importlib
 import runpy
 import sys
 import time
@@ -61,11 +69,26 @@ def _report() -> None:
         print(f"{name:30s} {int(count):5d} {seconds:8.3f} {int(statements):11d} {per_call:10.1f}")
 
 
+def _steps(args: list[str]) -> list[str]:
+    """The ``--step`` values taken out of ``args`` (the rest goes to bench/whole_event.py)."""
+    steps = []
+    while "--step" in args:
+        at = args.index("--step")
+        steps.append(args[at + 1])
+        del args[at : at + 2]
+    return steps
+
+
+options = sys.argv[1:]
+for step in _steps(options):
+    module_name, _, attr = step.partition(":")
+    module = importlib.import_module(module_name)
+    setattr(module, attr, _timed(step, getattr(module, attr)))
 for job_name, job in list(bodies.JOBS.items()):
     bodies.JOBS[job_name] = _timed(job_name, job)
 for step in ("_start_pool_stage", "_playoff_tick"):
     setattr(demo.DemoDriver, step, _timed(f"driver.{step}", getattr(demo.DemoDriver, step)))
 atexit.register(_report)
 
-sys.argv = [str(ROOT / "bench" / "whole_event.py"), "--runs", "1", *sys.argv[1:]]
+sys.argv = [str(ROOT / "bench" / "whole_event.py"), "--runs", "1", *options]
 runpy.run_path(sys.argv[0], run_name="__main__")

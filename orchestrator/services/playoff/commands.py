@@ -12,6 +12,7 @@ from orchestrator.adapters.tables import (
     Board,
     Duel,
     DuelStatus,
+    Event,
     EventStatus,
     Match,
     Round,
@@ -401,12 +402,7 @@ def ready_bracket_rounds(uow: UnitOfWork, *, stage_id: int) -> list[Round]:
     """The knockout stage's match rounds still to be paired (scheduled) whose duels all know both teams:
     those ``rounds.create_games`` pairs as soon as they are due (``duels_waiting_for_round`` for every
     round of the stage, with one read of its rounds and duels)."""
-    event, stage = uow.events.event_and_stage(stage_id)
-    definition = definition_of(event)
-    if stage.kind != StageKind.KNOCKOUT.value or definition is None or not definition.bracket:
-        return []
-    waiting = {d.key for d in uow.playoff.duels_of_stage(stage_id) if d.status == DuelStatus.WAITING.value}
-    blocked = {index for key, index in _round_index(definition.bracket).items() if key in waiting}
+    blocked = _waiting_duels(uow, *uow.events.event_and_stage(stage_id))
     return [
         rnd
         for rnd in uow.rounds.rounds_of_stage(stage_id)
@@ -423,16 +419,20 @@ def duels_waiting_for_round(uow: UnitOfWork, *, round_id: int) -> list[str]:
     rnd = uow.rounds.get_or_raise(Round, round_id)
     if rnd.number >= ARMAGEDDON_ROUND_BASE:
         return []
-    event, stage = uow.events.event_and_stage(rnd.stage_id)
+    return _waiting_duels(uow, *uow.events.event_and_stage(rnd.stage_id)).get((rnd.number - 1) // 2, [])
+
+
+def _waiting_duels(uow: UnitOfWork, event: Event, stage: Stage) -> dict[int, list[str]]:
+    """The keys of a knockout stage's duels still waiting for a team, by bracket round (``_round_index``);
+    empty for any other stage."""
     if stage.kind != StageKind.KNOCKOUT.value:
-        return []
+        return {}
     definition = definition_of(event)
     if definition is None or not definition.bracket:
-        return []
-    index = (rnd.number - 1) // 2
+        return {}
     duels = {d.key: d for d in uow.playoff.duels_of_stage(stage.id or 0)}
-    return [
-        key
-        for key, at in _round_index(definition.bracket).items()
-        if at == index and key in duels and duels[key].status == DuelStatus.WAITING.value
-    ]
+    waiting: dict[int, list[str]] = {}
+    for key, index in _round_index(definition.bracket).items():
+        if key in duels and duels[key].status == DuelStatus.WAITING.value:
+            waiting.setdefault(index, []).append(key)
+    return waiting
