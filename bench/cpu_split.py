@@ -4,7 +4,8 @@ Run: .venv/bin/python bench/cpu_split.py [any bench/whole_event.py option, e.g. 
 
 Runs bench/whole_event.py unchanged and, around each run's event phase (``Demo.run``), reads the CPU time
 (user + system, /proc) of this process (the orchestrator's jobs and driver), of the stand-in process and
-of every PostgreSQL process on the machine (so keep the machine otherwise idle). Jobs run in one thread,
+of every PostgreSQL process on the machine (so keep the machine otherwise idle), and with ``--celery`` of the
+worker processes (the orchestrator's figure is then the staff driver alone). Jobs run in one thread,
 so with no parallelism the three figures add up to about the wall clock; their shares say what to work on.
 Linux only.
 """
@@ -62,15 +63,19 @@ _run = demo.Demo.run
 def measured_run(self: demo.Demo, *args: Any, **kwargs: Any) -> demo.DemoResult:
     standin = pids("orchestrator.standin")
     standin_before = sum(cpu_seconds(p) for p in standin)
+    workers = pids("celery")  # --celery: the worker processes (prefork children included)
+    workers_before = sum(cpu_seconds(p) for p in workers)
     pg_before = postgres_cpu()  # the run's connections stay open in its pool until it ends
     wall, cpu = time.perf_counter(), time.process_time()
     result = _run(self, *args, **kwargs)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     standin_cpu = sum(cpu_seconds(p) for p in standin) - standin_before
     pg_cpu = postgres_cpu() - pg_before
+    workers_cpu = sum(cpu_seconds(p) for p in workers) - workers_before
     print(
-        f"event phase: wall {wall:.2f} s; CPU: orchestrator {cpu:.2f} s, stand-in {standin_cpu:.2f} s, "
-        f"PostgreSQL {pg_cpu:.2f} s (sum {cpu + standin_cpu + pg_cpu:.2f} s)"
+        f"event phase: wall {wall:.2f} s; CPU: orchestrator {cpu:.2f} s, Celery workers {workers_cpu:.2f} s, "
+        f"stand-in {standin_cpu:.2f} s, PostgreSQL {pg_cpu:.2f} s "
+        f"(sum {cpu + workers_cpu + standin_cpu + pg_cpu:.2f} s)"
     )
     return result
 

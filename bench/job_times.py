@@ -12,6 +12,7 @@ Timings include the instrumentation's own small cost; use bench/whole_event.py f
 orchestrator.services.swiss.auto:publish_draft --event events/olympiad-2026.yaml`` for a Swiss
 round's publication as the workers' chain calls it. The function is replaced in that module, so name the
 module that *calls* it (where the name is looked up): ``auto`` imports ``publish_draft`` from ``rounds``.
+A method is named with its class: ``orchestrator.domain.swiss.systems:SystemPairer.pair_round``.
 To compare two commits, run it from a worktree of each with ``PYTHONPATH`` set to that worktree,
 alternating (this machine's speed drifts).
 """
@@ -81,9 +82,12 @@ def _steps(args: list[str]) -> list[str]:
 
 options = sys.argv[1:]
 for step in _steps(options):
-    module_name, _, attr = step.partition(":")
-    module = importlib.import_module(module_name)
-    setattr(module, attr, _timed(step, getattr(module, attr)))
+    module_name, _, path = step.partition(":")
+    owner: Any = importlib.import_module(module_name)
+    *parents, attr = path.split(".")  # a method: ``Class.method``
+    for parent in parents:
+        owner = getattr(owner, parent)
+    setattr(owner, attr, _timed(step, getattr(owner, attr)))
 for job_name, job in list(bodies.JOBS.items()):
     bodies.JOBS[job_name] = _timed(job_name, job)
 for step in ("_start_pool_stage", "_playoff_tick"):

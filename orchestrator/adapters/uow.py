@@ -176,11 +176,25 @@ class UnitOfWork:
 
     @staticmethod
     def _run(callbacks: list[tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]]) -> None:
+        """Run the queued callables in order. A callable with a ``batched`` form (``fn.batched``, taking the
+        list of every call's ``(args, kwargs)``) is called once, where its first call was queued: a commit
+        that announces hundreds of live messages sends them together, not one at a time."""
         # The data is committed whatever happens here; a failed send is logged (never its arguments,
         # which may carry ids only but could carry more) and the periodic reconciler catches up.
+        groups: dict[Callable[..., Any], list[tuple[tuple[Any, ...], dict[str, Any]]]] = {}
         for fn, args, kwargs in callbacks:
+            if getattr(fn, "batched", None) is not None:
+                groups.setdefault(fn, []).append((args, kwargs))
+        for fn, args, kwargs in callbacks:
+            batched = getattr(fn, "batched", None)
+            group = groups.pop(fn, None) if batched is not None else None
+            if batched is not None and group is None:
+                continue  # run with the first call of its batch
             try:
-                fn(*args, **kwargs)
+                if batched is not None:
+                    batched(group)
+                else:
+                    fn(*args, **kwargs)
             except Exception:
                 log.exception("after-commit callable %s failed", getattr(fn, "__qualname__", repr(fn)))
 

@@ -110,16 +110,27 @@ class Broadcaster:
         self._forwarders.append(forward)
 
     def publish(self, topic: str, data: dict[str, Any] | None = None, *, forward: bool = True) -> None:
-        message = Message(topic, dict(data or {}))
-        self.versions.bump(topic)  # before anyone is told, so that a re-read page is built anew
+        self.publish_many([Message(topic, dict(data or {}))], forward=forward)
+
+    def publish_many(self, messages: list[Message], *, forward: bool = True) -> None:
+        """``publish`` each message in order; a forwarder with a ``send_many`` form gets them all at once
+        (the Redis bridge sends one commit's messages in one round trip)."""
         with self._lock:
-            subscribers = [s for s in self._subscribers if topic in s.topics]
-        for subscriber in subscribers:
-            with contextlib.suppress(RuntimeError):  # the subscriber's loop is closed: it is leaving
-                subscriber.loop.call_soon_threadsafe(_offer, subscriber.queue, message)
-        if forward:
+            subscribers = list(self._subscribers)
+        for message in messages:
+            self.versions.bump(message.topic)  # before anyone is told, so that a re-read page is built anew
+            for subscriber in subscribers:
+                if message.topic in subscriber.topics:
+                    with contextlib.suppress(RuntimeError):  # the subscriber's loop is closed: it is leaving
+                        subscriber.loop.call_soon_threadsafe(_offer, subscriber.queue, message)
+        if forward and messages:
             for forwarder in self._forwarders:
-                forwarder(message)
+                send_many = getattr(forwarder, "send_many", None)
+                if send_many is not None:
+                    send_many(messages)
+                else:
+                    for message in messages:
+                        forwarder(message)
 
     @contextlib.asynccontextmanager
     async def subscribe(self, topics: Iterable[str]) -> AsyncIterator[asyncio.Queue[Message]]:
@@ -152,6 +163,14 @@ broadcaster = Broadcaster()
 
 def publish(topic: str, **data: Any) -> None:
     broadcaster.publish(topic, data)
+
+
+def _publish_batch(calls: list[tuple[tuple[Any, ...], dict[str, Any]]]) -> None:
+    """``publish`` for each ``(args, kwargs)`` of one commit, together (``UnitOfWork``'s batched form)."""
+    broadcaster.publish_many([Message(args[0], dict(kwargs)) for args, kwargs in calls])
+
+
+publish.batched = _publish_batch  # type: ignore[attr-defined]
 
 
 def to_follow(topics: Iterable[str]) -> tuple[str, ...]:

@@ -143,3 +143,33 @@ def test_the_redis_bridge_carries_a_message_from_one_process_to_anothers_subscri
     finally:
         listener.stop()
     assert (message.topic, message.data) == ("pool:42", {"kind": "result"})
+
+
+def test_one_commits_messages_cross_the_redis_bridge_together_and_in_order() -> None:
+    settings = Settings(task_mode="celery")
+    client = _redis_or_skip(settings.redis_url)
+    channel = f"olympiad:live:test:{secrets.token_hex(4)}"
+    web = live.Broadcaster()
+    listener = bridge.RedisListener(client, web, channel=channel, origin="web").start()
+    worker = live.Broadcaster()
+    worker.add_forwarder(bridge.RedisPublisher(client, channel=channel, origin="worker"))
+    batch = [live.Message(f"match:{n}", {"kind": "result"}) for n in range(50)]
+    try:
+        assert listener.ready.wait(10)
+
+        async def scenario() -> list[str]:
+            async with web.subscribe({m.topic for m in batch}) as queue:
+                for _ in range(20):  # Redis confirms a subscription asynchronously: send again until seen
+                    worker.publish_many(batch)
+                    try:
+                        first = await asyncio.wait_for(queue.get(), 0.5)
+                    except TimeoutError:
+                        continue
+                    rest = [(await asyncio.wait_for(queue.get(), 5)).topic for _ in range(49)]
+                    return [first.topic, *rest]
+                raise AssertionError("no message crossed the bridge")
+
+        topics = asyncio.run(scenario())
+    finally:
+        listener.stop()
+    assert topics == [m.topic for m in batch]

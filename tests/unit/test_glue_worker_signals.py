@@ -119,3 +119,43 @@ def test_a_database_that_does_not_answer_at_start_up_is_logged_and_does_not_stop
     monkeypatch.setattr(runtime, "_runtime", failing)
     dispatch.warm_up()
     assert "warm-up: the database did not answer" in caplog.text
+
+
+class FakePipeline:
+    def __init__(self, redis: FakeRedis, fail: bool) -> None:
+        self.redis, self.fail, self.queued = redis, fail, []  # type: list[tuple[str, str]]
+
+    def publish(self, channel: str, data: str) -> None:
+        self.queued.append((channel, data))
+
+    def execute(self) -> None:
+        if self.fail:
+            raise bridge.redis.ConnectionError("Redis is restarting")
+        self.redis.round_trips += 1
+        self.redis.published += self.queued
+
+
+class PipelinedRedis(FakeRedis):
+    def __init__(self, fail: bool = False) -> None:
+        super().__init__()
+        self.round_trips, self.fail = 0, fail
+
+    def pipeline(self, transaction: bool = True) -> FakePipeline:
+        assert transaction is False  # PUBLISH needs no MULTI/EXEC
+        return FakePipeline(self, self.fail)
+
+
+def test_the_redis_publisher_sends_many_messages_in_one_round_trip_in_order() -> None:
+    client = PipelinedRedis()
+    publisher = bridge.RedisPublisher(client, channel="c", origin="w")
+    publisher.send_many([live.Message("match:1", {"kind": "result"}), live.Message("pool:2")])
+    assert client.round_trips == 1
+    assert [bridge.decode(data)[1].topic for _c, data in client.published] == ["match:1", "pool:2"]  # type: ignore[index]
+    publisher.send_many([live.Message("stage:3")])  # one message: a plain PUBLISH
+    assert client.round_trips == 1 and len(client.published) == 3
+
+
+def test_a_batch_redis_refuses_is_one_warning_and_no_error(caplog: pytest.LogCaptureFixture) -> None:
+    publisher = bridge.RedisPublisher(PipelinedRedis(fail=True), channel="c", origin="w")
+    publisher.send_many([live.Message("match:1"), live.Message("pool:2")])
+    assert "2 live updates (the first for match:1) not sent to Redis" in caplog.text
