@@ -36,6 +36,15 @@ class EventRepository(Repository):
     def list_all(self) -> Sequence[Event]:
         return self.session.exec(select(Event).order_by(col(Event.created_at).desc(), col(Event.id))).all()
 
+    def events_in_play(self, limit: int) -> Sequence[Event]:
+        """Events not closed yet, the most recently created first, at most ``limit``."""
+        return self.session.exec(
+            select(Event)
+            .where(Event.status != EventStatus.CLOSED.value)
+            .order_by(col(Event.created_at).desc(), col(Event.id).desc())
+            .limit(limit)
+        ).all()
+
     def running_stages(self) -> Sequence[Stage]:
         return self.session.exec(
             select(Stage).where(Stage.status == StageStatus.RUNNING.value).order_by(col(Stage.id))

@@ -29,6 +29,7 @@ from orchestrator.adapters.job_marks import job_marks
 from orchestrator.jobs import bodies
 from orchestrator.jobs.outages import connection_lost, describe
 from orchestrator.jobs.runtime import runtime
+from orchestrator.services.definitions import warm_definitions
 from orchestrator.services.queue import Job, check_job, queue_of, set_sender
 
 log = logging.getLogger(__name__)
@@ -163,7 +164,8 @@ def _later(delay: float, name: str, ids: tuple[int, ...], *, attempt: int) -> No
 
 
 def warm_up() -> None:
-    """Make this process ready for its first job: one database connection open.
+    """Make this process ready for its first job: one database connection open, and the event files of
+    the events in play read (``definitions.warm_definitions``).
 
     Called in each worker process (after the fork, so no connection is shared with the parent); the job
     modules are already imported, before the fork (this module imports them all). A warm-up that fails is
@@ -174,6 +176,12 @@ def warm_up() -> None:
             uow.read.ping()
     except Exception:
         log.warning("worker warm-up: the database did not answer", exc_info=True)
+        return
+    try:
+        with runtime().uow_factory() as uow:
+            warm_definitions(uow)
+    except Exception:
+        log.warning("worker warm-up: the event files were not read", exc_info=True)
 
 
 _unreleased: set[tuple[str, tuple[int, ...]]] = set()  # marks Redis did not remove (it was restarting)

@@ -116,6 +116,22 @@ def event_zone(event: Event) -> str:
     return definition.timezone if definition is not None else "UTC"
 
 
+WARM_EVENTS = 8  # definitions a starting worker process reads before its first job (``warm_definitions``)
+
+
+def warm_definitions(uow: UnitOfWork, *, limit: int = WARM_EVENTS) -> int:
+    """Read the definitions of the events in play (not closed; the newest ``limit``) into this process's
+    cache; returns how many were read. A worker process calls this before its first job, so that the first
+    round it runs does not parse the event file in the middle of its chain (a 350-team file takes about a
+    quarter of a second: docs/performance.md). A definition that no longer validates is kept as such."""
+    read = 0
+    for event in uow.events.events_in_play(limit):
+        if event.definition_text.strip():
+            definition_or_none(event)
+            read += 1
+    return read
+
+
 def event_definition(uow: UnitOfWork, event_id: int) -> EventDefinition:
     """The definition of event ``event_id`` (NotFound, DefinitionUnavailable as ``definition_of``)."""
     return definition_of(uow.events.get_or_raise(Event, event_id))

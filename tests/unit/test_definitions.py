@@ -12,7 +12,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from orchestrator.adapters.tables import Event
+from orchestrator.adapters.tables import Event, EventStatus
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import make_session_factory
@@ -73,6 +73,34 @@ def test_an_edited_definition_is_read_again(uow_factory: UnitOfWorkFactory) -> N
     with uow_factory() as uow:
         assert event_definition(uow, event_id).name == "Renamed Cup"
     assert cache_stats().parses - before.parses == 1
+
+
+def test_a_starting_worker_reads_the_files_of_the_newest_events_in_play_and_not_of_closed_ones(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    with uow_factory() as uow:
+        playing = make_event(uow, slug=unique_slug())
+        closed = make_event(uow, slug=unique_slug())
+        event = uow.events.get_or_raise(Event, closed)
+        event.status = EventStatus.CLOSED.value
+        uow.events.add(event)
+        bare = uow.events.insert(Event(slug=unique_slug(), name="No file yet", definition_text="")).id
+    before = cache_stats()
+    with uow_factory() as uow:
+        assert definitions.warm_definitions(uow) == 1  # not the closed one, not the one without a file
+    assert cache_stats().parses - before.parses == 1
+    with uow_factory() as uow:
+        event_definition(uow, playing)  # the first job's read: already parsed
+        event_definition(uow, closed)  # a closed event is still read when asked for
+    after = cache_stats()
+    assert (after.parses - before.parses, after.hits - before.hits) == (2, 1)
+    with uow_factory() as uow:
+        newest = make_event(uow, slug=unique_slug())
+    before = cache_stats()
+    with uow_factory() as uow:
+        assert [e.id for e in uow.events.events_in_play(5)] == [newest, bare, playing]
+        assert definitions.warm_definitions(uow, limit=2) == 1  # the newest two: one has no file
+    assert cache_stats().parses - before.parses == 1  # the newest only
 
 
 def test_a_stored_file_that_no_longer_validates_is_refused_with_its_problems_and_not_parsed_twice() -> None:

@@ -63,9 +63,9 @@ def test_a_worker_started_twice_in_one_process_sends_each_message_once(
 class CountingUow:
     """A unit of work whose only use is the warm-up's ping."""
 
-    def __init__(self, pings: list[str], fail: bool = False) -> None:
-        self.pings, self.fail = pings, fail
-        self.read = self
+    def __init__(self, pings: list[str], fail: bool = False, events_fail: bool = False) -> None:
+        self.pings, self.fail, self.events_fail = pings, fail, events_fail
+        self.read = self.events = self
 
     def __enter__(self) -> CountingUow:
         if self.fail:
@@ -78,6 +78,12 @@ class CountingUow:
     def ping(self) -> bool:
         self.pings.append("ping")
         return True
+
+    def events_in_play(self, limit: int) -> list[object]:
+        if self.events_fail:
+            raise RuntimeError("no such table: event")
+        self.pings.append(f"events in play ({limit})")
+        return []
 
 
 @pytest.fixture
@@ -93,7 +99,7 @@ def test_each_prefork_child_opens_its_database_connection_before_its_first_task(
 ) -> None:
     monkeypatch.setattr(worker_app, "settings", Settings(task_mode="celery", redis_url="redis://h:1/12"))
     worker_process_init.send(sender=None)
-    assert pings == ["ping"]
+    assert pings == ["ping", "events in play (8)"]
 
 
 class Consumer:
@@ -107,7 +113,7 @@ def test_a_thread_pool_warms_up_its_main_process_and_a_prefork_parent_does_not(p
     worker_ready.send(sender=Consumer(object.__new__(PreforkPool)))  # tasks run in the children
     assert pings == []
     worker_ready.send(sender=Consumer(object()))  # threads or solo: tasks run here
-    assert pings == ["ping"]
+    assert pings == ["ping", "events in play (8)"]
 
 
 def test_a_database_that_does_not_answer_at_start_up_is_logged_and_does_not_stop_the_worker(
@@ -119,6 +125,21 @@ def test_a_database_that_does_not_answer_at_start_up_is_logged_and_does_not_stop
     monkeypatch.setattr(runtime, "_runtime", failing)
     dispatch.warm_up()
     assert "warm-up: the database did not answer" in caplog.text
+    assert "event files" not in caplog.text  # not tried without a database
+
+
+def test_event_files_that_cannot_be_read_at_start_up_are_logged_and_do_not_stop_the_worker(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    seen: list[str] = []
+    failing = runtime.Runtime(
+        Settings(), uow_factory=lambda: CountingUow(seen, events_fail=True), client_factory=lambda: None
+    )  # type: ignore[arg-type,return-value]
+    monkeypatch.setattr(runtime, "_runtime", failing)
+    dispatch.warm_up()
+    assert seen == ["ping"]
+    assert "worker warm-up: the event files were not read" in caplog.text
+    assert "did not answer" not in caplog.text
 
 
 class FakePipeline:
