@@ -10,13 +10,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import insert, or_
+from sqlalchemy import or_
 from sqlalchemy import select as sa_select
 from sqlalchemy.orm import aliased
 from sqlmodel import col, select
 
 from orchestrator.adapters.repo_record import RecordRepository
-from orchestrator.adapters.repositories import Repository, TableRow
+from orchestrator.adapters.repositories import Repository, TableRow, insert_rows
 from orchestrator.adapters.tables import AuditLog
 from orchestrator.db import utcnow
 
@@ -103,10 +103,9 @@ class AuditRepository(Repository):
         return self.session.exec(statement.order_by(col(AuditLog.id).desc()).limit(limit)).all()
 
     def add_rows(self, rows: Sequence[Mapping[str, Any]]) -> None:
-        """Insert audit rows (column values) in one executemany statement; each change that decides a
+        """Insert audit rows (column values) in one statement (``insert_rows``); each change that decides a
         standing gets its public record entry too, as ``record`` gives it."""
-        if rows:
-            self.session.connection().execute(insert(AuditLog.__table__), list(rows))  # type: ignore[attr-defined]
+        insert_rows(self.session.connection(), AuditLog.__table__, rows)  # type: ignore[attr-defined]
         RecordRepository(self.session).append_changes(rows)
 
     def audit_since(self, actions: Sequence[str], since: datetime) -> Sequence[AuditLog]:

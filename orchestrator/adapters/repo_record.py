@@ -13,11 +13,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, insert
+from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from orchestrator.adapters.repo_teams import TeamRepository
-from orchestrator.adapters.repositories import among
+from orchestrator.adapters.repositories import among, insert_rows
 from orchestrator.adapters.tables import (
     Appeal,
     Armageddon,
@@ -175,7 +175,8 @@ class RecordRepository:
             row = self._linked_values(event_id, heads[event_id], action, payload, change.get("at"))
             heads[event_id] = (row["seq"], row["hash"])
             rows.append(row)
-        self.session.execute(insert(RecordEntry), rows)
+        self.session.flush()  # as the ORM's own insert did: the unit of work's pending rows go first
+        insert_rows(self.session.connection(), RecordEntry.__table__, rows)  # type: ignore[attr-defined]
 
     def append_change(
         self,

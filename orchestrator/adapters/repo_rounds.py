@@ -16,7 +16,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import col, select
 
 from orchestrator.adapters.repo_boards import BOARD_SCORE_COLUMNS, BoardScore
-from orchestrator.adapters.repositories import Repository, among, known_ids
+from orchestrator.adapters.repositories import Repository, among, insert_rows, known_ids
 from orchestrator.adapters.tables import (
     Appeal,
     AppealStatus,
@@ -549,8 +549,7 @@ class RoundRepository(Repository):
                 update(table).where(table.c.id == bindparam("row_id")),
                 [{**{k: v for k, v in row.items() if k != "id"}, "row_id": row["id"]} for row in updates],
             )
-        if inserts:
-            self.session.connection().execute(insert(table), list(inserts))
+        insert_rows(self.session.connection(), table, inserts)
         for obj in list(self.session.identity_map.values()):
             if isinstance(obj, Standing) and obj.pool_id == pool_id:
                 self.session.expire(obj)

@@ -15,11 +15,13 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, inspect, text
+from sqlalchemy import Engine, insert, inspect, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
+from orchestrator.adapters.repositories import insert_rows
 from orchestrator.adapters.tables import (
     ALL_TABLES,
+    AuditLog,
     Board,
     Event,
     Match,
@@ -365,6 +367,72 @@ def test_many_boards_are_compared_and_set_on_sqlite_too(tmp_path: Path) -> None:
         init_db(engine=engine)
         factory = make_session_factory(engine)
         _bulk_compare_and_set(lambda: UnitOfWork(factory))
+    finally:
+        engine.dispose()
+
+
+def _rows_stored_both_ways(factory: UnitOfWorkFactory) -> None:
+    """The same audit rows inserted as executemany and with ``insert_rows`` read back the same, column for
+    column (JSON null and SQL NULL, quotes, backslashes, accents, time zones); rows whose keys differ go in
+    an executemany, and a naive timestamp is refused as there."""
+    at = datetime(2026, 12, 7, 6, 30, 15, 123456, tzinfo=timezone(timedelta(hours=5)))
+    rows = [
+        {
+            "at": at + timedelta(seconds=n),
+            "actor": "worker",
+            "action": "result.import",
+            "entity": "board",
+            "entity_id": n if n % 3 else None,
+            "event_id": None,
+            "old": None if n % 2 else {"result": "*", "quote": 'it\'s \\ "x"'},
+            "new": {"result": "1-0", "name": "Zoë Łukasz", "n": n, "list": [1, None, {"a": []}]},
+            "reason": None if n % 2 else "Ein Grund: «ok»",
+        }
+        for n in range(7)
+    ]
+    table = AuditLog.__table__  # type: ignore[attr-defined]
+    with factory() as uow:
+        connection = uow.session.connection()
+        connection.execute(insert(table), [{**row, "action": "by.executemany"} for row in rows])
+        insert_rows(connection, table, [{**row, "action": "by.unnest"} for row in rows])
+        insert_rows(connection, table, [])
+        insert_rows(
+            connection,
+            table,
+            [
+                {"at": at, "actor": "a", "action": "by.mixed", "entity": "e"},
+                {"at": at, "actor": "b", "action": "by.mixed", "entity": "e", "reason": "r"},
+            ],
+        )
+    with factory() as uow:
+        stored = {
+            action: uow.session.execute(
+                text(
+                    "SELECT at, actor, entity, entity_id, event_id, CAST(old AS TEXT), CAST(new AS TEXT),"
+                    " reason FROM audit_log WHERE action = :action ORDER BY id"
+                ),
+                {"action": action},
+            ).all()
+            for action in ("by.executemany", "by.unnest", "by.mixed")
+        }
+    assert len(stored["by.unnest"]) == 7 and stored["by.unnest"] == stored["by.executemany"]
+    assert [row[1] for row in stored["by.mixed"]] == ["a", "b"]  # an executemany, as before
+    with pytest.raises(Exception, match="naive datetime"), factory() as uow:
+        insert_rows(uow.session.connection(), table, [{**rows[0], "at": datetime(2026, 12, 7)}])
+
+
+def test_rows_inserted_from_arrays_on_postgresql_read_back_as_an_executemany_wrote_them(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    _rows_stored_both_ways(uow_factory)
+
+
+def test_rows_inserted_on_sqlite_read_back_as_an_executemany_wrote_them(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'rows.sqlite3'}")
+    try:
+        init_db(engine=engine)
+        factory = make_session_factory(engine)
+        _rows_stored_both_ways(lambda: UnitOfWork(factory))
     finally:
         engine.dispose()
 
