@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
-from sqlalchemy import bindparam, delete, func, insert, or_, update
+from sqlalchemy import delete, func, insert, or_, update
 from sqlalchemy import select as sa_select
 from sqlmodel import col, select
 
 from orchestrator.adapters.repo_boards import BOARD_SCORE_COLUMNS, BoardScore
-from orchestrator.adapters.repositories import Repository, among, insert_rows, known_ids
+from orchestrator.adapters.repositories import Repository, among, insert_rows, known_ids, update_rows
 from orchestrator.adapters.tables import (
     Appeal,
     AppealStatus,
@@ -544,11 +544,7 @@ class RoundRepository(Repository):
         stage's 190 rows change every round, docs/performance.md). Any ``Standing`` of the pool already
         loaded in this session is expired, so a later read in the same unit of work sees the new values."""
         table: Any = Standing.__table__  # type: ignore[attr-defined]
-        if updates:
-            self.session.connection().execute(
-                update(table).where(table.c.id == bindparam("row_id")),
-                [{**{k: v for k, v in row.items() if k != "id"}, "row_id": row["id"]} for row in updates],
-            )
+        update_rows(self.session.connection(), table, updates)
         insert_rows(self.session.connection(), table, inserts)
         for obj in list(self.session.identity_map.values()):
             if isinstance(obj, Standing) and obj.pool_id == pool_id:

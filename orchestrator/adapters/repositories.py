@@ -107,6 +107,46 @@ def insert_rows(connection: Connection, table: Table, rows: Sequence[Mapping[str
         connection.execute(insert(table), list(rows))
         return
     quote = dialect.identifier_preparer.quote
+    arrays, params = _arrays(dialect, table, keys, rows)
+    connection.exec_driver_sql(
+        f"INSERT INTO {quote(table.name)} ({', '.join(quote(key) for key in keys)})"
+        f" SELECT * FROM unnest({arrays})",
+        params,
+    )
+
+
+def update_rows(connection: Connection, table: Table, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Set the given columns of the rows named by ``id`` (column values, every row with the same keys).
+
+    On PostgreSQL: one ``UPDATE ... FROM unnest(arrays)``, as ``insert_rows`` inserts (a Swiss stage's 190
+    standings rows a round were 190 UPDATEs as executemany); elsewhere, or when the rows' keys differ, an
+    executemany (which writes the first row's columns).
+    """
+    if not rows:
+        return
+    keys = list(rows[0])
+    columns = [key for key in keys if key != "id"]
+    dialect = connection.dialect
+    if dialect.name != "postgresql" or "id" not in keys or any(list(row) != keys for row in rows):
+        statement = update(table).where(table.c.id == bindparam("row_id"))
+        connection.execute(statement, [{**{k: row[k] for k in columns}, "row_id": row["id"]} for row in rows])
+        return
+    quote = dialect.identifier_preparer.quote
+    arrays, params = _arrays(dialect, table, keys, rows)
+    assignments = ", ".join(f"{quote(name)} = given.{quote(name)}" for name in columns)
+    name = quote(table.name)
+    connection.exec_driver_sql(
+        f"UPDATE {name} SET {assignments} FROM unnest({arrays}) AS given({', '.join(quote(k) for k in keys)})"
+        f" WHERE {name}.id = given.id",
+        params,
+    )
+
+
+def _arrays(
+    dialect: Any, table: Table, keys: list[str], rows: Sequence[Mapping[str, Any]]
+) -> tuple[str, dict[str, list[Any]]]:
+    """The ``unnest`` arguments for ``keys`` of ``rows`` (one binary array parameter a column, each value
+    through its column's conversion) and their parameters."""
     arrays: list[str] = []
     params: dict[str, list[Any]] = {}
     for n, key in enumerate(keys):
@@ -115,11 +155,7 @@ def insert_rows(connection: Connection, table: Table, rows: Sequence[Mapping[str
         values = [row[key] for row in rows]
         params[f"c{n}"] = [convert(v) for v in values] if convert is not None else values
         arrays.append(f"CAST(%(c{n})b AS {column_type.compile(dialect=dialect)}[])")
-    connection.exec_driver_sql(
-        f"INSERT INTO {quote(table.name)} ({', '.join(quote(key) for key in keys)})"
-        f" SELECT * FROM unnest({', '.join(arrays)})",
-        params,
-    )
+    return ", ".join(arrays), params
 
 
 def known_ids(values: Iterable[int | None]) -> list[int]:

@@ -15,10 +15,10 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, insert, inspect, text
+from sqlalchemy import Engine, bindparam, insert, inspect, text, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from orchestrator.adapters.repositories import insert_rows
+from orchestrator.adapters.repositories import insert_rows, update_rows
 from orchestrator.adapters.tables import (
     ALL_TABLES,
     AuditLog,
@@ -419,6 +419,83 @@ def _rows_stored_both_ways(factory: UnitOfWorkFactory) -> None:
     assert [row[1] for row in stored["by.mixed"]] == ["a", "b"]  # an executemany, as before
     with pytest.raises(Exception, match="naive datetime"), factory() as uow:
         insert_rows(uow.session.connection(), table, [{**rows[0], "at": datetime(2026, 12, 7)}])
+
+
+def _rows_updated_both_ways(factory: UnitOfWorkFactory) -> None:
+    """The same changes written by id as executemany and with ``update_rows`` read back the same."""
+    at = datetime(2026, 12, 7, 7, 0, tzinfo=UTC)
+    table = AuditLog.__table__  # type: ignore[attr-defined]
+    with factory() as uow:
+        connection = uow.session.connection()
+        for action in ("set.executemany", "set.unnest"):
+            insert_rows(
+                connection,
+                table,
+                [{"at": at, "actor": "w", "action": action, "entity": "e", "entity_id": n} for n in range(5)],
+            )
+    with factory() as uow:
+        ids = {
+            action: [
+                row[0]
+                for row in uow.session.execute(
+                    text("SELECT id FROM audit_log WHERE action = :a ORDER BY id"), {"a": action}
+                )
+            ]
+            for action in ("set.executemany", "set.unnest")
+        }
+
+    def changes(row_ids: list[int]) -> list[dict[str, object]]:
+        return [
+            {
+                "id": row_id,
+                "new": None if n == 2 else {"rank": n, "tb": [n, "½"]},
+                "reason": f"it's {n}",
+                "at": at + timedelta(minutes=n),
+            }
+            for n, row_id in enumerate(row_ids)
+            if n != 3  # one row left alone
+        ]
+
+    with factory() as uow:
+        connection = uow.session.connection()
+        connection.execute(
+            update(table).where(table.c.id == bindparam("row_id")),
+            [
+                {**{k: v for k, v in c.items() if k != "id"}, "row_id": c["id"]}
+                for c in changes(ids["set.executemany"])
+            ],
+        )
+        update_rows(connection, table, changes(ids["set.unnest"]))
+        update_rows(connection, table, [])
+    with factory() as uow:
+        stored = {
+            action: uow.session.execute(
+                text(
+                    "SELECT at, entity_id, CAST(new AS TEXT), reason FROM audit_log"
+                    " WHERE action = :a ORDER BY id"
+                ),
+                {"a": action},
+            ).all()
+            for action in ("set.executemany", "set.unnest")
+        }
+    assert stored["set.unnest"] == stored["set.executemany"]
+    assert [row[3] for row in stored["set.unnest"]] == ["it's 0", "it's 1", "it's 2", None, "it's 4"]
+
+
+def test_rows_updated_from_arrays_on_postgresql_read_back_as_an_executemany_wrote_them(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    _rows_updated_both_ways(uow_factory)
+
+
+def test_rows_updated_on_sqlite_read_back_as_an_executemany_wrote_them(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'rows.sqlite3'}")
+    try:
+        init_db(engine=engine)
+        factory = make_session_factory(engine)
+        _rows_updated_both_ways(lambda: UnitOfWork(factory))
+    finally:
+        engine.dispose()
 
 
 def test_rows_inserted_from_arrays_on_postgresql_read_back_as_an_executemany_wrote_them(
