@@ -371,13 +371,17 @@ class RoundRepository(Repository):
         the ORM session, whose row loading cost a third more for these 4,180 rows; pending changes of the
         unit of work are flushed first, as the session's own query would."""
         self.session.flush()
-        rows: Sequence[Any] = self.session.connection().execute(
-            sa_select(*MATCH_SCORE_COLUMNS, col(Round.number), *BOARD_SCORE_COLUMNS)
-            .join(Round, col(Round.id) == col(Match.round_id))
-            .outerjoin(Board, col(Board.match_id) == col(Match.id))
-            .where(col(Match.pool_id) == pool_id)
-            .order_by(col(Round.number), col(Match.match_no), col(Match.id), col(Board.board_no))
-        ).all()
+        rows: Sequence[Any] = (
+            self.session.connection()
+            .execute(
+                sa_select(*MATCH_SCORE_COLUMNS, col(Round.number), *BOARD_SCORE_COLUMNS)
+                .join(Round, col(Round.id) == col(Match.round_id))
+                .outerjoin(Board, col(Board.match_id) == col(Match.id))
+                .where(col(Match.pool_id) == pool_id)
+                .order_by(col(Round.number), col(Match.match_no), col(Match.id), col(Board.board_no))
+            )
+            .all()
+        )
         width = len(MATCH_SCORE_COLUMNS)
         matches: list[ScoredMatch] = []
         boards: dict[int, list[BoardScore]] = {}
