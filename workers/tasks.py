@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from celery.concurrency import get_implementation
 from celery.concurrency.prefork import TaskPool as PreforkPool
-from celery.signals import worker_process_init, worker_ready
+from celery.signals import worker_init, worker_process_init, worker_ready
 
 from orchestrator.jobs import bodies, dispatch
 from orchestrator.jobs.outages import survive_broker_restart
@@ -40,10 +41,28 @@ def _run(task: Any, name: str, *ids: int) -> None:
         raise task.retry(countdown=delay, max_retries=None)
 
 
+def _is_prefork(pool_cls: Any) -> bool:
+    """Whether ``pool_cls`` (a class, its alias or its path, as the worker holds it) is the prefork pool."""
+    if pool_cls is None:
+        return False
+    try:
+        cls = pool_cls if isinstance(pool_cls, type) else get_implementation(pool_cls)
+    except Exception:  # a pool this machine cannot import: Celery itself will say so
+        return False
+    return isinstance(cls, type) and issubclass(cls, PreforkPool)
+
+
+@worker_init.connect
+def warm_up_before_fork(sender: Any = None, **_: Any) -> None:
+    """A prefork worker reads the event files in play once, before it forks its children."""
+    if _is_prefork(getattr(sender, "pool_cls", None)):
+        dispatch.warm_up_before_fork()
+
+
 @worker_process_init.connect
 def warm_up_child(**_: Any) -> None:
     """Each prefork child opens its database connection before its first task, not during it."""
-    dispatch.warm_up()
+    dispatch.warm_up(definitions=False)
 
 
 @worker_ready.connect

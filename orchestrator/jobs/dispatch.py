@@ -26,6 +26,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from orchestrator.adapters.job_marks import job_marks
+from orchestrator.db import dispose_engines
 from orchestrator.jobs import bodies
 from orchestrator.jobs.outages import connection_lost, describe
 from orchestrator.jobs.runtime import runtime
@@ -163,12 +164,13 @@ def _later(delay: float, name: str, ids: tuple[int, ...], *, attempt: int) -> No
     timer.start()
 
 
-def warm_up() -> None:
-    """Make this process ready for its first job: one database connection open, and the event files of
-    the events in play read (``definitions.warm_definitions``).
+def warm_up(*, definitions: bool = True) -> None:
+    """Make this process ready for its first job: one database connection open, and with ``definitions``
+    the event files of the events in play read (``definitions.warm_definitions``).
 
     Called in each worker process (after the fork, so no connection is shared with the parent); the job
-    modules are already imported, before the fork (this module imports them all). A warm-up that fails is
+    modules are already imported, before the fork (this module imports them all). A prefork child reads no
+    event file here: its parent did before forking it (``warm_up_before_fork``). A warm-up that fails is
     only logged: the first job then meets the same problem and reports it.
     """
     try:
@@ -177,6 +179,26 @@ def warm_up() -> None:
     except Exception:
         log.warning("worker warm-up: the database did not answer", exc_info=True)
         return
+    if definitions:
+        _warm_definitions()
+
+
+def warm_up_before_fork() -> None:
+    """In a prefork worker's main process, before it forks its children: read the event files of the
+    events in play once (a child starts with its parent's memory, so every child has them parsed), then
+    close this process's database connections, which no child may share.
+
+    Not in each child: Celery kills a child that takes longer than ``worker_proc_alive_timeout`` (4 s) to
+    report after its fork, and a few 350-team files on a loaded machine could take that long. The main
+    process has no such limit; it only starts later.
+    """
+    try:
+        _warm_definitions()
+    finally:
+        dispose_engines()
+
+
+def _warm_definitions() -> None:
     try:
         with runtime().uow_factory() as uow:
             warm_definitions(uow)

@@ -99,7 +99,7 @@ def test_each_prefork_child_opens_its_database_connection_before_its_first_task(
 ) -> None:
     monkeypatch.setattr(worker_app, "settings", Settings(task_mode="celery", redis_url="redis://h:1/12"))
     worker_process_init.send(sender=None)
-    assert pings == ["ping", "events in play (8)"]
+    assert pings == ["ping"]  # the event files: read by the parent before the fork
 
 
 class Consumer:
@@ -114,6 +114,42 @@ def test_a_thread_pool_warms_up_its_main_process_and_a_prefork_parent_does_not(p
     assert pings == []
     worker_ready.send(sender=Consumer(object()))  # threads or solo: tasks run here
     assert pings == ["ping", "events in play (8)"]
+
+
+class Controller:
+    """What ``worker_init`` sends: the worker, holding its pool class (a class or an alias)."""
+
+    def __init__(self, pool_cls: object) -> None:
+        self.pool_cls = pool_cls
+
+
+def test_a_prefork_worker_reads_the_event_files_before_forking_and_closes_its_connections(
+    pings: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    disposed: list[str] = []
+    monkeypatch.setattr(dispatch, "dispose_engines", lambda: disposed.append("disposed"))
+    worker_init.send(sender=Controller("threads"))  # threads: its ready signal warms up the one process
+    worker_init.send(sender=Controller(None))
+    worker_init.send(sender=Controller("no.such:Pool"))
+    assert (pings, disposed) == ([], [])
+    worker_init.send(sender=Controller(PreforkPool))
+    worker_init.send(sender=Controller("prefork"))
+    assert pings == ["events in play (8)"] * 2  # no ping: the parent keeps no connection for its children
+    assert disposed == ["disposed"] * 2
+
+
+def test_event_files_a_prefork_parent_cannot_read_are_logged_and_its_connections_still_closed(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    disposed: list[str] = []
+    monkeypatch.setattr(dispatch, "dispose_engines", lambda: disposed.append("disposed"))
+    failing = runtime.Runtime(
+        Settings(), uow_factory=lambda: CountingUow([], events_fail=True), client_factory=lambda: None
+    )  # type: ignore[arg-type,return-value]
+    monkeypatch.setattr(runtime, "_runtime", failing)
+    worker_init.send(sender=Controller(PreforkPool))
+    assert disposed == ["disposed"]
+    assert "worker warm-up: the event files were not read" in caplog.text
 
 
 def test_a_database_that_does_not_answer_at_start_up_is_logged_and_does_not_stop_the_worker(
