@@ -116,6 +116,9 @@ class Bulk:
     rules: tuple[str, ...]
     message: str | None
     paired_at: int | None = None
+    # Every game paired and its clocks started: nothing more happens to the bulk as time passes, and
+    # Lichess no longer lists it (``Store.listed_bulks``). Set once, never unset.
+    settled: bool = False
 
 
 @dataclass

@@ -278,6 +278,8 @@ class Store(GameRendering):
         return {game.white.id, game.black.id} if game else set()
 
     def _tick_bulk(self, bulk: Bulk, now: int) -> None:
+        if bulk.settled:
+            return  # every game paired and clocked: each tick (every request) skips it in O(1)
         started: list[str] = []
         if bulk.paired_at is None and now >= bulk.pair_at:
             bulk.paired_at = max(bulk.pair_at, bulk.scheduled_at)
@@ -295,6 +297,13 @@ class Store(GameRendering):
                     game.clock_start = max(bulk.start_clocks_at, bulk.paired_at)
                     started.append(game_id)
         self._submit(started)
+        self._settle(bulk)
+
+    def _settle(self, bulk: Bulk) -> bool:
+        """Whether every game of ``bulk`` is paired with its clocks started (remembered once true)."""
+        if not bulk.settled and bulk.paired_at is not None:
+            bulk.settled = all(self.games[g].clock_start is not None for g in bulk.game_ids)
+        return bulk.settled
 
     def tick(self) -> int:
         """Bring every bulk up to the stand-in time; returns that time.
@@ -332,12 +341,7 @@ class Store(GameRendering):
         not yet paired and clocked (Lichess deletes a bulk once its games are paired and their clocks
         started; GAMESERVER-NOTES "Other endpoints")."""
         with self.lock:
-            mine = [
-                b
-                for b in self.bulks.values()
-                if b.owner == owner.id
-                and (b.paired_at is None or any(self.games[g].clock_start is None for g in b.game_ids))
-            ]
+            mine = [b for b in self.bulks.values() if b.owner == owner.id and not self._settle(b)]
         mine.sort(key=lambda b: -b.pair_at)
         return mine[:100]
 
