@@ -367,21 +367,14 @@ class RoundRepository(Repository):
         """The pool's matches in round order and the scores of their boards, in one query of plain column
         values: a recompute, a Swiss pairing and the chances read a pool's whole history each round (a Swiss
         pool's eleventh round: 1,045 matches and 4,180 boards), and building a ``Match`` object for each
-        board's row took most of their reading time (docs/performance.md). Read through the connection, not
-        the ORM session, whose row loading cost a third more for these 4,180 rows; pending changes of the
-        unit of work are flushed first, as the session's own query would."""
-        self.session.flush()
-        rows: Sequence[Any] = (
-            self.session.connection()
-            .execute(
-                sa_select(*MATCH_SCORE_COLUMNS, col(Round.number), *BOARD_SCORE_COLUMNS)
-                .join(Round, col(Round.id) == col(Match.round_id))
-                .outerjoin(Board, col(Board.match_id) == col(Match.id))
-                .where(col(Match.pool_id) == pool_id)
-                .order_by(col(Round.number), col(Match.match_no), col(Match.id), col(Board.board_no))
-            )
-            .all()
-        )
+        board's row took most of their reading time (docs/performance.md)."""
+        rows = self.session.execute(
+            sa_select(*MATCH_SCORE_COLUMNS, col(Round.number), *BOARD_SCORE_COLUMNS)
+            .join(Round, col(Round.id) == col(Match.round_id))
+            .outerjoin(Board, col(Board.match_id) == col(Match.id))
+            .where(col(Match.pool_id) == pool_id)
+            .order_by(col(Round.number), col(Match.match_no), col(Match.id), col(Board.board_no))
+        ).all()
         width = len(MATCH_SCORE_COLUMNS)
         matches: list[ScoredMatch] = []
         boards: dict[int, list[BoardScore]] = {}

@@ -106,27 +106,9 @@ def stage_chain(stage: Stage) -> tuple[str, ...]:
 # --- effective results ----------------------------------------------------------------------------
 
 
-_RESULTS: dict[str, GameResult] = {result.value: result for result in GameResult}
-_FORFEITS: dict[str, MatchForfeit] = {forfeit.value: forfeit for forfeit in MatchForfeit}
-
-
-def stored_result(value: str) -> GameResult:
-    """``GameResult(value)``, looked up in a dict: a pool's history is read with its thousands of boards
-    for each pairing and each recompute, and the enum's own constructor was a tenth of that reading. An
-    unknown value raises as the constructor does."""
-    found = _RESULTS.get(value)
-    return found if found is not None else GameResult(value)
-
-
-def stored_forfeit(value: str) -> MatchForfeit:
-    """``MatchForfeit(value)``, looked up as ``stored_result`` does."""
-    found = _FORFEITS.get(value)
-    return found if found is not None else MatchForfeit(value)
-
-
 def effective_result(board: ScoredBoard, annulled: set[int]) -> GameResult:
     """The result a board counts as: its own, or a forfeit loss for an annulled player (docs/rules.md §2)."""
-    result = stored_result(board.result)
+    result = GameResult(board.result)
     if not result.is_final:
         return result
     white_out = board.white_player_id in annulled
@@ -141,9 +123,9 @@ def effective_result(board: ScoredBoard, annulled: set[int]) -> GameResult:
 
 
 def match_is_complete(match: ForfeitableMatch, boards: Sequence[ScoredBoard]) -> bool:
-    if stored_forfeit(match.forfeit) is not MatchForfeit.NONE:
+    if MatchForfeit(match.forfeit) is not MatchForfeit.NONE:
         return True
-    return bool(boards) and all(stored_result(b.result).is_final for b in boards)
+    return bool(boards) and all(GameResult(b.result).is_final for b in boards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,7 +248,7 @@ def pool_records(uow: UnitOfWork, *, pool_id: int, annulled: set[int] | None = N
         if not match_is_complete(match, match_boards):
             incomplete.append(match.id or 0)
             continue
-        forfeit = stored_forfeit(match.forfeit)
+        forfeit = MatchForfeit(match.forfeit)
         if forfeit is not MatchForfeit.NONE:
             records.append(forfeit_record(item.round_number, a, b, forfeit, boards))
             continue

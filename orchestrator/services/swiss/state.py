@@ -40,7 +40,7 @@ from orchestrator.domain.swiss.model import RequestedBye
 from orchestrator.errors import Conflict, NotFound
 from orchestrator.services.definitions import definition_of
 from orchestrator.services.results.adjustments import stage_adjustments
-from orchestrator.services.results.standings import effective_result, match_is_complete, stored_forfeit
+from orchestrator.services.results.standings import effective_result, match_is_complete
 from orchestrator.services.setup.event_setup import stage_definition
 from orchestrator.translation import gettext as _
 
@@ -217,7 +217,7 @@ def _records(
             continue
         a, b = names[match.first_team_id], names[match.second_team_id]
         match_boards = boards_by_match.get(match.id or 0, [])
-        forfeit = stored_forfeit(match.forfeit)
+        forfeit = MatchForfeit(match.forfeit)
         if forfeit is not MatchForfeit.NONE:
             records.append(forfeit_record(item.round_number, a, b, forfeit, boards))
             continue
