@@ -11,12 +11,19 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import bindparam, delete, func, or_, update
+from sqlalchemy import Integer, bindparam, delete, func, or_, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.orm import defer
 from sqlmodel import col, select
 
-from orchestrator.adapters.repositories import Repository, among, insert_rows, known_ids, versioned_update
+from orchestrator.adapters.repositories import (
+    Repository,
+    among,
+    insert_rows,
+    known_ids,
+    unnest_arrays,
+    versioned_update,
+)
 from orchestrator.adapters.tables import Board, Match, Round, Stage, StageStatus
 from orchestrator.db import utcnow
 from orchestrator.domain.scoring import GameResult
@@ -209,22 +216,20 @@ class BoardRepository(Repository):
         if connection.dialect.name == "postgresql":
             # One statement for every row: UPDATE ... FROM unnest(arrays). As executemany, PostgreSQL ran one
             # UPDATE per board (150 a round); a VALUES list instead cost SQLAlchemy ~70 ms to compile each
-            # time. The arrays go in binary (%(name)b): in text, psycopg escaped every quote of every PGN.
+            # time.
             quote = connection.dialect.identifier_preparer.quote
-            keys = ["b_id", "b_version", *columns]
-            sql_type = {
-                "b_id": "INTEGER",
-                "b_version": "INTEGER",
-                **{name: table.c[name].type.compile(dialect=connection.dialect) for name in columns},
+            types = {
+                "b_id": Integer(),
+                "b_version": Integer(),
+                **{name: table.c[name].type for name in columns},
             }
-            arrays = ", ".join(f"CAST(%({key})b AS {sql_type[key]}[])" for key in keys)
+            arrays, params = unnest_arrays(connection.dialect, types, changes)
             assignments = ", ".join(f"{quote(name)} = given.{quote(name)}" for name in columns)
             statement = (
                 f"UPDATE board SET {assignments}, version = board.version + 1"
-                f" FROM unnest({arrays}) AS given({', '.join(quote(key) for key in keys)})"
+                f" FROM unnest({arrays}) AS given({', '.join(quote(key) for key in types)})"
                 " WHERE board.id = given.b_id AND board.version = given.b_version"
             )
-            params = {key: [c[key] for c in changes] for key in keys}
             result: Any = connection.exec_driver_sql(statement, params)
         else:
             many = (

@@ -107,7 +107,7 @@ def insert_rows(connection: Connection, table: Table, rows: Sequence[Mapping[str
         connection.execute(insert(table), list(rows))
         return
     quote = dialect.identifier_preparer.quote
-    arrays, params = _arrays(dialect, table, keys, rows)
+    arrays, params = unnest_arrays(dialect, {key: table.c[key].type for key in keys}, rows)
     connection.exec_driver_sql(
         f"INSERT INTO {quote(table.name)} ({', '.join(quote(key) for key in keys)})"
         f" SELECT * FROM unnest({arrays})",
@@ -132,7 +132,7 @@ def update_rows(connection: Connection, table: Table, rows: Sequence[Mapping[str
         connection.execute(statement, [{**{k: row[k] for k in columns}, "row_id": row["id"]} for row in rows])
         return
     quote = dialect.identifier_preparer.quote
-    arrays, params = _arrays(dialect, table, keys, rows)
+    arrays, params = unnest_arrays(dialect, {key: table.c[key].type for key in keys}, rows)
     assignments = ", ".join(f"{quote(name)} = given.{quote(name)}" for name in columns)
     name = quote(table.name)
     connection.exec_driver_sql(
@@ -142,15 +142,15 @@ def update_rows(connection: Connection, table: Table, rows: Sequence[Mapping[str
     )
 
 
-def _arrays(
-    dialect: Any, table: Table, keys: list[str], rows: Sequence[Mapping[str, Any]]
+def unnest_arrays(
+    dialect: Any, types: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
 ) -> tuple[str, dict[str, list[Any]]]:
-    """The ``unnest`` arguments for ``keys`` of ``rows`` (one binary array parameter a column, each value
-    through its column's conversion) and their parameters."""
+    """The ``unnest`` arguments for the keys of ``types`` (each key's SQLAlchemy type) in ``rows``: one
+    binary array parameter a key, each value through its type's own conversion as an executemany would
+    send it (in text, psycopg escaped every quote of every PGN), and the parameters."""
     arrays: list[str] = []
     params: dict[str, list[Any]] = {}
-    for n, key in enumerate(keys):
-        column_type = table.c[key].type
+    for n, (key, column_type) in enumerate(types.items()):
         convert = column_type.dialect_impl(dialect).bind_processor(dialect)
         values = [row[key] for row in rows]
         params[f"c{n}"] = [convert(v) for v in values] if convert is not None else values

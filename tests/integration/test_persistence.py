@@ -361,14 +361,21 @@ def test_many_boards_are_compared_and_set_in_one_statement_on_postgresql(
     _bulk_compare_and_set(uow_factory)
 
 
-def test_many_boards_are_compared_and_set_on_sqlite_too(tmp_path: Path) -> None:
-    engine = make_engine(f"sqlite:///{tmp_path / 'cas.sqlite3'}")
+@contextmanager
+def _sqlite_factory(path: Path) -> Iterator[UnitOfWorkFactory]:
+    """Units of work on a new SQLite file migrated to head (the engine closed after)."""
+    engine = make_engine(f"sqlite:///{path}")
     try:
         init_db(engine=engine)
         factory = make_session_factory(engine)
-        _bulk_compare_and_set(lambda: UnitOfWork(factory))
+        yield lambda: UnitOfWork(factory)
     finally:
         engine.dispose()
+
+
+def test_many_boards_are_compared_and_set_on_sqlite_too(tmp_path: Path) -> None:
+    with _sqlite_factory(tmp_path / "cas.sqlite3") as factory:
+        _bulk_compare_and_set(factory)
 
 
 def _rows_stored_both_ways(factory: UnitOfWorkFactory) -> None:
@@ -489,13 +496,8 @@ def test_rows_updated_from_arrays_on_postgresql_read_back_as_an_executemany_wrot
 
 
 def test_rows_updated_on_sqlite_read_back_as_an_executemany_wrote_them(tmp_path: Path) -> None:
-    engine = make_engine(f"sqlite:///{tmp_path / 'rows.sqlite3'}")
-    try:
-        init_db(engine=engine)
-        factory = make_session_factory(engine)
-        _rows_updated_both_ways(lambda: UnitOfWork(factory))
-    finally:
-        engine.dispose()
+    with _sqlite_factory(tmp_path / "rows.sqlite3") as factory:
+        _rows_updated_both_ways(factory)
 
 
 def test_rows_inserted_from_arrays_on_postgresql_read_back_as_an_executemany_wrote_them(
@@ -505,13 +507,8 @@ def test_rows_inserted_from_arrays_on_postgresql_read_back_as_an_executemany_wro
 
 
 def test_rows_inserted_on_sqlite_read_back_as_an_executemany_wrote_them(tmp_path: Path) -> None:
-    engine = make_engine(f"sqlite:///{tmp_path / 'rows.sqlite3'}")
-    try:
-        init_db(engine=engine)
-        factory = make_session_factory(engine)
-        _rows_stored_both_ways(lambda: UnitOfWork(factory))
-    finally:
-        engine.dispose()
+    with _sqlite_factory(tmp_path / "rows.sqlite3") as factory:
+        _rows_stored_both_ways(factory)
 
 
 @contextmanager

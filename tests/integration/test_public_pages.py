@@ -8,6 +8,7 @@ import json
 import re
 import secrets
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import httpx
 import pytest
@@ -117,9 +118,11 @@ def _redis_or_skip(url: str) -> redis.Redis:
     return client
 
 
-def test_the_redis_bridge_carries_a_message_from_one_process_to_anothers_subscribers() -> None:
-    settings = Settings(task_mode="celery")
-    client = _redis_or_skip(settings.redis_url)
+@contextmanager
+def _bridged() -> Iterator[tuple[live.Broadcaster, live.Broadcaster]]:
+    """A web process's broadcaster and a worker's, joined by the Redis bridge on a channel of their own,
+    once the web side's listener is subscribed."""
+    client = _redis_or_skip(Settings(task_mode="celery").redis_url)
     channel = f"olympiad:live:test:{secrets.token_hex(4)}"
     web = live.Broadcaster()
     listener = bridge.RedisListener(client, web, channel=channel, origin="web").start()
@@ -127,6 +130,13 @@ def test_the_redis_bridge_carries_a_message_from_one_process_to_anothers_subscri
     worker.add_forwarder(bridge.RedisPublisher(client, channel=channel, origin="worker"))
     try:
         assert listener.ready.wait(10)
+        yield web, worker
+    finally:
+        listener.stop()
+
+
+def test_the_redis_bridge_carries_a_message_from_one_process_to_anothers_subscribers() -> None:
+    with _bridged() as (web, worker):
 
         async def scenario() -> live.Message:
             async with web.subscribe({"pool:42"}) as queue:
@@ -140,22 +150,12 @@ def test_the_redis_bridge_carries_a_message_from_one_process_to_anothers_subscri
                 raise AssertionError("no message crossed the bridge")
 
         message = asyncio.run(scenario())
-    finally:
-        listener.stop()
     assert (message.topic, message.data) == ("pool:42", {"kind": "result"})
 
 
 def test_one_commits_messages_cross_the_redis_bridge_together_and_in_order() -> None:
-    settings = Settings(task_mode="celery")
-    client = _redis_or_skip(settings.redis_url)
-    channel = f"olympiad:live:test:{secrets.token_hex(4)}"
-    web = live.Broadcaster()
-    listener = bridge.RedisListener(client, web, channel=channel, origin="web").start()
-    worker = live.Broadcaster()
-    worker.add_forwarder(bridge.RedisPublisher(client, channel=channel, origin="worker"))
     batch = [live.Message(f"match:{n}", {"kind": "result"}) for n in range(50)]
-    try:
-        assert listener.ready.wait(10)
+    with _bridged() as (web, worker):
 
         async def scenario() -> list[str]:
             async with web.subscribe({m.topic for m in batch}) as queue:
@@ -170,6 +170,4 @@ def test_one_commits_messages_cross_the_redis_bridge_together_and_in_order() -> 
                 raise AssertionError("no message crossed the bridge")
 
         topics = asyncio.run(scenario())
-    finally:
-        listener.stop()
     assert topics == [m.topic for m in batch]

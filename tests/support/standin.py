@@ -8,12 +8,15 @@ from fastapi.testclient import TestClient
 
 from orchestrator.config import Settings
 from orchestrator.standin.app import admin_headers, create_standin_app
+from orchestrator.standin.faults import FaultPlan
+from orchestrator.standin.records import Bulk
 from orchestrator.standin.store import StandinClock, Store
 
 T0 = 1_700_000_000_000
 
 
 UNEQUAL = {"clock.whiteLimit": "300", "clock.blackLimit": "240"}
+CLOCK = {"limit": 300, "increment": 2}
 
 
 class FrozenClock(StandinClock):
@@ -52,3 +55,29 @@ def create_games(client: TestClient, boards: int, **fields: str) -> list[str]:
     answer = client.post("/api/bulk-pairing", data=form, headers={"Authorization": f"Bearer {organiser}"})
     assert answer.status_code == 200, answer.text
     return [game["id"] for game in answer.json()["games"]]
+
+
+def bare_store(seed: int = 7) -> Store:
+    """A stand-in's store alone (no app, no faults, games not rendered ahead), at instant speed."""
+    return Store(speed=0, seed=seed, faults=FaultPlan.from_text("", 0.0, seed), prerender=False)
+
+
+def store_bulk(
+    store: Store,
+    pairs: list[tuple[str, str]],
+    clock: dict[str, int] = CLOCK,
+    *,
+    start_clocks_at: int | None = None,
+) -> Bulk:
+    """A bulk of the organiser's on ``store``, paired at once: ``pairs`` of (white, black) user names."""
+    return store.create_bulk(
+        owner=store.user("organiser", 2000),
+        pairs=[(store.user(w, 1800), store.user(b, 1700)) for w, b in pairs],
+        pair_at=None,
+        start_clocks_at=start_clocks_at,
+        rated=False,
+        variant="standard",
+        clock=clock,
+        rules=("noAbort",),
+        message=None,
+    )

@@ -3,29 +3,13 @@ bulk settled so is skipped by every later tick without looking at its games agai
 
 from __future__ import annotations
 
-from orchestrator.standin.faults import FaultPlan
 from orchestrator.standin.records import Bulk
 from orchestrator.standin.store import Store
-
-CLOCK = {"limit": 300, "increment": 2}
-
-
-def _store() -> Store:
-    return Store(speed=0, seed=3, faults=FaultPlan.from_text("", 0.0, 3), prerender=False)
+from tests.support.standin import bare_store, store_bulk
 
 
 def _bulk(store: Store, pairs: list[tuple[str, str]], *, start_clocks_at: int | None) -> Bulk:
-    return store.create_bulk(
-        owner=store.user("organiser", 2000),
-        pairs=[(store.user(w, 1800), store.user(b, 1700)) for w, b in pairs],
-        pair_at=None,
-        start_clocks_at=start_clocks_at,
-        rated=False,
-        variant="standard",
-        clock=CLOCK,
-        rules=("noAbort",),
-        message=None,
-    )
+    return store_bulk(store, pairs, start_clocks_at=start_clocks_at)
 
 
 def _listed(store: Store) -> list[str]:
@@ -34,7 +18,7 @@ def _listed(store: Store) -> list[str]:
 
 
 def test_a_bulk_leaves_the_list_once_its_clocks_start_and_is_settled_for_good() -> None:
-    store = _store()
+    store = bare_store(3)
     now = store.clock.now_ms()
     at_once = _bulk(store, [("ann", "bob")], start_clocks_at=None)
     later = _bulk(store, [("cid", "dan"), ("eve", "fay")], start_clocks_at=now + 60_000)
@@ -49,7 +33,7 @@ def test_a_bulk_leaves_the_list_once_its_clocks_start_and_is_settled_for_good() 
 
 
 def test_clocks_started_by_hand_settle_the_bulk_at_the_next_look() -> None:
-    store = _store()
+    store = bare_store(3)
     waiting = _bulk(store, [("gil", "hal")], start_clocks_at=store.clock.now_ms() + 3_600_000)
     assert _listed(store) == [waiting.id] and not waiting.settled
     store.start_clocks(waiting.id, store.user("organiser", 2000))

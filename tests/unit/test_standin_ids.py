@@ -3,30 +3,12 @@ runs that create the same bulks in a different order (two workers) get the same 
 
 from __future__ import annotations
 
-from orchestrator.standin.faults import FaultPlan
 from orchestrator.standin.store import Store
-
-CLOCK = {"limit": 300, "increment": 2}
-
-
-def _store(seed: int = 7) -> Store:
-    return Store(speed=0, seed=seed, faults=FaultPlan.from_text("", 0.0, seed), prerender=False)
+from tests.support.standin import CLOCK, bare_store, store_bulk
 
 
 def _bulk(store: Store, pairs: list[tuple[str, str]], clock: dict[str, int] = CLOCK) -> list[str]:
-    owner = store.user("organiser", 2000)
-    bulk = store.create_bulk(
-        owner=owner,
-        pairs=[(store.user(w, 1800), store.user(b, 1700)) for w, b in pairs],
-        pair_at=None,
-        start_clocks_at=None,
-        rated=False,
-        variant="standard",
-        clock=clock,
-        rules=("noAbort",),
-        message=None,
-    )
-    return bulk.game_ids
+    return store_bulk(store, pairs, clock).game_ids
 
 
 def _games(store: Store) -> dict[tuple[str, str], tuple[str, str, str | None]]:
@@ -38,7 +20,7 @@ ROUND_B = [("gil", "hal"), ("ivy", "jon")]
 
 
 def test_the_same_pairings_in_any_order_give_the_same_ids_and_results():
-    first, second = _store(), _store()
+    first, second = bare_store(), bare_store()
     _bulk(first, ROUND_A)
     _bulk(first, ROUND_B)
     _bulk(second, ROUND_B)
@@ -48,23 +30,23 @@ def test_the_same_pairings_in_any_order_give_the_same_ids_and_results():
 
 
 def test_a_game_id_depends_on_its_pairing_not_on_its_neighbours_in_the_bulk():
-    alone, together = _store(), _store()
+    alone, together = bare_store(), bare_store()
     _bulk(alone, [("cid", "dan")])
     _bulk(together, [("ann", "bob"), ("cid", "dan")])
     assert _games(alone)[("cid", "dan")] == _games(together)[("cid", "dan")]
 
 
 def test_colours_clock_and_seed_each_change_the_game():
-    store = _store()
+    store = bare_store()
     (plain,) = _bulk(store, [("ann", "bob")])
     (swapped,) = _bulk(store, [("bob", "ann")])
     (faster,) = _bulk(store, [("ann", "bob")], {"limit": 180, "increment": 2})
-    (other_seed,) = _bulk(_store(seed=8), [("ann", "bob")])
+    (other_seed,) = _bulk(bare_store(seed=8), [("ann", "bob")])
     assert len({plain, swapped, faster, other_seed}) == 4
 
 
 def test_a_pairing_sent_twice_gets_a_second_id_of_its_own():
-    first, second = _store(), _store()
+    first, second = bare_store(), bare_store()
     ids_first = _bulk(first, ROUND_A) + _bulk(first, ROUND_A)
     ids_second = _bulk(second, ROUND_A) + _bulk(second, ROUND_A)
     assert ids_first == ids_second
