@@ -17,8 +17,9 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, bindparam, insert, inspect, text, update
 from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlmodel import Session, col, select
 
-from orchestrator.adapters.repositories import insert_rows, update_rows
+from orchestrator.adapters.repositories import among, insert_rows, update_rows
 from orchestrator.adapters.tables import (
     ALL_TABLES,
     AuditLog,
@@ -65,6 +66,20 @@ class MatchIds:
     boards: list[int]
 
 
+def _player(event_id: int, team_id: int, name: str, account: str, main_board: int | None) -> Player:
+    return Player(
+        event_id=event_id,
+        team_id=team_id,
+        name=name,
+        account=account,
+        sex="m",
+        birth_year=1990,
+        rating=2500,
+        main_board=main_board,
+        category="open",
+    )
+
+
 def seed_match(uow: UnitOfWork) -> MatchIds:
     """An event with one pool stage, two teams of two players, one round and one two-board match."""
     tag = secrets.token_hex(4)
@@ -78,17 +93,7 @@ def seed_match(uow: UnitOfWork) -> MatchIds:
     ]
     players = [
         uow.teams.insert(
-            Player(
-                event_id=event.id,
-                team_id=team.id or 0,
-                name=f"P{team.seed}{board}",
-                account=f"p{team.seed}{board}-{tag}",
-                sex="m",
-                birth_year=1990,
-                rating=2500,
-                main_board=board,
-                category="open",
-            )
+            _player(event.id, team.id or 0, f"P{team.seed}{board}", f"p{team.seed}{board}-{tag}", board)
         )
         for team in teams
         for board in (1, 2)
@@ -599,3 +604,40 @@ def test_an_event_created_now_stores_a_utc_creation_time(uow_factory: UnitOfWork
     with uow_factory() as uow:
         created = uow.events.get_or_raise(Event, event_id).created_at
     assert created.tzinfo is not None and before <= created <= datetime.now(UTC)
+
+
+def test_values_among_an_array_are_unnested_so_a_generic_plan_never_scans_the_array_per_row(
+    uow_factory: UnitOfWorkFactory, pg_engine: Engine
+) -> None:
+    # psycopg prepares a statement after a few runs; PostgreSQL's generic plan of ``id = ANY($1)`` cannot
+    # hash the array, and on a table whose statistics lag it compared every row with every value
+    # (docs/performance.md, "Arrays as parameters"). The unnested form joins the values instead.
+    with uow_factory() as uow:
+        ids = seed_match(uow)
+        team_id = uow.session.exec(select(Team.id).where(Team.event_id == ids.event)).first() or 0
+        extra = [
+            uow.teams.insert(_player(ids.event, team_id, f"R{n}", f"r{n}-e{ids.event}", None)).id or 0
+            for n in range(40)
+        ]
+    wanted = [*extra[::3], 10**9]  # one id that is no player
+    with uow_factory() as uow:
+        found = uow.teams.pairing_accounts(wanted)
+    assert sorted(found) == sorted(extra[::3])
+    assert {account.name for account in found.values()} == {f"R{n}" for n in range(0, 40, 3)}
+
+    statement = text(
+        "PREPARE among_plan(integer[]) AS "
+        + str(
+            select(col(Player.id)).where(among(Session(pg_engine), col(Player.id), wanted)).compile(pg_engine)
+        ).replace("%(param_1)s", "$1")
+    )
+    with pg_engine.connect() as connection:
+        connection.execute(text("SET plan_cache_mode = force_generic_plan"))
+        connection.execute(statement)
+        literal = "{" + ",".join(str(n) for n in wanted) + "}"  # EXPLAIN EXECUTE takes no bound parameter
+        plan = "\n".join(
+            row[0] for row in connection.execute(text(f"EXPLAIN EXECUTE among_plan('{literal}')"))
+        )
+        connection.execute(text("DEALLOCATE among_plan"))
+    assert "unnest" in plan
+    assert "ANY" not in plan
