@@ -22,6 +22,7 @@ from sqlmodel import Session, col, select
 from orchestrator.adapters.repositories import among, insert_rows, update_rows
 from orchestrator.adapters.tables import (
     ALL_TABLES,
+    Annulment,
     AuditLog,
     Board,
     Event,
@@ -33,7 +34,7 @@ from orchestrator.adapters.tables import (
     Team,
 )
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
-from orchestrator.db import alembic_config, init_db, make_engine, make_session_factory, metadata
+from orchestrator.db import alembic_config, init_db, make_engine, make_session_factory, metadata, utcnow
 from orchestrator.errors import StaleEdit
 from orchestrator.services.boards import update_boards_or_stale
 from tests.support.factories import add_match
@@ -641,3 +642,27 @@ def test_values_among_an_array_are_unnested_so_a_generic_plan_never_scans_the_ar
         connection.execute(text("DEALLOCATE among_plan"))
     assert "unnest" in plan
     assert "ANY" not in plan
+
+
+def test_an_events_annulled_players_are_read_from_the_annulments_of_every_event(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    with uow_factory() as uow:
+        first, second = seed_match(uow), seed_match(uow)
+        players = {
+            ids.event: sorted(uow.session.exec(select(Player.id).where(Player.event_id == ids.event)).all())
+            for ids in (first, second)
+        }
+        for player_id in (players[first.event][0], players[first.event][3], players[second.event][1]):
+            uow.session.add(
+                Annulment(
+                    player_id=player_id, reason="engine use", annulled_by="arbiter", annulled_at=utcnow()
+                )
+            )
+    with uow_factory() as uow:
+        assert uow.teams.annulled_player_ids(first.event) == {
+            players[first.event][0],
+            players[first.event][3],
+        }
+        assert uow.teams.annulled_player_ids(second.event) == {players[second.event][1]}
+        assert uow.teams.annulled_player_ids(10**9) == set()
