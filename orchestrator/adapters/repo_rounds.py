@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
 from sqlalchemy import delete, func, insert, or_, update
@@ -367,25 +368,33 @@ class RoundRepository(Repository):
         """The pool's matches in round order and the scores of their boards, in one query of plain column
         values: a recompute, a Swiss pairing and the chances read a pool's whole history each round (a Swiss
         pool's eleventh round: 1,045 matches and 4,180 boards), and building a ``Match`` object for each
-        board's row took most of their reading time (docs/performance.md)."""
+        board's row took most of their reading time (docs/performance.md). The rows come unsorted and are
+        put in order here, matches by round and table number, boards by number: PostgreSQL took 8 ms to sort
+        the 4,180 rows on four keys, Python under 1 ms to sort the 1,045 matches and their short lists.
+        """
         rows = self.session.execute(
-            sa_select(*MATCH_SCORE_COLUMNS, col(Round.number), *BOARD_SCORE_COLUMNS)
+            sa_select(*MATCH_SCORE_COLUMNS, col(Round.number), col(Match.match_no), *BOARD_SCORE_COLUMNS)
             .join(Round, col(Round.id) == col(Match.round_id))
             .outerjoin(Board, col(Board.match_id) == col(Match.id))
             .where(col(Match.pool_id) == pool_id)
-            .order_by(col(Round.number), col(Match.match_no), col(Match.id), col(Board.board_no))
         ).all()
         width = len(MATCH_SCORE_COLUMNS)
-        matches: list[ScoredMatch] = []
+        placed: list[tuple[int, int, int, ScoredMatch]] = []
         boards: dict[int, list[BoardScore]] = {}
         for row in rows:
             key = row[0]
-            if key not in boards:
-                boards[key] = []
-                matches.append(ScoredMatch(MatchScore(*row[:width]), row[width]))
-            if row[width + 1] is not None:
-                boards[key].append(BoardScore(*row[width + 1 :]))
-        return matches, dict(sorted(boards.items()))
+            listed = boards.get(key)
+            if listed is None:
+                listed = boards[key] = []
+                placed.append(
+                    (row[width], row[width + 1], key, ScoredMatch(MatchScore(*row[:width]), row[width]))
+                )
+            if row[width + 2] is not None:
+                listed.append(BoardScore(*row[width + 2 :]))
+        placed.sort(key=itemgetter(0, 1, 2))
+        for listed in boards.values():
+            listed.sort(key=attrgetter("board_no"))
+        return [scored for *_, scored in placed], dict(sorted(boards.items()))
 
     def matches_of_team(self, team_id: int) -> Sequence[tuple[Match, Round]]:
         rows = self.session.exec(

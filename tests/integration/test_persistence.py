@@ -666,3 +666,49 @@ def test_an_events_annulled_players_are_read_from_the_annulments_of_every_event(
         }
         assert uow.teams.annulled_player_ids(second.event) == {players[second.event][1]}
         assert uow.teams.annulled_player_ids(10**9) == set()
+
+
+def _history_stored_out_of_order(factory: UnitOfWorkFactory) -> None:
+    with factory() as uow:
+        ids = seed_match(uow)  # round 1, table 1, boards 1 and 2
+        stage_id = uow.session.exec(select(Round.stage_id).join(Match).where(Match.id == ids.match)).one()
+        first, second = uow.session.exec(select(Team.id).where(Team.event_id == ids.event)).all()
+        later = [uow.rounds.insert(Round(stage_id=stage_id, number=n)) for n in (3, 2)]  # round 3 first
+        stored: dict[tuple[int, int], int] = {}
+        for rnd, table in ((later[0], 2), (later[0], 1), (later[1], 1)):
+            match = uow.rounds.insert(
+                Match(
+                    round_id=rnd.id or 0,
+                    pool_id=ids.pool,
+                    match_no=table,
+                    first_team_id=first or 0,
+                    second_team_id=second or 0,
+                )
+            )
+            stored[rnd.number, table] = match.id or 0
+            if rnd.number == 3:  # round 2's match has no board (a forfeit without lineups)
+                for board_no in (2, 1):
+                    uow.boards.insert(Board(match_id=match.id or 0, board_no=board_no))
+    with factory() as uow:
+        matches, boards = uow.rounds.matches_and_boards_of_pool(ids.pool)
+    assert [(m.round_number, m.match.id) for m in matches] == [
+        (1, ids.match),
+        (2, stored[2, 1]),
+        (3, stored[3, 1]),
+        (3, stored[3, 2]),
+    ]
+    assert list(boards) == sorted(boards)
+    assert boards[stored[2, 1]] == []
+    for match_id in (ids.match, stored[3, 1], stored[3, 2]):
+        assert [b.board_no for b in boards[match_id]] == [1, 2]
+
+
+def test_a_pools_history_comes_in_round_and_table_order_whatever_order_it_was_stored_in(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    _history_stored_out_of_order(uow_factory)
+
+
+def test_a_pools_history_comes_in_round_and_table_order_on_sqlite_too(tmp_path: Path) -> None:
+    with _sqlite_factory(tmp_path / "history.sqlite3") as factory:
+        _history_stored_out_of_order(factory)
