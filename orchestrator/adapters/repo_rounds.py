@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from sqlalchemy import delete, func, insert, or_, update
@@ -379,22 +379,22 @@ class RoundRepository(Repository):
             .where(col(Match.pool_id) == pool_id)
         ).all()
         width = len(MATCH_SCORE_COLUMNS)
-        placed: list[tuple[int, int, int, ScoredMatch]] = []
+        matches: list[ScoredMatch] = []
+        table_of: dict[int, int] = {}  # match id -> its table number, the order within a round
         boards: dict[int, list[BoardScore]] = {}
         for row in rows:
             key = row[0]
             listed = boards.get(key)
             if listed is None:
                 listed = boards[key] = []
-                placed.append(
-                    (row[width], row[width + 1], key, ScoredMatch(MatchScore(*row[:width]), row[width]))
-                )
+                matches.append(ScoredMatch(MatchScore(*row[:width]), row[width]))
+                table_of[key] = row[width + 1]
             if row[width + 2] is not None:
                 listed.append(BoardScore(*row[width + 2 :]))
-        placed.sort(key=itemgetter(0, 1, 2))
+        matches.sort(key=lambda scored: (scored.round_number, table_of[scored.match.id], scored.match.id))
         for listed in boards.values():
             listed.sort(key=attrgetter("board_no"))
-        return [scored for *_, scored in placed], dict(sorted(boards.items()))
+        return matches, dict(sorted(boards.items()))
 
     def matches_of_team(self, team_id: int) -> Sequence[tuple[Match, Round]]:
         rows = self.session.exec(

@@ -3,13 +3,8 @@ bulk settled so is skipped by every later tick without looking at its games agai
 
 from __future__ import annotations
 
-from orchestrator.standin.records import Bulk
 from orchestrator.standin.store import Store
 from tests.support.standin import bare_store, store_bulk
-
-
-def _bulk(store: Store, pairs: list[tuple[str, str]], *, start_clocks_at: int | None) -> Bulk:
-    return store_bulk(store, pairs, start_clocks_at=start_clocks_at)
 
 
 def _listed(store: Store) -> list[str]:
@@ -20,8 +15,8 @@ def _listed(store: Store) -> list[str]:
 def test_a_bulk_leaves_the_list_once_its_clocks_start_and_is_settled_for_good() -> None:
     store = bare_store(3)
     now = store.clock.now_ms()
-    at_once = _bulk(store, [("ann", "bob")], start_clocks_at=None)
-    later = _bulk(store, [("cid", "dan"), ("eve", "fay")], start_clocks_at=now + 60_000)
+    at_once = store_bulk(store, [("ann", "bob")], start_clocks_at=None)
+    later = store_bulk(store, [("cid", "dan"), ("eve", "fay")], start_clocks_at=now + 60_000)
     assert _listed(store) == [later.id]  # paired with its clocks running: no longer listed
     assert (at_once.settled, later.settled) == (True, False)
     store.clock.advance(60_000)
@@ -34,7 +29,7 @@ def test_a_bulk_leaves_the_list_once_its_clocks_start_and_is_settled_for_good() 
 
 def test_clocks_started_by_hand_settle_the_bulk_at_the_next_look() -> None:
     store = bare_store(3)
-    waiting = _bulk(store, [("gil", "hal")], start_clocks_at=store.clock.now_ms() + 3_600_000)
+    waiting = store_bulk(store, [("gil", "hal")], start_clocks_at=store.clock.now_ms() + 3_600_000)
     assert _listed(store) == [waiting.id] and not waiting.settled
     store.start_clocks(waiting.id, store.user("organiser", 2000))
     assert _listed(store) == [] and waiting.settled
