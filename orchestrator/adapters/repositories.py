@@ -231,7 +231,9 @@ class RowLocks(Repository):
 
         PostgreSQL: a transaction-level advisory lock (``pg_try_advisory_xact_lock``), which blocks no
         row, only a second run of the same job, which can then leave at once instead of waiting. SQLite:
-        always True (one writer at a time anyway).
+        always True. Its writers take turns (``_locking``), but two runs can still both read the game
+        server before either writes: what one read may be older than what the other stored, and the
+        ingestion leaves such a line alone (``services/gameserver/ingestion.py``).
         """
         if self.session.get_bind().dialect.name == "sqlite":
             return True

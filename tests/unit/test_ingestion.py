@@ -107,6 +107,33 @@ def test_a_game_in_progress_only_moves_its_status_and_writes_no_audit(uow_factor
     assert report.unchanged == 1
 
 
+def test_a_line_of_the_game_in_progress_read_before_its_end_was_stored_takes_nothing_back(uow_factory, sent):
+    # Two pulls of one round overlapping: the first read the game at move 4, the second stored its end.
+    rows = make_round(uow_factory, game_ids=["g1", "g2"])
+    full, partial = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0", "1. e4 e5 2. Qh5 *"
+    with uow_factory() as uow:
+        ingest_game(uow, game_id="g1", mapped=map_status("mate", "white"), pgn=full)
+    with uow_factory() as uow:
+        report = ingest_game(uow, game_id="g1", mapped=STARTED, pgn=partial)
+    stored = board(uow_factory, rows.board_ids[0])
+    assert (stored.result, stored.game_status, stored.pgn, stored.version) == ("1-0", "mate", full, 2)
+    assert report.stale == [rows.board_ids[0]] and report.progressed == [] and report.unchanged == 0
+    assert len(audit_rows(uow_factory, rows.board_ids[0])) == 1
+
+
+def test_a_game_seen_started_is_not_taken_back_to_created_but_moves_on_to_started(uow_factory, sent):
+    rows = make_round(uow_factory, game_ids=["g1", "g2"])
+    created = map_status("created")
+    with uow_factory() as uow:
+        first = ingest_games(uow, games=[GameUpdate("g1", STARTED), GameUpdate("g2", created)])
+    with uow_factory() as uow:
+        second = ingest_games(uow, games=[GameUpdate("g1", created), GameUpdate("g2", STARTED)])
+    statuses = [board(uow_factory, b).game_status for b in rows.board_ids]
+    assert statuses == ["started", "started"]
+    assert first.progressed == rows.board_ids and first.stale == []
+    assert second.stale == [rows.board_ids[0]] and second.progressed == [rows.board_ids[1]]
+
+
 def test_a_batch_changes_every_board_in_one_go_and_reports_unknown_games(uow_factory, sent):
     rows = make_round(uow_factory, boards=4, game_ids=["a", "b", "c", "d"])
     games = [GameUpdate("a", RESIGN_WHITE), GameUpdate("b", DRAW), GameUpdate("zz", DRAW)]

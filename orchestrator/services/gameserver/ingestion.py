@@ -8,6 +8,9 @@ of work:
   workers never deadlock) and reads the boards again under the locks;
 - leaves a board alone when an arbiter entered its result (docs/rules.md §6) or when nothing changes: the same
   final result ingested again writes nothing, bumps no version and adds no audit row;
+- leaves a board alone when the line is older than what the board holds: a game's status only moves on
+  (created, started, over), so a line of a game in progress read before a pull that stored its end
+  (two pulls of one round overlapping) never takes back the ended game's status or its full PGN;
 - holds a result that needs an arbiter (cheat, aborted, inconsistent data): the board stays ``*``, its
   ``game_status`` names the reason, and one ``board.result.held`` audit row says what the server proposed;
 - writes every change with one compare-and-set statement (executemany) and the audit rows in one batch;
@@ -29,7 +32,7 @@ from orchestrator.adapters.repo_boards import GameBoard
 from orchestrator.adapters.tables import Duel, ResultSource
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
-from orchestrator.domain.gameresults import MappedResult
+from orchestrator.domain.gameresults import UNFINISHED, MappedResult
 from orchestrator.domain.scoring import GameResult
 from orchestrator.errors import Conflict
 from orchestrator.services import live
@@ -59,6 +62,7 @@ class IngestReport:
     held: list[int] = field(default_factory=list)
     progressed: list[int] = field(default_factory=list)  # status only (e.g. created -> started)
     unchanged: int = 0
+    stale: list[int] = field(default_factory=list)  # lines older than the board's status: left alone
     kept_arbiter: list[int] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)  # game ids that are on no board
     pool_ids: set[int] = field(default_factory=set)
@@ -71,6 +75,7 @@ class IngestReport:
         self.held += other.held
         self.progressed += other.progressed
         self.unchanged += other.unchanged
+        self.stale += other.stale
         self.kept_arbiter += other.kept_arbiter
         self.unknown += other.unknown
         self.pool_ids |= other.pool_ids
@@ -151,6 +156,9 @@ def _decide(
     else:
         new_result = old_result  # still playing; a poll never takes a result back
         kind = "progressed"
+        if _progress(status) < _progress(board.game_status):
+            report.stale.append(board.id or 0)  # e.g. "started" read before another pull stored the end
+            return
     if new_result == old_result and status == board.game_status:
         report.unchanged += 1
         return
@@ -197,6 +205,15 @@ def _decide(
                 "reason": f"game server: {mapped.reason}",
             }
         )
+
+
+def _progress(status: str | None) -> int:
+    """How far a game has gone by its status: none yet, created, started, over (any other status)."""
+    if status is None:
+        return 0
+    if status in UNFINISHED:
+        return 1 if status == "created" else 2
+    return 3
 
 
 def _announce(uow: UnitOfWork, report: IngestReport) -> None:
