@@ -13,10 +13,13 @@ No relationships are declared: repositories run explicit queries (docs/architect
 
 # No ``from __future__ import annotations``: SQLModel reads the annotations at class creation.
 
+import hashlib
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, CheckConstraint, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, CheckConstraint, Column, Text, UniqueConstraint
+from sqlalchemy import event as sa_event
+from sqlalchemy.orm import deferred
 from sqlmodel import Field, SQLModel
 
 from orchestrator.adapters.tables_accounts import AuditLog, LoginAttempt, Outbox, OutboxStatus, User
@@ -59,17 +62,47 @@ from orchestrator.domain.teams import Category, Sex
 # --- event structure ----------------------------------------------------------------------------------
 
 
+def definition_digest(text: str) -> str:
+    """The digest ``Event.definition_digest`` holds for a definition ``text`` (32 hex digits)."""
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+# The YAML as staff wrote it (a 350-team file is 260 kB): read only when used, not with every event row.
+_DEFINITION_TEXT = Column("definition_text", Text, nullable=False, default="")
+
+
 class Event(SQLModel, table=True):
+    """An event; ``definition_text`` loads on first use (deferred), ``definition_digest`` names it.
+
+    Jobs and pages load the event row many times a round and mostly need its parsed definition, which the
+    definition cache keeps under the digest (services/definitions.py): the text is read and parsed only
+    when the digest is new to the process. Setting ``definition_text`` sets the digest (listener below);
+    a row with an empty digest (restored from an archive of an older schema) has its text read and hashed.
+    """
+
     __tablename__ = "event"
     __table_args__ = (one_of("status", EventStatus),)
+    __mapper_args__ = {"properties": {"definition_text": deferred(_DEFINITION_TEXT)}}
 
     id: int | None = Field(default=None, primary_key=True)
     slug: str = Field(max_length=80, unique=True)
     name: str = Field(max_length=200)
-    definition_text: str = Field(default="", sa_type=Text)  # the YAML definition as staff wrote it
+    definition_text: str = Field(default="", sa_column=_DEFINITION_TEXT)
+    definition_digest: str = Field(default="", max_length=32)
     status: str = Field(default=EventStatus.DRAFT.value, max_length=16)
     created_at: datetime = timestamp()
     updated_at: datetime = timestamp()
+
+
+@sa_event.listens_for(Event.definition_text, "set")
+def _digest_follows_the_text(target: Event, value: str, _old: object, _initiator: object) -> None:
+    target.definition_digest = definition_digest(value)
+
+
+@sa_event.listens_for(Event, "before_insert")
+def _digest_of_a_new_event(_mapper: object, _connection: object, target: Event) -> None:
+    # SQLModel's constructor fills the fields without attribute events: the digest is made at the insert.
+    target.definition_digest = definition_digest(target.definition_text)
 
 
 class Stage(SQLModel, table=True):

@@ -1,20 +1,20 @@
 """The one place that reads an event's stored definition file (docs/event-file.md).
 
-The stored YAML text is parsed once and the frozen ``EventDefinition`` kept, per event, under a digest of
-the text: pages, jobs and use cases that ask again get the same object without parsing again, and a
-definition that is stored anew is read anew. The cache is bounded (least recently used goes first) and
+The stored YAML text is parsed once and the frozen ``EventDefinition`` kept, per event, under the digest of
+the text the event row carries (``Event.definition_digest``): pages, jobs and use cases that ask again get
+the same object without reading the text or parsing it again, and a definition that is stored anew (a new
+digest) is read anew. The cache is bounded (least recently used goes first) and
 also keeps a failed parse, so a stored file that no longer validates is not parsed on every request.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from orchestrator.adapters.tables import Event
+from orchestrator.adapters.tables import Event, definition_digest
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.domain.event import EventDefinition
 from orchestrator.errors import Conflict
@@ -48,19 +48,28 @@ class _DefinitionCache:
 
     def __init__(self, maxsize: int) -> None:
         self._maxsize = maxsize
-        self._entries: OrderedDict[tuple[int, bytes], EventDefinition | EventDefinitionError] = OrderedDict()
+        self._entries: OrderedDict[tuple[int, str], EventDefinition | EventDefinitionError] = OrderedDict()
         self._lock = threading.Lock()
         self.parses = 0
         self.hits = 0
 
-    def read(self, event_id: int, text: str, source: str) -> EventDefinition | EventDefinitionError:
-        key = (event_id, hashlib.blake2b(text.encode(), digest_size=16).digest())
+    def get(self, event_id: int, digest: str) -> EventDefinition | EventDefinitionError | None:
+        """The parse kept for this event and digest, or None."""
+        key = (event_id, digest)
         with self._lock:
             found = self._entries.get(key)
             if found is not None:
                 self._entries.move_to_end(key)
                 self.hits += 1
-                return found
+            return found
+
+    def read(self, event_id: int, text: str, source: str) -> EventDefinition | EventDefinitionError:
+        """The parse of ``text`` (kept, or made now and kept under the text's digest)."""
+        key = (event_id, definition_digest(text))
+        found = self.get(*key)
+        if found is not None:
+            return found
+        with self._lock:
             self.parses += 1
         parsed: EventDefinition | EventDefinitionError
         try:
@@ -89,10 +98,17 @@ def cache_stats() -> CacheStats:
 
 
 def definition_of(event: Event) -> EventDefinition:
-    """The event's definition; ``DefinitionUnavailable`` (409) when it has none or it no longer validates."""
-    if not event.definition_text.strip():
-        raise DefinitionUnavailable(_("%(event)s has no event definition file") % {"event": event.name})
-    parsed = _cache.read(event.id or 0, event.definition_text, f"{event.slug}.yaml")
+    """The event's definition; ``DefinitionUnavailable`` (409) when it has none or it no longer validates.
+
+    The event's text is read from the database only when its digest is not in the cache (a deferred
+    column: ``Event.definition_text``), so ``event`` must still belong to an open unit of work then.
+    """
+    parsed = _cache.get(event.id or 0, event.definition_digest) if event.definition_digest else None
+    if parsed is None:
+        text = event.definition_text
+        if not text.strip():
+            raise DefinitionUnavailable(_("%(event)s has no event definition file") % {"event": event.name})
+        parsed = _cache.read(event.id or 0, text, f"{event.slug}.yaml")
     if isinstance(parsed, EventDefinitionError):
         raise DefinitionUnavailable(
             _("the stored definition of %(slug)s no longer validates: %(problems)s")

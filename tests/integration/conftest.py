@@ -94,6 +94,17 @@ def pg_empty_url() -> Iterator[str]:
         drop_database(url)
 
 
+@pytest.fixture
+def pg_scratch_url() -> Iterator[str]:
+    """An empty PostgreSQL database of this test's own (no schema), dropped after it."""
+    _require_postgres()
+    url = create_database("olympiad_test_scratch")
+    try:
+        yield url
+    finally:
+        drop_database(url)
+
+
 @pytest.fixture(scope="session")
 def pg_url() -> Iterator[str]:
     """A fresh PostgreSQL database migrated to head, dropped after the session."""

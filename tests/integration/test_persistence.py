@@ -32,6 +32,7 @@ from orchestrator.adapters.tables import (
     Round,
     Stage,
     Team,
+    definition_digest,
 )
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.db import alembic_config, init_db, make_engine, make_session_factory, metadata, utcnow
@@ -154,6 +155,47 @@ def test_downgrade_to_base_and_upgrade_again_round_trips_on_sqlite(tmp_path: Pat
         assert set(inspect(engine).get_table_names()) <= {"alembic_version"}
         init_db(engine=engine)
         assert schema_drift(engine) == []
+    finally:
+        engine.dispose()
+
+
+def _digest_backfilled(engine: Engine) -> None:
+    """Upgrade to the revision before the event digest, store two events, upgrade to head: each event's
+    digest is its text's."""
+    texts = {"with-file": "slug: with-file\nname: A Cup\n", "without-file": ""}
+    with engine.begin() as connection:
+        config = alembic_config()
+        config.attributes["connection"] = connection
+        command.upgrade(config, "f61c4cc0d274")
+        for slug, definition in texts.items():
+            connection.execute(
+                text(
+                    "INSERT INTO event (slug, name, definition_text, status, created_at, updated_at)"
+                    " VALUES (:slug, :slug, :text, 'draft', :now, :now)"
+                ),
+                {"slug": slug, "text": definition, "now": datetime(2026, 1, 1)},
+            )
+    init_db(engine=engine)
+    with engine.connect() as connection:
+        stored = dict(connection.execute(text("SELECT slug, definition_digest FROM event")).all())
+    assert stored == {slug: definition_digest(definition) for slug, definition in texts.items()}
+    assert len(set(stored.values())) == 2 and all(len(value) == 32 for value in stored.values())
+
+
+def test_the_event_digest_migration_fills_the_digest_of_existing_events_on_postgresql(
+    pg_scratch_url: str,
+) -> None:
+    engine = make_engine(pg_scratch_url)
+    try:
+        _digest_backfilled(engine)
+    finally:
+        engine.dispose()
+
+
+def test_the_event_digest_migration_fills_the_digest_of_existing_events_on_sqlite(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    try:
+        _digest_backfilled(engine)
     finally:
         engine.dispose()
 

@@ -12,7 +12,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from orchestrator.adapters.tables import Event, EventStatus
+from orchestrator.adapters.tables import Event, EventStatus, definition_digest
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import make_session_factory
@@ -73,6 +73,49 @@ def test_an_edited_definition_is_read_again(uow_factory: UnitOfWorkFactory) -> N
     with uow_factory() as uow:
         assert event_definition(uow, event_id).name == "Renamed Cup"
     assert cache_stats().parses - before.parses == 1
+
+
+def test_an_event_whose_digest_is_known_is_read_without_its_text(uow_factory: UnitOfWorkFactory) -> None:
+    with uow_factory() as uow:
+        event_id = make_event(uow, slug=unique_slug())
+        first = event_definition(uow, event_id)
+    with uow_factory() as uow:
+        event = uow.events.get_or_raise(Event, event_id)
+        assert event.definition_digest == definition_digest(event.definition_text)
+    with uow_factory() as uow:
+        event = uow.events.get_or_raise(Event, event_id)
+        assert definition_of(event) is first
+        assert "definition_text" not in event.__dict__  # the deferred text was never loaded
+
+
+def test_setting_the_text_sets_the_digest_so_the_cache_never_serves_the_old_definition(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    with uow_factory() as uow:
+        event_id = make_event(uow, slug=unique_slug())
+        event = uow.events.get_or_raise(Event, event_id)
+        old_digest = event.definition_digest
+        assert definition_of(event).name == "Small Test Cup"
+        event.definition_text = event.definition_text.replace("name: Small Test Cup", "name: Set Cup", 1)
+        assert event.definition_digest == definition_digest(event.definition_text) != old_digest
+        assert definition_of(event).name == "Set Cup"  # same unit of work, nothing flushed yet
+
+
+def test_an_event_restored_without_a_digest_has_its_text_read_and_parsed(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    # An archive of the schema before the digest column restores the row with the column's default.
+    with uow_factory() as uow:
+        event_id = make_event(uow, slug=unique_slug())
+        event = uow.events.get_or_raise(Event, event_id)
+        event.definition_text = event.definition_text.replace("name: Small Test Cup", "name: Restored Cup", 1)
+        uow.events.insert(event)
+        event.definition_digest = ""
+        uow.events.insert(event)
+    with uow_factory() as uow:
+        event = uow.events.get_or_raise(Event, event_id)
+        assert event.definition_digest == ""
+        assert definition_of(event).name == "Restored Cup"
 
 
 def test_a_starting_worker_reads_the_files_of_the_newest_events_in_play_and_not_of_closed_ones(
