@@ -76,8 +76,9 @@ class Event(SQLModel, table=True):
 
     Jobs and pages load the event row many times a round and mostly need its parsed definition, which the
     definition cache keeps under the digest (services/definitions.py): the text is read and parsed only
-    when the digest is new to the process. Setting ``definition_text`` sets the digest (listener below);
-    a row with an empty digest (restored from an archive of an older schema) has its text read and hashed.
+    when the digest is new to the process. Setting ``definition_text`` sets the digest (listener below),
+    an import makes it from the text (services/backup), and a row with an empty digest has its text read
+    and hashed.
     """
 
     __tablename__ = "event"

@@ -22,7 +22,7 @@ from orchestrator.adapters.repo_backup import (
     event_plan,
     unplanned_tables,
 )
-from orchestrator.adapters.tables import Event, User
+from orchestrator.adapters.tables import Event, User, definition_digest
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.cli import app as cli_app
 from orchestrator.config import Settings, get_settings
@@ -275,6 +275,32 @@ def _with_member(
         for name, member in members.items():
             out.writestr(name, member)
     return out_path
+
+
+@pytest.mark.parametrize("digest", ["forged", "absent"])
+def test_an_imported_event_gets_the_digest_of_its_own_text_whatever_the_archive_says(
+    source: tuple[Path, PlayoffSetup, Path], tmp_path: Path, digest: str
+) -> None:
+    """A forged digest would name another text's cached parse; an archive of the schema before the digest
+    column has none (docs/backup.md, "Import")."""
+    _folder, _setup, archive = source
+    with zipfile.ZipFile(archive) as opened:
+        manifest = json.loads(opened.read(MANIFEST))
+        [event] = [json.loads(line) for line in opened.read(member_name("event")).splitlines()]
+    columns = next(e["columns"] for e in manifest["tables"] if e["name"] == "event")
+    if digest == "forged":
+        event["definition_digest"] = "0" * 32
+    else:
+        del event["definition_digest"]
+        columns = [c for c in columns if c != "definition_digest"]
+    changed = _with_member(archive, tmp_path, "event", (json.dumps(event) + "\n").encode(), columns)
+    target = _factory(tmp_path / "olympiad.sqlite3")
+    with target() as uow:
+        import_event(uow, path=changed, actor="test")
+    with target() as uow:
+        stored = uow.events.get_by_slug(SLUG)
+        assert stored is not None
+        assert stored.definition_digest == definition_digest(event["definition_text"]) != "0" * 32
 
 
 def test_rows_naming_another_event_are_listed_and_the_whole_archive_is_refused(

@@ -28,7 +28,7 @@ from orchestrator.adapters.repo_backup import (
     event_plan,
     rows_outside_the_event,
 )
-from orchestrator.adapters.tables import STAFF_ROLES, Lot, Role, User
+from orchestrator.adapters.tables import STAFF_ROLES, Lot, Role, User, definition_digest
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.config import Settings, get_settings
 from orchestrator.db import utcnow
@@ -113,6 +113,11 @@ def import_event(
     )
     plans = event_plan()
     rows, kept = _checked_rows(uow, archive, plans)
+    for event in rows.get(EVENT_TABLE, []):
+        # The digest names the parse a process keeps of the text (services/definitions.py): made here from
+        # the text, never taken from the archive (one of an older schema has none; a hand-edited one could
+        # name another text's parse).
+        event["definition_digest"] = definition_digest(event.get("definition_text") or "")
     users = rows.get(USER_TABLE, [])
     inserted = [plan.name for plan in plans if rows.get(plan.name)]
     for name in inserted:
