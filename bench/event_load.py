@@ -29,7 +29,7 @@ from sqlalchemy.orm import undefer
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from orchestrator.adapters.tables import Event  # noqa: E402
+from orchestrator.adapters.tables import Event, definition_digest  # noqa: E402
 from orchestrator.adapters.uow import UnitOfWork  # noqa: E402
 from orchestrator.db import init_db, make_engine, make_session_factory  # noqa: E402
 from orchestrator.services import definitions  # noqa: E402
@@ -47,7 +47,8 @@ def before_load(factory: Callable[[], UnitOfWork], event_id: int) -> None:
     with factory() as uow:
         event = uow.session.get(Event, event_id, options=[undefer(Event.definition_text)])
         assert event is not None
-        definitions._cache.read(event_id, event.definition_text, f"{event.slug}.yaml")
+        found = definitions._cache.get(event_id, definition_digest(event.definition_text))
+        assert found is not None  # parsed by the warm-up
 
 
 def run(url: str, event_file: Path, repeat: int) -> None:

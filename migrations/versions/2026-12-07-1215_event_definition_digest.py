@@ -26,6 +26,7 @@ def upgrade() -> None:
     connection = op.get_bind()
     rows = connection.execute(sa.select(event.c.id, event.c.definition_text)).all()
     for event_id, text in rows:
+        # orchestrator.adapters.tables.definition_digest, written out: a migration does not import the models.
         value = hashlib.blake2b((text or "").encode(), digest_size=16).hexdigest()
         connection.execute(sa.update(digest).where(digest.c.id == event_id).values(definition_digest=value))
 

@@ -63,12 +63,11 @@ class _DefinitionCache:
                 self.hits += 1
             return found
 
-    def read(self, event_id: int, text: str, source: str) -> EventDefinition | EventDefinitionError:
-        """The parse of ``text`` (kept, or made now and kept under the text's digest)."""
-        key = (event_id, definition_digest(text))
-        found = self.get(*key)
-        if found is not None:
-            return found
+    def parse(
+        self, event_id: int, digest: str, text: str, source: str
+    ) -> EventDefinition | EventDefinitionError:
+        """Parse ``text`` and keep the result under ``digest`` (``get`` found nothing there)."""
+        key = (event_id, digest)
         with self._lock:
             self.parses += 1
         parsed: EventDefinition | EventDefinitionError
@@ -103,12 +102,14 @@ def definition_of(event: Event) -> EventDefinition:
     The event's text is read from the database only when its digest is not in the cache (a deferred
     column: ``Event.definition_text``), so ``event`` must still belong to an open unit of work then.
     """
-    parsed = _cache.get(event.id or 0, event.definition_digest) if event.definition_digest else None
+    event_id = event.id or 0
+    digest = event.definition_digest or definition_digest(event.definition_text)  # none stored: the text's
+    parsed = _cache.get(event_id, digest)
     if parsed is None:
         text = event.definition_text
         if not text.strip():
             raise DefinitionUnavailable(_("%(event)s has no event definition file") % {"event": event.name})
-        parsed = _cache.read(event.id or 0, text, f"{event.slug}.yaml")
+        parsed = _cache.parse(event_id, digest, text, f"{event.slug}.yaml")
     if isinstance(parsed, EventDefinitionError):
         raise DefinitionUnavailable(
             _("the stored definition of %(slug)s no longer validates: %(problems)s")

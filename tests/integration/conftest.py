@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from sqlalchemy import Engine, create_engine, text
@@ -83,37 +84,36 @@ def drop_database(url: str) -> None:
     admin.dispose()
 
 
-@pytest.fixture(scope="session")
-def pg_empty_url() -> Iterator[str]:
-    """A fresh, empty PostgreSQL database for this test session (no schema)."""
+@contextmanager
+def scratch_database(prefix: str, *, migrated: bool = False) -> Iterator[str]:
+    """A new PostgreSQL database, empty or at the newest schema; its URL, dropped when the block ends."""
     _require_postgres()
-    url = create_database("olympiad_test_empty")
+    url = create_migrated_database(prefix) if migrated else create_database(prefix)
     try:
         yield url
     finally:
         drop_database(url)
+
+
+@pytest.fixture(scope="session")
+def pg_empty_url() -> Iterator[str]:
+    """A fresh, empty PostgreSQL database for this test session (no schema)."""
+    with scratch_database("olympiad_test_empty") as url:
+        yield url
 
 
 @pytest.fixture
 def pg_scratch_url() -> Iterator[str]:
     """An empty PostgreSQL database of this test's own (no schema), dropped after it."""
-    _require_postgres()
-    url = create_database("olympiad_test_scratch")
-    try:
+    with scratch_database("olympiad_test_scratch") as url:
         yield url
-    finally:
-        drop_database(url)
 
 
 @pytest.fixture(scope="session")
 def pg_url() -> Iterator[str]:
     """A fresh PostgreSQL database migrated to head, dropped after the session."""
-    _require_postgres()
-    url = create_migrated_database()
-    try:
+    with scratch_database("olympiad_test", migrated=True) as url:
         yield url
-    finally:
-        drop_database(url)
 
 
 @pytest.fixture(scope="session")

@@ -22,7 +22,7 @@ from orchestrator.errors import ValidationFailed
 from orchestrator.services.backup.event_backup import export_event, import_event
 from orchestrator.services.playoff.armageddon import reveal_armageddon_lot
 from orchestrator.web.app import create_app
-from tests.integration.conftest import _require_postgres, create_migrated_database, drop_database
+from tests.integration.conftest import scratch_database
 from tests.support.backup import (
     damaged_archive,
     documents,
@@ -47,12 +47,8 @@ def _factory(url: str) -> UnitOfWorkFactory:
 @pytest.fixture
 def scratch_pg() -> Iterator[str]:
     """A fresh PostgreSQL database for one test, migrated to head, dropped afterwards."""
-    _require_postgres()
-    url = create_migrated_database("olympiad_test_backup")
-    try:
+    with scratch_database("olympiad_test_backup", migrated=True) as url:
         yield url
-    finally:
-        drop_database(url)
 
 
 def _rows(archive: Path) -> dict[str, list[str]]:

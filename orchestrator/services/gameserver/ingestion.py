@@ -32,7 +32,7 @@ from orchestrator.adapters.repo_boards import GameBoard
 from orchestrator.adapters.tables import Duel, ResultSource
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import utcnow
-from orchestrator.domain.gameresults import UNFINISHED, MappedResult
+from orchestrator.domain.gameresults import MappedResult
 from orchestrator.domain.scoring import GameResult
 from orchestrator.errors import Conflict
 from orchestrator.services import live
@@ -207,13 +207,12 @@ def _decide(
         )
 
 
+_PROGRESS: dict[str | None, int] = {None: 0, "created": 1, "started": 2}  # any other status: over (3)
+
+
 def _progress(status: str | None) -> int:
-    """How far a game has gone by its status: none yet, created, started, over (any other status)."""
-    if status is None:
-        return 0
-    if status in UNFINISHED:
-        return 1 if status == "created" else 2
-    return 3
+    """How far a game has gone by its status: none yet, created, started, over."""
+    return _PROGRESS.get(status, 3)
 
 
 def _announce(uow: UnitOfWork, report: IngestReport) -> None:
