@@ -11,10 +11,13 @@ What runs, in one scratch database, with one stand-in process (``--speed instant
 1. **Idle tick, no event**: the worker gets each periodic job of beat's schedule (rounds.open_due,
    results.reconcile, playoff.tick, notify.scan, chances.scan) ``--idle-ticks`` times, one job at a time,
    with nothing to do. Printed: the worker process's CPU time per tick (user + system, from /proc), per job,
-   and its resident memory (VmRSS).
-2. **200 finished events**: one event is played to its end through the same worker, then copied in SQL
+   the CPU time of the PostgreSQL server processes serving the worker (the same /proc figures of the client
+   backends ``pg_stat_activity`` lists for the scratch database), and the worker's resident memory (VmRSS).
+2. **200 finished events**: one event is played to its end through the same worker and the idle tick is
+   measured (what the worker keeps from an event it played), then the event is copied in SQL
    (``clone_event``: every row of the event, as the backup's table plan finds them, ids shifted, unique text
-   suffixed) until ``--finished`` finished events are stored. The idle tick is measured again.
+   suffixed) until ``--finished`` finished events are stored, the tables are vacuumed and analysed (as
+   autovacuum leaves them once it has caught up) and the idle tick is measured again.
 3. **N events at once**, for each N of ``--events``: N copies of the event (each its own slug, every player
    linked on the stand-in) are set up, then played to their ends together: beat (every ``--beat`` seconds)
    and the worker do the jobs, this process runs the N staff drivers of ``olympiad demo`` (drafting and
@@ -199,10 +202,37 @@ class IdleTick:
     per_tick_ms: float
     per_job_ms: dict[str, float]
     rss_mb: float
+    database_ms: float  # the PostgreSQL server processes of the scratch database, per tick
+    per_job_database_ms: dict[str, float]
 
 
-def idle_ticks(worker: subprocess.Popen[bytes], log: Path, ticks: int) -> IdleTick:
-    """The worker's CPU time for each periodic job with nothing to do, sent ``ticks`` times one by one."""
+def database_cpu(engine: Engine) -> dict[int, float]:
+    """CPU seconds of each PostgreSQL client backend connected to the scratch database (the worker's pooled
+    connections; this process's own connection and autovacuum's workers left out), from /proc."""
+    with engine.connect() as connection:
+        pids = connection.execute(
+            text(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+                " AND backend_type = 'client backend' AND pid <> pg_backend_pid()"
+            )
+        ).scalars()
+        seconds = {}
+        for pid in pids:
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                seconds[pid] = cpu_seconds(pid)
+        return seconds
+
+
+def database_seconds_since(engine: Engine, before: dict[int, float]) -> float:
+    """The CPU seconds the backends seen in ``before`` spent since (a backend that came or went meanwhile
+    is left out: none does while the worker's connection pool is warm)."""
+    after = database_cpu(engine)
+    return sum(after[pid] - before[pid] for pid in before.keys() & after.keys())
+
+
+def idle_ticks(worker: subprocess.Popen[bytes], log: Path, ticks: int, engine: Engine) -> IdleTick:
+    """The worker's CPU time for each periodic job with nothing to do, sent ``ticks`` times one by one, and
+    the database server's CPU time for the whole tick."""
     from workers.app import celery_app  # reads the settings (the run's queue) at import
 
     queue = get_settings().worker_queue
@@ -219,13 +249,17 @@ def idle_ticks(worker: subprocess.Popen[bytes], log: Path, ticks: int) -> IdleTi
     for name in PERIODIC:  # warm-up: the first run of each job opens connections and fills caches
         run(name)
     per_job: dict[str, float] = {}
+    per_job_database: dict[str, float] = {}
     for name in PERIODIC:
         time.sleep(0.2)  # the worker settles (its idle loop costs next to nothing)
-        started = cpu_seconds(worker.pid)
+        started, database_started = cpu_seconds(worker.pid), database_cpu(engine)
         for _ in range(ticks):
             run(name)
         per_job[name] = (cpu_seconds(worker.pid) - started) / ticks * 1000
-    return IdleTick(sum(per_job.values()), per_job, rss_mb(worker.pid))
+        per_job_database[name] = database_seconds_since(engine, database_started) / ticks * 1000
+    return IdleTick(
+        sum(per_job.values()), per_job, rss_mb(worker.pid), sum(per_job_database.values()), per_job_database
+    )
 
 
 def start_beat(settings: Settings, folder: Path, beat_s: float) -> subprocess.Popen[bytes]:
@@ -582,7 +616,7 @@ def main() -> None:
             f"event file: {args.event.name}, first {args.stages} stage(s); "
             f"worker threads x {args.concurrency}; beat every {args.beat} s"
         )
-        idle = {0: idle_ticks(worker, log, args.idle_ticks)}
+        idle = {0: idle_ticks(worker, log, args.idle_ticks, engine)}
 
         beat = start_beat(settings, folder, args.beat)
         if args.finished:
@@ -590,17 +624,26 @@ def main() -> None:
             ids, _seconds = play_events(
                 args, 1, database_url=database_url, standin_url=standin_url, folder=folder
             )
-            clone_event(engine, ids[0], args.finished - 1)
-            print(f"{args.finished} finished events stored in {time.monotonic() - started:.0f} s")
             stop(beat)
             time.sleep(2 * args.beat)
-            idle[args.finished] = idle_ticks(worker, log, args.idle_ticks)
+            # One event played: what the worker keeps from playing it, apart from what the database holds.
+            idle[1] = idle_ticks(worker, log, args.idle_ticks, engine)
+            clone_event(engine, ids[0], args.finished - 1)
+            print(f"{args.finished} finished events stored in {time.monotonic() - started:.0f} s")
+            # The tables as autovacuum leaves them once it has caught up (statistics, visibility map), and
+            # no autovacuum worker busy with the copies while the tick is measured.
+            with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+                connection.execute(text("VACUUM (ANALYZE)"))
+            idle[args.finished] = idle_ticks(worker, log, args.idle_ticks, engine)
             beat = start_beat(settings, folder, args.beat)
         for finished, tick in idle.items():
-            jobs = ", ".join(f"{name} {ms:.1f}" for name, ms in tick.per_job_ms.items())
+            database = tick.per_job_database_ms
+            jobs = ", ".join(f"{name} {ms:.1f}/{database[name]:.1f}" for name, ms in tick.per_job_ms.items())
             print(
                 f"idle beat tick with {finished} finished events: worker CPU {tick.per_tick_ms:.1f} ms "
-                f"per tick ({jobs} ms), worker RSS {tick.rss_mb:.0f} MB",
+                f"per tick, PostgreSQL CPU {tick.database_ms:.1f} ms per tick "
+                f"(worker/PostgreSQL: {jobs} ms), "
+                f"worker RSS {tick.rss_mb:.0f} MB",
                 flush=True,
             )
 

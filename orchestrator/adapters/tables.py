@@ -17,7 +17,7 @@ import hashlib
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, CheckConstraint, Column, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, CheckConstraint, Column, Index, Text, UniqueConstraint
 from sqlalchemy import event as sa_event
 from sqlalchemy.orm import deferred
 from sqlmodel import Field, SQLModel
@@ -82,7 +82,7 @@ class Event(SQLModel, table=True):
     """
 
     __tablename__ = "event"
-    __table_args__ = (one_of("status", EventStatus),)
+    __table_args__ = (one_of("status", EventStatus), Index("ix_event_status", "status"))
     __mapper_args__ = {"properties": {"definition_text": deferred(_DEFINITION_TEXT)}}
 
     id: int | None = Field(default=None, primary_key=True)
@@ -112,6 +112,7 @@ class Stage(SQLModel, table=True):
         UniqueConstraint("event_id", "key"),
         one_of("kind", StageKind),
         one_of("status", StageStatus),
+        Index("ix_stage_status", "status"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -294,7 +295,12 @@ class Duel(SQLModel, table=True):
 
 class Round(SQLModel, table=True):
     __tablename__ = "round"
-    __table_args__ = (UniqueConstraint("stage_id", "number"), one_of("status", RoundStatus))
+    # The periodic jobs look rounds, stages and events up by status (docs/workers.md, "Idle ticks").
+    __table_args__ = (
+        UniqueConstraint("stage_id", "number"),
+        one_of("status", RoundStatus),
+        Index("ix_round_status", "status"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     stage_id: int = reference("stage.id", cascade=True, index=True)
@@ -472,6 +478,7 @@ class Armageddon(SQLModel, table=True):
     __table_args__ = (
         one_of("category", Category),
         one_of("status", ArmageddonStatus),
+        Index("ix_armageddon_status", "status"),
         one_of("colour", COLOUR_WORDS, nullable=True),
     )
 
