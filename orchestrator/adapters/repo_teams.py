@@ -311,16 +311,28 @@ class TeamRepository(Repository):
         ]
 
     def players_to_link(self) -> Sequence[tuple[Player, Team, Event]]:
-        """Players with an e-mail address and no working link, in events that are published or running."""
-        return self.session.exec(
-            select(Player, Team, Event)
+        """Players with an e-mail address and no working link, in events that are published or running.
+
+        The events first (``ix_event_status``): with none published or running, as between a season's
+        events, the players are not asked for, so the scan costs the same beside any number of finished
+        events (docs/workers.md, "Idle ticks")."""
+        events = self.session.exec(
+            select(Event).where(
+                col(Event.status).in_([EventStatus.PUBLISHED.value, EventStatus.RUNNING.value])
+            )
+        ).all()
+        if not events:
+            return []
+        by_id = {event.id: event for event in events}
+        rows = self.session.exec(
+            select(Player, Team)
             .join(Team, col(Team.id) == Player.team_id)
-            .join(Event, col(Event.id) == Player.event_id)
             .outerjoin(PlayerLink, col(PlayerLink.player_id) == Player.id)
             .where(
+                col(Player.event_id).in_(list(by_id)),
                 col(Player.email).is_not(None),
-                col(Event.status).in_([EventStatus.PUBLISHED.value, EventStatus.RUNNING.value]),
                 (col(PlayerLink.id).is_(None)) | (PlayerLink.status != LinkStatus.LINKED.value),
             )
             .order_by(col(Player.id))
         ).all()
+        return [(player, team, by_id[player.event_id]) for player, team in rows]
