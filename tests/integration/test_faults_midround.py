@@ -133,6 +133,7 @@ def _play(tmp: Path, services: Services, fault: Callable[[Scene], None] | None) 
             )
         except AssertionError:
             print(run.logs())
+            print(run.worker_stacks())  # where a worker that stopped consuming is waiting
             raise
         seconds = time.monotonic() - started
         state = standin.http.get("/_standin/state").raise_for_status().json()

@@ -184,6 +184,19 @@ class Run:
             parts.append(f"--- {path.name}\n{path.read_text(errors='replace')[-3000:]}")
         return "\n".join(parts)
 
+    def worker_stacks(self, wait_s: float = 3.0) -> str:
+        """Every thread's stack in each worker still running, for a test that timed out waiting for them:
+        Celery's SIGUSR1 handler writes them to the worker's log (``celery.utils.debug.cry``)."""
+        sizes = {path: path.stat().st_size for path in self.tmp.glob("worker*.log")}
+        signalled = [p for p in self.processes if p.poll() is None and "worker" in " ".join(map(str, p.args))]
+        for process in signalled:
+            process.send_signal(signal.SIGUSR1)
+        time.sleep(wait_s if signalled else 0)
+        return "\n".join(
+            f"--- {path.name} after SIGUSR1\n{path.read_bytes()[size:].decode(errors='replace')}"
+            for path, size in sorted(sizes.items())
+        )
+
 
 def small_event_without_appeal_window(slug: str) -> str:
     return SMALL_EVENT.replace("appeal_window_minutes: 15", "appeal_window_minutes: 0").replace(
