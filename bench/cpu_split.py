@@ -13,7 +13,6 @@ Linux only.
 
 from __future__ import annotations
 
-import os
 import runpy
 import sys
 import time
@@ -22,41 +21,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from proc_cpu import cpu_seconds, pids, postgres_cpu  # noqa: E402
 
 from orchestrator.demo import driver as demo  # noqa: E402
-
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pid: str) -> float:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / TICKS
-    except (OSError, IndexError, ValueError):
-        return 0.0  # the process ended meanwhile
-
-
-def pids(match: str) -> list[str]:
-    found = []
-    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
-        try:
-            if match in Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode():
-                found.append(pid)
-        except OSError:
-            continue
-    return found
-
-
-def postgres_cpu() -> float:
-    total = 0.0
-    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
-        try:
-            if Path(f"/proc/{pid}/comm").read_text().startswith("postgres"):
-                total += cpu_seconds(pid)
-        except OSError:
-            continue
-    return total
-
 
 _run = demo.Demo.run
 

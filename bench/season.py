@@ -27,7 +27,9 @@ What runs, in one scratch database, with one stand-in process (``--speed instant
    the turnaround p50/p95/max, how long after its last game a round was closed here (every result
    stored), the worker's memory after the run, the most messages seen waiting in the worker's queue
    (sampled every ``--tick``), how many of beat's sends were skipped because the job was queued or running
-   already (docs/workers.md, "Dispatch modes"), and the machine reference measured just before the run.
+   already (docs/workers.md, "Dispatch modes"), the machine reference measured just before the run, and
+   the CPU seconds each process spent over the run (this process's staff drivers, the worker, beat, the
+   stand-in, Redis and every PostgreSQL process, from /proc: bench/proc_cpu.py).
 
 **Turnaround**: from the moment the last game of a round ended on the game server to the moment the next
 round's games exist there, both read from the stand-in (``createdAt`` and ``clockStart`` of one game per
@@ -60,7 +62,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -87,6 +89,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from proc_cpu import cpu_seconds, pids, postgres_cpu  # noqa: E402
 from whole_event import (  # noqa: E402
     create_database,
     drop_database,
@@ -178,12 +181,6 @@ class SeasonDemo(Demo):
 
 
 # ------------------------------------------------------------------------------------- the processes
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of process ``pid`` (its threads included), from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_mb(pid: int) -> float:
@@ -375,6 +372,7 @@ class SeasonRun:
     reference: float = float("nan")
     queued_max: int = 0
     beat_skipped: int = 0
+    cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds of each process of the run
 
     @property
     def games_per_s(self) -> float:
@@ -408,10 +406,28 @@ def beat_skipped(folder: Path) -> int:
     return log.read_bytes().count(b"queued or running already") if log.exists() else 0
 
 
+PROCESSES = {  # the run's processes by a part of their command line (bench/proc_cpu.py)
+    "worker": "workers.app worker",
+    "beat": "workers.app beat",
+    "stand-in": "orchestrator.standin",
+    "Redis": "redis-server",
+}
+
+
+def cpu_now() -> dict[str, float]:
+    """CPU seconds so far of this process (the staff drivers), the worker, beat, the stand-in, Redis and
+    every PostgreSQL process (the connections stay open in their pools over a run)."""
+    seconds = {"drivers": time.process_time(), "PostgreSQL": postgres_cpu()}
+    for name, match in PROCESSES.items():
+        seconds[name] = sum(cpu_seconds(pid) for pid in pids(match))
+    return seconds
+
+
 def play_events(
     args: argparse.Namespace, count: int, *, database_url: str, standin_url: str, folder: Path
-) -> tuple[list[int], float]:
-    """Set up ``count`` events, then play them together to their ends; their ids and the wall clock."""
+) -> tuple[list[int], float, dict[str, float]]:
+    """Set up ``count`` events, then play them together to their ends; their ids, the wall clock and the
+    CPU seconds each process spent meanwhile (``cpu_now``)."""
     demos: list[SeasonDemo] = []
     for number in range(count):
         options = DemoOptions(
@@ -433,6 +449,7 @@ def play_events(
     assert all(driver is not None for driver in drivers)
     done = [False] * count
     QUEUED[0] = 0
+    cpu_before = cpu_now()
     started = time.monotonic()
     while not all(done):
         QUEUED[0] = max(QUEUED[0], queue_length())
@@ -446,7 +463,9 @@ def play_events(
         time.sleep(args.tick)
     ids = [driver.event_id for driver in drivers if driver is not None]
     wait_closed(SHARED_ENGINE[0], ids, args.timeout)
-    return ids, time.monotonic() - started
+    seconds = time.monotonic() - started
+    cpu = {name: spent - cpu_before[name] for name, spent in cpu_now().items()}
+    return ids, seconds, cpu
 
 
 ROUNDS_QUERY = text(
@@ -621,7 +640,7 @@ def main() -> None:
         beat = start_beat(settings, folder, args.beat)
         if args.finished:
             started = time.monotonic()
-            ids, _seconds = play_events(
+            ids, _seconds, _cpu = play_events(
                 args, 1, database_url=database_url, standin_url=standin_url, folder=folder
             )
             stop(beat)
@@ -650,7 +669,7 @@ def main() -> None:
         for count in counts:
             reference = machine_reference(args.event)
             skipped = beat_skipped(folder)
-            ids, seconds = play_events(
+            ids, seconds, cpu = play_events(
                 args, count, database_url=database_url, standin_url=standin_url, folder=folder
             )
             games = count_games(engine, ids)
@@ -665,6 +684,7 @@ def main() -> None:
                 reference,
                 QUEUED[0],
                 beat_skipped(folder) - skipped,
+                cpu,
             )
             runs.append(run)
             print(
@@ -677,6 +697,12 @@ def main() -> None:
                 f"worker RSS {run.rss_mb:.0f} MB; at most {run.queued_max} messages waiting; "
                 f"beat sends skipped {run.beat_skipped}; "
                 f"machine reference before the run {run.reference:.2f} s",
+                flush=True,
+            )
+            split = ", ".join(f"{name} {spent:.1f}" for name, spent in run.cpu.items())
+            print(
+                f"    CPU seconds over its {run.seconds:.1f} s (two cores: {2 * run.seconds:.1f} CPU-s): "
+                f"{split} (sum {sum(run.cpu.values()):.1f})",
                 flush=True,
             )
             if args.plot:  # after every run: a run cut short still leaves the plot of those before

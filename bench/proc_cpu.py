@@ -1,0 +1,43 @@
+"""CPU time of the machine's processes from /proc (user + system, Linux only), for the benches that say
+where a run's CPU went (bench/cpu_split.py, bench/season.py)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int | str) -> float:
+    """User + system CPU seconds of process ``pid`` (its threads included); 0 when it has ended."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def pids(match: str) -> list[str]:
+    """The processes whose command line contains ``match``."""
+    found = []
+    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+        try:
+            if match in Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode():
+                found.append(pid)
+        except OSError:
+            continue
+    return found
+
+
+def postgres_cpu() -> float:
+    """CPU seconds of every PostgreSQL process on the machine (a connection's server process counts until
+    it closes: keep the machine otherwise idle and the connections open over what is measured)."""
+    total = 0.0
+    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+        try:
+            if Path(f"/proc/{pid}/comm").read_text().startswith("postgres"):
+                total += cpu_seconds(pid)
+        except OSError:
+            continue
+    return total
