@@ -41,3 +41,38 @@ def postgres_cpu() -> float:
         except OSError:
             continue
     return total
+
+
+def tree(pid: int | str) -> list[str]:
+    """Process ``pid`` and its children (a prefork Celery worker's pool processes), from /proc."""
+    found = [str(pid)]
+    for child in (p for p in os.listdir("/proc") if p.isdigit()):
+        try:
+            parent = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[1]
+        except (OSError, IndexError):
+            continue
+        if parent == str(pid):
+            found.append(child)
+    return found
+
+
+def tree_cpu_seconds(pid: int | str) -> float:
+    """``cpu_seconds`` of process ``pid`` and its children."""
+    return sum(cpu_seconds(p) for p in tree(pid))
+
+
+def rss_mb(pid: int | str) -> float:
+    """Resident memory (VmRSS) of process ``pid`` in MB; NaN when it has ended."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+def tree_rss_mb(pid: int | str) -> float:
+    """The largest resident memory among process ``pid`` and its children (each pool process holds its
+    own copy of what a job loads; the pages they share with the parent are counted in each)."""
+    return max(rss_mb(p) for p in tree(pid))

@@ -6,7 +6,9 @@ Needs PostgreSQL (OLYMPIAD_BENCH_PG_ADMIN_URL, as bench/whole_event.py: a scratc
 dropped after) and Redis (REDIS_URL).
 
 What runs, in one scratch database, with one stand-in process (``--speed instant``), one Celery worker process
-(``--pool threads``) and, for the events, one Celery beat process, all real processes:
+(``--pool threads`` with ``--concurrency`` threads, or ``--pool prefork`` with that many pool processes,
+whose CPU time and memory are then read over the worker and its pool) and, for the events, one Celery beat
+process, all real processes:
 
 1. **Idle tick, no event**: the worker gets each periodic job of beat's schedule (rounds.open_due,
    results.reconcile, playoff.tick, notify.scan, chances.scan) ``--idle-ticks`` times, one job at a time,
@@ -89,7 +91,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from proc_cpu import cpu_seconds, pids, postgres_cpu  # noqa: E402
+from proc_cpu import cpu_seconds, pids, postgres_cpu, tree_cpu_seconds, tree_rss_mb  # noqa: E402
 from whole_event import (  # noqa: E402
     create_database,
     drop_database,
@@ -183,13 +185,6 @@ class SeasonDemo(Demo):
 # ------------------------------------------------------------------------------------- the processes
 
 
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
-
-
 def done_count(log: Path) -> int:
     return log.read_bytes().count(b" succeeded in ")
 
@@ -207,17 +202,13 @@ def database_cpu(engine: Engine) -> dict[int, float]:
     """CPU seconds of each PostgreSQL client backend connected to the scratch database (the worker's pooled
     connections; this process's own connection and autovacuum's workers left out), from /proc."""
     with engine.connect() as connection:
-        pids = connection.execute(
+        backends = connection.execute(
             text(
                 "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
                 " AND backend_type = 'client backend' AND pid <> pg_backend_pid()"
             )
         ).scalars()
-        seconds = {}
-        for pid in pids:
-            with contextlib.suppress(OSError, IndexError, ValueError):
-                seconds[pid] = cpu_seconds(pid)
-        return seconds
+        return {pid: cpu_seconds(pid) for pid in backends}
 
 
 def database_seconds_since(engine: Engine, before: dict[int, float]) -> float:
@@ -249,14 +240,13 @@ def idle_ticks(worker: subprocess.Popen[bytes], log: Path, ticks: int, engine: E
     per_job_database: dict[str, float] = {}
     for name in PERIODIC:
         time.sleep(0.2)  # the worker settles (its idle loop costs next to nothing)
-        started, database_started = cpu_seconds(worker.pid), database_cpu(engine)
+        started, database_started = tree_cpu_seconds(worker.pid), database_cpu(engine)
         for _ in range(ticks):
             run(name)
-        per_job[name] = (cpu_seconds(worker.pid) - started) / ticks * 1000
+        per_job[name] = (tree_cpu_seconds(worker.pid) - started) / ticks * 1000
         per_job_database[name] = database_seconds_since(engine, database_started) / ticks * 1000
-    return IdleTick(
-        sum(per_job.values()), per_job, rss_mb(worker.pid), sum(per_job_database.values()), per_job_database
-    )
+    memory = tree_rss_mb(worker.pid)
+    return IdleTick(sum(per_job.values()), per_job, memory, sum(per_job_database.values()), per_job_database)
 
 
 def start_beat(settings: Settings, folder: Path, beat_s: float) -> subprocess.Popen[bytes]:
@@ -578,7 +568,8 @@ def main() -> None:
     # Beat sends a periodic job only when no copy of it is queued or running (docs/workers.md), so a period
     # shorter than its jobs take no longer piles them up ahead of the pulls (before: 700 to 5,000 waiting).
     parser.add_argument("--beat", type=float, default=2.0, help="beat's period for its round jobs (s)")
-    parser.add_argument("--concurrency", type=int, default=2, help="the worker's threads")
+    parser.add_argument("--concurrency", type=int, default=2, help="the worker's threads or processes")
+    parser.add_argument("--pool", default="threads", help="the worker's pool: threads or prefork")
     parser.add_argument("--seed", type=int, default=2020)
     parser.add_argument("--timeout", type=float, default=3600, help="give up a run after this long (s)")
     parser.add_argument("--plot", type=Path, help="write the plot here (.png)")
@@ -630,10 +621,10 @@ def main() -> None:
             }
         )
         log = folder / "worker.log"
-        worker = start_worker(settings, log, args.concurrency, "threads")
+        worker = start_worker(settings, log, args.concurrency, args.pool)
         print(
             f"event file: {args.event.name}, first {args.stages} stage(s); "
-            f"worker threads x {args.concurrency}; beat every {args.beat} s"
+            f"worker {args.pool} x {args.concurrency}; beat every {args.beat} s"
         )
         idle = {0: idle_ticks(worker, log, args.idle_ticks, engine)}
 
@@ -679,7 +670,7 @@ def main() -> None:
                 games,
                 seconds,
                 steps,
-                rss_mb(worker.pid),
+                tree_rss_mb(worker.pid),
                 stored,
                 reference,
                 QUEUED[0],
