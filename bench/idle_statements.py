@@ -1,0 +1,91 @@
+"""PostgreSQL's planning and execution time for the statements of one idle beat tick, per periodic job.
+
+Run: DATABASE_URL=postgresql+psycopg://postgres@127.0.0.1:5432/<database> \\
+        .venv/bin/python bench/idle_statements.py [--repeat 50]
+
+Runs each periodic job of beat's schedule (rounds.open_due, results.reconcile, playoff.tick, notify.scan,
+chances.scan) once in this process against ``DATABASE_URL``, catching every SELECT it sends with its
+parameters, then has PostgreSQL ``EXPLAIN (ANALYZE)`` each of them ``--repeat`` times and prints, per job,
+the mean of the summed "Planning Time" and "Execution Time" a tick. The jobs run for real: point it at a
+database where nothing is due, such as the one ``bench/season.py --events "" --finished 200
+--keep-database`` leaves (200 finished events), or an empty migrated one for comparison:
+``createdb -h 127.0.0.1 -U postgres olympiad_idle_empty`` then
+``.venv/bin/python -c "from orchestrator.db import init_db, make_engine; init_db(engine=make_engine(URL))"``.
+Drop both afterwards. docs/performance.md ("A season on one machine") quotes it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from sqlalchemy import create_engine, event  # noqa: E402
+from sqlalchemy.engine import Engine  # noqa: E402
+
+from orchestrator.jobs.bodies import PERIODIC, run_job  # noqa: E402
+
+PLANNING = re.compile(r"Planning Time: ([\d.]+)")
+EXECUTION = re.compile(r"Execution Time: ([\d.]+)")
+
+
+def caught_statements() -> dict[str, dict[str, Any]]:
+    """Each periodic job's SELECT statements (text → first parameters), from one run of each."""
+    statements: dict[str, dict[str, Any]] = defaultdict(dict)
+    job = [""]
+
+    def catch(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> None:
+        if statement.lstrip().upper().startswith("SELECT") and "pg_" not in statement:
+            statements[job[0]].setdefault(statement, parameters)
+
+    event.listen(Engine, "before_cursor_execute", catch)
+    try:
+        for name in PERIODIC:
+            job[0] = name
+            run_job(name)
+    finally:
+        event.remove(Engine, "before_cursor_execute", catch)
+    return statements
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--repeat", type=int, default=50)
+    args = parser.parse_args()
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith("postgresql"):
+        raise SystemExit("set DATABASE_URL to the PostgreSQL database to read (see the docstring)")
+    statements = caught_statements()
+    engine = create_engine(url)
+    total_planning = total_execution = 0.0
+    with engine.connect() as connection:
+        for job, caught in statements.items():
+            planning = execution = 0.0
+            for _ in range(args.repeat):
+                for statement, parameters in caught.items():
+                    plan = "\n".join(
+                        row[0]
+                        for row in connection.exec_driver_sql("EXPLAIN (ANALYZE) " + statement, parameters)
+                    )
+                    planning += float(PLANNING.search(plan).group(1))  # type: ignore[union-attr]
+                    execution += float(EXECUTION.search(plan).group(1))  # type: ignore[union-attr]
+            planning, execution = planning / args.repeat, execution / args.repeat
+            total_planning += planning
+            total_execution += execution
+            figures = f"planning {planning:.3f} ms, execution {execution:.3f} ms"
+            print(f"{job:20} {len(caught):2d} statements: {figures}")
+    engine.dispose()
+    print(f"{'a tick':20}    planning {total_planning:.3f} ms, execution {total_execution:.3f} ms")
+
+
+if __name__ == "__main__":
+    main()
