@@ -9,10 +9,19 @@ from pathlib import Path
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
+def _all_pids() -> list[str]:
+    return [p for p in os.listdir("/proc") if p.isdigit()]
+
+
+def _stat(pid: int | str) -> list[str]:
+    """The fields of ``/proc/<pid>/stat`` after the command name (state, parent, ..., utime at 11)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
 def cpu_seconds(pid: int | str) -> float:
     """User + system CPU seconds of process ``pid`` (its threads included); 0 when it has ended."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = _stat(pid)
         return (int(fields[11]) + int(fields[12])) / TICKS
     except (OSError, IndexError, ValueError):
         return 0.0
@@ -21,7 +30,7 @@ def cpu_seconds(pid: int | str) -> float:
 def pids(match: str) -> list[str]:
     """The processes whose command line contains ``match``."""
     found = []
-    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+    for pid in _all_pids():
         try:
             if match in Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode():
                 found.append(pid)
@@ -34,7 +43,7 @@ def postgres_cpu() -> float:
     """CPU seconds of every PostgreSQL process on the machine (a connection's server process counts until
     it closes: keep the machine otherwise idle and the connections open over what is measured)."""
     total = 0.0
-    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+    for pid in _all_pids():
         try:
             if Path(f"/proc/{pid}/comm").read_text().startswith("postgres"):
                 total += cpu_seconds(pid)
@@ -46,9 +55,9 @@ def postgres_cpu() -> float:
 def tree(pid: int | str) -> list[str]:
     """Process ``pid`` and its children (a prefork Celery worker's pool processes), from /proc."""
     found = [str(pid)]
-    for child in (p for p in os.listdir("/proc") if p.isdigit()):
+    for child in _all_pids():
         try:
-            parent = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[1]
+            parent = _stat(child)[1]
         except (OSError, IndexError):
             continue
         if parent == str(pid):

@@ -195,11 +195,17 @@ def done_count(log: Path) -> int:
 
 @dataclass
 class IdleTick:
-    per_tick_ms: float
-    per_job_ms: dict[str, float]
+    per_job_ms: dict[str, float]  # the worker's CPU per job
+    per_job_database_ms: dict[str, float]  # the PostgreSQL server processes of the scratch database
     rss_mb: float
-    database_ms: float  # the PostgreSQL server processes of the scratch database, per tick
-    per_job_database_ms: dict[str, float]
+
+    @property
+    def per_tick_ms(self) -> float:
+        return sum(self.per_job_ms.values())
+
+    @property
+    def database_ms(self) -> float:
+        return sum(self.per_job_database_ms.values())
 
 
 def database_cpu(engine: Engine) -> dict[int, float]:
@@ -249,8 +255,7 @@ def idle_ticks(worker: subprocess.Popen[bytes], log: Path, ticks: int, engine: E
             run(name)
         per_job[name] = (tree_cpu_seconds(worker.pid) - started) / ticks * 1000
         per_job_database[name] = database_seconds_since(engine, database_started) / ticks * 1000
-    memory = tree_rss_mb(worker.pid)
-    return IdleTick(sum(per_job.values()), per_job, memory, sum(per_job_database.values()), per_job_database)
+    return IdleTick(per_job, per_job_database, tree_rss_mb(worker.pid))
 
 
 def start_beat(settings: Settings, folder: Path, beat_s: float) -> subprocess.Popen[bytes]:

@@ -9,10 +9,10 @@ from __future__ import annotations
 from sqlalchemy import event as sa_event
 
 from orchestrator.adapters.tables import Event, EventStatus, LinkStatus, Player, PlayerLink, Team
-from orchestrator.adapters.uow import UnitOfWorkFactory
+from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 
 
-def _event(uow, status: EventStatus) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+def _event(uow: UnitOfWork, status: EventStatus) -> tuple[int, int]:
     event = uow.events.insert(Event(slug=status.value, name=f"The {status.value} event", status=status.value))
     team = Team(event_id=event.id or 0, name=f"{status.value} team", federation="NOR", seed=1)
     uow.session.add(team)
@@ -20,7 +20,9 @@ def _event(uow, status: EventStatus) -> tuple[int, int]:  # type: ignore[no-unty
     return event.id or 0, team.id or 0
 
 
-def _player(uow, event_team: tuple[int, int], name: str, *, email: str | None, link: str | None) -> None:  # type: ignore[no-untyped-def]
+def _player(
+    uow: UnitOfWork, event_team: tuple[int, int], name: str, *, email: str | None, link: str | None
+) -> None:
     event_id, team_id = event_team
     player = Player(
         event_id=event_id,
