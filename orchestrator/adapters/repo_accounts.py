@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import and_, func
 from sqlmodel import col, select
 
-from orchestrator.adapters.repositories import Repository
+from orchestrator.adapters.repositories import Repository, constant
 from orchestrator.adapters.tables import LoginAttempt, Role, Team, User
 
 
@@ -66,7 +66,7 @@ class AccountRepository(Repository):
         rows = self.session.exec(
             select(User.team_id).where(
                 col(User.team_id).is_not(None),
-                User.role == Role.CAPTAIN.value,
+                col(User.role) == constant(Role.CAPTAIN.value),
                 col(User.disabled).is_(False),
                 col(User.email).is_not(None),
             )

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from sqlmodel import col, select
 
-from orchestrator.adapters.repositories import Repository
+from orchestrator.adapters.repositories import Repository, constant, constants
 from orchestrator.adapters.tables import Event, EventStatus, Stage, StageKind, StageStatus, SwissStage
 
 
@@ -47,7 +47,9 @@ class EventRepository(Repository):
 
     def running_stages(self) -> Sequence[Stage]:
         return self.session.exec(
-            select(Stage).where(Stage.status == StageStatus.RUNNING.value).order_by(col(Stage.id))
+            select(Stage)
+            .where(col(Stage.status) == constant(StageStatus.RUNNING.value))
+            .order_by(col(Stage.id))
         ).all()
 
     def knockout_stages(self, event_id: int) -> Sequence[Stage]:
@@ -60,7 +62,10 @@ class EventRepository(Repository):
     def running_knockout_stages(self) -> Sequence[Stage]:
         return self.session.exec(
             select(Stage)
-            .where(Stage.kind == StageKind.KNOCKOUT.value, Stage.status == StageStatus.RUNNING.value)
+            .where(
+                col(Stage.kind) == constant(StageKind.KNOCKOUT.value),
+                col(Stage.status) == constant(StageStatus.RUNNING.value),
+            )
             .order_by(col(Stage.id))
         ).all()
 
@@ -73,9 +78,9 @@ class EventRepository(Repository):
             select(Stage)
             .join(Event, col(Event.id) == Stage.event_id)
             .where(
-                Stage.kind == StageKind.KNOCKOUT.value,
-                col(Stage.status).in_([StageStatus.DRAFT.value, StageStatus.PUBLISHED.value]),
-                Event.status == EventStatus.RUNNING.value,
+                col(Stage.kind) == constant(StageKind.KNOCKOUT.value),
+                col(Stage.status).in_(constants([StageStatus.DRAFT.value, StageStatus.PUBLISHED.value])),
+                col(Event.status) == constant(EventStatus.RUNNING.value),
             )
             .order_by(col(Stage.event_id), col(Stage.position), col(Stage.id))
         ).all()

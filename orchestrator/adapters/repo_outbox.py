@@ -14,7 +14,7 @@ from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
-from orchestrator.adapters.repositories import Repository
+from orchestrator.adapters.repositories import Repository, constant
 from orchestrator.adapters.tables import Outbox, OutboxStatus
 
 
@@ -63,7 +63,7 @@ class OutboxRepository(Repository):
         return self.session.exec(
             select(Outbox.id)
             .where(
-                Outbox.status == OutboxStatus.QUEUED.value,
+                col(Outbox.status) == constant(OutboxStatus.QUEUED.value),
                 (col(Outbox.next_at).is_(None)) | (col(Outbox.next_at) <= now),
             )
             .order_by(col(Outbox.id))

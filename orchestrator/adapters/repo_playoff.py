@@ -18,7 +18,7 @@ from sqlalchemy.orm import aliased, defer
 from sqlmodel import col, select
 
 from orchestrator.adapters.repo_teams import TeamRepository
-from orchestrator.adapters.repositories import Repository, known_ids
+from orchestrator.adapters.repositories import Repository, constant, known_ids
 from orchestrator.adapters.tables import (
     Appeal,
     AppealStatus,
@@ -168,9 +168,9 @@ class PlayoffRepository(Repository):
             sa_select(col(Duel.stage_id), col(Duel.id))
             .join(Stage, col(Stage.id) == col(Duel.stage_id))
             .where(
-                col(Stage.kind) == StageKind.KNOCKOUT.value,
-                col(Stage.status) == StageStatus.RUNNING.value,
-                col(Duel.status) == DuelStatus.ARMAGEDDON.value,
+                col(Stage.kind) == constant(StageKind.KNOCKOUT.value),
+                col(Stage.status) == constant(StageStatus.RUNNING.value),
+                col(Duel.status) == constant(DuelStatus.ARMAGEDDON.value),
             )
             .order_by(col(Duel.stage_id), col(Duel.id))
         ).all()
@@ -250,7 +250,7 @@ class PlayoffRepository(Repository):
         """Armageddons still sealed whose nomination deadline has passed."""
         return self.session.exec(
             select(Armageddon).where(
-                Armageddon.status == ArmageddonStatus.NOMINATING.value,
+                col(Armageddon.status) == constant(ArmageddonStatus.NOMINATING.value),
                 col(Armageddon.deadline_at).is_not(None),
                 col(Armageddon.deadline_at) <= now,
             )

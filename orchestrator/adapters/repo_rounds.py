@@ -17,7 +17,15 @@ from sqlalchemy import select as sa_select
 from sqlmodel import col, select
 
 from orchestrator.adapters.repo_boards import BOARD_SCORE_COLUMNS, BoardScore
-from orchestrator.adapters.repositories import Repository, among, insert_rows, known_ids, update_rows
+from orchestrator.adapters.repositories import (
+    Repository,
+    among,
+    constant,
+    constants,
+    insert_rows,
+    known_ids,
+    update_rows,
+)
 from orchestrator.adapters.tables import (
     Appeal,
     AppealStatus,
@@ -221,10 +229,10 @@ class RoundRepository(Repository):
             select(Round)
             .join(Stage, col(Stage.id) == Round.stage_id)
             .where(
-                Round.status == RoundStatus.SCHEDULED.value,
+                col(Round.status) == constant(RoundStatus.SCHEDULED.value),
                 col(Round.scheduled_at).is_not(None),
                 col(Round.scheduled_at) <= now + lead,
-                Stage.status == StageStatus.RUNNING.value,
+                col(Stage.status) == constant(StageStatus.RUNNING.value),
             )
             .order_by(col(Round.scheduled_at), col(Round.id))
         ).all()
@@ -232,7 +240,7 @@ class RoundRepository(Repository):
     def open_rounds(self) -> Sequence[Round]:
         """Rounds whose games exist on the game server and are not all final yet."""
         return self.session.exec(
-            select(Round).where(col(Round.status).in_(OPEN_ROUND_STATUSES)).order_by(col(Round.id))
+            select(Round).where(col(Round.status).in_(constants(OPEN_ROUND_STATUSES))).order_by(col(Round.id))
         ).all()
 
     def due_lineup_rounds(self, now: datetime) -> Sequence[Round]:
@@ -240,7 +248,11 @@ class RoundRepository(Repository):
         deadline = func.coalesce(col(Round.lineup_deadline_at), col(Round.scheduled_at))
         return self.session.exec(
             select(Round)
-            .where(Round.status == RoundStatus.SCHEDULED.value, deadline.is_not(None), deadline <= now)
+            .where(
+                col(Round.status) == constant(RoundStatus.SCHEDULED.value),
+                deadline.is_not(None),
+                deadline <= now,
+            )
             .order_by(col(Round.id))
         ).all()
 

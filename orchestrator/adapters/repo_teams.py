@@ -14,7 +14,7 @@ from sqlalchemy import delete
 from sqlalchemy import select as sa_select
 from sqlmodel import col, select
 
-from orchestrator.adapters.repositories import Repository, among, known_ids
+from orchestrator.adapters.repositories import Repository, among, constants, known_ids
 from orchestrator.adapters.tables import (
     Annulment,
     Event,
@@ -318,7 +318,7 @@ class TeamRepository(Repository):
         events (docs/workers.md, "Idle ticks")."""
         events = self.session.exec(
             select(Event).where(
-                col(Event.status).in_([EventStatus.PUBLISHED.value, EventStatus.RUNNING.value])
+                col(Event.status).in_(constants([EventStatus.PUBLISHED.value, EventStatus.RUNNING.value]))
             )
         ).all()
         if not events:

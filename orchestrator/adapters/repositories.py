@@ -13,7 +13,7 @@ import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from sqlalchemy import Connection, Table, bindparam, func, insert, text, update
+from sqlalchemy import Connection, String, Table, bindparam, func, insert, literal, text, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlmodel import Session, SQLModel, col, select
@@ -77,6 +77,25 @@ def _held(session: Session, model: type[ModelT], row_id: int, row: ModelT | None
     if row is not None:
         session.info.setdefault("held_rows", {})[(model, row_id)] = row
     return row
+
+
+def constant(value: str) -> Any:
+    """A fixed value of the code (a status, a kind, a role) written into the statement's text instead of
+    sent as a parameter; never a value that comes from outside.
+
+    psycopg prepares a statement after its fifth run on a connection. With the status a parameter,
+    PostgreSQL's generic plan cannot know which status is asked for: once the table's statistics say most
+    rows hold one status (every finished event's rounds and stages), that plan reads them all, so the
+    server planned the statement anew at every run, and beat's idle tick cost PostgreSQL more with finished
+    events stored than with none. With the status in the text the generic plan is the index scan, made once
+    per connection and kept (docs/performance.md, "Statuses in the statement's text").
+    """
+    return literal(value, String(), literal_execute=True)
+
+
+def constants(values: Iterable[str]) -> list[Any]:
+    """``constant`` for each value, for ``column.in_(...)``."""
+    return [constant(value) for value in values]
 
 
 def among(session: Session, column: Any, values: Sequence[Any]) -> Any:
