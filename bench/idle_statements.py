@@ -12,6 +12,11 @@ database where nothing is due, such as the one ``bench/season.py --events "" --f
 ``createdb -h 127.0.0.1 -U postgres olympiad_idle_empty`` then
 ``.venv/bin/python -c "from orchestrator.db import init_db, make_engine; init_db(engine=make_engine(URL))"``.
 Drop both afterwards. docs/performance.md ("A season on one machine") quotes it.
+
+With ``--runs N`` it instead runs each periodic job N times in this process and prints, per job, this
+process's CPU time and that of the database's PostgreSQL backends (/proc; Linux only) per run: the statements
+as the jobs send them, prepared by psycopg after their fifth run, so that a statement PostgreSQL plans again
+at every run shows (docs/performance.md, "Statuses in the statement's text").
 """
 
 from __future__ import annotations
@@ -20,13 +25,16 @@ import argparse
 import os
 import re
 import sys
+import time
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
+from proc_cpu import database_cpu  # noqa: E402
 from sqlalchemy import create_engine, event  # noqa: E402
 from sqlalchemy.engine import Engine  # noqa: E402
 
@@ -55,15 +63,39 @@ def caught_statements() -> dict[str, dict[str, Any]]:
     return statements
 
 
+def job_cpu(url: str, runs: int) -> None:
+    """Each periodic job ``runs`` times in this process: this process's and PostgreSQL's CPU per run."""
+    engine = create_engine(url)
+
+    for name in PERIODIC:  # warm-up: connections, caches
+        run_job(name)
+    total_worker = total_database = 0.0
+    for name in PERIODIC:
+        before, started = database_cpu(engine), time.process_time()
+        for _ in range(runs):
+            run_job(name)
+        worker = (time.process_time() - started) / runs * 1000
+        after = database_cpu(engine)
+        database = sum(after[pid] - before[pid] for pid in before.keys() & after.keys()) / runs * 1000
+        total_worker, total_database = total_worker + worker, total_database + database
+        print(f"{name:20} this process {worker:6.2f} ms, PostgreSQL {database:5.3f} ms a run")
+    engine.dispose()
+    print(f"{'a tick':20} this process {total_worker:6.2f} ms, PostgreSQL {total_database:5.3f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--repeat", type=int, default=50)
+    parser.add_argument("--runs", type=int, help="time each job's CPU over this many runs instead")
     args = parser.parse_args()
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgresql"):
         raise SystemExit("set DATABASE_URL to the PostgreSQL database to read (see the docstring)")
+    if args.runs:
+        job_cpu(url, args.runs)
+        return
     statements = caught_statements()
     engine = create_engine(url)
     total_planning = total_execution = 0.0

@@ -1,10 +1,12 @@
 """CPU time of the machine's processes from /proc (user + system, Linux only), for the benches that say
-where a run's CPU went (bench/cpu_split.py, bench/season.py)."""
+where a run's CPU went (bench/cpu_split.py, bench/season.py, bench/idle_statements.py)."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+
+from sqlalchemy import Engine, text
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -85,3 +87,16 @@ def tree_rss_mb(pid: int | str) -> float:
     """The largest resident memory among process ``pid`` and its children (each pool process holds its
     own copy of what a job loads; the pages they share with the parent are counted in each)."""
     return max(rss_mb(p) for p in tree(pid))
+
+
+def database_cpu(engine: Engine) -> dict[int, float]:
+    """CPU seconds of each PostgreSQL client backend connected to ``engine``'s database (a worker's pooled
+    connections; the connection that asks and autovacuum's workers left out), from /proc."""
+    with engine.connect() as connection:
+        backends = connection.execute(
+            text(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+                " AND backend_type = 'client backend' AND pid <> pg_backend_pid()"
+            )
+        ).scalars()
+        return {pid: cpu_seconds(pid) for pid in backends}

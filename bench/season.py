@@ -95,7 +95,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from proc_cpu import cpu_seconds, pids, postgres_cpu, tree_cpu_seconds, tree_rss_mb  # noqa: E402
+from proc_cpu import (  # noqa: E402
+    cpu_seconds,
+    database_cpu,
+    pids,
+    postgres_cpu,
+    tree_cpu_seconds,
+    tree_rss_mb,
+)
 from whole_event import (  # noqa: E402
     create_database,
     drop_database,
@@ -206,19 +213,6 @@ class IdleTick:
     @property
     def database_ms(self) -> float:
         return sum(self.per_job_database_ms.values())
-
-
-def database_cpu(engine: Engine) -> dict[int, float]:
-    """CPU seconds of each PostgreSQL client backend connected to the scratch database (the worker's pooled
-    connections; this process's own connection and autovacuum's workers left out), from /proc."""
-    with engine.connect() as connection:
-        backends = connection.execute(
-            text(
-                "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
-                " AND backend_type = 'client backend' AND pid <> pg_backend_pid()"
-            )
-        ).scalars()
-        return {pid: cpu_seconds(pid) for pid in backends}
 
 
 def database_seconds_since(engine: Engine, before: dict[int, float]) -> float:
