@@ -64,6 +64,9 @@ RECORDED = (
 )
 
 
+_HEADS = "record_heads"  # session.info: (transaction, {event id: (last seq, its hash)}), see ``_head``
+
+
 def time_text(at: datetime) -> str:
     """The entry's time as the canonical form writes it: UTC to the second, ``Z`` suffix."""
     return at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -89,11 +92,20 @@ class RecordRepository:
         row = self._linked(event_id, self._head(event_id), kind, payload, at)
         self.session.add(row)
         self.session.flush()
+        self._heads()[event_id] = (row.seq, row.hash)
         return row
 
     def _head(self, event_id: int) -> tuple[int, str]:
         """The event's last sequence number and hash (0 and the genesis hash for an empty record), read
-        under the event's row lock."""
+        under the event's row lock.
+
+        Read once per transaction: the lock is held until it ends and every entry this session links moves
+        the kept head on, so the next entry of the same unit of work (a stage start records a lot per pool)
+        needs neither the lock nor the read again. A head kept wrongly could not go unnoticed: the next
+        entry would take a sequence number already taken, which ``(event_id, seq)`` refuses."""
+        heads = self._heads()
+        if event_id in heads:
+            return heads[event_id]
         self.session.exec(
             select(Event.id).where(Event.id == event_id).with_for_update(key_share=True)
         ).first()
@@ -103,7 +115,19 @@ class RecordRepository:
             .order_by(col(RecordEntry.seq).desc())
             .limit(1)
         ).first()
-        return (last[0], last[1]) if last else (0, record.GENESIS)
+        heads[event_id] = (last[0], last[1]) if last else (0, record.GENESIS)
+        return heads[event_id]
+
+    def _heads(self) -> dict[int, tuple[int, str]]:
+        """The heads read or moved in the session's current transaction (a new transaction, a new dict)."""
+        self.session.connection()  # the transaction begins now if it has not yet
+        transaction = self.session.get_transaction()
+        kept = self.session.info.get(_HEADS)
+        if kept is None or kept[0] is not transaction:
+            kept = (transaction, {})
+            self.session.info[_HEADS] = kept
+        heads: dict[int, tuple[int, str]] = kept[1]
+        return heads
 
     @staticmethod
     def _linked(
@@ -177,6 +201,7 @@ class RecordRepository:
             rows.append(row)
         self.session.flush()  # as the ORM's own insert did: the unit of work's pending rows go first
         insert_rows(self.session.connection(), RecordEntry.__table__, rows)  # type: ignore[attr-defined]
+        self._heads().update(heads)
 
     def append_change(
         self,

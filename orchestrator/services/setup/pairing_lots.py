@@ -38,12 +38,7 @@ def pool_team_names(uow: UnitOfWork, pools: Sequence[Pool]) -> dict[int, list[st
     entries: dict[int, Sequence[PoolEntry]] = {
         pool.id or 0: uow.rounds.entries_of_pool(pool.id or 0) for pool in pools
     }
-    names = {
-        team_id: team.name
-        for team_id, team in uow.teams.teams_by_id(
-            [e.team_id for rows in entries.values() for e in rows]
-        ).items()
-    }
+    names = uow.teams.names_by_id([e.team_id for rows in entries.values() for e in rows])
     return {pool_id: [names[e.team_id] for e in rows] for pool_id, rows in entries.items()}
 
 
