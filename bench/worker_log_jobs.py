@@ -1,6 +1,6 @@
 """Job time per job name from Celery worker logs: what a worker spent on each kind of job in one run.
 
-Run: .venv/bin/python bench/worker_log_jobs.py DIR/worker.log [DIR/background.log ...]
+Run: .venv/bin/python bench/worker_log_jobs.py [--gaps S] DIR/worker.log [DIR/background.log ...]
 (the logs of ``bench/whole_event.py --celery --worker-log DIR``).
 
 Sums the ``Task NAME[id] succeeded in Ss`` lines of each log (Celery's own measure of a task's run, from
@@ -8,16 +8,25 @@ its start in the pool process to its end) and prints, per log and job name: runs
 run. Set against the event's wall clock and the worker's process count, this says whether an event was
 bound by its jobs' work (the processes busy nearly all the time) or by waits between them
 (docs/performance.md, "Where the time goes through Celery").
+
+``--gaps S`` also prints, for the log's last S seconds (the 2020 event's play-off is about its last three),
+every stretch of more than 30 ms in which no job of that log ran, and their sum: the waits of a chain of
+jobs (a countdown, a driver's tick) as against its work (docs/performance.md, "Waits left in the chain").
 """
 
 from __future__ import annotations
 
+import argparse
 import re
-import sys
 from collections import defaultdict
+from datetime import datetime
 from pathlib import Path
 
 LINE = re.compile(r"Task ([\w.]+)\[[^\]]+\] succeeded in ([0-9.]+)s")
+TIMED = re.compile(
+    r"^\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}): [^\]]*\] Task ([\w.]+)\[[^\]]+\] succeeded in ([0-9.]+)s"
+)
+GAP_S = 0.03
 
 
 def job_times(text: str) -> dict[str, tuple[int, float]]:
@@ -30,17 +39,58 @@ def job_times(text: str) -> dict[str, tuple[int, float]]:
     return {name: (runs[name], seconds[name]) for name in runs}
 
 
-def main(paths: list[str]) -> None:
-    if not paths:
-        raise SystemExit(__doc__)
-    for path in paths:
-        found = job_times(Path(path).read_text(encoding="utf-8", errors="replace"))
+def idle_gaps(text: str, last_s: float) -> list[tuple[float, float, str]]:
+    """Stretches longer than ``GAP_S`` with no job running in the log's last ``last_s`` seconds: (start,
+    length, the job that ended them), times in seconds before the last job's end."""
+    spans: list[tuple[float, float, str]] = []
+    for stamp, name, took in _timed(text):
+        end = datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S,%f").timestamp()
+        spans.append((end - float(took), end, name))
+    if not spans:
+        return []
+    spans.sort()
+    finish = max(end for _start, end, _name in spans)
+    gaps: list[tuple[float, float, str]] = []
+    busy_until = finish - last_s
+    for start, end, name in spans:
+        if end < finish - last_s:
+            continue
+        if start - busy_until > GAP_S:
+            gaps.append((busy_until - finish, start - busy_until, name))
+        busy_until = max(busy_until, end)
+    return gaps
+
+
+def _timed(text: str) -> list[tuple[str, str, str]]:
+    """(time stamp, job name, seconds) of each ``succeeded`` line."""
+    found = (TIMED.match(line) for line in text.splitlines())
+    return [(m[1], m[2], m[3]) for m in found if m is not None]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("logs", nargs="+")
+    parser.add_argument(
+        "--gaps", type=float, metavar="S", help="list the idle stretches of the last S seconds"
+    )
+    args = parser.parse_args()
+    for path in args.logs:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+        found = job_times(text)
         total = sum(seconds for _runs, seconds in found.values())
         print(f"{path}: {total:.2f} s of jobs")
         print(f"  {'job':<28} {'runs':>5} {'seconds':>8} {'s a run':>8}")
         for name, (runs, seconds) in sorted(found.items(), key=lambda item: -item[1][1]):
             print(f"  {name:<28} {runs:>5} {seconds:>8.2f} {seconds / runs:>8.3f}")
+        if args.gaps:
+            gaps = idle_gaps(text, args.gaps)
+            idle = sum(gap for _at, gap, _name in gaps)
+            print(f"  no job running in the last {args.gaps:.1f} s: {idle:.2f} s in all")
+            for at, gap, name in gaps:
+                print(f"    at {at:7.3f} s  {gap * 1000:6.0f} ms, then {name}")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()
