@@ -119,9 +119,10 @@ class RecordRepository:
         return heads[event_id]
 
     def _heads(self) -> dict[int, tuple[int, str]]:
-        """The heads read or moved in the session's current transaction (a new transaction, a new dict)."""
+        """The heads read or moved in the session's current transaction (a new transaction, a new dict; a
+        savepoint counts as one, so that its rollback cannot leave a head ahead of the chain)."""
         self.session.connection()  # the transaction begins now if it has not yet
-        transaction = self.session.get_transaction()
+        transaction = self.session.get_nested_transaction() or self.session.get_transaction()
         kept = self.session.info.get(_HEADS)
         if kept is None or kept[0] is not transaction:
             kept = (transaction, {})

@@ -70,3 +70,19 @@ def test_one_read_of_the_chain_end_per_unit_of_work_and_every_entry_linked(
     assert [e.seq for e in chain] == [1, 2, 3, 4, 5]
     assert [e.kind for e in chain] == ["stage.start"] * 3 + ["event.close", "stage.start"]
     assert record.check_chain(chain) is None
+
+
+def test_an_entry_rolled_back_with_its_savepoint_leaves_no_gap_in_the_chain(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    event_id = _event(uow_factory)
+    with uow_factory() as uow:
+        _append(uow, event_id, 1)
+        savepoint = uow.session.begin_nested()
+        _append(uow, event_id, 2)
+        savepoint.rollback()
+        _append(uow, event_id, 3)
+    with uow_factory() as uow:
+        chain = [as_entry(row) for row in uow.record.oldest_first(event_id)]
+    assert [(e.seq, (e.payload or {})["stage"]) for e in chain] == [(1, 1), (2, 3)]
+    assert record.check_chain(chain) is None
