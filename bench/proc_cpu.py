@@ -100,3 +100,10 @@ def database_cpu(engine: Engine) -> dict[int, float]:
             )
         ).scalars()
         return {pid: cpu_seconds(pid) for pid in backends}
+
+
+def database_seconds_since(engine: Engine, before: dict[int, float]) -> float:
+    """The CPU seconds the backends seen in ``before`` (``database_cpu``) spent since (a backend that came or
+    went meanwhile is left out: none does while a worker's connection pool is warm)."""
+    after = database_cpu(engine)
+    return sum(after[pid] - before[pid] for pid in before.keys() & after.keys())

@@ -98,6 +98,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from proc_cpu import (  # noqa: E402
     cpu_seconds,
     database_cpu,
+    database_seconds_since,
     pids,
     postgres_cpu,
     tree_cpu_seconds,
@@ -213,13 +214,6 @@ class IdleTick:
     @property
     def database_ms(self) -> float:
         return sum(self.per_job_database_ms.values())
-
-
-def database_seconds_since(engine: Engine, before: dict[int, float]) -> float:
-    """The CPU seconds the backends seen in ``before`` spent since (a backend that came or went meanwhile
-    is left out: none does while the worker's connection pool is warm)."""
-    after = database_cpu(engine)
-    return sum(after[pid] - before[pid] for pid in before.keys() & after.keys())
 
 
 def idle_ticks(worker: subprocess.Popen[bytes], log: Path, ticks: int, engine: Engine) -> IdleTick:

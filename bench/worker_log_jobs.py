@@ -22,8 +22,7 @@ from collections import defaultdict
 from datetime import datetime
 from pathlib import Path
 
-LINE = re.compile(r"Task ([\w.]+)\[[^\]]+\] succeeded in ([0-9.]+)s")
-TIMED = re.compile(
+SUCCEEDED = re.compile(
     r"^\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}): [^\]]*\] Task ([\w.]+)\[[^\]]+\] succeeded in ([0-9.]+)s"
 )
 GAP_S = 0.03
@@ -33,7 +32,7 @@ def job_times(text: str) -> dict[str, tuple[int, float]]:
     """Runs and seconds per job name in one log's text."""
     runs: dict[str, int] = defaultdict(int)
     seconds: dict[str, float] = defaultdict(float)
-    for name, took in LINE.findall(text):
+    for _stamp, name, took in succeeded(text):
         runs[name] += 1
         seconds[name] += float(took)
     return {name: (runs[name], seconds[name]) for name in runs}
@@ -41,9 +40,9 @@ def job_times(text: str) -> dict[str, tuple[int, float]]:
 
 def idle_gaps(text: str, last_s: float) -> list[tuple[float, float, str]]:
     """Stretches longer than ``GAP_S`` with no job running in the log's last ``last_s`` seconds: (start,
-    length, the job that ended them), times in seconds before the last job's end."""
+    length, the job that came next), times in seconds before the last job's end."""
     spans: list[tuple[float, float, str]] = []
-    for stamp, name, took in _timed(text):
+    for stamp, name, took in succeeded(text):
         end = datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S,%f").timestamp()
         spans.append((end - float(took), end, name))
     if not spans:
@@ -61,9 +60,9 @@ def idle_gaps(text: str, last_s: float) -> list[tuple[float, float, str]]:
     return gaps
 
 
-def _timed(text: str) -> list[tuple[str, str, str]]:
-    """(time stamp, job name, seconds) of each ``succeeded`` line."""
-    found = (TIMED.match(line) for line in text.splitlines())
+def succeeded(text: str) -> list[tuple[str, str, str]]:
+    """(time stamp, job name, seconds) of each ``Task NAME[id] succeeded in Ss`` line."""
+    found = (SUCCEEDED.match(line) for line in text.splitlines())
     return [(m[1], m[2], m[3]) for m in found if m is not None]
 
 
