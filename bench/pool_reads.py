@@ -1,5 +1,7 @@
-"""The reads a Swiss round repeats, timed on a played event's database: a pool's whole history, the event's
-annulled players and the pairing's player accounts (docs/performance.md, "Arrays as parameters").
+"""The reads a Swiss round repeats, timed on a played event's database: a pool's whole history, its teams,
+the event's annulled players and the pairing's player accounts (docs/performance.md, "Arrays as
+parameters"), then what a recompute and a pairing make of them: the pool's records, its standings computed
+afresh and the Swiss state (docs/performance.md, "A round's reads and standings").
 
     .venv/bin/python bench/whole_event_2026.py --event events/olympiad-2026.yaml --no-celery --keep-database
     .venv/bin/python bench/pool_reads.py postgresql+psycopg://postgres@127.0.0.1:5432/<kept database>
@@ -23,6 +25,8 @@ from sqlalchemy import text
 
 from orchestrator.adapters.uow import UnitOfWork
 from orchestrator.db import make_engine, make_session_factory
+from orchestrator.services.results.standings import PoolRecords, _computed, _standings, pool_records
+from orchestrator.services.swiss.state import swiss_state_of
 
 HISTORY = (
     "SELECT match.id, match.round_id, match.first_team_id, match.second_team_id, match.forfeit, round.number,"
@@ -40,6 +44,11 @@ def timed(what: str, repeat: int, call: Callable[[], object]) -> None:
         call()
         times.append(time.perf_counter() - started)
     print(f"{what:<44} median {statistics.median(times) * 1000:7.2f} ms, fastest {min(times) * 1000:7.2f} ms")
+
+
+def fresh_standings(data: PoolRecords) -> None:
+    _computed.cache_clear()
+    _standings(data)
 
 
 def server_ms(connection: object, sql: str, pool_id: int, repeat: int) -> float:
@@ -84,6 +93,7 @@ def main() -> None:
             args.repeat,
             lambda: uow.rounds.matches_and_boards_of_pool(pool_id),
         )
+        timed("RoundRepository.teams_of_pool", args.repeat, lambda: uow.rounds.teams_of_pool(pool_id))
         timed(
             "TeamRepository.annulled_player_ids", args.repeat, lambda: uow.teams.annulled_player_ids(event_id)
         )
@@ -92,6 +102,14 @@ def main() -> None:
             args.repeat,
             lambda: uow.teams.pairing_accounts(player_ids),
         )
+        # What a recompute and a Swiss pairing make of those reads: the pool's records, its standings
+        # computed afresh (the cache of identical reads emptied first) and the Swiss state.
+        data = pool_records(uow, pool_id=pool_id)
+        timed("standings.pool_records", args.repeat, lambda: pool_records(uow, pool_id=pool_id))
+        timed("standings computed (uncached)", args.repeat, lambda: fresh_standings(data))
+        if data.swiss:
+            stage_id = data.stage.id or 0
+            timed("swiss.state.swiss_state_of", args.repeat, lambda: swiss_state_of(uow, stage_id))
     with engine.connect() as connection:
         for label, sql in (("unsorted", HISTORY), ("sorted as before", HISTORY + SORTED)):
             median = server_ms(connection, sql, pool_id, 10)

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import func
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from orchestrator.adapters.repo_teams import TeamRepository
@@ -74,6 +75,25 @@ def time_text(at: datetime) -> str:
 
 def as_entry(row: RecordEntry) -> record.Entry:
     return record.Entry(row.seq, time_text(row.recorded_at), row.kind, row.payload, row.prev, row.hash)
+
+
+class PairedMatch(NamedTuple):
+    """A match as a pairing entry describes it (``RecordRepository._described``)."""
+
+    id: int
+    pool_id: int | None
+    round_id: int
+    first_team_id: int
+    second_team_id: int
+
+
+PAIRED_COLUMNS = (
+    col(Match.id),
+    col(Match.pool_id),
+    col(Match.round_id),
+    col(Match.first_team_id),
+    col(Match.second_team_id),
+)
 
 
 class RecordRepository:
@@ -333,7 +353,7 @@ class RecordRepository:
             "pool": str(pool) if pool is not None else None,
         }
 
-    def _described(self, matches: Sequence[Match]) -> list[dict[str, Any]]:
+    def _described(self, matches: Sequence[PairedMatch]) -> list[dict[str, Any]]:
         ids = [m.id for m in matches]
         counts = dict(
             self.session.exec(
@@ -342,12 +362,13 @@ class RecordRepository:
                 .group_by(col(Board.match_id))
             ).all()
         )
-        rounds = {
-            r.id: r.number
-            for r in self.session.exec(
-                select(Round).where(among(self.session, col(Round.id), sorted({m.round_id for m in matches})))
+        rounds = dict(
+            self.session.exec(
+                select(Round.id, Round.number).where(
+                    among(self.session, col(Round.id), sorted({m.round_id for m in matches}))
+                )
             ).all()
-        }
+        )
         names = self._team_names(t for m in matches for t in (m.first_team_id, m.second_team_id))
         return [
             {
@@ -397,8 +418,11 @@ class RecordRepository:
             raise LookupError(f"{model.__tablename__} {row_id} is not there to record")
         return row
 
-    def _matches(self, where: Any) -> Sequence[Match]:
-        return self.session.exec(select(Match).where(where)).all()
+    def _matches(self, where: Any) -> list[PairedMatch]:
+        """The matches a pairing entry describes, as plain values (a stage start's 675 matches, a Swiss
+        round's 95: building model objects of rows just inserted was most of the entry's time)."""
+        rows = self.session.execute(sa_select(*PAIRED_COLUMNS).where(where))
+        return [PairedMatch._make(row) for row in rows]
 
     def _team_names(self, team_ids: Iterable[int]) -> dict[int, str]:
         """Teams' names in one query (a round's pairing names every team of the stage)."""

@@ -166,12 +166,13 @@ class RoundRepository(Repository):
         return None if row is None else (row[0], row[1], row[2])
 
     def teams_of_pool(self, pool_id: int) -> list[PoolTeam]:
-        rows = self.session.exec(
-            select(PoolEntry, Team)
-            .where(PoolEntry.pool_id == pool_id, PoolEntry.team_id == Team.id)
+        """The pool's teams by pairing number, as plain values (a Swiss pool's 190 teams each recompute)."""
+        rows = self.session.execute(
+            sa_select(col(Team.id), col(Team.name), col(PoolEntry.pairing_number))
+            .where(col(PoolEntry.pool_id) == pool_id, col(PoolEntry.team_id) == col(Team.id))
             .order_by(col(PoolEntry.pairing_number))
         ).all()
-        return [PoolTeam(team.id or 0, team.name, entry.pairing_number) for entry, team in rows]
+        return [PoolTeam(team_id, name, number) for team_id, name, number in rows]
 
     def entries_of_pool(self, pool_id: int) -> Sequence[PoolEntry]:
         return self.session.exec(
@@ -383,14 +384,20 @@ class RoundRepository(Repository):
         board's row took most of their reading time (docs/performance.md). The rows come unsorted and are
         put in order here, matches by round and table number, boards by number: PostgreSQL took 8 ms to sort
         the 4,180 rows on four keys, Python under 1 ms to sort the 1,045 matches and their short lists.
+        The statement runs on the session's connection, as plain rows: the ORM's handling of each row
+        (``Session.execute``) was a quarter of the read (docs/performance.md, "A round's reads and
+        standings"); the session is flushed first, as ``Session.execute`` would, so that its own changes
+        count.
         """
-        rows = self.session.execute(
+        self.session.flush()
+        rows: Iterable[Any] = self.session.connection().execute(
             sa_select(*MATCH_SCORE_COLUMNS, col(Round.number), col(Match.match_no), *BOARD_SCORE_COLUMNS)
             .join(Round, col(Round.id) == col(Match.round_id))
             .outerjoin(Board, col(Board.match_id) == col(Match.id))
             .where(col(Match.pool_id) == pool_id)
-        ).all()
+        )
         width = len(MATCH_SCORE_COLUMNS)
+        match_score, board_score = MatchScore._make, BoardScore._make
         matches: list[ScoredMatch] = []
         table_of: dict[int, int] = {}  # match id -> its table number, the order within a round
         boards: dict[int, list[BoardScore]] = {}
@@ -399,10 +406,10 @@ class RoundRepository(Repository):
             listed = boards.get(key)
             if listed is None:
                 listed = boards[key] = []
-                matches.append(ScoredMatch(MatchScore(*row[:width]), row[width]))
+                matches.append(ScoredMatch(match_score(row[:width]), row[width]))
                 table_of[key] = row[width + 1]
             if row[width + 2] is not None:
-                listed.append(BoardScore(*row[width + 2 :]))
+                listed.append(board_score(row[width + 2 :]))
         matches.sort(key=lambda scored: (scored.round_number, table_of[scored.match.id], scored.match.id))
         for listed in boards.values():
             listed.sort(key=attrgetter("board_no"))

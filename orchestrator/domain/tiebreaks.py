@@ -79,9 +79,16 @@ class PoolHistory:
     scoring: MatchScoring
     round_robin: bool
     adjustments: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    # Each team's match points as played, summed once: the Olympiad tie-breaks read every opponent's
+    # (ten opponents of 190 teams, twice, at every recompute of a Swiss pool).
+    _mp: Mapping[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        totals = {team: sum(r.mp for r in rounds) for team, rounds in self.rounds.items()}
+        object.__setattr__(self, "_mp", totals)
 
     def mp(self, team: str) -> int:
-        return sum(r.mp for r in self.rounds[team])
+        return self._mp[team]
 
     def gp(self, team: str) -> int:
         return sum(r.gp for r in self.rounds[team])
@@ -250,7 +257,7 @@ def _plays_no_further_match(history: PoolHistory, team: str, round_no: int) -> b
     return not any(r.kind is RoundKind.PLAYED for r in history.rounds[team][round_no:])
 
 
-def olympiad_fmp(history: PoolHistory, team: str, entry: TeamRound) -> Fraction:
+def olympiad_fmp(history: PoolHistory, team: str, entry: TeamRound) -> int:
     """The opponent's match points as Olympiad 2026 App. 2.I and 2.IV count them for one round of ``team``.
 
     - FMP: the opponent's final match points *as played*, i.e. the match points of the standings (a
@@ -264,8 +271,8 @@ def olympiad_fmp(history: PoolHistory, team: str, entry: TeamRound) -> Fraction:
     """
     assert entry.opponent is not None
     if entry.kind is RoundKind.FORFEIT_WIN and _plays_no_further_match(history, entry.opponent, entry.round):
-        return Fraction(sum(r.mp for r in history.rounds[team] if r.round < entry.round))
-    return Fraction(history.mp(entry.opponent))
+        return sum(r.mp for r in history.rounds[team] if r.round < entry.round)
+    return history.mp(entry.opponent)
 
 
 def _round_left_out(history: PoolHistory, team: str) -> bool:
@@ -283,15 +290,16 @@ def _round_left_out(history: PoolHistory, team: str) -> bool:
 def olympiad_tb1(history: PoolHistory, team: str) -> Fraction:
     """Olympiad 2026 App. 2.I TB1: Σ ISi = GP vs i × i's final MP, without the round left out by a bye
     or an unpaired round, else without the lowest-MP opponent (ties: lowest ISi); unplayed matches per
-    App. 2.IV: GP(uw) is all the boards, GP(ul) = 0 (the forfeit's record), FMP per ``olympiad_fmp``."""
-    items: list[tuple[Fraction, Fraction]] = []
+    App. 2.IV: GP(uw) is all the boards, GP(ul) = 0 (the forfeit's record), FMP per ``olympiad_fmp``.
+    Summed in whole numbers (ISi in half-points: FMP × the game half-points), halved once at the end."""
+    items: list[tuple[int, int]] = []
     for r in history.rounds[team]:
         if r.opponent is not None:
             fmp = olympiad_fmp(history, team, r)
-            items.append((fmp, fmp * Fraction(r.gp, 2)))
+            items.append((fmp, fmp * r.gp))
     if items and not _round_left_out(history, team):
         items.remove(min(items))
-    return sum((value for _, value in items), Fraction(0))
+    return Fraction(sum(value for _, value in items), 2)
 
 
 def olympiad_tb3(history: PoolHistory, team: str) -> Fraction:
@@ -301,7 +309,7 @@ def olympiad_tb3(history: PoolHistory, team: str) -> Fraction:
     scores = [olympiad_fmp(history, team, r) for r in history.rounds[team] if r.opponent is not None]
     if scores and not _round_left_out(history, team):
         scores.remove(min(scores))
-    return sum(scores, Fraction(0))
+    return Fraction(sum(scores))
 
 
 def kvalitet(history: PoolHistory, team: str) -> Fraction:

@@ -48,6 +48,7 @@ def withdraw_before_the_last_round(uowf: UnitOfWorkFactory, stage_id: int, lette
         last = max(number for number, _ in matches)
         teams = uow.teams.teams_by_id(t for _, m in matches for t in (m.first_team_id, m.second_team_id))
         team = min(teams.values(), key=lambda t: t.seed)
+        team_id = team.id or 0  # read here: the rows a unit of work read are not used after it ends
         [opponent_id] = [
             t
             for number, m in matches
@@ -62,7 +63,7 @@ def withdraw_before_the_last_round(uowf: UnitOfWorkFactory, stage_id: int, lette
                 play(uow, match, order)
     with uowf() as uow:
         withdrawals.withdraw_from_pool_stage(
-            uow, stage_id=stage_id, team_id=team.id or 0, reason="travel ban", actor="ann"
+            uow, stage_id=stage_id, team_id=team_id, reason="travel ban", actor="ann"
         )
     with uowf() as uow:
         for number, match in pool_matches(uow, stage_id, letter):

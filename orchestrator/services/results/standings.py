@@ -69,6 +69,11 @@ DEFAULT_CHAIN = PRESETS["online-2020"]
 DEFAULT_BOARDS = 6
 DEFAULT_APPEAL_WINDOW_MIN = 15
 
+PENDING = GameResult.PENDING.value  # a board's stored code while it has no result
+# A stored code's result, looked up rather than made (``GameResult(code)``): a recompute reads every board of
+# the pool's history (4,180 in a Swiss pool's eleventh round).
+RESULT_OF = {result.value: result for result in GameResult}
+
 
 # --- event settings ---------------------------------------------------------------------------------
 
@@ -108,8 +113,8 @@ def stage_chain(stage: Stage) -> tuple[str, ...]:
 
 def effective_result(board: ScoredBoard, annulled: set[int]) -> GameResult:
     """The result a board counts as: its own, or a forfeit loss for an annulled player (docs/rules.md §2)."""
-    result = GameResult(board.result)
-    if not result.is_final:
+    result = RESULT_OF[board.result]
+    if not annulled or result is GameResult.PENDING:
         return result
     white_out = board.white_player_id in annulled
     black_out = board.black_player_id in annulled
@@ -123,9 +128,10 @@ def effective_result(board: ScoredBoard, annulled: set[int]) -> GameResult:
 
 
 def match_is_complete(match: ForfeitableMatch, boards: Sequence[ScoredBoard]) -> bool:
-    if MatchForfeit(match.forfeit) is not MatchForfeit.NONE:
+    if match.forfeit != MatchForfeit.NONE.value:
         return True
-    return bool(boards) and all(GameResult(b.result).is_final for b in boards)
+    # The stored code, not the enum made of it: a recompute checks every board of the pool's history.
+    return bool(boards) and all(b.result != PENDING for b in boards)
 
 
 @dataclass(frozen=True, slots=True)
