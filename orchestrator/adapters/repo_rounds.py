@@ -390,12 +390,16 @@ class RoundRepository(Repository):
         count.
         """
         self.session.flush()
-        rows: Iterable[Any] = self.session.connection().execute(
-            sa_select(*MATCH_SCORE_COLUMNS, col(Round.number), col(Match.match_no), *BOARD_SCORE_COLUMNS)
-            .join(Round, col(Round.id) == col(Match.round_id))
-            .outerjoin(Board, col(Board.match_id) == col(Match.id))
-            .where(col(Match.pool_id) == pool_id)
-        )
+        rows: Iterable[Any] = (
+            self.session.connection()
+            .execute(
+                sa_select(*MATCH_SCORE_COLUMNS, col(Round.number), col(Match.match_no), *BOARD_SCORE_COLUMNS)
+                .join(Round, col(Round.id) == col(Match.round_id))
+                .outerjoin(Board, col(Board.match_id) == col(Match.id))
+                .where(col(Match.pool_id) == pool_id)
+            )
+            .all()
+        )  # fetched at once: iterating the result fetches row by row
         width = len(MATCH_SCORE_COLUMNS)
         match_score, board_score = MatchScore._make, BoardScore._make
         matches: list[ScoredMatch] = []

@@ -58,6 +58,8 @@ PERIODIC = (OPEN_DUE, RECONCILE, PLAYOFF_TICK, NOTIFY_SCAN, CHANCES_SCAN)
 # stricter isolation level, one that read what another changed (serialization_failure): run it again.
 RETRYABLE_SQLSTATES = frozenset({"40P01", "40001"})
 DB_RETRY_ATTEMPTS = 5
+# A stages.advance that found another run of it at work for the same stage tries again this much later.
+ADVANCE_BUSY_RETRY_S = 0.25
 
 
 def run_job(name: str, *ids: int, attempt: int = 1) -> float | None:
@@ -144,8 +146,15 @@ def _recompute_pool(rt: Runtime, pool_id: int, *, attempt: int) -> float | None:
 def _advance_stage(rt: Runtime, stage_id: int, *, attempt: int) -> float | None:
     """A round of the stage finished (or the stage started): publish the next round of a Swiss stage whose
     file says ``auto_publish`` (its games queued when due), else close the stage once nothing stands in the
-    way (docs/workers.md, "Event-driven rounds")."""
+    way (docs/workers.md, "Event-driven rounds").
+
+    One run per stage at a time: a run that finds another one at work (the pull's run at once beside
+    its queued copy) does not wait on the stage's row, idle, for it to commit; it runs again
+    ``ADVANCE_BUSY_RETRY_S`` later and then reads what the other committed (its queued copy, or a later
+    one, always comes after the commit that made its step due, so no step is lost)."""
     with rt.uow_factory() as uow:
+        if not uow.locks.try_job_lock(ADVANCE_STAGE, (stage_id,)):
+            return ADVANCE_BUSY_RETRY_S
         step = publish_next_round(
             uow,
             stage_id=stage_id,

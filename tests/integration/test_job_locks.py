@@ -1,17 +1,31 @@
 """Duplicate jobs on the real PostgreSQL: a second run of a job that is running leaves at once.
 
 Beat queues ``rounds.create_games`` and ``results.pull_round`` again every time it runs; a copy that
-arrives while the first run still works must not sit on the round's lock holding a worker thread.
+arrives while the first run still works must not sit on the round's lock holding a worker thread. A
+``stages.advance`` copy (the pull runs the step at once and queues it too) must not sit on the stage's
+lock either, but it comes back later instead of leaving: what it was queued for may have been committed
+after the other run read the stage.
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
-from orchestrator.adapters.uow import UnitOfWorkFactory
+import pytest
+from sqlalchemy import text
+
+from orchestrator.adapters.tables import Match, Round
+from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
+from orchestrator.db import utcnow
+from orchestrator.errors import NotFound
+from orchestrator.jobs import bodies
+from orchestrator.jobs.runtime import Runtime
 from orchestrator.services import queue
 from orchestrator.services.gameserver.gameserver import create_round_games, pull_round_results
+from orchestrator.services.playoff.deadlines import apply_due_deadlines
+from tests.support.pools import SeededPool
 
 
 class NoServer:
@@ -52,3 +66,64 @@ def test_a_second_create_or_pull_of_a_round_being_worked_on_leaves_without_calli
             pulled = pull_round_results(copy, **same_round)
     assert made.status == "busy"
     assert (pulled.asked, pulled.round_finished, pulled.error) == (0, False, None)
+
+
+def test_a_stage_advance_that_finds_another_at_work_comes_back_later_without_reading_the_stage(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    settings = Settings(environment="test")
+    rt = Runtime(settings=settings, uow_factory=uow_factory, client_factory=NoServer)  # type: ignore[arg-type]
+    with uow_factory() as running:
+        assert running.locks.try_job_lock(queue.ADVANCE_STAGE, (7,))
+        assert bodies._advance_stage(rt, 7, attempt=1) == bodies.ADVANCE_BUSY_RETRY_S
+        with pytest.raises(NotFound):  # another stage is not held back: it is read (none here)
+            bodies._advance_stage(rt, 8, attempt=1)
+    # Once the other run has committed, the copy reads the stage (none here: refused, not retried).
+    with pytest.raises(NotFound):
+        bodies._advance_stage(rt, 7, attempt=2)
+
+
+def test_try_lock_skips_a_row_another_transaction_holds_and_takes_it_once_released(
+    uow_factory: UnitOfWorkFactory, seeded: SeededPool
+) -> None:
+    round_ids = sorted({_round_of(uow_factory, match_id) for match_id in seeded.matches.values()})
+    first, second = round_ids[0], round_ids[1]
+    with uow_factory() as holder:
+        holder.locks.lock(Round, first)
+        with uow_factory() as other:
+            _no_waiting(other)
+            assert other.locks.try_lock(Round, first) is None  # held elsewhere: at once, no row
+            taken = other.locks.try_lock(Round, second)
+            assert taken is not None and taken.id == second
+    with uow_factory() as later:
+        taken = later.locks.try_lock(Round, first)
+        assert taken is not None and taken.id == first
+
+
+def test_beat_applies_due_line_ups_but_passes_over_a_round_a_job_holds(
+    uow_factory: UnitOfWorkFactory, seeded: SeededPool
+) -> None:
+    now = utcnow() + timedelta(days=3650)  # every scheduled round's line-up deadline has passed
+    with uow_factory() as uow:
+        due = [r.id or 0 for r in uow.rounds.due_lineup_rounds(now) if r.stage_id == seeded.stage_id]
+        others = len(uow.rounds.due_lineup_rounds(now)) - len(due)
+    assert len(due) >= 2
+    with uow_factory() as holder:
+        holder.locks.lock(Round, due[0])  # a pairing at work on the first round
+        with uow_factory() as tick:
+            _no_waiting(tick)
+            done = apply_due_deadlines(tick, now, actor="beat")
+    assert done["rounds_lined_up"] == len(due) - 1 + others
+    with uow_factory() as tick:
+        done = apply_due_deadlines(tick, now, actor="beat")
+    assert done["rounds_lined_up"] == len(due) + others  # the next tick comes back to it
+
+
+def _round_of(uow_factory: UnitOfWorkFactory, match_id: int) -> int:
+    with uow_factory() as uow:
+        return uow.rounds.get_or_raise(Match, match_id).round_id
+
+
+def _no_waiting(uow: UnitOfWork) -> None:
+    """A lock this transaction would wait for fails after 2 s instead (the test fails, never hangs)."""
+    uow.session.execute(text("SET LOCAL lock_timeout = '2s'"))

@@ -32,7 +32,11 @@ def apply_due_deadlines(
     for rnd in uow.rounds.due_lineup_rounds(now):
         if rnd.number >= ARMAGEDDON_ROUND_BASE:
             continue
-        uow.locks.lock(Round, rnd.id or 0)  # as the pairing does: never beside it on the same boards
+        # Locked as the pairing does (never beside it on the same boards), but not waited for: a round
+        # another job holds is being paired (which applies the line-ups itself) or edited by staff, and
+        # the next tick comes back to it.
+        if uow.locks.try_lock(Round, rnd.id or 0) is None:
+            continue
         apply_lineups(uow, round_id=rnd.id or 0, actor=actor)
         done["rounds_lined_up"] += 1
     for stage in stages:
