@@ -499,6 +499,17 @@ class RoundRepository(Repository):
             execution_options={"synchronize_session": "fetch"},
         )
 
+    def finish_stage_matches(self, stage_id: int, now: datetime) -> None:
+        """Every match of the stage not finished yet is finished now (``finished_at`` kept where set): one
+        statement, instead of loading the stage's matches (a 2020 division: 675) to change a few."""
+        rounds = sa_select(col(Round.id)).where(col(Round.stage_id) == stage_id)
+        self.session.execute(
+            update(Match)
+            .where(col(Match.round_id).in_(rounds), col(Match.status) != MatchStatus.FINISHED.value)
+            .values(status=MatchStatus.FINISHED.value, finished_at=func.coalesce(Match.finished_at, now)),
+            execution_options={"synchronize_session": "fetch"},
+        )
+
     def stage_has_open_results(self, stage_id: int) -> bool:
         """A board of a played (not forfeited) match still has no result, or an appeal is open (1 query).
 

@@ -306,6 +306,30 @@ def test_closing_a_stage_before_the_last_leaves_the_event_running(
     assert audit(uowf, action_prefix="event.") == []
 
 
+def test_closing_finishes_every_match_of_the_stage_keeping_a_finish_time_already_set(
+    uowf: UnitOfWorkFactory, pool: BuiltPool
+) -> None:
+    play_all(uowf, pool)
+    earlier = utcnow() - timedelta(hours=1)
+    with uowf() as uow:
+        ids = [m.id or 0 for m in uow.rounds.matches_of_stage(pool.stage_id)]
+        unset, kept, *_ = ids
+        for match_id, finished_at in ((unset, None), (kept, earlier)):
+            uow.session.execute(
+                update(Match)
+                .where(col(Match.id) == match_id)
+                .values(status="scheduled", finished_at=finished_at)
+            )
+    closing = utcnow() + LATER
+    with uowf() as uow:
+        standings_service.close_stage(uow, stage_id=pool.stage_id, actor="boss", now=closing)
+    with uowf() as uow:
+        matches = {m.id: m for m in uow.rounds.matches_of_stage(pool.stage_id)}
+        assert {m.status for m in matches.values()} == {"finished"}
+        assert matches[unset].finished_at == closing.replace(tzinfo=matches[unset].finished_at.tzinfo)
+        assert matches[kept].finished_at == earlier.replace(tzinfo=matches[kept].finished_at.tzinfo)
+
+
 # --- corrections --------------------------------------------------------------------------------------
 
 

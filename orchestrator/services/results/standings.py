@@ -32,7 +32,7 @@ from orchestrator.adapters.tables import (
     Event,
     EventStatus,
     LateChangeCause,
-    MatchStatus,
+    Match,
     Pool,
     RoundStatus,
     Stage,
@@ -413,17 +413,26 @@ def _store(
 
 
 def recompute_pool(
-    uow: UnitOfWork, *, pool_id: int, actor: str = "system", annulled: set[int] | None = None
+    uow: UnitOfWork,
+    *,
+    pool_id: int,
+    actor: str = "system",
+    annulled: set[int] | None = None,
+    records: PoolRecords | None = None,
 ) -> PoolResult:
     """Store the pool's standings again; final (provisional=False) only when its stage is closed.
 
     Once the pool's last match is complete, a group still tied after the chain gets its lot committed (the
     hash only; ``close_stage`` draws it, docs/lots.md).
 
-    ``annulled``: as for ``pool_records`` (the event's annulled players, when already read).
+    ``annulled``: as for ``pool_records`` (the event's annulled players, when already read). ``records``:
+    the pool's records when the caller read them in this unit of work with the pool locked
+    (``close_stage``), so that they are not read twice.
     """
     uow.locks.lock_pool(pool_id)
-    data = pool_records(uow, pool_id=pool_id, annulled=annulled)
+    data = records if records is not None else pool_records(uow, pool_id=pool_id, annulled=annulled)
+    if data.pool.id != pool_id:
+        raise ValueError(f"the records given are pool {data.pool.id}'s, not pool {pool_id}'s")
     ties = pool_tie_lots(uow, data)
     if ties and not data.incomplete_matches:  # the pool is complete: its ties' lots are committed now
         tie_lots.commit_missing(
@@ -469,8 +478,16 @@ def closing_problems(uow: UnitOfWork, *, stage_id: int, now: datetime | None = N
         problems.append(_("Stage %(stage)s has no rounds yet.") % {"stage": stage.name})
     matches = uow.rounds.matches_of_stage(stage_id)
     boards = uow.boards.board_scores_by_match(m.id or 0 for m in matches)
-    teams = uow.teams.teams_by_id(t for m in matches for t in (m.first_team_id, m.second_team_id))
+    names = uow.teams.names_by_id(t for m in matches for t in (m.first_team_id, m.second_team_id))
     round_no = {r.id: r.number for r in rounds}
+
+    def label(match: Match) -> str:  # written only for a match with a problem
+        return _("round %(round)s, %(first)s – %(second)s") % {
+            "round": round_no.get(match.round_id),
+            "first": names[match.first_team_id],
+            "second": names[match.second_team_id],
+        }
+
     for rnd in rounds:
         if rnd.status == RoundStatus.CANCELLED.value:  # a Swiss stage ended early (docs/swiss.md)
             continue
@@ -479,33 +496,29 @@ def closing_problems(uow: UnitOfWork, *, stage_id: int, now: datetime | None = N
             if not in_round or not all(match_is_complete(m, boards.get(m.id or 0, [])) for m in in_round):
                 problems.append(_("Round %(round)s is still open.") % {"round": rnd.number})
     for match in matches:
-        label = _("round %(round)s, %(first)s – %(second)s") % {
-            "round": round_no.get(match.round_id),
-            "first": teams[match.first_team_id].name,
-            "second": teams[match.second_team_id].name,
-        }
-        if MatchForfeit(match.forfeit) is not MatchForfeit.NONE:
+        if match.forfeit != MatchForfeit.NONE.value:
             continue
-        missing = [b.board_no for b in boards.get(match.id or 0, []) if not GameResult(b.result).is_final]
+        missing = [b.board_no for b in boards.get(match.id or 0, []) if b.result == PENDING]
         if not boards.get(match.id or 0):
-            problems.append(_("Match %(match)s has no boards.") % {"match": label})
+            problems.append(_("Match %(match)s has no boards.") % {"match": label(match)})
         elif missing:
             where = ", ".join(str(n) for n in missing)
             problems.append(
-                _("Match %(match)s: board %(boards)s has no result.") % {"match": label, "boards": where}
+                _("Match %(match)s: board %(boards)s has no result.")
+                % {"match": label(match), "boards": where}
             )
         elif match.finished_at is not None and match.finished_at + window > now:
             until = match.finished_at + window
             problems.append(
                 _("Match %(match)s: the appeal window is open until %(until)s.")
-                % {"match": label, "until": times.said(until, event_zone(event))}
+                % {"match": label(match), "until": times.said(until, event_zone(event))}
             )
     for appeal in uow.rounds.appeals_of_matches((m.id or 0 for m in matches), only_open=True):
         match = next(m for m in matches if m.id == appeal.match_id)
-        label = f"{teams[match.first_team_id].name} – {teams[match.second_team_id].name}"
+        teams = f"{names[match.first_team_id]} – {names[match.second_team_id]}"
         problems.append(
             _("Appeal %(appeal)s on %(match)s (round %(round)s) is open.")
-            % {"appeal": appeal.id, "match": label, "round": round_no.get(match.round_id)}
+            % {"appeal": appeal.id, "match": teams, "round": round_no.get(match.round_id)}
         )
     return problems
 
@@ -550,7 +563,9 @@ def close_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | N
             % {"stage": stage.name, "problems": " ".join(problems)}
         )
     annulled = uow.teams.annulled_player_ids(stage.event_id)
-    ties = _stage_ties(uow, stage, pools, annulled)
+    # Each pool's records, read once under the pool locks: the ties and the final standings both count them.
+    records = {pool.id or 0: pool_records(uow, pool_id=pool.id or 0, annulled=annulled) for pool in pools}
+    ties = _stage_ties(uow, stage, records)
     if already_closed and all(tie.drawn for pool_ties in ties.values() for tie in pool_ties):
         raise Conflict(_("Stage %(stage)s is already closed.") % {"stage": stage.name})
     committed = [
@@ -572,7 +587,8 @@ def close_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | N
     for pool in pools:
         tie_lots.draw_sealed(uow, ties=ties[pool.id or 0], actor=actor)
     results = tuple(
-        recompute_pool(uow, pool_id=pool.id or 0, actor=actor, annulled=annulled) for pool in pools
+        recompute_pool(uow, pool_id=pool.id or 0, actor=actor, records=records[pool.id or 0])
+        for pool in pools
     )
     for pool in pools:
         tie_lots.void_unused(uow, event_id=stage.event_id, pool=pool, ties=ties[pool.id or 0], actor=actor)
@@ -607,15 +623,12 @@ def close_stage(uow: UnitOfWork, *, stage_id: int, actor: str, now: datetime | N
 
 
 def _stage_ties(
-    uow: UnitOfWork, stage: Stage, pools: Sequence[Pool], annulled: set[int]
+    uow: UnitOfWork, stage: Stage, records: Mapping[int, PoolRecords]
 ) -> dict[int, tuple[tie_lots.TieLot, ...]]:
     """Each pool's groups still tied after the chain, with their lots (none when the chain has no LOT)."""
     if "LOT" not in stage_chain(stage):
-        return {pool.id or 0: () for pool in pools}
-    return {
-        pool.id or 0: pool_tie_lots(uow, pool_records(uow, pool_id=pool.id or 0, annulled=annulled))
-        for pool in pools
-    }
+        return {pool_id: () for pool_id in records}
+    return {pool_id: pool_tie_lots(uow, data) for pool_id, data in records.items()}
 
 
 def _lots_committed_now(stage: Stage, committed: Sequence[str]) -> Conflict:
@@ -636,11 +649,7 @@ def _mark_closing(uow: UnitOfWork, stage: Stage, *, now: datetime | None) -> Non
     stage.status = StageStatus.CLOSED.value
     stage.closed_at = now or utcnow()
     uow.events.add(stage)
-    for match in uow.rounds.matches_of_stage(stage.id or 0):
-        if match.status != MatchStatus.FINISHED.value:
-            match.status = MatchStatus.FINISHED.value
-            match.finished_at = match.finished_at or stage.closed_at
-            uow.rounds.add(match)
+    uow.rounds.finish_stage_matches(stage.id or 0, stage.closed_at)
     uow.flush()
 
 
