@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from sqlalchemy import delete, func, insert, or_, update
+from sqlalchemy import Engine, delete, func, insert, or_, update
 from sqlalchemy import select as sa_select
 from sqlmodel import col, select
 
@@ -49,6 +49,7 @@ from orchestrator.adapters.tables import (
     SwissRoundTeam,
     Team,
 )
+from orchestrator.db import utcnow
 from orchestrator.domain.scoring import GameResult, MatchForfeit
 
 OPEN_ROUND_STATUSES = (RoundStatus.PAIRED.value, RoundStatus.PLAYING.value)
@@ -288,6 +289,27 @@ class RoundRepository(Repository):
             .where(GameserverBulk.round_id == round_id)
             .order_by(col(GameserverBulk.id).desc())
         ).first()
+
+    def committed_bulk_record(self, round_id: int) -> GameserverBulk | None:
+        """A new bulk record of the round, ``pending``, committed at once in a transaction of its own (its
+        own connection), then read in this one; None on SQLite, whose writer holds the whole database.
+
+        Written before a bulk request is sent: whatever becomes of this transaction (a worker killed after
+        the request went out), a later run finds the record and looks for the bulk that request may have
+        made (docs/gameserver.md, "One bulk per round"). The round's row this transaction holds is not
+        touched (the record only refers to it), so the other connection does not wait for it."""
+        bind = self.session.get_bind()
+        if not isinstance(bind, Engine) or bind.dialect.name == "sqlite":
+            return None  # a session bound to one connection (a test's) has no other to commit on
+        now = utcnow()
+        with bind.connect() as other:
+            record_id: Any = other.execute(
+                insert(GameserverBulk)
+                .values(round_id=round_id, status=BulkStatus.PENDING.value, created_at=now, updated_at=now)
+                .returning(col(GameserverBulk.id))
+            ).scalar_one()
+            other.commit()
+        return self.get_or_raise(GameserverBulk, int(record_id))
 
     def failed_bulk_rounds(self) -> Sequence[Round]:
         """Scheduled rounds whose last bulk attempt failed for transport reasons (to try again)."""

@@ -23,7 +23,8 @@ from orchestrator.services.gameserver.player_links import store_link
 class FakeServer:
     """A scripted Lichess-protocol server: bulks, list, export; ``faults`` answers the next requests."""
 
-    def __init__(self) -> None:
+    def __init__(self, prefix: str = "") -> None:
+        self.prefix = prefix  # before every game and bulk id (a database shared by tests holds each once)
         self.tokens: dict[str, str] = {}  # token -> account
         self.bulks: list[dict] = []
         self.games: dict[str, dict] = {}
@@ -59,10 +60,10 @@ class FakeServer:
         n = len(self.bulks)
         games = []
         for i, (white, black) in enumerate(pairs):
-            game_id = f"g{n}x{i:03d}"
+            game_id = f"{self.prefix}g{n}x{i:03d}"
             games.append({"id": game_id, "white": self.tokens[white], "black": self.tokens[black]})
             self.games[game_id] = {"id": game_id, "status": "started", "players": {}}
-        bulk = {"id": f"bulk{n}", "games": games, "pairAt": int(form.get("pairAt", 0)) or None}
+        bulk = {"id": f"{self.prefix}bulk{n}", "games": games, "pairAt": int(form.get("pairAt", 0)) or None}
         self.bulks.append(bulk)
         return httpx.Response(200, json=bulk)
 

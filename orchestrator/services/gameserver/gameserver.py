@@ -146,8 +146,15 @@ def create_round_games(
             return RoundGames(round_id, "already")
         return RoundGames(round_id, "empty", error="the round has no boards with two players")
     record = uow.rounds.bulk_of_round(round_id)
-    if record is None or record.status in (BulkStatus.CREATED.value, BulkStatus.CANCELLED.value):
-        record = uow.rounds.insert(GameserverBulk(round_id=round_id))
+    first_request = record is None or record.status in (BulkStatus.CREATED.value, BulkStatus.CANCELLED.value)
+    if first_request:
+        # Committed before anything is sent (PostgreSQL): a later run that finds it pending knows a request
+        # may have gone out. On SQLite it is written with the rest, and the look-ups stay (``_send_bulk``).
+        committed = uow.rounds.committed_bulk_record(round_id)
+        record = committed or uow.rounds.insert(GameserverBulk(round_id=round_id))
+        first_request = committed is not None
+    else:
+        assert record is not None
     pairings, missing = _pairings(uow, to_pair, settings)
     if missing:
         names = "; ".join(missing)
@@ -163,7 +170,17 @@ def create_round_games(
     if armageddon is not None:
         spec = _armageddon_spec(uow, armageddon, spec)
     bulk = _send_bulk(
-        uow, client, rnd, record, pairings, spec, settings=settings, attempt=attempt, actor=actor, now=now
+        uow,
+        client,
+        rnd,
+        record,
+        pairings,
+        spec,
+        settings=settings,
+        attempt=attempt,
+        actor=actor,
+        now=now,
+        first_request=first_request,
     )
     if isinstance(bulk, RoundGames):
         return bulk
@@ -239,11 +256,19 @@ def _send_bulk(
     attempt: int,
     actor: str,
     now: datetime,
+    first_request: bool = False,
 ) -> Bulk | RoundGames:
     """The bulk that holds the round's games (found again or created now), or what became of the round
-    when the game server refused or failed."""
+    when the game server refused or failed.
+
+    ``first_request``: ``record`` was committed by this run before anything was sent, and no run before it
+    left a pending or failed record: no earlier request for these pairings can exist, so the bulk is
+    created without first reading the organiser's list and the players' games (two requests fewer before
+    every round's games; docs/gameserver.md, "One bulk per round")."""
     round_id = rnd.id or 0
     try:
+        if first_request:
+            return ensure_bulk(client, pairings, spec, policy=SINGLE_ATTEMPT)
         # After a failed attempt the lost request may still have been carried out (even after the bulk
         # left the list): ensure_bulk then looks for its games since that attempt. A late round (no pairAt)
         # is paired at once, so a bulk an earlier run sent without committing (a worker killed) has left
