@@ -9,6 +9,8 @@ after the other run read the stage.
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -18,14 +20,17 @@ from sqlalchemy import text
 from orchestrator.adapters.tables import Match, Round
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
-from orchestrator.db import utcnow
+from orchestrator.db import make_engine, make_session_factory, utcnow
 from orchestrator.errors import NotFound
 from orchestrator.jobs import bodies
 from orchestrator.jobs.runtime import Runtime
 from orchestrator.services import queue
 from orchestrator.services.gameserver.gameserver import create_round_games, pull_round_results
 from orchestrator.services.playoff.deadlines import apply_due_deadlines
-from tests.support.pools import SeededPool
+from tests.integration.conftest import scratch_database
+from tests.support.pools import SeededPool, seed_small_pool
+
+NO_SUCH_STAGE = 2_000_000_000  # far above any id the tests' shared database hands out
 
 
 class NoServer:
@@ -73,14 +78,15 @@ def test_a_stage_advance_that_finds_another_at_work_comes_back_later_without_rea
 ) -> None:
     settings = Settings(environment="test")
     rt = Runtime(settings=settings, uow_factory=uow_factory, client_factory=NoServer)  # type: ignore[arg-type]
+    held = NO_SUCH_STAGE + secrets.randbelow(1000)  # no stage has such an id: nothing is changed
     with uow_factory() as running:
-        assert running.locks.try_job_lock(queue.ADVANCE_STAGE, (7,))
-        assert bodies._advance_stage(rt, 7, attempt=1) == bodies.ADVANCE_BUSY_RETRY_S
+        assert running.locks.try_job_lock(queue.ADVANCE_STAGE, (held,))
+        assert bodies._advance_stage(rt, held, attempt=1) == bodies.ADVANCE_BUSY_RETRY_S
         with pytest.raises(NotFound):  # another stage is not held back: it is read (none here)
-            bodies._advance_stage(rt, 8, attempt=1)
+            bodies._advance_stage(rt, held + 1, attempt=1)
     # Once the other run has committed, the copy reads the stage (none here: refused, not retried).
     with pytest.raises(NotFound):
-        bodies._advance_stage(rt, 7, attempt=2)
+        bodies._advance_stage(rt, held, attempt=2)
 
 
 def test_try_lock_skips_a_row_another_transaction_holds_and_takes_it_once_released(
@@ -100,14 +106,27 @@ def test_try_lock_skips_a_row_another_transaction_holds_and_takes_it_once_releas
         assert taken is not None and taken.id == first
 
 
+@pytest.fixture
+def own_database() -> Iterator[UnitOfWorkFactory]:
+    """A database of this test's own: beat's pass below reaches every event, and the session's database
+    holds other tests' events."""
+    with scratch_database("olympiad_test_lineups", migrated=True) as url:
+        engine = make_engine(url)
+        session_factory = make_session_factory(engine)
+        yield lambda: UnitOfWork(session_factory)
+        engine.dispose()
+
+
 def test_beat_applies_due_line_ups_but_passes_over_a_round_a_job_holds(
-    uow_factory: UnitOfWorkFactory, seeded: SeededPool
+    own_database: UnitOfWorkFactory,
 ) -> None:
+    uow_factory = own_database
+    seeded = seed_small_pool(uow_factory, slug="lineups", pairing_seed=secrets.token_bytes(32))
     now = utcnow() + timedelta(days=3650)  # every scheduled round's line-up deadline has passed
     with uow_factory() as uow:
         due = [r.id or 0 for r in uow.rounds.due_lineup_rounds(now) if r.stage_id == seeded.stage_id]
         others = len(uow.rounds.due_lineup_rounds(now)) - len(due)
-    assert len(due) >= 2
+    assert len(due) >= 2 and others == 0
     with uow_factory() as holder:
         holder.locks.lock(Round, due[0])  # a pairing at work on the first round
         with uow_factory() as tick:
