@@ -296,8 +296,9 @@ class RoundRepository(Repository):
 
         Written before a bulk request is sent: whatever becomes of this transaction (a worker killed after
         the request went out), a later run finds the record and looks for the bulk that request may have
-        made (docs/gameserver.md, "One bulk per round"). The round's row this transaction holds is not
-        touched (the record only refers to it), so the other connection does not wait for it."""
+        made (docs/gameserver.md, "One bulk per round: the record before the request"). The round's row
+        this transaction holds is not touched (the record only refers to it), so the other connection does
+        not wait for it."""
         bind = self.session.get_bind()
         if not isinstance(bind, Engine) or bind.dialect.name == "sqlite":
             return None  # a session bound to one connection (a test's) has no other to commit on
@@ -408,8 +409,8 @@ class RoundRepository(Repository):
         the 4,180 rows on four keys, Python under 1 ms to sort the 1,045 matches and their short lists.
         The statement runs on the session's connection, as plain rows: the ORM's handling of each row
         (``Session.execute``) was a quarter of the read (docs/performance.md, "A round's reads and
-        standings"); the session is flushed first, as ``Session.execute`` would, so that its own changes
-        count.
+        standings with less Python"); the session is flushed first, as ``Session.execute`` would, so that
+        its own changes count.
         """
         self.session.flush()
         rows: Iterable[Any] = (
@@ -514,20 +515,21 @@ class RoundRepository(Repository):
         ids = sorted(set(match_ids))
         if not ids:
             return
-        self.session.execute(
-            update(Match)
-            .where(among(self.session, col(Match.id), ids))
-            .values(status=MatchStatus.FINISHED.value, finished_at=func.coalesce(Match.finished_at, now)),
-            execution_options={"synchronize_session": "fetch"},
-        )
+        self._finish(among(self.session, col(Match.id), ids), now=now)
 
     def finish_stage_matches(self, stage_id: int, now: datetime) -> None:
         """Every match of the stage not finished yet is finished now (``finished_at`` kept where set): one
         statement, instead of loading the stage's matches (a 2020 division: 675) to change a few."""
         rounds = sa_select(col(Round.id)).where(col(Round.stage_id) == stage_id)
+        unfinished = col(Match.status) != MatchStatus.FINISHED.value
+        self._finish(col(Match.round_id).in_(rounds), unfinished, now=now)
+
+    def _finish(self, *where: Any, now: datetime) -> None:
+        """The matches ``where`` selects are finished, ``finished_at`` kept where set (the session's copies
+        of them too)."""
         self.session.execute(
             update(Match)
-            .where(col(Match.round_id).in_(rounds), col(Match.status) != MatchStatus.FINISHED.value)
+            .where(*where)
             .values(status=MatchStatus.FINISHED.value, finished_at=func.coalesce(Match.finished_at, now)),
             execution_options={"synchronize_session": "fetch"},
         )

@@ -218,7 +218,9 @@ class RowLocks(Repository):
             held = self.session.info["row_locks"] = (transaction, set())
         return held[1]
 
-    def _locking(self, statement: Any, model: type[SQLModel], ids: Iterable[int]) -> Any:
+    def _locking(
+        self, statement: Any, model: type[SQLModel], ids: Iterable[int], *, skip_locked: bool = False
+    ) -> Any:
         self.session.flush()
         self.session.connection()  # the transaction begins now, so the held rows are recorded under it
         held = self._held()
@@ -236,11 +238,15 @@ class RowLocks(Repository):
             table = model.__tablename__
             self.session.execute(text(f'UPDATE "{table}" SET id = id WHERE 0 = 1'))  # the write lock
             return statement
-        return statement.with_for_update(key_share=True)  # FOR NO KEY UPDATE
+        # FOR NO KEY UPDATE; with ``skip_locked``, rows another transaction holds are left out at once.
+        return statement.with_for_update(key_share=True, skip_locked=skip_locked)
+
+    def _locked_row(self, model: type[ModelT], row_id: int, *, skip_locked: bool = False) -> ModelT | None:
+        statement = select(model).where(col(model.id) == row_id)  # type: ignore[attr-defined]
+        return self.session.exec(self._locking(statement, model, [row_id], skip_locked=skip_locked)).first()
 
     def lock(self, model: type[ModelT], row_id: int) -> ModelT:
-        statement = self._locking(select(model).where(col(model.id) == row_id), model, [row_id])  # type: ignore[attr-defined]
-        row = self.session.exec(statement).first()
+        row = self._locked_row(model, row_id)
         if row is None:
             raise NotFound(f"{model.__tablename__} {row_id} does not exist")
         return row
@@ -249,12 +255,9 @@ class RowLocks(Repository):
         """``lock`` unless another transaction holds the row: None then, at once, instead of waiting for
         it (PostgreSQL's ``SKIP LOCKED``; SQLite has no row locks: as ``lock``). For work that the holder
         does too or that the next pass can do: beat's tick never sits idle behind a job."""
-        statement = self._locking(select(model).where(col(model.id) == row_id), model, [row_id])  # type: ignore[attr-defined]
-        if self.session.get_bind().dialect.name != "sqlite":
-            statement = statement.with_for_update(key_share=True, skip_locked=True)
-        row = self.session.exec(statement).first()
+        row = self._locked_row(model, row_id, skip_locked=True)
         if row is None:
-            self._held().discard((str(model.__tablename__), row_id))
+            self._held().discard((str(model.__tablename__), row_id))  # not held: another transaction has it
         return row
 
     def try_job_lock(self, name: str, ids: tuple[int, ...]) -> bool:

@@ -23,6 +23,10 @@ from tests.support.gameserver_fake import FakeServer, create_games, link_account
 from tests.support.gameserver_round import RoundRows, make_round
 
 BULK_REQUESTS = ("POST /api/bulk-pairing", "GET /api/bulk-pairing")
+# A round paired ahead of its start (a ``pairAt``) and one paired late (at once, no ``pairAt``).
+AHEAD_OR_LATE = pytest.mark.parametrize(
+    "starts_in", [timedelta(minutes=5), timedelta(minutes=-5)], ids=["ahead", "late"]
+)
 
 
 class Killed(Exception):
@@ -48,7 +52,7 @@ def sent(server: FakeServer) -> list[str]:
     return [r for r in server.requests if r in BULK_REQUESTS or r.startswith("GET /api/games/user/")]
 
 
-@pytest.mark.parametrize("starts_in", [timedelta(minutes=5), timedelta(minutes=-5)], ids=["ahead", "late"])
+@AHEAD_OR_LATE
 def test_a_rounds_first_bulk_is_one_request_and_its_record_is_kept(
     uow_factory: UnitOfWorkFactory, settings: Settings, starts_in: timedelta
 ) -> None:
@@ -63,7 +67,7 @@ def test_a_rounds_first_bulk_is_one_request_and_its_record_is_kept(
         assert all(uow.boards.get_or_raise(Board, b).game_id for b in rows.board_ids)
 
 
-@pytest.mark.parametrize("starts_in", [timedelta(minutes=5), timedelta(minutes=-5)], ids=["ahead", "late"])
+@AHEAD_OR_LATE
 def test_a_request_whose_run_never_committed_is_found_again_and_never_sent_twice(
     uow_factory: UnitOfWorkFactory, settings: Settings, starts_in: timedelta
 ) -> None:

@@ -146,15 +146,13 @@ def create_round_games(
             return RoundGames(round_id, "already")
         return RoundGames(round_id, "empty", error="the round has no boards with two players")
     record = uow.rounds.bulk_of_round(round_id)
-    first_request = record is None or record.status in (BulkStatus.CREATED.value, BulkStatus.CANCELLED.value)
-    if first_request:
+    first_request = False
+    if record is None or record.status in (BulkStatus.CREATED.value, BulkStatus.CANCELLED.value):
         # Committed before anything is sent (PostgreSQL): a later run that finds it pending knows a request
         # may have gone out. On SQLite it is written with the rest, and the look-ups stay (``_send_bulk``).
         committed = uow.rounds.committed_bulk_record(round_id)
-        record = committed or uow.rounds.insert(GameserverBulk(round_id=round_id))
         first_request = committed is not None
-    else:
-        assert record is not None
+        record = committed or uow.rounds.insert(GameserverBulk(round_id=round_id))
     pairings, missing = _pairings(uow, to_pair, settings)
     if missing:
         names = "; ".join(missing)
@@ -264,7 +262,7 @@ def _send_bulk(
     ``first_request``: ``record`` was committed by this run before anything was sent, and no run before it
     left a pending or failed record: no earlier request for these pairings can exist, so the bulk is
     created without first reading the organiser's list and the players' games (two requests fewer before
-    every round's games; docs/gameserver.md, "One bulk per round")."""
+    every round's games; docs/gameserver.md, "One bulk per round: the record before the request")."""
     round_id = rnd.id or 0
     try:
         if first_request:
