@@ -6,8 +6,9 @@
 # This 2-core machine changes speed by 1.5-2x within an hour, so two figures taken an hour apart say little;
 # runs that alternate (A, B, A, B, ...) share the machine's mood. The commit is checked out in a temporary
 # git worktree and run with PYTHONPATH pointing at it (same venv, same PostgreSQL and stand-in settings).
-# Prints one line per run: which side, the event's wall clock, the machine reference of that run and the
-# turnaround's p50 and p95 (bench/whole_event.py's first turnaround line).
+# Prints one line per run: which side, the event's wall clock, its play-off's (empty for an event without one),
+# the machine reference of that run and the turnaround's p50 and p95 (bench/whole_event.py's first turnaround
+# line).
 # With AB_WORKER_LOGS=DIR (and --celery), each run keeps its worker logs in DIR/<side>-<n>/, to compare the
 # job time per job name of the two sides: .venv/bin/python bench/worker_log_jobs.py DIR/<side>-<n>/*.log
 set -euo pipefail
@@ -29,8 +30,9 @@ run() {  # $1: label, $2: source tree, $3: run number, then whole_event.py optio
   fi
   out="$(cd "$src" && PYTHONPATH="$src" "$python" bench/whole_event.py --runs 1 "${logs[@]}" "$@" 2>&1)" || {
     echo "$label: run failed"; echo "$out" | tail -5; return 1; }
-  printf '%-8s event %6s s   machine reference %s s   turnaround %s\n' "$label" \
+  printf '%-8s event %6s s   play-off %5s s   machine reference %s s   turnaround %s\n' "$label" \
     "$(echo "$out" | sed -nE 's/.*event ([0-9.]+) s.*/\1/p' | head -1)" \
+    "$(echo "$out" | sed -nE 's/^  Play-off +([0-9.]+) s.*/\1/p' | head -1)" \
     "$(echo "$out" | sed -nE 's/.*best of 3\): ([0-9.]+) s.*/\1/p' | head -1)" \
     "$(echo "$out" | sed -nE 's/.*rounds, last result.s pull to the next round.s games\): [0-9]+ rounds, (p50 [0-9.]+ s, p95 [0-9.]+ s).*/\1/p' | head -1)"
 }
