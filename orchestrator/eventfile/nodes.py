@@ -12,6 +12,8 @@ import yaml
 from orchestrator.domain.names import name_problem
 from orchestrator.eventfile.problems import Problem
 
+FIRST_YEAR, LAST_YEAR = 1900, 2100  # event times; the schedule of a start near 9999 overflows `datetime`
+
 
 def node_line(node: yaml.Node | None) -> int | None:
     return node.start_mark.line + 1 if node is not None else None
@@ -105,8 +107,13 @@ class NodeReader:
             return None
         try:
             return self._constructor.construct_object(node)
-        except yaml.YAMLError as error:
-            self.report(path, f"unreadable value {node.value!r}: {error}", node=node)
+        except (yaml.YAMLError, ValueError, KeyError, OverflowError) as error:
+            # An explicit tag the text does not fit (``!!int abc``, ``!!bool maybe``, ``!!timestamp
+            # 2020-13-45``) fails in PyYAML's constructor with a plain ValueError or KeyError.
+            detail = (
+                error if isinstance(error, yaml.YAMLError) else f"not a valid {node.tag.rsplit(':', 1)[-1]}"
+            )
+            self.report(path, f"unreadable value {node.value!r}: {detail}", node=node)
             return None
 
     def name(self, node: yaml.Node, path: str, *, what: str, limit: int) -> str | None:
@@ -181,6 +188,11 @@ class NodeReader:
                     f"expected a date and time such as 2020-07-25 10:00, found {describe(node)}",
                     node=node,
                 )
+            return None
+        if not FIRST_YEAR <= moment.year <= LAST_YEAR:
+            self.report(
+                path, f"must be in the years {FIRST_YEAR}–{LAST_YEAR}, found {moment.year}", node=node
+            )
             return None
         if moment.tzinfo is not None:
             self.report(

@@ -40,7 +40,7 @@ MAX_LINEUP_DEADLINE_MINUTES = 7 * 24 * 60  # a week before the round at most
 def _is_zone(name: str) -> bool:
     try:
         ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a name longer than a file name
         return False
     return True
 

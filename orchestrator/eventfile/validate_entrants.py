@@ -10,6 +10,8 @@ from orchestrator.domain.teams import Team
 from orchestrator.eventfile.drafts import StageDraft, ranges
 from orchestrator.eventfile.nodes import NodeReader
 
+MAX_SEEDS_WITHOUT_TEAMS = 10_000  # seeds walked per range when the file has no readable team list
+
 
 @dataclass(slots=True)
 class _Field:
@@ -101,7 +103,11 @@ def _check_swiss_field(reader: NodeReader, stage: StageDraft, total: int) -> Non
 
 
 def _check_seeds(reader: NodeReader, stage: StageDraft, entrant: SeedRange, path: str, state: _Field) -> None:
-    overlap = [s for s in range(entrant.first, entrant.last + 1) if s in state.seed_owner]
+    # Only seeds of listed teams are walked one by one: a range such as 1-99999999999999999999 must not
+    # keep the request busy (it is reported as going beyond the list below).
+    known = state.team_count if state.team_count is not None else entrant.first + MAX_SEEDS_WITHOUT_TEAMS - 1
+    seeds = range(entrant.first, min(entrant.last, known) + 1)
+    overlap = [s for s in seeds if s in state.seed_owner]
     if overlap:
         owners = sorted({state.seed_owner[s][1] for s in overlap})
         reader.report(
@@ -109,7 +115,7 @@ def _check_seeds(reader: NodeReader, stage: StageDraft, entrant: SeedRange, path
             f"{entrant} overlaps seeds already placed in {', '.join(owners)} "
             f"({ranges(overlap)}): a team enters one stage only",
         )
-    for s in range(entrant.first, entrant.last + 1):
+    for s in seeds:
         state.seed_owner.setdefault(s, (f"stages[{stage.index}]", stage.name))
     if state.team_count is not None and entrant.last > state.team_count:
         reader.report(path, f"{entrant} goes beyond the {state.team_count} teams in the list")
