@@ -35,6 +35,7 @@ from orchestrator.eventfile.validate_stages import check_schedules, read_stages
 from orchestrator.eventfile.validate_teams import read_teams
 
 MAX_LINEUP_DEADLINE_MINUTES = 7 * 24 * 60  # a week before the round at most
+MAX_APPEAL_WINDOW_MINUTES = 7 * 24 * 60  # a week after the match at most (a longer one overflows `timedelta`)
 
 
 def _is_zone(name: str) -> bool:
@@ -162,7 +163,12 @@ def _read_settings(reader: NodeReader, top: dict[str, yaml.Node]) -> _Settings:
     scoring = read_scoring(reader, top["match_scoring"]) if "match_scoring" in top else MatchScoring()
     appeal = 15
     if "appeal_window_minutes" in top:
-        appeal_value = reader.integer(top["appeal_window_minutes"], "appeal_window_minutes", minimum=0)
+        appeal_value = reader.integer(
+            top["appeal_window_minutes"],
+            "appeal_window_minutes",
+            minimum=0,
+            maximum=MAX_APPEAL_WINDOW_MINUTES,
+        )
         appeal = appeal_value if appeal_value is not None else 15
     lineup_deadline = 0
     if "lineup_deadline_minutes" in top:

@@ -43,6 +43,10 @@ HOSTILE = {
         edit("timezone: Europe/Oslo", "timezone: " + "A" * 5000),
         "not an IANA time zone",
     ),
+    "an appeal window of 10^26 minutes": (
+        edit("appeal_window_minutes: 15", "appeal_window_minutes: 99999999999999999999999999"),
+        "appeal_window_minutes: must be at most 10080",
+    ),
     "a seed range to 10^20": (
         edit("{seeds: 1-4}", "{seeds: 1-99999999999999999999}"),
         "goes beyond the",
