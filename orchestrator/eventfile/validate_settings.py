@@ -111,6 +111,13 @@ def read_board_order(reader: NodeReader, node: yaml.Node) -> BoardOrder | None:
     return BoardOrder(fixed=fixed, rating_tolerance=tolerance)
 
 
+# A clock's bounds: a game's longest duration (dashboard, demo plan) is computed from them, and a number of
+# minutes past these would overflow `timedelta` there.
+MAX_CLOCK_MINUTES = 24 * 60  # a period, or an Armageddon side
+MAX_INCREMENT_SECONDS = 3600
+MAX_MOVES = 500  # the first period's moves
+
+
 def read_time_control(reader: NodeReader, node: yaml.Node, path: str = "time_control") -> TimeControl | None:
     """``15+5`` or ``{minutes: 15, increment_seconds: 5}`` at ``path`` (the event's, a stage's, a round's);
     two periods as ``{minutes: 90, moves: 40, then_minutes: 30, increment_seconds: 30}``."""
@@ -119,7 +126,16 @@ def read_time_control(reader: NodeReader, node: yaml.Node, path: str = "time_con
         if match is None:
             reader.report(path, f"expected minutes+increment such as 15+5, found {node.value!r}", node=node)
             return None
-        return TimeControl(int(match[1]), int(match[2]))
+        base, added = int(match[1]), int(match[2])
+        if not 1 <= base <= MAX_CLOCK_MINUTES or added > MAX_INCREMENT_SECONDS:
+            reader.report(
+                path,
+                f"expected 1–{MAX_CLOCK_MINUTES} minutes and at most {MAX_INCREMENT_SECONDS} seconds a move, "
+                f"found {node.value!r}",
+                node=node,
+            )
+            return None
+        return TimeControl(base, added)
     fields = reader.mapping(
         node, path, required=("minutes", "increment_seconds"), optional=("moves", "then_minutes")
     )
@@ -132,17 +148,25 @@ def read_time_control(reader: NodeReader, node: yaml.Node, path: str = "time_con
             node=node,
         )
         return None
-    minutes = reader.integer(fields["minutes"], f"{path}.minutes", minimum=1) if "minutes" in fields else None
+    minutes = (
+        reader.integer(fields["minutes"], f"{path}.minutes", minimum=1, maximum=MAX_CLOCK_MINUTES)
+        if "minutes" in fields
+        else None
+    )
     increment = (
-        reader.integer(fields["increment_seconds"], f"{path}.increment_seconds", minimum=0)
+        reader.integer(
+            fields["increment_seconds"], f"{path}.increment_seconds", minimum=0, maximum=MAX_INCREMENT_SECONDS
+        )
         if "increment_seconds" in fields
         else None
     )
     if minutes is None or increment is None:
         return None
     if "moves" in fields:
-        moves = reader.integer(fields["moves"], f"{path}.moves", minimum=1)
-        then = reader.integer(fields["then_minutes"], f"{path}.then_minutes", minimum=1)
+        moves = reader.integer(fields["moves"], f"{path}.moves", minimum=1, maximum=MAX_MOVES)
+        then = reader.integer(
+            fields["then_minutes"], f"{path}.then_minutes", minimum=1, maximum=MAX_CLOCK_MINUTES
+        )
         if moves is None or then is None:
             return None
         return TimeControl(minutes, increment, moves=moves, then_minutes=then)
@@ -177,19 +201,29 @@ def read_armageddon(reader: NodeReader, node: yaml.Node) -> ArmageddonClock:
     if fields is None:
         return ArmageddonClock()
     white = (
-        reader.integer(fields["white_minutes"], "armageddon.white_minutes", minimum=1)
+        reader.integer(
+            fields["white_minutes"], "armageddon.white_minutes", minimum=1, maximum=MAX_CLOCK_MINUTES
+        )
         if "white_minutes" in fields
         else None
     )
     black = (
-        reader.integer(fields["black_minutes"], "armageddon.black_minutes", minimum=1)
+        reader.integer(
+            fields["black_minutes"], "armageddon.black_minutes", minimum=1, maximum=MAX_CLOCK_MINUTES
+        )
         if "black_minutes" in fields
         else None
     )
     increment = 0
     if "increment_seconds" in fields:
         increment = (
-            reader.integer(fields["increment_seconds"], "armageddon.increment_seconds", minimum=0) or 0
+            reader.integer(
+                fields["increment_seconds"],
+                "armageddon.increment_seconds",
+                minimum=0,
+                maximum=MAX_INCREMENT_SECONDS,
+            )
+            or 0
         )
     if white is None or black is None:
         return ArmageddonClock()

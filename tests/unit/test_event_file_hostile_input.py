@@ -47,6 +47,14 @@ HOSTILE = {
         edit("appeal_window_minutes: 15", "appeal_window_minutes: 99999999999999999999999999"),
         "appeal_window_minutes: must be at most 10080",
     ),
+    "a clock of 10^23 minutes": (
+        edit("minutes: 15, increment_seconds: 5}", "minutes: 99999999999999999999999, increment_seconds: 5}"),
+        "time_control.minutes: must be at most 1440",
+    ),
+    "a clock of 10^23 minutes, written short": (
+        edit("time_control: {minutes: 15, increment_seconds: 5}", "time_control: 99999999999999999999999+5"),
+        "expected 1–1440 minutes",
+    ),
     "a seed range to 10^20": (
         edit("{seeds: 1-4}", "{seeds: 1-99999999999999999999}"),
         "goes beyond the",
