@@ -55,6 +55,11 @@ _DEFAULT_TIEBREAKS: dict[StageKind, tuple[str, ...]] = {
 }
 
 
+# The most teams a stage can hold (a TRF-2026 file numbers teams with three digits): a pool of more, or a
+# Swiss of more rounds than such a field allows, would have check_schedules compute every round's time.
+MAX_FIELD = 999
+
+
 def read_stages(
     reader: NodeReader, node: yaml.Node, timezone: str, sections: Mapping[str, Section] | None = None
 ) -> list[StageDraft]:
@@ -185,7 +190,9 @@ def _read_pool_settings(
         if "pool_count" in fields:
             pool_count = reader.integer(fields["pool_count"], f"{path}.pool_count", minimum=1) or 0
         if "pool_size" in fields:
-            pool_size = reader.integer(fields["pool_size"], f"{path}.pool_size", minimum=2) or 0
+            pool_size = (
+                reader.integer(fields["pool_size"], f"{path}.pool_size", minimum=2, maximum=MAX_FIELD) or 0
+            )
         if "advance" in fields:
             advance = reader.integer(fields["advance"], f"{path}.advance", minimum=0) or 0
             if pool_size and advance > pool_size:
@@ -221,7 +228,7 @@ def _read_swiss_settings(
     if "rounds" not in fields:
         reader.report(path, "a swiss stage needs 'rounds'", node=item)
     else:
-        rounds = reader.integer(fields["rounds"], f"{path}.rounds", minimum=1) or 0
+        rounds = reader.integer(fields["rounds"], f"{path}.rounds", minimum=1, maximum=MAX_FIELD - 1) or 0
     pairing = FIDE_TEAM_SWISS
     if "pairing" in fields:
         text = reader.text(fields["pairing"], f"{path}.pairing")

@@ -55,6 +55,10 @@ HOSTILE = {
         edit("time_control: {minutes: 15, increment_seconds: 5}", "time_control: 99999999999999999999999+5"),
         "expected 1–1440 minutes",
     ),
+    "a pool of 10^20 teams": (
+        edit("pool_size: 4", "pool_size: 99999999999999999999"),
+        "stages[0].pool_size (group): must be at most 999",
+    ),
     "a seed range to 10^20": (
         edit("{seeds: 1-4}", "{seeds: 1-99999999999999999999}"),
         "goes beyond the",
