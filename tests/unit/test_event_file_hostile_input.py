@@ -3,7 +3,6 @@ refused with its problems, on the line where they are, and never ends in a 500 o
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -66,22 +65,26 @@ HOSTILE = {
 }
 
 
+# A file that kept a request busy before (a seed range or a pool walked to its end) fails the test by this
+# timeout (pytest-timeout): a guard against a hang, not a speed target.
+HANG = pytest.mark.timeout(60)
+
+
+@HANG
 @pytest.mark.parametrize(("text", "expected"), HOSTILE.values(), ids=HOSTILE.keys())
 def test_a_hostile_event_file_is_refused_with_its_problem(text: str, expected: str) -> None:
-    started = time.monotonic()
     with pytest.raises(EventDefinitionError) as refused:
         parse_event(text)
-    assert time.monotonic() - started < 5
     assert expected in str(refused.value)
 
 
+@HANG
 def test_a_seed_range_without_a_team_list_is_not_walked_to_its_end() -> None:
     text = edit("{seeds: 1-4}", "{seeds: 1-99999999999999999999}")
     text = text[: text.index("\nteams:")] + "\nteams: []\n"
-    started = time.monotonic()
-    with pytest.raises(EventDefinitionError):
+    with pytest.raises(EventDefinitionError) as refused:
         parse_event(text)
-    assert time.monotonic() - started < 5
+    assert "seeds" in str(refused.value)
 
 
 @pytest.fixture
