@@ -46,6 +46,7 @@ from orchestrator.domain.trf.swiss_records import (
     fraction,
     points_text,
     read_records,
+    whole_number,
 )
 
 __all__ = ["Problem", "TrfInvalid", "TrfNotImplemented", "TrfNotReadable", "read_team_trf"]
@@ -64,14 +65,14 @@ def _header(out: RecordFile) -> tuple[int, str, str, MatchScoring, str, str, str
     else:
         out.unsupported(line, f"record 192 names {code}, a system our engines do not implement")
     line, text = out.header.get("142", (0, ""))
-    if not text.isdigit() or int(text) < 1:
+    rounds = whole_number(text) or 0
+    if rounds < 1:
         out.bad(
             line,
             "record 142 (the number of rounds) is missing"
             if not line
             else f"the number of rounds {text!r} is not a number",
         )
-    rounds = int(text) if text.isdigit() else 0
     line, text = out.header.get("162", (0, ""))
     tokens = text.split()
     standard = {
@@ -242,7 +243,7 @@ def _counts(out: RecordFile, teams: list[TeamLine]) -> None:
         if tag not in out.header:
             continue
         line, text = out.header[tag]
-        if text and (not text.isdigit() or int(text) != count):
+        if text and whole_number(text) != count:
             out.bad(line, f"record {tag} says {text} {what}; the file has {count}")
 
 

@@ -5,6 +5,7 @@ number (columns 1-3), or kept as information, or refused with its line and a rea
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -122,11 +123,21 @@ def _field(text: str, start: int, end: int) -> str:
     return text[start - 1 : end].strip()
 
 
+# Points as a TRF file writes them: plain decimals (``9.5``, ``-2.0``). ``Fraction`` reads more: ``3e9``
+# (past the database's INTEGER in a four-column field) and ``1e99999999`` (minutes of work for one line).
+_POINTS = re.compile(r"[+-]?(?:[0-9]{1,9}(?:\.[0-9]{0,9})?|\.[0-9]{1,9})")
+MAX_DIGITS = 11  # the widest number field of a record (the FIDE id, columns 58-68)
+
+
 def fraction(text: str) -> Fraction | None:
-    try:
-        return Fraction(text)
-    except ValueError:
-        return None
+    """The points ``text`` writes in plain decimals, else None."""
+    return Fraction(text) if _POINTS.fullmatch(text) else None
+
+
+def whole_number(text: str) -> int | None:
+    """The number ``text`` writes in at most ``MAX_DIGITS`` ASCII digits, else None (``"²".isdigit()`` holds,
+    but ``int`` refuses it; a header record such as 142 may hold thousands of digits)."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS else None
 
 
 def _number(out: RecordFile, number: int, text: str, what: str, *, whole: bool = False) -> Fraction | None:
@@ -143,10 +154,10 @@ def _number(out: RecordFile, number: int, text: str, what: str, *, whole: bool =
 def _integer(out: RecordFile, number: int, text: str, what: str) -> int | None:
     if not text:
         return None
-    if not text.isdigit():
+    value = whole_number(text)
+    if value is None:
         out.bad(number, f"{what} {text!r} is not a number")
-        return None
-    return int(text)
+    return value
 
 
 def _player(out: RecordFile, number: int, line: str) -> None:
@@ -276,7 +287,7 @@ def _team_numbers(line: str, start: int) -> list[int]:
     """Team numbers from column ``start`` (records 240 and 260), five columns each as the layout writes
     them, read whatever the spacing: split at spaces and tabs alike (FIDE's sample pads some records 240
     with a tab); what is not a number is no team."""
-    return [int(token) for token in line[start - 1 :].split() if token.isdigit() and int(token)]
+    return [value for token in line[start - 1 :].split() if (value := whole_number(token))]
 
 
 def _requested_bye(out: RecordFile, number: int, line: str) -> None:

@@ -1,0 +1,106 @@
+"""A TRF-2026 file uploaded on the staff import page (web/pages/staff/trf_import.py) with numbers that the
+reader's ``fraction`` and ``int`` took but PostgreSQL or Python cannot: the form again with the line named,
+never a server error or a busy server (domain/trf/swiss_records.py, docs/input-limits.md "TRF-2026 files").
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import secrets
+import time
+from collections.abc import Iterator
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from orchestrator.adapters.tables import Role
+from orchestrator.adapters.uow import UnitOfWorkFactory
+from orchestrator.config import Settings
+from orchestrator.services.accounts.users import create_user
+from orchestrator.web.app import create_app
+from tests.support.trf_files import fixture
+
+pytestmark = pytest.mark.integration
+
+PASSWORD = "correct horse battery"
+PENALTY = "299    -2.0  -1.0    3    3"  # penalty-299.trf: Chile loses 2 match points, 1 game point
+CHILE = "310   3 Chile                                            3.0    7.5"
+FINLAND = "310   6 Finland                                          0.0    2.0"
+
+
+@pytest.fixture
+def staff(pg_url: str, uow_factory: UnitOfWorkFactory) -> Iterator[tuple[TestClient, str]]:
+    app: FastAPI = create_app(
+        Settings(database_url=pg_url, environment="test", login_max_failures=1000), uow_factory=uow_factory
+    )
+    username = f"admin{secrets.token_hex(3)}"
+    with uow_factory() as uow:
+        create_user(uow, username=username, password=PASSWORD, role=Role.ADMIN)
+    with TestClient(app, follow_redirects=False, raise_server_exceptions=False) as client:
+        answer = client.post("/api/v1/auth/login", json={"username": username, "password": PASSWORD})
+        assert answer.status_code == 200, answer.text
+        yield client, answer.json()["csrf_token"]
+
+
+def upload(staff: tuple[TestClient, str], text: str) -> tuple[int, list[str]]:
+    """The answer's status and problems for ``text`` under an event name of its own."""
+    client, csrf = staff
+    text = text.replace("012 Synthetic Cup", f"012 Limits {secrets.token_hex(3)}", 1)
+    answer = client.post(
+        "/staff/events/import-trf",
+        files={"open_file": ("limits.trf", text.encode("latin-1"), "text/plain")},
+        headers={"X-CSRF-Token": csrf},
+    )
+    items = re.findall(r"<li>(.*?)</li>", answer.text, re.S)
+    problems = [html.unescape(re.sub(r"<[^>]+>|\s+", " ", item)).strip() for item in items]
+    return answer.status_code, problems
+
+
+def test_match_points_in_exponent_notation_are_refused_not_stored_past_integer(
+    staff: tuple[TestClient, str],
+) -> None:
+    """``3e9`` fits record 299's four columns; Finland's record 310 agrees, so before the fix the file was
+    read and PostgreSQL refused the adjustment (``integer out of range``): a 500."""
+    text = fixture("penalty-299.trf")
+    text = text.replace(PENALTY, "299    3e9           3    6")
+    text = text.replace(CHILE, CHILE.replace("3.0    7.5", "5.0    8.5"))  # no penalty for Chile now
+    text = text.replace(FINLAND, FINLAND.replace("   0.0    2.0", "   3e9    2.0"))
+    status, problems = upload(staff, text)
+    assert status == 422
+    assert (
+        "limits.trf: line 41: the match points (columns 8-11) '3e9' is not a number of half-points"
+        in problems
+    )
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "problem"),
+    [
+        ("\n142 5", "\n142 ²", "limits.trf: line 5: the number of rounds '²' is not a number"),
+        ("\n142 5", "\n142 " + "9" * 5000, "limits.trf: line 5: the number of rounds '9999"),
+        (PENALTY, PENALTY[:-1] + "²", "limits.trf: line 41: the team at column 24 '²' is not a number"),
+    ],
+    ids=["superscript-digit", "thousands-of-digits", "superscript-team"],
+)
+def test_a_number_int_cannot_read_is_named_not_a_server_error(
+    staff: tuple[TestClient, str], old: str, new: str, problem: str
+) -> None:
+    """``str.isdigit`` holds for ``²``, which ``int`` refuses, and ``int`` refuses more than 4300 digits."""
+    status, problems = upload(staff, fixture("penalty-299.trf").replace(old, new, 1))
+    assert status == 422
+    assert any(p.startswith(problem) for p in problems), problems
+
+
+def test_a_huge_exponent_is_refused_at_once_not_computed(staff: tuple[TestClient, str]) -> None:
+    """``Fraction("1e9999999")`` builds a ten-million-digit integer (about 20 s; one more digit, many
+    minutes) while the import holds the server."""
+    started = time.perf_counter()
+    status, problems = upload(staff, fixture("penalty-299.trf").replace("362 TW 2.0", "362 TW 1e9999999", 1))
+    assert time.perf_counter() - started < 5
+    assert status == 422
+    refused = (
+        "limits.trf: line 10: record 362: TW 1e9999999 is not a match result (TW, TD, TL) and its points"
+    )
+    assert refused in problems
