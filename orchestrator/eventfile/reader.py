@@ -47,6 +47,7 @@ def _is_zone(name: str) -> bool:
 
 
 _SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+MAX_SLUG_LENGTH = 80  # the event's slug column (adapters/tables.py): PostgreSQL refuses a longer one
 _TOP_KEYS_REQUIRED = ("name", "slug", "team_format", "time_control", "stages", "teams")
 _TOP_KEYS_OPTIONAL = (
     "timezone",
@@ -151,6 +152,8 @@ def _read_settings(reader: NodeReader, top: dict[str, yaml.Node]) -> _Settings:
     slug = reader.text(top["slug"], "slug") if "slug" in top else None
     if slug is not None and not _SLUG_RE.match(slug):
         reader.report("slug", f"use lower-case letters, digits and dashes, found {slug!r}", node=top["slug"])
+    elif slug is not None and len(slug) > MAX_SLUG_LENGTH:
+        reader.report("slug", f"at most {MAX_SLUG_LENGTH} characters, found {len(slug)}", node=top["slug"])
     timezone = "UTC"
     if "timezone" in top:
         timezone = reader.text(top["timezone"], "timezone") or "UTC"

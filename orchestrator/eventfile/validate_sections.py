@@ -20,6 +20,16 @@ from orchestrator.eventfile.drafts import StageDraft, ranges
 from orchestrator.eventfile.nodes import NodeReader
 
 KEY_RE = re.compile(r"^[a-z][a-z0-9_-]*$")  # stage and section keys
+MAX_KEY_LENGTH = 40  # the stage's key and section columns (adapters/tables.py): PostgreSQL refuses more
+
+
+def key_problem(key: str) -> str | None:
+    """Why ``key`` cannot be a stage or section key, or None."""
+    if not KEY_RE.match(key):
+        return f"use lower-case letters, digits, '-' and '_', starting with a letter; found {key!r}"
+    if len(key) > MAX_KEY_LENGTH:
+        return f"at most {MAX_KEY_LENGTH} characters, found {len(key)}"
+    return None
 
 
 def read_sections(reader: NodeReader, node: yaml.Node) -> dict[str, Section]:
@@ -36,12 +46,8 @@ def read_sections(reader: NodeReader, node: yaml.Node) -> dict[str, Section]:
         if fields is None:
             continue
         key = reader.text(fields["key"], f"{path}.key") if "key" in fields else None
-        if key is not None and not KEY_RE.match(key):
-            reader.report(
-                f"{path}.key",
-                f"use lower-case letters, digits, '-' and '_', starting with a letter; found {key!r}",
-                node=fields["key"],
-            )
+        if key is not None and (problem := key_problem(key)):
+            reader.report(f"{path}.key", problem, node=fields["key"])
             key = None
         elif key is not None and key in sections:
             reader.report(f"{path}.key", f"section {key!r} is given twice", node=fields["key"])

@@ -27,7 +27,7 @@ from orchestrator.domain.swiss.pairing import FIDE_TEAM_SWISS, PAIRING_SYSTEMS
 from orchestrator.domain.tiebreaks import TieBreakError, parse_chain
 from orchestrator.eventfile.drafts import ScheduleSpec, StageDraft
 from orchestrator.eventfile.nodes import NodeReader, describe
-from orchestrator.eventfile.validate_sections import KEY_RE, read_section_ref
+from orchestrator.eventfile.validate_sections import key_problem, read_section_ref
 from orchestrator.eventfile.validate_settings import read_time_control
 
 _SEEDS_RE = re.compile(r"^\s*(\d+)\s*(?:[-–—]|\.\.)\s*(\d+)\s*$")
@@ -148,12 +148,8 @@ def _read_stage_key(
     if key is None:
         return None
     reader.subjects[path] = key
-    if not KEY_RE.match(key):
-        reader.report(
-            f"{path}.key",
-            f"use lower-case letters, digits, '-' or '_', found {key!r}",
-            node=fields["key"],
-        )
+    if problem := key_problem(key):
+        reader.report(f"{path}.key", problem, node=fields["key"])
     if key in seen:
         reader.report(
             f"{path}.key",
