@@ -193,11 +193,13 @@ def _read_role(text: str, team_format: TeamFormat, problems: list[str]) -> tuple
             )
             return None, None
     if role.isascii() and role.isdigit():
-        main_board = int(role)
+        digits = role.lstrip("0")  # int() refuses more than 4300 digits; no team plays on a thousand boards
+        main_board = int(digits or "0") if len(digits) <= 3 else 0
         if not 1 <= main_board <= team_format.boards:
+            board = str(main_board) if len(digits) <= 3 else digits[:12] + "…"
             problems.append(
                 _("board %(board)s does not exist: teams play on %(boards)s boards")
-                % {"board": main_board, "boards": team_format.boards}
+                % {"board": board, "boards": team_format.boards}
             )
             return None, None
         return main_board, team_format.category_of(main_board)
