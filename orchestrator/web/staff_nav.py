@@ -12,6 +12,7 @@ import logging
 from fastapi import Request
 
 from orchestrator.adapters.tables import Role
+from orchestrator.domain.names import text_problem
 from orchestrator.services.read.dashboard import StaffNav, staff_nav_of
 from orchestrator.web.http.validation import id_number
 
@@ -38,6 +39,8 @@ def nav_for(request: Request) -> StaffNav | None:
         return None
     params = request.path_params
     slug = params.get("slug")
+    if isinstance(slug, str) and text_problem(slug):
+        slug = None  # a NUL the page refused with a 404: PostgreSQL would refuse the read too
     kind, entity_id = "", 0
     for name, what in _KINDS.items():
         value = params.get(name)

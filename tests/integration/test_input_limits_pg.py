@@ -91,3 +91,16 @@ def test_a_nul_character_postgresql_refuses_is_a_422_naming_the_field(
     assert answer.json()["problems"] == ["purpose: contains a NUL character (U+0000)"]
     page = client.get(f"/events/{seeded.slug}%00")
     assert page.status_code == 404
+
+
+def test_a_staff_page_with_a_nul_in_its_slug_is_a_404_without_a_logged_database_error(
+    seeded: SeededPool, staff: tuple[TestClient, str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """The 404 page's staff navigation read the event of the refused slug: PostgreSQL refused the NUL and
+    the navigation logged a stack trace (web/staff_nav.py)."""
+    client, _ = staff
+    for page in ("setup", "dashboard", "live"):
+        caplog.clear()
+        answer = client.get(f"/staff/events/{seeded.slug}%00/{page}")
+        assert answer.status_code == 404, (page, answer.text[:200])
+        assert not [r for r in caplog.records if r.name == "orchestrator.web.staff_nav"], page
