@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi.concurrency import run_in_threadpool
 from starlette.responses import RedirectResponse, Response
 
 from orchestrator.adapters.tables import Role
@@ -107,7 +108,9 @@ async def create_event(
             )
         if not definition_text.strip():
             raise ValidationFailed([N_("paste the event definition (YAML) or choose a file")])
-        event_id = in_unit_of_work(
+        # Off the event loop (docs/architecture.md, "Web"): checking a file is blocking work.
+        event_id = await run_in_threadpool(
+            in_unit_of_work,
             request,
             event_setup.create_event,
             definition_text=definition_text,
@@ -117,9 +120,13 @@ async def create_event(
     except (ValidationFailed, Conflict) as error:
         context = {"definition_text": definition_text, "source": source, **_problems_of(error)}
         return render(request, "staff/event_new.html", context, status_code=error.status_code)
-    with get_uow_factory(request)() as uow:
-        slug = staff.staff_event_ref(uow, event_id=event_id).slug
+    slug = await run_in_threadpool(_slug_of, request, event_id)
     return _done(f"/staff/events/{slug}/setup", "created")
+
+
+def _slug_of(request: Request, event_id: int) -> str:
+    with get_uow_factory(request)() as uow:
+        return staff.staff_event_ref(uow, event_id=event_id).slug
 
 
 @router.get("/events/{slug}/setup")
@@ -167,18 +174,24 @@ async def import_rosters(
     csv_file: Annotated[UploadFile | None, File()] = None,
     user: AuthUser = require_role(Role.OWNER, Role.ADMIN),
 ) -> Response:
-    event_id, slug = event_of_key(request, slug)
+    # Off the event loop (docs/architecture.md, "Web"): the event's look-up, the import and the page's reads.
+    event_id, slug = await run_in_threadpool(event_of_key, request, slug)
     try:
         uploaded = await _read_upload(csv_file)
         if uploaded is not None:
             csv_text = uploaded
         if not csv_text.strip():
             raise ValidationFailed([N_("paste the roster CSV or choose a file")])
-        in_unit_of_work(
-            request, rosters.import_rosters, event_id=event_id, csv_text=csv_text, actor=user.username
+        await run_in_threadpool(
+            in_unit_of_work,
+            request,
+            rosters.import_rosters,
+            event_id=event_id,
+            csv_text=csv_text,
+            actor=user.username,
         )
     except (ValidationFailed, Conflict) as error:
-        context = _roster_context(request, event_id, user)
+        context = await run_in_threadpool(_roster_context, request, event_id, user)
         context.update(csv_text=csv_text, **_problems_of(error))
         return render(request, "staff/rosters.html", context, status_code=error.status_code)
     return _done(f"/staff/events/{slug}/rosters", "imported")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, File, Request, UploadFile
+from fastapi.concurrency import run_in_threadpool
 from starlette.responses import RedirectResponse, Response
 
 from orchestrator.adapters.tables import Role
@@ -62,7 +63,11 @@ async def import_files(
             raise ValidationFailed(problems)
         if not files:
             raise ValidationFailed([_("choose a TRF-2026 team file")])
-        report = in_unit_of_work(request, import_trf, files=files, actor=user.username)
+        # Reading, checking and storing the files is blocking work: off the event loop, so that a large or
+        # hostile file never holds up the process's other requests (docs/architecture.md, "Web").
+        report = await run_in_threadpool(
+            in_unit_of_work, request, import_trf, files=files, actor=user.username
+        )
     except (ValidationFailed, Conflict) as error:
         context = {"problems": list(getattr(error, "problems", ())) or [error.message]}
         return render(request, PAGE, context, status_code=error.status_code)
