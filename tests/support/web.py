@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+
+from orchestrator.adapters.tables import Role
+from orchestrator.config import Settings
+from orchestrator.services.accounts.users import create_user
+from orchestrator.web.app import create_app
+from tests.support.databases import schema_at_head
 
 PASSWORD = "correct horse battery"
 
@@ -26,3 +34,15 @@ def login(app: FastAPI, username: str | None) -> tuple[TestClient, str]:
     answer = client.post("/api/v1/auth/login", json={"username": username, "password": PASSWORD})
     assert answer.status_code == 200, answer.text
     return client, answer.json()["csrf_token"]
+
+
+def owner_app(tmp_path: Path) -> Iterator[FastAPI]:
+    """The app on a SQLite file in ``tmp_path``, running (its lifespan entered), with the user ``owner``
+    (an owner, ``PASSWORD``); for a fixture: ``yield from owner_app(tmp_path)``."""
+    settings = Settings(data_dir=tmp_path, environment="test", login_max_failures=1000)
+    schema_at_head(settings.sqlalchemy_url)
+    application = create_app(settings)
+    with TestClient(application):
+        with application.state.uow_factory() as uow:
+            create_user(uow, username="owner", password=PASSWORD, role=Role.OWNER)
+        yield application

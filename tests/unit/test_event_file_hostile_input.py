@@ -10,14 +10,9 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from orchestrator.adapters.tables import Role
-from orchestrator.config import Settings
 from orchestrator.eventfile import EventDefinitionError, parse_event
-from orchestrator.services.accounts.users import create_user
-from orchestrator.web.app import create_app
-from tests.support.databases import schema_at_head
 from tests.support.factories import SMALL_EVENT
-from tests.support.web import PASSWORD, login
+from tests.support.web import login, owner_app
 
 
 def edit(old: str, new: str) -> str:
@@ -89,13 +84,7 @@ def test_a_seed_range_without_a_team_list_is_not_walked_to_its_end() -> None:
 
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[FastAPI]:
-    settings = Settings(data_dir=tmp_path, environment="test", login_max_failures=1000)
-    schema_at_head(settings.sqlalchemy_url)
-    application = create_app(settings)
-    with TestClient(application):
-        with application.state.uow_factory() as uow:
-            create_user(uow, username="owner", password=PASSWORD, role=Role.OWNER)
-        yield application
+    yield from owner_app(tmp_path)
 
 
 def test_the_api_and_the_form_answer_a_hostile_event_file_with_its_problems(app: FastAPI) -> None:

@@ -11,30 +11,18 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 
-from orchestrator.adapters.tables import Role
-from orchestrator.config import Settings
 from orchestrator.errors import ValidationFailed
-from orchestrator.services.accounts.users import create_user
 from orchestrator.services.setup import event_setup
 from orchestrator.services.teams import rosters
-from orchestrator.web.app import create_app
 from orchestrator.web.pages.staff import trf_import
-from tests.support.databases import schema_at_head
 from tests.support.factories import SMALL_EVENT
-from tests.support.web import PASSWORD, login
+from tests.support.web import login, owner_app
 
 
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[FastAPI]:
-    settings = Settings(data_dir=tmp_path, environment="test", login_max_failures=1000)
-    schema_at_head(settings.sqlalchemy_url)
-    application = create_app(settings)
-    with TestClient(application):
-        with application.state.uow_factory() as uow:
-            create_user(uow, username="owner", password=PASSWORD, role=Role.OWNER)
-        yield application
+    yield from owner_app(tmp_path)
 
 
 def on_the_event_loop() -> bool:
