@@ -77,3 +77,82 @@ def test_a_line_up_is_kept_by_round_and_team_with_its_opponent_and_empty_boards(
     )
     assert out.lineups == {(2, 4): (1, 1, [7, 0, 9])}
     assert out.invalid == []
+
+
+def acceleration(mp: str, gp: str, rounds: tuple[str, str], teams: tuple[str, str]) -> str:
+    """Record 250: match points 5-8, game points 10-13, rounds 15-17 and 19-21, teams 23-26 and 28-31."""
+    return columns(
+        (1, "250"), (5, mp), (10, gp), (15, rounds[0]), (19, rounds[1]), (23, teams[0]), (28, teams[1])
+    )
+
+
+def test_an_acceleration_adds_its_points_in_its_rounds_to_its_teams() -> None:
+    out = read_records(acceleration("   1", " 2.5", ("  1", "  3"), ("   1", "  12")))
+    assert out.invalid == []
+    [(line, points)] = out.accelerations
+    assert line == 1
+    assert (points.mp, points.gp) == (1, 5)
+    assert (points.first_round, points.last_round, points.first_team, points.last_team) == (1, 3, 1, 12)
+    only_mp = read_records(acceleration("   2", "    ", ("  2", "  2"), ("   5", "   5"))).accelerations
+    assert [(p.mp, p.gp) for _, p in only_mp] == [(2, 0)]
+    only_gp = read_records(acceleration("    ", " 1.0", ("  1", "  1"), ("   1", "   1"))).accelerations
+    assert [(p.mp, p.gp) for _, p in only_gp] == [(0, 2)]
+
+
+def test_an_acceleration_names_each_problem_with_its_columns() -> None:
+    def problems(line: str) -> list[str]:
+        out = read_records(line)
+        assert out.accelerations == []
+        return [problem.reason for problem in out.invalid]
+
+    assert problems(acceleration("    ", "    ", ("  1", "  3"), ("   1", "  12"))) == [
+        "record 250 adds neither match points (columns 5-8) nor game points (10-13)"
+    ]
+    assert problems(acceleration(" 1.5", "    ", ("  1", "  3"), ("   1", "  12"))) == [
+        "the match points (columns 5-8) '1.5' is not a number of whole points"
+    ]
+    assert problems(acceleration("   1", " 0.3", ("  1", "  3"), ("   1", "  12"))) == [
+        "the game points (columns 10-13) '0.3' is not a number of half-points"
+    ]
+    assert problems(acceleration("   1", "    ", ("   ", "  3"), ("   1", "  12"))) == [
+        "the first round (columns 15-17) is missing"
+    ]
+    assert problems(acceleration("   1", "    ", ("  1", "  x"), ("   1", "  12"))) == [
+        "the last round (columns 19-21) 'x' is not a number"
+    ]
+    assert problems(acceleration("   1", "    ", ("  4", "  3"), ("   1", "  12"))) == [
+        "record 250: rounds 4 to 3 are not a range of rounds"
+    ]
+    assert problems(acceleration("   1", "    ", ("  0", "  3"), ("   1", "  12"))) == [
+        "record 250: rounds 0 to 3 are not a range of rounds"
+    ]
+    assert problems(acceleration("   1", "    ", ("  1", "  3"), ("  13", "  12"))) == [
+        "record 250: teams 13 to 12 are not a range of teams"
+    ]
+    assert problems(acceleration("   1", "    ", ("  1", "  3"), ("   0", "  12"))) == [
+        "record 250: teams 0 to 12 are not a range of teams"
+    ]
+
+
+def test_a_prohibition_keeps_its_rounds_and_its_teams_from_column_13() -> None:
+    out = read_records(columns((1, "260"), (5, "  1"), (9, "  5"), (13, "   3"), (18, "  14"), (23, "   7")))
+    assert out.invalid == []
+    assert out.prohibitions == [(1, 1, 5, [3, 14, 7])]
+    tabbed = read_records(columns((1, "260"), (5, "  2"), (9, "  2")) + "  \t4\t9")
+    assert tabbed.prohibitions == [(1, 2, 2, [4, 9])]
+
+
+def test_a_prohibition_names_each_problem() -> None:
+    def problems(line: str) -> list[str]:
+        out = read_records(line)
+        assert out.prohibitions == []
+        return [problem.reason for problem in out.invalid]
+
+    one_team = columns((1, "260"), (5, "  1"), (9, "  5"), (13, "   3"), (18, "   3"))
+    assert problems(one_team) == ["record 260 names fewer than two teams (from column 13)"]
+    backwards = columns((1, "260"), (5, "  6"), (9, "  5"), (13, "   3"), (18, "   4"))
+    assert problems(backwards) == ["record 260: rounds 6 to 5 are not a range of rounds"]
+    from_zero = columns((1, "260"), (5, "  0"), (9, "  5"), (13, "   3"), (18, "   4"))
+    assert problems(from_zero) == ["record 260: rounds 0 to 5 are not a range of rounds"]
+    no_round = columns((1, "260"), (9, "  5"), (13, "   3"), (18, "   4"))
+    assert problems(no_round) == ["the first round (columns 5-7) is missing"]
