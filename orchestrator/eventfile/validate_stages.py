@@ -25,6 +25,7 @@ from orchestrator.domain.event import (
 from orchestrator.domain.names import MAX_STAGE_NAME
 from orchestrator.domain.swiss.pairing import FIDE_TEAM_SWISS, PAIRING_SYSTEMS
 from orchestrator.domain.tiebreaks import TieBreakError, parse_chain
+from orchestrator.domain.trf.records import MAX_TRF_TEAMS
 from orchestrator.eventfile.drafts import ScheduleSpec, StageDraft
 from orchestrator.eventfile.nodes import NodeReader, describe
 from orchestrator.eventfile.validate_sections import key_problem, read_section_ref
@@ -55,9 +56,9 @@ _DEFAULT_TIEBREAKS: dict[StageKind, tuple[str, ...]] = {
 }
 
 
-# The most teams a stage can hold (a TRF-2026 file numbers teams with three digits): a pool of more, or a
-# Swiss of more rounds than such a field allows, would have check_schedules compute every round's time.
-MAX_FIELD = 999
+# The most teams a stage can hold is a TRF-2026 file's (``MAX_TRF_TEAMS``, three digits): a pool of more, or
+# a Swiss of more rounds than such a field allows, would have check_schedules compute every round's time.
+MAX_FIELD = MAX_TRF_TEAMS
 
 
 def read_stages(

@@ -12,32 +12,19 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from orchestrator.adapters.tables import Role
 from orchestrator.adapters.uow import UnitOfWorkFactory
-from orchestrator.config import Settings
-from orchestrator.services.accounts.users import create_user
-from orchestrator.web.app import create_app
+from tests.support.factories import SMALL_EVENT
+from tests.support.web import admin_client
 
 pytestmark = pytest.mark.integration
 
-PASSWORD = "correct horse battery"
 EVENTS = Path(__file__).parents[1] / "fixtures" / "events"
-SMALL = (EVENTS / "small.yaml").read_text(encoding="utf-8")
 SECTIONS = (EVENTS / "olympiad-2026-sections.yaml").read_text(encoding="utf-8")
 
 
 @pytest.fixture
 def staff(pg_url: str, uow_factory: UnitOfWorkFactory) -> Iterator[tuple[TestClient, str]]:
-    app = create_app(
-        Settings(database_url=pg_url, environment="test", login_max_failures=1000), uow_factory=uow_factory
-    )
-    username = f"admin{secrets.token_hex(3)}"
-    with uow_factory() as uow:
-        create_user(uow, username=username, password=PASSWORD, role=Role.ADMIN)
-    with TestClient(app, follow_redirects=False, raise_server_exceptions=False) as client:
-        answer = client.post("/api/v1/auth/login", json={"username": username, "password": PASSWORD})
-        assert answer.status_code == 200, answer.text
-        yield client, answer.json()["csrf_token"]
+    yield from admin_client(pg_url, uow_factory)
 
 
 def slug(length: int) -> str:
@@ -47,7 +34,7 @@ def slug(length: int) -> str:
 
 
 def small(event_slug: str, stage_key: str = "group") -> str:
-    text = SMALL.replace("slug: small-test-cup", f"slug: {event_slug}")
+    text = SMALL_EVENT.replace("slug: small-test-cup", f"slug: {event_slug}")
     return text.replace("key: group", f"key: {stage_key}").replace("from: group", f"from: {stage_key}")
 
 

@@ -6,36 +6,22 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
-from orchestrator.adapters.tables import Role
 from orchestrator.adapters.uow import UnitOfWorkFactory
-from orchestrator.config import Settings
-from orchestrator.services.accounts.users import create_user
-from orchestrator.web.app import create_app
+from tests.support.factories import SMALL_EVENT
+from tests.support.web import admin_client
 
 pytestmark = pytest.mark.integration
 
-PASSWORD = "correct horse battery"
-SMALL = (Path(__file__).parents[1] / "fixtures" / "events" / "small.yaml").read_text(encoding="utf-8")
 HEADER = "team,federation,seed,name,account,sex,birth_year,rating,role"
 
 
 @pytest.fixture
 def staff(pg_url: str, uow_factory: UnitOfWorkFactory) -> Iterator[tuple[TestClient, str]]:
-    app = create_app(
-        Settings(database_url=pg_url, environment="test", login_max_failures=1000), uow_factory=uow_factory
-    )
-    username = f"admin{secrets.token_hex(3)}"
-    with uow_factory() as uow:
-        create_user(uow, username=username, password=PASSWORD, role=Role.ADMIN)
-    with TestClient(app, follow_redirects=False, raise_server_exceptions=False) as client:
-        answer = client.post("/api/v1/auth/login", json={"username": username, "password": PASSWORD})
-        assert answer.status_code == 200, answer.text
-        yield client, answer.json()["csrf_token"]
+    yield from admin_client(pg_url, uow_factory)
 
 
 @pytest.mark.parametrize(
@@ -48,7 +34,7 @@ def test_a_board_number_of_thousands_of_digits_is_a_422_naming_the_line(
 ) -> None:
     client, csrf = staff
     headers = {"X-CSRF-Token": csrf}
-    text = SMALL.replace("slug: small-test-cup", f"slug: roster-{secrets.token_hex(4)}")
+    text = SMALL_EVENT.replace("slug: small-test-cup", f"slug: roster-{secrets.token_hex(4)}")
     created = client.post("/api/v1/staff/events", json={"definition_text": text}, headers=headers)
     assert created.status_code == 201, created.text
     csv_text = f"{HEADER}\nNorway,NOR,1,Nils Berg,nberg_nor,m,1990,2600,{role}\n"

@@ -11,19 +11,14 @@ import secrets
 from collections.abc import Iterator
 
 import pytest
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from orchestrator.adapters.tables import Role
 from orchestrator.adapters.uow import UnitOfWorkFactory
-from orchestrator.config import Settings
-from orchestrator.services.accounts.users import create_user
-from orchestrator.web.app import create_app
 from tests.support.trf_files import fixture
+from tests.support.web import admin_client
 
 pytestmark = pytest.mark.integration
 
-PASSWORD = "correct horse battery"
 PENALTY = "299    -2.0  -1.0    3    3"  # penalty-299.trf: Chile loses 2 match points, 1 game point
 CHILE = "310   3 Chile                                            3.0    7.5"
 FINLAND = "310   6 Finland                                          0.0    2.0"
@@ -31,16 +26,7 @@ FINLAND = "310   6 Finland                                          0.0    2.0"
 
 @pytest.fixture
 def staff(pg_url: str, uow_factory: UnitOfWorkFactory) -> Iterator[tuple[TestClient, str]]:
-    app: FastAPI = create_app(
-        Settings(database_url=pg_url, environment="test", login_max_failures=1000), uow_factory=uow_factory
-    )
-    username = f"admin{secrets.token_hex(3)}"
-    with uow_factory() as uow:
-        create_user(uow, username=username, password=PASSWORD, role=Role.ADMIN)
-    with TestClient(app, follow_redirects=False, raise_server_exceptions=False) as client:
-        answer = client.post("/api/v1/auth/login", json={"username": username, "password": PASSWORD})
-        assert answer.status_code == 200, answer.text
-        yield client, answer.json()["csrf_token"]
+    yield from admin_client(pg_url, uow_factory)
 
 
 def upload(staff: tuple[TestClient, str], text: str) -> tuple[int, list[str]]:

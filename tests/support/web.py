@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from orchestrator.adapters.tables import Role
+from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.services.accounts.users import create_user
 from orchestrator.web.app import create_app
@@ -46,3 +48,20 @@ def owner_app(tmp_path: Path) -> Iterator[FastAPI]:
         with application.state.uow_factory() as uow:
             create_user(uow, username="owner", password=PASSWORD, role=Role.OWNER)
         yield application
+
+
+def admin_client(database_url: str, uow_factory: UnitOfWorkFactory) -> Iterator[tuple[TestClient, str]]:
+    """A logged-in client of a new administrator (a name of its own: the test database may be shared) on
+    the app at ``database_url``, with its CSRF token; server errors are answers, not exceptions. For a
+    fixture: ``yield from admin_client(pg_url, uow_factory)``."""
+    app = create_app(
+        Settings(database_url=database_url, environment="test", login_max_failures=1000),
+        uow_factory=uow_factory,
+    )
+    username = f"admin{secrets.token_hex(3)}"
+    with uow_factory() as uow:
+        create_user(uow, username=username, password=PASSWORD, role=Role.ADMIN)
+    with TestClient(app, follow_redirects=False, raise_server_exceptions=False) as client:
+        answer = client.post("/api/v1/auth/login", json={"username": username, "password": PASSWORD})
+        assert answer.status_code == 200, answer.text
+        yield client, answer.json()["csrf_token"]
