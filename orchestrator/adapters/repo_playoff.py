@@ -69,15 +69,22 @@ _SECOND_TEAM = aliased(Team, name="second_team")
 
 
 @functools.cache
-def _bracket_rows_queries() -> tuple[Any, Any]:
-    """``bracket_rows``' two statements, built once."""
+def _bracket_rows_queries(one_duel: bool = False) -> tuple[Any, Any]:
+    """``bracket_rows``' two statements, built once: the stage's every duel, or with ``one_duel`` only the
+    duel bound as ``duel_id`` (an Armageddon's moves read no other duel: ``load_duel``)."""
     stage_id: Any = bindparam("stage_id")
+    duel_id: Any = bindparam("duel_id")
+    of_duels: Any = col(Duel.stage_id) == stage_id
+    of_matches: Any = col(Match.duel_id).in_(sa_select(col(Duel.id)).where(col(Duel.stage_id) == stage_id))
+    if one_duel:
+        of_duels = of_duels & (col(Duel.id) == duel_id)
+        of_matches = col(Match.duel_id) == duel_id
     duels = (
         select(Duel, Armageddon, _FIRST_TEAM, _SECOND_TEAM)
         .outerjoin(Armageddon, col(Armageddon.duel_id) == col(Duel.id))
         .outerjoin(_FIRST_TEAM, col(_FIRST_TEAM.id) == col(Duel.first_team_id))
         .outerjoin(_SECOND_TEAM, col(_SECOND_TEAM.id) == col(Duel.second_team_id))
-        .where(col(Duel.stage_id) == stage_id)
+        .where(of_duels)
         .order_by(col(Duel.id))
     )
     open_appeals = (
@@ -89,7 +96,7 @@ def _bracket_rows_queries() -> tuple[Any, Any]:
     matches = (
         select(Match, Board, open_appeals)
         .outerjoin(Board, col(Board.match_id) == col(Match.id))
-        .where(col(Match.duel_id).in_(sa_select(col(Duel.id)).where(col(Duel.stage_id) == stage_id)))
+        .where(of_matches)
         .order_by(col(Match.duel_id), col(Match.leg), col(Match.id), col(Board.board_no))
         .options(defer(Board.pgn))  # type: ignore[arg-type]
     )
@@ -176,10 +183,11 @@ class PlayoffRepository(Repository):
         ).all()
         return [(stage_id, duel_id or 0) for stage_id, duel_id in rows]
 
-    def bracket_rows(self, stage_id: int) -> BracketRows:
-        """The stage's duels, Armageddons, teams, matches, boards and open appeals in two queries."""
-        duel_query, match_query = _bracket_rows_queries()
-        params = {"stage_id": stage_id}
+    def bracket_rows(self, stage_id: int, duel_id: int | None = None) -> BracketRows:
+        """The stage's duels, Armageddons, teams, matches, boards and open appeals in two queries; with
+        ``duel_id`` only that duel's (an empty bracket when it is not the stage's)."""
+        duel_query, match_query = _bracket_rows_queries(duel_id is not None)
+        params = {"stage_id": stage_id} if duel_id is None else {"stage_id": stage_id, "duel_id": duel_id}
         duels: list[Duel] = []
         armageddons: dict[int, Armageddon] = {}
         teams: dict[int, Team] = {}

@@ -38,7 +38,7 @@ from orchestrator.translation import gettext as _
 
 @dataclass
 class StageContext:
-    """Everything about one knockout stage, loaded once per use case."""
+    """Everything about one knockout stage (or one duel of it: ``load_duel``), loaded once per use case."""
 
     event: Event
     stage: Stage
@@ -70,9 +70,15 @@ class StageContext:
         return next((m for m in self.matches.get(duel.id or 0, []) if m.leg == leg), None)
 
 
-def load_stage(uow: UnitOfWork, stage_id: int, *, all_teams: bool = False, lots: bool = True) -> StageContext:
+def load_stage(
+    uow: UnitOfWork, stage_id: int, *, all_teams: bool = False, lots: bool = True, only: Duel | None = None
+) -> StageContext:
     """The stage's bracket; ``teams`` holds the teams the duels name (every team of the event with
-    ``all_teams``, for building the bracket from the standings); ``lots`` empty unless asked for."""
+    ``all_teams``, for building the bracket from the standings); ``lots`` empty unless asked for.
+
+    With ``only``, the context holds that duel alone (its matches, boards, Armageddon, teams and lots):
+    what one duel's use case reads (``load_duel``), not the whole stage's rows; ``specs`` stays the whole
+    bracket's."""
     event, stage = uow.events.event_and_stage(stage_id)
     if stage.kind != StageKind.KNOCKOUT.value:
         raise Conflict(_("%(stage)s is not a knockout stage.") % {"stage": stage.name})
@@ -82,12 +88,12 @@ def load_stage(uow: UnitOfWork, stage_id: int, *, all_teams: bool = False, lots:
             _("%(event)s has no valid event file with a bracket: the play-off cannot be built.")
             % {"event": event.name}
         )
-    rows = uow.playoff.bracket_rows(stage_id)
+    rows = uow.playoff.bracket_rows(stage_id, None if only is None else only.id or 0)
     duels = {d.key: d for d in rows.duels}
     purposes = [
         p
-        for spec in definition.bracket
-        for p in (lot_purpose(spec.key, "category"), lot_purpose(spec.key, "colour"))
+        for key in ([spec.key for spec in definition.bracket] if only is None else [only.key])
+        for p in (lot_purpose(key, "category"), lot_purpose(key, "colour"))
     ]
     return StageContext(
         event=event,
@@ -108,7 +114,7 @@ def load_duel(uow: UnitOfWork, duel_id: int, *, lock: bool = False) -> tuple[Sta
     duel = uow.locks.lock_duel(duel_id) if lock else uow.playoff.get(Duel, duel_id)
     if duel is None:
         raise NotFound(_("duel %(duel)s does not exist") % {"duel": duel_id})
-    ctx = load_stage(uow, duel.stage_id)
+    ctx = load_stage(uow, duel.stage_id, only=duel)  # the duel's rows, not the whole bracket's
     return ctx, ctx.duels[duel.key]
 
 
