@@ -19,12 +19,13 @@ from sqlmodel import col, select
 from orchestrator.adapters.repositories import (
     Repository,
     among,
+    constants,
     insert_rows,
     known_ids,
     unnest_arrays,
     versioned_update,
 )
-from orchestrator.adapters.tables import Board, Match, Round, Stage, StageStatus
+from orchestrator.adapters.tables import OPEN_ROUND_STATUSES, Board, Match, Round, Stage, StageStatus
 from orchestrator.db import utcnow
 from orchestrator.domain.scoring import GameResult
 from orchestrator.errors import CurrentValue, StaleEdit
@@ -365,3 +366,24 @@ class BoardRepository(Repository):
             .order_by(col(Board.id))
         ).all()
         return [game_id for game_id in rows if game_id]
+
+    def open_game_ids_of_stage(self, stage_id: int) -> dict[int, list[str]]:
+        """``open_game_ids`` of each of the stage's open rounds (paired or playing) that has any, by round
+        id, in one query: what a pull takes along (``gameserver.pull_round_results``)."""
+        rows = self.session.execute(
+            sa_select(col(Match.round_id), col(Board.game_id))
+            .join(Board, col(Board.match_id) == col(Match.id))
+            .join(Round, col(Round.id) == col(Match.round_id))
+            .where(
+                col(Round.stage_id) == stage_id,
+                col(Round.status).in_(constants(OPEN_ROUND_STATUSES)),
+                col(Board.game_id).is_not(None),
+                col(Board.result) == GameResult.PENDING.value,
+            )
+            .order_by(col(Match.round_id), col(Board.id))
+        ).all()
+        found: dict[int, list[str]] = {}
+        for round_id, game_id in rows:
+            if game_id:
+                found.setdefault(round_id, []).append(game_id)
+        return found

@@ -27,6 +27,7 @@ from orchestrator.adapters.repositories import (
     update_rows,
 )
 from orchestrator.adapters.tables import (
+    OPEN_ROUND_STATUSES,
     Appeal,
     AppealStatus,
     Board,
@@ -51,8 +52,6 @@ from orchestrator.adapters.tables import (
 )
 from orchestrator.db import utcnow
 from orchestrator.domain.scoring import GameResult, MatchForfeit
-
-OPEN_ROUND_STATUSES = (RoundStatus.PAIRED.value, RoundStatus.PLAYING.value)
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,6 +59,10 @@ class RoundStatus(StrEnum):
     CANCELLED = "cancelled"
 
 
+# A round whose games exist on the game server and are not all final yet (the ones pulls and reconcile read).
+OPEN_ROUND_STATUSES = (RoundStatus.PAIRED.value, RoundStatus.PLAYING.value)
+
+
 class SwissRoundRole(StrEnum):
     """Why a team of a Swiss stage plays no match in a round (``swiss_round_team``)."""
 

@@ -115,9 +115,10 @@ def _pull_round(rt: Runtime, round_id: int, *, attempt: int) -> float | None:
         outcome = pull_round_results(
             uow, round_id=round_id, client=client, settings=rt.settings, attempt=attempt, actor=ACTOR
         )
-    if outcome.round_finished and outcome.stage_id is not None:
-        # The pull finished the round: carry on with what follows at once, in this worker (the queued
-        # stages.advance then finds nothing left to do) rather than behind whatever else is queued.
+    if outcome.finished and outcome.stage_id is not None:
+        # The pull finished a round (its own or one taken along): carry on with what follows at once, in
+        # this worker (the queued stages.advance then finds nothing left to do) rather than behind whatever
+        # else is queued.
         _at_once(_advance_stage, rt, outcome.stage_id)
     return outcome.retry_in
 

@@ -15,6 +15,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from cryptography.fernet import Fernet
 from sqlalchemy import text
 
 from orchestrator.adapters.tables import Match, Round
@@ -28,6 +29,8 @@ from orchestrator.services import queue
 from orchestrator.services.gameserver.gameserver import create_round_games, pull_round_results
 from orchestrator.services.playoff.deadlines import apply_due_deadlines
 from tests.integration.conftest import scratch_database
+from tests.support.gameserver_fake import FakeServer, create_games, link_accounts
+from tests.support.gameserver_round import add_round, make_round
 from tests.support.pools import SeededPool, seed_small_pool
 
 NO_SUCH_STAGE = 2_000_000_000  # far above any id the tests' shared database hands out
@@ -146,3 +149,29 @@ def _round_of(uow_factory: UnitOfWorkFactory, match_id: int) -> int:
 def _no_waiting(uow: UnitOfWork) -> None:
     """A lock this transaction would wait for fails after 2 s instead (the test fails, never hangs)."""
     uow.session.execute(text("SET LOCAL lock_timeout = '2s'"))
+
+
+def test_a_pull_leaves_a_round_another_run_is_pulling_to_it(uow_factory: UnitOfWorkFactory) -> None:
+    """The stage's other open rounds are taken along (docs/workers.md, "Pulling and ingesting results"),
+    except one whose own pull holds its lock: that run exports and settles it."""
+    settings = Settings(environment="test", token_encryption_key=Fernet.generate_key().decode())  # type: ignore[arg-type]
+    server = FakeServer(prefix=secrets.token_hex(3))
+    first = make_round(uow_factory, slug=f"along-{secrets.token_hex(4)}")
+    link_accounts(uow_factory, settings, server, first.player_ids)
+    second, third = add_round(uow_factory, first, number=2), add_round(uow_factory, first, number=3)
+    for rows in (first, second, third):
+        create_games(uow_factory, settings, server, rows.round_id, 1)
+    for game_id in server.games:
+        server.finish(game_id, "draw")
+
+    def pull(round_id: int) -> Any:
+        with server.client() as client, uow_factory() as uow:
+            return pull_round_results(uow, round_id=round_id, client=client, settings=settings, actor="test")
+
+    with uow_factory() as running:
+        assert running.locks.try_job_lock(queue.PULL_ROUND, (second.round_id,))
+        pulled = pull(first.round_id)
+    assert (pulled.asked, pulled.along) == (4, [third.round_id])
+    assert pulled.finished == [first.round_id, third.round_id]
+    own = pull(second.round_id)  # once the other run has committed
+    assert (own.asked, own.along, own.finished) == (2, [], [second.round_id])

@@ -104,3 +104,39 @@ def audit_rows(uow_factory: UnitOfWorkFactory, board_id: int) -> list[AuditLog]:
 
 
 RESIGN_WHITE = map_status("resign", "white")
+
+
+def add_round(uow_factory: UnitOfWorkFactory, rows: RoundRows, *, number: int = 2) -> RoundRows:
+    """Round ``number`` of the stage of ``rows`` (``make_round``): the same two teams and players in one
+    match, no games yet."""
+    with uow_factory() as uow:
+        players = [uow.teams.get_or_raise(Player, p) for p in rows.player_ids]
+        teams = [
+            uow.teams.get_or_raise(Team, players[0].team_id),
+            uow.teams.get_or_raise(Team, players[-1].team_id),
+        ]
+        half = len(players) // 2
+        rnd = uow.rounds.insert(
+            Round(
+                stage_id=rows.stage_id,
+                number=number,
+                scheduled_at=utcnow() + timedelta(minutes=1),
+                status="scheduled",
+            )
+        )
+        match, board_rows = add_match(
+            uow,
+            round_id=rnd.id or 0,
+            pool_id=rows.pool_id,
+            teams=(teams[0], teams[1]),
+            lineups=(players[:half], players[half:]),
+        )
+        return RoundRows(
+            rows.event_id,
+            rows.stage_id,
+            rows.pool_id,
+            rnd.id or 0,
+            match.id or 0,
+            [b.id or 0 for b in board_rows],
+            rows.player_ids,
+        )

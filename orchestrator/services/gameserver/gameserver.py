@@ -471,6 +471,8 @@ class PullOutcome:
     retry_in: float | None = None
     error: str | None = None
     stage_id: int | None = None  # the round's stage, once read
+    along: list[int] = field(default_factory=list)  # the stage's other open rounds pulled with it
+    finished: list[int] = field(default_factory=list)  # every round this pull finished, its own included
 
 
 def pull_round_results(
@@ -483,7 +485,14 @@ def pull_round_results(
     actor: str,
     now: datetime | None = None,
 ) -> PullOutcome:
-    """Export the round's open games, ingest them, and settle the round (idempotent)."""
+    """Export the round's open games, ingest them, and settle the round (idempotent).
+
+    The stage's other open rounds are taken along (docs/workers.md, "Pulling and ingesting results"):
+    their open games go in the same export and ingestion, and each is settled, so rounds whose games
+    exist together (a pool stage's rounds in a fast demo, a late game of an earlier round, a duel's two
+    legs) cost one pull, not one each waiting for the other's pool locks. A round another worker is
+    pulling at that moment is left to it; a round taken along and not finished gets its next pull as its
+    own would."""
     began = utcnow()  # the dashboard's "last pull" and the turnaround (bench/whole_event.py) start here
     outcome = PullOutcome(round_id)
     if not uow.locks.try_job_lock(PULL_ROUND, (round_id,)):
@@ -492,7 +501,14 @@ def pull_round_results(
     if rnd.status not in (RoundStatus.PAIRED.value, RoundStatus.PLAYING.value):
         return outcome
     outcome.stage_id = rnd.stage_id
-    ids = uow.boards.open_game_ids(round_id)
+    open_ids = uow.boards.open_game_ids_of_stage(rnd.stage_id)
+    outcome.along = [
+        other
+        for other in sorted(open_ids)
+        if other != round_id and uow.locks.try_job_lock(PULL_ROUND, (other,))
+    ]
+    pulled = sorted([round_id, *outcome.along])
+    ids = [game_id for pulled_round in pulled for game_id in open_ids.get(pulled_round, [])]
     outcome.asked = len(ids)
     if ids:
         try:
@@ -510,14 +526,22 @@ def pull_round_results(
         # 300 games as the export is fetched: a Swiss round of 95 matches has 380).
         updates = [GameUpdate(str(g["id"]), map_game(g), _pgn(g)) for g in export.games]
         outcome.report.merge(ingest_games(uow, games=updates, actor=actor))
-        # Written after the ingestion's pool locks, never before: pool, then round (results._lock).
-        rnd = uow.locks.lock(Round, round_id)
-        rnd.last_pull_at = now or began  # the staff dashboard's "last pull" age
-        uow.rounds.insert(rnd)
+        # Written after the ingestion's pool locks, never before: pool, then round (results._lock); the
+        # rounds in id order.
+        for pulled_round in pulled:
+            if open_ids.get(pulled_round):
+                held = uow.locks.lock(Round, pulled_round)
+                held.last_pull_at = now or began  # the staff dashboard's "last pull" age
+                uow.rounds.insert(held)
         if export.missing or export.skipped:
             # Unreadable or absent lines: ask again soon for those ids (they were not ingested).
             outcome.retry_in = retry_delay(attempt, TransientError("export incomplete"), settings)
-    outcome.round_finished = settle_round(uow, round_id=round_id, actor=actor, now=now)
+    for pulled_round in pulled:
+        if settle_round(uow, round_id=pulled_round, actor=actor, now=now):
+            outcome.finished.append(pulled_round)
+        elif pulled_round != round_id and outcome.retry_in is None:
+            pull_again(uow, pulled_round, settings)  # its own pull found this one at work and left
+    outcome.round_finished = round_id in outcome.finished
     if not outcome.round_finished and outcome.retry_in is None and outcome.error is None:
         pull_again(uow, round_id, settings)  # a retry or a refusal waits for its own countdown or beat
     return outcome
