@@ -262,3 +262,35 @@ def test_a_result_after_the_last_round_of_record_142_is_refused() -> None:
         f"line {line_of(text, '001    1')}: player 1 has a game or result in round 4; record 142 says the "
         "event has 3 rounds" in problems(text)
     )
+
+
+def test_records_240_and_250_may_name_the_last_round_and_the_last_team() -> None:
+    """Record 240 (a requested bye) and record 250 (an acceleration) may name any round from 1 to record
+    142's count, and an acceleration any team of the file: the last ones included (5 rounds, 6 teams)."""
+    text = plain() + "240 H   5    6\n" + "250    1  2.0   1   5    1    6\n"
+    state, next_round = read_team_trf(text)
+    assert next_round == 4
+    assert [
+        (a.mp, a.gp, a.first_round, a.last_round, a.first_team, a.last_team) for a in state.accelerations
+    ] == [(1, 4, 1, 5, 1, 6)]
+
+
+@pytest.mark.parametrize(
+    ("record", "reason"),
+    [
+        ("240 H   6    1", "record 240: round 6 is not a round of the file (1 to 5, record 142)"),
+        ("250    1  2.0   1   6    1    6", "record 250: round 6 is after the last round (5)"),
+        ("250    1  2.0   1   5    1    7", "record 250: team 7 is not a team of the file"),
+    ],
+)
+def test_records_240_and_250_after_the_last_round_or_team_are_refused(record: str, reason: str) -> None:
+    text = plain() + record + "\n"
+    assert problems(text) == [f"line {line_of(text, record[:3])}: {reason}"]
+
+
+def test_a_board_played_on_one_side_and_a_bye_on_the_other_is_refused_naming_both() -> None:
+    text = consistent(with_cells(plain(), 1, {13: "   1 b H"}))
+    assert problems(text)[0] == (
+        f"line {line_of(text, '001    1')}: round 1: players 1 and 13 disagree on their game: played for 1 "
+        "('1'), a bye for 13 ('H')"
+    )
