@@ -23,7 +23,7 @@ from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import make_engine, make_session_factory, utcnow
 from orchestrator.errors import NotFound
-from orchestrator.jobs import bodies
+from orchestrator.jobs import bodies, dispatch
 from orchestrator.jobs.runtime import Runtime
 from orchestrator.services import queue
 from orchestrator.services.gameserver.gameserver import create_round_games, pull_round_results
@@ -175,3 +175,22 @@ def test_a_pull_leaves_a_round_another_run_is_pulling_to_it(uow_factory: UnitOfW
     assert pulled.finished == [first.round_id, third.round_id]
     own = pull(second.round_id)  # once the other run has committed
     assert (own.asked, own.along, own.finished) == (2, [], [second.round_id])
+
+
+def test_a_pull_that_finds_its_round_being_pulled_comes_back_later(
+    uow_factory: UnitOfWorkFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run at work may be another round's pull that took this round along and does not queue its next
+    pull (docs/workers.md, "Tasks"): the copy that leaves queues it, ``round_pull_s`` later."""
+    sent: list[tuple[str, tuple[int, ...], float | None]] = []
+    monkeypatch.setattr(
+        dispatch, "send", lambda name, *ids, countdown=None: sent.append((name, ids, countdown))
+    )
+    held = NO_SUCH_STAGE + secrets.randbelow(1000)  # no round has such an id: nothing else is read
+    settings = Settings(environment="test", round_pull_s=0.5)
+    with uow_factory() as running:
+        assert running.locks.try_job_lock(queue.PULL_ROUND, (held,))
+        with uow_factory() as copy:
+            left = pull_round_results(copy, round_id=held, client=NoServer(), settings=settings, actor="test")  # type: ignore[arg-type]
+    assert (left.asked, left.round_finished, left.error) == (0, False, None)
+    assert sent == [(queue.PULL_ROUND, (held,), 0.5)]

@@ -97,22 +97,29 @@ def test_one_pull_ingests_and_closes_every_open_round_of_the_stage(
     assert (later.asked, later.along, later.finished) == (0, [], [])
 
 
-def test_a_round_taken_along_and_not_finished_is_pulled_again(
+def test_a_round_taken_along_and_not_finished_keeps_its_own_chain_of_pulls(
     uow_factory, settings, server, two_rounds, sent
 ) -> None:
+    """A pull queues its own round's next pull only, never one for a round it took along (that round's
+    own pull, queued when its games were created, is still to come): a stage's open rounds never
+    multiply their pulls."""
     first, second = two_rounds
     for game_id in ("g0x000", "g0x001", "g1x000"):  # one game of round 2 still playing
         server.finish(game_id, "draw")
-    outcome = pull(uow_factory, settings, server, second.round_id)
+    outcome = pull(uow_factory, settings, server, first.round_id)
     assert (outcome.along, outcome.finished, outcome.round_finished) == (
+        [second.round_id],
         [first.round_id],
-        [first.round_id],
-        False,
+        True,
     )
     assert results(uow_factory, first) == ["½-½", "½-½"] and results(uow_factory, second) == ["½-½", "*"]
     assert round_row(uow_factory, second.round_id).last_pull_at is not None
-    assert (PULL, (second.round_id,)) in sent and (PULL, (first.round_id,)) not in sent
-    assert ("stages.advance", (first.stage_id,)) in sent  # round 1 closed
+    assert [ids for name, ids in sent if name == PULL] == []  # round 1 closed; round 2's pull is its own
+    assert ("stages.advance", (first.stage_id,)) in sent
+    sent.clear()
+    own = pull(uow_factory, settings, server, second.round_id)  # round 2's own pull
+    assert (own.asked, own.along, own.round_finished) == (1, [], False)
+    assert [ids for name, ids in sent if name == PULL] == [(second.round_id,)]
 
 
 def test_a_round_with_nothing_open_is_not_taken_along_and_another_stage_never(

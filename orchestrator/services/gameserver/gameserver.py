@@ -491,12 +491,15 @@ def pull_round_results(
     their open games go in the same export and ingestion, and each is settled, so rounds whose games
     exist together (a pool stage's rounds in a fast demo, a late game of an earlier round, a duel's two
     legs) cost one pull, not one each waiting for the other's pool locks. A round another worker is
-    pulling at that moment is left to it; a round taken along and not finished gets its next pull as its
-    own would."""
+    pulling at that moment is left to it, and a run that finds its own round being pulled comes back
+    ``round_pull_s`` later: each round keeps one chain of pulls."""
     began = utcnow()  # the dashboard's "last pull" and the turnaround (bench/whole_event.py) start here
     outcome = PullOutcome(round_id)
     if not uow.locks.try_job_lock(PULL_ROUND, (round_id,)):
-        return outcome  # another worker is pulling this round now; the next reconcile asks again
+        # Another run is pulling this round now (its own copy, or a pull of its stage that took it along):
+        # this one comes back for its next pull, so that the round's chain of pulls goes on.
+        pull_again(uow, round_id, settings)
+        return outcome
     rnd = uow.rounds.get_or_raise(Round, round_id)
     if rnd.status not in (RoundStatus.PAIRED.value, RoundStatus.PLAYING.value):
         return outcome
@@ -536,11 +539,9 @@ def pull_round_results(
         if export.missing or export.skipped:
             # Unreadable or absent lines: ask again soon for those ids (they were not ingested).
             outcome.retry_in = retry_delay(attempt, TransientError("export incomplete"), settings)
-    for pulled_round in pulled:
-        if settle_round(uow, round_id=pulled_round, actor=actor, now=now):
-            outcome.finished.append(pulled_round)
-        elif pulled_round != round_id and outcome.retry_in is None:
-            pull_again(uow, pulled_round, settings)  # its own pull found this one at work and left
+    # A round taken along is settled here; its next pull, if it needs one, is its own (already queued, or
+    # queued again by its own run that found this one at work): one chain of pulls a round, never more.
+    outcome.finished = [r for r in pulled if settle_round(uow, round_id=r, actor=actor, now=now)]
     outcome.round_finished = round_id in outcome.finished
     if not outcome.round_finished and outcome.retry_in is None and outcome.error is None:
         pull_again(uow, round_id, settings)  # a retry or a refusal waits for its own countdown or beat
