@@ -160,14 +160,10 @@ def start_stage(
     definition = definition_of(event)
     rounds = _create_rounds(uow, stage_id, definition, stage_definition(definition, stage))
     lineup = default_lineup(uow, team_ids, definition.team_format.boards, actor=actor)
-    lot_ids: list[int] = []
-    offset = 0
-    for pool in pools:
-        lot = lots[pool.id or 0]
-        assert lot is not None
-        team_of_number = _draw_pairing_numbers(uow, lot, entries_of[pool.id or 0], team_name, actor=actor)
-        lot_ids.append(lot.id or 0)
-        offset += _create_pool_games(uow, pool, rounds, team_of_number, lineup, offset)
+    drawn = {pool.id or 0: lots[pool.id or 0] for pool in pools}
+    team_of_number = _draw_pairing_numbers(uow, drawn, entries_of, team_name, actor=actor)
+    _create_pool_games(uow, pools, rounds, team_of_number, lineup)
+    lot_ids = [lot.id or 0 for lot in drawn.values() if lot is not None]
     _mark_started(uow, event, stage, pools, rounds=len(rounds), lot_ids=lot_ids, actor=actor)
     return StageStart(tuple(r.id or 0 for r in rounds.values()))
 
@@ -278,22 +274,31 @@ def _create_rounds(
 
 
 def _draw_pairing_numbers(
-    uow: UnitOfWork, lot: Lot, entries: list[PoolEntry], team_name: Mapping[int, str], *, actor: str
-) -> dict[int, int]:
-    """Draw the pool's committed lot (unless staff drew it already) and give each team its pairing number;
-    returns the team of each number."""
-    if lot.outcome is None:
-        draws.reveal_lot(uow, lot_id=lot.id or 0, actor=actor)
-    number_of = pairing_lots.numbers_of(lot)
+    uow: UnitOfWork,
+    lots: Mapping[int, Lot | None],
+    entries_of: Mapping[int, list[PoolEntry]],
+    team_name: Mapping[int, str],
+    *,
+    actor: str,
+) -> dict[int, dict[int, int]]:
+    """Draw each pool's committed lot (unless staff drew it already) and give each team its pairing number;
+    returns, per pool id, the team of each number. The entries of every pool are written together."""
+    numbers: dict[int, Mapping[str, int]] = {}
+    for pool_id, lot in lots.items():
+        assert lot is not None
+        if lot.outcome is None:
+            draws.reveal_lot(uow, lot_id=lot.id or 0, actor=actor)
+        numbers[pool_id] = pairing_lots.numbers_of(lot)
+    entries = [(pool_id, entry) for pool_id in lots for entry in entries_of[pool_id]]
     # Two steps, so that (pool, pairing number) stays unique while numbers move.
-    for entry in entries:
+    for _pool_id, entry in entries:
         entry.pairing_number = -entry.pairing_number
         uow.rounds.add(entry)
     uow.flush()
-    team_of_number: dict[int, int] = {}
-    for entry in entries:
-        entry.pairing_number = number_of[team_name[entry.team_id]]
-        team_of_number[entry.pairing_number] = entry.team_id
+    team_of_number: dict[int, dict[int, int]] = {pool_id: {} for pool_id in lots}
+    for pool_id, entry in entries:
+        entry.pairing_number = numbers[pool_id][team_name[entry.team_id]]
+        team_of_number[pool_id][entry.pairing_number] = entry.team_id
         uow.rounds.add(entry)
     uow.flush()
     return team_of_number
@@ -301,30 +306,31 @@ def _draw_pairing_numbers(
 
 def _create_pool_games(
     uow: UnitOfWork,
-    pool: Pool,
+    pools: Sequence[Pool],
     rounds: Mapping[int, Round],
-    team_of_number: Mapping[int, int],
+    team_of_number: Mapping[int, Mapping[int, int]],
     lineup: DefaultLineup,
-    offset: int,
-) -> int:
-    """The pool's Berger matches and their boards; returns how many tables a round of the pool uses."""
-    table = berger_table(len(team_of_number))
-    # The pool's matches in one statement (their ids come back with it), then their boards.
-    pool_matches = uow.rounds.insert_matches(
-        [
+) -> None:
+    """Every pool's Berger matches and their boards, pool after pool, each pool's tables numbered after
+    the pools before it: the matches in one statement (their ids come back with it), then the boards."""
+    rows: list[dict[str, Any]] = []
+    offset = 0
+    for pool in pools:
+        numbers = team_of_number[pool.id or 0]
+        table = berger_table(len(numbers))
+        rows.extend(
             new_match_row(
                 rounds[rr_round.number].id or 0,
                 pool.id,
                 offset + pairing.table,
-                team_of_number[pairing.first],
-                team_of_number[pairing.second],
+                numbers[pairing.first],
+                numbers[pairing.second],
             )
             for rr_round in table
             for pairing in rr_round.pairings
-        ]
-    )
-    create_boards(uow, pool_matches, lineup)
-    return max(len(r.pairings) for r in table)
+        )
+        offset += max(len(r.pairings) for r in table)
+    create_boards(uow, uow.rounds.insert_matches(rows), lineup)
 
 
 def _mark_started(
