@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import weakref
 from typing import Any
 
 import pytest
@@ -88,9 +90,12 @@ class CountingUow:
 
 @pytest.fixture
 def pings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The warm-up's steps in order: its ping, its read of the events in play, and ``frozen`` for the
+    freezing of the heap (recorded, not done: the test process keeps its collector as it is)."""
     seen: list[str] = []
     counting = runtime.Runtime(Settings(), uow_factory=lambda: CountingUow(seen), client_factory=lambda: None)  # type: ignore[arg-type,return-value]
     monkeypatch.setattr(runtime, "_runtime", counting)
+    monkeypatch.setattr(dispatch, "freeze_heap", lambda: seen.append("frozen"))
     return seen
 
 
@@ -113,7 +118,7 @@ def test_a_thread_pool_warms_up_its_main_process_and_a_prefork_parent_does_not(p
     worker_ready.send(sender=Consumer(object.__new__(PreforkPool)))  # tasks run in the children
     assert pings == []
     worker_ready.send(sender=Consumer(object()))  # threads or solo: tasks run here
-    assert pings == ["ping", "events in play (8)"]
+    assert pings == ["ping", "events in play (8)", "frozen"]
 
 
 class Controller:
@@ -134,85 +139,23 @@ def test_a_prefork_worker_reads_the_event_files_before_forking_and_closes_its_co
     assert (pings, disposed) == ([], [])
     worker_init.send(sender=Controller(PreforkPool))
     worker_init.send(sender=Controller("prefork"))
-    assert pings == ["events in play (8)"] * 2  # no ping: the parent keeps no connection for its children
+    # No ping: the parent keeps no connection for its children; the heap frozen last, before the fork.
+    assert pings == ["events in play (8)", "frozen"] * 2
     assert disposed == ["disposed"] * 2
 
 
-def test_event_files_a_prefork_parent_cannot_read_are_logged_and_its_connections_still_closed(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    disposed: list[str] = []
-    monkeypatch.setattr(dispatch, "dispose_engines", lambda: disposed.append("disposed"))
-    failing = runtime.Runtime(
-        Settings(), uow_factory=lambda: CountingUow([], events_fail=True), client_factory=lambda: None
-    )  # type: ignore[arg-type,return-value]
-    monkeypatch.setattr(runtime, "_runtime", failing)
-    worker_init.send(sender=Controller(PreforkPool))
-    assert disposed == ["disposed"]
-    assert "worker warm-up: the event files were not read" in caplog.text
-
-
-def test_a_database_that_does_not_answer_at_start_up_is_logged_and_does_not_stop_the_worker(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    failing = runtime.Runtime(
-        Settings(), uow_factory=lambda: CountingUow([], fail=True), client_factory=lambda: None
-    )  # type: ignore[arg-type,return-value]
-    monkeypatch.setattr(runtime, "_runtime", failing)
-    dispatch.warm_up()
-    assert "warm-up: the database did not answer" in caplog.text
-    assert "event files" not in caplog.text  # not tried without a database
-
-
-def test_event_files_that_cannot_be_read_at_start_up_are_logged_and_do_not_stop_the_worker(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    seen: list[str] = []
-    failing = runtime.Runtime(
-        Settings(), uow_factory=lambda: CountingUow(seen, events_fail=True), client_factory=lambda: None
-    )  # type: ignore[arg-type,return-value]
-    monkeypatch.setattr(runtime, "_runtime", failing)
-    dispatch.warm_up()
-    assert seen == ["ping"]
-    assert "worker warm-up: the event files were not read" in caplog.text
-    assert "did not answer" not in caplog.text
-
-
-class FakePipeline:
-    def __init__(self, redis: FakeRedis, fail: bool) -> None:
-        self.redis, self.fail, self.queued = redis, fail, []  # type: list[tuple[str, str]]
-
-    def publish(self, channel: str, data: str) -> None:
-        self.queued.append((channel, data))
-
-    def execute(self) -> None:
-        if self.fail:
-            raise bridge.redis.ConnectionError("Redis is restarting")
-        self.redis.round_trips += 1
-        self.redis.published += self.queued
-
-
-class PipelinedRedis(FakeRedis):
-    def __init__(self, fail: bool = False) -> None:
-        super().__init__()
-        self.round_trips, self.fail = 0, fail
-
-    def pipeline(self, transaction: bool = True) -> FakePipeline:
-        assert transaction is False  # PUBLISH needs no MULTI/EXEC
-        return FakePipeline(self, self.fail)
-
-
-def test_the_redis_publisher_sends_many_messages_in_one_round_trip_in_order() -> None:
-    client = PipelinedRedis()
-    publisher = bridge.RedisPublisher(client, channel="c", origin="w")
-    publisher.send_many([live.Message("match:1", {"kind": "result"}), live.Message("pool:2")])
-    assert client.round_trips == 1
-    assert [bridge.decode(data)[1].topic for _c, data in client.published] == ["match:1", "pool:2"]  # type: ignore[index]
-    publisher.send_many([live.Message("stage:3")])  # one message: a plain PUBLISH
-    assert client.round_trips == 1 and len(client.published) == 3
-
-
-def test_a_batch_redis_refuses_is_one_warning_and_no_error(caplog: pytest.LogCaptureFixture) -> None:
-    publisher = bridge.RedisPublisher(PipelinedRedis(fail=True), channel="c", origin="w")
-    publisher.send_many([live.Message("match:1"), live.Message("pool:2")])
-    assert "2 live updates (the first for match:1) not sent to Redis" in caplog.text
+def test_freezing_the_heap_collects_first_and_moves_what_is_alive_out_of_the_collector_s_reach() -> None:
+    gc.unfreeze()
+    garbage = Consumer(None)
+    garbage.pool = garbage  # a cycle only the collector frees
+    gone = weakref.ref(garbage)
+    del garbage
+    alive = Consumer(None)
+    try:
+        dispatch.freeze_heap()
+        assert gone() is None  # collected, not frozen
+        assert gc.get_freeze_count() > 0
+        assert not any(o is alive for o in gc.get_objects())  # frozen: in no generation the collector walks
+    finally:
+        gc.unfreeze()
+    assert any(o is alive for o in gc.get_objects())
