@@ -144,6 +144,88 @@ def test_a_prefork_worker_reads_the_event_files_before_forking_and_closes_its_co
     assert disposed == ["disposed"] * 2
 
 
+def test_event_files_a_prefork_parent_cannot_read_are_logged_and_its_connections_still_closed(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    disposed: list[str] = []
+    monkeypatch.setattr(dispatch, "dispose_engines", lambda: disposed.append("disposed"))
+    monkeypatch.setattr(dispatch, "freeze_heap", lambda: None)  # the test process keeps its collector
+    failing = runtime.Runtime(
+        Settings(), uow_factory=lambda: CountingUow([], events_fail=True), client_factory=lambda: None
+    )  # type: ignore[arg-type,return-value]
+    monkeypatch.setattr(runtime, "_runtime", failing)
+    worker_init.send(sender=Controller(PreforkPool))
+    assert disposed == ["disposed"]
+    assert "worker warm-up: the event files were not read" in caplog.text
+
+
+def test_a_database_that_does_not_answer_at_start_up_is_logged_and_does_not_stop_the_worker(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    failing = runtime.Runtime(
+        Settings(), uow_factory=lambda: CountingUow([], fail=True), client_factory=lambda: None
+    )  # type: ignore[arg-type,return-value]
+    monkeypatch.setattr(runtime, "_runtime", failing)
+    dispatch.warm_up()
+    assert "warm-up: the database did not answer" in caplog.text
+    assert "event files" not in caplog.text  # not tried without a database
+
+
+def test_event_files_that_cannot_be_read_at_start_up_are_logged_and_do_not_stop_the_worker(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    seen: list[str] = []
+    failing = runtime.Runtime(
+        Settings(), uow_factory=lambda: CountingUow(seen, events_fail=True), client_factory=lambda: None
+    )  # type: ignore[arg-type,return-value]
+    monkeypatch.setattr(runtime, "_runtime", failing)
+    monkeypatch.setattr(dispatch, "freeze_heap", lambda: None)  # the test process keeps its collector
+    dispatch.warm_up()
+    assert seen == ["ping"]
+    assert "worker warm-up: the event files were not read" in caplog.text
+    assert "did not answer" not in caplog.text
+
+
+class FakePipeline:
+    def __init__(self, redis: FakeRedis, fail: bool) -> None:
+        self.redis, self.fail, self.queued = redis, fail, []  # type: list[tuple[str, str]]
+
+    def publish(self, channel: str, data: str) -> None:
+        self.queued.append((channel, data))
+
+    def execute(self) -> None:
+        if self.fail:
+            raise bridge.redis.ConnectionError("Redis is restarting")
+        self.redis.round_trips += 1
+        self.redis.published += self.queued
+
+
+class PipelinedRedis(FakeRedis):
+    def __init__(self, fail: bool = False) -> None:
+        super().__init__()
+        self.round_trips, self.fail = 0, fail
+
+    def pipeline(self, transaction: bool = True) -> FakePipeline:
+        assert transaction is False  # PUBLISH needs no MULTI/EXEC
+        return FakePipeline(self, self.fail)
+
+
+def test_the_redis_publisher_sends_many_messages_in_one_round_trip_in_order() -> None:
+    client = PipelinedRedis()
+    publisher = bridge.RedisPublisher(client, channel="c", origin="w")
+    publisher.send_many([live.Message("match:1", {"kind": "result"}), live.Message("pool:2")])
+    assert client.round_trips == 1
+    assert [bridge.decode(data)[1].topic for _c, data in client.published] == ["match:1", "pool:2"]  # type: ignore[index]
+    publisher.send_many([live.Message("stage:3")])  # one message: a plain PUBLISH
+    assert client.round_trips == 1 and len(client.published) == 3
+
+
+def test_a_batch_redis_refuses_is_one_warning_and_no_error(caplog: pytest.LogCaptureFixture) -> None:
+    publisher = bridge.RedisPublisher(PipelinedRedis(fail=True), channel="c", origin="w")
+    publisher.send_many([live.Message("match:1"), live.Message("pool:2")])
+    assert "2 live updates (the first for match:1) not sent to Redis" in caplog.text
+
+
 def test_freezing_the_heap_collects_first_and_moves_what_is_alive_out_of_the_collector_s_reach() -> None:
     gc.unfreeze()
     garbage = Consumer(None)
