@@ -1,6 +1,6 @@
 """Every full garbage collection of every Python process started with this folder on ``PYTHONPATH``, one
 line each on stderr: which process, how long, how many objects the collector still walks and how many are
-frozen (docs/workers.md, "A worker gets ready"; docs/performance.md).
+frozen (docs/workers.md, "Running"; docs/performance.md).
 
     PYTHONPATH=bench/gc_probe .venv/bin/python bench/whole_event.py --celery --pool prefork --runs 1 \\
         --worker-log DIR
