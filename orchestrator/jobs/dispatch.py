@@ -19,7 +19,6 @@ nor running (orchestrator/jobs/beat.py).
 
 from __future__ import annotations
 
-import gc
 import logging
 import threading
 from collections import deque
@@ -28,6 +27,7 @@ from contextlib import contextmanager
 
 from orchestrator.adapters.job_marks import job_marks
 from orchestrator.db import dispose_engines
+from orchestrator.heap import freeze_heap
 from orchestrator.jobs import bodies
 from orchestrator.jobs.outages import connection_lost, describe
 from orchestrator.jobs.runtime import runtime
@@ -183,17 +183,6 @@ def warm_up(*, definitions: bool = True) -> None:
     if definitions:
         _warm_definitions()
         freeze_heap()  # a thread or solo pool's one process, ready: what it holds now stays
-
-
-def freeze_heap() -> None:
-    """Collect once, then move every object alive now (the imported modules, the parsed event files, the
-    ORM's mappers and caches: some 220,000 objects in a worker) to the collector's permanent generation
-    (``gc.freeze``), which its full collections no longer walk. Without it each worker process's full
-    collection during a whole 2020 event walked them all, 130-235 ms in the middle of a job; in a prefork
-    worker, done before the fork, it also keeps the children from writing to the pages they share with
-    their parent (the collector's bookkeeping on every inherited object). docs/workers.md."""
-    gc.collect()
-    gc.freeze()
 
 
 def warm_up_before_fork() -> None:
