@@ -353,23 +353,10 @@ class BoardRepository(Repository):
         duels = sorted({duel for _pool, duel in rows if duel is not None})
         return pools, duels
 
-    def open_game_ids(self, round_id: int) -> list[str]:
-        """Game ids of the round's boards that have no final result yet."""
-        rows = self.session.exec(
-            select(Board.game_id)
-            .join(Match, col(Match.id) == Board.match_id)
-            .where(
-                Match.round_id == round_id,
-                col(Board.game_id).is_not(None),
-                Board.result == GameResult.PENDING.value,
-            )
-            .order_by(col(Board.id))
-        ).all()
-        return [game_id for game_id in rows if game_id]
-
     def open_game_ids_of_stage(self, stage_id: int) -> dict[int, list[str]]:
-        """``open_game_ids`` of each of the stage's open rounds (paired or playing) that has any, by round
-        id, in one query: what a pull takes along (``gameserver.pull_round_results``)."""
+        """Game ids of the boards with no final result yet of each of the stage's open rounds (paired or
+        playing) that has any, by round id, in one query: a round's pull and what it takes along
+        (``gameserver.pull_round_results``)."""
         rows = self.session.execute(
             sa_select(col(Match.round_id), col(Board.game_id))
             .join(Board, col(Board.match_id) == col(Match.id))

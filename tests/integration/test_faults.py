@@ -146,7 +146,7 @@ def _kill_mid_pull(run: Run, stage_id: int, worker: subprocess.Popen[bytes]) -> 
     finally:
         holder.dispose()
     with run.uow_factory() as uow:
-        unfinished = uow.boards.open_game_ids(first_round)
+        unfinished = uow.boards.open_game_ids_of_stage(stage_id).get(first_round, [])
     run.start_worker()
     run.wait_started()
     return len(unfinished)

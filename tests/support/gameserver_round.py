@@ -6,7 +6,7 @@ Norway against Sweden, ``boards`` boards, players with accounts and no links yet
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from orchestrator.adapters.tables import (
@@ -19,7 +19,7 @@ from orchestrator.adapters.tables import (
     StageStatus,
     Team,
 )
-from orchestrator.adapters.uow import UnitOfWorkFactory
+from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.db import utcnow
 from orchestrator.domain.gameresults import map_status
 from tests.support.factories import add_match
@@ -73,26 +73,44 @@ def make_round(
                         )
                     )
                 )
-        rnd = uow.rounds.insert(
-            Round(stage_id=stage.id or 0, number=1, scheduled_at=utcnow() + starts_in, status="scheduled")
-        )
-        match, board_rows = add_match(
+        return _round_with_match(
             uow,
-            round_id=rnd.id or 0,
-            pool_id=pool.id,
+            RoundRows(event.id or 0, stage.id or 0, pool.id or 0, 0, 0, [], [p.id or 0 for p in players]),
             teams=(teams[0], teams[1]),
-            lineups=(players[:boards], players[boards:]),
+            players=players,
+            number=1,
+            starts_in=starts_in,
             game_ids=game_ids,
         )
-        return RoundRows(
-            event.id or 0,
-            stage.id or 0,
-            pool.id or 0,
-            rnd.id or 0,
-            match.id or 0,
-            [b.id or 0 for b in board_rows],
-            [p.id or 0 for p in players],
-        )
+
+
+def _round_with_match(
+    uow: UnitOfWork,
+    stage: RoundRows,
+    *,
+    teams: tuple[Team, Team],
+    players: list[Player],
+    number: int,
+    starts_in: timedelta,
+    game_ids: list[str | None] | None = None,
+) -> RoundRows:
+    """Round ``number`` of the stage of ``stage`` with one match of the two teams, each fielding its half
+    of ``players`` in order; the rows with the round's, the match's and the boards' ids."""
+    rnd = uow.rounds.insert(
+        Round(stage_id=stage.stage_id, number=number, scheduled_at=utcnow() + starts_in, status="scheduled")
+    )
+    half = len(players) // 2
+    match, board_rows = add_match(
+        uow,
+        round_id=rnd.id or 0,
+        pool_id=stage.pool_id,
+        teams=teams,
+        lineups=(players[:half], players[half:]),
+        game_ids=game_ids,
+    )
+    return replace(
+        stage, round_id=rnd.id or 0, match_id=match.id or 0, board_ids=[b.id or 0 for b in board_rows]
+    )
 
 
 def audit_rows(uow_factory: UnitOfWorkFactory, board_id: int) -> list[AuditLog]:
@@ -111,32 +129,10 @@ def add_round(uow_factory: UnitOfWorkFactory, rows: RoundRows, *, number: int = 
     match, no games yet."""
     with uow_factory() as uow:
         players = [uow.teams.get_or_raise(Player, p) for p in rows.player_ids]
-        teams = [
+        teams = (
             uow.teams.get_or_raise(Team, players[0].team_id),
             uow.teams.get_or_raise(Team, players[-1].team_id),
-        ]
-        half = len(players) // 2
-        rnd = uow.rounds.insert(
-            Round(
-                stage_id=rows.stage_id,
-                number=number,
-                scheduled_at=utcnow() + timedelta(minutes=1),
-                status="scheduled",
-            )
         )
-        match, board_rows = add_match(
-            uow,
-            round_id=rnd.id or 0,
-            pool_id=rows.pool_id,
-            teams=(teams[0], teams[1]),
-            lineups=(players[:half], players[half:]),
-        )
-        return RoundRows(
-            rows.event_id,
-            rows.stage_id,
-            rows.pool_id,
-            rnd.id or 0,
-            match.id or 0,
-            [b.id or 0 for b in board_rows],
-            rows.player_ids,
+        return _round_with_match(
+            uow, rows, teams=teams, players=players, number=number, starts_in=timedelta(minutes=1)
         )

@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 from cryptography.fernet import Fernet
 
-from orchestrator.adapters.tables import Board, Round, RoundStatus
+from orchestrator.adapters.tables import Round, RoundStatus
 from orchestrator.adapters.uow import UnitOfWorkFactory
 from orchestrator.config import Settings
 from orchestrator.db import utcnow
 from orchestrator.services.gameserver import gameserver
 from orchestrator.services.gameserver.gameserver import PullOutcome
+from tests.support.factories import stored_board
 from tests.support.gameserver_fake import FakeServer, create_games, link_accounts
 from tests.support.gameserver_round import RoundRows, add_round, make_round
 
@@ -62,8 +63,7 @@ def pull(
 
 
 def results(uow_factory: UnitOfWorkFactory, rows: RoundRows) -> list[str]:
-    with uow_factory() as uow:
-        return [uow.boards.get_or_raise(Board, b).result for b in rows.board_ids]
+    return [stored_board(uow_factory, b).result for b in rows.board_ids]
 
 
 def round_row(uow_factory: UnitOfWorkFactory, round_id: int) -> Round:

@@ -48,6 +48,7 @@ from orchestrator.adapters.lichess import (
 from orchestrator.adapters.lichess_bulk import bulk_matches, ensure_bulk
 from orchestrator.adapters.repo_boards import BoardInMatch, RoundBoard
 from orchestrator.adapters.tables import (
+    OPEN_ROUND_STATUSES,
     POOL_KINDS,
     BulkStatus,
     GameserverBulk,
@@ -501,7 +502,7 @@ def pull_round_results(
         pull_again(uow, round_id, settings)
         return outcome
     rnd = uow.rounds.get_or_raise(Round, round_id)
-    if rnd.status not in (RoundStatus.PAIRED.value, RoundStatus.PLAYING.value):
+    if rnd.status not in OPEN_ROUND_STATUSES:
         return outcome
     outcome.stage_id = rnd.stage_id
     open_ids = uow.boards.open_game_ids_of_stage(rnd.stage_id)
