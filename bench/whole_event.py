@@ -28,7 +28,10 @@ same stage had finished (a Swiss round, a bracket round; not a pool round, whose
 stage starts), the time from the start of the pull that stored the round before's last result
 (``round.last_pull_at``) to the moment its own games existed on the game server (the ``round.games_created``
 audit entry, written once the bulk pairing has answered). Both times are read from the database after the
-run, from the orchestrator's clock; p50 and p95 are printed per kind of stage.
+run, from the orchestrator's clock; p50 and p95 are printed per kind of stage. A bracket round's last result
+is its last game's: an Armageddon played after a duel's two matches counts as a game of the match round
+before it (its pull and close are those of the round), so the knockout figure runs from the last Armageddon's
+result to the next bracket round's games, and never counts the Armageddon's own lots, pairing and play.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import httpx
 from sqlalchemy import create_engine, text
@@ -299,9 +303,10 @@ ROUND_TIMES_QUERY = text(
       (SELECT max(a.at) FROM audit_log a
         WHERE a.entity = 'round' AND a.entity_id = r.id AND a.action = 'round.close'),
       (SELECT max(a.at) FROM audit_log a
-        WHERE a.entity = 'round' AND a.entity_id = r.id AND a.action = 'swiss.publish')
+        WHERE a.entity = 'round' AND a.entity_id = r.id AND a.action = 'swiss.publish'),
+      (SELECT max(r2.number) FROM "match" m3 JOIN "match" m2 ON m2.duel_id = m3.duel_id AND m2.leg < 3
+        JOIN round r2 ON r2.id = m2.round_id WHERE m3.round_id = r.id AND m3.leg = 3)
     FROM round r JOIN stage s ON s.id = r.stage_id
-    WHERE r.number < 1000
     ORDER BY s.id, r.number
     """
 )
@@ -321,7 +326,7 @@ def turnarounds(database_url: str) -> dict[str, list[float]]:
             rows = list(connection.execute(ROUND_TIMES_QUERY))
     finally:
         engine.dispose()
-    times = [(*row[:3], *(_time(v) for v in row[3:])) for row in rows]
+    times = _armageddons_folded([(*row[:3], *(_time(v) for v in row[3:7]), row[7]) for row in rows])
     found: dict[str, list[float]] = {}
     for before, after in itertools.pairwise(times):
         if before[0] != after[0] or after[2] != before[2] + 1:
@@ -339,6 +344,21 @@ def turnarounds(database_url: str) -> dict[str, list[float]]:
             ):
                 found.setdefault(f"{before[1]}: {part}", []).append(_seconds(seconds))
     return found
+
+
+def _armageddons_folded(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """The rows of ``ROUND_TIMES_QUERY`` with each Armageddon round folded into the last match round of its
+    duel (its last column), so that a bracket round's last result is its last game's, Armageddons included:
+    that round's last pull and close become the later of its own and its Armageddons'."""
+    folded = {(row[0], row[2]): list(row[:7]) for row in rows if row[7] is None}
+    for row in rows:
+        target = folded.get((row[0], row[7])) if row[7] is not None else None
+        if target is None:
+            continue
+        for column in (3, 5):  # the last pull and the close: the later of the two
+            if row[column] is not None and (target[column] is None or row[column] > target[column]):
+                target[column] = row[column]
+    return [tuple(values) for values in folded.values()]
 
 
 def _time(value: object) -> object:
