@@ -295,7 +295,11 @@ class DemoDriver:
         """A bracket round's two match rounds start once all its duels are known; until then they wait.
 
         Rounds are created with the file's real dates as soon as one duel of the bracket round is known;
-        this keeps them from being paired before the other duels' matches exist.
+        with demo time between rounds (a lead or a gap) they are held (no time) until every duel of their
+        bracket round is known, then timed from that tick. With none (``bench/whole_event.py``) they are
+        timed now at first sight and left to the workers, which pair a bracket round in the advance that
+        completes its duels (beat and the pairing itself never pair one whose duels are not all known), so
+        no bracket round waits for this driver's next tick.
         """
         view = view or bracket_view(uow, stage_id=stage_id, now=now)
         complete = {
@@ -303,6 +307,7 @@ class DemoDriver:
             for index, (_name, duels) in enumerate(view.rounds)
             if duels and all(d.first_known and d.second_known for d in duels)
         }
+        hold = self.plan.lead_s > 0 or self.plan.round_gap_s > 0
         timed: list[Round] = []
         for rnd in uow.rounds.rounds_of_stage(stage_id):
             if (
@@ -312,7 +317,7 @@ class DemoDriver:
             ):
                 continue
             index, leg = divmod(rnd.number - 1, 2)
-            if index in complete:
+            if index in complete or not hold:
                 rnd.scheduled_at = now + timedelta(seconds=self.plan.lead_s + leg * self.plan.round_gap_s)
                 rnd.lineup_deadline_at = (
                     now  # captains keep the default lineups (the deadline check applies them)
@@ -324,7 +329,8 @@ class DemoDriver:
         if timed:
             # Due now (the demo's lead is shorter than the pairing lead): games queued at once, not at beat's
             # next rounds.open_due.
-            queue_due(uow, timed, pair_lead_s=self.settings.gameserver_pair_lead_s, now=now)
+            ready = [r for r in timed if (r.number - 1) // 2 in complete]
+            queue_due(uow, ready, pair_lead_s=self.settings.gameserver_pair_lead_s, now=now)
             uow.after_commit(self._timed_rounds.update, [r.id or 0 for r in timed])
 
     def _playoff_tick(self, stage_id: int, key: str, now: datetime) -> None:

@@ -42,13 +42,14 @@ from orchestrator.config import Settings
 from orchestrator.domain.knockout import ArmageddonPhase
 from orchestrator.errors import ServiceError
 from orchestrator.jobs.outages import OutageLog, connection_lost
+from orchestrator.services.due_games import queue_due_games
 from orchestrator.services.gameserver.gameserver import advance_stage
 from orchestrator.services.playoff.armageddon import (
     apply_default_colour,
     commit_armageddon_lot,
     reveal_armageddon_lot,
 )
-from orchestrator.services.playoff.commands import build_bracket
+from orchestrator.services.playoff.commands import build_bracket, ready_bracket_rounds
 from orchestrator.services.playoff.deadlines import apply_due_deadlines, unseal_duel_if_due
 from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE, LotWhich, lot_purpose
 from orchestrator.services.queue import CREATE_GAMES, PLAYOFF_DUEL, enqueue
@@ -77,7 +78,7 @@ def run_playoff_tick(
     """One pass of every play-off automation (idempotent: running it twice in a row does nothing more)."""
     tick = PlayoffTick()
     if settings.auto_build_bracket:
-        _build_due_brackets(uow_factory, now=now, actor=actor, tick=tick)
+        _build_due_brackets(uow_factory, now=now, actor=actor, tick=tick, settings=settings)
     with uow_factory() as uow:
         tick.deadlines = apply_due_deadlines(uow, now, actor=actor)
     for stage_id, duel_id in _armageddon_duels(uow_factory):
@@ -109,7 +110,7 @@ def _step(tick: PlayoffTick, what: str, fn: Callable[..., None], *args: object) 
 
 
 def _build_due_brackets(
-    uow_factory: UnitOfWorkFactory, *, now: datetime, actor: str, tick: PlayoffTick
+    uow_factory: UnitOfWorkFactory, *, now: datetime, actor: str, tick: PlayoffTick, settings: Settings
 ) -> None:
     with uow_factory() as uow:
         due = [
@@ -118,7 +119,7 @@ def _build_due_brackets(
             if _earlier_closed(uow, stage.id or 0)
         ]
     for stage_id in due:
-        _step(tick, f"stage {stage_id}", _build, uow_factory, stage_id, now, actor, tick)
+        _step(tick, f"stage {stage_id}", _build, uow_factory, stage_id, now, actor, tick, settings)
 
 
 def _earlier_closed(uow: UnitOfWork, stage_id: int) -> bool:
@@ -128,10 +129,19 @@ def _earlier_closed(uow: UnitOfWork, stage_id: int) -> bool:
 
 
 def _build(
-    uow_factory: UnitOfWorkFactory, stage_id: int, now: datetime, actor: str, tick: PlayoffTick
+    uow_factory: UnitOfWorkFactory,
+    stage_id: int,
+    now: datetime,
+    actor: str,
+    tick: PlayoffTick,
+    settings: Settings,
 ) -> None:
+    """Build the bracket; its first rounds whose duels all know their teams get their games queued when
+    due, as the advance does for later ones (not at beat's next ``rounds.open_due``)."""
     with uow_factory() as uow:
         build_bracket(uow, stage_id=stage_id, actor=actor, now=now)
+        ready = ready_bracket_rounds(uow, stage_id=stage_id)
+        queue_due_games(uow, ready, now=now, pair_lead_s=settings.gameserver_pair_lead_s)
     tick.brackets_built.append(stage_id)
 
 

@@ -394,3 +394,29 @@ def test_a_bracket_round_is_not_paired_while_one_of_its_duels_still_waits_for_a_
     with world.uow_factory() as uow:
         assert uow.rounds.get_or_raise(Round, round_id).status == "scheduled"
         assert uow.rounds.bulk_of_round(round_id) is None
+
+
+def test_beat_leaves_a_due_bracket_round_alone_until_all_its_duels_know_their_teams(world: World) -> None:
+    from tests.support.playoff import play_duel, playoff_event
+
+    with world.uow_factory() as uow:
+        setup = playoff_event(uow)
+    with world.uow_factory() as uow:
+        build_bracket(uow, stage_id=setup.playoff_stage_id, actor="arbiter")
+
+    def opened() -> list[int]:
+        """The numbers of the play-off rounds beat opens now (the file's dates are all past)."""
+        with world.uow_factory() as uow:
+            due = gameserver.open_due_rounds(uow, now=utcnow(), settings=world.settings)
+            numbers = {r.id: r.number for r in uow.rounds.rounds_of_stage(setup.playoff_stage_id)}
+        return sorted(numbers[i] for i in due if i in numbers)  # the Top's rounds are due too
+
+    assert opened() == [1, 2]  # the first bracket round's duels know their teams
+    for key in ("I", "II", "III"):
+        play_duel(world.uow_factory, setup, key, "WWWWDD", "WWWWDD")
+    with world.uow_factory() as uow:
+        quarters = [r for r in uow.rounds.rounds_of_stage(setup.playoff_stage_id) if r.number in (3, 4)]
+        assert [r.status for r in quarters] == ["scheduled", "scheduled"]  # due, and duel VIII waits
+    assert opened() == [1, 2]  # duel IV's matches are still to play; the quarter-finals wait for its winner
+    play_duel(world.uow_factory, setup, "IV", "WWWWDD", "WWWWDD")
+    assert opened() == [3, 4]  # every quarter-final knows its teams

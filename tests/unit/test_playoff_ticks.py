@@ -250,7 +250,13 @@ def test_the_colour_draw_applies_the_default_colour_and_the_duel_job_pairs_the_a
             queue.CREATE_GAMES,
             lambda _rt, round_id, *, attempt, seen=queued: seen.append(round_id),
         )  # its queued copy, the fallback
-        tick(world)
+        assert tick(world).brackets_built == [world.knockout]
+        with world.uow_factory() as uow:
+            first = sorted(
+                r.id or 0 for r in uow.rounds.rounds_of_stage(world.knockout) if r.number in (1, 2)
+            )
+        assert len(first) == 2 and sorted(queued) == first  # the build queued its first rounds' games
+        queued.clear()
         duel_id = level(world)
         done = bodies.run_job(queue.PLAYOFF_DUEL, duel_id)
         assert done is None
@@ -446,6 +452,7 @@ def test_the_advance_that_completes_a_due_bracket_round_pairs_its_matches_at_onc
         bodies.JOBS, queue.CREATE_GAMES, lambda _rt, round_id, *, attempt, seen=queued: seen.append(round_id)
     )
     tick(world)  # the bracket: semi-finals I and II, the final III
+    queued.clear()  # the semi-finals' games, queued by the build (the test above)
     semi_finals_played(world)
     store_results(world, "I", "first")
     bodies.run_job(queue.PLAYOFF_ADVANCE, world.knockout)
@@ -469,6 +476,7 @@ def test_a_bracket_round_not_yet_due_is_left_to_beat_when_its_duels_are_known(
         bodies.JOBS, queue.CREATE_GAMES, lambda _rt, round_id, *, attempt, seen=paired: seen.append(round_id)
     )
     tick(world)
+    paired.clear()  # the semi-finals' games, queued by the build
     semi_finals_played(world)
     store_results(world, "I", "first")
     store_results(world, "II", "first")

@@ -72,7 +72,7 @@ from orchestrator.services.definitions import DefinitionUnavailable, event_defin
 from orchestrator.services.gameserver.ingestion import GameUpdate, IngestReport, ingest_games
 from orchestrator.services.gameserver.player_links import decrypt_token, mark_refused
 from orchestrator.services.playoff.armageddon_game import armageddon_pairing, set_armageddon_game
-from orchestrator.services.playoff.commands import duels_waiting_for_round
+from orchestrator.services.playoff.commands import duels_waiting_for_round, rounds_waiting_for_duels
 from orchestrator.services.playoff.storage import ARMAGEDDON_LEG, ARMAGEDDON_ROUND_BASE
 from orchestrator.services.playoff.sync import settle_stage_bracket
 from orchestrator.services.queue import ADVANCE_STAGE, CREATE_GAMES, PLAYOFF_TICK, PULL_ROUND, enqueue
@@ -96,9 +96,15 @@ def retry_delay(attempt: int, error: BaseException, settings: Settings) -> float
 
 
 def open_due_rounds(uow: UnitOfWork, *, now: datetime, settings: Settings) -> list[int]:
-    """Queue ``rounds.create_games`` for every round due within the pairing lead; returns their ids."""
+    """Queue ``rounds.create_games`` for every round due within the pairing lead; returns their ids.
+
+    A bracket round whose time has come while one of its duels still waits for a team (an Armageddon of
+    the round before still being played) is left out: its games could not be paired, and the play-off's
+    advance that completes its duels queues them (``jobs.bodies``' ``playoff.advance``), so beat does not
+    send a job that can only answer "waiting" on every tick meanwhile."""
     due = uow.rounds.due_rounds(now, timedelta(seconds=settings.gameserver_pair_lead_s))
-    ids = [rnd.id or 0 for rnd in due]
+    waiting = rounds_waiting_for_duels(uow, due)
+    ids = [rnd.id or 0 for rnd in due if (rnd.id or 0) not in waiting]
     for round_id in ids:
         enqueue(uow, CREATE_GAMES, round_id)
     return ids

@@ -412,6 +412,21 @@ def ready_bracket_rounds(uow: UnitOfWork, *, stage_id: int) -> list[Round]:
     ]
 
 
+def rounds_waiting_for_duels(uow: UnitOfWork, rounds: Sequence[Round]) -> set[int]:
+    """The ids of those of ``rounds`` that are match rounds of a bracket round with a duel still waiting for
+    a team (``duels_waiting_for_round`` for many rounds, one read per knockout stage among them): beat's
+    ``rounds.open_due`` leaves them to the advance that completes their duels."""
+    by_stage: dict[int, list[Round]] = {}
+    for rnd in rounds:
+        if rnd.number < ARMAGEDDON_ROUND_BASE:
+            by_stage.setdefault(rnd.stage_id, []).append(rnd)
+    waiting: set[int] = set()
+    for stage_id, stage_rounds in by_stage.items():
+        blocked = _waiting_duels(uow, *uow.events.event_and_stage(stage_id))
+        waiting.update(rnd.id or 0 for rnd in stage_rounds if (rnd.number - 1) // 2 in blocked)
+    return waiting
+
+
 def duels_waiting_for_round(uow: UnitOfWork, *, round_id: int) -> list[str]:
     """Keys of the duels of this match round's bracket round that still wait for a team (empty for a pool
     round or an Armageddon round). The workers pair a bracket round only once all its duels are known, so
