@@ -331,7 +331,10 @@ class DemoDriver:
             # next rounds.open_due.
             ready = [r for r in timed if (r.number - 1) // 2 in complete]
             queue_due(uow, ready, pair_lead_s=self.settings.gameserver_pair_lead_s, now=now)
-            uow.after_commit(self._timed_rounds.update, [r.id or 0 for r in timed])
+            # A round timed before its duels are all known is looked at again on a later tick: the workers
+            # may have completed them before its new time was committed (it was not due then), or this
+            # tick's view may predate the round (each statement reads the latest commits).
+            uow.after_commit(self._timed_rounds.update, [r.id or 0 for r in ready])
 
     def _playoff_tick(self, stage_id: int, key: str, now: datetime) -> None:
         with self.uow_factory() as uow:

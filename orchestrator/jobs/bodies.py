@@ -176,8 +176,11 @@ def _advance_stage(rt: Runtime, stage_id: int, *, attempt: int) -> float | None:
 
 def _playoff_advance(rt: Runtime, stage_id: int, *, attempt: int) -> float | None:
     """A duel match's result changed: move the bracket on; once the final is decided, try to close. A
-    bracket round whose duels the advance completed gets its games at once when it is due, in this job
-    (as ``rounds.open_due`` would at its next beat; its queued copy then finds them made)."""
+    bracket round whose duels are all known gets its games at once when it is due, in this job (as
+    ``rounds.open_due`` would at its next beat; its queued copy then finds them made), whether this advance
+    completed its duels or another did first: the pull that queued this job also runs ``stages.advance``,
+    whose bracket advance may come first (the two wait for each other on the stage's row) and pairs
+    nothing."""
     with rt.uow_factory() as uow:
         stage = uow.locks.lock(Stage, stage_id)  # one bracket writer at a time (the stage, then duels)
         if stage.kind != StageKind.KNOCKOUT.value or stage.status != StageStatus.RUNNING.value:
@@ -185,11 +188,9 @@ def _playoff_advance(rt: Runtime, stage_id: int, *, attempt: int) -> float | Non
         if not uow.playoff.duels_of_stage(stage_id):
             return None
         # The champions are read only once the final is decided (no bracket view before).
-        changed, champions = advance_unless_settled(uow, stage_id=stage_id, actor=ACTOR, now=None)
-        due: list[int] = []
-        if changed:
-            ready = ready_bracket_rounds(uow, stage_id=stage_id)
-            due = queue_due_games(uow, ready, now=utcnow(), pair_lead_s=rt.settings.gameserver_pair_lead_s)
+        _changed, champions = advance_unless_settled(uow, stage_id=stage_id, actor=ACTOR, now=None)
+        ready = ready_bracket_rounds(uow, stage_id=stage_id)
+        due = queue_due_games(uow, ready, now=utcnow(), pair_lead_s=rt.settings.gameserver_pair_lead_s)
         if champions:
             enqueue(uow, ADVANCE_STAGE, stage_id)
     for round_id in due:

@@ -468,6 +468,30 @@ def test_the_advance_that_completes_a_due_bracket_round_pairs_its_matches_at_onc
     assert the_duel(world, "III").second_team_id == the_duel(world, "II").winner_team_id
 
 
+def test_the_play_off_advance_pairs_a_due_bracket_round_that_the_stages_advance_completed_before_it(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pull that stores a duel's last result queues ``playoff.advance`` and runs ``stages.advance`` at
+    once; when the latter's bracket advance comes first, the former changes nothing and must still pair the
+    final (no staff tick or beat pass would, until beat's next ``rounds.open_due``)."""
+    paired: list[int] = []
+    monkeypatch.setitem(
+        bodies.JOBS, queue.CREATE_GAMES, lambda _rt, round_id, *, attempt, seen=paired: seen.append(round_id)
+    )
+    monkeypatch.setattr(bodies, "_create_games", lambda _rt, round_id, *, attempt: paired.append(round_id))
+    tick(world)
+    paired.clear()  # the semi-finals' games, queued by the build
+    semi_finals_played(world)
+    store_results(world, "I", "first")
+    store_results(world, "II", "first")
+    bodies.run_job(queue.ADVANCE_STAGE, world.knockout)  # the bracket advance comes first: no pairing
+    final = final_rounds(world)
+    assert [r.number for r in final] == [3, 4] and the_duel(world, "III").status != "waiting"
+    assert paired == []
+    bodies.run_job(queue.PLAYOFF_ADVANCE, world.knockout)
+    assert paired[:2] == [r.id for r in final]  # at once, then the queued copies (the fallback)
+
+
 def test_a_bracket_round_not_yet_due_is_left_to_beat_when_its_duels_are_known(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
