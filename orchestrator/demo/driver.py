@@ -178,13 +178,20 @@ def _create_owner(uow: UnitOfWork, password: str) -> int:
     return owner.id or 0 if owner is not None else 0
 
 
-def _create_event(uow: UnitOfWork, text: str, definition: EventDefinition, *, source: str) -> int:
-    """The demo's event, under a slug no stored event uses yet; its id."""
+def _create_event(
+    uow: UnitOfWork, text: str, definition: EventDefinition, *, source: str, instant: bool
+) -> int:
+    """The demo's event, under a slug no stored event uses yet; its id. ``instant``: no demo time between
+    rounds (``demo_definition``)."""
     slug = free_slug(uow, definition.slug)
     return event_setup.create_event(
         uow,
         definition_text=demo_definition(
-            text, slug=slug, untimed_knockout=bool(definition.bracket), first_day=utcnow().date()
+            text,
+            slug=slug,
+            untimed_knockout=bool(definition.bracket),
+            first_day=utcnow().date(),
+            instant=instant,
         ),
         source=source,
         actor=STAFF_ACTOR,
@@ -241,7 +248,10 @@ class Demo:
             password = secrets.token_urlsafe(12)
             with uow_factory() as uow:
                 owner_id = _create_owner(uow, password)
-                event_id = _create_event(uow, text, definition, source=str(options.event_file))
+                instant = plan.lead_s == 0 and plan.round_gap_s == 0
+                event_id = _create_event(
+                    uow, text, definition, source=str(options.event_file), instant=instant
+                )
             note(f"event {definition.name!r} created ({len(definition.teams)} teams)")
             lots = lot_delay_said(definition)
             log.info("demo: %s", lots)

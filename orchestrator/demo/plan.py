@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +59,11 @@ class DemoPlan:
     tick_s: float
     lead_s: float  # a stage's first round starts this long after the stage starts
 
+    @property
+    def instant(self) -> bool:
+        """No demo time between rounds (``--minutes 0``): each round as soon as the one before allows."""
+        return self.lead_s == 0 and self.round_gap_s == 0
+
 
 def plan_for(definition: EventDefinition, options: DemoOptions) -> DemoPlan:
     """Spread the rounds over ``options.minutes``; the stand-in speed ends a game within half a gap."""
@@ -89,7 +94,12 @@ def swiss_slots(definition: EventDefinition) -> int:
 
 
 def demo_definition(
-    text: str, *, slug: str | None = None, untimed_knockout: bool = False, first_day: date | None = None
+    text: str,
+    *,
+    slug: str | None = None,
+    untimed_knockout: bool = False,
+    first_day: date | None = None,
+    instant: bool = False,
 ) -> str:
     """The event file for the demo: appeal window 0, lot publication delay 0 (a real event file sets e.g.
     ``10m``: docs/lots.md; the demo says so when it starts), the play-off without dates, ``slug`` when
@@ -99,11 +109,17 @@ def demo_definition(
     before the round's other duels have matches. Without a schedule the bracket rounds have no time until
     the driver times each bracket round once all its duels are known; the event page then shows the
     play-off without dates instead of made-up ones.
+
+    ``instant`` (no demo time between rounds, ``--minutes 0``: the benchmarks) keeps the play-off's
+    schedule and moves every date into the past instead, the last ``INSTANT_PAST`` before ``first_day``:
+    a bracket round is then due as soon as it is created, and the workers pair it in the step that makes
+    its duels all known (its pairing waits for them: docs/workers.md), with no staff step in between. The
+    driver still times each round to the moment it first sees it, so no page keeps a past date for long.
     """
-    if untimed_knockout:
+    if untimed_knockout and not instant:
         text = _without_knockout_schedule(text)
     if first_day is not None:
-        text = shift_dates(text, first_day)
+        text = shift_dates(text, first_day - _span(text) - INSTANT_PAST if instant else first_day)
     lines = text.splitlines(keepends=True)
     out: list[str] = []
     window_set = delay_set = False
@@ -141,6 +157,17 @@ def lot_delay_said(definition: EventDefinition) -> str:
 
 # A date followed by a time, as event files write schedules (docs/event-file.md): "2020-07-25 10:00".
 _SCHEDULED = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?=[ T]\d{1,2}:\d{2})")
+
+
+# How far before the run's day ``demo_definition(..., instant=True)`` puts a file's last written date: enough
+# for rounds a schedule computes after it (``rounds_per_day``) to be past as well.
+INSTANT_PAST = timedelta(days=30)
+
+
+def _span(text: str) -> timedelta:
+    """From the earliest to the latest date written in an event file (zero with none)."""
+    found = [date(int(y), int(m), int(d)) for y, m, d in _SCHEDULED.findall(text)]
+    return max(found) - min(found) if found else timedelta(0)
 
 
 def shift_dates(text: str, first_day: date) -> str:

@@ -296,10 +296,11 @@ class DemoDriver:
 
         Rounds are created with the file's real dates as soon as one duel of the bracket round is known;
         with demo time between rounds (a lead or a gap) they are held (no time) until every duel of their
-        bracket round is known, then timed from that tick. With none (``bench/whole_event.py``) they are
-        timed now at first sight and left to the workers, which pair a bracket round in the advance that
-        completes its duels (beat and the pairing itself never pair one whose duels are not all known), so
-        no bracket round waits for this driver's next tick.
+        bracket round is known, then timed from that tick. With none (``DemoPlan.instant``:
+        ``bench/whole_event.py``) they are created with past dates (``demo_definition``), timed now at
+        first sight and left to the workers, which pair a bracket round in the advance that completes its
+        duels (beat and the pairing itself never pair one whose duels are not all known), so no bracket
+        round waits for this driver's next tick.
         """
         view = view or bracket_view(uow, stage_id=stage_id, now=now)
         complete = {
@@ -307,7 +308,7 @@ class DemoDriver:
             for index, (_name, duels) in enumerate(view.rounds)
             if duels and all(d.first_known and d.second_known for d in duels)
         }
-        hold = self.plan.lead_s > 0 or self.plan.round_gap_s > 0
+        hold = not self.plan.instant
         timed: list[Round] = []
         for rnd in uow.rounds.rounds_of_stage(stage_id):
             if (

@@ -46,3 +46,17 @@ def test_a_file_without_dates_and_the_default_without_a_day_are_left_as_they_are
     assert demo_definition(schedule) == demo_definition(schedule, first_day=None)
     assert "2024-03-02 10:00" in demo_definition(schedule)
     assert "2026-12-04 10:00" in demo_definition(schedule, first_day=RUN_DAY)
+
+
+def test_an_instant_demo_keeps_the_play_off_schedule_with_every_round_in_the_past() -> None:
+    text = (REPO / DEFAULT_EVENT).read_text(encoding="utf-8")
+    before = parse_event(text)
+    demo = parse_event(demo_definition(text, untimed_knockout=True, first_day=RUN_DAY, instant=True))
+    old = [moment for stage in before.stages for moment in stage.schedule]
+    new = [moment for stage in demo.stages for moment in stage.schedule]
+    playoff = next(stage for stage in demo.stages if stage.key == "playoff")
+    assert len(playoff.schedule) == 8  # kept: each bracket round is due as soon as it is created
+    assert max(new) == datetime(2026, 11, 4, 12, 0)  # the final's second match, 30 days before the run
+    assert max(new) < datetime.combine(RUN_DAY, datetime.min.time())  # every computed round is past too
+    assert [b - a for a, b in pairwise(new)] == [b - a for a, b in pairwise(old)]
+    assert min(new) == datetime(2026, 9, 29, 10, 0)  # the file's 36 days, ending 30 days before the run
