@@ -135,6 +135,10 @@ def beat_tick(stop: threading.Event | None = None) -> None:
 
 BEAT_OUTAGE = OutageLog("demo beat", log)
 
+# The demo's pull countdown at instant speed: the games are over once paired, so the pull only waits for the
+# pairing's commit and the queue (a countdown of 0 would mean no pull chain at all: docs/workers.md).
+INSTANT_PULL_S = 0.01
+
 
 @dataclass(frozen=True, slots=True)
 class DemoSetup:
@@ -311,9 +315,11 @@ class Demo:
         if settings.task_mode == "celery":
             # A round's games are pulled one tick after they are created, and again a tick after each pull
             # that leaves some open (docs/workers.md, "Event-driven rounds"), rather than at beat's next
-            # reconcile. In process a pull with a countdown would run on a timer thread beside the driver's,
-            # so there beat's tick (just as frequent) keeps doing it.
-            update["round_pull_s"] = plan.tick_s
+            # reconcile; at instant speed, where the stand-in ends each game as it pairs it, at once
+            # (``INSTANT_PULL_S``): a tick's wait there only left the workers idle between a bracket round's
+            # games and their results (docs/performance.md). In process a pull with a countdown would run on
+            # a timer thread beside the driver's, so there beat's tick (just as frequent) keeps doing it.
+            update["round_pull_s"] = INSTANT_PULL_S if plan.speed == 0 else plan.tick_s
         settings = settings.model_copy(update=update)
         if not options.database_url and not options.keep:
             _remove_sqlite(settings.sqlalchemy_url)
