@@ -69,6 +69,7 @@ from orchestrator.jobs import dispatch, runtime
 from orchestrator.jobs.bodies import PERIODIC
 from orchestrator.jobs.outages import OutageLog, backoff_s, connection_lost
 from orchestrator.ports import free_port
+from orchestrator.services.live_redis import start_watcher
 from orchestrator.services.setup import event_setup
 from orchestrator.standin import create_standin_app
 from orchestrator.standin.app import admin_headers
@@ -134,6 +135,19 @@ def beat_tick(stop: threading.Event | None = None) -> None:
 
 
 BEAT_OUTAGE = OutageLog("demo beat", log)
+
+
+def stage_closed_alarm(slug: str, wake: threading.Event) -> Callable[[str, dict[str, Any]], None]:
+    """What the demo's live watcher calls with each message (``live_redis.start_watcher``): sets ``wake``
+    when a stage of event ``slug`` closed (the ``stage-closed`` announcement on its event topic)."""
+    topic = f"event:{slug}"
+
+    def alarm(message_topic: str, data: dict[str, Any]) -> None:
+        if message_topic == topic and data.get("kind") == "stage-closed":
+            wake.set()
+
+    return alarm
+
 
 # The demo's pull countdown at instant speed: the games are over once paired, so the pull only waits for the
 # pairing's commit and the queue (a countdown of 0 would mean no pull chain at all: docs/workers.md).
@@ -342,7 +356,22 @@ class Demo:
     ) -> DemoResult:
         """Play the event until a champion (or ``stop``): a beat tick, then a driver step, every tick."""
         assert self.driver is not None and self.plan is not None, "call setup() first"
+        assert self.settings is not None
         stop = stop or threading.Event()
+        # A stage the workers close wakes the staff at once (they start the next one) instead of at the
+        # next tick; in process the jobs run in this loop, so there is nothing to wait for.
+        wake = threading.Event()
+        watcher = start_watcher(self.settings, stage_closed_alarm(self.driver.slug, wake))
+        try:
+            return self._loop(stop, wake, on_status)
+        finally:
+            if watcher is not None:
+                watcher.stop(timeout=0)
+
+    def _loop(
+        self, stop: threading.Event, wake: threading.Event, on_status: Callable[[DemoStatus], None] | None
+    ) -> DemoResult:
+        assert self.driver is not None and self.plan is not None
         started = time.monotonic()
         done = False
         outage = OutageLog("demo driver", log)
@@ -365,7 +394,8 @@ class Demo:
             outage.ok()
             if done:
                 break
-            stop.wait(self.plan.tick_s)
+            wake.wait(self.plan.tick_s)  # a tick, or less when a stage closed meanwhile
+            wake.clear()
         return DemoResult(
             champions=self.driver.champions,
             stages=tuple(self.driver.timings.values()),

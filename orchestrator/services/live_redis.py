@@ -10,6 +10,9 @@ need no bridge: both return None.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from orchestrator.adapters import live_redis as bridge
 from orchestrator.config import Settings
 from orchestrator.services import live
@@ -43,3 +46,24 @@ def start_listener(
     if not _enabled(settings):
         return None
     return bridge.RedisListener(bridge.connect(settings.redis_url), broadcaster).start()
+
+
+class _Callback:
+    """A stand-in for the local broadcaster that hands each message to a function."""
+
+    def __init__(self, on_message: Callable[[str, dict[str, Any]], None]) -> None:
+        self.on_message = on_message
+
+    def publish(self, topic: str, data: dict[str, Any] | None = None, *, forward: bool = True) -> None:
+        self.on_message(topic, data or {})
+
+
+def start_watcher(
+    settings: Settings, on_message: Callable[[str, dict[str, Any]], None]
+) -> bridge.RedisListener | None:
+    """When tasks run in Celery, a listener thread calling ``on_message(topic, data)`` for each message
+    another process publishes (``olympiad demo``'s staff wake when a worker closes a stage); None otherwise.
+    ``on_message`` runs on the listener's thread."""
+    if not _enabled(settings):
+        return None
+    return bridge.RedisListener(bridge.connect(settings.redis_url), _Callback(on_message)).start()
