@@ -161,9 +161,12 @@ def test_the_demo_driver_and_its_beat_wait_out_an_outage(
     monkeypatch.setattr(demo_driver.dispatch, "send", send)
     monkeypatch.setattr(demo_driver, "backoff_s", lambda _attempt: 0.01)
     demo = demo_driver.Demo.__new__(demo_driver.Demo)
-    fake = SimpleNamespace(step=step, status=lambda: None, say=lambda *a, **k: None, champions=(), timings={})
+    fake = SimpleNamespace(
+        step=step, status=lambda: None, say=lambda *a, **k: None, champions=(), timings={}, slug="demo"
+    )
     demo.driver = fake  # type: ignore[assignment]
     demo.plan = SimpleNamespace(tick_s=0.001)  # type: ignore[assignment]
+    demo.settings = SimpleNamespace(task_mode="eager")  # type: ignore[assignment]  # no live watcher
     with caplog.at_level(logging.WARNING):
         result = demo.run(threading.Event())
     assert not result.stopped and len(steps) == 4
