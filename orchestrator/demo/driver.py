@@ -266,9 +266,8 @@ class Demo:
             password = secrets.token_urlsafe(12)
             with uow_factory() as uow:
                 owner_id = _create_owner(uow, password)
-                instant = plan.lead_s == 0 and plan.round_gap_s == 0
                 event_id = _create_event(
-                    uow, text, definition, source=str(options.event_file), instant=instant
+                    uow, text, definition, source=str(options.event_file), instant=plan.instant
                 )
             note(f"event {definition.name!r} created ({len(definition.teams)} teams)")
             lots = lot_delay_said(definition)

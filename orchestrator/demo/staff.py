@@ -308,8 +308,7 @@ class DemoDriver:
             for index, (_name, duels) in enumerate(view.rounds)
             if duels and all(d.first_known and d.second_known for d in duels)
         }
-        hold = not self.plan.instant
-        timed: list[Round] = []
+        ready: list[Round] = []  # timed, and every duel of its bracket round known
         for rnd in uow.rounds.rounds_of_stage(stage_id):
             if (
                 rnd.number >= ARMAGEDDON_ROUND_BASE
@@ -318,19 +317,19 @@ class DemoDriver:
             ):
                 continue
             index, leg = divmod(rnd.number - 1, 2)
-            if index in complete or not hold:
+            if index in complete or self.plan.instant:
                 rnd.scheduled_at = now + timedelta(seconds=self.plan.lead_s + leg * self.plan.round_gap_s)
                 rnd.lineup_deadline_at = (
                     now  # captains keep the default lineups (the deadline check applies them)
                 )
-                timed.append(rnd)
+                if index in complete:
+                    ready.append(rnd)
             elif rnd.scheduled_at is not None:
                 rnd.scheduled_at = None  # held: not every duel of this bracket round is known yet
             uow.rounds.insert(rnd)
-        if timed:
+        if ready:
             # Due now (the demo's lead is shorter than the pairing lead): games queued at once, not at beat's
             # next rounds.open_due.
-            ready = [r for r in timed if (r.number - 1) // 2 in complete]
             queue_due(uow, ready, pair_lead_s=self.settings.gameserver_pair_lead_s, now=now)
             # A round timed before its duels are all known is looked at again on a later tick: the workers
             # may have completed them before its new time was committed (it was not due then), or this

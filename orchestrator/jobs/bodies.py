@@ -20,7 +20,6 @@ from orchestrator.jobs.chances import chances_scan
 from orchestrator.jobs.outages import OutageLog, backoff_s, connection_lost, describe
 from orchestrator.jobs.runtime import ACTOR, Runtime, runtime
 from orchestrator.jobs.scheduler import run_duel_steps, run_playoff_tick
-from orchestrator.services.due_games import queue_due_games
 from orchestrator.services.gameserver.gameserver import (
     advance_stage,
     create_round_games,
@@ -29,7 +28,7 @@ from orchestrator.services.gameserver.gameserver import (
     reconcile_open_games,
 )
 from orchestrator.services.notify.run import run_scan, send_one
-from orchestrator.services.playoff.commands import ready_bracket_rounds
+from orchestrator.services.playoff.commands import queue_ready_bracket_games
 from orchestrator.services.playoff.sync import advance_unless_settled
 from orchestrator.services.queue import (
     ADVANCE_STAGE,
@@ -189,8 +188,8 @@ def _playoff_advance(rt: Runtime, stage_id: int, *, attempt: int) -> float | Non
             return None
         # The champions are read only once the final is decided (no bracket view before).
         _changed, champions = advance_unless_settled(uow, stage_id=stage_id, actor=ACTOR, now=None)
-        ready = ready_bracket_rounds(uow, stage_id=stage_id)
-        due = queue_due_games(uow, ready, now=utcnow(), pair_lead_s=rt.settings.gameserver_pair_lead_s)
+        pair_lead_s = rt.settings.gameserver_pair_lead_s
+        due = queue_ready_bracket_games(uow, stage_id=stage_id, now=utcnow(), pair_lead_s=pair_lead_s)
         if champions:
             enqueue(uow, ADVANCE_STAGE, stage_id)
     for round_id in due:

@@ -42,14 +42,13 @@ from orchestrator.config import Settings
 from orchestrator.domain.knockout import ArmageddonPhase
 from orchestrator.errors import ServiceError
 from orchestrator.jobs.outages import OutageLog, connection_lost
-from orchestrator.services.due_games import queue_due_games
 from orchestrator.services.gameserver.gameserver import advance_stage
 from orchestrator.services.playoff.armageddon import (
     apply_default_colour,
     commit_armageddon_lot,
     reveal_armageddon_lot,
 )
-from orchestrator.services.playoff.commands import build_bracket, ready_bracket_rounds
+from orchestrator.services.playoff.commands import build_bracket, queue_ready_bracket_games
 from orchestrator.services.playoff.deadlines import apply_due_deadlines, unseal_duel_if_due
 from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE, LotWhich, lot_purpose
 from orchestrator.services.queue import CREATE_GAMES, PLAYOFF_DUEL, enqueue
@@ -140,8 +139,9 @@ def _build(
     due, as the advance does for later ones (not at beat's next ``rounds.open_due``)."""
     with uow_factory() as uow:
         build_bracket(uow, stage_id=stage_id, actor=actor, now=now)
-        ready = ready_bracket_rounds(uow, stage_id=stage_id)
-        queue_due_games(uow, ready, now=now, pair_lead_s=settings.gameserver_pair_lead_s)
+        queue_ready_bracket_games(
+            uow, stage_id=stage_id, now=now, pair_lead_s=settings.gameserver_pair_lead_s
+        )
     tick.brackets_built.append(stage_id)
 
 

@@ -18,6 +18,7 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from orchestrator.adapters.repositories import ModelT
 from orchestrator.adapters.tables import Board, Match, Player, Standing, Team
 from orchestrator.adapters.uow import UnitOfWork, UnitOfWorkFactory
 from orchestrator.services.setup import event_setup, pool_draft, stage_start
@@ -120,12 +121,17 @@ def store_final_standings(
             )
 
 
-def stored_board(factory: UnitOfWorkFactory, board_id: int) -> Board:
-    """A board as it is stored now, detached from the unit of work that read it."""
+def stored_row(factory: UnitOfWorkFactory, model: type[ModelT], row_id: int) -> ModelT:
+    """A row of ``model`` as it is stored now, detached from the unit of work that read it."""
     with factory() as uow:
-        row = uow.boards.get_or_raise(Board, board_id)
+        row = uow.boards.get_or_raise(model, row_id)
         uow.session.expunge(row)
         return row
+
+
+def stored_board(factory: UnitOfWorkFactory, board_id: int) -> Board:
+    """A board as it is stored now, detached from the unit of work that read it."""
+    return stored_row(factory, Board, board_id)
 
 
 def add_match(

@@ -15,7 +15,7 @@ from orchestrator.config import Settings
 from orchestrator.db import utcnow
 from orchestrator.services.gameserver import gameserver
 from orchestrator.services.gameserver.gameserver import PullOutcome
-from tests.support.factories import stored_board
+from tests.support.factories import stored_board, stored_row
 from tests.support.gameserver_fake import FakeServer, create_games, link_accounts
 from tests.support.gameserver_round import RoundRows, add_round, make_round
 
@@ -66,13 +66,6 @@ def results(uow_factory: UnitOfWorkFactory, rows: RoundRows) -> list[str]:
     return [stored_board(uow_factory, b).result for b in rows.board_ids]
 
 
-def round_row(uow_factory: UnitOfWorkFactory, round_id: int) -> Round:
-    with uow_factory() as uow:
-        found = uow.rounds.get_or_raise(Round, round_id)
-        uow.session.expunge(found)
-        return found
-
-
 def test_one_pull_ingests_and_closes_every_open_round_of_the_stage(
     uow_factory, settings, server, two_rounds, sent
 ) -> None:
@@ -89,7 +82,7 @@ def test_one_pull_ingests_and_closes_every_open_round_of_the_stage(
     assert outcome.round_finished and len(outcome.report.changed) == 4
     assert results(uow_factory, first) == results(uow_factory, second) == ["1-0", "1-0"]
     for round_id in (first.round_id, second.round_id):
-        pulled = round_row(uow_factory, round_id)
+        pulled = stored_row(uow_factory, Round, round_id)
         assert pulled.status == RoundStatus.FINISHED.value
         assert pulled.last_pull_at is not None and pulled.last_pull_at >= before
     assert not any(name == PULL for name, _ids in sent)  # nothing left to pull
@@ -113,7 +106,7 @@ def test_a_round_taken_along_and_not_finished_keeps_its_own_chain_of_pulls(
         True,
     )
     assert results(uow_factory, first) == ["½-½", "½-½"] and results(uow_factory, second) == ["½-½", "*"]
-    assert round_row(uow_factory, second.round_id).last_pull_at is not None
+    assert stored_row(uow_factory, Round, second.round_id).last_pull_at is not None
     assert [ids for name, ids in sent if name == PULL] == []  # round 1 closed; round 2's pull is its own
     assert ("stages.advance", (first.stage_id,)) in sent
     sent.clear()
@@ -138,4 +131,4 @@ def test_a_round_with_nothing_open_is_not_taken_along_and_another_stage_never(
         "*",
         "*",
     ]  # the other stage's finished games wait for their pull
-    assert round_row(uow_factory, elsewhere.round_id).last_pull_at is None
+    assert stored_row(uow_factory, Round, elsewhere.round_id).last_pull_at is None

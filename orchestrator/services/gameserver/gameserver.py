@@ -474,12 +474,16 @@ class PullOutcome:
     asked: int = 0
     report: IngestReport = field(default_factory=IngestReport)
     missing: list[str] = field(default_factory=list)
-    round_finished: bool = False
     retry_in: float | None = None
     error: str | None = None
     stage_id: int | None = None  # the round's stage, once read
     along: list[int] = field(default_factory=list)  # the stage's other open rounds pulled with it
     finished: list[int] = field(default_factory=list)  # every round this pull finished, its own included
+
+    @property
+    def round_finished(self) -> bool:
+        """Whether this pull finished its own round."""
+        return self.round_id in self.finished
 
 
 def pull_round_results(
@@ -549,7 +553,6 @@ def pull_round_results(
     # A round taken along is settled here; its next pull, if it needs one, is its own (already queued, or
     # queued again by its own run that found this one at work): one chain of pulls a round, never more.
     outcome.finished = [r for r in pulled if settle_round(uow, round_id=r, actor=actor, now=now)]
-    outcome.round_finished = round_id in outcome.finished
     if not outcome.round_finished and outcome.retry_in is None and outcome.error is None:
         pull_again(uow, round_id, settings)  # a retry or a refusal waits for its own countdown or beat
     return outcome

@@ -29,6 +29,7 @@ from orchestrator.domain.event import slot_label
 from orchestrator.domain.scoring import GameResult
 from orchestrator.errors import Conflict
 from orchestrator.services import live
+from orchestrator.services.due_games import queue_due_games
 from orchestrator.services.playoff._context import StageContext, decide, is_provisional, load_stage
 from orchestrator.services.playoff.storage import ARMAGEDDON_ROUND_BASE
 from orchestrator.services.setup import pool_draft
@@ -410,6 +411,16 @@ def ready_bracket_rounds(uow: UnitOfWork, *, stage_id: int) -> list[Round]:
         and rnd.status == RoundStatus.SCHEDULED.value
         and (rnd.number - 1) // 2 not in blocked
     ]
+
+
+def queue_ready_bracket_games(
+    uow: UnitOfWork, *, stage_id: int, now: datetime, pair_lead_s: float
+) -> list[int]:
+    """``rounds.create_games`` queued for the stage's bracket rounds whose duels all know their teams
+    (``ready_bracket_rounds``) and whose start is within ``pair_lead_s`` of ``now`` (``queue_due_games``,
+    beat's ``rounds.open_due`` rule); their ids. A bracket that was just built or just advanced calls it."""
+    ready = ready_bracket_rounds(uow, stage_id=stage_id)
+    return queue_due_games(uow, ready, now=now, pair_lead_s=pair_lead_s)
 
 
 def rounds_waiting_for_duels(uow: UnitOfWork, rounds: Sequence[Round]) -> set[int]:
